@@ -1,0 +1,121 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { createLoaders } from './loaders';
+import { RootLayout } from './root-layout';
+import { RouteErrorPage } from './route-error';
+import { FullPageLoader } from '@web/components/full-page-loader';
+import { NotFoundPage } from '@web/components/not-found-page';
+import { ROOT_REDIRECT, explorePath } from './guards';
+
+/** Lazy route module: screens load as separate chunks so the first bundle stays small (DESIGN §7). */
+const screen = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
+  Component: (await load()).default,
+});
+
+/** Re-run guards on every navigation: onboarding and the manager check depend on the target path. */
+const always = () => true;
+
+export function createRoutes(client: QueryClient): RouteObject[] {
+  const loaders = createLoaders(client);
+  return [
+    {
+      id: 'root',
+      Component: RootLayout,
+      ErrorBoundary: RouteErrorPage,
+      HydrateFallback: FullPageLoader,
+      children: [
+        { index: true, loader: () => redirect(ROOT_REDIRECT) },
+        {
+          path: 'auth/welcome',
+          loader: loaders.welcomeLoader,
+          lazy: screen(() => import('@web/features/auth/welcome-route')),
+        },
+        { path: 'auth/forgot-password', lazy: screen(() => import('@web/features/auth/forgot-password-route')) },
+        { path: 'auth/reset-password', lazy: screen(() => import('@web/features/auth/reset-password-route')) },
+        {
+          path: 'auth/bye',
+          loader: loaders.byeLoader,
+          lazy: screen(() => import('@web/features/auth/bye-route')),
+        },
+        {
+          path: 'user/verify-email',
+          loader: loaders.verifyEmailLoader,
+          lazy: screen(() => import('@web/features/auth/verify-email-route')),
+        },
+        { path: 'auth/*', Component: NotFoundPage },
+        { path: 'user/*', Component: NotFoundPage },
+        {
+          id: 'private',
+          loader: loaders.privateLoader,
+          shouldRevalidate: always,
+          children: [
+            {
+              path: 'workspaces',
+              loader: loaders.workspacesListLoader,
+              lazy: screen(() => import('@web/features/workspaces/workspaces-route')),
+            },
+            {
+              path: 'workspaces/create',
+              lazy: screen(() => import('@web/features/workspaces/create-workspace-route')),
+            },
+            { path: 'workspaces/*', Component: NotFoundPage },
+            {
+              id: 'workspace',
+              path: ':workspace',
+              loader: loaders.workspaceLoader,
+              shouldRevalidate: always,
+              children: [
+                { index: true, loader: ({ params }) => redirect(explorePath(params.workspace!)) },
+                { path: '_oobe', lazy: screen(() => import('@web/features/workspaces/oobe-route')) },
+                {
+                  lazy: screen(() => import('./shell/workspace-shell')),
+                  ErrorBoundary: RouteErrorPage,
+                  children: [
+                    { path: '_items', loader: ({ params }) => redirect(explorePath(params.workspace!)) },
+                    {
+                      path: '_items/:viewId/:viewParam?',
+                      handle: { withAside: true },
+                      lazy: screen(() => import('@web/features/explore/explore-route')),
+                    },
+                    {
+                      path: '_settings',
+                      lazy: screen(() => import('@web/features/settings/settings-layout')),
+                      children: [
+                        { index: true, lazy: screen(() => import('@web/features/settings/basics-route')) },
+                        { path: 'basics', lazy: screen(() => import('@web/features/settings/basics-route')) },
+                        { path: 'users', lazy: screen(() => import('@web/features/settings/users-route')) },
+                        { path: 'roles', lazy: screen(() => import('@web/features/settings/roles-route')) },
+                        {
+                          path: 'subscription',
+                          lazy: screen(() => import('@web/features/settings/subscription-route')),
+                        },
+                        { path: 'batches', lazy: screen(() => import('@web/features/settings/batches-route')) },
+                        { path: '*', Component: NotFoundPage },
+                      ],
+                    },
+                    {
+                      path: ':domain',
+                      handle: { withAside: true },
+                      lazy: screen(() => import('@web/features/explore/domain-route')),
+                    },
+                    {
+                      path: ':domain/:schema',
+                      handle: { withAside: true },
+                      lazy: screen(() => import('@web/features/explore/list-items-route')),
+                    },
+                    { path: '*', Component: NotFoundPage },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+        { path: '*', Component: NotFoundPage },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter(client: QueryClient) {
+  return createBrowserRouter(createRoutes(client));
+}

@@ -1,0 +1,36 @@
+import { createTheme, type MantineColorsTuple } from '@mantine/core';
+
+/** Marquee's brand violet, generated around #5b4bdb. */
+const marquee: MantineColorsTuple = [
+  '#f0eeff',
+  '#dcd8fb',
+  '#b6adf2',
+  '#8e80ea',
+  '#6c5ae3',
+  '#5b4bdb',
+  '#4c3ccc',
+  '#3f31b3',
+  '#352a9d',
+  '#2a2188',
+];
+
+export const theme = createTheme({
+  primaryColor: 'marquee',
+  primaryShade: 5,
+  colors: { marquee },
+  defaultRadius: 'md',
+  fontFamily:
+    'Inter, ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
+  headings: {
+    fontFamily:
+      'Inter, ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
+    fontWeight: '650',
+  },
+  cursorType: 'pointer',
+  components: {
+    Button: { defaultProps: { fw: 550 } },
+    Paper: { defaultProps: { withBorder: true } },
+    Card: { defaultProps: { withBorder: true } },
+    TextInput: { defaultProps: { size: 'sm' } },
+  },
+});

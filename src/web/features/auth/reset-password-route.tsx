@@ -1,0 +1,90 @@
+import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Password } from '@shared/api/auth';
+import { welcomeUrl } from '@web/app/guards';
+import { AuthLayout } from './components/auth-layout';
+import { FormError } from './components/form-error';
+import { useResetPassword } from './api/reset-password';
+
+/** /auth/reset-password?token=…: the mailed link's form for a new password. */
+export default function ResetPasswordRoute() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const navigate = useNavigate();
+  const reset = useResetPassword();
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { password: '', confirm: '' },
+    validateInputOnBlur: true,
+    validate: {
+      password: (value) => {
+        const result = Password.safeParse(value);
+        return result.success ? null : result.error.issues[0].message;
+      },
+      confirm: (value, values) => (value === values.password ? null : 'Passwords do not match'),
+    },
+  });
+
+  const handleSubmit = form.onSubmit(({ password }) =>
+    reset.mutate(
+      { token, password },
+      {
+        onSuccess: ({ returnTo }) => {
+          notifications.show({
+            color: 'teal',
+            title: 'Password changed',
+            message: 'Sign in with your new password.',
+          });
+          navigate(welcomeUrl(returnTo));
+        },
+      },
+    ),
+  );
+
+  return (
+    <AuthLayout
+      title="Choose a new password"
+      footer={
+        <Anchor component={Link} to="/auth/welcome" size="sm">
+          Back to sign in
+        </Anchor>
+      }
+    >
+      {!token ? (
+        <Stack>
+          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />}>
+            This link is invalid or has expired
+          </Alert>
+          <Button component={Link} to="/auth/forgot-password" variant="light">
+            Send a new link
+          </Button>
+        </Stack>
+      ) : (
+        <form onSubmit={handleSubmit} noValidate>
+          <FormError error={reset.error} />
+          <Stack gap="md">
+            <PasswordInput
+              label="New password"
+              description="At least 8 characters"
+              autoComplete="new-password"
+              key={form.key('password')}
+              {...form.getInputProps('password')}
+            />
+            <PasswordInput
+              label="Repeat the new password"
+              autoComplete="new-password"
+              key={form.key('confirm')}
+              {...form.getInputProps('confirm')}
+            />
+            <Button type="submit" fullWidth loading={reset.isPending}>
+              Save new password
+            </Button>
+          </Stack>
+        </form>
+      )}
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,145 @@
+import { useState } from 'react';
+import { Anchor, Button, Group, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { SignInBody, SignUpBody } from '@shared/api/auth';
+import { RETURN_TO_PARAM, safeReturnTo } from '@web/app/guards';
+import { AuthLayout } from './components/auth-layout';
+import { FormError } from './components/form-error';
+import { useSignIn } from './api/sign-in';
+import { useSignUp } from './api/sign-up';
+
+type Mode = 'sign-in' | 'sign-up';
+
+/** /auth/welcome: sign in or create an account; the route's guard decides where a signed-in user goes. */
+export default function WelcomeRoute() {
+  const [params] = useSearchParams();
+  const [mode, setMode] = useState<Mode>(params.get('mode') === 'sign-up' ? 'sign-up' : 'sign-in');
+  const returnTo = safeReturnTo(params.get(RETURN_TO_PARAM));
+
+  return (
+    <AuthLayout
+      title={mode === 'sign-in' ? 'Welcome back' : 'Create your account'}
+      subtitle={
+        returnTo
+          ? 'Sign in to continue to the page you asked for.'
+          : mode === 'sign-in'
+            ? 'Sign in to your Marquee workspaces.'
+            : 'Start managing content with your team in minutes.'
+      }
+    >
+      <SegmentedControl
+        fullWidth
+        mb="lg"
+        value={mode}
+        onChange={(value) => setMode(value as Mode)}
+        data={[
+          { label: 'Sign in', value: 'sign-in' },
+          { label: 'Create account', value: 'sign-up' },
+        ]}
+      />
+      {mode === 'sign-in' ? <SignInForm /> : <SignUpForm returnTo={returnTo} />}
+    </AuthLayout>
+  );
+}
+
+/** After signing in or up, visit the same URL again: the welcome guard then sends the user on. */
+function useContinue() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  return () => navigate(location.pathname + location.search, { replace: true });
+}
+
+function SignInForm() {
+  const signIn = useSignIn();
+  const handleContinue = useContinue();
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { email: '', password: '' },
+    validate: schemaResolver(SignInBody, { sync: true }),
+    validateInputOnBlur: true,
+  });
+
+  const handleSubmit = form.onSubmit((values) => signIn.mutate(values, { onSuccess: handleContinue }));
+
+  return (
+    <form onSubmit={handleSubmit} noValidate>
+      <FormError error={signIn.error} />
+      <Stack gap="md">
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@company.com"
+          key={form.key('email')}
+          {...form.getInputProps('email')}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          key={form.key('password')}
+          {...form.getInputProps('password')}
+        />
+        <Group justify="flex-end" mt={-6}>
+          <Anchor component={Link} to="/auth/forgot-password" size="sm">
+            Forgot password?
+          </Anchor>
+        </Group>
+        <Button type="submit" fullWidth loading={signIn.isPending}>
+          Sign in
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+function SignUpForm({ returnTo }: { returnTo?: string }) {
+  const signUp = useSignUp();
+  const handleContinue = useContinue();
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { name: '', email: '', password: '' },
+    validate: schemaResolver(SignUpBody, { sync: true }),
+    validateInputOnBlur: true,
+  });
+
+  const handleSubmit = form.onSubmit((values) =>
+    signUp.mutate({ ...values, ...(returnTo ? { returnTo } : {}) }, { onSuccess: handleContinue }),
+  );
+
+  return (
+    <form onSubmit={handleSubmit} noValidate>
+      <FormError error={signUp.error} />
+      <Stack gap="md">
+        <TextInput
+          label="Name"
+          autoComplete="name"
+          placeholder="Ada Lovelace"
+          key={form.key('name')}
+          {...form.getInputProps('name')}
+        />
+        <TextInput
+          label="Work email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@company.com"
+          key={form.key('email')}
+          {...form.getInputProps('email')}
+        />
+        <PasswordInput
+          label="Password"
+          description="At least 8 characters"
+          autoComplete="new-password"
+          key={form.key('password')}
+          {...form.getInputProps('password')}
+        />
+        <Button type="submit" fullWidth loading={signUp.isPending}>
+          Create account
+        </Button>
+        <Text size="xs" c="dimmed" ta="center">
+          We will email you a link to confirm your address.
+        </Text>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,49 @@
+import { queryOptions, useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import {
+  Workspace,
+  WorkspaceList,
+  type PatchWorkspaceBody,
+  type Workspace as WorkspaceType,
+} from '@shared/api/workspaces';
+import { apiRequest } from './api-client';
+
+/**
+ * The workspace queries every workspace screen and the route guards share: the list of the user's
+ * workspaces, one workspace, and saving it (basics, roles, oobe).
+ */
+export const workspacesQueryKey = ['workspaces'] as const;
+export const workspaceQueryKey = (id: string) => ['workspaces', id] as const;
+
+export const getWorkspaces = async () => (await apiRequest('/api/v1/workspaces', { schema: WorkspaceList })).workspaces;
+
+export const getWorkspace = (id: string) =>
+  apiRequest(`/api/v1/workspaces/${encodeURIComponent(id)}`, { schema: Workspace });
+
+export const workspacesQueryOptions = () => queryOptions({ queryKey: workspacesQueryKey, queryFn: getWorkspaces });
+
+export const workspaceQueryOptions = (id: string) =>
+  queryOptions({ queryKey: workspaceQueryKey(id), queryFn: () => getWorkspace(id), staleTime: 10_000 });
+
+export const useWorkspaces = () => useQuery(workspacesQueryOptions());
+
+/** The workspace of the current URL; its route loader has loaded it, so this never suspends in practice. */
+export function useCurrentWorkspace(): WorkspaceType {
+  const { workspace } = useParams();
+  return useSuspenseQuery(workspaceQueryOptions(workspace ?? '')).data;
+}
+
+export const updateWorkspace = (id: string, body: PatchWorkspaceBody) =>
+  apiRequest(`/api/v1/workspaces/${encodeURIComponent(id)}`, { method: 'PATCH', body, schema: Workspace });
+
+/** PATCH /api/v1/workspaces/{id}; writes the answer into the cache and refreshes the workspace list. */
+export function useUpdateWorkspace(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PatchWorkspaceBody) => updateWorkspace(id, body),
+    onSuccess: (workspace) => {
+      client.setQueryData(workspaceQueryKey(id), workspace);
+      void client.invalidateQueries({ queryKey: workspacesQueryKey, exact: true });
+    },
+  });
+}
