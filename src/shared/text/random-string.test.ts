@@ -15,7 +15,7 @@ describe('randomAlphanumeric', () => {
   it('skips bytes that would bias the alphabet', () => {
     // 248 and above fall outside the largest multiple of 62 below 256 and must be dropped.
     let call = 0;
-    const bytes = (array: Uint8Array) => {
+    const bytes = (array: Uint8Array<ArrayBuffer>) => {
       array.fill(call++ === 0 ? 250 : 1);
       return array;
     };

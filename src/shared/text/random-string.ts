@@ -1,9 +1,12 @@
 export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Fills a byte array with random values; Web Crypto by default (browsers and Node 20 alike). */
-export type RandomBytes = (bytes: Uint8Array) => Uint8Array;
+export type RandomBytes = (bytes: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer>;
 
-const cryptoBytes: RandomBytes = (bytes) => globalThis.crypto.getRandomValues(bytes);
+const cryptoBytes: RandomBytes = (bytes) => {
+  globalThis.crypto.getRandomValues(bytes);
+  return bytes;
+};
 
 /** A random string of `length` characters from A–Z, a–z and 0–9, without modulo bias. */
 export function randomAlphanumeric(length: number, randomBytes: RandomBytes = cryptoBytes): string {
