@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { sql } from 'drizzle-orm';
+import type { Config } from './config';
+import type { Db } from './db/client';
+import type { AppContext } from './context';
+import { createMailer, type Mailer } from './mail/mailer';
+import { registerErrorHandling } from './http/errors';
+import { registerAuthentication } from './auth/plugin';
+import { authRoutes } from './auth/routes';
+import { workspaceRoutes } from './workspaces/routes';
+import { memberRoutes } from './members/routes';
+import { eventRoutes } from './events/routes';
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  mailer?: Mailer;
+  logger?: boolean | object;
+}
+
+const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/healthz'];
+
+/** Builds the whole HTTP application around an open, migrated database. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
+  });
+  const ctx: AppContext = {
+    db,
+    config,
+    log: app.log,
+    mailer:
+      options.mailer ??
+      createMailer({
+        smtpUrl: config.smtpUrl,
+        from: config.mailFrom,
+        outboxDir: path.join(config.dataDir, 'outbox'),
+        log: app.log,
+      }),
+  };
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: false,
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Marquee API', version: '1.0.0', description: 'Workspaces, accounts and content of Marquee' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          cookie: { type: 'apiKey', in: 'cookie', name: 'marquee_session' },
+        },
+      },
+      security: [{ bearer: [] }, { cookie: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  registerAuthentication(app, ctx);
+
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await db.execute(sql`select 1`);
+      return { ok: true };
+    } catch (err) {
+      app.log.error({ err }, 'health check failed');
+      return reply.code(503).send({ ok: false });
+    }
+  });
+
+  await app.register(
+    async (api) => {
+      await authRoutes(api, ctx);
+      await workspaceRoutes(api, ctx);
+      await memberRoutes(api, ctx);
+      await eventRoutes(api, ctx);
+    },
+    { prefix: '/api/v1' },
+  );
+
+  await serveWebApp(app, config.webDir);
+  return app;
+}
+
+/** Serves the built web app with hashed assets cached for good and every other page answered by index.html. */
+async function serveWebApp(app: FastifyInstance, webDir: string) {
+  const indexFile = path.join(webDir, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      setHeaders(reply, filePath) {
+        const isHashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header('cache-control', isHashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    const isApi = API_PREFIXES.some((p) => url === p.replace(/\/$/, '') || url.startsWith(p));
+    if (isApi || request.method !== 'GET' || !hasWeb) {
+      return reply.code(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${url}` } });
+    }
+    if (path.extname(url) && !url.endsWith('.html')) {
+      return reply.code(404).send({ error: { code: 'not_found', message: `No file ${url}` } });
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+}

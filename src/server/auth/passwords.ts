@@ -1,0 +1,16 @@
+import argon2 from 'argon2';
+
+const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export const hashPassword = (password: string) => argon2.hash(password, OPTIONS);
+
+// Verifying against this when the email is unknown keeps the answer's timing the same as for a wrong password.
+const DUMMY_HASH = hashPassword('not-a-real-password-' + Math.random());
+
+export async function verifyPassword(hash: string | undefined, password: string): Promise<boolean> {
+  try {
+    return await argon2.verify(hash ?? (await DUMMY_HASH), password);
+  } catch {
+    return false;
+  }
+}

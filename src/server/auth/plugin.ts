@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import type { UserRow } from './repository';
+import { resolveSession } from './service';
+
+export const SESSION_COOKIE = 'marquee_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: UserRow | null;
+    sessionHash: string | null;
+  }
+}
+
+function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice(7).trim() || undefined;
+  return request.cookies[SESSION_COOKIE] || undefined;
+}
+
+/** Resolves the caller from `Authorization: Bearer …` or the session cookie, on every request. */
+export function registerAuthentication(app: FastifyInstance, ctx: AppContext) {
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionHash', null);
+  app.addHook('onRequest', async (request) => {
+    const token = tokenOf(request);
+    if (!token || token.length > 200) return;
+    const session = await resolveSession(ctx, token);
+    if (!session) return;
+    request.user = session.user;
+    request.sessionHash = session.sessionHash;
+  });
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, days: number) {
+  reply.setCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    path: '/',
+    maxAge: days * 24 * 3600,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply) {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}

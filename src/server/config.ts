@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl: string;
+  secret: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  logLevel: string;
+  /** Sign-in, sign-up and password-reset attempts allowed per client address per minute. */
+  authRateLimit: number;
+  sessionDays: number;
+  webDir: string;
+}
+
+const SECRET_FILE = 'marquee-secret';
+
+/** Reads the environment; on first start with no MARQUEE_SECRET it creates one in DATA_DIR and reuses it after. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  const port = Number(env.PORT ?? 8080);
+  return {
+    port,
+    host: env.HOST ?? '127.0.0.1',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    secret: env.MARQUEE_SECRET || readOrCreateSecret(dataDir),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Marquee <no-reply@marquee.local>',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    authRateLimit: Number(env.AUTH_RATE_LIMIT ?? 20),
+    sessionDays: Number(env.SESSION_DAYS ?? 30),
+    webDir: path.resolve(env.WEB_DIR ?? 'dist/web'),
+  };
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, SECRET_FILE);
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secret = crypto.randomBytes(32).toString('base64url');
+  fs.writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+  return secret;
+}

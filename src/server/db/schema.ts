@@ -1,0 +1,144 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { Basics } from '@shared/api/workspaces';
+import type { Roles } from '@shared/permissions/permissions';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export type EmailTokenKind = 'verify' | 'reset' | 'change_email';
+
+export const emailTokens = pgTable(
+  'email_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<EmailTokenKind>().notNull(),
+    email: text('email').notNull(),
+    returnTo: text('return_to').notNull().default('/'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('email_tokens_user_idx').on(t.userId, t.kind)],
+);
+
+export const workspaces = pgTable('workspaces', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  basics: jsonb('basics').$type<Basics>().notNull(),
+  roles: jsonb('roles').$type<Roles>().notNull(),
+  oobeDone: boolean('oobe_done').notNull().default(false),
+  subscription: jsonb('subscription').$type<{ plan: string }>().notNull(),
+  version: integer('version').notNull().default(1),
+  createdAt: createdAt(),
+  createdBy: text('created_by').notNull(),
+});
+
+export const members = pgTable(
+  'members',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    active: boolean('active').notNull().default(true),
+    displayName: text('display_name').notNull(),
+    roles: jsonb('roles').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    isManager: boolean('is_manager').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('members_user_idx').on(t.userId)],
+);
+
+export const invitations = pgTable(
+  'invitations',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    roles: jsonb('roles').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    isManager: boolean('is_manager').notNull().default(false),
+    invitedAt: timestamp('invited_at', { withTimezone: true }).notNull().defaultNow(),
+    invitedBy: text('invited_by').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.email] }), index('invitations_email_idx').on(t.email)],
+);
+
+/** Analytics and audit events (spec §3 Analytics event doc). workspace_id is '' for events outside a workspace. */
+export const events = pgTable(
+  'events',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    eventType: text('event_type').notNull(),
+    userId: text('user_id').notNull(),
+    session: text('session'),
+    url: text('url').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.id] }), index('events_type_idx').on(t.workspaceId, t.eventType, t.at)],
+);
+
+/** Bulk jobs of a workspace (settings → batches). */
+export const batches = pgTable(
+  'batches',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    kind: text('kind').notNull(),
+    state: text('state').$type<'queued' | 'running' | 'done' | 'failed'>().notNull(),
+    total: integer('total').notNull().default(0),
+    done: integer('done').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.id] })],
+);

@@ -1,0 +1,56 @@
+import type { Mail } from './mailer';
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function linkMail(to: string, subject: string, intro: string, action: string, link: string, outro: string): Mail {
+  return {
+    to,
+    subject,
+    link,
+    text: `${intro}\n\n${action}: ${link}\n\n${outro}\n\n— Marquee`,
+    html:
+      `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(action)}</a></p>` +
+      `<p style="color:#666">${escapeHtml(outro)}</p><p>— Marquee</p>`,
+  };
+}
+
+export const verifyEmailMail = (to: string, name: string, link: string) =>
+  linkMail(
+    to,
+    'Verify your email address for Marquee',
+    `Hi ${name}, please confirm that ${to} is your email address.`,
+    'Verify email',
+    link,
+    'The link works once and expires in 48 hours. If you did not sign up, ignore this message.',
+  );
+
+export const changeEmailMail = (to: string, name: string, link: string) =>
+  linkMail(
+    to,
+    'Confirm your new email address for Marquee',
+    `Hi ${name}, confirm that you want to use ${to} to sign in to Marquee.`,
+    'Confirm new email',
+    link,
+    'The link works once and expires in 48 hours. If you did not ask for this, ignore this message.',
+  );
+
+export const resetPasswordMail = (to: string, name: string, link: string) =>
+  linkMail(
+    to,
+    'Reset your Marquee password',
+    `Hi ${name}, someone asked to reset the password of your Marquee account.`,
+    'Choose a new password',
+    link,
+    'The link works once and expires in 1 hour. If it was not you, ignore this message: your password is unchanged.',
+  );
+
+export const invitationMail = (to: string, workspaceName: string, inviterName: string, link: string) =>
+  linkMail(
+    to,
+    `${inviterName} invited you to ${workspaceName} on Marquee`,
+    `${inviterName} invited you to join the workspace "${workspaceName}" on Marquee.`,
+    'Accept the invitation',
+    link,
+    `Sign up or sign in with ${to} to join.`,
+  );

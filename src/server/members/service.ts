@@ -1,0 +1,88 @@
+import { MESSAGES } from '@shared/api/errors';
+import type { InviteBody, Member } from '@shared/api/workspaces';
+import type { AppContext } from '../context';
+import { findUserByEmail } from '../auth/repository';
+import { badRequest, conflict, notFound } from '../http/errors';
+import { invitationMail } from '../mail/templates';
+import { requireManager, type WorkspaceAccess } from '../workspaces/access';
+import * as repo from './repository';
+
+function checkRolesExist(access: WorkspaceAccess, roles: string[]) {
+  for (const role of roles) {
+    if (!(role in access.workspace.roles)) throw badRequest(`Role "${role}" does not exist`);
+  }
+  return [...new Set(roles)];
+}
+
+export async function listMembersAndInvitations(ctx: AppContext, access: WorkspaceAccess) {
+  const [members, invitations] = await Promise.all([
+    repo.listMembers(ctx.db, access.workspace.id),
+    repo.listInvitations(ctx.db, access.workspace.id),
+  ]);
+  return {
+    members,
+    invitations: invitations.map((i) => ({
+      email: i.email,
+      roles: i.roles,
+      isWorkspaceManager: i.isManager,
+      invitedAt: i.invitedAt.toISOString(),
+      invitedBy: i.invitedBy,
+    })),
+  };
+}
+
+/** Invites an address with roles; it joins when that person verifies it or signs in with it. */
+export async function invite(ctx: AppContext, access: WorkspaceAccess, body: Required<InviteBody>) {
+  requireManager(access);
+  const roles = checkRolesExist(access, body.roles);
+  const existing = await findUserByEmail(ctx.db, body.email);
+  if (existing && (await repo.findMember(ctx.db, access.workspace.id, existing.id))) {
+    throw conflict('This person is already a member of the workspace');
+  }
+  const row = await repo.upsertInvitation(ctx.db, {
+    workspaceId: access.workspace.id,
+    email: body.email,
+    roles,
+    isManager: body.isWorkspaceManager,
+    invitedBy: access.user.name,
+  });
+  const link = `${ctx.config.publicUrl}/auth/welcome?email=${encodeURIComponent(body.email)}`;
+  await ctx.mailer.send(invitationMail(body.email, access.workspace.name, access.user.name, link));
+  return {
+    email: row.email,
+    roles: row.roles,
+    isWorkspaceManager: row.isManager,
+    invitedAt: row.invitedAt.toISOString(),
+    invitedBy: row.invitedBy,
+  };
+}
+
+export async function revokeInvitation(ctx: AppContext, access: WorkspaceAccess, email: string) {
+  requireManager(access);
+  if (!(await repo.deleteInvitation(ctx.db, access.workspace.id, email.toLowerCase()))) {
+    throw notFound('Invitation not found');
+  }
+}
+
+/** Changes a member's roles, manager flag, activity or name; a workspace always keeps one active manager. */
+export async function updateMember(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  userId: string,
+  patch: { active?: boolean; roles?: string[]; isWorkspaceManager?: boolean; displayName?: string },
+): Promise<Member> {
+  requireManager(access);
+  const roles = patch.roles ? checkRolesExist(access, patch.roles) : undefined;
+  return ctx.db.transaction(async (tx) => {
+    const row = await repo.updateMember(tx, access.workspace.id, userId, {
+      ...(patch.active !== undefined ? { active: patch.active } : {}),
+      ...(roles ? { roles } : {}),
+      ...(patch.isWorkspaceManager !== undefined ? { isManager: patch.isWorkspaceManager } : {}),
+      ...(patch.displayName ? { displayName: patch.displayName } : {}),
+    });
+    if (!row) throw notFound('Member not found');
+    if ((await repo.countActiveManagers(tx, access.workspace.id)) === 0) throw conflict(MESSAGES.lastManager);
+    const member = (await repo.listMembers(tx, access.workspace.id)).find((m) => m.userId === userId);
+    return member!;
+  });
+}

@@ -1,0 +1,137 @@
+import { DEFAULT_BASICS, type Basics, type PatchWorkspaceBody, type Workspace } from '@shared/api/workspaces';
+import { MESSAGES } from '@shared/api/errors';
+import { trimRoles, type Permissions, type Roles } from '@shared/permissions/permissions';
+import { normaliseStages } from '@shared/publishing/stages';
+import { toKebabCase } from '@shared/text/slug';
+import { isKnownTimezone } from '@shared/time/zones';
+import { allSchemaNames, BUILT_IN_DOMAINS } from '@shared/schemas/catalogue';
+import type { AppContext } from '../context';
+import type { UserRow } from '../auth/repository';
+import { badRequest, conflict } from '../http/errors';
+import { acceptInvitations, countActiveMembers, insertMember, trimRolesOfMembers } from '../members/repository';
+import { requireManager, requireVerifiedUser, type WorkspaceAccess } from './access';
+import * as repo from './repository';
+
+/** First path segments the app's own routes use: a workspace id must not shadow them. */
+const RESERVED_IDS = new Set(['api', 'fun', 'auth', 'user', 'workspaces', 'healthz', 'assets', 'delivery', 'docs', 'new']);
+export const ADMIN_ROLE_ID = 'admin';
+
+export function toWorkspaceDto(row: repo.WorkspaceRow, permissions: Permissions): Workspace {
+  return {
+    id: row.id,
+    name: row.name,
+    basics: row.basics,
+    roles: row.roles,
+    oobe: { done: row.oobeDone },
+    subscription: row.subscription,
+    version: row.version,
+    __permissions: permissions,
+  };
+}
+
+export async function listWorkspaces(ctx: AppContext, caller: UserRow | null) {
+  const user = requireVerifiedUser(caller);
+  // An invitation sent while this user was already signed in joins here, without a new sign-in.
+  await acceptInvitations(ctx.db, user);
+  return repo.listWorkspacesOfUser(ctx.db, user.id);
+}
+
+function candidateIds(name: string) {
+  const base = toKebabCase(name).slice(0, 50).replace(/-+$/, '') || 'workspace';
+  const first = RESERVED_IDS.has(base) ? `${base}-workspace` : base;
+  return [first, ...Array.from({ length: 8 }, (_, i) => `${first}-${i + 2}`)];
+}
+
+/** Creates a workspace whose id is its name's slug; the creator is an active manager holding the Admin role. */
+export async function createWorkspace(ctx: AppContext, caller: UserRow | null, name: string) {
+  const user = requireVerifiedUser(caller);
+  const everySchema = allSchemaNames();
+  const roles: Roles = {
+    [ADMIN_ROLE_ID]: { name: 'Admin', canEdit: everySchema, canPublish: everySchema, mustApprove: [] },
+  };
+  return ctx.db.transaction(async (tx) => {
+    const ids = [...candidateIds(name), `${candidateIds(name)[0]}-${Date.now().toString(36)}`];
+    for (const id of ids) {
+      const row = await repo.insertWorkspace(tx, {
+        id,
+        name,
+        basics: DEFAULT_BASICS(name),
+        roles,
+        subscription: { plan: 'free' },
+        createdBy: user.id,
+      });
+      if (!row) continue;
+      await insertMember(tx, {
+        workspaceId: id,
+        userId: user.id,
+        active: true,
+        displayName: user.name,
+        roles: [ADMIN_ROLE_ID],
+        isManager: true,
+      });
+      return row;
+    }
+    throw conflict('Could not find a free id for this workspace name; try another name');
+  });
+}
+
+function checkBasics(current: Basics, patch: Partial<Basics>): Basics {
+  const known = new Set(BUILT_IN_DOMAINS.map((d) => d.name));
+  for (const domain of patch.domains ?? []) {
+    if (!known.has(domain)) throw badRequest(`Domain "${domain}" not available`);
+  }
+  for (const zone of patch.timezones ?? []) {
+    if (!isKnownTimezone(zone)) throw badRequest(`Unknown time zone "${zone}"`);
+  }
+  const next = { ...current, ...patch };
+  return {
+    ...next,
+    domains: [...new Set(next.domains)],
+    stages: normaliseStages(next.stages),
+    timezones: [...new Set(next.timezones)],
+  };
+}
+
+/** Saves basics, roles and onboarding in one transaction; managers only; a stale baseVersion answers 409. */
+export async function updateWorkspace(ctx: AppContext, access: WorkspaceAccess, body: PatchWorkspaceBody) {
+  requireManager(access);
+  const current = access.workspace;
+  const basics = body.basics ? checkBasics(current.basics, body.basics) : undefined;
+  const roles = body.roles ? trimRoles(body.roles, allSchemaNames()) : undefined;
+  return ctx.db.transaction(async (tx) => {
+    const row = await repo.updateWorkspace(tx, current.id, body.baseVersion ?? current.version, {
+      ...(basics ? { basics, name: basics.name } : {}),
+      ...(roles ? { roles } : {}),
+      ...(body.oobe ? { oobeDone: body.oobe.done } : {}),
+    });
+    if (!row) throw conflict(MESSAGES.staleVersion);
+    if (roles) await trimRolesOfMembers(tx, current.id, roles);
+    return row;
+  });
+}
+
+export async function subscriptionOf(ctx: AppContext, access: WorkspaceAccess) {
+  return {
+    plan: access.workspace.subscription.plan,
+    usage: {
+      members: await countActiveMembers(ctx.db, access.workspace.id),
+      // Items and stored files are counted here once those stores exist (items lifecycle and media issues).
+      items: 0,
+      storageBytes: 0,
+    },
+  };
+}
+
+export async function listBatches(ctx: AppContext, access: WorkspaceAccess) {
+  const rows = await repo.listBatches(ctx.db, access.workspace.id);
+  return rows.map((b) => ({
+    id: b.id,
+    kind: b.kind,
+    state: b.state,
+    total: b.total,
+    done: b.done,
+    failed: b.failed,
+    createdAt: b.createdAt.toISOString(),
+    createdBy: b.createdBy,
+  }));
+}

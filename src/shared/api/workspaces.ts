@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { DEFAULT_TIMEZONES } from '../time/zones';
+
+export const WorkspaceId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'Workspace not found' })
+  .describe('Workspace id, the URL slug');
+
+export const RoleSchema = z.object({
+  name: z.string().trim().min(1, { error: 'Role name is required' }).max(80),
+  canEdit: z.array(z.string().max(100)).max(500),
+  canPublish: z.array(z.string().max(100)).max(500),
+  mustApprove: z.array(z.string().max(100)).max(500),
+});
+export const RolesSchema = z.record(
+  z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'Role ids are lowercase words joined by dashes' }),
+  RoleSchema,
+);
+
+export const Basics = z.object({
+  name: z.string().trim().min(1, { error: 'Name is required' }).max(100),
+  domains: z.array(z.string().max(100)).max(100),
+  stages: z.array(z.string().trim().min(1).max(60)).max(20),
+  timezones: z.array(z.string().max(100)).max(50),
+  dateFormat: z.string().max(60),
+});
+export type Basics = z.infer<typeof Basics>;
+
+export const DEFAULT_BASICS = (name: string): Basics => ({
+  name,
+  domains: ['blogging'],
+  stages: ['Live'],
+  timezones: [...DEFAULT_TIMEZONES],
+  dateFormat: 'relative',
+});
+
+export const PermissionsSchema = z.object({
+  canEdit: z.array(z.string()),
+  canPublish: z.array(z.string()),
+  canApprove: z.array(z.string()),
+  canManageWorkspace: z.boolean(),
+  roles: z.array(z.string()),
+});
+
+export const Workspace = z.object({
+  id: z.string(),
+  name: z.string(),
+  basics: Basics,
+  roles: RolesSchema,
+  oobe: z.object({ done: z.boolean() }),
+  subscription: z.object({ plan: z.string() }),
+  version: z.number().int().describe('Rises by 1 on each save; send it back as baseVersion'),
+  __permissions: PermissionsSchema.describe("The caller's derived permissions in this workspace"),
+});
+export type Workspace = z.infer<typeof Workspace>;
+
+export const WorkspaceSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  oobeDone: z.boolean(),
+  isWorkspaceManager: z.boolean(),
+});
+export type WorkspaceSummary = z.infer<typeof WorkspaceSummary>;
+export const WorkspaceList = z.object({ workspaces: z.array(WorkspaceSummary) });
+
+export const CreateWorkspaceBody = z.object({
+  name: z.string().trim().min(1, { error: 'Name is required' }).max(100),
+});
+
+export const PatchWorkspaceBody = z
+  .object({
+    basics: Basics.partial().optional(),
+    roles: RolesSchema.optional(),
+    oobe: z.object({ done: z.boolean() }).optional(),
+    baseVersion: z.number().int().optional().describe('The version this edit was based on; stale answers 409'),
+  })
+  .strict();
+export type PatchWorkspaceBody = z.input<typeof PatchWorkspaceBody>;
+
+export const Member = z.object({
+  userId: z.string(),
+  email: z.string(),
+  displayName: z.string(),
+  active: z.boolean(),
+  roles: z.array(z.string()),
+  isWorkspaceManager: z.boolean(),
+});
+export type Member = z.infer<typeof Member>;
+
+export const Invitation = z.object({
+  email: z.string(),
+  roles: z.array(z.string()),
+  isWorkspaceManager: z.boolean(),
+  invitedAt: z.string(),
+  invitedBy: z.string(),
+});
+export type Invitation = z.infer<typeof Invitation>;
+
+export const MemberList = z.object({ members: z.array(Member), invitations: z.array(Invitation) });
+
+export const InviteBody = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email({ error: 'Enter a valid email address' })),
+  roles: z.array(z.string().max(100)).max(50).default([]),
+  isWorkspaceManager: z.boolean().default(false),
+});
+export type InviteBody = z.input<typeof InviteBody>;
+
+export const PatchMemberBody = z
+  .object({
+    active: z.boolean().optional(),
+    roles: z.array(z.string().max(100)).max(50).optional(),
+    isWorkspaceManager: z.boolean().optional(),
+    displayName: z.string().trim().min(1).max(100).optional(),
+  })
+  .strict();
+
+export const Subscription = z.object({
+  plan: z.string(),
+  usage: z.object({ members: z.number(), items: z.number(), storageBytes: z.number() }),
+});
+
+export const Batch = z.object({
+  id: z.string(),
+  kind: z.string(),
+  state: z.enum(['queued', 'running', 'done', 'failed']),
+  total: z.number(),
+  done: z.number(),
+  failed: z.number(),
+  createdAt: z.string(),
+  createdBy: z.string(),
+});
+export const BatchList = z.object({ batches: z.array(Batch) });

@@ -1,0 +1,76 @@
+import fc from 'fast-check';
+import { approverRoleIds, can, effectivePermissions, trimMemberRoles, trimRoles, type Roles } from './permissions';
+
+const roles: Roles = {
+  editor: { name: 'Editor', canEdit: ['copy', 'event'], canPublish: [], mustApprove: [] },
+  publisher: { name: 'Publisher', canEdit: ['copy'], canPublish: ['copy'], mustApprove: [] },
+  legal: { name: 'Legal', canEdit: [], canPublish: [], mustApprove: ['copy'] },
+};
+
+describe('effectivePermissions', () => {
+  it('is the union across the member roles', () => {
+    const p = effectivePermissions(roles, { active: true, roles: ['editor', 'publisher'], isWorkspaceManager: false });
+    expect(p.canEdit).toEqual(['copy', 'event']);
+    expect(p.canPublish).toEqual(['copy']);
+    expect(p.canApprove).toEqual([]);
+    expect(p.canManageWorkspace).toBe(false);
+  });
+
+  it('gives nothing to an inactive or missing member', () => {
+    expect(effectivePermissions(roles, { active: false, roles: ['editor'], isWorkspaceManager: true }).canEdit).toEqual([]);
+    expect(effectivePermissions(roles, undefined).canManageWorkspace).toBe(false);
+  });
+
+  it('ignores roles that no longer exist', () => {
+    const p = effectivePermissions(roles, { active: true, roles: ['gone', 'legal'], isWorkspaceManager: true });
+    expect(p.roles).toEqual(['legal']);
+    expect(p.canApprove).toEqual(['copy']);
+    expect(p.canManageWorkspace).toBe(true);
+  });
+});
+
+describe('can', () => {
+  it('is true only when the schema is in the list for that action', () => {
+    const p = effectivePermissions(roles, { active: true, roles: ['editor'], isWorkspaceManager: false });
+    expect(can(p, 'edit', 'copy')).toBe(true);
+    expect(can(p, 'publish', 'copy')).toBe(false);
+    expect(can(p, 'approve', 'copy')).toBe(false);
+    expect(can(p, 'edit', 'audience')).toBe(false);
+  });
+
+  it('agrees with the union of roles for any assignment', () => {
+    const schemas = ['a', 'b', 'c', 'd'];
+    const role = fc.record({
+      name: fc.string(),
+      canEdit: fc.subarray(schemas),
+      canPublish: fc.subarray(schemas),
+      mustApprove: fc.subarray(schemas),
+    });
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom('r1', 'r2', 'r3'), role), fc.subarray(['r1', 'r2', 'r3']), (rs, held) => {
+        const p = effectivePermissions(rs, { active: true, roles: held, isWorkspaceManager: false });
+        for (const schema of schemas) {
+          const expected = held.some((id) => rs[id]?.canEdit.includes(schema));
+          expect(can(p, 'edit', schema)).toBe(expected);
+        }
+      }),
+    );
+  });
+});
+
+describe('trimming on workspace save', () => {
+  it('drops schemas that no longer exist from every list', () => {
+    const trimmed = trimRoles(roles, ['copy']);
+    expect(trimmed.editor.canEdit).toEqual(['copy']);
+    expect(trimmed.legal.mustApprove).toEqual(['copy']);
+  });
+
+  it('drops roles that no longer exist from a member', () => {
+    expect(trimMemberRoles(['editor', 'gone', 'editor'], roles)).toEqual(['editor']);
+  });
+
+  it('lists the roles that must approve a schema', () => {
+    expect(approverRoleIds(roles, 'copy')).toEqual(['legal']);
+    expect(approverRoleIds(roles, 'event')).toEqual([]);
+  });
+});

@@ -1,0 +1,95 @@
+/** Spec §3 Workspace roles and §6: a role lists the schema names it may edit, publish and must approve. */
+export interface Role {
+  name: string;
+  canEdit: string[];
+  canPublish: string[];
+  mustApprove: string[];
+}
+
+export type Roles = Record<string, Role>;
+
+export interface MemberRoles {
+  active: boolean;
+  roles: string[];
+  isWorkspaceManager: boolean;
+}
+
+/** The derived `__permissions` of a user in a workspace: unions across the member's roles. */
+export interface Permissions {
+  canEdit: string[];
+  canPublish: string[];
+  canApprove: string[];
+  canManageWorkspace: boolean;
+  roles: string[];
+}
+
+export type Action = 'edit' | 'publish' | 'approve';
+
+export const NO_PERMISSIONS: Permissions = Object.freeze({
+  canEdit: [],
+  canPublish: [],
+  canApprove: [],
+  canManageWorkspace: false,
+  roles: [],
+}) as Permissions;
+
+/** Effective lists of a member: the union of their roles' lists; nothing for an inactive or missing member. */
+export function effectivePermissions(roles: Roles, member: MemberRoles | undefined | null): Permissions {
+  if (!member || !member.active) return NO_PERMISSIONS;
+  const canEdit = new Set<string>();
+  const canPublish = new Set<string>();
+  const canApprove = new Set<string>();
+  const held: string[] = [];
+  for (const roleId of member.roles) {
+    const role = roles[roleId];
+    if (!role) continue;
+    held.push(roleId);
+    role.canEdit.forEach((s) => canEdit.add(s));
+    role.canPublish.forEach((s) => canPublish.add(s));
+    role.mustApprove.forEach((s) => canApprove.add(s));
+  }
+  return {
+    canEdit: [...canEdit].sort(),
+    canPublish: [...canPublish].sort(),
+    canApprove: [...canApprove].sort(),
+    canManageWorkspace: member.isWorkspaceManager,
+    roles: held,
+  };
+}
+
+const LISTS: Record<Action, keyof Pick<Permissions, 'canEdit' | 'canPublish' | 'canApprove'>> = {
+  edit: 'canEdit',
+  publish: 'canPublish',
+  approve: 'canApprove',
+};
+
+/** The spec's $can(action, schemaType): true if the schema is in the list for that action. */
+export function can(permissions: Permissions, action: Action, schema: string): boolean {
+  return permissions[LISTS[action]].includes(schema);
+}
+
+/** Roles whose mustApprove list holds the schema: each must approve a version before it is fully approved. */
+export function approverRoleIds(roles: Roles, schema: string): string[] {
+  return Object.entries(roles)
+    .filter(([, role]) => role.mustApprove.includes(schema))
+    .map(([id]) => id);
+}
+
+/**
+ * Spec §5: when saving a workspace, each role's edit, publish and approve lists and each member's role
+ * list are trimmed to schemas and roles that still exist.
+ */
+export function trimRoles(roles: Roles, existingSchemas: readonly string[]): Roles {
+  const known = new Set(existingSchemas);
+  const keep = (list: string[]) => [...new Set(list.filter((s) => known.has(s)))];
+  return Object.fromEntries(
+    Object.entries(roles).map(([id, role]) => [
+      id,
+      { ...role, canEdit: keep(role.canEdit), canPublish: keep(role.canPublish), mustApprove: keep(role.mustApprove) },
+    ]),
+  );
+}
+
+export function trimMemberRoles(memberRoles: readonly string[], roles: Roles): string[] {
+  return [...new Set(memberRoles.filter((id) => id in roles))];
+}

@@ -1,0 +1,39 @@
+import postgres from 'postgres';
+import { openDatabase, type Database } from '@server/db/client';
+import { migrateDatabase } from '@server/db/migrate';
+import { randomId } from '@server/lib/ids';
+
+export type TestDatabaseKind = 'pglite' | 'postgres';
+
+export const testDatabaseKind = (): TestDatabaseKind =>
+  process.env.MARQUEE_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite, or a new database on the PostgreSQL
+ * server of TEST_DATABASE_URL that is dropped again on close.
+ */
+export async function openTestDatabase(options: { migrate?: boolean } = {}): Promise<Database> {
+  const migrate = options.migrate ?? true;
+  if (testDatabaseKind() === 'pglite') {
+    const database = await openDatabase({});
+    if (migrate) await migrateDatabase(database);
+    return database;
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('MARQUEE_TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `marquee_t_${randomId(10).toLowerCase()}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: 4 });
+  if (migrate) await migrateDatabase(database);
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
