@@ -51,7 +51,13 @@ describe('built-in catalogue (issue 3)', () => {
   });
 
   it('gives each schema the fields the issue lists', () => {
-    expect(keysOf('customer-profile-attribute')).toEqual(['name', 'key', 'attributeType', 'options', 'description']);
+    expect(keysOf('customer-profile-attribute')).toEqual([
+      'name',
+      'key',
+      'attributeType',
+      'options',
+      'description',
+    ]);
     expect(keysOf('audience')).toEqual(['name', 'description', 'criteria', 'socialInterests']);
     expect(keysOf('behavioral-event')).toEqual(['name', 'key', 'properties', 'description']);
     expect(keysOf('email')).toEqual(['name', 'subject', 'template', 'textBody', 'testAddresses', 'images']);

@@ -100,7 +100,8 @@ export const email = defineSchema({
       validators: [
         {
           test: (value) =>
-            typeof value === 'string' && splitEmailList(value).every((address) => EMAIL_PATTERN.test(address)),
+            typeof value === 'string' &&
+            splitEmailList(value).every((address) => EMAIL_PATTERN.test(address)),
           message: '%l must be comma-separated email addresses: %v',
         },
       ],

@@ -12,7 +12,7 @@ export function formatSize(bytes: number): string {
   let value = bytes;
   let unit = 0;
   // Move up while the rounded figure would read 1024.00 or more, so 1048575 bytes reads '1.00 MB'.
-  while (Number((value).toFixed(2)) >= 1024) {
+  while (Number(value.toFixed(2)) >= 1024) {
     value /= 1024;
     unit += 1;
     if (unit >= SIZE_UNITS.length) return SIZE_TOO_LARGE;

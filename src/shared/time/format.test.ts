@@ -44,10 +44,9 @@ describe('workspaceTimezones', () => {
   });
 
   it("uses the workspace's basics.timezones, without unknown names or duplicates", () => {
-    expect(workspaceTimezones({ timezones: ['Europe/Paris', 'Nowhere/Else', 'Europe/Paris', 'UTC'] })).toEqual([
-      'Europe/Paris',
-      'UTC',
-    ]);
+    expect(
+      workspaceTimezones({ timezones: ['Europe/Paris', 'Nowhere/Else', 'Europe/Paris', 'UTC'] }),
+    ).toEqual(['Europe/Paris', 'UTC']);
   });
 });
 

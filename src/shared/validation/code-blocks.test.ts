@@ -14,12 +14,16 @@ describe('checkCodeBlocks', () => {
   });
 
   it("refuses an edited beginning with 'Beginning block cannot be changed'", () => {
-    expect(checkCodeBlocks(def, 'function test(api) {\n  return 1;\n}\n')).toBe('Beginning block cannot be changed');
+    expect(checkCodeBlocks(def, 'function test(api) {\n  return 1;\n}\n')).toBe(
+      'Beginning block cannot be changed',
+    );
     expect(checkCodeBlocks(def, '')).toBe('Beginning block cannot be changed');
   });
 
   it("refuses an edited ending with 'Ending block cannot be changed'", () => {
-    expect(checkCodeBlocks(def, 'async function test(api) {\n  return 1;\n')).toBe('Ending block cannot be changed');
+    expect(checkCodeBlocks(def, 'async function test(api) {\n  return 1;\n')).toBe(
+      'Ending block cannot be changed',
+    );
     expect(checkCodeBlocks(def, 'async function test(api) {\n  return 1;\n};\n')).toBe(
       'Ending block cannot be changed',
     );

@@ -5,13 +5,14 @@ import {
   END_BLOCK_CHANGED_MESSAGE,
 } from './messages';
 
+type FixedBlocks = Pick<CodeField, 'beginBlock' | 'endBlock'>;
 type CodeBlocks = Pick<CodeField, 'beginBlock' | 'endBlock' | 'defaultCode'>;
 
 /**
  * The code-block guard (spec §5): the message for a code text whose fixed beginning or ending block
  * was edited, or undefined when both are intact.
  */
-export function checkCodeBlocks(def: CodeBlocks, code: string): string | undefined {
+export function checkCodeBlocks(def: FixedBlocks, code: string): string | undefined {
   if (!code.startsWith(def.beginBlock)) return BEGIN_BLOCK_CHANGED_MESSAGE;
   if (code.length < def.beginBlock.length + def.endBlock.length || !code.endsWith(def.endBlock)) {
     return END_BLOCK_CHANGED_MESSAGE;
@@ -20,10 +21,10 @@ export function checkCodeBlocks(def: CodeBlocks, code: string): string | undefin
 }
 
 /** The full code for an editable body: beginBlock + body + endBlock. */
-export const composeCode = (def: CodeBlocks, body: string) => def.beginBlock + body + def.endBlock;
+export const composeCode = (def: FixedBlocks, body: string) => def.beginBlock + body + def.endBlock;
 
 /** The editable part between the fixed blocks of intact code. */
-export const codeBody = (def: CodeBlocks, code: string) =>
+export const codeBody = (def: FixedBlocks, code: string) =>
   code.slice(def.beginBlock.length, code.length - def.endBlock.length);
 
 export interface CodeEdit {

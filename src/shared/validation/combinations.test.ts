@@ -15,7 +15,9 @@ describe('validateCombinations', () => {
     expect(validateCombinations('c', [{ _slug: '  ', overrides: { text: 'x' } }])).toEqual({
       'c.0._slug': 'Name is required',
     });
-    expect(validateCombinations('c', [{ overrides: { text: 'x' } }])).toEqual({ 'c.0._slug': 'Name is required' });
+    expect(validateCombinations('c', [{ overrides: { text: 'x' } }])).toEqual({
+      'c.0._slug': 'Name is required',
+    });
   });
 
   it('needs names unique as kebab-case, reporting the later rows', () => {

@@ -11,7 +11,10 @@ import {
  * Spec §5: combination rows need a unique Name (`_slug`, compared as kebab-case) and at least one
  * Override with a value. Errors are keyed by path: '{key}.{row}._slug' and '{key}.{row}.overrides'.
  */
-export function validateCombinations(key: string, rows: readonly Partial<CombinationRow>[]): Record<string, string> {
+export function validateCombinations(
+  key: string,
+  rows: readonly Partial<CombinationRow>[],
+): Record<string, string> {
   const errors: Record<string, string> = {};
   const seen = new Set<string>();
   rows.forEach((row, index) => {

@@ -21,7 +21,10 @@ export type SaveDecision =
  * validation errors before saving', or stored with `__hasErrors` and the incomplete banner when the
  * schema allows saving with errors.
  */
-export function decideSave(errors: Readonly<Record<string, string>>, allowSaveWithErrors = false): SaveDecision {
+export function decideSave(
+  errors: Readonly<Record<string, string>>,
+  allowSaveWithErrors = false,
+): SaveDecision {
   if (Object.keys(errors).length === 0) return { allowed: true, hasErrors: false };
   if (!allowSaveWithErrors) return { allowed: false, message: SAVE_BLOCKED_MESSAGE };
   return { allowed: true, hasErrors: true, banner: INCOMPLETE_ITEM_MESSAGE };

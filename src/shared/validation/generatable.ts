@@ -2,7 +2,8 @@ import type { GeneratableField } from '../schemas/types';
 import { randomAlphanumeric, type RandomBytes } from '../text/random-string';
 
 /** Spec §5: a generate length above 10 makes the field read-only and auto-filled. */
-export const isGeneratedField = (field: Pick<GeneratableField, 'generateLength'>) => field.generateLength > 10;
+export const isGeneratedField = (field: Pick<GeneratableField, 'generateLength'>) =>
+  field.generateLength > 10;
 
 /**
  * The value a generatable field shows: the stored value if any; otherwise, when generated, a random

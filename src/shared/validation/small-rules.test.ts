@@ -68,9 +68,15 @@ describe('generatable text', () => {
 
   it('fills an empty generated field with a random alphanumeric string of that length', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 11, max: 64 }), fc.constantFrom(undefined, null, ''), (length, stored) => {
-        expect(generatableValue({ generateLength: length }, stored)).toMatch(new RegExp(`^[A-Za-z0-9]{${length}}$`));
-      }),
+      fc.property(
+        fc.integer({ min: 11, max: 64 }),
+        fc.constantFrom(undefined, null, ''),
+        (length, stored) => {
+          expect(generatableValue({ generateLength: length }, stored)).toMatch(
+            new RegExp(`^[A-Za-z0-9]{${length}}$`),
+          );
+        },
+      ),
     );
   });
 

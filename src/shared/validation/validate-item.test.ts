@@ -27,7 +27,10 @@ describe('required (spec §5)', () => {
       fc.property(fc.anything(), (value) => {
         const message = validateField(name, value);
         expect(message === 'Name is required').toBe(
-          value === '' || value === null || value === undefined || (Array.isArray(value) && value.length === 0),
+          value === '' ||
+            value === null ||
+            value === undefined ||
+            (Array.isArray(value) && value.length === 0),
         );
       }),
     );
@@ -75,7 +78,10 @@ describe('custom validators', () => {
       label: 'End',
       type: 'number',
       validators: [
-        { test: (value, data) => (value as number) > (data.start as number), message: '%l must follow start' },
+        {
+          test: (value, data) => (value as number) > (data.start as number),
+          message: '%l must follow start',
+        },
       ],
     };
     expect(validateField(end, 5, { start: 3 })).toBeUndefined();
@@ -168,11 +174,19 @@ describe('validateItem', () => {
   it('skips fields hidden by their display condition', () => {
     const fields: FieldDef[] = [
       { key: 'kind', label: 'Kind', type: 'select', options: [{ value: 'list', label: 'List' }] },
-      { key: 'options', label: 'Options', type: 'tags', required: true, displayIf: { field: 'kind', equals: 'list' } },
+      {
+        key: 'options',
+        label: 'Options',
+        type: 'tags',
+        required: true,
+        displayIf: { field: 'kind', equals: 'list' },
+      },
     ];
     expect(validateItem({ fields }, { kind: 'other' })).toEqual({});
     expect(validateItem({ fields }, {})).toEqual({});
-    expect(validateItem({ fields }, { kind: 'list', options: [] })).toEqual({ options: 'Options is required' });
+    expect(validateItem({ fields }, { kind: 'list', options: [] })).toEqual({
+      options: 'Options is required',
+    });
   });
 
   it('validates table cells by path and the maximum row count', () => {
@@ -184,11 +198,27 @@ describe('validateItem', () => {
         maxRows: 2,
         columns: [
           { key: 'name', label: 'Name', type: 'text', required: true },
-          { key: 'note', label: 'Note', type: 'text', required: true, displayIf: { field: 'name', notEmpty: true } },
+          {
+            key: 'note',
+            label: 'Note',
+            type: 'text',
+            required: true,
+            displayIf: { field: 'name', notEmpty: true },
+          },
         ],
       },
     ];
-    expect(validateItem({ fields }, { rows: [{ name: 'a', note: 'n' }, { name: 'b', note: 'x' }] })).toEqual({});
+    expect(
+      validateItem(
+        { fields },
+        {
+          rows: [
+            { name: 'a', note: 'n' },
+            { name: 'b', note: 'x' },
+          ],
+        },
+      ),
+    ).toEqual({});
     expect(validateItem({ fields }, { rows: [{ name: 'a' }, {}, { name: 'c', note: 'x' }] })).toEqual({
       rows: 'Rows allows at most 2 rows',
       'rows.0.note': 'Note is required',

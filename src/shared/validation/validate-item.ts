@@ -16,7 +16,8 @@ export type ValidationErrors = Record<string, string>;
 
 function passes(validator: FieldValidator, value: unknown, data: Data): boolean {
   try {
-    if ('expression' in validator) return new RegExp(validator.expression, validator.flags).test(displayValue(value));
+    if ('expression' in validator)
+      return new RegExp(validator.expression, validator.flags).test(displayValue(value));
     return validator.test(value, data);
   } catch {
     return false;
@@ -29,8 +30,10 @@ function typeRuleMessage(field: FieldDef, value: unknown, data: Data): string | 
     case 'number':
     case 'range':
       if (typeof value !== 'number') return undefined;
-      if (field.min !== undefined && value < field.min) return MIN_MESSAGE.replace('{min}', String(field.min));
-      if (field.max !== undefined && value > field.max) return MAX_MESSAGE.replace('{max}', String(field.max));
+      if (field.min !== undefined && value < field.min)
+        return MIN_MESSAGE.replace('{min}', String(field.min));
+      if (field.max !== undefined && value > field.max)
+        return MAX_MESSAGE.replace('{max}', String(field.max));
       return undefined;
     case 'date':
       if (typeof value !== 'string') return undefined;
@@ -62,7 +65,8 @@ function typeRuleMessage(field: FieldDef, value: unknown, data: Data): string | 
  * %v substituted. Table cells and combination rows are checked by `validateItem`.
  */
 export function validateField(field: FieldDef, value: unknown, data: Data = {}): string | undefined {
-  if (isEmptyValue(value)) return field.required ? formatMessage(REQUIRED_MESSAGE, field.label, value) : undefined;
+  if (isEmptyValue(value))
+    return field.required ? formatMessage(REQUIRED_MESSAGE, field.label, value) : undefined;
   const template =
     typeRuleMessage(field, value, data) ??
     field.validators?.find((validator) => !passes(validator, value, data))?.message;
@@ -78,7 +82,8 @@ function collectErrors(fields: readonly FieldDef[], data: Data, prefix: string, 
     if (message) errors[path] = message;
     if (field.type === 'table' && Array.isArray(value)) {
       value.forEach((row, index) => {
-        if (row && typeof row === 'object') collectErrors(field.columns, row as Data, `${path}.${index}.`, errors);
+        if (row && typeof row === 'object')
+          collectErrors(field.columns, row as Data, `${path}.${index}.`, errors);
       });
     }
     if (field.type === 'combinations' && Array.isArray(value)) {
