@@ -21,17 +21,24 @@ export const forbidden = (message: string = MESSAGES.forbidden) => new AppError(
 export const notFound = (message: string) => new AppError(404, 'not_found', message);
 export const conflict = (message: string, details?: unknown) => new AppError(409, 'conflict', message, details);
 
+/** fastify-type-provider-zod's form of a zod issue: the issue's other fields sit in `params`. */
 interface Issue {
   instancePath?: string;
   message?: string;
-  params?: { issue?: { path?: PropertyKey[]; message?: string } };
+  params?: { issues?: Issue[] };
 }
 
-function describeValidation(issues: Issue[]): string {
+/** Record keys and unions nest the issue that explains the failure. */
+function innermostMessage(issue: { message?: string; issues?: { message?: string; issues?: unknown[] }[] } | undefined): string | undefined {
+  const nested = issue?.issues?.[0] as typeof issue;
+  return (nested?.message && innermostMessage(nested)) || issue?.message;
+}
+
+function describeValidation(issues: Issue[], withPath = true): string {
   const first = issues[0];
-  const where = first?.params?.issue?.path?.join('.') || first?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
-  const message = first?.params?.issue?.message ?? first?.message ?? 'Invalid request';
-  return where ? `${where}: ${message}` : message;
+  const where = first?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
+  const message = innermostMessage({ message: first?.message, issues: first?.params?.issues }) ?? 'Invalid request';
+  return where && withPath ? `${where}: ${message}` : message;
 }
 
 /** Every failure leaves as `{ error: { code, message } }`; unexpected ones are logged and never leak internals. */
@@ -44,6 +51,10 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issues = err.validation as unknown as Issue[];
+      // A path parameter that cannot name anything is answered like a thing that does not exist.
+      if (err.validationContext === 'params') {
+        return reply.code(404).send({ error: { code: 'not_found', message: describeValidation(issues, false) } });
+      }
       return reply.code(400).send({ error: { code: 'invalid_request', message: describeValidation(issues) } });
     }
     if (isResponseSerializationError(err)) {
