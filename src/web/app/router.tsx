@@ -72,6 +72,7 @@ export function createRoutes(client: QueryClient): RouteObject[] {
                   ErrorBoundary: RouteErrorPage,
                   children: [
                     { path: '_items', loader: ({ params }) => redirect(explorePath(params.workspace!)) },
+                    { path: '_domains', lazy: screen(() => import('@web/features/explore/domains-route')) },
                     {
                       path: '_items/:viewId/:viewParam?',
                       handle: { withAside: true },

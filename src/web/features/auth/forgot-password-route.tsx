@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { RequestPasswordResetBody } from '@shared/api/auth';
 import { RETURN_TO_PARAM, safeReturnTo } from '@web/app/guards';
 import { AuthLayout } from './components/auth-layout';
-import { FormError } from './components/form-error';
+import { FormError } from '@web/components/form-error';
 import { useRequestPasswordReset } from './api/request-password-reset';
 
 /** /auth/forgot-password: asks for a reset link by email. The answer never says whether the account exists. */

@@ -6,7 +6,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Password } from '@shared/api/auth';
 import { welcomeUrl } from '@web/app/guards';
 import { AuthLayout } from './components/auth-layout';
-import { FormError } from './components/form-error';
+import { FormError } from '@web/components/form-error';
 import { useResetPassword } from './api/reset-password';
 
 /** /auth/reset-password?token=…: the mailed link's form for a new password. */

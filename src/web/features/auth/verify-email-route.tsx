@@ -9,7 +9,7 @@ import { ChangeEmailBody } from '@shared/api/auth';
 import { RETURN_TO_PARAM, safeReturnTo } from '@web/app/guards';
 import { getMe, meQueryKey, useMe } from '@web/lib/auth';
 import { AuthLayout } from './components/auth-layout';
-import { FormError } from './components/form-error';
+import { FormError } from '@web/components/form-error';
 import { useChangeEmail } from './api/change-email';
 import { useSendVerification } from './api/send-verification';
 

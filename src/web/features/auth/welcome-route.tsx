@@ -5,7 +5,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { SignInBody, SignUpBody } from '@shared/api/auth';
 import { RETURN_TO_PARAM, safeReturnTo } from '@web/app/guards';
 import { AuthLayout } from './components/auth-layout';
-import { FormError } from './components/form-error';
+import { FormError } from '@web/components/form-error';
 import { useSignIn } from './api/sign-in';
 import { useSignUp } from './api/sign-up';
 

@@ -1,0 +1,44 @@
+import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconLayoutGrid, IconLogout } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { initials, useMe } from '@web/lib/auth';
+
+/** Header menu of the signed-in user: who they are, their workspaces, sign out (via /auth/bye). */
+export function UserMenu() {
+  const { data: user } = useMe();
+  if (!user) return null;
+  return (
+    <Menu position="bottom-end" width={240} shadow="md" withinPortal>
+      <Menu.Target>
+        <UnstyledButton aria-label="Account menu" data-testid="user-menu">
+          <Group gap={8} wrap="nowrap">
+            <Avatar color="marquee" radius="xl" size={32}>
+              {initials(user.name, user.email)}
+            </Avatar>
+            <Text size="sm" fw={550} visibleFrom="sm" maw={160} truncate>
+              {user.name}
+            </Text>
+            <IconChevronDown size={14} stroke={1.6} />
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>
+          <Text size="sm" fw={600} c="var(--mantine-color-text)" truncate>
+            {user.name}
+          </Text>
+          <Text size="xs" c="dimmed" truncate>
+            {user.email}
+          </Text>
+        </Menu.Label>
+        <Menu.Divider />
+        <Menu.Item component={Link} to="/workspaces" leftSection={<IconLayoutGrid size={16} />}>
+          All workspaces
+        </Menu.Item>
+        <Menu.Item component={Link} to="/auth/bye" color="red" leftSection={<IconLogout size={16} />}>
+          Sign out
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

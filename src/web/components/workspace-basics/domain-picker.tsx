@@ -1,0 +1,62 @@
+import { Checkbox, Group, SimpleGrid, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import { BUILT_IN_DOMAINS } from '@shared/schemas/catalogue';
+import { DomainIcon } from '../schema-icon';
+import classes from './domain-picker.module.css';
+
+interface DomainPickerProps {
+  value: string[];
+  onChange: (value: string[]) => void;
+  error?: string;
+}
+
+/** Checkbox cards of the built-in domains (DESIGN §4), each listing the schemas it brings. */
+export function DomainPicker({ value, onChange, error }: DomainPickerProps) {
+  const toggle = (name: string) =>
+    onChange(value.includes(name) ? value.filter((d) => d !== name) : [...value, name]);
+
+  return (
+    <Stack gap="xs">
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" role="group" aria-label="Domains">
+        {BUILT_IN_DOMAINS.filter((d) => !d.disabled).map((domain) => {
+          const isChecked = value.includes(domain.name);
+          return (
+            <UnstyledButton
+              key={domain.name}
+              className={classes.card}
+              data-checked={isChecked || undefined}
+              onClick={() => toggle(domain.name)}
+              role="checkbox"
+              aria-checked={isChecked}
+              aria-label={domain.title}
+            >
+              <Group wrap="nowrap" align="flex-start" gap="sm">
+                <ThemeIcon variant={isChecked ? 'filled' : 'light'} size={36} radius="md">
+                  <DomainIcon name={domain.name} size={20} />
+                </ThemeIcon>
+                <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+                  <Group justify="space-between" wrap="nowrap">
+                    <Text fw={600}>{domain.title}</Text>
+                    <Checkbox checked={isChecked} readOnly tabIndex={-1} aria-hidden size="sm" />
+                  </Group>
+                  <Text size="xs" c="dimmed">
+                    {domain.schemas.map((s) => s.pluralTitle).join(' · ')}
+                  </Text>
+                  {domain.admin && (
+                    <Text size="xs" c="orange.7">
+                      Visible to workspace managers
+                    </Text>
+                  )}
+                </Stack>
+              </Group>
+            </UnstyledButton>
+          );
+        })}
+      </SimpleGrid>
+      {error && (
+        <Text size="sm" c="red">
+          {error}
+        </Text>
+      )}
+    </Stack>
+  );
+}

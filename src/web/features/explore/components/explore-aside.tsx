@@ -1,0 +1,93 @@
+import { Badge, Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
+import { IconUserPlus } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import type { Workspace } from '@shared/api/workspaces';
+import { getSchema } from '@shared/schemas/catalogue';
+import { settingsPath } from '@web/app/guards';
+
+const schemaTitles = (names: string[]) => names.map((name) => getSchema(name)?.pluralTitle ?? name);
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Stack gap={4}>
+      <Text size="xs" fw={600} c="dimmed" tt="uppercase" style={{ letterSpacing: '0.04em' }}>
+        {label}
+      </Text>
+      {children}
+    </Stack>
+  );
+}
+
+function Chips({ values, empty }: { values: string[]; empty: string }) {
+  if (!values.length)
+    return (
+      <Text size="sm" c="dimmed">
+        {empty}
+      </Text>
+    );
+  return (
+    <Group gap={6}>
+      {values.map((value) => (
+        <Badge key={value} variant="light" color="gray" tt="none" fw={500}>
+          {value}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+/** Right drawer of the explore screens: the workspace and what the user may do in it. */
+export function ExploreAside({ workspace }: { workspace: Workspace }) {
+  const permissions = workspace.__permissions;
+  const roleNames = permissions.roles.map((id) => workspace.roles[id]?.name ?? id);
+  return (
+    <Stack gap="lg" p="md" data-testid="explore-aside">
+      <Stack gap={2}>
+        <Title order={5}>{workspace.basics.name}</Title>
+        <Text size="xs" c="dimmed" ff="monospace">
+          /{workspace.id}
+        </Text>
+      </Stack>
+      <Field label="Your access">
+        <Group gap={6}>
+          {permissions.canManageWorkspace && <Badge variant="filled">Workspace manager</Badge>}
+          {roleNames.map((name) => (
+            <Badge key={name} variant="light">
+              {name}
+            </Badge>
+          ))}
+          {!permissions.canManageWorkspace && !roleNames.length && (
+            <Text size="sm" c="dimmed">
+              Read only
+            </Text>
+          )}
+        </Group>
+      </Field>
+      <Field label="You can edit">
+        <Chips values={schemaTitles(permissions.canEdit)} empty="Nothing yet" />
+      </Field>
+      <Field label="You can publish">
+        <Chips values={schemaTitles(permissions.canPublish)} empty="Nothing yet" />
+      </Field>
+      {permissions.canApprove.length > 0 && (
+        <Field label="You approve">
+          <Chips values={schemaTitles(permissions.canApprove)} empty="Nothing" />
+        </Field>
+      )}
+      <Divider />
+      <Field label="Stages">
+        <Chips values={workspace.basics.stages} empty="Live" />
+      </Field>
+      {permissions.canManageWorkspace && (
+        <Button
+          component={Link}
+          to={settingsPath(workspace.id, 'users')}
+          variant="light"
+          leftSection={<IconUserPlus size={16} />}
+        >
+          Invite people
+        </Button>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,120 @@
+import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import {
+  IconAlertTriangle,
+  IconCircleCheck,
+  IconClockHour4,
+  IconInbox,
+  IconUserEdit,
+  IconUserCheck,
+  type Icon,
+} from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router';
+import type { Workspace } from '@shared/api/workspaces';
+import { explorePath } from '@web/app/guards';
+import { DomainIcon, SchemaIcon } from '@web/components/schema-icon';
+import { savedViews } from '../saved-views';
+import { visibleDomains } from '../workspace-content';
+
+const VIEW_ICONS: Record<string, Icon> = {
+  all: IconInbox,
+  'last-updated-by-me': IconUserEdit,
+  'need-my-approval': IconUserCheck,
+  'published-in': IconCircleCheck,
+  'outdated-in': IconAlertTriangle,
+  'aging-in': IconClockHour4,
+};
+
+function SectionLabel({ children }: { children: string }) {
+  return (
+    <Text size="xs" fw={600} c="dimmed" tt="uppercase" px="sm" mt="md" mb={4} style={{ letterSpacing: '0.04em' }}>
+      {children}
+    </Text>
+  );
+}
+
+/** Left navigation of a workspace: saved views, then domains and their schemas (spec §2). */
+export function ExploreNav({ workspace }: { workspace: Workspace }) {
+  const { pathname } = useLocation();
+  const views = savedViews(workspace.basics.stages, workspace.__permissions);
+  const plain = views.filter((v) => !v.stage);
+  const stages = [...new Set(views.filter((v) => v.stage).map((v) => v.stage!))];
+  const domains = visibleDomains(workspace);
+
+  return (
+    <ScrollArea type="scroll" style={{ flex: 1 }} aria-label="Workspace navigation">
+      <Stack gap={2} component="nav">
+        <SectionLabel>Saved views</SectionLabel>
+        {plain.map((view) => {
+          const to = explorePath(workspace.id, view.viewId);
+          const ViewIcon = VIEW_ICONS[view.viewId];
+          return (
+            <NavLink
+              key={to}
+              component={Link}
+              to={to}
+              label={view.label}
+              active={pathname === to}
+              leftSection={<ViewIcon size={17} stroke={1.6} />}
+            />
+          );
+        })}
+        {stages.map((stage) => (
+          <NavLink
+            key={stage}
+            label={stage}
+            leftSection={<IconCircleCheck size={17} stroke={1.6} />}
+            defaultOpened={pathname.includes('-in/')}
+            childrenOffset={28}
+          >
+            {views
+              .filter((v) => v.stage === stage)
+              .map((view) => {
+                const to = explorePath(workspace.id, view.viewId, view.viewParam);
+                const ViewIcon = VIEW_ICONS[view.viewId];
+                return (
+                  <NavLink
+                    key={to}
+                    component={Link}
+                    to={to}
+                    label={view.label.replace(` in ${stage}`, '')}
+                    active={pathname === to}
+                    leftSection={<ViewIcon size={15} stroke={1.6} />}
+                  />
+                );
+              })}
+          </NavLink>
+        ))}
+
+        <SectionLabel>Content</SectionLabel>
+        {domains.length === 0 && (
+          <Text size="sm" c="dimmed" px="sm">
+            No domains enabled.
+          </Text>
+        )}
+        {domains.map((domain) => (
+          <NavLink
+            key={domain.name}
+            label={domain.title}
+            leftSection={<DomainIcon name={domain.name} size={17} />}
+            defaultOpened
+            childrenOffset={28}
+          >
+            {domain.schemas.map((schema) => {
+              const to = `/${workspace.id}/${domain.name}/${schema.name}`;
+              return (
+                <NavLink
+                  key={schema.name}
+                  component={Link}
+                  to={to}
+                  label={schema.pluralTitle}
+                  active={pathname === to}
+                  leftSection={<SchemaIcon name={schema.icon} size={15} />}
+                />
+              );
+            })}
+          </NavLink>
+        ))}
+      </Stack>
+    </ScrollArea>
+  );
+}

@@ -1,0 +1,47 @@
+import { stageValue } from '@shared/publishing/stages';
+import type { Permissions } from '@shared/permissions/permissions';
+
+/** Spec §9 saved views: all, last-updated-by-me, need-my-approval, and per stage published-in, outdated-in, aging-in. */
+export const STAGE_VIEW_IDS = ['published-in', 'outdated-in', 'aging-in'] as const;
+export const PLAIN_VIEW_IDS = ['all', 'last-updated-by-me', 'need-my-approval'] as const;
+
+export interface SavedView {
+  viewId: string;
+  viewParam?: string;
+  label: string;
+  /** Stage label for per-stage views, used to group them. */
+  stage?: string;
+}
+
+const STAGE_VIEW_LABEL: Record<(typeof STAGE_VIEW_IDS)[number], (stage: string) => string> = {
+  'published-in': (stage) => `Published in ${stage}`,
+  'outdated-in': (stage) => `Outdated in ${stage}`,
+  'aging-in': (stage) => `Aging in ${stage}`,
+};
+
+/**
+ * The saved views a user sees in a workspace. 'Need my approval' appears only if the user has roles
+ * (spec §6).
+ */
+export function savedViews(stages: readonly string[], permissions: Pick<Permissions, 'roles'>): SavedView[] {
+  const views: SavedView[] = [
+    { viewId: 'all', label: 'All items' },
+    { viewId: 'last-updated-by-me', label: 'Last updated by me' },
+  ];
+  if (permissions.roles.length > 0) views.push({ viewId: 'need-my-approval', label: 'Need my approval' });
+  for (const stage of stages) {
+    for (const viewId of STAGE_VIEW_IDS) {
+      views.push({ viewId, viewParam: stageValue(stage), label: STAGE_VIEW_LABEL[viewId](stage), stage });
+    }
+  }
+  return views;
+}
+
+/** The saved view a URL names, or undefined when there is no such view for this user and workspace. */
+export function findSavedView(
+  views: readonly SavedView[],
+  viewId: string | undefined,
+  viewParam: string | undefined,
+): SavedView | undefined {
+  return views.find((view) => view.viewId === viewId && (view.viewParam ?? undefined) === (viewParam || undefined));
+}

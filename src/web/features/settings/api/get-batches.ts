@@ -1,0 +1,17 @@
+import { useQuery } from '@tanstack/react-query';
+import { BatchList } from '@shared/api/workspaces';
+import { apiRequest } from '@web/lib/api-client';
+
+export const batchesQueryKey = (workspaceId: string) => ['workspaces', workspaceId, 'batches'] as const;
+
+export const getBatches = (workspaceId: string) =>
+  apiRequest(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/batches`, { schema: BatchList });
+
+/** GET /api/v1/workspaces/{id}/batches: the workspace's bulk jobs; polled while one is running. */
+export const useBatches = (workspaceId: string) =>
+  useQuery({
+    queryKey: batchesQueryKey(workspaceId),
+    queryFn: () => getBatches(workspaceId),
+    refetchInterval: (query) =>
+      query.state.data?.batches.some((b) => b.state === 'queued' || b.state === 'running') ? 3000 : false,
+  });

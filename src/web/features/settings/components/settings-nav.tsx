@@ -1,0 +1,50 @@
+import { NavLink, Stack, Text } from '@mantine/core';
+import {
+  IconAdjustments,
+  IconArrowLeft,
+  IconCreditCard,
+  IconShieldLock,
+  IconStack2,
+  IconUsers,
+  type Icon,
+} from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router';
+import { explorePath, settingsPath } from '@web/app/guards';
+
+export const SETTINGS_SECTIONS: { id: string; label: string; icon: Icon; description: string }[] = [
+  { id: 'basics', label: 'Basics', icon: IconAdjustments, description: 'Name, domains, stages and time zones' },
+  { id: 'users', label: 'Users', icon: IconUsers, description: 'Members and invitations' },
+  { id: 'roles', label: 'Roles', icon: IconShieldLock, description: 'Who may edit, publish and approve' },
+  { id: 'subscription', label: 'Subscription', icon: IconCreditCard, description: 'Plan and usage' },
+  { id: 'batches', label: 'Batches', icon: IconStack2, description: 'Bulk jobs and their state' },
+];
+
+/** The settings sidebar (spec §2: basics is the default child). */
+export function SettingsNav({ workspaceId }: { workspaceId: string }) {
+  const { pathname } = useLocation();
+  const current = pathname.split('/')[3] || 'basics';
+  return (
+    <Stack gap={2} component="nav" aria-label="Settings">
+      <NavLink
+        component={Link}
+        to={explorePath(workspaceId)}
+        label="Back to content"
+        leftSection={<IconArrowLeft size={17} stroke={1.6} />}
+        c="dimmed"
+      />
+      <Text size="xs" fw={600} c="dimmed" tt="uppercase" px="sm" mt="md" mb={4} style={{ letterSpacing: '0.04em' }}>
+        Settings
+      </Text>
+      {SETTINGS_SECTIONS.map(({ id, label, icon: SectionIcon }) => (
+        <NavLink
+          key={id}
+          component={Link}
+          to={settingsPath(workspaceId, id)}
+          label={label}
+          active={current === id}
+          leftSection={<SectionIcon size={17} stroke={1.6} />}
+        />
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,289 @@
+import { Avatar, Badge, Button, Card, Checkbox, Group, MultiSelect, Skeleton, Stack, Switch, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { IconMailForward, IconTrash } from '@tabler/icons-react';
+import { InviteBody, type Member, type Workspace } from '@shared/api/workspaces';
+import { FormError } from '@web/components/form-error';
+import { errorMessage } from '@web/lib/api-client';
+import { initials, useMe } from '@web/lib/auth';
+import { formatDateTime, fromNow } from '@web/lib/dates';
+import { useCurrentWorkspace } from '@web/lib/workspace';
+import { useInviteMember } from './api/invite-member';
+import { useMembers } from './api/get-members';
+import { useRevokeInvitation } from './api/revoke-invitation';
+import { useUpdateMember, type MemberPatch } from './api/update-member';
+
+const roleOptions = (workspace: Workspace) =>
+  Object.entries(workspace.roles).map(([id, role]) => ({ value: id, label: role.name }));
+
+/** /{workspace}/_settings/users: invite by email with roles, manage members, revoke invitations. */
+export default function UsersRoute() {
+  const workspace = useCurrentWorkspace();
+  const { data, isPending, error } = useMembers(workspace.id);
+
+  return (
+    <Stack gap="lg">
+      <InviteCard workspace={workspace} />
+      <FormError error={error} />
+      {isPending ? (
+        <Skeleton h={180} radius="md" />
+      ) : data ? (
+        <>
+          <MembersTable workspace={workspace} members={data.members} />
+          <InvitationsTable workspace={workspace} invitations={data.invitations} />
+        </>
+      ) : null}
+    </Stack>
+  );
+}
+
+function InviteCard({ workspace }: { workspace: Workspace }) {
+  const invite = useInviteMember(workspace.id);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { email: '', roles: [] as string[], isWorkspaceManager: false },
+    validate: schemaResolver(InviteBody, { sync: true }),
+  });
+
+  const handleSubmit = form.onSubmit((values) =>
+    invite.mutate(values, {
+      onSuccess: (invitation) => {
+        notifications.show({
+          color: 'teal',
+          title: 'Invitation saved',
+          message: `${invitation.email} joins when they sign in or sign up with that address.`,
+        });
+        form.reset();
+      },
+    }),
+  );
+
+  return (
+    <Card p="lg">
+      <form onSubmit={handleSubmit} noValidate aria-label="Invite people">
+        <Stack gap="md">
+          <Stack gap={2}>
+            <Title order={5}>Invite people</Title>
+            <Text size="sm" c="dimmed">
+              They join this workspace as soon as they sign in or sign up with this email address.
+            </Text>
+          </Stack>
+          <FormError error={invite.error} />
+          <Group align="flex-start" grow wrap="wrap">
+            <TextInput label="Email" placeholder="colleague@company.com" type="email" miw={220} {...form.getInputProps('email')} />
+            <MultiSelect
+              label="Roles"
+              placeholder={form.values.roles.length ? undefined : 'Choose roles'}
+              data={roleOptions(workspace)}
+              miw={220}
+              clearable
+              {...form.getInputProps('roles')}
+            />
+          </Group>
+          <Group justify="space-between">
+            <Checkbox
+              label="Workspace manager (can change settings and members)"
+              {...form.getInputProps('isWorkspaceManager', { type: 'checkbox' })}
+            />
+            <Button type="submit" leftSection={<IconMailForward size={16} />} loading={invite.isPending}>
+              Send invitation
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function MembersTable({ workspace, members }: { workspace: Workspace; members: Member[] }) {
+  const { data: me } = useMe();
+  const update = useUpdateMember(workspace.id);
+  const options = roleOptions(workspace);
+
+  const handleChange = (member: Member, patch: MemberPatch, done: string) =>
+    update.mutate(
+      { userId: member.userId, patch },
+      {
+        onSuccess: () => notifications.show({ color: 'teal', message: done }),
+        onError: (e) => notifications.show({ color: 'red', title: 'Not saved', message: errorMessage(e) }),
+      },
+    );
+
+  return (
+    <Card p={0}>
+      <Group px="lg" py="md" justify="space-between">
+        <Title order={5}>Members</Title>
+        <Badge variant="light" color="gray">
+          {members.length}
+        </Badge>
+      </Group>
+      <Table.ScrollContainer minWidth={720}>
+        <Table verticalSpacing="sm" horizontalSpacing="lg" aria-label="Members">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Member</Table.Th>
+              <Table.Th w={280}>Roles</Table.Th>
+              <Table.Th w={110}>Manager</Table.Th>
+              <Table.Th w={110}>Active</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {members.map((member) => {
+              const isMe = member.userId === me?.id;
+              return (
+                <Table.Tr key={member.userId} data-testid={`member-${member.email}`} style={{ opacity: member.active ? 1 : 0.6 }}>
+                  <Table.Td>
+                    <Group gap="sm" wrap="nowrap">
+                      <Avatar radius="xl" color="marquee" size={34}>
+                        {initials(member.displayName, member.email)}
+                      </Avatar>
+                      <Stack gap={0} style={{ minWidth: 0 }}>
+                        <Group gap={6}>
+                          <Text size="sm" fw={550} truncate>
+                            {member.displayName || member.email}
+                          </Text>
+                          {isMe && (
+                            <Badge size="xs" variant="light">
+                              You
+                            </Badge>
+                          )}
+                          {!member.active && (
+                            <Badge size="xs" color="gray">
+                              Deactivated
+                            </Badge>
+                          )}
+                        </Group>
+                        <Text size="xs" c="dimmed" truncate>
+                          {member.email}
+                        </Text>
+                      </Stack>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <MultiSelect
+                      size="xs"
+                      aria-label={`Roles of ${member.email}`}
+                      data={options}
+                      value={member.roles.filter((r) => r in workspace.roles)}
+                      placeholder={member.roles.length ? undefined : 'No roles'}
+                      onChange={(roles) => handleChange(member, { roles }, `Roles of ${member.email} saved`)}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <Switch
+                      aria-label={`${member.email} is a workspace manager`}
+                      checked={member.isWorkspaceManager}
+                      onChange={(e) =>
+                        handleChange(
+                          member,
+                          { isWorkspaceManager: e.currentTarget.checked },
+                          e.currentTarget.checked ? `${member.email} is now a manager` : `${member.email} is no longer a manager`,
+                        )
+                      }
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <Tooltip label="You cannot deactivate yourself" disabled={!isMe}>
+                      <div>
+                        <Switch
+                          aria-label={`${member.email} is active`}
+                          checked={member.active}
+                          disabled={isMe}
+                          color="teal"
+                          onChange={(e) =>
+                            handleChange(
+                              member,
+                              { active: e.currentTarget.checked },
+                              e.currentTarget.checked ? `${member.email} activated` : `${member.email} deactivated`,
+                            )
+                          }
+                        />
+                      </div>
+                    </Tooltip>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Card>
+  );
+}
+
+function InvitationsTable({ workspace, invitations }: { workspace: Workspace; invitations: { email: string; roles: string[]; isWorkspaceManager: boolean; invitedAt: string }[] }) {
+  const revoke = useRevokeInvitation(workspace.id);
+
+  const handleRevoke = (email: string) =>
+    modals.openConfirmModal({
+      title: 'Revoke invitation',
+      children: <Text size="sm">{email} will no longer join this workspace when they sign in.</Text>,
+      labels: { confirm: 'Revoke', cancel: 'Keep' },
+      confirmProps: { color: 'red' },
+      onConfirm: () =>
+        revoke.mutate(email, {
+          onSuccess: () => notifications.show({ color: 'teal', message: `Invitation for ${email} revoked` }),
+          onError: (e) => notifications.show({ color: 'red', title: 'Not revoked', message: errorMessage(e) }),
+        }),
+    });
+
+  return (
+    <Card p={0}>
+      <Group px="lg" py="md" justify="space-between">
+        <Title order={5}>Pending invitations</Title>
+        <Badge variant="light" color="gray">
+          {invitations.length}
+        </Badge>
+      </Group>
+      {invitations.length === 0 ? (
+        <Text size="sm" c="dimmed" px="lg" pb="lg">
+          No pending invitations.
+        </Text>
+      ) : (
+        <Table verticalSpacing="sm" horizontalSpacing="lg" aria-label="Pending invitations">
+          <Table.Tbody>
+            {invitations.map((invitation) => (
+              <Table.Tr key={invitation.email} data-testid={`invitation-${invitation.email}`}>
+                <Table.Td>
+                  <Text size="sm" fw={550}>
+                    {invitation.email}
+                  </Text>
+                  <Text size="xs" c="dimmed" title={formatDateTime(invitation.invitedAt)}>
+                    Invited {fromNow(invitation.invitedAt)}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={6}>
+                    {invitation.isWorkspaceManager && <Badge variant="filled">Manager</Badge>}
+                    {invitation.roles.map((id) => (
+                      <Badge key={id} variant="light">
+                        {workspace.roles[id]?.name ?? id}
+                      </Badge>
+                    ))}
+                    {!invitation.isWorkspaceManager && invitation.roles.length === 0 && (
+                      <Text size="xs" c="dimmed">
+                        No roles
+                      </Text>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td w={120} ta="right">
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    color="red"
+                    leftSection={<IconTrash size={14} />}
+                    onClick={() => handleRevoke(invitation.email)}
+                  >
+                    Revoke
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Card>
+  );
+}
