@@ -1,8 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { cleanupRendered } from './render';
 
-afterEach(() => cleanup());
+// React's act() warnings are real errors in tests of this app.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+afterEach(() => cleanupRendered());
 
 // Mantine reads these browser APIs that jsdom does not have.
 const { getComputedStyle } = window;

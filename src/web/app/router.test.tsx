@@ -1,0 +1,172 @@
+import { QueryClient } from '@tanstack/react-query';
+import { notifications } from '@mantine/notifications';
+import { act } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { User } from '@shared/api/auth';
+import type { Workspace } from '@shared/api/workspaces';
+import { findByText, render, waitFor } from '@web/test/render';
+import { AppProviders } from './providers';
+import { forgetLocation } from './guard-actions';
+import { createRoutes } from './router';
+
+type Handler = (body: unknown) => [number, unknown?];
+
+const verified: User = { id: 'u1', name: 'Ada Lovelace', email: 'ada@example.com', emailVerified: true };
+
+const makeWorkspace = (overrides: Partial<Workspace> = {}): Workspace => ({
+  id: 'acme',
+  name: 'Acme',
+  basics: { name: 'Acme', domains: ['blogging'], stages: ['Live'], timezones: ['America/New_York'], dateFormat: 'relative' },
+  roles: { admin: { name: 'Admin', canEdit: ['blog-post'], canPublish: ['blog-post'], mustApprove: [] } },
+  oobe: { done: true },
+  subscription: { plan: 'free' },
+  version: 1,
+  __permissions: { canEdit: ['blog-post'], canPublish: ['blog-post'], canApprove: [], canManageWorkspace: true, roles: ['admin'] },
+  ...overrides,
+});
+
+let routes: Record<string, Handler>;
+let calls: { method: string; path: string; body: unknown }[];
+
+function fakeFetch(input: RequestInfo | URL, init?: RequestInit) {
+  const url = new URL(String(input), 'http://localhost');
+  const method = (init?.method ?? 'GET').toUpperCase();
+  const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+  calls.push({ method, path: url.pathname, body });
+  const handler = routes[`${method} ${url.pathname}`];
+  const [status, json] = handler ? handler(body) : [404, { error: { code: 'not_found', message: 'Not found' } }];
+  return Promise.resolve(
+    new Response(json === undefined ? null : JSON.stringify(json), {
+      status,
+      headers: { 'Content-Type': 'application/json' },
+    }),
+  );
+}
+
+async function visit(path: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(createRoutes(client), { initialEntries: [path] });
+  await render(
+    <AppProviders client={client}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  const location = () => router.state.location.pathname + router.state.location.search;
+  return { router, location };
+}
+
+const signedOut = () => ({ 'GET /api/v1/me': () => [401, { error: { code: 'unauthenticated', message: 'Sign in' } }] as [number, unknown] });
+const signedIn = (user: User, workspaces: Workspace[]): Record<string, Handler> => ({
+  'GET /api/v1/me': () => [200, { user }],
+  'GET /api/v1/workspaces': () => [
+    200,
+    { workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, oobeDone: w.oobe.done, isWorkspaceManager: w.__permissions.canManageWorkspace })) },
+  ],
+  ...Object.fromEntries(workspaces.map((w) => [`GET /api/v1/workspaces/${w.id}`, () => [200, w]])),
+});
+
+beforeEach(() => {
+  forgetLocation();
+  calls = [];
+  routes = {};
+  vi.stubGlobal('fetch', vi.fn(fakeFetch));
+});
+
+afterEach(() => {
+  act(() => notifications.clean());
+  vi.unstubAllGlobals();
+});
+
+describe('route guards in the router', () => {
+  it('sends a signed-out visitor of a private page to welcome and remembers the page', async () => {
+    routes = { ...signedOut() };
+    const { location } = await visit('/acme/_settings/users');
+    await findByText('Welcome back');
+    expect(location()).toBe('/auth/welcome?returnTo=%2Facme%2F_settings%2Fusers');
+  });
+
+  it('redirects / to /workspaces/ and shows the list', async () => {
+    routes = signedIn(verified, [makeWorkspace(), makeWorkspace({ id: 'beta', name: 'Beta' })]);
+    const { location } = await visit('/');
+    await findByText('Beta');
+    expect(location()).toBe('/workspaces/');
+  });
+
+  it('sends an unverified user to the verify-email page', async () => {
+    routes = signedIn({ ...verified, emailVerified: false }, []);
+    const { location } = await visit('/workspaces');
+    await findByText('Confirm your email');
+    expect(location()).toBe('/user/verify-email?returnTo=%2Fworkspaces');
+  });
+
+  it("takes a signed-in user on welcome to their only workspace's explore view", async () => {
+    routes = signedIn(verified, [makeWorkspace()]);
+    const { location } = await visit('/auth/welcome');
+    await findByText('None so far');
+    expect(location()).toBe('/acme/_items/all');
+  });
+
+  it('forces onboarding before any workspace page', async () => {
+    routes = signedIn(verified, [makeWorkspace({ oobe: { done: false } })]);
+    const { location } = await visit('/acme/_items/all');
+    await findByText('Let’s get Acme ready');
+    expect(location()).toBe('/acme/_oobe');
+  });
+
+  it("goes to /workspaces with 'Workspace not found' when the workspace cannot be selected", async () => {
+    routes = signedIn(verified, [makeWorkspace()]);
+    routes['GET /api/v1/workspaces/other'] = () => [404, { error: { code: 'not_found', message: 'Workspace not found' } }];
+    const { location } = await visit('/other/_items/all');
+    await findByText('Workspace not found');
+    expect(location()).toBe('/workspaces');
+  });
+
+  it('refuses settings to a member who is not a manager: notification, controller_error, back to explore', async () => {
+    const member = makeWorkspace({
+      __permissions: { canEdit: [], canPublish: [], canApprove: [], canManageWorkspace: false, roles: [] },
+    });
+    routes = { ...signedIn(verified, [member]), 'POST /api/v1/events': () => [204] };
+    const { location } = await visit('/acme/_settings');
+    await findByText('Only workspace managers can open settings');
+    await waitFor(() => expect(location()).toBe('/acme/_items/all'));
+    expect(calls.some((c) => c.path === '/api/v1/events' && (c.body as { eventType: string }).eventType === 'controller_error')).toBe(true);
+  });
+
+  it('hides Need my approval from a member without roles', async () => {
+    const member = makeWorkspace({
+      __permissions: { canEdit: [], canPublish: [], canApprove: [], canManageWorkspace: false, roles: [] },
+    });
+    routes = signedIn(verified, [member]);
+    await visit('/acme/_items/all');
+    await findByText('Last updated by me');
+    expect(document.body.textContent).not.toContain('Need my approval');
+  });
+
+  it('shows the not-found page for any other path', async () => {
+    routes = signedIn(verified, []);
+    await visit('/auth/nothing-here');
+    await findByText('Page not found');
+  });
+
+  it('signs out at /auth/bye', async () => {
+    let isSignedIn = true;
+    routes = {
+      'GET /api/v1/me': () => (isSignedIn ? [200, { user: verified }] : [401, { error: { code: 'unauthenticated', message: 'x' } }]),
+      'POST /api/v1/auth/sign-out': () => {
+        isSignedIn = false;
+        return [200, { ok: true }];
+      },
+    };
+    await visit('/auth/bye');
+    await findByText('You are signed out');
+    expect(isSignedIn).toBe(false);
+  });
+
+  it('sends /auth/bye to welcome when nobody is signed in', async () => {
+    routes = { ...signedOut() };
+    const { location } = await visit('/auth/bye');
+    await findByText('Welcome back');
+    expect(location()).toBe('/auth/welcome');
+    expect(calls.some((c) => c.path === '/api/v1/auth/sign-out')).toBe(false);
+  });
+});
