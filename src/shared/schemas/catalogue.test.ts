@@ -135,6 +135,10 @@ describe('built-in catalogue (issue 3)', () => {
     for (const name of allSchemaNames()) expect(required(name)).toContain('name');
   });
 
+  it('lets only audiences be saved with errors', () => {
+    expect(allSchemaNames().filter((name) => getSchema(name)!.allowSaveWithErrors)).toEqual(['audience']);
+  });
+
   it('lets only copy hold variations and combinations', () => {
     const copy = getSchema('copy')!;
     expect(copy.allowCombinations).toBe(true);

@@ -58,6 +58,8 @@ export const audience = defineSchema({
     { key: 'socialInterests', label: 'Social Interests', type: 'social-interests' },
   ],
   topFields: ['name', 'description'],
+  // Criteria trees are built up over several sessions; an incomplete audience may be saved as a draft.
+  allowSaveWithErrors: true,
 });
 
 export const PROPERTY_TYPES = ['string', 'number', 'boolean', 'date', 'array'] as const;
