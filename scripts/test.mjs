@@ -1,0 +1,77 @@
+// `npm test`: unit, component and integration tests (Vitest), then end-to-end tests (Playwright in
+// Chromium). Suites that cannot run on this machine are skipped and named. Ends with `N passed, N failed`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const resultsDir = path.join(root, 'test-results');
+fs.mkdirSync(resultsDir, { recursive: true });
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const skippedSuites = [];
+let runnerFailed = false;
+
+function run(label, args, env = {}) {
+  console.log(`\n▶ ${label}`);
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) runnerFailed = true;
+  return result.status;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+// 1. Vitest: unit, web components, integration on PGlite and (with TEST_DATABASE_URL) on PostgreSQL.
+if (!process.env.TEST_DATABASE_URL) skippedSuites.push('integration tests on PostgreSQL (TEST_DATABASE_URL is not set)');
+const vitestJson = path.join(resultsDir, 'vitest.json');
+fs.rmSync(vitestJson, { force: true });
+run('Vitest: unit, component and integration tests', [
+  'node_modules/vitest/vitest.mjs',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+]);
+const vitest = readJson(vitestJson);
+if (vitest) {
+  totals.passed += vitest.numPassedTests;
+  totals.failed += vitest.numFailedTests;
+  totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
+} else {
+  console.error('Vitest wrote no results');
+  totals.failed += 1;
+}
+
+// 2. Playwright end-to-end in Chromium.
+if (fs.existsSync(chromium) && process.env.SKIP_E2E !== '1') {
+  const playwrightJson = path.join(resultsDir, 'playwright.json');
+  fs.rmSync(playwrightJson, { force: true });
+  run('Playwright: end-to-end tests in Chromium', ['node_modules/@playwright/test/cli.js', 'test', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+    CHROMIUM_PATH: chromium,
+  });
+  const stats = readJson(playwrightJson)?.stats;
+  if (stats) {
+    totals.passed += stats.expected + stats.flaky;
+    totals.failed += stats.unexpected;
+    totals.skipped += stats.skipped;
+  } else {
+    console.error('Playwright wrote no results');
+    totals.failed += 1;
+  }
+} else {
+  skippedSuites.push(`end-to-end tests (${process.env.SKIP_E2E === '1' ? 'SKIP_E2E=1' : `no Chromium at ${chromium}`})`);
+}
+
+console.log('');
+for (const suite of skippedSuites) console.log(`Skipped: ${suite}`);
+if (runnerFailed && totals.failed === 0) totals.failed = 1;
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);
