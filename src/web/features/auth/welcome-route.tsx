@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Anchor, Button, Group, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
+import { IconMailOpened } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { SignInBody, SignUpBody } from '@shared/api/auth';
 import { RETURN_TO_PARAM, safeReturnTo } from '@web/app/guards';
@@ -16,6 +17,8 @@ export default function WelcomeRoute() {
   const [params] = useSearchParams();
   const [mode, setMode] = useState<Mode>(params.get('mode') === 'sign-up' ? 'sign-up' : 'sign-in');
   const returnTo = safeReturnTo(params.get(RETURN_TO_PARAM));
+  // Invitation mails link here with ?email=: the invited address is filled in.
+  const invitedEmail = params.get('email') ?? '';
 
   return (
     <AuthLayout
@@ -38,7 +41,16 @@ export default function WelcomeRoute() {
           { label: 'Create account', value: 'sign-up' },
         ]}
       />
-      {mode === 'sign-in' ? <SignInForm /> : <SignUpForm returnTo={returnTo} />}
+      {invitedEmail && (
+        <Alert variant="light" icon={<IconMailOpened size={18} />} mb="md">
+          You have been invited to Marquee. Sign in or create an account with <b>{invitedEmail}</b> to join.
+        </Alert>
+      )}
+      {mode === 'sign-in' ? (
+        <SignInForm email={invitedEmail} />
+      ) : (
+        <SignUpForm email={invitedEmail} returnTo={returnTo} />
+      )}
     </AuthLayout>
   );
 }
@@ -50,12 +62,12 @@ function useContinue() {
   return () => navigate(location.pathname + location.search, { replace: true });
 }
 
-function SignInForm() {
+function SignInForm({ email }: { email: string }) {
   const signIn = useSignIn();
   const handleContinue = useContinue();
   const form = useForm({
     mode: 'uncontrolled',
-    initialValues: { email: '', password: '' },
+    initialValues: { email, password: '' },
     validate: schemaResolver(SignInBody, { sync: true }),
     validateInputOnBlur: true,
   });
@@ -93,12 +105,12 @@ function SignInForm() {
   );
 }
 
-function SignUpForm({ returnTo }: { returnTo?: string }) {
+function SignUpForm({ email, returnTo }: { email: string; returnTo?: string }) {
   const signUp = useSignUp();
   const handleContinue = useContinue();
   const form = useForm({
     mode: 'uncontrolled',
-    initialValues: { name: '', email: '', password: '' },
+    initialValues: { name: '', email, password: '' },
     validate: schemaResolver(SignUpBody, { sync: true }),
     validateInputOnBlur: true,
   });

@@ -157,11 +157,13 @@ function OobeWizard() {
                 Back
               </Button>
               {isLast ? (
-                <Button type="submit" loading={update.isPending}>
+                <Button key="finish" type="submit" loading={update.isPending}>
                   Finish set-up
                 </Button>
               ) : (
-                <Button onClick={handleNext}>Continue</Button>
+                <Button key="next" onClick={handleNext}>
+                  Continue
+                </Button>
               )}
             </Group>
           </form>

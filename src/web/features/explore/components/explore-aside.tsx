@@ -4,8 +4,11 @@ import { Link } from 'react-router';
 import type { Workspace } from '@shared/api/workspaces';
 import { getSchema } from '@shared/schemas/catalogue';
 import { settingsPath } from '@web/app/guards';
+import { visibleDomains } from '../workspace-content';
 
-const schemaTitles = (names: string[]) => names.map((name) => getSchema(name)?.pluralTitle ?? name);
+/** Titles of the schemas in `names` that belong to a domain this member sees. */
+const schemaTitles = (names: string[], visible: Set<string>) =>
+  names.filter((name) => visible.has(name)).map((name) => getSchema(name)?.pluralTitle ?? name);
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -40,6 +43,7 @@ function Chips({ values, empty }: { values: string[]; empty: string }) {
 export function ExploreAside({ workspace }: { workspace: Workspace }) {
   const permissions = workspace.__permissions;
   const roleNames = permissions.roles.map((id) => workspace.roles[id]?.name ?? id);
+  const visible = new Set(visibleDomains(workspace).flatMap((d) => d.schemas.map((s) => s.name)));
   return (
     <Stack gap="lg" p="md" data-testid="explore-aside">
       <Stack gap={2}>
@@ -64,14 +68,14 @@ export function ExploreAside({ workspace }: { workspace: Workspace }) {
         </Group>
       </Field>
       <Field label="You can edit">
-        <Chips values={schemaTitles(permissions.canEdit)} empty="Nothing yet" />
+        <Chips values={schemaTitles(permissions.canEdit, visible)} empty="Nothing yet" />
       </Field>
       <Field label="You can publish">
-        <Chips values={schemaTitles(permissions.canPublish)} empty="Nothing yet" />
+        <Chips values={schemaTitles(permissions.canPublish, visible)} empty="Nothing yet" />
       </Field>
       {permissions.canApprove.length > 0 && (
         <Field label="You approve">
-          <Chips values={schemaTitles(permissions.canApprove)} empty="Nothing" />
+          <Chips values={schemaTitles(permissions.canApprove, visible)} empty="Nothing" />
         </Field>
       )}
       <Divider />

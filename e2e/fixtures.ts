@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+
+export const DATA_DIR = process.env.MARQUEE_E2E_DATA_DIR!;
+export const SHOTS_DIR = process.env.MARQUEE_SHOTS_DIR ?? '/tmp/marquee-shots';
+export const PASSWORD = 'correct-horse-42';
+
+let counter = 0;
+/** An address no other test uses. */
+export const uniqueEmail = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}@example.com`;
+
+/** Saves a full-page screenshot to look at (SHOTS_DIR/{name}.png). */
+export async function shot(page: Page, name: string) {
+  fs.mkdirSync(SHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Hides the cookie notice for tests that are not about it. */
+export async function acceptCookies(context: BrowserContext) {
+  await context.addCookies([
+    { name: 'marquee_cookie_notification', value: '1', url: 'http://127.0.0.1:8090', secure: false },
+  ]);
+}
+
+/** Undoes quoted-printable soft breaks and escapes, enough to read links out of an .eml file. */
+function decodeQuotedPrintable(text: string) {
+  return text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The newest link in a mail to `to` whose URL contains `pathFragment`; waits for the mail to arrive. */
+export async function mailLink(to: string, pathFragment: string): Promise<string> {
+  const outbox = path.join(DATA_DIR, 'outbox');
+  let found: string | undefined;
+  await expect
+    .poll(
+      () => {
+        if (!fs.existsSync(outbox)) return undefined;
+        const files = fs
+          .readdirSync(outbox)
+          .filter((f) => f.endsWith('.eml'))
+          .sort()
+          .reverse();
+        for (const file of files) {
+          const text = decodeQuotedPrintable(fs.readFileSync(path.join(outbox, file), 'utf8'));
+          const toLine = text.match(/^To:.*$/im)?.[0] ?? '';
+          if (!toLine.toLowerCase().includes(to.toLowerCase())) continue;
+          const links = text.match(/https?:\/\/[^\s"<>]+/g) ?? [];
+          const link = links.find((l) => l.includes(pathFragment));
+          if (link) {
+            found = link.replace(/&amp;/g, '&');
+            return found;
+          }
+        }
+        return undefined;
+      },
+      { message: `a mail to ${to} with a ${pathFragment} link`, timeout: 15_000 },
+    )
+    .toBeTruthy();
+  return found!;
+}
+
+export const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
+
+interface Account {
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** Signs up through the API (the request context shares the browser context's cookies). */
+export async function signUpApi(request: APIRequestContext, account: Account) {
+  const res = await request.post('/api/v1/auth/sign-up', { data: account });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { user: { id: string; email: string } };
+}
+
+/** Signs up and verifies the email through the outbox, all through the API; leaves the user signed in. */
+export async function seedVerifiedUser(request: APIRequestContext, prefix = 'user') {
+  const account = { name: `${prefix[0].toUpperCase()}${prefix.slice(1)} Tester`, email: uniqueEmail(prefix), password: PASSWORD };
+  const { user } = await signUpApi(request, account);
+  const link = await mailLink(account.email, '/user/verify-email');
+  const res = await request.post('/api/v1/auth/verify-email', { data: { token: tokenOf(link) } });
+  expect(res.status(), await res.text()).toBe(200);
+  return { ...account, id: user.id };
+}
+
+export async function signInApi(request: APIRequestContext, email: string, password = PASSWORD) {
+  const res = await request.post('/api/v1/auth/sign-in', { data: { email, password } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** Creates a workspace through the API; with `done` its onboarding is finished too. */
+export async function seedWorkspace(
+  request: APIRequestContext,
+  name: string,
+  { done = true, roles }: { done?: boolean; roles?: Record<string, unknown> } = {},
+) {
+  const res = await request.post('/api/v1/workspaces', { data: { name } });
+  expect(res.status(), await res.text()).toBe(201);
+  let workspace = (await res.json()) as { id: string; version: number; roles: Record<string, unknown> };
+  if (done || roles) {
+    const patch = await request.patch(`/api/v1/workspaces/${workspace.id}`, {
+      data: {
+        ...(done ? { oobe: { done: true } } : {}),
+        ...(roles ? { roles: { ...workspace.roles, ...roles } } : {}),
+        baseVersion: workspace.version,
+      },
+    });
+    expect(patch.status(), await patch.text()).toBe(200);
+    workspace = await patch.json();
+  }
+  return workspace;
+}

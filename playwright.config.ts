@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = 8090;
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+
+// One fresh data directory per run; the specs read mail from its outbox. The config is evaluated again
+// in each worker, so the directory made by the main process is handed on through the environment.
+if (!process.env.MARQUEE_E2E_DATA_DIR) {
+  process.env.MARQUEE_E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-e2e-'));
+}
+const DATA_DIR = process.env.MARQUEE_E2E_DATA_DIR;
+
+export default defineConfig({
+  testDir: './e2e',
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 1,
+  fullyParallel: false,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    headless: true,
+    viewport: { width: 1360, height: 860 },
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1360, height: 860 },
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'node scripts/start.mjs',
+    url: `${BASE_URL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR,
+      PUBLIC_URL: BASE_URL,
+    },
+  },
+});

@@ -1,0 +1,49 @@
+import type { ComponentType } from 'react';
+import type { FieldDef, Reference, SchemaType } from '@shared/schemas/types';
+import type { ValidationErrors } from '@shared/validation/validate-item';
+
+/** An item's data as the form holds it: field key → value, plus `{key}_tz` companions. */
+export type ItemData = Record<string, unknown>;
+
+/** Finds items a reference field may point to (the item screens wire it to the API). */
+export type ReferenceSearch = (schemaTypes: readonly string[], query: string) => Promise<Reference[]>;
+
+/** What every field component receives. */
+export interface FieldProps<F extends FieldDef = FieldDef> {
+  field: F;
+  value: unknown;
+  /** The object the field lives in: the item's data, a table row or a combination's overrides. */
+  scope: Readonly<ItemData>;
+  onChange: (value: unknown) => void;
+  /** Writes another key of the same scope (a date-time field's `{key}_tz` companion). */
+  onChangeKey: (key: string, value: unknown) => void;
+  readOnly: boolean;
+  /** This field's own message, if shown. */
+  error?: string;
+  /** Every shown message of the form, keyed by path, for fields with nested parts (tables, combinations). */
+  errors: ValidationErrors;
+  /** This field's path in the errors: 'key', 'table.0.column', … */
+  path: string;
+  /** Id of the field's main input, for its label. */
+  inputId: string;
+  /** True inside a table cell or a compact override: no descriptions, smaller inputs. */
+  compact?: boolean;
+}
+
+/** Settings that come from outside the form: the workspace and the API. */
+export interface FieldEnvironment {
+  schema: SchemaType;
+  /** Time zones to offer in date-time fields: the workspace's basics.timezones or the defaults. */
+  timezones: readonly string[];
+  referenceSearch?: ReferenceSearch;
+  /** URL of a reference's thumbnail image, from its thumbId. */
+  thumbnailUrl?: (thumbId: string) => string;
+  /** The schema selector's 'Generate Types': resolves the type definition text, rejects with the detail. */
+  generateTypes?: (schemaName: string) => Promise<string>;
+  /** Schemas a schema selector offers. */
+  schemaOptions: readonly { value: string; label: string }[];
+  /** Keys whose value the form filled with a default when it opened (code fields: 'Loaded default code'). */
+  loadedDefaults: ReadonlySet<string>;
+  /** Editors that replace the built-in component of a field type (the full editors of later issues). */
+  fieldEditors: Partial<Record<FieldDef['type'], ComponentType<FieldProps>>>;
+}

@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react';
+import { Text } from '@mantine/core';
+
+/** How an empty value reads in view and compare modes. */
+export const EMPTY_DISPLAY = '—';
+
+/** A read-only value: plain text that keeps line breaks, or a dimmed dash when empty. */
+export function ViewValue({ children, empty }: { children?: ReactNode; empty?: boolean }) {
+  const isEmpty = empty ?? (children === undefined || children === null || children === '');
+  if (isEmpty)
+    return (
+      <Text c="dimmed" size="sm" data-empty>
+        {EMPTY_DISPLAY}
+      </Text>
+    );
+  return (
+    <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+      {children}
+    </Text>
+  );
+}
+
+export const asText = (value: unknown): string =>
+  typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
