@@ -1,0 +1,25 @@
+// `npm run bench`: every benchmark in turn, each printing its own figures (DESIGN §7 budgets).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const benches = [
+  ['startup', 'bench/startup.ts'],
+  ['web bundle', 'bench/bundle.ts'],
+  ['items (1,000,000 items on PostgreSQL)', 'bench/items.ts'],
+  ['HTTP under load (autocannon, 100,000 items on PostgreSQL)', 'bench/http.ts'],
+  ['media', 'bench/media.ts'],
+] as const;
+
+const only = process.argv.slice(2);
+let failed = false;
+for (const [name, file] of benches) {
+  if (only.length && !only.some((o) => file.includes(o))) continue;
+  if (!fs.existsSync(file)) {
+    console.log(`\n## ${name}: ${file} is missing`);
+    continue;
+  }
+  console.log(`\n## ${name}`);
+  const result = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', file], { stdio: 'inherit' });
+  if (result.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);
