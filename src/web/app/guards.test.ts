@@ -53,8 +53,10 @@ describe('welcomeUrl', () => {
     expect(welcomeUrl('/acme/_settings?a=b')).toBe('/auth/welcome?returnTo=%2Facme%2F_settings%3Fa%3Db');
   });
 
-  it('is the bare welcome page for / or an unsafe target', () => {
+  it('is the bare welcome page for the landing paths or an unsafe target', () => {
     expect(welcomeUrl('/')).toBe('/auth/welcome');
+    expect(welcomeUrl('/workspaces/')).toBe('/auth/welcome');
+    expect(welcomeUrl('/workspaces')).toBe('/auth/welcome');
     expect(welcomeUrl('//evil')).toBe('/auth/welcome');
     expect(welcomeUrl()).toBe('/auth/welcome');
   });
@@ -62,6 +64,7 @@ describe('welcomeUrl', () => {
 
 describe('decidePrivateRoute', () => {
   it('sends a signed-out visitor to welcome, remembering the URL', () => {
+    expect(decidePrivateRoute(null, '/workspaces/')).toEqual({ redirect: '/auth/welcome' });
     expect(decidePrivateRoute(null, '/workspaces/create')).toEqual({
       redirect: '/auth/welcome?returnTo=%2Fworkspaces%2Fcreate',
     });

@@ -52,10 +52,13 @@ export function safeReturnTo(value: string | null | undefined): string | undefin
   return value;
 }
 
+/** Paths that are where everyone lands anyway; remembering them would only skip the one-workspace rule. */
+const isLandingPath = (url: string) => ['/', '/workspaces', '/workspaces/'].includes(url);
+
 /** The welcome page, remembering where the user was going (spec §4). */
 export function welcomeUrl(attempted?: string): string {
   const target = safeReturnTo(attempted);
-  if (!target || target === '/') return WELCOME_PATH;
+  if (!target || isLandingPath(target)) return WELCOME_PATH;
   return `${WELCOME_PATH}?${RETURN_TO_PARAM}=${encodeURIComponent(target)}`;
 }
 

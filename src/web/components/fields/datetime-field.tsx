@@ -42,7 +42,7 @@ export function DateTimeDisplay({ value, zone }: { value: unknown; zone: string 
  * YYYY/MM/DD HH:mm (24-hour) or picked from a calendar; the text is wall-clock time in the chosen zone,
  * so choosing another zone keeps the typed time and moves the instant.
  */
-export function DateTimeField({ field, value, scope, onChange, onChangeKey, readOnly, error, inputId, compact }: FieldProps<DateTimeFieldDef>) {
+export function DateTimeField({ field, value, scope, onChange, onPatch, readOnly, error, inputId, compact }: FieldProps<DateTimeFieldDef>) {
   const { timezones } = useFieldEnvironment();
   const zone = zoneOf(scope, field.key);
   const shown = isInstant(value) ? formatPickerValue(value, zone) : '';
@@ -55,10 +55,8 @@ export function DateTimeField({ field, value, scope, onChange, onChangeKey, read
   const typedInvalid = typed !== null && typed.trim() !== '' && parsePickerValue(typed, zone) === null;
   const zoneOptions = [...new Set([...timezones, zone])].map((name) => ({ value: name, label: name.replace(/_/g, ' ') }));
 
-  const commit = (instant: string | null, inZone = zone) => {
-    onChange(instant);
-    if (instant && scope[timezoneKey(field.key)] !== inZone) onChangeKey(timezoneKey(field.key), inZone);
-  };
+  const commit = (instant: string | null) =>
+    instant ? onPatch({ [field.key]: instant, [timezoneKey(field.key)]: zone }) : onChange(null);
 
   const handleText = (next: string) => {
     setTyped(next);
@@ -71,11 +69,9 @@ export function DateTimeField({ field, value, scope, onChange, onChangeKey, read
 
   const handleZone = (nextZone: string | null) => {
     if (!nextZone) return;
-    if (isInstant(value)) {
-      // Keep the wall-clock time the user sees; it now means that time in the new zone.
-      onChange(parsePickerValue(formatPickerValue(value, zone), nextZone));
-    }
-    onChangeKey(timezoneKey(field.key), nextZone);
+    // Keep the wall-clock time the user sees; it now means that time in the new zone.
+    const moved = isInstant(value) ? parsePickerValue(formatPickerValue(value, zone), nextZone) : value;
+    onPatch({ [field.key]: moved ?? null, [timezoneKey(field.key)]: nextZone });
   };
 
   const pickerValue = isInstant(value) ? formatInZone(value, zone, WALL_CLOCK) : null;

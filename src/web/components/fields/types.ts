@@ -15,8 +15,8 @@ export interface FieldProps<F extends FieldDef = FieldDef> {
   /** The object the field lives in: the item's data, a table row or a combination's overrides. */
   scope: Readonly<ItemData>;
   onChange: (value: unknown) => void;
-  /** Writes another key of the same scope (a date-time field's `{key}_tz` companion). */
-  onChangeKey: (key: string, value: unknown) => void;
+  /** Writes several keys of the same scope at once (a date-time value with its `{key}_tz` companion). */
+  onPatch: (patch: Readonly<ItemData>) => void;
   readOnly: boolean;
   /** This field's own message, if shown. */
   error?: string;

@@ -111,7 +111,7 @@ function OobeWizard() {
             noValidate
           >
             <Stepper active={active} onStepClick={(step) => step < active && setActive(step)} size="sm" mb="xl">
-              <Stepper.Step label="Name" description="What to call it">
+              <Stepper.Step label="Name">
                 <Stack gap="md" mt="lg">
                   <TextInput
                     label="Workspace name"
@@ -121,7 +121,7 @@ function OobeWizard() {
                   />
                 </Stack>
               </Stepper.Step>
-              <Stepper.Step label="Domains" description="Kinds of content">
+              <Stepper.Step label="Domains">
                 <Stack gap="sm" mt="lg">
                   <Text size="sm" c="dimmed">
                     Domains group the content types your team works with. Pick the ones you need.
@@ -133,12 +133,12 @@ function OobeWizard() {
                   />
                 </Stack>
               </Stepper.Step>
-              <Stepper.Step label="Stages" description="Where you publish">
+              <Stepper.Step label="Stages">
                 <Stack gap="sm" mt="lg">
                   <StagesInput value={form.values.stages} onChange={(value) => form.setFieldValue('stages', value)} />
                 </Stack>
               </Stepper.Step>
-              <Stepper.Step label="Time zones" description="For dates and times">
+              <Stepper.Step label="Time zones">
                 <Stack gap="sm" mt="lg">
                   <TimezonesInput
                     value={form.values.timezones}

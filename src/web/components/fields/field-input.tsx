@@ -1,0 +1,94 @@
+import { useId, type ComponentType } from 'react';
+import type { FieldDef, FieldType } from '@shared/schemas/types';
+import type { ValidationErrors } from '@shared/validation/validate-item';
+import { BooleanField } from './boolean-field';
+import { CodeField } from './code-field';
+import { CombinationsField } from './combinations-field';
+import { CountryField } from './country-field';
+import { DateField } from './date-field';
+import { DateTimeField } from './datetime-field';
+import { useFieldEnvironment } from './field-environment';
+import { GeneratableField } from './generatable-field';
+import { NameSlugField } from './name-slug-field';
+import { NumberField, RangeField } from './number-field';
+import {
+  AddressDisplay,
+  CriteriaDisplay,
+  EmailTemplateDisplay,
+  FileDisplay,
+  RichTextDisplay,
+  ServiceConnectionDisplay,
+  SocialInterestsDisplay,
+} from './read-only-displays';
+import { ReferenceField, ReferenceListField } from './reference-field';
+import { SchemaSelectorField } from './schema-selector-field';
+import { SelectField } from './select-field';
+import { TableField } from './table-field';
+import { TagsField } from './tags-field';
+import { MultilineTextField, TextField } from './text-field';
+import type { FieldProps, ItemData } from './types';
+
+/** The built-in component of each field type (spec §5). */
+export const FIELD_COMPONENTS: Record<FieldType, ComponentType<FieldProps>> = {
+  text: TextField as ComponentType<FieldProps>,
+  multiline: MultilineTextField as ComponentType<FieldProps>,
+  'name-slug': NameSlugField as ComponentType<FieldProps>,
+  generatable: GeneratableField as ComponentType<FieldProps>,
+  number: NumberField as ComponentType<FieldProps>,
+  range: RangeField as ComponentType<FieldProps>,
+  boolean: BooleanField as ComponentType<FieldProps>,
+  select: SelectField as ComponentType<FieldProps>,
+  tags: TagsField as ComponentType<FieldProps>,
+  date: DateField as ComponentType<FieldProps>,
+  datetime: DateTimeField as ComponentType<FieldProps>,
+  reference: ReferenceField as ComponentType<FieldProps>,
+  'reference-list': ReferenceListField as ComponentType<FieldProps>,
+  table: TableField as ComponentType<FieldProps>,
+  code: CodeField as ComponentType<FieldProps>,
+  combinations: CombinationsField as ComponentType<FieldProps>,
+  'schema-selector': SchemaSelectorField as ComponentType<FieldProps>,
+  country: CountryField as ComponentType<FieldProps>,
+  // Full editors of these come in later issues (through `fieldEditors`); here they are displayed.
+  file: FileDisplay,
+  'rich-text': RichTextDisplay,
+  'email-template': EmailTemplateDisplay,
+  criteria: CriteriaDisplay,
+  address: AddressDisplay,
+  'service-connection': ServiceConnectionDisplay,
+  'social-interests': SocialInterestsDisplay,
+};
+
+export interface FieldInputProps {
+  field: FieldDef;
+  scope: Readonly<ItemData>;
+  onPatch: (patch: Readonly<ItemData>) => void;
+  readOnly: boolean;
+  errors: ValidationErrors;
+  /** Path of the scope in the errors: '' for the item, 'table.0.' for a row. */
+  pathPrefix?: string;
+  compact?: boolean;
+  inputId?: string;
+}
+
+/** One field of a scope, drawn by its type's component (or a registered replacement editor). */
+export function FieldInput({ field, scope, onPatch, readOnly, errors, pathPrefix = '', compact, inputId }: FieldInputProps) {
+  const { fieldEditors } = useFieldEnvironment();
+  const generatedId = useId();
+  const Component = fieldEditors[field.type] ?? FIELD_COMPONENTS[field.type];
+  const path = pathPrefix + field.key;
+  return (
+    <Component
+      field={field}
+      value={scope[field.key]}
+      scope={scope}
+      onChange={(value) => onPatch({ [field.key]: value })}
+      onPatch={onPatch}
+      readOnly={readOnly || field.readOnly === true}
+      error={errors[path]}
+      errors={errors}
+      path={path}
+      inputId={inputId ?? generatedId}
+      compact={compact}
+    />
+  );
+}

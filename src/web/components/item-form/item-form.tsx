@@ -1,0 +1,282 @@
+import { useId, useMemo, useState, type ComponentType } from 'react';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconAlertTriangle, IconArrowBackUp, IconDeviceFloppy, IconEye, IconLock, IconPencil } from '@tabler/icons-react';
+import { sameValue } from '@shared/schemas/compare';
+import { isFieldVisible } from '@shared/schemas/display-if';
+import type { FieldDef, FieldType, SchemaType } from '@shared/schemas/types';
+import { workspaceTimezones } from '@shared/time/format';
+import { decideSave, formActions } from '@shared/validation/form-actions';
+import {
+  CANCEL_CONFIRM_MESSAGE,
+  CANCEL_CONFIRM_TITLE,
+  INCOMPLETE_ITEM_MESSAGE,
+  SAVE_BLOCKED_MESSAGE,
+} from '@shared/validation/messages';
+import { validateItem, type ValidationErrors } from '@shared/validation/validate-item';
+import { DEFAULT_SCHEMA_OPTIONS, FieldEnvironmentContext } from '../fields/field-environment';
+import { FieldInput } from '../fields/field-input';
+import type { FieldEnvironment, FieldProps, ItemData, ReferenceSearch } from '../fields/types';
+import { CompareView } from './compare-view';
+import { FieldRow } from './field-row';
+import { patchItemData, prepareItemData } from './prepare-item-data';
+
+export type ItemFormMode = 'view' | 'edit' | 'compare';
+
+export interface ItemFormProps {
+  schema: SchemaType;
+  /** The item's stored data (for a new item, `{}`). */
+  value: ItemData;
+  mode: ItemFormMode;
+  /** False for users who cannot edit the schema (spec §6): the form stays read-only. */
+  canEdit: boolean;
+  /** Compare mode: the other version, shown on the left; `value` is shown on the right. */
+  compareWith?: { label: string; data: ItemData };
+  /** Heading of `value` in compare mode. */
+  valueLabel?: string;
+  /** The workspace's basics.timezones; the spec's defaults when missing or empty. */
+  timezones?: readonly string[];
+  /** Stores the data; `hasErrors` asks for the item to be stored with `__hasErrors`. Reject to stay in edit mode with the error's message. */
+  onSave: (data: ItemData, meta: { hasErrors: boolean }) => Promise<void>;
+  /** After Cancel (confirmed when there were unsaved changes). */
+  onCancel?: () => void;
+  onModeChange?: (mode: ItemFormMode) => void;
+  referenceSearch?: ReferenceSearch;
+  thumbnailUrl?: (thumbId: string) => string;
+  generateTypes?: (schemaName: string) => Promise<string>;
+  schemaOptions?: readonly { value: string; label: string }[];
+  /** Replacement editors per field type (rich text, criteria, … in later issues). */
+  fieldEditors?: Partial<Record<FieldType, ComponentType<FieldProps>>>;
+}
+
+/** Fields in form order: the schema's topFields first, then the rest in schema order. */
+export function orderedFields(schema: Pick<SchemaType, 'fields' | 'topFields'>): FieldDef[] {
+  const top = schema.topFields.map((key) => schema.fields.find((field) => field.key === key)).filter((field): field is FieldDef => !!field);
+  return [...top, ...schema.fields.filter((field) => !schema.topFields.includes(field.key))];
+}
+
+const topKey = (path: string) => path.split('.')[0];
+
+function useSyncedState<T>(source: T, same: (a: T, b: T) => boolean = Object.is) {
+  const [seen, setSeen] = useState(source);
+  const changed = !same(seen, source);
+  if (changed) setSeen(source);
+  return changed;
+}
+
+/**
+ * The item form (spec §2, §4, §5): view, edit and compare modes over a schema's fields. Edit offers
+ * Save (only when dirty and valid, or when the schema allows saving with errors), Reset (only when
+ * dirty) and Cancel (confirmed when there are unsaved changes); view offers Edit to those who may.
+ */
+export function ItemForm(props: ItemFormProps) {
+  const { schema, value, canEdit, compareWith, onSave, onCancel, onModeChange } = props;
+  const formId = useId();
+
+  const [prepared, setPrepared] = useState(() => prepareItemData(schema, value));
+  const [baseline, setBaseline] = useState<ItemData>(prepared.data);
+  const [data, setData] = useState<ItemData>(prepared.data);
+  const [requestedMode, setRequestedMode] = useState<ItemFormMode>(props.mode);
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [showAllErrors, setShowAllErrors] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+
+  const dirty = !sameValue(baseline, data);
+
+  // A new mode from the parent wins; new stored data replaces the form's unless the user has changes.
+  if (useSyncedState(props.mode)) setRequestedMode(props.mode);
+  if (useSyncedState(value, sameValue) && !dirty) {
+    const next = prepareItemData(schema, value);
+    setPrepared(next);
+    setBaseline(next.data);
+    setData(next.data);
+  }
+
+  const mode: ItemFormMode =
+    requestedMode === 'compare' && compareWith ? 'compare' : requestedMode === 'edit' && canEdit ? 'edit' : 'view';
+  const editing = mode === 'edit';
+  const allowSaveWithErrors = schema.allowSaveWithErrors === true;
+
+  const errors = useMemo(() => validateItem(schema, data), [schema, data]);
+  const valid = Object.keys(errors).length === 0;
+  const { canSave, canReset } = formActions({ dirty, valid, allowSaveWithErrors });
+  const blocked = editing && dirty && !valid && !allowSaveWithErrors;
+  const incomplete = allowSaveWithErrors && !valid && (editing || mode === 'view');
+
+  const shownErrors: ValidationErrors = useMemo(() => {
+    if (!editing) return {};
+    if (showAllErrors) return errors;
+    return Object.fromEntries(Object.entries(errors).filter(([path]) => touched.has(topKey(path))));
+  }, [editing, showAllErrors, errors, touched]);
+
+  const environment: FieldEnvironment = useMemo(
+    () => ({
+      schema,
+      timezones: props.timezones?.length ? workspaceTimezones({ timezones: props.timezones }) : workspaceTimezones(),
+      referenceSearch: props.referenceSearch,
+      thumbnailUrl: props.thumbnailUrl,
+      generateTypes: props.generateTypes,
+      schemaOptions: props.schemaOptions ?? DEFAULT_SCHEMA_OPTIONS,
+      loadedDefaults: prepared.loadedDefaults,
+      fieldEditors: props.fieldEditors ?? {},
+    }),
+    [schema, props.timezones, props.referenceSearch, props.thumbnailUrl, props.generateTypes, props.schemaOptions, props.fieldEditors, prepared.loadedDefaults],
+  );
+
+  const changeMode = (next: ItemFormMode) => {
+    setRequestedMode(next);
+    onModeChange?.(next);
+  };
+
+  const handlePatch = (patch: Readonly<ItemData>) => {
+    setData((previous) => patchItemData(schema, previous, patch));
+    setTouched((previous) => new Set([...previous, ...Object.keys(patch)]));
+    setSaveError(null);
+  };
+
+  const resetForm = () => {
+    setData(baseline);
+    setTouched(new Set());
+    setShowAllErrors(false);
+    setSaveError(null);
+  };
+
+  const handleSave = async () => {
+    const decision = decideSave(errors, allowSaveWithErrors);
+    if (!decision.allowed) {
+      setShowAllErrors(true);
+      return;
+    }
+    setSaving(true);
+    setSaveError(null);
+    try {
+      await onSave(data, { hasErrors: decision.hasErrors });
+      setBaseline(data);
+      setTouched(new Set());
+      setShowAllErrors(false);
+      changeMode('view');
+    } catch (failure) {
+      setSaveError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const handleCancel = () => {
+    const leave = () => {
+      resetForm();
+      changeMode('view');
+      onCancel?.();
+    };
+    if (!dirty) return leave();
+    modals.openConfirmModal({
+      title: CANCEL_CONFIRM_TITLE,
+      children: <Text size="sm">{CANCEL_CONFIRM_MESSAGE}</Text>,
+      labels: { confirm: 'YES', cancel: 'NO' },
+      confirmProps: { color: 'red' },
+      centered: true,
+      onConfirm: leave,
+    });
+  };
+
+  const visibleFields = orderedFields(schema).filter((field) => isFieldVisible(field, data));
+
+  return (
+    <FieldEnvironmentContext.Provider value={environment}>
+      <Stack gap="md" data-item-form={schema.name} data-mode={mode}>
+        <Paper
+          px="md"
+          py="xs"
+          radius="md"
+          style={{ position: 'sticky', top: 0, zIndex: 3, background: 'var(--mantine-color-body)' }}
+        >
+          <Group justify="space-between" gap="sm">
+            <Group gap="xs">
+              {mode === 'edit' ? <IconPencil size={18} /> : mode === 'compare' ? <IconArrowBackUp size={18} /> : <IconEye size={18} />}
+              <Text fw={600} size="sm">
+                {mode === 'edit' ? `Editing ${schema.title}` : mode === 'compare' ? 'Comparing versions' : schema.title}
+              </Text>
+              {editing && dirty && (
+                <Text size="xs" c="dimmed">
+                  Unsaved changes
+                </Text>
+              )}
+            </Group>
+            <Group gap="xs">
+              {mode === 'view' && canEdit && (
+                <Button leftSection={<IconPencil size={16} />} onClick={() => changeMode('edit')}>
+                  Edit
+                </Button>
+              )}
+              {mode === 'view' && !canEdit && (
+                <Group gap={6} c="dimmed">
+                  <IconLock size={16} />
+                  <Text size="sm">Read-only: you cannot edit {schema.pluralTitle.toLowerCase()}</Text>
+                </Group>
+              )}
+              {mode === 'compare' && (
+                <Button variant="default" onClick={() => changeMode('view')}>
+                  Close comparison
+                </Button>
+              )}
+              {editing && (
+                <>
+                  <Button variant="subtle" color="gray" onClick={handleCancel}>
+                    Cancel
+                  </Button>
+                  <Button variant="default" disabled={!canReset || saving} onClick={resetForm}>
+                    Reset
+                  </Button>
+                  <Button leftSection={<IconDeviceFloppy size={16} />} disabled={!canSave} loading={saving} onClick={handleSave}>
+                    Save
+                  </Button>
+                </>
+              )}
+            </Group>
+          </Group>
+          {blocked && (
+            <Group gap={6} justify="flex-end" mt={4}>
+              <Text size="xs" c="red" role="alert">
+                {SAVE_BLOCKED_MESSAGE}
+              </Text>
+              {!showAllErrors && (
+                <Anchor component="button" type="button" size="xs" onClick={() => setShowAllErrors(true)}>
+                  Show what to fix
+                </Anchor>
+              )}
+            </Group>
+          )}
+        </Paper>
+
+        {incomplete && (
+          <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="incomplete-banner">
+            {INCOMPLETE_ITEM_MESSAGE}
+          </Alert>
+        )}
+        {saveError && (
+          <Alert color="red" variant="light" withCloseButton onClose={() => setSaveError(null)} role="alert">
+            {saveError}
+          </Alert>
+        )}
+
+        {mode === 'compare' && compareWith ? (
+          <CompareView schema={schema} fields={orderedFields(schema)} before={compareWith} after={{ label: props.valueLabel ?? 'Current version', data }} />
+        ) : (
+          <Paper p={{ base: 'sm', sm: 'lg' }} radius="md">
+            <Stack gap="sm">
+              {visibleFields.map((field) => {
+                const inputId = `${formId}-${field.key}`;
+                return (
+                  <FieldRow key={field.key} field={field} inputId={inputId} showRequired={editing}>
+                    <FieldInput field={field} scope={data} onPatch={handlePatch} readOnly={!editing} errors={shownErrors} inputId={inputId} />
+                  </FieldRow>
+                );
+              })}
+            </Stack>
+          </Paper>
+        )}
+      </Stack>
+    </FieldEnvironmentContext.Provider>
+  );
+}

@@ -1,0 +1,48 @@
+import type { SchemaType } from '@shared/schemas/types';
+import { composeCode } from '@shared/validation/code-blocks';
+import { isEmptyValue } from '@shared/validation/empty';
+import { generatableValue, isGeneratedField } from '@shared/validation/generatable';
+import { nameSlugValue } from '@shared/validation/name-slug';
+import type { ItemData } from '../fields/types';
+
+export interface PreparedItemData {
+  data: ItemData;
+  /** Keys of code fields that were empty and now hold their default code ('Loaded default code'). */
+  loadedDefaults: Set<string>;
+}
+
+/**
+ * The data a form opens with (spec §5): generated fields (generate length above 10) are filled with a
+ * random alphanumeric string and empty code fields with their default code. These count as the
+ * starting point, not as the user's changes.
+ */
+export function prepareItemData(schema: Pick<SchemaType, 'fields'>, value: Readonly<ItemData>): PreparedItemData {
+  const data: ItemData = { ...value };
+  const loadedDefaults = new Set<string>();
+  for (const field of schema.fields) {
+    if (field.type === 'generatable' && isGeneratedField(field) && isEmptyValue(data[field.key])) {
+      data[field.key] = generatableValue(field, data[field.key]);
+    }
+    if (field.type === 'code' && isEmptyValue(data[field.key])) {
+      data[field.key] = composeCode(field, field.defaultCode);
+      loadedDefaults.add(field.key);
+    }
+  }
+  return { data, loadedDefaults };
+}
+
+/**
+ * Applies a patch of top-level keys. A name-slug field that still follows its source (empty, or equal
+ * to the slug of the source's old value) follows the source's new value too (spec §5: derived from the
+ * name unless typed).
+ */
+export function patchItemData(schema: Pick<SchemaType, 'fields'>, previous: Readonly<ItemData>, patch: Readonly<ItemData>): ItemData {
+  const next: ItemData = { ...previous, ...patch };
+  for (const field of schema.fields) {
+    if (field.type !== 'name-slug' || !(field.from in patch) || field.key in patch) continue;
+    const current = previous[field.key];
+    const following = isEmptyValue(current) || current === nameSlugValue('', previous[field.from]);
+    if (following) next[field.key] = nameSlugValue('', next[field.from]) || null;
+  }
+  return next;
+}
