@@ -19,6 +19,11 @@ import { authRoutes } from './auth/routes';
 import { workspaceRoutes } from './workspaces/routes';
 import { memberRoutes } from './members/routes';
 import { eventRoutes } from './events/routes';
+import { itemFunRoutes, itemRoutes } from './items/routes';
+import { historyRoutes } from './history/routes';
+import { commentRoutes } from './comments/routes';
+import { approvalRoutes } from './approvals/routes';
+import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
 
 export interface AppOptions {
   config: Config;
@@ -106,8 +111,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await workspaceRoutes(api, ctx);
       await memberRoutes(api, ctx);
       await eventRoutes(api, ctx);
+      await itemRoutes(api, ctx);
+      await historyRoutes(api, ctx);
+      await commentRoutes(api, ctx);
+      await approvalRoutes(api, ctx);
+      await publishingRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
+  );
+
+  // Spec §7 function service: bearer token and the workspace in __marquee_workspace.
+  await app.register(
+    async (fun) => {
+      await itemFunRoutes(fun, ctx);
+      await publishingFunRoutes(fun, ctx);
+    },
+    { prefix: '/fun' },
   );
 
   await serveWebApp(app, config.webDir);

@@ -142,3 +142,128 @@ export const batches = pgTable(
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.id] })],
 );
+
+/**
+ * The spec's `stage-wip`: the current version of every item. `approved_roles` holds the roles that
+ * approved the current version (cleared by each new version); it lets "need my approval" filter in SQL.
+ * Indexes serve the list screens' keyset pages, newest write first (DESIGN §7).
+ */
+export const items = pgTable(
+  'items',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    schema: text('schema').notNull(),
+    id: text('id').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    refs: jsonb('refs').$type<Record<string, ItemReference>>().notNull().default(sql`'{}'::jsonb`),
+    version: integer('version').notNull(),
+    lastWrittenBy: text('last_written_by').notNull(),
+    lastWrittenAt: timestamp('last_written_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    hasErrors: boolean('has_errors').notNull().default(false),
+    variation: jsonb('variation').$type<Record<string, string>>(),
+    approvedRoles: text('approved_roles').array().notNull().default(sql`'{}'::text[]`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.schema, t.id] }),
+    index('items_schema_recent_idx').on(t.workspaceId, t.schema, t.lastWrittenAt, t.id),
+    index('items_recent_idx').on(t.workspaceId, t.lastWrittenAt, t.id),
+    index('items_writer_recent_idx').on(t.workspaceId, t.lastWrittenBy, t.lastWrittenAt, t.id),
+  ],
+);
+
+/** What `_references` holds for each referenced item id. */
+export interface ItemReference {
+  schemaType: string;
+  label: string;
+  fieldKey: string;
+  thumbId?: string;
+}
+
+/** Immutable history: the full data of every version of an item; kept when the item is deleted. */
+export const itemVersions = pgTable(
+  'item_versions',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    schema: text('schema').notNull(),
+    itemId: text('item_id').notNull(),
+    num: integer('num').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    by: text('by').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    refs: jsonb('refs').$type<Record<string, ItemReference>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.schema, t.itemId, t.num] })],
+);
+
+/**
+ * The spec's `live-data/{stage}`: one copy per item and stage. `item_version` follows the item's current
+ * version on every save, so "outdated in {stage}" (version < item_version) is a partial index.
+ */
+export const published = pgTable(
+  'published',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    schema: text('schema').notNull(),
+    id: text('id').notNull(),
+    stage: text('stage').notNull(),
+    version: integer('version').notNull(),
+    itemVersion: integer('item_version').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    refs: jsonb('refs').$type<Record<string, ItemReference>>().notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull(),
+    publishedBy: text('published_by').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.schema, t.id, t.stage] }),
+    index('published_stage_recent_idx').on(t.workspaceId, t.stage, t.publishedAt, t.id),
+    index('published_outdated_idx')
+      .on(t.workspaceId, t.stage, t.publishedAt, t.id)
+      .where(sql`${t.version} < ${t.itemVersion}`),
+  ],
+);
+
+/** The spec's conversations: comments on an item, oldest first. */
+export const comments = pgTable(
+  'comments',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    schema: text('schema').notNull(),
+    itemId: text('item_id').notNull(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    by: text('by').notNull(),
+    byName: text('by_name').notNull(),
+    text: text('text').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.schema, t.itemId, t.id] })],
+);
+
+/** One approval of one version of an item by one role (spec §3 Approval record). */
+export const approvals = pgTable(
+  'approvals',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    schema: text('schema').notNull(),
+    itemId: text('item_id').notNull(),
+    version: integer('version').notNull(),
+    roleId: text('role_id').notNull(),
+    roleLabel: text('role_label').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    byId: text('by_id').notNull(),
+    byName: text('by_name').notNull(),
+    comment: text('comment'),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.schema, t.itemId, t.version, t.roleId] })],
+);

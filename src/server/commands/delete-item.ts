@@ -1,0 +1,21 @@
+import { ITEM_MESSAGES } from '@shared/api/items';
+import type { AppContext } from '../context';
+import { notFound } from '../http/errors';
+import { deleteItem as deleteItemRow } from '../items/repository';
+import { keyOf } from '../items/service';
+import { requireRight, type SchemaScope } from '../items/scope';
+import { deleteCopies } from '../publishing/repository';
+
+/**
+ * Deletes an item and its stage copies in one transaction. Its history, comments and approvals stay:
+ * the change log of a deleted item remains readable.
+ */
+export async function deleteItem(ctx: AppContext, scope: SchemaScope, id: string) {
+  requireRight(scope, 'edit');
+  const key = keyOf(scope, id);
+  await ctx.db.transaction(async (tx) => {
+    await deleteCopies(tx, key);
+    if (!(await deleteItemRow(tx, key))) throw notFound(ITEM_MESSAGES.instanceNotFound);
+  });
+  return { id, schema: scope.schema.name, deleted: true as const };
+}

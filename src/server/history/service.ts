@@ -1,0 +1,42 @@
+import { ITEM_MESSAGES } from '@shared/api/items';
+import type { AppContext } from '../context';
+import { notFound } from '../http/errors';
+import { keyOf } from '../items/service';
+import type { SchemaScope } from '../items/scope';
+import * as repo from './repository';
+
+/**
+ * The change log of an item, newest first (spec §3 History version entry). Any member may read it, and
+ * it outlives the item: a deleted item's history stays readable.
+ */
+export async function listHistory(ctx: AppContext, scope: SchemaScope, id: string) {
+  const rows = await repo.listVersions(ctx.db, keyOf(scope, id));
+  if (rows.length === 0) throw notFound(ITEM_MESSAGES.instanceNotFound);
+  return rows.map((r) => ({
+    id: String(r.num),
+    num: r.num,
+    at: r.at.toISOString(),
+    by: r.by,
+    byName: r.memberName ?? r.userName ?? null,
+    thisVersion: r.num,
+    previousVersion: r.num > 1 ? r.num - 1 : null,
+  }));
+}
+
+/** The full data of one version, for the change log and to compare any two versions. */
+export async function getVersion(ctx: AppContext, scope: SchemaScope, id: string, num: number) {
+  const key = keyOf(scope, id);
+  const row = await repo.findVersion(ctx.db, key, num);
+  if (!row) {
+    const any = await repo.listVersions(ctx.db, key);
+    throw notFound(any.length === 0 ? ITEM_MESSAGES.instanceNotFound : ITEM_MESSAGES.versionNotFound);
+  }
+  return {
+    num: row.version.num,
+    at: row.version.at.toISOString(),
+    by: row.version.by,
+    byName: row.memberName ?? row.userName ?? null,
+    data: row.version.data,
+    _references: row.version.refs,
+  };
+}

@@ -1,0 +1,70 @@
+import type { Item } from '@shared/api/items';
+import { can } from '@shared/permissions/permissions';
+import { approverRoleLabel, isFullyApproved, needsApprovalFrom, remainingApprovals } from '@shared/publishing/approvals';
+import { stageValue } from '@shared/publishing/stages';
+import { publishStatuses } from '@shared/publishing/status';
+import type { Db, Tx } from '../db/client';
+import { approvalsOfVersions } from '../approvals/repository';
+import { copiesOf } from '../publishing/repository';
+import type { WorkspaceAccess } from '../workspaces/access';
+import type { ItemWithWriter } from './repository';
+
+/**
+ * Item JSON for the caller: the stored item plus its status in every stage, its approval state and
+ * what the caller may do with it (so screens never re-derive the rules). Two queries for any number of items.
+ */
+export async function presentItems(db: Db | Tx, access: WorkspaceAccess, rows: readonly ItemWithWriter[]): Promise<Item[]> {
+  const workspaceId = access.workspace.id;
+  const keys = rows.map(({ item }) => ({ schema: item.schema, id: item.id, version: item.version }));
+  const [copies, approvals] = await Promise.all([
+    copiesOf(db, workspaceId, keys),
+    approvalsOfVersions(db, workspaceId, keys),
+  ]);
+  const stages = access.workspace.basics.stages;
+  const stageValues = new Set(stages.map(stageValue));
+  const { roles } = access.workspace;
+
+  return rows.map(({ item, writerName }) => {
+    const own = copies.filter((c) => c.schema === item.schema && c.id === item.id && stageValues.has(c.stage));
+    const remaining = remainingApprovals(roles, item.schema, item.approvedRoles);
+    return {
+      id: item.id,
+      schema: item.schema,
+      data: item.data,
+      _references: item.refs,
+      version: item.version,
+      lastWrittenBy: item.lastWrittenBy,
+      lastWrittenByName: writerName,
+      lastWrittenAt: item.lastWrittenAt.toISOString(),
+      createdAt: item.createdAt.toISOString(),
+      createdBy: item.createdBy,
+      hasErrors: item.hasErrors,
+      variation: item.variation ?? null,
+      publishStatus: publishStatuses(stages, Object.fromEntries(own.map((c) => [c.stage, c.version])), item.version),
+      published: Object.fromEntries(
+        own.map((c) => [c.stage, { version: c.version, publishedAt: c.publishedAt.toISOString(), publishedBy: c.publishedBy }]),
+      ),
+      fullyApproved: isFullyApproved(remaining),
+      remainingApprovals: remaining,
+      approvedBy: approvals
+        .filter((a) => a.schema === item.schema && a.itemId === item.id && a.version === item.version)
+        .map((a) => ({
+          roleId: a.roleId,
+          roleLabel: roles[a.roleId] ? approverRoleLabel(roles, a.roleId) : a.roleLabel,
+          byId: a.byId,
+          byName: a.byName,
+          at: a.at.toISOString(),
+        })),
+      abilities: {
+        canEdit: can(access.permissions, 'edit', item.schema),
+        canPublish: can(access.permissions, 'publish', item.schema),
+        canApprove: needsApprovalFrom(remaining, access.permissions.roles),
+      },
+    };
+  });
+}
+
+export async function presentItem(db: Db | Tx, access: WorkspaceAccess, row: ItemWithWriter): Promise<Item> {
+  const [item] = await presentItems(db, access, [row]);
+  return item;
+}

@@ -1,0 +1,36 @@
+import type { FieldDef, Reference, SchemaType } from '@shared/schemas/types';
+import type { ItemReference } from '../db/schema';
+
+function isReference(value: unknown): value is Reference {
+  return typeof value === 'object' && value !== null && typeof (value as Reference).id === 'string';
+}
+
+function collect(fields: readonly FieldDef[], data: Readonly<Record<string, unknown>>, out: Record<string, ItemReference>) {
+  for (const field of fields) {
+    const value = data[field.key];
+    if (value === null || value === undefined) continue;
+    const refs =
+      field.type === 'reference' ? [value] : field.type === 'reference-list' && Array.isArray(value) ? value : [];
+    for (const ref of refs) {
+      if (!isReference(ref) || ref.id in out) continue;
+      out[ref.id] = {
+        schemaType: ref.schemaType,
+        label: ref.label ?? '',
+        fieldKey: field.key,
+        ...(ref.thumbId ? { thumbId: ref.thumbId } : {}),
+      };
+    }
+    if (field.type === 'table' && Array.isArray(value)) {
+      for (const row of value) {
+        if (typeof row === 'object' && row !== null) collect(field.columns, row as Record<string, unknown>, out);
+      }
+    }
+  }
+}
+
+/** Spec §3 `_references`: every referenced item id → schemaType, label, fieldKey and thumbId, from the reference fields. */
+export function buildReferences(schema: Pick<SchemaType, 'fields'>, data: Readonly<Record<string, unknown>>) {
+  const out: Record<string, ItemReference> = {};
+  collect(schema.fields, data, out);
+  return out;
+}

@@ -1,0 +1,166 @@
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { items, members, published, users } from '../db/schema';
+
+export type ItemRow = typeof items.$inferSelect;
+export interface ItemKey {
+  workspaceId: string;
+  schema: string;
+  id: string;
+}
+/** An item with the display name of its last writer (member name, else account name, else null). */
+export interface ItemWithWriter {
+  item: ItemRow;
+  writerName: string | null;
+}
+
+const byKey = (key: ItemKey) =>
+  and(eq(items.workspaceId, key.workspaceId), eq(items.schema, key.schema), eq(items.id, key.id));
+
+const withWriter = (db: Db | Tx) =>
+  db
+    .select({ item: items, memberName: members.displayName, userName: users.name })
+    .from(items)
+    .leftJoin(members, and(eq(members.workspaceId, items.workspaceId), eq(members.userId, items.lastWrittenBy)))
+    .leftJoin(users, eq(users.id, items.lastWrittenBy));
+
+const toWithWriter = (r: { item: ItemRow; memberName: string | null; userName: string | null }): ItemWithWriter => ({
+  item: r.item,
+  writerName: r.memberName ?? r.userName ?? null,
+});
+
+export async function insertItem(tx: Tx, row: typeof items.$inferInsert) {
+  const [inserted] = await tx.insert(items).values(row).onConflictDoNothing().returning();
+  return inserted;
+}
+
+export type ItemPatch = Pick<ItemRow, 'data' | 'refs' | 'lastWrittenBy' | 'lastWrittenAt' | 'hasErrors' | 'variation'>;
+
+/**
+ * Writes the next version: version + 1 and no approvals yet. With a base version, only when the stored
+ * version is still that one; answers nothing when stale or absent.
+ */
+export async function updateItem(tx: Tx, key: ItemKey, baseVersion: number | undefined, patch: ItemPatch) {
+  const [row] = await tx
+    .update(items)
+    .set({ ...patch, version: sql`${items.version} + 1`, approvedRoles: sql`'{}'::text[]` })
+    .where(baseVersion === undefined ? byKey(key) : and(byKey(key), eq(items.version, baseVersion)))
+    .returning();
+  return row;
+}
+
+export async function findItem(db: Db | Tx, key: ItemKey) {
+  const [row] = await db.select().from(items).where(byKey(key)).limit(1);
+  return row;
+}
+
+/** The item row, locked until the transaction ends, so a concurrent save waits for a publish or approval. */
+export async function lockItem(tx: Tx, key: ItemKey) {
+  const [row] = await tx.select().from(items).where(byKey(key)).limit(1).for('update');
+  return row;
+}
+
+export async function findItemWithWriter(db: Db | Tx, key: ItemKey): Promise<ItemWithWriter | undefined> {
+  const [row] = await withWriter(db).where(byKey(key)).limit(1);
+  return row && toWithWriter(row);
+}
+
+export async function deleteItem(tx: Tx, key: ItemKey) {
+  const rows = await tx.delete(items).where(byKey(key)).returning({ id: items.id });
+  return rows.length > 0;
+}
+
+/** Adds a role to the approvals of the current version, unless the version moved on or the role already approved. */
+export async function addApprovedRole(tx: Tx, key: ItemKey, version: number, roleId: string) {
+  const rows = await tx
+    .update(items)
+    .set({ approvedRoles: sql`array_append(${items.approvedRoles}, ${roleId}::text)` })
+    .where(and(byKey(key), eq(items.version, version), sql`not (${roleId}::text = any(${items.approvedRoles}))`))
+    .returning({ id: items.id });
+  return rows.length > 0;
+}
+
+/** Which items a list holds, beyond the workspace and schema filter. */
+export type ItemFilter =
+  | { kind: 'all' }
+  | { kind: 'written-by'; userId: string }
+  /** Items of these schemas whose approvals do not yet include all these roles, per group. */
+  | { kind: 'awaiting'; groups: { schemas: string[]; roleIds: string[] }[] }
+  | { kind: 'stage'; stage: string; only: 'published' | 'outdated' | 'aging'; before?: Date };
+
+export interface Cursor {
+  at: string;
+  id: string;
+}
+
+export interface ListQuery {
+  workspaceId: string;
+  /** One schema, or every schema of the enabled domains. */
+  schemas: string[];
+  filter: ItemFilter;
+  cursor?: Cursor;
+  limit: number;
+}
+
+/**
+ * One keyset page, newest first: by last write, or for stage views by publish time. Answers up to
+ * limit + 1 rows so the caller knows whether a next page exists; `sortAt` is the value the cursor carries.
+ */
+export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWriter & { sortAt: Date })[]> {
+  const { filter, cursor } = query;
+  const conditions: (SQL | undefined)[] = [eq(items.workspaceId, query.workspaceId)];
+  const schemaCondition = (column: typeof items.schema | typeof published.schema) =>
+    query.schemas.length === 1 ? eq(column, query.schemas[0]) : inArray(column, query.schemas);
+
+  if (filter.kind === 'stage') {
+    conditions.push(
+      eq(published.workspaceId, query.workspaceId),
+      eq(published.stage, filter.stage),
+      schemaCondition(published.schema),
+    );
+    if (filter.only === 'outdated') conditions.push(sql`${published.version} < ${published.itemVersion}`);
+    if (filter.only === 'aging' && filter.before) {
+      conditions.push(sql`${published.publishedAt} < ${filter.before.toISOString()}::timestamptz`);
+    }
+    if (cursor) {
+      conditions.push(sql`(${published.publishedAt}, ${published.id}) < (${cursor.at}::timestamptz, ${cursor.id})`);
+    }
+    const rows = await db
+      .select({ item: items, memberName: members.displayName, userName: users.name, sortAt: published.publishedAt })
+      .from(items)
+      .leftJoin(members, and(eq(members.workspaceId, items.workspaceId), eq(members.userId, items.lastWrittenBy)))
+      .leftJoin(users, eq(users.id, items.lastWrittenBy))
+      .innerJoin(
+        published,
+        and(eq(published.workspaceId, items.workspaceId), eq(published.schema, items.schema), eq(published.id, items.id)),
+      )
+      .where(and(...conditions))
+      .orderBy(desc(published.publishedAt), desc(published.id))
+      .limit(query.limit + 1);
+    return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.sortAt }));
+  }
+
+  conditions.push(schemaCondition(items.schema));
+  if (filter.kind === 'written-by') conditions.push(eq(items.lastWrittenBy, filter.userId));
+  if (filter.kind === 'awaiting') {
+    if (filter.groups.length === 0) return [];
+    const groups = filter.groups.map(
+      (g) =>
+        sql`(${inArray(items.schema, g.schemas)} and not (${items.approvedRoles} @> ${textArray(g.roleIds)}))`,
+    );
+    conditions.push(sql`(${sql.join(groups, sql` or `)})`);
+  }
+  if (cursor) conditions.push(sql`(${items.lastWrittenAt}, ${items.id}) < (${cursor.at}::timestamptz, ${cursor.id})`);
+  const rows = await withWriter(db)
+    .where(and(...conditions))
+    .orderBy(desc(items.lastWrittenAt), desc(items.id))
+    .limit(query.limit + 1);
+  return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.item.lastWrittenAt }));
+}
+
+/** A text[] built from parameters. */
+const textArray = (values: readonly string[]) =>
+  sql`ARRAY[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;

@@ -1,0 +1,153 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CreatedItem,
+  DeletedItem,
+  FunQuery,
+  Item,
+  ItemId,
+  ItemList,
+  ListItemsQuery,
+  SaveItemBody,
+  SchemaName,
+} from '@shared/api/items';
+import { WorkspaceId } from '@shared/api/workspaces';
+import type { AppContext } from '../context';
+import { deleteItem } from '../commands/delete-item';
+import { badRequest } from '../http/errors';
+import { loadWorkspaceAccess } from '../workspaces/access';
+import { loadSchemaScope } from './scope';
+import * as items from './service';
+
+export const WorkspaceParams = z.object({ ws: WorkspaceId });
+export const SchemaParams = z.object({ ws: WorkspaceId, schema: SchemaName });
+export const ItemParams = z.object({ ws: WorkspaceId, schema: SchemaName, id: ItemId });
+export const FunSchemaParams = z.object({ schema: SchemaName });
+export const FunItemParams = z.object({ schema: SchemaName, id: ItemId });
+
+export const ITEM_PATH = '/workspaces/:ws/items/:schema/:id';
+
+/** The version a save is based on: `If-Match: 3` (or `"3"`) and/or `baseVersion` in the body. */
+export function baseVersionOf(request: FastifyRequest, bodyBaseVersion: number | undefined): number | undefined {
+  const header = request.headers['if-match'];
+  if (header === undefined) return bodyBaseVersion;
+  const match = /^(?:W\/)?"?(\d{1,9})"?$/.exec(String(header).trim());
+  if (!match) throw badRequest('If-Match must name the version the edit is based on, e.g. If-Match: 3');
+  const version = Number(match[1]);
+  if (bodyBaseVersion !== undefined && bodyBaseVersion !== version) {
+    throw badRequest('If-Match and baseVersion name different versions');
+  }
+  return version;
+}
+
+/** `/api/v1/workspaces/{ws}/items…`: list, create, read, save and delete items. */
+export async function itemRoutes(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const tags = ['items'];
+
+  app.get(
+    '/workspaces/:ws/items',
+    {
+      schema: {
+        tags,
+        description: 'A page of a saved view over every schema of the enabled domains',
+        params: WorkspaceParams,
+        querystring: ListItemsQuery,
+        response: { 200: ItemList },
+      },
+    },
+    async (request) => {
+      const access = await loadWorkspaceAccess(ctx, request.user, request.params.ws);
+      return items.listItems(ctx, access, undefined, request.query);
+    },
+  );
+
+  app.get(
+    '/workspaces/:ws/items/:schema',
+    {
+      schema: {
+        tags,
+        description: 'A page of the items of one schema, in a saved view (default all), newest write first',
+        params: SchemaParams,
+        querystring: ListItemsQuery,
+        response: { 200: ItemList },
+      },
+    },
+    async (request) => {
+      const access = await loadWorkspaceAccess(ctx, request.user, request.params.ws);
+      return items.listItems(ctx, access, request.params.schema, request.query);
+    },
+  );
+
+  app.post(
+    '/workspaces/:ws/items/:schema',
+    { schema: { tags, params: SchemaParams, body: SaveItemBody, response: { 201: Item } } },
+    async (request, reply) => {
+      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const row = await items.createItem(ctx, scope, request.body.data);
+      return reply.code(201).header('etag', `"${row.version}"`).send(await items.presentWritten(ctx, scope, row));
+    },
+  );
+
+  app.get(ITEM_PATH, { schema: { tags, params: ItemParams, response: { 200: Item } } }, async (request, reply) => {
+    const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+    const item = await items.getItem(ctx, scope, request.params.id);
+    return reply.header('etag', `"${item.version}"`).send(item);
+  });
+
+  app.put(
+    ITEM_PATH,
+    {
+      schema: {
+        tags,
+        description: 'Saves the next version; If-Match or baseVersion naming a stale version answers 409',
+        params: ItemParams,
+        body: SaveItemBody,
+        response: { 200: Item },
+      },
+    },
+    async (request, reply) => {
+      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const base = baseVersionOf(request, request.body.baseVersion);
+      const row = await items.updateItem(ctx, scope, request.params.id, request.body.data, base);
+      return reply.header('etag', `"${row.version}"`).send(await items.presentWritten(ctx, scope, row));
+    },
+  );
+
+  app.delete(
+    ITEM_PATH,
+    { schema: { tags, description: 'Deletes the item and its stage copies; its history stays', params: ItemParams, response: { 200: DeletedItem } } },
+    async (request) => {
+      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      return deleteItem(ctx, scope, request.params.id);
+    },
+  );
+}
+
+/** Spec §7 function service: `POST /fun/items/{schema}` and `PUT /fun/items/{schema}/{id}` with `__marquee_workspace`. */
+export async function itemFunRoutes(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const tags = ['fun'];
+
+  app.post(
+    '/items/:schema',
+    { schema: { tags, params: FunSchemaParams, querystring: FunQuery, body: SaveItemBody, response: { 201: CreatedItem } } },
+    async (request, reply) => {
+      const scope = await loadSchemaScope(ctx, request.user, request.query.__marquee_workspace, request.params.schema);
+      const row = await items.createItem(ctx, scope, request.body.data);
+      return reply.code(201).send({ id: row.id, version: row.version });
+    },
+  );
+
+  app.put(
+    '/items/:schema/:id',
+    { schema: { tags, params: FunItemParams, querystring: FunQuery, body: SaveItemBody, response: { 200: CreatedItem } } },
+    async (request) => {
+      const scope = await loadSchemaScope(ctx, request.user, request.query.__marquee_workspace, request.params.schema);
+      const base = baseVersionOf(request, request.body.baseVersion);
+      const row = await items.updateItem(ctx, scope, request.params.id, request.body.data, base);
+      return { id: row.id, version: row.version };
+    },
+  );
+}

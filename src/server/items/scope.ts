@@ -1,0 +1,49 @@
+import { can, type Action } from '@shared/permissions/permissions';
+import { domainOfSchema, getSchema, schemasOfDomains } from '@shared/schemas/catalogue';
+import type { SchemaType } from '@shared/schemas/types';
+import type { AppContext } from '../context';
+import type { UserRow } from '../auth/repository';
+import { AppError, forbidden, notFound } from '../http/errors';
+import { loadWorkspaceAccess, type WorkspaceAccess } from '../workspaces/access';
+
+/** The caller's standing in a workspace plus the schema a route names. */
+export interface SchemaScope extends WorkspaceAccess {
+  schema: SchemaType;
+}
+
+const ACTION_WORDS: Record<Action, string> = { edit: 'edit', publish: 'publish', approve: 'approve' };
+
+/** Schemas of the workspace's enabled domains (basics.domains). */
+export function enabledSchemas(access: WorkspaceAccess): SchemaType[] {
+  return schemasOfDomains(access.workspace.basics.domains);
+}
+
+/**
+ * Resolves a schema inside a workspace the caller belongs to. Unknown schemas and schemas of domains the
+ * workspace has not enabled answer 404, like things that do not exist.
+ */
+export function schemaIn(access: WorkspaceAccess, schemaName: string): SchemaScope {
+  const schema = getSchema(schemaName);
+  if (!schema) throw notFound(`Schema "${schemaName}" not found`);
+  const domain = domainOfSchema(schemaName);
+  if (!domain || !enabledSchemas(access).some((s) => s.name === schemaName)) {
+    throw new AppError(404, 'domain_not_available', `Domain "${domain?.name ?? schemaName}" not available`);
+  }
+  return { ...access, schema };
+}
+
+export async function loadSchemaScope(
+  ctx: AppContext,
+  caller: UserRow | null,
+  workspaceId: string,
+  schemaName: string,
+): Promise<SchemaScope> {
+  return schemaIn(await loadWorkspaceAccess(ctx, caller, workspaceId), schemaName);
+}
+
+/** The first line of every service that changes something: `can(...)` or 403 with a message naming the right. */
+export function requireRight(scope: SchemaScope, action: Action) {
+  if (!can(scope.permissions, action, scope.schema.name)) {
+    throw forbidden(`You do not have permission to ${ACTION_WORDS[action]} ${scope.schema.pluralTitle}`);
+  }
+}

@@ -1,0 +1,211 @@
+import { ITEM_MESSAGES, type ItemList } from '@shared/api/items';
+import { myApproverRoles } from '@shared/publishing/approvals';
+import { agingCutoff, parseSavedView, type SavedViewQuery } from '@shared/publishing/saved-views';
+import { findStage } from '@shared/publishing/status';
+import { itemDataSchema } from '@shared/schemas/zod';
+import type { SchemaType } from '@shared/schemas/types';
+import { VARIATION_KEY } from '@shared/schemas/types';
+import { decideSave } from '@shared/validation/form-actions';
+import { validateItem } from '@shared/validation/validate-item';
+import type { AppContext } from '../context';
+import { AppError, badRequest, conflict, notFound } from '../http/errors';
+import { randomId } from '../lib/ids';
+import { insertVersion } from '../history/repository';
+import { followItemVersion } from '../publishing/repository';
+import type { WorkspaceAccess } from '../workspaces/access';
+import { presentItem, presentItems } from './present';
+import { buildReferences } from './references';
+import * as repo from './repository';
+import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
+
+export const keyOf = (scope: SchemaScope, id: string): repo.ItemKey => ({
+  workspaceId: scope.workspace.id,
+  schema: scope.schema.name,
+  id,
+});
+
+/** The columns naming an item in tables about items (history, comments, approvals). */
+export const versionKey = (key: repo.ItemKey) => ({ workspaceId: key.workspaceId, schema: key.schema, itemId: key.id });
+
+/** A zod issue path as the field it names: data.images.0.schemaType. */
+function fieldPath(path: readonly PropertyKey[]) {
+  return ['data', ...path.map(String)].join('.');
+}
+
+/**
+ * The data of a save, checked: its shape by the schema's zod type (400 naming the field), then the
+ * form rules of spec §5 (400 'Please fix validation errors before saving' with the field errors,
+ * unless the schema allows saving with errors: then it is stored with hasErrors).
+ */
+export function checkItemData(schema: SchemaType, data: Record<string, unknown>) {
+  const parsed = itemDataSchema(schema).safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => ({ path: fieldPath(issue.path), message: issue.message }));
+    throw badRequest(`${issues[0].path}: ${issues[0].message}`, { issues });
+  }
+  const errors = validateItem(schema, parsed.data);
+  const decision = decideSave(errors, schema.allowSaveWithErrors);
+  if (!decision.allowed) throw new AppError(400, 'validation_failed', decision.message, { errors });
+  const variation = parsed.data[VARIATION_KEY];
+  return {
+    data: parsed.data,
+    refs: buildReferences(schema, parsed.data),
+    hasErrors: decision.hasErrors,
+    variation: variation && typeof variation === 'object' ? (variation as Record<string, string>) : null,
+  };
+}
+
+/** Creates an item at version 1 with its first history version, in one transaction. */
+export async function createItem(ctx: AppContext, scope: SchemaScope, data: Record<string, unknown>) {
+  requireRight(scope, 'edit');
+  const checked = checkItemData(scope.schema, data);
+  const at = new Date();
+  const by = scope.user.id;
+  return ctx.db.transaction(async (tx) => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const key = keyOf(scope, randomId(20));
+      const row = await repo.insertItem(tx, {
+        ...key,
+        ...checked,
+        version: 1,
+        lastWrittenBy: by,
+        lastWrittenAt: at,
+        createdAt: at,
+        createdBy: by,
+      });
+      if (!row) continue;
+      await insertVersion(tx, { ...versionKey(key), num: 1, at, by, data: checked.data, refs: checked.refs });
+      return row;
+    }
+    throw conflict('Could not find a free id for the new item; try again');
+  });
+}
+
+/**
+ * Saves the next version of an item: version + 1, approvals start over, a history row with the full
+ * data, and stage copies told of the new version; all in one transaction. A stale base version answers
+ * 409 and changes nothing.
+ */
+export async function updateItem(
+  ctx: AppContext,
+  scope: SchemaScope,
+  id: string,
+  data: Record<string, unknown>,
+  baseVersion: number | undefined,
+) {
+  requireRight(scope, 'edit');
+  const key = keyOf(scope, id);
+  const checked = checkItemData(scope.schema, data);
+  const at = new Date();
+  const by = scope.user.id;
+  return ctx.db.transaction(async (tx) => {
+    const row = await repo.updateItem(tx, key, baseVersion, { ...checked, lastWrittenBy: by, lastWrittenAt: at });
+    if (!row) {
+      const current = await repo.findItem(tx, key);
+      if (!current) throw notFound(ITEM_MESSAGES.instanceNotFound);
+      throw conflict(ITEM_MESSAGES.staleVersion, { version: current.version, baseVersion });
+    }
+    await insertVersion(tx, { ...versionKey(key), num: row.version, at, by, data: checked.data, refs: checked.refs });
+    await followItemVersion(tx, key, row.version);
+    return row;
+  });
+}
+
+/** Item JSON of a row the caller just wrote. */
+export const presentWritten = (ctx: AppContext, scope: SchemaScope, row: repo.ItemRow) =>
+  presentItem(ctx.db, scope, { item: row, writerName: scope.member.displayName });
+
+/** One item; any member may read (spec §6: read-only without edit rights). */
+export async function getItem(ctx: AppContext, scope: SchemaScope, id: string) {
+  const row = await repo.findItemWithWriter(ctx.db, keyOf(scope, id));
+  if (!row) throw notFound(ITEM_MESSAGES.instanceNotFound);
+  return presentItem(ctx.db, scope, row);
+}
+
+/** The item row or 404 'Instance not found'. */
+export async function requireItem(ctx: AppContext, scope: SchemaScope, id: string) {
+  const row = await repo.findItem(ctx.db, keyOf(scope, id));
+  if (!row) throw notFound(ITEM_MESSAGES.instanceNotFound);
+  return row;
+}
+
+export function encodeCursor(cursor: repo.Cursor) {
+  return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString('base64url');
+}
+
+export function decodeCursor(text: string): repo.Cursor {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
+    if (typeof at === 'string' && !Number.isNaN(Date.parse(at)) && typeof id === 'string' && id.length <= 64) {
+      return { at: new Date(at).toISOString(), id };
+    }
+  } catch {
+    // answered below
+  }
+  throw badRequest(ITEM_MESSAGES.invalidCursor);
+}
+
+/** The stage value a label or value names in this workspace, or 404. */
+export function resolveStage(access: WorkspaceAccess, stage: string) {
+  const value = findStage(access.workspace.basics.stages, stage);
+  if (!value) throw notFound(`Stage "${stage}" not found in this workspace`);
+  return value;
+}
+
+function filterOf(access: WorkspaceAccess, view: SavedViewQuery, schemas: readonly string[], now: Date): repo.ItemFilter {
+  switch (view.viewId) {
+    case 'all':
+      return { kind: 'all' };
+    case 'last-updated-by-me':
+      return { kind: 'written-by', userId: access.user.id };
+    case 'need-my-approval': {
+      const groups = new Map<string, { schemas: string[]; roleIds: string[] }>();
+      for (const schema of schemas) {
+        const roleIds = myApproverRoles(access.workspace.roles, schema, access.permissions.roles);
+        if (roleIds.length === 0) continue;
+        const group = groups.get(roleIds.join(',')) ?? { schemas: [], roleIds };
+        group.schemas.push(schema);
+        groups.set(roleIds.join(','), group);
+      }
+      return { kind: 'awaiting', groups: [...groups.values()] };
+    }
+    case 'published-in':
+    case 'outdated-in':
+    case 'aging-in':
+      return {
+        kind: 'stage',
+        stage: resolveStage(access, view.stage),
+        only: view.viewId === 'published-in' ? 'published' : view.viewId === 'outdated-in' ? 'outdated' : 'aging',
+        before: agingCutoff(now),
+      };
+  }
+}
+
+/**
+ * A keyset page of a saved view, of one schema or of every schema of the enabled domains, newest write
+ * first (stage views: newest publish first).
+ */
+export async function listItems(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  schemaName: string | undefined,
+  query: { view: string; stage?: string; cursor?: string; limit: number },
+): Promise<ItemList> {
+  const schemas = schemaName ? [schemaIn(access, schemaName).schema.name] : enabledSchemas(access).map((s) => s.name);
+  const view = parseSavedView(query.view, query.stage);
+  if (!view) {
+    throw badRequest(
+      query.stage || !/-in$/.test(query.view) ? `Unknown view "${query.view}"` : `The view "${query.view}" needs a stage`,
+    );
+  }
+  const filter = filterOf(access, view, schemas, new Date());
+  const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+  if (schemas.length === 0) return { items: [], nextCursor: null };
+  const rows = await repo.listItems(ctx.db, { workspaceId: access.workspace.id, schemas, filter, cursor, limit: query.limit });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    items: await presentItems(ctx.db, access, page),
+    nextCursor: rows.length > query.limit && last ? encodeCursor({ at: last.sortAt.toISOString(), id: last.item.id }) : null,
+  };
+}

@@ -1,0 +1,38 @@
+import { ITEM_MESSAGES } from '@shared/api/items';
+import { approverRoleLabel, remainingApprovals } from '@shared/publishing/approvals';
+import type { AppContext } from '../context';
+import { conflict, notFound } from '../http/errors';
+import { findItemWithWriter, type ItemRow } from '../items/repository';
+import { presentItem } from '../items/present';
+import { keyOf, requireItem, resolveStage } from '../items/service';
+import { requireRight, type SchemaScope } from '../items/scope';
+import * as repo from './repository';
+
+/**
+ * Why an item may not be published, as a 409 with a clear message: approvals remain for its current
+ * version (DESIGN §4), or it was saved incomplete (spec §5: "Finish editing before publishing").
+ */
+export function assertPublishable(scope: SchemaScope, item: ItemRow, what = 'This item') {
+  const { roles } = scope.workspace;
+  const remaining = remainingApprovals(roles, item.schema, item.approvedRoles);
+  if (remaining.length > 0) {
+    const labels = remaining.map((roleId) => approverRoleLabel(roles, roleId)).join(', ');
+    throw conflict(`${what} needs approval before publishing. Waiting for: ${labels}`, { remainingApprovals: remaining });
+  }
+  if (item.hasErrors) {
+    throw conflict(what === 'This item' ? ITEM_MESSAGES.incompleteItem : `${what} is incomplete. Finish editing before publishing.`);
+  }
+}
+
+/** Removes the item's copy from a stage. */
+export async function unpublishItem(ctx: AppContext, scope: SchemaScope, id: string, stageParam: string) {
+  requireRight(scope, 'publish');
+  const stage = resolveStage(scope, stageParam);
+  await requireItem(ctx, scope, id);
+  const key = keyOf(scope, id);
+  const removed = await ctx.db.transaction((tx) => repo.deleteCopy(tx, key, stage));
+  if (!removed) throw notFound(`This item is not published in ${stage}`);
+  const row = await findItemWithWriter(ctx.db, key);
+  if (!row) throw notFound(ITEM_MESSAGES.instanceNotFound);
+  return { stage, item: await presentItem(ctx.db, scope, row) };
+}
