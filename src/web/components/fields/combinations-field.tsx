@@ -36,7 +36,7 @@ export function CombinationsField({ field, value, onChange, readOnly, error, err
   const patchRow = (index: number, patch: Partial<CombinationRow>) => update(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
 
   return (
-    <Stack gap="sm">
+    <Stack gap="sm" aria-label={field.label}>
       {rows.map((row, index) => {
         const rowPath = `${path}.${index}`;
         const overridden = overridable.filter((candidate) => candidate.key in row.overrides);

@@ -28,7 +28,7 @@ export function CompareView({ schema, fields, before, after }: { schema: SchemaT
         </Text>
         <Switch size="sm" label="Only changed fields" checked={onlyChanged} onChange={(event) => setOnlyChanged(event.currentTarget.checked)} />
       </Group>
-      <Grid gutter="md" visibleFrom="sm" mb={4}>
+      <Grid gap="md" visibleFrom="sm" mb={4}>
         <Grid.Col span={3} />
         <Grid.Col span={4.5}>
           <Text size="xs" fw={700} tt="uppercase" c="dimmed">
@@ -57,7 +57,7 @@ export function CompareView({ schema, fields, before, after }: { schema: SchemaT
                 background: isChanged ? 'var(--mantine-color-orange-0)' : undefined,
               }}
             >
-              <Grid gutter="md" align="flex-start">
+              <Grid gap="md" align="flex-start">
                 <Grid.Col span={{ base: 12, sm: 3 }}>
                   <Group gap={6}>
                     <Text size="sm" fw={500}>

@@ -24,7 +24,7 @@ export function FieldRow({
   const stacked = labelWidth === 12;
   return (
     <Box data-field={field.key} data-changed={changed || undefined} py={4}>
-      <Grid gutter={{ base: 4, sm: 'md' }} align="flex-start">
+      <Grid gap={{ base: 4, sm: 'md' }} align="flex-start">
         <Grid.Col span={{ base: 12, sm: labelWidth }} data-label-width={labelWidth}>
           <Group gap={6} pt={stacked ? 0 : { base: 0, sm: 6 }} wrap="nowrap">
             <Text component="label" htmlFor={inputId} size="sm" fw={500}>
