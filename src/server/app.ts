@@ -19,6 +19,9 @@ import { authRoutes } from './auth/routes';
 import { workspaceRoutes } from './workspaces/routes';
 import { memberRoutes } from './members/routes';
 import { eventRoutes } from './events/routes';
+import { fileRoutes } from './files/routes';
+import { mediaRoutes } from './media/routes';
+import { sanitizeRoutes } from './sanitize/routes';
 import { itemFunRoutes, itemRoutes } from './items/routes';
 import { historyRoutes } from './history/routes';
 import { commentRoutes } from './comments/routes';
@@ -111,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await workspaceRoutes(api, ctx);
       await memberRoutes(api, ctx);
       await eventRoutes(api, ctx);
+      await fileRoutes(api, ctx);
       await itemRoutes(api, ctx);
       await historyRoutes(api, ctx);
       await commentRoutes(api, ctx);
@@ -125,6 +129,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (fun) => {
       await itemFunRoutes(fun, ctx);
       await publishingFunRoutes(fun, ctx);
+    },
+    { prefix: '/fun' },
+  );
+
+  // Spec §7 function service, media part: imageResize, sanity and sanitizeHtml.
+  await app.register(
+    async (fun) => {
+      await mediaRoutes(fun, ctx);
+      await sanitizeRoutes(fun, ctx);
     },
     { prefix: '/fun' },
   );

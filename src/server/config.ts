@@ -16,6 +16,25 @@ export interface Config {
   authRateLimit: number;
   sessionDays: number;
   webDir: string;
+  /** An S3-compatible bucket for the assets store; undefined keeps assets under DATA_DIR/assets. */
+  s3?: S3Config;
+  /** Largest accepted upload in bytes (413 above it). */
+  uploadMaxBytes: number;
+  /** Largest decoded image, in pixels (width × height); larger images are refused as decompression bombs. */
+  imageMaxPixels: number;
+  /** Google Cloud Vision API key; without it images are analysed locally. */
+  googleVisionApiKey?: string;
+  /** Base URL of the Vision API (tests point it at a local fake). */
+  googleVisionUrl: string;
+}
+
+export interface S3Config {
+  bucket: string;
+  endpoint?: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
 }
 
 const SECRET_FILE = 'marquee-secret';
@@ -37,6 +56,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimit: Number(env.AUTH_RATE_LIMIT ?? 20),
     sessionDays: Number(env.SESSION_DAYS ?? 30),
     webDir: path.resolve(env.WEB_DIR ?? 'dist/web'),
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          endpoint: env.S3_ENDPOINT || undefined,
+          region: env.S3_REGION || 'us-east-1',
+          accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+          forcePathStyle: /^(1|true|yes)$/i.test(env.S3_FORCE_PATH_STYLE ?? ''),
+        }
+      : undefined,
+    uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 25 * 1024 * 1024),
+    imageMaxPixels: Number(env.IMAGE_MAX_PIXELS ?? 100_000_000),
+    googleVisionApiKey: env.GOOGLE_VISION_API_KEY || undefined,
+    googleVisionUrl: (env.GOOGLE_VISION_URL ?? 'https://vision.googleapis.com').replace(/\/+$/, ''),
   };
 }
 

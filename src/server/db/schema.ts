@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -266,4 +268,31 @@ export const approvals = pgTable(
     comment: text('comment'),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.schema, t.itemId, t.version, t.roleId] })],
+);
+
+/**
+ * Uploaded files of a workspace's `assets` store (spec §3 File field value). `dhash` is the perceptual
+ * hash the local image analyser compares; `sanity_results` holds the last /sanity/ answer.
+ */
+export const files = pgTable(
+  'files',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    storageName: text('storage_name').notNull(),
+    name: text('name').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    contentType: text('content_type').notNull(),
+    md5Hash: text('md5_hash').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    focusX: doublePrecision('focus_x').notNull().default(0.5),
+    focusY: doublePrecision('focus_y').notNull().default(0.5),
+    dhash: text('dhash'),
+    sanityResults: jsonb('sanity_results').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.storageName] })],
 );

@@ -11,6 +11,7 @@ import { badRequest, conflict } from '../http/errors';
 import { acceptInvitations, countActiveMembers, insertMember, trimRolesOfMembers } from '../members/repository';
 import { requireManager, requireVerifiedUser, type WorkspaceAccess } from './access';
 import * as repo from './repository';
+import { storageBytesOf } from '../files/service';
 
 /** First path segments the app's own routes use: a workspace id must not shadow them. */
 const RESERVED_IDS = new Set(['api', 'fun', 'auth', 'user', 'workspaces', 'healthz', 'assets', 'delivery', 'docs', 'new']);
@@ -115,9 +116,9 @@ export async function subscriptionOf(ctx: AppContext, access: WorkspaceAccess) {
     plan: access.workspace.subscription.plan,
     usage: {
       members: await countActiveMembers(ctx.db, access.workspace.id),
-      // Items and stored files are counted here once those stores exist (items lifecycle and media issues).
+      // Items are counted here once that store exists (items lifecycle issue).
       items: 0,
-      storageBytes: 0,
+      storageBytes: await storageBytesOf(ctx, access.workspace.id),
     },
   };
 }

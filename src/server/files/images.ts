@@ -1,0 +1,110 @@
+import type { Readable } from 'node:stream';
+import sharp from 'sharp';
+import { DHASH_HEIGHT, DHASH_WIDTH, dHashOfGrey } from '@shared/media/perceptual-hash';
+
+/** Image types we store: raster formats sharp decodes, with the extension of their storage name. */
+export const STORABLE_TYPES: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+  'image/tiff': 'tif',
+};
+
+export const CONTENT_TYPE_OF_EXTENSION: Record<string, string> = Object.fromEntries(
+  Object.entries(STORABLE_TYPES).map(([type, ext]) => [ext, type]),
+);
+
+export interface ImageFacts {
+  width: number;
+  height: number;
+  format: string;
+  hasAlpha: boolean;
+  orientation?: number;
+  exif?: Buffer;
+}
+
+/**
+ * Reads only the header: the decoded size is checked before any pixel is decoded, so a small file that
+ * would unpack to gigabytes (a decompression bomb) costs nothing.
+ */
+export async function readImageFacts(input: string | Buffer): Promise<ImageFacts> {
+  const meta = await sharp(input, { limitInputPixels: false }).metadata();
+  if (!meta.width || !meta.height || !meta.format) throw new Error('Not a readable image');
+  return {
+    width: meta.width,
+    // Animated images report one frame's height; only the first frame is ever decoded here.
+    height: meta.pageHeight ?? meta.height,
+    format: meta.format,
+    hasAlpha: meta.hasAlpha ?? false,
+    orientation: meta.orientation,
+    exif: meta.exif,
+  };
+}
+
+/** The dHash of an image (see `@shared/media/perceptual-hash`); EXIF orientation applied first. */
+export async function dHashOf(input: string | Buffer, maxPixels: number): Promise<string> {
+  const { data } = await sharp(input, { limitInputPixels: maxPixels, pages: 1 })
+    .rotate()
+    .greyscale()
+    .resize(DHASH_WIDTH, DHASH_HEIGHT, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return dHashOfGrey(data);
+}
+
+export type OutputFormat = 'webp' | 'avif' | 'jpeg' | 'png';
+
+export const OUTPUT_CONTENT_TYPES: Record<OutputFormat, string> = {
+  webp: 'image/webp',
+  avif: 'image/avif',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+};
+
+/**
+ * The thumbnail format for an Accept header: WebP when accepted (fast to encode, small), else AVIF,
+ * else the original's family (JPEG for photos, PNG for anything that may have transparency).
+ */
+export function chooseOutputFormat(accept: string | undefined, originalType: string): OutputFormat {
+  const accepted = (accept ?? '').toLowerCase();
+  if (/\bimage\/webp\b/.test(accepted)) return 'webp';
+  if (/\bimage\/avif\b/.test(accepted)) return 'avif';
+  return originalType === 'image/jpeg' ? 'jpeg' : 'png';
+}
+
+/** A thumbnail that fits inside w × h (either may be absent), never enlarged, EXIF orientation applied. */
+export async function resizeImage(
+  source: Readable,
+  size: { w?: number; h?: number },
+  format: OutputFormat,
+  maxPixels: number,
+): Promise<Buffer> {
+  const pipeline = sharp({ limitInputPixels: maxPixels, pages: 1 })
+    .rotate()
+    .resize({ width: size.w, height: size.h, fit: 'inside', withoutEnlargement: true });
+  const encoded =
+    format === 'webp'
+      ? pipeline.webp({ quality: 80, effort: 2 })
+      : format === 'avif'
+        ? pipeline.avif({ quality: 55, effort: 2 })
+        : format === 'jpeg'
+          ? pipeline.jpeg({ quality: 82, mozjpeg: true })
+          : pipeline.png({ compressionLevel: 8 });
+  source.on('error', (err) => encoded.destroy(err));
+  source.pipe(encoded);
+  return encoded.toBuffer();
+}
+
+/** A JPEG of at most `maxSide` pixels a side, for sending to an analysis service. */
+export async function analysisCopy(source: Readable, maxSide: number, maxPixels: number): Promise<Buffer> {
+  const pipeline = sharp({ limitInputPixels: maxPixels, pages: 1 })
+    .rotate()
+    .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 85 });
+  source.on('error', (err) => pipeline.destroy(err));
+  source.pipe(pipeline);
+  return pipeline.toBuffer();
+}

@@ -1,0 +1,149 @@
+import sanitizeHtml from 'sanitize-html';
+import { getSchema } from '@shared/schemas/catalogue';
+import type { FieldDef, SchemaType } from '@shared/schemas/types';
+import { parseOwnImageUrl } from '@shared/media/urls';
+
+/**
+ * Server-side HTML sanitising of rich-text fields (issue 5): an allow-list per field type, so no script,
+ * event handler, style or javascript: URL is ever stored or served. Inline images must be our own files
+ * (a file URL or an imageResize URL) and carry their reference in data-ref-* attributes.
+ */
+
+export interface SanitizeOptions {
+  /** When set, inline images must be files of this workspace. */
+  workspaceId?: string;
+  /** The app's public origin: absolute image URLs under it count as our own, like relative ones. */
+  publicUrl?: string;
+}
+
+/** Attributes that tie an inline image or link to a referenced item (for `_references` and the change log). */
+export const REFERENCE_ATTRIBUTES = ['data-ref-id', 'data-ref-schema-type'] as const;
+
+const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
+const TEXT = ['p', 'br', 'hr', 'strong', 'b', 'em', 'i', 'u', 's', 'strike', 'del', 'ins', 'sub', 'sup', 'mark', 'small', 'span'];
+const BLOCKS = ['blockquote', 'code', 'pre', 'ul', 'ol', 'li', 'figure', 'figcaption'];
+const TABLES = ['table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'colgroup', 'col'];
+
+function richTextPolicy(options: SanitizeOptions): sanitizeHtml.IOptions {
+  return {
+    allowedTags: [...HEADINGS, ...TEXT, ...BLOCKS, ...TABLES, 'a', 'img'],
+    allowedAttributes: {
+      a: ['href', 'title', { name: 'target', multiple: false, values: ['_blank'] }, 'rel', ...REFERENCE_ATTRIBUTES],
+      img: ['src', 'alt', 'title', 'width', 'height', ...REFERENCE_ATTRIBUTES],
+      ol: ['start'],
+      th: ['colspan', 'rowspan', 'colwidth'],
+      td: ['colspan', 'rowspan', 'colwidth'],
+      col: ['span'],
+      code: ['class'],
+      pre: ['class'],
+    },
+    allowedClasses: { code: ['language-*'], pre: ['language-*'] },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowedSchemesByTag: { img: ['http', 'https'] },
+    allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],
+    allowProtocolRelative: false,
+    allowedStyles: {},
+    disallowedTagsMode: 'discard',
+    transformTags: {
+      a: (tagName, attribs) => {
+        const { rel: _rel, ...rest } = attribs;
+        return { tagName, attribs: rest.target ? { ...rest, rel: 'noopener noreferrer' } : rest };
+      },
+    },
+    // Inline images may only show our own files (of this workspace, when known).
+    exclusiveFilter: (frame) => {
+      if (frame.tag !== 'img') return false;
+      const own = parseOwnImageUrl(frame.attribs.src ?? '', options.publicUrl);
+      return !own || (options.workspaceId !== undefined && own.workspaceId !== options.workspaceId);
+    },
+  };
+}
+
+/** Thrown for a schema or field that has no HTML to sanitise; the message names which. */
+export class NotHtmlFieldError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotHtmlFieldError';
+  }
+}
+
+/** The field at a path: `body`, or `table.column` for a column of a table field. */
+function fieldAt(schema: SchemaType, path: string): FieldDef | undefined {
+  const [head, ...rest] = path.split('.');
+  let field = schema.fields.find((f) => f.key === head);
+  for (const key of rest) {
+    field = field?.type === 'table' ? field.columns.find((c) => c.key === key) : undefined;
+  }
+  return field;
+}
+
+/** Sanitises HTML under a rich-text field's allow-list. */
+export function sanitizeRichTextHtml(html: string, options: SanitizeOptions = {}): string {
+  return sanitizeHtml(html, richTextPolicy(options));
+}
+
+/**
+ * Spec §7 /sanitizeHtml/: the HTML as the field `field` (a key, or `table.column`) of `schemaType` may
+ * store it. Throws NotHtmlFieldError for an unknown schema or field, or one that holds no HTML.
+ */
+export function sanitizeRichText(schemaType: string, field: string, html: string, options: SanitizeOptions = {}): string {
+  const schema = getSchema(schemaType);
+  if (!schema) throw new NotHtmlFieldError(`Unknown schema "${schemaType}"`);
+  const def = fieldAt(schema, field);
+  if (!def) throw new NotHtmlFieldError(`Schema "${schemaType}" has no field "${field}"`);
+  if (def.type !== 'rich-text') throw new NotHtmlFieldError(`Field "${field}" of "${schemaType}" is not a rich-text field`);
+  return sanitizeRichTextHtml(html, options);
+}
+
+function sanitizeFields(fields: readonly FieldDef[], data: Readonly<Record<string, unknown>>, options: SanitizeOptions) {
+  const out: Record<string, unknown> = { ...data };
+  for (const field of fields) {
+    const value = data[field.key];
+    if (field.type === 'rich-text' && typeof value === 'string') out[field.key] = sanitizeRichTextHtml(value, options);
+    if (field.type === 'table' && Array.isArray(value)) {
+      out[field.key] = value.map((row) =>
+        row && typeof row === 'object' ? sanitizeFields(field.columns, row as Record<string, unknown>, options) : row,
+      );
+    }
+  }
+  return out;
+}
+
+/**
+ * For the item-save path: a copy of the item data with every rich-text field (also inside table rows)
+ * sanitised. Other values are returned as they are.
+ */
+export function sanitizeItemData<T extends Readonly<Record<string, unknown>>>(
+  schema: Pick<SchemaType, 'fields'>,
+  data: T,
+  options: SanitizeOptions = {},
+): T {
+  return sanitizeFields(schema.fields, data, options) as T;
+}
+
+export interface RichTextReference {
+  id: string;
+  schemaType: string;
+  /** 'img' for an inline image, 'a' for a link to an item. */
+  tag: 'img' | 'a';
+  storageName?: string;
+}
+
+/** The references an (already sanitised) rich text carries in data-ref-* attributes, for `_references`. */
+export function referencesInRichText(html: string): RichTextReference[] {
+  const found: RichTextReference[] = [];
+  sanitizeHtml(html, {
+    allowedTags: false,
+    allowedAttributes: false,
+    exclusiveFilter: (frame) => {
+      const id = frame.attribs['data-ref-id'];
+      const schemaType = frame.attribs['data-ref-schema-type'];
+      if ((frame.tag === 'img' || frame.tag === 'a') && id && schemaType) {
+        const storageName = frame.tag === 'img' ? parseOwnImageUrl(frame.attribs.src ?? '')?.storageName : undefined;
+        found.push({ id, schemaType, tag: frame.tag, ...(storageName ? { storageName } : {}) });
+      }
+      return false;
+    },
+  });
+  return found;
+}

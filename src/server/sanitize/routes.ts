@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { SanitizeHtmlAnswer, SanitizeHtmlBody, WorkspaceQuery, WORKSPACE_QUERY_PARAM } from '@shared/media/contract';
+import type { AppContext } from '../context';
+import { badRequest } from '../http/errors';
+import { loadWorkspaceAccess } from '../workspaces/access';
+import { NotHtmlFieldError, sanitizeRichText } from './rich-text';
+
+/** `/fun/sanitizeHtml/` (spec §7): `{schemaType, field, html}` → `{sanitized}`. */
+export async function sanitizeRoutes(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    '/sanitizeHtml/',
+    {
+      schema: {
+        tags: ['media'],
+        summary: "Sanitises rich-text HTML under the field's allow-list",
+        querystring: WorkspaceQuery,
+        body: SanitizeHtmlBody,
+        response: { 200: SanitizeHtmlAnswer },
+      },
+      bodyLimit: 4 * 1024 * 1024,
+    },
+    async (request) => {
+      const access = await loadWorkspaceAccess(ctx, request.user, request.query[WORKSPACE_QUERY_PARAM]);
+      const { schemaType, field, html } = request.body;
+      try {
+        return {
+          sanitized: sanitizeRichText(schemaType, field, html, {
+            workspaceId: access.workspace.id,
+            publicUrl: ctx.config.publicUrl,
+          }),
+        };
+      } catch (err) {
+        if (err instanceof NotHtmlFieldError) throw badRequest(err.message);
+        throw err;
+      }
+    },
+  );
+}
