@@ -1,5 +1,6 @@
 import type { User } from '@shared/api/auth';
 import {
+  canBeWorkspaceSegment,
   decideBye,
   decidePrivateRoute,
   decideVerifyEmail,
@@ -182,6 +183,13 @@ describe('paths', () => {
     expect(workspaceIdFromPath('/user/verify-email')).toBeUndefined();
     expect(workspaceIdFromPath('/')).toBeUndefined();
     expect(workspaceIdFromPath('/Not_A_Slug')).toBeUndefined();
+  });
+
+  it('never takes an app path segment for a workspace', () => {
+    expect(canBeWorkspaceSegment('acme')).toBe(true);
+    expect(canBeWorkspaceSegment('workspaces')).toBe(false);
+    expect(canBeWorkspaceSegment('auth')).toBe(false);
+    expect(canBeWorkspaceSegment('Acme')).toBe(false);
   });
 
   it('names the section of a workspace path', () => {

@@ -31,11 +31,13 @@ export const settingsPath = (workspaceId: string, section?: string) =>
 
 export const isWorkspaceId = (value: string) => /^[a-z0-9][a-z0-9-]{0,62}$/.test(value);
 
+/** Whether a first path segment can name a workspace at all (app paths like /workspaces/… cannot). */
+export const canBeWorkspaceSegment = (segment: string) => isWorkspaceId(segment) && !RESERVED_SEGMENTS.has(segment);
+
 /** The workspace a path belongs to, or undefined for app-level paths like /auth/welcome. */
 export function workspaceIdFromPath(pathname: string): string | undefined {
   const first = pathname.split('/').filter(Boolean)[0];
-  if (!first || RESERVED_SEGMENTS.has(first)) return undefined;
-  return isWorkspaceId(first) ? first : undefined;
+  return first && canBeWorkspaceSegment(first) ? first : undefined;
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   decideVerifyEmail,
   decideWelcome,
   decideWorkspaceRoute,
-  isWorkspaceId,
+  canBeWorkspaceSegment,
   safeReturnTo,
   welcomeUrl,
 } from './guards';
@@ -118,7 +118,7 @@ export function createLoaders(client: QueryClient) {
       const url = attemptedUrl(request);
       const id = params.workspace ?? '';
       // Not a workspace id at all: this is simply a path the app does not have.
-      if (!isWorkspaceId(id)) throw data(null, { status: 404 });
+      if (!canBeWorkspaceSegment(id)) throw data(null, { status: 404 });
       let workspace;
       try {
         workspace = await client.fetchQuery(workspaceQueryOptions(id));
