@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { basicSetup } from 'codemirror';
 import { javascript } from '@codemirror/lang-javascript';
-import { Annotation, EditorState, type Extension } from '@codemirror/state';
-import { EditorView } from '@codemirror/view';
+import { Annotation, EditorState, RangeSetBuilder, type Extension } from '@codemirror/state';
+import { Decoration, EditorView } from '@codemirror/view';
 
 /** Marks the editor's own replacements (a new value from outside), which the guard lets through. */
 const external = Annotation.define<boolean>();
@@ -19,6 +19,21 @@ export interface CodeEditorProps {
   guard: (previous: string, next: string) => string;
   onChange: (code: string) => void;
   ariaLabel: string;
+  /** Lengths of the fixed beginning and ending blocks, shaded so users see what they cannot change. */
+  fixed?: { begin: number; end: number };
+}
+
+const fixedMark = Decoration.mark({ class: 'cm-fixed-block' });
+
+function fixedBlocks(fixed: { begin: number; end: number }): Extension {
+  return EditorView.decorations.compute(['doc'], (state) => {
+    const builder = new RangeSetBuilder<Decoration>();
+    const length = state.doc.length;
+    if (fixed.begin + fixed.end > length) return builder.finish();
+    if (fixed.begin > 0) builder.add(0, fixed.begin, fixedMark);
+    if (fixed.end > 0) builder.add(length - fixed.end, length, fixedMark);
+    return builder.finish();
+  });
 }
 
 function languageOf(language: CodeEditorProps['language']): Extension {
@@ -28,7 +43,7 @@ function languageOf(language: CodeEditorProps['language']): Extension {
 }
 
 /** CodeMirror 6 (loaded lazily by `CodeField`): every edit passes `guard` before it is applied. */
-export default function CodeEditor({ value, language, readOnly, height, guard, onChange, ariaLabel }: CodeEditorProps) {
+export default function CodeEditor({ value, language, readOnly, height, guard, onChange, ariaLabel, fixed }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const latest = useRef({ guard, onChange });
@@ -55,12 +70,14 @@ export default function CodeEditor({ value, language, readOnly, height, guard, o
           basicSetup,
           languageOf(language),
           guardFilter,
+          fixed ? fixedBlocks(fixed) : [],
           EditorState.readOnly.of(readOnly),
           EditorView.editable.of(!readOnly),
           EditorView.contentAttributes.of({ 'aria-label': ariaLabel }),
           EditorView.theme({
             '&': { height: `${height}px`, fontSize: '13px', border: '1px solid var(--mantine-color-gray-4)', borderRadius: 'var(--mantine-radius-md)' },
             '&.cm-focused': { outline: '2px solid var(--mantine-color-marquee-5)', outlineOffset: '-1px' },
+            '.cm-fixed-block': { backgroundColor: 'var(--mantine-color-gray-1)', color: 'var(--mantine-color-gray-6)' },
             '.cm-scroller': { fontFamily: 'var(--mantine-font-family-monospace)', borderRadius: 'var(--mantine-radius-md)' },
           }),
           EditorView.updateListener.of((update) => {
@@ -78,7 +95,7 @@ export default function CodeEditor({ value, language, readOnly, height, guard, o
     };
     // The editor is built once per language and mode; value changes are synced below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [language, readOnly, height, ariaLabel]);
+  }, [language, readOnly, height, ariaLabel, fixed?.begin, fixed?.end]);
 
   useEffect(() => {
     const instance = view.current;

@@ -52,6 +52,7 @@ export function CodeField({ field, value, onChange, readOnly, error, path }: Fie
           height={CODE_EDITOR_HEIGHT}
           guard={guard}
           ariaLabel={field.label}
+          fixed={{ begin: field.beginBlock.length, end: field.endBlock.length }}
           onChange={onChange}
         />
       </Suspense>

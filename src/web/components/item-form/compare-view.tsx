@@ -28,7 +28,7 @@ export function CompareView({ schema, fields, before, after }: { schema: SchemaT
         </Text>
         <Switch size="sm" label="Only changed fields" checked={onlyChanged} onChange={(event) => setOnlyChanged(event.currentTarget.checked)} />
       </Group>
-      <Grid gap="md" visibleFrom="sm" mb={4}>
+      <Grid gap="md" visibleFrom="sm" mb={4} px="xs" style={{ borderLeft: '3px solid transparent' }}>
         <Grid.Col span={3} />
         <Grid.Col span={4.5}>
           <Text size="xs" fw={700} tt="uppercase" c="dimmed">

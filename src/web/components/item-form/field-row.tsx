@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Badge, Box, Grid, Group, Text } from '@mantine/core';
+import { Box, Grid, Group, Text } from '@mantine/core';
 import type { FieldDef } from '@shared/schemas/types';
 import { clampLabelWidth } from '@shared/validation/label-width';
 
@@ -10,36 +10,30 @@ import { clampLabelWidth } from '@shared/validation/label-width';
 export function FieldRow({
   field,
   inputId,
-  showRequired,
-  changed,
+  editing,
   children,
 }: {
   field: FieldDef;
   inputId?: string;
-  showRequired: boolean;
-  changed?: boolean;
+  /** In edit mode labels line up with inputs and required fields are starred. */
+  editing: boolean;
   children: ReactNode;
 }) {
   const labelWidth = clampLabelWidth(field.labelWidth);
   const stacked = labelWidth === 12;
   return (
-    <Box data-field={field.key} data-changed={changed || undefined} py={4}>
+    <Box data-field={field.key} py={4}>
       <Grid gap={{ base: 4, sm: 'md' }} align="flex-start">
         <Grid.Col span={{ base: 12, sm: labelWidth }} data-label-width={labelWidth}>
-          <Group gap={6} pt={stacked ? 0 : { base: 0, sm: 6 }} wrap="nowrap">
-            <Text component="label" htmlFor={inputId} size="sm" fw={500}>
+          <Group gap={6} pt={stacked || !editing ? 0 : { base: 0, sm: 6 }} wrap="nowrap">
+            <Text component="label" htmlFor={editing ? inputId : undefined} size="sm" fw={500} c={editing ? undefined : 'dimmed'}>
               {field.label}
-              {showRequired && field.required && (
+              {editing && field.required && (
                 <Text span c="red" ml={3} aria-hidden>
                   *
                 </Text>
               )}
             </Text>
-            {changed && (
-              <Badge size="xs" color="orange" variant="light">
-                Changed
-              </Badge>
-            )}
           </Group>
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: stacked ? 12 : 12 - labelWidth }} style={{ minWidth: 0 }}>

@@ -268,7 +268,7 @@ export function ItemForm(props: ItemFormProps) {
               {visibleFields.map((field) => {
                 const inputId = `${formId}-${field.key}`;
                 return (
-                  <FieldRow key={field.key} field={field} inputId={inputId} showRequired={editing}>
+                  <FieldRow key={field.key} field={field} inputId={inputId} editing={editing}>
                     <FieldInput field={field} scope={data} onPatch={handlePatch} readOnly={!editing} errors={shownErrors} inputId={inputId} />
                   </FieldRow>
                 );
