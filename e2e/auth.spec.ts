@@ -94,6 +94,28 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL(/\/workspaces\/$/);
   });
 
+  test('an unverified user fixes a mistyped address from the verify page', async ({ page }) => {
+    const typo = uniqueEmail('tpyo');
+    const fixed = uniqueEmail('fixed');
+    await signUpApi(page.request, { name: 'Tim Typo', email: typo, password: PASSWORD });
+    await page.goto('/user/verify-email');
+    await page.getByRole('button', { name: 'Change email address' }).click();
+    const form = page.getByRole('form', { name: 'Change email' });
+    await form.getByLabel('New email').fill(fixed);
+    await form.getByLabel('Current password', { exact: true }).fill('not-my-password');
+    await form.getByRole('button', { name: 'Send link to the new address' }).click();
+    await expect(form.getByRole('alert')).toBeVisible();
+    await shot(page, '38-change-email-error');
+    await form.getByLabel('Current password', { exact: true }).fill(PASSWORD);
+    await form.getByRole('button', { name: 'Send link to the new address' }).click();
+    await expect(page.getByText(`We sent a confirmation link to ${fixed}.`)).toBeVisible();
+
+    await page.goto(await mailLink(fixed, '/user/verify-email'));
+    await expect(page).toHaveURL(/\/workspaces\/$/);
+    const me = await (await page.request.get('/api/v1/me')).json();
+    expect(me.user).toMatchObject({ email: fixed, emailVerified: true });
+  });
+
   test('a used or made-up verification link says so', async ({ page }) => {
     await page.goto('/user/verify-email?token=made-up-token');
     await expect(page.getByRole('alert')).toHaveText('This link is invalid or has expired');

@@ -10,10 +10,14 @@ let counter = 0;
 /** An address no other test uses. */
 export const uniqueEmail = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}@example.com`;
 
-/** Saves a full-page screenshot to look at (SHOTS_DIR/{name}.png). */
+/**
+ * Saves a screenshot of the viewport to look at (SHOTS_DIR/{name}.png). Not full-page: the app shell's
+ * header and drawers are fixed, and a stitched full-page image would misplace them.
+ */
 export async function shot(page: Page, name: string) {
   fs.mkdirSync(SHOTS_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`), fullPage: true });
+  await page.waitForTimeout(350); // let drawer and notification transitions settle
+  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`) });
 }
 
 /** Hides the cookie notice for tests that are not about it. */

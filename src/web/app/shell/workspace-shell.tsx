@@ -47,11 +47,11 @@ export default function WorkspaceShell() {
         breakpoint: 'md',
         collapsed: { mobile: !hasAside || !isAsideOpenMobile, desktop: !hasAside || !isAsideOpenDesktop },
       }}
-      padding="xl"
+      padding={{ base: 'md', md: 'xl' }}
     >
       <AppShell.Header px="md">
         <Group h="100%" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+          <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 0 }}>
             <Burger opened={isNavOpen} onClick={nav.toggle} hiddenFrom="md" size="sm" aria-label="Toggle navigation" />
             <Link to="/workspaces" aria-label="All workspaces" style={{ display: 'flex' }}>
               <BrandMark />
@@ -59,7 +59,7 @@ export default function WorkspaceShell() {
             <Divider orientation="vertical" my={16} visibleFrom="xs" />
             <WorkspaceSwitcher workspace={workspace} />
           </Group>
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
             {workspace.__permissions.canManageWorkspace && !isSettings && (
               <Tooltip label="Settings">
                 <ActionIcon

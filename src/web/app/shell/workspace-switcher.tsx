@@ -11,9 +11,9 @@ export function WorkspaceSwitcher({ workspace }: { workspace: Workspace }) {
   return (
     <Menu position="bottom-start" width={260} shadow="md">
       <Menu.Target>
-        <UnstyledButton aria-label="Switch workspace" data-testid="workspace-switcher" maw={260}>
+        <UnstyledButton aria-label="Switch workspace" data-testid="workspace-switcher" maw={300} style={{ minWidth: 0 }}>
           <Group gap={6} wrap="nowrap">
-            <Text fw={600} truncate>
+            <Text fw={600} truncate style={{ minWidth: 0 }}>
               {workspace.basics.name || workspace.name}
             </Text>
             <IconSelector size={15} color="var(--mantine-color-gray-6)" style={{ flexShrink: 0 }} />

@@ -51,7 +51,7 @@ function InviteCard({ workspace }: { workspace: Workspace }) {
       onSuccess: (invitation) => {
         notifications.show({
           color: 'teal',
-          title: 'Invitation saved',
+          title: 'Invitation sent',
           message: `${invitation.email} joins when they sign in or sign up with that address.`,
         });
         form.reset();

@@ -13,7 +13,18 @@ export function SaveBar({
   saveLabel?: string;
 }) {
   return (
-    <Group justify="space-between" mt="lg">
+    <Group
+      justify="space-between"
+      mt="lg"
+      py="sm"
+      style={{
+        position: 'sticky',
+        bottom: 0,
+        zIndex: 5,
+        background: 'var(--mantine-color-gray-0)',
+        borderTop: '1px solid var(--mantine-color-gray-3)',
+      }}
+    >
       <Text size="sm" c="dimmed">
         {isDirty ? 'You have unsaved changes.' : 'All changes saved.'}
       </Text>

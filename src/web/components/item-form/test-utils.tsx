@@ -1,0 +1,81 @@
+/** Helpers for the item form's component tests (on the app's render helper; see src/web/test/render). */
+import type { ReactNode } from 'react';
+import { act } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { render } from '@web/test/render';
+import { theme } from '../../app/theme';
+
+export async function renderUi(ui: ReactNode) {
+  return render(
+    <MantineProvider theme={theme}>
+      <ModalsProvider>
+        <Notifications />
+        {ui}
+      </ModalsProvider>
+    </MantineProvider>,
+  );
+}
+
+/** The element whose aria-label is `label` (inputs carry their field's label). */
+export function byLabel<T extends HTMLElement = HTMLInputElement>(label: string): T {
+  const found = document.querySelector<T>(`[aria-label="${CSS.escape(label)}"]`);
+  if (!found) throw new Error(`No element labelled "${label}"`);
+  return found;
+}
+
+export const queryByLabel = (label: string) => document.querySelector<HTMLElement>(`[aria-label="${CSS.escape(label)}"]`);
+
+/** Sets an input's or textarea's value the way React notices, then fires input and change. */
+export async function changeValue(element: HTMLInputElement | HTMLTextAreaElement, value: string) {
+  await act(async () => {
+    const prototype = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(prototype, 'value')!.set!.call(element, value);
+    element.dispatchEvent(new Event('input', { bubbles: true }));
+    element.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+}
+
+export async function keyDown(element: Element, key: string) {
+  await act(async () => {
+    element.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+  });
+}
+
+export async function blur(element: HTMLElement) {
+  await act(async () => {
+    element.dispatchEvent(new FocusEvent('blur', { bubbles: false }));
+    element.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
+  });
+}
+
+export async function focus(element: HTMLElement) {
+  await act(async () => {
+    element.focus();
+  });
+}
+
+/** The button whose text is exactly `text`. */
+export function button(text: string): HTMLButtonElement {
+  const found = Array.from(document.querySelectorAll('button')).find((candidate) => candidate.textContent?.trim() === text);
+  if (!found) throw new Error(`No button "${text}"`);
+  return found;
+}
+
+export const queryButton = (text: string) =>
+  Array.from(document.querySelectorAll('button')).find((candidate) => candidate.textContent?.trim() === text) ?? null;
+
+/** Opens a Mantine select by clicking its input and picks the option with this text. */
+export async function pickOption(input: HTMLInputElement, text: string) {
+  await act(async () => {
+    input.click();
+  });
+  const option = Array.from(document.querySelectorAll<HTMLElement>('[role="option"]')).find((candidate) => candidate.textContent?.trim() === text);
+  if (!option) throw new Error(`No option "${text}" among ${Array.from(document.querySelectorAll('[role="option"]')).map((o) => o.textContent).join(', ')}`);
+  await act(async () => {
+    option.click();
+  });
+}
+
+export const bodyText = () => document.body.textContent ?? '';
