@@ -7,6 +7,14 @@ import { Notifications } from '@mantine/notifications';
 import { render } from '@web/test/render';
 import { theme } from '../../app/theme';
 
+// Mantine's autosize textarea listens to document.fonts, which jsdom lacks.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    configurable: true,
+    value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() },
+  });
+}
+
 export async function renderUi(ui: ReactNode) {
   return render(
     <MantineProvider theme={theme}>
@@ -78,4 +86,9 @@ export async function pickOption(input: HTMLInputElement, text: string) {
   });
 }
 
-export const bodyText = () => document.body.textContent ?? '';
+/** The page's visible text: element text without style sheets. */
+export function bodyText(): string {
+  const clone = document.body.cloneNode(true) as HTMLElement;
+  clone.querySelectorAll('style, script').forEach((element) => element.remove());
+  return clone.textContent ?? '';
+}
