@@ -27,7 +27,7 @@ export interface AssetStorage {
   delete(key: string): Promise<void>;
 }
 
-const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 
 /** Keys are built from validated ids only; this refuses anything that could climb out of the store. */
 export function assertSafeKey(key: string): void {

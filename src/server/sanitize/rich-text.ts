@@ -28,7 +28,7 @@ function richTextPolicy(options: SanitizeOptions): sanitizeHtml.IOptions {
   return {
     allowedTags: [...HEADINGS, ...TEXT, ...BLOCKS, ...TABLES, 'a', 'img'],
     allowedAttributes: {
-      a: ['href', 'title', { name: 'target', multiple: false, values: ['_blank'] }, 'rel', ...REFERENCE_ATTRIBUTES],
+      a: ['href', 'title', 'target', 'rel', ...REFERENCE_ATTRIBUTES],
       img: ['src', 'alt', 'title', 'width', 'height', ...REFERENCE_ATTRIBUTES],
       ol: ['start'],
       th: ['colspan', 'rowspan', 'colwidth'],
@@ -46,8 +46,9 @@ function richTextPolicy(options: SanitizeOptions): sanitizeHtml.IOptions {
     disallowedTagsMode: 'discard',
     transformTags: {
       a: (tagName, attribs) => {
-        const { rel: _rel, ...rest } = attribs;
-        return { tagName, attribs: rest.target ? { ...rest, rel: 'noopener noreferrer' } : rest };
+        // Only new-tab links keep a target, and those never hand the opener to the other page.
+        const { rel: _rel, target, ...rest } = attribs;
+        return { tagName, attribs: target === '_blank' ? { ...rest, target, rel: 'noopener noreferrer' } : rest };
       },
     },
     // Inline images may only show our own files (of this workspace, when known).
