@@ -5,16 +5,24 @@ import type { TestApp } from '../helpers/test-app';
 import { newUserInput, verifiedUser, type TestUser } from './users';
 import { createWorkspace, patchWorkspace } from './workspaces';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Calls the API as a user (or anonymously) and answers the raw response. */
-export function call(t: TestApp, method: Method, url: string, user?: TestUser, payload?: object, headers: Record<string, string> = {}) {
+export function call(
+  t: TestApp,
+  method: Method,
+  url: string,
+  user?: TestUser,
+  payload?: object,
+  headers: Record<string, string> = {},
+) {
   const options: InjectOptions = { method, url, headers: { ...(user?.auth ?? {}), ...headers } };
   if (payload !== undefined) options.payload = payload as InjectOptions['payload'];
   return t.app.inject(options);
 }
 
-export const itemsUrl = (ws: string, schema?: string) => `/api/v1/workspaces/${ws}/items${schema ? `/${schema}` : ''}`;
+export const itemsUrl = (ws: string, schema?: string) =>
+  `/api/v1/workspaces/${ws}/items${schema ? `/${schema}` : ''}`;
 export const itemUrl = (ws: string, schema: string, id: string) => `${itemsUrl(ws, schema)}/${id}`;
 
 /** A complete, valid blog post. */
@@ -58,7 +66,10 @@ export async function teamWorkspace(
   const members: Record<string, TestUser> = {};
   for (const [label, roles] of Object.entries(options.people)) {
     const input = newUserInput({ name: label });
-    const res = await call(t, 'POST', `/api/v1/workspaces/${ws.id}/members/invitations`, manager, { email: input.email, roles });
+    const res = await call(t, 'POST', `/api/v1/workspaces/${ws.id}/members/invitations`, manager, {
+      email: input.email,
+      roles,
+    });
     if (res.statusCode !== 201) throw new Error(`invite failed: ${res.statusCode} ${res.body}`);
     members[label] = await verifiedUser(t, input);
   }
@@ -70,7 +81,13 @@ function expectStatus(res: LightMyRequestResponse, status: number, what: string)
   return res;
 }
 
-export async function createItem(t: TestApp, user: TestUser, ws: string, schema: string, data: object): Promise<Item> {
+export async function createItem(
+  t: TestApp,
+  user: TestUser,
+  ws: string,
+  schema: string,
+  data: object,
+): Promise<Item> {
   return expectStatus(await call(t, 'POST', itemsUrl(ws, schema), user, { data }), 201, 'create item').json();
 }
 
@@ -83,17 +100,46 @@ export async function saveItem(
   data: object,
   baseVersion?: number,
 ): Promise<Item> {
-  return expectStatus(await call(t, 'PUT', itemUrl(ws, schema, id), user, { data, baseVersion }), 200, 'save item').json();
+  return expectStatus(
+    await call(t, 'PUT', itemUrl(ws, schema, id), user, { data, baseVersion }),
+    200,
+    'save item',
+  ).json();
 }
 
-export async function getItem(t: TestApp, user: TestUser, ws: string, schema: string, id: string): Promise<Item> {
+export async function getItem(
+  t: TestApp,
+  user: TestUser,
+  ws: string,
+  schema: string,
+  id: string,
+): Promise<Item> {
   return expectStatus(await call(t, 'GET', itemUrl(ws, schema, id), user), 200, 'get item').json();
 }
 
-export async function publish(t: TestApp, user: TestUser, ws: string, schema: string, id: string, stage = 'live', publishRefs = false) {
+export async function publish(
+  t: TestApp,
+  user: TestUser,
+  ws: string,
+  schema: string,
+  id: string,
+  stage = 'live',
+  publishRefs = false,
+) {
   return call(t, 'POST', `${itemUrl(ws, schema, id)}/publish/${stage}`, user, { publishRefs });
 }
 
-export async function approve(t: TestApp, user: TestUser, ws: string, schema: string, id: string, roleId: string, comment?: string) {
-  return call(t, 'POST', `${itemUrl(ws, schema, id)}/approvals`, user, { roleId, ...(comment ? { comment } : {}) });
+export async function approve(
+  t: TestApp,
+  user: TestUser,
+  ws: string,
+  schema: string,
+  id: string,
+  roleId: string,
+  comment?: string,
+) {
+  return call(t, 'POST', `${itemUrl(ws, schema, id)}/approvals`, user, {
+    roleId,
+    ...(comment ? { comment } : {}),
+  });
 }

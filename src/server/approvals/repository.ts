@@ -6,7 +6,11 @@ import type { ItemKey } from '../items/repository';
 export type ApprovalRow = typeof approvals.$inferSelect;
 
 const ofItem = (key: ItemKey) =>
-  and(eq(approvals.workspaceId, key.workspaceId), eq(approvals.schema, key.schema), eq(approvals.itemId, key.id));
+  and(
+    eq(approvals.workspaceId, key.workspaceId),
+    eq(approvals.schema, key.schema),
+    eq(approvals.itemId, key.id),
+  );
 
 export async function insertApproval(tx: Tx, row: typeof approvals.$inferInsert) {
   await tx.insert(approvals).values(row);

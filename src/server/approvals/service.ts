@@ -1,6 +1,10 @@
 import { ITEM_MESSAGES, type Approvals } from '@shared/api/items';
-import { approverRoleIds } from '@shared/permissions/permissions';
-import { approverRoleLabel, isFullyApproved, remainingApprovals } from '@shared/publishing/approvals';
+import {
+  approverRoleLabel,
+  approversOf,
+  isFullyApproved,
+  remainingApprovals,
+} from '@shared/publishing/approvals';
 import type { AppContext } from '../context';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { addApprovedRole, lockItem } from '../items/repository';
@@ -15,7 +19,11 @@ export async function getApprovals(ctx: AppContext, scope: SchemaScope, id: stri
   const { roles } = scope.workspace;
   const byVersion = new Map<number, Approvals['versions'][number]>();
   for (const row of rows) {
-    const record = byVersion.get(row.version) ?? { version: row.version, at: row.at.toISOString(), roles: {} };
+    const record = byVersion.get(row.version) ?? {
+      version: row.version,
+      at: row.at.toISOString(),
+      roles: {},
+    };
     if (row.at.toISOString() > record.at) record.at = row.at.toISOString();
     record.roles[row.roleId] = {
       at: row.at.toISOString(),
@@ -32,7 +40,10 @@ export async function getApprovals(ctx: AppContext, scope: SchemaScope, id: stri
     version: item.version,
     fullyApproved: isFullyApproved(remaining),
     remainingApprovals: remaining,
-    approvers: approverRoleIds(roles, item.schema).map((roleId) => ({ roleId, label: approverRoleLabel(roles, roleId) })),
+    approvers: approversOf(roles, item.schema).map((roleId) => ({
+      roleId,
+      label: approverRoleLabel(roles, roleId),
+    })),
     versions: [...byVersion.values()].sort((a, b) => b.version - a.version),
   };
 }
@@ -52,8 +63,10 @@ export async function approveItem(
   if (!scope.permissions.roles.includes(body.roleId)) {
     throw forbidden(`You do not hold the role "${approverRoleLabel(roles, body.roleId)}"`);
   }
-  if (!approverRoleIds(roles, scope.schema.name).includes(body.roleId)) {
-    throw badRequest(`The role "${approverRoleLabel(roles, body.roleId)}" does not approve ${scope.schema.pluralTitle}`);
+  if (!approversOf(roles, scope.schema.name).includes(body.roleId)) {
+    throw badRequest(
+      `The role "${approverRoleLabel(roles, body.roleId)}" does not approve ${scope.schema.pluralTitle}`,
+    );
   }
   const key = keyOf(scope, id);
   await ctx.db.transaction(async (tx) => {
@@ -63,7 +76,9 @@ export async function approveItem(
       throw conflict(ITEM_MESSAGES.staleVersion, { version: item.version });
     }
     if (!(await addApprovedRole(tx, key, item.version, body.roleId))) {
-      throw conflict(`Version ${item.version} is already approved as ${approverRoleLabel(roles, body.roleId)}`);
+      throw conflict(
+        `Version ${item.version} is already approved as ${approverRoleLabel(roles, body.roleId)}`,
+      );
     }
     await repo.insertApproval(tx, {
       ...versionKey(key),

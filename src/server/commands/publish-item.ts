@@ -22,16 +22,19 @@ function aboutReference(err: unknown, label: string): unknown {
  */
 async function publishReferences(tx: Tx, scope: SchemaScope, item: ItemRow, stage: string, at: Date) {
   const done: PublishResult['published'] = [];
-  for (const [refId, ref] of Object.entries(item.refs)) {
+  const byLabel = Object.entries(item.refs).sort(
+    ([idA, a], [idB, b]) => a.label.localeCompare(b.label) || idA.localeCompare(idB),
+  );
+  for (const [refId, ref] of byLabel) {
     const label = ref.label || refId;
     try {
       const refScope = schemaIn(scope, ref.schemaType);
       requireRight(refScope, 'publish');
       const refItem = await lockItem(tx, keyOf(refScope, refId));
       if (!refItem) throw conflict('it does not exist any more');
-      const [copy] = await copiesOf(tx, scope.workspace.id, [{ schema: refItem.schema, id: refItem.id }]).then((copies) =>
-        copies.filter((c) => c.stage === stage),
-      );
+      const [copy] = await copiesOf(tx, scope.workspace.id, [
+        { schema: refItem.schema, id: refItem.id },
+      ]).then((copies) => copies.filter((c) => c.stage === stage));
       if (copy && copy.version === refItem.version) continue;
       assertPublishable(refScope, refItem, 'It');
       await upsertCopy(tx, refItem, stage, scope.user.id, at);

@@ -15,6 +15,12 @@ export async function listComments(db: Db, key: ItemKey) {
   return db
     .select()
     .from(comments)
-    .where(and(eq(comments.workspaceId, key.workspaceId), eq(comments.schema, key.schema), eq(comments.itemId, key.id)))
+    .where(
+      and(
+        eq(comments.workspaceId, key.workspaceId),
+        eq(comments.schema, key.schema),
+        eq(comments.itemId, key.id),
+      ),
+    )
     .orderBy(asc(comments.at), asc(comments.id));
 }

@@ -24,7 +24,9 @@ export async function commentRoutes(instance: FastifyInstance, ctx: AppContext) 
     { schema: { tags, params: ItemParams, body: AddCommentBody, response: { 201: Comment } } },
     async (request, reply) => {
       const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
-      return reply.code(201).send(await comments.addComment(ctx, scope, request.params.id, request.body.text));
+      return reply
+        .code(201)
+        .send(await comments.addComment(ctx, scope, request.params.id, request.body.text));
     },
   );
 }

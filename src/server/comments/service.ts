@@ -20,7 +20,11 @@ export async function listComments(ctx: AppContext, scope: SchemaScope, id: stri
 
 /** Anyone who may edit, publish or approve the schema may comment; read-only members may not. */
 export async function addComment(ctx: AppContext, scope: SchemaScope, id: string, text: string) {
-  if (!(['edit', 'publish', 'approve'] as const).some((action) => can(scope.permissions, action, scope.schema.name))) {
+  if (
+    !(['edit', 'publish', 'approve'] as const).some((action) =>
+      can(scope.permissions, action, scope.schema.name),
+    )
+  ) {
     throw forbidden(`You do not have permission to comment on ${scope.schema.pluralTitle}`);
   }
   await requireItem(ctx, scope, id);

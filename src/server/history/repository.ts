@@ -6,7 +6,11 @@ import type { ItemKey } from '../items/repository';
 export type ItemVersionRow = typeof itemVersions.$inferSelect;
 
 const ofItem = (key: ItemKey) =>
-  and(eq(itemVersions.workspaceId, key.workspaceId), eq(itemVersions.schema, key.schema), eq(itemVersions.itemId, key.id));
+  and(
+    eq(itemVersions.workspaceId, key.workspaceId),
+    eq(itemVersions.schema, key.schema),
+    eq(itemVersions.itemId, key.id),
+  );
 
 /** Every save writes the full data of its version; rows are never changed afterwards. */
 export async function insertVersion(tx: Tx, row: typeof itemVersions.$inferInsert) {
@@ -23,7 +27,10 @@ const withAuthor = (db: Db) =>
       userName: users.name,
     })
     .from(itemVersions)
-    .leftJoin(members, and(eq(members.workspaceId, itemVersions.workspaceId), eq(members.userId, itemVersions.by)))
+    .leftJoin(
+      members,
+      and(eq(members.workspaceId, itemVersions.workspaceId), eq(members.userId, itemVersions.by)),
+    )
     .leftJoin(users, eq(users.id, itemVersions.by));
 
 /** The versions of an item, newest first, without their data. */
@@ -39,7 +46,10 @@ export async function findVersion(db: Db, key: ItemKey, num: number) {
       userName: users.name,
     })
     .from(itemVersions)
-    .leftJoin(members, and(eq(members.workspaceId, itemVersions.workspaceId), eq(members.userId, itemVersions.by)))
+    .leftJoin(
+      members,
+      and(eq(members.workspaceId, itemVersions.workspaceId), eq(members.userId, itemVersions.by)),
+    )
     .leftJoin(users, eq(users.id, itemVersions.by))
     .where(and(ofItem(key), eq(itemVersions.num, num)))
     .limit(1);

@@ -12,7 +12,14 @@ export async function historyRoutes(instance: FastifyInstance, ctx: AppContext) 
 
   app.get(
     `${ITEM_PATH}/history`,
-    { schema: { tags, description: 'The change log, newest version first', params: ItemParams, response: { 200: HistoryList } } },
+    {
+      schema: {
+        tags,
+        description: 'The change log, newest version first',
+        params: ItemParams,
+        response: { 200: HistoryList },
+      },
+    },
     async (request) => {
       const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
       return { versions: await history.listHistory(ctx, scope, request.params.id) };

@@ -1,6 +1,11 @@
 import type { Item } from '@shared/api/items';
 import { can } from '@shared/permissions/permissions';
-import { approverRoleLabel, isFullyApproved, needsApprovalFrom, remainingApprovals } from '@shared/publishing/approvals';
+import {
+  approverRoleLabel,
+  isFullyApproved,
+  needsApprovalFrom,
+  remainingApprovals,
+} from '@shared/publishing/approvals';
 import { stageValue } from '@shared/publishing/stages';
 import { publishStatuses } from '@shared/publishing/status';
 import type { Db, Tx } from '../db/client';
@@ -13,7 +18,11 @@ import type { ItemWithWriter } from './repository';
  * Item JSON for the caller: the stored item plus its status in every stage, its approval state and
  * what the caller may do with it (so screens never re-derive the rules). Two queries for any number of items.
  */
-export async function presentItems(db: Db | Tx, access: WorkspaceAccess, rows: readonly ItemWithWriter[]): Promise<Item[]> {
+export async function presentItems(
+  db: Db | Tx,
+  access: WorkspaceAccess,
+  rows: readonly ItemWithWriter[],
+): Promise<Item[]> {
   const workspaceId = access.workspace.id;
   const keys = rows.map(({ item }) => ({ schema: item.schema, id: item.id, version: item.version }));
   const [copies, approvals] = await Promise.all([
@@ -25,7 +34,9 @@ export async function presentItems(db: Db | Tx, access: WorkspaceAccess, rows: r
   const { roles } = access.workspace;
 
   return rows.map(({ item, writerName }) => {
-    const own = copies.filter((c) => c.schema === item.schema && c.id === item.id && stageValues.has(c.stage));
+    const own = copies.filter(
+      (c) => c.schema === item.schema && c.id === item.id && stageValues.has(c.stage),
+    );
     const remaining = remainingApprovals(roles, item.schema, item.approvedRoles);
     return {
       id: item.id,
@@ -40,9 +51,16 @@ export async function presentItems(db: Db | Tx, access: WorkspaceAccess, rows: r
       createdBy: item.createdBy,
       hasErrors: item.hasErrors,
       variation: item.variation ?? null,
-      publishStatus: publishStatuses(stages, Object.fromEntries(own.map((c) => [c.stage, c.version])), item.version),
+      publishStatus: publishStatuses(
+        stages,
+        Object.fromEntries(own.map((c) => [c.stage, c.version])),
+        item.version,
+      ),
       published: Object.fromEntries(
-        own.map((c) => [c.stage, { version: c.version, publishedAt: c.publishedAt.toISOString(), publishedBy: c.publishedBy }]),
+        own.map((c) => [
+          c.stage,
+          { version: c.version, publishedAt: c.publishedAt.toISOString(), publishedBy: c.publishedBy },
+        ]),
       ),
       fullyApproved: isFullyApproved(remaining),
       remainingApprovals: remaining,

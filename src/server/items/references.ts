@@ -5,12 +5,20 @@ function isReference(value: unknown): value is Reference {
   return typeof value === 'object' && value !== null && typeof (value as Reference).id === 'string';
 }
 
-function collect(fields: readonly FieldDef[], data: Readonly<Record<string, unknown>>, out: Record<string, ItemReference>) {
+function collect(
+  fields: readonly FieldDef[],
+  data: Readonly<Record<string, unknown>>,
+  out: Record<string, ItemReference>,
+) {
   for (const field of fields) {
     const value = data[field.key];
     if (value === null || value === undefined) continue;
     const refs =
-      field.type === 'reference' ? [value] : field.type === 'reference-list' && Array.isArray(value) ? value : [];
+      field.type === 'reference'
+        ? [value]
+        : field.type === 'reference-list' && Array.isArray(value)
+          ? value
+          : [];
     for (const ref of refs) {
       if (!isReference(ref) || ref.id in out) continue;
       out[ref.id] = {
@@ -22,7 +30,8 @@ function collect(fields: readonly FieldDef[], data: Readonly<Record<string, unkn
     }
     if (field.type === 'table' && Array.isArray(value)) {
       for (const row of value) {
-        if (typeof row === 'object' && row !== null) collect(field.columns, row as Record<string, unknown>, out);
+        if (typeof row === 'object' && row !== null)
+          collect(field.columns, row as Record<string, unknown>, out);
       }
     }
   }

@@ -21,10 +21,17 @@ const withWriter = (db: Db | Tx) =>
   db
     .select({ item: items, memberName: members.displayName, userName: users.name })
     .from(items)
-    .leftJoin(members, and(eq(members.workspaceId, items.workspaceId), eq(members.userId, items.lastWrittenBy)))
+    .leftJoin(
+      members,
+      and(eq(members.workspaceId, items.workspaceId), eq(members.userId, items.lastWrittenBy)),
+    )
     .leftJoin(users, eq(users.id, items.lastWrittenBy));
 
-const toWithWriter = (r: { item: ItemRow; memberName: string | null; userName: string | null }): ItemWithWriter => ({
+const toWithWriter = (r: {
+  item: ItemRow;
+  memberName: string | null;
+  userName: string | null;
+}): ItemWithWriter => ({
   item: r.item,
   writerName: r.memberName ?? r.userName ?? null,
 });
@@ -34,7 +41,10 @@ export async function insertItem(tx: Tx, row: typeof items.$inferInsert) {
   return inserted;
 }
 
-export type ItemPatch = Pick<ItemRow, 'data' | 'refs' | 'lastWrittenBy' | 'lastWrittenAt' | 'hasErrors' | 'variation'>;
+export type ItemPatch = Pick<
+  ItemRow,
+  'data' | 'refs' | 'lastWrittenBy' | 'lastWrittenAt' | 'hasErrors' | 'variation'
+>;
 
 /**
  * Writes the next version: version + 1 and no approvals yet. With a base version, only when the stored
@@ -75,7 +85,9 @@ export async function addApprovedRole(tx: Tx, key: ItemKey, version: number, rol
   const rows = await tx
     .update(items)
     .set({ approvedRoles: sql`array_append(${items.approvedRoles}, ${roleId}::text)` })
-    .where(and(byKey(key), eq(items.version, version), sql`not (${roleId}::text = any(${items.approvedRoles}))`))
+    .where(
+      and(byKey(key), eq(items.version, version), sql`not (${roleId}::text = any(${items.approvedRoles}))`),
+    )
     .returning({ id: items.id });
   return rows.length > 0;
 }
@@ -123,16 +135,30 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
       conditions.push(sql`${published.publishedAt} < ${filter.before.toISOString()}::timestamptz`);
     }
     if (cursor) {
-      conditions.push(sql`(${published.publishedAt}, ${published.id}) < (${cursor.at}::timestamptz, ${cursor.id})`);
+      conditions.push(
+        sql`(${published.publishedAt}, ${published.id}) < (${cursor.at}::timestamptz, ${cursor.id})`,
+      );
     }
     const rows = await db
-      .select({ item: items, memberName: members.displayName, userName: users.name, sortAt: published.publishedAt })
+      .select({
+        item: items,
+        memberName: members.displayName,
+        userName: users.name,
+        sortAt: published.publishedAt,
+      })
       .from(items)
-      .leftJoin(members, and(eq(members.workspaceId, items.workspaceId), eq(members.userId, items.lastWrittenBy)))
+      .leftJoin(
+        members,
+        and(eq(members.workspaceId, items.workspaceId), eq(members.userId, items.lastWrittenBy)),
+      )
       .leftJoin(users, eq(users.id, items.lastWrittenBy))
       .innerJoin(
         published,
-        and(eq(published.workspaceId, items.workspaceId), eq(published.schema, items.schema), eq(published.id, items.id)),
+        and(
+          eq(published.workspaceId, items.workspaceId),
+          eq(published.schema, items.schema),
+          eq(published.id, items.id),
+        ),
       )
       .where(and(...conditions))
       .orderBy(desc(published.publishedAt), desc(published.id))
@@ -150,7 +176,8 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
     );
     conditions.push(sql`(${sql.join(groups, sql` or `)})`);
   }
-  if (cursor) conditions.push(sql`(${items.lastWrittenAt}, ${items.id}) < (${cursor.at}::timestamptz, ${cursor.id})`);
+  if (cursor)
+    conditions.push(sql`(${items.lastWrittenAt}, ${items.id}) < (${cursor.at}::timestamptz, ${cursor.id})`);
   const rows = await withWriter(db)
     .where(and(...conditions))
     .orderBy(desc(items.lastWrittenAt), desc(items.id))

@@ -29,7 +29,10 @@ export const FunItemParams = z.object({ schema: SchemaName, id: ItemId });
 export const ITEM_PATH = '/workspaces/:ws/items/:schema/:id';
 
 /** The version a save is based on: `If-Match: 3` (or `"3"`) and/or `baseVersion` in the body. */
-export function baseVersionOf(request: FastifyRequest, bodyBaseVersion: number | undefined): number | undefined {
+export function baseVersionOf(
+  request: FastifyRequest,
+  bodyBaseVersion: number | undefined,
+): number | undefined {
   const header = request.headers['if-match'];
   if (header === undefined) return bodyBaseVersion;
   const match = /^(?:W\/)?"?(\d{1,9})"?$/.exec(String(header).trim());
@@ -86,15 +89,22 @@ export async function itemRoutes(instance: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
       const row = await items.createItem(ctx, scope, request.body.data);
-      return reply.code(201).header('etag', `"${row.version}"`).send(await items.presentWritten(ctx, scope, row));
+      return reply
+        .code(201)
+        .header('etag', `"${row.version}"`)
+        .send(await items.presentWritten(ctx, scope, row));
     },
   );
 
-  app.get(ITEM_PATH, { schema: { tags, params: ItemParams, response: { 200: Item } } }, async (request, reply) => {
-    const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
-    const item = await items.getItem(ctx, scope, request.params.id);
-    return reply.header('etag', `"${item.version}"`).send(item);
-  });
+  app.get(
+    ITEM_PATH,
+    { schema: { tags, params: ItemParams, response: { 200: Item } } },
+    async (request, reply) => {
+      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const item = await items.getItem(ctx, scope, request.params.id);
+      return reply.header('etag', `"${item.version}"`).send(item);
+    },
+  );
 
   app.put(
     ITEM_PATH,
@@ -117,7 +127,14 @@ export async function itemRoutes(instance: FastifyInstance, ctx: AppContext) {
 
   app.delete(
     ITEM_PATH,
-    { schema: { tags, description: 'Deletes the item and its stage copies; its history stays', params: ItemParams, response: { 200: DeletedItem } } },
+    {
+      schema: {
+        tags,
+        description: 'Deletes the item and its stage copies; its history stays',
+        params: ItemParams,
+        response: { 200: DeletedItem },
+      },
+    },
     async (request) => {
       const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
       return deleteItem(ctx, scope, request.params.id);
@@ -132,9 +149,22 @@ export async function itemFunRoutes(instance: FastifyInstance, ctx: AppContext) 
 
   app.post(
     '/items/:schema',
-    { schema: { tags, params: FunSchemaParams, querystring: FunQuery, body: SaveItemBody, response: { 201: CreatedItem } } },
+    {
+      schema: {
+        tags,
+        params: FunSchemaParams,
+        querystring: FunQuery,
+        body: SaveItemBody,
+        response: { 201: CreatedItem },
+      },
+    },
     async (request, reply) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.query.__marquee_workspace, request.params.schema);
+      const scope = await loadSchemaScope(
+        ctx,
+        request.user,
+        request.query.__marquee_workspace,
+        request.params.schema,
+      );
       const row = await items.createItem(ctx, scope, request.body.data);
       return reply.code(201).send({ id: row.id, version: row.version });
     },
@@ -142,9 +172,22 @@ export async function itemFunRoutes(instance: FastifyInstance, ctx: AppContext) 
 
   app.put(
     '/items/:schema/:id',
-    { schema: { tags, params: FunItemParams, querystring: FunQuery, body: SaveItemBody, response: { 200: CreatedItem } } },
+    {
+      schema: {
+        tags,
+        params: FunItemParams,
+        querystring: FunQuery,
+        body: SaveItemBody,
+        response: { 200: CreatedItem },
+      },
+    },
     async (request) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.query.__marquee_workspace, request.params.schema);
+      const scope = await loadSchemaScope(
+        ctx,
+        request.user,
+        request.query.__marquee_workspace,
+        request.params.schema,
+      );
       const base = baseVersionOf(request, request.body.baseVersion);
       const row = await items.updateItem(ctx, scope, request.params.id, request.body.data, base);
       return { id: row.id, version: row.version };

@@ -25,7 +25,11 @@ export const keyOf = (scope: SchemaScope, id: string): repo.ItemKey => ({
 });
 
 /** The columns naming an item in tables about items (history, comments, approvals). */
-export const versionKey = (key: repo.ItemKey) => ({ workspaceId: key.workspaceId, schema: key.schema, itemId: key.id });
+export const versionKey = (key: repo.ItemKey) => ({
+  workspaceId: key.workspaceId,
+  schema: key.schema,
+  itemId: key.id,
+});
 
 /** A zod issue path as the field it names: data.images.0.schemaType. */
 function fieldPath(path: readonly PropertyKey[]) {
@@ -40,7 +44,10 @@ function fieldPath(path: readonly PropertyKey[]) {
 export function checkItemData(schema: SchemaType, data: Record<string, unknown>) {
   const parsed = itemDataSchema(schema).safeParse(data);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => ({ path: fieldPath(issue.path), message: issue.message }));
+    const issues = parsed.error.issues.map((issue) => ({
+      path: fieldPath(issue.path),
+      message: issue.message,
+    }));
     throw badRequest(`${issues[0].path}: ${issues[0].message}`, { issues });
   }
   const errors = validateItem(schema, parsed.data);
@@ -99,13 +106,24 @@ export async function updateItem(
   const at = new Date();
   const by = scope.user.id;
   return ctx.db.transaction(async (tx) => {
-    const row = await repo.updateItem(tx, key, baseVersion, { ...checked, lastWrittenBy: by, lastWrittenAt: at });
+    const row = await repo.updateItem(tx, key, baseVersion, {
+      ...checked,
+      lastWrittenBy: by,
+      lastWrittenAt: at,
+    });
     if (!row) {
       const current = await repo.findItem(tx, key);
       if (!current) throw notFound(ITEM_MESSAGES.instanceNotFound);
       throw conflict(ITEM_MESSAGES.staleVersion, { version: current.version, baseVersion });
     }
-    await insertVersion(tx, { ...versionKey(key), num: row.version, at, by, data: checked.data, refs: checked.refs });
+    await insertVersion(tx, {
+      ...versionKey(key),
+      num: row.version,
+      at,
+      by,
+      data: checked.data,
+      refs: checked.refs,
+    });
     await followItemVersion(tx, key, row.version);
     return row;
   });
@@ -136,7 +154,12 @@ export function encodeCursor(cursor: repo.Cursor) {
 export function decodeCursor(text: string): repo.Cursor {
   try {
     const [at, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
-    if (typeof at === 'string' && !Number.isNaN(Date.parse(at)) && typeof id === 'string' && id.length <= 64) {
+    if (
+      typeof at === 'string' &&
+      !Number.isNaN(Date.parse(at)) &&
+      typeof id === 'string' &&
+      id.length <= 64
+    ) {
       return { at: new Date(at).toISOString(), id };
     }
   } catch {
@@ -152,7 +175,12 @@ export function resolveStage(access: WorkspaceAccess, stage: string) {
   return value;
 }
 
-function filterOf(access: WorkspaceAccess, view: SavedViewQuery, schemas: readonly string[], now: Date): repo.ItemFilter {
+function filterOf(
+  access: WorkspaceAccess,
+  view: SavedViewQuery,
+  schemas: readonly string[],
+  now: Date,
+): repo.ItemFilter {
   switch (view.viewId) {
     case 'all':
       return { kind: 'all' };
@@ -175,7 +203,8 @@ function filterOf(access: WorkspaceAccess, view: SavedViewQuery, schemas: readon
       return {
         kind: 'stage',
         stage: resolveStage(access, view.stage),
-        only: view.viewId === 'published-in' ? 'published' : view.viewId === 'outdated-in' ? 'outdated' : 'aging',
+        only:
+          view.viewId === 'published-in' ? 'published' : view.viewId === 'outdated-in' ? 'outdated' : 'aging',
         before: agingCutoff(now),
       };
   }
@@ -191,21 +220,34 @@ export async function listItems(
   schemaName: string | undefined,
   query: { view: string; stage?: string; cursor?: string; limit: number },
 ): Promise<ItemList> {
-  const schemas = schemaName ? [schemaIn(access, schemaName).schema.name] : enabledSchemas(access).map((s) => s.name);
+  const schemas = schemaName
+    ? [schemaIn(access, schemaName).schema.name]
+    : enabledSchemas(access).map((s) => s.name);
   const view = parseSavedView(query.view, query.stage);
   if (!view) {
     throw badRequest(
-      query.stage || !/-in$/.test(query.view) ? `Unknown view "${query.view}"` : `The view "${query.view}" needs a stage`,
+      query.stage || !/-in$/.test(query.view)
+        ? `Unknown view "${query.view}"`
+        : `The view "${query.view}" needs a stage`,
     );
   }
   const filter = filterOf(access, view, schemas, new Date());
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
   if (schemas.length === 0) return { items: [], nextCursor: null };
-  const rows = await repo.listItems(ctx.db, { workspaceId: access.workspace.id, schemas, filter, cursor, limit: query.limit });
+  const rows = await repo.listItems(ctx.db, {
+    workspaceId: access.workspace.id,
+    schemas,
+    filter,
+    cursor,
+    limit: query.limit,
+  });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
     items: await presentItems(ctx.db, access, page),
-    nextCursor: rows.length > query.limit && last ? encodeCursor({ at: last.sortAt.toISOString(), id: last.item.id }) : null,
+    nextCursor:
+      rows.length > query.limit && last
+        ? encodeCursor({ at: last.sortAt.toISOString(), id: last.item.id })
+        : null,
   };
 }

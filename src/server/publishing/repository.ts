@@ -21,7 +21,11 @@ const copyColumns = {
 };
 
 /** The stage copies of some items of one workspace (without their data). */
-export async function copiesOf(db: Db | Tx, workspaceId: string, keys: readonly { schema: string; id: string }[]) {
+export async function copiesOf(
+  db: Db | Tx,
+  workspaceId: string,
+  keys: readonly { schema: string; id: string }[],
+) {
   if (keys.length === 0) return [];
   const rows = await db
     .select(copyColumns)

@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { FunPublishBody, FunQuery, PublishBody, PublishResult, StageParam, UnpublishResult } from '@shared/api/items';
+import {
+  FunPublishBody,
+  FunQuery,
+  PublishBody,
+  PublishResult,
+  StageParam,
+  UnpublishResult,
+} from '@shared/api/items';
 import type { AppContext } from '../context';
 import { publishItem } from '../commands/publish-item';
 import { ITEM_PATH, ItemParams } from '../items/routes';
@@ -34,7 +41,14 @@ export async function publishingRoutes(instance: FastifyInstance, ctx: AppContex
 
   app.delete(
     `${ITEM_PATH}/publish/:stage`,
-    { schema: { tags, description: 'Removes the stage copy', params: StageParams, response: { 200: UnpublishResult } } },
+    {
+      schema: {
+        tags,
+        description: 'Removes the stage copy',
+        params: StageParams,
+        response: { 200: UnpublishResult },
+      },
+    },
     async (request) => {
       const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
       return unpublishItem(ctx, scope, request.params.id, request.params.stage);

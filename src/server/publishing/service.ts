@@ -17,10 +17,16 @@ export function assertPublishable(scope: SchemaScope, item: ItemRow, what = 'Thi
   const remaining = remainingApprovals(roles, item.schema, item.approvedRoles);
   if (remaining.length > 0) {
     const labels = remaining.map((roleId) => approverRoleLabel(roles, roleId)).join(', ');
-    throw conflict(`${what} needs approval before publishing. Waiting for: ${labels}`, { remainingApprovals: remaining });
+    throw conflict(`${what} needs approval before publishing. Waiting for: ${labels}`, {
+      remainingApprovals: remaining,
+    });
   }
   if (item.hasErrors) {
-    throw conflict(what === 'This item' ? ITEM_MESSAGES.incompleteItem : `${what} is incomplete. Finish editing before publishing.`);
+    throw conflict(
+      what === 'This item'
+        ? ITEM_MESSAGES.incompleteItem
+        : `${what} is incomplete. Finish editing before publishing.`,
+    );
   }
 }
 

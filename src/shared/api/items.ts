@@ -41,7 +41,9 @@ export const References = z
   .record(z.string(), ReferenceEntry)
   .describe('_references: referenced item id → schemaType, label, fieldKey, thumbId; rebuilt on every save');
 
-export const ItemData = z.record(z.string(), z.unknown()).describe("Field values, checked against the schema's zod type");
+export const ItemData = z
+  .record(z.string(), z.unknown())
+  .describe("Field values, checked against the schema's zod type");
 
 export const Abilities = z
   .object({
@@ -70,15 +72,23 @@ export const Item = z.object({
   schema: z.string(),
   data: ItemData,
   _references: References,
-  version: z.number().int().describe('Starts at 1 and rises by 1 on each save; send it back as baseVersion or If-Match'),
+  version: z
+    .number()
+    .int()
+    .describe('Starts at 1 and rises by 1 on each save; send it back as baseVersion or If-Match'),
   lastWrittenBy: z.string(),
-  lastWrittenByName: z.string().nullable().describe('Display name; null when the user is unknown (UNKNOWN USER)'),
+  lastWrittenByName: z
+    .string()
+    .nullable()
+    .describe('Display name; null when the user is unknown (UNKNOWN USER)'),
   lastWrittenAt: z.string(),
   createdAt: z.string(),
   createdBy: z.string(),
   hasErrors: z.boolean().describe('__hasErrors: saved with validation errors (schemas that allow it)'),
   variation: z.record(z.string(), z.string()).nullable(),
-  publishStatus: z.record(z.string(), PublishStatus).describe('Stage value → NOT_PUBLISHED | MODIFIED | CURRENT, for every stage of the workspace'),
+  publishStatus: z
+    .record(z.string(), PublishStatus)
+    .describe('Stage value → NOT_PUBLISHED | MODIFIED | CURRENT, for every stage of the workspace'),
   published: z.record(z.string(), StageCopy).describe('Stage value → the stage copy, for stages holding one'),
   fullyApproved: z.boolean(),
   remainingApprovals: z.array(z.string()).describe('Role ids that must still approve the current version'),
@@ -103,7 +113,9 @@ export const ListItemsQuery = z.object({
     .string()
     .max(100)
     .default('all')
-    .describe('all | last-updated-by-me | need-my-approval | published-in | outdated-in | aging-in (or published-in-{stage} …)'),
+    .describe(
+      'all | last-updated-by-me | need-my-approval | published-in | outdated-in | aging-in (or published-in-{stage} …)',
+    ),
   stage: StageParam.optional().describe('The stage of a per-stage view'),
   cursor: z.string().max(500).optional(),
   limit: z.coerce
@@ -156,7 +168,10 @@ export const HistoryVersion = z.object({
 });
 export type HistoryVersion = z.infer<typeof HistoryVersion>;
 export const VersionParams = z.object({
-  num: z.coerce.number({ error: 'Version not found' }).int({ error: 'Version not found' }).min(1, { error: 'Version not found' }),
+  num: z.coerce
+    .number({ error: 'Version not found' })
+    .int({ error: 'Version not found' })
+    .min(1, { error: 'Version not found' }),
 });
 
 export const Comment = z.object({
@@ -195,7 +210,9 @@ export const Approvals = z.object({
   version: z.number().int().describe("The item's current version"),
   fullyApproved: z.boolean(),
   remainingApprovals: z.array(z.string()),
-  approvers: z.array(z.object({ roleId: z.string(), label: z.string() })).describe('Roles that must approve this schema'),
+  approvers: z
+    .array(z.object({ roleId: z.string(), label: z.string() }))
+    .describe('Roles that must approve this schema'),
   versions: z.array(ApprovalRecord).describe('Approval record per version, newest first'),
 });
 export type Approvals = z.infer<typeof Approvals>;
@@ -203,7 +220,12 @@ export const ApproveBody = z
   .object({
     roleId: z.string({ error: 'roleId is required' }).min(1, { error: 'roleId is required' }).max(100),
     comment: z.string().trim().max(2000).optional(),
-    version: z.number().int().min(1).optional().describe('The version being approved; a stale one answers 409'),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('The version being approved; a stale one answers 409'),
   })
   .strict();
 
@@ -216,7 +238,12 @@ export const PublishResult = z.object({
 export type PublishResult = z.infer<typeof PublishResult>;
 export const UnpublishResult = z.object({ stage: z.string(), item: Item });
 export const PublishBody = z
-  .object({ publishRefs: z.boolean().default(false).describe('Also publish referenced items not CURRENT in the stage') })
+  .object({
+    publishRefs: z
+      .boolean()
+      .default(false)
+      .describe('Also publish referenced items not CURRENT in the stage'),
+  })
   .strict();
 
 /** Spec §7: POST /fun/publish/publish/ {id, schemaType, destination, publishRefs}. */

@@ -1,9 +1,16 @@
 import { approverRoleIds, type Roles } from '../permissions/permissions';
 
-/** The roles that must still approve the current version (spec §4: cleared role by role). */
-export function remainingApprovals(roles: Roles, schema: string, approvedRoleIds: readonly string[]): string[] {
+/** The roles that must approve a schema, by role id (stored role maps keep no order). */
+export const approversOf = (roles: Roles, schema: string): string[] => approverRoleIds(roles, schema).sort();
+
+/** The roles that must still approve the current version, by role id (spec §4: cleared role by role). */
+export function remainingApprovals(
+  roles: Roles,
+  schema: string,
+  approvedRoleIds: readonly string[],
+): string[] {
   const approved = new Set(approvedRoleIds);
-  return approverRoleIds(roles, schema).filter((roleId) => !approved.has(roleId));
+  return approversOf(roles, schema).filter((roleId) => !approved.has(roleId));
 }
 
 /** Fully approved when no approver role remains; a schema nobody must approve is always fully approved. */
@@ -12,7 +19,7 @@ export const isFullyApproved = (remaining: readonly string[]) => remaining.lengt
 /** The roles the member holds that must approve this schema. */
 export function myApproverRoles(roles: Roles, schema: string, memberRoleIds: readonly string[]): string[] {
   const held = new Set(memberRoleIds);
-  return approverRoleIds(roles, schema).filter((roleId) => held.has(roleId));
+  return approversOf(roles, schema).filter((roleId) => held.has(roleId));
 }
 
 /** The spec's approver role label comes from the role id: the role's name, else the id itself. */
