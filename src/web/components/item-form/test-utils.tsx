@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { act } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
+import { Notifications, notifications } from '@mantine/notifications';
 import { render } from '@web/test/render';
 import { theme } from '../../app/theme';
 
@@ -15,7 +15,16 @@ if (!('fonts' in document)) {
   });
 }
 
+// CodeMirror measures text with Range rectangles, which jsdom lacks.
+if (!Range.prototype.getClientRects) {
+  const empty = { length: 0, item: () => null, [Symbol.iterator]: [][Symbol.iterator] };
+  Range.prototype.getClientRects = () => empty as unknown as DOMRectList;
+  Range.prototype.getBoundingClientRect = () => new DOMRect(0, 0, 0, 0);
+}
+
 export async function renderUi(ui: ReactNode) {
+  // Notifications live in a global store: start every test without the last one's.
+  await act(async () => notifications.clean());
   return render(
     <MantineProvider theme={theme}>
       <ModalsProvider>
@@ -35,8 +44,9 @@ export function byLabel<T extends HTMLElement = HTMLInputElement>(label: string)
 
 export const queryByLabel = (label: string) => document.querySelector<HTMLElement>(`[aria-label="${CSS.escape(label)}"]`);
 
-/** Sets an input's or textarea's value the way React notices, then fires input and change. */
+/** Focuses an input or textarea and sets its value the way React notices, then fires input and change. */
 export async function changeValue(element: HTMLInputElement | HTMLTextAreaElement, value: string) {
+  if (document.activeElement !== element) await act(async () => element.focus());
   await act(async () => {
     const prototype = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
     Object.getOwnPropertyDescriptor(prototype, 'value')!.set!.call(element, value);
