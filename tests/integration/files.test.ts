@@ -36,9 +36,10 @@ describe('uploading a file', () => {
       focusX: 0.5,
       focusY: 0.5,
       sanityResults: null,
-      width: 320,
-      height: 240,
     });
+    expect(Object.keys(record).sort()).toEqual(
+      ['contentType', 'focusX', 'focusY', 'md5Hash', 'name', 'publicUrl', 'sanityResults', 'size', 'storageName'],
+    );
     expect(record.storageName).toMatch(/^[A-Za-z0-9]{24}\.png$/);
     expect(record.publicUrl).toBe(`/api/v1/workspaces/${ws}/files/${record.storageName}`);
     const onDisk = path.join(t.dataDir, 'assets', ws, record.storageName);

@@ -122,6 +122,34 @@ describe('GET /fun/sanity/ with the local analyser', () => {
     expect(unique.webDetection.pagesWithMatchingImages).toEqual([]);
   });
 
+  it("reports a match used by an image set as that item's page", async () => {
+    const fresh = (await createWorkspace(t.app, owner, 'Duplicates In Items')).id;
+    const domains = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/workspaces/${fresh}`,
+      headers: owner.auth,
+      payload: { basics: { domains: ['assets', 'blogging'] } },
+    });
+    expect(domains.statusCode).toBe(200);
+    const picture = await makeImage({ seed: 44, width: 500, height: 400 });
+    const used = await uploadImage(t, owner, fresh, picture, 'used.png');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/fun/items/marquee-assets-image-set?__marquee_workspace=${fresh}`,
+      headers: owner.auth,
+      payload: { data: { masterImage: used, name: 'Summer Hero', altText: 'A beach' } },
+    });
+    expect(created.statusCode).toBe(201);
+    const upload = await uploadImage(t, owner, fresh, picture, 'new.png');
+    const body = (await sanity(`id=${upload.storageName}&__marquee_workspace=${fresh}`, owner)).json();
+    expect(body.webDetection.pagesWithMatchingImages).toEqual([
+      {
+        url: `/${fresh}/assets/marquee-assets-image-set/${created.json().id}`,
+        pageTitle: 'Duplicate: Image Set "Summer Hero"',
+      },
+    ]);
+  });
+
   it('labels from metadata, and never invents safe-search ratings', async () => {
     const photo = await sharp(await makeImage({ seed: 42, width: 640, height: 480, format: 'jpeg' }))
       .withExif({ IFD0: { Make: 'Marquee Optics', Model: 'MQ-1' } })

@@ -40,8 +40,6 @@ export function toFileRecord(row: repo.FileRow): FileRecord {
     focusX: row.focusX,
     focusY: row.focusY,
     sanityResults: (row.sanityResults as SanityResult | null) ?? null,
-    width: row.width,
-    height: row.height,
   };
 }
 

@@ -38,7 +38,7 @@ export const SanityResult = z
   .describe('Spec §7 /sanity/ answer');
 export type SanityResult = z.infer<typeof SanityResult>;
 
-/** Spec §3 File field value, plus the image's pixel size. */
+/** Spec §3 File field value: exactly what a file field stores, so the upload answer can be saved as is. */
 export const FileRecord = z.object({
   name: z.string().describe('Original file name'),
   size: z.number().int().describe('Bytes'),
@@ -49,8 +49,6 @@ export const FileRecord = z.object({
   focusX: unit,
   focusY: unit,
   sanityResults: SanityResult.nullable().optional(),
-  width: z.number().int().optional(),
-  height: z.number().int().optional(),
 });
 export type FileRecord = z.infer<typeof FileRecord>;
 

@@ -1,0 +1,46 @@
+import { blogPost } from '@shared/schemas/blogging';
+import { referencesInRichText, sanitizeItemData, sanitizeRichText } from './rich-text';
+
+const IMG = '/api/v1/workspaces/acme/files/AbCdEfGhIjKlMnOpQrStUvWx.png';
+
+describe('sanitizeItemData for the item-save path', () => {
+  it('sanitises rich-text fields and leaves every other value as it is', () => {
+    const data = { name: '<b>Title</b>', body: '<p onclick="x()">Hi<script>alert(1)</script></p>', tags: ['<i>a</i>'] };
+    expect(sanitizeItemData(blogPost, data, { workspaceId: 'acme' })).toEqual({
+      name: '<b>Title</b>',
+      body: '<p>Hi</p>',
+      tags: ['<i>a</i>'],
+    });
+  });
+
+  it('sanitises rich-text columns inside table rows', () => {
+    const schema = {
+      fields: [
+        { key: 'rows', label: 'Rows', type: 'table' as const, columns: [{ key: 'cell', label: 'Cell', type: 'rich-text' as const }] },
+      ],
+    };
+    expect(sanitizeItemData(schema, { rows: [{ cell: '<img src=x onerror=alert(1)>ok' }, null] })).toEqual({
+      rows: [{ cell: 'ok' }, null],
+    });
+  });
+
+  it('keeps images of the workspace only when a workspace is given', () => {
+    const html = `<img src="${IMG}" />`;
+    expect(sanitizeRichText('blog-post', 'body', html, { workspaceId: 'acme' })).toBe(html);
+    expect(sanitizeRichText('blog-post', 'body', html, { workspaceId: 'other' })).toBe('');
+    expect(sanitizeRichText('blog-post', 'body', html)).toBe(html);
+  });
+});
+
+describe('referencesInRichText', () => {
+  it('lists the data-ref references of inline images and links', () => {
+    const html =
+      `<p><img src="${IMG}" data-ref-id="set-1" data-ref-schema-type="marquee-assets-image-set" />` +
+      '<a href="/acme/blogging/blog-post/p-2" data-ref-id="p-2" data-ref-schema-type="blog-post">see</a>' +
+      `<img src="${IMG}" /></p>`;
+    expect(referencesInRichText(html)).toEqual([
+      { id: 'set-1', schemaType: 'marquee-assets-image-set', tag: 'img', storageName: 'AbCdEfGhIjKlMnOpQrStUvWx.png' },
+      { id: 'p-2', schemaType: 'blog-post', tag: 'a' },
+    ]);
+  });
+});
