@@ -10,7 +10,7 @@ export function AppProviders({ client, children }: { client: QueryClient; childr
     <QueryClientProvider client={client}>
       <MantineProvider theme={theme} defaultColorScheme="light">
         <ModalsProvider>
-          <Notifications position="bottom-right" limit={4} zIndex={2000} />
+          <Notifications position="top-right" limit={4} zIndex={2000} />
           {children}
         </ModalsProvider>
       </MantineProvider>

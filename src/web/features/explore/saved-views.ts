@@ -1,9 +1,6 @@
+import { STAGE_VIEW_IDS, type StageViewId } from '@shared/publishing/saved-views';
 import { stageValue } from '@shared/publishing/stages';
 import type { Permissions } from '@shared/permissions/permissions';
-
-/** Spec §9 saved views: all, last-updated-by-me, need-my-approval, and per stage published-in, outdated-in, aging-in. */
-export const STAGE_VIEW_IDS = ['published-in', 'outdated-in', 'aging-in'] as const;
-export const PLAIN_VIEW_IDS = ['all', 'last-updated-by-me', 'need-my-approval'] as const;
 
 export interface SavedView {
   viewId: string;
@@ -13,14 +10,15 @@ export interface SavedView {
   stage?: string;
 }
 
-const STAGE_VIEW_LABEL: Record<(typeof STAGE_VIEW_IDS)[number], (stage: string) => string> = {
+const STAGE_VIEW_LABEL: Record<StageViewId, (stage: string) => string> = {
   'published-in': (stage) => `Published in ${stage}`,
   'outdated-in': (stage) => `Outdated in ${stage}`,
   'aging-in': (stage) => `Aging in ${stage}`,
 };
 
 /**
- * The saved views a user sees in a workspace. 'Need my approval' appears only if the user has roles
+ * The saved views a user sees in a workspace's sidebar (which items match a view is decided in
+ * @shared/publishing/saved-views). 'Need my approval' appears only if the user has roles
  * (spec §6).
  */
 export function savedViews(stages: readonly string[], permissions: Pick<Permissions, 'roles'>): SavedView[] {

@@ -184,23 +184,26 @@ function MembersTable({ workspace, members }: { workspace: Workspace; members: M
                     />
                   </Table.Td>
                   <Table.Td>
-                    <Tooltip label="You cannot deactivate yourself" disabled={!isMe}>
-                      <div>
-                        <Switch
-                          aria-label={`${member.email} is active`}
-                          checked={member.active}
-                          disabled={isMe}
-                          color="teal"
-                          onChange={(e) =>
-                            handleChange(
-                              member,
-                              { active: e.currentTarget.checked },
-                              e.currentTarget.checked ? `${member.email} activated` : `${member.email} deactivated`,
-                            )
-                          }
-                        />
-                      </div>
-                    </Tooltip>
+                    {isMe ? (
+                      <Tooltip label="You cannot deactivate yourself">
+                        <Badge color="teal" variant="light">
+                          Active
+                        </Badge>
+                      </Tooltip>
+                    ) : (
+                      <Switch
+                        aria-label={`${member.email} is active`}
+                        checked={member.active}
+                        color="teal"
+                        onChange={(e) =>
+                          handleChange(
+                            member,
+                            { active: e.currentTarget.checked },
+                            e.currentTarget.checked ? `${member.email} activated` : `${member.email} deactivated`,
+                          )
+                        }
+                      />
+                    )}
                   </Table.Td>
                 </Table.Tr>
               );
