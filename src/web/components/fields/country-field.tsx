@@ -3,7 +3,7 @@ import type { CountryField as CountryFieldDef } from '@shared/schemas/types';
 import { COUNTRY_OPTIONS, countryName } from '@shared/geo/countries';
 import { OLD_VALUE_PREFIX } from '@shared/validation/messages';
 import type { FieldProps } from './types';
-import { ViewValue } from './view-value';
+import { INPUT_ORDER, ViewValue } from './view-value';
 
 const OPTIONS = COUNTRY_OPTIONS.map((option) => ({ value: option.value, label: `${option.label} (${option.value})` }));
 
@@ -25,6 +25,7 @@ export function CountryField({ field, value, onChange, readOnly, error, inputId,
       clearable={!field.required}
       placeholder="Choose a country…"
       nothingFoundMessage="No such country"
+      inputWrapperOrder={INPUT_ORDER}
       description={compact ? undefined : field.description}
       error={error}
       size={compact ? 'xs' : 'sm'}

@@ -3,7 +3,7 @@ import type { DateField as DateFieldDef } from '@shared/schemas/types';
 import { dayjs } from '@shared/time/dayjs';
 import { datePickerHint } from '@shared/time/format';
 import type { FieldProps } from './types';
-import { ViewValue } from './view-value';
+import { INPUT_ORDER, ViewValue } from './view-value';
 
 /** The date part of the spec's display format 'ddd MMM Do, YYYY h:mm A'. */
 export const DATE_ONLY_DISPLAY_FORMAT = 'ddd MMM Do, YYYY';
@@ -36,6 +36,7 @@ export function DateField({ field, value, onChange, readOnly, error, inputId, co
       minDate={field.min}
       maxDate={field.max}
       clearable
+      inputWrapperOrder={INPUT_ORDER}
       description={compact ? undefined : datePickerHint(field.min, field.max)}
       error={error}
       size={compact ? 'xs' : 'sm'}

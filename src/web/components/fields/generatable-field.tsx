@@ -2,7 +2,7 @@ import { TextInput } from '@mantine/core';
 import type { GeneratableField as GeneratableFieldDef } from '@shared/schemas/types';
 import { isGeneratedField } from '@shared/validation/generatable';
 import type { FieldProps } from './types';
-import { asText, ViewValue } from './view-value';
+import { INPUT_ORDER, ViewValue, asText } from './view-value';
 
 /**
  * Generatable text (spec §5): with a generate length above 10 it is read-only; the form fills it with a
@@ -17,6 +17,7 @@ export function GeneratableField({ field, value, onChange, readOnly, error, inpu
       aria-label={field.label}
       value={asText(value)}
       readOnly={generated}
+      inputWrapperOrder={INPUT_ORDER}
       description={compact ? undefined : generated ? 'Generated automatically' : field.description}
       error={error}
       size={compact ? 'xs' : 'sm'}

@@ -3,7 +3,7 @@ import { TextInput } from '@mantine/core';
 import type { NameSlugField as NameSlugFieldDef } from '@shared/schemas/types';
 import { nameSlugValue } from '@shared/validation/name-slug';
 import type { FieldProps } from './types';
-import { asText, ViewValue } from './view-value';
+import { INPUT_ORDER, ViewValue, asText } from './view-value';
 
 /**
  * Name-slug (spec §5): what is typed is stored as kebab-case; cleared, the slug derives from the source
@@ -17,6 +17,7 @@ export function NameSlugField({ field, value, scope, onChange, readOnly, error, 
       id={inputId}
       aria-label={field.label}
       value={typed ?? asText(value)}
+      inputWrapperOrder={INPUT_ORDER}
       description={compact ? undefined : (field.description ?? 'Lower-case words joined by dashes. Leave empty to derive it from the name.')}
       error={error}
       size={compact ? 'xs' : 'sm'}

@@ -1,7 +1,7 @@
 import { Group, NumberInput, Slider, Text } from '@mantine/core';
 import type { NumberField as NumberFieldDef, RangeField as RangeFieldDef } from '@shared/schemas/types';
 import type { FieldProps } from './types';
-import { ViewValue } from './view-value';
+import { INPUT_ORDER, ViewValue } from './view-value';
 
 const asNumber = (value: unknown): number | undefined => (typeof value === 'number' && !Number.isNaN(value) ? value : undefined);
 
@@ -15,6 +15,7 @@ export function NumberField({ field, value, onChange, readOnly, error, inputId, 
       value={number ?? ''}
       min={field.min}
       max={field.max}
+      inputWrapperOrder={INPUT_ORDER}
       description={compact ? undefined : field.description}
       error={error}
       size={compact ? 'xs' : 'sm'}

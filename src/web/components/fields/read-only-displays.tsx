@@ -5,7 +5,7 @@ import { countryName } from '@shared/geo/countries';
 import type { CriteriaNodeValue } from '@shared/schemas/value-shapes';
 import { safeHtml } from './safe-html';
 import { SizeDisplay } from './size-display';
-import { ViewValue } from './view-value';
+import { INPUT_ORDER, ViewValue } from './view-value';
 
 const asObject = (value: unknown): Record<string, unknown> | null =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
@@ -41,6 +41,7 @@ export function RichTextDisplay({ field, value, onChange, readOnly, error, input
           minRows={6}
           maxRows={20}
           error={error}
+          inputWrapperOrder={INPUT_ORDER}
           description="HTML"
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
           onChange={(event) => onChange(event.currentTarget.value)}

@@ -6,7 +6,7 @@ import type { SchemaSelectorField as SchemaSelectorFieldDef } from '@shared/sche
 import { OLD_VALUE_PREFIX } from '@shared/validation/messages';
 import { useFieldEnvironment } from './field-environment';
 import type { FieldProps } from './types';
-import { ViewValue } from './view-value';
+import { INPUT_ORDER, ViewValue } from './view-value';
 
 /** Spec §8: the failure of 'Generate Types' is a persistent centre notification. */
 export const typesNotGenerated = (detail: string) => `Types not generated. ${detail}`;
@@ -50,6 +50,7 @@ export function SchemaSelectorField({ field, value, onChange, readOnly, error, i
           searchable
           clearable={!field.required}
           placeholder="Choose a schema…"
+          inputWrapperOrder={INPUT_ORDER}
           description={compact ? undefined : field.description}
           error={error}
           comboboxProps={{ withinPortal: true }}

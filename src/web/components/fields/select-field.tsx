@@ -3,7 +3,7 @@ import type { SelectField as SelectFieldDef } from '@shared/schemas/types';
 import { OLD_VALUE_PREFIX } from '@shared/validation/messages';
 import { selectDisplayOptions, selectOptionLabel } from '@shared/validation/select-options';
 import type { FieldProps } from './types';
-import { ViewValue } from './view-value';
+import { INPUT_ORDER, ViewValue } from './view-value';
 
 const SEARCHABLE_FROM = 8;
 
@@ -39,6 +39,7 @@ export function SelectField({ field, value, onChange, readOnly, error, inputId, 
     data,
     error,
     description: compact ? undefined : field.description,
+    inputWrapperOrder: INPUT_ORDER,
     size: compact ? 'xs' : 'sm',
     searchable: data.length >= SEARCHABLE_FROM,
     nothingFoundMessage: 'Nothing found',

@@ -2,7 +2,7 @@ import { Badge, Group, TagsInput } from '@mantine/core';
 import type { TagsField as TagsFieldDef } from '@shared/schemas/types';
 import { dedupeTags } from '@shared/validation/tags';
 import type { FieldProps } from './types';
-import { ViewValue } from './view-value';
+import { INPUT_ORDER, ViewValue } from './view-value';
 
 const asTags = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
@@ -31,6 +31,7 @@ export function TagsField({ field, value, onChange, readOnly, error, inputId, co
       acceptValueOnBlur
       clearable
       placeholder={tags.length === 0 ? 'Type and press Enter' : undefined}
+      inputWrapperOrder={INPUT_ORDER}
       description={compact ? undefined : field.description}
       error={error}
       size={compact ? 'xs' : 'sm'}

@@ -1,7 +1,7 @@
 import { Textarea, TextInput } from '@mantine/core';
 import type { MultilineField, TextField as TextFieldDef } from '@shared/schemas/types';
 import type { FieldProps } from './types';
-import { asText, ViewValue } from './view-value';
+import { INPUT_ORDER, ViewValue, asText } from './view-value';
 
 /** Single-line text. */
 export function TextField({ field, value, onChange, readOnly, error, inputId, compact }: FieldProps<TextFieldDef>) {
@@ -12,6 +12,7 @@ export function TextField({ field, value, onChange, readOnly, error, inputId, co
       aria-label={field.label}
       value={asText(value)}
       placeholder={field.placeholder}
+      inputWrapperOrder={INPUT_ORDER}
       description={compact ? undefined : field.description}
       error={error}
       size={compact ? 'xs' : 'sm'}
@@ -36,6 +37,7 @@ export function MultilineTextField({
       id={inputId}
       aria-label={field.label}
       value={asText(value)}
+      inputWrapperOrder={INPUT_ORDER}
       description={compact ? undefined : field.description}
       error={error}
       autosize

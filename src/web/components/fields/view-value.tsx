@@ -22,3 +22,6 @@ export function ViewValue({ children, empty }: { children?: ReactNode; empty?: b
 
 export const asText = (value: unknown): string =>
   typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+
+/** Hints and errors go under the input: the label sits in its own column. */
+export const INPUT_ORDER: ('input' | 'description' | 'error' | 'label')[] = ['input', 'description', 'error'];
