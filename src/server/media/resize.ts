@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context';
 import type { WorkspaceAccess } from '../workspaces/access';
-import { chooseOutputFormat, OUTPUT_CONTENT_TYPES, resizeImage } from '../files/images';
+import { chooseOutputFormat, CONTENT_TYPE_OF_EXTENSION, OUTPUT_CONTENT_TYPES, resizeImage } from '../files/images';
 import { openFile, requireFile, storageOf } from '../files/service';
 import { resizedKey } from '../files/storage';
 
@@ -26,17 +26,21 @@ export async function thumbnailOf(
   access: WorkspaceAccess,
   request: { storageName: string; w?: number; h?: number; accept?: string },
 ): Promise<Thumbnail> {
-  const row = await requireFile(ctx, access.workspace.id, request.storageName);
-  const format = chooseOutputFormat(request.accept, row.contentType);
+  const workspaceId = access.workspace.id;
+  // The storage name's extension is the sniffed type, and a stored file never changes: the cache can
+  // be read before (and without) the file record, since its key lies inside the caller's workspace.
+  const extension = request.storageName.split('.').pop() ?? '';
+  const format = chooseOutputFormat(request.accept, CONTENT_TYPE_OF_EXTENSION[extension] ?? 'image/png');
   const variant = `${request.w ? `w${request.w}` : ''}${request.h ? `h${request.h}` : ''}.${format}`;
-  const key = resizedKey(row.workspaceId, row.storageName, variant);
+  const key = resizedKey(workspaceId, request.storageName, variant);
   const contentType = OUTPUT_CONTENT_TYPES[format];
-  const etag = `"${row.md5Hash.replace(/[^A-Za-z0-9+/=]/g, '')}-${variant}"`;
+  const etag = `"${request.storageName}-${variant}"`;
   const storage = storageOf(ctx);
 
   const stored = await storage.get(key);
   if (stored) return { body: stored.body, size: stored.size, contentType, cached: true, etag };
 
+  const row = await requireFile(ctx, workspaceId, request.storageName);
   let making = inFlight.get(key);
   if (!making) {
     making = (async () => {
