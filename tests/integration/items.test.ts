@@ -124,6 +124,23 @@ describe('creating and saving', () => {
     expect(await history(item.id)).toHaveLength(2);
   });
 
+  it('lets exactly one of two concurrent saves based on the same version win', async () => {
+    const item = await createItem(t, editor, team.ws, 'blog-post', blogPostData());
+    const url = itemUrl(team.ws, 'blog-post', item.id);
+    const results = await Promise.all(
+      ['Left', 'Right'].map((name) =>
+        call(t, 'PUT', url, editor, { data: blogPostData({ name }), baseVersion: 1 }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const winner = results.find((r) => r.statusCode === 200)!.json();
+    expect(await getItem(t, editor, team.ws, 'blog-post', item.id)).toMatchObject({
+      version: 2,
+      data: { name: winner.data.name },
+    });
+    expect(await history(item.id)).toHaveLength(2);
+  });
+
   it('takes the base version from If-Match too', async () => {
     const item = await createItem(t, editor, team.ws, 'blog-post', blogPostData());
     const url = itemUrl(team.ws, 'blog-post', item.id);

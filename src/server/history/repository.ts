@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
+import type { Db } from '../db/client';
 import { itemVersions, members, users } from '../db/schema';
 import type { ItemKey } from '../items/repository';
 
@@ -11,11 +11,6 @@ const ofItem = (key: ItemKey) =>
     eq(itemVersions.schema, key.schema),
     eq(itemVersions.itemId, key.id),
   );
-
-/** Every save writes the full data of its version; rows are never changed afterwards. */
-export async function insertVersion(tx: Tx, row: typeof itemVersions.$inferInsert) {
-  await tx.insert(itemVersions).values(row);
-}
 
 const withAuthor = (db: Db) =>
   db

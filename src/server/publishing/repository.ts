@@ -41,11 +41,6 @@ export async function copiesOf(
   return rows.filter((r) => wanted.has(`${r.schema}/${r.id}`));
 }
 
-/** Keeps the stage copies told of the item's current version, so "outdated in" stays an index lookup. */
-export async function followItemVersion(tx: Tx, key: ItemKey, version: number) {
-  await tx.update(published).set({ itemVersion: version }).where(ofItem(key));
-}
-
 /** Copies the item's current version to a stage, replacing an older copy. */
 export async function upsertCopy(tx: Tx, item: ItemRow, stage: string, by: string, at: Date) {
   const values = {

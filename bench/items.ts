@@ -1,0 +1,269 @@
+/**
+ * Items benchmark (DESIGN §7): seeds a workspace with 1,000,000 items on PostgreSQL with set-based SQL,
+ * then reports p50/p99 server time through app.inject for the first page (12) of a schema list and of
+ * each saved view, and saves per second with their history rows.
+ *
+ *   npx tsx bench/items.ts            (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test)
+ *   BENCH_ITEMS=200000 npx tsx bench/items.ts
+ *
+ * It works in a fresh database it creates and drops again.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import postgres from 'postgres';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import { openDatabase } from '../src/server/db/client';
+import { migrateDatabase, rows } from '../src/server/db/migrate';
+
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const ITEM_COUNT = Number(process.env.BENCH_ITEMS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 300);
+const SAVES = Number(process.env.BENCH_SAVES ?? 3000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const SCHEMAS = [
+  'blog-post',
+  'audience',
+  'email',
+  'copy',
+  'event',
+  'client-task',
+  'customer-profile-attribute',
+  'behavioral-event',
+];
+
+const log = (...args: unknown[]) => console.log(...args);
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function main() {
+  const started = performance.now();
+  const dbName = `marquee_bench_${Date.now().toString(36)}`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${dbName}"`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${dbName}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: 20 });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-'));
+  let app: FastifyInstance | undefined;
+  try {
+    await migrateDatabase(database);
+    const config = {
+      ...loadConfig({ DATA_DIR: dataDir, MARQUEE_SECRET: 'bench', PUBLIC_URL: 'http://bench.test' }),
+      authRateLimit: 1_000_000,
+      webDir: path.join(dataDir, 'no-web'),
+    };
+    app = await buildApp({ config, db: database.db, logger: false });
+    await app.ready();
+    const inject = app.inject.bind(app);
+    const call = async (options: InjectOptions, expected = 200) => {
+      const res = await inject(options);
+      if (res.statusCode !== expected)
+        throw new Error(`${options.method} ${options.url}: ${res.statusCode} ${res.body}`);
+      return res;
+    };
+
+    // A verified user who manages a workspace with every domain, two stages and an approver role.
+    const signUp = await call(
+      {
+        method: 'POST',
+        url: '/api/v1/auth/sign-up',
+        payload: { name: 'Bench User', email: 'bench@example.test', password: 'correct horse battery' },
+      },
+      201,
+    );
+    const { token, user } = signUp.json() as { token: string; user: { id: string } };
+    await database.db.execute(sql`update users set email_verified = true where id = ${user.id}`);
+    const headers = { authorization: `Bearer ${token}` };
+    const ws = (
+      await call({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: 'Bench' } }, 201)
+    ).json();
+    await call({
+      method: 'PATCH',
+      url: `/api/v1/workspaces/${ws.id}`,
+      headers,
+      payload: {
+        basics: { domains: ['marketing', 'assets', 'blogging', 'admin'], stages: ['Live', 'Staging'] },
+        roles: {
+          ...ws.roles,
+          legal: { name: 'Legal', canEdit: [], canPublish: [], mustApprove: ['blog-post', 'email'] },
+        },
+      },
+    });
+    await call({
+      method: 'PATCH',
+      url: `/api/v1/workspaces/${ws.id}/members/${user.id}`,
+      headers,
+      payload: { roles: ['admin', 'legal'] },
+    });
+
+    // 1,000,000 items over 8 schemas, one write every 3 s back to ~35 days ago; 1 in 10 written by the
+    // bench user; a third of blog posts and emails approved by Legal; 30% published in Live, of which a
+    // sixth is outdated; 5% in Staging. Every item has its first history version.
+    log(`seeding ${ITEM_COUNT.toLocaleString()} items…`);
+    let t0 = performance.now();
+    const schemaArray = sql.raw(`ARRAY[${SCHEMAS.map((s) => `'${s}'`).join(',')}]`);
+    const batch = 250_000;
+    for (let from = 1; from <= ITEM_COUNT; from += batch) {
+      const to = Math.min(ITEM_COUNT, from + batch - 1);
+      await database.db.execute(sql`
+        insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by, has_errors, approved_roles)
+        select ${ws.id}, (${schemaArray})[1 + i % ${SCHEMAS.length}], 'item' || lpad(i::text, 8, '0'),
+               jsonb_build_object('name', 'Item ' || i, 'slug', 'item-' || i, 'body', '<p>Body of item ' || i || '</p>'),
+               '{}'::jsonb,
+               case when i % 10 < 3 and i % 20 = 0 then 2 else 1 end,
+               case when i % 10 = 0 then ${user.id} else 'user-' || (i % 50) end,
+               date_trunc('milliseconds', now() - (i * interval '3 seconds')),
+               date_trunc('milliseconds', now() - (i * interval '3 seconds')),
+               ${user.id}, false,
+               case when i % 3 = 0 then '{legal}'::text[] else '{}'::text[] end
+        from generate_series(${from}::int, ${to}::int) as i`);
+      await database.db.execute(sql`
+        insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs)
+        select workspace_id, schema, id, 1, created_at, created_by, data, refs from items
+        where workspace_id = ${ws.id} and id between 'item' || lpad(${from}::text, 8, '0') and 'item' || lpad(${to}::text, 8, '0')`);
+      await database.db.execute(sql`
+        insert into published (workspace_id, schema, id, stage, version, item_version, data, refs, published_at, published_by)
+        select workspace_id, schema, id, 'live', 1, version, data, refs, last_written_at, last_written_by from items
+        where workspace_id = ${ws.id} and id between 'item' || lpad(${from}::text, 8, '0') and 'item' || lpad(${to}::text, 8, '0')
+          and (substr(id, 5)::int % 10) < 3`);
+      await database.db.execute(sql`
+        insert into published (workspace_id, schema, id, stage, version, item_version, data, refs, published_at, published_by)
+        select workspace_id, schema, id, 'staging', version, version, data, refs, last_written_at, last_written_by from items
+        where workspace_id = ${ws.id} and id between 'item' || lpad(${from}::text, 8, '0') and 'item' || lpad(${to}::text, 8, '0')
+          and (substr(id, 5)::int % 20) = 7`);
+      log(`  ${to.toLocaleString()} items (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+    await database.db.execute(sql`analyze`);
+    const counts = rows<Record<string, number>>(
+      await database.db.execute(sql`select
+        (select count(*)::int from items) as items, (select count(*)::int from item_versions) as versions,
+        (select count(*)::int from published) as published`),
+    )[0];
+    log(`seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s:`, counts);
+
+    // Reads: first pages through the whole HTTP stack (auth, membership, query, presentation).
+    const base = `/api/v1/workspaces/${ws.id}/items`;
+    const cases: [string, string][] = [
+      ['schema blog-post, first page', `${base}/blog-post?limit=12`],
+      ['schema blog-post, second page', ''],
+      ['view all (every schema)', `${base}?view=all&limit=12`],
+      ['view last-updated-by-me', `${base}?view=last-updated-by-me&limit=12`],
+      ['view need-my-approval', `${base}?view=need-my-approval&limit=12`],
+      ['view published-in-live', `${base}?view=published-in&stage=live&limit=12`],
+      ['view outdated-in-live', `${base}?view=outdated-in&stage=live&limit=12`],
+      ['view aging-in-live', `${base}?view=aging-in&stage=live&limit=12`],
+      ['schema email, need-my-approval', `${base}/email?view=need-my-approval&limit=12`],
+      ['schema copy, published-in-staging', `${base}/copy?view=published-in-staging&limit=12`],
+      ['single item', `${base}/blog-post/item00000008`],
+    ];
+    const first = (await call({ method: 'GET', url: cases[0][1], headers })).json();
+    cases[1][1] = `${base}/blog-post?limit=12&cursor=${first.nextCursor}`;
+    log(`\nreads (${RUNS} runs each after 30 warm-up runs; server time through app.inject)`);
+    log('case'.padEnd(38), 'p50'.padStart(10), 'p99'.padStart(10), '  items');
+    for (const [name, target] of cases) {
+      for (let i = 0; i < 30; i++) await call({ method: 'GET', url: target, headers });
+      const times: number[] = [];
+      let count = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const s = performance.now();
+        const res = await call({ method: 'GET', url: target, headers });
+        times.push(performance.now() - s);
+        if (i === 0) count = (res.json().items ?? [res.json()]).length;
+      }
+      times.sort((a, b) => a - b);
+      log(
+        name.padEnd(38),
+        ms(percentile(times, 50)).padStart(10),
+        ms(percentile(times, 99)).padStart(10),
+        `  ${count}`,
+      );
+    }
+
+    // Writes: saves of existing items (version + 1, history row, stage copies told) and creates.
+    async function measureWrites(label: string, make: (i: number) => InjectOptions, expected: number) {
+      const latencies: number[] = [];
+      let next = 0;
+      const s = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < SAVES) {
+            const i = next++;
+            const t1 = performance.now();
+            await call(make(i), expected);
+            latencies.push(performance.now() - t1);
+          }
+        }),
+      );
+      const seconds = (performance.now() - s) / 1000;
+      latencies.sort((a, b) => a - b);
+      log(
+        label.padEnd(38),
+        `${Math.round(SAVES / seconds)}/s`.padStart(10),
+        ms(percentile(latencies, 50)).padStart(10),
+        ms(percentile(latencies, 99)).padStart(10),
+      );
+    }
+    const data = (i: number) => ({ name: `Saved ${i}`, slug: `saved-${i}`, body: '<p>Saved</p>' });
+    const blogPostId = (i: number) =>
+      `item${String(8 * ((i * 7919) % Math.floor(ITEM_COUNT / 8)) + 8).padStart(8, '0')}`;
+    log(`\nwrites (${SAVES} each, ${CONCURRENCY} concurrent)`);
+    log('case'.padEnd(38), 'rate'.padStart(10), 'p50'.padStart(10), 'p99'.padStart(10));
+    await measureWrites(
+      'PUT /fun/items (save + history)',
+      (i) => ({
+        method: 'PUT',
+        url: `/fun/items/blog-post/${blogPostId(i)}?__marquee_workspace=${ws.id}`,
+        headers,
+        payload: { data: data(i) },
+      }),
+      200,
+    );
+    await measureWrites(
+      'PUT /api/v1 item (save, answers item)',
+      (i) => ({
+        method: 'PUT',
+        url: `${base}/blog-post/${blogPostId(i + SAVES)}`,
+        headers,
+        payload: { data: data(i) },
+      }),
+      200,
+    );
+    await measureWrites(
+      'POST /fun/items (create + history)',
+      (i) => ({
+        method: 'POST',
+        url: `/fun/items/blog-post?__marquee_workspace=${ws.id}`,
+        headers,
+        payload: { data: data(i) },
+      }),
+      201,
+    );
+    t0 = performance.now();
+    const plan = rows<{ 'QUERY PLAN': string }>(
+      await database.db
+        .execute(sql`explain analyze select * from items where workspace_id = ${ws.id} and schema = 'blog-post'
+        order by last_written_at desc, id desc limit 13`),
+    );
+    log('\nplan of the schema first page:\n' + plan.map((r) => `  ${r['QUERY PLAN']}`).join('\n'));
+    log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await app?.close();
+    await database.close();
+    await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
+    await admin.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
