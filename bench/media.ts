@@ -57,7 +57,7 @@ async function main() {
     });
     const ws = ((await wsRes.json()) as { id: string }).id;
 
-    const noise = { width: 1600, height: 1200, channels: 3 as const, noise: { type: 'gaussian' as const, mean: 128, sigma: 20 } };
+    const noise = { width: 1600, height: 1200, channels: 3 as const, background: '#808080', noise: { type: 'gaussian' as const, mean: 128, sigma: 20 } };
     const noiseLayer = await sharp({ create: noise }).png({ compressionLevel: 1 }).toBuffer();
     const photos: Buffer[] = [];
     for (let i = 0; i < IMAGES; i++) photos.push(await photo(i + 1, noiseLayer));
@@ -74,7 +74,7 @@ async function main() {
         while (next < photos.length && Date.now() < DEADLINE) {
           const index = next++;
           const form = new FormData();
-          form.append('file', new Blob([photos[index]], { type: 'image/jpeg' }), `photo-${index}.jpg`);
+          form.append('file', new Blob([new Uint8Array(photos[index])], { type: 'image/jpeg' }), `photo-${index}.jpg`);
           const t0 = performance.now();
           const res = await fetch(`${base}/api/v1/workspaces/${ws}/files`, { method: 'POST', headers: auth, body: form });
           if (res.status !== 201) throw new Error(`upload ${res.status}: ${await res.text()}`);
