@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ActionIcon, Group, Popover, Select, Stack, Text, TextInput } from '@mantine/core';
-import { InlineDateTimePicker } from '@mantine/dates';
+import { DatePicker, TimePicker } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import type { DateTimeField as DateTimeFieldDef } from '@shared/schemas/types';
 import { timezoneKey } from '@shared/schemas/types';
@@ -13,6 +13,9 @@ import { ViewValue } from './view-value';
 /** Mantine's pickers speak wall-clock strings; ours are 'YYYY/MM/DD HH:mm' in the item's zone. */
 const WALL_CLOCK = 'YYYY-MM-DD HH:mm:ss';
 const toMask = (wallClock: string) => wallClock.slice(0, 16).replace(/-/g, '/').replace('T', ' ');
+
+/** The time a day picked from the calendar gets when the value has none yet. */
+const DEFAULT_TIME = '09:00';
 
 export const MASK_HINT = `Type ${PICKER_MASK} (24-hour)`;
 
@@ -98,19 +101,32 @@ export function DateTimeField({ field, value, scope, onChange, onPatch, readOnly
                 </ActionIcon>
               </Popover.Target>
               <Popover.Dropdown>
-                <InlineDateTimePicker
-                  value={pickerValue}
-                  minDate={bound(field.min)}
-                  maxDate={bound(field.max)}
-                  defaultTimeValue="09:00"
-                  timePickerProps={{ format: '24h' }}
-                  onChange={(next) => {
-                    if (!next) return;
-                    const instant = parsePickerValue(toMask(String(next)), zone);
-                    if (instant) commit(instant);
-                  }}
-                  onSubmit={() => setPickerOpen(false)}
-                />
+                <Stack gap="xs">
+                  <DatePicker
+                    value={pickerValue ? pickerValue.slice(0, 10) : null}
+                    defaultDate={pickerValue ? pickerValue.slice(0, 10) : undefined}
+                    minDate={bound(field.min)?.slice(0, 10)}
+                    maxDate={bound(field.max)?.slice(0, 10)}
+                    onChange={(day) => {
+                      if (!day) return;
+                      const time = pickerValue ? pickerValue.slice(11, 16) : DEFAULT_TIME;
+                      const instant = parsePickerValue(toMask(`${String(day).slice(0, 10)} ${time}`), zone);
+                      if (instant) commit(instant);
+                    }}
+                  />
+                  <TimePicker
+                    aria-label={`${field.label} time`}
+                    format="24h"
+                    value={pickerValue ? pickerValue.slice(11, 16) : ''}
+                    disabled={!pickerValue}
+                    onChange={(value) => {
+                      const time = value.slice(0, 5);
+                      if (!pickerValue || !/^\d{2}:\d{2}$/.test(time)) return;
+                      const instant = parsePickerValue(toMask(`${pickerValue.slice(0, 10)} ${time}`), zone);
+                      if (instant) commit(instant);
+                    }}
+                  />
+                </Stack>
               </Popover.Dropdown>
             </Popover>
           }
