@@ -1,5 +1,6 @@
 import type { FieldDef, Reference, SchemaType } from '@shared/schemas/types';
 import type { ItemReference } from '../db/schema';
+import { referencesInRichText } from '../sanitize/rich-text';
 
 function isReference(value: unknown): value is Reference {
   return typeof value === 'object' && value !== null && typeof (value as Reference).id === 'string';
@@ -28,6 +29,18 @@ function collect(
         ...(ref.thumbId ? { thumbId: ref.thumbId } : {}),
       };
     }
+    if (field.type === 'rich-text' && typeof value === 'string') {
+      // Inline images and item links carry their reference in data-ref-* attributes (kept by the sanitiser).
+      for (const ref of referencesInRichText(value)) {
+        if (ref.id in out) continue;
+        out[ref.id] = {
+          schemaType: ref.schemaType,
+          label: '',
+          fieldKey: field.key,
+          ...(ref.storageName ? { thumbId: ref.storageName } : {}),
+        };
+      }
+    }
     if (field.type === 'table' && Array.isArray(value)) {
       for (const row of value) {
         if (typeof row === 'object' && row !== null)
@@ -37,7 +50,10 @@ function collect(
   }
 }
 
-/** Spec §3 `_references`: every referenced item id → schemaType, label, fieldKey and thumbId, from the reference fields. */
+/**
+ * Spec §3 `_references`: every referenced item id → schemaType, label, fieldKey and thumbId, from the
+ * reference fields and from the inline images and item links of rich-text fields.
+ */
 export function buildReferences(schema: Pick<SchemaType, 'fields'>, data: Readonly<Record<string, unknown>>) {
   const out: Record<string, ItemReference> = {};
   collect(schema.fields, data, out);

@@ -247,3 +247,12 @@ const textArray = (values: readonly string[]) =>
     values.map((v) => sql`${v}`),
     sql`, `,
   )}]::text[]`;
+
+/** How many items a workspace holds (subscription usage). */
+export async function countItems(db: Db | Tx, workspaceId: string) {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(items)
+    .where(eq(items.workspaceId, workspaceId));
+  return row?.n ?? 0;
+}

@@ -13,6 +13,8 @@ import { randomId } from '../lib/ids';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { presentItem, presentItems } from './present';
 import { buildReferences } from './references';
+import { insertionRuleErrors } from './insertion-rules';
+import { sanitizeItemData } from '../sanitize/rich-text';
 import * as repo from './repository';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
 
@@ -47,8 +49,9 @@ function fieldPath(path: readonly PropertyKey[]) {
  * form rules of spec §5 (400 'Please fix validation errors before saving' with the field errors,
  * unless the schema allows saving with errors: then it is stored with hasErrors).
  */
-export function checkItemData(schema: SchemaType, data: Record<string, unknown>) {
-  const parsed = dataSchemaOf(schema).safeParse(data);
+export async function checkItemData(ctx: AppContext, scope: SchemaScope, input: Record<string, unknown>) {
+  const schema = scope.schema;
+  const parsed = dataSchemaOf(schema).safeParse(input);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => ({
       path: fieldPath(issue.path),
@@ -56,13 +59,19 @@ export function checkItemData(schema: SchemaType, data: Record<string, unknown>)
     }));
     throw badRequest(`${issues[0].path}: ${issues[0].message}`, { issues });
   }
-  const errors = validateItem(schema, parsed.data);
+  // Rich text is stored only as the sanitiser lets it through: no script, handler or foreign image.
+  const data = sanitizeItemData(schema, parsed.data, { workspaceId: scope.workspace.id, publicUrl: ctx.config.publicUrl });
+  const insertion = await insertionRuleErrors(ctx, scope, data);
+  if (Object.keys(insertion).length > 0) {
+    throw new AppError(400, 'validation_failed', Object.values(insertion)[0], { errors: insertion });
+  }
+  const errors = validateItem(schema, data);
   const decision = decideSave(errors, schema.allowSaveWithErrors);
   if (!decision.allowed) throw new AppError(400, 'validation_failed', decision.message, { errors });
-  const variation = parsed.data[VARIATION_KEY];
+  const variation = data[VARIATION_KEY];
   return {
-    data: parsed.data,
-    refs: buildReferences(schema, parsed.data),
+    data,
+    refs: buildReferences(schema, data),
     hasErrors: decision.hasErrors,
     variation: variation && typeof variation === 'object' ? (variation as Record<string, string>) : null,
   };
@@ -71,7 +80,7 @@ export function checkItemData(schema: SchemaType, data: Record<string, unknown>)
 /** Creates an item at version 1 with its first history version, in one statement (one transaction). */
 export async function createItem(ctx: AppContext, scope: SchemaScope, data: Record<string, unknown>) {
   requireRight(scope, 'edit');
-  const checked = checkItemData(scope.schema, data);
+  const checked = await checkItemData(ctx, scope, data);
   const patch = { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() };
   for (let attempt = 0; attempt < 3; attempt++) {
     const row = await repo.insertFirstVersion(ctx.db, keyOf(scope, randomId(20)), patch);
@@ -94,7 +103,7 @@ export async function updateItem(
 ) {
   requireRight(scope, 'edit');
   const key = keyOf(scope, id);
-  const checked = checkItemData(scope.schema, data);
+  const checked = await checkItemData(ctx, scope, data);
   const row = await repo.saveNextVersion(ctx.db, key, baseVersion, {
     ...checked,
     lastWrittenBy: scope.user.id,

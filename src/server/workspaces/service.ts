@@ -11,6 +11,7 @@ import { badRequest, conflict } from '../http/errors';
 import { acceptInvitations, countActiveMembers, insertMember, trimRolesOfMembers } from '../members/repository';
 import { requireManager, requireVerifiedUser, type WorkspaceAccess } from './access';
 import * as repo from './repository';
+import { countItems } from '../items/repository';
 import { storageBytesOf } from '../files/service';
 
 /** First path segments the app's own routes use: a workspace id must not shadow them. */
@@ -116,8 +117,7 @@ export async function subscriptionOf(ctx: AppContext, access: WorkspaceAccess) {
     plan: access.workspace.subscription.plan,
     usage: {
       members: await countActiveMembers(ctx.db, access.workspace.id),
-      // Items are counted here once that store exists (items lifecycle issue).
-      items: 0,
+      items: await countItems(ctx.db, access.workspace.id),
       storageBytes: await storageBytesOf(ctx, access.workspace.id),
     },
   };
