@@ -133,8 +133,9 @@ export interface RichTextReference {
 /** The references an (already sanitised) rich text carries in data-ref-* attributes, for `_references`. */
 export function referencesInRichText(html: string): RichTextReference[] {
   const found: RichTextReference[] = [];
+  // Only images and links can carry references; every other tag is dropped with its children kept.
   sanitizeHtml(html, {
-    allowedTags: false,
+    allowedTags: ['img', 'a'],
     allowedAttributes: false,
     exclusiveFilter: (frame) => {
       const id = frame.attribs['data-ref-id'];
