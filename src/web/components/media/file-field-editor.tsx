@@ -1,0 +1,333 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Badge, Button, FileButton, Group, Loader, Paper, Progress, Stack, Text } from '@mantine/core';
+import { Dropzone } from '@mantine/dropzone';
+import '@mantine/dropzone/styles.css';
+import { notifications } from '@mantine/notifications';
+import { IconAlertTriangle, IconCircleCheck, IconPhoto, IconPhotoScan, IconReplace, IconTrash, IconUpload, IconX } from '@tabler/icons-react';
+import type { FileRecord, SanityResult } from '@shared/media/contract';
+import { imageResizeUrl, parseOwnImageUrl } from '@shared/media/urls';
+import { SizeDisplay } from '../fields/size-display';
+import { FILE_NOT_SELECTED } from '../fields/read-only-displays';
+import type { FieldProps } from '../fields/types';
+import { errorMessage } from '@web/lib/api-client';
+import { getSanity } from '@web/features/media/api/get-sanity';
+import { setFocus } from '@web/features/media/api/set-focus';
+import { isAbortError, uploadFile } from '@web/features/media/api/upload-file';
+import { FocalPointImage } from './focal-point-image';
+import { focusOf, type FocalPoint } from './focal-point';
+import { ImageCheckDialog } from './image-check-dialog';
+import { useMediaWorkspace } from './media-workspace';
+import { sanityIssues } from './sanity-summary';
+import { progressPercent } from './upload-progress';
+import { IMAGE_ACCEPT, isImageFile, notAnImageDetail, UPLOAD_MESSAGES } from './upload-messages';
+
+/** The editor shows thumbnails at w=600 (spec §7). */
+export const EDITOR_THUMB_WIDTH = 600;
+
+const asFileValue = (value: unknown): FileRecord | null => {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const file = value as FileRecord;
+  return typeof file.storageName === 'string' && file.storageName ? file : null;
+};
+
+const asSanity = (value: unknown): SanityResult | null =>
+  value && typeof value === 'object' && 'safeSearchDetection' in value ? (value as SanityResult) : null;
+
+/** The workspace a stored file belongs to: its publicUrl names it; else the editor's workspace. */
+const workspaceOfFile = (file: FileRecord, fallback: string) => parseOwnImageUrl(file.publicUrl)?.workspaceId ?? fallback;
+
+interface Uploading {
+  name: string;
+  size: number;
+  percent: number;
+  controller: AbortController;
+}
+
+type AnalysisState = 'idle' | 'running' | 'done' | 'failed';
+
+/**
+ * The file field (spec §4 File field): no file ('File not selected'), uploading with a progress bar,
+ * uploaded (image analysis follows), removable. Images only; the focal point is set by clicking the
+ * image. The value is the upload answer (spec §3 File field value) with the analysis in sanityResults.
+ */
+export function FileFieldEditor({ field, value, onChange, readOnly, error, inputId, compact }: FieldProps) {
+  const { workspaceId } = useMediaWorkspace();
+  const file = asFileValue(value);
+  const [uploading, setUploading] = useState<Uploading | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [analysis, setAnalysis] = useState<AnalysisState>('idle');
+  const [checkOpen, setCheckOpen] = useState(false);
+
+  // The newest value, for answers that arrive after the user changed something else.
+  const latest = useRef(file);
+  useEffect(() => {
+    latest.current = file;
+  });
+  const focusTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const uploadController = useRef<AbortController | null>(null);
+  useEffect(
+    () => () => {
+      clearTimeout(focusTimer.current);
+      uploadController.current?.abort();
+    },
+    [],
+  );
+
+  const analyse = async (record: FileRecord) => {
+    setAnalysis('running');
+    try {
+      const sanity = await getSanity(workspaceOfFile(record, workspaceId), record.storageName);
+      const current = latest.current;
+      if (current?.storageName === record.storageName) onChange({ ...current, sanityResults: sanity });
+      setAnalysis('done');
+      notifications.show({ color: 'teal', message: UPLOAD_MESSAGES.analysed, icon: <IconPhotoScan size={16} /> });
+    } catch (e) {
+      setAnalysis('failed');
+      notifications.show({ color: 'orange', message: `Image analysis failed: ${errorMessage(e)}` });
+    }
+  };
+
+  const fail = (message: string) => {
+    const text = UPLOAD_MESSAGES.failed(message);
+    setFailure(text);
+    notifications.show({ color: 'red', message: text, icon: <IconX size={16} /> });
+  };
+
+  const handleFile = async (picked: File | null) => {
+    if (!picked) return;
+    if (!isImageFile(picked)) {
+      fail(notAnImageDetail(picked.name));
+      return;
+    }
+    uploadController.current?.abort();
+    const controller = new AbortController();
+    uploadController.current = controller;
+    setFailure(null);
+    setAnalysis('idle');
+    setUploading({ name: picked.name, size: picked.size, percent: 0, controller });
+    try {
+      const record = await uploadFile(workspaceId, picked, {
+        signal: controller.signal,
+        onProgress: ({ loaded, total }) =>
+          setUploading((current) =>
+            current?.controller === controller ? { ...current, percent: progressPercent(loaded, total, picked.size) } : current,
+          ),
+      });
+      if (controller.signal.aborted) return;
+      setUploading(null);
+      onChange(record);
+      latest.current = record;
+      notifications.show({ color: 'teal', message: UPLOAD_MESSAGES.uploaded, icon: <IconCircleCheck size={16} /> });
+      if (!asSanity(record.sanityResults)) void analyse(record);
+    } catch (e) {
+      if (uploadController.current === controller) setUploading(null);
+      if (isAbortError(e)) return;
+      fail(errorMessage(e));
+    } finally {
+      if (uploadController.current === controller) uploadController.current = null;
+    }
+  };
+
+  const handleFocus = (focus: FocalPoint) => {
+    if (!file) return;
+    onChange({ ...file, ...focus });
+    clearTimeout(focusTimer.current);
+    const storageName = file.storageName;
+    const owner = workspaceOfFile(file, workspaceId);
+    // The file record keeps the point too; a failure there leaves the field value, which is what is saved.
+    focusTimer.current = setTimeout(() => void setFocus(owner, storageName, focus).catch(() => undefined), 400);
+  };
+
+  const handleRemove = () => {
+    setFailure(null);
+    setAnalysis('idle');
+    onChange(null);
+  };
+
+  const failureAlert = failure && (
+    <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} p="xs" withCloseButton onClose={() => setFailure(null)} role="alert">
+      <Text size="sm">{failure}</Text>
+    </Alert>
+  );
+
+  if (uploading) {
+    return (
+      <Paper p="sm" radius="md" maw={600} aria-busy="true">
+        <Stack gap={6}>
+          <Group justify="space-between" wrap="nowrap">
+            <Text size="sm" fw={500} truncate>
+              Uploading {uploading.name}
+            </Text>
+            <Group gap="xs" wrap="nowrap">
+              <Text size="xs" c="dimmed" data-testid="upload-percent">
+                {uploading.percent}%
+              </Text>
+              <Button size="compact-xs" variant="subtle" color="gray" onClick={() => uploading.controller.abort()}>
+                Cancel
+              </Button>
+            </Group>
+          </Group>
+          <Progress value={uploading.percent} animated={uploading.percent < 100} aria-label={`Upload of ${uploading.name}`} />
+          <SizeDisplay bytes={uploading.size} size="xs" c="dimmed" />
+        </Stack>
+      </Paper>
+    );
+  }
+
+  if (!file) {
+    if (readOnly) {
+      return (
+        <Text size="sm" c="dimmed">
+          {FILE_NOT_SELECTED}
+        </Text>
+      );
+    }
+    return (
+      <Stack gap={6} maw={600}>
+        <Dropzone
+          onDrop={(files) => void handleFile(files[0] ?? null)}
+          onReject={(rejections) => fail(notAnImageDetail(rejections[0]?.file.name))}
+          accept={IMAGE_ACCEPT}
+          multiple={false}
+          maxFiles={1}
+          inputProps={{ id: inputId, 'aria-label': field.label }}
+          p={compact ? 'xs' : 'md'}
+          radius="md"
+          style={error ? { borderColor: 'var(--mantine-color-error)' } : undefined}
+        >
+          <Group justify="center" gap="sm" wrap="nowrap" style={{ pointerEvents: 'none' }}>
+            <Dropzone.Accept>
+              <IconUpload size={compact ? 20 : 28} stroke={1.5} color="var(--mantine-primary-color-filled)" />
+            </Dropzone.Accept>
+            <Dropzone.Reject>
+              <IconX size={compact ? 20 : 28} stroke={1.5} color="var(--mantine-color-red-6)" />
+            </Dropzone.Reject>
+            <Dropzone.Idle>
+              <IconPhoto size={compact ? 20 : 28} stroke={1.5} color="var(--mantine-color-dimmed)" />
+            </Dropzone.Idle>
+            <div>
+              <Text size="sm" fw={500}>
+                {FILE_NOT_SELECTED}
+              </Text>
+              <Text size="xs" c="dimmed">
+                Drop an image here or click to choose one
+              </Text>
+            </div>
+          </Group>
+        </Dropzone>
+        {error && (
+          <Text size="xs" c="red">
+            {error}
+          </Text>
+        )}
+        {failureAlert}
+      </Stack>
+    );
+  }
+
+  const owner = workspaceOfFile(file, workspaceId);
+  const sanity = asSanity(file.sanityResults);
+  const issues = sanityIssues(sanity);
+  const isImage = file.contentType.startsWith('image/');
+  const thumb = isImage ? imageResizeUrl(owner, file.storageName, { w: EDITOR_THUMB_WIDTH }) : null;
+
+  return (
+    <Stack gap="xs" maw={compact ? 320 : 780}>
+      {thumb && (
+        <FocalPointImage
+          src={thumb}
+          alt={file.name}
+          focus={focusOf(file)}
+          onFocusChange={readOnly ? undefined : handleFocus}
+          maxWidth={compact ? 300 : EDITOR_THUMB_WIDTH}
+          maxHeight={compact ? 160 : 400}
+        />
+      )}
+      <Group gap="xs" wrap="wrap" justify="space-between" maw={EDITOR_THUMB_WIDTH}>
+        <div style={{ minWidth: 0 }}>
+          <Text size="sm" fw={500} truncate>
+            {file.name}
+          </Text>
+          <Text size="xs" c="dimmed">
+            <SizeDisplay bytes={file.size} size="xs" c="dimmed" /> · {file.contentType}
+          </Text>
+        </div>
+        <Group gap={6}>
+          {isImage && (
+            <Button size="xs" variant="light" leftSection={<IconPhotoScan size={14} />} onClick={() => setCheckOpen(true)}>
+              Image check
+            </Button>
+          )}
+          {!readOnly && (
+            <>
+              <FileButton onChange={(picked) => void handleFile(picked)} accept="image/*">
+                {(props) => (
+                  <Button {...props} size="xs" variant="default" leftSection={<IconReplace size={14} />}>
+                    Replace
+                  </Button>
+                )}
+              </FileButton>
+              <Button size="xs" variant="default" color="red" leftSection={<IconTrash size={14} />} onClick={handleRemove} aria-label={`Remove ${file.name}`}>
+                Remove
+              </Button>
+            </>
+          )}
+        </Group>
+      </Group>
+      {analysis === 'running' && (
+        <Group gap={6}>
+          <Loader size={14} />
+          <Text size="xs" c="dimmed">
+            Analysing the image…
+          </Text>
+        </Group>
+      )}
+      {analysis === 'done' && (
+        <Text size="xs" c="teal" role="status">
+          {UPLOAD_MESSAGES.uploaded} · {UPLOAD_MESSAGES.analysed}
+        </Text>
+      )}
+      {issues.length > 0 && (
+        <Group gap={6}>
+          {issues.map((issue) => (
+            <Badge
+              key={issue.text}
+              size="sm"
+              variant="light"
+              color={issue.level === 'warning' ? 'orange' : 'gray'}
+              tt="none"
+              style={{ cursor: 'pointer' }}
+              onClick={() => setCheckOpen(true)}
+            >
+              {issue.text}
+            </Badge>
+          ))}
+        </Group>
+      )}
+      {error && (
+        <Text size="xs" c="red">
+          {error}
+        </Text>
+      )}
+      {failureAlert}
+      {isImage && (
+        <ImageCheckDialog
+          opened={checkOpen}
+          onClose={() => setCheckOpen(false)}
+          workspaceId={owner}
+          storageName={file.storageName}
+          fileName={file.name}
+          sanity={sanity}
+          onAnalysed={
+            readOnly
+              ? undefined
+              : (fresh) => {
+                  const current = latest.current;
+                  if (current?.storageName === file.storageName) onChange({ ...current, sanityResults: fresh });
+                }
+          }
+        />
+      )}
+    </Stack>
+  );
+}

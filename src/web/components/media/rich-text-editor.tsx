@@ -1,0 +1,179 @@
+/**
+ * The rich-text editor (TipTap through @mantine/tiptap). Loaded lazily by RichTextField, so TipTap and
+ * ProseMirror never land in a screen's bundle until a rich-text field is edited (DESIGN §7).
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Stack, Text } from '@mantine/core';
+import { Link, RichTextEditor, getUploadImageExtension } from '@mantine/tiptap';
+import '@mantine/tiptap/styles.css';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { IconLibraryPhoto } from '@tabler/icons-react';
+import Image from '@tiptap/extension-image';
+import { TableKit } from '@tiptap/extension-table';
+import { useEditor, useEditorState } from '@tiptap/react';
+import StarterKit from '@tiptap/starter-kit';
+import { errorMessage } from '@web/lib/api-client';
+import type { FieldProps } from '../fields/types';
+import { storedRichTextHtml, type InlineImage } from './inline-image';
+import { ImageSetPicker } from './image-set-picker';
+import { useMediaWorkspace } from './media-workspace';
+import classes from './rich-text-editor.module.css';
+import { uploadInlineImage } from './upload-inline-image';
+import { UPLOAD_MESSAGES } from './upload-messages';
+
+/** The image node with the reference it carries as data-ref-* attributes (kept by the server's sanitiser). */
+const ReferencedImage = Image.extend({
+  addAttributes() {
+    return {
+      ...this.parent?.(),
+      refId: {
+        default: null,
+        parseHTML: (element: HTMLElement) => element.getAttribute('data-ref-id'),
+        renderHTML: (attributes: Record<string, unknown>) => (attributes.refId ? { 'data-ref-id': attributes.refId } : {}),
+      },
+      refSchemaType: {
+        default: null,
+        parseHTML: (element: HTMLElement) => element.getAttribute('data-ref-schema-type'),
+        renderHTML: (attributes: Record<string, unknown>) =>
+          attributes.refSchemaType ? { 'data-ref-schema-type': attributes.refSchemaType } : {},
+      },
+    };
+  },
+});
+
+const asHtml = (value: unknown) => (typeof value === 'string' ? value : '');
+
+export default function RichTextFieldEditor({ field, value, onChange, error, inputId }: FieldProps) {
+  const client = useQueryClient();
+  const workspace = useMediaWorkspace();
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const html = asHtml(value);
+
+  // What the editor last reported, so a new value from outside (reset, reload) is told from an echo.
+  const lastEmitted = useRef(html);
+  const onChangeRef = useRef(onChange);
+  const workspaceRef = useRef(workspace);
+  useEffect(() => {
+    onChangeRef.current = onChange;
+    workspaceRef.current = workspace;
+  });
+
+  const extensions = useMemo(
+    () => [
+      StarterKit.configure({ link: false, heading: { levels: [1, 2, 3, 4] } }),
+      Link.configure({ openOnClick: false, defaultProtocol: 'https', HTMLAttributes: { rel: 'noopener noreferrer', target: '_blank' } }),
+      TableKit.configure({ table: { resizable: false } }),
+      getUploadImageExtension(ReferencedImage, {
+        // Images dropped, pasted or picked with the toolbar's upload button are uploaded in place.
+        onImageUpload: async (file: File) => {
+          const image = await uploadInlineImage(client, workspaceRef.current, file);
+          return image as unknown as { src: string; alt?: string; title?: string };
+        },
+        onImageUploadError: (_file: File, e: unknown) =>
+          notifications.show({ color: 'red', message: UPLOAD_MESSAGES.failed(errorMessage(e)) }),
+      }),
+    ],
+    [client],
+  );
+
+  const editor = useEditor({
+    extensions,
+    content: html,
+    shouldRerenderOnTransaction: false,
+    editorProps: {
+      attributes: {
+        id: inputId,
+        'aria-label': field.label,
+        'aria-multiline': 'true',
+        role: 'textbox',
+        ...(error ? { 'aria-invalid': 'true' } : {}),
+      },
+    },
+    onUpdate: ({ editor: current }) => {
+      const next = storedRichTextHtml(current.getHTML(), current.isEmpty);
+      if (next === lastEmitted.current) return;
+      lastEmitted.current = next;
+      onChangeRef.current(next);
+    },
+  });
+
+  // A value from outside (Reset, a reload) replaces the document.
+  useEffect(() => {
+    if (!editor || editor.isDestroyed || html === lastEmitted.current) return;
+    lastEmitted.current = html;
+    editor.commands.setContent(html, { emitUpdate: false });
+  }, [editor, html]);
+
+  const inTable = useEditorState({ editor, selector: ({ editor: current }) => current?.isActive('table') ?? false });
+
+  const insertImage = (image: InlineImage) => {
+    editor
+      ?.chain()
+      .focus()
+      .insertContent({ type: 'image', attrs: { src: image.src, alt: image.alt, title: image.title ?? null, refId: image.refId ?? null, refSchemaType: image.refSchemaType ?? null } })
+      .run();
+  };
+
+  return (
+    <Stack gap={4}>
+      <RichTextEditor editor={editor} className={classes.editor} data-invalid={error ? true : undefined} data-testid={`rich-text-${field.key}`}>
+        <RichTextEditor.Toolbar sticky stickyOffset={0}>
+          <RichTextEditor.ControlsGroup>
+            <RichTextEditor.Bold />
+            <RichTextEditor.Italic />
+            <RichTextEditor.Underline />
+            <RichTextEditor.Strikethrough />
+            <RichTextEditor.Code />
+            <RichTextEditor.ClearFormatting />
+          </RichTextEditor.ControlsGroup>
+          <RichTextEditor.ControlsGroup>
+            <RichTextEditor.H1 />
+            <RichTextEditor.H2 />
+            <RichTextEditor.H3 />
+            <RichTextEditor.H4 />
+          </RichTextEditor.ControlsGroup>
+          <RichTextEditor.ControlsGroup>
+            <RichTextEditor.BulletList />
+            <RichTextEditor.OrderedList />
+            <RichTextEditor.Blockquote />
+            <RichTextEditor.CodeBlock />
+            <RichTextEditor.Hr />
+          </RichTextEditor.ControlsGroup>
+          <RichTextEditor.ControlsGroup>
+            <RichTextEditor.Link />
+            <RichTextEditor.Unlink />
+          </RichTextEditor.ControlsGroup>
+          <RichTextEditor.ControlsGroup>
+            <RichTextEditor.Control onClick={() => setPickerOpen(true)} aria-label="Insert image" title="Insert image from image sets">
+              <IconLibraryPhoto size={16} stroke={1.5} />
+            </RichTextEditor.Control>
+            <RichTextEditor.ImageUpload aria-label="Upload image" title="Upload an image in place" />
+            <RichTextEditor.TableInsert />
+          </RichTextEditor.ControlsGroup>
+          {inTable && (
+            <RichTextEditor.ControlsGroup>
+              <RichTextEditor.TableRowAfter />
+              <RichTextEditor.TableColumnAfter />
+              <RichTextEditor.TableRowDelete />
+              <RichTextEditor.TableColumnDelete />
+              <RichTextEditor.TableToggleHeaderRow />
+              <RichTextEditor.TableDelete />
+            </RichTextEditor.ControlsGroup>
+          )}
+          <RichTextEditor.ControlsGroup ml="auto">
+            <RichTextEditor.Undo />
+            <RichTextEditor.Redo />
+          </RichTextEditor.ControlsGroup>
+        </RichTextEditor.Toolbar>
+        <RichTextEditor.Content />
+      </RichTextEditor>
+      {error && (
+        <Text size="xs" c="red">
+          {error}
+        </Text>
+      )}
+      <ImageSetPicker opened={pickerOpen} onClose={() => setPickerOpen(false)} onInsert={insertImage} workspace={workspace} />
+    </Stack>
+  );
+}

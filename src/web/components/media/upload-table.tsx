@@ -1,0 +1,257 @@
+import { useEffect, useState } from 'react';
+import { ActionIcon, Badge, Button, Group, Loader, Progress, Stack, Table, TagsInput, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck, IconPhotoScan, IconSparkles, IconTrash } from '@tabler/icons-react';
+import { imageResizeUrl } from '@shared/media/urls';
+import { dedupeTags } from '@shared/validation/tags';
+import { ImageCheckDialog } from './image-check-dialog';
+import classes from './media.module.css';
+import { sanityIssues, suggestedLabels } from './sanity-summary';
+import { UploadDateInput } from './upload-date-input';
+import { rowProblem, type EditableKey, type RowsAction, type UploadRow } from './upload-rows';
+
+/** The upload table shows thumbnails at h=100 (spec §7). */
+export const TABLE_THUMB_HEIGHT = 100;
+
+/** A picked file's own pixels, until the server's thumbnail exists. */
+function useObjectUrl(file: File, enabled: boolean) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!enabled || typeof URL.createObjectURL !== 'function') return;
+    const created = URL.createObjectURL(file);
+    setUrl(created);
+    return () => URL.revokeObjectURL(created);
+  }, [file, enabled]);
+  return url;
+}
+
+function ThumbCell({ row, workspaceId }: { row: UploadRow; workspaceId: string }) {
+  const local = useObjectUrl(row.file, !row.record && row.status !== 'failed');
+  const src = row.record ? imageResizeUrl(workspaceId, row.record.storageName, { h: TABLE_THUMB_HEIGHT }) : local;
+  return (
+    <Stack gap={4} w={150}>
+      <div className={classes.thumbCell}>
+        {row.status === 'failed' ? (
+          <IconAlertTriangle size={28} color="var(--mantine-color-red-6)" />
+        ) : src ? (
+          <img src={src} alt={row.altText || row.name} style={row.record ? undefined : { opacity: 0.55 }} data-testid={row.record ? 'upload-thumb' : undefined} />
+        ) : null}
+      </div>
+      {(row.status === 'queued' || row.status === 'uploading') && (
+        <Progress value={row.percent} size="sm" animated aria-label={`Upload of ${row.file.name}`} />
+      )}
+      <Text size="xs" c="dimmed" truncate title={row.file.name}>
+        {row.file.name}
+      </Text>
+    </Stack>
+  );
+}
+
+function IssuesCell({ row, onCheck }: { row: UploadRow; onCheck: () => void }) {
+  if (row.status === 'failed') return null;
+  if (!row.record || row.sanity === 'pending') {
+    return (
+      <Group gap={6} wrap="nowrap">
+        <Loader size={12} />
+        <Text size="xs" c="dimmed">
+          {row.record ? 'Analysing…' : 'Waiting for upload'}
+        </Text>
+      </Group>
+    );
+  }
+  const issues = sanityIssues(row.sanity);
+  return (
+    <Stack gap={4} align="flex-start">
+      {row.sanity === null && (
+        <Badge size="sm" variant="light" color="gray" tt="none">
+          Analysis failed
+        </Badge>
+      )}
+      {row.sanity !== null && issues.length === 0 && (
+        <Badge size="sm" variant="light" color="teal" tt="none" leftSection={<IconCircleCheck size={12} />}>
+          No issues
+        </Badge>
+      )}
+      {issues.map((issue) => (
+        <Badge key={issue.text} size="sm" variant="light" color={issue.level === 'warning' ? 'orange' : 'gray'} tt="none" style={{ maxWidth: '100%' }}>
+          {issue.text}
+        </Badge>
+      ))}
+      <Button size="compact-xs" variant="subtle" leftSection={<IconPhotoScan size={12} />} onClick={onCheck}>
+        Image check
+      </Button>
+    </Stack>
+  );
+}
+
+function StatusLine({ row }: { row: UploadRow }) {
+  const problem = row.status === 'uploaded' ? rowProblem(row) : null;
+  if (row.status === 'saved')
+    return (
+      <Badge size="sm" color="teal" variant="light" tt="none" leftSection={<IconCircleCheck size={12} />}>
+        Saved
+      </Badge>
+    );
+  if (row.status === 'saving')
+    return (
+      <Group gap={4}>
+        <Loader size={12} />
+        <Text size="xs" c="dimmed">
+          Saving…
+        </Text>
+      </Group>
+    );
+  if (row.error)
+    return (
+      <Text size="xs" c="red" role="alert">
+        {row.status === 'failed' ? 'Upload failed: ' : 'Not saved: '}
+        {row.error}
+      </Text>
+    );
+  if (problem)
+    return (
+      <Text size="xs" c="orange.8">
+        {problem}
+      </Text>
+    );
+  return null;
+}
+
+export interface UploadTableProps {
+  rows: readonly UploadRow[];
+  workspaceId: string;
+  dispatch: (action: RowsAction) => void;
+  disabled?: boolean;
+}
+
+/**
+ * Step 2 of the multi-image upload (spec §2): one row per image with its thumbnail, name, alt text,
+ * issues from the image analysis, dates (Los Angeles time) and tags.
+ */
+export function UploadTable({ rows, workspaceId, dispatch, disabled }: UploadTableProps) {
+  const [checking, setChecking] = useState<string | null>(null);
+  const checkRow = rows.find((row) => row.key === checking);
+  const edit = (row: UploadRow, field: EditableKey, value: UploadRow[EditableKey]) => dispatch({ type: 'edit', key: row.key, field, value });
+
+  return (
+    <>
+      <Table.ScrollContainer minWidth={1180} maxHeight="58vh" type="native">
+        <Table stickyHeader verticalSpacing="sm" highlightOnHover={false} aria-label="Images to save">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={170}>Image</Table.Th>
+              <Table.Th w={190}>Name</Table.Th>
+              <Table.Th w={210}>Alt text</Table.Th>
+              <Table.Th w={180}>Issues</Table.Th>
+              <Table.Th w={200}>Dates (Los Angeles)</Table.Th>
+              <Table.Th>Tags</Table.Th>
+              <Table.Th w={44} />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row, index) => {
+              const locked = disabled || row.status === 'saved' || row.status === 'saving' || row.status === 'failed';
+              const suggestions = row.sanity && row.sanity !== 'pending' ? suggestedLabels(row.sanity, row.labels) : [];
+              const ordinal = `image ${index + 1}`;
+              return (
+                <Table.Tr key={row.key} data-testid="upload-row" data-status={row.status} style={{ verticalAlign: 'top' }}>
+                  <Table.Td>
+                    <ThumbCell row={row} workspaceId={workspaceId} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Stack gap={4}>
+                      <TextInput
+                        size="xs"
+                        aria-label={`Name of ${ordinal}`}
+                        value={row.name}
+                        disabled={locked}
+                        error={!row.name.trim() && row.status !== 'failed' ? 'Name is required' : undefined}
+                        onChange={(event) => edit(row, 'name', event.currentTarget.value)}
+                      />
+                      <StatusLine row={row} />
+                    </Stack>
+                  </Table.Td>
+                  <Table.Td>
+                    <TextInput
+                      size="xs"
+                      aria-label={`Alt text of ${ordinal}`}
+                      value={row.altText}
+                      disabled={locked}
+                      placeholder="Describe the image"
+                      error={!row.altText.trim() && row.status !== 'failed' ? 'Alt Text is required' : undefined}
+                      onChange={(event) => edit(row, 'altText', event.currentTarget.value)}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <IssuesCell row={row} onCheck={() => setChecking(row.key)} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Stack gap={6}>
+                      <UploadDateInput size="xs" aria-label={`Start time of ${ordinal}`} value={row.startTime} disabled={locked} onChange={(value) => edit(row, 'startTime', value)} />
+                      <UploadDateInput
+                        size="xs"
+                        aria-label={`End time of ${ordinal}`}
+                        value={row.endTime}
+                        disabled={locked}
+                        error={row.startTime && row.endTime && Date.parse(row.endTime) <= Date.parse(row.startTime) ? 'Must be after the start' : undefined}
+                        onChange={(value) => edit(row, 'endTime', value)}
+                      />
+                    </Stack>
+                  </Table.Td>
+                  <Table.Td>
+                    <Stack gap={4}>
+                      <TagsInput
+                        size="xs"
+                        aria-label={`Tags of ${ordinal}`}
+                        value={row.labels}
+                        disabled={locked}
+                        splitChars={[',']}
+                        acceptValueOnBlur
+                        placeholder={row.labels.length === 0 ? 'Type and press Enter' : undefined}
+                        onChange={(next) => edit(row, 'labels', dedupeTags(next))}
+                      />
+                      {!locked && suggestions.length > 0 && (
+                        <Tooltip label={suggestions.join(', ')} multiline maw={280} withArrow>
+                          <Button
+                            size="compact-xs"
+                            variant="subtle"
+                            leftSection={<IconSparkles size={12} />}
+                            style={{ alignSelf: 'flex-start' }}
+                            onClick={() => edit(row, 'labels', dedupeTags([...row.labels, ...suggestions]))}
+                          >
+                            Add {suggestions.length} suggested
+                          </Button>
+                        </Tooltip>
+                      )}
+                    </Stack>
+                  </Table.Td>
+                  <Table.Td>
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      aria-label={`Remove ${ordinal}`}
+                      disabled={row.status === 'saving' || row.status === 'saved' || disabled}
+                      onClick={() => dispatch({ type: 'remove', key: row.key })}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {checkRow?.record && (
+        <ImageCheckDialog
+          opened
+          onClose={() => setChecking(null)}
+          workspaceId={workspaceId}
+          storageName={checkRow.record.storageName}
+          fileName={checkRow.file.name}
+          sanity={checkRow.sanity === 'pending' ? null : checkRow.sanity}
+          onAnalysed={(sanity) => dispatch({ type: 'analysed', key: checkRow.key, sanity })}
+        />
+      )}
+    </>
+  );
+}
