@@ -56,3 +56,25 @@ export const fileRecord = (storageName = 'abcdefghijklmnop1234.png', overrides: 
 });
 
 export const pngFile = (name = 'summer-beach_01.png', size = 1000) => new File([new Uint8Array(size)], name, { type: 'image/png' });
+
+/** An Item as the items API answers it. */
+export const itemAnswer = (id: string, data: Record<string, unknown>, schema = 'marquee-assets-image-set') => ({
+  id,
+  schema,
+  data,
+  _references: {},
+  version: 1,
+  lastWrittenBy: 'u1',
+  lastWrittenByName: 'Uma Tester',
+  lastWrittenAt: '2025-03-04T17:30:00.000Z',
+  createdAt: '2025-03-04T17:30:00.000Z',
+  createdBy: 'u1',
+  hasErrors: false,
+  variation: null,
+  publishStatus: { live: 'NOT_PUBLISHED' },
+  published: {},
+  fullyApproved: true,
+  remainingApprovals: [],
+  approvedBy: [],
+  abilities: { canEdit: true, canPublish: true, canApprove: false },
+});
