@@ -118,3 +118,39 @@ export async function seedWorkspace(
   }
   return workspace;
 }
+
+/** Invites `email` to a workspace with roles, through the API of the manager's request context. */
+export async function inviteMember(request: APIRequestContext, workspaceId: string, email: string, roles: string[]) {
+  const res = await request.post(`/api/v1/workspaces/${workspaceId}/members/invitations`, { data: { email, roles } });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
+/**
+ * A member of a workspace in a browser context of their own: invited by the manager with `roles`,
+ * signed up and verified through the API, cookies accepted. Close the context when done.
+ */
+export async function seedMember(
+  browser: import('@playwright/test').Browser,
+  managerRequest: APIRequestContext,
+  workspaceId: string,
+  name: string,
+  roles: string[],
+) {
+  const email = uniqueEmail(name.split(' ')[0].toLowerCase());
+  await inviteMember(managerRequest, workspaceId, email, roles);
+  const context = await browser.newContext({ baseURL: 'http://127.0.0.1:8090' });
+  await acceptCookies(context);
+  const page = await context.newPage();
+  const { user } = await signUpApi(page.request, { name, email, password: PASSWORD });
+  const link = await mailLink(email, '/user/verify-email');
+  const res = await page.request.post('/api/v1/auth/verify-email', { data: { token: tokenOf(link) } });
+  expect(res.status(), await res.text()).toBe(200);
+  return { context, page, email, name, id: user.id };
+}
+
+/** Sets a workspace's basics (domains, stages) through the API. */
+export async function patchBasics(request: APIRequestContext, workspaceId: string, basics: Record<string, unknown>) {
+  const current = (await (await request.get(`/api/v1/workspaces/${workspaceId}`)).json()) as { version: number };
+  const res = await request.patch(`/api/v1/workspaces/${workspaceId}`, { data: { basics, baseVersion: current.version } });
+  expect(res.status(), await res.text()).toBe(200);
+}

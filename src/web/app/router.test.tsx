@@ -63,6 +63,8 @@ const signedIn = (user: User, workspaces: Workspace[]): Record<string, Handler> 
     { workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, oobeDone: w.oobe.done, isWorkspaceManager: w.__permissions.canManageWorkspace })) },
   ],
   ...Object.fromEntries(workspaces.map((w) => [`GET /api/v1/workspaces/${w.id}`, () => [200, w]])),
+  ...Object.fromEntries(workspaces.map((w) => [`GET /api/v1/workspaces/${w.id}/items`, () => [200, { items: [], nextCursor: null }]])),
+  ...Object.fromEntries(workspaces.map((w) => [`GET /api/v1/workspaces/${w.id}/members`, () => [200, { members: [], invitations: [] }]])),
 });
 
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { createBrowserRouter, redirect, type LoaderFunction, type RouteObject } from 'react-router';
 import { createLoaders } from './loaders';
 import { RootLayout } from './root-layout';
 import { RouteErrorPage } from './route-error';
@@ -11,6 +11,20 @@ import { ROOT_REDIRECT, explorePath } from './guards';
 const screen = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
   Component: (await load()).default,
 });
+
+/**
+ * A lazy item screen with its guard: the module exports the screen and `createLoader(client)`, the
+ * spec's guard that loads the item (and what the screen shows) before it renders.
+ */
+const guardedScreen =
+  (
+    client: QueryClient,
+    load: () => Promise<{ default: React.ComponentType; createLoader: (client: QueryClient) => LoaderFunction }>,
+  ) =>
+  async () => {
+    const module = await load();
+    return { Component: module.default, loader: module.createLoader(client) };
+  };
 
 /** Re-run guards on every navigation: onboarding and the manager check depend on the target path. */
 const always = () => true;
@@ -76,7 +90,7 @@ export function createRoutes(client: QueryClient): RouteObject[] {
                     {
                       path: '_items/:viewId/:viewParam?',
                       handle: { withAside: true },
-                      lazy: screen(() => import('@web/features/explore/explore-route')),
+                      lazy: screen(() => import('@web/features/items/explore-route')),
                     },
                     {
                       path: '_settings',
@@ -102,7 +116,31 @@ export function createRoutes(client: QueryClient): RouteObject[] {
                     {
                       path: ':domain/:schema',
                       handle: { withAside: true },
-                      lazy: screen(() => import('@web/features/explore/list-items-route')),
+                      lazy: screen(() => import('@web/features/items/list-items-route')),
+                    },
+                    {
+                      path: ':domain/:schema/:id',
+                      lazy: guardedScreen(client, () => import('@web/features/items/routes/single-item')),
+                    },
+                    {
+                      path: 'changelog/:domain/:schema/:id',
+                      lazy: guardedScreen(client, () => import('@web/features/items/routes/changelog')),
+                    },
+                    {
+                      path: 'approvals/:domain/:schema/:id',
+                      lazy: guardedScreen(client, () => import('@web/features/items/routes/approvals')),
+                    },
+                    {
+                      path: ':domain/:schema/:id/publish',
+                      lazy: guardedScreen(client, () => import('@web/features/items/routes/publish')),
+                    },
+                    {
+                      path: ':domain/:schema/:id/un-publish',
+                      lazy: guardedScreen(client, () => import('@web/features/items/routes/unpublish')),
+                    },
+                    {
+                      path: ':domain/:schema/:id/delete',
+                      lazy: guardedScreen(client, () => import('@web/features/items/routes/delete-item')),
                     },
                     { path: '*', Component: NotFoundPage },
                   ],

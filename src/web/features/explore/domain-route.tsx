@@ -6,7 +6,7 @@ import { NotFoundPage } from '@web/components/not-found-page';
 import { PageHeader } from '@web/components/page-header';
 import { SchemaIcon } from '@web/components/schema-icon';
 import { useCurrentWorkspace } from '@web/lib/workspace';
-import { visibleDomains } from './workspace-content';
+import { visibleDomains } from '@web/lib/workspace-content';
 
 /** /{workspace}/{domain}: jumps to the landing schema's list when one is set, else lists its schemas. */
 export default function DomainRoute() {

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { Workspace } from '@shared/api/workspaces';
 import { getSchema } from '@shared/schemas/catalogue';
 import { settingsPath } from '@web/app/guards';
-import { visibleDomains } from '../workspace-content';
+import { visibleDomains } from '@web/lib/workspace-content';
 
 /** Titles of the schemas in `names` that belong to a domain this member sees. */
 const schemaTitles = (names: string[], visible: Set<string>) =>

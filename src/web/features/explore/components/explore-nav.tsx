@@ -12,8 +12,8 @@ import { Link, useLocation } from 'react-router';
 import type { Workspace } from '@shared/api/workspaces';
 import { explorePath } from '@web/app/guards';
 import { DomainIcon, SchemaIcon } from '@web/components/schema-icon';
-import { savedViews } from '../saved-views';
-import { visibleDomains } from '../workspace-content';
+import { savedViews } from '@web/lib/saved-views';
+import { visibleDomains } from '@web/lib/workspace-content';
 
 const VIEW_ICONS: Record<string, Icon> = {
   all: IconInbox,

@@ -1,10 +1,9 @@
 import { useParams } from 'react-router';
 import { NotFoundPage } from '@web/components/not-found-page';
-import { PageHeader } from '@web/components/page-header';
+import { findSavedView, savedViews } from '@web/lib/saved-views';
 import { useCurrentWorkspace } from '@web/lib/workspace';
-import { ItemsEmptyState } from './components/items-empty-state';
-import { ViewModeToggle, useViewMode } from './components/view-mode-toggle';
-import { findSavedView, savedViews } from './saved-views';
+import { AddItemButton } from './components/add-item-dialog';
+import { ItemList } from './components/item-list';
 
 const DESCRIPTIONS: Record<string, string> = {
   all: 'Everything in this workspace, most recently updated first.',
@@ -15,23 +14,23 @@ const DESCRIPTIONS: Record<string, string> = {
   'aging-in': 'Items published to this stage more than 30 days ago.',
 };
 
-/** /{workspace}/_items/{viewId}/{viewParam?}: the explore view (items arrive in a later release of this screen). */
+/** /{workspace}/_items/{viewId}/{viewParam?}: the items of a saved view, across the enabled domains. */
 export default function ExploreRoute() {
   const { viewId, viewParam } = useParams();
   const workspace = useCurrentWorkspace();
-  const [mode, setMode] = useViewMode();
   const view = findSavedView(savedViews(workspace.basics.stages, workspace.__permissions), viewId, viewParam);
   if (!view) return <NotFoundPage />;
 
   return (
-    <>
-      <PageHeader
-        eyebrow={view.stage ? `Stage · ${view.stage}` : 'Saved view'}
-        title={view.label}
-        description={DESCRIPTIONS[view.viewId]}
-        actions={<ViewModeToggle value={mode} onChange={setMode} />}
-      />
-      <ItemsEmptyState />
-    </>
+    <ItemList
+      key={`${view.viewId}/${view.viewParam ?? ''}`}
+      workspace={workspace}
+      query={{ view: view.viewId, ...(view.viewParam ? { stage: view.viewParam } : {}) }}
+      eyebrow={view.stage ? `Stage · ${view.stage}` : 'Saved view'}
+      title={view.label}
+      description={DESCRIPTIONS[view.viewId]}
+      addButton={<AddItemButton workspace={workspace} />}
+      showSchema
+    />
   );
 }

@@ -1,0 +1,23 @@
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { ItemList, PAGE_SIZE } from '@shared/api/items';
+import { apiRequest } from '@web/lib/api-client';
+import { itemKeys, itemsPath, type ListQuery } from './keys';
+
+/** GET /api/v1/workspaces/{ws}/items[/{schema}]?view&stage&cursor&limit: one page of a saved view. */
+export function getItems(ws: string, query: ListQuery & { cursor?: string; limit?: number }, signal?: AbortSignal) {
+  const params = new URLSearchParams({ view: query.view, limit: String(query.limit ?? PAGE_SIZE) });
+  if (query.stage) params.set('stage', query.stage);
+  if (query.cursor) params.set('cursor', query.cursor);
+  return apiRequest(`${itemsPath(ws, query.schema)}?${params}`, { schema: ItemList, signal });
+}
+
+/** Pages of 12 (spec §9), the next one asked for with the cursor of the last. */
+export const itemsInfiniteOptions = (ws: string, query: ListQuery) =>
+  infiniteQueryOptions({
+    queryKey: itemKeys.list(ws, query),
+    queryFn: ({ pageParam, signal }) => getItems(ws, { ...query, cursor: pageParam }, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+export const useItems = (ws: string, query: ListQuery) => useInfiniteQuery(itemsInfiniteOptions(ws, query));

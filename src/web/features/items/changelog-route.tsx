@@ -1,0 +1,116 @@
+import { Alert, Group, Loader, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import { ItemForm } from '@web/components/item-form/item-form';
+import { errorMessage } from '@web/lib/api-client';
+import { formatDateTime } from '@web/lib/dates';
+import { useHistory, useVersion } from './api/get-history';
+import { useMembers } from './api/get-members';
+import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
+import { useItemFormEnvironment } from './components/use-item-form-environment';
+import { userLabel } from './item-labels';
+
+/** /{workspace}/changelog/{domain}/{schema}/{id}: every version, and any two compared side by side. */
+export default function ChangelogRoute() {
+  return <ItemSubScreen section="Change log" maxWidth={1200}>{(context) => <Changelog {...context} />}</ItemSubScreen>;
+}
+
+function Changelog({ workspace, schema, item }: ItemScreenContext) {
+  const [params, setParams] = useSearchParams();
+  const history = useHistory(workspace.id, schema.name, item.id);
+  const members = useMembers(workspace.id);
+  const environment = useItemFormEnvironment(workspace);
+  const versions = history.data?.versions ?? [];
+  const newest = versions[0]?.thisVersion ?? item.version;
+  const to = Number(params.get('to')) || newest;
+  const from = Number(params.get('from')) || Math.max(1, to - 1);
+  const left = useVersion(workspace.id, schema.name, item.id, from);
+  const right = useVersion(workspace.id, schema.name, item.id, to);
+
+  if (history.isPending) return <Loader size="sm" />;
+  if (history.isError) {
+    return (
+      <Alert color="red" variant="light" role="alert">
+        {errorMessage(history.error)}
+      </Alert>
+    );
+  }
+
+  const options = versions.map((v) => ({ value: String(v.thisVersion), label: `Version ${v.thisVersion}` }));
+  const choose = (key: 'from' | 'to', value: string | null) => {
+    if (!value) return;
+    const next = new URLSearchParams(params);
+    next.set('from', String(key === 'from' ? value : from));
+    next.set('to', String(key === 'to' ? value : to));
+    setParams(next, { replace: true });
+  };
+  const label = (num: number) => {
+    const entry = versions.find((v) => v.thisVersion === num);
+    return entry ? `Version ${num} · ${userLabel(entry.by, entry.byName, members.data?.members)} · ${formatDateTime(entry.at)}` : `Version ${num}`;
+  };
+
+  return (
+    <Stack gap="lg">
+      <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
+        <Table highlightOnHover verticalSpacing="xs" data-testid="changelog-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Version</Table.Th>
+              <Table.Th>Saved by</Table.Th>
+              <Table.Th>When</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {versions.map((v) => (
+              <Table.Tr key={v.id} bg={v.thisVersion === from || v.thisVersion === to ? 'var(--mantine-primary-color-light)' : undefined}>
+                <Table.Td fw={600}>{v.thisVersion}</Table.Td>
+                <Table.Td>{userLabel(v.by, v.byName, members.data?.members)}</Table.Td>
+                <Table.Td>{formatDateTime(v.at)}</Table.Td>
+                <Table.Td ta="right">
+                  {v.thisVersion === item.version && (
+                    <Text size="xs" c="teal" fw={600} span>
+                      Current
+                    </Text>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Paper>
+
+      {versions.length < 2 ? (
+        <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />}>
+          Only one version so far. Save changes to compare versions.
+        </Alert>
+      ) : (
+        <Group gap="md" align="flex-end">
+          <Select label="Compare" data={options} value={String(from)} onChange={(v) => choose('from', v)} allowDeselect={false} w={180} />
+          <Select label="with" data={options} value={String(to)} onChange={(v) => choose('to', v)} allowDeselect={false} w={180} />
+        </Group>
+      )}
+
+      {left.isPending || right.isPending ? (
+        <Loader size="sm" />
+      ) : left.isError || right.isError ? (
+        <Alert color="red" variant="light" role="alert">
+          {errorMessage(left.error ?? right.error)}
+        </Alert>
+      ) : (
+        <ItemForm
+          key={`${from}-${to}`}
+          schema={schema}
+          value={right.data.data}
+          mode={versions.length < 2 ? 'view' : 'compare'}
+          canEdit={false}
+          compareWith={{ label: label(from), data: left.data.data }}
+          valueLabel={label(to)}
+          onSave={async () => undefined}
+          {...environment}
+        />
+      )}
+    </Stack>
+  );
+}
+

@@ -1,0 +1,21 @@
+import { useMemo } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Workspace } from '@shared/api/workspaces';
+import { imageResizeUrl } from '@shared/media/urls';
+import { createReferenceSearch } from '../api/search-references';
+import { ITEM_FIELD_EDITORS } from '../field-editors';
+
+/** What every ItemForm on the item screens gets from the workspace and the API. */
+export function useItemFormEnvironment(workspace: Pick<Workspace, 'id' | 'basics'>) {
+  const client = useQueryClient();
+  const ws = workspace.id;
+  return useMemo(
+    () => ({
+      timezones: workspace.basics.timezones,
+      referenceSearch: createReferenceSearch(client, ws),
+      thumbnailUrl: (thumbId: string) => imageResizeUrl(ws, thumbId, { w: 400 }),
+      fieldEditors: ITEM_FIELD_EDITORS,
+    }),
+    [client, ws, workspace.basics.timezones],
+  );
+}

@@ -1,0 +1,40 @@
+import { Anchor, Breadcrumbs } from '@mantine/core';
+import { Link, useParams } from 'react-router';
+import { getDomain } from '@shared/schemas/catalogue';
+import { NotFoundPage } from '@web/components/not-found-page';
+import { visibleDomains } from '@web/lib/workspace-content';
+import { useCurrentWorkspace } from '@web/lib/workspace';
+import { AddItemButton } from './components/add-item-dialog';
+import { DomainUnavailable } from './components/domain-unavailable';
+import { ItemList } from './components/item-list';
+import { listTitle } from './item-labels';
+
+/** /{workspace}/{domain}/{schema}: the items of one schema. */
+export default function ListItemsRoute() {
+  const { workspace: workspaceId = '', domain: domainName, schema: schemaName } = useParams();
+  const workspace = useCurrentWorkspace();
+  const known = getDomain(domainName ?? '');
+  const schema = known?.schemas.find((s) => s.name === schemaName);
+  if (!known || !schema) return <NotFoundPage />;
+  const domain = visibleDomains(workspace).find((d) => d.name === known.name);
+  if (!domain) return <DomainUnavailable domain={known.name} />;
+
+  return (
+    <>
+      <Breadcrumbs mb="xs" fz="sm">
+        <Anchor component={Link} to={`/${workspaceId}/${domain.name}`} c="dimmed">
+          {domain.title}
+        </Anchor>
+        <span>{schema.pluralTitle}</span>
+      </Breadcrumbs>
+      <ItemList
+        key={schema.name}
+        workspace={workspace}
+        query={{ schema: schema.name, view: 'all' }}
+        title={listTitle(undefined, [schema])}
+        addButton={<AddItemButton workspace={workspace} schema={{ domain: domain.name, name: schema.name }} />}
+        emptyDescription={`${schema.pluralTitle} created in this workspace will show up here.`}
+      />
+    </>
+  );
+}

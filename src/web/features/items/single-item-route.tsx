@@ -1,0 +1,220 @@
+import { useState } from 'react';
+import { Box, Button, Drawer, Grid, Group, Menu, Paper, Stack, Tabs, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import {
+  IconChecklist,
+  IconChevronDown,
+  IconGitCompare,
+  IconLayoutSidebarRightExpand,
+  IconTrash,
+  IconUpload,
+  IconWorldOff,
+} from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
+import type { Item } from '@shared/api/items';
+import type { Workspace } from '@shared/api/workspaces';
+import type { Domain, SchemaType } from '@shared/schemas/types';
+import { ItemForm } from '@web/components/item-form/item-form';
+import { NotFoundPage } from '@web/components/not-found-page';
+import { useItem } from './api/get-item';
+import { NEW_ITEM_ID } from './api/save-item';
+import { ApprovalsPanel } from './components/approvals-panel';
+import { CommentsPanel } from './components/comments-panel';
+import { ItemConflictAlert } from './components/conflict-alert';
+import { DomainDisabled } from './components/domain-unavailable';
+import { HistoryPanel } from './components/history-panel';
+import { ItemHeader } from './components/item-header';
+import { PublishingPanel } from './components/publishing-panel';
+import { useItemFormEnvironment } from './components/use-item-form-environment';
+import { useItemSave } from './components/use-item-save';
+import { itemTitle } from './item-labels';
+import { approvalsPath, changelogPath, deleteItemPath, itemScreenPath, publishPath, schemaListPath, unpublishPath } from './item-paths';
+import { useItemRoute } from './use-item-route';
+
+/** /{workspace}/{domain}/{schema}/{id}: the item form with a right drawer of publishing, approvals, comments and history. */
+export default function SingleItemRoute() {
+  const route = useItemRoute();
+  if (route.status === 'not-found') return <NotFoundPage />;
+  if (route.status === 'disabled') return <DomainDisabled />;
+  const { workspace, domain, schema, id } = route;
+  if (id === NEW_ITEM_ID) return <NewItemScreen key={`${schema.name}/new`} workspace={workspace} domain={domain} schema={schema} />;
+  return <ExistingItemScreen key={`${schema.name}/${id}`} workspace={workspace} domain={domain} schema={schema} id={id} />;
+}
+
+interface ScreenProps {
+  workspace: Workspace;
+  domain: Domain;
+  schema: SchemaType;
+}
+
+/** id 'new': the form in edit mode; the first save creates the item and reloads it under its id. */
+function NewItemScreen({ workspace, domain, schema }: ScreenProps) {
+  const navigate = useNavigate();
+  const environment = useItemFormEnvironment(workspace);
+  const { handleSave } = useItemSave(workspace.id, schema.name, NEW_ITEM_ID, undefined, (item) => {
+    notifications.show({ color: 'teal', message: `${schema.title} created` });
+    navigate(itemScreenPath(workspace.id, domain.name, schema.name, item.id), { replace: true });
+  });
+  return (
+    <Box maw={980}>
+      <ItemHeader workspace={workspace} domain={domain} schema={schema} title={`New ${schema.title}`} />
+      <ItemForm
+        schema={schema}
+        value={{}}
+        mode="edit"
+        canEdit={workspace.__permissions.canEdit.includes(schema.name)}
+        onSave={handleSave}
+        onCancel={() => navigate(schemaListPath(workspace.id, domain.name, schema.name))}
+        {...environment}
+      />
+    </Box>
+  );
+}
+
+function ItemActions({ workspace, domain, item }: { workspace: Workspace; domain: string; item: Item }) {
+  const ws = workspace.id;
+  const { canEdit, canPublish } = item.abilities;
+  const published = Object.values(item.publishStatus).some((s) => s !== 'NOT_PUBLISHED');
+  return (
+    <Menu position="bottom-end" shadow="md" width={220}>
+      <Menu.Target>
+        <Button variant="default" rightSection={<IconChevronDown size={14} />}>
+          Actions
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {canPublish && (
+          <Menu.Item component={Link} to={publishPath(ws, domain, item.schema, item.id)} leftSection={<IconUpload size={16} />}>
+            Publish…
+          </Menu.Item>
+        )}
+        {canPublish && published && (
+          <Menu.Item component={Link} to={unpublishPath(ws, domain, item.schema, item.id)} leftSection={<IconWorldOff size={16} />}>
+            Unpublish…
+          </Menu.Item>
+        )}
+        <Menu.Item component={Link} to={changelogPath(ws, domain, item.schema, item.id)} leftSection={<IconGitCompare size={16} />}>
+          Change log
+        </Menu.Item>
+        <Menu.Item component={Link} to={approvalsPath(ws, domain, item.schema, item.id)} leftSection={<IconChecklist size={16} />}>
+          Approvals
+        </Menu.Item>
+        {canEdit && (
+          <>
+            <Menu.Divider />
+            <Menu.Item component={Link} to={deleteItemPath(ws, domain, item.schema, item.id)} color="red" leftSection={<IconTrash size={16} />}>
+              Delete…
+            </Menu.Item>
+          </>
+        )}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function ItemSidePanel({ workspace, domain, item }: { workspace: Workspace; domain: string; item: Item }) {
+  return (
+    <Tabs defaultValue="publishing" keepMounted={false} data-testid="item-drawer">
+      <Tabs.List grow mb="md" style={{ flexWrap: 'nowrap' }}>
+        <Tabs.Tab value="publishing" px="xs">
+          Publish
+        </Tabs.Tab>
+        <Tabs.Tab value="approvals" px="xs">
+          Approvals
+        </Tabs.Tab>
+        <Tabs.Tab value="comments" px="xs">
+          Comments
+        </Tabs.Tab>
+        <Tabs.Tab value="history" px="xs">
+          History
+        </Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="publishing">
+        <PublishingPanel workspace={workspace} domain={domain} item={item} />
+      </Tabs.Panel>
+      <Tabs.Panel value="approvals">
+        <ApprovalsPanel workspace={workspace} item={item} />
+      </Tabs.Panel>
+      <Tabs.Panel value="comments">
+        <CommentsPanel workspace={workspace} item={item} />
+      </Tabs.Panel>
+      <Tabs.Panel value="history">
+        <HistoryPanel workspace={workspace} domain={domain} item={item} />
+      </Tabs.Panel>
+    </Tabs>
+  );
+}
+
+function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { id: string }) {
+  const item = useItem(workspace.id, schema.name, id);
+  const environment = useItemFormEnvironment(workspace);
+  const isWide = useMediaQuery('(min-width: 62em)', true);
+  const [isDrawerOpen, setDrawerOpen] = useState(false);
+  const [formKey, setFormKey] = useState(0);
+  const { handleSave, conflict, clearConflict } = useItemSave(workspace.id, schema.name, id, item.data?.version, (saved) =>
+    notifications.show({ color: 'teal', message: `Saved as version ${saved.version}` }),
+  );
+
+  // The route's guard loaded the item; without it (deleted meanwhile) there is nothing to show.
+  if (!item.data) return null;
+  const current = item.data;
+
+  const handleReload = async () => {
+    clearConflict();
+    await item.refetch();
+    setFormKey((k) => k + 1);
+  };
+
+  const side = <ItemSidePanel workspace={workspace} domain={domain.name} item={current} />;
+
+  return (
+    <>
+      <ItemHeader
+        workspace={workspace}
+        domain={domain}
+        schema={schema}
+        item={current}
+        actions={
+          <>
+            {!isWide && (
+              <Button variant="default" leftSection={<IconLayoutSidebarRightExpand size={16} />} onClick={() => setDrawerOpen(true)}>
+                Activity
+              </Button>
+            )}
+            <ItemActions workspace={workspace} domain={domain.name} item={current} />
+          </>
+        }
+      />
+      <Grid gap="lg" align="flex-start">
+        <Grid.Col span={{ base: 12, md: 7, xl: 8 }}>
+          <Stack gap="md">
+            {conflict && <ItemConflictAlert onReload={() => void handleReload()} />}
+            <ItemForm
+              key={formKey}
+              schema={schema}
+              value={current.data}
+              mode="view"
+              canEdit={current.abilities.canEdit}
+              onSave={handleSave}
+              {...environment}
+            />
+          </Stack>
+        </Grid.Col>
+        {isWide && (
+          <Grid.Col span={{ md: 5, xl: 4 }}>
+            <Paper withBorder radius="md" p="md" style={{ position: 'sticky', top: 76 }}>
+              {side}
+            </Paper>
+          </Grid.Col>
+        )}
+      </Grid>
+      {!isWide && (
+        <Drawer opened={isDrawerOpen} onClose={() => setDrawerOpen(false)} position="right" title={<Text fw={600}>{itemTitle(schema, current.data)}</Text>}>
+          {side}
+        </Drawer>
+      )}
+      <Group h={24} />
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Paper, Radio, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconAlertTriangle, IconWorldOff } from '@tabler/icons-react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { errorMessage } from '@web/lib/api-client';
+import { formatDateTime } from '@web/lib/dates';
+import { useUnpublishItem } from './api/publish-item';
+import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
+import { publishChips } from './item-labels';
+import { itemScreenPath } from './item-paths';
+
+/** /{workspace}/{domain}/{schema}/{id}/un-publish: removes the copy from a stage. */
+export default function UnpublishRoute() {
+  return <ItemSubScreen section="Unpublish">{(context) => <UnpublishScreen {...context} />}</ItemSubScreen>;
+}
+
+function UnpublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const published = publishChips(item.publishStatus, workspace.basics.stages, { publishedOnly: true });
+  const [stage, setStage] = useState(() => published.find((c) => c.stage === params.get('stage'))?.stage ?? published[0]?.stage ?? '');
+  const unpublish = useUnpublishItem();
+  const back = itemScreenPath(workspace.id, domain.name, schema.name, item.id);
+  const chosen = published.find((c) => c.stage === stage);
+
+  if (!published.length) {
+    return (
+      <Stack gap="md">
+        <Text>This item is not published in any stage.</Text>
+        <Group>
+          <Button component={Link} to={back} variant="default">
+            Back to the item
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+
+  const handleUnpublish = () =>
+    unpublish.mutate(
+      { ws: workspace.id, schema: schema.name, id: item.id, stage },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', message: `Unpublished from ${chosen?.stageLabel ?? stage}` });
+          navigate(back);
+        },
+      },
+    );
+
+  return (
+    <Stack gap="md">
+      {!item.abilities.canPublish && (
+        <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
+          You do not have permission to unpublish {schema.pluralTitle}.
+        </Alert>
+      )}
+      <Paper withBorder radius="md" p="md">
+        <Radio.Group label="Remove the published copy from" value={stage} onChange={setStage}>
+          <Stack gap="xs" mt="xs">
+            {published.map((chip) => {
+              const copy = item.published[chip.stage];
+              return (
+                <Radio
+                  key={chip.stage}
+                  value={chip.stage}
+                  label={`${chip.stageLabel}${copy ? ` (version ${copy.version}, published ${formatDateTime(copy.publishedAt)})` : ''}`}
+                />
+              );
+            })}
+          </Stack>
+        </Radio.Group>
+      </Paper>
+      <Text size="sm" c="dimmed">
+        The item itself and its change log stay; only the copy that websites and apps read from the stage is removed.
+      </Text>
+      {unpublish.isError && (
+        <Alert color="red" variant="light" role="alert" title="Unpublishing failed">
+          {errorMessage(unpublish.error)}
+        </Alert>
+      )}
+      <Group justify="flex-end">
+        <Button component={Link} to={back} variant="default">
+          Cancel
+        </Button>
+        <Button color="red" leftSection={<IconWorldOff size={16} />} onClick={handleUnpublish} loading={unpublish.isPending} disabled={!item.abilities.canPublish}>
+          Unpublish from {chosen?.stageLabel ?? stage}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,23 @@
+import { useParams } from 'react-router';
+import type { Workspace } from '@shared/api/workspaces';
+import { getDomain } from '@shared/schemas/catalogue';
+import type { Domain, SchemaType } from '@shared/schemas/types';
+import { useCurrentWorkspace } from '@web/lib/workspace';
+
+export type ItemRoute =
+  | { status: 'not-found' }
+  | { status: 'disabled'; workspace: Workspace; domain: Domain; schema: SchemaType }
+  | { status: 'ok'; ws: string; workspace: Workspace; domain: Domain; schema: SchemaType; id: string };
+
+/** The workspace, domain, schema and item id an item route names, and whether the domain is usable. */
+export function useItemRoute(): ItemRoute {
+  const params = useParams();
+  const workspace = useCurrentWorkspace();
+  const domain = getDomain(params.domain ?? '');
+  const schema = domain?.schemas.find((s) => s.name === params.schema);
+  if (!domain || !schema || !params.id) return { status: 'not-found' };
+  if (domain.disabled || !workspace.basics.domains.includes(domain.name)) {
+    return { status: 'disabled', workspace, domain, schema };
+  }
+  return { status: 'ok', ws: workspace.id, workspace, domain, schema, id: params.id };
+}
