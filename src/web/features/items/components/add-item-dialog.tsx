@@ -1,15 +1,26 @@
 import { useState } from 'react';
-import { Button, Divider, Group, Modal, SimpleGrid, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
+import {
+  Button,
+  Divider,
+  Group,
+  Modal,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconPhotoUp, IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import type { Workspace } from '@shared/api/workspaces';
 import { can } from '@shared/permissions/permissions';
 import { IMAGE_SET_SCHEMA } from '@shared/schemas/assets';
 import type { Domain, SchemaType } from '@shared/schemas/types';
+import { LazyMultiImageUploadDialog } from '@web/components/media/multi-image-upload-lazy';
 import { DomainIcon, SchemaIcon } from '@web/components/schema-icon';
 import { visibleDomains } from '@web/lib/workspace-content';
 import { NEW_ITEM_ID } from '../api/save-item';
-import { itemScreenPath } from '../item-paths';
+import { itemScreenPath, schemaListPath } from '../item-paths';
 
 export interface EditableGroup {
   domain: Domain;
@@ -30,18 +41,13 @@ export function editableTypes(workspace: Pick<Workspace, 'basics' | '__permissio
 export const canUploadImages = (groups: readonly EditableGroup[]) =>
   groups.some((group) => group.schemas.some((schema) => schema.name === IMAGE_SET_SCHEMA));
 
-export const newItemPath = (ws: string, domain: string, schema: string) => itemScreenPath(ws, domain, schema, NEW_ITEM_ID);
+export const newItemPath = (ws: string, domain: string, schema: string) =>
+  itemScreenPath(ws, domain, schema, NEW_ITEM_ID);
 
-/**
- * MEDIA SCREENS: the 'Upload images' option of the Add dialog (spec §2: offered when the user may
- * edit marquee-assets-image-set). Replace the body of this component with the button that opens the
- * multi-image upload dialog; `onStart` closes the Add dialog first.
- */
-function UploadImagesOption({ workspaceId, onStart }: { workspaceId: string; onStart: () => void }) {
+/** The 'Upload images' option of the Add dialog (spec §2: offered when the user may edit marquee-assets-image-set). */
+function UploadImagesOption({ onStart }: { onStart: () => void }) {
   return (
     <Button
-      component={Link}
-      to={newItemPath(workspaceId, 'assets', IMAGE_SET_SCHEMA)}
       onClick={onStart}
       variant="light"
       leftSection={<IconPhotoUp size={18} />}
@@ -52,14 +58,27 @@ function UploadImagesOption({ workspaceId, onStart }: { workspaceId: string; onS
   );
 }
 
-function TypeButton({ workspaceId, domain, schema, onPick }: { workspaceId: string; domain: Domain; schema: SchemaType; onPick: () => void }) {
+function TypeButton({
+  workspaceId,
+  domain,
+  schema,
+  onPick,
+}: {
+  workspaceId: string;
+  domain: Domain;
+  schema: SchemaType;
+  onPick: () => void;
+}) {
   return (
     <UnstyledButton
       component={Link}
       to={newItemPath(workspaceId, domain.name, schema.name)}
       onClick={onPick}
       p="sm"
-      style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-md)' }}
+      style={{
+        border: '1px solid var(--mantine-color-default-border)',
+        borderRadius: 'var(--mantine-radius-md)',
+      }}
       aria-label={`New ${schema.title}`}
     >
       <Group gap="sm" wrap="nowrap">
@@ -75,39 +94,69 @@ function TypeButton({ workspaceId, domain, schema, onPick }: { workspaceId: stri
 }
 
 /** Spec §2 Add dialog: editable types grouped by domain, and the multi-image upload when allowed. */
-export function AddItemDialog({ workspace, opened, onClose }: { workspace: Workspace; opened: boolean; onClose: () => void }) {
+export function AddItemDialog({
+  workspace,
+  opened,
+  onClose,
+}: {
+  workspace: Workspace;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const groups = editableTypes(workspace);
+  const navigate = useNavigate();
+  // The multi-image upload outlives the Add dialog, which closes as it opens.
+  const [uploadOpen, setUploadOpen] = useState(false);
   return (
-    <Modal opened={opened} onClose={onClose} title={<Text fw={600}>Add an item</Text>} size="lg" centered>
-      <Stack gap="lg">
-        {canUploadImages(groups) && (
-          <>
-            <Group justify="space-between">
-              <Text size="sm" c="dimmed">
-                Several pictures at once? Upload them as image sets.
-              </Text>
-              <UploadImagesOption workspaceId={workspace.id} onStart={onClose} />
-            </Group>
-            <Divider />
-          </>
-        )}
-        {groups.map(({ domain, schemas }) => (
-          <Stack key={domain.name} gap={8}>
-            <Group gap={6}>
-              <DomainIcon name={domain.name} size={16} />
-              <Text size="xs" fw={600} c="dimmed" tt="uppercase" style={{ letterSpacing: '0.04em' }}>
-                {domain.title}
-              </Text>
-            </Group>
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
-              {schemas.map((schema) => (
-                <TypeButton key={schema.name} workspaceId={workspace.id} domain={domain} schema={schema} onPick={onClose} />
-              ))}
-            </SimpleGrid>
-          </Stack>
-        ))}
-      </Stack>
-    </Modal>
+    <>
+      <LazyMultiImageUploadDialog
+        opened={uploadOpen}
+        onClose={() => setUploadOpen(false)}
+        workspaceId={workspace.id}
+        onSaved={() => navigate(schemaListPath(workspace.id, 'assets', IMAGE_SET_SCHEMA))}
+      />
+      <Modal opened={opened} onClose={onClose} title={<Text fw={600}>Add an item</Text>} size="lg" centered>
+        <Stack gap="lg">
+          {canUploadImages(groups) && (
+            <>
+              <Group justify="space-between">
+                <Text size="sm" c="dimmed">
+                  Several pictures at once? Upload them as image sets.
+                </Text>
+                <UploadImagesOption
+                  onStart={() => {
+                    onClose();
+                    setUploadOpen(true);
+                  }}
+                />
+              </Group>
+              <Divider />
+            </>
+          )}
+          {groups.map(({ domain, schemas }) => (
+            <Stack key={domain.name} gap={8}>
+              <Group gap={6}>
+                <DomainIcon name={domain.name} size={16} />
+                <Text size="xs" fw={600} c="dimmed" tt="uppercase" style={{ letterSpacing: '0.04em' }}>
+                  {domain.title}
+                </Text>
+              </Group>
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+                {schemas.map((schema) => (
+                  <TypeButton
+                    key={schema.name}
+                    workspaceId={workspace.id}
+                    domain={domain}
+                    schema={schema}
+                    onPick={onClose}
+                  />
+                ))}
+              </SimpleGrid>
+            </Stack>
+          ))}
+        </Stack>
+      </Modal>
+    </>
   );
 }
 
@@ -115,11 +164,19 @@ export function AddItemDialog({ workspace, opened, onClose }: { workspace: Works
  * The list screens' Add button (spec §2): hidden unless the user may edit some type; with exactly one
  * editable type (or on the list of a schema the user may edit) it goes straight to the new item form.
  */
-export function AddItemButton({ workspace, schema }: { workspace: Workspace; schema?: { domain: string; name: string } }) {
+export function AddItemButton({
+  workspace,
+  schema,
+}: {
+  workspace: Workspace;
+  schema?: { domain: string; name: string };
+}) {
   const navigate = useNavigate();
   const [opened, setOpened] = useState(false);
   const groups = editableTypes(workspace);
-  const types = groups.flatMap((group) => group.schemas.map((s) => ({ domain: group.domain.name, name: s.name })));
+  const types = groups.flatMap((group) =>
+    group.schemas.map((s) => ({ domain: group.domain.name, name: s.name })),
+  );
   if (types.length === 0) return null;
   const ownSchema = schema && types.some((t) => t.name === schema.name) ? schema : undefined;
   const direct = ownSchema ?? (types.length === 1 ? types[0] : undefined);
