@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Workspace } from '@shared/api/workspaces';
 import { imageResizeUrl } from '@shared/media/urls';
+import { domainOfSchema, schemasOfDomains } from '@shared/schemas/catalogue';
 import { createReferenceSearch } from '../api/search-references';
 import { ITEM_FIELD_EDITORS } from '../field-editors';
 
@@ -15,7 +16,12 @@ export function useItemFormEnvironment(workspace: Pick<Workspace, 'id' | 'basics
       referenceSearch: createReferenceSearch(client, ws),
       thumbnailUrl: (thumbId: string) => imageResizeUrl(ws, thumbId, { w: 400 }),
       fieldEditors: ITEM_FIELD_EDITORS,
+      // Schema selectors offer the schemas of the workspace's enabled domains.
+      schemaOptions: schemasOfDomains(workspace.basics.domains).map((schema) => ({
+        value: schema.name,
+        label: `${schema.title} (${domainOfSchema(schema.name)?.title ?? ''})`,
+      })),
     }),
-    [client, ws, workspace.basics.timezones],
+    [client, ws, workspace.basics.timezones, workspace.basics.domains],
   );
 }
