@@ -34,7 +34,7 @@ export interface MultiImageUploadDialogProps {
   onSaved?: (itemIds: string[]) => void;
 }
 
-const ZONE_NOTE = `Times are ${UPLOAD_TIMEZONE.replace(/_/g, ' ')} time`;
+const ZONE_NOTE = `Los Angeles time (${UPLOAD_TIMEZONE})`;
 
 function PickedRow({ row, onRemove }: { row: UploadRow; onRemove: () => void }) {
   const done = row.status === 'uploaded' || row.status === 'saved';
@@ -198,10 +198,10 @@ export function MultiImageUploadDialog({ opened, onClose, workspaceId, onSaved }
             </Alert>
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <UploadDateInput label="Start time" description={`Optional. ${ZONE_NOTE}.`} value={dates.startTime} onChange={(startTime) => handleDates({ ...dates, startTime })} />
+            <UploadDateInput label="Start time" description={`Optional, in ${ZONE_NOTE}`} value={dates.startTime} onChange={(startTime) => handleDates({ ...dates, startTime })} />
             <UploadDateInput
               label="End time"
-              description={`Optional. ${ZONE_NOTE}.`}
+              description={`Optional, in ${ZONE_NOTE}`}
               value={dates.endTime}
               error={datesInvalid ? 'End time must be after the start time' : undefined}
               onChange={(endTime) => handleDates({ ...dates, endTime })}

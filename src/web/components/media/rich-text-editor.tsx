@@ -108,11 +108,17 @@ export default function RichTextFieldEditor({ field, value, onChange, error, inp
   const inTable = useEditorState({ editor, selector: ({ editor: current }) => current?.isActive('table') ?? false });
 
   const insertImage = (image: InlineImage) => {
+    if (!editor) return;
     editor
-      ?.chain()
+      .chain()
       .focus()
       .insertContent({ type: 'image', attrs: { src: image.src, alt: image.alt, title: image.title ?? null, refId: image.refId ?? null, refSchemaType: image.refSchemaType ?? null } })
       .run();
+    // The new image is left selected, and typing would replace it: go on writing below it instead.
+    const after = editor.state.selection.to;
+    const next = editor.state.doc.resolve(after).nodeAfter;
+    if (next?.isTextblock) editor.chain().setTextSelection(after + 1).run();
+    else editor.chain().insertContentAt(after, { type: 'paragraph' }).setTextSelection(after + 1).run();
   };
 
   return (

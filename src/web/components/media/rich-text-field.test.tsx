@@ -75,6 +75,12 @@ describe('RichTextField', () => {
     expect(html).toContain('alt="A sunny beach"');
     expect(html).toContain(`src="/fun/imageResize/?id=abcdefghijklmnop1234.png&amp;w=600&amp;__marquee_workspace=${WS}"`);
     expect(html).toContain('Intro');
+
+    // Writing goes on below the image instead of replacing it.
+    const editor = byLabel<HTMLElement>('Body') as unknown as { editor: { commands: { insertContent: (text: string) => void } } };
+    await act(async () => editor.editor.commands.insertContent('After the image'));
+    await waitFor(() => expect(values.at(-1)).toContain('After the image'));
+    expect(values.at(-1)).toContain('data-ref-id="set-42"');
   }, 15_000);
 
   it('stores an emptied document as an empty string (so required applies)', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ActionIcon, Badge, Button, Group, Loader, Progress, Stack, Table, TagsInput, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconAlertTriangle, IconCircleCheck, IconPhotoScan, IconSparkles, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCircleCheck, IconInfoCircle, IconPhotoScan, IconSparkles, IconTrash } from '@tabler/icons-react';
 import { imageResizeUrl } from '@shared/media/urls';
 import { dedupeTags } from '@shared/validation/tags';
 import { ImageCheckDialog } from './image-check-dialog';
@@ -71,11 +71,20 @@ function IssuesCell({ row, onCheck }: { row: UploadRow; onCheck: () => void }) {
           No issues
         </Badge>
       )}
-      {issues.map((issue) => (
-        <Badge key={issue.text} size="sm" variant="light" color={issue.level === 'warning' ? 'orange' : 'gray'} tt="none" style={{ maxWidth: '100%' }}>
-          {issue.text}
-        </Badge>
-      ))}
+      {issues.map((issue) =>
+        issue.level === 'warning' ? (
+          <Badge key={issue.text} size="sm" variant="light" color="orange" tt="none" leftSection={<IconAlertTriangle size={12} />} style={{ maxWidth: '100%' }}>
+            {issue.text}
+          </Badge>
+        ) : (
+          <Group key={issue.text} gap={4} wrap="nowrap">
+            <IconInfoCircle size={14} color="var(--mantine-color-dimmed)" style={{ flexShrink: 0 }} />
+            <Text size="xs" c="dimmed">
+              {issue.text}
+            </Text>
+          </Group>
+        ),
+      )}
       <Button size="compact-xs" variant="subtle" leftSection={<IconPhotoScan size={12} />} onClick={onCheck}>
         Image check
       </Button>
