@@ -11,6 +11,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { sql } from 'drizzle-orm';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import { enableReadCaches } from './db/read-cache';
 import type { AppContext } from './context';
 import { createMailer, type Mailer } from './mail/mailer';
 import { registerErrorHandling } from './http/errors';
@@ -40,6 +41,7 @@ const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/healthz'];
 /** Builds the whole HTTP application around an open, migrated database. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
+  enableReadCaches(db, config.readCacheTtlMs);
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     trustProxy: true,

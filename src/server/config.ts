@@ -15,6 +15,11 @@ export interface Config {
   /** Sign-in, sign-up and password-reset attempts allowed per client address per minute. */
   authRateLimit: number;
   sessionDays: number;
+  /**
+   * How long the session's user and the caller's membership may be served from this process's memory
+   * (ms, at most 5 s; 0 reads them on every request). This process's own writes take effect at once.
+   */
+  readCacheTtlMs: number;
   webDir: string;
   /** An S3-compatible bucket for the assets store; undefined keeps assets under DATA_DIR/assets. */
   s3?: S3Config;
@@ -55,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     authRateLimit: Number(env.AUTH_RATE_LIMIT ?? 20),
     sessionDays: Number(env.SESSION_DAYS ?? 30),
+    readCacheTtlMs: Math.min(5000, Math.max(0, Number(env.READ_CACHE_TTL_MS ?? 2000) || 0)),
     webDir: path.resolve(env.WEB_DIR ?? 'dist/web'),
     s3: env.S3_BUCKET
       ? {

@@ -1,8 +1,23 @@
-import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
+import { preparedPerDb } from '../db/prepared';
+import { dropCached, readCache } from '../db/read-cache';
 import { emailTokens, sessions, users, type EmailTokenKind } from '../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;
+export interface SessionUser {
+  user: UserRow;
+  session: SessionRow;
+}
+
+/** Session id hash → the session and its user, read on every request (see db/read-cache.ts). */
+const SESSION_CACHE = 'session-user';
+
+/** Drops cached sessions after a write that changes them or their user. */
+function dropCachedSessions(db: Db | Tx, matches: (idHash: string, found: SessionUser) => boolean) {
+  dropCached<SessionUser>(db, SESSION_CACHE, matches);
+}
 
 export async function findUserByEmail(db: Db | Tx, email: string) {
   const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
@@ -21,6 +36,7 @@ export async function insertUser(db: Db | Tx, user: typeof users.$inferInsert) {
 
 export async function updateUser(db: Db | Tx, id: string, patch: Partial<typeof users.$inferInsert>) {
   const [row] = await db.update(users).set(patch).where(eq(users.id, id)).returning();
+  dropCachedSessions(db, (_, found) => found.user.id === id);
   return row;
 }
 
@@ -28,31 +44,42 @@ export async function insertSession(db: Db | Tx, session: typeof sessions.$infer
   await db.insert(sessions).values(session);
 }
 
-/** The signed-in user of a session that has not expired. */
-export async function findSessionUser(db: Db, idHash: string) {
-  const [row] = await db
+const selectSessionUser = preparedPerDb((db) =>
+  db
     .select({ user: users, session: sessions })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, new Date())))
-    .limit(1);
-  return row;
+    .where(and(eq(sessions.idHash, sql.placeholder('idHash')), gt(sessions.expiresAt, sql`now()`)))
+    .limit(1)
+    .prepare('session_user'),
+);
+
+/** The signed-in user of a session that has not expired; one prepared query, or the short cache. */
+export async function findSessionUser(db: Db, idHash: string): Promise<SessionUser | undefined> {
+  const read = async () => (await selectSessionUser(db).execute({ idHash }))[0];
+  const cache = readCache<SessionUser>(db, SESSION_CACHE);
+  const found = cache ? await cache.get(idHash, read) : await read();
+  return found && found.session.expiresAt.getTime() > Date.now() ? found : undefined;
 }
 
 export async function touchSession(db: Db, idHash: string) {
   await db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.idHash, idHash));
+  dropCachedSessions(db, (hash) => hash === idHash);
 }
 
 export async function deleteSession(db: Db | Tx, idHash: string) {
   await db.delete(sessions).where(eq(sessions.idHash, idHash));
+  dropCachedSessions(db, (hash) => hash === idHash);
 }
 
 export async function deleteUserSessions(db: Db | Tx, userId: string) {
   await db.delete(sessions).where(eq(sessions.userId, userId));
+  dropCachedSessions(db, (_, found) => found.user.id === userId);
 }
 
 export async function deleteExpiredSessions(db: Db) {
   await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
+  dropCachedSessions(db, (_, found) => found.session.expiresAt.getTime() < Date.now());
 }
 
 export async function insertEmailToken(db: Db | Tx, token: typeof emailTokens.$inferInsert) {

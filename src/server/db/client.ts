@@ -36,7 +36,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connection: { application_name: 'marquee' },
     });
     return {
-      db: drizzlePostgres(client, { schema }) as unknown as Db,
+      db: withCommitHooks(drizzlePostgres(client, { schema }) as unknown as Db),
       kind: 'postgres',
       close: () => client.end({ timeout: 5 }),
     };
@@ -44,8 +44,40 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.pgliteDir) fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
   const client = await PGlite.create(options.pgliteDir);
   return {
-    db: drizzlePglite(client, { schema }) as unknown as Db,
+    db: withCommitHooks(drizzlePglite(client, { schema }) as unknown as Db),
     kind: 'pglite',
     close: () => client.close(),
   };
+}
+
+/** Per open transaction: its database and what to run once it has committed. */
+const openTransactions = new WeakMap<object, { root: Db; afterCommit: (() => void)[] }>();
+
+/** Transactions of this database remember their root database and run `afterCommit` hooks once committed. */
+function withCommitHooks(db: Db): Db {
+  const transaction = db.transaction.bind(db);
+  db.transaction = (async (run: (tx: Tx) => Promise<unknown>, config?: Parameters<Db['transaction']>[1]) => {
+    const afterCommit: (() => void)[] = [];
+    const result = await transaction(async (tx) => {
+      openTransactions.set(tx, { root: db, afterCommit });
+      return run(tx);
+    }, config);
+    for (const hook of afterCommit) hook();
+    return result;
+  }) as Db['transaction'];
+  return db;
+}
+
+/** The database a handle belongs to: itself, or the database of a transaction. */
+export function rootOf(db: Db | Tx): Db {
+  return openTransactions.get(db)?.root ?? (db as Db);
+}
+
+/**
+ * Runs `hook` now, and again after the transaction `db` belongs to has committed (caches dropped before
+ * the commit could be filled again with the old rows by a concurrent read).
+ */
+export function nowAndAfterCommit(db: Db | Tx, hook: () => void) {
+  hook();
+  openTransactions.get(db)?.afterCommit.push(hook);
 }

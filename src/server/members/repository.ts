@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { invitations, members, users } from '../db/schema';
+import { dropCachedMemberships } from '../workspaces/repository';
 import { trimMemberRoles, type Roles } from '@shared/permissions/permissions';
 
 export type MemberRow = typeof members.$inferSelect;
@@ -32,6 +33,7 @@ export async function listMembers(db: Db | Tx, workspaceId: string) {
 
 export async function insertMember(db: Db | Tx, member: typeof members.$inferInsert) {
   await db.insert(members).values(member).onConflictDoNothing();
+  dropCachedMemberships(db, member.workspaceId, member.userId);
 }
 
 export async function updateMember(
@@ -45,6 +47,7 @@ export async function updateMember(
     .set(patch)
     .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
     .returning();
+  dropCachedMemberships(db, workspaceId, userId);
   return row;
 }
 
@@ -108,6 +111,7 @@ export async function acceptInvitations(db: Db | Tx, user: { id: string; email: 
         isManager: invitation.isManager,
       })
       .onConflictDoNothing();
+    dropCachedMemberships(db, invitation.workspaceId, user.id);
     await deleteInvitation(db, invitation.workspaceId, invitation.email);
   }
   return pending.length;

@@ -3,8 +3,8 @@ import { effectivePermissions, type Permissions } from '@shared/permissions/perm
 import type { AppContext } from '../context';
 import type { UserRow } from '../auth/repository';
 import { forbidden, notFound, unauthorized } from '../http/errors';
-import { findMember, type MemberRow } from '../members/repository';
-import { findWorkspace, type WorkspaceRow } from './repository';
+import type { MemberRow } from '../members/repository';
+import { findMembership, type WorkspaceRow } from './repository';
 
 export interface WorkspaceAccess {
   user: UserRow;
@@ -30,11 +30,9 @@ export async function loadWorkspaceAccess(
   workspaceId: string,
 ): Promise<WorkspaceAccess> {
   const user = requireVerifiedUser(caller);
-  const [workspace, member] = await Promise.all([
-    findWorkspace(ctx.db, workspaceId),
-    findMember(ctx.db, workspaceId, user.id),
-  ]);
-  if (!workspace || !member?.active) throw notFound(MESSAGES.workspaceNotFound);
+  const found = await findMembership(ctx.db, workspaceId, user.id);
+  if (!found?.member.active) throw notFound(MESSAGES.workspaceNotFound);
+  const { workspace, member } = found;
   const permissions = effectivePermissions(workspace.roles, {
     active: member.active,
     roles: member.roles,

@@ -1,8 +1,47 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
+import { preparedPerDb } from '../db/prepared';
+import { dropCached, readCache } from '../db/read-cache';
 import { batches, members, workspaces } from '../db/schema';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
+type MemberRow = typeof members.$inferSelect;
+export interface Membership {
+  workspace: WorkspaceRow;
+  member: MemberRow;
+}
+
+/** (workspace, user) → the workspace and the member entry, read on every workspace route (see db/read-cache.ts). */
+const MEMBERSHIP_CACHE = 'membership';
+
+/**
+ * Call after any write to a workspace or to its members: drops the cached memberships of that
+ * workspace (or only the one member's, given the user).
+ */
+export function dropCachedMemberships(db: Db | Tx, workspaceId: string, userId?: string) {
+  dropCached<Membership>(
+    db,
+    MEMBERSHIP_CACHE,
+    (_, found) => found.workspace.id === workspaceId && (userId === undefined || found.member.userId === userId),
+  );
+}
+
+const selectMembership = preparedPerDb((db) =>
+  db
+    .select({ workspace: workspaces, member: members })
+    .from(members)
+    .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))
+    .where(and(eq(members.workspaceId, sql.placeholder('workspaceId')), eq(members.userId, sql.placeholder('userId'))))
+    .limit(1)
+    .prepare('membership'),
+);
+
+/** The workspace and the user's member entry (active or not) in one query, or the short cache; nothing when either is missing. */
+export async function findMembership(db: Db, workspaceId: string, userId: string): Promise<Membership | undefined> {
+  const read = async () => (await selectMembership(db).execute({ workspaceId, userId }))[0];
+  const cache = readCache<Membership>(db, MEMBERSHIP_CACHE);
+  return cache ? cache.get(`${workspaceId}\n${userId}`, read) : read();
+}
 
 export async function findWorkspace(db: Db | Tx, id: string) {
   const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id)).limit(1);
@@ -42,6 +81,7 @@ export async function updateWorkspace(
     .set({ ...patch, version: sql`${workspaces.version} + 1` })
     .where(and(eq(workspaces.id, id), eq(workspaces.version, baseVersion)))
     .returning();
+  dropCachedMemberships(tx, id);
   return row;
 }
 
