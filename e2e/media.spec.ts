@@ -178,9 +178,39 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
   await expect(picker).toBeHidden();
   await expectImagesLoaded(page, '.ProseMirror img', 1);
   await page.keyboard.type('See you on the beach.');
+  await page.keyboard.press('Enter');
+  // A heading, a quote and a table from the toolbar.
+  await page.getByRole('button', { name: 'Heading 2', exact: true }).click();
+  await page.keyboard.type('Where to find us');
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Blockquote', exact: true }).click();
+  await page.keyboard.type('The best summer yet.');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Insert table', exact: true }).click();
+  await page.getByRole('button', { name: 'Insert 2 × 2 table' }).click();
+  await page.keyboard.type('Beach');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Opening hours');
+  await shot(page, 'media-09a-rich-text-toolbar');
 
-  await fieldBox(page, 'coverImage').locator('input[type="file"]').setInputFiles(files[2]);
+  // The cover image: a file field with no file, then an upload in place with its progress bar.
+  const cover = fieldBox(page, 'coverImage');
+  await cover.scrollIntoViewIfNeeded();
+  await expect(cover.getByText('File not selected')).toBeVisible();
+  await shot(page, 'media-09b-file-field-empty');
+  let releaseUpload!: () => void;
+  const uploadHeld = new Promise<void>((resolve) => (releaseUpload = resolve));
+  await page.route('**/api/v1/workspaces/*/files', async (route) => {
+    await uploadHeld;
+    await route.continue();
+  });
+  await cover.locator('input[type="file"]').setInputFiles(files[2]);
+  await expect(cover.getByText('Uploading campaign-shot-03.png')).toBeVisible();
+  await shot(page, 'media-09c-file-field-uploading');
+  releaseUpload();
   await expect(page.getByText('Uploaded successfully').first()).toBeVisible();
+  await page.unroute('**/api/v1/workspaces/*/files');
   await expect(page.getByText('Image analysis done').first()).toBeVisible();
   await shot(page, 'media-09-blog-post-editor');
 
@@ -197,6 +227,9 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
   };
   expect(post.data.body).toContain(`data-ref-id="${hero.id}"`);
   expect(post.data.body).toContain('Our summer campaign starts today.');
+  expect(post.data.body).toContain('<h2>Where to find us</h2>');
+  expect(post.data.body).toMatch(/<blockquote>\s*<p>The best summer yet\.<\/p>\s*<\/blockquote>/);
+  expect(post.data.body).toMatch(/<table>.*Beach.*Opening hours.*<\/table>/s);
   expect(post._references[hero.id]).toMatchObject({ schemaType: IMAGE_SET, fieldKey: 'body' });
   expect(post.data.coverImage.storageName).toMatch(/\.png$/);
 });

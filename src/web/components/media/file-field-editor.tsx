@@ -3,7 +3,7 @@ import { Alert, Badge, Button, FileButton, Group, Loader, Paper, Progress, Stack
 import { Dropzone } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconCircleCheck, IconPhoto, IconPhotoScan, IconReplace, IconTrash, IconUpload, IconX } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCircleCheck, IconInfoCircle, IconPhoto, IconPhotoScan, IconReplace, IconTrash, IconUpload, IconX } from '@tabler/icons-react';
 import type { FileRecord, SanityResult } from '@shared/media/contract';
 import { imageResizeUrl, parseOwnImageUrl } from '@shared/media/urls';
 import { SizeDisplay } from '../fields/size-display';
@@ -254,7 +254,7 @@ export function FileFieldEditor({ field, value, onChange, readOnly, error, input
         </div>
         <Group gap={6}>
           {isImage && (
-            <Button size="xs" variant="light" leftSection={<IconPhotoScan size={14} />} onClick={() => setCheckOpen(true)}>
+            <Button size="compact-sm" variant="light" leftSection={<IconPhotoScan size={14} />} onClick={() => setCheckOpen(true)}>
               Image check
             </Button>
           )}
@@ -262,12 +262,12 @@ export function FileFieldEditor({ field, value, onChange, readOnly, error, input
             <>
               <FileButton onChange={(picked) => void handleFile(picked)} accept="image/*">
                 {(props) => (
-                  <Button {...props} size="xs" variant="default" leftSection={<IconReplace size={14} />}>
+                  <Button {...props} size="compact-sm" variant="default" leftSection={<IconReplace size={14} />}>
                     Replace
                   </Button>
                 )}
               </FileButton>
-              <Button size="xs" variant="default" color="red" leftSection={<IconTrash size={14} />} onClick={handleRemove} aria-label={`Remove ${file.name}`}>
+              <Button size="compact-sm" variant="default" color="red" leftSection={<IconTrash size={14} />} onClick={handleRemove} aria-label={`Remove ${file.name}`}>
                 Remove
               </Button>
             </>
@@ -288,20 +288,30 @@ export function FileFieldEditor({ field, value, onChange, readOnly, error, input
         </Text>
       )}
       {issues.length > 0 && (
-        <Group gap={6}>
-          {issues.map((issue) => (
-            <Badge
-              key={issue.text}
-              size="sm"
-              variant="light"
-              color={issue.level === 'warning' ? 'orange' : 'gray'}
-              tt="none"
-              style={{ cursor: 'pointer' }}
-              onClick={() => setCheckOpen(true)}
-            >
-              {issue.text}
-            </Badge>
-          ))}
+        <Group gap={8}>
+          {issues.map((issue) =>
+            issue.level === 'warning' ? (
+              <Badge
+                key={issue.text}
+                size="sm"
+                variant="light"
+                color="orange"
+                tt="none"
+                leftSection={<IconAlertTriangle size={12} />}
+                style={{ cursor: 'pointer' }}
+                onClick={() => setCheckOpen(true)}
+              >
+                {issue.text}
+              </Badge>
+            ) : (
+              <Group key={issue.text} gap={4} wrap="nowrap">
+                <IconInfoCircle size={14} color="var(--mantine-color-dimmed)" />
+                <Text size="xs" c="dimmed">
+                  {issue.text}
+                </Text>
+              </Group>
+            ),
+          )}
         </Group>
       )}
       {error && (

@@ -72,12 +72,14 @@ export function FocalPointImage({ src, alt, focus, onFocusChange, maxWidth = 600
           <Text size="xs" c="dimmed" fw={500}>
             Crops
           </Text>
-          <Box className={classes.cropPreview} w={72} h={72}>
-            <img src={src} alt="" style={{ objectPosition: objectPosition(focus) }} />
-          </Box>
-          <Box className={classes.cropPreview} w={128} h={54}>
-            <img src={src} alt="" style={{ objectPosition: objectPosition(focus) }} />
-          </Box>
+          <Group gap={8} align="flex-start" wrap="nowrap">
+            <Box className={classes.cropPreview} w={64} h={64}>
+              <img src={src} alt="" style={{ objectPosition: objectPosition(focus) }} />
+            </Box>
+            <Box className={classes.cropPreview} w={128} h={54}>
+              <img src={src} alt="" style={{ objectPosition: objectPosition(focus) }} />
+            </Box>
+          </Group>
         </Stack>
       )}
     </Group>

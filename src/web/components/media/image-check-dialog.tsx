@@ -158,7 +158,7 @@ export function ImageCheckDialog({ opened, onClose, workspaceId, storageName, fi
               </Title>
               <Group gap={6}>
                 {summary.labels.map((label) => (
-                  <Badge key={label} variant="outline" color="gray" tt="none" fw={500}>
+                  <Badge key={label} variant="light" color="gray" tt="none" fw={500} c="dark.6">
                     {label}
                   </Badge>
                 ))}
