@@ -15,28 +15,47 @@ import type { WorkspaceAccess } from '../workspaces/access';
 import type { ItemWithWriter } from './repository';
 
 /**
+ * The stage copies and current approvals of rows read without them (just written rows): one query each
+ * for any number of items. Rows read by the item queries carry them already.
+ */
+async function withCopiesAndApprovals(
+  db: Db | Tx,
+  workspaceId: string,
+  rows: readonly ItemWithWriter[],
+): Promise<Required<ItemWithWriter>[]> {
+  const missing = rows.filter((r) => !r.copies || !r.approvals);
+  if (missing.length === 0) return rows as Required<ItemWithWriter>[];
+  const keys = missing.map(({ item }) => ({ schema: item.schema, id: item.id, version: item.version }));
+  const [copies, approvals] = await Promise.all([
+    copiesOf(db, workspaceId, keys),
+    approvalsOfVersions(db, workspaceId, keys),
+  ]);
+  return rows.map(({ item, writerName, ...known }) => ({
+    item,
+    writerName,
+    copies: known.copies ?? copies.filter((c) => c.schema === item.schema && c.id === item.id),
+    approvals:
+      known.approvals ??
+      approvals.filter((a) => a.schema === item.schema && a.itemId === item.id && a.version === item.version),
+  }));
+}
+
+/**
  * Item JSON for the caller: the stored item plus its status in every stage, its approval state and
- * what the caller may do with it (so screens never re-derive the rules). Two queries for any number of items.
+ * what the caller may do with it (so screens never re-derive the rules).
  */
 export async function presentItems(
   db: Db | Tx,
   access: WorkspaceAccess,
   rows: readonly ItemWithWriter[],
 ): Promise<Item[]> {
-  const workspaceId = access.workspace.id;
-  const keys = rows.map(({ item }) => ({ schema: item.schema, id: item.id, version: item.version }));
-  const [copies, approvals] = await Promise.all([
-    copiesOf(db, workspaceId, keys),
-    approvalsOfVersions(db, workspaceId, keys),
-  ]);
+  const complete = await withCopiesAndApprovals(db, access.workspace.id, rows);
   const stages = access.workspace.basics.stages;
   const stageValues = new Set(stages.map(stageValue));
   const { roles } = access.workspace;
 
-  return rows.map(({ item, writerName }) => {
-    const own = copies.filter(
-      (c) => c.schema === item.schema && c.id === item.id && stageValues.has(c.stage),
-    );
+  return complete.map(({ item, writerName, copies, approvals }) => {
+    const own = copies.filter((c) => stageValues.has(c.stage));
     const remaining = remainingApprovals(roles, item.schema, item.approvedRoles);
     return {
       id: item.id,
@@ -64,15 +83,13 @@ export async function presentItems(
       ),
       fullyApproved: isFullyApproved(remaining),
       remainingApprovals: remaining,
-      approvedBy: approvals
-        .filter((a) => a.schema === item.schema && a.itemId === item.id && a.version === item.version)
-        .map((a) => ({
-          roleId: a.roleId,
-          roleLabel: roles[a.roleId] ? approverRoleLabel(roles, a.roleId) : a.roleLabel,
-          byId: a.byId,
-          byName: a.byName,
-          at: a.at.toISOString(),
-        })),
+      approvedBy: approvals.map((a) => ({
+        roleId: a.roleId,
+        roleLabel: roles[a.roleId] ? approverRoleLabel(roles, a.roleId) : a.roleLabel,
+        byId: a.byId,
+        byName: a.byName,
+        at: a.at.toISOString(),
+      })),
       abilities: {
         canEdit: can(access.permissions, 'edit', item.schema),
         canPublish: can(access.permissions, 'publish', item.schema),

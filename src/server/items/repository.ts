@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
+import { preparedPerDb } from '../db/prepared';
 import { items, members, published, users } from '../db/schema';
 
 export type ItemRow = typeof items.$inferSelect;
@@ -9,18 +10,54 @@ export interface ItemKey {
   schema: string;
   id: string;
 }
-/** An item with the display name of its last writer (member name, else account name, else null). */
+/** A stage copy of an item, without its data. */
+export interface ItemCopy {
+  stage: string;
+  version: number;
+  publishedAt: Date;
+  publishedBy: string;
+}
+/** An approval of an item's current version. */
+export interface ItemApproval {
+  roleId: string;
+  roleLabel: string;
+  byId: string;
+  byName: string;
+  at: Date;
+}
+/**
+ * An item with the display name of its last writer (member name, else account name, else null) and,
+ * when read with them, its stage copies and the approvals of its current version.
+ */
 export interface ItemWithWriter {
   item: ItemRow;
   writerName: string | null;
+  copies?: ItemCopy[];
+  approvals?: ItemApproval[];
 }
 
 const byKey = (key: ItemKey) =>
   and(eq(items.workspaceId, key.workspaceId), eq(items.schema, key.schema), eq(items.id, key.id));
 
+/** Stage copies and current approvals as JSON beside each item row: one round trip for a whole page. */
+const copiesColumn = sql<{ stage: string; version: number; publishedAt: string; publishedBy: string }[]>`(
+  select coalesce(json_agg(json_build_object('stage', p.stage, 'version', p.version, 'publishedAt', p.published_at, 'publishedBy', p.published_by)), '[]'::json)
+  from published p
+  where p.workspace_id = ${items.workspaceId} and p.schema = ${items.schema} and p.id = ${items.id})`;
+const approvalsColumn = sql<{ roleId: string; roleLabel: string; byId: string; byName: string; at: string }[]>`(
+  select coalesce(json_agg(json_build_object('roleId', a.role_id, 'roleLabel', a.role_label, 'byId', a.by_id, 'byName', a.by_name, 'at', a.at) order by a.at, a.role_id), '[]'::json)
+  from approvals a
+  where a.workspace_id = ${items.workspaceId} and a.schema = ${items.schema} and a.item_id = ${items.id} and a.version = ${items.version})`;
+
 const withWriter = (db: Db | Tx) =>
   db
-    .select({ item: items, memberName: members.displayName, userName: users.name })
+    .select({
+      item: items,
+      memberName: members.displayName,
+      userName: users.name,
+      copies: copiesColumn,
+      approvals: approvalsColumn,
+    })
     .from(items)
     .leftJoin(
       members,
@@ -28,13 +65,13 @@ const withWriter = (db: Db | Tx) =>
     )
     .leftJoin(users, eq(users.id, items.lastWrittenBy));
 
-const toWithWriter = (r: {
-  item: ItemRow;
-  memberName: string | null;
-  userName: string | null;
-}): ItemWithWriter => ({
+type WithWriterRow = Awaited<ReturnType<ReturnType<typeof withWriter>['execute']>>[number];
+
+const toWithWriter = (r: WithWriterRow): ItemWithWriter => ({
   item: r.item,
   writerName: r.memberName ?? r.userName ?? null,
+  copies: r.copies.map((c) => ({ ...c, publishedAt: new Date(c.publishedAt) })),
+  approvals: r.approvals.map((a) => ({ ...a, at: new Date(a.at) })),
 });
 
 export type ItemPatch = Pick<
@@ -126,8 +163,22 @@ export async function lockItem(tx: Tx, key: ItemKey) {
   return row;
 }
 
-export async function findItemWithWriter(db: Db | Tx, key: ItemKey): Promise<ItemWithWriter | undefined> {
-  const [row] = await withWriter(db).where(byKey(key)).limit(1);
+const selectItemWithWriter = preparedPerDb((db) =>
+  withWriter(db)
+    .where(
+      and(
+        eq(items.workspaceId, sql.placeholder('workspaceId')),
+        eq(items.schema, sql.placeholder('schema')),
+        eq(items.id, sql.placeholder('id')),
+      ),
+    )
+    .limit(1)
+    .prepare('item_with_writer'),
+);
+
+/** One item with its writer's name, stage copies and current approvals: one prepared query. */
+export async function findItemWithWriter(db: Db, key: ItemKey): Promise<ItemWithWriter | undefined> {
+  const [row] = await selectItemWithWriter(db).execute({ ...key });
   return row && toWithWriter(row);
 }
 
@@ -200,6 +251,8 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
         item: items,
         memberName: members.displayName,
         userName: users.name,
+        copies: copiesColumn,
+        approvals: approvalsColumn,
         sortAt: published.publishedAt,
       })
       .from(items)
@@ -222,6 +275,20 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
     return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.sortAt }));
   }
 
+  if (query.schemas.length === 1 && (filter.kind === 'all' || filter.kind === 'written-by')) {
+    // The list screen's own pages: prepared once, no query building per request.
+    const page = preparedPage(filter.kind === 'written-by', cursor !== undefined)(db);
+    const rows = await page.execute({
+      workspaceId: query.workspaceId,
+      schema: query.schemas[0],
+      userId: filter.kind === 'written-by' ? filter.userId : null,
+      at: cursor?.at ?? null,
+      id: cursor?.id ?? null,
+      limit: query.limit + 1,
+    });
+    return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.item.lastWrittenAt }));
+  }
+
   conditions.push(schemaCondition(items.schema));
   if (filter.kind === 'written-by') conditions.push(eq(items.lastWrittenBy, filter.userId));
   if (filter.kind === 'awaiting') {
@@ -240,6 +307,27 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
     .limit(query.limit + 1);
   return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.item.lastWrittenAt }));
 }
+
+const pageOf = (writtenBy: boolean, withCursor: boolean) =>
+  preparedPerDb((db) =>
+    withWriter(db)
+      .where(
+        and(
+          eq(items.workspaceId, sql.placeholder('workspaceId')),
+          eq(items.schema, sql.placeholder('schema')),
+          writtenBy ? eq(items.lastWrittenBy, sql.placeholder('userId')) : undefined,
+          withCursor
+            ? sql`(${items.lastWrittenAt}, ${items.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')})`
+            : undefined,
+        ),
+      )
+      .orderBy(desc(items.lastWrittenAt), desc(items.id))
+      .limit(sql.placeholder('limit'))
+      .prepare(`items_page_${Number(writtenBy)}${Number(withCursor)}`),
+  );
+const pages = [pageOf(false, false), pageOf(false, true), pageOf(true, false), pageOf(true, true)];
+/** The prepared page of one schema: all or written by a user, first or next page. */
+const preparedPage = (writtenBy: boolean, withCursor: boolean) => pages[Number(writtenBy) * 2 + Number(withCursor)];
 
 /** A text[] built from parameters. */
 const textArray = (values: readonly string[]) =>

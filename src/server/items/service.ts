@@ -115,9 +115,13 @@ export async function updateItem(
   throw conflict(ITEM_MESSAGES.staleVersion, { version: current.version, baseVersion });
 }
 
-/** Item JSON of a row the caller just wrote. */
+/** Item JSON of a row the caller just wrote; a new item (version 1, fresh id) has no stage copies or approvals yet. */
 export const presentWritten = (ctx: AppContext, scope: SchemaScope, row: repo.ItemRow) =>
-  presentItem(ctx.db, scope, { item: row, writerName: scope.member.displayName });
+  presentItem(ctx.db, scope, {
+    item: row,
+    writerName: scope.member.displayName,
+    ...(row.version === 1 ? { copies: [], approvals: [] } : {}),
+  });
 
 /** One item; any member may read (spec §6: read-only without edit rights). */
 export async function getItem(ctx: AppContext, scope: SchemaScope, id: string) {
