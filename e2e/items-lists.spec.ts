@@ -134,3 +134,22 @@ test('domains: the chooser, a landing schema, an unavailable domain and a disabl
   await page.goto(`/${ws}/_domains`);
   await expect(page).toHaveURL(`/${ws}/blogging/blog-post`);
 });
+
+test('on a phone the item drawer opens from the Activity button', async ({ page }) => {
+  const ws = await setup(page, ['marketing']);
+  const item = await createItem(page.request, ws, 'copy', { name: 'Pocket banner', text: 'Small screens too.' });
+  await page.request.post(`/api/v1/workspaces/${ws}/items/copy/${item.id}/comments`, { data: { text: 'Looks good on my phone.' } });
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(`/${ws}/marketing/copy/${item.id}`);
+  await expect(page.getByTestId('item-heading')).toHaveText('Pocket banner');
+  await expect(page.getByTestId('item-drawer')).toHaveCount(0);
+  await shot(page, 'items-25-phone-item');
+  await page.getByRole('button', { name: 'Activity' }).click();
+  await page.getByRole('tab', { name: 'Comments' }).click();
+  await expect(page.getByTestId('comment')).toContainText('Looks good on my phone.');
+  await shot(page, 'items-26-phone-drawer');
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(`/${ws}/marketing/copy`);
+  await expect(page.getByTestId('item-entry')).toHaveCount(1);
+  await shot(page, 'items-27-phone-list');
+});

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Button, Drawer, Grid, Group, Menu, Paper, Stack, Tabs, Text } from '@mantine/core';
+import { Alert, Box, Button, Drawer, Grid, Group, Menu, Paper, Stack, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import {
@@ -7,6 +7,7 @@ import {
   IconChevronDown,
   IconGitCompare,
   IconLayoutSidebarRightExpand,
+  IconLock,
   IconTrash,
   IconUpload,
   IconWorldOff,
@@ -29,7 +30,15 @@ import { PublishingPanel } from './components/publishing-panel';
 import { useItemFormEnvironment } from './components/use-item-form-environment';
 import { useItemSave } from './components/use-item-save';
 import { itemTitle } from './item-labels';
-import { approvalsPath, changelogPath, deleteItemPath, itemScreenPath, publishPath, schemaListPath, unpublishPath } from './item-paths';
+import {
+  approvalsPath,
+  changelogPath,
+  deleteItemPath,
+  itemScreenPath,
+  publishPath,
+  schemaListPath,
+  unpublishPath,
+} from './item-paths';
 import { useItemRoute } from './use-item-route';
 
 /** /{workspace}/{domain}/{schema}/{id}: the item form with a right drawer of publishing, approvals, comments and history. */
@@ -38,8 +47,17 @@ export default function SingleItemRoute() {
   if (route.status === 'not-found') return <NotFoundPage />;
   if (route.status === 'disabled') return <DomainDisabled />;
   const { workspace, domain, schema, id } = route;
-  if (id === NEW_ITEM_ID) return <NewItemScreen key={`${schema.name}/new`} workspace={workspace} domain={domain} schema={schema} />;
-  return <ExistingItemScreen key={`${schema.name}/${id}`} workspace={workspace} domain={domain} schema={schema} id={id} />;
+  if (id === NEW_ITEM_ID)
+    return <NewItemScreen key={`${schema.name}/new`} workspace={workspace} domain={domain} schema={schema} />;
+  return (
+    <ExistingItemScreen
+      key={`${schema.name}/${id}`}
+      workspace={workspace}
+      domain={domain}
+      schema={schema}
+      id={id}
+    />
+  );
 }
 
 interface ScreenProps {
@@ -56,18 +74,25 @@ function NewItemScreen({ workspace, domain, schema }: ScreenProps) {
     notifications.show({ color: 'teal', message: `${schema.title} created` });
     navigate(itemScreenPath(workspace.id, domain.name, schema.name, item.id), { replace: true });
   });
+  const canEdit = workspace.__permissions.canEdit.includes(schema.name);
   return (
     <Box maw={980}>
       <ItemHeader workspace={workspace} domain={domain} schema={schema} title={`New ${schema.title}`} />
-      <ItemForm
-        schema={schema}
-        value={{}}
-        mode="edit"
-        canEdit={workspace.__permissions.canEdit.includes(schema.name)}
-        onSave={handleSave}
-        onCancel={() => navigate(schemaListPath(workspace.id, domain.name, schema.name))}
-        {...environment}
-      />
+      {!canEdit ? (
+        <Alert color="orange" variant="light" icon={<IconLock size={18} />} role="alert">
+          You do not have permission to create {schema.pluralTitle}.
+        </Alert>
+      ) : (
+        <ItemForm
+          schema={schema}
+          value={{}}
+          mode="edit"
+          canEdit={canEdit}
+          onSave={handleSave}
+          onCancel={() => navigate(schemaListPath(workspace.id, domain.name, schema.name))}
+          {...environment}
+        />
+      )}
     </Box>
   );
 }
@@ -85,25 +110,46 @@ function ItemActions({ workspace, domain, item }: { workspace: Workspace; domain
       </Menu.Target>
       <Menu.Dropdown>
         {canPublish && (
-          <Menu.Item component={Link} to={publishPath(ws, domain, item.schema, item.id)} leftSection={<IconUpload size={16} />}>
+          <Menu.Item
+            component={Link}
+            to={publishPath(ws, domain, item.schema, item.id)}
+            leftSection={<IconUpload size={16} />}
+          >
             Publish…
           </Menu.Item>
         )}
         {canPublish && published && (
-          <Menu.Item component={Link} to={unpublishPath(ws, domain, item.schema, item.id)} leftSection={<IconWorldOff size={16} />}>
+          <Menu.Item
+            component={Link}
+            to={unpublishPath(ws, domain, item.schema, item.id)}
+            leftSection={<IconWorldOff size={16} />}
+          >
             Unpublish…
           </Menu.Item>
         )}
-        <Menu.Item component={Link} to={changelogPath(ws, domain, item.schema, item.id)} leftSection={<IconGitCompare size={16} />}>
+        <Menu.Item
+          component={Link}
+          to={changelogPath(ws, domain, item.schema, item.id)}
+          leftSection={<IconGitCompare size={16} />}
+        >
           Change log
         </Menu.Item>
-        <Menu.Item component={Link} to={approvalsPath(ws, domain, item.schema, item.id)} leftSection={<IconChecklist size={16} />}>
+        <Menu.Item
+          component={Link}
+          to={approvalsPath(ws, domain, item.schema, item.id)}
+          leftSection={<IconChecklist size={16} />}
+        >
           Approvals
         </Menu.Item>
         {canEdit && (
           <>
             <Menu.Divider />
-            <Menu.Item component={Link} to={deleteItemPath(ws, domain, item.schema, item.id)} color="red" leftSection={<IconTrash size={16} />}>
+            <Menu.Item
+              component={Link}
+              to={deleteItemPath(ws, domain, item.schema, item.id)}
+              color="red"
+              leftSection={<IconTrash size={16} />}
+            >
               Delete…
             </Menu.Item>
           </>
@@ -152,8 +198,12 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
   const isWide = useMediaQuery('(min-width: 62em)', true);
   const [isDrawerOpen, setDrawerOpen] = useState(false);
   const [formKey, setFormKey] = useState(0);
-  const { handleSave, conflict, clearConflict } = useItemSave(workspace.id, schema.name, id, item.data?.version, (saved) =>
-    notifications.show({ color: 'teal', message: `Saved as version ${saved.version}` }),
+  const { handleSave, conflict, clearConflict } = useItemSave(
+    workspace.id,
+    schema.name,
+    id,
+    item.data?.version,
+    (saved) => notifications.show({ color: 'teal', message: `Saved as version ${saved.version}` }),
   );
 
   // The route's guard loaded the item; without it (deleted meanwhile) there is nothing to show.
@@ -178,7 +228,11 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
         actions={
           <>
             {!isWide && (
-              <Button variant="default" leftSection={<IconLayoutSidebarRightExpand size={16} />} onClick={() => setDrawerOpen(true)}>
+              <Button
+                variant="default"
+                leftSection={<IconLayoutSidebarRightExpand size={16} />}
+                onClick={() => setDrawerOpen(true)}
+              >
                 Activity
               </Button>
             )}
@@ -210,7 +264,12 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
         )}
       </Grid>
       {!isWide && (
-        <Drawer opened={isDrawerOpen} onClose={() => setDrawerOpen(false)} position="right" title={<Text fw={600}>{itemTitle(schema, current.data)}</Text>}>
+        <Drawer
+          opened={isDrawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          position="right"
+          title={<Text fw={600}>{itemTitle(schema, current.data)}</Text>}
+        >
           {side}
         </Drawer>
       )}

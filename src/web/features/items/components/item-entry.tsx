@@ -66,6 +66,11 @@ export function ItemEntry({ item, workspace, members, mode, showSchema, onOpen, 
       <Text size="xs" c="dimmed" ff="monospace" data-testid="item-id">
         ID {item.id}
       </Text>
+      {item.hasErrors && (
+        <Badge variant="outline" color="yellow" size="sm" tt="none" title="Saved with validation errors: finish editing before publishing">
+          Incomplete
+        </Badge>
+      )}
     </Group>
   );
   const chips = (
@@ -122,8 +127,12 @@ export function ItemEntry({ item, workspace, members, mode, showSchema, onOpen, 
       <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
         {titleLink}
         {meta}
+        <Stack gap={4} hiddenFrom="sm" mt={2}>
+          <UpdatedBy at={item.lastWrittenAt} by={by} dateFormat={workspace.basics.dateFormat} />
+          <Group gap={6}>{chips}</Group>
+        </Stack>
       </Stack>
-      <Stack gap={4} align="flex-end" style={{ flexShrink: 0, maxWidth: '45%' }}>
+      <Stack gap={4} align="flex-end" visibleFrom="sm" style={{ flexShrink: 0, maxWidth: '45%' }}>
         <Group gap={6} justify="flex-end">
           {chips}
         </Group>
