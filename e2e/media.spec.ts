@@ -233,3 +233,39 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
   expect(post._references[hero.id]).toMatchObject({ schemaType: IMAGE_SET, fieldKey: 'body' });
   expect(post.data.coverImage.storageName).toMatch(/\.png$/);
 });
+
+test('a bulk upload goes on past a file the server refuses: its row shows why, the others are saved', async ({ page }) => {
+  test.setTimeout(120_000);
+  await seedVerifiedUser(page.request, 'bulk');
+  const workspace = await seedWorkspace(page.request, `Bulk ${Date.now().toString(36)}`);
+  const ws = workspace.id;
+  const current = (await (await page.request.get(`/api/v1/workspaces/${ws}`)).json()) as { version: number; basics: Record<string, unknown> };
+  await page.request.patch(`/api/v1/workspaces/${ws}`, {
+    data: { basics: { ...current.basics, domains: ['blogging', 'assets'] }, baseVersion: current.version },
+  });
+  const logged: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && logged.push(message.text()));
+
+  const images = await Promise.all([11, 12, 13].map(async (seed) => ({ name: `ok-${seed}.png`, mimeType: 'image/png', buffer: await generatePng(seed, `OK ${seed}`) })));
+  // Named and typed as a PNG, but not one: the server sniffs the bytes and refuses it.
+  const fake = { name: 'not-really.png', mimeType: 'image/png', buffer: Buffer.from('This is a text file pretending to be a PNG.') };
+
+  await page.goto(`/${ws}/_items/all`);
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await page.getByTestId('upload-images-option').click();
+  const dialog = page.getByRole('dialog', { name: 'Upload images' });
+  await dialog.locator('input[type="file"]').setInputFiles([images[0], fake, images[1], images[2]]);
+  await expect(dialog.locator('[data-testid="picked-file"][data-status="uploaded"]')).toHaveCount(3, { timeout: 30_000 });
+  await expect(dialog.locator('[data-testid="picked-file"][data-status="failed"]')).toHaveCount(1);
+  await expect(dialog.getByText('3 uploaded · 1 failed')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Next', exact: true }).click();
+  const failedRow = dialog.locator('[data-testid="upload-row"][data-status="failed"]');
+  await expect(failedRow.getByRole('alert')).toContainText('Upload failed: Only images can be uploaded');
+  await shot(page, 'media-11-bulk-upload-failure');
+  expect(logged.some((text) => text.includes('Bulk image upload: upload failed for "not-really.png"'))).toBe(true);
+
+  await dialog.getByRole('button', { name: 'Save Images' }).click();
+  await expect(page.getByText('3 image sets saved')).toBeVisible();
+  await expect(page).toHaveURL(`/${ws}/assets/${IMAGE_SET}`);
+  await expect(page.getByTestId('item-title')).toHaveCount(3);
+});
