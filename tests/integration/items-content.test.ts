@@ -29,7 +29,7 @@ describe('rich text on save', () => {
     expect(item.data.body).toContain('data-ref-id="img-item-1"');
     expect(item._references['img-item-1']).toEqual({
       schemaType: 'marquee-assets-image-set',
-      label: '',
+      label: 'A cat',
       fieldKey: 'body',
       thumbId: 'abcdef0123456789abcd.png',
     });

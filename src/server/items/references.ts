@@ -35,7 +35,7 @@ function collect(
         if (ref.id in out) continue;
         out[ref.id] = {
           schemaType: ref.schemaType,
-          label: '',
+          label: ref.label,
           fieldKey: field.key,
           ...(ref.storageName ? { thumbId: ref.storageName } : {}),
         };

@@ -35,12 +35,18 @@ describe('sanitizeItemData for the item-save path', () => {
 describe('referencesInRichText', () => {
   it('lists the data-ref references of inline images and links', () => {
     const html =
-      `<p><img src="${IMG}" data-ref-id="set-1" data-ref-schema-type="marquee-assets-image-set" />` +
+      `<p><img src="${IMG}" alt=" Beach at dawn " data-ref-id="set-1" data-ref-schema-type="marquee-assets-image-set" />` +
       '<a href="/acme/blogging/blog-post/p-2" data-ref-id="p-2" data-ref-schema-type="blog-post">see</a>' +
       `<img src="${IMG}" /></p>`;
     expect(referencesInRichText(html)).toEqual([
-      { id: 'set-1', schemaType: 'marquee-assets-image-set', tag: 'img', storageName: 'AbCdEfGhIjKlMnOpQrStUvWx.png' },
-      { id: 'p-2', schemaType: 'blog-post', tag: 'a' },
+      {
+        id: 'set-1',
+        schemaType: 'marquee-assets-image-set',
+        tag: 'img',
+        label: 'Beach at dawn',
+        storageName: 'AbCdEfGhIjKlMnOpQrStUvWx.png',
+      },
+      { id: 'p-2', schemaType: 'blog-post', tag: 'a', label: 'see' },
     ]);
   });
 });

@@ -128,6 +128,8 @@ export interface RichTextReference {
   /** 'img' for an inline image, 'a' for a link to an item. */
   tag: 'img' | 'a';
   storageName?: string;
+  /** What the reader sees of it: an image's alt text or title, a link's text. */
+  label: string;
 }
 
 /** The references an (already sanitised) rich text carries in data-ref-* attributes, for `_references`. */
@@ -142,7 +144,8 @@ export function referencesInRichText(html: string): RichTextReference[] {
       const schemaType = frame.attribs['data-ref-schema-type'];
       if ((frame.tag === 'img' || frame.tag === 'a') && id && schemaType) {
         const storageName = frame.tag === 'img' ? parseOwnImageUrl(frame.attribs.src ?? '')?.storageName : undefined;
-        found.push({ id, schemaType, tag: frame.tag, ...(storageName ? { storageName } : {}) });
+        const label = (frame.tag === 'img' ? frame.attribs.alt || frame.attribs.title : frame.text) ?? '';
+        found.push({ id, schemaType, tag: frame.tag, label: label.trim(), ...(storageName ? { storageName } : {}) });
       }
       return false;
     },
