@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import sharp from 'sharp';
+import { loadSharp, pipeIntoSharp } from './load-sharp';
 import { DHASH_HEIGHT, DHASH_WIDTH, dHashOfGrey } from '@shared/media/perceptual-hash';
 
 /** Image types we store: raster formats sharp decodes, with the extension of their storage name. */
@@ -30,6 +30,7 @@ export interface ImageFacts {
  * would unpack to gigabytes (a decompression bomb) costs nothing.
  */
 export async function readImageFacts(input: string | Buffer): Promise<ImageFacts> {
+  const sharp = await loadSharp();
   const meta = await sharp(input, { limitInputPixels: false }).metadata();
   if (!meta.width || !meta.height || !meta.format) throw new Error('Not a readable image');
   return {
@@ -45,6 +46,7 @@ export async function readImageFacts(input: string | Buffer): Promise<ImageFacts
 
 /** The dHash of an image (see `@shared/media/perceptual-hash`); EXIF orientation applied first. */
 export async function dHashOf(input: string | Buffer, maxPixels: number): Promise<string> {
+  const sharp = await loadSharp();
   const { data } = await sharp(input, { limitInputPixels: maxPixels, pages: 1 })
     .rotate()
     .greyscale()
@@ -81,30 +83,29 @@ export async function resizeImage(
   format: OutputFormat,
   maxPixels: number,
 ): Promise<Buffer> {
-  const pipeline = sharp({ limitInputPixels: maxPixels, pages: 1 })
-    .rotate()
-    .resize({ width: size.w, height: size.h, fit: 'inside', withoutEnlargement: true });
-  const encoded =
-    format === 'webp'
+  const encoded = await pipeIntoSharp(source, (sharp) => {
+    const pipeline = sharp({ limitInputPixels: maxPixels, pages: 1 })
+      .rotate()
+      .resize({ width: size.w, height: size.h, fit: 'inside', withoutEnlargement: true });
+    return format === 'webp'
       ? pipeline.webp({ quality: 80, effort: 2 })
       : format === 'avif'
         ? pipeline.avif({ quality: 55, effort: 2 })
         : format === 'jpeg'
           ? pipeline.jpeg({ quality: 82, mozjpeg: true })
           : pipeline.png({ compressionLevel: 8 });
-  source.on('error', (err) => encoded.destroy(err));
-  source.pipe(encoded);
+  });
   return encoded.toBuffer();
 }
 
 /** A JPEG of at most `maxSide` pixels a side, for sending to an analysis service. */
 export async function analysisCopy(source: Readable, maxSide: number, maxPixels: number): Promise<Buffer> {
-  const pipeline = sharp({ limitInputPixels: maxPixels, pages: 1 })
-    .rotate()
-    .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
-    .flatten({ background: '#ffffff' })
-    .jpeg({ quality: 85 });
-  source.on('error', (err) => pipeline.destroy(err));
-  source.pipe(pipeline);
+  const pipeline = await pipeIntoSharp(source, (sharp) =>
+    sharp({ limitInputPixels: maxPixels, pages: 1 })
+      .rotate()
+      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 85 }),
+  );
   return pipeline.toBuffer();
 }

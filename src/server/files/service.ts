@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileTypeFromFile } from 'file-type';
 import type { FileRecord, SanityResult } from '@shared/media/contract';
 import { fileUrl } from '@shared/media/urls';
 import type { AppContext } from '../context';
@@ -61,6 +60,7 @@ export async function storeUpload(ctx: AppContext, access: WorkspaceAccess, uplo
   const storage = storageOf(ctx);
   const workspaceId = access.workspace.id;
   try {
+    const { fileTypeFromFile } = await import('file-type');
     const sniffed = await fileTypeFromFile(upload.tempPath);
     const extension = sniffed ? STORABLE_TYPES[sniffed.mime] : undefined;
     if (!sniffed || !extension) {

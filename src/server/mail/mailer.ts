@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transporter } from 'nodemailer';
 import { randomId } from '../lib/ids';
 
 export interface Mail {
@@ -17,6 +17,9 @@ export interface Mailer {
   send(mail: Mail): Promise<void>;
 }
 
+/** nodemailer (about 13 MB resident) loads with the first mail, not at start. */
+const loadNodemailer = () => import('nodemailer').then((m) => m.default);
+
 /** SMTP when SMTP_URL is set; otherwise each message becomes an .eml file under DATA_DIR/outbox/. */
 export function createMailer(options: {
   smtpUrl?: string;
@@ -25,17 +28,22 @@ export function createMailer(options: {
   log: FastifyBaseLogger;
 }): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    const smtpUrl = options.smtpUrl;
+    let transport: Promise<Transporter> | undefined;
     return {
       async send(mail) {
-        await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        transport ??= loadNodemailer().then((nodemailer) => nodemailer.createTransport(smtpUrl));
+        await (await transport).sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(mail) {
-      const info = await transport.sendMail({
+      transport ??= loadNodemailer().then((nodemailer) =>
+        nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+      );
+      const info = await (await transport).sendMail({
         from: options.from,
         to: mail.to,
         subject: mail.subject,

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import sharp from 'sharp';
+import { pipeIntoSharp } from '../files/load-sharp';
 import { hammingDistance, matchKind, type MatchKind } from '@shared/media/perceptual-hash';
 import { fileUrl } from '@shared/media/urls';
 import type { SanityResult } from '@shared/media/contract';
@@ -42,9 +42,7 @@ export async function findMatches(ctx: AppContext, row: filesRepo.FileRow, limit
 
 /** Tags from the file's own metadata: format, orientation, size class, transparency, animation, camera. */
 export async function metadataLabels(source: Readable): Promise<{ best: string; tags: string[] }> {
-  const reader = sharp({ limitInputPixels: false });
-  source.on('error', (err) => reader.destroy(err));
-  source.pipe(reader);
+  const reader = await pipeIntoSharp(source, (sharp) => sharp({ limitInputPixels: false }));
   const meta = await reader.metadata();
   source.destroy();
   const width = meta.width ?? 0;
