@@ -5,6 +5,9 @@
  * row). Prints req/s, p50, p99, non-2xx answers and the server's peak RSS.
  *
  *   npx tsx bench/http.ts     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test)
+ *
+ * BENCH_ONLY=list,single runs only the scenarios whose names start with those words; BENCH_SERVER_ARGS
+ * passes node flags to the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +21,8 @@ const ITEM_COUNT = Number(process.env.BENCH_HTTP_ITEMS ?? 100_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const WARMUP = 3;
 const CONNECTIONS = 20;
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 const PORT = 8183;
 const BASE = `http://127.0.0.1:${PORT}`;
 
@@ -72,7 +77,7 @@ async function main() {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-http-'));
-  const server = spawn(process.execPath, ['scripts/start.mjs'], {
+  const server = spawn(process.execPath, [...SERVER_ARGS, 'scripts/start.mjs'], {
     env: {
       ...process.env,
       PORT: String(PORT),
@@ -135,6 +140,7 @@ async function main() {
     await api('POST', `/fun/items/blog-post?__marquee_workspace=${ws.id}`, createBody, token);
     const results = [];
     for (const [name, options] of scenarios) {
+      if (ONLY.length > 0 && !ONLY.some((word) => name.startsWith(word))) continue;
       await load(name, { ...options, duration: WARMUP });
       results.push(await load(name, { ...options, duration: DURATION }));
     }

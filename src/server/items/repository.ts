@@ -275,16 +275,21 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
     return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.sortAt }));
   }
 
-  if (query.schemas.length === 1 && (filter.kind === 'all' || filter.kind === 'written-by')) {
+  const isPreparedPage =
+    query.schemas.length === 1 &&
+    (filter.kind === 'all' || filter.kind === 'written-by') &&
+    Number.isInteger(query.limit) &&
+    query.limit >= 1 &&
+    query.limit <= 100;
+  if (isPreparedPage) {
     // The list screen's own pages: prepared once, no query building per request.
-    const page = preparedPage(filter.kind === 'written-by', cursor !== undefined)(db);
+    const page = preparedPage(db, filter.kind === 'written-by', cursor !== undefined, query.limit + 1);
     const rows = await page.execute({
       workspaceId: query.workspaceId,
       schema: query.schemas[0],
       userId: filter.kind === 'written-by' ? filter.userId : null,
       at: cursor?.at ?? null,
       id: cursor?.id ?? null,
-      limit: query.limit + 1,
     });
     return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.item.lastWrittenAt }));
   }
@@ -308,26 +313,35 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
   return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.item.lastWrittenAt }));
 }
 
-const pageOf = (writtenBy: boolean, withCursor: boolean) =>
-  preparedPerDb((db) =>
-    withWriter(db)
-      .where(
-        and(
-          eq(items.workspaceId, sql.placeholder('workspaceId')),
-          eq(items.schema, sql.placeholder('schema')),
-          writtenBy ? eq(items.lastWrittenBy, sql.placeholder('userId')) : undefined,
-          withCursor
-            ? sql`(${items.lastWrittenAt}, ${items.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')})`
-            : undefined,
-        ),
-      )
-      .orderBy(desc(items.lastWrittenAt), desc(items.id))
-      .limit(sql.placeholder('limit'))
-      .prepare(`items_page_${Number(writtenBy)}${Number(withCursor)}`),
-  );
-const pages = [pageOf(false, false), pageOf(false, true), pageOf(true, false), pageOf(true, true)];
-/** The prepared page of one schema: all or written by a user, first or next page. */
-const preparedPage = (writtenBy: boolean, withCursor: boolean) => pages[Number(writtenBy) * 2 + Number(withCursor)];
+const buildPage = (db: Db, writtenBy: boolean, withCursor: boolean, limit: number) =>
+  withWriter(db)
+    .where(
+      and(
+        eq(items.workspaceId, sql.placeholder('workspaceId')),
+        eq(items.schema, sql.placeholder('schema')),
+        writtenBy ? eq(items.lastWrittenBy, sql.placeholder('userId')) : undefined,
+        withCursor
+          ? sql`(${items.lastWrittenAt}, ${items.id}) < (${sql.placeholder('at')}::timestamptz, ${sql.placeholder('id')})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(items.lastWrittenAt), desc(items.id))
+    // The limit (a validated whole number) is written into the statement: with LIMIT $n PostgreSQL
+    // plans every execution afresh (about 0.3 ms, three times the execution); with a literal it keeps
+    // one generic plan.
+    .limit(sql.raw(String(limit)) as unknown as number)
+    .prepare(`items_page_${Number(writtenBy)}${Number(withCursor)}_${limit}`);
+
+const pagesOf = preparedPerDb(() => new Map<string, ReturnType<typeof buildPage>>());
+
+/** The prepared page of one schema: all or written by a user, first or next page, of one size. */
+function preparedPage(db: Db, writtenBy: boolean, withCursor: boolean, limit: number) {
+  const pages = pagesOf(db);
+  const key = `${Number(writtenBy)}${Number(withCursor)}_${limit}`;
+  let page = pages.get(key);
+  if (!page) pages.set(key, (page = buildPage(db, writtenBy, withCursor, limit)));
+  return page;
+}
 
 /** A text[] built from parameters. */
 const textArray = (values: readonly string[]) =>
