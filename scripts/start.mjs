@@ -1,9 +1,11 @@
-// `npm start`: builds the web app when its sources are newer than the build, then runs the server
-// (migrations first) in this process.
+// `npm start`: builds the web app when its sources are newer than the build, bundles the server the
+// same way (esbuild, into dist/server/main.mjs), then runs the server (migrations first) in this process.
+// The bundle starts faster and holds less memory than compiling TypeScript on the fly with tsx; without
+// esbuild, or with MARQUEE_SERVER_FROM_SOURCE=1, the server runs from its sources through tsx.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const builtIndex = path.join(root, 'dist/web/index.html');
@@ -27,7 +29,41 @@ if (!process.env.WEB_DIR && Math.max(...webSources.map(newestMtime)) > builtAt) 
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/** Bundles src/server/main.ts when its sources are newer than the bundle; answers whether a fresh bundle exists. */
+async function bundleServer() {
+  const bundle = path.join(root, 'dist/server/main.mjs');
+  const serverSources = ['src/server', 'src/shared', 'package-lock.json', 'tsconfig.json', 'scripts/start.mjs'];
+  const bundledAt = fs.existsSync(bundle) ? fs.statSync(bundle).mtimeMs : 0;
+  if (Math.max(...serverSources.map(newestMtime)) <= bundledAt) return bundle;
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    return null;
+  }
+  // Written aside and renamed, so a second `npm start` at the same moment never runs half a file.
+  const partial = `${bundle}.${process.pid}.tmp`;
+  await esbuild.build({
+    entryPoints: [path.join(root, 'src/server/main.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    tsconfig: path.join(root, 'tsconfig.json'),
+    outfile: partial,
+    logLevel: 'warning',
+  });
+  fs.renameSync(partial, bundle);
+  return bundle;
+}
+
 process.chdir(root);
-const { register } = await import('tsx/esm/api');
-register({ tsconfig: path.join(root, 'tsconfig.json') });
-await import('../src/server/main.ts');
+const bundle = process.env.MARQUEE_SERVER_FROM_SOURCE === '1' ? null : await bundleServer();
+if (bundle) {
+  await import(pathToFileURL(bundle).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register({ tsconfig: path.join(root, 'tsconfig.json') });
+  await import('../src/server/main.ts');
+}

@@ -6,7 +6,11 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type { Database } from './client';
 
-export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Beside this file; from the bundled server (dist/server/main.mjs, see scripts/start.mjs), in the sources. */
+export const MIGRATIONS_DIR = fs.existsSync(path.join(here, 'migrations'))
+  ? path.join(here, 'migrations')
+  : path.resolve(here, '../../src/server/db/migrations');
 
 interface Journal {
   entries: { idx: number; when: number; tag: string }[];
