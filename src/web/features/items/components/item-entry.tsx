@@ -1,4 +1,5 @@
 import { ActionIcon, Anchor, Badge, Box, Card, Group, Image, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconEye } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Item } from '@shared/api/items';
@@ -44,6 +45,8 @@ export function ItemEntry({ item, workspace, members, mode, showSchema, onOpen, 
   const thumbSrc = thumbId ? imageResizeUrl(workspace.id, thumbId, { w: 400 }) : undefined;
   const by = userLabel(item.lastWrittenBy, item.lastWrittenByName, members);
   const href = itemPathOf(workspace.id, item.schema, item.id);
+  // Phones put the status under the title; one copy of the chips either way.
+  const isWide = useMediaQuery('(min-width: 48em)', true);
 
   const handleOpen = (event: React.MouseEvent) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return; // new tab: let the link work
@@ -127,17 +130,21 @@ export function ItemEntry({ item, workspace, members, mode, showSchema, onOpen, 
       <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
         {titleLink}
         {meta}
-        <Stack gap={4} hiddenFrom="sm" mt={2}>
+        {!isWide && (
+          <Stack gap={4} mt={2}>
+            <UpdatedBy at={item.lastWrittenAt} by={by} dateFormat={workspace.basics.dateFormat} />
+            <Group gap={6}>{chips}</Group>
+          </Stack>
+        )}
+      </Stack>
+      {isWide && (
+        <Stack gap={4} align="flex-end" style={{ flexShrink: 0, maxWidth: '45%' }}>
+          <Group gap={6} justify="flex-end">
+            {chips}
+          </Group>
           <UpdatedBy at={item.lastWrittenAt} by={by} dateFormat={workspace.basics.dateFormat} />
-          <Group gap={6}>{chips}</Group>
         </Stack>
-      </Stack>
-      <Stack gap={4} align="flex-end" visibleFrom="sm" style={{ flexShrink: 0, maxWidth: '45%' }}>
-        <Group gap={6} justify="flex-end">
-          {chips}
-        </Group>
-        <UpdatedBy at={item.lastWrittenAt} by={by} dateFormat={workspace.basics.dateFormat} />
-      </Stack>
+      )}
       {quickView}
     </Group>
   );
