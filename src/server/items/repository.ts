@@ -219,7 +219,12 @@ export interface ListQuery {
   filter: ItemFilter;
   cursor?: Cursor;
   limit: number;
+  /** Case-insensitive text the item's name or title must contain. */
+  search?: string;
 }
+
+/** `%text%` for ILIKE, with the pattern characters of the text taken literally. */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * One keyset page, newest first: by last write, or for stage views by publish time. Answers up to
@@ -228,6 +233,10 @@ export interface ListQuery {
 export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWriter & { sortAt: Date })[]> {
   const { filter, cursor } = query;
   const conditions: (SQL | undefined)[] = [eq(items.workspaceId, query.workspaceId)];
+  if (query.search) {
+    const pattern = containsPattern(query.search);
+    conditions.push(sql`(${items.data}->>'name' ilike ${pattern} or ${items.data}->>'title' ilike ${pattern})`);
+  }
   const schemaCondition = (column: typeof items.schema | typeof published.schema) =>
     query.schemas.length === 1 ? eq(column, query.schemas[0]) : inArray(column, query.schemas);
 
@@ -276,6 +285,7 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
   }
 
   const isPreparedPage =
+    !query.search &&
     query.schemas.length === 1 &&
     (filter.kind === 'all' || filter.kind === 'written-by') &&
     Number.isInteger(query.limit) &&

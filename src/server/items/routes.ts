@@ -1,3 +1,4 @@
+import { generateTypes } from '@shared/schemas/typegen';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -201,6 +202,23 @@ export async function itemFunRoutes(instance: FastifyInstance, ctx: AppContext) 
       const base = baseVersionOf(request, request.body.baseVersion);
       const row = await items.updateItem(ctx, scope, request.params.id, request.body.data, base);
       return { id: row.id, version: row.version };
+    },
+  );
+
+  app.get(
+    '/items/generate-types/:id',
+    {
+      schema: {
+        tags,
+        description: 'Spec §7: the TypeScript definition of the item data of schema {id}, as text',
+        params: z.object({ id: SchemaName }),
+        querystring: FunQuery,
+        response: { 200: z.string() },
+      },
+    },
+    async (request, reply) => {
+      const scope = await loadSchemaScope(ctx, request.user, request.query.__marquee_workspace, request.params.id);
+      return reply.type('text/plain; charset=utf-8').send(generateTypes(scope.schema));
     },
   );
 }

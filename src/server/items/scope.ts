@@ -1,5 +1,5 @@
 import { can, type Action } from '@shared/permissions/permissions';
-import { domainOfSchema, getSchema, schemasOfDomains } from '@shared/schemas/catalogue';
+import { domainOfSchema, getDomain, getSchema, schemasOfDomains } from '@shared/schemas/catalogue';
 import type { SchemaType } from '@shared/schemas/types';
 import type { AppContext } from '../context';
 import type { UserRow } from '../auth/repository';
@@ -13,9 +13,15 @@ export interface SchemaScope extends WorkspaceAccess {
 
 const ACTION_WORDS: Record<Action, string> = { edit: 'edit', publish: 'publish', approve: 'approve' };
 
-/** Schemas of the workspace's enabled domains (basics.domains). */
+/**
+ * Schemas of the workspace's enabled domains (basics.domains). Domains with the admin flag are for
+ * workspace managers only, as the app shows them.
+ */
 export function enabledSchemas(access: WorkspaceAccess): SchemaType[] {
-  return schemasOfDomains(access.workspace.basics.domains);
+  const domains = access.workspace.basics.domains.filter(
+    (name) => access.permissions.canManageWorkspace || !getDomain(name)?.admin,
+  );
+  return schemasOfDomains(domains);
 }
 
 /**

@@ -208,7 +208,7 @@ export async function listItems(
   ctx: AppContext,
   access: WorkspaceAccess,
   schemaName: string | undefined,
-  query: { view: string; stage?: string; cursor?: string; limit: number },
+  query: { view: string; stage?: string; cursor?: string; limit: number; q?: string },
 ): Promise<ItemList> {
   const schemas = schemaName
     ? [schemaIn(access, schemaName).schema.name]
@@ -230,6 +230,7 @@ export async function listItems(
     filter,
     cursor,
     limit: query.limit,
+    search: query.q || undefined,
   });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);

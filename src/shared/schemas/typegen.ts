@@ -1,0 +1,177 @@
+import type { FieldDef, SchemaType } from './types';
+import { timezoneKey, VARIATION_KEY } from './types';
+
+/**
+ * Spec §7 `GET /items/generate-types/{id}`: the TypeScript definition of a schema's item data, for
+ * developers who read items through the API. Shapes the fields share (references, files, …) are
+ * emitted once, before the item's interface, when a field uses them.
+ */
+
+const SHARED_SHAPES: Record<string, string> = {
+  Reference: `export interface Reference {
+  id: string;
+  schemaType: string;
+  label?: string;
+  thumbId?: string;
+  altText?: string;
+}`,
+  FileValue: `export interface FileValue {
+  name: string;
+  size: number;
+  contentType: string;
+  storageName: string;
+  publicUrl: string;
+  md5Hash?: string;
+  /** Focal point, 0 to 1 from the left. */
+  focusX?: number;
+  /** Focal point, 0 to 1 from the top. */
+  focusY?: number;
+  sanityResults?: unknown;
+}`,
+  CombinationRow: `export interface CombinationRow {
+  /** Unique name of the combination. */
+  _slug: string;
+  variations: Record<string, string>;
+  overrides: Record<string, unknown>;
+}`,
+  Address: `export interface Address {
+  rawAddress?: string;
+  streetNumber?: string;
+  streetAddress?: string;
+  unit?: string;
+  city?: string;
+  state?: string;
+  county?: string;
+  neighborhood?: string;
+  country?: string;
+  postal_code?: string;
+  latitude?: number;
+  longitude?: number;
+  google_place?: unknown;
+  /** Keys p_1 to p_12: the geohash at every prefix length. */
+  geohash?: Record<string, string>;
+  geohashes?: string[];
+}`,
+  EmailTemplate: `export interface EmailTemplate {
+  'gjs-nl-html'?: string;
+  'gjs-nl-css'?: string;
+  'gjs-nl-styles'?: string;
+  'gjs-nl-components'?: string;
+  'gjs-nl-assets'?: string;
+  combinedMarkup?: string;
+}`,
+  CriteriaNode: `export interface CriteriaNode {
+  label?: string;
+  predicate?: unknown;
+  story?: string;
+  type?: 'attribute' | 'audience' | 'event';
+  children?: CriteriaNode[];
+  [key: string]: unknown;
+}`,
+  ServiceConnection: `export interface ServiceConnection {
+  provider: string;
+  encTokens?: string;
+  profile?: unknown;
+  serviceStatus?: string;
+  serviceDetails?: Record<string, unknown>;
+}`,
+  Interest: `export interface Interest {
+  id?: string;
+  name: string;
+  type?: string;
+}`,
+};
+
+const quote = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const isIdentifier = (key: string) => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key);
+const propertyName = (key: string) => (isIdentifier(key) ? key : quote(key));
+
+/** PascalCase type name of a schema: 'marquee-assets-image-set' → 'MarqueeAssetsImageSet'. */
+export const typeNameOf = (schemaName: string) =>
+  schemaName
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('') || 'Item';
+
+function typeOf(field: FieldDef, uses: Set<string>, indent: string): string {
+  switch (field.type) {
+    case 'number':
+    case 'range':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'select': {
+      const union = field.options.length > 0 ? field.options.map((o) => quote(String(o.value))).join(' | ') : 'string';
+      return field.multiple ? `Array<${union}>` : union;
+    }
+    case 'tags':
+      return 'string[]';
+    case 'reference':
+      uses.add('Reference');
+      return 'Reference';
+    case 'reference-list':
+      uses.add('Reference');
+      return 'Reference[]';
+    case 'table':
+      return `Array<${objectOf(field.columns, uses, `${indent}  `)}>`;
+    case 'combinations':
+      uses.add('CombinationRow');
+      return 'CombinationRow[]';
+    case 'file':
+      uses.add('FileValue');
+      return 'FileValue';
+    case 'address':
+      uses.add('Address');
+      return 'Address';
+    case 'email-template':
+      uses.add('EmailTemplate');
+      return 'EmailTemplate';
+    case 'criteria':
+      uses.add('CriteriaNode');
+      return 'CriteriaNode';
+    case 'service-connection':
+      uses.add('ServiceConnection');
+      return 'ServiceConnection';
+    case 'social-interests':
+      uses.add('Interest');
+      return 'Interest[]';
+    default:
+      // text, multiline, name-slug, generatable, date ('YYYY-MM-DD'), datetime (ISO), code,
+      // schema-selector, country (ISO code) and rich-text (sanitised HTML) are strings.
+      return 'string';
+  }
+}
+
+function objectOf(fields: readonly FieldDef[], uses: Set<string>, indent: string): string {
+  const lines = ['{'];
+  for (const field of fields) {
+    const doc = field.description ? `${field.label}: ${field.description}` : field.label;
+    lines.push(`${indent}  /** ${doc.replace(/\*\//g, '*\\/')} */`);
+    lines.push(`${indent}  ${propertyName(field.key)}${field.required ? '' : '?'}: ${typeOf(field, uses, indent)};`);
+    if (field.type === 'datetime') {
+      lines.push(`${indent}  /** Time zone of ${field.label} (IANA name). */`);
+      lines.push(`${indent}  ${propertyName(timezoneKey(field.key))}?: string;`);
+    }
+  }
+  lines.push(`${indent}}`);
+  return lines.join('\n');
+}
+
+/** The TypeScript definition of a schema's item data. */
+export function generateTypes(schema: SchemaType): string {
+  const uses = new Set<string>();
+  const fields = [...schema.fields];
+  let body = objectOf(fields, uses, '');
+  if (schema.variations?.length) {
+    const variation = schema.variations
+      .map((v) => `  ${propertyName(v.name)}?: ${v.options.map((o) => quote(String(o.value))).join(' | ') || 'string'};`)
+      .join('\n');
+    body = body.replace(/\n}$/, `\n  /** The item's own variation values. */\n  ${VARIATION_KEY}?: {\n${variation.replace(/^/gm, '  ')}\n  };\n}`);
+  }
+  const shared = Object.keys(SHARED_SHAPES)
+    .filter((name) => uses.has(name))
+    .map((name) => SHARED_SHAPES[name]);
+  const header = `/** ${schema.title} (${schema.name}): item data, generated by Marquee. */`;
+  return [...shared, `${header}\nexport interface ${typeNameOf(schema.name)} ${body}`].join('\n\n') + '\n';
+}

@@ -1,0 +1,40 @@
+import { canUploadImages, editableTypes, newItemPath } from './editable-types';
+
+const workspace = (domains: string[], canEdit: string[], canManageWorkspace = false) => ({
+  basics: { name: 'Acme', domains, stages: ['Live'], timezones: [], dateFormat: 'relative' },
+  __permissions: { canEdit, canPublish: [], canApprove: [], canManageWorkspace, roles: [] },
+});
+
+describe('editableTypes', () => {
+  it('groups the types the user may edit by the domains they see', () => {
+    const groups = editableTypes(workspace(['marketing', 'blogging', 'assets'], ['copy', 'event', 'blog-post']));
+    expect(groups.map((g) => [g.domain.name, g.schemas.map((s) => s.name)])).toEqual([
+      ['marketing', ['copy', 'event']],
+      ['blogging', ['blog-post']],
+    ]);
+  });
+
+  it('leaves out types of domains the workspace has not enabled, and admin domains for non-managers', () => {
+    expect(editableTypes(workspace(['blogging'], ['copy', 'blog-post'])).flatMap((g) => g.schemas.map((s) => s.name))).toEqual([
+      'blog-post',
+    ]);
+    expect(editableTypes(workspace(['admin'], ['client-task']))).toEqual([]);
+    expect(editableTypes(workspace(['admin'], ['client-task'], true)).map((g) => g.domain.name)).toEqual(['admin']);
+  });
+
+  it('is empty for a user who may edit nothing', () => {
+    expect(editableTypes(workspace(['marketing', 'blogging'], []))).toEqual([]);
+  });
+});
+
+describe('canUploadImages', () => {
+  it('needs edit on marquee-assets-image-set in a visible domain', () => {
+    expect(canUploadImages(editableTypes(workspace(['assets'], ['marquee-assets-image-set'])))).toBe(true);
+    expect(canUploadImages(editableTypes(workspace(['blogging'], ['marquee-assets-image-set'])))).toBe(false);
+    expect(canUploadImages(editableTypes(workspace(['assets', 'blogging'], ['blog-post'])))).toBe(false);
+  });
+});
+
+it("new items open under the id 'new'", () => {
+  expect(newItemPath('acme', 'marketing', 'copy')).toBe('/acme/marketing/copy/new');
+});
