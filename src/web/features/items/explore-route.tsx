@@ -2,7 +2,7 @@ import { useParams } from 'react-router';
 import { NotFoundPage } from '@web/components/not-found-page';
 import { findSavedView, savedViews } from '@web/lib/saved-views';
 import { useCurrentWorkspace } from '@web/lib/workspace';
-import { AddItemButton } from './components/add-item-dialog';
+import { AddItemButton } from './components/add-item-button';
 import { ItemList } from './components/item-list';
 
 const DESCRIPTIONS: Record<string, string> = {

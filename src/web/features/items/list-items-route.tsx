@@ -4,7 +4,7 @@ import { getDomain } from '@shared/schemas/catalogue';
 import { NotFoundPage } from '@web/components/not-found-page';
 import { visibleDomains } from '@web/lib/workspace-content';
 import { useCurrentWorkspace } from '@web/lib/workspace';
-import { AddItemButton } from './components/add-item-dialog';
+import { AddItemButton } from './components/add-item-button';
 import { DomainUnavailable } from './components/domain-unavailable';
 import { ItemList } from './components/item-list';
 import { listTitle } from './item-labels';

@@ -10,39 +10,15 @@ import {
   ThemeIcon,
   UnstyledButton,
 } from '@mantine/core';
-import { IconPhotoUp, IconPlus } from '@tabler/icons-react';
+import { IconPhotoUp } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import type { Workspace } from '@shared/api/workspaces';
-import { can } from '@shared/permissions/permissions';
 import { IMAGE_SET_SCHEMA } from '@shared/schemas/assets';
 import type { Domain, SchemaType } from '@shared/schemas/types';
 import { LazyMultiImageUploadDialog } from '@web/components/media/multi-image-upload-lazy';
 import { DomainIcon, SchemaIcon } from '@web/components/schema-icon';
-import { visibleDomains } from '@web/lib/workspace-content';
-import { NEW_ITEM_ID } from '../api/save-item';
-import { itemScreenPath, schemaListPath } from '../item-paths';
-
-export interface EditableGroup {
-  domain: Domain;
-  schemas: SchemaType[];
-}
-
-/** Spec §2 Add dialog / §6: the types the user may edit, grouped by the domains they see. */
-export function editableTypes(workspace: Pick<Workspace, 'basics' | '__permissions'>): EditableGroup[] {
-  return visibleDomains(workspace)
-    .map((domain) => ({
-      domain,
-      schemas: domain.schemas.filter((schema) => can(workspace.__permissions, 'edit', schema.name)),
-    }))
-    .filter((group) => group.schemas.length > 0);
-}
-
-/** Spec §6: multi-image upload needs edit on marquee-assets-image-set (in a domain the user sees). */
-export const canUploadImages = (groups: readonly EditableGroup[]) =>
-  groups.some((group) => group.schemas.some((schema) => schema.name === IMAGE_SET_SCHEMA));
-
-export const newItemPath = (ws: string, domain: string, schema: string) =>
-  itemScreenPath(ws, domain, schema, NEW_ITEM_ID);
+import { schemaListPath } from '../item-paths';
+import { canUploadImages, editableTypes, newItemPath } from './editable-types';
 
 /** The 'Upload images' option of the Add dialog (spec §2: offered when the user may edit marquee-assets-image-set). */
 function UploadImagesOption({ onStart }: { onStart: () => void }) {
@@ -156,41 +132,6 @@ export function AddItemDialog({
           ))}
         </Stack>
       </Modal>
-    </>
-  );
-}
-
-/**
- * The list screens' Add button (spec §2): hidden unless the user may edit some type; with exactly one
- * editable type (or on the list of a schema the user may edit) it goes straight to the new item form.
- */
-export function AddItemButton({
-  workspace,
-  schema,
-}: {
-  workspace: Workspace;
-  schema?: { domain: string; name: string };
-}) {
-  const navigate = useNavigate();
-  const [opened, setOpened] = useState(false);
-  const groups = editableTypes(workspace);
-  const types = groups.flatMap((group) =>
-    group.schemas.map((s) => ({ domain: group.domain.name, name: s.name })),
-  );
-  if (types.length === 0) return null;
-  const ownSchema = schema && types.some((t) => t.name === schema.name) ? schema : undefined;
-  const direct = ownSchema ?? (types.length === 1 ? types[0] : undefined);
-
-  const handleClick = () => {
-    if (direct) navigate(newItemPath(workspace.id, direct.domain, direct.name));
-    else setOpened(true);
-  };
-  return (
-    <>
-      <Button leftSection={<IconPlus size={16} />} onClick={handleClick}>
-        Add
-      </Button>
-      <AddItemDialog workspace={workspace} opened={opened} onClose={() => setOpened(false)} />
     </>
   );
 }
