@@ -154,3 +154,10 @@ export async function patchBasics(request: APIRequestContext, workspaceId: strin
   const res = await request.patch(`/api/v1/workspaces/${workspaceId}`, { data: { basics, baseVersion: current.version } });
   expect(res.status(), await res.text()).toBe(200);
 }
+
+/** Creates an item through the API; answers its id and version. */
+export async function seedItem(request: APIRequestContext, workspaceId: string, schema: string, data: Record<string, unknown>) {
+  const res = await request.post(`/api/v1/workspaces/${workspaceId}/items/${schema}`, { data: { data } });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { id: string; version: number };
+}

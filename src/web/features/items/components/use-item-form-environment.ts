@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Workspace } from '@shared/api/workspaces';
 import { imageResizeUrl } from '@shared/media/urls';
 import { domainOfSchema, schemasOfDomains } from '@shared/schemas/catalogue';
+import { createTypeGenerator } from '../api/generate-types';
 import { createReferenceSearch } from '../api/search-references';
 import { ITEM_FIELD_EDITORS } from '../field-editors';
 
@@ -16,6 +17,7 @@ export function useItemFormEnvironment(workspace: Pick<Workspace, 'id' | 'basics
       referenceSearch: createReferenceSearch(client, ws),
       thumbnailUrl: (thumbId: string) => imageResizeUrl(ws, thumbId, { w: 400 }),
       fieldEditors: ITEM_FIELD_EDITORS,
+      generateTypes: createTypeGenerator(ws),
       // Schema selectors offer the schemas of the workspace's enabled domains.
       schemaOptions: schemasOfDomains(workspace.basics.domains).map((schema) => ({
         value: schema.name,
