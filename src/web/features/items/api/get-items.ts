@@ -1,12 +1,13 @@
-import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { ItemList, PAGE_SIZE } from '@shared/api/items';
 import { apiRequest } from '@web/lib/api-client';
 import { itemKeys, itemsPath, type ListQuery } from './keys';
 
-/** GET /api/v1/workspaces/{ws}/items[/{schema}]?view&stage&cursor&limit: one page of a saved view. */
+/** GET /api/v1/workspaces/{ws}/items[/{schema}]?view&stage&q&cursor&limit: one page of a saved view. */
 export function getItems(ws: string, query: ListQuery & { cursor?: string; limit?: number }, signal?: AbortSignal) {
   const params = new URLSearchParams({ view: query.view, limit: String(query.limit ?? PAGE_SIZE) });
   if (query.stage) params.set('stage', query.stage);
+  if (query.q?.trim()) params.set('q', query.q.trim());
   if (query.cursor) params.set('cursor', query.cursor);
   return apiRequest(`${itemsPath(ws, query.schema)}?${params}`, { schema: ItemList, signal });
 }
@@ -20,4 +21,6 @@ export const itemsInfiniteOptions = (ws: string, query: ListQuery) =>
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
-export const useItems = (ws: string, query: ListQuery) => useInfiniteQuery(itemsInfiniteOptions(ws, query));
+/** A list's pages; while a new search text loads, the last answer stays on screen (`isPlaceholderData`). */
+export const useItems = (ws: string, query: ListQuery) =>
+  useInfiniteQuery({ ...itemsInfiniteOptions(ws, query), placeholderData: keepPreviousData });

@@ -7,13 +7,17 @@ export interface ListQuery {
   schema?: string;
   view: string;
   stage?: string;
+  /** Case-insensitive text the item's name or title contains. */
+  q?: string;
 }
 
 export const itemKeys = {
   all: (ws: string) => ['workspaces', ws, 'items'] as const,
   lists: (ws: string) => [...itemKeys.all(ws), 'list'] as const,
   list: (ws: string, query: ListQuery) => [...itemKeys.lists(ws), query] as const,
-  search: (ws: string, schema: string) => [...itemKeys.all(ws), 'search', schema] as const,
+  /** Reference searches of a schema; without `q`, the prefix of all of them. */
+  search: (ws: string, schema: string, q?: string) =>
+    [...itemKeys.all(ws), 'search', schema, ...(q === undefined ? [] : [q])] as const,
   detail: (ws: string, schema: string, id: string) => [...itemKeys.all(ws), 'detail', schema, id] as const,
   history: (ws: string, schema: string, id: string) => [...itemKeys.detail(ws, schema, id), 'history'] as const,
   version: (ws: string, schema: string, id: string, num: number) =>

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { MAX_QUERY_LIMIT, type Item } from '@shared/api/items';
+import type { Item } from '@shared/api/items';
 import { getSchema } from '@shared/schemas/catalogue';
 import type { Reference } from '@shared/schemas/types';
 import { itemThumbId, itemTitle } from '../item-labels';
@@ -20,24 +20,25 @@ export function referenceOf(item: Item): Reference {
   };
 }
 
+/** How many matches of each target schema a reference search offers. */
+export const REFERENCE_SEARCH_LIMIT = 25;
+
 /**
- * ItemForm's referenceSearch: the newest items of each target schema (through the items list API,
- * cached briefly), filtered by the typed text against their title and id.
+ * ItemForm's referenceSearch: the newest items of each target schema whose name or title contains the
+ * typed text, case-insensitively (the items list API's `q`), cached briefly per text.
  */
 export function createReferenceSearch(client: QueryClient, ws: string) {
   return async (schemaTypes: readonly string[], query: string): Promise<Reference[]> => {
+    const q = query.trim();
     const pages = await Promise.all(
       schemaTypes.map((schema) =>
         client.fetchQuery({
-          queryKey: itemKeys.search(ws, schema),
-          queryFn: () => getItems(ws, { schema, view: 'all', limit: MAX_QUERY_LIMIT }),
+          queryKey: itemKeys.search(ws, schema, q),
+          queryFn: ({ signal }) => getItems(ws, { schema, view: 'all', q, limit: REFERENCE_SEARCH_LIMIT }, signal),
           staleTime: 15_000,
         }),
       ),
     );
-    const needle = query.trim().toLowerCase();
-    return pages
-      .flatMap((page) => page.items.map(referenceOf))
-      .filter((ref) => !needle || (ref.label ?? '').toLowerCase().includes(needle) || ref.id.toLowerCase() === needle);
+    return pages.flatMap((page) => page.items.map(referenceOf));
   };
 }

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Button, Center, Paper, SimpleGrid, Skeleton, Stack } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Alert, Button, Center, CloseButton, Loader, Paper, SimpleGrid, Skeleton, Stack, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconAlertCircle, IconSearch } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
@@ -38,7 +39,9 @@ export function ItemList({ workspace, query, title, eyebrow, description, addBut
   const level = useQuickViewLevel();
   const [mode, setMode] = useViewMode();
   const [peek, setPeek] = useState<Item | null>(null);
-  const items = useItems(workspace.id, query);
+  const [searchText, setSearchText] = useState('');
+  const [q] = useDebouncedValue(searchText.trim(), 300);
+  const items = useItems(workspace.id, q ? { ...query, q } : query);
   const members = useMembers(workspace.id);
   const all = items.data?.pages.flatMap((page) => page.items) ?? [];
 
@@ -68,6 +71,22 @@ export function ItemList({ workspace, query, title, eyebrow, description, addBut
         description={description}
         actions={
           <>
+            <TextInput
+              type="search"
+              aria-label="Search items"
+              placeholder="Search by name"
+              w={{ base: '100%', xs: 220 }}
+              value={searchText}
+              onChange={(event) => setSearchText(event.currentTarget.value)}
+              leftSection={<IconSearch size={16} />}
+              rightSection={
+                items.isPlaceholderData ? (
+                  <Loader size={14} />
+                ) : searchText ? (
+                  <CloseButton size="sm" aria-label="Clear search" onClick={() => setSearchText('')} />
+                ) : undefined
+              }
+            />
             <ViewModeToggle value={mode} onChange={setMode} />
             {addButton}
           </>
@@ -84,7 +103,7 @@ export function ItemList({ workspace, query, title, eyebrow, description, addBut
           {errorMessage(items.error)}
         </Alert>
       ) : all.length === 0 ? (
-        <ItemsEmptyState description={emptyDescription} />
+        <ItemsEmptyState description={q ? `Nothing here has a name or title containing “${q}”.` : emptyDescription} />
       ) : (
         <Stack gap="md">
           {mode === 'cards' ? (
