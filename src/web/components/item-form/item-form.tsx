@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type ComponentType } from 'react';
+import { useEffect, useId, useMemo, useState, type ComponentType } from 'react';
 import { Alert, Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconAlertTriangle, IconArrowBackUp, IconDeviceFloppy, IconEye, IconLock, IconPencil } from '@tabler/icons-react';
@@ -18,6 +18,7 @@ import { DEFAULT_SCHEMA_OPTIONS, FieldEnvironmentContext } from '../fields/field
 import { FieldInput } from '../fields/field-input';
 import type { FieldEnvironment, FieldProps, ItemData, ReferenceSearch } from '../fields/types';
 import { CompareView } from './compare-view';
+import { errorsByField, fieldErrorsOf, withoutFields } from './field-errors';
 import { FieldRow } from './field-row';
 import { patchItemData, prepareItemData } from './prepare-item-data';
 
@@ -36,12 +37,21 @@ export interface ItemFormProps {
   valueLabel?: string;
   /** The workspace's basics.timezones; the spec's defaults when missing or empty. */
   timezones?: readonly string[];
-  /** Stores the data; `hasErrors` asks for the item to be stored with `__hasErrors`. Reject to stay in edit mode with the error's message. */
+  /**
+   * Stores the data; `hasErrors` asks for the item to be stored with `__hasErrors`. Reject to stay in edit
+   * mode with the error's message; an error (or its `cause`) carrying `details.errors` (path → message, as
+   * the API's validation_failed answers) also shows each message under its field until that field is edited.
+   */
   onSave: (data: ItemData, meta: { hasErrors: boolean }) => Promise<void>;
   /** After Cancel (confirmed when there were unsaved changes). */
   onCancel?: () => void;
   onModeChange?: (mode: ItemFormMode) => void;
   referenceSearch?: ReferenceSearch;
+  /**
+   * Checks that need the server's data (spec §5 insertion rules), run in edit mode whenever the data
+   * changes: resolves path → message ('copy.0' is shown on 'copy'). Shown as the user edits; Save is not blocked.
+   */
+  validateAsync?: (schema: SchemaType, data: ItemData) => Promise<ValidationErrors>;
   thumbnailUrl?: (thumbId: string) => string;
   generateTypes?: (schemaName: string) => Promise<string>;
   schemaOptions?: readonly { value: string; label: string }[];
@@ -70,7 +80,7 @@ function useSyncedState<T>(source: T, same: (a: T, b: T) => boolean = Object.is)
  * dirty) and Cancel (confirmed when there are unsaved changes); view offers Edit to those who may.
  */
 export function ItemForm(props: ItemFormProps) {
-  const { schema, value, canEdit, compareWith, onSave, onCancel, onModeChange } = props;
+  const { schema, value, canEdit, compareWith, onSave, onCancel, onModeChange, validateAsync } = props;
   const formId = useId();
 
   const [prepared, setPrepared] = useState(() => prepareItemData(schema, value));
@@ -81,6 +91,8 @@ export function ItemForm(props: ItemFormProps) {
   const [showAllErrors, setShowAllErrors] = useState(false);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
+  const [serverErrors, setServerErrors] = useState<ValidationErrors>({});
+  const [asyncErrors, setAsyncErrors] = useState<ValidationErrors>({});
 
   const dirty = !sameValue(baseline, data);
 
@@ -104,11 +116,29 @@ export function ItemForm(props: ItemFormProps) {
   const blocked = editing && dirty && !valid && !allowSaveWithErrors;
   const incomplete = allowSaveWithErrors && !valid && (editing || mode === 'view');
 
+  // Server-backed checks follow the data while editing; an answer for data since replaced is dropped.
+  useEffect(() => {
+    if (!editing || !validateAsync) return;
+    let current = true;
+    validateAsync(schema, data).then(
+      (found) => {
+        if (current) setAsyncErrors(errorsByField(found));
+      },
+      () => {
+        if (current) setAsyncErrors({});
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [editing, validateAsync, schema, data]);
+
   const shownErrors: ValidationErrors = useMemo(() => {
     if (!editing) return {};
-    if (showAllErrors) return errors;
-    return Object.fromEntries(Object.entries(errors).filter(([path]) => touched.has(topKey(path))));
-  }, [editing, showAllErrors, errors, touched]);
+    const own = showAllErrors ? errors : Object.fromEntries(Object.entries(errors).filter(([path]) => touched.has(topKey(path))));
+    const checked = validateAsync ? asyncErrors : {};
+    return { ...checked, ...serverErrors, ...own };
+  }, [editing, showAllErrors, errors, touched, validateAsync, asyncErrors, serverErrors]);
 
   const environment: FieldEnvironment = useMemo(
     () => ({
@@ -132,6 +162,7 @@ export function ItemForm(props: ItemFormProps) {
   const handlePatch = (patch: Readonly<ItemData>) => {
     setData((previous) => patchItemData(schema, previous, patch));
     setTouched((previous) => new Set([...previous, ...Object.keys(patch)]));
+    setServerErrors((previous) => withoutFields(previous, Object.keys(patch)));
     setSaveError(null);
   };
 
@@ -140,6 +171,7 @@ export function ItemForm(props: ItemFormProps) {
     setTouched(new Set());
     setShowAllErrors(false);
     setSaveError(null);
+    setServerErrors({});
   };
 
   const handleSave = async () => {
@@ -150,6 +182,7 @@ export function ItemForm(props: ItemFormProps) {
     }
     setSaving(true);
     setSaveError(null);
+    setServerErrors({});
     try {
       await onSave(data, { hasErrors: decision.hasErrors });
       setBaseline(data);
@@ -158,6 +191,8 @@ export function ItemForm(props: ItemFormProps) {
       changeMode('view');
     } catch (failure) {
       setSaveError(failure instanceof Error ? failure.message : String(failure));
+      const fieldErrors = fieldErrorsOf(failure);
+      if (fieldErrors) setServerErrors(errorsByField(fieldErrors));
     } finally {
       setSaving(false);
     }
