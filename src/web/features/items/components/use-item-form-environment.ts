@@ -4,6 +4,7 @@ import type { Workspace } from '@shared/api/workspaces';
 import { imageResizeUrl } from '@shared/media/urls';
 import { domainOfSchema, schemasOfDomains } from '@shared/schemas/catalogue';
 import { createTypeGenerator } from '../api/generate-types';
+import { createInsertionCheck } from '../api/insertion-check';
 import { createReferenceSearch } from '../api/search-references';
 import { ITEM_FIELD_EDITORS } from '../field-editors';
 
@@ -15,6 +16,8 @@ export function useItemFormEnvironment(workspace: Pick<Workspace, 'id' | 'basics
     () => ({
       timezones: workspace.basics.timezones,
       referenceSearch: createReferenceSearch(client, ws),
+      // Spec §5: an event's copy and images are checked against its places and times as the user picks.
+      validateAsync: createInsertionCheck(client, ws),
       thumbnailUrl: (thumbId: string) => imageResizeUrl(ws, thumbId, { w: 400 }),
       fieldEditors: ITEM_FIELD_EDITORS,
       generateTypes: createTypeGenerator(ws),
