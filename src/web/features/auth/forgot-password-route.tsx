@@ -1,9 +1,10 @@
-import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Stack } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconMailCheck } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 import { RequestPasswordResetBody } from '@shared/api/auth';
 import { RETURN_TO_PARAM, safeReturnTo } from '@web/app/guards';
+import { EmailInput } from './components/email-input';
 import { AuthLayout } from './components/auth-layout';
 import { FormError } from '@web/components/form-error';
 import { useRequestPasswordReset } from './api/request-password-reset';
@@ -20,7 +21,9 @@ export default function ForgotPasswordRoute() {
     validateInputOnBlur: true,
   });
 
-  const handleSubmit = form.onSubmit((values) => request.mutate({ ...values, ...(returnTo ? { returnTo } : {}) }));
+  const handleSubmit = form.onSubmit((values) =>
+    request.mutate({ ...values, ...(returnTo ? { returnTo } : {}) }),
+  );
 
   return (
     <AuthLayout
@@ -34,21 +37,14 @@ export default function ForgotPasswordRoute() {
     >
       {request.isSuccess ? (
         <Alert color="teal" variant="light" icon={<IconMailCheck size={20} />} title="Check your inbox">
-          If an account exists for {form.getValues().email}, a link to reset the password is on its way. The link
-          expires after a while, so use it soon.
+          If an account exists for {form.getValues().email}, a link to reset the password is on its way. The
+          link expires after a while, so use it soon.
         </Alert>
       ) : (
         <form onSubmit={handleSubmit} noValidate>
           <FormError error={request.error} />
           <Stack gap="md">
-            <TextInput
-              label="Email"
-              type="email"
-              autoComplete="email"
-              placeholder="you@company.com"
-              key={form.key('email')}
-              {...form.getInputProps('email')}
-            />
+            <EmailInput key={form.key('email')} {...form.getInputProps('email')} />
             <Button type="submit" fullWidth loading={request.isPending}>
               Send reset link
             </Button>

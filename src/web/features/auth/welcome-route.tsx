@@ -1,10 +1,21 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Group, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  PasswordInput,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconMailOpened } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { SignInBody, SignUpBody } from '@shared/api/auth';
 import { RETURN_TO_PARAM, safeReturnTo } from '@web/app/guards';
+import { EmailInput } from './components/email-input';
 import { AuthLayout } from './components/auth-layout';
 import { FormError } from '@web/components/form-error';
 import { useSignIn } from './api/sign-in';
@@ -78,14 +89,7 @@ function SignInForm({ email }: { email: string }) {
     <form onSubmit={handleSubmit} noValidate>
       <FormError error={signIn.error} />
       <Stack gap="md">
-        <TextInput
-          label="Email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@company.com"
-          key={form.key('email')}
-          {...form.getInputProps('email')}
-        />
+        <EmailInput key={form.key('email')} {...form.getInputProps('email')} />
         <PasswordInput
           label="Password"
           autoComplete="current-password"
@@ -130,14 +134,7 @@ function SignUpForm({ email, returnTo }: { email: string; returnTo?: string }) {
           key={form.key('name')}
           {...form.getInputProps('name')}
         />
-        <TextInput
-          label="Work email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@company.com"
-          key={form.key('email')}
-          {...form.getInputProps('email')}
-        />
+        <EmailInput label="Work email" key={form.key('email')} {...form.getInputProps('email')} />
         <PasswordInput
           label="Password"
           description="At least 8 characters"
