@@ -4,7 +4,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'data', 'coverage', 'test-results', 'playwright-report', 'src/server/db/migrations'] },
+  {
+    ignores: [
+      'node_modules',
+      'dist',
+      'data',
+      'coverage',
+      'test-results',
+      'playwright-report',
+      'src/server/db/migrations',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -21,7 +31,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@server/*', '@web/*', '**/server/**', '**/web/**', 'node:*', 'react', 'react-dom'], message: 'src/shared is pure and isomorphic: no server, web, Node or React imports.' }] },
+        {
+          patterns: [
+            {
+              group: ['@server/*', '@web/*', '**/server/**', '**/web/**', 'node:*', 'react', 'react-dom'],
+              message: 'src/shared is pure and isomorphic: no server, web, Node or React imports.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -34,7 +51,11 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@server/*', '**/server/**'], message: 'The web app never imports server code.' }] },
+        {
+          patterns: [
+            { group: ['@server/*', '**/server/**'], message: 'The web app never imports server code.' },
+          ],
+        },
       ],
     },
   },

@@ -22,9 +22,13 @@ const SCREENS: Record<string, string[]> = {
 };
 
 export function benchBundle(webDir = 'dist/web') {
-  const manifest = JSON.parse(fs.readFileSync(path.join(webDir, '.vite/manifest.json'), 'utf8')) as Record<string, Chunk>;
+  const manifest = JSON.parse(fs.readFileSync(path.join(webDir, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    Chunk
+  >;
   const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
-  const gzipOf = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(webDir, file)), { level: 9 }).length;
+  const gzipOf = (file: string) =>
+    zlib.gzipSync(fs.readFileSync(path.join(webDir, file)), { level: 9 }).length;
 
   function closure(keys: string[]) {
     const seen = new Set<string>();

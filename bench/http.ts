@@ -59,7 +59,9 @@ function peakRssMb(pid: number) {
 
 function load(name: string, options: autocannon.Options) {
   return new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon({ ...options, connections: CONNECTIONS }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ ...options, connections: CONNECTIONS }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
   }).then((r) => ({
     name,
     reqPerSec: Math.round(r.requests.average),
@@ -98,7 +100,12 @@ async function main() {
     });
     await db`update users set email_verified = true where id = ${user.id}`;
     const ws = await api('POST', '/api/v1/workspaces', { name: 'HTTP Bench' }, token);
-    await api('PATCH', `/api/v1/workspaces/${ws.id}`, { basics: { domains: ['marketing', 'blogging'] } }, token);
+    await api(
+      'PATCH',
+      `/api/v1/workspaces/${ws.id}`,
+      { basics: { domains: ['marketing', 'blogging'] } },
+      token,
+    );
 
     console.log(`seeding ${ITEM_COUNT.toLocaleString()} items…`);
     await db`
@@ -112,10 +119,17 @@ async function main() {
       select workspace_id, schema, id, 1, created_at, created_by, data, refs from items where workspace_id = ${ws.id}`;
     await db`analyze`;
 
-    const createBody = { data: { name: 'Created under load', slug: 'created-under-load', body: '<p>Written by the benchmark.</p>' } };
+    const createBody = {
+      data: {
+        name: 'Created under load',
+        slug: 'created-under-load',
+        body: '<p>Written by the benchmark.</p>',
+      },
+    };
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const items = `/api/v1/workspaces/${ws.id}/items`;
-    const randomId = () => `item${String(2 * (1 + Math.floor(Math.random() * (ITEM_COUNT / 2)))).padStart(8, '0')}`;
+    const randomId = () =>
+      `item${String(2 * (1 + Math.floor(Math.random() * (ITEM_COUNT / 2)))).padStart(8, '0')}`;
     const scenarios: [string, autocannon.Options][] = [
       ['list (first page of 12)', { url: `${BASE}${items}/blog-post?limit=12`, headers }],
       [
@@ -123,7 +137,9 @@ async function main() {
         {
           url: BASE,
           headers,
-          requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `${items}/blog-post/${randomId()}` }) }],
+          requests: [
+            { method: 'GET', setupRequest: (req) => ({ ...req, path: `${items}/blog-post/${randomId()}` }) },
+          ],
         },
       ],
       [

@@ -17,7 +17,8 @@ const CACHED_REQUESTS = 400;
 /** Measuring stops here whatever is left (set once the inputs are ready). */
 let DEADLINE = Infinity;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const summary = (ms: number[]) => {
   const sorted = [...ms].sort((a, b) => a - b);
   return `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms (n=${ms.length})`;
@@ -26,10 +27,15 @@ const summary = (ms: number[]) => {
 /** A 1600×1200 photo-like JPEG (smooth random colours plus shared noise), different per seed. */
 async function photo(seed: number, noiseLayer: Buffer): Promise<Buffer> {
   let state = seed * 2654435761;
-  const random = () => ((state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const random = () => (state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const grid = Buffer.from(Array.from({ length: 16 * 12 * 3 }, () => Math.floor(random() * 256)));
-  const base = sharp(grid, { raw: { width: 16, height: 12, channels: 3 } }).resize(1600, 1200, { kernel: 'cubic' });
-  return base.composite([{ input: noiseLayer, blend: 'overlay' }]).jpeg({ quality: 85 }).toBuffer();
+  const base = sharp(grid, { raw: { width: 16, height: 12, channels: 3 } }).resize(1600, 1200, {
+    kernel: 'cubic',
+  });
+  return base
+    .composite([{ input: noiseLayer, blend: 'overlay' }])
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 async function main() {
@@ -57,7 +63,13 @@ async function main() {
     });
     const ws = ((await wsRes.json()) as { id: string }).id;
 
-    const noise = { width: 1600, height: 1200, channels: 3 as const, background: '#808080', noise: { type: 'gaussian' as const, mean: 128, sigma: 20 } };
+    const noise = {
+      width: 1600,
+      height: 1200,
+      channels: 3 as const,
+      background: '#808080',
+      noise: { type: 'gaussian' as const, mean: 128, sigma: 20 },
+    };
     const noiseLayer = await sharp({ create: noise }).png({ compressionLevel: 1 }).toBuffer();
     const photos: Buffer[] = [];
     for (let i = 0; i < IMAGES; i++) photos.push(await photo(i + 1, noiseLayer));
@@ -74,9 +86,17 @@ async function main() {
         while (next < photos.length && Date.now() < DEADLINE) {
           const index = next++;
           const form = new FormData();
-          form.append('file', new Blob([new Uint8Array(photos[index])], { type: 'image/jpeg' }), `photo-${index}.jpg`);
+          form.append(
+            'file',
+            new Blob([new Uint8Array(photos[index])], { type: 'image/jpeg' }),
+            `photo-${index}.jpg`,
+          );
           const t0 = performance.now();
-          const res = await fetch(`${base}/api/v1/workspaces/${ws}/files`, { method: 'POST', headers: auth, body: form });
+          const res = await fetch(`${base}/api/v1/workspaces/${ws}/files`, {
+            method: 'POST',
+            headers: auth,
+            body: form,
+          });
           if (res.status !== 201) throw new Error(`upload ${res.status}: ${await res.text()}`);
           uploadMs.push(performance.now() - t0);
           names.push(((await res.json()) as { storageName: string }).storageName);

@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { PASSWORD, acceptCookies, mailLink, seedVerifiedUser, shot, signUpApi, uniqueEmail } from './fixtures';
+import {
+  PASSWORD,
+  acceptCookies,
+  mailLink,
+  seedVerifiedUser,
+  shot,
+  signUpApi,
+  uniqueEmail,
+} from './fixtures';
 
 test.describe('accounts', () => {
   test.beforeEach(async ({ context }) => acceptCookies(context));
@@ -123,7 +131,10 @@ test.describe('accounts', () => {
   });
 });
 
-test('the cookie notice sets marquee_cookie_notification for a year and stays hidden', async ({ page, context }) => {
+test('the cookie notice sets marquee_cookie_notification for a year and stays hidden', async ({
+  page,
+  context,
+}) => {
   await page.goto('/auth/welcome');
   const notice = page.getByRole('region', { name: 'Cookie notice' });
   await expect(notice).toBeVisible();

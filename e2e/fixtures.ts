@@ -8,7 +8,8 @@ export const PASSWORD = 'correct-horse-42';
 
 let counter = 0;
 /** An address no other test uses. */
-export const uniqueEmail = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++counter}@example.com`;
+export const uniqueEmail = (prefix: string) =>
+  `${prefix}-${Date.now().toString(36)}-${++counter}@example.com`;
 
 /**
  * Saves a screenshot of the viewport to look at (SHOTS_DIR/{name}.png). Not full-page: the app shell's
@@ -83,7 +84,11 @@ export async function signUpApi(request: APIRequestContext, account: Account) {
 
 /** Signs up and verifies the email through the outbox, all through the API; leaves the user signed in. */
 export async function seedVerifiedUser(request: APIRequestContext, prefix = 'user') {
-  const account = { name: `${prefix[0].toUpperCase()}${prefix.slice(1)} Tester`, email: uniqueEmail(prefix), password: PASSWORD };
+  const account = {
+    name: `${prefix[0].toUpperCase()}${prefix.slice(1)} Tester`,
+    email: uniqueEmail(prefix),
+    password: PASSWORD,
+  };
   const { user } = await signUpApi(request, account);
   const link = await mailLink(account.email, '/user/verify-email');
   const res = await request.post('/api/v1/auth/verify-email', { data: { token: tokenOf(link) } });
@@ -120,8 +125,15 @@ export async function seedWorkspace(
 }
 
 /** Invites `email` to a workspace with roles, through the API of the manager's request context. */
-export async function inviteMember(request: APIRequestContext, workspaceId: string, email: string, roles: string[]) {
-  const res = await request.post(`/api/v1/workspaces/${workspaceId}/members/invitations`, { data: { email, roles } });
+export async function inviteMember(
+  request: APIRequestContext,
+  workspaceId: string,
+  email: string,
+  roles: string[],
+) {
+  const res = await request.post(`/api/v1/workspaces/${workspaceId}/members/invitations`, {
+    data: { email, roles },
+  });
   expect(res.status(), await res.text()).toBe(201);
 }
 
@@ -149,14 +161,27 @@ export async function seedMember(
 }
 
 /** Sets a workspace's basics (domains, stages) through the API. */
-export async function patchBasics(request: APIRequestContext, workspaceId: string, basics: Record<string, unknown>) {
-  const current = (await (await request.get(`/api/v1/workspaces/${workspaceId}`)).json()) as { version: number };
-  const res = await request.patch(`/api/v1/workspaces/${workspaceId}`, { data: { basics, baseVersion: current.version } });
+export async function patchBasics(
+  request: APIRequestContext,
+  workspaceId: string,
+  basics: Record<string, unknown>,
+) {
+  const current = (await (await request.get(`/api/v1/workspaces/${workspaceId}`)).json()) as {
+    version: number;
+  };
+  const res = await request.patch(`/api/v1/workspaces/${workspaceId}`, {
+    data: { basics, baseVersion: current.version },
+  });
   expect(res.status(), await res.text()).toBe(200);
 }
 
 /** Creates an item through the API; answers its id and version. */
-export async function seedItem(request: APIRequestContext, workspaceId: string, schema: string, data: Record<string, unknown>) {
+export async function seedItem(
+  request: APIRequestContext,
+  workspaceId: string,
+  schema: string,
+  data: Record<string, unknown>,
+) {
   const res = await request.post(`/api/v1/workspaces/${workspaceId}/items/${schema}`, { data: { data } });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as { id: string; version: number };

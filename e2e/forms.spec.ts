@@ -41,10 +41,17 @@ async function saveNew(page: Page, domain: string, schema: string) {
   const id = new URL(page.url()).pathname.split('/').pop()!;
   const res = await page.request.get(`/api/v1/workspaces/${ws}/items/${schema}/${id}`);
   expect(res.status()).toBe(200);
-  return (await res.json()) as { id: string; version: number; data: Record<string, unknown>; hasErrors: boolean };
+  return (await res.json()) as {
+    id: string;
+    version: number;
+    data: Record<string, unknown>;
+    hasErrors: boolean;
+  };
 }
 
-test('customer profile attribute: slug from the name, a failed required field, then tags', async ({ page }) => {
+test('customer profile attribute: slug from the name, a failed required field, then tags', async ({
+  page,
+}) => {
   await openNew(page, 'marketing', 'customer-profile-attribute', 'Customer Profile Attribute');
   await input(page, 'Name').fill('Loyalty Tier');
   await expect(input(page, 'Key')).toHaveValue('loyalty-tier');
@@ -67,7 +74,12 @@ test('customer profile attribute: slug from the name, a failed required field, t
   await input(page, 'Key').fill('Loyalty Tier Code');
   await input(page, 'Key').blur();
   const saved = await saveNew(page, 'marketing', 'customer-profile-attribute');
-  expect(saved.data).toMatchObject({ name: 'Loyalty Tier', key: 'loyalty-tier-code', attributeType: 'categorical', options: ['gold', 'silver'] });
+  expect(saved.data).toMatchObject({
+    name: 'Loyalty Tier',
+    key: 'loyalty-tier-code',
+    attributeType: 'categorical',
+    options: ['gold', 'silver'],
+  });
 });
 
 test('behavioral event: a table of properties', async ({ page }) => {
@@ -121,7 +133,9 @@ test('copy: a date with a time zone and a combination', async ({ page }) => {
     channel: 'web',
     startTime: '2026-03-01T15:30:00.000Z',
     startTime_tz: 'America/Chicago',
-    combinations: [{ _slug: 'uk-mobile', variations: { locale: 'en-GB' }, overrides: { text: 'Welcome, mate.' } }],
+    combinations: [
+      { _slug: 'uk-mobile', variations: { locale: 'en-GB' }, overrides: { text: 'Welcome, mate.' } },
+    ],
   });
   // Shown back in its zone.
   await expect(page.locator('[data-field="startTime"]')).toContainText('Sun Mar 1st, 2026 9:30 AM');
@@ -133,9 +147,14 @@ test('email, event, audience, client task and test collection save through the f
   await input(page, 'Subject').fill('Fresh arrivals');
   await input(page, 'Test Addresses').fill('not-an-address');
   await page.getByRole('button', { name: 'Show what to fix' }).click();
-  await expect(page.getByText('Test Addresses must be comma-separated email addresses: not-an-address')).toBeVisible();
+  await expect(
+    page.getByText('Test Addresses must be comma-separated email addresses: not-an-address'),
+  ).toBeVisible();
   await input(page, 'Test Addresses').fill('ana@example.com, bo@example.org');
-  expect((await saveNew(page, 'marketing', 'email')).data).toMatchObject({ subject: 'Fresh arrivals', testAddresses: 'ana@example.com, bo@example.org' });
+  expect((await saveNew(page, 'marketing', 'email')).data).toMatchObject({
+    subject: 'Fresh arrivals',
+    testAddresses: 'ana@example.com, bo@example.org',
+  });
 
   await openNew(page, 'marketing', 'event', 'Event');
   await input(page, 'Name').fill('Spring launch party');
@@ -155,7 +174,10 @@ test('email, event, audience, client task and test collection save through the f
   await input(page, 'Name').fill('Send the brief');
   await input(page, 'Due Date').fill('2026/05/15');
   await input(page, 'Due Date').blur();
-  expect((await saveNew(page, 'admin', 'client-task')).data).toMatchObject({ name: 'Send the brief', dueDate: '2026-05-15' });
+  expect((await saveNew(page, 'admin', 'client-task')).data).toMatchObject({
+    name: 'Send the brief',
+    dueDate: '2026-05-15',
+  });
 
   await openNew(page, 'admin', 'test-collection', 'Test Collection');
   await input(page, 'Name').fill('Copy smoke test');

@@ -19,7 +19,11 @@ test.beforeEach(async ({ page }) => {
   ws = workspace.id;
   // Test collections are in the admin domain, which the workspace basics must enable.
   await patchBasics(page.request, ws, { domains: ['marketing', 'blogging', 'admin'] });
-  ({ id: itemId } = await seedItem(page.request, ws, 'test-collection', { name: 'Copy smoke test', schema: 'copy', code: TEST_CODE }));
+  ({ id: itemId } = await seedItem(page.request, ws, 'test-collection', {
+    name: 'Copy smoke test',
+    schema: 'copy',
+    code: TEST_CODE,
+  }));
 });
 
 const generated = (page: Page) => page.getByTestId('generated-types');
@@ -34,7 +38,9 @@ test('a manager picks a schema, generates its types and copies them', async ({ p
   await page.getByRole('button', { name: 'Edit', exact: true }).click();
   await page.getByRole('combobox', { name: 'Schema', exact: true }).click();
   await page.getByRole('option', { name: 'Blog Post (Blogging)', exact: true }).click();
-  const answer = page.waitForResponse((res) => res.url().includes('/fun/items/generate-types/blog-post?__marquee_workspace='));
+  const answer = page.waitForResponse((res) =>
+    res.url().includes('/fun/items/generate-types/blog-post?__marquee_workspace='),
+  );
   await page.getByRole('button', { name: 'Generate Types', exact: true }).click();
   expect((await answer).status()).toBe(200);
   await expect(generated(page)).toContainText('export interface BlogPost {');
@@ -53,7 +59,9 @@ test('a manager picks a schema, generates its types and copies them', async ({ p
   await expect(page.getByRole('button', { name: 'Edit', exact: true })).toBeVisible();
 });
 
-test('the quick view generates types; a failure is a persistent notification and a typegen_failed event', async ({ page }) => {
+test('the quick view generates types; a failure is a persistent notification and a typegen_failed event', async ({
+  page,
+}) => {
   await page.goto(`/${ws}/admin/test-collection`);
   await page.getByRole('button', { name: 'Quick view of Copy smoke test' }).click();
   const panel = page.getByTestId('quick-view-0');
@@ -68,11 +76,16 @@ test('the quick view generates types; a failure is a persistent notification and
       body: JSON.stringify({ error: { code: 'not_found', message: 'Schema "copy" not found' } }),
     }),
   );
-  const event = page.waitForRequest((req) => req.url().endsWith('/api/v1/events') && req.postData()?.includes('typegen_failed') === true);
+  const event = page.waitForRequest(
+    (req) => req.url().endsWith('/api/v1/events') && req.postData()?.includes('typegen_failed') === true,
+  );
   await panel.getByRole('button', { name: 'Generate Types', exact: true }).click();
   const notice = page.getByText('Types not generated. Schema "copy" not found');
   await expect(notice).toBeVisible();
-  expect(JSON.parse((await event).postData()!)).toMatchObject({ eventType: 'typegen_failed', data: { schema: 'copy' } });
+  expect(JSON.parse((await event).postData()!)).toMatchObject({
+    eventType: 'typegen_failed',
+    data: { schema: 'copy' },
+  });
   await shot(page, 'generate-types-02-failed');
   // autoClose: false — still there well after Mantine's default 4 s.
   await page.waitForTimeout(4_500);

@@ -3,7 +3,12 @@ import { acceptCookies, patchBasics, seedVerifiedUser, seedWorkspace, shot } fro
 
 test.beforeEach(async ({ context }) => acceptCookies(context));
 
-async function createItem(request: APIRequestContext, ws: string, schema: string, data: Record<string, unknown>) {
+async function createItem(
+  request: APIRequestContext,
+  ws: string,
+  schema: string,
+  data: Record<string, unknown>,
+) {
   const res = await request.post(`/api/v1/workspaces/${ws}/items/${schema}`, { data: { data } });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as { id: string; version: number };
@@ -16,11 +21,14 @@ async function setup(page: Page, domains: string[]) {
   return workspace.id;
 }
 
-test('pages of 12 with Load More, explore across schemas, the Add dialog, references in nested quick views', async ({ page }) => {
+test('pages of 12 with Load More, explore across schemas, the Add dialog, references in nested quick views', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const ws = await setup(page, ['marketing', 'assets', 'blogging']);
   const copies = [];
-  for (let i = 1; i <= 13; i++) copies.push(await createItem(page.request, ws, 'copy', { name: `Copy ${i}`, text: `Text ${i}` }));
+  for (let i = 1; i <= 13; i++)
+    copies.push(await createItem(page.request, ws, 'copy', { name: `Copy ${i}`, text: `Text ${i}` }));
   await createItem(page.request, ws, 'event', {
     name: 'Launch party',
     startTime: '2026-04-10T22:00:00.000Z',
@@ -69,17 +77,25 @@ test('pages of 12 with Load More, explore across schemas, the Add dialog, refere
   await expect(page.getByTestId('item-version')).toHaveText('Version 1');
   const summerId = new URL(page.url()).pathname.split('/').pop()!;
   const summer = await (await page.request.get(`/api/v1/workspaces/${ws}/items/event/${summerId}`)).json();
-  expect(summer._references).toEqual({ [copies[12].id]: expect.objectContaining({ schemaType: 'copy', label: 'Copy 13', fieldKey: 'copy' }) });
+  expect(summer._references).toEqual({
+    [copies[12].id]: expect.objectContaining({ schemaType: 'copy', label: 'Copy 13', fieldKey: 'copy' }),
+  });
 
   // A quick view from the list shows the references; inside it they open nested panels, 5% wider each.
   await page.goto(`/${ws}/_items/all`);
-  await page.getByTestId('item-entry').filter({ hasText: 'Launch party' }).getByRole('button', { name: 'Quick view of Launch party' }).click();
+  await page
+    .getByTestId('item-entry')
+    .filter({ hasText: 'Launch party' })
+    .getByRole('button', { name: 'Quick view of Launch party' })
+    .click();
   const first = page.getByTestId('quick-view-0');
   await expect(first.getByTestId('item-references')).toContainText('Copy 1');
   await first.getByTestId('item-references').getByRole('link', { name: 'Copy 2' }).click();
   const nested = page.getByTestId('quick-view-1');
   await expect(nested.getByTestId('quick-view-item')).toContainText('Text 2');
-  const widths = await page.locator('.mantine-Drawer-content').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));
+  const widths = await page
+    .locator('.mantine-Drawer-content')
+    .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().width));
   expect(Math.round((widths[1] / widths[0]) * 75)).toBe(80);
   await shot(page, 'items-22-nested-quick-view');
   await nested.getByRole('link', { name: 'Details' }).click();
@@ -101,7 +117,11 @@ test('a stale save is refused with a conflict and the latest version can be relo
   expect(other.status()).toBe(200);
 
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(page.getByText('Item update failed. Error: Someone else saved a newer version. Reload to see their changes.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Item update failed. Error: Someone else saved a newer version. Reload to see their changes.',
+    ),
+  ).toBeVisible();
   await expect(page.getByTestId('conflict-alert')).toBeVisible();
   await shot(page, 'items-23-conflict');
   await page.getByRole('button', { name: 'Reload the latest version' }).click();
@@ -110,7 +130,9 @@ test('a stale save is refused with a conflict and the latest version can be relo
   await expect(page.locator('[data-item-form]')).toHaveAttribute('data-mode', 'view');
 });
 
-test('domains: the chooser, a landing schema, an unavailable domain and a disabled one on a single item', async ({ page }) => {
+test('domains: the chooser, a landing schema, an unavailable domain and a disabled one on a single item', async ({
+  page,
+}) => {
   const ws = await setup(page, ['marketing', 'blogging']);
   const item = await createItem(page.request, ws, 'copy', { name: 'Orphan', text: 'x' });
 
@@ -126,7 +148,9 @@ test('domains: the chooser, a landing schema, an unavailable domain and a disabl
   await patchBasics(page.request, ws, { domains: ['blogging'] });
   await page.goto(`/${ws}/marketing/copy/${item.id}`);
   await expect(
-    page.getByText("This Item's domain has been disabled. Please ask the Workspace administrator to re-enable the domain"),
+    page.getByText(
+      "This Item's domain has been disabled. Please ask the Workspace administrator to re-enable the domain",
+    ),
   ).toBeVisible();
   await shot(page, 'items-24-domain-disabled');
 
@@ -137,8 +161,13 @@ test('domains: the chooser, a landing schema, an unavailable domain and a disabl
 
 test('on a phone the item drawer opens from the Activity button', async ({ page }) => {
   const ws = await setup(page, ['marketing']);
-  const item = await createItem(page.request, ws, 'copy', { name: 'Pocket banner', text: 'Small screens too.' });
-  await page.request.post(`/api/v1/workspaces/${ws}/items/copy/${item.id}/comments`, { data: { text: 'Looks good on my phone.' } });
+  const item = await createItem(page.request, ws, 'copy', {
+    name: 'Pocket banner',
+    text: 'Small screens too.',
+  });
+  await page.request.post(`/api/v1/workspaces/${ws}/items/copy/${item.id}/comments`, {
+    data: { text: 'Looks good on my phone.' },
+  });
   await page.setViewportSize({ width: 390, height: 800 });
   await page.goto(`/${ws}/marketing/copy/${item.id}`);
   await expect(page.getByTestId('item-heading')).toHaveText('Pocket banner');

@@ -4,13 +4,16 @@ import { acceptCookies, patchBasics, seedItem, seedVerifiedUser, seedWorkspace, 
 /** The items list API's q (case-insensitive, name or title): the list header's search and the reference search. */
 test.beforeEach(async ({ context }) => acceptCookies(context));
 
-test('the list searches names, and a reference field finds an item older than the newest hundred', async ({ page }) => {
+test('the list searches names, and a reference field finds an item older than the newest hundred', async ({
+  page,
+}) => {
   await seedVerifiedUser(page.request, 'search');
   const { id: ws } = await seedWorkspace(page.request, `Search ${Date.now().toString(36)}`);
   await patchBasics(page.request, ws, { domains: ['marketing'] });
   // The one to find is the oldest of 102 copies: a search of the newest 100 in the browser missed it.
   await seedItem(page.request, ws, 'copy', { name: 'Autumn Sale banner', text: 'Up to 30% off' });
-  for (let i = 1; i <= 100; i++) await seedItem(page.request, ws, 'copy', { name: `Copy ${i}`, text: 'Filler' });
+  for (let i = 1; i <= 100; i++)
+    await seedItem(page.request, ws, 'copy', { name: `Copy ${i}`, text: 'Filler' });
   await seedItem(page.request, ws, 'copy', { name: 'autumn newsletter intro', text: 'Hello' });
 
   await page.goto(`/${ws}/marketing/copy`);

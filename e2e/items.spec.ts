@@ -11,7 +11,8 @@ const roles = {
 };
 
 /** The item form's input of a field, by the field's key. */
-const field = (page: Page, key: string) => page.locator(`[data-field="${key}"]`).locator('input, textarea').first();
+const field = (page: Page, key: string) =>
+  page.locator(`[data-field="${key}"]`).locator('input, textarea').first();
 
 test('an item from creation to deletion: edit twice, comment, approve, publish, change, compare, unpublish, delete', async ({
   page,
@@ -111,7 +112,10 @@ test('an item from creation to deletion: edit twice, comment, approve, publish, 
   await shot(p, 'items-08-publish');
   await p.getByRole('button', { name: 'Publish to Live' }).click();
   await expect(p).toHaveURL(itemUrl);
-  await expect(p.getByTestId('item-heading').locator('..').getByTestId('publish-chip-live')).toHaveAttribute('data-status', 'CURRENT');
+  await expect(p.getByTestId('item-heading').locator('..').getByTestId('publish-chip-live')).toHaveAttribute(
+    'data-status',
+    'CURRENT',
+  );
 
   // An edit makes the published copy MODIFIED.
   await p.getByRole('button', { name: 'Edit', exact: true }).click();
@@ -157,7 +161,10 @@ test('an item from creation to deletion: edit twice, comment, approve, publish, 
   await shot(p, 'items-12-unpublish');
   await p.getByRole('button', { name: 'Unpublish from Live' }).click();
   await expect(p).toHaveURL(itemUrl);
-  await expect(p.getByTestId('item-heading').locator('..').getByTestId('publish-chip-live')).toHaveAttribute('data-status', 'NOT_PUBLISHED');
+  await expect(p.getByTestId('item-heading').locator('..').getByTestId('publish-chip-live')).toHaveAttribute(
+    'data-status',
+    'NOT_PUBLISHED',
+  );
 
   await p.getByRole('button', { name: 'Actions' }).click();
   await p.getByRole('menuitem', { name: 'Delete…' }).click();

@@ -36,19 +36,30 @@ const fieldBox = (page: Page, key: string) => page.locator(`[data-field="${key}"
 async function expectImagesLoaded(page: Page, selector: string, count: number) {
   await expect(page.locator(selector)).toHaveCount(count);
   await expect
-    .poll(() => page.locator(selector).evaluateAll((imgs) => imgs.filter((img) => (img as HTMLImageElement).naturalWidth > 0).length), {
-      message: `${count} loaded images for ${selector}`,
-      timeout: 20_000,
-    })
+    .poll(
+      () =>
+        page
+          .locator(selector)
+          .evaluateAll((imgs) => imgs.filter((img) => (img as HTMLImageElement).naturalWidth > 0).length),
+      {
+        message: `${count} loaded images for ${selector}`,
+        timeout: 20_000,
+      },
+    )
     .toBe(count);
 }
 
-test('bulk upload of 10 images, thumbnails in the list, image check, focal point, and an inline image in a blog post', async ({ page }) => {
+test('bulk upload of 10 images, thumbnails in the list, image check, focal point, and an inline image in a blog post', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await seedVerifiedUser(page.request, 'marketer');
   const workspace = await seedWorkspace(page.request, `Media ${Date.now().toString(36)}`);
   const ws = workspace.id;
-  const current = (await (await page.request.get(`/api/v1/workspaces/${ws}`)).json()) as { version: number; basics: Record<string, unknown> };
+  const current = (await (await page.request.get(`/api/v1/workspaces/${ws}`)).json()) as {
+    version: number;
+    basics: Record<string, unknown>;
+  };
   const patched = await page.request.patch(`/api/v1/workspaces/${ws}`, {
     data: { basics: { ...current.basics, domains: ['blogging', 'assets'] }, baseVersion: current.version },
   });
@@ -77,7 +88,9 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
   await dialog.locator('input[type="file"]').setInputFiles(files.slice(0, 9));
   await dialog.locator('input[type="file"]').setInputFiles(files.slice(9));
   await expect(dialog.getByTestId('picked-file')).toHaveCount(10);
-  await expect(dialog.locator('[data-testid="picked-file"][data-status="uploaded"]')).toHaveCount(10, { timeout: 30_000 });
+  await expect(dialog.locator('[data-testid="picked-file"][data-status="uploaded"]')).toHaveCount(10, {
+    timeout: 30_000,
+  });
   await expect(dialog.getByText('10 uploaded')).toBeVisible();
   await shot(page, 'media-02-upload-step1-uploaded');
 
@@ -89,13 +102,17 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
   expect(thumbSrc).toMatch(/^\/fun\/imageResize\/\?id=[A-Za-z0-9]+\.png&h=100&__marquee_workspace=/);
   await expect(dialog.getByText('Safe search not analysed')).toHaveCount(10, { timeout: 30_000 });
   await dialog.getByLabel('Name of image 1', { exact: true }).fill('Hero banner');
-  await dialog.getByLabel('Alt text of image 1', { exact: true }).fill('Surfers running into the waves at dawn');
+  await dialog
+    .getByLabel('Alt text of image 1', { exact: true })
+    .fill('Surfers running into the waves at dawn');
   const tags = dialog.getByLabel('Tags of image 1', { exact: true });
   await tags.fill('summer');
   await tags.press('Enter');
   await tags.fill('beach');
   await tags.press('Enter');
-  await expect(dialog.getByRole('textbox', { name: 'Start time of image 1', exact: true })).toHaveValue('2025/07/01 09:00');
+  await expect(dialog.getByRole('textbox', { name: 'Start time of image 1', exact: true })).toHaveValue(
+    '2025/07/01 09:00',
+  );
   await shot(page, 'media-03-upload-step2-table');
 
   // The tenth image repeats the first: its image check finds the match in the workspace.
@@ -103,7 +120,9 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
   await expect(tenth.getByText('1 matching image in this workspace')).toBeVisible();
   await tenth.getByRole('button', { name: 'Image check' }).click();
   const check = page.getByRole('dialog', { name: /Image check/ });
-  await expect(check.getByTestId('matching-images-verdict')).toHaveText('1 matching image found in this workspace');
+  await expect(check.getByTestId('matching-images-verdict')).toHaveText(
+    '1 matching image found in this workspace',
+  );
   await expect(check.getByText('Public internet: not checked')).toBeVisible();
   for (const category of ['adult', 'spoof', 'medical', 'violence', 'racy']) {
     await expect(check.getByTestId(`rating-${category}`)).toHaveText('Not analysed');
@@ -121,7 +140,9 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
   await expectImagesLoaded(page, 'img[src*="imageResize"][src*="w=400"]', 10);
   await shot(page, 'media-05-image-set-list');
 
-  const list = (await (await page.request.get(`/api/v1/workspaces/${ws}/items/${IMAGE_SET}?limit=24`)).json()) as {
+  const list = (await (
+    await page.request.get(`/api/v1/workspaces/${ws}/items/${IMAGE_SET}?limit=24`)
+  ).json()) as {
     items: { id: string; data: Record<string, unknown> }[];
   };
   expect(list.items).toHaveLength(10);
@@ -134,18 +155,27 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
     endTime: '2025-09-01T01:00:00.000Z',
     endTime_tz: 'America/Los_Angeles',
   });
-  expect((hero.data.masterImage as { sanityResults: { analysedBy: string } }).sanityResults.analysedBy).toBe('local');
+  expect((hero.data.masterImage as { sanityResults: { analysedBy: string } }).sanityResults.analysedBy).toBe(
+    'local',
+  );
 
   // An image set: its master image at w=600, the image check, and a focal point set by a click.
   await page.getByTestId('item-title').filter({ hasText: 'Hero banner' }).click();
   await expect(page).toHaveURL(`/${ws}/assets/${IMAGE_SET}/${hero.id}`);
   const master = fieldBox(page, 'masterImage');
   await expectImagesLoaded(page, '[data-field="masterImage"] [data-testid="focal-point-image"] img', 1);
-  expect(await master.locator('[data-testid="focal-point-image"] img').getAttribute('src')).toContain('w=600');
+  expect(await master.locator('[data-testid="focal-point-image"] img').getAttribute('src')).toContain(
+    'w=600',
+  );
   await master.getByRole('button', { name: 'Image check' }).click();
-  await expect(page.getByRole('dialog', { name: /Image check/ }).getByTestId('matching-images-verdict')).toBeVisible();
+  await expect(
+    page.getByRole('dialog', { name: /Image check/ }).getByTestId('matching-images-verdict'),
+  ).toBeVisible();
   await shot(page, 'media-06-image-set-image-check');
-  await page.getByRole('dialog', { name: /Image check/ }).getByRole('button', { name: 'Done' }).click();
+  await page
+    .getByRole('dialog', { name: /Image check/ })
+    .getByRole('button', { name: 'Done' })
+    .click();
 
   await page.getByRole('button', { name: 'Edit', exact: true }).click();
   const frame = master.getByTestId('focal-point-image');
@@ -154,7 +184,9 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
   await shot(page, 'media-07-focal-point');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByTestId('item-version')).toHaveText('Version 2');
-  const saved = (await (await page.request.get(`/api/v1/workspaces/${ws}/items/${IMAGE_SET}/${hero.id}`)).json()) as {
+  const saved = (await (
+    await page.request.get(`/api/v1/workspaces/${ws}/items/${IMAGE_SET}/${hero.id}`)
+  ).json()) as {
     data: { masterImage: { focusX: number; focusY: number } };
   };
   expect(saved.data.masterImage.focusX).toBeCloseTo(0.25, 1);
@@ -221,7 +253,9 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
   await expectImagesLoaded(page, '[data-field="body"] img', 1);
   await shot(page, 'media-10-blog-post-saved');
 
-  const post = (await (await page.request.get(`/api/v1/workspaces/${ws}/items/blog-post/${postId}`)).json()) as {
+  const post = (await (
+    await page.request.get(`/api/v1/workspaces/${ws}/items/blog-post/${postId}`)
+  ).json()) as {
     data: { body: string; coverImage: { storageName: string } };
     _references: Record<string, { schemaType: string; fieldKey: string }>;
   };
@@ -234,35 +268,54 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
   expect(post.data.coverImage.storageName).toMatch(/\.png$/);
 });
 
-test('a bulk upload goes on past a file the server refuses: its row shows why, the others are saved', async ({ page }) => {
+test('a bulk upload goes on past a file the server refuses: its row shows why, the others are saved', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await seedVerifiedUser(page.request, 'bulk');
   const workspace = await seedWorkspace(page.request, `Bulk ${Date.now().toString(36)}`);
   const ws = workspace.id;
-  const current = (await (await page.request.get(`/api/v1/workspaces/${ws}`)).json()) as { version: number; basics: Record<string, unknown> };
+  const current = (await (await page.request.get(`/api/v1/workspaces/${ws}`)).json()) as {
+    version: number;
+    basics: Record<string, unknown>;
+  };
   await page.request.patch(`/api/v1/workspaces/${ws}`, {
     data: { basics: { ...current.basics, domains: ['blogging', 'assets'] }, baseVersion: current.version },
   });
   const logged: string[] = [];
   page.on('console', (message) => message.type() === 'error' && logged.push(message.text()));
 
-  const images = await Promise.all([11, 12, 13].map(async (seed) => ({ name: `ok-${seed}.png`, mimeType: 'image/png', buffer: await generatePng(seed, `OK ${seed}`) })));
+  const images = await Promise.all(
+    [11, 12, 13].map(async (seed) => ({
+      name: `ok-${seed}.png`,
+      mimeType: 'image/png',
+      buffer: await generatePng(seed, `OK ${seed}`),
+    })),
+  );
   // Named and typed as a PNG, but not one: the server sniffs the bytes and refuses it.
-  const fake = { name: 'not-really.png', mimeType: 'image/png', buffer: Buffer.from('This is a text file pretending to be a PNG.') };
+  const fake = {
+    name: 'not-really.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('This is a text file pretending to be a PNG.'),
+  };
 
   await page.goto(`/${ws}/_items/all`);
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await page.getByTestId('upload-images-option').click();
   const dialog = page.getByRole('dialog', { name: 'Upload images' });
   await dialog.locator('input[type="file"]').setInputFiles([images[0], fake, images[1], images[2]]);
-  await expect(dialog.locator('[data-testid="picked-file"][data-status="uploaded"]')).toHaveCount(3, { timeout: 30_000 });
+  await expect(dialog.locator('[data-testid="picked-file"][data-status="uploaded"]')).toHaveCount(3, {
+    timeout: 30_000,
+  });
   await expect(dialog.locator('[data-testid="picked-file"][data-status="failed"]')).toHaveCount(1);
   await expect(dialog.getByText('3 uploaded · 1 failed')).toBeVisible();
   await dialog.getByRole('button', { name: 'Next', exact: true }).click();
   const failedRow = dialog.locator('[data-testid="upload-row"][data-status="failed"]');
   await expect(failedRow.getByRole('alert')).toContainText('Upload failed: Only images can be uploaded');
   await shot(page, 'media-11-bulk-upload-failure');
-  expect(logged.some((text) => text.includes('Bulk image upload: upload failed for "not-really.png"'))).toBe(true);
+  expect(logged.some((text) => text.includes('Bulk image upload: upload failed for "not-really.png"'))).toBe(
+    true,
+  );
 
   await dialog.getByRole('button', { name: 'Save Images' }).click();
   await expect(page.getByText('3 image sets saved')).toBeVisible();

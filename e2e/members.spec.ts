@@ -1,7 +1,18 @@
 import { expect, test } from '@playwright/test';
-import { PASSWORD, acceptCookies, mailLink, seedVerifiedUser, seedWorkspace, shot, uniqueEmail } from './fixtures';
+import {
+  PASSWORD,
+  acceptCookies,
+  mailLink,
+  seedVerifiedUser,
+  seedWorkspace,
+  shot,
+  uniqueEmail,
+} from './fixtures';
 
-test('a manager invites a writer, who joins on sign-up and sees only what the role allows', async ({ page, browser }) => {
+test('a manager invites a writer, who joins on sign-up and sees only what the role allows', async ({
+  page,
+  browser,
+}) => {
   await acceptCookies(page.context());
   await seedVerifiedUser(page.request, 'manager');
   const workspace = await seedWorkspace(page.request, `Team ${Date.now().toString(36)}`, {
@@ -19,7 +30,9 @@ test('a manager invites a writer, who joins on sign-up and sees only what the ro
   await page.keyboard.press('Escape');
   await invite.getByRole('button', { name: 'Send invitation' }).click();
   await expect(page.getByTestId(`invitation-${inviteeEmail}`)).toBeVisible();
-  await expect(page.getByTestId(`invitation-${inviteeEmail}`).getByText('Writer', { exact: true })).toBeVisible();
+  await expect(
+    page.getByTestId(`invitation-${inviteeEmail}`).getByText('Writer', { exact: true }),
+  ).toBeVisible();
   await shot(page, '20-settings-users-invited');
 
   // The invitee follows the mailed link, signs up with that address and verifies.

@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { PASSWORD, acceptCookies, mailLink, shot, uniqueEmail } from './fixtures';
 
-test('sign up, verify through the outbox, create a workspace, onboard, land on explore', async ({ page, context }) => {
+test('sign up, verify through the outbox, create a workspace, onboard, land on explore', async ({
+  page,
+  context,
+}) => {
   await acceptCookies(context);
   const email = uniqueEmail('founder');
 

@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { PASSWORD, acceptCookies, seedVerifiedUser, seedWorkspace, shot, signUpApi, uniqueEmail } from './fixtures';
+import {
+  PASSWORD,
+  acceptCookies,
+  seedVerifiedUser,
+  seedWorkspace,
+  shot,
+  signUpApi,
+  uniqueEmail,
+} from './fixtures';
 
 test.beforeEach(async ({ context }) => acceptCookies(context));
 
@@ -9,7 +17,10 @@ test('/ goes to /workspaces/, and signed out on to the welcome page', async ({ p
   await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
 });
 
-test('a private URL while signed out goes to welcome, and back to that URL after signing in', async ({ page, browser }) => {
+test('a private URL while signed out goes to welcome, and back to that URL after signing in', async ({
+  page,
+  browser,
+}) => {
   // Seed in a separate context so this page starts signed out.
   const seedContext = await browser.newContext({ baseURL: 'http://127.0.0.1:8090' });
   const user = await seedVerifiedUser(seedContext.request, 'returner');
@@ -44,7 +55,7 @@ test('an unverified user is sent to the verify-email page from any private page'
   await expect(page).toHaveURL(/\/user\/verify-email/);
 });
 
-test("with exactly one workspace, welcome goes to its explore view; with two, to /", async ({ page }) => {
+test('with exactly one workspace, welcome goes to its explore view; with two, to /', async ({ page }) => {
   await seedVerifiedUser(page.request, 'single');
   const first = await seedWorkspace(page.request, `Solo ${Date.now().toString(36)}`);
 
@@ -70,7 +81,9 @@ test('onboarding is forced until done', async ({ page }) => {
   await expect(page).toHaveURL(`/${workspace.id}/_oobe`);
 });
 
-test("a workspace the user is not a member of: 'Workspace not found', back to /workspaces", async ({ page }) => {
+test("a workspace the user is not a member of: 'Workspace not found', back to /workspaces", async ({
+  page,
+}) => {
   await seedVerifiedUser(page.request, 'outsider');
   await page.goto('/no-such-workspace-here/_items/all');
   await expect(page).toHaveURL(/\/workspaces$/);

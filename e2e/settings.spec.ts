@@ -39,7 +39,12 @@ test('a manager edits basics and roles, and sees subscription and batches', asyn
   await page.getByRole('button', { name: 'Save roles' }).click();
   await expect(page.getByText('Roles saved')).toBeVisible();
   const withRoles = await (await page.request.get(`/api/v1/workspaces/${workspace.id}`)).json();
-  expect(withRoles.roles.reviewer).toEqual({ name: 'Reviewer', canEdit: [], canPublish: [], mustApprove: ['blog-post'] });
+  expect(withRoles.roles.reviewer).toEqual({
+    name: 'Reviewer',
+    canEdit: [],
+    canPublish: [],
+    mustApprove: ['blog-post'],
+  });
 
   await page.getByRole('link', { name: 'Subscription' }).click();
   await expect(page.getByTestId('plan-name')).toBeVisible();

@@ -25,14 +25,23 @@ const builtAt = fs.existsSync(builtIndex) ? fs.statSync(builtIndex).mtimeMs : 0;
 if (!process.env.WEB_DIR && Math.max(...webSources.map(newestMtime)) > builtAt) {
   console.log('Building the web app…');
   const vite = path.join(root, 'node_modules/vite/bin/vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 /** Bundles src/server/main.ts when its sources are newer than the bundle; answers whether a fresh bundle exists. */
 async function bundleServer() {
   const bundle = path.join(root, 'dist/server/main.mjs');
-  const serverSources = ['src/server', 'src/shared', 'package-lock.json', 'tsconfig.json', 'scripts/start.mjs'];
+  const serverSources = [
+    'src/server',
+    'src/shared',
+    'package-lock.json',
+    'tsconfig.json',
+    'scripts/start.mjs',
+  ];
   const bundledAt = fs.existsSync(bundle) ? fs.statSync(bundle).mtimeMs : 0;
   if (Math.max(...serverSources.map(newestMtime)) <= bundledAt) return bundle;
   let esbuild;

@@ -15,7 +15,11 @@ let runnerFailed = false;
 
 function run(label, args, env = {}) {
   console.log(`\n▶ ${label}`);
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const result = spawnSync(process.execPath, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
   if (result.status !== 0) runnerFailed = true;
   return result.status;
 }
@@ -29,7 +33,8 @@ function readJson(file) {
 }
 
 // 1. Vitest: unit, web components, integration on PGlite and (with TEST_DATABASE_URL) on PostgreSQL.
-if (!process.env.TEST_DATABASE_URL) skippedSuites.push('integration tests on PostgreSQL (TEST_DATABASE_URL is not set)');
+if (!process.env.TEST_DATABASE_URL)
+  skippedSuites.push('integration tests on PostgreSQL (TEST_DATABASE_URL is not set)');
 const vitestJson = path.join(resultsDir, 'vitest.json');
 fs.rmSync(vitestJson, { force: true });
 run('Vitest: unit, component and integration tests', [
@@ -53,10 +58,14 @@ if (vitest) {
 if (fs.existsSync(chromium) && process.env.SKIP_E2E !== '1') {
   const playwrightJson = path.join(resultsDir, 'playwright.json');
   fs.rmSync(playwrightJson, { force: true });
-  run('Playwright: end-to-end tests in Chromium', ['node_modules/@playwright/test/cli.js', 'test', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
-    CHROMIUM_PATH: chromium,
-  });
+  run(
+    'Playwright: end-to-end tests in Chromium',
+    ['node_modules/@playwright/test/cli.js', 'test', '--reporter=list,json'],
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
+      CHROMIUM_PATH: chromium,
+    },
+  );
   const stats = readJson(playwrightJson)?.stats;
   if (stats) {
     totals.passed += stats.expected + stats.flaky;
@@ -67,7 +76,9 @@ if (fs.existsSync(chromium) && process.env.SKIP_E2E !== '1') {
     totals.failed += 1;
   }
 } else {
-  skippedSuites.push(`end-to-end tests (${process.env.SKIP_E2E === '1' ? 'SKIP_E2E=1' : `no Chromium at ${chromium}`})`);
+  skippedSuites.push(
+    `end-to-end tests (${process.env.SKIP_E2E === '1' ? 'SKIP_E2E=1' : `no Chromium at ${chromium}`})`,
+  );
 }
 
 console.log('');

@@ -85,7 +85,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Marquee API', version: '1.0.0', description: 'Workspaces, accounts and content of Marquee' },
+      info: {
+        title: 'Marquee API',
+        version: '1.0.0',
+        description: 'Workspaces, accounts and content of Marquee',
+      },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
@@ -168,7 +172,9 @@ async function serveWebApp(app: FastifyInstance, webDir: string) {
     const url = request.url.split('?')[0];
     const isApi = API_PREFIXES.some((p) => url === p.replace(/\/$/, '') || url.startsWith(p));
     if (isApi || request.method !== 'GET' || !hasWeb) {
-      return reply.code(404).send({ error: { code: 'not_found', message: `No route ${request.method} ${url}` } });
+      return reply
+        .code(404)
+        .send({ error: { code: 'not_found', message: `No route ${request.method} ${url}` } });
     }
     if (path.extname(url) && !url.endsWith('.html')) {
       return reply.code(404).send({ error: { code: 'not_found', message: `No file ${url}` } });

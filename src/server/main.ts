@@ -6,7 +6,10 @@ import { buildApp } from './app';
 
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, 'db'),
+  });
   try {
     await migrateDatabase(database);
   } catch (err) {
@@ -26,7 +29,9 @@ async function main() {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Marquee is ready on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (${database.kind})`);
+  app.log.info(
+    `Marquee is ready on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (${database.kind})`,
+  );
 }
 
 main().catch((err) => {

@@ -15,7 +15,12 @@ export interface TestUser {
 
 export function newUserInput(overrides: Partial<{ name: string; email: string; password: string }> = {}) {
   const suffix = randomId(8).toLowerCase();
-  return { name: `User ${suffix}`, email: `user-${suffix}@example.test`, password: 'correct horse battery', ...overrides };
+  return {
+    name: `User ${suffix}`,
+    email: `user-${suffix}@example.test`,
+    password: 'correct horse battery',
+    ...overrides,
+  };
 }
 
 export async function signUp(app: FastifyInstance, overrides: Parameters<typeof newUserInput>[0] = {}) {
@@ -32,7 +37,10 @@ export async function signUp(app: FastifyInstance, overrides: Parameters<typeof 
 }
 
 /** Signs up and follows the verification link from the outbox, like a person would. */
-export async function verifiedUser(t: TestApp, overrides: Parameters<typeof newUserInput>[0] = {}): Promise<TestUser> {
+export async function verifiedUser(
+  t: TestApp,
+  overrides: Parameters<typeof newUserInput>[0] = {},
+): Promise<TestUser> {
   const user = await signUp(t.app, overrides);
   const token = tokenOf(lastLink(t.dataDir, user.email, '/user/verify-email'));
   const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/verify-email', payload: { token } });

@@ -3,7 +3,12 @@ import type { Roles } from '@shared/permissions/permissions';
 import type { TestUser } from './users';
 
 export async function createWorkspace(app: FastifyInstance, owner: TestUser, name = 'Acme Marketing') {
-  const res = await app.inject({ method: 'POST', url: '/api/v1/workspaces', headers: owner.auth, payload: { name } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/workspaces',
+    headers: owner.auth,
+    payload: { name },
+  });
   if (res.statusCode !== 201) throw new Error(`create workspace failed: ${res.statusCode} ${res.body}`);
   return res.json() as { id: string; version: number; roles: Roles };
 }

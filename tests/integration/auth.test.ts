@@ -20,7 +20,11 @@ describe('sign-up', () => {
     const res = await post('/auth/sign-up', input);
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body.user).toMatchObject({ name: input.name, email: 'new.person@example.test', emailVerified: false });
+    expect(body.user).toMatchObject({
+      name: input.name,
+      email: 'new.person@example.test',
+      emailVerified: false,
+    });
     expect(body.token).toEqual(expect.any(String));
     const cookie = res.cookies.find((c) => c.name === 'marquee_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
@@ -85,7 +89,10 @@ describe('sign-in and sessions', () => {
   it('gives a wrong password and an unknown email the same answer', async () => {
     const user = await signUp(t.app);
     const wrong = await post('/auth/sign-in', { email: user.email, password: 'wrong password!' });
-    const unknown = await post('/auth/sign-in', { email: 'nobody@example.test', password: 'wrong password!' });
+    const unknown = await post('/auth/sign-in', {
+      email: 'nobody@example.test',
+      password: 'wrong password!',
+    });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json()).toEqual(unknown.json());
@@ -124,7 +131,11 @@ describe('email verification', () => {
     const token = tokenOf(lastLink(t.dataDir, input.email, '/user/verify-email'));
     const res = await post('/auth/verify-email', { token });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ ok: true, returnTo: '/acme/_items/all', user: { emailVerified: true } });
+    expect(res.json()).toMatchObject({
+      ok: true,
+      returnTo: '/acme/_items/all',
+      user: { emailVerified: true },
+    });
     const again = await post('/auth/verify-email', { token });
     expect(again.statusCode).toBe(400);
     expect(again.json().error.message).toBe('This link is invalid or has expired');
@@ -171,9 +182,15 @@ describe('password reset', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().returnTo).toBe('/workspaces');
     expect((await t.app.inject({ url: '/api/v1/me', headers: user.auth })).statusCode).toBe(401);
-    expect((await post('/auth/sign-in', { email: user.email, password: user.password })).statusCode).toBe(401);
-    expect((await post('/auth/sign-in', { email: user.email, password: 'a brand new password' })).statusCode).toBe(200);
-    expect((await post('/auth/reset-password', { token, password: 'another password' })).statusCode).toBe(400);
+    expect((await post('/auth/sign-in', { email: user.email, password: user.password })).statusCode).toBe(
+      401,
+    );
+    expect(
+      (await post('/auth/sign-in', { email: user.email, password: 'a brand new password' })).statusCode,
+    ).toBe(200);
+    expect((await post('/auth/reset-password', { token, password: 'another password' })).statusCode).toBe(
+      400,
+    );
   });
 
   it('refuses a weak new password', async () => {
@@ -194,16 +211,25 @@ describe('change email', () => {
     const res = await post('/auth/change-email', { currentPassword: user.password, newEmail }, user.auth);
     expect(res.statusCode).toBe(200);
     // Nothing changes until the new address confirms.
-    expect((await t.app.inject({ url: '/api/v1/me', headers: user.auth })).json().user.email).toBe(user.email);
+    expect((await t.app.inject({ url: '/api/v1/me', headers: user.auth })).json().user.email).toBe(
+      user.email,
+    );
     const token = tokenOf(lastLink(t.dataDir, newEmail, '/user/verify-email'));
-    expect((await post('/auth/verify-email', { token })).json().user).toMatchObject({ email: newEmail, emailVerified: true });
+    expect((await post('/auth/verify-email', { token })).json().user).toMatchObject({
+      email: newEmail,
+      emailVerified: true,
+    });
     expect((await post('/auth/sign-in', { email: newEmail, password: user.password })).statusCode).toBe(200);
   });
 
   it('refuses an address another account uses', async () => {
     const user = await verifiedUser(t);
     const other = await signUp(t.app);
-    const res = await post('/auth/change-email', { currentPassword: user.password, newEmail: other.email }, user.auth);
+    const res = await post(
+      '/auth/change-email',
+      { currentPassword: user.password, newEmail: other.email },
+      user.auth,
+    );
     expect(res.statusCode).toBe(409);
   });
 

@@ -59,14 +59,22 @@ describe('the assets store on an S3-compatible bucket', () => {
 
   it('keeps nothing in the bucket for refused uploads', async () => {
     const before = (await client.send(new ListObjectsV2Command({ Bucket: s3.config.bucket }))).KeyCount;
-    expect((await uploadFile(t, owner, ws, Buffer.from('not an image at all'), 'x.png')).statusCode).toBe(415);
+    expect((await uploadFile(t, owner, ws, Buffer.from('not an image at all'), 'x.png')).statusCode).toBe(
+      415,
+    );
     expect((await uploadFile(t, owner, ws, pngBomb(), 'bomb.png')).statusCode).toBe(413);
     const after = (await client.send(new ListObjectsV2Command({ Bucket: s3.config.bucket }))).KeyCount;
     expect(after).toBe(before);
   });
 
   it('caches thumbnails in the bucket, so a repeat is a read', async () => {
-    const record = await uploadImage(t, owner, ws, await makeImage({ seed: 62, width: 900, height: 600, format: 'jpeg' }), 'x.jpg');
+    const record = await uploadImage(
+      t,
+      owner,
+      ws,
+      await makeImage({ seed: 62, width: 900, height: 600, format: 'jpeg' }),
+      'x.jpg',
+    );
     const url = `/fun/imageResize/?id=${record.storageName}&w=400&__marquee_workspace=${ws}`;
     const cold = await t.app.inject({ url, headers: { ...owner.auth, accept: 'image/webp' } });
     expect(cold.statusCode).toBe(200);
@@ -83,11 +91,16 @@ describe('the assets store on an S3-compatible bucket', () => {
     const a = await makeImage({ seed: 63 });
     const first = await uploadImage(t, owner, fresh, a, 'a.png');
     const second = await uploadImage(t, owner, fresh, a, 'a-again.png');
-    const sanity = await t.app.inject({ url: `/fun/sanity/?id=${second.storageName}&__marquee_workspace=${fresh}`, headers: owner.auth });
+    const sanity = await t.app.inject({
+      url: `/fun/sanity/?id=${second.storageName}&__marquee_workspace=${fresh}`,
+      headers: owner.auth,
+    });
     expect(sanity.json().webDetection.pagesWithMatchingImages).toEqual([
       { url: first.publicUrl, pageTitle: 'Duplicate: file "a.png"' },
     ]);
-    const usage = (await t.app.inject({ url: `/api/v1/workspaces/${fresh}/subscription`, headers: owner.auth })).json().usage;
+    const usage = (
+      await t.app.inject({ url: `/api/v1/workspaces/${fresh}/subscription`, headers: owner.auth })
+    ).json().usage;
     expect(usage.storageBytes).toBe(2 * a.length);
   });
 });

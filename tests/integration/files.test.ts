@@ -37,9 +37,17 @@ describe('uploading a file', () => {
       focusY: 0.5,
       sanityResults: null,
     });
-    expect(Object.keys(record).sort()).toEqual(
-      ['contentType', 'focusX', 'focusY', 'md5Hash', 'name', 'publicUrl', 'sanityResults', 'size', 'storageName'],
-    );
+    expect(Object.keys(record).sort()).toEqual([
+      'contentType',
+      'focusX',
+      'focusY',
+      'md5Hash',
+      'name',
+      'publicUrl',
+      'sanityResults',
+      'size',
+      'storageName',
+    ]);
     expect(record.storageName).toMatch(/^[A-Za-z0-9]{24}\.png$/);
     expect(record.publicUrl).toBe(`/api/v1/workspaces/${ws}/files/${record.storageName}`);
     const onDisk = path.join(t.dataDir, 'assets', ws, record.storageName);
@@ -56,14 +64,27 @@ describe('uploading a file', () => {
     expect(res.headers['content-type']).toBe('image/jpeg');
     expect(res.headers['cache-control']).toBe('private, max-age=31536000, immutable');
     expect(res.rawPayload.equals(jpeg)).toBe(true);
-    const again = await t.app.inject({ url: record.publicUrl, headers: { ...owner.auth, 'if-none-match': res.headers.etag as string } });
+    const again = await t.app.inject({
+      url: record.publicUrl,
+      headers: { ...owner.auth, 'if-none-match': res.headers.etag as string },
+    });
     expect(again.statusCode).toBe(304);
     const meta = await t.app.inject({ url: `${record.publicUrl}/record`, headers: owner.auth });
-    expect(meta.json()).toMatchObject({ storageName: record.storageName, contentType: 'image/jpeg', name: 'photo.jpg' });
+    expect(meta.json()).toMatchObject({
+      storageName: record.storageName,
+      contentType: 'image/jpeg',
+      name: 'photo.jpg',
+    });
   });
 
   it.each(['webp', 'gif', 'tiff', 'avif'] as const)('accepts %s images', async (format) => {
-    const record = await uploadImage(t, owner, ws, await makeImage({ seed: 13, format, width: 64, height: 48 }), `x.${format}`);
+    const record = await uploadImage(
+      t,
+      owner,
+      ws,
+      await makeImage({ seed: 13, format, width: 64, height: 48 }),
+      `x.${format}`,
+    );
     expect(record.contentType).toBe(format === 'tiff' ? 'image/tiff' : `image/${format}`);
   });
 
@@ -74,15 +95,36 @@ describe('uploading a file', () => {
     expect(misnamed.json()).toMatchObject({ contentType: 'image/png', name: 'looks-like.jpg' });
     expect(misnamed.json().storageName).toMatch(/\.png$/);
 
-    const text = await uploadFile(t, owner, ws, Buffer.from('<script>alert(1)</script>'), 'evil.png', 'image/png');
+    const text = await uploadFile(
+      t,
+      owner,
+      ws,
+      Buffer.from('<script>alert(1)</script>'),
+      'evil.png',
+      'image/png',
+    );
     expect(text.statusCode).toBe(415);
     expect(text.json().error.message).toBe(
       'Only images can be uploaded (JPEG, PNG, GIF, WebP, AVIF or TIFF); this file is not an image.',
     );
-    const pdf = await uploadFile(t, owner, ws, Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n'), 'doc.png', 'image/png');
+    const pdf = await uploadFile(
+      t,
+      owner,
+      ws,
+      Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n'),
+      'doc.png',
+      'image/png',
+    );
     expect(pdf.statusCode).toBe(415);
     expect(pdf.json().error.message).toMatch(/this file is a application\/pdf file\.$/);
-    const svg = await uploadFile(t, owner, ws, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), 'a.svg', 'image/svg+xml');
+    const svg = await uploadFile(
+      t,
+      owner,
+      ws,
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
+      'a.svg',
+      'image/svg+xml',
+    );
     expect(svg.statusCode).toBe(415);
   });
 
@@ -98,7 +140,10 @@ describe('uploading a file', () => {
     const big = Buffer.concat([await makeImage({ seed: 16 }), crypto.randomBytes(1_100_000)]);
     const res = await uploadFile(t, owner, ws, big, 'big.png');
     expect(res.statusCode).toBe(413);
-    expect(res.json().error).toEqual({ code: 'too_large', message: 'The file is too large. The limit is 976.56 KB.' });
+    expect(res.json().error).toEqual({
+      code: 'too_large',
+      message: 'The file is too large. The limit is 976.56 KB.',
+    });
     expect(fs.readdirSync(path.join(t.dataDir, 'assets', ws)).length).toBe(before);
     expect(fs.readdirSync(path.join(t.dataDir, 'tmp', 'uploads'))).toEqual([]);
   });
@@ -128,12 +173,23 @@ describe('uploading a file', () => {
       message: 'The image is too large: 50000 × 50000 pixels is more than the limit of 4,000,000 pixels.',
     });
     expect(Date.now() - started).toBeLessThan(5000);
-    const justOver = await uploadFile(t, owner, ws, await makeImage({ width: 2001, height: 2000, seed: 17, format: 'jpeg', quality: 20 }), 'over.jpg');
+    const justOver = await uploadFile(
+      t,
+      owner,
+      ws,
+      await makeImage({ width: 2001, height: 2000, seed: 17, format: 'jpeg', quality: 20 }),
+      'over.jpg',
+    );
     expect(justOver.statusCode).toBe(413);
   });
 
   it('answers 400 to a request that is not multipart or holds no file', async () => {
-    const json = await t.app.inject({ method: 'POST', url: `/api/v1/workspaces/${ws}/files`, headers: owner.auth, payload: { a: 1 } });
+    const json = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/workspaces/${ws}/files`,
+      headers: owner.auth,
+      payload: { a: 1 },
+    });
     expect(json.statusCode).toBe(400);
     expect(json.json().error.message).toBe('Send the file as multipart/form-data with one file field');
     const boundary = 'xyz';
@@ -151,7 +207,13 @@ describe('uploading a file', () => {
   });
 
   it('keeps only the base of a file name with a path or control characters', async () => {
-    const record = await uploadImage(t, owner, ws, await makeImage({ seed: 18, width: 32, height: 32 }), '..\\..\\etc/pass\u0001wd.png');
+    const record = await uploadImage(
+      t,
+      owner,
+      ws,
+      await makeImage({ seed: 18, width: 32, height: 32 }),
+      '..\\..\\etc/pass\u0001wd.png',
+    );
     expect(record.name).toBe('passwd.png');
   });
 });
@@ -162,7 +224,11 @@ describe('who may upload and read', () => {
     expect((await uploadFile(t, undefined, ws, await makeImage())).statusCode).toBe(401);
     expect((await t.app.inject({ url: record.publicUrl })).statusCode).toBe(401);
     expect((await t.app.inject({ url: `${record.publicUrl}/record` })).statusCode).toBe(401);
-    const patch = await t.app.inject({ method: 'PATCH', url: record.publicUrl, payload: { focusX: 0.1, focusY: 0.2 } });
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: record.publicUrl,
+      payload: { focusX: 0.1, focusY: 0.2 },
+    });
     expect(patch.statusCode).toBe(401);
   });
 
@@ -176,7 +242,10 @@ describe('who may upload and read', () => {
     expect(read.json().error.message).toBe('Workspace not found');
     // The outsider's own workspace does not see the owner's file either.
     const theirs = (await createWorkspace(t.app, outsider, 'Other Place')).id;
-    const cross = await t.app.inject({ url: `/api/v1/workspaces/${theirs}/files/${record.storageName}`, headers: outsider.auth });
+    const cross = await t.app.inject({
+      url: `/api/v1/workspaces/${theirs}/files/${record.storageName}`,
+      headers: outsider.auth,
+    });
     expect(cross.statusCode).toBe(404);
     expect(cross.json().error.message).toBe('File not found');
   });
@@ -205,7 +274,12 @@ describe('who may upload and read', () => {
     const res = await uploadFile(t, viewer, ws, await makeImage());
     expect(res.statusCode).toBe(403);
     expect(res.json().error.message).toBe('You need edit rights on at least one type to upload files');
-    const focus = await t.app.inject({ method: 'PATCH', url: record.publicUrl, headers: viewer.auth, payload: { focusX: 0.1, focusY: 0.1 } });
+    const focus = await t.app.inject({
+      method: 'PATCH',
+      url: record.publicUrl,
+      headers: viewer.auth,
+      payload: { focusX: 0.1, focusY: 0.1 },
+    });
     expect(focus.statusCode).toBe(403);
   });
 });
@@ -213,10 +287,20 @@ describe('who may upload and read', () => {
 describe('focal point and storage usage', () => {
   it('sets focusX and focusY between 0 and 1', async () => {
     const record = await uploadImage(t, owner, ws, await makeImage({ seed: 22, width: 32, height: 32 }));
-    const ok = await t.app.inject({ method: 'PATCH', url: record.publicUrl, headers: owner.auth, payload: { focusX: 0.25, focusY: 1 } });
+    const ok = await t.app.inject({
+      method: 'PATCH',
+      url: record.publicUrl,
+      headers: owner.auth,
+      payload: { focusX: 0.25, focusY: 1 },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ focusX: 0.25, focusY: 1 });
-    const bad = await t.app.inject({ method: 'PATCH', url: record.publicUrl, headers: owner.auth, payload: { focusX: 1.5, focusY: 0 } });
+    const bad = await t.app.inject({
+      method: 'PATCH',
+      url: record.publicUrl,
+      headers: owner.auth,
+      payload: { focusX: 1.5, focusY: 0 },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toMatch(/^focusX: /);
   });
@@ -224,7 +308,8 @@ describe('focal point and storage usage', () => {
   it('counts the bytes of uploads on the subscription screen', async () => {
     const fresh = (await createWorkspace(t.app, owner, 'Counting Bytes')).id;
     const usage = async () =>
-      (await t.app.inject({ url: `/api/v1/workspaces/${fresh}/subscription`, headers: owner.auth })).json().usage.storageBytes;
+      (await t.app.inject({ url: `/api/v1/workspaces/${fresh}/subscription`, headers: owner.auth })).json()
+        .usage.storageBytes;
     expect(await usage()).toBe(0);
     const a = await makeImage({ seed: 23 });
     const b = await makeImage({ seed: 24, format: 'jpeg' });

@@ -9,7 +9,12 @@ let team: Team;
 beforeAll(async () => {
   t = await createTestApp();
   manager = await verifiedUser(t, { name: 'Mona Manager' });
-  team = await teamWorkspace(t, manager, { name: 'Content Rules', domains: ['blogging', 'marketing', 'assets'], roles: {}, people: {} });
+  team = await teamWorkspace(t, manager, {
+    name: 'Content Rules',
+    domains: ['blogging', 'marketing', 'assets'],
+    roles: {},
+    people: {},
+  });
 });
 afterAll(() => t.close());
 
@@ -64,7 +69,9 @@ describe('image insertion rules for events (spec §5)', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toBe('Start time must be after Tue Jun 1st, 2027 12:00 PM.');
-    expect(res.json().error.details.errors).toEqual({ 'copy.0': 'Start time must be after Tue Jun 1st, 2027 12:00 PM.' });
+    expect(res.json().error.details.errors).toEqual({
+      'copy.0': 'Start time must be after Tue Jun 1st, 2027 12:00 PM.',
+    });
   });
 
   it('refuses copy that ends after the event', async () => {
@@ -100,6 +107,8 @@ describe('subscription usage', () => {
     expect(res.json().usage.items).toBeGreaterThanOrEqual(5);
     const before = res.json().usage.items;
     await createItem(t, manager, team.ws, 'blog-post', blogPostData());
-    expect((await call(t, 'GET', `/api/v1/workspaces/${team.ws}/subscription`, manager)).json().usage.items).toBe(before + 1);
+    expect(
+      (await call(t, 'GET', `/api/v1/workspaces/${team.ws}/subscription`, manager)).json().usage.items,
+    ).toBe(before + 1);
   });
 });

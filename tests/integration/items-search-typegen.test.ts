@@ -15,12 +15,22 @@ beforeAll(async () => {
     people: { writer: ['writer'] },
   });
   for (const name of ['Spring launch', 'Summer Sale', 'spring cleaning 50%_off', 'Autumn']) {
-    await createItem(t, manager, team.ws, 'blog-post', blogPostData({ name, slug: name.toLowerCase().replace(/\W+/g, '-') }));
+    await createItem(
+      t,
+      manager,
+      team.ws,
+      'blog-post',
+      blogPostData({ name, slug: name.toLowerCase().replace(/\W+/g, '-') }),
+    );
   }
 });
 afterAll(() => t.close());
 
-const names = (res: { json(): { items: { data: { name: string } }[] } }) => res.json().items.map((i) => i.data.name).sort();
+const names = (res: { json(): { items: { data: { name: string } }[] } }) =>
+  res
+    .json()
+    .items.map((i) => i.data.name)
+    .sort();
 
 describe('searching items by name', () => {
   it('matches case-insensitively, across schemas or in one', async () => {
@@ -47,7 +57,8 @@ describe('searching items by name', () => {
 });
 
 describe('generate types (spec §7)', () => {
-  const url = (schema: string, ws = team.ws) => `/fun/items/generate-types/${schema}?__marquee_workspace=${ws}`;
+  const url = (schema: string, ws = team.ws) =>
+    `/fun/items/generate-types/${schema}?__marquee_workspace=${ws}`;
 
   it('answers the TypeScript definition of a schema as text', async () => {
     const res = await call(t, 'GET', url('blog-post'), manager);

@@ -24,11 +24,17 @@ const resize = (query: string, user?: TestUser, accept?: string) =>
     url: `/fun/imageResize/?${query}`,
     headers: { ...(user?.auth ?? {}), ...(accept ? { accept } : {}) },
   });
-const sanity = (query: string, user?: TestUser) => t.app.inject({ url: `/fun/sanity/?${query}`, headers: user?.auth ?? {} });
+const sanity = (query: string, user?: TestUser) =>
+  t.app.inject({ url: `/fun/sanity/?${query}`, headers: user?.auth ?? {} });
 
 describe('GET /fun/imageResize/', () => {
   it('makes a WebP thumbnail w=400 once, then serves the cached copy', async () => {
-    const file = await uploadImage(t, owner, ws, await makeImage({ seed: 31, width: 1200, height: 800, format: 'jpeg' }));
+    const file = await uploadImage(
+      t,
+      owner,
+      ws,
+      await makeImage({ seed: 31, width: 1200, height: 800, format: 'jpeg' }),
+    );
     const query = `id=${file.storageName}&w=400&__marquee_workspace=${ws}`;
     const cold = await resize(query, owner, 'image/avif,image/webp,*/*');
     expect(cold.statusCode).toBe(200);
@@ -36,7 +42,11 @@ describe('GET /fun/imageResize/', () => {
     expect(cold.headers['x-marquee-cache']).toBe('miss');
     expect(cold.headers['cache-control']).toBe('private, max-age=31536000, immutable');
     expect(cold.headers.vary).toBe('Accept');
-    expect(await sharp(cold.rawPayload).metadata()).toMatchObject({ format: 'webp', width: 400, height: 267 });
+    expect(await sharp(cold.rawPayload).metadata()).toMatchObject({
+      format: 'webp',
+      width: 400,
+      height: 267,
+    });
     const cachedFile = path.join(t.dataDir, 'assets', ws, '_resized', file.storageName, 'w400.webp');
     expect(fs.existsSync(cachedFile)).toBe(true);
 
@@ -52,7 +62,11 @@ describe('GET /fun/imageResize/', () => {
 
   it('answers h=100 for the upload table, AVIF when only AVIF is accepted and the original family otherwise', async () => {
     const png = await uploadImage(t, owner, ws, await makeImage({ seed: 32, width: 600, height: 300 }));
-    const avif = await resize(`id=${png.storageName}&h=100&__marquee_workspace=${ws}`, owner, 'image/avif,*/*');
+    const avif = await resize(
+      `id=${png.storageName}&h=100&__marquee_workspace=${ws}`,
+      owner,
+      'image/avif,*/*',
+    );
     expect(avif.headers['content-type']).toBe('image/avif');
     expect(await sharp(avif.rawPayload).metadata()).toMatchObject({ height: 100, width: 200 });
     const plain = await resize(`id=${png.storageName}&h=100&__marquee_workspace=${ws}`, owner, '*/*');
@@ -78,8 +92,12 @@ describe('GET /fun/imageResize/', () => {
   });
 
   it('answers 400 without the workspace or id, 404 for unknown files', async () => {
-    expect((await resize('id=x&w=100', owner)).json().error.message).toBe('__marquee_workspace: __marquee_workspace is required');
-    expect((await resize(`w=100&__marquee_workspace=${ws}`, owner)).json().error.message).toBe('id: id is required');
+    expect((await resize('id=x&w=100', owner)).json().error.message).toBe(
+      '__marquee_workspace: __marquee_workspace is required',
+    );
+    expect((await resize(`w=100&__marquee_workspace=${ws}`, owner)).json().error.message).toBe(
+      'id: id is required',
+    );
     const unknown = await resize(`id=AAAAAAAAAAAAAAAAAAAAAAAA.png&w=100&__marquee_workspace=${ws}`, owner);
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error.message).toBe('File not found');
@@ -104,10 +122,34 @@ describe('GET /fun/imageResize/', () => {
 describe('GET /fun/sanity/ with the local analyser', () => {
   it('finds a re-encoded, resized copy as a near-duplicate and the same bytes as a duplicate', async () => {
     const fresh = (await createWorkspace(t.app, owner, 'Duplicates')).id;
-    const original = await uploadImage(t, owner, fresh, await makeImage({ seed: 41, width: 800, height: 600 }), 'original.png');
-    const copy = await uploadImage(t, owner, fresh, await makeImage({ seed: 41, width: 400, height: 300, format: 'jpeg', quality: 60 }), 'copy.jpg');
-    const same = await uploadImage(t, owner, fresh, await makeImage({ seed: 41, width: 800, height: 600 }), 'same.png');
-    const different = await uploadImage(t, owner, fresh, await makeImage({ seed: 99, width: 800, height: 600 }), 'other.png');
+    const original = await uploadImage(
+      t,
+      owner,
+      fresh,
+      await makeImage({ seed: 41, width: 800, height: 600 }),
+      'original.png',
+    );
+    const copy = await uploadImage(
+      t,
+      owner,
+      fresh,
+      await makeImage({ seed: 41, width: 400, height: 300, format: 'jpeg', quality: 60 }),
+      'copy.jpg',
+    );
+    const same = await uploadImage(
+      t,
+      owner,
+      fresh,
+      await makeImage({ seed: 41, width: 800, height: 600 }),
+      'same.png',
+    );
+    const different = await uploadImage(
+      t,
+      owner,
+      fresh,
+      await makeImage({ seed: 99, width: 800, height: 600 }),
+      'other.png',
+    );
 
     const res = await sanity(`id=${original.storageName}&__marquee_workspace=${fresh}`, owner);
     expect(res.statusCode).toBe(200);
@@ -172,7 +214,9 @@ describe('GET /fun/sanity/ with the local analyser', () => {
       medical: 'UNKNOWN',
       violence: 'UNKNOWN',
       racy: 'UNKNOWN',
-      _issues: ['Safe search not analysed: no image analysis service is configured (set GOOGLE_VISION_API_KEY)'],
+      _issues: [
+        'Safe search not analysed: no image analysis service is configured (set GOOGLE_VISION_API_KEY)',
+      ],
     });
     expect(body._issues).toEqual([
       "Matching images on the public internet not checked: compared with this workspace's own images only",
@@ -207,12 +251,22 @@ describe('GET /fun/sanity/ through Google Cloud Vision', () => {
           ],
           fullMatchingImages: [{ url: 'https://cdn.example.com/cat.jpg' }],
           pagesWithMatchingImages: [
-            { url: 'https://example.com/cats', pageTitle: 'Lovely <b>cats</b> &amp; kittens', fullMatchingImages: [{ url: 'https://cdn.example.com/cat.jpg' }] },
+            {
+              url: 'https://example.com/cats',
+              pageTitle: 'Lovely <b>cats</b> &amp; kittens',
+              fullMatchingImages: [{ url: 'https://cdn.example.com/cat.jpg' }],
+            },
           ],
           visuallySimilarImages: [{ url: 'https://cdn.example.com/other.jpg' }],
           bestGuessLabels: [{ label: 'tabby cat', languageCode: 'en' }],
         },
-        safeSearchAnnotation: { adult: 'VERY_UNLIKELY', spoof: 'UNLIKELY', medical: 'POSSIBLE', violence: 'LIKELY', racy: 'VERY_LIKELY' },
+        safeSearchAnnotation: {
+          adult: 'VERY_UNLIKELY',
+          spoof: 'UNLIKELY',
+          medical: 'POSSIBLE',
+          violence: 'LIKELY',
+          racy: 'VERY_LIKELY',
+        },
       },
     ],
   };
@@ -223,8 +277,16 @@ describe('GET /fun/sanity/ through Google Cloud Vision', () => {
     try {
       const user = await verifiedUser(v);
       const wsId = (await createWorkspace(v.app, user, 'Vision')).id;
-      const file = await uploadImage(v, user, wsId, await makeImage({ seed: 51, width: 3000, height: 2000, format: 'jpeg' }));
-      const res = await v.app.inject({ url: `/fun/sanity/?id=${file.storageName}&__marquee_workspace=${wsId}`, headers: user.auth });
+      const file = await uploadImage(
+        v,
+        user,
+        wsId,
+        await makeImage({ seed: 51, width: 3000, height: 2000, format: 'jpeg' }),
+      );
+      const res = await v.app.inject({
+        url: `/fun/sanity/?id=${file.storageName}&__marquee_workspace=${wsId}`,
+        headers: user.auth,
+      });
       expect(res.statusCode).toBe(200);
       const { analysedAt, ...body } = res.json();
       expect(Date.parse(analysedAt)).not.toBeNaN();
@@ -266,7 +328,10 @@ describe('GET /fun/sanity/ through Google Cloud Vision', () => {
       const user = await verifiedUser(v);
       const wsId = (await createWorkspace(v.app, user, 'Vision Broken')).id;
       const file = await uploadImage(v, user, wsId, await makeImage({ seed: 52 }));
-      const res = await v.app.inject({ url: `/fun/sanity/?id=${file.storageName}&__marquee_workspace=${wsId}`, headers: user.auth });
+      const res = await v.app.inject({
+        url: `/fun/sanity/?id=${file.storageName}&__marquee_workspace=${wsId}`,
+        headers: user.auth,
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().analysedBy).toBe('local');
       expect(res.json()._issues[0]).toBe(
@@ -279,7 +344,7 @@ describe('GET /fun/sanity/ through Google Cloud Vision', () => {
     }
   });
 
-  it("reports a per-image Vision error as an issue and unknown ratings, never guesses", async () => {
+  it('reports a per-image Vision error as an issue and unknown ratings, never guesses', async () => {
     const vision = await startFakeVision('k', () => ({
       status: 200,
       body: { responses: [{ error: { code: 3, message: 'Bad image data.' } }] },
@@ -289,8 +354,16 @@ describe('GET /fun/sanity/ through Google Cloud Vision', () => {
       const user = await verifiedUser(v);
       const wsId = (await createWorkspace(v.app, user, 'Vision Partial')).id;
       const file = await uploadImage(v, user, wsId, await makeImage({ seed: 53 }));
-      const body = (await v.app.inject({ url: `/fun/sanity/?id=${file.storageName}&__marquee_workspace=${wsId}`, headers: user.auth })).json();
-      expect(body._issues).toEqual(['Google Cloud Vision: Bad image data.', 'Google Cloud Vision returned no web detection']);
+      const body = (
+        await v.app.inject({
+          url: `/fun/sanity/?id=${file.storageName}&__marquee_workspace=${wsId}`,
+          headers: user.auth,
+        })
+      ).json();
+      expect(body._issues).toEqual([
+        'Google Cloud Vision: Bad image data.',
+        'Google Cloud Vision returned no web detection',
+      ]);
       expect(body.safeSearchDetection).toMatchObject({ adult: 'UNKNOWN', racy: 'UNKNOWN' });
     } finally {
       await v.close();

@@ -41,12 +41,23 @@ describe('inviting', () => {
   it('mails the invitee, who joins with the invited roles once their email is verified', async () => {
     const ws = await createWorkspace(t.app, manager, 'Invites');
     await patchWorkspace(t.app, manager, ws.id, {
-      roles: { ...ws.roles, editor: { name: 'Editor', canEdit: ['blog-post'], canPublish: [], mustApprove: [] } },
+      roles: {
+        ...ws.roles,
+        editor: { name: 'Editor', canEdit: ['blog-post'], canPublish: [], mustApprove: [] },
+      },
     });
     const input = newUserInput({ name: 'Ivy Invitee' });
-    const res = await api('POST', `/workspaces/${ws.id}/members/invitations`, manager, { email: input.email, roles: ['editor'] });
+    const res = await api('POST', `/workspaces/${ws.id}/members/invitations`, manager, {
+      email: input.email,
+      roles: ['editor'],
+    });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ email: input.email, roles: ['editor'], isWorkspaceManager: false, invitedBy: 'Mia Manager' });
+    expect(res.json()).toMatchObject({
+      email: input.email,
+      roles: ['editor'],
+      isWorkspaceManager: false,
+      invitedBy: 'Mia Manager',
+    });
     expect(lastLink(t.dataDir, input.email, '/auth/welcome')).toContain(encodeURIComponent(input.email));
     expect(readOutbox(t.dataDir).at(-1)?.subject).toBe('Mia Manager invited you to Invites on Marquee');
 
@@ -71,7 +82,10 @@ describe('inviting', () => {
     });
     const members = (await api('GET', `/workspaces/${ws.id}/members`, editor)).json();
     expect(members.invitations).toEqual([]);
-    expect(members.members.map((m: { displayName: string }) => m.displayName).sort()).toEqual(['Eve Editor', 'Mia Manager']);
+    expect(members.members.map((m: { displayName: string }) => m.displayName).sort()).toEqual([
+      'Eve Editor',
+      'Mia Manager',
+    ]);
   });
 
   it('refuses settings and member changes from a member who is not a manager', async () => {
@@ -92,8 +106,14 @@ describe('inviting', () => {
   it('joins an already verified account on its next sign-in', async () => {
     const existing = await verifiedUser(t, { name: 'Sam Signin' });
     const ws = await createWorkspace(t.app, manager, 'Later');
-    await api('POST', `/workspaces/${ws.id}/members/invitations`, manager, { email: existing.email, isWorkspaceManager: true });
-    const signIn = await api('POST', '/auth/sign-in', undefined, { email: existing.email, password: existing.password });
+    await api('POST', `/workspaces/${ws.id}/members/invitations`, manager, {
+      email: existing.email,
+      isWorkspaceManager: true,
+    });
+    const signIn = await api('POST', '/auth/sign-in', undefined, {
+      email: existing.email,
+      password: existing.password,
+    });
     const again = { ...existing, auth: { authorization: `Bearer ${signIn.json().token}` } };
     const workspace = (await api('GET', `/workspaces/${ws.id}`, again)).json();
     expect(workspace.__permissions.canManageWorkspace).toBe(true);
@@ -101,13 +121,20 @@ describe('inviting', () => {
 
   it('refuses unknown roles, bad addresses and people who are already members', async () => {
     const { ws, editor } = await workspaceWithEditor('Checks');
-    const unknownRole = await api('POST', `/workspaces/${ws.id}/members/invitations`, manager, { email: 'a@b.test', roles: ['ghost'] });
+    const unknownRole = await api('POST', `/workspaces/${ws.id}/members/invitations`, manager, {
+      email: 'a@b.test',
+      roles: ['ghost'],
+    });
     expect(unknownRole.statusCode).toBe(400);
     expect(unknownRole.json().error.message).toBe('Role "ghost" does not exist');
-    const badEmail = await api('POST', `/workspaces/${ws.id}/members/invitations`, manager, { email: 'nope' });
+    const badEmail = await api('POST', `/workspaces/${ws.id}/members/invitations`, manager, {
+      email: 'nope',
+    });
     expect(badEmail.statusCode).toBe(400);
     expect(badEmail.json().error.message).toBe('email: Enter a valid email address');
-    const member = await api('POST', `/workspaces/${ws.id}/members/invitations`, manager, { email: editor.email });
+    const member = await api('POST', `/workspaces/${ws.id}/members/invitations`, manager, {
+      email: editor.email,
+    });
     expect(member.statusCode).toBe(409);
   });
 
@@ -115,8 +142,12 @@ describe('inviting', () => {
     const ws = await createWorkspace(t.app, manager, 'Revoke');
     const input = newUserInput();
     await api('POST', `/workspaces/${ws.id}/members/invitations`, manager, { email: input.email });
-    expect((await api('DELETE', `/workspaces/${ws.id}/members/invitations/${input.email}`, manager)).statusCode).toBe(200);
-    expect((await api('DELETE', `/workspaces/${ws.id}/members/invitations/${input.email}`, manager)).statusCode).toBe(404);
+    expect(
+      (await api('DELETE', `/workspaces/${ws.id}/members/invitations/${input.email}`, manager)).statusCode,
+    ).toBe(200);
+    expect(
+      (await api('DELETE', `/workspaces/${ws.id}/members/invitations/${input.email}`, manager)).statusCode,
+    ).toBe(404);
     const user = await verifiedUser(t, input);
     expect((await api('GET', '/workspaces', user)).json().workspaces).toEqual([]);
   });
@@ -141,7 +172,9 @@ describe('managing members', () => {
       isWorkspaceManager: true,
     });
     expect(res.json()).toMatchObject({ roles: ['editor', 'admin'], isWorkspaceManager: true });
-    expect((await patchWorkspace(t.app, editor, ws.id, { basics: { name: 'Promoted' } })).statusCode).toBe(200);
+    expect((await patchWorkspace(t.app, editor, ws.id, { basics: { name: 'Promoted' } })).statusCode).toBe(
+      200,
+    );
   });
 
   it('keeps at least one active manager', async () => {
@@ -151,21 +184,39 @@ describe('managing members', () => {
       expect(res.statusCode).toBe(409);
       expect(res.json().error.message).toBe('A workspace needs at least one active workspace manager');
     }
-    expect((await api('GET', `/workspaces/${ws.id}`, manager)).json().__permissions.canManageWorkspace).toBe(true);
+    expect((await api('GET', `/workspaces/${ws.id}`, manager)).json().__permissions.canManageWorkspace).toBe(
+      true,
+    );
   });
 
   it('answers 404 for unknown members and other workspaces, 401 without credentials', async () => {
     const ws = await createWorkspace(t.app, manager, 'Unknown Member');
-    expect((await api('PATCH', `/workspaces/${ws.id}/members/nobody`, manager, { active: false })).statusCode).toBe(404);
-    expect((await api('PATCH', `/workspaces/${ws.id}/members/${manager.id}`, outsider, { active: false })).statusCode).toBe(404);
-    expect((await api('POST', `/workspaces/${ws.id}/members/invitations`, outsider, { email: 'x@y.test' })).statusCode).toBe(404);
-    expect((await api('PATCH', `/workspaces/${ws.id}/members/${manager.id}`, undefined, { active: false })).statusCode).toBe(401);
-    expect((await api('POST', `/workspaces/${ws.id}/members/invitations`, undefined, { email: 'x@y.test' })).statusCode).toBe(401);
+    expect(
+      (await api('PATCH', `/workspaces/${ws.id}/members/nobody`, manager, { active: false })).statusCode,
+    ).toBe(404);
+    expect(
+      (await api('PATCH', `/workspaces/${ws.id}/members/${manager.id}`, outsider, { active: false }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await api('POST', `/workspaces/${ws.id}/members/invitations`, outsider, { email: 'x@y.test' }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await api('PATCH', `/workspaces/${ws.id}/members/${manager.id}`, undefined, { active: false }))
+        .statusCode,
+    ).toBe(401);
+    expect(
+      (await api('POST', `/workspaces/${ws.id}/members/invitations`, undefined, { email: 'x@y.test' }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('refuses unknown fields', async () => {
     const ws = await createWorkspace(t.app, manager, 'Strict');
-    const res = await api('PATCH', `/workspaces/${ws.id}/members/${manager.id}`, manager, { email: 'x@y.test' });
+    const res = await api('PATCH', `/workspaces/${ws.id}/members/${manager.id}`, manager, {
+      email: 'x@y.test',
+    });
     expect(res.statusCode).toBe(400);
   });
 });
@@ -173,12 +224,25 @@ describe('managing members', () => {
 describe('analytics events', () => {
   it('stores who, which session, where and what; the workspace only for its members', async () => {
     const ws = await createWorkspace(t.app, manager, 'Events');
-    const ok = await api('POST', '/events', manager, { eventType: 'page_view', url: `/${ws.id}/_items/all`, xmWs: ws.id });
+    const ok = await api('POST', '/events', manager, {
+      eventType: 'page_view',
+      url: `/${ws.id}/_items/all`,
+      xmWs: ws.id,
+    });
     expect(ok.statusCode).toBe(204);
     await api('POST', '/events', outsider, { eventType: 'page_view', url: '/x', xmWs: ws.id });
-    await api('POST', '/events', undefined, { eventType: 'navigation_failed', url: '/nowhere', data: { message: 'boom' } });
-    const rows = await t.database.db.select().from(events).where(eq(events.url, `/${ws.id}/_items/all`));
-    expect(rows).toEqual([expect.objectContaining({ workspaceId: ws.id, userId: manager.id, eventType: 'page_view' })]);
+    await api('POST', '/events', undefined, {
+      eventType: 'navigation_failed',
+      url: '/nowhere',
+      data: { message: 'boom' },
+    });
+    const rows = await t.database.db
+      .select()
+      .from(events)
+      .where(eq(events.url, `/${ws.id}/_items/all`));
+    expect(rows).toEqual([
+      expect.objectContaining({ workspaceId: ws.id, userId: manager.id, eventType: 'page_view' }),
+    ]);
     expect(rows[0].session).toEqual(expect.any(String));
     const foreign = await t.database.db.select().from(events).where(eq(events.url, '/x'));
     expect(foreign[0]).toMatchObject({ workspaceId: '', userId: outsider.id });

@@ -33,13 +33,19 @@ describe('sessions', () => {
 
   it('refuses every old session of an account on the next request after a password reset', async () => {
     const user = await verifiedUser(t);
-    const second = await call(t, 'POST', '/api/v1/auth/sign-in', undefined, { email: user.email, password: user.password });
+    const second = await call(t, 'POST', '/api/v1/auth/sign-in', undefined, {
+      email: user.email,
+      password: user.password,
+    });
     const other = { ...user, auth: { authorization: `Bearer ${second.json().token}` } };
     await warm(() => me(user), 200);
     await warm(() => me(other), 200);
     await call(t, 'POST', '/api/v1/auth/request-password-reset', undefined, { email: user.email });
     const token = tokenOf(lastLink(t.dataDir, user.email, '/auth/reset-password'));
-    const reset = await call(t, 'POST', '/api/v1/auth/reset-password', undefined, { token, password: 'a brand new password' });
+    const reset = await call(t, 'POST', '/api/v1/auth/reset-password', undefined, {
+      token,
+      password: 'a brand new password',
+    });
     expect(reset.statusCode).toBe(200);
     expect((await me(user)).statusCode).toBe(401);
     expect((await me(other)).statusCode).toBe(401);
@@ -73,7 +79,9 @@ describe('memberships', () => {
       call(t, 'PATCH', `/api/v1/workspaces/${ws}/members/${editor.id}`, manager, { active });
     expect((await patch(false)).statusCode).toBe(200);
     expect((await list()).statusCode).toBe(404);
-    expect((await call(t, 'POST', itemsUrl(ws, 'blog-post'), editor, { data: blogPostData() })).statusCode).toBe(404);
+    expect(
+      (await call(t, 'POST', itemsUrl(ws, 'blog-post'), editor, { data: blogPostData() })).statusCode,
+    ).toBe(404);
     expect((await patch(true)).statusCode).toBe(200);
     expect((await list()).statusCode).toBe(200);
   });
@@ -84,7 +92,9 @@ describe('memberships', () => {
     const create = () => call(t, 'POST', itemsUrl(ws, 'blog-post'), editor, { data: blogPostData() });
     expect((await create()).statusCode).toBe(201);
     expect((await create()).statusCode).toBe(201);
-    const patched = await call(t, 'PATCH', `/api/v1/workspaces/${ws}/members/${editor.id}`, manager, { roles: [] });
+    const patched = await call(t, 'PATCH', `/api/v1/workspaces/${ws}/members/${editor.id}`, manager, {
+      roles: [],
+    });
     expect(patched.statusCode).toBe(200);
     expect((await create()).statusCode).toBe(403);
   });
@@ -107,7 +117,9 @@ describe('memberships', () => {
     const { ws, members } = await team('Domains');
     const list = () => call(t, 'GET', itemsUrl(ws, 'blog-post'), members.editor);
     await warm(list, 200);
-    expect((await patchWorkspace(t.app, manager, ws, { basics: { domains: ['marketing'] } })).statusCode).toBe(200);
+    expect(
+      (await patchWorkspace(t.app, manager, ws, { basics: { domains: ['marketing'] } })).statusCode,
+    ).toBe(200);
     expect((await list()).statusCode).toBe(404);
   });
 });

@@ -39,7 +39,9 @@ const ALLOWED: Record<string, string[]> = {
   pre: ['class'],
 };
 const TAGS = new Set(
-  'h1 h2 h3 h4 h5 h6 p br hr strong b em i u s strike del ins sub sup mark small span blockquote code pre ul ol li figure figcaption table thead tbody tfoot tr th td caption colgroup col a img'.split(' '),
+  'h1 h2 h3 h4 h5 h6 p br hr strong b em i u s strike del ins sub sup mark small span blockquote code pre ul ol li figure figcaption table thead tbody tfoot tr th td caption colgroup col a img'.split(
+    ' ',
+  ),
 );
 
 function decodeEntities(value: string) {
@@ -66,11 +68,16 @@ function expectHarmless(output: string) {
         .replace(/[\u0000-\u0020]+/g, '')
         .toLowerCase();
       if (attr === 'href') expect(value, `href in ${output}`).toMatch(/^(https?:|mailto:|\/(?!\/)|#|[^:]*$)/);
-      if (attr === 'src') expect(value, `src in ${output}`).toMatch(/^\/(api\/v1\/workspaces\/media-sanitize\/files\/|fun\/imageresize\/\?)/);
+      if (attr === 'src')
+        expect(value, `src in ${output}`).toMatch(
+          /^\/(api\/v1\/workspaces\/media-sanitize\/files\/|fun\/imageresize\/\?)/,
+        );
     }
   }
   const lowered = decodeEntities(output).toLowerCase();
-  expect(lowered).not.toMatch(/<script|<iframe|<object|<embed|<svg|<math|<style|<link|<meta|<base|<form|\sstyle=|\son[a-z]+=/);
+  expect(lowered).not.toMatch(
+    /<script|<iframe|<object|<embed|<svg|<math|<style|<link|<meta|<base|<form|\sstyle=|\son[a-z]+=/,
+  );
 }
 
 const OWN_IMAGE = `/api/v1/workspaces/${ws}/files/AAAAAAAAAAAAAAAAAAAAAAAA.png`;
@@ -81,12 +88,15 @@ describe('POST /fun/sanitizeHtml/ against XSS', () => {
     expect(XSS_PAYLOADS.length).toBeGreaterThanOrEqual(50);
   });
 
-  it.each(XSS_PAYLOADS.map((payload, index) => [index + 1, payload]))('payload %i leaves nothing that runs', async (_n, payload) => {
-    const output = await clean(payload as string);
-    expectHarmless(output);
-    // Sanitising is stable: the output is its own sanitised form.
-    expect(await clean(output)).toBe(output);
-  });
+  it.each(XSS_PAYLOADS.map((payload, index) => [index + 1, payload]))(
+    'payload %i leaves nothing that runs',
+    async (_n, payload) => {
+      const output = await clean(payload as string);
+      expectHarmless(output);
+      // Sanitising is stable: the output is its own sanitised form.
+      expect(await clean(output)).toBe(output);
+    },
+  );
 
   it('keeps the harmless text around a removed payload', async () => {
     expect(await clean('<p>Hello <script>alert(1)</script>world</p>')).toBe('<p>Hello world</p>');
@@ -109,7 +119,9 @@ describe('POST /fun/sanitizeHtml/ keeps rich text', () => {
     expect(await clean('<a href="https://example.com" target="_blank" rel="opener">x</a>')).toBe(
       '<a href="https://example.com" target="_blank" rel="noopener noreferrer">x</a>',
     );
-    expect(await clean('<a href="https://example.com" target="_top">x</a>')).toBe('<a href="https://example.com">x</a>');
+    expect(await clean('<a href="https://example.com" target="_top">x</a>')).toBe(
+      '<a href="https://example.com">x</a>',
+    );
   });
 
   it("keeps inline images of this workspace's files with their data-ref attributes, drops all others", async () => {
@@ -130,7 +142,10 @@ describe('POST /fun/sanitizeHtml/ requests', () => {
     const cases = [
       [{ schemaType: 'nope', field: 'body', html: '' }, 'Unknown schema "nope"'],
       [{ schemaType: 'blog-post', field: 'nope', html: '' }, 'Schema "blog-post" has no field "nope"'],
-      [{ schemaType: 'blog-post', field: 'name', html: '' }, 'Field "name" of "blog-post" is not a rich-text field'],
+      [
+        { schemaType: 'blog-post', field: 'name', html: '' },
+        'Field "name" of "blog-post" is not a rich-text field',
+      ],
       [{ schemaType: 'blog-post', field: 'body' }, 'html: html must be a string'],
       [{ field: 'body', html: '' }, 'schemaType: schemaType is required'],
     ] as const;

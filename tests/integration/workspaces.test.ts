@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (url: string, user?: TestUser) => t.app.inject({ url: `/api/v1${url}`, headers: user?.auth ?? {} });
+const get = (url: string, user?: TestUser) =>
+  t.app.inject({ url: `/api/v1${url}`, headers: user?.auth ?? {} });
 
 describe('creating a workspace', () => {
   it('uses the name slug as id, the spec defaults, and makes the creator an Admin manager', async () => {
@@ -25,7 +26,13 @@ describe('creating a workspace', () => {
         name: 'Spring Campaign 2027',
         domains: ['blogging'],
         stages: ['Live'],
-        timezones: ['America/Los_Angeles', 'America/Phoenix', 'America/Denver', 'America/Chicago', 'America/New_York'],
+        timezones: [
+          'America/Los_Angeles',
+          'America/Phoenix',
+          'America/Denver',
+          'America/Chicago',
+          'America/New_York',
+        ],
         dateFormat: 'relative',
       },
       oobe: { done: false },
@@ -51,13 +58,27 @@ describe('creating a workspace', () => {
   });
 
   it('refuses a blank name and unverified or anonymous callers', async () => {
-    const blank = await t.app.inject({ method: 'POST', url: '/api/v1/workspaces', headers: owner.auth, payload: { name: ' ' } });
+    const blank = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/workspaces',
+      headers: owner.auth,
+      payload: { name: ' ' },
+    });
     expect(blank.statusCode).toBe(400);
     expect(blank.json().error.message).toBe('name: Name is required');
-    const anonymous = await t.app.inject({ method: 'POST', url: '/api/v1/workspaces', payload: { name: 'X' } });
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/workspaces',
+      payload: { name: 'X' },
+    });
     expect(anonymous.statusCode).toBe(401);
     const unverified = await signUp(t.app);
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/workspaces', headers: unverified.auth, payload: { name: 'X' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/workspaces',
+      headers: unverified.auth,
+      payload: { name: 'X' },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.message).toBe('Please verify your email address first');
   });
@@ -67,23 +88,34 @@ describe('listing and reading', () => {
   it('lists only workspaces where the caller is an active member', async () => {
     const mine = await createWorkspace(t.app, owner, 'Listed Here');
     const list = (await get('/workspaces', owner)).json().workspaces;
-    expect(list).toContainEqual({ id: mine.id, name: 'Listed Here', oobeDone: false, isWorkspaceManager: true });
+    expect(list).toContainEqual({
+      id: mine.id,
+      name: 'Listed Here',
+      oobeDone: false,
+      isWorkspaceManager: true,
+    });
     const theirs = (await get('/workspaces', outsider)).json().workspaces.map((w: { id: string }) => w.id);
     expect(theirs).not.toContain(mine.id);
   });
 
-  it.each(['', '/subscription', '/batches', '/members'])('answers 404 Workspace not found to a non-member on %s', async (suffix) => {
-    const ws = await createWorkspace(t.app, owner, 'Private Things');
-    const res = await get(`/workspaces/${ws.id}${suffix}`, outsider);
-    expect(res.statusCode).toBe(404);
-    expect(res.json().error.message).toBe('Workspace not found');
-    expect((await get(`/workspaces/does-not-exist${suffix}`, outsider)).json()).toEqual(res.json());
-  });
+  it.each(['', '/subscription', '/batches', '/members'])(
+    'answers 404 Workspace not found to a non-member on %s',
+    async (suffix) => {
+      const ws = await createWorkspace(t.app, owner, 'Private Things');
+      const res = await get(`/workspaces/${ws.id}${suffix}`, outsider);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.message).toBe('Workspace not found');
+      expect((await get(`/workspaces/does-not-exist${suffix}`, outsider)).json()).toEqual(res.json());
+    },
+  );
 
-  it.each(['', '/subscription', '/batches', '/members'])('answers 401 without credentials on %s', async (suffix) => {
-    const ws = await createWorkspace(t.app, owner, 'Guarded');
-    expect((await get(`/workspaces/${ws.id}${suffix}`)).statusCode).toBe(401);
-  });
+  it.each(['', '/subscription', '/batches', '/members'])(
+    'answers 401 without credentials on %s',
+    async (suffix) => {
+      const ws = await createWorkspace(t.app, owner, 'Guarded');
+      expect((await get(`/workspaces/${ws.id}${suffix}`)).statusCode).toBe(401);
+    },
+  );
 
   it('answers 404 rather than 500 to an id that cannot be a workspace', async () => {
     expect((await get('/workspaces/NOT_A%20SLUG', owner)).statusCode).toBe(404);
@@ -114,7 +146,9 @@ describe('saving basics, roles and onboarding', () => {
 
   it('answers 409 to a stale save and changes nothing', async () => {
     const ws = await createWorkspace(t.app, owner, 'Stale');
-    expect((await patchWorkspace(t.app, owner, ws.id, { basics: { name: 'First' }, baseVersion: 1 })).statusCode).toBe(200);
+    expect(
+      (await patchWorkspace(t.app, owner, ws.id, { basics: { name: 'First' }, baseVersion: 1 })).statusCode,
+    ).toBe(200);
     const stale = await patchWorkspace(t.app, owner, ws.id, { basics: { name: 'Second' }, baseVersion: 1 });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error.code).toBe('conflict');
@@ -127,7 +161,10 @@ describe('saving basics, roles and onboarding', () => {
     [{ basics: { timezones: ['Mars/Olympus_Mons'] } }, 'Unknown time zone "Mars/Olympus_Mons"'],
     [{ basics: { name: '' } }, 'basics.name: Name is required'],
     [{ surprise: true }, 'Unrecognized key: "surprise"'],
-    [{ roles: { 'Bad Id': { name: 'x', canEdit: [], canPublish: [], mustApprove: [] } } }, 'roles.Bad Id: Role ids are lowercase words joined by dashes'],
+    [
+      { roles: { 'Bad Id': { name: 'x', canEdit: [], canPublish: [], mustApprove: [] } } },
+      'roles.Bad Id: Role ids are lowercase words joined by dashes',
+    ],
   ])('answers 400 to %o', async (payload, message) => {
     const ws = await createWorkspace(t.app, owner, 'Bad Input');
     const res = await patchWorkspace(t.app, owner, ws.id, payload);
@@ -140,7 +177,12 @@ describe('saving basics, roles and onboarding', () => {
     const ws = await createWorkspace(t.app, owner, 'Trim');
     const res = await patchWorkspace(t.app, owner, ws.id, {
       roles: {
-        writer: { name: 'Writer', canEdit: ['blog-post', 'no-such-schema', 'blog-post'], canPublish: [], mustApprove: ['gone'] },
+        writer: {
+          name: 'Writer',
+          canEdit: ['blog-post', 'no-such-schema', 'blog-post'],
+          canPublish: [],
+          mustApprove: ['gone'],
+        },
       },
     });
     expect(res.statusCode).toBe(200);
@@ -159,15 +201,25 @@ describe('saving basics, roles and onboarding', () => {
       basics: { name: 'Onboarded', timezones: ['Europe/Paris'] },
       oobe: { done: true },
     });
-    expect(res.json()).toMatchObject({ name: 'Onboarded', oobe: { done: true }, basics: { timezones: ['Europe/Paris'] } });
-    const listed = (await get('/workspaces', owner)).json().workspaces.find((w: { id: string }) => w.id === ws.id);
+    expect(res.json()).toMatchObject({
+      name: 'Onboarded',
+      oobe: { done: true },
+      basics: { timezones: ['Europe/Paris'] },
+    });
+    const listed = (await get('/workspaces', owner))
+      .json()
+      .workspaces.find((w: { id: string }) => w.id === ws.id);
     expect(listed).toMatchObject({ name: 'Onboarded', oobeDone: true });
   });
 
   it('answers 404 to a non-member and 401 without credentials', async () => {
     const ws = await createWorkspace(t.app, owner, 'Not Yours');
     expect((await patchWorkspace(t.app, outsider, ws.id, { oobe: { done: true } })).statusCode).toBe(404);
-    const res = await t.app.inject({ method: 'PATCH', url: `/api/v1/workspaces/${ws.id}`, payload: { oobe: { done: true } } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/workspaces/${ws.id}`,
+      payload: { oobe: { done: true } },
+    });
     expect(res.statusCode).toBe(401);
   });
 });

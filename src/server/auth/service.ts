@@ -10,7 +10,11 @@ import { hashPassword, verifyPassword } from './passwords';
 import * as repo from './repository';
 
 const HOUR = 3600_000;
-const LINK_LIFETIME: Record<EmailTokenKind, number> = { verify: 48 * HOUR, change_email: 48 * HOUR, reset: HOUR };
+const LINK_LIFETIME: Record<EmailTokenKind, number> = {
+  verify: 48 * HOUR,
+  change_email: 48 * HOUR,
+  reset: HOUR,
+};
 const LINK_PATH: Record<EmailTokenKind, string> = {
   verify: '/user/verify-email',
   change_email: '/user/verify-email',
@@ -111,7 +115,8 @@ export async function verifyEmail(ctx: AppContext, token: string) {
       if (taken && taken.id !== link.userId) throw conflict(MESSAGES.emailTaken);
     }
     const current = await repo.findUserById(tx, link.userId);
-    if (!current || (link.kind === 'verify' && current.email !== link.email)) throw badRequest(MESSAGES.invalidToken);
+    if (!current || (link.kind === 'verify' && current.email !== link.email))
+      throw badRequest(MESSAGES.invalidToken);
     const user = await repo.updateUser(tx, link.userId, { email: link.email, emailVerified: true });
     await acceptInvitations(tx, user);
     return { returnTo: link.returnTo, user: toUserDto(user) };

@@ -28,7 +28,9 @@ export class DatabaseTooNewError extends Error {
 
 /** Applies the committed migrations; refuses a database that a newer Marquee has migrated. */
 export async function migrateDatabase(database: Database): Promise<void> {
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as Journal;
+  const journal = JSON.parse(
+    fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8'),
+  ) as Journal;
   const newestKnown = Math.max(...journal.entries.map((e) => e.when));
   const applied = await appliedMigrations(database);
   const unknown = applied.filter((when) => when > newestKnown);

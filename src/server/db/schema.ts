@@ -88,7 +88,10 @@ export const members = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     active: boolean('active').notNull().default(true),
     displayName: text('display_name').notNull(),
-    roles: jsonb('roles').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    roles: jsonb('roles')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     isManager: boolean('is_manager').notNull().default(false),
     createdAt: createdAt(),
   },
@@ -102,7 +105,10 @@ export const invitations = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
-    roles: jsonb('roles').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    roles: jsonb('roles')
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     isManager: boolean('is_manager').notNull().default(false),
     invitedAt: timestamp('invited_at', { withTimezone: true }).notNull().defaultNow(),
     invitedBy: text('invited_by').notNull(),
@@ -123,7 +129,10 @@ export const events = pgTable(
     data: jsonb('data').$type<Record<string, unknown>>(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.id] }), index('events_type_idx').on(t.workspaceId, t.eventType, t.at)],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    index('events_type_idx').on(t.workspaceId, t.eventType, t.at),
+  ],
 );
 
 /** Bulk jobs of a workspace (settings → batches). */
@@ -159,7 +168,10 @@ export const items = pgTable(
     schema: text('schema').notNull(),
     id: text('id').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
-    refs: jsonb('refs').$type<Record<string, ItemReference>>().notNull().default(sql`'{}'::jsonb`),
+    refs: jsonb('refs')
+      .$type<Record<string, ItemReference>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     version: integer('version').notNull(),
     lastWrittenBy: text('last_written_by').notNull(),
     lastWrittenAt: timestamp('last_written_at', { withTimezone: true }).notNull(),
@@ -167,7 +179,10 @@ export const items = pgTable(
     createdBy: text('created_by').notNull(),
     hasErrors: boolean('has_errors').notNull().default(false),
     variation: jsonb('variation').$type<Record<string, string>>(),
-    approvedRoles: text('approved_roles').array().notNull().default(sql`'{}'::text[]`),
+    approvedRoles: text('approved_roles')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.schema, t.id] }),

@@ -10,7 +10,12 @@ export const ANONYMOUS_USER_ID = '__anonymous';
  * Stores an analytics event (spec §3: xmUser, xmSession, xmWs, url, eventType). The user and session come
  * from the caller's credentials, never from the body; a workspace is recorded only for its active members.
  */
-export async function recordEvent(ctx: AppContext, user: UserRow | null, sessionHash: string | null, body: EventBody) {
+export async function recordEvent(
+  ctx: AppContext,
+  user: UserRow | null,
+  sessionHash: string | null,
+  body: EventBody,
+) {
   let workspaceId = '';
   if (body.xmWs && user) {
     const member = await findMember(ctx.db, body.xmWs, user.id);

@@ -10,7 +10,11 @@ export async function insertFile(db: Db | Tx, row: NewFileRow): Promise<FileRow>
   return inserted;
 }
 
-export async function findFile(db: Db | Tx, workspaceId: string, storageName: string): Promise<FileRow | undefined> {
+export async function findFile(
+  db: Db | Tx,
+  workspaceId: string,
+  storageName: string,
+): Promise<FileRow | undefined> {
   const [row] = await db
     .select()
     .from(files)
@@ -42,7 +46,9 @@ export async function listHashesExcept(db: Db | Tx, workspaceId: string, storage
       createdAt: files.createdAt,
     })
     .from(files)
-    .where(and(eq(files.workspaceId, workspaceId), ne(files.storageName, storageName), isNotNull(files.dhash)));
+    .where(
+      and(eq(files.workspaceId, workspaceId), ne(files.storageName, storageName), isNotNull(files.dhash)),
+    );
 }
 
 /** Bytes of the workspace's uploads (thumbnails excluded). */

@@ -46,7 +46,13 @@ export async function fileRoutes(instance: FastifyInstance, ctx: AppContext) {
 
     app.get(
       '/workspaces/:id/files/:storageName',
-      { schema: { tags, summary: "A file's content (the record's publicUrl); members only", params: FileParams } },
+      {
+        schema: {
+          tags,
+          summary: "A file's content (the record's publicUrl); members only",
+          params: FileParams,
+        },
+      },
       async (request, reply) => {
         const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);
         const row = await files.requireFile(ctx, access.workspace.id, request.params.storageName);
@@ -68,14 +74,22 @@ export async function fileRoutes(instance: FastifyInstance, ctx: AppContext) {
       { schema: { tags, summary: "A file's record", params: FileParams, response: { 200: FileRecord } } },
       async (request) => {
         const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);
-        return files.toFileRecord(await files.requireFile(ctx, access.workspace.id, request.params.storageName));
+        return files.toFileRecord(
+          await files.requireFile(ctx, access.workspace.id, request.params.storageName),
+        );
       },
     );
 
     app.patch(
       '/workspaces/:id/files/:storageName',
       {
-        schema: { tags, summary: 'Set the focal point', params: FileParams, body: FocusBody, response: { 200: FileRecord } },
+        schema: {
+          tags,
+          summary: 'Set the focal point',
+          params: FileParams,
+          body: FocusBody,
+          response: { 200: FileRecord },
+        },
       },
       async (request) => {
         const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);

@@ -23,7 +23,8 @@ export function createS3Storage(config: S3Config): AssetStorage {
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
   let loading: Promise<{ sdk: typeof S3Sdk; client: S3Sdk.S3Client }> | undefined;
-  const s3 = () => (loading ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: newClient(sdk) })));
+  const s3 = () =>
+    (loading ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: newClient(sdk) })));
   const Bucket = config.bucket;
 
   return {
@@ -76,9 +77,12 @@ export function createS3Storage(config: S3Config): AssetStorage {
       const { sdk, client } = await s3();
       let token: string | undefined;
       do {
-        const page = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken: token }));
+        const page = await client.send(
+          new sdk.ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken: token }),
+        );
         const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
-        if (keys.length > 0) await client.send(new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: keys } }));
+        if (keys.length > 0)
+          await client.send(new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: keys } }));
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
     },

@@ -55,7 +55,11 @@ const TYPE_NAMES = 'JPEG, PNG, GIF, WebP, AVIF or TIFF';
  * Checks a received upload by its bytes (type, readable header, pixel limit, decodable pixels), moves it
  * into the assets store and records it. The temporary file is always removed.
  */
-export async function storeUpload(ctx: AppContext, access: WorkspaceAccess, upload: ReceivedUpload): Promise<FileRecord> {
+export async function storeUpload(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  upload: ReceivedUpload,
+): Promise<FileRecord> {
   requireUploader(access);
   const storage = storageOf(ctx);
   const workspaceId = access.workspace.id;
@@ -65,7 +69,11 @@ export async function storeUpload(ctx: AppContext, access: WorkspaceAccess, uplo
     const extension = sniffed ? STORABLE_TYPES[sniffed.mime] : undefined;
     if (!sniffed || !extension) {
       const what = sniffed ? `a ${sniffed.mime} file` : 'not an image';
-      throw new AppError(415, 'unsupported_type', `Only images can be uploaded (${TYPE_NAMES}); this file is ${what}.`);
+      throw new AppError(
+        415,
+        'unsupported_type',
+        `Only images can be uploaded (${TYPE_NAMES}); this file is ${what}.`,
+      );
     }
     const facts = await readImageFacts(upload.tempPath).catch(() => {
       throw new AppError(422, 'unreadable_image', 'The image cannot be read; it may be damaged.');
@@ -111,14 +119,22 @@ export async function storeUpload(ctx: AppContext, access: WorkspaceAccess, uplo
 }
 
 /** A file of the workspace, or 404 'File not found'. */
-export async function requireFile(ctx: AppContext, workspaceId: string, storageName: string): Promise<repo.FileRow> {
+export async function requireFile(
+  ctx: AppContext,
+  workspaceId: string,
+  storageName: string,
+): Promise<repo.FileRow> {
   const row = await repo.findFile(ctx.db, workspaceId, storageName);
   if (!row) throw notFound(FILE_NOT_FOUND);
   return row;
 }
 
 /** The file record, for code that builds a File field value (e.g. the bulk upload command); undefined if unknown. */
-export async function fileRecordOf(ctx: AppContext, workspaceId: string, storageName: string): Promise<FileRecord | undefined> {
+export async function fileRecordOf(
+  ctx: AppContext,
+  workspaceId: string,
+  storageName: string,
+): Promise<FileRecord | undefined> {
   const row = await repo.findFile(ctx.db, workspaceId, storageName);
   return row ? toFileRecord(row) : undefined;
 }
@@ -127,14 +143,22 @@ export async function fileRecordOf(ctx: AppContext, workspaceId: string, storage
 export async function openFile(ctx: AppContext, row: repo.FileRow): Promise<StoredObject> {
   const object = await storageOf(ctx).get(uploadKey(row.workspaceId, row.storageName));
   if (!object) {
-    ctx.log.error({ workspaceId: row.workspaceId, storageName: row.storageName }, 'file record without content');
+    ctx.log.error(
+      { workspaceId: row.workspaceId, storageName: row.storageName },
+      'file record without content',
+    );
     throw notFound(FILE_NOT_FOUND);
   }
   return object;
 }
 
 /** Sets the focal point (0 to 1 on each axis); needs the same rights as uploading. */
-export async function setFocus(ctx: AppContext, access: WorkspaceAccess, storageName: string, focus: { focusX: number; focusY: number }) {
+export async function setFocus(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  storageName: string,
+  focus: { focusX: number; focusY: number },
+) {
   requireUploader(access);
   const row = await repo.updateFile(ctx.db, access.workspace.id, storageName, focus);
   if (!row) throw notFound(FILE_NOT_FOUND);
@@ -142,4 +166,5 @@ export async function setFocus(ctx: AppContext, access: WorkspaceAccess, storage
 }
 
 /** Bytes stored for the workspace's uploads, for the subscription screen. */
-export const storageBytesOf = (ctx: AppContext, workspaceId: string) => repo.sumFileSizes(ctx.db, workspaceId);
+export const storageBytesOf = (ctx: AppContext, workspaceId: string) =>
+  repo.sumFileSizes(ctx.db, workspaceId);

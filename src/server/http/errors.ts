@@ -15,11 +15,13 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: unknown) => new AppError(400, 'invalid_request', message, details);
+export const badRequest = (message: string, details?: unknown) =>
+  new AppError(400, 'invalid_request', message, details);
 export const unauthorized = (message: string = MESSAGES.noUser) => new AppError(401, 'unauthorized', message);
 export const forbidden = (message: string = MESSAGES.forbidden) => new AppError(403, 'forbidden', message);
 export const notFound = (message: string) => new AppError(404, 'not_found', message);
-export const conflict = (message: string, details?: unknown) => new AppError(409, 'conflict', message, details);
+export const conflict = (message: string, details?: unknown) =>
+  new AppError(409, 'conflict', message, details);
 
 /** fastify-type-provider-zod's form of a zod issue: the issue's other fields sit in `params`. */
 interface Issue {
@@ -29,7 +31,9 @@ interface Issue {
 }
 
 /** Record keys and unions nest the issue that explains the failure. */
-function innermostMessage(issue: { message?: string; issues?: { message?: string; issues?: unknown[] }[] } | undefined): string | undefined {
+function innermostMessage(
+  issue: { message?: string; issues?: { message?: string; issues?: unknown[] }[] } | undefined,
+): string | undefined {
   const nested = issue?.issues?.[0] as typeof issue;
   return (nested?.message && innermostMessage(nested)) || issue?.message;
 }
@@ -37,7 +41,8 @@ function innermostMessage(issue: { message?: string; issues?: { message?: string
 function describeValidation(issues: Issue[], withPath = true): string {
   const first = issues[0];
   const where = first?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
-  const message = innermostMessage({ message: first?.message, issues: first?.params?.issues }) ?? 'Invalid request';
+  const message =
+    innermostMessage({ message: first?.message, issues: first?.params?.issues }) ?? 'Invalid request';
   return where && withPath ? `${where}: ${message}` : message;
 }
 
@@ -45,17 +50,21 @@ function describeValidation(issues: Issue[], withPath = true): string {
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
-      return reply
-        .code(err.statusCode)
-        .send({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } });
+      return reply.code(err.statusCode).send({
+        error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
+      });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issues = err.validation as unknown as Issue[];
       // A path parameter that cannot name anything is answered like a thing that does not exist.
       if (err.validationContext === 'params') {
-        return reply.code(404).send({ error: { code: 'not_found', message: describeValidation(issues, false) } });
+        return reply
+          .code(404)
+          .send({ error: { code: 'not_found', message: describeValidation(issues, false) } });
       }
-      return reply.code(400).send({ error: { code: 'invalid_request', message: describeValidation(issues) } });
+      return reply
+        .code(400)
+        .send({ error: { code: 'invalid_request', message: describeValidation(issues) } });
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err, issues: err.cause.issues }, 'response does not match its schema');

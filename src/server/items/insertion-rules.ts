@@ -24,7 +24,11 @@ export async function insertionRuleErrors(
     if (!Array.isArray(refs)) continue;
     for (const [index, ref] of (refs as Reference[]).entries()) {
       if (!ref || typeof ref.id !== 'string' || typeof ref.schemaType !== 'string') continue;
-      const item = await repo.findItem(ctx.db, { workspaceId: scope.workspace.id, schema: ref.schemaType, id: ref.id });
+      const item = await repo.findItem(ctx.db, {
+        workspaceId: scope.workspace.id,
+        schema: ref.schemaType,
+        id: ref.id,
+      });
       if (!item) continue;
       const problems = insertionErrors(item.data as InsertedContent, data as EventWindow);
       if (problems.length > 0) errors[`${fieldKey}.${index}`] = problems.join(' ');

@@ -44,7 +44,9 @@ const copiesColumn = sql<{ stage: string; version: number; publishedAt: string; 
   select coalesce(json_agg(json_build_object('stage', p.stage, 'version', p.version, 'publishedAt', p.published_at, 'publishedBy', p.published_by)), '[]'::json)
   from published p
   where p.workspace_id = ${items.workspaceId} and p.schema = ${items.schema} and p.id = ${items.id})`;
-const approvalsColumn = sql<{ roleId: string; roleLabel: string; byId: string; byName: string; at: string }[]>`(
+const approvalsColumn = sql<
+  { roleId: string; roleLabel: string; byId: string; byName: string; at: string }[]
+>`(
   select coalesce(json_agg(json_build_object('roleId', a.role_id, 'roleLabel', a.role_label, 'byId', a.by_id, 'byName', a.by_name, 'at', a.at) order by a.at, a.role_id), '[]'::json)
   from approvals a
   where a.workspace_id = ${items.workspaceId} and a.schema = ${items.schema} and a.item_id = ${items.id} and a.version = ${items.version})`;
@@ -235,7 +237,9 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
   const conditions: (SQL | undefined)[] = [eq(items.workspaceId, query.workspaceId)];
   if (query.search) {
     const pattern = containsPattern(query.search);
-    conditions.push(sql`(${items.data}->>'name' ilike ${pattern} or ${items.data}->>'title' ilike ${pattern})`);
+    conditions.push(
+      sql`(${items.data}->>'name' ilike ${pattern} or ${items.data}->>'title' ilike ${pattern})`,
+    );
   }
   const schemaCondition = (column: typeof items.schema | typeof published.schema) =>
     query.schemas.length === 1 ? eq(column, query.schemas[0]) : inArray(column, query.schemas);

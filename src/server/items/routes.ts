@@ -217,7 +217,12 @@ export async function itemFunRoutes(instance: FastifyInstance, ctx: AppContext) 
       },
     },
     async (request, reply) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.query.__marquee_workspace, request.params.id);
+      const scope = await loadSchemaScope(
+        ctx,
+        request.user,
+        request.query.__marquee_workspace,
+        request.params.id,
+      );
       return reply.type('text/plain; charset=utf-8').send(generateTypes(scope.schema));
     },
   );

@@ -60,7 +60,10 @@ export async function checkItemData(ctx: AppContext, scope: SchemaScope, input: 
     throw badRequest(`${issues[0].path}: ${issues[0].message}`, { issues });
   }
   // Rich text is stored only as the sanitiser lets it through: no script, handler or foreign image.
-  const data = sanitizeItemData(schema, parsed.data, { workspaceId: scope.workspace.id, publicUrl: ctx.config.publicUrl });
+  const data = sanitizeItemData(schema, parsed.data, {
+    workspaceId: scope.workspace.id,
+    publicUrl: ctx.config.publicUrl,
+  });
   const insertion = await insertionRuleErrors(ctx, scope, data);
   if (Object.keys(insertion).length > 0) {
     throw new AppError(400, 'validation_failed', Object.values(insertion)[0], { errors: insertion });

@@ -33,7 +33,15 @@ export function createMailer(options: {
     return {
       async send(mail) {
         transport ??= loadNodemailer().then((nodemailer) => nodemailer.createTransport(smtpUrl));
-        await (await transport).sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        await (
+          await transport
+        ).sendMail({
+          from: options.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        });
       },
     };
   }
@@ -43,7 +51,9 @@ export function createMailer(options: {
       transport ??= loadNodemailer().then((nodemailer) =>
         nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
       );
-      const info = await (await transport).sendMail({
+      const info = await (
+        await transport
+      ).sendMail({
         from: options.from,
         to: mail.to,
         subject: mail.subject,
@@ -51,9 +61,15 @@ export function createMailer(options: {
         html: mail.html,
       });
       await fs.mkdir(options.outboxDir, { recursive: true });
-      const file = path.join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomId(6)}.eml`);
+      const file = path.join(
+        options.outboxDir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomId(6)}.eml`,
+      );
       await fs.writeFile(file, info.message as Buffer);
-      options.log.info({ to: mail.to, subject: mail.subject, link: mail.link, file }, 'mail written to outbox');
+      options.log.info(
+        { to: mail.to, subject: mail.subject, link: mail.link, file },
+        'mail written to outbox',
+      );
     },
   };
 }

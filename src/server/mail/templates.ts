@@ -3,7 +3,14 @@ import type { Mail } from './mailer';
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function linkMail(to: string, subject: string, intro: string, action: string, link: string, outro: string): Mail {
+function linkMail(
+  to: string,
+  subject: string,
+  intro: string,
+  action: string,
+  link: string,
+  outro: string,
+): Mail {
   return {
     to,
     subject,

@@ -9,7 +9,12 @@ export interface ExifFacts {
   dateTimeOriginal?: string;
 }
 
-const TAGS: Record<number, keyof ExifFacts> = { 0x010f: 'make', 0x0110: 'model', 0x0131: 'software', 0x9003: 'dateTimeOriginal' };
+const TAGS: Record<number, keyof ExifFacts> = {
+  0x010f: 'make',
+  0x0110: 'model',
+  0x0131: 'software',
+  0x9003: 'dateTimeOriginal',
+};
 const EXIF_IFD_POINTER = 0x8769;
 const ASCII = 2;
 const LONG = 4;

@@ -27,7 +27,11 @@ export interface FileUsage {
 export type FindUsages = (workspaceId: string, storageNames: string[]) => Promise<Map<string, FileUsage[]>>;
 
 /** The workspace's other images whose dHash is within the near-duplicate distance, closest first. */
-export async function findMatches(ctx: AppContext, row: filesRepo.FileRow, limit = 20): Promise<ImageMatch[]> {
+export async function findMatches(
+  ctx: AppContext,
+  row: filesRepo.FileRow,
+  limit = 20,
+): Promise<ImageMatch[]> {
   if (!row.dhash) return [];
   const others = await filesRepo.listHashesExcept(ctx.db, row.workspaceId, row.storageName);
   return others
@@ -52,10 +56,13 @@ export async function metadataLabels(source: Readable): Promise<{ best: string; 
   const format = (meta.format ?? 'image').toLowerCase();
   const shape = w === h ? 'square' : w > h ? 'landscape' : 'portrait';
   const megapixels = (w * h) / 1_000_000;
-  const sizeClass = megapixels >= 8 ? 'high resolution' : megapixels >= 1 ? 'medium resolution' : 'low resolution';
+  const sizeClass =
+    megapixels >= 8 ? 'high resolution' : megapixels >= 1 ? 'medium resolution' : 'low resolution';
   const exif = readExif(meta.exif);
   const camera =
-    exif.make && exif.model?.startsWith(exif.make) ? exif.model : [exif.make, exif.model].filter(Boolean).join(' ');
+    exif.make && exif.model?.startsWith(exif.make)
+      ? exif.model
+      : [exif.make, exif.model].filter(Boolean).join(' ');
   const tags = [
     format,
     shape,
@@ -81,11 +88,16 @@ export async function analyseLocally(
   options: { findUsages?: FindUsages; issues?: string[] } = {},
 ): Promise<SanityResult> {
   const [matches, labels] = await Promise.all([findMatches(ctx, row), metadataLabels(source)]);
-  const usages = options.findUsages && matches.length > 0
-    ? await options.findUsages(row.workspaceId, matches.map((m) => m.storageName))
-    : new Map<string, FileUsage[]>();
+  const usages =
+    options.findUsages && matches.length > 0
+      ? await options.findUsages(
+          row.workspaceId,
+          matches.map((m) => m.storageName),
+        )
+      : new Map<string, FileUsage[]>();
   const pages = matches.flatMap((match) => {
-    const what = match.kind === 'duplicate' ? 'Duplicate' : `Near-duplicate (${match.distance} of 64 bits differ)`;
+    const what =
+      match.kind === 'duplicate' ? 'Duplicate' : `Near-duplicate (${match.distance} of 64 bits differ)`;
     const used = usages.get(match.storageName) ?? [];
     if (used.length > 0) return used.map((u) => ({ url: u.url, pageTitle: `${what}: ${u.title}` }));
     return [{ url: fileUrl(row.workspaceId, match.storageName), pageTitle: `${what}: file "${match.name}"` }];

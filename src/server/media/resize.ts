@@ -1,7 +1,12 @@
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../context';
 import type { WorkspaceAccess } from '../workspaces/access';
-import { chooseOutputFormat, CONTENT_TYPE_OF_EXTENSION, OUTPUT_CONTENT_TYPES, resizeImage } from '../files/images';
+import {
+  chooseOutputFormat,
+  CONTENT_TYPE_OF_EXTENSION,
+  OUTPUT_CONTENT_TYPES,
+  resizeImage,
+} from '../files/images';
 import { openFile, requireFile, storageOf } from '../files/service';
 import { resizedKey } from '../files/storage';
 

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ImageResizeQuery, SanityQuery, SanityResult, StorageName, WORKSPACE_QUERY_PARAM } from '@shared/media/contract';
+import {
+  ImageResizeQuery,
+  SanityQuery,
+  SanityResult,
+  StorageName,
+  WORKSPACE_QUERY_PARAM,
+} from '@shared/media/contract';
 import type { AppContext } from '../context';
 import { notFound } from '../http/errors';
 import { FILE_NOT_FOUND } from '../files/service';
@@ -25,7 +31,8 @@ export async function mediaRoutes(instance: FastifyInstance, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: 'A thumbnail of an uploaded image: w and/or h between 16 and 2400, WebP or AVIF when accepted',
+        summary:
+          'A thumbnail of an uploaded image: w and/or h between 16 and 2400, WebP or AVIF when accepted',
         querystring: ImageResizeQuery,
       },
     },

@@ -38,7 +38,11 @@ export async function analyseImage(
   const issues: string[] = [];
   if (vision) {
     try {
-      const copy = await analysisCopy((await openFile(ctx, row)).body, VISION_MAX_SIDE, ctx.config.imageMaxPixels);
+      const copy = await analysisCopy(
+        (await openFile(ctx, row)).body,
+        VISION_MAX_SIDE,
+        ctx.config.imageMaxPixels,
+      );
       const annotation = await vision.annotate(copy);
       result = {
         _issues: annotation.issues,

@@ -26,7 +26,9 @@ export async function findItemUsages(
   if (storageNames.length === 0 || FILE_FIELDS.length === 0) return usages;
   const keys = [...new Set(FILE_FIELDS.flatMap((f) => f.keys))];
   const contains = keys.flatMap((key) =>
-    storageNames.map((name) => sql`${items.data} @> ${JSON.stringify({ [key]: { storageName: name } })}::jsonb`),
+    storageNames.map(
+      (name) => sql`${items.data} @> ${JSON.stringify({ [key]: { storageName: name } })}::jsonb`,
+    ),
   );
   const rows = await ctx.db
     .select({ schema: items.schema, id: items.id, data: items.data })
@@ -45,12 +47,16 @@ export async function findItemUsages(
   for (const row of rows) {
     const def = FILE_FIELDS.find((f) => f.schema === row.schema);
     if (!def) continue;
-    const name = typeof row.data.name === 'string' && row.data.name.trim() ? row.data.name.trim() : UNNAMED_ITEM;
+    const name =
+      typeof row.data.name === 'string' && row.data.name.trim() ? row.data.name.trim() : UNNAMED_ITEM;
     for (const key of def.keys) {
       const value = row.data[key] as { storageName?: unknown } | null | undefined;
       if (typeof value?.storageName !== 'string' || !storageNames.includes(value.storageName)) continue;
       const list = usages.get(value.storageName) ?? [];
-      list.push({ url: `/${workspaceId}/${def.domain}/${row.schema}/${row.id}`, title: `${def.title} "${name}"` });
+      list.push({
+        url: `/${workspaceId}/${def.domain}/${row.schema}/${row.id}`,
+        title: `${def.title} "${name}"`,
+      });
       usages.set(value.storageName, list);
     }
   }

@@ -68,7 +68,11 @@ export async function countActiveMembers(db: Db | Tx, workspaceId: string) {
 }
 
 export async function listInvitations(db: Db | Tx, workspaceId: string) {
-  return db.select().from(invitations).where(eq(invitations.workspaceId, workspaceId)).orderBy(invitations.email);
+  return db
+    .select()
+    .from(invitations)
+    .where(eq(invitations.workspaceId, workspaceId))
+    .orderBy(invitations.email);
 }
 
 export async function upsertInvitation(db: Db | Tx, invitation: typeof invitations.$inferInsert) {
@@ -121,7 +125,8 @@ export async function acceptInvitations(db: Db | Tx, user: { id: string; email: 
 export async function trimRolesOfMembers(tx: Tx, workspaceId: string, roles: Roles) {
   for (const member of await tx.select().from(members).where(eq(members.workspaceId, workspaceId))) {
     const kept = trimMemberRoles(member.roles, roles);
-    if (kept.length !== member.roles.length) await updateMember(tx, workspaceId, member.userId, { roles: kept });
+    if (kept.length !== member.roles.length)
+      await updateMember(tx, workspaceId, member.userId, { roles: kept });
   }
   for (const invitation of await listInvitations(tx, workspaceId)) {
     const kept = trimMemberRoles(invitation.roles, roles);

@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OkResponse } from '@shared/api/auth';
-import { Invitation, InviteBody, Member, MemberList, PatchMemberBody, WorkspaceId } from '@shared/api/workspaces';
+import {
+  Invitation,
+  InviteBody,
+  Member,
+  MemberList,
+  PatchMemberBody,
+  WorkspaceId,
+} from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import { loadWorkspaceAccess } from '../workspaces/access';
 import * as members from './service';
@@ -13,8 +20,11 @@ export async function memberRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['members'];
 
-  app.get('/workspaces/:id/members', { schema: { tags, params: Params, response: { 200: MemberList } } }, async (request) =>
-    members.listMembersAndInvitations(ctx, await loadWorkspaceAccess(ctx, request.user, request.params.id)),
+  app.get(
+    '/workspaces/:id/members',
+    { schema: { tags, params: Params, response: { 200: MemberList } } },
+    async (request) =>
+      members.listMembersAndInvitations(ctx, await loadWorkspaceAccess(ctx, request.user, request.params.id)),
   );
 
   app.post(
@@ -28,7 +38,9 @@ export async function memberRoutes(instance: FastifyInstance, ctx: AppContext) {
 
   app.delete(
     '/workspaces/:id/members/invitations/:email',
-    { schema: { tags, params: Params.extend({ email: z.string().max(320) }), response: { 200: OkResponse } } },
+    {
+      schema: { tags, params: Params.extend({ email: z.string().max(320) }), response: { 200: OkResponse } },
+    },
     async (request) => {
       const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);
       await members.revokeInvitation(ctx, access, request.params.email);

@@ -74,11 +74,14 @@ export function createGoogleVision(config: GoogleVisionConfig) {
       } catch (err) {
         throw new VisionError(`Google Cloud Vision could not be reached: ${(err as Error).message}`);
       }
-      const body = (await response.json().catch(() => null)) as
-        | { responses?: RawResponse[]; error?: { message?: string } }
-        | null;
+      const body = (await response.json().catch(() => null)) as {
+        responses?: RawResponse[];
+        error?: { message?: string };
+      } | null;
       if (!response.ok) {
-        throw new VisionError(`Google Cloud Vision answered ${response.status}: ${body?.error?.message ?? response.statusText}`);
+        throw new VisionError(
+          `Google Cloud Vision answered ${response.status}: ${body?.error?.message ?? response.statusText}`,
+        );
       }
       const first = body?.responses?.[0];
       if (!first) throw new VisionError('Google Cloud Vision answered without a result');
@@ -100,7 +103,9 @@ function toAnnotation(raw: RawResponse): VisionAnnotation {
       ),
       bestGuessLabels: (web.bestGuessLabels ?? []).flatMap((l) => (l.label ? [{ label: l.label }] : [])),
       webEntities: (web.webEntities ?? []).flatMap((e) =>
-        e.description ? [{ description: e.description, ...(typeof e.score === 'number' ? { score: e.score } : {}) }] : [],
+        e.description
+          ? [{ description: e.description, ...(typeof e.score === 'number' ? { score: e.score } : {}) }]
+          : [],
       ),
     },
     safeSearch: {

@@ -5,7 +5,11 @@ const IMG = '/api/v1/workspaces/acme/files/AbCdEfGhIjKlMnOpQrStUvWx.png';
 
 describe('sanitizeItemData for the item-save path', () => {
   it('sanitises rich-text fields and leaves every other value as it is', () => {
-    const data = { name: '<b>Title</b>', body: '<p onclick="x()">Hi<script>alert(1)</script></p>', tags: ['<i>a</i>'] };
+    const data = {
+      name: '<b>Title</b>',
+      body: '<p onclick="x()">Hi<script>alert(1)</script></p>',
+      tags: ['<i>a</i>'],
+    };
     expect(sanitizeItemData(blogPost, data, { workspaceId: 'acme' })).toEqual({
       name: '<b>Title</b>',
       body: '<p>Hi</p>',
@@ -16,7 +20,12 @@ describe('sanitizeItemData for the item-save path', () => {
   it('sanitises rich-text columns inside table rows', () => {
     const schema = {
       fields: [
-        { key: 'rows', label: 'Rows', type: 'table' as const, columns: [{ key: 'cell', label: 'Cell', type: 'rich-text' as const }] },
+        {
+          key: 'rows',
+          label: 'Rows',
+          type: 'table' as const,
+          columns: [{ key: 'cell', label: 'Cell', type: 'rich-text' as const }],
+        },
       ],
     };
     expect(sanitizeItemData(schema, { rows: [{ cell: '<img src=x onerror=alert(1)>ok' }, null] })).toEqual({

@@ -20,7 +20,25 @@ export interface SanitizeOptions {
 export const REFERENCE_ATTRIBUTES = ['data-ref-id', 'data-ref-schema-type'] as const;
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
-const TEXT = ['p', 'br', 'hr', 'strong', 'b', 'em', 'i', 'u', 's', 'strike', 'del', 'ins', 'sub', 'sup', 'mark', 'small', 'span'];
+const TEXT = [
+  'p',
+  'br',
+  'hr',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'strike',
+  'del',
+  'ins',
+  'sub',
+  'sup',
+  'mark',
+  'small',
+  'span',
+];
 const BLOCKS = ['blockquote', 'code', 'pre', 'ul', 'ol', 'li', 'figure', 'figcaption'];
 const TABLES = ['table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'colgroup', 'col'];
 
@@ -48,7 +66,10 @@ function richTextPolicy(options: SanitizeOptions): sanitizeHtml.IOptions {
       a: (tagName, attribs) => {
         // Only new-tab links keep a target, and those never hand the opener to the other page.
         const { rel: _rel, target, ...rest } = attribs;
-        return { tagName, attribs: target === '_blank' ? { ...rest, target, rel: 'noopener noreferrer' } : rest };
+        return {
+          tagName,
+          attribs: target === '_blank' ? { ...rest, target, rel: 'noopener noreferrer' } : rest,
+        };
       },
     },
     // Inline images may only show our own files (of this workspace, when known).
@@ -87,23 +108,36 @@ export function sanitizeRichTextHtml(html: string, options: SanitizeOptions = {}
  * Spec §7 /sanitizeHtml/: the HTML as the field `field` (a key, or `table.column`) of `schemaType` may
  * store it. Throws NotHtmlFieldError for an unknown schema or field, or one that holds no HTML.
  */
-export function sanitizeRichText(schemaType: string, field: string, html: string, options: SanitizeOptions = {}): string {
+export function sanitizeRichText(
+  schemaType: string,
+  field: string,
+  html: string,
+  options: SanitizeOptions = {},
+): string {
   const schema = getSchema(schemaType);
   if (!schema) throw new NotHtmlFieldError(`Unknown schema "${schemaType}"`);
   const def = fieldAt(schema, field);
   if (!def) throw new NotHtmlFieldError(`Schema "${schemaType}" has no field "${field}"`);
-  if (def.type !== 'rich-text') throw new NotHtmlFieldError(`Field "${field}" of "${schemaType}" is not a rich-text field`);
+  if (def.type !== 'rich-text')
+    throw new NotHtmlFieldError(`Field "${field}" of "${schemaType}" is not a rich-text field`);
   return sanitizeRichTextHtml(html, options);
 }
 
-function sanitizeFields(fields: readonly FieldDef[], data: Readonly<Record<string, unknown>>, options: SanitizeOptions) {
+function sanitizeFields(
+  fields: readonly FieldDef[],
+  data: Readonly<Record<string, unknown>>,
+  options: SanitizeOptions,
+) {
   const out: Record<string, unknown> = { ...data };
   for (const field of fields) {
     const value = data[field.key];
-    if (field.type === 'rich-text' && typeof value === 'string') out[field.key] = sanitizeRichTextHtml(value, options);
+    if (field.type === 'rich-text' && typeof value === 'string')
+      out[field.key] = sanitizeRichTextHtml(value, options);
     if (field.type === 'table' && Array.isArray(value)) {
       out[field.key] = value.map((row) =>
-        row && typeof row === 'object' ? sanitizeFields(field.columns, row as Record<string, unknown>, options) : row,
+        row && typeof row === 'object'
+          ? sanitizeFields(field.columns, row as Record<string, unknown>, options)
+          : row,
       );
     }
   }
@@ -143,9 +177,16 @@ export function referencesInRichText(html: string): RichTextReference[] {
       const id = frame.attribs['data-ref-id'];
       const schemaType = frame.attribs['data-ref-schema-type'];
       if ((frame.tag === 'img' || frame.tag === 'a') && id && schemaType) {
-        const storageName = frame.tag === 'img' ? parseOwnImageUrl(frame.attribs.src ?? '')?.storageName : undefined;
+        const storageName =
+          frame.tag === 'img' ? parseOwnImageUrl(frame.attribs.src ?? '')?.storageName : undefined;
         const label = (frame.tag === 'img' ? frame.attribs.alt || frame.attribs.title : frame.text) ?? '';
-        found.push({ id, schemaType, tag: frame.tag, label: label.trim(), ...(storageName ? { storageName } : {}) });
+        found.push({
+          id,
+          schemaType,
+          tag: frame.tag,
+          label: label.trim(),
+          ...(storageName ? { storageName } : {}),
+        });
       }
       return false;
     },

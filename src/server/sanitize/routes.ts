@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { SanitizeHtmlAnswer, SanitizeHtmlBody, WorkspaceQuery, WORKSPACE_QUERY_PARAM } from '@shared/media/contract';
+import {
+  SanitizeHtmlAnswer,
+  SanitizeHtmlBody,
+  WorkspaceQuery,
+  WORKSPACE_QUERY_PARAM,
+} from '@shared/media/contract';
 import type { AppContext } from '../context';
 import { badRequest } from '../http/errors';
 import { loadWorkspaceAccess } from '../workspaces/access';

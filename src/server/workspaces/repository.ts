@@ -22,7 +22,8 @@ export function dropCachedMemberships(db: Db | Tx, workspaceId: string, userId?:
   dropCached<Membership>(
     db,
     MEMBERSHIP_CACHE,
-    (_, found) => found.workspace.id === workspaceId && (userId === undefined || found.member.userId === userId),
+    (_, found) =>
+      found.workspace.id === workspaceId && (userId === undefined || found.member.userId === userId),
   );
 }
 
@@ -31,13 +32,22 @@ const selectMembership = preparedPerDb((db) =>
     .select({ workspace: workspaces, member: members })
     .from(members)
     .innerJoin(workspaces, eq(workspaces.id, members.workspaceId))
-    .where(and(eq(members.workspaceId, sql.placeholder('workspaceId')), eq(members.userId, sql.placeholder('userId'))))
+    .where(
+      and(
+        eq(members.workspaceId, sql.placeholder('workspaceId')),
+        eq(members.userId, sql.placeholder('userId')),
+      ),
+    )
     .limit(1)
     .prepare('membership'),
 );
 
 /** The workspace and the user's member entry (active or not) in one query, or the short cache; nothing when either is missing. */
-export async function findMembership(db: Db, workspaceId: string, userId: string): Promise<Membership | undefined> {
+export async function findMembership(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+): Promise<Membership | undefined> {
   const read = async () => (await selectMembership(db).execute({ workspaceId, userId }))[0];
   const cache = readCache<Membership>(db, MEMBERSHIP_CACHE);
   return cache ? cache.get(`${workspaceId}\n${userId}`, read) : read();
@@ -86,5 +96,9 @@ export async function updateWorkspace(
 }
 
 export async function listBatches(db: Db, workspaceId: string) {
-  return db.select().from(batches).where(eq(batches.workspaceId, workspaceId)).orderBy(sql`${batches.createdAt} desc`);
+  return db
+    .select()
+    .from(batches)
+    .where(eq(batches.workspaceId, workspaceId))
+    .orderBy(sql`${batches.createdAt} desc`);
 }

@@ -57,14 +57,18 @@ export async function workspaceRoutes(instance: FastifyInstance, ctx: AppContext
   app.get(
     '/workspaces/:id/subscription',
     { schema: { tags, params: WorkspaceParams, response: { 200: Subscription } } },
-    async (request) => workspaces.subscriptionOf(ctx, await loadWorkspaceAccess(ctx, request.user, request.params.id)),
+    async (request) =>
+      workspaces.subscriptionOf(ctx, await loadWorkspaceAccess(ctx, request.user, request.params.id)),
   );
 
   app.get(
     '/workspaces/:id/batches',
     { schema: { tags, params: WorkspaceParams, response: { 200: BatchList } } },
     async (request) => ({
-      batches: await workspaces.listBatches(ctx, await loadWorkspaceAccess(ctx, request.user, request.params.id)),
+      batches: await workspaces.listBatches(
+        ctx,
+        await loadWorkspaceAccess(ctx, request.user, request.params.id),
+      ),
     }),
   );
 }

@@ -8,14 +8,30 @@ import { allSchemaNames, BUILT_IN_DOMAINS } from '@shared/schemas/catalogue';
 import type { AppContext } from '../context';
 import type { UserRow } from '../auth/repository';
 import { badRequest, conflict } from '../http/errors';
-import { acceptInvitations, countActiveMembers, insertMember, trimRolesOfMembers } from '../members/repository';
+import {
+  acceptInvitations,
+  countActiveMembers,
+  insertMember,
+  trimRolesOfMembers,
+} from '../members/repository';
 import { requireManager, requireVerifiedUser, type WorkspaceAccess } from './access';
 import * as repo from './repository';
 import { countItems } from '../items/repository';
 import { storageBytesOf } from '../files/service';
 
 /** First path segments the app's own routes use: a workspace id must not shadow them. */
-const RESERVED_IDS = new Set(['api', 'fun', 'auth', 'user', 'workspaces', 'healthz', 'assets', 'delivery', 'docs', 'new']);
+const RESERVED_IDS = new Set([
+  'api',
+  'fun',
+  'auth',
+  'user',
+  'workspaces',
+  'healthz',
+  'assets',
+  'delivery',
+  'docs',
+  'new',
+]);
 export const ADMIN_ROLE_ID = 'admin';
 
 export function toWorkspaceDto(row: repo.WorkspaceRow, permissions: Permissions): Workspace {

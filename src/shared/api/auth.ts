@@ -41,7 +41,10 @@ export const SignInBody = z.object({
   password: z.string().min(1, { error: 'Password is required' }).max(200),
 });
 export type SignInBody = z.input<typeof SignInBody>;
-export const SignInResponse = z.object({ user: User, token: z.string().describe('Bearer token, also set as cookie') });
+export const SignInResponse = z.object({
+  user: User,
+  token: z.string().describe('Bearer token, also set as cookie'),
+});
 export type SignInResponse = z.infer<typeof SignInResponse>;
 
 export const MeResponse = z.object({ user: User });
@@ -57,4 +60,8 @@ export const ChangeEmailBody = z.object({
 });
 export const OkResponse = z.object({ ok: z.literal(true) });
 /** Answer of verify-email and reset-password: where the user should go next. */
-export const LinkResultResponse = z.object({ ok: z.literal(true), returnTo: z.string(), user: User.optional() });
+export const LinkResultResponse = z.object({
+  ok: z.literal(true),
+  returnTo: z.string(),
+  user: User.optional(),
+});

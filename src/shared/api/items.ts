@@ -118,7 +118,12 @@ export const ListItemsQuery = z.object({
     ),
   stage: StageParam.optional().describe('The stage of a per-stage view'),
   cursor: z.string().max(500).optional(),
-  q: z.string().trim().max(200).optional().describe("Case-insensitive text the item's name or title contains"),
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .describe("Case-insensitive text the item's name or title contains"),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int({ error: 'limit must be a whole number' })

@@ -72,7 +72,11 @@ export const PatchWorkspaceBody = z
     basics: Basics.partial().optional(),
     roles: RolesSchema.optional(),
     oobe: z.object({ done: z.boolean() }).optional(),
-    baseVersion: z.number().int().optional().describe('The version this edit was based on; stale answers 409'),
+    baseVersion: z
+      .number()
+      .int()
+      .optional()
+      .describe('The version this edit was based on; stale answers 409'),
   })
   .strict();
 export type PatchWorkspaceBody = z.input<typeof PatchWorkspaceBody>;
@@ -99,7 +103,11 @@ export type Invitation = z.infer<typeof Invitation>;
 export const MemberList = z.object({ members: z.array(Member), invitations: z.array(Invitation) });
 
 export const InviteBody = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email({ error: 'Enter a valid email address' })),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: 'Enter a valid email address' })),
   roles: z.array(z.string().max(100)).max(50).default([]),
   isWorkspaceManager: z.boolean().default(false),
 });

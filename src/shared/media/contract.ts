@@ -44,7 +44,9 @@ export const FileRecord = z.object({
   size: z.number().int().describe('Bytes'),
   contentType: z.string().describe('Type sniffed from the bytes, e.g. image/png'),
   storageName: z.string(),
-  publicUrl: z.string().describe('Where members GET the content: /api/v1/workspaces/{id}/files/{storageName}'),
+  publicUrl: z
+    .string()
+    .describe('Where members GET the content: /api/v1/workspaces/{id}/files/{storageName}'),
   md5Hash: z.string().describe('Base64 MD5 of the content'),
   focusX: unit,
   focusY: unit,
@@ -88,8 +90,13 @@ export const SanityQuery = z.object({
 export const WorkspaceQuery = z.object({ [WORKSPACE_QUERY_PARAM]: workspaceParam });
 
 export const SanitizeHtmlBody = z.object({
-  schemaType: z.string({ error: 'schemaType is required' }).min(1, { error: 'schemaType is required' }).max(100),
+  schemaType: z
+    .string({ error: 'schemaType is required' })
+    .min(1, { error: 'schemaType is required' })
+    .max(100),
   field: z.string({ error: 'field is required' }).min(1, { error: 'field is required' }).max(200),
-  html: z.string({ error: 'html must be a string' }).max(2_000_000, { error: 'html is too long (2,000,000 characters at most)' }),
+  html: z
+    .string({ error: 'html must be a string' })
+    .max(2_000_000, { error: 'html is too long (2,000,000 characters at most)' }),
 });
 export const SanitizeHtmlAnswer = z.object({ sanitized: z.string() });

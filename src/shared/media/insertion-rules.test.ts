@@ -11,7 +11,10 @@ const event = {
 describe('image insertion rules (spec §5)', () => {
   it('accepts content inside the window and the allowed locations', () => {
     expect(
-      insertionErrors({ locations: ['US'], startTime: '2027-06-01T16:00:00.000Z', endTime: '2027-06-02T00:00:00.000Z' }, event),
+      insertionErrors(
+        { locations: ['US'], startTime: '2027-06-01T16:00:00.000Z', endTime: '2027-06-02T00:00:00.000Z' },
+        event,
+      ),
     ).toEqual([]);
   });
 
@@ -24,7 +27,9 @@ describe('image insertion rules (spec §5)', () => {
   });
 
   it("gives the event's start and end in its own zones", () => {
-    expect(insertionErrors({ startTime: '2027-06-01T15:59:00.000Z', endTime: '2027-06-03T01:00:01.000Z' }, event)).toEqual([
+    expect(
+      insertionErrors({ startTime: '2027-06-01T15:59:00.000Z', endTime: '2027-06-03T01:00:01.000Z' }, event),
+    ).toEqual([
       'Start time must be after Tue Jun 1st, 2027 9:00 AM.',
       'End time must be before Wed Jun 2nd, 2027 9:00 PM.',
     ]);
@@ -32,6 +37,8 @@ describe('image insertion rules (spec §5)', () => {
 
   it('checks nothing it cannot compare', () => {
     expect(insertionErrors({}, event)).toEqual([]);
-    expect(insertionErrors({ startTime: '2020-01-01T00:00:00Z', endTime: '2030-01-01T00:00:00Z' }, {})).toEqual([]);
+    expect(
+      insertionErrors({ startTime: '2020-01-01T00:00:00Z', endTime: '2030-01-01T00:00:00Z' }, {}),
+    ).toEqual([]);
   });
 });

@@ -27,7 +27,8 @@ export const locationNotAllowed = (label: string) => `Location: "${label}" not a
 export const startTooEarly = (dateTime: string) => `Start time must be after ${dateTime}.`;
 export const endTooLate = (dateTime: string) => `End time must be before ${dateTime}.`;
 
-const zoneOf = (zone: string | null | undefined) => (zone && isKnownTimezone(zone) ? zone : FALLBACK_TIMEZONE);
+const zoneOf = (zone: string | null | undefined) =>
+  zone && isKnownTimezone(zone) ? zone : FALLBACK_TIMEZONE;
 const instant = (iso: string | null | undefined) => (iso ? Date.parse(iso) : NaN);
 
 /**

@@ -26,7 +26,10 @@ export function dHashOfGrey(pixels: ArrayLike<number>): string {
   return hex;
 }
 
-const POPCOUNT = Array.from({ length: 16 }, (_, n) => (n & 1) + ((n >> 1) & 1) + ((n >> 2) & 1) + ((n >> 3) & 1));
+const POPCOUNT = Array.from(
+  { length: 16 },
+  (_, n) => (n & 1) + ((n >> 1) & 1) + ((n >> 2) & 1) + ((n >> 3) & 1),
+);
 
 /** Differing bits between two hex hashes of the same length (Hamming distance). */
 export function hammingDistance(a: string, b: string): number {

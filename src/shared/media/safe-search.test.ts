@@ -1,10 +1,25 @@
 import fc from 'fast-check';
-import { flaggedCategories, isAtLeast, isFullyRated, safeSearchLevel, SAFE_SEARCH_LEVELS, toLikelihood } from './safe-search';
+import {
+  flaggedCategories,
+  isAtLeast,
+  isFullyRated,
+  safeSearchLevel,
+  SAFE_SEARCH_LEVELS,
+  toLikelihood,
+} from './safe-search';
 
 describe('safe-search levels (spec §9)', () => {
   it('numbers the five ratings 0 to 4', () => {
-    expect(SAFE_SEARCH_LEVELS).toEqual({ VERY_UNLIKELY: 0, UNLIKELY: 1, POSSIBLE: 2, LIKELY: 3, VERY_LIKELY: 4 });
-    expect(['VERY_UNLIKELY', 'UNLIKELY', 'POSSIBLE', 'LIKELY', 'VERY_LIKELY'].map(safeSearchLevel)).toEqual([0, 1, 2, 3, 4]);
+    expect(SAFE_SEARCH_LEVELS).toEqual({
+      VERY_UNLIKELY: 0,
+      UNLIKELY: 1,
+      POSSIBLE: 2,
+      LIKELY: 3,
+      VERY_LIKELY: 4,
+    });
+    expect(['VERY_UNLIKELY', 'UNLIKELY', 'POSSIBLE', 'LIKELY', 'VERY_LIKELY'].map(safeSearchLevel)).toEqual([
+      0, 1, 2, 3, 4,
+    ]);
   });
 
   it('gives no number to UNKNOWN, missing values and inherited property names', () => {
@@ -31,7 +46,13 @@ describe('safe-search levels (spec §9)', () => {
   });
 
   it('flags categories at or above LIKELY and tells fully rated from not analysed', () => {
-    const ratings = { adult: 'VERY_UNLIKELY', spoof: 'LIKELY', medical: 'POSSIBLE', violence: 'VERY_LIKELY', racy: 'UNKNOWN' };
+    const ratings = {
+      adult: 'VERY_UNLIKELY',
+      spoof: 'LIKELY',
+      medical: 'POSSIBLE',
+      violence: 'VERY_LIKELY',
+      racy: 'UNKNOWN',
+    };
     expect(flaggedCategories(ratings)).toEqual(['spoof', 'violence']);
     expect(flaggedCategories(ratings, 'POSSIBLE')).toEqual(['spoof', 'medical', 'violence']);
     expect(isFullyRated(ratings)).toBe(false);

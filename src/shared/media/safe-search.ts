@@ -14,7 +14,14 @@ export const SAFE_SEARCH_LEVELS = {
 export type SafeSearchLevel = keyof typeof SAFE_SEARCH_LEVELS;
 export type Likelihood = SafeSearchLevel | 'UNKNOWN';
 
-export const LIKELIHOODS: readonly Likelihood[] = ['UNKNOWN', 'VERY_UNLIKELY', 'UNLIKELY', 'POSSIBLE', 'LIKELY', 'VERY_LIKELY'];
+export const LIKELIHOODS: readonly Likelihood[] = [
+  'UNKNOWN',
+  'VERY_UNLIKELY',
+  'UNLIKELY',
+  'POSSIBLE',
+  'LIKELY',
+  'VERY_LIKELY',
+];
 
 /** The five categories the image check dialog shows, in its order. */
 export const SAFE_SEARCH_CATEGORIES = ['adult', 'spoof', 'medical', 'violence', 'racy'] as const;
@@ -29,11 +36,16 @@ export function safeSearchLevel(likelihood: string | null | undefined): number |
 
 /** A Vision answer's value as one of ours: anything unexpected (or missing) is UNKNOWN, never a guess. */
 export function toLikelihood(value: unknown): Likelihood {
-  return typeof value === 'string' && (LIKELIHOODS as readonly string[]).includes(value) ? (value as Likelihood) : 'UNKNOWN';
+  return typeof value === 'string' && (LIKELIHOODS as readonly string[]).includes(value)
+    ? (value as Likelihood)
+    : 'UNKNOWN';
 }
 
 /** True when the rating is known and at least `threshold` (default POSSIBLE). */
-export function isAtLeast(likelihood: string | null | undefined, threshold: SafeSearchLevel = 'POSSIBLE'): boolean {
+export function isAtLeast(
+  likelihood: string | null | undefined,
+  threshold: SafeSearchLevel = 'POSSIBLE',
+): boolean {
   const level = safeSearchLevel(likelihood);
   return level !== null && level >= SAFE_SEARCH_LEVELS[threshold];
 }
@@ -47,6 +59,8 @@ export function flaggedCategories(
 }
 
 /** Whether every category carries a real rating (none UNKNOWN or missing). */
-export function isFullyRated(ratings: Partial<Record<SafeSearchCategory, string>> | null | undefined): boolean {
+export function isFullyRated(
+  ratings: Partial<Record<SafeSearchCategory, string>> | null | undefined,
+): boolean {
   return SAFE_SEARCH_CATEGORIES.every((category) => safeSearchLevel(ratings?.[category]) !== null);
 }

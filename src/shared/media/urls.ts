@@ -5,7 +5,11 @@ export const fileUrl = (workspaceId: string, storageName: string) =>
   `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/files/${encodeURIComponent(storageName)}`;
 
 /** A thumbnail: lists use w=400, the upload table h=100, the editor w=600 (spec §7). */
-export function imageResizeUrl(workspaceId: string, storageName: string, size: { w?: number; h?: number }): string {
+export function imageResizeUrl(
+  workspaceId: string,
+  storageName: string,
+  size: { w?: number; h?: number },
+): string {
   const query = new URLSearchParams({ id: storageName });
   if (size.w !== undefined) query.set('w', String(size.w));
   if (size.h !== undefined) query.set('h', String(size.h));
@@ -41,7 +45,9 @@ export function parseOwnImageUrl(src: string, origin?: string): OwnImage | null 
   if (url.pathname === '/fun/imageResize/' || url.pathname === '/fun/imageResize') {
     const id = url.searchParams.get('id') ?? '';
     const workspaceId = url.searchParams.get(WORKSPACE_QUERY_PARAM) ?? '';
-    const extra = [...url.searchParams.keys()].filter((k) => !['id', 'w', 'h', WORKSPACE_QUERY_PARAM].includes(k));
+    const extra = [...url.searchParams.keys()].filter(
+      (k) => !['id', 'w', 'h', WORKSPACE_QUERY_PARAM].includes(k),
+    );
     const sizes = ['w', 'h'].map((k) => url.searchParams.get(k)).filter((v) => v !== null);
     if (
       STORAGE_NAME.test(id) &&

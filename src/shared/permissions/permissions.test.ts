@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { approverRoleIds, can, effectivePermissions, trimMemberRoles, trimRoles, type Roles } from './permissions';
+import {
+  approverRoleIds,
+  can,
+  effectivePermissions,
+  trimMemberRoles,
+  trimRoles,
+  type Roles,
+} from './permissions';
 
 const roles: Roles = {
   editor: { name: 'Editor', canEdit: ['copy', 'event'], canPublish: [], mustApprove: [] },
@@ -9,7 +16,11 @@ const roles: Roles = {
 
 describe('effectivePermissions', () => {
   it('is the union across the member roles', () => {
-    const p = effectivePermissions(roles, { active: true, roles: ['editor', 'publisher'], isWorkspaceManager: false });
+    const p = effectivePermissions(roles, {
+      active: true,
+      roles: ['editor', 'publisher'],
+      isWorkspaceManager: false,
+    });
     expect(p.canEdit).toEqual(['copy', 'event']);
     expect(p.canPublish).toEqual(['copy']);
     expect(p.canApprove).toEqual([]);
@@ -17,12 +28,18 @@ describe('effectivePermissions', () => {
   });
 
   it('gives nothing to an inactive or missing member', () => {
-    expect(effectivePermissions(roles, { active: false, roles: ['editor'], isWorkspaceManager: true }).canEdit).toEqual([]);
+    expect(
+      effectivePermissions(roles, { active: false, roles: ['editor'], isWorkspaceManager: true }).canEdit,
+    ).toEqual([]);
     expect(effectivePermissions(roles, undefined).canManageWorkspace).toBe(false);
   });
 
   it('ignores roles that no longer exist', () => {
-    const p = effectivePermissions(roles, { active: true, roles: ['gone', 'legal'], isWorkspaceManager: true });
+    const p = effectivePermissions(roles, {
+      active: true,
+      roles: ['gone', 'legal'],
+      isWorkspaceManager: true,
+    });
     expect(p.roles).toEqual(['legal']);
     expect(p.canApprove).toEqual(['copy']);
     expect(p.canManageWorkspace).toBe(true);
@@ -47,13 +64,17 @@ describe('can', () => {
       mustApprove: fc.subarray(schemas),
     });
     fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom('r1', 'r2', 'r3'), role), fc.subarray(['r1', 'r2', 'r3']), (rs, held) => {
-        const p = effectivePermissions(rs, { active: true, roles: held, isWorkspaceManager: false });
-        for (const schema of schemas) {
-          const expected = held.some((id) => rs[id]?.canEdit.includes(schema));
-          expect(can(p, 'edit', schema)).toBe(expected);
-        }
-      }),
+      fc.property(
+        fc.dictionary(fc.constantFrom('r1', 'r2', 'r3'), role),
+        fc.subarray(['r1', 'r2', 'r3']),
+        (rs, held) => {
+          const p = effectivePermissions(rs, { active: true, roles: held, isWorkspaceManager: false });
+          for (const schema of schemas) {
+            const expected = held.some((id) => rs[id]?.canEdit.includes(schema));
+            expect(can(p, 'edit', schema)).toBe(expected);
+          }
+        },
+      ),
     );
   });
 });

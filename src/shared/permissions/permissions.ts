@@ -85,7 +85,12 @@ export function trimRoles(roles: Roles, existingSchemas: readonly string[]): Rol
   return Object.fromEntries(
     Object.entries(roles).map(([id, role]) => [
       id,
-      { ...role, canEdit: keep(role.canEdit), canPublish: keep(role.canPublish), mustApprove: keep(role.mustApprove) },
+      {
+        ...role,
+        canEdit: keep(role.canEdit),
+        canPublish: keep(role.canPublish),
+        mustApprove: keep(role.mustApprove),
+      },
     ]),
   );
 }

@@ -102,7 +102,8 @@ function typeOf(field: FieldDef, uses: Set<string>, indent: string): string {
     case 'boolean':
       return 'boolean';
     case 'select': {
-      const union = field.options.length > 0 ? field.options.map((o) => quote(String(o.value))).join(' | ') : 'string';
+      const union =
+        field.options.length > 0 ? field.options.map((o) => quote(String(o.value))).join(' | ') : 'string';
       return field.multiple ? `Array<${union}>` : union;
     }
     case 'tags':
@@ -148,7 +149,9 @@ function objectOf(fields: readonly FieldDef[], uses: Set<string>, indent: string
   for (const field of fields) {
     const doc = field.description ? `${field.label}: ${field.description}` : field.label;
     lines.push(`${indent}  /** ${doc.replace(/\*\//g, '*\\/')} */`);
-    lines.push(`${indent}  ${propertyName(field.key)}${field.required ? '' : '?'}: ${typeOf(field, uses, indent)};`);
+    lines.push(
+      `${indent}  ${propertyName(field.key)}${field.required ? '' : '?'}: ${typeOf(field, uses, indent)};`,
+    );
     if (field.type === 'datetime') {
       lines.push(`${indent}  /** Time zone of ${field.label} (IANA name). */`);
       lines.push(`${indent}  ${propertyName(timezoneKey(field.key))}?: string;`);
@@ -165,9 +168,15 @@ export function generateTypes(schema: SchemaType): string {
   let body = objectOf(fields, uses, '');
   if (schema.variations?.length) {
     const variation = schema.variations
-      .map((v) => `  ${propertyName(v.name)}?: ${v.options.map((o) => quote(String(o.value))).join(' | ') || 'string'};`)
+      .map(
+        (v) =>
+          `  ${propertyName(v.name)}?: ${v.options.map((o) => quote(String(o.value))).join(' | ') || 'string'};`,
+      )
       .join('\n');
-    body = body.replace(/\n}$/, `\n  /** The item's own variation values. */\n  ${VARIATION_KEY}?: {\n${variation.replace(/^/gm, '  ')}\n  };\n}`);
+    body = body.replace(
+      /\n}$/,
+      `\n  /** The item's own variation values. */\n  ${VARIATION_KEY}?: {\n${variation.replace(/^/gm, '  ')}\n  };\n}`,
+    );
   }
   const shared = Object.keys(SHARED_SHAPES)
     .filter((name) => uses.has(name))

@@ -89,7 +89,9 @@ describe('decideWelcome', () => {
   });
 
   it('goes to the remembered URL first', () => {
-    expect(decideWelcome(verified, '/acme/_settings', [{ id: 'a' }])).toEqual({ redirect: '/acme/_settings' });
+    expect(decideWelcome(verified, '/acme/_settings', [{ id: 'a' }])).toEqual({
+      redirect: '/acme/_settings',
+    });
   });
 
   it("goes to the only workspace's explore view", () => {
@@ -144,14 +146,20 @@ describe('decideVerifyEmail', () => {
 
 describe('decideWorkspaceRoute', () => {
   it('forces onboarding until it is done', () => {
-    expect(decideWorkspaceRoute(workspace(false, true), '/acme/_items/all')).toEqual({ redirect: '/acme/_oobe' });
-    expect(decideWorkspaceRoute(workspace(false, true), '/acme/_settings/users')).toEqual({ redirect: '/acme/_oobe' });
+    expect(decideWorkspaceRoute(workspace(false, true), '/acme/_items/all')).toEqual({
+      redirect: '/acme/_oobe',
+    });
+    expect(decideWorkspaceRoute(workspace(false, true), '/acme/_settings/users')).toEqual({
+      redirect: '/acme/_oobe',
+    });
     expect(decideWorkspaceRoute(workspace(false, false), '/acme')).toEqual({ redirect: '/acme/_oobe' });
     expect(decideWorkspaceRoute(workspace(false, true), '/acme/_oobe')).toBeNull();
   });
 
   it('leaves onboarding once done, and sends /{workspace} to explore', () => {
-    expect(decideWorkspaceRoute(workspace(true, true), '/acme/_oobe')).toEqual({ redirect: '/acme/_items/all' });
+    expect(decideWorkspaceRoute(workspace(true, true), '/acme/_oobe')).toEqual({
+      redirect: '/acme/_items/all',
+    });
     expect(decideWorkspaceRoute(workspace(true, true), '/acme')).toEqual({ redirect: '/acme/_items/all' });
     expect(decideWorkspaceRoute(workspace(true, true), '/acme/')).toEqual({ redirect: '/acme/_items/all' });
   });

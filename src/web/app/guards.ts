@@ -16,7 +16,16 @@ export const DEFAULT_VIEW_ID = 'all';
 export const RETURN_TO_PARAM = 'returnTo';
 
 /** First path segments that are not workspace ids. */
-const RESERVED_SEGMENTS = new Set(['auth', 'user', 'workspaces', 'api', 'fun', 'healthz', 'assets', 'delivery']);
+const RESERVED_SEGMENTS = new Set([
+  'auth',
+  'user',
+  'workspaces',
+  'api',
+  'fun',
+  'healthz',
+  'assets',
+  'delivery',
+]);
 
 export type Redirect = { redirect: string };
 /** A guard refusing a navigation: the message is shown and the navigation is aborted (spec §8). */
@@ -32,7 +41,8 @@ export const settingsPath = (workspaceId: string, section?: string) =>
 export const isWorkspaceId = (value: string) => /^[a-z0-9][a-z0-9-]{0,62}$/.test(value);
 
 /** Whether a first path segment can name a workspace at all (app paths like /workspaces/… cannot). */
-export const canBeWorkspaceSegment = (segment: string) => isWorkspaceId(segment) && !RESERVED_SEGMENTS.has(segment);
+export const canBeWorkspaceSegment = (segment: string) =>
+  isWorkspaceId(segment) && !RESERVED_SEGMENTS.has(segment);
 
 /** The workspace a path belongs to, or undefined for app-level paths like /auth/welcome. */
 export function workspaceIdFromPath(pathname: string): string | undefined {
@@ -104,7 +114,12 @@ export function decideBye(user: User | null): 'sign-out' | Redirect {
  * /user/verify-email: a mailed link (token) is always followed, even from a browser that is not
  * signed in; otherwise the page is private and only useful while the email is unverified.
  */
-export function decideVerifyEmail(user: User | null, hasToken: boolean, url: string, returnTo?: string | null): GuardDecision {
+export function decideVerifyEmail(
+  user: User | null,
+  hasToken: boolean,
+  url: string,
+  returnTo?: string | null,
+): GuardDecision {
   if (hasToken) return null;
   if (!user) return { redirect: welcomeUrl(url) };
   if (user.emailVerified) return { redirect: safeReturnTo(returnTo) ?? '/' };

@@ -101,7 +101,11 @@ export function createLoaders(client: QueryClient) {
         });
         if (result.user && user && result.user.id === user.id) client.setQueryData(meQueryKey, result.user);
         else await client.invalidateQueries({ queryKey: meQueryKey });
-        notifications.show({ color: 'teal', title: 'Email verified', message: 'Thanks! Your email address is confirmed.' });
+        notifications.show({
+          color: 'teal',
+          title: 'Email verified',
+          message: 'Thanks! Your email address is confirmed.',
+        });
         throw redirect(safeReturnTo(result.returnTo) ?? '/');
       } catch (e) {
         if (e instanceof Response) throw e;
@@ -126,7 +130,8 @@ export function createLoaders(client: QueryClient) {
         if (isApiError(e) && e.status === 401) throw redirect(welcomeUrl(url));
         if (isApiError(e) && e.status >= 400 && e.status < 500) {
           // Spec §8: workspace select failure goes to /workspaces.
-          const message = e.status === 404 || e.status === 403 || e.status === 400 ? MESSAGES.workspaceNotFound : e.message;
+          const message =
+            e.status === 404 || e.status === 403 || e.status === 400 ? MESSAGES.workspaceNotFound : e.message;
           notifications.show({ color: 'red', title: 'Cannot open workspace', message });
           logEvent('controller_error', { message }, url);
           throw redirect(WORKSPACES_PATH);

@@ -17,7 +17,9 @@ export function RootLayout() {
 
   return (
     <>
-      {navigation.state !== 'idle' && <div className="route-progress" role="progressbar" aria-label="Loading" />}
+      {navigation.state !== 'idle' && (
+        <div className="route-progress" role="progressbar" aria-label="Loading" />
+      )}
       <Outlet />
       <ScrollRestoration />
       <CookieNotice />

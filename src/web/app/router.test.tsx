@@ -16,12 +16,24 @@ const verified: User = { id: 'u1', name: 'Ada Lovelace', email: 'ada@example.com
 const makeWorkspace = (overrides: Partial<Workspace> = {}): Workspace => ({
   id: 'acme',
   name: 'Acme',
-  basics: { name: 'Acme', domains: ['blogging'], stages: ['Live'], timezones: ['America/New_York'], dateFormat: 'relative' },
+  basics: {
+    name: 'Acme',
+    domains: ['blogging'],
+    stages: ['Live'],
+    timezones: ['America/New_York'],
+    dateFormat: 'relative',
+  },
   roles: { admin: { name: 'Admin', canEdit: ['blog-post'], canPublish: ['blog-post'], mustApprove: [] } },
   oobe: { done: true },
   subscription: { plan: 'free' },
   version: 1,
-  __permissions: { canEdit: ['blog-post'], canPublish: ['blog-post'], canApprove: [], canManageWorkspace: true, roles: ['admin'] },
+  __permissions: {
+    canEdit: ['blog-post'],
+    canPublish: ['blog-post'],
+    canApprove: [],
+    canManageWorkspace: true,
+    roles: ['admin'],
+  },
   ...overrides,
 });
 
@@ -34,7 +46,9 @@ function fakeFetch(input: RequestInfo | URL, init?: RequestInit) {
   const body = init?.body ? JSON.parse(String(init.body)) : undefined;
   calls.push({ method, path: url.pathname, body });
   const handler = routes[`${method} ${url.pathname}`];
-  const [status, json] = handler ? handler(body) : [404, { error: { code: 'not_found', message: 'Not found' } }];
+  const [status, json] = handler
+    ? handler(body)
+    : [404, { error: { code: 'not_found', message: 'Not found' } }];
   return Promise.resolve(
     new Response(json === undefined ? null : JSON.stringify(json), {
       status,
@@ -55,16 +69,36 @@ async function visit(path: string) {
   return { router, location };
 }
 
-const signedOut = () => ({ 'GET /api/v1/me': () => [401, { error: { code: 'unauthenticated', message: 'Sign in' } }] as [number, unknown] });
+const signedOut = () => ({
+  'GET /api/v1/me': () =>
+    [401, { error: { code: 'unauthenticated', message: 'Sign in' } }] as [number, unknown],
+});
 const signedIn = (user: User, workspaces: Workspace[]): Record<string, Handler> => ({
   'GET /api/v1/me': () => [200, { user }],
   'GET /api/v1/workspaces': () => [
     200,
-    { workspaces: workspaces.map((w) => ({ id: w.id, name: w.name, oobeDone: w.oobe.done, isWorkspaceManager: w.__permissions.canManageWorkspace })) },
+    {
+      workspaces: workspaces.map((w) => ({
+        id: w.id,
+        name: w.name,
+        oobeDone: w.oobe.done,
+        isWorkspaceManager: w.__permissions.canManageWorkspace,
+      })),
+    },
   ],
   ...Object.fromEntries(workspaces.map((w) => [`GET /api/v1/workspaces/${w.id}`, () => [200, w]])),
-  ...Object.fromEntries(workspaces.map((w) => [`GET /api/v1/workspaces/${w.id}/items`, () => [200, { items: [], nextCursor: null }]])),
-  ...Object.fromEntries(workspaces.map((w) => [`GET /api/v1/workspaces/${w.id}/members`, () => [200, { members: [], invitations: [] }]])),
+  ...Object.fromEntries(
+    workspaces.map((w) => [
+      `GET /api/v1/workspaces/${w.id}/items`,
+      () => [200, { items: [], nextCursor: null }],
+    ]),
+  ),
+  ...Object.fromEntries(
+    workspaces.map((w) => [
+      `GET /api/v1/workspaces/${w.id}/members`,
+      () => [200, { members: [], invitations: [] }],
+    ]),
+  ),
 });
 
 beforeEach(() => {
@@ -117,7 +151,10 @@ describe('route guards in the router', () => {
 
   it("goes to /workspaces with 'Workspace not found' when the workspace cannot be selected", async () => {
     routes = signedIn(verified, [makeWorkspace()]);
-    routes['GET /api/v1/workspaces/other'] = () => [404, { error: { code: 'not_found', message: 'Workspace not found' } }];
+    routes['GET /api/v1/workspaces/other'] = () => [
+      404,
+      { error: { code: 'not_found', message: 'Workspace not found' } },
+    ];
     const { location } = await visit('/other/_items/all');
     await findByText('Workspace not found');
     expect(location()).toBe('/workspaces');
@@ -131,7 +168,12 @@ describe('route guards in the router', () => {
     const { location } = await visit('/acme/_settings');
     await findByText('Only workspace managers can open settings');
     await waitFor(() => expect(location()).toBe('/acme/_items/all'));
-    expect(calls.some((c) => c.path === '/api/v1/events' && (c.body as { eventType: string }).eventType === 'controller_error')).toBe(true);
+    expect(
+      calls.some(
+        (c) =>
+          c.path === '/api/v1/events' && (c.body as { eventType: string }).eventType === 'controller_error',
+      ),
+    ).toBe(true);
   });
 
   it('hides Need my approval from a member without roles', async () => {
@@ -153,7 +195,8 @@ describe('route guards in the router', () => {
   it('signs out at /auth/bye', async () => {
     let isSignedIn = true;
     routes = {
-      'GET /api/v1/me': () => (isSignedIn ? [200, { user: verified }] : [401, { error: { code: 'unauthenticated', message: 'x' } }]),
+      'GET /api/v1/me': () =>
+        isSignedIn ? [200, { user: verified }] : [401, { error: { code: 'unauthenticated', message: 'x' } }],
       'POST /api/v1/auth/sign-out': () => {
         isSignedIn = false;
         return [200, { ok: true }];

@@ -19,7 +19,10 @@ const screen = (load: () => Promise<{ default: React.ComponentType }>) => async 
 const guardedScreen =
   (
     client: QueryClient,
-    load: () => Promise<{ default: React.ComponentType; createLoader: (client: QueryClient) => LoaderFunction }>,
+    load: () => Promise<{
+      default: React.ComponentType;
+      createLoader: (client: QueryClient) => LoaderFunction;
+    }>,
   ) =>
   async () => {
     const module = await load();
@@ -44,8 +47,14 @@ export function createRoutes(client: QueryClient): RouteObject[] {
           loader: loaders.welcomeLoader,
           lazy: screen(() => import('@web/features/auth/welcome-route')),
         },
-        { path: 'auth/forgot-password', lazy: screen(() => import('@web/features/auth/forgot-password-route')) },
-        { path: 'auth/reset-password', lazy: screen(() => import('@web/features/auth/reset-password-route')) },
+        {
+          path: 'auth/forgot-password',
+          lazy: screen(() => import('@web/features/auth/forgot-password-route')),
+        },
+        {
+          path: 'auth/reset-password',
+          lazy: screen(() => import('@web/features/auth/reset-password-route')),
+        },
         {
           path: 'auth/bye',
           loader: loaders.byeLoader,
@@ -104,7 +113,10 @@ export function createRoutes(client: QueryClient): RouteObject[] {
                           path: 'subscription',
                           lazy: screen(() => import('@web/features/settings/subscription-route')),
                         },
-                        { path: 'batches', lazy: screen(() => import('@web/features/settings/batches-route')) },
+                        {
+                          path: 'batches',
+                          lazy: screen(() => import('@web/features/settings/batches-route')),
+                        },
                         { path: '*', Component: NotFoundPage },
                       ],
                     },

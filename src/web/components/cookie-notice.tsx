@@ -20,7 +20,15 @@ export function CookieNotice() {
       shadow="lg"
       p="md"
       radius="lg"
-      style={{ position: 'fixed', bottom: 16, left: 16, right: 16, maxWidth: 560, margin: '0 auto', zIndex: 300 }}
+      style={{
+        position: 'fixed',
+        bottom: 16,
+        left: 16,
+        right: 16,
+        maxWidth: 560,
+        margin: '0 auto',
+        zIndex: 300,
+      }}
     >
       <Group wrap="nowrap" align="center" gap="md">
         <IconCookie size={28} stroke={1.5} color="var(--mantine-color-marquee-5)" style={{ flexShrink: 0 }} />

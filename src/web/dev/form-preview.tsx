@@ -5,7 +5,16 @@
  */
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Anchor, Container, Group, MantineProvider, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Container,
+  Group,
+  MantineProvider,
+  SegmentedControl,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications, notifications } from '@mantine/notifications';
 import '@mantine/core/styles.css';
@@ -18,7 +27,15 @@ import { SAMPLE_ITEMS, sampleReferenceSearch } from './sample-items';
 
 const params = new URLSearchParams(window.location.search);
 
-function Preview({ schemaName, initialMode, canEdit }: { schemaName: string; initialMode: ItemFormMode; canEdit: boolean }) {
+function Preview({
+  schemaName,
+  initialMode,
+  canEdit,
+}: {
+  schemaName: string;
+  initialMode: ItemFormMode;
+  canEdit: boolean;
+}) {
   const schema = getSchema(schemaName);
   const [mode, setMode] = useState<ItemFormMode>(initialMode);
   const sample = SAMPLE_ITEMS[schemaName];
@@ -28,7 +45,12 @@ function Preview({ schemaName, initialMode, canEdit }: { schemaName: string; ini
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={3}>{schema.title}</Title>
-        <SegmentedControl size="xs" value={mode} onChange={(next) => setMode(next as ItemFormMode)} data={['view', 'edit', 'compare']} />
+        <SegmentedControl
+          size="xs"
+          value={mode}
+          onChange={(next) => setMode(next as ItemFormMode)}
+          data={['view', 'edit', 'compare']}
+        />
       </Group>
       <ItemForm
         schema={schema}
@@ -38,7 +60,9 @@ function Preview({ schemaName, initialMode, canEdit }: { schemaName: string; ini
         compareWith={sample ? { label: 'Version 1', data: sample.before } : undefined}
         valueLabel="Version 2 (current)"
         referenceSearch={sampleReferenceSearch}
-        generateTypes={async (name) => `export interface ${name.replace(/(^|-)(\w)/g, (_m, _d, c: string) => c.toUpperCase())} {\n  name: string;\n}\n`}
+        generateTypes={async (name) =>
+          `export interface ${name.replace(/(^|-)(\w)/g, (_m, _d, c: string) => c.toUpperCase())} {\n  name: string;\n}\n`
+        }
         onModeChange={setMode}
         onSave={async (data, meta) => {
           setValue(data);
@@ -80,7 +104,11 @@ createRoot(document.getElementById('root')!).render(
         <Notifications position="top-right" />
         <Container size={params.get('width') === 'narrow' ? 'xs' : 'lg'} py="lg">
           {schemaName ? (
-            <Preview schemaName={schemaName} initialMode={(params.get('mode') as ItemFormMode) ?? 'view'} canEdit={params.get('canEdit') !== '0'} />
+            <Preview
+              schemaName={schemaName}
+              initialMode={(params.get('mode') as ItemFormMode) ?? 'view'}
+              canEdit={params.get('canEdit') !== '0'}
+            />
           ) : (
             <Index />
           )}

@@ -23,8 +23,20 @@ const image = (name: string, size: number) => ({
 
 export const SAMPLE_ITEMS: Record<string, { before: ItemData; after: ItemData }> = {
   'customer-profile-attribute': {
-    before: { name: 'Favourite colour', key: 'favourite-colour', attributeType: 'categorical', options: ['red', 'green'], description: 'Asked at sign-up.' },
-    after: { name: 'Favourite colour', key: 'favourite-colour', attributeType: 'categorical', options: ['red', 'green', 'blue', 'teal'], description: 'Asked at sign-up and in the preference centre.' },
+    before: {
+      name: 'Favourite colour',
+      key: 'favourite-colour',
+      attributeType: 'categorical',
+      options: ['red', 'green'],
+      description: 'Asked at sign-up.',
+    },
+    after: {
+      name: 'Favourite colour',
+      key: 'favourite-colour',
+      attributeType: 'categorical',
+      options: ['red', 'green', 'blue', 'teal'],
+      description: 'Asked at sign-up and in the preference centre.',
+    },
   },
   audience: {
     before: { name: 'Lapsed buyers', description: 'Bought once, nothing in 90 days.' },
@@ -35,11 +47,27 @@ export const SAMPLE_ITEMS: Record<string, { before: ItemData; after: ItemData }>
         label: '1',
         predicate: 'and',
         children: [
-          { type: 'attribute', predicate: { attribute: { schemaType: 'customer-profile-attribute', id: 'a1', label: 'Orders' } }, operator: '==', value: 1 },
-          { type: 'event', event: { label: 'Purchase' }, lookBackUnit: 'days', lookBackValue: 90, aggregator: 'COUNT', aggregatorCondition: '==', aggregatorValue: 0 },
+          {
+            type: 'attribute',
+            predicate: { attribute: { schemaType: 'customer-profile-attribute', id: 'a1', label: 'Orders' } },
+            operator: '==',
+            value: 1,
+          },
+          {
+            type: 'event',
+            event: { label: 'Purchase' },
+            lookBackUnit: 'days',
+            lookBackValue: 90,
+            aggregator: 'COUNT',
+            aggregatorCondition: '==',
+            aggregatorValue: 0,
+          },
         ],
       },
-      socialInterests: [{ id: '6003', name: 'Beaches' }, { id: '6004', name: 'Surfing', type: 'interests' }],
+      socialInterests: [
+        { id: '6003', name: 'Beaches' },
+        { id: '6004', name: 'Surfing', type: 'interests' },
+      ],
     },
   },
   'behavioral-event': {
@@ -60,7 +88,10 @@ export const SAMPLE_ITEMS: Record<string, { before: ItemData; after: ItemData }>
     after: {
       name: 'Welcome email',
       subject: 'Welcome to Acme, glad you are here',
-      template: { combinedMarkup: '<h2>Welcome aboard</h2><p>Thanks for joining <strong>Acme</strong>. Here is <a href="https://example.com">your first offer</a>.</p>' },
+      template: {
+        combinedMarkup:
+          '<h2>Welcome aboard</h2><p>Thanks for joining <strong>Acme</strong>. Here is <a href="https://example.com">your first offer</a>.</p>',
+      },
       textBody: 'Welcome aboard!\nThanks for joining Acme.',
       testAddresses: 'ada@example.com, grace@example.com',
       images: [SAMPLE_REFERENCES[0], SAMPLE_REFERENCES[2]],
@@ -77,17 +108,40 @@ export const SAMPLE_ITEMS: Record<string, { before: ItemData; after: ItemData }>
       endTime: '2025-06-30T23:59:00.000Z',
       endTime_tz: 'America/New_York',
       combinations: [
-        { _slug: 'uk-mobile', variations: { locale: 'en-GB', device: 'mobile' }, overrides: { text: 'Summer sale: 25% off, mate' } },
-        { _slug: 'spanish', variations: { locale: 'es-ES' }, overrides: { text: 'Rebajas de verano: 25%', channel: 'social' } },
+        {
+          _slug: 'uk-mobile',
+          variations: { locale: 'en-GB', device: 'mobile' },
+          overrides: { text: 'Summer sale: 25% off, mate' },
+        },
+        {
+          _slug: 'spanish',
+          variations: { locale: 'es-ES' },
+          overrides: { text: 'Rebajas de verano: 25%', channel: 'social' },
+        },
       ],
     },
   },
   event: {
-    before: { name: 'Launch party', startTime: '2025-07-04T01:00:00.000Z', startTime_tz: 'America/New_York', endTime: '2025-07-04T04:00:00.000Z', endTime_tz: 'America/New_York' },
+    before: {
+      name: 'Launch party',
+      startTime: '2025-07-04T01:00:00.000Z',
+      startTime_tz: 'America/New_York',
+      endTime: '2025-07-04T04:00:00.000Z',
+      endTime_tz: 'America/New_York',
+    },
     after: {
       name: 'Launch party',
       description: 'Drinks and demos on the roof.',
-      location: { streetNumber: '350', streetAddress: '5th Avenue', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', latitude: 40.748817, longitude: -73.985428 },
+      location: {
+        streetNumber: '350',
+        streetAddress: '5th Avenue',
+        city: 'New York',
+        state: 'NY',
+        postal_code: '10118',
+        country: 'US',
+        latitude: 40.748817,
+        longitude: -73.985428,
+      },
       startTime: '2025-07-04T00:00:00.000Z',
       startTime_tz: 'America/New_York',
       endTime: '2025-07-04T04:00:00.000Z',
@@ -126,11 +180,23 @@ export const SAMPLE_ITEMS: Record<string, { before: ItemData; after: ItemData }>
   },
   'client-task': {
     before: { name: 'Send Q3 report', dueDate: '2025-09-30' },
-    after: { name: 'Send Q3 report', description: 'Numbers from the warehouse, charts from marketing.', dueDate: '2025-10-03' },
+    after: {
+      name: 'Send Q3 report',
+      description: 'Numbers from the warehouse, charts from marketing.',
+      dueDate: '2025-10-03',
+    },
   },
   service: {
     before: { name: 'Facebook page' },
-    after: { name: 'Facebook page', connection: { provider: 'facebook', serviceStatus: 'connected', profile: { name: 'Acme Marketing' }, serviceDetails: { pageId: '123' } } },
+    after: {
+      name: 'Facebook page',
+      connection: {
+        provider: 'facebook',
+        serviceStatus: 'connected',
+        profile: { name: 'Acme Marketing' },
+        serviceDetails: { pageId: '123' },
+      },
+    },
   },
   'test-collection': {
     before: { name: 'Image sets have alt text', schema: 'marquee-assets-image-set' },
@@ -143,9 +209,14 @@ export const SAMPLE_ITEMS: Record<string, { before: ItemData; after: ItemData }>
 };
 
 /** A reference search over the sample references. */
-export async function sampleReferenceSearch(schemaTypes: readonly string[], query: string): Promise<Reference[]> {
+export async function sampleReferenceSearch(
+  schemaTypes: readonly string[],
+  query: string,
+): Promise<Reference[]> {
   const needle = query.trim().toLowerCase();
   return SAMPLE_REFERENCES.filter(
-    (reference) => schemaTypes.includes(reference.schemaType) && (!needle || (reference.label ?? '').toLowerCase().includes(needle)),
+    (reference) =>
+      schemaTypes.includes(reference.schemaType) &&
+      (!needle || (reference.label ?? '').toLowerCase().includes(needle)),
   );
 }

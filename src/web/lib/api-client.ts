@@ -80,7 +80,11 @@ export async function apiRequest<S extends z.ZodType | undefined = undefined>(
   if (!schema) return json as Result<S>;
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    throw new ApiError(response.status, 'bad_response', 'The server sent an answer this app does not understand.');
+    throw new ApiError(
+      response.status,
+      'bad_response',
+      'The server sent an answer this app does not understand.',
+    );
   }
   return parsed.data as Result<S>;
 }

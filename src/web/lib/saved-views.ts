@@ -41,5 +41,7 @@ export function findSavedView(
   viewId: string | undefined,
   viewParam: string | undefined,
 ): SavedView | undefined {
-  return views.find((view) => view.viewId === viewId && (view.viewParam ?? undefined) === (viewParam || undefined));
+  return views.find(
+    (view) => view.viewId === viewId && (view.viewParam ?? undefined) === (viewParam || undefined),
+  );
 }

@@ -15,12 +15,14 @@ import { apiRequest } from './api-client';
 export const workspacesQueryKey = ['workspaces'] as const;
 export const workspaceQueryKey = (id: string) => ['workspaces', id] as const;
 
-export const getWorkspaces = async () => (await apiRequest('/api/v1/workspaces', { schema: WorkspaceList })).workspaces;
+export const getWorkspaces = async () =>
+  (await apiRequest('/api/v1/workspaces', { schema: WorkspaceList })).workspaces;
 
 export const getWorkspace = (id: string) =>
   apiRequest(`/api/v1/workspaces/${encodeURIComponent(id)}`, { schema: Workspace });
 
-export const workspacesQueryOptions = () => queryOptions({ queryKey: workspacesQueryKey, queryFn: getWorkspaces });
+export const workspacesQueryOptions = () =>
+  queryOptions({ queryKey: workspacesQueryKey, queryFn: getWorkspaces });
 
 export const workspaceQueryOptions = (id: string) =>
   queryOptions({ queryKey: workspaceQueryKey(id), queryFn: () => getWorkspace(id), staleTime: 10_000 });

@@ -39,11 +39,15 @@ export function queryAllByText(text: string | RegExp, root: ParentNode = documen
   return hits.filter((el) => !hits.some((other) => other !== el && el.contains(other)));
 }
 
-export const queryByText = (text: string | RegExp, root?: ParentNode) => queryAllByText(text, root)[0] ?? null;
+export const queryByText = (text: string | RegExp, root?: ParentNode) =>
+  queryAllByText(text, root)[0] ?? null;
 
 export function getByText(text: string | RegExp, root?: ParentNode): HTMLElement {
   const el = queryByText(text, root);
-  if (!el) throw new Error(`No element with text ${String(text)}. Body: ${normalise(document.body.textContent).slice(0, 500)}`);
+  if (!el)
+    throw new Error(
+      `No element with text ${String(text)}. Body: ${normalise(document.body.textContent).slice(0, 500)}`,
+    );
   return el;
 }
 

@@ -52,7 +52,13 @@ export default function WorkspaceShell() {
       <AppShell.Header px="md">
         <Group h="100%" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 0 }}>
-            <Burger opened={isNavOpen} onClick={nav.toggle} hiddenFrom="md" size="sm" aria-label="Toggle navigation" />
+            <Burger
+              opened={isNavOpen}
+              onClick={nav.toggle}
+              hiddenFrom="md"
+              size="sm"
+              aria-label="Toggle navigation"
+            />
             <Link to="/workspaces" aria-label="All workspaces" style={{ display: 'flex' }}>
               <BrandMark />
             </Link>
@@ -76,7 +82,13 @@ export default function WorkspaceShell() {
             )}
             {hasAside && (
               <Tooltip label="Toggle details">
-                <ActionIcon variant="subtle" color="gray" size="lg" onClick={handleToggleAside} aria-label="Toggle details">
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  size="lg"
+                  onClick={handleToggleAside}
+                  aria-label="Toggle details"
+                >
                   <IconLayoutSidebarRight size={20} stroke={1.6} />
                 </ActionIcon>
               </Tooltip>

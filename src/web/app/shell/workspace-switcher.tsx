@@ -11,7 +11,12 @@ export function WorkspaceSwitcher({ workspace }: { workspace: Workspace }) {
   return (
     <Menu position="bottom-start" width={260} shadow="md">
       <Menu.Target>
-        <UnstyledButton aria-label="Switch workspace" data-testid="workspace-switcher" maw={300} style={{ minWidth: 0 }}>
+        <UnstyledButton
+          aria-label="Switch workspace"
+          data-testid="workspace-switcher"
+          maw={300}
+          style={{ minWidth: 0 }}
+        >
           <Group gap={6} wrap="nowrap">
             <Text fw={600} truncate style={{ minWidth: 0 }}>
               {workspace.basics.name || workspace.name}
@@ -27,7 +32,13 @@ export function WorkspaceSwitcher({ workspace }: { workspace: Workspace }) {
             key={w.id}
             component={Link}
             to={explorePath(w.id)}
-            rightSection={w.id === workspace.id ? <IconCheck size={15} /> : !w.oobeDone ? <Badge size="xs">Setup</Badge> : null}
+            rightSection={
+              w.id === workspace.id ? (
+                <IconCheck size={15} />
+              ) : !w.oobeDone ? (
+                <Badge size="xs">Setup</Badge>
+              ) : null
+            }
           >
             <Text size="sm" truncate>
               {w.name}

@@ -2,7 +2,14 @@ import { Badge, Switch } from '@mantine/core';
 import type { BooleanField as BooleanFieldDef } from '@shared/schemas/types';
 import type { FieldProps } from './types';
 
-export function BooleanField({ field, value, onChange, readOnly, error, inputId }: FieldProps<BooleanFieldDef>) {
+export function BooleanField({
+  field,
+  value,
+  onChange,
+  readOnly,
+  error,
+  inputId,
+}: FieldProps<BooleanFieldDef>) {
   if (readOnly)
     return (
       <Badge variant="light" color={value === true ? 'teal' : 'gray'}>

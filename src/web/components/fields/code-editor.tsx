@@ -43,7 +43,16 @@ function languageOf(language: CodeEditorProps['language']): Extension {
 }
 
 /** CodeMirror 6 (loaded lazily by `CodeField`): every edit passes `guard` before it is applied. */
-export default function CodeEditor({ value, language, readOnly, height, guard, onChange, ariaLabel, fixed }: CodeEditorProps) {
+export default function CodeEditor({
+  value,
+  language,
+  readOnly,
+  height,
+  guard,
+  onChange,
+  ariaLabel,
+  fixed,
+}: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const latest = useRef({ guard, onChange });
@@ -60,7 +69,10 @@ export default function CodeEditor({ value, language, readOnly, height, guard, o
       const kept = latest.current.guard(previous, next);
       if (kept === next) return tr;
       if (kept === previous) return [];
-      return { changes: { from: 0, to: tr.startState.doc.length, insert: kept }, selection: { anchor: Math.min(kept.length, tr.startState.selection.main.head) } };
+      return {
+        changes: { from: 0, to: tr.startState.doc.length, insert: kept },
+        selection: { anchor: Math.min(kept.length, tr.startState.selection.main.head) },
+      };
     });
     const instance = new EditorView({
       parent: host.current,
@@ -75,10 +87,21 @@ export default function CodeEditor({ value, language, readOnly, height, guard, o
           EditorView.editable.of(!readOnly),
           EditorView.contentAttributes.of({ 'aria-label': ariaLabel }),
           EditorView.theme({
-            '&': { height: `${height}px`, fontSize: '13px', border: '1px solid var(--mantine-color-gray-4)', borderRadius: 'var(--mantine-radius-md)' },
+            '&': {
+              height: `${height}px`,
+              fontSize: '13px',
+              border: '1px solid var(--mantine-color-gray-4)',
+              borderRadius: 'var(--mantine-radius-md)',
+            },
             '&.cm-focused': { outline: '2px solid var(--mantine-color-marquee-5)', outlineOffset: '-1px' },
-            '.cm-fixed-block': { backgroundColor: 'var(--mantine-color-gray-1)', color: 'var(--mantine-color-gray-6)' },
-            '.cm-scroller': { fontFamily: 'var(--mantine-font-family-monospace)', borderRadius: 'var(--mantine-radius-md)' },
+            '.cm-fixed-block': {
+              backgroundColor: 'var(--mantine-color-gray-1)',
+              color: 'var(--mantine-color-gray-6)',
+            },
+            '.cm-scroller': {
+              fontFamily: 'var(--mantine-font-family-monospace)',
+              borderRadius: 'var(--mantine-radius-md)',
+            },
           }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged && !update.transactions.some((tr) => tr.annotation(external))) {
@@ -102,7 +125,10 @@ export default function CodeEditor({ value, language, readOnly, height, guard, o
     if (!instance) return;
     const current = instance.state.doc.toString();
     if (current !== value) {
-      instance.dispatch({ changes: { from: 0, to: current.length, insert: value }, annotations: external.of(true) });
+      instance.dispatch({
+        changes: { from: 0, to: current.length, insert: value },
+        annotations: external.of(true),
+      });
     }
   }, [value]);
 

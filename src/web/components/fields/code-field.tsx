@@ -20,7 +20,9 @@ const CodeEditor = lazy(() => import('./code-editor'));
 export function CodeField({ field, value, onChange, readOnly, error, path }: FieldProps<CodeFieldDef>) {
   const { loadedDefaults } = useFieldEnvironment();
   const opened = loadCode(field, typeof value === 'string' ? value : '');
-  const [message, setMessage] = useState<string | undefined>(() => (loadedDefaults.has(path) ? DEFAULT_CODE_LOADED_MESSAGE : undefined));
+  const [message, setMessage] = useState<string | undefined>(() =>
+    loadedDefaults.has(path) ? DEFAULT_CODE_LOADED_MESSAGE : undefined,
+  );
   const shownMessage = message ?? opened.message;
   const refused = shownMessage !== undefined && shownMessage !== DEFAULT_CODE_LOADED_MESSAGE;
 

@@ -1,6 +1,21 @@
-import { ActionIcon, Badge, Button, Card, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
-import type { CombinationRow, CombinationsField as CombinationsFieldDef, FieldDef } from '@shared/schemas/types';
+import type {
+  CombinationRow,
+  CombinationsField as CombinationsFieldDef,
+  FieldDef,
+} from '@shared/schemas/types';
 import { timezoneKey } from '@shared/schemas/types';
 import { moveEntry, removeEntry } from '@shared/validation/list-fields';
 import { selectOptionLabel } from '@shared/validation/select-options';
@@ -14,18 +29,31 @@ const asRows = (value: unknown): CombinationRow[] =>
   Array.isArray(value)
     ? value.map((row) => {
         const entry = (row && typeof row === 'object' ? row : {}) as Partial<CombinationRow>;
-        return { _slug: entry._slug ?? '', variations: entry.variations ?? {}, overrides: entry.overrides ?? {} };
+        return {
+          _slug: entry._slug ?? '',
+          variations: entry.variations ?? {},
+          overrides: entry.overrides ?? {},
+        };
       })
     : [];
 
 /** The keys an override of this field occupies (a date-time value and its zone). */
-const overrideKeys = (field: FieldDef) => (field.type === 'datetime' ? [field.key, timezoneKey(field.key)] : [field.key]);
+const overrideKeys = (field: FieldDef) =>
+  field.type === 'datetime' ? [field.key, timezoneKey(field.key)] : [field.key];
 
 /**
  * Combination rows (spec §5, DESIGN §4): each has a unique Name (`_slug`), the chosen variation values
  * and at least one Override of another field of the item.
  */
-export function CombinationsField({ field, value, onChange, readOnly, error, errors, path }: FieldProps<CombinationsFieldDef>) {
+export function CombinationsField({
+  field,
+  value,
+  onChange,
+  readOnly,
+  error,
+  errors,
+  path,
+}: FieldProps<CombinationsFieldDef>) {
   const { schema } = useFieldEnvironment();
   const rows = asRows(value);
   const variations = schema.variations ?? [];
@@ -33,7 +61,8 @@ export function CombinationsField({ field, value, onChange, readOnly, error, err
   if (readOnly && rows.length === 0) return <ViewValue />;
 
   const update = (next: CombinationRow[]) => onChange(next.length ? next : null);
-  const patchRow = (index: number, patch: Partial<CombinationRow>) => update(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+  const patchRow = (index: number, patch: Partial<CombinationRow>) =>
+    update(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
 
   return (
     <Stack gap="sm" aria-label={field.label}>
@@ -65,7 +94,13 @@ export function CombinationsField({ field, value, onChange, readOnly, error, err
               )}
               {!readOnly && (
                 <Group gap={0} wrap="nowrap">
-                  <ActionIcon variant="subtle" color="gray" aria-label={`Move combination ${index + 1} up`} disabled={index === 0} onClick={() => update(moveEntry(rows, index, -1))}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    aria-label={`Move combination ${index + 1} up`}
+                    disabled={index === 0}
+                    onClick={() => update(moveEntry(rows, index, -1))}
+                  >
                     <IconArrowUp size={16} />
                   </ActionIcon>
                   <ActionIcon
@@ -77,7 +112,12 @@ export function CombinationsField({ field, value, onChange, readOnly, error, err
                   >
                     <IconArrowDown size={16} />
                   </ActionIcon>
-                  <ActionIcon variant="subtle" color="red" aria-label={`Remove combination ${index + 1}`} onClick={() => update(removeEntry(rows, index))}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Remove combination ${index + 1}`}
+                    onClick={() => update(removeEntry(rows, index))}
+                  >
                     <IconTrash size={16} />
                   </ActionIcon>
                 </Group>
@@ -90,7 +130,8 @@ export function CombinationsField({ field, value, onChange, readOnly, error, err
                     .filter((variation) => row.variations[variation.name])
                     .map((variation) => (
                       <Badge key={variation.name} variant="light" tt="none">
-                        {variation.label}: {selectOptionLabel(variation.options, row.variations[variation.name])}
+                        {variation.label}:{' '}
+                        {selectOptionLabel(variation.options, row.variations[variation.name])}
                       </Badge>
                     ))}
                 </Group>

@@ -5,10 +5,21 @@ import { OLD_VALUE_PREFIX } from '@shared/validation/messages';
 import type { FieldProps } from './types';
 import { INPUT_ORDER, ViewValue } from './view-value';
 
-const OPTIONS = COUNTRY_OPTIONS.map((option) => ({ value: option.value, label: `${option.label} (${option.value})` }));
+const OPTIONS = COUNTRY_OPTIONS.map((option) => ({
+  value: option.value,
+  label: `${option.label} (${option.value})`,
+}));
 
 /** A country from the ISO 3166-1 list (spec §9), searchable by name or code. */
-export function CountryField({ field, value, onChange, readOnly, error, inputId, compact }: FieldProps<CountryFieldDef>) {
+export function CountryField({
+  field,
+  value,
+  onChange,
+  readOnly,
+  error,
+  inputId,
+  compact,
+}: FieldProps<CountryFieldDef>) {
   const code = typeof value === 'string' && value ? value : null;
   if (readOnly) {
     if (!code) return <ViewValue />;
@@ -19,7 +30,11 @@ export function CountryField({ field, value, onChange, readOnly, error, inputId,
     <Select
       id={inputId}
       aria-label={field.label}
-      data={code && !countryName(code) ? [...OPTIONS, { value: code, label: `${OLD_VALUE_PREFIX}${code}` }] : OPTIONS}
+      data={
+        code && !countryName(code)
+          ? [...OPTIONS, { value: code, label: `${OLD_VALUE_PREFIX}${code}` }]
+          : OPTIONS
+      }
       value={code}
       searchable
       clearable={!field.required}

@@ -22,7 +22,15 @@ export function parseDateText(text: string): string | null {
 }
 
 /** A calendar date stored as 'YYYY-MM-DD', typed as YYYY/MM/DD, with the spec's hint. */
-export function DateField({ field, value, onChange, readOnly, error, inputId, compact }: FieldProps<DateFieldDef>) {
+export function DateField({
+  field,
+  value,
+  onChange,
+  readOnly,
+  error,
+  inputId,
+  compact,
+}: FieldProps<DateFieldDef>) {
   const date = typeof value === 'string' && value ? value : null;
   if (readOnly) return <ViewValue>{date ? dayjs(date).format(DATE_ONLY_DISPLAY_FORMAT) : ''}</ViewValue>;
   return (

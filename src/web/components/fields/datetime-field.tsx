@@ -4,7 +4,14 @@ import { DatePicker, TimePicker } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import type { DateTimeField as DateTimeFieldDef } from '@shared/schemas/types';
 import { timezoneKey } from '@shared/schemas/types';
-import { datePickerHint, defaultTimezone, formatInZone, formatPickerValue, parsePickerValue, PICKER_MASK } from '@shared/time/format';
+import {
+  datePickerHint,
+  defaultTimezone,
+  formatInZone,
+  formatPickerValue,
+  parsePickerValue,
+  PICKER_MASK,
+} from '@shared/time/format';
 import { isKnownTimezone } from '@shared/time/zones';
 import { useFieldEnvironment } from './field-environment';
 import type { FieldProps } from './types';
@@ -25,7 +32,8 @@ export function zoneOf(scope: Readonly<Record<string, unknown>>, key: string): s
   return typeof zone === 'string' && isKnownTimezone(zone) ? zone : defaultTimezone();
 }
 
-const isInstant = (value: unknown): value is string => typeof value === 'string' && !Number.isNaN(Date.parse(value));
+const isInstant = (value: unknown): value is string =>
+  typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
 /** 'Tue Mar 4th, 2025 9:30 AM' in the value's zone (spec §9), with the zone's name. */
 export function DateTimeDisplay({ value, zone }: { value: unknown; zone: string }) {
@@ -45,7 +53,17 @@ export function DateTimeDisplay({ value, zone }: { value: unknown; zone: string 
  * YYYY/MM/DD HH:mm (24-hour) or picked from a calendar; the text is wall-clock time in the chosen zone,
  * so choosing another zone keeps the typed time and moves the instant.
  */
-export function DateTimeField({ field, value, scope, onChange, onPatch, readOnly, error, inputId, compact }: FieldProps<DateTimeFieldDef>) {
+export function DateTimeField({
+  field,
+  value,
+  scope,
+  onChange,
+  onPatch,
+  readOnly,
+  error,
+  inputId,
+  compact,
+}: FieldProps<DateTimeFieldDef>) {
   const { timezones } = useFieldEnvironment();
   const zone = zoneOf(scope, field.key);
   const shown = isInstant(value) ? formatPickerValue(value, zone) : '';
@@ -56,7 +74,10 @@ export function DateTimeField({ field, value, scope, onChange, onPatch, readOnly
 
   const text = typed ?? shown;
   const typedInvalid = typed !== null && typed.trim() !== '' && parsePickerValue(typed, zone) === null;
-  const zoneOptions = [...new Set([...timezones, zone])].map((name) => ({ value: name, label: name.replace(/_/g, ' ') }));
+  const zoneOptions = [...new Set([...timezones, zone])].map((name) => ({
+    value: name,
+    label: name.replace(/_/g, ' '),
+  }));
 
   const commit = (instant: string | null) =>
     instant ? onPatch({ [field.key]: instant, [timezoneKey(field.key)]: zone }) : onChange(null);
@@ -94,9 +115,20 @@ export function DateTimeField({ field, value, scope, onChange, onPatch, readOnly
           onChange={(event) => handleText(event.currentTarget.value)}
           onBlur={() => setTyped(null)}
           rightSection={
-            <Popover opened={pickerOpen} onChange={setPickerOpen} position="bottom-end" withinPortal shadow="md">
+            <Popover
+              opened={pickerOpen}
+              onChange={setPickerOpen}
+              position="bottom-end"
+              withinPortal
+              shadow="md"
+            >
               <Popover.Target>
-                <ActionIcon variant="subtle" color="gray" aria-label={`Pick ${field.label}`} onClick={() => setPickerOpen((open) => !open)}>
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  aria-label={`Pick ${field.label}`}
+                  onClick={() => setPickerOpen((open) => !open)}
+                >
                   <IconCalendar size={16} />
                 </ActionIcon>
               </Popover.Target>

@@ -71,7 +71,16 @@ export interface FieldInputProps {
 }
 
 /** One field of a scope, drawn by its type's component (or a registered replacement editor). */
-export function FieldInput({ field, scope, onPatch, readOnly, errors, pathPrefix = '', compact, inputId }: FieldInputProps) {
+export function FieldInput({
+  field,
+  scope,
+  onPatch,
+  readOnly,
+  errors,
+  pathPrefix = '',
+  compact,
+  inputId,
+}: FieldInputProps) {
   const { fieldEditors } = useFieldEnvironment();
   const generatedId = useId();
   const Component = fieldEditors[field.type] ?? FIELD_COMPONENTS[field.type];

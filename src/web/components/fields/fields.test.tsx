@@ -11,7 +11,17 @@ import {
   UNNAMED_ITEM,
 } from '@shared/validation/messages';
 import { click, waitFor } from '@web/test/render';
-import { bodyText, button, byLabel, changeValue, keyDown, pickOption, queryButton, queryByLabel, renderUi } from '../item-form/test-utils';
+import {
+  bodyText,
+  button,
+  byLabel,
+  changeValue,
+  keyDown,
+  pickOption,
+  queryButton,
+  queryByLabel,
+  renderUi,
+} from '../item-form/test-utils';
 import { renderField } from './field-test-harness';
 import { SizeDisplay } from './size-display';
 import { safeHtml } from './safe-html';
@@ -64,13 +74,19 @@ describe('name-slug', () => {
 
 describe('generatable', () => {
   it('is read-only above a generate length of 10', async () => {
-    await renderField({ key: 'code', label: 'Code', type: 'generatable', generateLength: 12 }, { code: 'AbCdEfGh1234' });
+    await renderField(
+      { key: 'code', label: 'Code', type: 'generatable', generateLength: 12 },
+      { code: 'AbCdEfGh1234' },
+    );
     expect(byLabel('Code').readOnly).toBe(true);
     expect(bodyText()).toContain('Generated automatically');
   });
 
   it('is editable at 10 or below', async () => {
-    const harness = await renderField({ key: 'code', label: 'Code', type: 'generatable', generateLength: 10 }, {});
+    const harness = await renderField(
+      { key: 'code', label: 'Code', type: 'generatable', generateLength: 10 },
+      {},
+    );
     expect(byLabel('Code').readOnly).toBe(false);
     await changeValue(byLabel('Code'), 'mine');
     expect(harness.scope().code).toBe('mine');
@@ -85,7 +101,10 @@ describe('number and range', () => {
   });
 
   it('moves a range slider by whole steps between min and max', async () => {
-    const harness = await renderField({ key: 'score', label: 'Score', type: 'range', min: 1, max: 5 }, { score: 4 });
+    const harness = await renderField(
+      { key: 'score', label: 'Score', type: 'range', min: 1, max: 5 },
+      { score: 4 },
+    );
     const slider = document.querySelector<HTMLElement>('[role="slider"]')!;
     expect(slider.getAttribute('aria-valuemin')).toBe('1');
     expect(slider.getAttribute('aria-valuemax')).toBe('5');
@@ -106,13 +125,25 @@ describe('boolean', () => {
   });
 
   it('reads Yes in view mode', async () => {
-    await renderField({ key: 'active', label: 'Active', type: 'boolean' }, { active: true }, { readOnly: true });
+    await renderField(
+      { key: 'active', label: 'Active', type: 'boolean' },
+      { active: true },
+      { readOnly: true },
+    );
     expect(bodyText()).toBe('Yes');
   });
 });
 
 describe('select', () => {
-  const channel: FieldDef = { key: 'channel', label: 'Channel', type: 'select', options: [{ value: 'web', label: 'Web' }, { value: 'sms', label: 'SMS' }] };
+  const channel: FieldDef = {
+    key: 'channel',
+    label: 'Channel',
+    type: 'select',
+    options: [
+      { value: 'web', label: 'Web' },
+      { value: 'sms', label: 'SMS' },
+    ],
+  };
 
   it('picks an option', async () => {
     const harness = await renderField(channel, {});
@@ -126,7 +157,11 @@ describe('select', () => {
   });
 
   it('shows old values among the chosen ones of a multiple select in view mode', async () => {
-    await renderField({ ...channel, multiple: true } as FieldDef, { channel: ['web', 'fax'] }, { readOnly: true });
+    await renderField(
+      { ...channel, multiple: true } as FieldDef,
+      { channel: ['web', 'fax'] },
+      { readOnly: true },
+    );
     expect(bodyText()).toContain('Web');
     expect(bodyText()).toContain('--Old Value--fax');
   });
@@ -178,21 +213,36 @@ describe('date-time', () => {
     const harness = await renderField(start, { startTime_tz: 'America/Los_Angeles' });
     expect(byLabel('Start Time').placeholder).toBe('YYYY/MM/DD HH:mm');
     await changeValue(byLabel('Start Time'), '2025/03/04 21:30');
-    expect(harness.scope()).toEqual({ startTime: '2025-03-05T05:30:00.000Z', startTime_tz: 'America/Los_Angeles' });
+    expect(harness.scope()).toEqual({
+      startTime: '2025-03-05T05:30:00.000Z',
+      startTime_tz: 'America/Los_Angeles',
+    });
     expect(bodyText()).toContain('Tue Mar 4th, 2025 9:30 PM');
   });
 
   it('keeps the wall-clock time when another zone is chosen', async () => {
-    const harness = await renderField(start, { startTime: '2025-03-05T05:30:00.000Z', startTime_tz: 'America/Los_Angeles' });
+    const harness = await renderField(start, {
+      startTime: '2025-03-05T05:30:00.000Z',
+      startTime_tz: 'America/Los_Angeles',
+    });
     await pickOption(byLabel('Start Time time zone'), 'America/New York');
-    expect(harness.scope()).toEqual({ startTime: '2025-03-05T02:30:00.000Z', startTime_tz: 'America/New_York' });
+    expect(harness.scope()).toEqual({
+      startTime: '2025-03-05T02:30:00.000Z',
+      startTime_tz: 'America/New_York',
+    });
     expect(byLabel('Start Time').value).toBe('2025/03/04 21:30');
   });
 
   it('offers the workspace zones', async () => {
-    await renderField(start, { startTime_tz: 'Europe/Paris' }, { environment: { timezones: ['Europe/Paris', 'Asia/Tokyo'] } });
+    await renderField(
+      start,
+      { startTime_tz: 'Europe/Paris' },
+      { environment: { timezones: ['Europe/Paris', 'Asia/Tokyo'] } },
+    );
     await act(async () => byLabel('Start Time time zone').click());
-    const options = Array.from(document.querySelectorAll('[role="option"]')).map((option) => option.textContent);
+    const options = Array.from(document.querySelectorAll('[role="option"]')).map(
+      (option) => option.textContent,
+    );
     expect(options).toEqual(['Europe/Paris', 'Asia/Tokyo']);
   });
 
@@ -204,7 +254,11 @@ describe('date-time', () => {
   });
 
   it('displays the value in its zone in view mode', async () => {
-    await renderField(start, { startTime: '2025-07-04T00:00:00.000Z', startTime_tz: 'America/New_York' }, { readOnly: true });
+    await renderField(
+      start,
+      { startTime: '2025-07-04T00:00:00.000Z', startTime_tz: 'America/New_York' },
+      { readOnly: true },
+    );
     expect(bodyText()).toBe('Thu Jul 3rd, 2025 8:00 PM America/New York');
   });
 });
@@ -215,10 +269,16 @@ describe('references', () => {
     { id: 'c2', schemaType: 'copy', label: 'Footer' },
     { id: 'c3', schemaType: 'copy' },
   ];
-  const search = vi.fn(async (_types: readonly string[], query: string) => refs.filter((ref) => (ref.label ?? '').toLowerCase().includes(query.toLowerCase())));
+  const search = vi.fn(async (_types: readonly string[], query: string) =>
+    refs.filter((ref) => (ref.label ?? '').toLowerCase().includes(query.toLowerCase())),
+  );
 
   it('a single reference is full after one selection, and free again when removed', async () => {
-    const harness = await renderField({ key: 'hero', label: 'Hero', type: 'reference', schemaTypes: ['copy'] }, {}, { environment: { referenceSearch: search } });
+    const harness = await renderField(
+      { key: 'hero', label: 'Hero', type: 'reference', schemaTypes: ['copy'] },
+      {},
+      { environment: { referenceSearch: search } },
+    );
     await changeValue(byLabel('Hero'), 'head');
     await waitFor(() => expect(document.querySelector('[role="option"]')).not.toBeNull());
     await pickOption(byLabel('Hero'), 'Headline');
@@ -231,7 +291,11 @@ describe('references', () => {
   });
 
   it('a reference list reorders up and down and names unnamed items', async () => {
-    const harness = await renderField({ key: 'copy', label: 'Copy', type: 'reference-list', schemaTypes: ['copy'] }, { copy: [refs[0], refs[2]] }, { environment: { referenceSearch: search } });
+    const harness = await renderField(
+      { key: 'copy', label: 'Copy', type: 'reference-list', schemaTypes: ['copy'] },
+      { copy: [refs[0], refs[2]] },
+      { environment: { referenceSearch: search } },
+    );
     expect(bodyText()).toContain(UNNAMED_ITEM);
     await click(byLabel('Move Headline down'));
     expect((harness.scope().copy as Reference[]).map((ref) => ref.id)).toEqual(['c3', 'c1']);
@@ -242,7 +306,11 @@ describe('references', () => {
   });
 
   it('a reference list adds a found item at the end', async () => {
-    const harness = await renderField({ key: 'copy', label: 'Copy', type: 'reference-list', schemaTypes: ['copy'] }, { copy: [refs[0]] }, { environment: { referenceSearch: search } });
+    const harness = await renderField(
+      { key: 'copy', label: 'Copy', type: 'reference-list', schemaTypes: ['copy'] },
+      { copy: [refs[0]] },
+      { environment: { referenceSearch: search } },
+    );
     await changeValue(byLabel('Copy'), 'foot');
     await waitFor(() => expect(document.querySelector('[role="option"]')).not.toBeNull());
     await pickOption(byLabel('Copy'), 'Footer');
@@ -284,13 +352,25 @@ describe('table', () => {
   });
 
   it('shows cell errors by their path', async () => {
-    await renderField(properties, { properties: [{}] }, { errors: { 'properties.0.name': 'Name is required' } });
+    await renderField(
+      properties,
+      { properties: [{}] },
+      { errors: { 'properties.0.name': 'Name is required' } },
+    );
     expect(bodyText()).toContain('Name is required');
   });
 });
 
 describe('code', () => {
-  const code: FieldDef = { key: 'code', label: 'Code', type: 'code', language: 'javascript', beginBlock: TEST_BEGIN_BLOCK, endBlock: TEST_END_BLOCK, defaultCode: '  return true;' };
+  const code: FieldDef = {
+    key: 'code',
+    label: 'Code',
+    type: 'code',
+    language: 'javascript',
+    beginBlock: TEST_BEGIN_BLOCK,
+    endBlock: TEST_END_BLOCK,
+    defaultCode: '  return true;',
+  };
   const good = `${TEST_BEGIN_BLOCK}  return 1 > 0;${TEST_END_BLOCK}`;
 
   async function editor() {
@@ -324,7 +404,9 @@ describe('code', () => {
     const harness = await renderField(code, { code: good });
     const view = await editor();
     const at = TEST_BEGIN_BLOCK.length;
-    await act(async () => view.dispatch({ changes: { from: at, insert: '  // ok\n' }, selection: EditorSelection.cursor(at) }));
+    await act(async () =>
+      view.dispatch({ changes: { from: at, insert: '  // ok\n' }, selection: EditorSelection.cursor(at) }),
+    );
     expect(harness.scope().code).toBe(`${TEST_BEGIN_BLOCK}  // ok\n  return 1 > 0;${TEST_END_BLOCK}`);
     expect(bodyText()).not.toContain(BEGIN_BLOCK_CHANGED_MESSAGE);
   });
@@ -355,16 +437,27 @@ describe('combinations', () => {
     await click(button('Add combination'));
     await changeValue(byLabel('Combination 1 name'), 'UK Mobile');
     await pickOption(byLabel('Add override to combination 1'), 'Text');
-    const overrideText = document.querySelector<HTMLTextAreaElement>('[data-combination="0"] textarea[aria-label="Text"]')!;
+    const overrideText = document.querySelector<HTMLTextAreaElement>(
+      '[data-combination="0"] textarea[aria-label="Text"]',
+    )!;
     await changeValue(overrideText, 'Cheerio');
-    expect(harness.scope().combinations).toEqual([{ _slug: 'uk-mobile', variations: {}, overrides: { text: 'Cheerio' } }]);
+    expect(harness.scope().combinations).toEqual([
+      { _slug: 'uk-mobile', variations: {}, overrides: { text: 'Cheerio' } },
+    ]);
   });
 
   it('shows the name and override errors of a row', async () => {
-    await renderField(field, { combinations: [{ _slug: '', variations: {}, overrides: {} }] }, {
-      environment: { schema: copy },
-      errors: { 'combinations.0._slug': 'Name is required', 'combinations.0.overrides': 'At least one Override is required' },
-    });
+    await renderField(
+      field,
+      { combinations: [{ _slug: '', variations: {}, overrides: {} }] },
+      {
+        environment: { schema: copy },
+        errors: {
+          'combinations.0._slug': 'Name is required',
+          'combinations.0.overrides': 'At least one Override is required',
+        },
+      },
+    );
     expect(bodyText()).toContain('Name is required');
     expect(bodyText()).toContain('At least one Override is required');
   });
@@ -384,7 +477,11 @@ describe('schema selector', () => {
   });
 
   it('reports a failure as Types not generated', async () => {
-    await renderField(selector, { schema: 'copy' }, { environment: { generateTypes: async () => Promise.reject(new Error('Unknown schema')) } });
+    await renderField(
+      selector,
+      { schema: 'copy' },
+      { environment: { generateTypes: async () => Promise.reject(new Error('Unknown schema')) } },
+    );
     await click(button('Generate Types'));
     await waitFor(() => expect(bodyText()).toContain('Types not generated. Unknown schema'));
   });
@@ -398,7 +495,11 @@ describe('schema selector', () => {
 
 describe('country', () => {
   it('shows the name and code in view mode', async () => {
-    await renderField({ key: 'country', label: 'Country', type: 'country' }, { country: 'DE' }, { readOnly: true });
+    await renderField(
+      { key: 'country', label: 'Country', type: 'country' },
+      { country: 'DE' },
+      { readOnly: true },
+    );
     expect(bodyText()).toBe('Germany (DE)');
   });
 
@@ -423,14 +524,20 @@ describe('size display', () => {
 
 describe('read-only displays of later editors', () => {
   it('rich text shows cleaned HTML', async () => {
-    await renderField({ key: 'body', label: 'Body', type: 'rich-text' }, { body: '<p>Hi <strong>there</strong></p><script>alert(1)</script><img src="x" onerror="alert(1)">' }, { readOnly: true });
+    await renderField(
+      { key: 'body', label: 'Body', type: 'rich-text' },
+      { body: '<p>Hi <strong>there</strong></p><script>alert(1)</script><img src="x" onerror="alert(1)">' },
+      { readOnly: true },
+    );
     expect(bodyText()).toBe('Hi there');
     expect(document.querySelector('script')).toBeNull();
     expect(document.querySelector('[onerror]')).toBeNull();
   });
 
   it('the cleaner drops unsafe links and keeps safe ones', () => {
-    expect(safeHtml('<a href="javascript:alert(1)">x</a>')).toBe('<a target="_blank" rel="noopener noreferrer">x</a>');
+    expect(safeHtml('<a href="javascript:alert(1)">x</a>')).toBe(
+      '<a target="_blank" rel="noopener noreferrer">x</a>',
+    );
     expect(safeHtml('<a href="https://example.com">x</a>')).toContain('href="https://example.com"');
   });
 
@@ -440,18 +547,38 @@ describe('read-only displays of later editors', () => {
   });
 
   it('a file shows its name and size', async () => {
-    await renderField({ key: 'cover', label: 'Cover', type: 'file' }, { cover: { name: 'a.pdf', size: 2048, contentType: 'application/pdf', storageName: 's', publicUrl: 'u' } }, { readOnly: true });
+    await renderField(
+      { key: 'cover', label: 'Cover', type: 'file' },
+      {
+        cover: {
+          name: 'a.pdf',
+          size: 2048,
+          contentType: 'application/pdf',
+          storageName: 's',
+          publicUrl: 'u',
+        },
+      },
+      { readOnly: true },
+    );
     expect(bodyText()).toContain('a.pdf');
     expect(bodyText()).toContain('2.00 KB · application/pdf');
   });
 
   it('an address shows its lines', async () => {
-    await renderField({ key: 'location', label: 'Location', type: 'address' }, { location: { streetNumber: '1', streetAddress: 'Main St', city: 'Springfield', country: 'US' } }, { readOnly: true });
+    await renderField(
+      { key: 'location', label: 'Location', type: 'address' },
+      { location: { streetNumber: '1', streetAddress: 'Main St', city: 'Springfield', country: 'US' } },
+      { readOnly: true },
+    );
     expect(bodyText()).toBe('1 Main StSpringfieldUnited States');
   });
 
   it('a service connection shows who it is connected as', async () => {
-    await renderField({ key: 'connection', label: 'Connection', type: 'service-connection' }, { connection: { provider: 'facebook', profile: { name: 'Acme' } } }, { readOnly: true });
+    await renderField(
+      { key: 'connection', label: 'Connection', type: 'service-connection' },
+      { connection: { provider: 'facebook', profile: { name: 'Acme' } } },
+      { readOnly: true },
+    );
     expect(bodyText()).toContain('Connected as Acme');
   });
 
@@ -466,7 +593,11 @@ describe('read-only displays of later editors', () => {
   });
 
   it('an email template shows its markup', async () => {
-    await renderField({ key: 'template', label: 'Template', type: 'email-template' }, { template: { combinedMarkup: '<h1>Welcome</h1>' } }, { readOnly: true });
+    await renderField(
+      { key: 'template', label: 'Template', type: 'email-template' },
+      { template: { combinedMarkup: '<h1>Welcome</h1>' } },
+      { readOnly: true },
+    );
     expect(bodyText()).toBe('Welcome');
   });
 });

@@ -8,7 +8,15 @@ import { INPUT_ORDER, ViewValue, asText } from './view-value';
  * Generatable text (spec §5): with a generate length above 10 it is read-only; the form fills it with a
  * random alphanumeric string of that length when it opens (see `prepareItemData`).
  */
-export function GeneratableField({ field, value, onChange, readOnly, error, inputId, compact }: FieldProps<GeneratableFieldDef>) {
+export function GeneratableField({
+  field,
+  value,
+  onChange,
+  readOnly,
+  error,
+  inputId,
+  compact,
+}: FieldProps<GeneratableFieldDef>) {
   if (readOnly) return <ViewValue>{asText(value)}</ViewValue>;
   const generated = isGeneratedField(field);
   return (

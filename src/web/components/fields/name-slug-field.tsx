@@ -9,7 +9,16 @@ import { INPUT_ORDER, ViewValue, asText } from './view-value';
  * Name-slug (spec §5): what is typed is stored as kebab-case; cleared, the slug derives from the source
  * field (usually the name). While the input has focus it shows the text as typed, so spaces can be typed.
  */
-export function NameSlugField({ field, value, scope, onChange, readOnly, error, inputId, compact }: FieldProps<NameSlugFieldDef>) {
+export function NameSlugField({
+  field,
+  value,
+  scope,
+  onChange,
+  readOnly,
+  error,
+  inputId,
+  compact,
+}: FieldProps<NameSlugFieldDef>) {
   const [typed, setTyped] = useState<string | null>(null);
   if (readOnly) return <ViewValue>{asText(value)}</ViewValue>;
   return (
@@ -18,7 +27,12 @@ export function NameSlugField({ field, value, scope, onChange, readOnly, error, 
       aria-label={field.label}
       value={typed ?? asText(value)}
       inputWrapperOrder={INPUT_ORDER}
-      description={compact ? undefined : (field.description ?? 'Lower-case words joined by dashes. Leave empty to derive it from the name.')}
+      description={
+        compact
+          ? undefined
+          : (field.description ??
+            'Lower-case words joined by dashes. Leave empty to derive it from the name.')
+      }
       error={error}
       size={compact ? 'xs' : 'sm'}
       onFocus={() => setTyped(asText(value))}

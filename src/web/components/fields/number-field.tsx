@@ -3,9 +3,18 @@ import type { NumberField as NumberFieldDef, RangeField as RangeFieldDef } from 
 import type { FieldProps } from './types';
 import { INPUT_ORDER, ViewValue } from './view-value';
 
-const asNumber = (value: unknown): number | undefined => (typeof value === 'number' && !Number.isNaN(value) ? value : undefined);
+const asNumber = (value: unknown): number | undefined =>
+  typeof value === 'number' && !Number.isNaN(value) ? value : undefined;
 
-export function NumberField({ field, value, onChange, readOnly, error, inputId, compact }: FieldProps<NumberFieldDef>) {
+export function NumberField({
+  field,
+  value,
+  onChange,
+  readOnly,
+  error,
+  inputId,
+  compact,
+}: FieldProps<NumberFieldDef>) {
   const number = asNumber(value);
   if (readOnly) return <ViewValue>{number === undefined ? '' : number.toLocaleString('en-US')}</ViewValue>;
   return (
@@ -27,7 +36,8 @@ export function NumberField({ field, value, onChange, readOnly, error, inputId, 
 /** A slider over whole numbers from min to max (spec §5: step 1). */
 export function RangeField({ field, value, onChange, readOnly, error, inputId }: FieldProps<RangeFieldDef>) {
   const number = asNumber(value);
-  if (readOnly) return <ViewValue>{number === undefined ? '' : `${number} (${field.min}–${field.max})`}</ViewValue>;
+  if (readOnly)
+    return <ViewValue>{number === undefined ? '' : `${number} (${field.min}–${field.max})`}</ViewValue>;
   return (
     <div>
       <Group gap="md" wrap="nowrap" align="center">

@@ -1,4 +1,16 @@
-import { Badge, Box, Code, Group, Image, List, Paper, Stack, Text, Textarea, Typography } from '@mantine/core';
+import {
+  Badge,
+  Box,
+  Code,
+  Group,
+  Image,
+  List,
+  Paper,
+  Stack,
+  Text,
+  Textarea,
+  Typography,
+} from '@mantine/core';
 import { IconFile, IconMapPin, IconPlugConnected } from '@tabler/icons-react';
 import type { FieldProps } from './types';
 import { countryName } from '@shared/geo/countries';
@@ -61,7 +73,8 @@ export function EmailTemplateDisplay({ field, value }: FieldProps) {
 }
 
 type CriteriaGroup = Extract<CriteriaNodeValue, { children: CriteriaNodeValue[] }>;
-const isGroup = (node: CriteriaNodeValue): node is CriteriaGroup => Array.isArray((node as { children?: unknown }).children);
+const isGroup = (node: CriteriaNodeValue): node is CriteriaGroup =>
+  Array.isArray((node as { children?: unknown }).children);
 
 function CriteriaNode({ node }: { node: CriteriaNodeValue }) {
   if (isGroup(node)) {
@@ -97,7 +110,8 @@ function CriteriaNode({ node }: { node: CriteriaNodeValue }) {
   const label =
     node.type === 'event'
       ? text(asObject(node.event)?.label) || 'Event not selected'
-      : text(target?.label) || (node.type === 'attribute' ? 'Attribute not selected' : 'Audience not selected');
+      : text(target?.label) ||
+        (node.type === 'attribute' ? 'Attribute not selected' : 'Audience not selected');
   return (
     <Text size="sm">
       <Text span c="dimmed">
@@ -156,9 +170,15 @@ export function AddressDisplay({ value }: FieldProps) {
   const address = asObject(value);
   if (!address) return <ViewValue />;
   const street = [text(address.streetNumber), text(address.streetAddress)].filter(Boolean).join(' ');
-  const city = [text(address.city), text(address.state), text(address.postal_code)].filter(Boolean).join(', ');
+  const city = [text(address.city), text(address.state), text(address.postal_code)]
+    .filter(Boolean)
+    .join(', ');
   const country = text(address.country);
-  const lines = [street && (text(address.unit) ? `${street}, ${text(address.unit)}` : street), city, countryName(country) ?? country].filter(Boolean);
+  const lines = [
+    street && (text(address.unit) ? `${street}, ${text(address.unit)}` : street),
+    city,
+    countryName(country) ?? country,
+  ].filter(Boolean);
   const shown = lines.length ? lines : [text(address.rawAddress)].filter(Boolean);
   const hasPoint = typeof address.latitude === 'number' && typeof address.longitude === 'number';
   return (
@@ -205,7 +225,11 @@ export function ServiceConnectionDisplay({ value }: FieldProps) {
             {text(connection.provider)}
           </Text>
           {status && (
-            <Badge size="sm" variant="light" color={status === 'connected' ? 'teal' : status === 'warning' ? 'orange' : 'gray'}>
+            <Badge
+              size="sm"
+              variant="light"
+              color={status === 'connected' ? 'teal' : status === 'warning' ? 'orange' : 'gray'}
+            >
               {status}
             </Badge>
           )}

@@ -1,7 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { ActionIcon, Avatar, Group, Paper, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconLink, IconX } from '@tabler/icons-react';
-import type { Reference, ReferenceField as ReferenceFieldDef, ReferenceListField as ReferenceListFieldDef } from '@shared/schemas/types';
+import type {
+  Reference,
+  ReferenceField as ReferenceFieldDef,
+  ReferenceListField as ReferenceListFieldDef,
+} from '@shared/schemas/types';
 import { isReferenceFull, moveEntry, referenceLabel, removeEntry } from '@shared/validation/list-fields';
 import { getSchema } from '@shared/schemas/catalogue';
 import { useFieldEnvironment } from './field-environment';
@@ -119,7 +123,14 @@ function ReferencePicker({
 }
 
 /** Spec §5: a single reference is full after one selection; remove it to choose another. */
-export function ReferenceField({ field, value, onChange, readOnly, error, inputId }: FieldProps<ReferenceFieldDef>) {
+export function ReferenceField({
+  field,
+  value,
+  onChange,
+  readOnly,
+  error,
+  inputId,
+}: FieldProps<ReferenceFieldDef>) {
   const { referenceSearch } = useFieldEnvironment();
   const reference = isReference(value) ? value : null;
   if (readOnly) return reference ? <ReferenceChip reference={reference} /> : <ViewValue />;
@@ -129,7 +140,12 @@ export function ReferenceField({ field, value, onChange, readOnly, error, inputI
         reference={reference}
         actions={
           <Tooltip label="Remove">
-            <ActionIcon variant="subtle" color="gray" aria-label={`Remove ${referenceLabel(reference)}`} onClick={() => onChange(null)}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              aria-label={`Remove ${referenceLabel(reference)}`}
+              onClick={() => onChange(null)}
+            >
               <IconX size={16} />
             </ActionIcon>
           </Tooltip>
@@ -150,7 +166,14 @@ export function ReferenceField({ field, value, onChange, readOnly, error, inputI
 }
 
 /** Spec §5: an ordered list of references, reordered up and down. */
-export function ReferenceListField({ field, value, onChange, readOnly, error, inputId }: FieldProps<ReferenceListFieldDef>) {
+export function ReferenceListField({
+  field,
+  value,
+  onChange,
+  readOnly,
+  error,
+  inputId,
+}: FieldProps<ReferenceListFieldDef>) {
   const { referenceSearch } = useFieldEnvironment();
   const references = asReferences(value);
   if (readOnly)
@@ -174,7 +197,13 @@ export function ReferenceListField({ field, value, onChange, readOnly, error, in
             reference={reference}
             actions={
               <>
-                <ActionIcon variant="subtle" color="gray" aria-label={`Move ${name} up`} disabled={index === 0} onClick={() => update(moveEntry(references, index, -1))}>
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  aria-label={`Move ${name} up`}
+                  disabled={index === 0}
+                  onClick={() => update(moveEntry(references, index, -1))}
+                >
                   <IconArrowUp size={16} />
                 </ActionIcon>
                 <ActionIcon
@@ -186,7 +215,12 @@ export function ReferenceListField({ field, value, onChange, readOnly, error, in
                 >
                   <IconArrowDown size={16} />
                 </ActionIcon>
-                <ActionIcon variant="subtle" color="gray" aria-label={`Remove ${name}`} onClick={() => update(removeEntry(references, index))}>
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  aria-label={`Remove ${name}`}
+                  onClick={() => update(removeEntry(references, index))}
+                >
                   <IconX size={16} />
                 </ActionIcon>
               </>

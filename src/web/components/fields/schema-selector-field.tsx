@@ -12,13 +12,22 @@ import { INPUT_ORDER, ViewValue } from './view-value';
 export const typesNotGenerated = (detail: string) => `Types not generated. ${detail}`;
 
 /** The name of a schema, with 'Generate Types' (its type definition text) and 'Copy' (spec §2). */
-export function SchemaSelectorField({ field, value, onChange, readOnly, error, inputId, compact }: FieldProps<SchemaSelectorFieldDef>) {
+export function SchemaSelectorField({
+  field,
+  value,
+  onChange,
+  readOnly,
+  error,
+  inputId,
+  compact,
+}: FieldProps<SchemaSelectorFieldDef>) {
   const { schemaOptions, generateTypes } = useFieldEnvironment();
   const [types, setTypes] = useState<string | null>(null);
   const [generating, setGenerating] = useState(false);
   const name = typeof value === 'string' && value ? value : null;
   const known = schemaOptions.find((option) => option.value === name);
-  const data = name && !known ? [...schemaOptions, { value: name, label: `${OLD_VALUE_PREFIX}${name}` }] : schemaOptions;
+  const data =
+    name && !known ? [...schemaOptions, { value: name, label: `${OLD_VALUE_PREFIX}${name}` }] : schemaOptions;
 
   const handleGenerate = async () => {
     if (!name || !generateTypes) return;

@@ -8,13 +8,25 @@ import { INPUT_ORDER, ViewValue } from './view-value';
 const SEARCHABLE_FROM = 8;
 
 const asValues = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : typeof value === 'string' && value ? [value] : [];
+  Array.isArray(value)
+    ? value.filter((entry): entry is string => typeof entry === 'string')
+    : typeof value === 'string' && value
+      ? [value]
+      : [];
 
 /**
  * Single or multiple choice (spec §8): a stored value no longer among the options is kept and reads
  * '--Old Value--{value}'.
  */
-export function SelectField({ field, value, onChange, readOnly, error, inputId, compact }: FieldProps<SelectFieldDef>) {
+export function SelectField({
+  field,
+  value,
+  onChange,
+  readOnly,
+  error,
+  inputId,
+  compact,
+}: FieldProps<SelectFieldDef>) {
   const values = asValues(value);
   if (readOnly) {
     if (values.length === 0) return <ViewValue />;
@@ -24,7 +36,12 @@ export function SelectField({ field, value, onChange, readOnly, error, inputId, 
         {values.map((entry) => {
           const label = selectOptionLabel(field.options, entry);
           return (
-            <Badge key={entry} variant="light" color={label.startsWith(OLD_VALUE_PREFIX) ? 'orange' : undefined} tt="none">
+            <Badge
+              key={entry}
+              variant="light"
+              color={label.startsWith(OLD_VALUE_PREFIX) ? 'orange' : undefined}
+              tt="none"
+            >
               {label}
             </Badge>
           );

@@ -13,16 +13,31 @@ const asRows = (value: unknown): ItemData[] =>
  * Rows whose columns are fields (spec §5): add, edit in place, remove, move up and down. Add is hidden
  * once the table holds its maximum row count.
  */
-export function TableField({ field, value, onChange, readOnly, error, errors, path }: FieldProps<TableFieldDef>) {
+export function TableField({
+  field,
+  value,
+  onChange,
+  readOnly,
+  error,
+  errors,
+  path,
+}: FieldProps<TableFieldDef>) {
   const rows = asRows(value);
   if (readOnly && rows.length === 0) return <ViewValue />;
   const update = (next: ItemData[]) => onChange(next.length ? next : null);
-  const patchRow = (index: number, patch: Readonly<ItemData>) => update(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+  const patchRow = (index: number, patch: Readonly<ItemData>) =>
+    update(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
 
   return (
     <div>
       <Table.ScrollContainer minWidth={360}>
-        <Table withTableBorder withColumnBorders={false} verticalSpacing={6} horizontalSpacing="xs" aria-label={field.label}>
+        <Table
+          withTableBorder
+          withColumnBorders={false}
+          verticalSpacing={6}
+          horizontalSpacing="xs"
+          aria-label={field.label}
+        >
           <Table.Thead>
             <Table.Tr>
               <Table.Th w={36}>#</Table.Th>
@@ -63,7 +78,13 @@ export function TableField({ field, value, onChange, readOnly, error, errors, pa
                 {!readOnly && (
                   <Table.Td>
                     <Group gap={0} wrap="nowrap">
-                      <ActionIcon variant="subtle" color="gray" aria-label={`Move row ${index + 1} up`} disabled={index === 0} onClick={() => update(moveEntry(rows, index, -1))}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="gray"
+                        aria-label={`Move row ${index + 1} up`}
+                        disabled={index === 0}
+                        onClick={() => update(moveEntry(rows, index, -1))}
+                      >
                         <IconArrowUp size={16} />
                       </ActionIcon>
                       <ActionIcon
@@ -75,7 +96,12 @@ export function TableField({ field, value, onChange, readOnly, error, errors, pa
                       >
                         <IconArrowDown size={16} />
                       </ActionIcon>
-                      <ActionIcon variant="subtle" color="red" aria-label={`Remove row ${index + 1}`} onClick={() => update(removeEntry(rows, index))}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Remove row ${index + 1}`}
+                        onClick={() => update(removeEntry(rows, index))}
+                      >
                         <IconTrash size={16} />
                       </ActionIcon>
                     </Group>
@@ -98,7 +124,12 @@ export function TableField({ field, value, onChange, readOnly, error, errors, pa
       {!readOnly && (
         <Group justify="space-between" mt="xs">
           {canAddRow(field, rows) ? (
-            <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => update([...rows, {}])}>
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconPlus size={14} />}
+              onClick={() => update([...rows, {}])}
+            >
               Add row
             </Button>
           ) : (

@@ -8,7 +8,15 @@ const asTags = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
 
 /** Free entries (spec §5); entries are trimmed and duplicates removed. Enter or a comma adds a tag. */
-export function TagsField({ field, value, onChange, readOnly, error, inputId, compact }: FieldProps<TagsFieldDef>) {
+export function TagsField({
+  field,
+  value,
+  onChange,
+  readOnly,
+  error,
+  inputId,
+  compact,
+}: FieldProps<TagsFieldDef>) {
   const tags = asTags(value);
   if (readOnly) {
     if (tags.length === 0) return <ViewValue />;

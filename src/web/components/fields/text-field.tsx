@@ -4,7 +4,15 @@ import type { FieldProps } from './types';
 import { INPUT_ORDER, ViewValue, asText } from './view-value';
 
 /** Single-line text. */
-export function TextField({ field, value, onChange, readOnly, error, inputId, compact }: FieldProps<TextFieldDef>) {
+export function TextField({
+  field,
+  value,
+  onChange,
+  readOnly,
+  error,
+  inputId,
+  compact,
+}: FieldProps<TextFieldDef>) {
   if (readOnly) return <ViewValue>{asText(value)}</ViewValue>;
   return (
     <TextInput

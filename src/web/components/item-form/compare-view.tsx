@@ -14,19 +14,38 @@ interface Side {
 const ignore = () => {};
 
 /** Compare mode (spec §2): two versions side by side; fields whose values differ are marked. */
-export function CompareView({ schema, fields, before, after }: { schema: SchemaType; fields: FieldDef[]; before: Side; after: Side }) {
+export function CompareView({
+  schema,
+  fields,
+  before,
+  after,
+}: {
+  schema: SchemaType;
+  fields: FieldDef[];
+  before: Side;
+  after: Side;
+}) {
   const [onlyChanged, setOnlyChanged] = useState(false);
   const changed = new Set(changedFields(schema, before.data, after.data));
   const shown = fields.filter(
-    (field) => (isFieldVisible(field, before.data) || isFieldVisible(field, after.data)) && (!onlyChanged || changed.has(field.key)),
+    (field) =>
+      (isFieldVisible(field, before.data) || isFieldVisible(field, after.data)) &&
+      (!onlyChanged || changed.has(field.key)),
   );
   return (
     <Paper p={{ base: 'sm', sm: 'lg' }} radius="md">
       <Group justify="space-between" mb="sm">
         <Text size="sm" c="dimmed">
-          {changed.size === 0 ? 'No fields differ' : `${changed.size} field${changed.size === 1 ? '' : 's'} changed`}
+          {changed.size === 0
+            ? 'No fields differ'
+            : `${changed.size} field${changed.size === 1 ? '' : 's'} changed`}
         </Text>
-        <Switch size="sm" label="Only changed fields" checked={onlyChanged} onChange={(event) => setOnlyChanged(event.currentTarget.checked)} />
+        <Switch
+          size="sm"
+          label="Only changed fields"
+          checked={onlyChanged}
+          onChange={(event) => setOnlyChanged(event.currentTarget.checked)}
+        />
       </Group>
       <Grid gap="md" visibleFrom="sm" mb={4} px="xs" style={{ borderLeft: '3px solid transparent' }}>
         <Grid.Col span={3} />
@@ -71,7 +90,12 @@ export function CompareView({ schema, fields, before, after }: { schema: SchemaT
                   </Group>
                 </Grid.Col>
                 {[before, after].map((side) => (
-                  <Grid.Col key={side.label} span={{ base: 12, sm: 4.5 }} style={{ minWidth: 0 }} data-side={side === before ? 'before' : 'after'}>
+                  <Grid.Col
+                    key={side.label}
+                    span={{ base: 12, sm: 4.5 }}
+                    style={{ minWidth: 0 }}
+                    data-side={side === before ? 'before' : 'after'}
+                  >
                     <Text size="xs" c="dimmed" hiddenFrom="sm">
                       {side.label}
                     </Text>

@@ -16,7 +16,8 @@ export function fieldErrorsOf(failure: unknown): ValidationErrors | null {
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
     const details = (current as { details?: unknown }).details;
-    const errors = details && typeof details === 'object' ? (details as { errors?: unknown }).errors : undefined;
+    const errors =
+      details && typeof details === 'object' ? (details as { errors?: unknown }).errors : undefined;
     if (isMessageMap(errors) && Object.keys(errors).length > 0) return errors;
     current = (current as { cause?: unknown }).cause;
   }

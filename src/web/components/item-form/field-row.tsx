@@ -26,7 +26,13 @@ export function FieldRow({
       <Grid gap={{ base: 4, sm: 'md' }} align="flex-start">
         <Grid.Col span={{ base: 12, sm: labelWidth }} data-label-width={labelWidth}>
           <Group gap={6} pt={stacked || !editing ? 0 : { base: 0, sm: 6 }} wrap="nowrap">
-            <Text component="label" htmlFor={editing ? inputId : undefined} size="sm" fw={500} c={editing ? undefined : 'dimmed'}>
+            <Text
+              component="label"
+              htmlFor={editing ? inputId : undefined}
+              size="sm"
+              fw={500}
+              c={editing ? undefined : 'dimmed'}
+            >
               {field.label}
               {editing && field.required && (
                 <Text span c="red" ml={3} aria-hidden>

@@ -30,25 +30,32 @@ async function renderEvent(overrides: Partial<ItemFormProps> = {}) {
   const onSave = vi.fn<ItemFormProps['onSave']>(async () => {
     throw rejected();
   });
-  await renderUi(<ItemForm schema={event} value={launch} mode="edit" canEdit onSave={onSave} {...overrides} />);
+  await renderUi(
+    <ItemForm schema={event} value={launch} mode="edit" canEdit onSave={onSave} {...overrides} />,
+  );
   return { onSave };
 }
 
 const form = () => document.querySelector<HTMLElement>('[data-item-form]')!;
 /** The message a Mantine input shows under itself (its wrapper's error). */
 const fieldError = (label: string) =>
-  byLabel(label).closest('.mantine-InputWrapper-root')?.querySelector('.mantine-InputWrapper-error')?.textContent ?? null;
+  byLabel(label).closest('.mantine-InputWrapper-root')?.querySelector('.mantine-InputWrapper-error')
+    ?.textContent ?? null;
 
 describe('field errors', () => {
   it('reads details.errors from the error or its cause, and shows list entries on the list field', () => {
     expect(fieldErrorsOf(rejected())).toEqual({ 'copy.0': tooEarly });
-    expect(fieldErrorsOf(new ApiError(400, 'validation_failed', 'x', { errors: { name: 'Required' } }))).toEqual({ name: 'Required' });
+    expect(
+      fieldErrorsOf(new ApiError(400, 'validation_failed', 'x', { errors: { name: 'Required' } })),
+    ).toEqual({ name: 'Required' });
     expect(fieldErrorsOf(new Error('plain'))).toBeNull();
-    expect(errorsByField({ 'copy.0': 'A.', 'copy.2': 'A.', 'images.1': 'B.', 'table.0.name': 'C.' })).toEqual({
-      copy: 'A.',
-      images: 'B.',
-      'table.0.name': 'C.',
-    });
+    expect(errorsByField({ 'copy.0': 'A.', 'copy.2': 'A.', 'images.1': 'B.', 'table.0.name': 'C.' })).toEqual(
+      {
+        copy: 'A.',
+        images: 'B.',
+        'table.0.name': 'C.',
+      },
+    );
   });
 });
 
@@ -80,7 +87,8 @@ describe('ItemForm server field errors', () => {
 
   it('shows what validateAsync finds while editing, on the list field', async () => {
     const validateAsync = vi.fn<NonNullable<ItemFormProps['validateAsync']>>(
-      async (_schema, data): Promise<Record<string, string>> => (Array.isArray(data.copy) && data.copy.length > 0 ? { 'copy.0': tooEarly } : {}),
+      async (_schema, data): Promise<Record<string, string>> =>
+        Array.isArray(data.copy) && data.copy.length > 0 ? { 'copy.0': tooEarly } : {},
     );
     await renderEvent({ validateAsync });
     await waitFor(() => expect(fieldError('Copy')).toBe(tooEarly));

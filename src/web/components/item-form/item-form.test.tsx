@@ -22,7 +22,16 @@ async function renderForm(overrides: Partial<ItemFormProps> = {}) {
   const onCancel = vi.fn();
   const onModeChange = vi.fn();
   await renderUi(
-    <ItemForm schema={clientTask} value={{ name: 'Send report' }} mode="edit" canEdit onSave={onSave} onCancel={onCancel} onModeChange={onModeChange} {...overrides} />,
+    <ItemForm
+      schema={clientTask}
+      value={{ name: 'Send report' }}
+      mode="edit"
+      canEdit
+      onSave={onSave}
+      onCancel={onCancel}
+      onModeChange={onModeChange}
+      {...overrides}
+    />,
   );
   return { onSave, onCancel, onModeChange };
 }
@@ -89,7 +98,9 @@ describe('ItemForm Save and Reset enablement', () => {
   });
 
   it('stays in edit mode with the message when saving fails', async () => {
-    await renderForm({ onSave: async () => Promise.reject(new Error('Item update failed. Error: conflict')) });
+    await renderForm({
+      onSave: async () => Promise.reject(new Error('Item update failed. Error: conflict')),
+    });
     await changeValue(byLabel('Name'), 'Other');
     await click(button('Save'));
     await waitFor(() => expect(bodyText()).toContain('Item update failed. Error: conflict'));
@@ -158,7 +169,10 @@ describe('ItemForm fields', () => {
   });
 
   it('hides fields whose display condition fails, and does not validate them', async () => {
-    const { onSave } = await renderForm({ schema: attribute, value: { name: 'Age', key: 'age', attributeType: 'number' } });
+    const { onSave } = await renderForm({
+      schema: attribute,
+      value: { name: 'Age', key: 'age', attributeType: 'number' },
+    });
     expect(document.querySelector('[data-field="options"]')).toBeNull();
     await changeValue(byLabel('Description'), 'Years');
     await click(button('Save'));
@@ -170,10 +184,14 @@ describe('ItemForm fields', () => {
     expect(document.querySelector('[data-field="options"]')).not.toBeNull();
   });
 
-  it('lays labels out 5 columns wide by default, or the field\'s own width', async () => {
+  it("lays labels out 5 columns wide by default, or the field's own width", async () => {
     await renderForm({ schema: audience, value: {}, mode: 'view' });
-    expect(document.querySelector('[data-field="name"] [data-label-width]')?.getAttribute('data-label-width')).toBe('5');
-    expect(document.querySelector('[data-field="criteria"] [data-label-width]')?.getAttribute('data-label-width')).toBe('12');
+    expect(
+      document.querySelector('[data-field="name"] [data-label-width]')?.getAttribute('data-label-width'),
+    ).toBe('5');
+    expect(
+      document.querySelector('[data-field="criteria"] [data-label-width]')?.getAttribute('data-label-width'),
+    ).toBe('12');
   });
 
   it('fills a generated field (length above 10) read-only, and leaves a short one editable', async () => {
@@ -201,8 +219,15 @@ describe('ItemForm compare mode', () => {
   it('shows both versions side by side and marks only the changed fields', async () => {
     const before: ItemData = { name: 'Send report', dueDate: '2025-09-30' };
     const after: ItemData = { name: 'Send report', description: 'With charts', dueDate: '2025-10-03' };
-    await renderForm({ mode: 'compare', value: after, compareWith: { label: 'Version 1', data: before }, valueLabel: 'Version 2' });
-    const changed = Array.from(document.querySelectorAll('[data-changed]')).map((row) => row.getAttribute('data-field'));
+    await renderForm({
+      mode: 'compare',
+      value: after,
+      compareWith: { label: 'Version 1', data: before },
+      valueLabel: 'Version 2',
+    });
+    const changed = Array.from(document.querySelectorAll('[data-changed]')).map((row) =>
+      row.getAttribute('data-field'),
+    );
     expect(changed.sort()).toEqual(['description', 'dueDate']);
     expect(bodyText()).toContain('Version 1');
     expect(bodyText()).toContain('Version 2');
@@ -219,21 +244,31 @@ describe('ItemForm compare mode', () => {
 
 describe('ItemForm over every built-in schema', () => {
   const schemas = BUILT_IN_DOMAINS.flatMap((domain) => domain.schemas);
-  it.each(schemas.map((schema) => [schema.name]))('renders %s in view, edit and compare modes', async (name) => {
-    const schema = getSchema(name)!;
-    const sample = SAMPLE_ITEMS[name];
-    expect(sample).toBeDefined();
-    for (const mode of ['view', 'edit', 'compare'] as const) {
-      const { unmount } = await renderUi(
-        <ItemForm schema={schema} value={sample.after} mode={mode} canEdit compareWith={{ label: 'Before', data: sample.before }} onSave={async () => {}} />,
-      );
-      const form = document.querySelector(`[data-item-form="${name}"]`);
-      expect(form?.getAttribute('data-mode')).toBe(mode);
-      expect(document.querySelectorAll('[data-field]').length).toBeGreaterThan(1);
-      const nameRow = document.querySelector('[data-field="name"]')!;
-      const shown = mode === 'edit' ? nameRow.querySelector('input')?.value : nameRow.textContent;
-      expect(shown).toContain(String(sample.after.name));
-      await unmount();
-    }
-  });
+  it.each(schemas.map((schema) => [schema.name]))(
+    'renders %s in view, edit and compare modes',
+    async (name) => {
+      const schema = getSchema(name)!;
+      const sample = SAMPLE_ITEMS[name];
+      expect(sample).toBeDefined();
+      for (const mode of ['view', 'edit', 'compare'] as const) {
+        const { unmount } = await renderUi(
+          <ItemForm
+            schema={schema}
+            value={sample.after}
+            mode={mode}
+            canEdit
+            compareWith={{ label: 'Before', data: sample.before }}
+            onSave={async () => {}}
+          />,
+        );
+        const form = document.querySelector(`[data-item-form="${name}"]`);
+        expect(form?.getAttribute('data-mode')).toBe(mode);
+        expect(document.querySelectorAll('[data-field]').length).toBeGreaterThan(1);
+        const nameRow = document.querySelector('[data-field="name"]')!;
+        const shown = mode === 'edit' ? nameRow.querySelector('input')?.value : nameRow.textContent;
+        expect(shown).toContain(String(sample.after.name));
+        await unmount();
+      }
+    },
+  );
 });

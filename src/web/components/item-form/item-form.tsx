@@ -1,7 +1,14 @@
 import { useEffect, useId, useMemo, useState, type ComponentType } from 'react';
 import { Alert, Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconAlertTriangle, IconArrowBackUp, IconDeviceFloppy, IconEye, IconLock, IconPencil } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconArrowBackUp,
+  IconDeviceFloppy,
+  IconEye,
+  IconLock,
+  IconPencil,
+} from '@tabler/icons-react';
 import { sameValue } from '@shared/schemas/compare';
 import { isFieldVisible } from '@shared/schemas/display-if';
 import type { FieldDef, FieldType, SchemaType } from '@shared/schemas/types';
@@ -61,7 +68,9 @@ export interface ItemFormProps {
 
 /** Fields in form order: the schema's topFields first, then the rest in schema order. */
 export function orderedFields(schema: Pick<SchemaType, 'fields' | 'topFields'>): FieldDef[] {
-  const top = schema.topFields.map((key) => schema.fields.find((field) => field.key === key)).filter((field): field is FieldDef => !!field);
+  const top = schema.topFields
+    .map((key) => schema.fields.find((field) => field.key === key))
+    .filter((field): field is FieldDef => !!field);
   return [...top, ...schema.fields.filter((field) => !schema.topFields.includes(field.key))];
 }
 
@@ -106,7 +115,11 @@ export function ItemForm(props: ItemFormProps) {
   }
 
   const mode: ItemFormMode =
-    requestedMode === 'compare' && compareWith ? 'compare' : requestedMode === 'edit' && canEdit ? 'edit' : 'view';
+    requestedMode === 'compare' && compareWith
+      ? 'compare'
+      : requestedMode === 'edit' && canEdit
+        ? 'edit'
+        : 'view';
   const editing = mode === 'edit';
   const allowSaveWithErrors = schema.allowSaveWithErrors === true;
 
@@ -135,7 +148,9 @@ export function ItemForm(props: ItemFormProps) {
 
   const shownErrors: ValidationErrors = useMemo(() => {
     if (!editing) return {};
-    const own = showAllErrors ? errors : Object.fromEntries(Object.entries(errors).filter(([path]) => touched.has(topKey(path))));
+    const own = showAllErrors
+      ? errors
+      : Object.fromEntries(Object.entries(errors).filter(([path]) => touched.has(topKey(path))));
     const checked = validateAsync ? asyncErrors : {};
     return { ...checked, ...serverErrors, ...own };
   }, [editing, showAllErrors, errors, touched, validateAsync, asyncErrors, serverErrors]);
@@ -143,7 +158,9 @@ export function ItemForm(props: ItemFormProps) {
   const environment: FieldEnvironment = useMemo(
     () => ({
       schema,
-      timezones: props.timezones?.length ? workspaceTimezones({ timezones: props.timezones }) : workspaceTimezones(),
+      timezones: props.timezones?.length
+        ? workspaceTimezones({ timezones: props.timezones })
+        : workspaceTimezones(),
       referenceSearch: props.referenceSearch,
       thumbnailUrl: props.thumbnailUrl,
       generateTypes: props.generateTypes,
@@ -151,7 +168,16 @@ export function ItemForm(props: ItemFormProps) {
       loadedDefaults: prepared.loadedDefaults,
       fieldEditors: props.fieldEditors ?? {},
     }),
-    [schema, props.timezones, props.referenceSearch, props.thumbnailUrl, props.generateTypes, props.schemaOptions, props.fieldEditors, prepared.loadedDefaults],
+    [
+      schema,
+      props.timezones,
+      props.referenceSearch,
+      props.thumbnailUrl,
+      props.generateTypes,
+      props.schemaOptions,
+      props.fieldEditors,
+      prepared.loadedDefaults,
+    ],
   );
 
   const changeMode = (next: ItemFormMode) => {
@@ -228,9 +254,19 @@ export function ItemForm(props: ItemFormProps) {
         >
           <Group justify="space-between" gap="sm">
             <Group gap="xs">
-              {mode === 'edit' ? <IconPencil size={18} /> : mode === 'compare' ? <IconArrowBackUp size={18} /> : <IconEye size={18} />}
+              {mode === 'edit' ? (
+                <IconPencil size={18} />
+              ) : mode === 'compare' ? (
+                <IconArrowBackUp size={18} />
+              ) : (
+                <IconEye size={18} />
+              )}
               <Text fw={600} size="sm">
-                {mode === 'edit' ? `Editing ${schema.title}` : mode === 'compare' ? 'Comparing versions' : schema.title}
+                {mode === 'edit'
+                  ? `Editing ${schema.title}`
+                  : mode === 'compare'
+                    ? 'Comparing versions'
+                    : schema.title}
               </Text>
               {editing && dirty && (
                 <Text size="xs" c="dimmed">
@@ -263,7 +299,12 @@ export function ItemForm(props: ItemFormProps) {
                   <Button variant="default" disabled={!canReset || saving} onClick={resetForm}>
                     Reset
                   </Button>
-                  <Button leftSection={<IconDeviceFloppy size={16} />} disabled={!canSave} loading={saving} onClick={handleSave}>
+                  <Button
+                    leftSection={<IconDeviceFloppy size={16} />}
+                    disabled={!canSave}
+                    loading={saving}
+                    onClick={handleSave}
+                  >
                     Save
                   </Button>
                 </>
@@ -285,7 +326,12 @@ export function ItemForm(props: ItemFormProps) {
         </Paper>
 
         {incomplete && (
-          <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="incomplete-banner">
+          <Alert
+            color="yellow"
+            variant="light"
+            icon={<IconAlertTriangle size={18} />}
+            data-testid="incomplete-banner"
+          >
             {INCOMPLETE_ITEM_MESSAGE}
           </Alert>
         )}
@@ -296,7 +342,12 @@ export function ItemForm(props: ItemFormProps) {
         )}
 
         {mode === 'compare' && compareWith ? (
-          <CompareView schema={schema} fields={orderedFields(schema)} before={compareWith} after={{ label: props.valueLabel ?? 'Current version', data }} />
+          <CompareView
+            schema={schema}
+            fields={orderedFields(schema)}
+            before={compareWith}
+            after={{ label: props.valueLabel ?? 'Current version', data }}
+          />
         ) : (
           <Paper p={{ base: 'sm', sm: 'lg' }} radius="md">
             <Stack gap="sm">
@@ -304,7 +355,14 @@ export function ItemForm(props: ItemFormProps) {
                 const inputId = `${formId}-${field.key}`;
                 return (
                   <FieldRow key={field.key} field={field} inputId={inputId} editing={editing}>
-                    <FieldInput field={field} scope={data} onPatch={handlePatch} readOnly={!editing} errors={shownErrors} inputId={inputId} />
+                    <FieldInput
+                      field={field}
+                      scope={data}
+                      onPatch={handlePatch}
+                      readOnly={!editing}
+                      errors={shownErrors}
+                      inputId={inputId}
+                    />
                   </FieldRow>
                 );
               })}

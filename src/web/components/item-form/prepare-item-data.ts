@@ -16,7 +16,10 @@ export interface PreparedItemData {
  * random alphanumeric string and empty code fields with their default code. These count as the
  * starting point, not as the user's changes.
  */
-export function prepareItemData(schema: Pick<SchemaType, 'fields'>, value: Readonly<ItemData>): PreparedItemData {
+export function prepareItemData(
+  schema: Pick<SchemaType, 'fields'>,
+  value: Readonly<ItemData>,
+): PreparedItemData {
   const data: ItemData = { ...value };
   const loadedDefaults = new Set<string>();
   for (const field of schema.fields) {
@@ -36,7 +39,11 @@ export function prepareItemData(schema: Pick<SchemaType, 'fields'>, value: Reado
  * to the slug of the source's old value) follows the source's new value too (spec §5: derived from the
  * name unless typed).
  */
-export function patchItemData(schema: Pick<SchemaType, 'fields'>, previous: Readonly<ItemData>, patch: Readonly<ItemData>): ItemData {
+export function patchItemData(
+  schema: Pick<SchemaType, 'fields'>,
+  previous: Readonly<ItemData>,
+  patch: Readonly<ItemData>,
+): ItemData {
   const next: ItemData = { ...previous, ...patch };
   for (const field of schema.fields) {
     if (field.type !== 'name-slug' || !(field.from in patch) || field.key in patch) continue;

@@ -42,13 +42,15 @@ export function byLabel<T extends HTMLElement = HTMLInputElement>(label: string)
   return found;
 }
 
-export const queryByLabel = (label: string) => document.querySelector<HTMLElement>(`[aria-label="${CSS.escape(label)}"]`);
+export const queryByLabel = (label: string) =>
+  document.querySelector<HTMLElement>(`[aria-label="${CSS.escape(label)}"]`);
 
 /** Focuses an input or textarea and sets its value the way React notices, then fires input and change. */
 export async function changeValue(element: HTMLInputElement | HTMLTextAreaElement, value: string) {
   if (document.activeElement !== element) await act(async () => element.focus());
   await act(async () => {
-    const prototype = element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+    const prototype =
+      element instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
     Object.getOwnPropertyDescriptor(prototype, 'value')!.set!.call(element, value);
     element.dispatchEvent(new Event('input', { bubbles: true }));
     element.dispatchEvent(new Event('change', { bubbles: true }));
@@ -76,21 +78,32 @@ export async function focus(element: HTMLElement) {
 
 /** The button whose text is exactly `text`. */
 export function button(text: string): HTMLButtonElement {
-  const found = Array.from(document.querySelectorAll('button')).find((candidate) => candidate.textContent?.trim() === text);
+  const found = Array.from(document.querySelectorAll('button')).find(
+    (candidate) => candidate.textContent?.trim() === text,
+  );
   if (!found) throw new Error(`No button "${text}"`);
   return found;
 }
 
 export const queryButton = (text: string) =>
-  Array.from(document.querySelectorAll('button')).find((candidate) => candidate.textContent?.trim() === text) ?? null;
+  Array.from(document.querySelectorAll('button')).find(
+    (candidate) => candidate.textContent?.trim() === text,
+  ) ?? null;
 
 /** Opens a Mantine select by clicking its input and picks the option with this text. */
 export async function pickOption(input: HTMLInputElement, text: string) {
   await act(async () => {
     input.click();
   });
-  const option = Array.from(document.querySelectorAll<HTMLElement>('[role="option"]')).find((candidate) => candidate.textContent?.trim() === text);
-  if (!option) throw new Error(`No option "${text}" among ${Array.from(document.querySelectorAll('[role="option"]')).map((o) => o.textContent).join(', ')}`);
+  const option = Array.from(document.querySelectorAll<HTMLElement>('[role="option"]')).find(
+    (candidate) => candidate.textContent?.trim() === text,
+  );
+  if (!option)
+    throw new Error(
+      `No option "${text}" among ${Array.from(document.querySelectorAll('[role="option"]'))
+        .map((o) => o.textContent)
+        .join(', ')}`,
+    );
   await act(async () => {
     option.click();
   });

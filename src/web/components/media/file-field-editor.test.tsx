@@ -18,7 +18,17 @@ async function renderEditor(initial: FileRecord | null = null, readOnly = false)
       initial={initial as unknown}
       onValue={(value) => values.push(value)}
       render={(value, onChange) => (
-        <FileFieldEditor field={field} value={value} scope={{}} onChange={onChange} onPatch={() => {}} readOnly={readOnly} errors={{}} path="masterImage" inputId="f1" />
+        <FileFieldEditor
+          field={field}
+          value={value}
+          scope={{}}
+          onChange={onChange}
+          onPatch={() => {}}
+          readOnly={readOnly}
+          errors={{}}
+          path="masterImage"
+          inputId="f1"
+        />
       )}
     />,
   );
@@ -56,12 +66,18 @@ describe('FileFieldEditor', () => {
     await request.respond(201, fileRecord());
     await findByText('Uploaded successfully');
     await findByText('Image analysis done');
-    expect(calls.some((call) => call.url.startsWith(`/fun/sanity/?id=abcdefghijklmnop1234.png&__marquee_workspace=${WS}`))).toBe(true);
+    expect(
+      calls.some((call) =>
+        call.url.startsWith(`/fun/sanity/?id=abcdefghijklmnop1234.png&__marquee_workspace=${WS}`),
+      ),
+    ).toBe(true);
     expect(values[0]).toEqual(fileRecord());
     expect(values.at(-1)).toEqual({ ...fileRecord(), sanityResults: localSanity() });
     // The editor's thumbnail is imageResize w=600.
     const img = document.querySelector<HTMLImageElement>('[data-testid="focal-point-image"] img')!;
-    expect(img.getAttribute('src')).toBe(`/fun/imageResize/?id=abcdefghijklmnop1234.png&w=600&__marquee_workspace=${WS}`);
+    expect(img.getAttribute('src')).toBe(
+      `/fun/imageResize/?id=abcdefghijklmnop1234.png&w=600&__marquee_workspace=${WS}`,
+    );
     expect(bodyText()).toContain('Safe search not analysed');
   });
 
@@ -81,8 +97,14 @@ describe('FileFieldEditor', () => {
     await renderEditor();
     const input = fileInput();
     expect(input.getAttribute('accept')).toContain('image/*');
-    await act(async () => userEvent.upload(input, new File(['%PDF'], 'brief.pdf', { type: 'application/pdf' }), { applyAccept: false }));
-    await findByText(/File upload failed\. Error: Only images can be uploaded; "brief.pdf" is not an image\./);
+    await act(async () =>
+      userEvent.upload(input, new File(['%PDF'], 'brief.pdf', { type: 'application/pdf' }), {
+        applyAccept: false,
+      }),
+    );
+    await findByText(
+      /File upload failed\. Error: Only images can be uploaded; "brief.pdf" is not an image\./,
+    );
     expect(FakeXhr.requests).toHaveLength(0);
   });
 
@@ -91,7 +113,17 @@ describe('FileFieldEditor', () => {
     const values = await renderEditor(fileRecord(undefined, { sanityResults: localSanity() }));
     const frame = document.querySelector<HTMLElement>('[data-testid="focal-point-image"]')!;
     const img = frame.querySelector('img')!;
-    img.getBoundingClientRect = () => ({ left: 0, top: 0, width: 600, height: 400, right: 600, bottom: 400, x: 0, y: 0, toJSON: () => ({}) });
+    img.getBoundingClientRect = () => ({
+      left: 0,
+      top: 0,
+      width: 600,
+      height: 400,
+      right: 600,
+      bottom: 400,
+      x: 0,
+      y: 0,
+      toJSON: () => ({}),
+    });
     await act(async () => {
       frame.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: 150, clientY: 300 }));
     });

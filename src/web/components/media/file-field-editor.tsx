@@ -3,7 +3,17 @@ import { Alert, Badge, Button, FileButton, Group, Loader, Paper, Progress, Stack
 import { Dropzone } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconCircleCheck, IconInfoCircle, IconPhoto, IconPhotoScan, IconReplace, IconTrash, IconUpload, IconX } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconCircleCheck,
+  IconInfoCircle,
+  IconPhoto,
+  IconPhotoScan,
+  IconReplace,
+  IconTrash,
+  IconUpload,
+  IconX,
+} from '@tabler/icons-react';
 import type { FileRecord, SanityResult } from '@shared/media/contract';
 import { imageResizeUrl, parseOwnImageUrl } from '@shared/media/urls';
 import { SizeDisplay } from '../fields/size-display';
@@ -34,7 +44,8 @@ const asSanity = (value: unknown): SanityResult | null =>
   value && typeof value === 'object' && 'safeSearchDetection' in value ? (value as SanityResult) : null;
 
 /** The workspace a stored file belongs to: its publicUrl names it; else the editor's workspace. */
-const workspaceOfFile = (file: FileRecord, fallback: string) => parseOwnImageUrl(file.publicUrl)?.workspaceId ?? fallback;
+const workspaceOfFile = (file: FileRecord, fallback: string) =>
+  parseOwnImageUrl(file.publicUrl)?.workspaceId ?? fallback;
 
 interface Uploading {
   name: string;
@@ -80,7 +91,11 @@ export function FileFieldEditor({ field, value, onChange, readOnly, error, input
       const current = latest.current;
       if (current?.storageName === record.storageName) onChange({ ...current, sanityResults: sanity });
       setAnalysis('done');
-      notifications.show({ color: 'teal', message: UPLOAD_MESSAGES.analysed, icon: <IconPhotoScan size={16} /> });
+      notifications.show({
+        color: 'teal',
+        message: UPLOAD_MESSAGES.analysed,
+        icon: <IconPhotoScan size={16} />,
+      });
     } catch (e) {
       setAnalysis('failed');
       notifications.show({ color: 'orange', message: `Image analysis failed: ${errorMessage(e)}` });
@@ -110,14 +125,20 @@ export function FileFieldEditor({ field, value, onChange, readOnly, error, input
         signal: controller.signal,
         onProgress: ({ loaded, total }) =>
           setUploading((current) =>
-            current?.controller === controller ? { ...current, percent: progressPercent(loaded, total, picked.size) } : current,
+            current?.controller === controller
+              ? { ...current, percent: progressPercent(loaded, total, picked.size) }
+              : current,
           ),
       });
       if (controller.signal.aborted) return;
       setUploading(null);
       onChange(record);
       latest.current = record;
-      notifications.show({ color: 'teal', message: UPLOAD_MESSAGES.uploaded, icon: <IconCircleCheck size={16} /> });
+      notifications.show({
+        color: 'teal',
+        message: UPLOAD_MESSAGES.uploaded,
+        icon: <IconCircleCheck size={16} />,
+      });
       if (!asSanity(record.sanityResults)) void analyse(record);
     } catch (e) {
       if (uploadController.current === controller) setUploading(null);
@@ -135,7 +156,10 @@ export function FileFieldEditor({ field, value, onChange, readOnly, error, input
     const storageName = file.storageName;
     const owner = workspaceOfFile(file, workspaceId);
     // The file record keeps the point too; a failure there leaves the field value, which is what is saved.
-    focusTimer.current = setTimeout(() => void setFocus(owner, storageName, focus).catch(() => undefined), 400);
+    focusTimer.current = setTimeout(
+      () => void setFocus(owner, storageName, focus).catch(() => undefined),
+      400,
+    );
   };
 
   const handleRemove = () => {
@@ -145,7 +169,15 @@ export function FileFieldEditor({ field, value, onChange, readOnly, error, input
   };
 
   const failureAlert = failure && (
-    <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} p="xs" withCloseButton onClose={() => setFailure(null)} role="alert">
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconAlertTriangle size={18} />}
+      p="xs"
+      withCloseButton
+      onClose={() => setFailure(null)}
+      role="alert"
+    >
       <Text size="sm">{failure}</Text>
     </Alert>
   );
@@ -162,12 +194,21 @@ export function FileFieldEditor({ field, value, onChange, readOnly, error, input
               <Text size="xs" c="dimmed" data-testid="upload-percent">
                 {uploading.percent}%
               </Text>
-              <Button size="compact-xs" variant="subtle" color="gray" onClick={() => uploading.controller.abort()}>
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                color="gray"
+                onClick={() => uploading.controller.abort()}
+              >
                 Cancel
               </Button>
             </Group>
           </Group>
-          <Progress value={uploading.percent} animated={uploading.percent < 100} aria-label={`Upload of ${uploading.name}`} />
+          <Progress
+            value={uploading.percent}
+            animated={uploading.percent < 100}
+            aria-label={`Upload of ${uploading.name}`}
+          />
           <SizeDisplay bytes={uploading.size} size="xs" c="dimmed" />
         </Stack>
       </Paper>
@@ -254,7 +295,12 @@ export function FileFieldEditor({ field, value, onChange, readOnly, error, input
         </div>
         <Group gap={6}>
           {isImage && (
-            <Button size="compact-sm" variant="light" leftSection={<IconPhotoScan size={14} />} onClick={() => setCheckOpen(true)}>
+            <Button
+              size="compact-sm"
+              variant="light"
+              leftSection={<IconPhotoScan size={14} />}
+              onClick={() => setCheckOpen(true)}
+            >
               Image check
             </Button>
           )}
@@ -262,12 +308,24 @@ export function FileFieldEditor({ field, value, onChange, readOnly, error, input
             <>
               <FileButton onChange={(picked) => void handleFile(picked)} accept="image/*">
                 {(props) => (
-                  <Button {...props} size="compact-sm" variant="default" leftSection={<IconReplace size={14} />}>
+                  <Button
+                    {...props}
+                    size="compact-sm"
+                    variant="default"
+                    leftSection={<IconReplace size={14} />}
+                  >
                     Replace
                   </Button>
                 )}
               </FileButton>
-              <Button size="compact-sm" variant="default" color="red" leftSection={<IconTrash size={14} />} onClick={handleRemove} aria-label={`Remove ${file.name}`}>
+              <Button
+                size="compact-sm"
+                variant="default"
+                color="red"
+                leftSection={<IconTrash size={14} />}
+                onClick={handleRemove}
+                aria-label={`Remove ${file.name}`}
+              >
                 Remove
               </Button>
             </>
@@ -333,7 +391,8 @@ export function FileFieldEditor({ field, value, onChange, readOnly, error, input
               ? undefined
               : (fresh) => {
                   const current = latest.current;
-                  if (current?.storageName === file.storageName) onChange({ ...current, sanityResults: fresh });
+                  if (current?.storageName === file.storageName)
+                    onChange({ ...current, sanityResults: fresh });
                 }
           }
         />

@@ -17,7 +17,14 @@ export interface FocalPointImageProps {
  * An image with its focal point marked; clicking it (or the arrow keys when it has focus) moves the
  * point. Beside it, how the image crops to a square and to a wide banner with that point kept in view.
  */
-export function FocalPointImage({ src, alt, focus, onFocusChange, maxWidth = 600, maxHeight = 420 }: FocalPointImageProps) {
+export function FocalPointImage({
+  src,
+  alt,
+  focus,
+  onFocusChange,
+  maxWidth = 600,
+  maxHeight = 420,
+}: FocalPointImageProps) {
   const [loaded, setLoaded] = useState(false);
   const editable = !!onFocusChange;
 
@@ -46,12 +53,23 @@ export function FocalPointImage({ src, alt, focus, onFocusChange, maxWidth = 600
           data-editable={editable || undefined}
           role={editable ? 'button' : undefined}
           tabIndex={editable ? 0 : undefined}
-          aria-label={editable ? `Focal point at ${percent(focus.focusX)} across, ${percent(focus.focusY)} down. Click the image or use the arrow keys to move it.` : undefined}
+          aria-label={
+            editable
+              ? `Focal point at ${percent(focus.focusX)} across, ${percent(focus.focusY)} down. Click the image or use the arrow keys to move it.`
+              : undefined
+          }
           data-testid="focal-point-image"
           onClick={handleClick}
           onKeyDown={handleKeyDown}
         >
-          <img src={src} alt={alt} className={classes.focusImage} style={{ maxHeight }} onLoad={() => setLoaded(true)} draggable={false} />
+          <img
+            src={src}
+            alt={alt}
+            className={classes.focusImage}
+            style={{ maxHeight }}
+            onLoad={() => setLoaded(true)}
+            draggable={false}
+          />
           {loaded && (
             <span
               className={classes.focusMarker}

@@ -11,7 +11,11 @@ const clamp01 = (value: number) => (Number.isFinite(value) ? Math.min(1, Math.ma
 const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
 /** The focal point a click at (clientX, clientY) sets on an image drawn in `rect`. */
-export function focusFromClick(clientX: number, clientY: number, rect: Pick<DOMRect, 'left' | 'top' | 'width' | 'height'>): FocalPoint {
+export function focusFromClick(
+  clientX: number,
+  clientY: number,
+  rect: Pick<DOMRect, 'left' | 'top' | 'width' | 'height'>,
+): FocalPoint {
   if (rect.width <= 0 || rect.height <= 0) return CENTRE;
   return {
     focusX: round3(clamp01((clientX - rect.left) / rect.width)),
@@ -26,7 +30,8 @@ export function focusOf(value: { focusX?: unknown; focusY?: unknown } | null | u
 }
 
 /** CSS object-position that keeps the focal point in view when an image is cropped to a box. */
-export const objectPosition = (focus: FocalPoint) => `${round3(focus.focusX * 100)}% ${round3(focus.focusY * 100)}%`;
+export const objectPosition = (focus: FocalPoint) =>
+  `${round3(focus.focusX * 100)}% ${round3(focus.focusY * 100)}%`;
 
 const STEP = 0.05;
 const MOVES: Record<string, [number, number]> = {

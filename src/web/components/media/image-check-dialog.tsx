@@ -65,7 +65,13 @@ function MatchesSection({ summary }: { summary: SanitySummary }) {
         <Stack gap={4} pl={30} component="ul" style={{ listStyle: 'none', margin: 0 }}>
           {summary.matches.map((match, index) => (
             <li key={`${match.url}-${index}`}>
-              <Anchor href={match.url} target="_blank" rel="noopener noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }}>
+              <Anchor
+                href={match.url}
+                target="_blank"
+                rel="noopener noreferrer"
+                size="sm"
+                style={{ overflowWrap: 'anywhere' }}
+              >
                 {match.pageTitle || match.url}
               </Anchor>
             </li>
@@ -90,7 +96,12 @@ function SafeSearchSection({ summary }: { summary: SanitySummary }) {
                 <Text size="sm">{rating.title}</Text>
               </Table.Td>
               <Table.Td>
-                <Badge color={rating.color} variant="light" tt="none" data-testid={`rating-${rating.category}`}>
+                <Badge
+                  color={rating.color}
+                  variant="light"
+                  tt="none"
+                  data-testid={`rating-${rating.category}`}
+                >
                   {rating.text}
                 </Badge>
               </Table.Td>
@@ -107,7 +118,15 @@ function SafeSearchSection({ summary }: { summary: SanitySummary }) {
  * Cloud Vision, in the workspace with the local analyser), the matches, and the five safe-search
  * ratings, 'Not analysed' where the analyser gave none.
  */
-export function ImageCheckDialog({ opened, onClose, workspaceId, storageName, fileName, sanity, onAnalysed }: ImageCheckDialogProps) {
+export function ImageCheckDialog({
+  opened,
+  onClose,
+  workspaceId,
+  storageName,
+  fileName,
+  sanity,
+  onAnalysed,
+}: ImageCheckDialogProps) {
   const client = useQueryClient();
   const [fresh, setFresh] = useState<SanityResult | null>(null);
   const query = useSanity(workspaceId, storageName, opened && !sanity && !fresh);
@@ -133,7 +152,13 @@ export function ImageCheckDialog({ opened, onClose, workspaceId, storageName, fi
   });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={<Text fw={650}>Image check{fileName ? `: ${fileName}` : ''}</Text>} size="lg" centered>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={<Text fw={650}>Image check{fileName ? `: ${fileName}` : ''}</Text>}
+      size="lg"
+      centered
+    >
       {!result && query.isPending && (
         <Group gap="sm" py="lg" justify="center">
           <Loader size="sm" />
@@ -143,7 +168,12 @@ export function ImageCheckDialog({ opened, onClose, workspaceId, storageName, fi
         </Group>
       )}
       {!result && query.isError && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="The image could not be analysed">
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlertTriangle size={18} />}
+          title="The image could not be analysed"
+        >
           {errorMessage(query.error)}
         </Alert>
       )}
@@ -183,10 +213,16 @@ export function ImageCheckDialog({ opened, onClose, workspaceId, storageName, fi
           )}
           <Group justify="space-between">
             <Text size="xs" c="dimmed">
-              {result.analysedBy === 'google-vision' ? 'Google Cloud Vision' : 'Local analyser'} · {formatDateTime(result.analysedAt)}
+              {result.analysedBy === 'google-vision' ? 'Google Cloud Vision' : 'Local analyser'} ·{' '}
+              {formatDateTime(result.analysedAt)}
             </Text>
             <Group gap="xs">
-              <Button variant="default" size="xs" loading={reanalyse.isPending} onClick={() => reanalyse.mutate()}>
+              <Button
+                variant="default"
+                size="xs"
+                loading={reanalyse.isPending}
+                onClick={() => reanalyse.mutate()}
+              >
                 Analyse again
               </Button>
               <Button size="xs" onClick={onClose}>

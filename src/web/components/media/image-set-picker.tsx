@@ -17,7 +17,14 @@ import {
 import { Dropzone } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
 import { useQueryClient } from '@tanstack/react-query';
-import { IconAlertTriangle, IconLibraryPhoto, IconPhoto, IconSearch, IconUpload, IconX } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconLibraryPhoto,
+  IconPhoto,
+  IconSearch,
+  IconUpload,
+  IconX,
+} from '@tabler/icons-react';
 import type { Item } from '@shared/api/items';
 import { imageResizeUrl, parseOwnImageUrl } from '@shared/media/urls';
 import { errorMessage } from '@web/lib/api-client';
@@ -39,9 +46,22 @@ export interface ImageSetPickerProps {
   workspace: MediaWorkspace;
 }
 
-function Tile({ item, workspaceId, selected, onSelect, onChoose }: { item: Item; workspaceId: string; selected: boolean; onSelect: () => void; onChoose: () => void }) {
+function Tile({
+  item,
+  workspaceId,
+  selected,
+  onSelect,
+  onChoose,
+}: {
+  item: Item;
+  workspaceId: string;
+  selected: boolean;
+  onSelect: () => void;
+  onChoose: () => void;
+}) {
   const file = masterImageOf(item);
-  const name = typeof item.data.name === 'string' && item.data.name.trim() ? item.data.name : '-- UNNAMED ITEM --';
+  const name =
+    typeof item.data.name === 'string' && item.data.name.trim() ? item.data.name : '-- UNNAMED ITEM --';
   const owner = file ? (parseOwnImageUrl(file.publicUrl)?.workspaceId ?? workspaceId) : workspaceId;
   return (
     <button
@@ -54,7 +74,13 @@ function Tile({ item, workspaceId, selected, onSelect, onChoose }: { item: Item;
       title={name}
     >
       <div className={classes.pickerThumb}>
-        {file && <img src={imageResizeUrl(owner, file.storageName, { w: TILE_WIDTH })} alt={typeof item.data.altText === 'string' ? item.data.altText : ''} loading="lazy" />}
+        {file && (
+          <img
+            src={imageResizeUrl(owner, file.storageName, { w: TILE_WIDTH })}
+            alt={typeof item.data.altText === 'string' ? item.data.altText : ''}
+            loading="lazy"
+          />
+        )}
       </div>
       <Text size="xs" fw={500} truncate>
         {name}
@@ -77,7 +103,10 @@ export function ImageSetPicker({ opened, onClose, onInsert, workspace }: ImageSe
   const sets = useImageSets(workspace.workspaceId, opened);
 
   const items = useMemo(
-    () => (sets.data?.pages.flatMap((page) => page.items) ?? []).filter((item) => masterImageOf(item) && matchesImageSearch(item, search)),
+    () =>
+      (sets.data?.pages.flatMap((page) => page.items) ?? []).filter(
+        (item) => masterImageOf(item) && matchesImageSearch(item, search),
+      ),
     [sets.data, search],
   );
   const selected = items.find((item) => item.id === selectedId) ?? null;
@@ -102,7 +131,8 @@ export function ImageSetPicker({ opened, onClose, onInsert, workspace }: ImageSe
     setUpload({ name: file.name, percent: 0 });
     try {
       const image = await uploadInlineImage(client, workspace, file, {
-        onProgress: ({ loaded, total }) => setUpload({ name: file.name, percent: progressPercent(loaded, total, file.size) }),
+        onProgress: ({ loaded, total }) =>
+          setUpload({ name: file.name, percent: progressPercent(loaded, total, file.size) }),
       });
       onInsert(image);
       close();
@@ -148,7 +178,9 @@ export function ImageSetPicker({ opened, onClose, onInsert, workspace }: ImageSe
                   <Stack gap={4} align="center">
                     <IconPhoto size={32} stroke={1.4} color="var(--mantine-color-dimmed)" />
                     <Text size="sm" c="dimmed">
-                      {search ? 'No image sets match your search' : 'No image sets yet: upload one in "Upload new"'}
+                      {search
+                        ? 'No image sets match your search'
+                        : 'No image sets yet: upload one in "Upload new"'}
                     </Text>
                   </Stack>
                 </Center>
@@ -168,7 +200,12 @@ export function ImageSetPicker({ opened, onClose, onInsert, workspace }: ImageSe
               )}
               {sets.hasNextPage && (
                 <Center mt="sm">
-                  <Button variant="subtle" size="xs" loading={sets.isFetchingNextPage} onClick={() => void sets.fetchNextPage()}>
+                  <Button
+                    variant="subtle"
+                    size="xs"
+                    loading={sets.isFetchingNextPage}
+                    onClick={() => void sets.fetchNextPage()}
+                  >
                     Load More
                   </Button>
                 </Center>
@@ -176,7 +213,9 @@ export function ImageSetPicker({ opened, onClose, onInsert, workspace }: ImageSe
             </ScrollArea.Autosize>
             <Group justify="space-between">
               <Text size="sm" c="dimmed" truncate maw="60%">
-                {selected ? `Selected: ${String(selected.data.name ?? '')}` : 'Click an image set to select it'}
+                {selected
+                  ? `Selected: ${String(selected.data.name ?? '')}`
+                  : 'Click an image set to select it'}
               </Text>
               <Group gap="xs">
                 <Button variant="default" onClick={close}>
@@ -202,7 +241,9 @@ export function ImageSetPicker({ opened, onClose, onInsert, workspace }: ImageSe
             ) : (
               <Dropzone
                 onDrop={(files) => void handleUpload(files[0])}
-                onReject={(rejections) => setUploadError(UPLOAD_MESSAGES.failed(notAnImageDetail(rejections[0]?.file.name)))}
+                onReject={(rejections) =>
+                  setUploadError(UPLOAD_MESSAGES.failed(notAnImageDetail(rejections[0]?.file.name)))
+                }
                 accept={IMAGE_ACCEPT}
                 multiple={false}
                 maxFiles={1}

@@ -20,7 +20,9 @@ export interface InlineImage {
 export const INLINE_IMAGE_WIDTH = 600;
 
 const asFile = (value: unknown): FileRecord | null =>
-  value && typeof value === 'object' && typeof (value as FileRecord).storageName === 'string' ? (value as FileRecord) : null;
+  value && typeof value === 'object' && typeof (value as FileRecord).storageName === 'string'
+    ? (value as FileRecord)
+    : null;
 
 /** The master image of an image-set item, or null when it has none. */
 export const masterImageOf = (item: Pick<Item, 'data'>) => asFile(item.data.masterImage);
@@ -44,14 +46,20 @@ export function inlineImageOfSet(workspaceId: string, item: Pick<Item, 'id' | 'd
 
 /** The inline image of a bare upload (no image set could be made for it): kept, but references nothing. */
 export function inlineImageOfFile(workspaceId: string, file: FileRecord, alt: string): InlineImage {
-  return { src: imageResizeUrl(workspaceId, file.storageName, { w: INLINE_IMAGE_WIDTH }), alt, title: alt || undefined };
+  return {
+    src: imageResizeUrl(workspaceId, file.storageName, { w: INLINE_IMAGE_WIDTH }),
+    alt,
+    title: alt || undefined,
+  };
 }
 
 /** A picker's text search over image sets: name, alt text and labels, case-insensitive. */
 export function matchesImageSearch(item: Pick<Item, 'data'>, query: string): boolean {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const labels = Array.isArray(item.data.labels) ? item.data.labels.filter((l): l is string => typeof l === 'string') : [];
+  const labels = Array.isArray(item.data.labels)
+    ? item.data.labels.filter((l): l is string => typeof l === 'string')
+    : [];
   const haystack = [text(item.data.name), text(item.data.altText), ...labels].join(' ').toLowerCase();
   return words.every((word) => haystack.includes(word));
 }

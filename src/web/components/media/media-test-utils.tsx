@@ -17,7 +17,9 @@ export class FakeXhr {
   responseText = '';
   withCredentials = false;
   aborted = false;
-  upload: { onprogress: ((event: { loaded: number; total: number; lengthComputable: boolean }) => void) | null } = { onprogress: null };
+  upload: {
+    onprogress: ((event: { loaded: number; total: number; lengthComputable: boolean }) => void) | null;
+  } = { onprogress: null };
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;
   onabort: (() => void) | null = null;
@@ -58,7 +60,9 @@ export class FakeXhr {
   }
 }
 
-type Answer = { status?: number; json: unknown } | ((url: string, init?: RequestInit) => { status?: number; json: unknown });
+type Answer =
+  | { status?: number; json: unknown }
+  | ((url: string, init?: RequestInit) => { status?: number; json: unknown });
 
 /** Stubs fetch: the first route whose fragment the URL contains answers. Returns the calls made. */
 export function stubFetch(routes: Record<string, Answer>) {
@@ -69,17 +73,28 @@ export function stubFetch(routes: Record<string, Answer>) {
       const url = String(input);
       calls.push({ url, init });
       const key = Object.keys(routes).find((fragment) => url.includes(fragment));
-      if (!key) return new Response(JSON.stringify({ error: { code: 'not_found', message: `No stub for ${url}` } }), { status: 404 });
+      if (!key)
+        return new Response(JSON.stringify({ error: { code: 'not_found', message: `No stub for ${url}` } }), {
+          status: 404,
+        });
       const route = routes[key];
       const answer = typeof route === 'function' ? route(url, init) : route;
-      return new Response(JSON.stringify(answer.json), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify(answer.json), {
+        status: answer.status ?? 200,
+        headers: { 'content-type': 'application/json' },
+      });
     }),
   );
   return calls;
 }
 
-export function renderMedia(ui: ReactNode, workspace: MediaWorkspace = { workspaceId: WS, canEditImageSets: true }) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+export function renderMedia(
+  ui: ReactNode,
+  workspace: MediaWorkspace = { workspaceId: WS, canEditImageSets: true },
+) {
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
   return renderUi(
     <QueryClientProvider client={client}>
       <MediaWorkspaceContext.Provider value={workspace}>{ui}</MediaWorkspaceContext.Provider>
@@ -88,7 +103,15 @@ export function renderMedia(ui: ReactNode, workspace: MediaWorkspace = { workspa
 }
 
 /** Holds a field's value like the form does and reports every change. */
-export function ValueHost<T>({ initial, render, onValue }: { initial: T; render: (value: T, onChange: (value: unknown) => void) => ReactNode; onValue?: (value: T) => void }) {
+export function ValueHost<T>({
+  initial,
+  render,
+  onValue,
+}: {
+  initial: T;
+  render: (value: T, onChange: (value: unknown) => void) => ReactNode;
+  onValue?: (value: T) => void;
+}) {
   const [value, setValue] = useState<T>(initial);
   return (
     <>

@@ -19,5 +19,8 @@ export function useMediaWorkspace(): MediaWorkspace {
   const { workspace = '' } = useParams();
   const { data } = useQuery({ ...workspaceQueryOptions(workspace), enabled: !provided && !!workspace });
   if (provided) return provided;
-  return { workspaceId: workspace, canEditImageSets: data?.__permissions.canEdit.includes(IMAGE_SET_SCHEMA) ?? false };
+  return {
+    workspaceId: workspace,
+    canEditImageSets: data?.__permissions.canEdit.includes(IMAGE_SET_SCHEMA) ?? false,
+  };
 }

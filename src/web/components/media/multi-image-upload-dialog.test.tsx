@@ -25,7 +25,8 @@ describe('MultiImageUploadDialog', () => {
       '/items/marquee-assets-image-set': (_url, init) => {
         const data = JSON.parse(String(init?.body)).data;
         created++;
-        if (data.name === 'img 4') return { status: 500, json: { error: { code: 'boom', message: 'Database unavailable' } } };
+        if (data.name === 'img 4')
+          return { status: 500, json: { error: { code: 'boom', message: 'Database unavailable' } } };
         return { status: 201, json: itemAnswer(`set-${created}`, data) };
       },
     });
@@ -43,7 +44,9 @@ describe('MultiImageUploadDialog', () => {
     expect(bodyText()).toContain('Waiting');
 
     // One failure: only its row shows it, and the next upload starts.
-    await second.respond(415, { error: { code: 'unsupported_type', message: 'Only images can be uploaded' } });
+    await second.respond(415, {
+      error: { code: 'unsupported_type', message: 'Only images can be uploaded' },
+    });
     await waitFor(() => expect(FakeXhr.pending()).toHaveLength(3));
     expect(bodyText()).toContain('Failed');
     expect(errors).toHaveBeenCalled();
@@ -61,7 +64,9 @@ describe('MultiImageUploadDialog', () => {
     // h=100 thumbnails from the server once uploaded.
     const thumbs = Array.from(document.querySelectorAll<HTMLImageElement>('[data-testid="upload-thumb"]'));
     expect(thumbs).toHaveLength(4);
-    expect(thumbs[0].getAttribute('src')).toBe(`/fun/imageResize/?id=${storageNameOf(1)}&h=100&__marquee_workspace=${WS}`);
+    expect(thumbs[0].getAttribute('src')).toBe(
+      `/fun/imageResize/?id=${storageNameOf(1)}&h=100&__marquee_workspace=${WS}`,
+    );
     await findByText('Safe search not analysed');
     expect(bodyText()).toContain('Upload failed: Only images can be uploaded');
 
@@ -73,9 +78,16 @@ describe('MultiImageUploadDialog', () => {
     await findByText(/3 saved, 1 not saved/);
     const posts = calls.filter((c) => c.init?.method === 'POST');
     expect(posts).toHaveLength(4);
-    expect(posts.every((c) => c.url === `/api/v1/workspaces/${WS}/items/marquee-assets-image-set`)).toBe(true);
-    const first1 = posts.map((c) => JSON.parse(String(c.init!.body)).data).find((d) => d.name === 'Hero banner');
-    expect(first1).toMatchObject({ altText: 'Surfers at dawn', masterImage: { storageName: storageNameOf(1), sanityResults: localSanity() } });
+    expect(posts.every((c) => c.url === `/api/v1/workspaces/${WS}/items/marquee-assets-image-set`)).toBe(
+      true,
+    );
+    const first1 = posts
+      .map((c) => JSON.parse(String(c.init!.body)).data)
+      .find((d) => d.name === 'Hero banner');
+    expect(first1).toMatchObject({
+      altText: 'Surfers at dawn',
+      masterImage: { storageName: storageNameOf(1), sanityResults: localSanity() },
+    });
     expect(bodyText()).toContain('Not saved: Database unavailable');
     expect(document.querySelectorAll('[data-status="saved"]')).toHaveLength(3);
     expect(saved).not.toHaveBeenCalled();
@@ -85,7 +97,10 @@ describe('MultiImageUploadDialog', () => {
   it('applies the optional start and end dates (Los Angeles time) to every image', async () => {
     const calls = stubFetch({
       '/fun/sanity/': { json: localSanity() },
-      '/items/marquee-assets-image-set': (_url, init) => ({ status: 201, json: itemAnswer('set-1', JSON.parse(String(init?.body)).data) }),
+      '/items/marquee-assets-image-set': (_url, init) => ({
+        status: 201,
+        json: itemAnswer('set-1', JSON.parse(String(init?.body)).data),
+      }),
     });
     const saved = vi.fn();
     await renderMedia(<MultiImageUploadDialog opened onClose={() => {}} workspaceId={WS} onSaved={saved} />);

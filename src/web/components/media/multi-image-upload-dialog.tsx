@@ -16,7 +16,14 @@ import { Dropzone } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconCircleCheck, IconPhoto, IconTrash, IconUpload, IconX } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconCircleCheck,
+  IconPhoto,
+  IconTrash,
+  IconUpload,
+  IconX,
+} from '@tabler/icons-react';
 import { UPLOAD_TIMEZONE } from '@shared/time/zones';
 import { SizeDisplay } from '../fields/size-display';
 import { UploadDateInput } from './upload-date-input';
@@ -53,7 +60,13 @@ function PickedRow({ row, onRemove }: { row: UploadRow; onRemove: () => void }) 
             {row.file.name}
           </Text>
           <Text size="xs" c={row.status === 'failed' ? 'red' : 'dimmed'} style={{ flexShrink: 0 }}>
-            {row.status === 'failed' ? 'Failed' : done ? 'Uploaded' : row.status === 'queued' ? 'Waiting' : `${row.percent}%`}
+            {row.status === 'failed'
+              ? 'Failed'
+              : done
+                ? 'Uploaded'
+                : row.status === 'queued'
+                  ? 'Waiting'
+                  : `${row.percent}%`}
           </Text>
         </Group>
         {row.status === 'failed' ? (
@@ -61,11 +74,27 @@ function PickedRow({ row, onRemove }: { row: UploadRow; onRemove: () => void }) 
             {row.error}
           </Text>
         ) : (
-          <Progress value={done ? 100 : row.percent} size="xs" color={done ? 'teal' : undefined} aria-label={`Upload of ${row.file.name}`} />
+          <Progress
+            value={done ? 100 : row.percent}
+            size="xs"
+            color={done ? 'teal' : undefined}
+            aria-label={`Upload of ${row.file.name}`}
+          />
         )}
       </Stack>
-      <SizeDisplay bytes={row.file.size} size="xs" c="dimmed" style={{ flexShrink: 0, width: 72, textAlign: 'right' }} />
-      <ActionIcon variant="subtle" color="gray" size="sm" aria-label={`Remove ${row.file.name}`} onClick={onRemove}>
+      <SizeDisplay
+        bytes={row.file.size}
+        size="xs"
+        c="dimmed"
+        style={{ flexShrink: 0, width: 72, textAlign: 'right' }}
+      />
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        size="sm"
+        aria-label={`Remove ${row.file.name}`}
+        onClick={onRemove}
+      >
         <IconTrash size={14} />
       </ActionIcon>
     </Group>
@@ -77,10 +106,18 @@ function PickedRow({ row, onRemove }: { row: UploadRow; onRemove: () => void }) 
  * click) with optional start and end dates, and uploads them; step 2 edits each image's name, alt text,
  * issues, dates and tags in a table; Save Images creates one image set per image, then the dialog closes.
  */
-export function MultiImageUploadDialog({ opened, onClose, workspaceId, onSaved }: MultiImageUploadDialogProps) {
+export function MultiImageUploadDialog({
+  opened,
+  onClose,
+  workspaceId,
+  onSaved,
+}: MultiImageUploadDialogProps) {
   const { rows, dispatch, addFiles, saveAll, reset } = useBulkUpload(workspaceId);
   const [step, setStep] = useState(0);
-  const [dates, setDates] = useState<{ startTime: string | null; endTime: string | null }>({ startTime: null, endTime: null });
+  const [dates, setDates] = useState<{ startTime: string | null; endTime: string | null }>({
+    startTime: null,
+    endTime: null,
+  });
   const [rejected, setRejected] = useState<string[]>([]);
   const [saving, setSaving] = useState(false);
   const [saveSummary, setSaveSummary] = useState<string | null>(null);
@@ -89,8 +126,13 @@ export function MultiImageUploadDialog({ opened, onClose, workspaceId, onSaved }
   const failed = rows.filter((row) => row.status === 'failed').length;
   const uploaded = rows.filter((row) => row.record).length;
   const saveable = rowsToSave(rows);
-  const datesInvalid = !!dates.startTime && !!dates.endTime && Date.parse(dates.endTime) <= Date.parse(dates.startTime);
-  const percent = overallPercent(rows.filter((row) => row.status !== 'failed').map((row) => ({ size: row.file.size, percent: row.record ? 100 : row.percent })));
+  const datesInvalid =
+    !!dates.startTime && !!dates.endTime && Date.parse(dates.endTime) <= Date.parse(dates.startTime);
+  const percent = overallPercent(
+    rows
+      .filter((row) => row.status !== 'failed')
+      .map((row) => ({ size: row.file.size, percent: row.record ? 100 : row.percent })),
+  );
 
   const finish = () => {
     reset();
@@ -109,7 +151,8 @@ export function MultiImageUploadDialog({ opened, onClose, workspaceId, onSaved }
       title: 'Discard these images?',
       children: (
         <Text size="sm">
-          {unsaved} image{unsaved === 1 ? ' is' : 's are'} not saved as image sets yet. Closing stops the uploads and discards them.
+          {unsaved} image{unsaved === 1 ? ' is' : 's are'} not saved as image sets yet. Closing stops the
+          uploads and discards them.
         </Text>
       ),
       labels: { confirm: 'Discard', cancel: 'Keep editing' },
@@ -152,7 +195,13 @@ export function MultiImageUploadDialog({ opened, onClose, workspaceId, onSaved }
       closeOnClickOutside={false}
       transitionProps={{ duration: 120 }}
     >
-      <Stepper active={step} size="sm" mb="lg" allowNextStepsSelect={false} onStepClick={(next) => !saving && setStep(next)}>
+      <Stepper
+        active={step}
+        size="sm"
+        mb="lg"
+        allowNextStepsSelect={false}
+        onStepClick={(next) => !saving && setStep(next)}
+      >
         <Stepper.Step label="Select images" description="Upload, with optional dates" />
         <Stepper.Step label="Edit details" description="Name, alt text, issues, dates, tags" />
       </Stepper>
@@ -189,7 +238,14 @@ export function MultiImageUploadDialog({ opened, onClose, workspaceId, onSaved }
             </Stack>
           </Dropzone>
           {rejected.length > 0 && (
-            <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} p="xs" withCloseButton onClose={() => setRejected([])}>
+            <Alert
+              color="red"
+              variant="light"
+              icon={<IconAlertTriangle size={18} />}
+              p="xs"
+              withCloseButton
+              onClose={() => setRejected([])}
+            >
               {rejected.map((message) => (
                 <Text key={message} size="sm">
                   {message}
@@ -198,7 +254,12 @@ export function MultiImageUploadDialog({ opened, onClose, workspaceId, onSaved }
             </Alert>
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <UploadDateInput label="Start time" description={`Optional, in ${ZONE_NOTE}`} value={dates.startTime} onChange={(startTime) => handleDates({ ...dates, startTime })} />
+            <UploadDateInput
+              label="Start time"
+              description={`Optional, in ${ZONE_NOTE}`}
+              value={dates.startTime}
+              onChange={(startTime) => handleDates({ ...dates, startTime })}
+            />
             <UploadDateInput
               label="End time"
               description={`Optional, in ${ZONE_NOTE}`}
@@ -221,7 +282,11 @@ export function MultiImageUploadDialog({ opened, onClose, workspaceId, onSaved }
               <ScrollArea.Autosize mah={260} type="auto" offsetScrollbars>
                 <Stack gap={10} pr="xs">
                   {rows.map((row) => (
-                    <PickedRow key={row.key} row={row} onRemove={() => dispatch({ type: 'remove', key: row.key })} />
+                    <PickedRow
+                      key={row.key}
+                      row={row}
+                      onRemove={() => dispatch({ type: 'remove', key: row.key })}
+                    />
                   ))}
                 </Stack>
               </ScrollArea.Autosize>
@@ -231,7 +296,10 @@ export function MultiImageUploadDialog({ opened, onClose, workspaceId, onSaved }
             <Button variant="default" onClick={handleClose}>
               Cancel
             </Button>
-            <Button disabled={rows.length === 0 || rows.length === failed || datesInvalid} onClick={() => setStep(1)}>
+            <Button
+              disabled={rows.length === 0 || rows.length === failed || datesInvalid}
+              onClick={() => setStep(1)}
+            >
               Next
             </Button>
           </Group>
@@ -249,8 +317,8 @@ export function MultiImageUploadDialog({ opened, onClose, workspaceId, onSaved }
           <Group justify="space-between" gap="sm">
             <Stack gap={4} style={{ flex: 1, maxWidth: 420 }}>
               <Text size="sm" c="dimmed">
-                {rows.length} image{rows.length === 1 ? '' : 's'} · {uploaded} uploaded{failed ? ` · ${failed} failed` : ''} ·{' '}
-                {saveable.length} ready to save
+                {rows.length} image{rows.length === 1 ? '' : 's'} · {uploaded} uploaded
+                {failed ? ` · ${failed} failed` : ''} · {saveable.length} ready to save
               </Text>
               {uploading && <Progress value={percent} size="sm" animated aria-label="Uploads" />}
             </Stack>
@@ -258,7 +326,11 @@ export function MultiImageUploadDialog({ opened, onClose, workspaceId, onSaved }
               <Button variant="default" onClick={() => setStep(0)} disabled={saving}>
                 Back
               </Button>
-              <Button onClick={() => void handleSave()} loading={saving} disabled={uploading || saveable.length === 0}>
+              <Button
+                onClick={() => void handleSave()}
+                loading={saving}
+                disabled={uploading || saveable.length === 0}
+              >
                 Save Images
               </Button>
             </Group>

@@ -1,7 +1,9 @@
 import { lazy, Suspense } from 'react';
 import type { MultiImageUploadDialogProps } from './multi-image-upload-dialog';
 
-const MultiImageUploadDialog = lazy(() => import('./multi-image-upload-dialog').then((m) => ({ default: m.MultiImageUploadDialog })));
+const MultiImageUploadDialog = lazy(() =>
+  import('./multi-image-upload-dialog').then((m) => ({ default: m.MultiImageUploadDialog })),
+);
 
 /**
  * The multi-image upload dialog, loaded when first opened so the Add dialog's screen does not carry

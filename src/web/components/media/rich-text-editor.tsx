@@ -30,7 +30,8 @@ const ReferencedImage = Image.extend({
       refId: {
         default: null,
         parseHTML: (element: HTMLElement) => element.getAttribute('data-ref-id'),
-        renderHTML: (attributes: Record<string, unknown>) => (attributes.refId ? { 'data-ref-id': attributes.refId } : {}),
+        renderHTML: (attributes: Record<string, unknown>) =>
+          attributes.refId ? { 'data-ref-id': attributes.refId } : {},
       },
       refSchemaType: {
         default: null,
@@ -62,7 +63,11 @@ export default function RichTextFieldEditor({ field, value, onChange, error, inp
   const extensions = useMemo(
     () => [
       StarterKit.configure({ link: false, heading: { levels: [1, 2, 3, 4] } }),
-      Link.configure({ openOnClick: false, defaultProtocol: 'https', HTMLAttributes: { rel: 'noopener noreferrer', target: '_blank' } }),
+      Link.configure({
+        openOnClick: false,
+        defaultProtocol: 'https',
+        HTMLAttributes: { rel: 'noopener noreferrer', target: '_blank' },
+      }),
       TableKit.configure({ table: { resizable: false } }),
       getUploadImageExtension(ReferencedImage, {
         // Images dropped, pasted or picked with the toolbar's upload button are uploaded in place.
@@ -105,25 +110,51 @@ export default function RichTextFieldEditor({ field, value, onChange, error, inp
     editor.commands.setContent(html, { emitUpdate: false });
   }, [editor, html]);
 
-  const inTable = useEditorState({ editor, selector: ({ editor: current }) => current?.isActive('table') ?? false });
+  const inTable = useEditorState({
+    editor,
+    selector: ({ editor: current }) => current?.isActive('table') ?? false,
+  });
 
   const insertImage = (image: InlineImage) => {
     if (!editor) return;
     editor
       .chain()
       .focus()
-      .insertContent({ type: 'image', attrs: { src: image.src, alt: image.alt, title: image.title ?? null, refId: image.refId ?? null, refSchemaType: image.refSchemaType ?? null } })
+      .insertContent({
+        type: 'image',
+        attrs: {
+          src: image.src,
+          alt: image.alt,
+          title: image.title ?? null,
+          refId: image.refId ?? null,
+          refSchemaType: image.refSchemaType ?? null,
+        },
+      })
       .run();
     // The new image is left selected, and typing would replace it: go on writing below it instead.
     const after = editor.state.selection.to;
     const next = editor.state.doc.resolve(after).nodeAfter;
-    if (next?.isTextblock) editor.chain().setTextSelection(after + 1).run();
-    else editor.chain().insertContentAt(after, { type: 'paragraph' }).setTextSelection(after + 1).run();
+    if (next?.isTextblock)
+      editor
+        .chain()
+        .setTextSelection(after + 1)
+        .run();
+    else
+      editor
+        .chain()
+        .insertContentAt(after, { type: 'paragraph' })
+        .setTextSelection(after + 1)
+        .run();
   };
 
   return (
     <Stack gap={4}>
-      <RichTextEditor editor={editor} className={classes.editor} data-invalid={error ? true : undefined} data-testid={`rich-text-${field.key}`}>
+      <RichTextEditor
+        editor={editor}
+        className={classes.editor}
+        data-invalid={error ? true : undefined}
+        data-testid={`rich-text-${field.key}`}
+      >
         <RichTextEditor.Toolbar sticky stickyOffset={0}>
           <RichTextEditor.ControlsGroup>
             <RichTextEditor.Bold />
@@ -151,7 +182,11 @@ export default function RichTextFieldEditor({ field, value, onChange, error, inp
             <RichTextEditor.Unlink />
           </RichTextEditor.ControlsGroup>
           <RichTextEditor.ControlsGroup>
-            <RichTextEditor.Control onClick={() => setPickerOpen(true)} aria-label="Insert image" title="Insert image from image sets">
+            <RichTextEditor.Control
+              onClick={() => setPickerOpen(true)}
+              aria-label="Insert image"
+              title="Insert image from image sets"
+            >
               <IconLibraryPhoto size={16} stroke={1.5} />
             </RichTextEditor.Control>
             <RichTextEditor.ImageUpload aria-label="Upload image" title="Upload an image in place" />
@@ -179,7 +214,12 @@ export default function RichTextFieldEditor({ field, value, onChange, error, inp
           {error}
         </Text>
       )}
-      <ImageSetPicker opened={pickerOpen} onClose={() => setPickerOpen(false)} onInsert={insertImage} workspace={workspace} />
+      <ImageSetPicker
+        opened={pickerOpen}
+        onClose={() => setPickerOpen(false)}
+        onInsert={insertImage}
+        workspace={workspace}
+      />
     </Stack>
   );
 }

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { likelihoodText, NOT_ANALYSED, sanityIssues, suggestedLabels, summariseSanity } from './sanity-summary';
+import {
+  likelihoodText,
+  NOT_ANALYSED,
+  sanityIssues,
+  suggestedLabels,
+  summariseSanity,
+} from './sanity-summary';
 import { localSanity, visionSanity } from './test-data';
 
 describe('summariseSanity', () => {
   it('reads the local analyser: workspace matches, no ratings, and why', () => {
     const summary = summariseSanity(
-      localSanity({ pagesWithMatchingImages: [{ url: '/acme/assets/marquee-assets-image-set/x1', pageTitle: 'Duplicate: Image Set "Beach"' }] }),
+      localSanity({
+        pagesWithMatchingImages: [
+          { url: '/acme/assets/marquee-assets-image-set/x1', pageTitle: 'Duplicate: Image Set "Beach"' },
+        ],
+      }),
     );
     expect(summary.checkedPublicInternet).toBe(false);
     expect(summary.matchScope).toBe('workspace');
@@ -25,7 +35,13 @@ describe('summariseSanity', () => {
   it('reads Google Cloud Vision: public matches and the five ratings in order', () => {
     const summary = summariseSanity(visionSanity());
     expect(summary.checkedPublicInternet).toBe(true);
-    expect(summary.ratings.map((r) => r.text)).toEqual(['Very unlikely', 'Unlikely', 'Possible', 'Likely', 'Very likely']);
+    expect(summary.ratings.map((r) => r.text)).toEqual([
+      'Very unlikely',
+      'Unlikely',
+      'Possible',
+      'Likely',
+      'Very likely',
+    ]);
     expect(summary.ratings.map((r) => r.color)).toEqual(['teal', 'teal', 'yellow', 'red', 'red']);
     expect(summary.flagged).toEqual(['violence', 'racy']);
     expect(summary.safeSearchAnalysed).toBe(true);

@@ -119,7 +119,11 @@ export function sanityIssues(result: SanityResult | null | undefined): RowIssue[
 }
 
 /** Labels the analysis suggests for an image set (best guesses first), without those it already has. */
-export function suggestedLabels(result: SanityResult | null | undefined, existing: readonly string[] = [], max = 8): string[] {
+export function suggestedLabels(
+  result: SanityResult | null | undefined,
+  existing: readonly string[] = [],
+  max = 8,
+): string[] {
   if (!result) return [];
   const have = new Set(existing.map((label) => label.toLowerCase()));
   return summariseSanity(result)

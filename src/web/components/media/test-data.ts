@@ -4,7 +4,9 @@ import type { FileRecord, SanityResult } from '@shared/media/contract';
 export const WS = 'acme';
 
 export const localSanity = (overrides: Partial<SanityResult['webDetection']> = {}): SanityResult => ({
-  _issues: ["Matching images on the public internet not checked: compared with this workspace's own images only"],
+  _issues: [
+    "Matching images on the public internet not checked: compared with this workspace's own images only",
+  ],
   webDetection: {
     pagesWithMatchingImages: [],
     bestGuessLabels: [{ label: 'landscape png image' }],
@@ -17,7 +19,9 @@ export const localSanity = (overrides: Partial<SanityResult['webDetection']> = {
     medical: 'UNKNOWN',
     violence: 'UNKNOWN',
     racy: 'UNKNOWN',
-    _issues: ['Safe search not analysed: no image analysis service is configured (set GOOGLE_VISION_API_KEY)'],
+    _issues: [
+      'Safe search not analysed: no image analysis service is configured (set GOOGLE_VISION_API_KEY)',
+    ],
   },
   analysedBy: 'local',
   analysedAt: '2025-03-04T17:30:00.000Z',
@@ -42,7 +46,10 @@ export const visionSanity = (): SanityResult => ({
   analysedAt: '2025-03-04T17:30:00.000Z',
 });
 
-export const fileRecord = (storageName = 'abcdefghijklmnop1234.png', overrides: Partial<FileRecord> = {}): FileRecord => ({
+export const fileRecord = (
+  storageName = 'abcdefghijklmnop1234.png',
+  overrides: Partial<FileRecord> = {},
+): FileRecord => ({
   name: 'beach.png',
   size: 2048,
   contentType: 'image/png',
@@ -55,10 +62,15 @@ export const fileRecord = (storageName = 'abcdefghijklmnop1234.png', overrides: 
   ...overrides,
 });
 
-export const pngFile = (name = 'summer-beach_01.png', size = 1000) => new File([new Uint8Array(size)], name, { type: 'image/png' });
+export const pngFile = (name = 'summer-beach_01.png', size = 1000) =>
+  new File([new Uint8Array(size)], name, { type: 'image/png' });
 
 /** An Item as the items API answers it. */
-export const itemAnswer = (id: string, data: Record<string, unknown>, schema = 'marquee-assets-image-set') => ({
+export const itemAnswer = (
+  id: string,
+  data: Record<string, unknown>,
+  schema = 'marquee-assets-image-set',
+) => ({
   id,
   schema,
   data,

@@ -24,7 +24,16 @@ export interface UploadDateInputProps {
  * A date and time of the bulk upload: typed as YYYY/MM/DD HH:mm (24-hour) or picked from a calendar,
  * always in the upload time zone, America/Los_Angeles (spec §9).
  */
-export function UploadDateInput({ label, description, value, onChange, size = 'sm', disabled, error, ...rest }: UploadDateInputProps) {
+export function UploadDateInput({
+  label,
+  description,
+  value,
+  onChange,
+  size = 'sm',
+  disabled,
+  error,
+  ...rest
+}: UploadDateInputProps) {
   const [typed, setTyped] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
   const zone = UPLOAD_TIMEZONE;
@@ -42,7 +51,8 @@ export function UploadDateInput({ label, description, value, onChange, size = 's
     }
   };
 
-  const fromParts = (day: string, time: string) => parsePickerValue(`${day.replace(/-/g, '/')} ${time}`, zone);
+  const fromParts = (day: string, time: string) =>
+    parsePickerValue(`${day.replace(/-/g, '/')} ${time}`, zone);
 
   return (
     <TextInput
@@ -57,9 +67,23 @@ export function UploadDateInput({ label, description, value, onChange, size = 's
       onChange={(event) => handleText(event.currentTarget.value)}
       onBlur={() => setTyped(null)}
       rightSection={
-        <Popover opened={open} onChange={setOpen} position="bottom-end" withinPortal shadow="md" disabled={disabled}>
+        <Popover
+          opened={open}
+          onChange={setOpen}
+          position="bottom-end"
+          withinPortal
+          shadow="md"
+          disabled={disabled}
+        >
           <Popover.Target>
-            <ActionIcon variant="subtle" color="gray" size={size === 'xs' ? 'sm' : 'md'} aria-label={`Pick ${label ?? rest['aria-label'] ?? 'date'}`} onClick={() => setOpen((o) => !o)} disabled={disabled}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              size={size === 'xs' ? 'sm' : 'md'}
+              aria-label={`Pick ${label ?? rest['aria-label'] ?? 'date'}`}
+              onClick={() => setOpen((o) => !o)}
+              disabled={disabled}
+            >
               <IconCalendar size={size === 'xs' ? 14 : 16} />
             </ActionIcon>
           </Popover.Target>
@@ -70,7 +94,10 @@ export function UploadDateInput({ label, description, value, onChange, size = 's
                 defaultDate={wallClock ? wallClock.slice(0, 10) : undefined}
                 onChange={(day) => {
                   if (!day) return;
-                  const instant = fromParts(String(day).slice(0, 10), wallClock ? wallClock.slice(11, 16) : DEFAULT_TIME);
+                  const instant = fromParts(
+                    String(day).slice(0, 10),
+                    wallClock ? wallClock.slice(11, 16) : DEFAULT_TIME,
+                  );
                   if (instant) {
                     setTyped(null);
                     onChange(instant);

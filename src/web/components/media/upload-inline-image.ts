@@ -20,5 +20,7 @@ export async function uploadInlineImage(
   if (!workspace.canEditImageSets) return inlineImageOfFile(workspace.workspaceId, record, name);
   const item = await createImageSet(workspace.workspaceId, { masterImage: record, name, altText: name });
   void invalidateWorkspaceItems(client, workspace.workspaceId);
-  return inlineImageOfSet(workspace.workspaceId, item) ?? inlineImageOfFile(workspace.workspaceId, record, name);
+  return (
+    inlineImageOfSet(workspace.workspaceId, item) ?? inlineImageOfFile(workspace.workspaceId, record, name)
+  );
 }

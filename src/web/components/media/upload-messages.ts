@@ -11,4 +11,5 @@ export const IMAGE_ACCEPT = ['image/*'];
 export const isImageFile = (file: Pick<File, 'type'>) => file.type.startsWith('image/');
 
 /** A picked file that is not an image, as the upload failure's detail. */
-export const notAnImageDetail = (fileName: string | undefined) => `${UPLOAD_MESSAGES.notAnImage}; "${fileName ?? 'the file'}" is not an image.`;
+export const notAnImageDetail = (fileName: string | undefined) =>
+  `${UPLOAD_MESSAGES.notAnImage}; "${fileName ?? 'the file'}" is not an image.`;

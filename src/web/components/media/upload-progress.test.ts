@@ -24,8 +24,18 @@ describe('progressPercent', () => {
 
 describe('overallPercent', () => {
   it('weights each upload by its size', () => {
-    expect(overallPercent([{ size: 300, percent: 100 }, { size: 100, percent: 0 }])).toBe(75);
-    expect(overallPercent([{ size: 100, percent: 50 }, { size: 100, percent: 50 }])).toBe(50);
+    expect(
+      overallPercent([
+        { size: 300, percent: 100 },
+        { size: 100, percent: 0 },
+      ]),
+    ).toBe(75);
+    expect(
+      overallPercent([
+        { size: 100, percent: 50 },
+        { size: 100, percent: 50 },
+      ]),
+    ).toBe(50);
   });
 
   it('is 0 for nothing and 100 for empty files that are done', () => {

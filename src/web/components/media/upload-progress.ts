@@ -19,6 +19,9 @@ export interface ProgressPart {
 export function overallPercent(parts: readonly ProgressPart[]): number {
   const total = parts.reduce((sum, part) => sum + Math.max(0, part.size), 0);
   if (total === 0) return parts.length > 0 && parts.every((part) => part.percent >= 100) ? 100 : 0;
-  const done = parts.reduce((sum, part) => sum + (Math.max(0, part.size) * Math.min(100, Math.max(0, part.percent))) / 100, 0);
+  const done = parts.reduce(
+    (sum, part) => sum + (Math.max(0, part.size) * Math.min(100, Math.max(0, part.percent))) / 100,
+    0,
+  );
   return Math.floor((done / total) * 100);
 }

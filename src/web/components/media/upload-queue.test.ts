@@ -92,6 +92,17 @@ describe('runBounded', () => {
       return n * 10;
     });
     expect(peak).toBe(3);
-    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'x'))).toEqual([10, 20, 30, 'x', 50, 60, 70, 'x', 90, 100]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'x'))).toEqual([
+      10,
+      20,
+      30,
+      'x',
+      50,
+      60,
+      70,
+      'x',
+      90,
+      100,
+    ]);
   });
 });

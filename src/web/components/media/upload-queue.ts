@@ -51,7 +51,11 @@ export function createTaskQueue(concurrency: number): TaskQueue {
 }
 
 /** Runs `fn` over every entry with at most `concurrency` at once; one entry's failure never stops the others. */
-export function runBounded<T, R>(entries: readonly T[], concurrency: number, fn: (entry: T, index: number) => Promise<R>) {
+export function runBounded<T, R>(
+  entries: readonly T[],
+  concurrency: number,
+  fn: (entry: T, index: number) => Promise<R>,
+) {
   const queue = createTaskQueue(concurrency);
   return Promise.allSettled(entries.map((entry, index) => queue.add(() => fn(entry, index))));
 }

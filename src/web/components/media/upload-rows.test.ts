@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { fileRecord, localSanity, pngFile } from './test-data';
-import { imageSetData, isUploading, nameFromFile, newRow, rowProblem, rowsReducer, rowsToSave, type UploadRow } from './upload-rows';
+import {
+  imageSetData,
+  isUploading,
+  nameFromFile,
+  newRow,
+  rowProblem,
+  rowsReducer,
+  rowsToSave,
+  type UploadRow,
+} from './upload-rows';
 
 const start = '2025-06-01T16:00:00.000Z';
 const end = '2025-06-30T16:00:00.000Z';
@@ -10,7 +19,11 @@ function uploadedRows(count = 3): UploadRow[] {
   const added = Array.from({ length: count }, (_, i) => newRow(pngFile(`img-${i + 1}.png`)));
   rows = rowsReducer(rows, { type: 'add', rows: added });
   added.forEach((row, i) => {
-    rows = rowsReducer(rows, { type: 'uploaded', key: row.key, record: fileRecord(`abcdefghijklmnop000${i}.png`) });
+    rows = rowsReducer(rows, {
+      type: 'uploaded',
+      key: row.key,
+      record: fileRecord(`abcdefghijklmnop000${i}.png`),
+    });
   });
   return rows;
 }
@@ -26,7 +39,13 @@ describe('nameFromFile', () => {
 describe('rowsReducer: uploads', () => {
   it('moves a row from queued through uploading to uploaded, with progress only rising', () => {
     const row = newRow(pngFile(), { startTime: start, endTime: null });
-    expect(row).toMatchObject({ status: 'queued', name: 'summer beach 01', altText: 'summer beach 01', startTime: start, sanity: 'pending' });
+    expect(row).toMatchObject({
+      status: 'queued',
+      name: 'summer beach 01',
+      altText: 'summer beach 01',
+      startTime: start,
+      sanity: 'pending',
+    });
     let rows = rowsReducer([], { type: 'add', rows: [row] });
     rows = rowsReducer(rows, { type: 'uploading', key: row.key });
     rows = rowsReducer(rows, { type: 'progress', key: row.key, percent: 40 });
@@ -43,7 +62,11 @@ describe('rowsReducer: uploads', () => {
     let rows = uploadedRows(2);
     const extra = newRow(pngFile('broken.png'));
     rows = rowsReducer(rows, { type: 'add', rows: [extra] });
-    rows = rowsReducer(rows, { type: 'upload-failed', key: extra.key, message: 'Only images can be uploaded' });
+    rows = rowsReducer(rows, {
+      type: 'upload-failed',
+      key: extra.key,
+      message: 'Only images can be uploaded',
+    });
     expect(rows.map((r) => r.status)).toEqual(['uploaded', 'uploaded', 'failed']);
     expect(rows[2].error).toBe('Only images can be uploaded');
     expect(rowProblem(rows[2])).toBe('Upload failed');
@@ -66,7 +89,12 @@ describe('rowsReducer: table editing', () => {
     rows = rowsReducer(rows, { type: 'edit', key, field: 'altText', value: 'Surfers at dawn' });
     rows = rowsReducer(rows, { type: 'edit', key, field: 'labels', value: ['surf', 'summer'] });
     rows = rowsReducer(rows, { type: 'edit', key, field: 'startTime', value: start });
-    expect(rows[1]).toMatchObject({ name: 'Hero banner', altText: 'Surfers at dawn', labels: ['surf', 'summer'], startTime: start });
+    expect(rows[1]).toMatchObject({
+      name: 'Hero banner',
+      altText: 'Surfers at dawn',
+      labels: ['surf', 'summer'],
+      startTime: start,
+    });
     expect(rows[0]).toMatchObject({ name: 'img 1', labels: [], startTime: null });
   });
 
@@ -93,7 +121,11 @@ describe('rowsReducer: table editing', () => {
     rows = rowsReducer(rows, { type: 'edit', key: rows[1].key, field: 'altText', value: '' });
     rows = rowsReducer(rows, { type: 'edit', key: rows[2].key, field: 'startTime', value: end });
     rows = rowsReducer(rows, { type: 'edit', key: rows[2].key, field: 'endTime', value: start });
-    expect(rows.map(rowProblem)).toEqual(['Name is required', 'Alt Text is required', 'End time must be after the start time']);
+    expect(rows.map(rowProblem)).toEqual([
+      'Name is required',
+      'Alt Text is required',
+      'End time must be after the start time',
+    ]);
     expect(rowsToSave(rows)).toHaveLength(0);
   });
 

@@ -54,7 +54,10 @@ export function nameFromFile(fileName: string): string {
 }
 
 let counter = 0;
-export function newRow(file: File, dates: { startTime: string | null; endTime: string | null } = { startTime: null, endTime: null }): UploadRow {
+export function newRow(
+  file: File,
+  dates: { startTime: string | null; endTime: string | null } = { startTime: null, endTime: null },
+): UploadRow {
   const name = nameFromFile(file.name);
   return {
     key: `row-${Date.now().toString(36)}-${++counter}`,
@@ -90,7 +93,12 @@ export function rowsReducer(rows: UploadRow[], action: RowsAction): UploadRow[] 
           : {},
       );
     case 'uploaded':
-      return update(rows, action.key, () => ({ status: 'uploaded', percent: 100, record: action.record, error: null }));
+      return update(rows, action.key, () => ({
+        status: 'uploaded',
+        percent: 100,
+        record: action.record,
+        error: null,
+      }));
     case 'upload-failed':
       return update(rows, action.key, () => ({ status: 'failed', error: action.message, sanity: null }));
     case 'analysed':
@@ -99,10 +107,14 @@ export function rowsReducer(rows: UploadRow[], action: RowsAction): UploadRow[] 
         record: row.record && action.sanity ? { ...row.record, sanityResults: action.sanity } : row.record,
       }));
     case 'edit':
-      return update(rows, action.key, (row) => (row.status === 'saved' ? {} : { [action.field]: action.value }));
+      return update(rows, action.key, (row) =>
+        row.status === 'saved' ? {} : { [action.field]: action.value },
+      );
     case 'dates':
       // Step 1's dates apply to every row not yet saved.
-      return rows.map((row) => (row.status === 'saved' ? row : { ...row, startTime: action.startTime, endTime: action.endTime }));
+      return rows.map((row) =>
+        row.status === 'saved' ? row : { ...row, startTime: action.startTime, endTime: action.endTime },
+      );
     case 'remove':
       return rows.filter((row) => row.key !== action.key || row.status === 'saving');
     case 'saving':
@@ -120,16 +132,20 @@ export function rowProblem(row: UploadRow): string | null {
   if (!row.record) return 'Still uploading';
   if (!row.name.trim()) return 'Name is required';
   if (!row.altText.trim()) return 'Alt Text is required';
-  if (row.startTime && row.endTime && Date.parse(row.endTime) <= Date.parse(row.startTime)) return 'End time must be after the start time';
+  if (row.startTime && row.endTime && Date.parse(row.endTime) <= Date.parse(row.startTime))
+    return 'End time must be after the start time';
   return null;
 }
 
 /** Rows Save Images would save now: uploaded, valid and not yet saved. */
 export const rowsToSave = (rows: readonly UploadRow[]) =>
-  rows.filter((row) => (row.status === 'uploaded' || row.status === 'save-failed') && rowProblem(row) === null);
+  rows.filter(
+    (row) => (row.status === 'uploaded' || row.status === 'save-failed') && rowProblem(row) === null,
+  );
 
 /** True while any row is still uploading or waiting to. */
-export const isUploading = (rows: readonly UploadRow[]) => rows.some((row) => row.status === 'queued' || row.status === 'uploading');
+export const isUploading = (rows: readonly UploadRow[]) =>
+  rows.some((row) => row.status === 'queued' || row.status === 'uploading');
 
 /** The `marquee-assets-image-set` item data of a row (spec §3 Image-set item); dates in the upload zone. */
 export function imageSetData(row: UploadRow): Record<string, unknown> {

@@ -1,6 +1,26 @@
 import { useEffect, useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Loader, Progress, Stack, Table, TagsInput, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconAlertTriangle, IconCircleCheck, IconInfoCircle, IconPhotoScan, IconSparkles, IconTrash } from '@tabler/icons-react';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Progress,
+  Stack,
+  Table,
+  TagsInput,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import {
+  IconAlertTriangle,
+  IconCircleCheck,
+  IconInfoCircle,
+  IconPhotoScan,
+  IconSparkles,
+  IconTrash,
+} from '@tabler/icons-react';
 import { imageResizeUrl } from '@shared/media/urls';
 import { dedupeTags } from '@shared/validation/tags';
 import { ImageCheckDialog } from './image-check-dialog';
@@ -26,14 +46,21 @@ function useObjectUrl(file: File, enabled: boolean) {
 
 function ThumbCell({ row, workspaceId }: { row: UploadRow; workspaceId: string }) {
   const local = useObjectUrl(row.file, !row.record && row.status !== 'failed');
-  const src = row.record ? imageResizeUrl(workspaceId, row.record.storageName, { h: TABLE_THUMB_HEIGHT }) : local;
+  const src = row.record
+    ? imageResizeUrl(workspaceId, row.record.storageName, { h: TABLE_THUMB_HEIGHT })
+    : local;
   return (
     <Stack gap={4} w={150}>
       <div className={classes.thumbCell}>
         {row.status === 'failed' ? (
           <IconAlertTriangle size={28} color="var(--mantine-color-red-6)" />
         ) : src ? (
-          <img src={src} alt={row.altText || row.name} style={row.record ? undefined : { opacity: 0.55 }} data-testid={row.record ? 'upload-thumb' : undefined} />
+          <img
+            src={src}
+            alt={row.altText || row.name}
+            style={row.record ? undefined : { opacity: 0.55 }}
+            data-testid={row.record ? 'upload-thumb' : undefined}
+          />
         ) : null}
       </div>
       {(row.status === 'queued' || row.status === 'uploading') && (
@@ -73,7 +100,15 @@ function IssuesCell({ row, onCheck }: { row: UploadRow; onCheck: () => void }) {
       )}
       {issues.map((issue) =>
         issue.level === 'warning' ? (
-          <Badge key={issue.text} size="sm" variant="light" color="orange" tt="none" leftSection={<IconAlertTriangle size={12} />} style={{ maxWidth: '100%' }}>
+          <Badge
+            key={issue.text}
+            size="sm"
+            variant="light"
+            color="orange"
+            tt="none"
+            leftSection={<IconAlertTriangle size={12} />}
+            style={{ maxWidth: '100%' }}
+          >
             {issue.text}
           </Badge>
         ) : (
@@ -139,7 +174,8 @@ export interface UploadTableProps {
 export function UploadTable({ rows, workspaceId, dispatch, disabled }: UploadTableProps) {
   const [checking, setChecking] = useState<string | null>(null);
   const checkRow = rows.find((row) => row.key === checking);
-  const edit = (row: UploadRow, field: EditableKey, value: UploadRow[EditableKey]) => dispatch({ type: 'edit', key: row.key, field, value });
+  const edit = (row: UploadRow, field: EditableKey, value: UploadRow[EditableKey]) =>
+    dispatch({ type: 'edit', key: row.key, field, value });
 
   return (
     <>
@@ -158,11 +194,18 @@ export function UploadTable({ rows, workspaceId, dispatch, disabled }: UploadTab
           </Table.Thead>
           <Table.Tbody>
             {rows.map((row, index) => {
-              const locked = disabled || row.status === 'saved' || row.status === 'saving' || row.status === 'failed';
-              const suggestions = row.sanity && row.sanity !== 'pending' ? suggestedLabels(row.sanity, row.labels) : [];
+              const locked =
+                disabled || row.status === 'saved' || row.status === 'saving' || row.status === 'failed';
+              const suggestions =
+                row.sanity && row.sanity !== 'pending' ? suggestedLabels(row.sanity, row.labels) : [];
               const ordinal = `image ${index + 1}`;
               return (
-                <Table.Tr key={row.key} data-testid="upload-row" data-status={row.status} style={{ verticalAlign: 'top' }}>
+                <Table.Tr
+                  key={row.key}
+                  data-testid="upload-row"
+                  data-status={row.status}
+                  style={{ verticalAlign: 'top' }}
+                >
                   <Table.Td>
                     <ThumbCell row={row} workspaceId={workspaceId} />
                   </Table.Td>
@@ -186,7 +229,9 @@ export function UploadTable({ rows, workspaceId, dispatch, disabled }: UploadTab
                       value={row.altText}
                       disabled={locked}
                       placeholder="Describe the image"
-                      error={!row.altText.trim() && row.status !== 'failed' ? 'Alt Text is required' : undefined}
+                      error={
+                        !row.altText.trim() && row.status !== 'failed' ? 'Alt Text is required' : undefined
+                      }
                       onChange={(event) => edit(row, 'altText', event.currentTarget.value)}
                     />
                   </Table.Td>
@@ -195,13 +240,23 @@ export function UploadTable({ rows, workspaceId, dispatch, disabled }: UploadTab
                   </Table.Td>
                   <Table.Td>
                     <Stack gap={6}>
-                      <UploadDateInput size="xs" aria-label={`Start time of ${ordinal}`} value={row.startTime} disabled={locked} onChange={(value) => edit(row, 'startTime', value)} />
+                      <UploadDateInput
+                        size="xs"
+                        aria-label={`Start time of ${ordinal}`}
+                        value={row.startTime}
+                        disabled={locked}
+                        onChange={(value) => edit(row, 'startTime', value)}
+                      />
                       <UploadDateInput
                         size="xs"
                         aria-label={`End time of ${ordinal}`}
                         value={row.endTime}
                         disabled={locked}
-                        error={row.startTime && row.endTime && Date.parse(row.endTime) <= Date.parse(row.startTime) ? 'Must be after the start' : undefined}
+                        error={
+                          row.startTime && row.endTime && Date.parse(row.endTime) <= Date.parse(row.startTime)
+                            ? 'Must be after the start'
+                            : undefined
+                        }
                         onChange={(value) => edit(row, 'endTime', value)}
                       />
                     </Stack>

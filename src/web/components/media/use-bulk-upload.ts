@@ -26,7 +26,9 @@ export function useBulkUpload(workspaceId: string) {
   useEffect(() => {
     rowsRef.current = rows;
   });
-  const session = useRef<{ queue: ReturnType<typeof createTaskQueue>; controller: AbortController } | null>(null);
+  const session = useRef<{ queue: ReturnType<typeof createTaskQueue>; controller: AbortController } | null>(
+    null,
+  );
   const ensureSession = () => {
     session.current ??= { queue: createTaskQueue(UPLOAD_CONCURRENCY), controller: new AbortController() };
     return session.current;
@@ -35,7 +37,11 @@ export function useBulkUpload(workspaceId: string) {
   const analyse = useCallback(
     async (row: UploadRow, storageName: string, signal: AbortSignal) => {
       try {
-        dispatch({ type: 'analysed', key: row.key, sanity: await getSanity(workspaceId, storageName, signal) });
+        dispatch({
+          type: 'analysed',
+          key: row.key,
+          sanity: await getSanity(workspaceId, storageName, signal),
+        });
       } catch (e) {
         if (isAbortError(e)) return;
         logFailure('image analysis', row, e);
@@ -63,7 +69,11 @@ export function useBulkUpload(workspaceId: string) {
             const record = await uploadFile(workspaceId, row.file, {
               signal: controller.signal,
               onProgress: ({ loaded, total }) =>
-                dispatch({ type: 'progress', key: row.key, percent: progressPercent(loaded, total, row.file.size) }),
+                dispatch({
+                  type: 'progress',
+                  key: row.key,
+                  percent: progressPercent(loaded, total, row.file.size),
+                }),
             });
             dispatch({ type: 'uploaded', key: row.key, record });
             void analyse(row, record.storageName, controller.signal);
@@ -93,7 +103,8 @@ export function useBulkUpload(workspaceId: string) {
         throw e;
       }
     });
-    if (results.some((result) => result.status === 'fulfilled')) void invalidateWorkspaceItems(client, workspaceId);
+    if (results.some((result) => result.status === 'fulfilled'))
+      void invalidateWorkspaceItems(client, workspaceId);
     return {
       saved: results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])),
       failed: results.filter((result) => result.status === 'rejected').length,

@@ -16,7 +16,13 @@ function Harness({ isEditing, level = 0 }: { isEditing: boolean; level?: number 
       <MantineProvider theme={theme}>
         <QuickViewLevelProvider level={level}>
           {!opened && <span>closed</span>}
-          <QuickView opened={opened} onClose={() => setOpened(false)} title="Spring sale" isEditing={isEditing} detailsHref="/acme/marketing/copy/x1">
+          <QuickView
+            opened={opened}
+            onClose={() => setOpened(false)}
+            title="Spring sale"
+            isEditing={isEditing}
+            detailsHref="/acme/marketing/copy/x1"
+          >
             <Level />
           </QuickView>
         </QuickViewLevelProvider>
@@ -60,7 +66,9 @@ describe('QuickView', () => {
     const link = queryByText('Details')!.closest('a')!;
     expect(link.getAttribute('href')).toBe('/acme/marketing/copy/x1');
     await waitFor(() => expect(document.querySelector('[data-testid="quick-view-1"]')).not.toBeNull());
-    const sized = [...document.querySelectorAll<HTMLElement>('[style]')].find((el) => el.style.getPropertyValue('--drawer-size'));
+    const sized = [...document.querySelectorAll<HTMLElement>('[style]')].find((el) =>
+      el.style.getPropertyValue('--drawer-size'),
+    );
     expect(sized?.style.getPropertyValue('--drawer-size')).toBe('80%');
   });
 });

@@ -30,7 +30,14 @@ export interface QuickViewProps {
  * 100%. It cannot close while its content is being edited; it has a Done button and an Esc hint, and a
  * Details link to the full page when it is nested.
  */
-export function QuickView({ opened, onClose, title, isEditing = false, detailsHref, children }: QuickViewProps) {
+export function QuickView({
+  opened,
+  onClose,
+  title,
+  isEditing = false,
+  detailsHref,
+  children,
+}: QuickViewProps) {
   const parentLevel = useQuickViewLevel();
   const level = parentLevel; // this panel's nesting level: 0 when opened from a page
   const [refused, setRefused] = useState(false);
@@ -76,7 +83,11 @@ export function QuickView({ opened, onClose, title, isEditing = false, detailsHr
             <Text size="xs" c="dimmed" visibleFrom="sm">
               <Kbd size="xs">Esc</Kbd> to close
             </Text>
-            <Button onClick={handleClose} variant={isEditing ? 'default' : 'filled'} leftSection={isEditing ? <IconLock size={14} /> : undefined}>
+            <Button
+              onClick={handleClose}
+              variant={isEditing ? 'default' : 'filled'}
+              leftSection={isEditing ? <IconLock size={14} /> : undefined}
+            >
               Done
             </Button>
           </Group>

@@ -6,7 +6,10 @@ import { AuthLayout } from './components/auth-layout';
 export default function ByeRoute() {
   const data = useLoaderData() as { name?: string } | null;
   return (
-    <AuthLayout title="You are signed out" subtitle={data?.name ? `See you soon, ${data.name}.` : 'See you soon.'}>
+    <AuthLayout
+      title="You are signed out"
+      subtitle={data?.name ? `See you soon, ${data.name}.` : 'See you soon.'}
+    >
       <Stack gap="md">
         <Text size="sm" c="dimmed">
           Your session on this device has ended. Sign in again to get back to your workspaces.

@@ -1,5 +1,15 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Collapse, Divider, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Collapse,
+  Divider,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconMailCheck } from '@tabler/icons-react';
@@ -60,7 +70,11 @@ export default function VerifyEmailRoute() {
           {linkError}
         </Alert>
       )}
-      {user.emailVerified ? <VerifiedNotice returnTo={returnTo} /> : <PendingVerification returnTo={returnTo} />}
+      {user.emailVerified ? (
+        <VerifiedNotice returnTo={returnTo} />
+      ) : (
+        <PendingVerification returnTo={returnTo} />
+      )}
     </AuthLayout>
   );
 }
@@ -88,7 +102,11 @@ function PendingVerification({ returnTo }: { returnTo?: string }) {
   const handleResend = () =>
     send.mutate(returnTo, {
       onSuccess: () =>
-        notifications.show({ color: 'teal', title: 'Email sent', message: 'A new confirmation link is on its way.' }),
+        notifications.show({
+          color: 'teal',
+          title: 'Email sent',
+          message: 'A new confirmation link is on its way.',
+        }),
     });
 
   const handleCheck = async () => {

@@ -17,19 +17,31 @@ export default function DomainRoute() {
   const domain = visibleDomains(workspace).find((d) => d.name === known.name);
   if (!domain) {
     return (
-      <Alert color="orange" variant="light" icon={<IconAlertCircle size={18} />} role="alert" title="Not available">
+      <Alert
+        color="orange"
+        variant="light"
+        icon={<IconAlertCircle size={18} />}
+        role="alert"
+        title="Not available"
+      >
         {`Domain "${known.name}" not available`}
       </Alert>
     );
   }
-  if (domain.landingSchema) return <Navigate to={`/${workspaceId}/${domain.name}/${domain.landingSchema}`} replace />;
+  if (domain.landingSchema)
+    return <Navigate to={`/${workspaceId}/${domain.name}/${domain.landingSchema}`} replace />;
 
   return (
     <>
       <PageHeader title={domain.title} />
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         {domain.schemas.map((schema) => (
-          <Card key={schema.name} component={Link} to={`/${workspaceId}/${domain.name}/${schema.name}`} p="lg">
+          <Card
+            key={schema.name}
+            component={Link}
+            to={`/${workspaceId}/${domain.name}/${schema.name}`}
+            p="lg"
+          >
             <Group>
               <ThemeIcon variant="light" size={36}>
                 <SchemaIcon name={schema.icon} />

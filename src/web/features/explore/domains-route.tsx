@@ -25,7 +25,13 @@ export default function DomainsRoute() {
   if (skipToBasics) return <Navigate to={settingsPath(workspaceId, 'basics')} replace />;
   if (domains.length === 0) {
     return (
-      <Alert color="orange" variant="light" icon={<IconAlertCircle size={18} />} role="alert" title="Nothing to show">
+      <Alert
+        color="orange"
+        variant="light"
+        icon={<IconAlertCircle size={18} />}
+        role="alert"
+        title="Nothing to show"
+      >
         {NO_DOMAINS}
       </Alert>
     );

@@ -45,7 +45,13 @@ function ApprovalsScreen({ workspace, item }: ItemScreenContext) {
           </Text>
         ) : (
           data.versions.map((record) => (
-            <Paper key={record.version} withBorder radius="md" p="sm" data-testid={`approval-record-${record.version}`}>
+            <Paper
+              key={record.version}
+              withBorder
+              radius="md"
+              p="sm"
+              data-testid={`approval-record-${record.version}`}
+            >
               <Text fw={600} size="sm" mb={4}>
                 Version {record.version}
               </Text>

@@ -12,7 +12,11 @@ import { userLabel } from './item-labels';
 
 /** /{workspace}/changelog/{domain}/{schema}/{id}: every version, and any two compared side by side. */
 export default function ChangelogRoute() {
-  return <ItemSubScreen section="Change log" maxWidth={1200}>{(context) => <Changelog {...context} />}</ItemSubScreen>;
+  return (
+    <ItemSubScreen section="Change log" maxWidth={1200}>
+      {(context) => <Changelog {...context} />}
+    </ItemSubScreen>
+  );
 }
 
 function Changelog({ workspace, schema, item }: ItemScreenContext) {
@@ -46,7 +50,9 @@ function Changelog({ workspace, schema, item }: ItemScreenContext) {
   };
   const label = (num: number) => {
     const entry = versions.find((v) => v.thisVersion === num);
-    return entry ? `Version ${num} · ${userLabel(entry.by, entry.byName, members.data?.members)} · ${formatDateTime(entry.at)}` : `Version ${num}`;
+    return entry
+      ? `Version ${num} · ${userLabel(entry.by, entry.byName, members.data?.members)} · ${formatDateTime(entry.at)}`
+      : `Version ${num}`;
   };
 
   return (
@@ -63,7 +69,14 @@ function Changelog({ workspace, schema, item }: ItemScreenContext) {
           </Table.Thead>
           <Table.Tbody>
             {versions.map((v) => (
-              <Table.Tr key={v.id} bg={v.thisVersion === from || v.thisVersion === to ? 'var(--mantine-primary-color-light)' : undefined}>
+              <Table.Tr
+                key={v.id}
+                bg={
+                  v.thisVersion === from || v.thisVersion === to
+                    ? 'var(--mantine-primary-color-light)'
+                    : undefined
+                }
+              >
                 <Table.Td fw={600}>{v.thisVersion}</Table.Td>
                 <Table.Td>{userLabel(v.by, v.byName, members.data?.members)}</Table.Td>
                 <Table.Td>{formatDateTime(v.at)}</Table.Td>
@@ -86,8 +99,22 @@ function Changelog({ workspace, schema, item }: ItemScreenContext) {
         </Alert>
       ) : (
         <Group gap="md" align="flex-end">
-          <Select label="Compare" data={options} value={String(from)} onChange={(v) => choose('from', v)} allowDeselect={false} w={180} />
-          <Select label="with" data={options} value={String(to)} onChange={(v) => choose('to', v)} allowDeselect={false} w={180} />
+          <Select
+            label="Compare"
+            data={options}
+            value={String(from)}
+            onChange={(v) => choose('from', v)}
+            allowDeselect={false}
+            w={180}
+          />
+          <Select
+            label="with"
+            data={options}
+            value={String(to)}
+            onChange={(v) => choose('to', v)}
+            allowDeselect={false}
+            w={180}
+          />
         </Group>
       )}
 
@@ -113,4 +140,3 @@ function Changelog({ workspace, schema, item }: ItemScreenContext) {
     </Stack>
   );
 }
-

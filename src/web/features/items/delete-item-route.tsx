@@ -47,8 +47,10 @@ function DeleteScreen({ workspace, domain, schema, item }: ItemScreenContext) {
             <Text fw={600}>Delete “{title}”?</Text>
             <Text size="sm">
               The item is removed from every list
-              {published.length > 0 ? ` and its published copies in ${published.map((c) => c.stageLabel).join(', ')} are removed` : ''}. Its
-              change log of {item.version} version(s) is kept.
+              {published.length > 0
+                ? ` and its published copies in ${published.map((c) => c.stageLabel).join(', ')} are removed`
+                : ''}
+              . Its change log of {item.version} version(s) is kept.
             </Text>
           </Stack>
         </Group>
@@ -58,10 +60,19 @@ function DeleteScreen({ workspace, domain, schema, item }: ItemScreenContext) {
           </Alert>
         )}
         <Group justify="flex-end">
-          <Button component={Link} to={itemScreenPath(workspace.id, domain.name, schema.name, item.id)} variant="default">
+          <Button
+            component={Link}
+            to={itemScreenPath(workspace.id, domain.name, schema.name, item.id)}
+            variant="default"
+          >
             Cancel
           </Button>
-          <Button color="red" leftSection={<IconTrash size={16} />} onClick={handleDelete} loading={remove.isPending}>
+          <Button
+            color="red"
+            leftSection={<IconTrash size={16} />}
+            onClick={handleDelete}
+            loading={remove.isPending}
+          >
             Delete
           </Button>
         </Group>

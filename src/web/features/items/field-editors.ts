@@ -8,4 +8,6 @@ import { mediaFieldEditors } from '@web/components/media/field-editors';
  * (single item, quick view, new item). The media screens register the file, image-set and rich-text
  * editors here (from src/web/components/media/).
  */
-export const ITEM_FIELD_EDITORS: Partial<Record<FieldType, ComponentType<FieldProps>>> = { ...mediaFieldEditors };
+export const ITEM_FIELD_EDITORS: Partial<Record<FieldType, ComponentType<FieldProps>>> = {
+  ...mediaFieldEditors,
+};

@@ -1,6 +1,15 @@
 import { getSchema } from '@shared/schemas/catalogue';
 import { UNNAMED_ITEM } from '@shared/validation/messages';
-import { approvalChips, BLANK_USER, itemThumbId, itemTitle, listTitle, publishChips, UNKNOWN_USER, userLabel } from './item-labels';
+import {
+  approvalChips,
+  BLANK_USER,
+  itemThumbId,
+  itemTitle,
+  listTitle,
+  publishChips,
+  UNKNOWN_USER,
+  userLabel,
+} from './item-labels';
 
 const copy = getSchema('copy')!;
 const imageSet = getSchema('marquee-assets-image-set')!;
@@ -24,7 +33,9 @@ describe('itemTitle', () => {
 
 describe('itemThumbId', () => {
   it("reads the storage name at the schema's thumbnail path", () => {
-    expect(itemThumbId(imageSet, { masterImage: { storageName: 'abcdefabcdefabcd.jpg', name: 'a.jpg' } })).toBe('abcdefabcdefabcd.jpg');
+    expect(
+      itemThumbId(imageSet, { masterImage: { storageName: 'abcdefabcdefabcd.jpg', name: 'a.jpg' } }),
+    ).toBe('abcdefabcdefabcd.jpg');
   });
 
   it('is undefined without a thumbnail path or an uploaded file', () => {
@@ -71,14 +82,37 @@ describe('publishChips', () => {
 
   it('gives one chip per stage in workspace order: MODIFIED warning, CURRENT positive, both clickable', () => {
     expect(publishChips(status, ['Staging', 'Live', 'QA Review'])).toEqual([
-      { stage: 'staging', stageLabel: 'Staging', status: 'CURRENT', label: 'Staging: Current', color: 'teal', clickable: true },
-      { stage: 'live', stageLabel: 'Live', status: 'MODIFIED', label: 'Live: Modified', color: 'orange', clickable: true },
-      { stage: 'qa-review', stageLabel: 'QA Review', status: 'NOT_PUBLISHED', label: 'QA Review: Not published', color: 'gray', clickable: false },
+      {
+        stage: 'staging',
+        stageLabel: 'Staging',
+        status: 'CURRENT',
+        label: 'Staging: Current',
+        color: 'teal',
+        clickable: true,
+      },
+      {
+        stage: 'live',
+        stageLabel: 'Live',
+        status: 'MODIFIED',
+        label: 'Live: Modified',
+        color: 'orange',
+        clickable: true,
+      },
+      {
+        stage: 'qa-review',
+        stageLabel: 'QA Review',
+        status: 'NOT_PUBLISHED',
+        label: 'QA Review: Not published',
+        color: 'gray',
+        clickable: false,
+      },
     ]);
   });
 
   it('can leave out stages without a copy (lists)', () => {
-    expect(publishChips(status, ['Live', 'QA Review'], { publishedOnly: true }).map((c) => c.stage)).toEqual(['live']);
+    expect(publishChips(status, ['Live', 'QA Review'], { publishedOnly: true }).map((c) => c.stage)).toEqual([
+      'live',
+    ]);
   });
 });
 
@@ -91,7 +125,9 @@ describe('approvalChips', () => {
   it('shows approved roles first, then the ones still awaited, by role name', () => {
     const item = {
       remainingApprovals: ['legal'],
-      approvedBy: [{ roleId: 'brand', roleLabel: 'Brand', byId: 'u1', byName: 'Bea', at: '2026-01-01T00:00:00Z' }],
+      approvedBy: [
+        { roleId: 'brand', roleLabel: 'Brand', byId: 'u1', byName: 'Bea', at: '2026-01-01T00:00:00Z' },
+      ],
     };
     expect(approvalChips(item, roles)).toEqual([
       { roleId: 'brand', label: 'Approved by Brand', approved: true },

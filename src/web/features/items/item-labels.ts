@@ -17,23 +17,31 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
  * An item's title: its name, else the first text among the schema's top fields, else
  * '-- UNNAMED ITEM --' (spec §2 item list).
  */
-export function itemTitle(schema: Pick<SchemaType, 'fields' | 'topFields'>, data: Readonly<Record<string, unknown>>): string {
+export function itemTitle(
+  schema: Pick<SchemaType, 'fields' | 'topFields'>,
+  data: Readonly<Record<string, unknown>>,
+): string {
   if (text(data.name)) return text(data.name);
   for (const key of schema.topFields) {
     const field = schema.fields.find((f) => f.key === key);
-    if (field && (field.type === 'text' || field.type === 'multiline') && text(data[key])) return text(data[key]);
+    if (field && (field.type === 'text' || field.type === 'multiline') && text(data[key]))
+      return text(data[key]);
   }
   return UNNAMED_ITEM;
 }
 
 /** Storage name of the image a schema's thumbnail path points at, if the item has one. */
-export function itemThumbId(schema: Pick<SchemaType, 'thumbnail'>, data: Readonly<Record<string, unknown>>): string | undefined {
+export function itemThumbId(
+  schema: Pick<SchemaType, 'thumbnail'>,
+  data: Readonly<Record<string, unknown>>,
+): string | undefined {
   if (!schema.thumbnail) return undefined;
   let value: unknown = data;
   for (const part of schema.thumbnail.split('.')) {
     value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
   }
-  const storageName = value && typeof value === 'object' ? (value as { storageName?: unknown }).storageName : undefined;
+  const storageName =
+    value && typeof value === 'object' ? (value as { storageName?: unknown }).storageName : undefined;
   return typeof storageName === 'string' && storageName ? storageName : undefined;
 }
 
@@ -69,7 +77,11 @@ const STATUS_WORDS: Record<PublishStatus, string> = {
   MODIFIED: 'Modified',
   CURRENT: 'Current',
 };
-const STATUS_COLORS: Record<PublishStatus, string> = { NOT_PUBLISHED: 'gray', MODIFIED: 'orange', CURRENT: 'teal' };
+const STATUS_COLORS: Record<PublishStatus, string> = {
+  NOT_PUBLISHED: 'gray',
+  MODIFIED: 'orange',
+  CURRENT: 'teal',
+};
 
 /** One chip per stage of the workspace, in the workspace's order. */
 export function publishChips(
@@ -116,7 +128,10 @@ export function approvalChips(
 }
 
 /** Spec §2 item list title: the saved view's name, or 'All {plural type titles}'. */
-export function listTitle(viewName: string | undefined, schemas: readonly Pick<SchemaType, 'pluralTitle'>[]): string {
+export function listTitle(
+  viewName: string | undefined,
+  schemas: readonly Pick<SchemaType, 'pluralTitle'>[],
+): string {
   if (viewName) return viewName;
   return `All ${schemas.map((s) => s.pluralTitle).join(', ')}`;
 }

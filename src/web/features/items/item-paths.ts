@@ -2,7 +2,8 @@ import { domainOfSchema } from '@shared/schemas/catalogue';
 
 /** Paths of the item screens (spec §2 routes). */
 export const schemaListPath = (ws: string, domain: string, schema: string) => `/${ws}/${domain}/${schema}`;
-export const itemScreenPath = (ws: string, domain: string, schema: string, id: string) => `/${ws}/${domain}/${schema}/${id}`;
+export const itemScreenPath = (ws: string, domain: string, schema: string, id: string) =>
+  `/${ws}/${domain}/${schema}/${id}`;
 export const changelogPath = (ws: string, domain: string, schema: string, id: string) =>
   `/${ws}/changelog/${domain}/${schema}/${id}`;
 export const approvalsPath = (ws: string, domain: string, schema: string, id: string) =>

@@ -32,7 +32,9 @@ export default function ListItemsRoute() {
         workspace={workspace}
         query={{ schema: schema.name, view: 'all' }}
         title={listTitle(undefined, [schema])}
-        addButton={<AddItemButton workspace={workspace} schema={{ domain: domain.name, name: schema.name }} />}
+        addButton={
+          <AddItemButton workspace={workspace} schema={{ domain: domain.name, name: schema.name }} />
+        }
         emptyDescription={`${schema.pluralTitle} created in this workspace will show up here.`}
       />
     </>

@@ -19,7 +19,9 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const chips = publishChips(item.publishStatus, workspace.basics.stages);
-  const [stage, setStage] = useState(() => chips.find((c) => c.stage === params.get('stage'))?.stage ?? chips[0]?.stage ?? 'live');
+  const [stage, setStage] = useState(
+    () => chips.find((c) => c.stage === params.get('stage'))?.stage ?? chips[0]?.stage ?? 'live',
+  );
   const [publishRefs, setPublishRefs] = useState(true);
   const publish = usePublishItem();
   const back = itemScreenPath(workspace.id, domain.name, schema.name, item.id);
@@ -49,10 +51,16 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
         </Alert>
       )}
       {item.remainingApprovals.length > 0 && (
-        <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title="Approvals remaining" data-testid="approvals-remaining">
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<IconAlertTriangle size={18} />}
+          title="Approvals remaining"
+          data-testid="approvals-remaining"
+        >
           Version {item.version} still needs approval from{' '}
-          {item.remainingApprovals.map((roleId) => approverRoleLabel(workspace.roles, roleId)).join(', ')}. Publishing is refused until
-          then.
+          {item.remainingApprovals.map((roleId) => approverRoleLabel(workspace.roles, roleId)).join(', ')}.
+          Publishing is refused until then.
         </Alert>
       )}
       {item.hasErrors && (
@@ -71,7 +79,11 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
                   <Group gap="xs">
                     <Text size="sm">{chip.stageLabel}</Text>
                     <Badge size="sm" color={chip.color} variant="light" tt="none">
-                      {chip.status === 'CURRENT' ? 'Current' : chip.status === 'MODIFIED' ? 'Modified' : 'Not published'}
+                      {chip.status === 'CURRENT'
+                        ? 'Current'
+                        : chip.status === 'MODIFIED'
+                          ? 'Modified'
+                          : 'Not published'}
                     </Badge>
                   </Group>
                 }
@@ -90,7 +102,8 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
       </Paper>
       {chosen?.status === 'CURRENT' && (
         <Text size="sm" c="dimmed">
-          Version {item.version} is already published to {chosen.stageLabel}. Publishing again refreshes the copy.
+          Version {item.version} is already published to {chosen.stageLabel}. Publishing again refreshes the
+          copy.
         </Text>
       )}
       {publish.isError && (
@@ -102,7 +115,12 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
         <Button component={Link} to={back} variant="default">
           Cancel
         </Button>
-        <Button leftSection={<IconUpload size={16} />} onClick={handlePublish} loading={publish.isPending} disabled={!item.abilities.canPublish}>
+        <Button
+          leftSection={<IconUpload size={16} />}
+          onClick={handlePublish}
+          loading={publish.isPending}
+          disabled={!item.abilities.canPublish}
+        >
           Publish to {chosen?.stageLabel ?? stage}
         </Button>
       </Group>

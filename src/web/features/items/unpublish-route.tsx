@@ -19,7 +19,9 @@ function UnpublishScreen({ workspace, domain, schema, item }: ItemScreenContext)
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const published = publishChips(item.publishStatus, workspace.basics.stages, { publishedOnly: true });
-  const [stage, setStage] = useState(() => published.find((c) => c.stage === params.get('stage'))?.stage ?? published[0]?.stage ?? '');
+  const [stage, setStage] = useState(
+    () => published.find((c) => c.stage === params.get('stage'))?.stage ?? published[0]?.stage ?? '',
+  );
   const unpublish = useUnpublishItem();
   const back = itemScreenPath(workspace.id, domain.name, schema.name, item.id);
   const chosen = published.find((c) => c.stage === stage);
@@ -72,7 +74,8 @@ function UnpublishScreen({ workspace, domain, schema, item }: ItemScreenContext)
         </Radio.Group>
       </Paper>
       <Text size="sm" c="dimmed">
-        The item itself and its change log stay; only the copy that websites and apps read from the stage is removed.
+        The item itself and its change log stay; only the copy that websites and apps read from the stage is
+        removed.
       </Text>
       {unpublish.isError && (
         <Alert color="red" variant="light" role="alert" title="Unpublishing failed">
@@ -83,7 +86,13 @@ function UnpublishScreen({ workspace, domain, schema, item }: ItemScreenContext)
         <Button component={Link} to={back} variant="default">
           Cancel
         </Button>
-        <Button color="red" leftSection={<IconWorldOff size={16} />} onClick={handleUnpublish} loading={unpublish.isPending} disabled={!item.abilities.canPublish}>
+        <Button
+          color="red"
+          leftSection={<IconWorldOff size={16} />}
+          onClick={handleUnpublish}
+          loading={unpublish.isPending}
+          disabled={!item.abilities.canPublish}
+        >
           Unpublish from {chosen?.stageLabel ?? stage}
         </Button>
       </Group>

@@ -44,7 +44,10 @@ export default function BasicsRoute() {
 
   const handleSubmit = form.onSubmit((values) =>
     update.mutate(
-      { basics: { ...values, name: values.name.trim(), stages: normaliseStages(values.stages) }, baseVersion: workspace.version },
+      {
+        basics: { ...values, name: values.name.trim(), stages: normaliseStages(values.stages) },
+        baseVersion: workspace.version,
+      },
       {
         onSuccess: (saved) => {
           const next = {
@@ -73,7 +76,13 @@ export default function BasicsRoute() {
         <Card p="lg">
           <Stack gap="md">
             <TextInput label="Workspace name" {...form.getInputProps('name')} />
-            <TextInput label="Workspace address" value={`/${workspace.id}`} readOnly variant="filled" description="The address cannot be changed." />
+            <TextInput
+              label="Workspace address"
+              value={`/${workspace.id}`}
+              readOnly
+              variant="filled"
+              description="The address cannot be changed."
+            />
           </Stack>
         </Card>
         <Card p="lg">
@@ -82,18 +91,29 @@ export default function BasicsRoute() {
             <Text size="sm" c="dimmed">
               Turning a domain off hides its content types; roles keep only the types that still exist.
             </Text>
-            <DomainPicker value={form.values.domains} onChange={(value) => form.setFieldValue('domains', value)} />
+            <DomainPicker
+              value={form.values.domains}
+              onChange={(value) => form.setFieldValue('domains', value)}
+            />
           </Stack>
         </Card>
         <Card p="lg">
           <Stack gap="md">
-            <StagesInput value={form.values.stages} onChange={(value) => form.setFieldValue('stages', value)} />
+            <StagesInput
+              value={form.values.stages}
+              onChange={(value) => form.setFieldValue('stages', value)}
+            />
             <TimezonesInput
               value={form.values.timezones}
               onChange={(value) => form.setFieldValue('timezones', value)}
               error={form.errors.timezones as string | undefined}
             />
-            <Select label="Date format" data={dateFormats} allowDeselect={false} {...form.getInputProps('dateFormat')} />
+            <Select
+              label="Date format"
+              data={dateFormats}
+              allowDeselect={false}
+              {...form.getInputProps('dateFormat')}
+            />
           </Stack>
         </Card>
       </Stack>

@@ -61,7 +61,9 @@ export default function BatchesRoute() {
                 </Text>
               </Table.Td>
               <Table.Td>
-                <Text size="sm" title={formatDateTime(batch.createdAt)}>{fromNow(batch.createdAt)}</Text>
+                <Text size="sm" title={formatDateTime(batch.createdAt)}>
+                  {fromNow(batch.createdAt)}
+                </Text>
               </Table.Td>
             </Table.Tr>
           ))}

@@ -1,5 +1,17 @@
 import { useEffect, useMemo, useState } from 'react';
-import { ActionIcon, Button, Card, EmptyState, Group, Modal, MultiSelect, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Card,
+  EmptyState,
+  Group,
+  Modal,
+  MultiSelect,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
@@ -15,7 +27,11 @@ import { newRoleId } from './role-id';
 const LISTS = [
   { key: 'canEdit', label: 'Can edit', description: 'Create and change items of these types' },
   { key: 'canPublish', label: 'Can publish', description: 'Publish and unpublish items of these types' },
-  { key: 'mustApprove', label: 'Must approve', description: 'Items of these types need this role’s approval' },
+  {
+    key: 'mustApprove',
+    label: 'Must approve',
+    description: 'Items of these types need this role’s approval',
+  },
 ] as const;
 
 /** Schema choices of the enabled domains, grouped by domain. */
@@ -33,8 +49,14 @@ function schemaOptions(workspace: Workspace) {
 export default function RolesRoute() {
   const workspace = useCurrentWorkspace();
   const update = useUpdateWorkspace(workspace.id);
-  const existingSchemas = useMemo(() => schemasOfDomains(workspace.basics.domains).map((s) => s.name), [workspace.basics.domains]);
-  const saved = useMemo(() => trimRoles(workspace.roles, existingSchemas), [workspace.roles, existingSchemas]);
+  const existingSchemas = useMemo(
+    () => schemasOfDomains(workspace.basics.domains).map((s) => s.name),
+    [workspace.basics.domains],
+  );
+  const saved = useMemo(
+    () => trimRoles(workspace.roles, existingSchemas),
+    [workspace.roles, existingSchemas],
+  );
   const [draft, setDraft] = useState<Roles>(saved);
   const [isAddOpen, addModal] = useDisclosure(false);
   const options = schemaOptions(workspace);
@@ -44,7 +66,8 @@ export default function RolesRoute() {
   const isDirty = JSON.stringify(draft) !== JSON.stringify(saved);
   const hasBlankName = Object.values(draft).some((r) => !r.name.trim());
 
-  const setRole = (id: string, patch: Partial<Role>) => setDraft((roles) => ({ ...roles, [id]: { ...roles[id], ...patch } }));
+  const setRole = (id: string, patch: Partial<Role>) =>
+    setDraft((roles) => ({ ...roles, [id]: { ...roles[id], ...patch } }));
 
   const handleDelete = (id: string) =>
     modals.openConfirmModal({
@@ -62,7 +85,10 @@ export default function RolesRoute() {
 
   const handleAdd = (name: string) => {
     const id = newRoleId(name, Object.keys(draft));
-    setDraft((roles) => ({ ...roles, [id]: { name: name.trim(), canEdit: [], canPublish: [], mustApprove: [] } }));
+    setDraft((roles) => ({
+      ...roles,
+      [id]: { name: name.trim(), canEdit: [], canPublish: [], mustApprove: [] },
+    }));
     addModal.close();
   };
 
@@ -91,7 +117,12 @@ export default function RolesRoute() {
       <Stack gap="md">
         {ids.length === 0 && (
           <Card p={40}>
-            <EmptyState icon={<IconShieldLock size={28} />} variant="light" title="No roles yet" description="Add a role to give members rights to edit, publish and approve." />
+            <EmptyState
+              icon={<IconShieldLock size={28} />}
+              variant="light"
+              title="No roles yet"
+              description="Add a role to give members rights to edit, publish and approve."
+            />
           </Card>
         )}
         {ids.map((id) => {
@@ -111,7 +142,14 @@ export default function RolesRoute() {
                     {id}
                   </Text>
                   <Tooltip label="Delete role">
-                    <ActionIcon variant="subtle" color="red" size="lg" mb={2} onClick={() => handleDelete(id)} aria-label={`Delete role ${role.name}`}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      size="lg"
+                      mb={2}
+                      onClick={() => handleDelete(id)}
+                      aria-label={`Delete role ${role.name}`}
+                    >
                       <IconTrash size={18} />
                     </ActionIcon>
                   </Tooltip>
@@ -135,13 +173,26 @@ export default function RolesRoute() {
           );
         })}
       </Stack>
-      <SaveBar isDirty={isDirty} isSaving={update.isPending} onReset={() => setDraft(saved)} saveLabel="Save roles" />
+      <SaveBar
+        isDirty={isDirty}
+        isSaving={update.isPending}
+        onReset={() => setDraft(saved)}
+        saveLabel="Save roles"
+      />
       <AddRoleModal opened={isAddOpen} onClose={addModal.close} onAdd={handleAdd} />
     </form>
   );
 }
 
-function AddRoleModal({ opened, onClose, onAdd }: { opened: boolean; onClose: () => void; onAdd: (name: string) => void }) {
+function AddRoleModal({
+  opened,
+  onClose,
+  onAdd,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  onAdd: (name: string) => void;
+}) {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {

@@ -1,4 +1,20 @@
-import { Avatar, Badge, Button, Card, Checkbox, Group, MultiSelect, Skeleton, Stack, Switch, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import {
+  Avatar,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  MultiSelect,
+  Skeleton,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
@@ -71,7 +87,13 @@ function InviteCard({ workspace }: { workspace: Workspace }) {
           </Stack>
           <FormError error={invite.error} />
           <Group align="flex-start" grow wrap="wrap">
-            <TextInput label="Email" placeholder="colleague@company.com" type="email" miw={220} {...form.getInputProps('email')} />
+            <TextInput
+              label="Email"
+              placeholder="colleague@company.com"
+              type="email"
+              miw={220}
+              {...form.getInputProps('email')}
+            />
             <MultiSelect
               label="Roles"
               placeholder={form.values.roles.length ? undefined : 'Choose roles'}
@@ -132,7 +154,11 @@ function MembersTable({ workspace, members }: { workspace: Workspace; members: M
             {members.map((member) => {
               const isMe = member.userId === me?.id;
               return (
-                <Table.Tr key={member.userId} data-testid={`member-${member.email}`} style={{ opacity: member.active ? 1 : 0.6 }}>
+                <Table.Tr
+                  key={member.userId}
+                  data-testid={`member-${member.email}`}
+                  style={{ opacity: member.active ? 1 : 0.6 }}
+                >
                   <Table.Td>
                     <Group gap="sm" wrap="nowrap">
                       <Avatar radius="xl" color="marquee" size={34}>
@@ -178,7 +204,9 @@ function MembersTable({ workspace, members }: { workspace: Workspace; members: M
                         handleChange(
                           member,
                           { isWorkspaceManager: e.currentTarget.checked },
-                          e.currentTarget.checked ? `${member.email} is now a manager` : `${member.email} is no longer a manager`,
+                          e.currentTarget.checked
+                            ? `${member.email} is now a manager`
+                            : `${member.email} is no longer a manager`,
                         )
                       }
                     />
@@ -199,7 +227,9 @@ function MembersTable({ workspace, members }: { workspace: Workspace; members: M
                           handleChange(
                             member,
                             { active: e.currentTarget.checked },
-                            e.currentTarget.checked ? `${member.email} activated` : `${member.email} deactivated`,
+                            e.currentTarget.checked
+                              ? `${member.email} activated`
+                              : `${member.email} deactivated`,
                           )
                         }
                       />
@@ -215,7 +245,13 @@ function MembersTable({ workspace, members }: { workspace: Workspace; members: M
   );
 }
 
-function InvitationsTable({ workspace, invitations }: { workspace: Workspace; invitations: { email: string; roles: string[]; isWorkspaceManager: boolean; invitedAt: string }[] }) {
+function InvitationsTable({
+  workspace,
+  invitations,
+}: {
+  workspace: Workspace;
+  invitations: { email: string; roles: string[]; isWorkspaceManager: boolean; invitedAt: string }[];
+}) {
   const revoke = useRevokeInvitation(workspace.id);
 
   const handleRevoke = (email: string) =>
@@ -227,7 +263,8 @@ function InvitationsTable({ workspace, invitations }: { workspace: Workspace; in
       onConfirm: () =>
         revoke.mutate(email, {
           onSuccess: () => notifications.show({ color: 'teal', message: `Invitation for ${email} revoked` }),
-          onError: (e) => notifications.show({ color: 'red', title: 'Not revoked', message: errorMessage(e) }),
+          onError: (e) =>
+            notifications.show({ color: 'red', title: 'Not revoked', message: errorMessage(e) }),
         }),
     });
 

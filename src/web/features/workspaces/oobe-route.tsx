@@ -30,7 +30,9 @@ function WaitingForManager({ name }: { name: string }) {
         <Stack align="center" ta="center" gap="sm">
           <IconHourglass size={40} stroke={1.4} color="var(--mantine-color-marquee-5)" />
           <Title order={3}>{name} is being set up</Title>
-          <Text c="dimmed">A workspace manager is still finishing the set-up. Check back in a little while.</Text>
+          <Text c="dimmed">
+            A workspace manager is still finishing the set-up. Check back in a little while.
+          </Text>
         </Stack>
       </Card>
     </SimplePageLayout>
@@ -57,7 +59,11 @@ function OobeWizard() {
     },
   });
 
-  const stepFields: Record<number, (keyof typeof form.values)[]> = { 0: ['name'], 1: ['domains'], 3: ['timezones'] };
+  const stepFields: Record<number, (keyof typeof form.values)[]> = {
+    0: ['name'],
+    1: ['domains'],
+    3: ['timezones'],
+  };
 
   const handleNext = () => {
     const fields = stepFields[active] ?? [];
@@ -110,7 +116,12 @@ function OobeWizard() {
             }
             noValidate
           >
-            <Stepper active={active} onStepClick={(step) => step < active && setActive(step)} size="sm" mb="xl">
+            <Stepper
+              active={active}
+              onStepClick={(step) => step < active && setActive(step)}
+              size="sm"
+              mb="xl"
+            >
               <Stepper.Step label="Name">
                 <Stack gap="md" mt="lg">
                   <TextInput
@@ -135,7 +146,10 @@ function OobeWizard() {
               </Stepper.Step>
               <Stepper.Step label="Stages">
                 <Stack gap="sm" mt="lg">
-                  <StagesInput value={form.values.stages} onChange={(value) => form.setFieldValue('stages', value)} />
+                  <StagesInput
+                    value={form.values.stages}
+                    onChange={(value) => form.setFieldValue('stages', value)}
+                  />
                 </Stack>
               </Stepper.Step>
               <Stepper.Step label="Time zones">
@@ -153,7 +167,11 @@ function OobeWizard() {
             </Stepper>
             <FormError error={update.error} />
             <Group justify="space-between">
-              <Button variant="default" onClick={() => setActive((s) => Math.max(0, s - 1))} disabled={active === 0}>
+              <Button
+                variant="default"
+                onClick={() => setActive((s) => Math.max(0, s - 1))}
+                disabled={active === 0}
+              >
                 Back
               </Button>
               {isLast ? (

@@ -1,4 +1,16 @@
-import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title, EmptyState } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  EmptyState,
+} from '@mantine/core';
 import { IconArrowRight, IconBuildingStore, IconPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { explorePath, oobePath } from '@web/app/guards';

@@ -26,7 +26,16 @@ const VIEW_ICONS: Record<string, Icon> = {
 
 function SectionLabel({ children }: { children: string }) {
   return (
-    <Text size="xs" fw={600} c="dimmed" tt="uppercase" px="sm" mt="md" mb={4} style={{ letterSpacing: '0.04em' }}>
+    <Text
+      size="xs"
+      fw={600}
+      c="dimmed"
+      tt="uppercase"
+      px="sm"
+      mt="md"
+      mb={4}
+      style={{ letterSpacing: '0.04em' }}
+    >
       {children}
     </Text>
   );

@@ -3,8 +3,17 @@ import { Comment, type Comment as CommentType } from '@shared/api/items';
 import { apiRequest } from '@web/lib/api-client';
 import { itemKeys, itemPath } from './keys';
 
-export const addComment = ({ ws, schema, id, text }: { ws: string; schema: string; id: string; text: string }) =>
-  apiRequest(`${itemPath(ws, schema, id)}/comments`, { method: 'POST', body: { text }, schema: Comment });
+export const addComment = ({
+  ws,
+  schema,
+  id,
+  text,
+}: {
+  ws: string;
+  schema: string;
+  id: string;
+  text: string;
+}) => apiRequest(`${itemPath(ws, schema, id)}/comments`, { method: 'POST', body: { text }, schema: Comment });
 
 /** Adds a comment and appends it to the cached list. */
 export function useAddComment() {
@@ -12,8 +21,10 @@ export function useAddComment() {
   return useMutation({
     mutationFn: addComment,
     onSuccess: (comment, { ws, schema, id }) => {
-      client.setQueryData(itemKeys.comments(ws, schema, id), (old: { comments: CommentType[] } | undefined) =>
-        old ? { comments: [...old.comments, comment] } : old,
+      client.setQueryData(
+        itemKeys.comments(ws, schema, id),
+        (old: { comments: CommentType[] } | undefined) =>
+          old ? { comments: [...old.comments, comment] } : old,
       );
     },
   });

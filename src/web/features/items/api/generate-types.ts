@@ -31,7 +31,13 @@ export async function generateTypes(ws: string, schemaName: string, signal?: Abo
 function failureOf(status: number, text: string): ApiError {
   try {
     const parsed = ErrorBody.safeParse(JSON.parse(text));
-    if (parsed.success) return new ApiError(status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.details);
+    if (parsed.success)
+      return new ApiError(
+        status,
+        parsed.data.error.code,
+        parsed.data.error.message,
+        parsed.data.error.details,
+      );
   } catch {
     /* not JSON: the text itself is the detail */
   }

@@ -8,7 +8,11 @@ export const getItem = (ws: string, schema: string, id: string) =>
   apiRequest(itemPath(ws, schema, id), { schema: Item });
 
 export const itemQueryOptions = (ws: string, schema: string, id: string) =>
-  queryOptions({ queryKey: itemKeys.detail(ws, schema, id), queryFn: () => getItem(ws, schema, id), staleTime: 5_000 });
+  queryOptions({
+    queryKey: itemKeys.detail(ws, schema, id),
+    queryFn: () => getItem(ws, schema, id),
+    staleTime: 5_000,
+  });
 
 export const useItem = (ws: string, schema: string, id: string, enabled = true) =>
   useQuery({ ...itemQueryOptions(ws, schema, id), enabled });

@@ -4,7 +4,11 @@ import { apiRequest } from '@web/lib/api-client';
 import { itemKeys, itemsPath, type ListQuery } from './keys';
 
 /** GET /api/v1/workspaces/{ws}/items[/{schema}]?view&stage&q&cursor&limit: one page of a saved view. */
-export function getItems(ws: string, query: ListQuery & { cursor?: string; limit?: number }, signal?: AbortSignal) {
+export function getItems(
+  ws: string,
+  query: ListQuery & { cursor?: string; limit?: number },
+  signal?: AbortSignal,
+) {
   const params = new URLSearchParams({ view: query.view, limit: String(query.limit ?? PAGE_SIZE) });
   if (query.stage) params.set('stage', query.stage);
   if (query.q?.trim()) params.set('q', query.q.trim());

@@ -33,7 +33,11 @@ const item = (schema: string, id: string, data: Record<string, unknown>): Item =
 
 const stored: Record<string, Item> = {
   early: item('copy', 'early', { text: 'x', startTime: '2025-07-03T00:00:00.000Z' }),
-  fits: item('copy', 'fits', { text: 'x', startTime: '2025-07-04T01:00:00.000Z', endTime: '2025-07-04T02:00:00.000Z' }),
+  fits: item('copy', 'fits', {
+    text: 'x',
+    startTime: '2025-07-04T01:00:00.000Z',
+    endTime: '2025-07-04T02:00:00.000Z',
+  }),
   french: item('marquee-assets-image-set', 'french', { locations: ['FR'] }),
 };
 
@@ -48,7 +52,9 @@ function stubItemApi() {
       const found = stored[path.split('/').pop()!];
       return found
         ? new Response(JSON.stringify(found), { status: 200 })
-        : new Response(JSON.stringify({ error: { code: 'not_found', message: 'Instance not found' } }), { status: 404 });
+        : new Response(JSON.stringify({ error: { code: 'not_found', message: 'Instance not found' } }), {
+            status: 404,
+          });
     }),
   );
   return paths;
@@ -92,7 +98,9 @@ describe('createInsertionCheck', () => {
     const check = createInsertionCheck(new QueryClient(), 'acme');
     const data = { ...launch, copy: [ref('copy', 'early')] };
     expect(await check(event, data)).toEqual({ 'copy.0': tooEarly });
-    expect(await check(event, { ...data, name: 'Renamed', description: 'x' })).toEqual({ 'copy.0': tooEarly });
+    expect(await check(event, { ...data, name: 'Renamed', description: 'x' })).toEqual({
+      'copy.0': tooEarly,
+    });
     expect(paths).toHaveLength(1);
     // An earlier start lets the copy in (the fetched item comes from the cache).
     expect(await check(event, { ...data, startTime: '2025-07-02T00:00:00.000Z' })).toEqual({});
@@ -104,16 +112,25 @@ describe('createInsertionCheck', () => {
 
 const workspace: Pick<Workspace, 'id' | 'basics'> = {
   id: 'acme',
-  basics: { name: 'Acme', domains: ['marketing'], stages: ['Live'], timezones: [], dateFormat: 'relative' } as Workspace['basics'],
+  basics: {
+    name: 'Acme',
+    domains: ['marketing'],
+    stages: ['Live'],
+    timezones: [],
+    dateFormat: 'relative',
+  } as Workspace['basics'],
 };
 
 function EventForm({ value }: { value: Record<string, unknown> }) {
   const environment = useItemFormEnvironment(workspace);
-  return <ItemForm schema={event} value={value} mode="edit" canEdit onSave={async () => {}} {...environment} />;
+  return (
+    <ItemForm schema={event} value={value} mode="edit" canEdit onSave={async () => {}} {...environment} />
+  );
 }
 
 const fieldError = (label: string) =>
-  byLabel(label).closest('.mantine-InputWrapper-root')?.querySelector('.mantine-InputWrapper-error')?.textContent ?? null;
+  byLabel(label).closest('.mantine-InputWrapper-root')?.querySelector('.mantine-InputWrapper-error')
+    ?.textContent ?? null;
 
 describe('the item screens check an event’s copy and images before saving', () => {
   it("shows 'Start time must be after …' under Copy, and drops it when the copy is removed", async () => {

@@ -7,13 +7,23 @@ import { itemQueryOptions } from './get-item';
 /** The event fields whose referenced items must fit the event's places and times (spec §5). */
 const EVENT_CONTENT_FIELDS = ['copy', 'images'] as const;
 /** What the check reads of an event: the references and the event's places and times. */
-const EVENT_INPUTS = [...EVENT_CONTENT_FIELDS, 'allowedLocations', 'startTime', 'startTime_tz', 'endTime', 'endTime_tz'] as const;
+const EVENT_INPUTS = [
+  ...EVENT_CONTENT_FIELDS,
+  'allowedLocations',
+  'startTime',
+  'startTime_tz',
+  'endTime',
+  'endTime_tz',
+] as const;
 
 /** How long a fetched copy or image set answers the check before it is asked again. */
 export const INSERTION_CHECK_STALE_MS = 30_000;
 
 const isReference = (value: unknown): value is Reference =>
-  !!value && typeof value === 'object' && typeof (value as Reference).id === 'string' && typeof (value as Reference).schemaType === 'string';
+  !!value &&
+  typeof value === 'object' &&
+  typeof (value as Reference).id === 'string' &&
+  typeof (value as Reference).schemaType === 'string';
 
 /**
  * ItemForm's validateAsync on the item screens: the spec §5 insertion rules in the form, before saving.
@@ -33,7 +43,10 @@ export function createInsertionCheck(client: QueryClient, ws: string) {
         return refs.map(async (ref: unknown, index): Promise<[string, string] | null> => {
           if (!isReference(ref)) return null;
           const item = await client
-            .fetchQuery({ ...itemQueryOptions(ws, ref.schemaType, ref.id), staleTime: INSERTION_CHECK_STALE_MS })
+            .fetchQuery({
+              ...itemQueryOptions(ws, ref.schemaType, ref.id),
+              staleTime: INSERTION_CHECK_STALE_MS,
+            })
             .catch(() => null);
           if (!item) return null;
           const problems = insertionErrors(item.data as InsertedContent, data as EventWindow);
@@ -44,7 +57,10 @@ export function createInsertionCheck(client: QueryClient, ws: string) {
     return Object.fromEntries(found.filter((entry): entry is [string, string] => entry !== null));
   };
 
-  return (schema: Pick<SchemaType, 'name'>, data: Readonly<Record<string, unknown>>): Promise<ValidationErrors> => {
+  return (
+    schema: Pick<SchemaType, 'name'>,
+    data: Readonly<Record<string, unknown>>,
+  ): Promise<ValidationErrors> => {
     if (schema.name !== 'event') return Promise.resolve({});
     const key = JSON.stringify(EVENT_INPUTS.map((input) => data[input] ?? null));
     if (key !== lastKey) {

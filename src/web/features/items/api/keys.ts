@@ -19,11 +19,14 @@ export const itemKeys = {
   search: (ws: string, schema: string, q?: string) =>
     [...itemKeys.all(ws), 'search', schema, ...(q === undefined ? [] : [q])] as const,
   detail: (ws: string, schema: string, id: string) => [...itemKeys.all(ws), 'detail', schema, id] as const,
-  history: (ws: string, schema: string, id: string) => [...itemKeys.detail(ws, schema, id), 'history'] as const,
+  history: (ws: string, schema: string, id: string) =>
+    [...itemKeys.detail(ws, schema, id), 'history'] as const,
   version: (ws: string, schema: string, id: string, num: number) =>
     [...itemKeys.detail(ws, schema, id), 'history', num] as const,
-  comments: (ws: string, schema: string, id: string) => [...itemKeys.detail(ws, schema, id), 'comments'] as const,
-  approvals: (ws: string, schema: string, id: string) => [...itemKeys.detail(ws, schema, id), 'approvals'] as const,
+  comments: (ws: string, schema: string, id: string) =>
+    [...itemKeys.detail(ws, schema, id), 'comments'] as const,
+  approvals: (ws: string, schema: string, id: string) =>
+    [...itemKeys.detail(ws, schema, id), 'approvals'] as const,
 };
 
 const seg = encodeURIComponent;

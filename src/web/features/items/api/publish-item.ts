@@ -25,7 +25,9 @@ export const unpublishItem = ({ ws, schema, id, stage }: StageInput) =>
     schema: UnpublishResult,
   });
 
-function useStageMutation<I extends StageInput, R extends { item: { id: string; schema: string } }>(fn: (input: I) => Promise<R>) {
+function useStageMutation<I extends StageInput, R extends { item: { id: string; schema: string } }>(
+  fn: (input: I) => Promise<R>,
+) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,

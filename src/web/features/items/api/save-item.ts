@@ -20,7 +20,8 @@ export const NEW_ITEM_ID = 'new';
  * stored with `__hasErrors` (schemas that allow saving with errors), so the body carries nothing else.
  */
 export function saveItem({ ws, schema, id, data, baseVersion }: SaveItemInput): Promise<ItemType> {
-  if (id === NEW_ITEM_ID) return apiRequest(itemsPath(ws, schema), { method: 'POST', body: { data }, schema: Item });
+  if (id === NEW_ITEM_ID)
+    return apiRequest(itemsPath(ws, schema), { method: 'POST', body: { data }, schema: Item });
   return apiRequest(itemPath(ws, schema, id), { method: 'PUT', body: { data, baseVersion }, schema: Item });
 }
 

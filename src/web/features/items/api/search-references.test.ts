@@ -33,7 +33,9 @@ function stubItemsApi(bySchema: Record<string, Item[]>) {
       const url = new URL(String(input), 'http://x');
       urls.push(url);
       const schema = url.pathname.split('/').pop()!;
-      return new Response(JSON.stringify({ items: bySchema[schema] ?? [], nextCursor: null }), { status: 200 });
+      return new Response(JSON.stringify({ items: bySchema[schema] ?? [], nextCursor: null }), {
+        status: 200,
+      });
     }),
   );
   return urls;
@@ -53,7 +55,9 @@ describe('createReferenceSearch', () => {
       ['copy', 'c1', 'Summer Launch'],
       ['email', 'e1', 'Launch mail'],
     ]);
-    expect(urls.map((url) => [url.pathname, url.searchParams.get('q'), url.searchParams.get('limit')])).toEqual([
+    expect(
+      urls.map((url) => [url.pathname, url.searchParams.get('q'), url.searchParams.get('limit')]),
+    ).toEqual([
       ['/api/v1/workspaces/acme/items/copy', 'launch', String(REFERENCE_SEARCH_LIMIT)],
       ['/api/v1/workspaces/acme/items/email', 'launch', String(REFERENCE_SEARCH_LIMIT)],
     ]);

@@ -34,7 +34,8 @@ export function createReferenceSearch(client: QueryClient, ws: string) {
       schemaTypes.map((schema) =>
         client.fetchQuery({
           queryKey: itemKeys.search(ws, schema, q),
-          queryFn: ({ signal }) => getItems(ws, { schema, view: 'all', q, limit: REFERENCE_SEARCH_LIMIT }, signal),
+          queryFn: ({ signal }) =>
+            getItems(ws, { schema, view: 'all', q, limit: REFERENCE_SEARCH_LIMIT }, signal),
           staleTime: 15_000,
         }),
       ),

@@ -24,9 +24,19 @@ export function ApproverList({ approvals }: { approvals: Approvals }) {
       {approvals.approvers.map((approver) => {
         const approval = current?.roles[approver.roleId];
         return (
-          <Group key={approver.roleId} justify="space-between" gap="xs" wrap="nowrap" data-testid={`approver-${approver.roleId}`}>
+          <Group
+            key={approver.roleId}
+            justify="space-between"
+            gap="xs"
+            wrap="nowrap"
+            data-testid={`approver-${approver.roleId}`}
+          >
             <Group gap={6} wrap="nowrap">
-              {approval ? <IconCircleCheck size={16} color="var(--mantine-color-teal-6)" /> : <IconClockHour4 size={16} color="var(--mantine-color-yellow-7)" />}
+              {approval ? (
+                <IconCircleCheck size={16} color="var(--mantine-color-teal-6)" />
+              ) : (
+                <IconClockHour4 size={16} color="var(--mantine-color-yellow-7)" />
+              )}
               <Text size="sm" fw={500}>
                 {approver.label}
               </Text>
@@ -42,10 +52,20 @@ export function ApproverList({ approvals }: { approvals: Approvals }) {
 }
 
 /** Approve the current version as one of the roles the user holds that has yet to approve it. */
-export function ApproveForm({ workspace, item, approvals }: { workspace: Workspace; item: Item; approvals: Approvals }) {
+export function ApproveForm({
+  workspace,
+  item,
+  approvals,
+}: {
+  workspace: Workspace;
+  item: Item;
+  approvals: Approvals;
+}) {
   const approve = useApproveItem();
   const [comment, setComment] = useState('');
-  const mine = approvals.remainingApprovals.filter((roleId) => workspace.__permissions.roles.includes(roleId));
+  const mine = approvals.remainingApprovals.filter((roleId) =>
+    workspace.__permissions.roles.includes(roleId),
+  );
   if (!mine.length) return null;
   const labelOf = (roleId: string) => approvals.approvers.find((a) => a.roleId === roleId)?.label ?? roleId;
 
@@ -55,7 +75,10 @@ export function ApproveForm({ workspace, item, approvals }: { workspace: Workspa
       {
         onSuccess: () => {
           setComment('');
-          notifications.show({ color: 'teal', message: `Approved version ${approvals.version} as ${labelOf(roleId)}` });
+          notifications.show({
+            color: 'teal',
+            message: `Approved version ${approvals.version} as ${labelOf(roleId)}`,
+          });
         },
       },
     );
@@ -78,7 +101,14 @@ export function ApproveForm({ workspace, item, approvals }: { workspace: Workspa
         )}
         <Group gap="xs">
           {mine.map((roleId) => (
-            <Button key={roleId} size="xs" color="teal" loading={approve.isPending} onClick={() => handleApprove(roleId)} leftSection={<IconCircleCheck size={14} />}>
+            <Button
+              key={roleId}
+              size="xs"
+              color="teal"
+              loading={approve.isPending}
+              onClick={() => handleApprove(roleId)}
+              leftSection={<IconCircleCheck size={14} />}
+            >
               Approve as {labelOf(roleId)}
             </Button>
           ))}
@@ -107,7 +137,9 @@ export function ApprovalsPanel({ workspace, item }: { workspace: Workspace; item
         </Text>
         {approvals.data.approvers.length > 0 && (
           <Badge color={approvals.data.fullyApproved ? 'teal' : 'yellow'} variant="light" tt="none">
-            {approvals.data.fullyApproved ? 'Fully approved' : `${approvals.data.remainingApprovals.length} approval(s) remaining`}
+            {approvals.data.fullyApproved
+              ? 'Fully approved'
+              : `${approvals.data.remainingApprovals.length} approval(s) remaining`}
           </Badge>
         )}
       </Group>

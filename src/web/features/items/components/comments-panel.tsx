@@ -28,7 +28,10 @@ export function CommentsPanel({ workspace, item }: { workspace: Workspace; item:
   const handleSubmit = (event: React.FormEvent) => {
     event.preventDefault();
     if (!text.trim()) return;
-    add.mutate({ ws: workspace.id, schema: item.schema, id: item.id, text }, { onSuccess: () => setText('') });
+    add.mutate(
+      { ws: workspace.id, schema: item.schema, id: item.id, text },
+      { onSuccess: () => setText('') },
+    );
   };
 
   return (
@@ -90,7 +93,13 @@ export function CommentsPanel({ workspace, item }: { workspace: Workspace; item:
             </Text>
           )}
           <Group justify="flex-end">
-            <Button type="submit" size="xs" disabled={!text.trim()} loading={add.isPending} leftSection={<IconSend size={14} />}>
+            <Button
+              type="submit"
+              size="xs"
+              disabled={!text.trim()}
+              loading={add.isPending}
+              leftSection={<IconSend size={14} />}
+            >
               Comment
             </Button>
           </Group>

@@ -4,7 +4,13 @@ import { IconAlertCircle } from '@tabler/icons-react';
 /** Spec §8: 'Domain "{x}" not available' for a domain the workspace has not enabled. */
 export function DomainUnavailable({ domain }: { domain: string }) {
   return (
-    <Alert color="orange" variant="light" icon={<IconAlertCircle size={18} />} role="alert" title="Not available">
+    <Alert
+      color="orange"
+      variant="light"
+      icon={<IconAlertCircle size={18} />}
+      role="alert"
+      title="Not available"
+    >
       {`Domain "${domain}" not available`}
     </Alert>
   );
@@ -16,7 +22,14 @@ export const DOMAIN_DISABLED_MESSAGE =
 
 export function DomainDisabled() {
   return (
-    <Alert color="orange" variant="light" icon={<IconAlertCircle size={18} />} role="alert" title="Domain disabled" data-testid="domain-disabled">
+    <Alert
+      color="orange"
+      variant="light"
+      icon={<IconAlertCircle size={18} />}
+      role="alert"
+      title="Domain disabled"
+      data-testid="domain-disabled"
+    >
       {DOMAIN_DISABLED_MESSAGE}
     </Alert>
   );

@@ -7,7 +7,9 @@ const workspace = (domains: string[], canEdit: string[], canManageWorkspace = fa
 
 describe('editableTypes', () => {
   it('groups the types the user may edit by the domains they see', () => {
-    const groups = editableTypes(workspace(['marketing', 'blogging', 'assets'], ['copy', 'event', 'blog-post']));
+    const groups = editableTypes(
+      workspace(['marketing', 'blogging', 'assets'], ['copy', 'event', 'blog-post']),
+    );
     expect(groups.map((g) => [g.domain.name, g.schemas.map((s) => s.name)])).toEqual([
       ['marketing', ['copy', 'event']],
       ['blogging', ['blog-post']],
@@ -15,11 +17,15 @@ describe('editableTypes', () => {
   });
 
   it('leaves out types of domains the workspace has not enabled, and admin domains for non-managers', () => {
-    expect(editableTypes(workspace(['blogging'], ['copy', 'blog-post'])).flatMap((g) => g.schemas.map((s) => s.name))).toEqual([
-      'blog-post',
-    ]);
+    expect(
+      editableTypes(workspace(['blogging'], ['copy', 'blog-post'])).flatMap((g) =>
+        g.schemas.map((s) => s.name),
+      ),
+    ).toEqual(['blog-post']);
     expect(editableTypes(workspace(['admin'], ['client-task']))).toEqual([]);
-    expect(editableTypes(workspace(['admin'], ['client-task'], true)).map((g) => g.domain.name)).toEqual(['admin']);
+    expect(editableTypes(workspace(['admin'], ['client-task'], true)).map((g) => g.domain.name)).toEqual([
+      'admin',
+    ]);
   });
 
   it('is empty for a user who may edit nothing', () => {

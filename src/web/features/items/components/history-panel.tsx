@@ -11,7 +11,15 @@ import { userLabel } from '../item-labels';
 import { changelogPath } from '../item-paths';
 
 /** The newest versions of the change log, each linking to a comparison with the one before. */
-export function HistoryPanel({ workspace, domain, item }: { workspace: Workspace; domain: string; item: Item }) {
+export function HistoryPanel({
+  workspace,
+  domain,
+  item,
+}: {
+  workspace: Workspace;
+  domain: string;
+  item: Item;
+}) {
   const history = useHistory(workspace.id, item.schema, item.id);
   const members = useMembers(workspace.id);
   const base = changelogPath(workspace.id, domain, item.schema, item.id);
@@ -40,7 +48,11 @@ export function HistoryPanel({ workspace, domain, item }: { workspace: Workspace
               {userLabel(version.by, version.byName, members.data?.members)} · {formatDateTime(version.at)}
             </Text>
             {version.previousVersion !== null && (
-              <Anchor component={Link} to={`${base}?from=${version.previousVersion}&to=${version.thisVersion}`} size="xs">
+              <Anchor
+                component={Link}
+                to={`${base}?from=${version.previousVersion}&to=${version.thisVersion}`}
+                size="xs"
+              >
                 Compare with version {version.previousVersion}
               </Anchor>
             )}

@@ -56,7 +56,13 @@ export function PublishChips({ item, ws, domain, stages, publishedOnly = false }
 }
 
 /** Approval chips: one per approver role of the current version. */
-export function ApprovalChips({ item, roles }: { item: Pick<Item, 'remainingApprovals' | 'approvedBy'>; roles: Roles }) {
+export function ApprovalChips({
+  item,
+  roles,
+}: {
+  item: Pick<Item, 'remainingApprovals' | 'approvedBy'>;
+  roles: Roles;
+}) {
   const chips = approvalChips(item, roles);
   if (!chips.length) return null;
   return (

@@ -1,4 +1,16 @@
-import { ActionIcon, Anchor, Badge, Box, Card, Group, Image, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Box,
+  Card,
+  Group,
+  Image,
+  Stack,
+  Text,
+  ThemeIcon,
+  Tooltip,
+} from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconEye } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -37,7 +49,15 @@ function Thumbnail({ src, icon, size }: { src?: string; icon: string; size: numb
 }
 
 /** One entry of an item list (spec §2): title or '-- UNNAMED ITEM --', ID, last update and by whom, thumbnail, chips. */
-export function ItemEntry({ item, workspace, members, mode, showSchema, onOpen, onQuickView }: ItemEntryProps) {
+export function ItemEntry({
+  item,
+  workspace,
+  members,
+  mode,
+  showSchema,
+  onOpen,
+  onQuickView,
+}: ItemEntryProps) {
   const schema = getSchema(item.schema);
   const domain = domainOfSchema(item.schema)?.name ?? '_';
   const title = schema ? itemTitle(schema, item.data) : item.id;
@@ -55,14 +75,28 @@ export function ItemEntry({ item, workspace, members, mode, showSchema, onOpen, 
   };
 
   const titleLink = (
-    <Anchor component={Link} to={href} onClick={handleOpen} fw={600} c="var(--mantine-color-text)" lineClamp={2} data-testid="item-title">
+    <Anchor
+      component={Link}
+      to={href}
+      onClick={handleOpen}
+      fw={600}
+      c="var(--mantine-color-text)"
+      lineClamp={2}
+      data-testid="item-title"
+    >
       {title}
     </Anchor>
   );
   const meta = (
     <Group gap={8} wrap="wrap">
       {showSchema && schema && (
-        <Badge variant="light" color="indigo" size="sm" tt="none" leftSection={<SchemaIcon name={schema.icon} size={11} />}>
+        <Badge
+          variant="light"
+          color="indigo"
+          size="sm"
+          tt="none"
+          leftSection={<SchemaIcon name={schema.icon} size={11} />}
+        >
           {schema.title}
         </Badge>
       )}
@@ -70,7 +104,13 @@ export function ItemEntry({ item, workspace, members, mode, showSchema, onOpen, 
         ID {item.id}
       </Text>
       {item.hasErrors && (
-        <Badge variant="outline" color="yellow" size="sm" tt="none" title="Saved with validation errors: finish editing before publishing">
+        <Badge
+          variant="outline"
+          color="yellow"
+          size="sm"
+          tt="none"
+          title="Saved with validation errors: finish editing before publishing"
+        >
           Incomplete
         </Badge>
       )}
@@ -78,13 +118,27 @@ export function ItemEntry({ item, workspace, members, mode, showSchema, onOpen, 
   );
   const chips = (
     <>
-      <PublishChips item={item} ws={workspace.id} domain={domain} stages={workspace.basics.stages} publishedOnly />
+      <PublishChips
+        item={item}
+        ws={workspace.id}
+        domain={domain}
+        stages={workspace.basics.stages}
+        publishedOnly
+      />
       <ApprovalChips item={item} roles={workspace.roles} />
     </>
   );
   const quickView = onQuickView && (
     <Tooltip label="Quick view">
-      <ActionIcon variant="subtle" color="gray" aria-label={`Quick view of ${title}`} onClick={(e) => { e.stopPropagation(); onQuickView(item); }}>
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        aria-label={`Quick view of ${title}`}
+        onClick={(e) => {
+          e.stopPropagation();
+          onQuickView(item);
+        }}
+      >
         <IconEye size={18} />
       </ActionIcon>
     </Tooltip>
@@ -92,12 +146,24 @@ export function ItemEntry({ item, workspace, members, mode, showSchema, onOpen, 
 
   if (mode === 'cards') {
     return (
-      <Card withBorder padding="md" radius="md" data-testid="item-entry" data-item-id={item.id} className={classes.card} onClick={handleOpen}>
+      <Card
+        withBorder
+        padding="md"
+        radius="md"
+        data-testid="item-entry"
+        data-item-id={item.id}
+        className={classes.card}
+        onClick={handleOpen}
+      >
         <Card.Section>
           {thumbSrc ? (
             <Image src={thumbSrc} alt="" h={150} fit="cover" loading="lazy" />
           ) : (
-            <Box h={96} bg="var(--mantine-color-gray-light)" style={{ display: 'grid', placeItems: 'center' }}>
+            <Box
+              h={96}
+              bg="var(--mantine-color-gray-light)"
+              style={{ display: 'grid', placeItems: 'center' }}
+            >
               <SchemaIcon name={schema?.icon ?? ''} size={32} />
             </Box>
           )}

@@ -34,7 +34,12 @@ export function ItemHeader({ workspace, domain, schema, item, section, actions, 
           {schema.pluralTitle}
         </Anchor>
         {section && item ? (
-          <Anchor component={Link} to={itemScreenPath(ws, domain.name, schema.name, item.id)} c="dimmed" lineClamp={1}>
+          <Anchor
+            component={Link}
+            to={itemScreenPath(ws, domain.name, schema.name, item.id)}
+            c="dimmed"
+            lineClamp={1}
+          >
             {name}
           </Anchor>
         ) : (

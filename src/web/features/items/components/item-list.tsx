@@ -1,5 +1,16 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Button, Center, CloseButton, Loader, Paper, SimpleGrid, Skeleton, Stack, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Center,
+  CloseButton,
+  Loader,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  TextInput,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertCircle, IconSearch } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
@@ -34,7 +45,16 @@ export interface ItemListProps {
  * Spec §2 Item list: title, list and cards toggle, Add, pages of 12 with 'Load More', 'None so far'.
  * Clicking an entry opens a quick view when the list is already inside a modal, else the item's screen.
  */
-export function ItemList({ workspace, query, title, eyebrow, description, addButton, emptyDescription, showSchema }: ItemListProps) {
+export function ItemList({
+  workspace,
+  query,
+  title,
+  eyebrow,
+  description,
+  addButton,
+  emptyDescription,
+  showSchema,
+}: ItemListProps) {
   const navigate = useNavigate();
   const level = useQuickViewLevel();
   const [mode, setMode] = useViewMode();
@@ -99,11 +119,19 @@ export function ItemList({ workspace, query, title, eyebrow, description, addBut
           ))}
         </Paper>
       ) : items.isError ? (
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert" title="Items could not be loaded">
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlertCircle size={18} />}
+          role="alert"
+          title="Items could not be loaded"
+        >
           {errorMessage(items.error)}
         </Alert>
       ) : all.length === 0 ? (
-        <ItemsEmptyState description={q ? `Nothing here has a name or title containing “${q}”.` : emptyDescription} />
+        <ItemsEmptyState
+          description={q ? `Nothing here has a name or title containing “${q}”.` : emptyDescription}
+        />
       ) : (
         <Stack gap="md">
           {mode === 'cards' ? (
@@ -117,7 +145,11 @@ export function ItemList({ workspace, query, title, eyebrow, description, addBut
           )}
           {items.hasNextPage && (
             <Center>
-              <Button variant="default" loading={items.isFetchingNextPage} onClick={() => void items.fetchNextPage()}>
+              <Button
+                variant="default"
+                loading={items.isFetchingNextPage}
+                onClick={() => void items.fetchNextPage()}
+              >
                 Load More
               </Button>
             </Center>

@@ -35,7 +35,12 @@ export function ItemQuickViewBody({
   const members = useMembers(workspace.id);
   const environment = useItemFormEnvironment(workspace);
   const [formKey, setFormKey] = useState(0);
-  const { handleSave, conflict, clearConflict } = useItemSave(workspace.id, item.schema, item.id, item.version);
+  const { handleSave, conflict, clearConflict } = useItemSave(
+    workspace.id,
+    item.schema,
+    item.id,
+    item.version,
+  );
 
   const handleModeChange = (mode: ItemFormMode) => onEditingChange(mode === 'edit');
   const handleReload = () => {

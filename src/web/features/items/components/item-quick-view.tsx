@@ -54,12 +54,23 @@ export function ItemQuickViewPanel({ workspace, schema: schemaName, id, opened, 
       {item.isPending ? (
         loading
       ) : item.isError || !schema ? (
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title="Item not found" role="alert">
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlertCircle size={18} />}
+          title="Item not found"
+          role="alert"
+        >
           {item.error ? errorMessage(item.error) : 'Instance not found'}
         </Alert>
       ) : (
         <Suspense fallback={loading}>
-          <ItemQuickViewBody workspace={workspace} item={item.data} onEditingChange={setEditing} onReload={() => void item.refetch()} />
+          <ItemQuickViewBody
+            workspace={workspace}
+            item={item.data}
+            onEditingChange={setEditing}
+            onReload={() => void item.refetch()}
+          />
         </Suspense>
       )}
     </QuickView>

@@ -56,7 +56,13 @@ export function ItemReferences({ workspace, item }: { workspace: Workspace; item
         })}
       </Paper>
       {open && (
-        <ItemQuickViewPanel workspace={workspace} schema={open.schema} id={open.id} opened onClose={() => setOpen(null)} />
+        <ItemQuickViewPanel
+          workspace={workspace}
+          schema={open.schema}
+          id={open.id}
+          opened
+          onClose={() => setOpen(null)}
+        />
       )}
     </Stack>
   );

@@ -8,7 +8,15 @@ import { publishChips } from '../item-labels';
 import { publishPath, unpublishPath } from '../item-paths';
 
 /** Publishing per stage: status chip, the copy's version, and Publish / Unpublish for publishers. */
-export function PublishingPanel({ workspace, domain, item }: { workspace: Workspace; domain: string; item: Item }) {
+export function PublishingPanel({
+  workspace,
+  domain,
+  item,
+}: {
+  workspace: Workspace;
+  domain: string;
+  item: Item;
+}) {
   const chips = publishChips(item.publishStatus, workspace.basics.stages);
   const { canPublish } = item.abilities;
   return (
@@ -23,7 +31,9 @@ export function PublishingPanel({ workspace, domain, item }: { workspace: Worksp
                   {chip.stageLabel}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  {copy ? `Version ${copy.version} published ${formatDateTime(copy.publishedAt)}` : 'No published copy'}
+                  {copy
+                    ? `Version ${copy.version} published ${formatDateTime(copy.publishedAt)}`
+                    : 'No published copy'}
                 </Text>
               </Stack>
               {chip.clickable ? (
@@ -39,7 +49,13 @@ export function PublishingPanel({ workspace, domain, item }: { workspace: Worksp
                   {chip.status === 'CURRENT' ? 'Current' : 'Modified'}
                 </Badge>
               ) : (
-                <Badge color="gray" variant="outline" tt="none" style={{ flexShrink: 0 }} data-status={chip.status}>
+                <Badge
+                  color="gray"
+                  variant="outline"
+                  tt="none"
+                  style={{ flexShrink: 0 }}
+                  data-status={chip.status}
+                >
                   Not published
                 </Badge>
               )}

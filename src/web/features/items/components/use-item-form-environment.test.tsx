@@ -9,7 +9,13 @@ import { useItemFormEnvironment } from './use-item-form-environment';
 
 const workspace: Pick<Workspace, 'id' | 'basics'> = {
   id: 'acme',
-  basics: { name: 'Acme', domains: ['marketing', 'admin'], stages: ['Live'], timezones: [], dateFormat: 'relative' } as Workspace['basics'],
+  basics: {
+    name: 'Acme',
+    domains: ['marketing', 'admin'],
+    stages: ['Live'],
+    timezones: [],
+    dateFormat: 'relative',
+  } as Workspace['basics'],
 };
 
 function TestCollectionForm() {
@@ -32,7 +38,9 @@ async function renderForm(answer: () => Response) {
     'fetch',
     vi.fn(async (input: string) => {
       calls.push(String(input));
-      return String(input).startsWith('/fun/items/generate-types/') ? answer() : new Response('', { status: 204 });
+      return String(input).startsWith('/fun/items/generate-types/')
+        ? answer()
+        : new Response('', { status: 204 });
     }),
   );
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -48,7 +56,9 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('Generate Types on the item screens', () => {
   it("shows the server's type definition and enables Copy", async () => {
-    const calls = await renderForm(() => new Response('export interface Copy {\n  name: string;\n}\n', { status: 200 }));
+    const calls = await renderForm(
+      () => new Response('export interface Copy {\n  name: string;\n}\n', { status: 200 }),
+    );
     expect(button('Copy').disabled).toBe(true);
     await click(button('Generate Types'));
     await waitFor(() => expect(bodyText()).toContain('export interface Copy'));
@@ -58,7 +68,10 @@ describe('Generate Types on the item screens', () => {
 
   it("reports 'Types not generated. {detail}' and logs typegen_failed", async () => {
     const calls = await renderForm(
-      () => new Response(JSON.stringify({ error: { code: 'not_found', message: 'Schema not found' } }), { status: 404 }),
+      () =>
+        new Response(JSON.stringify({ error: { code: 'not_found', message: 'Schema not found' } }), {
+          status: 404,
+        }),
     );
     await click(button('Generate Types'));
     await waitFor(() => expect(bodyText()).toContain('Types not generated. Schema not found'));

@@ -11,14 +11,26 @@ export const createFailedMessage = (e: unknown) => `Failed to create the new ite
  * The item form's onSave for one item: creates (id 'new') or saves the next version based on the version
  * shown. A rejection carries the spec's banner text; a stale version (409) also raises `conflict`.
  */
-export function useItemSave(ws: string, schema: string, id: string, baseVersion: number | undefined, onSaved?: (item: Item) => void) {
+export function useItemSave(
+  ws: string,
+  schema: string,
+  id: string,
+  baseVersion: number | undefined,
+  onSaved?: (item: Item) => void,
+) {
   const save = useSaveItem();
   const [conflict, setConflict] = useState(false);
   const isNew = id === NEW_ITEM_ID;
 
   const handleSave = async (data: Record<string, unknown>) => {
     try {
-      const item = await save.mutateAsync({ ws, schema, id, data, baseVersion: isNew ? undefined : baseVersion });
+      const item = await save.mutateAsync({
+        ws,
+        schema,
+        id,
+        data,
+        baseVersion: isNew ? undefined : baseVersion,
+      });
       setConflict(false);
       onSaved?.(item);
     } catch (e) {

@@ -16,7 +16,9 @@ export const createImageSet = (workspaceId: string, data: Record<string, unknown
  */
 export function invalidateWorkspaceItems(client: QueryClient, workspaceId: string) {
   return client.invalidateQueries({
-    predicate: (query) => query.queryKey.includes(workspaceId) && query.queryKey.some((part) => part === 'items' || part === 'image-sets'),
+    predicate: (query) =>
+      query.queryKey.includes(workspaceId) &&
+      query.queryKey.some((part) => part === 'items' || part === 'image-sets'),
   });
 }
 

@@ -15,7 +15,8 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
-export const filesUrl = (workspaceId: string) => `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/files`;
+export const filesUrl = (workspaceId: string) =>
+  `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/files`;
 
 const UPLOAD_FALLBACKS: Record<number, string> = {
   0: 'Cannot reach the server. Check your connection and try again.',
@@ -35,7 +36,9 @@ function uploadError(status: number, responseText: string): ApiError {
     const { code, message, details } = parsed.data.error;
     return new ApiError(status, code, message, details);
   }
-  const message = UPLOAD_FALLBACKS[status] ?? (status >= 500 ? 'The server had a problem. Please try again.' : `Request failed (${status})`);
+  const message =
+    UPLOAD_FALLBACKS[status] ??
+    (status >= 500 ? 'The server had a problem. Please try again.' : `Request failed (${status})`);
   return new ApiError(status, status === 0 ? 'network_error' : 'http_error', message);
 }
 
@@ -44,7 +47,11 @@ function uploadError(status: number, responseText: string): ApiError {
  * upload events report progress (spec §7). Resolves to the File field value record; rejects with an
  * ApiError carrying the server's message, or an AbortError when `signal` aborts.
  */
-export function uploadFile(workspaceId: string, file: File, { onProgress, signal }: UploadOptions = {}): Promise<FileRecord> {
+export function uploadFile(
+  workspaceId: string,
+  file: File,
+  { onProgress, signal }: UploadOptions = {},
+): Promise<FileRecord> {
   return new Promise<FileRecord>((resolve, reject) => {
     if (signal?.aborted) {
       reject(new DOMException('The upload was cancelled', 'AbortError'));
@@ -54,7 +61,8 @@ export function uploadFile(workspaceId: string, file: File, { onProgress, signal
     xhr.open('POST', filesUrl(workspaceId));
     xhr.withCredentials = true;
     xhr.setRequestHeader('Accept', 'application/json');
-    xhr.upload.onprogress = (event) => onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : null });
+    xhr.upload.onprogress = (event) =>
+      onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : null });
     xhr.onload = () => {
       if (xhr.status < 200 || xhr.status >= 300) {
         reject(uploadError(xhr.status, xhr.responseText));
@@ -68,7 +76,10 @@ export function uploadFile(workspaceId: string, file: File, { onProgress, signal
       }
       const parsed = FileRecord.safeParse(json);
       if (parsed.success) resolve(parsed.data);
-      else reject(new ApiError(xhr.status, 'bad_response', 'The server sent an answer this app does not understand.'));
+      else
+        reject(
+          new ApiError(xhr.status, 'bad_response', 'The server sent an answer this app does not understand.'),
+        );
     };
     xhr.onerror = () => reject(uploadError(0, ''));
     xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));
@@ -85,6 +96,7 @@ export const isAbortError = (e: unknown) => (e as { name?: string } | null)?.nam
 /** Uploading one file with progress; no cache to invalidate (the record is returned to the caller). */
 export function useUploadFile(workspaceId: string) {
   return useMutation({
-    mutationFn: ({ file, ...options }: { file: File } & UploadOptions) => uploadFile(workspaceId, file, options),
+    mutationFn: ({ file, ...options }: { file: File } & UploadOptions) =>
+      uploadFile(workspaceId, file, options),
   });
 }

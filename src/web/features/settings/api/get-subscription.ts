@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Subscription } from '@shared/api/workspaces';
 import { apiRequest } from '@web/lib/api-client';
 
-export const subscriptionQueryKey = (workspaceId: string) => ['workspaces', workspaceId, 'subscription'] as const;
+export const subscriptionQueryKey = (workspaceId: string) =>
+  ['workspaces', workspaceId, 'subscription'] as const;
 
 export const getSubscription = (workspaceId: string) =>
   apiRequest(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/subscription`, { schema: Subscription });

@@ -21,7 +21,8 @@ export const updateMember = (workspaceId: string, userId: string, body: MemberPa
 export function useUpdateMember(workspaceId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ userId, patch }: { userId: string; patch: MemberPatch }) => updateMember(workspaceId, userId, patch),
+    mutationFn: ({ userId, patch }: { userId: string; patch: MemberPatch }) =>
+      updateMember(workspaceId, userId, patch),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: membersQueryKey(workspaceId) });
       void client.invalidateQueries({ queryKey: workspaceQueryKey(workspaceId), exact: true });

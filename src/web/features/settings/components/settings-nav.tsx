@@ -12,7 +12,12 @@ import { Link, useLocation } from 'react-router';
 import { explorePath, settingsPath } from '@web/app/guards';
 
 export const SETTINGS_SECTIONS: { id: string; label: string; icon: Icon; description: string }[] = [
-  { id: 'basics', label: 'Basics', icon: IconAdjustments, description: 'Name, domains, stages and time zones' },
+  {
+    id: 'basics',
+    label: 'Basics',
+    icon: IconAdjustments,
+    description: 'Name, domains, stages and time zones',
+  },
   { id: 'users', label: 'Users', icon: IconUsers, description: 'Members and invitations' },
   { id: 'roles', label: 'Roles', icon: IconShieldLock, description: 'Who may edit, publish and approve' },
   { id: 'subscription', label: 'Subscription', icon: IconCreditCard, description: 'Plan and usage' },
@@ -32,7 +37,16 @@ export function SettingsNav({ workspaceId }: { workspaceId: string }) {
         leftSection={<IconArrowLeft size={17} stroke={1.6} />}
         c="dimmed"
       />
-      <Text size="xs" fw={600} c="dimmed" tt="uppercase" px="sm" mt="md" mb={4} style={{ letterSpacing: '0.04em' }}>
+      <Text
+        size="xs"
+        fw={600}
+        c="dimmed"
+        tt="uppercase"
+        px="sm"
+        mt="md"
+        mb={4}
+        style={{ letterSpacing: '0.04em' }}
+      >
         Settings
       </Text>
       {SETTINGS_SECTIONS.map(({ id, label, icon: SectionIcon }) => (
