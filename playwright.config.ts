@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = 8090;
+// E2E_PORT lets several checkouts run their end-to-end suites side by side.
+const PORT = Number(process.env.E2E_PORT ?? 8090);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 // One fresh data directory per run; the specs read mail from its outbox. The config is evaluated again
