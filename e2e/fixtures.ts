@@ -5,6 +5,8 @@ import { expect, type APIRequestContext, type BrowserContext, type Page } from '
 export const DATA_DIR = process.env.MARQUEE_E2E_DATA_DIR!;
 export const SHOTS_DIR = process.env.MARQUEE_SHOTS_DIR ?? '/tmp/marquee-shots';
 export const PASSWORD = 'correct-horse-42';
+/** The test server's address (playwright.config.ts starts it on E2E_PORT). */
+export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 8090}`;
 
 let counter = 0;
 /** An address no other test uses. */
@@ -24,7 +26,7 @@ export async function shot(page: Page, name: string) {
 /** Hides the cookie notice for tests that are not about it. */
 export async function acceptCookies(context: BrowserContext) {
   await context.addCookies([
-    { name: 'marquee_cookie_notification', value: '1', url: 'http://127.0.0.1:8090', secure: false },
+    { name: 'marquee_cookie_notification', value: '1', url: BASE_URL, secure: false },
   ]);
 }
 
@@ -150,7 +152,7 @@ export async function seedMember(
 ) {
   const email = uniqueEmail(name.split(' ')[0].toLowerCase());
   await inviteMember(managerRequest, workspaceId, email, roles);
-  const context = await browser.newContext({ baseURL: 'http://127.0.0.1:8090' });
+  const context = await browser.newContext({ baseURL: BASE_URL });
   await acceptCookies(context);
   const page = await context.newPage();
   const { user } = await signUpApi(page.request, { name, email, password: PASSWORD });

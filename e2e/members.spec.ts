@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import {
+  BASE_URL,
   PASSWORD,
   acceptCookies,
   mailLink,
@@ -37,7 +38,7 @@ test('a manager invites a writer, who joins on sign-up and sees only what the ro
 
   // The invitee follows the mailed link, signs up with that address and verifies.
   const inviteLink = await mailLink(inviteeEmail, '/auth/welcome');
-  const inviteeContext = await browser.newContext({ baseURL: 'http://127.0.0.1:8090' });
+  const inviteeContext = await browser.newContext({ baseURL: BASE_URL });
   await acceptCookies(inviteeContext);
   const invitee = await inviteeContext.newPage();
   await invitee.goto(inviteLink);

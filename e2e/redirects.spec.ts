@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import {
+  BASE_URL,
   PASSWORD,
   acceptCookies,
   seedVerifiedUser,
@@ -22,7 +23,7 @@ test('a private URL while signed out goes to welcome, and back to that URL after
   browser,
 }) => {
   // Seed in a separate context so this page starts signed out.
-  const seedContext = await browser.newContext({ baseURL: 'http://127.0.0.1:8090' });
+  const seedContext = await browser.newContext({ baseURL: BASE_URL });
   const user = await seedVerifiedUser(seedContext.request, 'returner');
   const workspace = await seedWorkspace(seedContext.request, `Return ${Date.now().toString(36)}`);
   await seedContext.close();
