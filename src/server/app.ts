@@ -28,6 +28,7 @@ import { historyRoutes } from './history/routes';
 import { commentRoutes } from './comments/routes';
 import { approvalRoutes } from './approvals/routes';
 import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
+import { placesFunRoutes } from './places/routes';
 
 export interface AppOptions {
   config: Config;
@@ -147,6 +148,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/fun' },
   );
+
+  // Issue 12: address lookup and geohash neighbours.
+  await app.register((fun) => placesFunRoutes(fun, ctx), { prefix: '/fun' });
 
   await serveWebApp(app, config.webDir);
   return app;
