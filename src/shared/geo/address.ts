@@ -120,3 +120,13 @@ export function addressLine(address: AddressValue | null | undefined): string {
   ].filter((part) => part && part.trim());
   return parts.length > 0 ? parts.join(', ') : (address.rawAddress ?? '');
 }
+
+/** The value of an item's first address field, if it holds one. */
+export function itemAddress(
+  schema: SchemaType,
+  data: Readonly<Record<string, unknown>>,
+): AddressValue | null {
+  const field = schema.fields.find((f) => f.type === 'address');
+  const value = field ? data[field.key] : undefined;
+  return isRecord(value) ? (value as AddressValue) : null;
+}
