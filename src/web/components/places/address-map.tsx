@@ -39,6 +39,16 @@ const CoordinateGridLayer: new (options?: L.GridLayerOptions) => L.GridLayer = L
     if (!g) return tile;
     g.fillStyle = '#f1f3f5';
     g.fillRect(0, 0, size.x, size.y);
+    // Quarter-tile lines, then the tile's edge, labelled with its north-west corner.
+    g.strokeStyle = '#e9ecef';
+    for (let i = 1; i < 4; i++) {
+      g.beginPath();
+      g.moveTo((i * size.x) / 4 + 0.5, 0);
+      g.lineTo((i * size.x) / 4 + 0.5, size.y);
+      g.moveTo(0, (i * size.y) / 4 + 0.5);
+      g.lineTo(size.x, (i * size.y) / 4 + 0.5);
+      g.stroke();
+    }
     g.strokeStyle = '#ced4da';
     g.strokeRect(0.5, 0.5, size.x - 1, size.y - 1);
     const corner = this._map.wrapLatLng(
@@ -95,31 +105,32 @@ export function AddressMap({ point, tileUrl, onMove, focusKey, height }: Address
     onMove?.({ latitude: at.lat, longitude: at.lng });
   };
   return (
-    <MapContainer
-      center={center}
-      zoom={point ? 14 : 2}
-      minZoom={1}
-      style={{ height, width: '100%', borderRadius: 'var(--mantine-radius-sm)', zIndex: 0 }}
-      scrollWheelZoom={!!onMove}
-      data-testid="address-map"
-    >
-      {tileUrl ? (
-        <TileLayer url={tileUrl} attribution="Map data © OpenStreetMap contributors" />
-      ) : (
-        <CoordinateGrid />
-      )}
-      {onMove && <ClickToMove onMove={onMove} />}
-      <FlyTo point={point} focusKey={focusKey} />
-      {point && (
-        <Marker
-          position={[point.latitude, point.longitude]}
-          icon={pin}
-          draggable={!!onMove}
-          eventHandlers={{ dragend: handleDragEnd }}
-          title="Event location"
-          alt="Location marker"
-        />
-      )}
-    </MapContainer>
+    <div data-testid="address-map">
+      <MapContainer
+        center={center}
+        zoom={point ? 14 : 2}
+        minZoom={1}
+        style={{ height, width: '100%', borderRadius: 'var(--mantine-radius-sm)', zIndex: 0 }}
+        scrollWheelZoom={!!onMove}
+      >
+        {tileUrl ? (
+          <TileLayer url={tileUrl} attribution="Map data © OpenStreetMap contributors" />
+        ) : (
+          <CoordinateGrid />
+        )}
+        {onMove && <ClickToMove onMove={onMove} />}
+        <FlyTo point={point} focusKey={focusKey} />
+        {point && (
+          <Marker
+            position={[point.latitude, point.longitude]}
+            icon={pin}
+            draggable={!!onMove}
+            eventHandlers={{ dragend: handleDragEnd }}
+            title="Event location"
+            alt="Location marker"
+          />
+        )}
+      </MapContainer>
+    </div>
   );
 }

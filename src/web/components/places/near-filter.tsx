@@ -66,6 +66,8 @@ export function NearFilter({
             <PlaceSearch
               workspaceId={workspaceId}
               label="Find a place"
+              withLocation={false}
+              withinPortal={false}
               onPick={(address) => {
                 if (typeof address.latitude === 'number' && typeof address.longitude === 'number') {
                   setText(format({ latitude: address.latitude, longitude: address.longitude }));

@@ -52,10 +52,16 @@ export function PlaceSearch({
   workspaceId,
   onPick,
   label = 'Search address',
+  withLocation = true,
+  withinPortal = true,
 }: {
   workspaceId: string;
   onPick: (address: AddressValue) => void;
   label?: string;
+  /** Offer 'Use my location' to bias the suggestions. */
+  withLocation?: boolean;
+  /** False inside a popover, so picking a suggestion is not a click outside it. */
+  withinPortal?: boolean;
 }) {
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const [term, setTerm] = useState('');
@@ -83,7 +89,11 @@ export function PlaceSearch({
   return (
     <Stack gap={6}>
       <Group gap="xs" align="flex-end" wrap="nowrap">
-        <Combobox store={combobox} onOptionSubmit={(placeId) => void handlePick(placeId)}>
+        <Combobox
+          store={combobox}
+          withinPortal={withinPortal}
+          onOptionSubmit={(placeId) => void handlePick(placeId)}
+        >
           <Combobox.Target>
             <TextInput
               style={{ flex: 1 }}
@@ -128,14 +138,16 @@ export function PlaceSearch({
             </Combobox.Options>
           </Combobox.Dropdown>
         </Combobox>
-        <Button
-          variant="default"
-          leftSection={<IconCurrentLocation size={16} />}
-          loading={location.asking}
-          onClick={location.ask}
-        >
-          Use my location
-        </Button>
+        {withLocation && (
+          <Button
+            variant="default"
+            leftSection={<IconCurrentLocation size={16} />}
+            loading={location.asking}
+            onClick={location.ask}
+          >
+            Use my location
+          </Button>
+        )}
       </Group>
       {location.bias && (
         <Group gap={4}>

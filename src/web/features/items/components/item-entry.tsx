@@ -68,7 +68,7 @@ function ItemPlace({ schema, item, nearCenter }: { schema?: SchemaType; item: It
     <Group gap={4} wrap="nowrap" data-testid="item-address">
       <IconMapPin size={13} color="var(--mantine-color-dimmed)" style={{ flexShrink: 0 }} />
       <Text size="xs" c="dimmed" truncate>
-        {[line, distance !== null && `${distance < 10 ? distance.toFixed(1) : Math.round(distance)} km away`]
+        {[distance !== null && `${distance < 10 ? distance.toFixed(1) : Math.round(distance)} km away`, line]
           .filter(Boolean)
           .join(' · ')}
       </Text>
