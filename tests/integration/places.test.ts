@@ -128,15 +128,15 @@ interface Placed {
   point: Point;
 }
 
-const nearUrl = (center: Point, radiusKm: number, extra = '') =>
-  `${itemsUrl(team.ws, 'event')}?near=${center.latitude},${center.longitude}&radiusKm=${radiusKm}&limit=100${extra}`;
+const nearUrl = (center: Point, radiusKm: number, extra = '', limit = 100) =>
+  `${itemsUrl(team.ws, 'event')}?near=${center.latitude},${center.longitude}&radiusKm=${radiusKm}&limit=${limit}${extra}`;
 
 /** Every page of a near search, in order, with each item's distance. */
-async function nearIds(center: Point, radiusKm: number, user = manager) {
+async function nearIds(center: Point, radiusKm: number, user = manager, limit = 100) {
   const ids: string[] = [];
   let cursor = '';
-  for (let page = 0; page < 50; page++) {
-    const res = await call(t, 'GET', nearUrl(center, radiusKm, cursor && `&cursor=${cursor}`), user);
+  for (let page = 0; page < 200; page++) {
+    const res = await call(t, 'GET', nearUrl(center, radiusKm, cursor && `&cursor=${cursor}`, limit), user);
     if (res.statusCode !== 200) throw new Error(`near failed: ${res.body}`);
     const body = res.json() as { items: { id: string }[]; nextCursor: string | null };
     ids.push(...body.items.map((item) => item.id));
@@ -223,12 +223,16 @@ describe('near search', () => {
     const query = fc.record({
       at: offsets,
       radiusKm: fc.oneof(fc.double({ min: 0.5, max: 60, noNaN: true }), fc.constantFrom(1000, 5000, 20_015)),
+      // Small pages exercise the widening rings and the cursor; large ones the whole radius at once.
+      limit: fc.constantFrom(3, 100),
     });
     await fc.assert(
-      fc.asyncProperty(query, async ({ at, radiusKm }) => {
+      fc.asyncProperty(query, async ({ at, radiusKm, limit }) => {
         const center = pointNear(at);
         // Only the items placed here (the first tests saved a few elsewhere).
-        const ids = (await nearIds(center, radiusKm)).filter((id) => placed.some((p) => p.id === id));
+        const ids = (await nearIds(center, radiusKm, manager, limit)).filter((id) =>
+          placed.some((p) => p.id === id),
+        );
         expectNearestFirst(center, ids);
         // The same set as brute force, but for points on the rim within rounding.
         const rim = (p: Placed) => Math.abs(distanceKm(center, p.point) - radiusKm) < 1e-6;

@@ -1,6 +1,5 @@
 import type { ItemList } from '@shared/api/items';
 import { DEFAULT_NEAR_RADIUS_KM, hasAddressField, NEAR_MESSAGES, parseNear } from '@shared/geo/address';
-import { coveringCells } from '@shared/geo/geohash';
 import { getSchema } from '@shared/schemas/catalogue';
 import type { AppContext } from '../context';
 import { badRequest } from '../http/errors';
@@ -59,7 +58,6 @@ export async function listNear(
     schemas,
     center,
     radiusKm,
-    cells: coveringCells(center, radiusKm),
     writtenBy: query.filter.kind === 'written-by' ? query.filter.userId : undefined,
     search: query.q || undefined,
     cursor: query.cursor ? decodeNearCursor(query.cursor) : undefined,

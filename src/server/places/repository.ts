@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { EARTH_RADIUS_KM, type Point } from '@shared/geo/geohash';
+import { coveringCells, EARTH_RADIUS_KM, type Point } from '@shared/geo/geohash';
 import type { Db, Tx } from '../db/client';
 import { items, members, placeGeohashOf, placeOf, users } from '../db/schema';
 import {
@@ -9,6 +9,9 @@ import {
   toWithWriter,
   type ItemWithWriter,
 } from '../items/repository';
+
+/** The first ring of a near search, km. */
+const MIN_RING_KM = 1;
 
 export interface NearCursor {
   distanceKm: number;
@@ -20,8 +23,6 @@ export interface NearQuery {
   schemas: string[];
   center: Point;
   radiusKm: number;
-  /** Geohash cells covering the circle (index range scans); null when it holds the whole sphere. */
-  cells: string[] | null;
   writtenBy?: string;
   search?: string;
   cursor?: NearCursor;
@@ -59,11 +60,22 @@ export async function listNearItems(
   db: Db,
   query: NearQuery,
 ): Promise<(ItemWithWriter & { distanceKm: number })[]> {
-  // A page needs a few dozen rows: starting a parallel worker (which PostgreSQL plans for the
-  // bitmap scan of the cells) costs ten times the scan itself.
+  // A page needs a few dozen rows: a parallel worker or JIT compilation (which PostgreSQL plans for
+  // the large row estimates of the cells) costs far more than the scan itself.
   const rows = await db.transaction(async (tx) => {
     await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
-    return nearItemsQuery(tx, query);
+    await tx.execute(sql`set local jit = off`);
+    // Widening rings: a page found within a smaller radius is the page of the whole radius (everything
+    // outside it is farther away), and in a dense city it reads a few hundred rows, not every one in range.
+    const start = Math.max(MIN_RING_KM, (query.cursor?.distanceKm ?? 0) * 1.5);
+    for (
+      let radiusKm = Math.min(query.radiusKm, start);
+      ;
+      radiusKm = Math.min(query.radiusKm, radiusKm * 4)
+    ) {
+      const found = await nearItemsQuery(tx, { ...query, radiusKm });
+      if (found.length > query.limit || radiusKm >= query.radiusKm) return found;
+    }
   });
   return rows.map((r) => ({ ...toWithWriter(r), distanceKm: Number(r.distanceKm) }));
 }
@@ -72,16 +84,18 @@ export async function listNearItems(
 export function nearItemsQuery(db: Db | Tx, query: NearQuery) {
   const geohash = sql`(${placeGeohashOf(items.data)} collate "C")`;
   const distance = distanceFrom(query.center);
+  // Geohash cells covering the circle, each an index range scan; null when it holds the whole sphere.
+  const cells = coveringCells(query.center, query.radiusKm);
   const conditions: (SQL | undefined)[] = [
     eq(items.workspaceId, query.workspaceId),
     query.schemas.length === 1 ? eq(items.schema, query.schemas[0]) : inArray(items.schema, query.schemas),
     sql`${placeGeohashOf(items.data)} is not null`,
     sql`${distance} <= ${query.radiusKm}::float8`,
   ];
-  if (query.cells) {
+  if (cells) {
     // Every 12-character geohash in a cell lies between the cell and the cell followed by '~' (after
     // every geohash character in the C collation).
-    const ranges = query.cells.map((cell) => sql`(${geohash} >= ${cell} and ${geohash} < ${`${cell}~`})`);
+    const ranges = cells.map((cell) => sql`(${geohash} >= ${cell} and ${geohash} < ${`${cell}~`})`);
     conditions.push(sql`(${sql.join(ranges, sql` or `)})`);
   }
   if (query.writtenBy) conditions.push(eq(items.lastWrittenBy, query.writtenBy));

@@ -168,7 +168,7 @@ function cellGrid(box: BoundingBox, length: number) {
 }
 
 /** At most this many cells cover a circle: each is one index range scan. */
-export const MAX_COVERING_CELLS = 32;
+export const MAX_COVERING_CELLS = 16;
 
 /**
  * The geohash cells (all of one length, the longest that needs at most MAX_COVERING_CELLS) that together
