@@ -6,6 +6,8 @@ import { defineConfig, devices } from '@playwright/test';
 // E2E_PORT lets several checkouts run their end-to-end suites side by side.
 const PORT = Number(process.env.E2E_PORT ?? 8090);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
+// A stand-in Nominatim geocoder for the address field (e2e/fake-geocoder.ts), next to the app's port.
+const GEOCODER_PORT = PORT + 1000;
 
 // One fresh data directory per run; the specs read mail from its outbox. The config is evaluated again
 // in each worker, so the directory made by the main process is handed on through the environment.
@@ -51,18 +53,29 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: 'node scripts/start.mjs',
-    url: `${BASE_URL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR,
-      PUBLIC_URL: BASE_URL,
+  webServer: [
+    {
+      command: `npx tsx e2e/fake-geocoder.ts ${GEOCODER_PORT}`,
+      url: `http://127.0.0.1:${GEOCODER_PORT}/status`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
     },
-  },
+    {
+      command: 'node scripts/start.mjs',
+      url: `${BASE_URL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR,
+        PUBLIC_URL: BASE_URL,
+        GEOCODER_URL: `http://127.0.0.1:${GEOCODER_PORT}`,
+      },
+    },
+  ],
 });

@@ -8,6 +8,7 @@ const benches = [
   ['items (1,000,000 items on PostgreSQL)', 'bench/items.ts'],
   ['HTTP under load (autocannon, 100,000 items on PostgreSQL)', 'bench/http.ts'],
   ['media', 'bench/media.ts'],
+  ['near search (1,000,000 events with addresses on PostgreSQL)', 'bench/places.ts'],
 ] as const;
 
 const only = process.argv.slice(2);

@@ -28,6 +28,7 @@ import { historyRoutes } from './history/routes';
 import { commentRoutes } from './comments/routes';
 import { approvalRoutes } from './approvals/routes';
 import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
+import { placesFunRoutes } from './places/routes';
 
 export interface AppOptions {
   config: Config;
@@ -73,7 +74,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...tileSources(config.places.tileUrl)],
         connectSrc: ["'self'"],
         workerSrc: ["'self'"],
         upgradeInsecureRequests: null,
@@ -148,8 +149,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/fun' },
   );
 
+  // Issue 12: address lookup and geohash neighbours.
+  await app.register((fun) => placesFunRoutes(fun, ctx), { prefix: '/fun' });
+
   await serveWebApp(app, config.webDir);
   return app;
+}
+
+/** The origin of MAP_TILE_URL for the CSP, with a `{s}` subdomain as a wildcard. */
+function tileSources(tileUrl: string | undefined): string[] {
+  const origin = tileUrl && /^https?:\/\/[^/?#]+/.exec(tileUrl)?.[0];
+  return origin ? [origin.replace(/\{s\}/g, '*')] : [];
 }
 
 /** Serves the built web app with hashed assets cached for good and every other page answered by index.html. */

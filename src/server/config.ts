@@ -31,6 +31,22 @@ export interface Config {
   googleVisionApiKey?: string;
   /** Base URL of the Vision API (tests point it at a local fake). */
   googleVisionUrl: string;
+  /** Address lookup (issue 12): Google Places when its key is set, else a Nominatim geocoder, else none. */
+  places: PlacesConfig;
+}
+
+export interface PlacesConfig {
+  googleApiKey?: string;
+  /** Base URL of the Places API (New). */
+  googleUrl: string;
+  /** Base URL of an OpenStreetMap geocoder speaking the Nominatim API. */
+  geocoderUrl?: string;
+  /** OpenStreetMap-style `{z}/{x}/{y}` tile URL template for the map; none draws a plain grid. */
+  tileUrl?: string;
+  /** Lookups allowed per workspace per minute. */
+  rateLimit: number;
+  /** How long lookup answers are reused, ms. */
+  cacheTtlMs: number;
 }
 
 export interface S3Config {
@@ -76,6 +92,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageMaxPixels: Number(env.IMAGE_MAX_PIXELS ?? 100_000_000),
     googleVisionApiKey: env.GOOGLE_VISION_API_KEY || undefined,
     googleVisionUrl: (env.GOOGLE_VISION_URL ?? 'https://vision.googleapis.com').replace(/\/+$/, ''),
+    places: {
+      googleApiKey: env.GOOGLE_PLACES_API_KEY || undefined,
+      googleUrl: (env.GOOGLE_PLACES_URL ?? 'https://places.googleapis.com').replace(/\/+$/, ''),
+      geocoderUrl: env.GEOCODER_URL?.replace(/\/+$/, '') || undefined,
+      tileUrl: env.MAP_TILE_URL || undefined,
+      rateLimit: Number(env.PLACES_RATE_LIMIT ?? 60),
+      cacheTtlMs: Number(env.PLACES_CACHE_TTL_MS ?? 300_000),
+    },
   };
 }
 

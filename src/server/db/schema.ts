@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -159,6 +159,15 @@ export const batches = pgTable(
  * approved the current version (cleared by each new version); it lets "need my approval" filter in SQL.
  * Indexes serve the list screens' keyset pages, newest write first (DESIGN §7).
  */
+/**
+ * The item's address, in SQL: the first top-level field value carrying a geohash (the server writes
+ * one into every address with a latitude and longitude).
+ */
+export const placeOf = (data: SQLWrapper) =>
+  sql`jsonb_path_query_first(${data}, '$.* ? (exists (@.geohash.p_12))')`;
+/** The 12-character geohash of the item's address (the near search's index key), in SQL. */
+export const placeGeohashOf = (data: SQLWrapper) => sql`((${placeOf(data)} -> 'geohash') ->> 'p_12')`;
+
 export const items = pgTable(
   'items',
   {
@@ -189,6 +198,11 @@ export const items = pgTable(
     index('items_schema_recent_idx').on(t.workspaceId, t.schema, t.lastWrittenAt, t.id),
     index('items_recent_idx').on(t.workspaceId, t.lastWrittenAt, t.id),
     index('items_writer_recent_idx').on(t.workspaceId, t.lastWrittenBy, t.lastWrittenAt, t.id),
+    // The "near" search (issue 12): the 12-character geohash of the item's address, so the cells
+    // covering a circle are index range scans. Only items with an address are in it.
+    index('items_place_geohash_idx')
+      .on(t.workspaceId, t.schema, sql`(${placeGeohashOf(t.data)} collate "C")`)
+      .where(sql`${placeGeohashOf(t.data)} is not null`),
   ],
 );
 

@@ -40,11 +40,13 @@ const byKey = (key: ItemKey) =>
   and(eq(items.workspaceId, key.workspaceId), eq(items.schema, key.schema), eq(items.id, key.id));
 
 /** Stage copies and current approvals as JSON beside each item row: one round trip for a whole page. */
-const copiesColumn = sql<{ stage: string; version: number; publishedAt: string; publishedBy: string }[]>`(
+export const copiesColumn = sql<
+  { stage: string; version: number; publishedAt: string; publishedBy: string }[]
+>`(
   select coalesce(json_agg(json_build_object('stage', p.stage, 'version', p.version, 'publishedAt', p.published_at, 'publishedBy', p.published_by)), '[]'::json)
   from published p
   where p.workspace_id = ${items.workspaceId} and p.schema = ${items.schema} and p.id = ${items.id})`;
-const approvalsColumn = sql<
+export const approvalsColumn = sql<
   { roleId: string; roleLabel: string; byId: string; byName: string; at: string }[]
 >`(
   select coalesce(json_agg(json_build_object('roleId', a.role_id, 'roleLabel', a.role_label, 'byId', a.by_id, 'byName', a.by_name, 'at', a.at) order by a.at, a.role_id), '[]'::json)
@@ -69,7 +71,7 @@ const withWriter = (db: Db | Tx) =>
 
 type WithWriterRow = Awaited<ReturnType<ReturnType<typeof withWriter>['execute']>>[number];
 
-const toWithWriter = (r: WithWriterRow): ItemWithWriter => ({
+export const toWithWriter = (r: WithWriterRow): ItemWithWriter => ({
   item: r.item,
   writerName: r.memberName ?? r.userName ?? null,
   copies: r.copies.map((c) => ({ ...c, publishedAt: new Date(c.publishedAt) })),
@@ -226,7 +228,7 @@ export interface ListQuery {
 }
 
 /** `%text%` for ILIKE, with the pattern characters of the text taken literally. */
-const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * One keyset page, newest first: by last write, or for stage views by publish time. Answers up to

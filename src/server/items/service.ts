@@ -1,4 +1,5 @@
 import { ITEM_MESSAGES, type ItemList } from '@shared/api/items';
+import { withAddressGeohashes } from '@shared/geo/address';
 import { myApproverRoles } from '@shared/publishing/approvals';
 import { agingCutoff, parseSavedView, type SavedViewQuery } from '@shared/publishing/saved-views';
 import { findStage } from '@shared/publishing/status';
@@ -15,6 +16,7 @@ import { presentItem, presentItems } from './present';
 import { buildReferences } from './references';
 import { insertionRuleErrors } from './insertion-rules';
 import { sanitizeItemData } from '../sanitize/rich-text';
+import { listNear } from '../places/near';
 import * as repo from './repository';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
 
@@ -60,7 +62,8 @@ export async function checkItemData(ctx: AppContext, scope: SchemaScope, input: 
     throw badRequest(`${issues[0].path}: ${issues[0].message}`, { issues });
   }
   // Rich text is stored only as the sanitiser lets it through: no script, handler or foreign image.
-  const data = sanitizeItemData(schema, parsed.data, {
+  // Addresses carry the geohash of their point, computed here whatever the client sent (issue 12).
+  const data = sanitizeItemData(schema, withAddressGeohashes(schema, parsed.data), {
     workspaceId: scope.workspace.id,
     publicUrl: ctx.config.publicUrl,
   });
@@ -211,7 +214,15 @@ export async function listItems(
   ctx: AppContext,
   access: WorkspaceAccess,
   schemaName: string | undefined,
-  query: { view: string; stage?: string; cursor?: string; limit: number; q?: string },
+  query: {
+    view: string;
+    stage?: string;
+    cursor?: string;
+    limit: number;
+    q?: string;
+    near?: string;
+    radiusKm?: number;
+  },
 ): Promise<ItemList> {
   const schemas = schemaName
     ? [schemaIn(access, schemaName).schema.name]
@@ -225,6 +236,7 @@ export async function listItems(
     );
   }
   const filter = filterOf(access, view, schemas, new Date());
+  if (query.near !== undefined) return listNear(ctx, access, { ...query, near: query.near, schemas, filter });
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
   if (schemas.length === 0) return { items: [], nextCursor: null };
   const rows = await repo.listItems(ctx.db, {

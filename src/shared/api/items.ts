@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DEFAULT_NEAR_RADIUS_KM, NEAR_MESSAGES } from '../geo/address';
+import { MAX_RADIUS_KM } from '../geo/geohash';
 import { PUBLISH_STATUSES } from '../publishing/status';
 import { WorkspaceId } from './workspaces';
 
@@ -124,6 +126,17 @@ export const ListItemsQuery = z.object({
     .max(200)
     .optional()
     .describe("Case-insensitive text the item's name or title contains"),
+  near: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('{latitude},{longitude}: only items whose address lies within radiusKm, nearest first'),
+  radiusKm: z.coerce
+    .number({ error: NEAR_MESSAGES.radius })
+    .positive({ error: NEAR_MESSAGES.radius })
+    .max(Math.round(MAX_RADIUS_KM), { error: NEAR_MESSAGES.radius })
+    .optional()
+    .describe(`Radius of the near search in km (default ${DEFAULT_NEAR_RADIUS_KM})`),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int({ error: 'limit must be a whole number' })

@@ -68,6 +68,8 @@ const geohashShape = Object.fromEntries(
 );
 
 const text = z.string().optional();
+const latitudeRange = { error: 'Latitude must be between -90 and 90' };
+const longitudeRange = { error: 'Longitude must be between -180 and 180' };
 
 export const addressSchema = strictObject(
   {
@@ -81,8 +83,8 @@ export const addressSchema = strictObject(
     neighborhood: text,
     country: text,
     postal_code: text,
-    latitude: z.number().min(-90).max(90).optional(),
-    longitude: z.number().min(-180).max(180).optional(),
+    latitude: z.number().min(-90, latitudeRange).max(90, latitudeRange).optional(),
+    longitude: z.number().min(-180, longitudeRange).max(180, longitudeRange).optional(),
     google_place: z.unknown().optional(),
     geohash: strictObject(geohashShape, 'geohash').optional(),
     geohashes: z.array(z.string()).optional(),

@@ -1,5 +1,6 @@
 import { Anchor, Breadcrumbs } from '@mantine/core';
 import { Link, useParams } from 'react-router';
+import { hasAddressField } from '@shared/geo/address';
 import { getDomain } from '@shared/schemas/catalogue';
 import { NotFoundPage } from '@web/components/not-found-page';
 import { visibleDomains } from '@web/lib/workspace-content';
@@ -36,6 +37,7 @@ export default function ListItemsRoute() {
           <AddItemButton workspace={workspace} schema={{ domain: domain.name, name: schema.name }} />
         }
         emptyDescription={`${schema.pluralTitle} created in this workspace will show up here.`}
+        offerNear={hasAddressField(schema)}
       />
     </>
   );

@@ -12,6 +12,8 @@ export function getItems(
   const params = new URLSearchParams({ view: query.view, limit: String(query.limit ?? PAGE_SIZE) });
   if (query.stage) params.set('stage', query.stage);
   if (query.q?.trim()) params.set('q', query.q.trim());
+  if (query.near) params.set('near', query.near);
+  if (query.near && query.radiusKm) params.set('radiusKm', String(query.radiusKm));
   if (query.cursor) params.set('cursor', query.cursor);
   return apiRequest(`${itemsPath(ws, query.schema)}?${params}`, { schema: ItemList, signal });
 }

@@ -9,6 +9,9 @@ export interface ListQuery {
   stage?: string;
   /** Case-insensitive text the item's name or title contains. */
   q?: string;
+  /** '{latitude},{longitude}': items whose address lies within radiusKm, nearest first. */
+  near?: string;
+  radiusKm?: number;
 }
 
 export const itemKeys = {

@@ -12,12 +12,15 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconEye } from '@tabler/icons-react';
+import { IconEye, IconMapPin } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Item } from '@shared/api/items';
 import type { Member, Workspace } from '@shared/api/workspaces';
 import { imageResizeUrl } from '@shared/media/urls';
+import { addressLine, itemAddress } from '@shared/geo/address';
+import { distanceKm, type Point } from '@shared/geo/geohash';
 import { domainOfSchema, getSchema } from '@shared/schemas/catalogue';
+import type { SchemaType } from '@shared/schemas/types';
 import { SchemaIcon } from '@web/components/schema-icon';
 import { itemThumbId, itemTitle, userLabel } from '../item-labels';
 import { itemPathOf } from '../item-paths';
@@ -37,6 +40,8 @@ export interface ItemEntryProps {
   onOpen: (item: Item) => void;
   /** Offered on pages: peek without leaving the list. */
   onQuickView?: (item: Item) => void;
+  /** The centre of a near search: the entry shows how far its address is. */
+  nearCenter?: Point;
 }
 
 function Thumbnail({ src, icon, size }: { src?: string; icon: string; size: number | string }) {
@@ -45,6 +50,29 @@ function Thumbnail({ src, icon, size }: { src?: string; icon: string; size: numb
     <ThemeIcon variant="light" color="gray" w={size} h={size} radius="sm">
       <SchemaIcon name={icon} size={typeof size === 'number' ? Math.round(size / 2.4) : 36} />
     </ThemeIcon>
+  );
+}
+
+/** The item's address on one line (schemas with an address), and its distance in a near search. */
+function ItemPlace({ schema, item, nearCenter }: { schema?: SchemaType; item: Item; nearCenter?: Point }) {
+  const address = schema ? itemAddress(schema, item.data) : null;
+  if (!address) return null;
+  const line = addressLine(address);
+  const hasPoint = typeof address.latitude === 'number' && typeof address.longitude === 'number';
+  const distance =
+    nearCenter && hasPoint
+      ? distanceKm(nearCenter, { latitude: address.latitude!, longitude: address.longitude! })
+      : null;
+  if (!line && distance === null) return null;
+  return (
+    <Group gap={4} wrap="nowrap" data-testid="item-address">
+      <IconMapPin size={13} color="var(--mantine-color-dimmed)" style={{ flexShrink: 0 }} />
+      <Text size="xs" c="dimmed" truncate>
+        {[distance !== null && `${distance < 10 ? distance.toFixed(1) : Math.round(distance)} km away`, line]
+          .filter(Boolean)
+          .join(' · ')}
+      </Text>
+    </Group>
   );
 }
 
@@ -57,6 +85,7 @@ export function ItemEntry({
   showSchema,
   onOpen,
   onQuickView,
+  nearCenter,
 }: ItemEntryProps) {
   const schema = getSchema(item.schema);
   const domain = domainOfSchema(item.schema)?.name ?? '_';
@@ -87,6 +116,7 @@ export function ItemEntry({
       {title}
     </Anchor>
   );
+  const place = <ItemPlace schema={schema} item={item} nearCenter={nearCenter} />;
   const meta = (
     <Group gap={8} wrap="wrap">
       {showSchema && schema && (
@@ -174,6 +204,7 @@ export function ItemEntry({
             {quickView}
           </Group>
           {meta}
+          {place}
           <UpdatedBy at={item.lastWrittenAt} by={by} dateFormat={workspace.basics.dateFormat} />
           <Group gap={6}>{chips}</Group>
         </Stack>
@@ -196,6 +227,7 @@ export function ItemEntry({
       <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
         {titleLink}
         {meta}
+        {place}
         {!isWide && (
           <Stack gap={4} mt={2}>
             <UpdatedBy at={item.lastWrittenAt} by={by} dateFormat={workspace.basics.dateFormat} />

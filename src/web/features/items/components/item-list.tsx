@@ -17,6 +17,7 @@ import { useNavigate } from 'react-router';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import { PageHeader } from '@web/components/page-header';
+import { NearFilter, type NearValue } from '@web/components/places/near-filter';
 import { useQuickViewLevel } from '@web/components/quick-view/quick-view';
 import { errorMessage } from '@web/lib/api-client';
 import { useItems } from '../api/get-items';
@@ -39,6 +40,8 @@ export interface ItemListProps {
   addButton?: ReactNode;
   emptyDescription?: string;
   showSchema?: boolean;
+  /** Offer the "Near" filter (schemas with an address, issue 12). */
+  offerNear?: boolean;
 }
 
 /**
@@ -54,6 +57,7 @@ export function ItemList({
   addButton,
   emptyDescription,
   showSchema,
+  offerNear,
 }: ItemListProps) {
   const navigate = useNavigate();
   const level = useQuickViewLevel();
@@ -61,7 +65,11 @@ export function ItemList({
   const [peek, setPeek] = useState<Item | null>(null);
   const [searchText, setSearchText] = useState('');
   const [q] = useDebouncedValue(searchText.trim(), 300);
-  const items = useItems(workspace.id, q ? { ...query, q } : query);
+  const [near, setNear] = useState<NearValue | null>(null);
+  const nearQuery = near
+    ? { near: `${near.center.latitude},${near.center.longitude}`, radiusKm: near.radiusKm }
+    : {};
+  const items = useItems(workspace.id, { ...query, ...(q ? { q } : {}), ...nearQuery });
   const members = useMembers(workspace.id);
   const all = items.data?.pages.flatMap((page) => page.items) ?? [];
 
@@ -78,6 +86,7 @@ export function ItemList({
       members={members.data?.members}
       mode={mode}
       showSchema={showSchema}
+      nearCenter={near?.center}
       onOpen={handleOpen}
       onQuickView={level === 0 ? setPeek : undefined}
     />
@@ -107,6 +116,7 @@ export function ItemList({
                 ) : undefined
               }
             />
+            {offerNear && <NearFilter workspaceId={workspace.id} value={near} onChange={setNear} />}
             <ViewModeToggle value={mode} onChange={setMode} />
             {addButton}
           </>
@@ -130,7 +140,13 @@ export function ItemList({
         </Alert>
       ) : all.length === 0 ? (
         <ItemsEmptyState
-          description={q ? `Nothing here has a name or title containing “${q}”.` : emptyDescription}
+          description={
+            near
+              ? `Nothing${q ? ` named “${q}”` : ''} within ${near.radiusKm} km of ${near.center.latitude}, ${near.center.longitude}.`
+              : q
+                ? `Nothing here has a name or title containing “${q}”.`
+                : emptyDescription
+          }
         />
       ) : (
         <Stack gap="md">

@@ -1,0 +1,1 @@
+CREATE INDEX "items_place_geohash_idx" ON "items" USING btree ("workspace_id","schema",(((jsonb_path_query_first("data", '$.* ? (exists (@.geohash.p_12))') -> 'geohash') ->> 'p_12') collate "C")) WHERE ((jsonb_path_query_first("items"."data", '$.* ? (exists (@.geohash.p_12))') -> 'geohash') ->> 'p_12') is not null;
