@@ -15,6 +15,9 @@ import { enableReadCaches } from './db/read-cache';
 import type { AppContext } from './context';
 import { createMailer, type Mailer } from './mail/mailer';
 import { registerErrorHandling } from './http/errors';
+import { withRedaction } from './http/log-redaction';
+import { BackgroundWork } from './lib/background';
+import { registerOriginCheck } from './http/origin-check';
 import { registerAuthentication } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import { workspaceRoutes } from './workspaces/routes';
@@ -28,6 +31,13 @@ import { historyRoutes } from './history/routes';
 import { commentRoutes } from './comments/routes';
 import { approvalRoutes } from './approvals/routes';
 import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Work under way after answers (tests wait for it with `app.background.idle()`). */
+    background: BackgroundWork;
+  }
+}
 
 export interface AppOptions {
   config: Config;
@@ -43,8 +53,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   enableReadCaches(db, config.readCacheTtlMs);
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
-    trustProxy: true,
+    logger: withRedaction(options.logger ?? { level: config.logLevel }),
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
   });
@@ -52,6 +62,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     config,
     log: app.log,
+    background: new BackgroundWork(app.log),
     mailer:
       options.mailer ??
       createMailer({
@@ -62,6 +73,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       }),
   };
 
+  app.decorate('background', ctx.background);
+  app.addHook('onClose', () => ctx.background.idle());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -102,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
+  registerOriginCheck(app, config.publicUrl);
   registerAuthentication(app, ctx);
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { preparedPerDb } from '../db/prepared';
 import { dropCached, readCache } from '../db/read-cache';
-import { emailTokens, sessions, users, type EmailTokenKind } from '../db/schema';
+import { emailTokens, signInAttempts, sessions, users, type EmailTokenKind } from '../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -109,4 +109,34 @@ export async function retireEmailTokens(db: Db | Tx, userId: string, kind: Email
     .update(emailTokens)
     .set({ usedAt: new Date() })
     .where(and(eq(emailTokens.userId, userId), eq(emailTokens.kind, kind), isNull(emailTokens.usedAt)));
+}
+
+/**
+ * Counts one sign-in attempt for an address (a new window starts when the last one is over) and answers
+ * how many it has had in the current window, this one included. One statement, so concurrent guesses
+ * in any process each get their own number.
+ */
+export async function countSignInAttempt(db: Db, emailHash: string, windowMs: number): Promise<number> {
+  const windowOver = sql`${signInAttempts.windowStart} <= now() - make_interval(secs => ${windowMs / 1000})`;
+  const [row] = await db
+    .insert(signInAttempts)
+    .values({ emailHash, attempts: 1 })
+    .onConflictDoUpdate({
+      target: signInAttempts.emailHash,
+      set: {
+        attempts: sql`case when ${windowOver} then 1 else ${signInAttempts.attempts} + 1 end`,
+        windowStart: sql`case when ${windowOver} then now() else ${signInAttempts.windowStart} end`,
+      },
+    })
+    .returning({ attempts: signInAttempts.attempts });
+  return row.attempts;
+}
+
+/** A successful sign-in or a password reset starts the address's count over. */
+export async function clearSignInAttempts(db: Db | Tx, emailHash: string) {
+  await db.delete(signInAttempts).where(eq(signInAttempts.emailHash, emailHash));
+}
+
+export async function deleteOldSignInAttempts(db: Db, windowMs: number) {
+  await db.delete(signInAttempts).where(lt(signInAttempts.windowStart, new Date(Date.now() - windowMs)));
 }
