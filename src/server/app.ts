@@ -11,7 +11,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { sql } from 'drizzle-orm';
 import type { Config } from './config';
 import type { Db } from './db/client';
-import { enableReadCaches } from './db/read-cache';
+import { enableReadCaches, listenForCacheDrops } from './db/read-cache';
 import type { AppContext } from './context';
 import { createMailer, type Mailer } from './mail/mailer';
 import { registerErrorHandling } from './http/errors';
@@ -75,6 +75,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorate('background', ctx.background);
   app.addHook('onClose', () => ctx.background.idle());
+  const stopListening = await listenForCacheDrops(db);
+  app.addHook('onClose', () => stopListening());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

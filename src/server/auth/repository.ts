@@ -16,7 +16,7 @@ const SESSION_CACHE = 'session-user';
 
 /** Drops cached sessions after a write that changes them or their user. */
 function dropCachedSessions(db: Db | Tx, matches: (idHash: string, found: SessionUser) => boolean) {
-  dropCached<SessionUser>(db, SESSION_CACHE, matches);
+  return dropCached<SessionUser>(db, SESSION_CACHE, matches);
 }
 
 export async function findUserByEmail(db: Db | Tx, email: string) {
@@ -36,7 +36,7 @@ export async function insertUser(db: Db | Tx, user: typeof users.$inferInsert) {
 
 export async function updateUser(db: Db | Tx, id: string, patch: Partial<typeof users.$inferInsert>) {
   const [row] = await db.update(users).set(patch).where(eq(users.id, id)).returning();
-  dropCachedSessions(db, (_, found) => found.user.id === id);
+  await dropCachedSessions(db, (_, found) => found.user.id === id);
   return row;
 }
 
@@ -64,22 +64,22 @@ export async function findSessionUser(db: Db, idHash: string): Promise<SessionUs
 
 export async function touchSession(db: Db, idHash: string) {
   await db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.idHash, idHash));
-  dropCachedSessions(db, (hash) => hash === idHash);
+  await dropCachedSessions(db, (hash) => hash === idHash);
 }
 
 export async function deleteSession(db: Db | Tx, idHash: string) {
   await db.delete(sessions).where(eq(sessions.idHash, idHash));
-  dropCachedSessions(db, (hash) => hash === idHash);
+  await dropCachedSessions(db, (hash) => hash === idHash);
 }
 
 export async function deleteUserSessions(db: Db | Tx, userId: string) {
   await db.delete(sessions).where(eq(sessions.userId, userId));
-  dropCachedSessions(db, (_, found) => found.user.id === userId);
+  await dropCachedSessions(db, (_, found) => found.user.id === userId);
 }
 
 export async function deleteExpiredSessions(db: Db) {
   await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
-  dropCachedSessions(db, (_, found) => found.session.expiresAt.getTime() < Date.now());
+  await dropCachedSessions(db, (_, found) => found.session.expiresAt.getTime() < Date.now());
 }
 
 export async function insertEmailToken(db: Db | Tx, token: typeof emailTokens.$inferInsert) {

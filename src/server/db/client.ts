@@ -35,8 +35,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       onnotice: () => {},
       connection: { application_name: 'marquee' },
     });
+    const db = withCommitHooks(drizzlePostgres(client, { schema }) as unknown as Db);
+    notificationsOf.set(db, {
+      async listen(channel, onMessage) {
+        // postgres.js keeps a dedicated connection for LISTEN and listens again after a reconnect.
+        const listening = await client.listen(channel, onMessage);
+        return () => listening.unlisten();
+      },
+    });
     return {
-      db: withCommitHooks(drizzlePostgres(client, { schema }) as unknown as Db),
+      db,
       kind: 'postgres',
       close: () => client.end({ timeout: 5 }),
     };
@@ -49,6 +57,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     close: () => client.close(),
   };
 }
+
+/**
+ * PostgreSQL's LISTEN, for what other server processes on the same database announce with NOTIFY.
+ * PGlite has none here: one process owns its files.
+ */
+export interface Notifications {
+  /** Calls `onMessage` with each payload sent to `channel`; answers a function that stops listening. */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+}
+const notificationsOf = new WeakMap<Db, Notifications>();
+
+/** LISTEN on this database, or undefined on PGlite. */
+export const notificationsFor = (db: Db | Tx): Notifications | undefined => notificationsOf.get(rootOf(db));
 
 /** Per open transaction: its database and what to run once it has committed. */
 const openTransactions = new WeakMap<object, { root: Db; afterCommit: (() => void)[] }>();
