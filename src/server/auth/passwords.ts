@@ -1,4 +1,5 @@
 import argon2 from 'argon2';
+import { loadPasswordJudge, weakPasswordMessage } from '@shared/text/password-strength';
 import { badRequest } from '../http/errors';
 
 const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -16,12 +17,11 @@ export async function verifyPassword(hash: string | undefined, password: string)
   }
 }
 
-/** zxcvbn and its dictionaries (about 60 MB in memory) load with the first password checked. */
-const loadStrength = () => import('@shared/text/password-strength');
-
-/** Refuses, with a 400 naming the field, a password zxcvbn scores below 3 given the user's name and email. */
+/**
+ * Refuses, with a 400 naming the field, a password zxcvbn scores below 3 given the user's name and email
+ * (zxcvbn and its dictionaries, about 60 MB in memory, load with the first password checked).
+ */
 export async function requireStrongPassword(password: string, userInputs: string[], field: string) {
-  const { passwordStrength, weakPasswordMessage } = await loadStrength();
-  const strength = passwordStrength(password, userInputs);
+  const strength = (await loadPasswordJudge())(password, userInputs);
   if (!strength.isStrongEnough) throw badRequest(`${field}: ${weakPasswordMessage(strength)}`);
 }

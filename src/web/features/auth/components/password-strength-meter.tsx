@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Progress, Stack, Text } from '@mantine/core';
 
-type StrengthModule = typeof import('@shared/text/password-strength');
+import { loadPasswordJudge, type PasswordJudge } from '@shared/text/password-strength';
 
 const LEVELS = [
   { label: 'Too easy to guess', color: 'red' },
@@ -12,17 +12,17 @@ const LEVELS = [
 ] as const;
 
 /** zxcvbn and its dictionaries load with the first character typed, not with the sign-in screen. */
-function useStrengthModule(wanted: boolean) {
-  const [strength, setStrength] = useState<StrengthModule>();
+function usePasswordJudge(wanted: boolean) {
+  const [judge, setJudge] = useState<{ judge: PasswordJudge }>();
   useEffect(() => {
-    if (!wanted || strength) return;
+    if (!wanted || judge) return;
     let live = true;
-    void import('@shared/text/password-strength').then((module) => live && setStrength(module));
+    void loadPasswordJudge().then((loaded) => live && setJudge({ judge: loaded }));
     return () => {
       live = false;
     };
-  }, [wanted, strength]);
-  return strength;
+  }, [wanted, judge]);
+  return judge?.judge;
 }
 
 /**
@@ -30,11 +30,11 @@ function useStrengthModule(wanted: boolean) {
  * email counting as known words), with what to do about it.
  */
 export function PasswordStrengthMeter({ password, userInputs }: { password: string; userInputs: string[] }) {
-  const module = useStrengthModule(password.length > 0);
+  const judge = usePasswordJudge(password.length > 0);
   const inputsKey = userInputs.join('\n');
   const result = useMemo(
-    () => (module && password ? module.passwordStrength(password, inputsKey.split('\n')) : undefined),
-    [module, password, inputsKey],
+    () => (judge && password ? judge(password, inputsKey.split('\n')) : undefined),
+    [judge, password, inputsKey],
   );
   if (!password) return null;
   const level = result ? LEVELS[result.score] : undefined;
