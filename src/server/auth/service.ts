@@ -151,13 +151,15 @@ export async function requestPasswordReset(ctx: AppContext, email: string, retur
 
 /** Sets the new password and ends every session of the account, so a stolen session dies with the old password. */
 export async function resetPassword(ctx: AppContext, token: string, password: string) {
+  // Hashed before the transaction, which then holds a connection for milliseconds, not argon2's time.
+  const passwordHash = await hashPassword(password);
   return ctx.db.transaction(async (tx) => {
     const link = await repo.consumeEmailToken(tx, hashToken(token), ['reset']);
     if (!link) throw badRequest(MESSAGES.invalidToken);
     const current = await repo.findUserById(tx, link.userId);
     if (!current || current.email !== link.email) throw badRequest(MESSAGES.invalidToken);
+    // A refused password rolls the transaction back: the link stays usable.
     await requireStrongPassword(password, [current.name, current.email], 'password');
-    const passwordHash = await hashPassword(password);
     const user = await repo.updateUser(tx, link.userId, { passwordHash, emailVerified: true });
     await repo.deleteUserSessions(tx, link.userId);
     await repo.clearSignInAttempts(tx, attemptKey(user.email));
