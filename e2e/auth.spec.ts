@@ -52,6 +52,8 @@ test.describe('accounts', () => {
     await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
+    // The strength meter judges as the server will (zxcvbn, loaded with the first character typed).
+    await expect(page.getByText('Password strength: Too easy to guess')).toBeVisible();
     await shot(page, '33-sign-up-errors');
 
     // An address that already has an account: the answer does not say so; its owner is mailed instead.
