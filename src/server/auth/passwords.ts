@@ -1,6 +1,7 @@
 import argon2 from 'argon2';
-import { loadPasswordJudge, weakPasswordMessage } from '@shared/text/password-strength';
+import { JUDGED_LENGTH, knownWords, strengthOf, weakPasswordMessage } from '@shared/text/password-strength';
 import { badRequest } from '../http/errors';
+import { zxcvbnInWorker } from './password-worker';
 
 const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
@@ -19,9 +20,10 @@ export async function verifyPassword(hash: string | undefined, password: string)
 
 /**
  * Refuses, with a 400 naming the field, a password zxcvbn scores below 3 given the user's name and email
- * (zxcvbn and its dictionaries, about 60 MB in memory, load with the first password checked).
+ * (judged in a worker thread that holds zxcvbn's dictionaries only while there is work).
  */
 export async function requireStrongPassword(password: string, userInputs: string[], field: string) {
-  const strength = (await loadPasswordJudge())(password, userInputs);
+  const verdict = await zxcvbnInWorker(password.slice(0, JUDGED_LENGTH), knownWords(userInputs));
+  const strength = strengthOf(verdict);
   if (!strength.isStrongEnough) throw badRequest(`${field}: ${weakPasswordMessage(strength)}`);
 }

@@ -112,18 +112,21 @@ async function initPgliteApart(dir: string) {
 }
 
 /** Per open transaction: its database and what to run once it has committed. */
-const openTransactions = new WeakMap<object, { root: Db; afterCommit: (() => void)[] }>();
+const openTransactions = new WeakMap<object, { root: Db; afterCommit: (() => unknown)[] }>();
 
-/** Transactions of this database remember their root database and run `afterCommit` hooks once committed. */
+/**
+ * Transactions of this database remember their root database and run `afterCommit` hooks once committed
+ * (in order, awaiting those that answer a promise) before the transaction's caller goes on.
+ */
 function withCommitHooks(db: Db): Db {
   const transaction = db.transaction.bind(db);
   db.transaction = (async (run: (tx: Tx) => Promise<unknown>, config?: Parameters<Db['transaction']>[1]) => {
-    const afterCommit: (() => void)[] = [];
+    const afterCommit: (() => unknown)[] = [];
     const result = await transaction(async (tx) => {
       openTransactions.set(tx, { root: db, afterCommit });
       return run(tx);
     }, config);
-    for (const hook of afterCommit) hook();
+    for (const hook of afterCommit) await hook();
     return result;
   }) as Db['transaction'];
   return db;
@@ -141,4 +144,11 @@ export function rootOf(db: Db | Tx): Db {
 export function nowAndAfterCommit(db: Db | Tx, hook: () => void) {
   hook();
   openTransactions.get(db)?.afterCommit.push(hook);
+}
+
+/** Runs `hook` once the transaction `db` belongs to has committed (at once outside a transaction). */
+export async function afterCommit(db: Db | Tx, hook: () => Promise<unknown>) {
+  const open = openTransactions.get(db);
+  if (open) open.afterCommit.push(hook);
+  else await hook();
 }

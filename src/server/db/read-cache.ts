@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { notificationsFor, nowAndAfterCommit, rootOf, type Db, type Tx } from './client';
+import { afterCommit, notificationsFor, nowAndAfterCommit, rootOf, type Db, type Tx } from './client';
 
 /**
  * A short-lived in-process cache of rows that every request reads (the session's user, the caller's
@@ -54,6 +54,8 @@ interface Registry {
   caches: Map<string, ReadCache<unknown>>;
   /** Whether drops are announced to other processes (PostgreSQL). */
   broadcasts: boolean;
+  /** Whether this process hears the announcements (its own come back too). */
+  listening: boolean;
 }
 const cachesOf = new WeakMap<Db, Registry>();
 
@@ -64,7 +66,12 @@ const PROCESS_ID = crypto.randomUUID();
 
 /** Turns the read caches of a database on (buildApp does, with READ_CACHE_TTL_MS); off they always read. */
 export function enableReadCaches(db: Db, ttlMs: number) {
-  cachesOf.set(rootOf(db), { ttlMs, caches: new Map(), broadcasts: notificationsFor(db) !== undefined });
+  cachesOf.set(rootOf(db), {
+    ttlMs,
+    caches: new Map(),
+    broadcasts: notificationsFor(db) !== undefined,
+    listening: false,
+  });
 }
 
 /**
@@ -75,15 +82,38 @@ export async function listenForCacheDrops(db: Db): Promise<() => Promise<void>> 
   const registry = cachesOf.get(rootOf(db));
   const notifications = notificationsFor(db);
   if (!registry || !notifications || registry.ttlMs <= 0) return async () => {};
-  return notifications.listen(CACHE_CHANNEL, (payload) => {
-    let message: { from?: unknown; cache?: unknown };
+  const stop = await notifications.listen(CACHE_CHANNEL, (payload) => {
+    let message: { from?: unknown; cache?: unknown; echo?: unknown };
     try {
       message = JSON.parse(payload);
     } catch {
       return;
     }
-    if (message.from === PROCESS_ID || typeof message.cache !== 'string') return;
-    registry.caches.get(message.cache)?.clear();
+    if (message.from === PROCESS_ID) return echoes.get(message.echo as string)?.();
+    if (typeof message.cache === 'string') registry.caches.get(message.cache)?.clear();
+  });
+  registry.listening = true;
+  return async () => {
+    registry.listening = false;
+    await stop();
+  };
+}
+
+/** Announcements of this process waiting to hear themselves back. */
+const echoes = new Map<string, () => void>();
+/** How long a write waits for its announcement to come back before it answers anyway. */
+const ECHO_WAIT_MS = 100;
+
+/** Resolves when this process hears the announcement `echo` back, or after ECHO_WAIT_MS. */
+function heard(echo: string) {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      echoes.delete(echo);
+      resolve();
+    };
+    const timer = setTimeout(done, ECHO_WAIT_MS);
+    echoes.set(echo, done);
   });
 }
 
@@ -105,8 +135,14 @@ export function readCache<V>(db: Db | Tx, name: string): ReadCache<V> | undefine
 export async function dropCached<V>(db: Db | Tx, name: string, matches: (key: string, value: V) => boolean) {
   const cache = readCache<V>(db, name);
   if (cache) nowAndAfterCommit(db, () => cache.drop(matches));
-  if (cachesOf.get(rootOf(db))?.broadcasts) {
-    const payload = JSON.stringify({ from: PROCESS_ID, cache: name });
-    await db.execute(sql`select pg_notify(${CACHE_CHANNEL}, ${payload})`);
-  }
+  const registry = cachesOf.get(rootOf(db));
+  if (!registry?.broadcasts) return;
+  const echo = crypto.randomUUID();
+  // PostgreSQL hands a committed notification to every listening connection at once; hearing our own
+  // back before answering makes it very likely the other processes have it before the caller's next
+  // request reaches them. Delivery stays asynchronous: the TTL bounds what a lost race could cost.
+  const echoed = registry.listening ? heard(echo) : undefined;
+  const payload = JSON.stringify({ from: PROCESS_ID, cache: name, echo });
+  await db.execute(sql`select pg_notify(${CACHE_CHANNEL}, ${payload})`);
+  if (echoed) await afterCommit(db, () => echoed);
 }
