@@ -93,11 +93,9 @@ async function main() {
   const db = postgres(url.toString(), { max: 2, onnotice: () => {} });
   try {
     await waitHealthy(server);
-    const { token, user } = await api('POST', '/api/v1/auth/sign-up', {
-      name: 'Bench User',
-      email: 'bench@example.test',
-      password: 'correct horse battery',
-    });
+    const account = { name: 'Bench User', email: 'bench@example.test', password: 'correct horse battery' };
+    await api('POST', '/api/v1/auth/sign-up', account);
+    const { token, user } = await api('POST', '/api/v1/auth/sign-in', account);
     await db`update users set email_verified = true where id = ${user.id}`;
     const ws = await api('POST', '/api/v1/workspaces', { name: 'HTTP Bench' }, token);
     await api(

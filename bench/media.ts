@@ -48,12 +48,16 @@ async function main() {
   const { port } = app.server.address() as { port: number };
   const base = `http://127.0.0.1:${port}`;
   try {
-    const signUp = await fetch(`${base}/api/v1/auth/sign-up`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bench', email: 'bench@example.test', password: 'correct horse battery' }),
-    });
-    const { token, user } = (await signUp.json()) as { token: string; user: { id: string } };
+    const account = { name: 'Bench', email: 'bench@example.test', password: 'correct horse battery' };
+    const post = (url: string) =>
+      fetch(`${base}${url}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(account),
+      });
+    await post('/api/v1/auth/sign-up');
+    const signIn = await post('/api/v1/auth/sign-in');
+    const { token, user } = (await signIn.json()) as { token: string; user: { id: string } };
     await database.db.update(users).set({ emailVerified: true }).where(eq(users.id, user.id));
     const auth = { authorization: `Bearer ${token}` };
     const wsRes = await fetch(`${base}/api/v1/workspaces`, {

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 
 const benches = [
   ['startup', 'bench/startup.ts'],
+  ['memory (RSS idle and under load, PGlite and PostgreSQL)', 'bench/memory.ts'],
+  ['account answers: registered vs new addresses (timing)', 'bench/auth-timing.ts'],
   ['web bundle', 'bench/bundle.ts'],
   ['items (1,000,000 items on PostgreSQL)', 'bench/items.ts'],
   ['HTTP under load (autocannon, 100,000 items on PostgreSQL)', 'bench/http.ts'],

@@ -7,6 +7,11 @@ export const SHOTS_DIR = process.env.MARQUEE_SHOTS_DIR ?? '/tmp/marquee-shots';
 export const PASSWORD = 'correct-horse-42';
 /** The test server's address (playwright.config.ts starts it on E2E_PORT). */
 export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 8090}`;
+/**
+ * Headers of a request the web app itself makes: the server refuses cookie-authenticated writes from
+ * any other origin, and Playwright's API requests send no Origin of their own.
+ */
+export const SAME_ORIGIN = { origin: BASE_URL };
 
 let counter = 0;
 /** An address no other test uses. */
@@ -77,11 +82,19 @@ interface Account {
   password: string;
 }
 
-/** Signs up through the API (the request context shares the browser context's cookies). */
+/**
+ * Signs up through the API, then signs in like the web app does (sign-up answers 202 and no session
+ * whether or not the address is taken); the request context shares the browser context's cookies.
+ */
 export async function signUpApi(request: APIRequestContext, account: Account) {
-  const res = await request.post('/api/v1/auth/sign-up', { data: account });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as { user: { id: string; email: string } };
+  const res = await request.post('/api/v1/auth/sign-up', { headers: SAME_ORIGIN, data: account });
+  expect(res.status(), await res.text()).toBe(202);
+  const signIn = await request.post('/api/v1/auth/sign-in', {
+    headers: SAME_ORIGIN,
+    data: { email: account.email, password: account.password },
+  });
+  expect(signIn.status(), await signIn.text()).toBe(200);
+  return (await signIn.json()) as { user: { id: string; email: string } };
 }
 
 /** Signs up and verifies the email through the outbox, all through the API; leaves the user signed in. */
@@ -93,13 +106,16 @@ export async function seedVerifiedUser(request: APIRequestContext, prefix = 'use
   };
   const { user } = await signUpApi(request, account);
   const link = await mailLink(account.email, '/user/verify-email');
-  const res = await request.post('/api/v1/auth/verify-email', { data: { token: tokenOf(link) } });
+  const res = await request.post('/api/v1/auth/verify-email', {
+    headers: SAME_ORIGIN,
+    data: { token: tokenOf(link) },
+  });
   expect(res.status(), await res.text()).toBe(200);
   return { ...account, id: user.id };
 }
 
 export async function signInApi(request: APIRequestContext, email: string, password = PASSWORD) {
-  const res = await request.post('/api/v1/auth/sign-in', { data: { email, password } });
+  const res = await request.post('/api/v1/auth/sign-in', { headers: SAME_ORIGIN, data: { email, password } });
   expect(res.status(), await res.text()).toBe(200);
 }
 
@@ -109,11 +125,12 @@ export async function seedWorkspace(
   name: string,
   { done = true, roles }: { done?: boolean; roles?: Record<string, unknown> } = {},
 ) {
-  const res = await request.post('/api/v1/workspaces', { data: { name } });
+  const res = await request.post('/api/v1/workspaces', { headers: SAME_ORIGIN, data: { name } });
   expect(res.status(), await res.text()).toBe(201);
   let workspace = (await res.json()) as { id: string; version: number; roles: Record<string, unknown> };
   if (done || roles) {
     const patch = await request.patch(`/api/v1/workspaces/${workspace.id}`, {
+      headers: SAME_ORIGIN,
       data: {
         ...(done ? { oobe: { done: true } } : {}),
         ...(roles ? { roles: { ...workspace.roles, ...roles } } : {}),
@@ -134,6 +151,7 @@ export async function inviteMember(
   roles: string[],
 ) {
   const res = await request.post(`/api/v1/workspaces/${workspaceId}/members/invitations`, {
+    headers: SAME_ORIGIN,
     data: { email, roles },
   });
   expect(res.status(), await res.text()).toBe(201);
@@ -157,7 +175,10 @@ export async function seedMember(
   const page = await context.newPage();
   const { user } = await signUpApi(page.request, { name, email, password: PASSWORD });
   const link = await mailLink(email, '/user/verify-email');
-  const res = await page.request.post('/api/v1/auth/verify-email', { data: { token: tokenOf(link) } });
+  const res = await page.request.post('/api/v1/auth/verify-email', {
+    headers: SAME_ORIGIN,
+    data: { token: tokenOf(link) },
+  });
   expect(res.status(), await res.text()).toBe(200);
   return { context, page, email, name, id: user.id };
 }
@@ -172,6 +193,7 @@ export async function patchBasics(
     version: number;
   };
   const res = await request.patch(`/api/v1/workspaces/${workspaceId}`, {
+    headers: SAME_ORIGIN,
     data: { basics, baseVersion: current.version },
   });
   expect(res.status(), await res.text()).toBe(200);
@@ -184,7 +206,10 @@ export async function seedItem(
   schema: string,
   data: Record<string, unknown>,
 ) {
-  const res = await request.post(`/api/v1/workspaces/${workspaceId}/items/${schema}`, { data: { data } });
+  const res = await request.post(`/api/v1/workspaces/${workspaceId}/items/${schema}`, {
+    headers: SAME_ORIGIN,
+    data: { data },
+  });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as { id: string; version: number };
 }

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { acceptCookies, patchBasics, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
+import { SAME_ORIGIN, acceptCookies, patchBasics, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
 
 test.beforeEach(async ({ context }) => acceptCookies(context));
 
@@ -9,7 +9,10 @@ async function createItem(
   schema: string,
   data: Record<string, unknown>,
 ) {
-  const res = await request.post(`/api/v1/workspaces/${ws}/items/${schema}`, { data: { data } });
+  const res = await request.post(`/api/v1/workspaces/${ws}/items/${schema}`, {
+    headers: SAME_ORIGIN,
+    data: { data },
+  });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as { id: string; version: number };
 }
@@ -112,6 +115,7 @@ test('a stale save is refused with a conflict and the latest version can be relo
 
   // Someone else saves version 2 meanwhile.
   const other = await page.request.put(`/api/v1/workspaces/${ws}/items/copy/${item.id}`, {
+    headers: SAME_ORIGIN,
     data: { data: { name: 'Theirs', text: 'Body' }, baseVersion: 1 },
   });
   expect(other.status()).toBe(200);
@@ -166,6 +170,7 @@ test('on a phone the item drawer opens from the Activity button', async ({ page 
     text: 'Small screens too.',
   });
   await page.request.post(`/api/v1/workspaces/${ws}/items/copy/${item.id}/comments`, {
+    headers: SAME_ORIGIN,
     data: { text: 'Looks good on my phone.' },
   });
   await page.setViewportSize({ width: 390, height: 800 });

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { acceptCookies, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
+import { SAME_ORIGIN, acceptCookies, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
 
 test.beforeEach(async ({ context }) => acceptCookies(context));
 
@@ -61,6 +61,7 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
     basics: Record<string, unknown>;
   };
   const patched = await page.request.patch(`/api/v1/workspaces/${ws}`, {
+    headers: SAME_ORIGIN,
     data: { basics: { ...current.basics, domains: ['blogging', 'assets'] }, baseVersion: current.version },
   });
   expect(patched.status(), await patched.text()).toBe(200);
@@ -280,6 +281,7 @@ test('a bulk upload goes on past a file the server refuses: its row shows why, t
     basics: Record<string, unknown>;
   };
   await page.request.patch(`/api/v1/workspaces/${ws}`, {
+    headers: SAME_ORIGIN,
     data: { basics: { ...current.basics, domains: ['blogging', 'assets'] }, baseVersion: current.version },
   });
   const logged: string[] = [];

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import {
   BASE_URL,
   PASSWORD,
+  SAME_ORIGIN,
   acceptCookies,
   mailLink,
   seedVerifiedUser,
@@ -70,6 +71,7 @@ test('a manager invites a writer, who joins on sign-up and sees only what the ro
 
   // And the server refuses their PATCH.
   const patch = await invitee.request.patch(`/api/v1/workspaces/${workspace.id}`, {
+    headers: SAME_ORIGIN,
     data: { basics: { name: 'Hijacked' } },
   });
   expect(patch.status()).toBe(403);
@@ -94,6 +96,7 @@ test('a manager revokes a pending invitation', async ({ page }) => {
   const workspace = await seedWorkspace(page.request, `Revoke ${Date.now().toString(36)}`);
   const email = uniqueEmail('never');
   const res = await page.request.post(`/api/v1/workspaces/${workspace.id}/members/invitations`, {
+    headers: SAME_ORIGIN,
     data: { email, roles: [], isWorkspaceManager: false },
   });
   expect(res.status()).toBe(201);

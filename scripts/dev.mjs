@@ -7,7 +7,12 @@ const children = [
     ['node_modules/tsx/dist/cli.mjs', 'watch', '--clear-screen=false', 'src/server/main.ts'],
     {
       stdio: 'inherit',
-      env: { ...process.env, WEB_DIR: process.env.WEB_DIR ?? 'dist/web' },
+      env: {
+        ...process.env,
+        WEB_DIR: process.env.WEB_DIR ?? 'dist/web',
+        // Pages come from Vite's server, so that is the origin writes come from (and mail links go to).
+        PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:5173',
+      },
     },
   ),
   spawn(process.execPath, ['node_modules/vite/bin/vite.js'], { stdio: 'inherit' }),

@@ -69,7 +69,10 @@ async function bundleServer() {
 
 process.chdir(root);
 const bundle = process.env.MARQUEE_SERVER_FROM_SOURCE === '1' ? null : await bundleServer();
-if (bundle) {
+if (process.argv.includes('--build-only')) {
+  // The Dockerfile builds the web app and the server bundle into the image, then runs the bundle.
+  if (!bundle) throw new Error('esbuild is needed to bundle the server');
+} else if (bundle) {
   await import(pathToFileURL(bundle).href);
 } else {
   const { register } = await import('tsx/esm/api');

@@ -11,10 +11,13 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { sql } from 'drizzle-orm';
 import type { Config } from './config';
 import type { Db } from './db/client';
-import { enableReadCaches } from './db/read-cache';
+import { enableReadCaches, listenForCacheDrops } from './db/read-cache';
 import type { AppContext } from './context';
 import { createMailer, type Mailer } from './mail/mailer';
 import { registerErrorHandling } from './http/errors';
+import { withRedaction } from './http/log-redaction';
+import { BackgroundWork } from './lib/background';
+import { registerOriginCheck } from './http/origin-check';
 import { registerAuthentication } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import { workspaceRoutes } from './workspaces/routes';
@@ -30,6 +33,13 @@ import { approvalRoutes } from './approvals/routes';
 import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
 import { placesFunRoutes } from './places/routes';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Work under way after answers (tests wait for it with `app.background.idle()`). */
+    background: BackgroundWork;
+  }
+}
+
 export interface AppOptions {
   config: Config;
   db: Db;
@@ -44,8 +54,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   enableReadCaches(db, config.readCacheTtlMs);
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
-    trustProxy: true,
+    logger: withRedaction(options.logger ?? { level: config.logLevel }),
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
   });
@@ -53,6 +63,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     config,
     log: app.log,
+    background: new BackgroundWork(app.log),
     mailer:
       options.mailer ??
       createMailer({
@@ -63,6 +74,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       }),
   };
 
+  app.decorate('background', ctx.background);
+  app.addHook('onClose', () => ctx.background.idle());
+  const stopListening = await listenForCacheDrops(db);
+  app.addHook('onClose', () => stopListening());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -103,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
+  registerOriginCheck(app, config.publicUrl);
   registerAuthentication(app, ctx);
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {

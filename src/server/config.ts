@@ -12,6 +12,11 @@ export interface Config {
   smtpUrl?: string;
   mailFrom: string;
   logLevel: string;
+  /**
+   * Proxies whose X-Forwarded-For / -Proto are believed (addresses, CIDRs or proxy-addr's names such as
+   * `loopback`); `false` (the default) takes the client's address from the connection.
+   */
+  trustProxy: false | string[];
   /** Sign-in, sign-up and password-reset attempts allowed per client address per minute. */
   authRateLimit: number;
   sessionDays: number;
@@ -74,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Marquee <no-reply@marquee.local>',
     logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     authRateLimit: Number(env.AUTH_RATE_LIMIT ?? 20),
     sessionDays: Number(env.SESSION_DAYS ?? 30),
     readCacheTtlMs: Math.min(5000, Math.max(0, Number(env.READ_CACHE_TTL_MS ?? 2000) || 0)),
@@ -101,6 +107,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheTtlMs: Number(env.PLACES_CACHE_TTL_MS ?? 300_000),
     },
   };
+}
+
+/** TRUST_PROXY: empty or `false` trusts no proxy; otherwise a comma-separated list of addresses or CIDRs. */
+function parseTrustProxy(value: string | undefined): false | string[] {
+  const list = (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (list.length === 0 || (list.length === 1 && /^(false|off|0|no)$/i.test(list[0]))) return false;
+  return list;
 }
 
 function readOrCreateSecret(dataDir: string): string {

@@ -23,11 +23,19 @@ export function newUserInput(overrides: Partial<{ name: string; email: string; p
   };
 }
 
+/** Signs up and then in, like the web app (sign-up answers 202 with no session); its mail is in the outbox. */
 export async function signUp(app: FastifyInstance, overrides: Parameters<typeof newUserInput>[0] = {}) {
   const input = newUserInput(overrides);
   const res = await app.inject({ method: 'POST', url: '/api/v1/auth/sign-up', payload: input });
-  if (res.statusCode !== 201) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
-  const body = res.json();
+  if (res.statusCode !== 202) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+  const signIn = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/sign-in',
+    payload: { email: input.email, password: input.password },
+  });
+  if (signIn.statusCode !== 200) throw new Error(`sign-in failed: ${signIn.statusCode} ${signIn.body}`);
+  await app.background.idle();
+  const body = signIn.json();
   return {
     ...input,
     id: body.user.id as string,

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '@server/app';
 import { loadConfig, type Config } from '@server/config';
 import type { Database } from '@server/db/client';
+import type { Mailer } from '@server/mail/mailer';
 import { openTestDatabase } from './database';
 
 export interface TestApp {
@@ -16,7 +17,10 @@ export interface TestApp {
 }
 
 /** The real application on a fresh database, with its outbox in a temporary DATA_DIR. */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  options: { logger?: boolean | object; mailer?: Mailer } = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-test-'));
   const database = await openTestDatabase();
   const config: Config = {
@@ -25,7 +29,12 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     webDir: path.join(dataDir, 'no-web'),
     ...overrides,
   };
-  const app = await buildApp({ config, db: database.db, logger: false });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    logger: options.logger ?? false,
+    mailer: options.mailer,
+  });
   await app.ready();
   return {
     app,

@@ -41,6 +41,7 @@ describe('sessions', () => {
     await warm(() => me(user), 200);
     await warm(() => me(other), 200);
     await call(t, 'POST', '/api/v1/auth/request-password-reset', undefined, { email: user.email });
+    await t.app.background.idle();
     const token = tokenOf(lastLink(t.dataDir, user.email, '/auth/reset-password'));
     const reset = await call(t, 'POST', '/api/v1/auth/reset-password', undefined, {
       token,

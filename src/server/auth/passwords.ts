@@ -1,4 +1,7 @@
 import argon2 from 'argon2';
+import { JUDGED_LENGTH, knownWords, strengthOf, weakPasswordMessage } from '@shared/text/password-strength';
+import { badRequest } from '../http/errors';
+import { zxcvbnInWorker } from './password-worker';
 
 const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
@@ -13,4 +16,14 @@ export async function verifyPassword(hash: string | undefined, password: string)
   } catch {
     return false;
   }
+}
+
+/**
+ * Refuses, with a 400 naming the field, a password zxcvbn scores below 3 given the user's name and email
+ * (judged in a worker thread that holds zxcvbn's dictionaries only while there is work).
+ */
+export async function requireStrongPassword(password: string, userInputs: string[], field: string) {
+  const verdict = await zxcvbnInWorker(password.slice(0, JUDGED_LENGTH), knownWords(userInputs));
+  const strength = strengthOf(verdict);
+  if (!strength.isStrongEnough) throw badRequest(`${field}: ${weakPasswordMessage(strength)}`);
 }

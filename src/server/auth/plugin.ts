@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { UserRow } from './repository';
-import { resolveSession } from './service';
+import { resolveSession, startHousekeeping } from './service';
 
 export const SESSION_COOKIE = 'marquee_session';
 
@@ -22,6 +22,8 @@ function tokenOf(request: FastifyRequest): string | undefined {
 export function registerAuthentication(app: FastifyInstance, ctx: AppContext) {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionHash', null);
+  const stopHousekeeping = startHousekeeping(ctx);
+  app.addHook('onClose', async () => stopHousekeeping());
   app.addHook('onRequest', async (request) => {
     const token = tokenOf(request);
     if (!token || token.length > 200) return;

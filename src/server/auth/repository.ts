@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { preparedPerDb } from '../db/prepared';
 import { dropCached, readCache } from '../db/read-cache';
-import { emailTokens, sessions, users, type EmailTokenKind } from '../db/schema';
+import { emailTokens, signInAttempts, sessions, users, type EmailTokenKind } from '../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -16,7 +16,7 @@ const SESSION_CACHE = 'session-user';
 
 /** Drops cached sessions after a write that changes them or their user. */
 function dropCachedSessions(db: Db | Tx, matches: (idHash: string, found: SessionUser) => boolean) {
-  dropCached<SessionUser>(db, SESSION_CACHE, matches);
+  return dropCached<SessionUser>(db, SESSION_CACHE, matches);
 }
 
 export async function findUserByEmail(db: Db | Tx, email: string) {
@@ -36,7 +36,7 @@ export async function insertUser(db: Db | Tx, user: typeof users.$inferInsert) {
 
 export async function updateUser(db: Db | Tx, id: string, patch: Partial<typeof users.$inferInsert>) {
   const [row] = await db.update(users).set(patch).where(eq(users.id, id)).returning();
-  dropCachedSessions(db, (_, found) => found.user.id === id);
+  await dropCachedSessions(db, (_, found) => found.user.id === id);
   return row;
 }
 
@@ -64,22 +64,22 @@ export async function findSessionUser(db: Db, idHash: string): Promise<SessionUs
 
 export async function touchSession(db: Db, idHash: string) {
   await db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.idHash, idHash));
-  dropCachedSessions(db, (hash) => hash === idHash);
+  await dropCachedSessions(db, (hash) => hash === idHash);
 }
 
 export async function deleteSession(db: Db | Tx, idHash: string) {
   await db.delete(sessions).where(eq(sessions.idHash, idHash));
-  dropCachedSessions(db, (hash) => hash === idHash);
+  await dropCachedSessions(db, (hash) => hash === idHash);
 }
 
 export async function deleteUserSessions(db: Db | Tx, userId: string) {
   await db.delete(sessions).where(eq(sessions.userId, userId));
-  dropCachedSessions(db, (_, found) => found.user.id === userId);
+  await dropCachedSessions(db, (_, found) => found.user.id === userId);
 }
 
 export async function deleteExpiredSessions(db: Db) {
   await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
-  dropCachedSessions(db, (_, found) => found.session.expiresAt.getTime() < Date.now());
+  await dropCachedSessions(db, (_, found) => found.session.expiresAt.getTime() < Date.now());
 }
 
 export async function insertEmailToken(db: Db | Tx, token: typeof emailTokens.$inferInsert) {
@@ -109,4 +109,34 @@ export async function retireEmailTokens(db: Db | Tx, userId: string, kind: Email
     .update(emailTokens)
     .set({ usedAt: new Date() })
     .where(and(eq(emailTokens.userId, userId), eq(emailTokens.kind, kind), isNull(emailTokens.usedAt)));
+}
+
+/**
+ * Counts one sign-in attempt for an address (a new window starts when the last one is over) and answers
+ * how many it has had in the current window, this one included. One statement, so concurrent guesses
+ * in any process each get their own number.
+ */
+export async function countSignInAttempt(db: Db, emailHash: string, windowMs: number): Promise<number> {
+  const windowOver = sql`${signInAttempts.windowStart} <= now() - make_interval(secs => ${windowMs / 1000})`;
+  const [row] = await db
+    .insert(signInAttempts)
+    .values({ emailHash, attempts: 1 })
+    .onConflictDoUpdate({
+      target: signInAttempts.emailHash,
+      set: {
+        attempts: sql`case when ${windowOver} then 1 else ${signInAttempts.attempts} + 1 end`,
+        windowStart: sql`case when ${windowOver} then now() else ${signInAttempts.windowStart} end`,
+      },
+    })
+    .returning({ attempts: signInAttempts.attempts });
+  return row.attempts;
+}
+
+/** A successful sign-in or a password reset starts the address's count over. */
+export async function clearSignInAttempts(db: Db | Tx, emailHash: string) {
+  await db.delete(signInAttempts).where(eq(signInAttempts.emailHash, emailHash));
+}
+
+export async function deleteOldSignInAttempts(db: Db, windowMs: number) {
+  await db.delete(signInAttempts).where(lt(signInAttempts.windowStart, new Date(Date.now() - windowMs)));
 }

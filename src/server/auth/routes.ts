@@ -25,11 +25,20 @@ export async function authRoutes(instance: FastifyInstance, ctx: AppContext) {
 
   app.post(
     '/auth/sign-up',
-    { config: limited, schema: { tags, body: SignUpBody, response: { 201: SignUpResponse } } },
+    {
+      config: limited,
+      schema: {
+        tags,
+        description:
+          'Answers 202 alike whether the address is new (an account is created and a verification link ' +
+          'mailed) or has an account (its owner is mailed that someone tried): sign in next.',
+        body: SignUpBody,
+        response: { 202: SignUpResponse },
+      },
+    },
     async (request, reply) => {
-      const result = await auth.signUp(ctx, request.body, { userAgent: request.headers['user-agent'] });
-      setSessionCookie(request, reply, result.token, ctx.config.sessionDays);
-      return reply.code(201).send(result);
+      await auth.signUp(ctx, request.body);
+      return reply.code(202).send({ ok: true as const });
     },
   );
 

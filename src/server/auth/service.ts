@@ -3,10 +3,10 @@ import type { User } from '@shared/api/auth';
 import type { AppContext } from '../context';
 import { AppError, badRequest, conflict, unauthorized } from '../http/errors';
 import { hashToken, randomId, randomToken } from '../lib/ids';
-import { changeEmailMail, resetPasswordMail, verifyEmailMail } from '../mail/templates';
+import { changeEmailMail, resetPasswordMail, signUpAttemptMail, verifyEmailMail } from '../mail/templates';
 import { acceptInvitations } from '../members/repository';
 import type { EmailTokenKind } from '../db/schema';
-import { hashPassword, verifyPassword } from './passwords';
+import { hashPassword, requireStrongPassword, verifyPassword } from './passwords';
 import * as repo from './repository';
 
 const HOUR = 3600_000;
@@ -70,27 +70,47 @@ async function mailLink(
   await ctx.mailer.send(mail);
 }
 
+/**
+ * Creates an unverified account and mails its verification link, or — when the address has an account
+ * already — mails its owner that someone tried. Both answer alike and in the same time (the password is
+ * hashed and the insert tried either way; the mail goes after the answer), so sign-up cannot tell
+ * whether an address is registered. The caller signs in next.
+ */
 export async function signUp(
   ctx: AppContext,
   input: { name: string; email: string; password: string; returnTo?: string },
-  meta: SessionMeta,
 ) {
-  const user = await repo.insertUser(ctx.db, {
+  await requireStrongPassword(input.password, [input.name, input.email], 'password');
+  const created = await repo.insertUser(ctx.db, {
     id: randomId(),
     name: input.name,
     email: input.email,
     passwordHash: await hashPassword(input.password),
   });
-  if (!user) throw conflict(MESSAGES.emailTaken);
-  await mailLink(ctx, user, 'verify', user.email, input.returnTo);
-  const token = await startSession(ctx, user.id, meta);
-  return { user: toUserDto(user), token };
+  ctx.background.run('sign-up mail', async () => {
+    if (created) return mailLink(ctx, created, 'verify', created.email, input.returnTo);
+    const owner = await repo.findUserByEmail(ctx.db, input.email);
+    if (!owner) return;
+    const link = `${ctx.config.publicUrl}/auth/forgot-password`;
+    await ctx.mailer.send(signUpAttemptMail(owner.email, owner.name, link));
+  });
 }
 
+/** Sign-in attempts an address may have per window, from any number of client addresses and processes. */
+export const SIGN_IN_ATTEMPTS = 10;
+export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+
+/** The per-account limit keys on the address typed, so an unknown address is locked out exactly like a known one. */
+const attemptKey = (email: string) => hashToken(`sign-in:${email}`);
+
 export async function signIn(ctx: AppContext, input: { email: string; password: string }, meta: SessionMeta) {
+  const key = attemptKey(input.email);
+  const attempts = await repo.countSignInAttempt(ctx.db, key, SIGN_IN_WINDOW_MS);
+  if (attempts > SIGN_IN_ATTEMPTS) throw new AppError(429, 'rate_limited', MESSAGES.signInLockedOut);
   const user = await repo.findUserByEmail(ctx.db, input.email);
   const isValid = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !isValid) throw new AppError(401, 'invalid_credentials', MESSAGES.invalidCredentials);
+  await repo.clearSignInAttempts(ctx.db, key);
   if (user.emailVerified) await acceptInvitations(ctx.db, user);
   const token = await startSession(ctx, user.id, meta);
   return { user: toUserDto(user), token };
@@ -123,21 +143,26 @@ export async function verifyEmail(ctx: AppContext, token: string) {
   });
 }
 
+/** Answers alike, in the same time, whether or not the address has an account: the mail goes after. */
 export async function requestPasswordReset(ctx: AppContext, email: string, returnTo?: string) {
   const user = await repo.findUserByEmail(ctx.db, email);
-  // The answer is the same whether or not the address has an account.
-  if (user) await mailLink(ctx, user, 'reset', user.email, returnTo);
+  if (user) ctx.background.run('reset mail', () => mailLink(ctx, user, 'reset', user.email, returnTo));
 }
 
 /** Sets the new password and ends every session of the account, so a stolen session dies with the old password. */
 export async function resetPassword(ctx: AppContext, token: string, password: string) {
+  // Hashed before the transaction, which then holds a connection for milliseconds, not argon2's time.
   const passwordHash = await hashPassword(password);
   return ctx.db.transaction(async (tx) => {
     const link = await repo.consumeEmailToken(tx, hashToken(token), ['reset']);
     if (!link) throw badRequest(MESSAGES.invalidToken);
+    const current = await repo.findUserById(tx, link.userId);
+    if (!current || current.email !== link.email) throw badRequest(MESSAGES.invalidToken);
+    // A refused password rolls the transaction back: the link stays usable.
+    await requireStrongPassword(password, [current.name, current.email], 'password');
     const user = await repo.updateUser(tx, link.userId, { passwordHash, emailVerified: true });
-    if (!user || user.email !== link.email) throw badRequest(MESSAGES.invalidToken);
     await repo.deleteUserSessions(tx, link.userId);
+    await repo.clearSignInAttempts(tx, attemptKey(user.email));
     return { returnTo: link.returnTo };
   });
 }
@@ -151,8 +176,12 @@ export async function changeEmail(
     throw new AppError(400, 'invalid_credentials', 'Current password is incorrect');
   }
   if (input.newEmail === user.email) throw badRequest('This is already your email address');
-  if (await repo.findUserByEmail(ctx.db, input.newEmail)) throw conflict(MESSAGES.emailTaken);
-  await mailLink(ctx, user, 'change_email', input.newEmail, input.returnTo);
+  // A taken address answers like a free one (no link is sent to it; confirming re-checks it anyway).
+  const taken = await repo.findUserByEmail(ctx.db, input.newEmail);
+  if (taken) return;
+  ctx.background.run('change-email mail', () =>
+    mailLink(ctx, user, 'change_email', input.newEmail, input.returnTo),
+  );
 }
 
 export async function resolveSession(ctx: AppContext, token: string) {
@@ -161,6 +190,18 @@ export async function resolveSession(ctx: AppContext, token: string) {
   if (!found) return undefined;
   if (Date.now() - found.session.lastSeenAt.getTime() > HOUR) await repo.touchSession(ctx.db, idHash);
   return { user: found.user, sessionHash: idHash };
+}
+
+/** Hourly, in every process: forget expired sessions and sign-in counts whose window is over. */
+export function startHousekeeping(ctx: AppContext): () => void {
+  const timer = setInterval(() => {
+    Promise.all([
+      repo.deleteExpiredSessions(ctx.db),
+      repo.deleteOldSignInAttempts(ctx.db, SIGN_IN_WINDOW_MS),
+    ]).catch((err: unknown) => ctx.log.warn({ err }, 'housekeeping failed'));
+  }, HOUR);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 export function requireUser(user: repo.UserRow | null): repo.UserRow {

@@ -48,6 +48,16 @@ export const sessions = pgTable(
 
 export type EmailTokenKind = 'verify' | 'reset' | 'change_email';
 
+/**
+ * Sign-in attempts per account since its last success (keyed by the SHA-256 of the address typed, whether or not an account has
+ * it), shared by every server process: too many within the window lock the address out for the rest of it.
+ */
+export const signInAttempts = pgTable('sign_in_attempts', {
+  emailHash: text('email_hash').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull().defaultNow(),
+  attempts: integer('attempts').notNull().default(0),
+});
+
 export const emailTokens = pgTable(
   'email_tokens',
   {

@@ -42,6 +42,17 @@ export const changeEmailMail = (to: string, name: string, link: string) =>
     'The link works once and expires in 48 hours. If you did not ask for this, ignore this message.',
   );
 
+/** Sent instead of a verification link when someone signs up with an address that has an account. */
+export const signUpAttemptMail = (to: string, name: string, link: string) =>
+  linkMail(
+    to,
+    'Someone tried to create a Marquee account with your address',
+    `Hi ${name}, someone tried to create a new Marquee account with ${to}, which already has one. If it was you, sign in with your password instead, or choose a new one.`,
+    'Reset your password',
+    link,
+    'If it was not you, ignore this message: nothing has changed and no new account was created.',
+  );
+
 export const resetPasswordMail = (to: string, name: string, link: string) =>
   linkMail(
     to,

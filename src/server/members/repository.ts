@@ -33,7 +33,7 @@ export async function listMembers(db: Db | Tx, workspaceId: string) {
 
 export async function insertMember(db: Db | Tx, member: typeof members.$inferInsert) {
   await db.insert(members).values(member).onConflictDoNothing();
-  dropCachedMemberships(db, member.workspaceId, member.userId);
+  await dropCachedMemberships(db, member.workspaceId, member.userId);
 }
 
 export async function updateMember(
@@ -47,7 +47,7 @@ export async function updateMember(
     .set(patch)
     .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
     .returning();
-  dropCachedMemberships(db, workspaceId, userId);
+  await dropCachedMemberships(db, workspaceId, userId);
   return row;
 }
 
@@ -115,7 +115,7 @@ export async function acceptInvitations(db: Db | Tx, user: { id: string; email: 
         isManager: invitation.isManager,
       })
       .onConflictDoNothing();
-    dropCachedMemberships(db, invitation.workspaceId, user.id);
+    await dropCachedMemberships(db, invitation.workspaceId, user.id);
     await deleteInvitation(db, invitation.workspaceId, invitation.email);
   }
   return pending.length;

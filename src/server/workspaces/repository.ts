@@ -19,7 +19,7 @@ const MEMBERSHIP_CACHE = 'membership';
  * workspace (or only the one member's, given the user).
  */
 export function dropCachedMemberships(db: Db | Tx, workspaceId: string, userId?: string) {
-  dropCached<Membership>(
+  return dropCached<Membership>(
     db,
     MEMBERSHIP_CACHE,
     (_, found) =>
@@ -91,7 +91,7 @@ export async function updateWorkspace(
     .set({ ...patch, version: sql`${workspaces.version} + 1` })
     .where(and(eq(workspaces.id, id), eq(workspaces.version, baseVersion)))
     .returning();
-  dropCachedMemberships(tx, id);
+  await dropCachedMemberships(tx, id);
   return row;
 }
 

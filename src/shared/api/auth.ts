@@ -34,7 +34,8 @@ export const SignUpBody = z.object({
   returnTo: ReturnTo,
 });
 export type SignUpBody = z.input<typeof SignUpBody>;
-export const SignUpResponse = z.object({ user: User, token: z.string() });
+/** Sign-up answers the same for a new and a registered address (no session): the client signs in next. */
+export const SignUpResponse = z.object({ ok: z.literal(true) });
 
 export const SignInBody = z.object({
   email: Email,

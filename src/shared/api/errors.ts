@@ -15,6 +15,8 @@ export const MESSAGES = {
   noUser: 'No user. Please sign out and sign in',
   invalidCredentials: 'Wrong email or password',
   emailTaken: 'An account with this email already exists',
+  signInLockedOut:
+    'Too many sign-in attempts for this email address. Try again in 15 minutes, or reset your password.',
   invalidToken: 'This link is invalid or has expired',
   emailNotVerified: 'Please verify your email address first',
   forbidden: 'You do not have permission to do this',

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -6,6 +7,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Password } from '@shared/api/auth';
 import { welcomeUrl } from '@web/app/guards';
 import { AuthLayout } from './components/auth-layout';
+import { PasswordStrengthMeter } from './components/password-strength-meter';
 import { FormError } from '@web/components/form-error';
 import { useResetPassword } from './api/reset-password';
 
@@ -15,8 +17,10 @@ export default function ResetPasswordRoute() {
   const token = params.get('token') ?? '';
   const navigate = useNavigate();
   const reset = useResetPassword();
+  const [typed, setTyped] = useState('');
   const form = useForm({
     mode: 'uncontrolled',
+    onValuesChange: ({ password }) => setTyped(password),
     initialValues: { password: '', confirm: '' },
     validateInputOnBlur: true,
     validate: {
@@ -68,11 +72,12 @@ export default function ResetPasswordRoute() {
           <Stack gap="md">
             <PasswordInput
               label="New password"
-              description="At least 8 characters"
+              description="At least 8 characters and hard to guess: a few unrelated words work well"
               autoComplete="new-password"
               key={form.key('password')}
               {...form.getInputProps('password')}
             />
+            <PasswordStrengthMeter password={typed} userInputs={[]} />
             <PasswordInput
               label="Repeat the new password"
               autoComplete="new-password"

@@ -16,6 +16,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { SignInBody, SignUpBody } from '@shared/api/auth';
 import { RETURN_TO_PARAM, safeReturnTo } from '@web/app/guards';
 import { EmailInput } from './components/email-input';
+import { PasswordStrengthMeter } from './components/password-strength-meter';
 import { AuthLayout } from './components/auth-layout';
 import { FormError } from '@web/components/form-error';
 import { useSignIn } from './api/sign-in';
@@ -112,11 +113,14 @@ function SignInForm({ email }: { email: string }) {
 function SignUpForm({ email, returnTo }: { email: string; returnTo?: string }) {
   const signUp = useSignUp();
   const handleContinue = useContinue();
+  // What the strength meter judges: the password, and the name and email it must not be made of.
+  const [typed, setTyped] = useState({ name: '', email, password: '' });
   const form = useForm({
     mode: 'uncontrolled',
     initialValues: { name: '', email, password: '' },
     validate: schemaResolver(SignUpBody, { sync: true }),
     validateInputOnBlur: true,
+    onValuesChange: setTyped,
   });
 
   const handleSubmit = form.onSubmit((values) =>
@@ -137,11 +141,12 @@ function SignUpForm({ email, returnTo }: { email: string; returnTo?: string }) {
         <EmailInput label="Work email" key={form.key('email')} {...form.getInputProps('email')} />
         <PasswordInput
           label="Password"
-          description="At least 8 characters"
+          description="At least 8 characters and hard to guess: a few unrelated words work well"
           autoComplete="new-password"
           key={form.key('password')}
           {...form.getInputProps('password')}
         />
+        <PasswordStrengthMeter password={typed.password} userInputs={[typed.name, typed.email]} />
         <Button type="submit" fullWidth loading={signUp.isPending}>
           Create account
         </Button>

@@ -1,16 +1,35 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { SignUpResponse, type SignUpBody } from '@shared/api/auth';
-import { apiRequest } from '@web/lib/api-client';
+import { ApiError, apiRequest } from '@web/lib/api-client';
 import { meQueryKey } from '@web/lib/auth';
+import { signIn } from './sign-in';
 
 export const signUp = (body: SignUpBody) =>
   apiRequest('/api/v1/auth/sign-up', { method: 'POST', body, schema: SignUpResponse });
 
-/** POST /api/v1/auth/sign-up: signs the new user in (email unverified). Sets `me`. */
+/**
+ * Sign-up answers alike whether or not the address has an account, so the form signs in with the same
+ * email and password next: a new account (unverified) is signed in; a registered address with another
+ * password is not, and its owner has been mailed.
+ */
+export const ALREADY_REGISTERED_MESSAGE =
+  'We could not create this account. If this address already has one, we have emailed its owner: sign in with your password, or reset it.';
+
+/** POST /api/v1/auth/sign-up, then /auth/sign-in. Sets `me`. */
 export function useSignUp() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: signUp,
+    mutationFn: async (body: SignUpBody) => {
+      await signUp(body);
+      try {
+        return await signIn({ email: body.email, password: body.password });
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) {
+          throw new ApiError(409, 'not_created', ALREADY_REGISTERED_MESSAGE);
+        }
+        throw err;
+      }
+    },
     onSuccess: ({ user }) => {
       client.clear();
       client.setQueryData(meQueryKey, user);

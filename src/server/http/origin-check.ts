@@ -1,0 +1,36 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '../auth/plugin';
+import { forbidden } from './errors';
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export const CROSS_ORIGIN_MESSAGE = 'Cross-origin request refused';
+
+/** The origin a browser says the request comes from: `Origin`, or failing it the `Referer`'s origin. */
+function requestOrigin(request: FastifyRequest): string | undefined {
+  const origin = request.headers.origin;
+  if (origin) return origin;
+  const referer = request.headers.referer;
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Against cross-site request forgery beyond SameSite=Lax: a state-changing request that a browser
+ * authenticates with the session cookie must come from a page of PUBLIC_URL's origin (multipart
+ * uploads and `text/plain` posts included). Bearer-token clients send no ambient credentials and are
+ * not affected; neither are requests without the session cookie.
+ */
+export function registerOriginCheck(app: FastifyInstance, publicUrl: string) {
+  const allowed = new URL(publicUrl).origin;
+  app.addHook('onRequest', async (request) => {
+    if (!UNSAFE_METHODS.has(request.method)) return;
+    if (request.headers.authorization?.startsWith('Bearer ')) return;
+    if (!request.cookies[SESSION_COOKIE]) return;
+    if (requestOrigin(request) !== allowed) throw forbidden(CROSS_ORIGIN_MESSAGE);
+  });
+}
