@@ -28,6 +28,9 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     baseURL: BASE_URL,
+    // The server refuses cookie-authenticated writes without its own Origin; browsers send one, API
+    // request contexts do not.
+    extraHTTPHeaders: { origin: BASE_URL },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     headless: true,
