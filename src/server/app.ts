@@ -28,6 +28,9 @@ import { historyRoutes } from './history/routes';
 import { commentRoutes } from './comments/routes';
 import { approvalRoutes } from './approvals/routes';
 import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
+import { batchRoutes } from './batches/routes';
+import { customerRoutes } from './customers/routes';
+import { audienceRoutes } from './audiences/routes';
 
 export interface AppOptions {
   config: Config;
@@ -126,6 +129,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await commentRoutes(api, ctx);
       await approvalRoutes(api, ctx);
       await publishingRoutes(api, ctx);
+      await batchRoutes(api, ctx);
+      await customerRoutes(api, ctx);
+      await audienceRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );
