@@ -2,7 +2,13 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AudienceSizes, SampleAnswer, SizeAnswer, SizeBody } from '@shared/api/customers';
+import {
+  AudienceSizes,
+  CriteriaDefinitions,
+  SampleAnswer,
+  SizeAnswer,
+  SizeBody,
+} from '@shared/api/customers';
 import { ErrorBody } from '@shared/api/errors';
 import { ItemId } from '@shared/api/items';
 import { WorkspaceId } from '@shared/api/workspaces';
@@ -55,6 +61,20 @@ export async function audienceRoutes(instance: FastifyInstance, ctx: AppContext)
         request.body.criteria,
         request.body.asOf,
       ),
+  );
+
+  app.get(
+    '/workspaces/:id/audiences/definitions',
+    {
+      schema: {
+        tags,
+        summary: 'The attributes, events and audiences criteria may refer to',
+        params,
+        response: { 200: CriteriaDefinitions },
+      },
+    },
+    async (request) =>
+      audiences.criteriaDefinitions(ctx, await loadWorkspaceAccess(ctx, request.user, request.params.id)),
   );
 
   app.get(

@@ -128,3 +128,21 @@ export async function audienceProfilesCsv(ctx: AppContext, access: WorkspaceAcce
     }
   })();
 }
+
+/** The attributes, events and audiences a rule builder offers; any member may read. */
+export async function criteriaDefinitions(ctx: AppContext, access: WorkspaceAccess) {
+  const { catalog } = await loadDefinitions(ctx.db, access.workspace.id);
+  const byLabel = (a: { label: string }, b: { label: string }) => a.label.localeCompare(b.label);
+  return {
+    attributes: [...catalog.attributes].map(([id, a]) => ({ id, ...a })).sort(byLabel),
+    events: [...catalog.events]
+      .map(([id, e]) => ({
+        id,
+        label: e.label,
+        key: e.key,
+        properties: [...e.properties].map(([name, type]) => ({ name, type })),
+      }))
+      .sort(byLabel),
+    audiences: [...catalog.audiences].map(([id, a]) => ({ id, label: a.label })).sort(byLabel),
+  };
+}

@@ -76,3 +76,28 @@ export const AudienceSizes = z.object({
     .describe('Size per audience id; null when its criteria are invalid'),
   profiles: z.number(),
 });
+
+/** What the rule builder offers: the workspace's attributes, events and audiences. */
+export const CriteriaDefinitions = z.object({
+  attributes: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      key: z.string(),
+      type: z.enum(['number', 'string', 'categorical', 'boolean', 'array', 'date']),
+      options: z.array(z.string()),
+    }),
+  ),
+  events: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      key: z.string(),
+      properties: z.array(
+        z.object({ name: z.string(), type: z.enum(['string', 'number', 'boolean', 'date', 'array']) }),
+      ),
+    }),
+  ),
+  audiences: z.array(z.object({ id: z.string(), label: z.string() })),
+});
+export type CriteriaDefinitions = z.infer<typeof CriteriaDefinitions>;

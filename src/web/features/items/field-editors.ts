@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import type { FieldType } from '@shared/schemas/types';
 import type { FieldProps } from '@web/components/fields/types';
 import { mediaFieldEditors } from '@web/components/media/field-editors';
+import { CriteriaField } from '@web/components/criteria-builder/criteria-field';
 
 /**
  * Full editors that replace the item form's built-in display of a field type on every item screen
@@ -10,4 +11,5 @@ import { mediaFieldEditors } from '@web/components/media/field-editors';
  */
 export const ITEM_FIELD_EDITORS: Partial<Record<FieldType, ComponentType<FieldProps>>> = {
   ...mediaFieldEditors,
+  criteria: CriteriaField,
 };
