@@ -27,6 +27,16 @@ const formatOf = (contentType: string | undefined, fileName?: string): ImportFor
   return undefined;
 };
 
+/** The X-File-Name header (URI-encoded by the web app), at most 200 characters. */
+function fileNameOf(header: string | string[] | undefined) {
+  if (typeof header !== 'string' || !header) return null;
+  try {
+    return decodeURIComponent(header).slice(0, 200);
+  } catch {
+    return header.slice(0, 200);
+  }
+}
+
 /** The body of an import as a stream: the raw CSV or NDJSON body, or the one file of a multipart form. */
 async function importSource(request: FastifyRequest): Promise<customers.ImportSource> {
   const contentType = request.headers['content-type'];
@@ -54,7 +64,7 @@ async function importSource(request: FastifyRequest): Promise<customers.ImportSo
   return {
     stream: request.body as Readable,
     format,
-    fileName: typeof request.headers['x-file-name'] === 'string' ? request.headers['x-file-name'] : null,
+    fileName: fileNameOf(request.headers['x-file-name']),
     bytesTotal: Number.isFinite(length) ? length : null,
   };
 }
