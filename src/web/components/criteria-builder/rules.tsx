@@ -44,7 +44,7 @@ function RuleShell({
   return (
     <Paper withBorder p={6} radius="sm" data-rule={kind} data-node={label}>
       <Group gap={6} wrap="wrap" align="center">
-        <Text size="xs" fw={600} c="dimmed" w={56}>
+        <Text size="xs" fw={600} c="dimmed" w={62}>
           {kind}
         </Text>
         {children}

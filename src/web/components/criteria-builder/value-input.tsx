@@ -110,6 +110,7 @@ export function ValueInput({ type, operator, options, value, onChange, readOnly,
         w={170}
         data={optionsWith(options, current ? [current] : [])}
         value={current || null}
+        allowDeselect={false}
         onChange={(next) => onChange(next ?? '')}
         placeholder="Choose a value"
       />
