@@ -149,4 +149,9 @@ test('import customers, build an audience with a live size, save and read it bac
     .data.criteria;
   expect(reloaded).toEqual(saved);
   await shot(page, 'audiences-06-reloaded');
+
+  // The audience list shows each audience's size.
+  await page.goto(`/${ws}/marketing/audience`);
+  await expect(page.getByTestId('audience-list-size')).toHaveText('1');
+  await shot(page, 'audiences-07-list');
 });

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { CriteriaDefinitions, SampleAnswer, SizeAnswer } from '@shared/api/customers';
+import { AudienceSizes, CriteriaDefinitions, SampleAnswer, SizeAnswer } from '@shared/api/customers';
 import { apiRequest } from '@web/lib/api-client';
 
 /**
@@ -12,6 +12,7 @@ export const criteriaKeys = {
   definitions: (ws: string) => ['workspaces', ws, 'criteria-definitions'] as const,
   size: (ws: string, criteria: string) => ['workspaces', ws, 'audience-size', criteria] as const,
   sample: (ws: string, criteria: string) => ['workspaces', ws, 'audience-sample', criteria] as const,
+  sizes: (ws: string) => ['workspaces', ws, 'audience-sizes'] as const,
 };
 
 /** GET …/audiences/definitions: the attributes, events and audiences rules may refer to. */
@@ -54,4 +55,12 @@ export const useAudienceSample = (ws: string, criteria: string, enabled: boolean
       }),
     enabled,
     retry: false,
+  });
+
+/** GET …/audiences/sizes: every audience's size now, one request shared by a whole list. */
+export const useAudienceSizes = (ws: string) =>
+  useQuery({
+    queryKey: criteriaKeys.sizes(ws),
+    queryFn: ({ signal }) => apiRequest(`${base(ws)}/sizes`, { schema: AudienceSizes, signal }),
+    staleTime: 10_000,
   });
