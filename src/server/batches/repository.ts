@@ -55,19 +55,48 @@ export interface BatchProgress {
 }
 
 /** Adds a chunk's counts and errors to a batch (inside the chunk's own transaction). */
-export async function addProgress(db: Db | Tx, workspaceId: string, id: string, progress: BatchProgress) {
+export async function addProgress(
+  db: Db | Tx,
+  workspaceId: string,
+  id: string,
+  progress: BatchProgress,
+  { countsTotal = true } = {},
+) {
   await db
     .update(batches)
     .set({
       done: sql`${batches.done} + ${progress.processed}`,
       failed: sql`${batches.failed} + ${progress.failed}`,
-      total: sql`${batches.total} + ${progress.processed + progress.failed}`,
+      ...(countsTotal ? { total: sql`${batches.total} + ${progress.processed + progress.failed}` } : {}),
       ...(progress.errors.length
-        ? { errors: sql`${batches.errors} || ${JSON.stringify(progress.errors)}::jsonb` }
+        ? {
+            // At most the first 100 row errors are kept.
+            errors: sql`jsonb_path_query_array(${batches.errors} || ${JSON.stringify(progress.errors)}::jsonb, '$[0 to 99]')`,
+          }
         : {}),
       ...(progress.bytesRead !== undefined ? { bytesRead: progress.bytesRead } : {}),
     })
     .where(and(eq(batches.workspaceId, workspaceId), eq(batches.id, id)));
+}
+
+/** Finishes a running batch of its creator; answers whether there was one. */
+export async function finishRunning(db: Db, workspaceId: string, id: string, createdBy: string) {
+  const rows = await db
+    .update(batches)
+    .set({
+      state: sql`case when ${batches.failed} > 0 and ${batches.done} = 0 then 'failed' else 'done' end`,
+      finishedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(batches.workspaceId, workspaceId),
+        eq(batches.id, id),
+        eq(batches.createdBy, createdBy),
+        eq(batches.state, 'running'),
+      ),
+    )
+    .returning({ id: batches.id });
+  return rows.length > 0;
 }
 
 export async function finishBatch(

@@ -150,3 +150,15 @@ export const Batch = z.object({
 });
 export type Batch = z.infer<typeof Batch>;
 export const BatchList = z.object({ batches: z.array(Batch) });
+/** A bulk image upload opens its batch with the number of images it saves… */
+export const StartUploadBatchBody = z.object({
+  kind: z.literal('image-upload'),
+  total: z.number().int().min(1).max(10_000),
+});
+/** …and reports what it saved and what failed (row numbers from 1) as it goes. */
+export const UploadProgressBody = z.object({
+  processed: z.number().int().min(0).max(10_000).default(0),
+  failed: z.number().int().min(0).max(10_000).default(0),
+  errors: z.array(BatchRowError).max(100).default([]),
+  finished: z.boolean().default(false),
+});
