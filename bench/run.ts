@@ -8,6 +8,7 @@ const benches = [
   ['items (1,000,000 items on PostgreSQL)', 'bench/items.ts'],
   ['HTTP under load (autocannon, 100,000 items on PostgreSQL)', 'bench/http.ts'],
   ['media', 'bench/media.ts'],
+  ['audiences (1,000,000 profiles, 10,000,000 events on PostgreSQL)', 'bench/audiences.ts'],
 ] as const;
 
 const only = process.argv.slice(2);
