@@ -151,7 +151,8 @@ export async function importCustomerData(
 
   const flush = async () => {
     const progress = { ...pending, bytesRead };
-    const profileRows = [...profiles.entries()];
+    // In id order, so concurrent imports touching the same profiles lock them in the same order.
+    const profileRows = [...profiles.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const eventRows = events;
     pending = { processed: 0, failed: 0, errors: [] };
     profiles = new Map();
