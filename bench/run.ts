@@ -11,6 +11,7 @@ const benches = [
   ['HTTP under load (autocannon, 100,000 items on PostgreSQL)', 'bench/http.ts'],
   ['media', 'bench/media.ts'],
   ['near search (1,000,000 events with addresses on PostgreSQL)', 'bench/places.ts'],
+  ['audiences (1,000,000 profiles, 10,000,000 events on PostgreSQL)', 'bench/audiences.ts'],
 ] as const;
 
 const only = process.argv.slice(2);

@@ -32,6 +32,9 @@ import { commentRoutes } from './comments/routes';
 import { approvalRoutes } from './approvals/routes';
 import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
 import { placesFunRoutes } from './places/routes';
+import { batchRoutes } from './batches/routes';
+import { customerRoutes } from './customers/routes';
+import { audienceRoutes } from './audiences/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -143,6 +146,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await commentRoutes(api, ctx);
       await approvalRoutes(api, ctx);
       await publishingRoutes(api, ctx);
+      await batchRoutes(api, ctx);
+      await customerRoutes(api, ctx);
+      await audienceRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );

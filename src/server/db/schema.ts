@@ -155,13 +155,67 @@ export const batches = pgTable(
     id: text('id').notNull(),
     kind: text('kind').notNull(),
     state: text('state').$type<'queued' | 'running' | 'done' | 'failed'>().notNull(),
+    /** The uploaded file's name, when there is one. */
+    fileName: text('file_name'),
+    /** Rows (or files) seen so far: processed + failed. */
     total: integer('total').notNull().default(0),
+    /** Rows written (the API's `processed`). */
     done: integer('done').notNull().default(0),
     failed: integer('failed').notNull().default(0),
+    /** The body's length when the client sent one, and how much of it has been read: the progress bar. */
+    bytesTotal: bigint('bytes_total', { mode: 'number' }),
+    bytesRead: bigint('bytes_read', { mode: 'number' }).notNull().default(0),
+    /** The first 100 row errors: line number and message. */
+    errors: jsonb('errors').$type<{ line: number; message: string }[]>().notNull().default([]),
     createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
     createdBy: text('created_by').notNull(),
   },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    index('batches_recent_idx').on(t.workspaceId, t.createdAt),
+  ],
+);
+
+/**
+ * Imported customer profiles: an external id and attribute values keyed by the `key` of the
+ * workspace's customer-profile-attribute items, typed by their attributeType (dates as ISO strings).
+ */
+export const customerProfiles = pgTable(
+  'customer_profiles',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
   (t) => [primaryKey({ columns: [t.workspaceId, t.id] })],
+);
+
+/**
+ * Behavioural events of customer profiles: the `key` of a behavioral-event item, when, and properties
+ * typed by that item's properties table. (workspace_id, event, at, profile_id) serves the audience
+ * compiler's per-rule aggregate; (workspace_id, profile_id, at) a profile's latest events.
+ */
+export const customerEvents = pgTable(
+  'customer_events',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    profileId: text('profile_id').notNull(),
+    event: text('event').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    properties: jsonb('properties').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    index('customer_events_event_idx').on(t.workspaceId, t.event, t.at, t.profileId),
+    index('customer_events_profile_idx').on(t.workspaceId, t.profileId, t.at),
+  ],
 );
 
 /**

@@ -17,6 +17,7 @@ import { buildReferences } from './references';
 import { insertionRuleErrors } from './insertion-rules';
 import { sanitizeItemData } from '../sanitize/rich-text';
 import { listNear } from '../places/near';
+import { checkAudienceCriteria } from '../audiences/service';
 import * as repo from './repository';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
 
@@ -51,7 +52,12 @@ function fieldPath(path: readonly PropertyKey[]) {
  * form rules of spec §5 (400 'Please fix validation errors before saving' with the field errors,
  * unless the schema allows saving with errors: then it is stored with hasErrors).
  */
-export async function checkItemData(ctx: AppContext, scope: SchemaScope, input: Record<string, unknown>) {
+export async function checkItemData(
+  ctx: AppContext,
+  scope: SchemaScope,
+  input: Record<string, unknown>,
+  id?: string,
+) {
   const schema = scope.schema;
   const parsed = dataSchemaOf(schema).safeParse(input);
   if (!parsed.success) {
@@ -67,6 +73,7 @@ export async function checkItemData(ctx: AppContext, scope: SchemaScope, input: 
     workspaceId: scope.workspace.id,
     publicUrl: ctx.config.publicUrl,
   });
+  await checkAudienceCriteria(ctx, scope, data, id);
   const insertion = await insertionRuleErrors(ctx, scope, data);
   if (Object.keys(insertion).length > 0) {
     throw new AppError(400, 'validation_failed', Object.values(insertion)[0], { errors: insertion });
@@ -109,7 +116,7 @@ export async function updateItem(
 ) {
   requireRight(scope, 'edit');
   const key = keyOf(scope, id);
-  const checked = await checkItemData(ctx, scope, data);
+  const checked = await checkItemData(ctx, scope, data, id);
   const row = await repo.saveNextVersion(ctx.db, key, baseVersion, {
     ...checked,
     lastWrittenBy: scope.user.id,

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { preparedPerDb } from '../db/prepared';
 import { dropCached, readCache } from '../db/read-cache';
-import { batches, members, workspaces } from '../db/schema';
+import { members, workspaces } from '../db/schema';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 type MemberRow = typeof members.$inferSelect;
@@ -93,12 +93,4 @@ export async function updateWorkspace(
     .returning();
   await dropCachedMemberships(tx, id);
   return row;
-}
-
-export async function listBatches(db: Db, workspaceId: string) {
-  return db
-    .select()
-    .from(batches)
-    .where(eq(batches.workspaceId, workspaceId))
-    .orderBy(sql`${batches.createdAt} desc`);
 }

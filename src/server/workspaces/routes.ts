@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  BatchList,
   CreateWorkspaceBody,
   PatchWorkspaceBody,
   Subscription,
@@ -59,16 +58,5 @@ export async function workspaceRoutes(instance: FastifyInstance, ctx: AppContext
     { schema: { tags, params: WorkspaceParams, response: { 200: Subscription } } },
     async (request) =>
       workspaces.subscriptionOf(ctx, await loadWorkspaceAccess(ctx, request.user, request.params.id)),
-  );
-
-  app.get(
-    '/workspaces/:id/batches',
-    { schema: { tags, params: WorkspaceParams, response: { 200: BatchList } } },
-    async (request) => ({
-      batches: await workspaces.listBatches(
-        ctx,
-        await loadWorkspaceAccess(ctx, request.user, request.params.id),
-      ),
-    }),
   );
 }

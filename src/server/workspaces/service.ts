@@ -138,17 +138,3 @@ export async function subscriptionOf(ctx: AppContext, access: WorkspaceAccess) {
     },
   };
 }
-
-export async function listBatches(ctx: AppContext, access: WorkspaceAccess) {
-  const rows = await repo.listBatches(ctx.db, access.workspace.id);
-  return rows.map((b) => ({
-    id: b.id,
-    kind: b.kind,
-    state: b.state,
-    total: b.total,
-    done: b.done,
-    failed: b.failed,
-    createdAt: b.createdAt.toISOString(),
-    createdBy: b.createdBy,
-  }));
-}

@@ -127,14 +127,38 @@ export const Subscription = z.object({
   usage: z.object({ members: z.number(), items: z.number(), storageBytes: z.number() }),
 });
 
+export const BatchRowError = z.object({
+  line: z.number().describe('Line of the file (1 is the CSV header or the first NDJSON line)'),
+  message: z.string(),
+});
+/** A bulk job (issue 9): an import or a bulk image upload, with its progress and first 100 row errors. */
 export const Batch = z.object({
   id: z.string(),
-  kind: z.string(),
-  state: z.enum(['queued', 'running', 'done', 'failed']),
-  total: z.number(),
-  done: z.number(),
-  failed: z.number(),
-  createdAt: z.string(),
+  kind: z.string().describe('profiles-import, customer-events-import, image-upload'),
+  fileName: z.string().nullable(),
+  status: z.enum(['queued', 'running', 'done', 'failed']),
+  total: z.number().describe('Rows seen so far (processed + failed)'),
+  processed: z.number().describe('Rows written'),
+  failed: z.number().describe('Rows skipped'),
+  errors: z.array(BatchRowError).describe('The first 100 row errors'),
+  bytesTotal: z.number().nullable().describe('Length of the uploaded body, when known'),
+  bytesRead: z.number(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
   createdBy: z.string(),
+  createdByName: z.string().nullable(),
 });
+export type Batch = z.infer<typeof Batch>;
 export const BatchList = z.object({ batches: z.array(Batch) });
+/** A bulk image upload opens its batch with the number of images it saves… */
+export const StartUploadBatchBody = z.object({
+  kind: z.literal('image-upload'),
+  total: z.number().int().min(1).max(10_000),
+});
+/** …and reports what it saved and what failed (row numbers from 1) as it goes. */
+export const UploadProgressBody = z.object({
+  processed: z.number().int().min(0).max(10_000).default(0),
+  failed: z.number().int().min(0).max(10_000).default(0),
+  errors: z.array(BatchRowError).max(100).default([]),
+  finished: z.boolean().default(false),
+});

@@ -121,6 +121,10 @@ export function createRoutes(client: QueryClient): RouteObject[] {
                       ],
                     },
                     {
+                      path: 'marketing/_customers',
+                      lazy: screen(() => import('@web/features/customers/customers-route')),
+                    },
+                    {
                       path: ':domain',
                       handle: { withAside: true },
                       lazy: screen(() => import('@web/features/explore/domain-route')),

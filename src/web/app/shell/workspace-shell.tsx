@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { ActionIcon, AppShell, Burger, Divider, Group, NavLink, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconLayoutSidebarRight, IconSettings } from '@tabler/icons-react';
+import { IconLayoutSidebarRight, IconSettings, IconUsers } from '@tabler/icons-react';
 import { Link, Outlet, useLocation, useMatches } from 'react-router';
 import { BrandMark } from '@web/components/brand';
 import { UserMenu } from '@web/components/user-menu';
@@ -104,6 +104,14 @@ export default function WorkspaceShell() {
         ) : (
           <>
             <ExploreNav workspace={workspace} />
+            {workspace.basics.domains.includes('marketing') && (
+              <NavLink
+                component={Link}
+                to={`/${workspace.id}/marketing/_customers`}
+                label="Customers"
+                leftSection={<IconUsers size={17} stroke={1.6} />}
+              />
+            )}
             {workspace.__permissions.canManageWorkspace && (
               <>
                 <Divider my="xs" />

@@ -20,8 +20,25 @@ async function pickFiles(files: File[]) {
 describe('MultiImageUploadDialog', () => {
   it('uploads a few at once with progress, isolates a failure, and saves one image set per image', async () => {
     let created = 0;
+    const batch = {
+      id: 'batch-1',
+      kind: 'image-upload',
+      fileName: null,
+      status: 'running',
+      total: 4,
+      processed: 0,
+      failed: 0,
+      errors: [],
+      bytesTotal: null,
+      bytesRead: 0,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: null,
+      createdBy: 'u1',
+      createdByName: 'Una',
+    };
     const calls = stubFetch({
       '/fun/sanity/': { json: localSanity() },
+      '/batches': { status: 201, json: batch },
       '/items/marquee-assets-image-set': (_url, init) => {
         const data = JSON.parse(String(init?.body)).data;
         created++;
@@ -76,8 +93,17 @@ describe('MultiImageUploadDialog', () => {
 
     await act(async () => button('Save Images').click());
     await findByText(/3 saved, 1 not saved/);
-    const posts = calls.filter((c) => c.init?.method === 'POST');
+    const posts = calls.filter((c) => c.init?.method === 'POST' && c.url.includes('/items/'));
     expect(posts).toHaveLength(4);
+    // The save is recorded as a batch: opened with its total, each image reported, then finished.
+    const batchCalls = calls
+      .filter((c) => c.url.includes('/batches'))
+      .map((c) => [c.url, JSON.parse(String(c.init!.body))]);
+    expect(batchCalls[0]).toEqual([`/api/v1/workspaces/${WS}/batches`, { kind: 'image-upload', total: 4 }]);
+    const reports = batchCalls.slice(1).map(([, body]) => body);
+    expect(reports.filter((r) => r.processed === 1)).toHaveLength(3);
+    expect(reports.find((r) => r.failed === 1)?.errors[0].message).toContain('Database unavailable');
+    expect(reports[reports.length - 1]).toEqual({ finished: true });
     expect(posts.every((c) => c.url === `/api/v1/workspaces/${WS}/items/marquee-assets-image-set`)).toBe(
       true,
     );
@@ -114,7 +140,9 @@ describe('MultiImageUploadDialog', () => {
     await findByText('Safe search not analysed');
     await act(async () => button('Save Images').click());
     await waitFor(() => expect(saved).toHaveBeenCalledWith(['set-1']));
-    const data = JSON.parse(String(calls.find((c) => c.init?.method === 'POST')!.init!.body)).data;
+    const data = JSON.parse(
+      String(calls.find((c) => c.init?.method === 'POST' && c.url.includes('/items/'))!.init!.body),
+    ).data;
     expect(data).toMatchObject({
       name: 'a',
       altText: 'a',

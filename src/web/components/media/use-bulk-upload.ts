@@ -4,6 +4,7 @@ import { errorMessage } from '@web/lib/api-client';
 import { createImageSet, invalidateWorkspaceItems } from '@web/features/media/api/create-image-set';
 import { getSanity } from '@web/features/media/api/get-sanity';
 import { isAbortError, uploadFile } from '@web/features/media/api/upload-file';
+import { reportUploadBatch, startUploadBatch } from '@web/features/media/api/record-upload-batch';
 import { newRow, imageSetData, rowsReducer, rowsToSave, type UploadRow } from './upload-rows';
 import { createTaskQueue, runBounded, UPLOAD_CONCURRENCY } from './upload-queue';
 import { progressPercent } from './upload-progress';
@@ -91,18 +92,29 @@ export function useBulkUpload(workspaceId: string) {
   /** Creates the image sets of every row ready to save; resolves to how many were saved and failed. */
   const saveAll = useCallback(async () => {
     const ready = rowsToSave(rowsRef.current);
+    // The settings batches page follows the save as a batch; the save goes on if recording it fails.
+    const batch = ready.length ? await startUploadBatch(workspaceId, ready.length).catch(() => null) : null;
+    const report = (progress: Parameters<typeof reportUploadBatch>[2]) =>
+      batch ? reportUploadBatch(workspaceId, batch.id, progress).catch(() => null) : null;
     const results = await runBounded(ready, UPLOAD_CONCURRENCY, async (row) => {
       dispatch({ type: 'saving', key: row.key });
       try {
         const item = await createImageSet(workspaceId, imageSetData(row));
         dispatch({ type: 'saved', key: row.key, itemId: item.id });
+        await report({ processed: 1 });
         return item.id;
       } catch (e) {
         logFailure('saving the image set', row, e);
         dispatch({ type: 'save-failed', key: row.key, message: errorMessage(e) });
+        const line = ready.indexOf(row) + 1;
+        await report({
+          failed: 1,
+          errors: [{ line, message: `${row.file.name}: ${errorMessage(e)}`.slice(0, 500) }],
+        });
         throw e;
       }
     });
+    await report({ finished: true });
     if (results.some((result) => result.status === 'fulfilled'))
       void invalidateWorkspaceItems(client, workspaceId);
     return {

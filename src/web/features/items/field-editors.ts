@@ -3,6 +3,7 @@ import type { FieldType } from '@shared/schemas/types';
 import type { FieldProps } from '@web/components/fields/types';
 import { mediaFieldEditors } from '@web/components/media/field-editors';
 import { AddressField } from '@web/components/places/address-field';
+import { CriteriaField } from '@web/components/criteria-builder/criteria-field';
 
 /**
  * Full editors that replace the item form's built-in display of a field type on every item screen
@@ -12,4 +13,5 @@ import { AddressField } from '@web/components/places/address-field';
 export const ITEM_FIELD_EDITORS: Partial<Record<FieldType, ComponentType<FieldProps>>> = {
   ...mediaFieldEditors,
   address: AddressField,
+  criteria: CriteriaField,
 };

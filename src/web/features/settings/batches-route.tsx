@@ -1,13 +1,18 @@
-import { Badge, Card, EmptyState, Progress, Skeleton, Table, Text } from '@mantine/core';
+import { Card, EmptyState, Skeleton, Table, Text } from '@mantine/core';
 import { IconStack2 } from '@tabler/icons-react';
+import { BatchErrors, BatchProgress } from '@web/components/batch-progress';
 import { formatDateTime, fromNow } from '@web/lib/dates';
 import { FormError } from '@web/components/form-error';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { useBatches } from './api/get-batches';
 
-const STATE_COLORS = { queued: 'gray', running: 'blue', done: 'teal', failed: 'red' } as const;
+const KIND_LABELS: Record<string, string> = {
+  'profiles-import': 'Customer profiles import',
+  'customer-events-import': 'Customer events import',
+  'image-upload': 'Bulk image upload',
+};
 
-/** /{workspace}/_settings/batches: the workspace's bulk jobs and their state. */
+/** /{workspace}/_settings/batches: the workspace's bulk jobs, their progress and row errors. */
 export default function BatchesRoute() {
   const workspace = useCurrentWorkspace();
   const { data, isPending, error } = useBatches(workspace.id);
@@ -21,7 +26,7 @@ export default function BatchesRoute() {
           icon={<IconStack2 size={28} />}
           variant="light"
           title="No bulk jobs yet"
-          description="Bulk uploads and other long-running jobs appear here with their progress."
+          description="Imports, bulk uploads and other long-running jobs appear here with their progress."
         />
       </Card>
     );
@@ -33,36 +38,32 @@ export default function BatchesRoute() {
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Job</Table.Th>
-            <Table.Th>State</Table.Th>
             <Table.Th>Progress</Table.Th>
             <Table.Th>Started</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {data.batches.map((batch) => (
-            <Table.Tr key={batch.id}>
-              <Table.Td>
+            <Table.Tr key={batch.id} data-batch={batch.id}>
+              <Table.Td valign="top">
                 <Text size="sm" fw={550}>
-                  {batch.kind}
+                  {KIND_LABELS[batch.kind] ?? batch.kind}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  by {batch.createdBy}
+                  {batch.fileName ? `${batch.fileName} · ` : ''}by {batch.createdByName ?? batch.createdBy}
                 </Text>
               </Table.Td>
-              <Table.Td>
-                <Badge color={STATE_COLORS[batch.state]} variant="light">
-                  {batch.state}
-                </Badge>
+              <Table.Td miw={260}>
+                <BatchProgress batch={batch} />
+                {batch.errors.length > 0 && (
+                  <div style={{ marginTop: 8 }}>
+                    <BatchErrors batch={batch} />
+                  </div>
+                )}
               </Table.Td>
-              <Table.Td miw={160}>
-                <Progress value={batch.total ? (100 * batch.done) / batch.total : 0} size="sm" />
-                <Text size="xs" c="dimmed" mt={4}>
-                  {batch.done} of {batch.total} done{batch.failed ? `, ${batch.failed} failed` : ''}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" title={formatDateTime(batch.createdAt)}>
-                  {fromNow(batch.createdAt)}
+              <Table.Td valign="top">
+                <Text size="sm" title={formatDateTime(batch.startedAt)}>
+                  {fromNow(batch.startedAt)}
                 </Text>
               </Table.Td>
             </Table.Tr>

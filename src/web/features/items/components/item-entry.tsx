@@ -25,6 +25,7 @@ import { SchemaIcon } from '@web/components/schema-icon';
 import { itemThumbId, itemTitle, userLabel } from '../item-labels';
 import { itemPathOf } from '../item-paths';
 import { ApprovalChips, PublishChips } from './item-chips';
+import { AudienceSizeBadge } from '@web/components/criteria-builder/audience-size-badge';
 import { UpdatedBy } from './updated-by';
 import type { ViewMode } from './view-mode-toggle';
 import classes from './item-entry.module.css';
@@ -133,6 +134,7 @@ export function ItemEntry({
       <Text size="xs" c="dimmed" ff="monospace" data-testid="item-id">
         ID {item.id}
       </Text>
+      {item.schema === 'audience' && <AudienceSizeBadge ws={workspace.id} id={item.id} />}
       {item.hasErrors && (
         <Badge
           variant="outline"

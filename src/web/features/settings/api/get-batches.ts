@@ -13,5 +13,5 @@ export const useBatches = (workspaceId: string) =>
     queryKey: batchesQueryKey(workspaceId),
     queryFn: () => getBatches(workspaceId),
     refetchInterval: (query) =>
-      query.state.data?.batches.some((b) => b.state === 'queued' || b.state === 'running') ? 3000 : false,
+      query.state.data?.batches.some((b) => b.status === 'queued' || b.status === 'running') ? 1000 : false,
   });

@@ -1,0 +1,315 @@
+/**
+ * Audiences benchmark (issue 9, DESIGN §7): seeds one workspace on PostgreSQL with BENCH_PROFILES
+ * profiles and BENCH_EVENTS events through the import path (streamed CSV bodies through app.inject),
+ * printing the import rates, then times the size of 10 fixed criteria trees (p50/p95 over BENCH_RUNS
+ * requests each, server time through app.inject).
+ *
+ *   npx tsx bench/audiences.ts       (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test)
+ *   BENCH_PROFILES=100000 BENCH_EVENTS=1000000 npx tsx bench/audiences.ts
+ *
+ * Targets: p50 < 1 s and p95 < 2 s per tree at 1,000,000 profiles and 10,000,000 events; imports at
+ * ≥ 20,000 profiles/s and ≥ 50,000 events/s. It works in a fresh database it creates and drops again.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import postgres from 'postgres';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import { openDatabase } from '../src/server/db/client';
+import { migrateDatabase } from '../src/server/db/migrate';
+
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PROFILES = Number(process.env.BENCH_PROFILES ?? 1_000_000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const DAY = 86_400_000;
+const log = (...args: unknown[]) => console.log(...args);
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** A deterministic pseudo-random sequence (the same data every run). */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+function* profileLines() {
+  const rand = random(1);
+  const tiers = ['gold', 'silver', 'bronze'];
+  const tags = ['news', 'sale', 'vip', 'sport'];
+  yield 'id,age,tier,vip,tags,renews\n';
+  let chunk = '';
+  for (let i = 0; i < PROFILES; i++) {
+    const tagList = tags.filter(() => rand() < 0.3).join('|');
+    const renews = new Date(Date.now() + Math.round((rand() - 0.5) * 120) * DAY).toISOString();
+    chunk += `c${i},${18 + Math.floor(rand() * 60)},${tiers[i % 3]},${rand() < 0.1 ? 'yes' : 'no'},${tagList},${renews}\n`;
+    if (chunk.length > 64_000) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk;
+}
+
+function* eventLines() {
+  const rand = random(2);
+  const skus = ['A', 'B', 'C', 'D'];
+  yield 'profileId,event,at,amount,sku,page\n';
+  let chunk = '';
+  for (let i = 0; i < EVENTS; i++) {
+    const profile = Math.floor(rand() ** 2 * PROFILES);
+    const at = new Date(Date.now() - Math.floor(rand() * 365 * DAY)).toISOString();
+    chunk +=
+      rand() < 0.4
+        ? `c${profile},purchase,${at},${Math.floor(rand() * 200)},${skus[i % 4]},\n`
+        : `c${profile},visit,${at},,,${rand() < 0.5 ? 'home' : 'pricing'}\n`;
+    if (chunk.length > 64_000) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk;
+}
+
+async function main() {
+  const dbName = `marquee_bench_aud_${Date.now().toString(36)}`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${dbName}"`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${dbName}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: 10 });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-'));
+  let app: FastifyInstance | undefined;
+  try {
+    await migrateDatabase(database);
+    const config = {
+      ...loadConfig({ DATA_DIR: dataDir, MARQUEE_SECRET: 'bench', PUBLIC_URL: 'http://bench.test' }),
+      authRateLimit: 1_000_000,
+      webDir: path.join(dataDir, 'no-web'),
+    };
+    app = await buildApp({ config, db: database.db, logger: false });
+    await app.ready();
+    const inject = app.inject.bind(app);
+    const call = async (options: InjectOptions, expected = 200) => {
+      const res = await inject(options);
+      if (res.statusCode !== expected)
+        throw new Error(`${options.method} ${options.url}: ${res.statusCode} ${res.body}`);
+      return res.json();
+    };
+    const signUp = await call(
+      {
+        method: 'POST',
+        url: '/api/v1/auth/sign-up',
+        payload: { name: 'Bench User', email: 'bench@example.test', password: 'correct horse battery' },
+      },
+      201,
+    );
+    await database.db.execute(sql`update users set email_verified = true where id = ${signUp.user.id}`);
+    const headers = { authorization: `Bearer ${signUp.token}` };
+    const ws = (
+      await call({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: 'Bench' } }, 201)
+    ).id;
+    await call({
+      method: 'PATCH',
+      url: `/api/v1/workspaces/${ws}`,
+      headers,
+      payload: { basics: { domains: ['marketing'] } },
+    });
+    const item = async (schema: string, data: object) =>
+      (
+        await call(
+          { method: 'POST', url: `/api/v1/workspaces/${ws}/items/${schema}`, headers, payload: { data } },
+          201,
+        )
+      ).id as string;
+    const attr: Record<string, string> = {};
+    for (const [key, attributeType, options] of [
+      ['age', 'number'],
+      ['tier', 'categorical', ['gold', 'silver', 'bronze']],
+      ['vip', 'boolean'],
+      ['tags', 'array', ['news', 'sale', 'vip', 'sport']],
+      ['renews', 'date'],
+    ] as const) {
+      attr[key] = await item('customer-profile-attribute', {
+        name: key,
+        key,
+        attributeType,
+        ...(options ? { options } : {}),
+      });
+    }
+    const purchase = await item('behavioral-event', {
+      name: 'purchase',
+      key: 'purchase',
+      properties: [
+        { name: 'amount', type: 'number' },
+        { name: 'sku', type: 'string' },
+      ],
+    });
+    const visit = await item('behavioral-event', {
+      name: 'visit',
+      key: 'visit',
+      properties: [{ name: 'page', type: 'string' }],
+    });
+
+    const importStream = async (what: string, lines: Generator<string>, count: number) => {
+      const t0 = performance.now();
+      const { batch } = await call(
+        {
+          method: 'POST',
+          url: `/api/v1/workspaces/${ws}/${what}/import`,
+          headers: { ...headers, 'content-type': 'text/csv' },
+          payload: Readable.from(lines),
+        },
+        202,
+      );
+      const seconds = (performance.now() - t0) / 1000;
+      log(
+        `import ${what}: ${batch.processed.toLocaleString()} rows (${batch.failed} failed) in ${seconds.toFixed(1)} s = ${Math.round(count / seconds).toLocaleString()} rows/s`,
+      );
+    };
+    await importStream('profiles', profileLines(), PROFILES);
+    await importStream('customer-events', eventLines(), EVENTS);
+    await database.db.execute(sql`analyze customer_profiles`);
+    await database.db.execute(sql`analyze customer_events`);
+
+    const a = (key: string, operator: string, value: unknown) => ({
+      type: 'attribute',
+      predicate: { attribute: { schemaType: 'customer-profile-attribute', id: attr[key], label: key } },
+      operator,
+      value,
+    });
+    const e = (id: string, over: object) => ({
+      type: 'event',
+      event: { schemaType: 'behavioral-event', id, label: id },
+      lookBackUnit: 'days',
+      lookBackValue: 30,
+      aggregator: 'COUNT',
+      aggregatorCondition: '>=',
+      aggregatorValue: 1,
+      ...over,
+    });
+    const g = (predicate: string, children: unknown[]) => ({ label: '1', predicate, children });
+    const buyers = await item('audience', {
+      name: 'Buyers',
+      criteria: g('and', [e(purchase, { aggregatorValue: 2 })]),
+    });
+    const vipBuyers = await item('audience', {
+      name: 'VIP buyers',
+      criteria: g('and', [
+        { type: 'audience', predicate: { remote: { schemaType: 'audience', id: buyers } } },
+        a('vip', '==', true),
+      ]),
+    });
+    const trees: [string, unknown][] = [
+      ['attribute: age >= 40', g('and', [a('age', '>=', 40)])],
+      [
+        'attribute: tier in [gold, silver] and vip',
+        g('and', [a('tier', 'in', ['gold', 'silver']), a('vip', '==', true)]),
+      ],
+      [
+        'attribute: tags overlaps, renews in the next 30 days',
+        g('or', [a('tags', 'overlaps', ['vip']), a('renews', 'is in the next', 30)]),
+      ],
+      ['event: purchase COUNT >= 2 in 30 days', g('and', [e(purchase, { aggregatorValue: 2 })])],
+      [
+        'event: visit COUNT <= 1 anytime (anti-join)',
+        g('and', [e(visit, { lookBackUnit: 'anytime', aggregatorCondition: '<=' })]),
+      ],
+      [
+        'TOTAL amount >= 300 in 90 days where sku in [A, B]',
+        g('and', [
+          e(purchase, {
+            lookBackValue: 90,
+            aggregator: 'TOTAL',
+            property: 'amount',
+            aggregatorValue: 300,
+            whereProperty: 'sku',
+            whereOperator: 'in',
+            whereValue: ['A', 'B'],
+          }),
+        ]),
+      ],
+      [
+        'visit COUNT >= 3 in 7 days or age < 25',
+        g('or', [e(visit, { lookBackValue: 7, aggregatorValue: 3 }), a('age', '<', 25)]),
+      ],
+      [
+        'nested depth 4 with not',
+        g('and', [
+          a('age', '>=', 30),
+          {
+            label: '1.2',
+            predicate: 'not',
+            children: [
+              {
+                label: '1.2.1',
+                predicate: 'or',
+                children: [
+                  a('tier', '==', 'bronze'),
+                  {
+                    label: '1.2.1.2',
+                    predicate: 'and',
+                    children: [e(visit, { lookBackValue: 14 }), a('vip', '==', false)],
+                  },
+                ],
+              },
+            ],
+          },
+        ]),
+      ],
+      [
+        'audience inside audience',
+        g('and', [{ type: 'audience', predicate: { remote: { schemaType: 'audience', id: vipBuyers } } }]),
+      ],
+      [
+        'audience or event months',
+        g('or', [
+          { type: 'audience', predicate: { remote: { schemaType: 'audience', id: buyers } } },
+          e(visit, { lookBackUnit: 'months', lookBackValue: 2, aggregatorValue: 5 }),
+        ]),
+      ],
+    ];
+    log(
+      `\nsizes (${RUNS} runs each, ${PROFILES.toLocaleString()} profiles, ${EVENTS.toLocaleString()} events):`,
+    );
+    for (const [name, criteria] of trees) {
+      const times: number[] = [];
+      let size = 0;
+      for (let run = 0; run < RUNS; run++) {
+        const t0 = performance.now();
+        size = (
+          await call({
+            method: 'POST',
+            url: `/api/v1/workspaces/${ws}/audiences/size`,
+            headers,
+            payload: { criteria },
+          })
+        ).size;
+        times.push(performance.now() - t0);
+      }
+      times.sort((x, y) => x - y);
+      log(
+        `  ${name.padEnd(52)} size ${String(size).padStart(8)}  p50 ${percentile(times, 50).toFixed(0)} ms  p95 ${percentile(times, 95).toFixed(0)} ms`,
+      );
+    }
+  } finally {
+    await app?.close();
+    await database.close();
+    await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
+    await admin.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

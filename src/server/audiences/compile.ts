@@ -1,0 +1,221 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { CriteriaCatalog } from '@shared/criteria/catalog';
+import { conditionHolds } from '@shared/criteria/evaluate';
+import type { AttributeType, Operator } from '@shared/criteria/operators';
+import { DAY_MS, ISO_DATE_SQL_PATTERN, lookBackStart } from '@shared/criteria/time';
+import {
+  isGroup,
+  type CriteriaGroup,
+  type CriteriaNode,
+  type EventRule,
+  type RuleValue,
+} from '@shared/criteria/tree';
+
+/**
+ * The criteria compiler (issue 9): a checked tree becomes one boolean SQL expression over the profile
+ * row `p` (customer_profiles). Every value, key and time is a bound parameter; nothing from the tree is
+ * spliced into the SQL text. Each leaf is coalesced to false, so a profile without a value matches no
+ * attribute leaf and does match `not` of one, exactly as `profileMatches` (the TypeScript meaning) says.
+ */
+
+const time = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+const list = (values: unknown[], cast: SQL) =>
+  values.length
+    ? sql`(${sql.join(
+        values.map((value) => sql`${value}::${cast}`),
+        sql`, `,
+      )})`
+    : null;
+
+/** The stored value under `key` of a jsonb column, as the type compares it, or null. */
+function typedValue(source: SQL, key: string, type: AttributeType): SQL {
+  const value = sql`${source} -> ${key}::text`;
+  const text = sql`${source} ->> ${key}::text`;
+  switch (type) {
+    case 'number':
+      return sql`(case when jsonb_typeof(${value}) = 'number' then (${text})::float8 end)`;
+    case 'string':
+    case 'categorical':
+      return sql`(case when jsonb_typeof(${value}) = 'string' then ${text} end)`;
+    case 'boolean':
+      return sql`(case when jsonb_typeof(${value}) = 'boolean' then (${text})::boolean end)`;
+    case 'array':
+      return sql`(case when jsonb_typeof(${value}) = 'array' then ${value} end)`;
+    case 'date':
+      return sql`(case when jsonb_typeof(${value}) = 'string' and ${text} ~ ${ISO_DATE_SQL_PATTERN}::text then (${text})::timestamptz end)`;
+  }
+}
+
+const CASTS: Record<AttributeType, SQL> = {
+  number: sql.raw('float8'),
+  string: sql.raw('text'),
+  categorical: sql.raw('text'),
+  boolean: sql.raw('boolean'),
+  array: sql.raw('text'),
+  date: sql.raw('float8'),
+};
+
+/** A comparison of a jsonb column's value with a rule's operator and value; never null. */
+export function compileComparison(
+  source: SQL,
+  key: string,
+  type: AttributeType,
+  operator: Operator,
+  ruleValue: RuleValue,
+  asOf: Date,
+): SQL {
+  const v = typedValue(source, key, type);
+  const cast = CASTS[type];
+  const values = Array.isArray(ruleValue) ? (ruleValue as unknown[]) : [];
+  const single = sql`${ruleValue}::${cast}`;
+  const strings = sql`array[${sql.join(
+    values.map((value) => sql`${value}::text`),
+    sql`, `,
+  )}]::text[]`;
+  const span = (ruleValue as number) * DAY_MS;
+  const at = asOf.getTime();
+  let test: SQL;
+  switch (operator) {
+    case '==':
+      test = sql`${v} = ${single}`;
+      break;
+    case '!=':
+      test = sql`${v} <> ${single}`;
+      break;
+    case 'in':
+      test = list(values, cast) ? sql`${v} in ${list(values, cast)}` : sql`false`;
+      break;
+    case 'not in':
+      test = list(values, cast) ? sql`${v} not in ${list(values, cast)}` : sql`${v} is not null`;
+      break;
+    case '<':
+      test = sql`${v} < ${single}`;
+      break;
+    case '<=':
+      test = sql`${v} <= ${single}`;
+      break;
+    case '>':
+      test = sql`${v} > ${single}`;
+      break;
+    case '>=':
+      test = sql`${v} >= ${single}`;
+      break;
+    case 'is subset of':
+      test = sql`${v} <@ ${JSON.stringify(values)}::jsonb`;
+      break;
+    case 'overlaps':
+      test = sql`jsonb_exists_any(${v}, ${strings})`;
+      break;
+    case 'disjoint':
+      test = sql`not jsonb_exists_any(${v}, ${strings})`;
+      break;
+    case 'is in the next':
+      test = sql`${v} >= ${time(asOf)} and ${v} < ${time(new Date(at + span))}`;
+      break;
+    case 'is not for another':
+      test = sql`${v} >= ${time(new Date(at + span))}`;
+      break;
+    case 'was in the last':
+      test = sql`${v} >= ${time(new Date(at - span))} and ${v} <= ${time(asOf)}`;
+      break;
+    case 'was not in the last':
+      test = sql`${v} < ${time(new Date(at - span))}`;
+      break;
+  }
+  return sql`coalesce((${test}), false)`;
+}
+
+interface Compile {
+  catalog: CriteriaCatalog;
+  asOf: Date;
+  workspaceId: string;
+  /** Audiences being inlined (a guard: the check refuses cycles before this runs). */
+  chain: string[];
+}
+
+function compileEvent(rule: EventRule, c: Compile): SQL {
+  const event = c.catalog.events.get(rule.event!.id)!;
+  const start = lookBackStart(c.asOf, rule.lookBackUnit, rule.lookBackValue);
+  const whereType = rule.whereProperty ? event.properties.get(rule.whereProperty) : undefined;
+  const conditions = [
+    sql`e.workspace_id = ${c.workspaceId}::text`,
+    sql`e.event = ${event.key}::text`,
+    sql`e.at <= ${time(c.asOf)}`,
+    ...(start ? [sql`e.at > ${time(start)}`] : []),
+    ...(whereType
+      ? [
+          compileComparison(
+            sql`e.properties`,
+            rule.whereProperty!,
+            whereType,
+            rule.whereOperator!,
+            rule.whereValue!,
+            c.asOf,
+          ),
+        ]
+      : []),
+  ];
+  const aggregate =
+    rule.aggregator === 'COUNT'
+      ? sql`count(*)`
+      : sql`coalesce(sum(case when jsonb_typeof(e.properties -> ${rule.property!}::text) = 'number' then (e.properties ->> ${rule.property!}::text)::float8 else 0 end), 0)`;
+  const operator = sql.raw(rule.aggregatorCondition === '==' ? '=' : rule.aggregatorCondition);
+  const holds = sql`${aggregate} ${operator} ${rule.aggregatorValue}::float8`;
+  // Profiles without such events have COUNT 0 and TOTAL 0: when 0 satisfies the condition, they match,
+  // so the rule becomes "not among the profiles whose aggregate fails" (an anti-join), else a semi-join.
+  const zeroMatches = conditionHolds(rule.aggregatorCondition, 0, rule.aggregatorValue);
+  const profiles = (having: SQL) =>
+    sql`select e.profile_id from customer_events e where ${sql.join(conditions, sql` and `)} group by e.profile_id having ${having}`;
+  return zeroMatches
+    ? sql`p.id not in (${profiles(sql`not (${holds})`)})`
+    : sql`p.id in (${profiles(holds)})`;
+}
+
+function compileNode(node: CriteriaNode, c: Compile): SQL {
+  if (isGroup(node)) return compileGroup(node, c);
+  switch (node.type) {
+    case 'attribute': {
+      const attribute = c.catalog.attributes.get(node.predicate.attribute!.id)!;
+      return compileComparison(
+        sql`p.attributes`,
+        attribute.key,
+        attribute.type,
+        node.operator!,
+        node.value!,
+        c.asOf,
+      );
+    }
+    case 'audience': {
+      const id = node.predicate.remote!.id;
+      if (c.chain.includes(id)) throw new Error(`audience ${id} includes itself`);
+      const criteria = c.catalog.audiences.get(id)!.criteria as CriteriaGroup | undefined;
+      return criteria ? compileGroup(criteria, { ...c, chain: [...c.chain, id] }) : sql`true`;
+    }
+    case 'event':
+      return compileEvent(node, c);
+  }
+}
+
+function compileGroup(group: CriteriaGroup, c: Compile): SQL {
+  if (!group.children.length) return sql`true`;
+  const children = group.children.map((child) => sql`(${compileNode(child, c)})`);
+  switch (group.predicate) {
+    case 'and':
+      return sql.join(children, sql` and `);
+    case 'or':
+      return sql.join(children, sql` or `);
+    case 'not':
+      return sql`not (${sql.join(children, sql` or `)})`;
+  }
+}
+
+/** A checked tree as one boolean SQL expression over `p` (customer_profiles), at `asOf`. */
+export function compileCriteria(
+  tree: CriteriaGroup,
+  catalog: CriteriaCatalog,
+  asOf: Date,
+  workspaceId: string,
+  selfId?: string,
+): SQL {
+  return sql`(${compileGroup(tree, { catalog, asOf, workspaceId, chain: selfId ? [selfId] : [] })})`;
+}

@@ -1,0 +1,148 @@
+import { SAMPLE_SIZE } from '@shared/api/customers';
+import { ITEM_MESSAGES } from '@shared/api/items';
+import { checkCriteria } from '@shared/criteria/check';
+import type { CriteriaGroup } from '@shared/criteria/tree';
+import type { AppContext } from '../context';
+import { loadDefinitions, type CustomerDefinitions } from '../customers/definitions';
+import { AppError, notFound } from '../http/errors';
+import type { SchemaScope } from '../items/scope';
+import type { WorkspaceAccess } from '../workspaces/access';
+import { compileCriteria } from './compile';
+import * as repo from './repository';
+
+const refused = (node: string, message: string) =>
+  new AppError(400, 'validation_failed', `data.criteria ${node}: ${message}`, {
+    path: 'data.criteria',
+    node,
+  });
+
+/** The compiled form of a criteria tree after the strict check (400 naming the offending node). */
+function compiled(
+  defs: CustomerDefinitions,
+  criteria: unknown,
+  asOf: Date,
+  workspaceId: string,
+  selfId?: string,
+) {
+  const problem = checkCriteria(criteria, defs.catalog, selfId);
+  if (problem) throw refused(problem.node, problem.message);
+  return compileCriteria(criteria as CriteriaGroup, defs.catalog, asOf, workspaceId, selfId);
+}
+
+/**
+ * The item service's hook (issue 9): an audience's criteria are checked strictly on every save —
+ * depth, operators and values by type, referenced items existing, no audience including itself.
+ */
+export async function checkAudienceCriteria(
+  ctx: AppContext,
+  scope: SchemaScope,
+  data: Record<string, unknown>,
+  id: string | undefined,
+) {
+  if (scope.schema.name !== 'audience' || data.criteria === undefined || data.criteria === null) return;
+  const defs = await loadDefinitions(ctx.db, scope.workspace.id);
+  const problem = checkCriteria(data.criteria, defs.catalog, id);
+  if (problem) throw refused(problem.node, problem.message);
+}
+
+const asOfOf = (asOf: string | undefined) => (asOf ? new Date(asOf) : new Date());
+
+/** Matching and total profiles for a tree; any member may ask. */
+export async function sizeOf(ctx: AppContext, access: WorkspaceAccess, criteria: unknown, asOf?: string) {
+  const defs = await loadDefinitions(ctx.db, access.workspace.id);
+  const matches = compiled(defs, criteria, asOfOf(asOf), access.workspace.id);
+  return repo.countMatching(ctx.db, access.workspace.id, matches);
+}
+
+const presentProfile = (row: {
+  id: string;
+  attributes: Record<string, unknown>;
+  updated_at: string | Date;
+}) => ({
+  id: row.id,
+  attributes: row.attributes,
+  updatedAt: new Date(row.updated_at).toISOString(),
+});
+
+/** Up to 10 matching profiles. */
+export async function sampleOf(ctx: AppContext, access: WorkspaceAccess, criteria: unknown, asOf?: string) {
+  const defs = await loadDefinitions(ctx.db, access.workspace.id);
+  const matches = compiled(defs, criteria, asOfOf(asOf), access.workspace.id);
+  return {
+    profiles: (await repo.matchingProfiles(ctx.db, access.workspace.id, matches, SAMPLE_SIZE)).map(
+      presentProfile,
+    ),
+  };
+}
+
+/** Every audience's size in one statement; an audience whose criteria no longer check has size null. */
+export async function audienceSizes(ctx: AppContext, access: WorkspaceAccess) {
+  const defs = await loadDefinitions(ctx.db, access.workspace.id);
+  const asOf = new Date();
+  const ids: string[] = [];
+  const expressions = [];
+  const sizes: Record<string, number | null> = {};
+  for (const [id, audience] of defs.catalog.audiences) {
+    const criteria = audience.criteria ?? { label: '1', predicate: 'and', children: [] };
+    if (checkCriteria(criteria, defs.catalog, id)) {
+      sizes[id] = null;
+      continue;
+    }
+    ids.push(id);
+    expressions.push(compileCriteria(criteria as CriteriaGroup, defs.catalog, asOf, access.workspace.id, id));
+  }
+  const counted = await repo.countEach(ctx.db, access.workspace.id, expressions);
+  ids.forEach((id, index) => (sizes[id] = counted.sizes[index]));
+  return { sizes, profiles: counted.profiles };
+}
+
+const CSV_PAGE = 5000;
+const csvCell = (value: unknown) => {
+  if (value === undefined || value === null) return '';
+  const text = Array.isArray(value) ? value.join('|') : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+/**
+ * An audience's matching profiles as CSV (header `id` then the workspace's attribute keys), produced
+ * page by page (keyset on id, CSV_PAGE rows a statement) so no answer is held whole.
+ */
+export async function audienceProfilesCsv(ctx: AppContext, access: WorkspaceAccess, itemId: string) {
+  const defs = await loadDefinitions(ctx.db, access.workspace.id);
+  const audience = defs.catalog.audiences.get(itemId);
+  if (!audience) throw notFound(ITEM_MESSAGES.instanceNotFound);
+  const criteria = audience.criteria ?? { label: '1', predicate: 'and', children: [] };
+  const matches = compiled(defs, criteria, new Date(), access.workspace.id, itemId);
+  const keys = [...defs.attributesByKey.keys()].sort();
+  return (async function* () {
+    yield ['id', ...keys].map(csvCell).join(',') + '\n';
+    let after: string | undefined;
+    for (;;) {
+      const page = await repo.matchingProfiles(ctx.db, access.workspace.id, matches, CSV_PAGE, after);
+      if (!page.length) return;
+      yield page
+        .map((row) => [row.id, ...keys.map((key) => row.attributes[key])].map(csvCell).join(',') + '\n')
+        .join('');
+      after = page[page.length - 1].id;
+      if (page.length < CSV_PAGE) return;
+    }
+  })();
+}
+
+/** The attributes, events and audiences a rule builder offers; any member may read. */
+export async function criteriaDefinitions(ctx: AppContext, access: WorkspaceAccess) {
+  const { catalog } = await loadDefinitions(ctx.db, access.workspace.id);
+  const byLabel = (a: { label: string }, b: { label: string }) => a.label.localeCompare(b.label);
+  return {
+    attributes: [...catalog.attributes].map(([id, a]) => ({ id, ...a })).sort(byLabel),
+    events: [...catalog.events]
+      .map(([id, e]) => ({
+        id,
+        label: e.label,
+        key: e.key,
+        properties: [...e.properties].map(([name, type]) => ({ name, type })),
+      }))
+      .sort(byLabel),
+    audiences: [...catalog.audiences].map(([id, a]) => ({ id, label: a.label })).sort(byLabel),
+  };
+}

@@ -1,0 +1,99 @@
+import type { Batch } from '@shared/api/workspaces';
+import type { AppContext } from '../context';
+import { can } from '@shared/permissions/permissions';
+import { MAX_BATCH_ERRORS } from '@shared/api/customers';
+import { AppError, forbidden, notFound } from '../http/errors';
+import { randomId } from '../lib/ids';
+import type { WorkspaceAccess } from '../workspaces/access';
+import * as repo from './repository';
+
+export const presentBatch = (row: repo.BatchRow): Batch => ({
+  id: row.id,
+  kind: row.kind,
+  fileName: row.fileName,
+  status: row.state,
+  total: row.total,
+  processed: row.done,
+  failed: row.failed,
+  errors: row.errors,
+  bytesTotal: row.bytesTotal,
+  bytesRead: row.bytesRead,
+  startedAt: row.createdAt.toISOString(),
+  finishedAt: row.finishedAt?.toISOString() ?? null,
+  createdBy: row.createdBy,
+  createdByName: row.createdByName,
+});
+
+/** The workspace's bulk jobs, newest first; any member may read them. */
+export async function listBatches(ctx: AppContext, access: WorkspaceAccess) {
+  return (await repo.listBatches(ctx.db, access.workspace.id)).map(presentBatch);
+}
+
+export async function getBatch(ctx: AppContext, access: WorkspaceAccess, id: string) {
+  const row = await repo.findBatch(ctx.db, access.workspace.id, id);
+  if (!row) throw notFound('Batch not found');
+  return presentBatch(row);
+}
+
+/** Starts a running batch and answers its id. */
+export async function startBatch(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  kind: string,
+  details: { fileName?: string | null; bytesTotal?: number | null; total?: number } = {},
+) {
+  const id = randomId(20);
+  await repo.insertBatch(ctx.db, {
+    workspaceId: access.workspace.id,
+    id,
+    kind,
+    state: 'running',
+    fileName: details.fileName ?? null,
+    bytesTotal: details.bytesTotal ?? null,
+    total: details.total ?? 0,
+    createdBy: access.user.id,
+  });
+  return id;
+}
+
+/** Spec §6: multi-image upload needs edit on marquee-assets-image-set; so does recording its batch. */
+function requireImageUploader(access: WorkspaceAccess) {
+  if (!can(access.permissions, 'edit', 'marquee-assets-image-set')) {
+    throw forbidden('You do not have permission to upload image sets');
+  }
+}
+
+/** A bulk image upload starts its batch with the number of images it will save. */
+export async function startImageUploadBatch(ctx: AppContext, access: WorkspaceAccess, total: number) {
+  requireImageUploader(access);
+  const id = await startBatch(ctx, access, 'image-upload', { total });
+  return getBatch(ctx, access, id);
+}
+
+/** Images saved or failed since the last report; with `finished`, the batch ends. Only its creator reports. */
+export async function reportImageUpload(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  id: string,
+  report: {
+    processed: number;
+    failed: number;
+    errors: { line: number; message: string }[];
+    finished: boolean;
+  },
+) {
+  requireImageUploader(access);
+  const row = await repo.findBatch(ctx.db, access.workspace.id, id);
+  if (!row || row.kind !== 'image-upload' || row.createdBy !== access.user.id)
+    throw notFound('Batch not found');
+  if (row.state !== 'running') throw new AppError(409, 'conflict', 'This batch has finished');
+  await repo.addProgress(
+    ctx.db,
+    access.workspace.id,
+    id,
+    { processed: report.processed, failed: report.failed, errors: report.errors.slice(0, MAX_BATCH_ERRORS) },
+    { countsTotal: false },
+  );
+  if (report.finished) await repo.finishRunning(ctx.db, access.workspace.id, id, access.user.id);
+  return getBatch(ctx, access, id);
+}

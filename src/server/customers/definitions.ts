@@ -1,0 +1,55 @@
+import type { CriteriaCatalog } from '@shared/criteria/catalog';
+import {
+  ATTRIBUTE_TYPES,
+  PROPERTY_TYPES,
+  type AttributeType,
+  type PropertyType,
+} from '@shared/criteria/operators';
+import type { Db } from '../db/client';
+import { listDefinitions } from './repository';
+
+/** The workspace's attributes and events by key (what imports convert with) and by id (the criteria catalogue). */
+export interface CustomerDefinitions {
+  catalog: CriteriaCatalog;
+  attributesByKey: Map<string, AttributeType>;
+  eventsByKey: Map<string, Map<string, PropertyType>>;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+export async function loadDefinitions(db: Db, workspaceId: string): Promise<CustomerDefinitions> {
+  const defs: CustomerDefinitions = {
+    catalog: { attributes: new Map(), events: new Map(), audiences: new Map() },
+    attributesByKey: new Map(),
+    eventsByKey: new Map(),
+  };
+  for (const row of await listDefinitions(db, workspaceId)) {
+    const label = text(row.data.name);
+    if (row.schema === 'audience') {
+      defs.catalog.audiences.set(row.id, { label, criteria: row.data.criteria });
+      continue;
+    }
+    const key = text(row.data.key);
+    if (!key) continue;
+    if (row.schema === 'customer-profile-attribute') {
+      const type = row.data.attributeType as AttributeType;
+      if (!ATTRIBUTE_TYPES.includes(type)) continue;
+      const options = Array.isArray(row.data.options)
+        ? row.data.options.filter((o) => typeof o === 'string')
+        : [];
+      defs.catalog.attributes.set(row.id, { key, type, label, options });
+      defs.attributesByKey.set(key, type);
+    } else {
+      const properties = new Map<string, PropertyType>();
+      for (const property of Array.isArray(row.data.properties) ? row.data.properties : []) {
+        const { name, type } = (property ?? {}) as { name?: unknown; type?: unknown };
+        if (typeof name === 'string' && PROPERTY_TYPES.includes(type as PropertyType)) {
+          properties.set(name, type as PropertyType);
+        }
+      }
+      defs.catalog.events.set(row.id, { key, label, properties });
+      defs.eventsByKey.set(key, properties);
+    }
+  }
+  return defs;
+}

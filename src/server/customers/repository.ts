@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { rows } from '../db/migrate';
+
+/** The workspace's customer-profile-attribute, behavioral-event and audience items: what criteria and imports refer to. */
+export interface DefinitionRow {
+  schema: 'customer-profile-attribute' | 'behavioral-event' | 'audience';
+  id: string;
+  data: Record<string, unknown>;
+}
+
+export async function listDefinitions(db: Db, workspaceId: string): Promise<DefinitionRow[]> {
+  return rows<DefinitionRow>(
+    await db.execute(sql`
+      select schema, id, data from items
+      where workspace_id = ${workspaceId}
+        and schema in ('customer-profile-attribute', 'behavioral-event', 'audience')`),
+  );
+}
+
+/** Inserts or updates profiles: given attributes replace those keys, others stay. One statement. */
+export async function upsertProfiles(
+  db: Db | Tx,
+  workspaceId: string,
+  profiles: [id: string, attributes: Record<string, unknown>][],
+) {
+  if (!profiles.length) return;
+  await db.execute(sql`
+    insert into customer_profiles (workspace_id, id, attributes, updated_at)
+    select ${workspaceId}, r->>0, r->1, now() from jsonb_array_elements(${JSON.stringify(profiles)}::jsonb) r
+    on conflict (workspace_id, id) do update
+      set attributes = customer_profiles.attributes || excluded.attributes, updated_at = excluded.updated_at`);
+}
+
+export type EventTuple = [profileId: string, event: string, at: string, properties: Record<string, unknown>];
+
+export async function insertEvents(db: Db | Tx, workspaceId: string, events: EventTuple[]) {
+  if (!events.length) return;
+  await db.execute(sql`
+    insert into customer_events (workspace_id, profile_id, event, at, properties)
+    select ${workspaceId}, r->>0, r->>1, (r->>2)::timestamptz, r->3
+    from jsonb_array_elements(${JSON.stringify(events)}::jsonb) r`);
+}
+
+export interface ProfileRow {
+  id: string;
+  attributes: Record<string, unknown>;
+  updated_at: string | Date;
+}
+
+/** A keyset page of profiles ordered by id, optionally those whose id starts with `search`. */
+export async function listProfiles(
+  db: Db,
+  workspaceId: string,
+  options: { search?: string; after?: string; limit: number },
+) {
+  const prefix = options.search ? options.search.replace(/[\\%_]/g, (c) => `\\${c}`) + '%' : undefined;
+  return rows<ProfileRow>(
+    await db.execute(sql`
+      select id, attributes, updated_at from customer_profiles
+      where workspace_id = ${workspaceId}
+        ${prefix ? sql`and id like ${prefix}` : sql``}
+        ${options.after !== undefined ? sql`and id > ${options.after}` : sql``}
+      order by id
+      limit ${options.limit}`),
+  );
+}
+
+export async function findProfile(db: Db, workspaceId: string, id: string) {
+  const [row] = rows<ProfileRow>(
+    await db.execute(sql`
+      select id, attributes, updated_at from customer_profiles where workspace_id = ${workspaceId} and id = ${id}`),
+  );
+  return row;
+}
+
+export async function latestEvents(db: Db, workspaceId: string, profileId: string, limit: number) {
+  return rows<{ event: string; at: string | Date; properties: Record<string, unknown> }>(
+    await db.execute(sql`
+      select event, at, properties from customer_events
+      where workspace_id = ${workspaceId} and profile_id = ${profileId}
+      order by at desc limit ${limit}`),
+  );
+}

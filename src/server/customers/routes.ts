@@ -1,0 +1,165 @@
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import multipart from '@fastify/multipart';
+import { z } from 'zod';
+import {
+  ImportAnswer,
+  LiveEventsAnswer,
+  LiveEventsBody,
+  ProfileDetail,
+  ProfileId,
+  ProfilePage,
+  ProfilesQuery,
+} from '@shared/api/customers';
+import { ErrorBody } from '@shared/api/errors';
+import { WorkspaceId } from '@shared/api/workspaces';
+import type { AppContext } from '../context';
+import { AppError } from '../http/errors';
+import { loadWorkspaceAccess } from '../workspaces/access';
+import type { ImportFormat } from './read-records';
+import * as customers from './service';
+
+const formatOf = (contentType: string | undefined, fileName?: string): ImportFormat | undefined => {
+  if (contentType?.startsWith('text/csv') || fileName?.toLowerCase().endsWith('.csv')) return 'csv';
+  if (contentType?.startsWith('application/x-ndjson') || /\.(nd)?jsonl?$/i.test(fileName ?? ''))
+    return 'ndjson';
+  return undefined;
+};
+
+/** The X-File-Name header (URI-encoded by the web app), at most 200 characters. */
+function fileNameOf(header: string | string[] | undefined) {
+  if (typeof header !== 'string' || !header) return null;
+  try {
+    return decodeURIComponent(header).slice(0, 200);
+  } catch {
+    return header.slice(0, 200);
+  }
+}
+
+/** The body of an import as a stream: the raw CSV or NDJSON body, or the one file of a multipart form. */
+async function importSource(request: FastifyRequest): Promise<customers.ImportSource> {
+  const contentType = request.headers['content-type'];
+  const length = Number(request.headers['content-length']);
+  if (contentType?.startsWith('multipart/form-data')) {
+    const file = await request.file();
+    if (!file) throw new AppError(400, 'invalid_request', 'file: choose a CSV or NDJSON file');
+    const format = formatOf(file.mimetype, file.filename);
+    if (!format)
+      throw new AppError(
+        415,
+        'unsupported_type',
+        'file: only CSV (.csv) and NDJSON (.ndjson) files can be imported',
+      );
+    return {
+      stream: file.file,
+      format,
+      fileName: file.filename,
+      bytesTotal: Number.isFinite(length) ? length : null,
+    };
+  }
+  const format = formatOf(contentType);
+  if (!format)
+    throw new AppError(415, 'unsupported_type', 'Send text/csv, application/x-ndjson or a multipart file');
+  return {
+    stream: request.body as Readable,
+    format,
+    fileName: fileNameOf(request.headers['x-file-name']),
+    bytesTotal: Number.isFinite(length) ? length : null,
+  };
+}
+
+/** `/api/v1/workspaces/{ws}/profiles…` and `…/customer-events…`: customer data imports, tracking and reading. */
+export async function customerRoutes(instance: FastifyInstance, ctx: AppContext) {
+  await instance.register(async (scope) => {
+    // Imports are streamed: these parsers hand the body over unread, so it is never held whole.
+    scope.addContentTypeParser(['text/csv', 'application/x-ndjson'], (_request, payload, done) =>
+      done(null, payload),
+    );
+    await scope.register(multipart, { limits: { files: 1, fileSize: Number.MAX_SAFE_INTEGER } });
+    const app = scope.withTypeProvider<ZodTypeProvider>();
+    const tags = ['customers'];
+    const params = z.object({ id: WorkspaceId });
+
+    for (const [path, kind] of [
+      ['profiles/import', 'profiles'],
+      ['customer-events/import', 'customer-events'],
+    ] as const) {
+      app.post(
+        `/workspaces/:id/${path}`,
+        {
+          schema: {
+            tags,
+            summary: kind === 'profiles' ? 'Import customer profiles' : 'Import customer events',
+            description:
+              kind === 'profiles'
+                ? 'text/csv (header `id` then attribute keys), application/x-ndjson (`{"id","attributes":{…}}`) or a multipart file. Re-importing an id updates it; an empty cell leaves a value as it was.'
+                : 'text/csv (header `profileId,event,at` then property keys), application/x-ndjson (`{"profileId","event","at","properties":{…}}`) or a multipart file.',
+            consumes: ['text/csv', 'application/x-ndjson', 'multipart/form-data'],
+            params,
+            response: { 202: ImportAnswer, 403: ErrorBody, 415: ErrorBody },
+          },
+        },
+        async (request, reply) => {
+          const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);
+          const batch = await customers.importCustomerData(ctx, access, kind, await importSource(request));
+          return reply.code(202).send({ batch });
+        },
+      );
+    }
+
+    app.post(
+      '/workspaces/:id/customer-events',
+      {
+        schema: {
+          tags,
+          summary: 'Track up to 1,000 events (all written or none)',
+          params,
+          body: LiveEventsBody,
+          response: { 202: LiveEventsAnswer, 400: ErrorBody, 403: ErrorBody },
+        },
+      },
+      async (request, reply) => {
+        const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);
+        return reply.code(202).send(await customers.trackEvents(ctx, access, request.body.events));
+      },
+    );
+
+    app.get(
+      '/workspaces/:id/profiles',
+      {
+        schema: {
+          tags,
+          summary: 'Profiles by id, keyset-paged',
+          params,
+          querystring: ProfilesQuery,
+          response: { 200: ProfilePage },
+        },
+      },
+      async (request) =>
+        customers.listProfiles(
+          ctx,
+          await loadWorkspaceAccess(ctx, request.user, request.params.id),
+          request.query,
+        ),
+    );
+
+    app.get(
+      '/workspaces/:id/profiles/:profileId',
+      {
+        schema: {
+          tags,
+          summary: "One profile's attributes and latest events",
+          params: z.object({ id: WorkspaceId, profileId: ProfileId }),
+          response: { 200: ProfileDetail },
+        },
+      },
+      async (request) =>
+        customers.getProfile(
+          ctx,
+          await loadWorkspaceAccess(ctx, request.user, request.params.id),
+          request.params.profileId,
+        ),
+    );
+  });
+}

@@ -1,0 +1,265 @@
+import type { Readable } from 'node:stream';
+import { MAX_BATCH_ERRORS, type LiveEvent } from '@shared/api/customers';
+import { convertValue, isBlank, toStoredDate } from '@shared/criteria/convert';
+import type { AttributeType } from '@shared/criteria/operators';
+import { can } from '@shared/permissions/permissions';
+import type { z } from 'zod';
+import { addProgress, finishBatch, type BatchProgress } from '../batches/repository';
+import { getBatch, startBatch } from '../batches/service';
+import type { AppContext } from '../context';
+import { badRequest, forbidden, notFound } from '../http/errors';
+import type { WorkspaceAccess } from '../workspaces/access';
+import { loadDefinitions, type CustomerDefinitions } from './definitions';
+import { readRecords, type ImportFormat } from './read-records';
+import * as repo from './repository';
+
+export type ImportKind = 'profiles' | 'customer-events';
+
+/** Rows written per transaction. */
+const CHUNK_ROWS = 2000;
+
+/** Managers, and members who may edit customer-profile-attribute, may import and track (issue 9). */
+export function requireImporter(access: WorkspaceAccess) {
+  if (
+    !access.permissions.canManageWorkspace &&
+    !can(access.permissions, 'edit', 'customer-profile-attribute')
+  ) {
+    throw forbidden('You do not have permission to import customer data');
+  }
+}
+
+type Row<K extends ImportKind> = K extends 'profiles' ? [string, Record<string, unknown>] : repo.EventTuple;
+type Converted<K extends ImportKind> = { row: Row<K> } | { error: string };
+
+/** Typed values of a row's attributes or properties; the first key that does not fit refuses the row. */
+function convertFields(
+  fields: Record<string, unknown>,
+  types: Map<string, AttributeType>,
+  what: string,
+): Record<string, unknown> | string {
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(fields)) {
+    if (isBlank(raw)) continue;
+    const type = types.get(key);
+    if (!type) return `unknown ${what} "${key}"`;
+    const converted = convertValue(type, raw);
+    if (!converted.ok) return `${key}: ${converted.message}`;
+    out[key] = converted.value;
+  }
+  return out;
+}
+
+const asText = (value: unknown) =>
+  typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+
+function profileRow(
+  value: Record<string, unknown>,
+  format: ImportFormat,
+  defs: CustomerDefinitions,
+): Converted<'profiles'> {
+  const { id, attributes, ...rest } = value;
+  const profileId = asText(id);
+  if (!profileId) return { error: 'id is required' };
+  if (profileId.length > 200) return { error: 'id is longer than 200 characters' };
+  let fields = rest;
+  if (format === 'ndjson') {
+    if (Object.keys(rest).length)
+      return { error: `unknown field "${Object.keys(rest)[0]}" (attributes go in "attributes")` };
+    if (
+      attributes !== undefined &&
+      (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes))
+    ) {
+      return { error: 'attributes must be an object' };
+    }
+    fields = (attributes ?? {}) as Record<string, unknown>;
+  }
+  const converted = convertFields(fields, defs.attributesByKey, 'attribute');
+  return typeof converted === 'string' ? { error: converted } : { row: [profileId, converted] };
+}
+
+/** One live or imported event checked: known profile id, event key, date and properties by type. */
+function eventRow(
+  value: Record<string, unknown>,
+  format: ImportFormat,
+  defs: CustomerDefinitions,
+): Converted<'customer-events'> {
+  const { profileId, event, at, properties, ...rest } = value;
+  const id = asText(profileId);
+  if (!id) return { error: 'profileId is required' };
+  const key = asText(event);
+  const propertyTypes = defs.eventsByKey.get(key);
+  if (!propertyTypes) return { error: key ? `unknown event "${key}"` : 'event is required' };
+  const when = toStoredDate(at);
+  if (!when) return { error: `at: ${JSON.stringify(at ?? null)} is not a date` };
+  let fields = rest;
+  if (format === 'ndjson') {
+    if (Object.keys(rest).length)
+      return { error: `unknown field "${Object.keys(rest)[0]}" (properties go in "properties")` };
+    if (
+      properties !== undefined &&
+      (typeof properties !== 'object' || properties === null || Array.isArray(properties))
+    ) {
+      return { error: 'properties must be an object' };
+    }
+    fields = (properties ?? {}) as Record<string, unknown>;
+  }
+  const converted = convertFields(fields, propertyTypes, 'property');
+  return typeof converted === 'string' ? { error: converted } : { row: [id, key, when, converted] };
+}
+
+const HEADERS: Record<ImportKind, string[]> = {
+  profiles: ['id'],
+  'customer-events': ['profileId', 'event', 'at'],
+};
+
+export interface ImportSource {
+  stream: Readable;
+  format: ImportFormat;
+  fileName: string | null;
+  bytesTotal: number | null;
+}
+
+/**
+ * Imports a streamed CSV or NDJSON body as a batch: rows are converted by the declared types and written
+ * CHUNK_ROWS at a time, each chunk in one transaction with the batch's progress; rows that do not fit
+ * are skipped and reported with their line (the first 100 kept). Answers the finished batch.
+ */
+export async function importCustomerData(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  kind: ImportKind,
+  source: ImportSource,
+) {
+  requireImporter(access);
+  const defs = await loadDefinitions(ctx.db, access.workspace.id);
+  const workspaceId = access.workspace.id;
+  const batchId = await startBatch(
+    ctx,
+    access,
+    kind === 'profiles' ? 'profiles-import' : 'customer-events-import',
+    {
+      fileName: source.fileName,
+      bytesTotal: source.bytesTotal,
+    },
+  );
+  let bytesRead = 0;
+  source.stream.on('data', (chunk: Buffer) => (bytesRead += chunk.length));
+  let errorsKept = 0;
+  let pending: BatchProgress = { processed: 0, failed: 0, errors: [] };
+  let profiles = new Map<string, Record<string, unknown>>();
+  let events: repo.EventTuple[] = [];
+
+  const flush = async () => {
+    const progress = { ...pending, bytesRead };
+    // In id order, so concurrent imports touching the same profiles lock them in the same order.
+    const profileRows = [...profiles.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const eventRows = events;
+    pending = { processed: 0, failed: 0, errors: [] };
+    profiles = new Map();
+    events = [];
+    await ctx.db.transaction(async (tx) => {
+      await repo.upsertProfiles(tx, workspaceId, profileRows);
+      await repo.insertEvents(tx, workspaceId, eventRows);
+      await addProgress(tx, workspaceId, batchId, progress);
+    });
+  };
+  const refuse = (line: number, message: string) => {
+    pending.failed += 1;
+    if (errorsKept < MAX_BATCH_ERRORS) {
+      errorsKept += 1;
+      pending.errors.push({ line, message });
+    }
+  };
+  const checkHeader = (columns: string[]) => {
+    const expected = HEADERS[kind];
+    if (expected.some((name, index) => columns[index] !== name)) {
+      throw new Error(`The header row must start with ${expected.join(',')}`);
+    }
+  };
+
+  try {
+    for await (const record of readRecords(source.stream, source.format, checkHeader)) {
+      if ('error' in record) refuse(record.line, record.error);
+      else if (kind === 'profiles') {
+        const converted = profileRow(record.value, source.format, defs);
+        if ('error' in converted) refuse(record.line, converted.error);
+        else {
+          const [id, attributes] = converted.row;
+          profiles.set(id, { ...profiles.get(id), ...attributes });
+          pending.processed += 1;
+        }
+      } else {
+        const converted = eventRow(record.value, source.format, defs);
+        if ('error' in converted) refuse(record.line, converted.error);
+        else {
+          events.push(converted.row);
+          pending.processed += 1;
+        }
+      }
+      if (pending.processed + pending.failed >= CHUNK_ROWS) await flush();
+    }
+    await flush();
+    await finishBatch(ctx.db, workspaceId, batchId, 'done');
+  } catch (err) {
+    ctx.log.warn({ err, batchId }, 'import failed');
+    const message = err instanceof Error ? err.message : String(err);
+    await finishBatch(ctx.db, workspaceId, batchId, 'failed', {
+      line: 0,
+      message: `Import stopped: ${message}`,
+    });
+  }
+  return getBatch(ctx, access, batchId);
+}
+
+/** Live tracking: up to 1,000 events, all written or none (400 naming the first event that does not fit). */
+export async function trackEvents(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  input: z.infer<typeof LiveEvent>[],
+) {
+  requireImporter(access);
+  const defs = await loadDefinitions(ctx.db, access.workspace.id);
+  const rows: repo.EventTuple[] = [];
+  input.forEach((event, index) => {
+    const converted = eventRow(event as Record<string, unknown>, 'ndjson', defs);
+    if ('error' in converted) throw badRequest(`events.${index}: ${converted.error}`);
+    rows.push(converted.row);
+  });
+  await repo.insertEvents(ctx.db, access.workspace.id, rows);
+  return { accepted: rows.length };
+}
+
+const presentProfile = (row: repo.ProfileRow) => ({
+  id: row.id,
+  attributes: row.attributes,
+  updatedAt: new Date(row.updated_at).toISOString(),
+});
+
+/** A keyset page of profiles by id; any member may read. */
+export async function listProfiles(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  query: { search?: string; after?: string; limit: number },
+) {
+  const rows = await repo.listProfiles(ctx.db, access.workspace.id, { ...query, limit: query.limit + 1 });
+  const page = rows.slice(0, query.limit);
+  return {
+    profiles: page.map(presentProfile),
+    nextCursor: rows.length > query.limit ? page[page.length - 1].id : null,
+  };
+}
+
+/** One profile with its latest 50 events. */
+export async function getProfile(ctx: AppContext, access: WorkspaceAccess, id: string) {
+  const row = await repo.findProfile(ctx.db, access.workspace.id, id);
+  if (!row) throw notFound('Profile not found');
+  const events = await repo.latestEvents(ctx.db, access.workspace.id, id, 50);
+  return {
+    profile: presentProfile(row),
+    events: events.map((e) => ({
+      event: e.event,
+      at: new Date(e.at).toISOString(),
+      properties: e.properties,
+    })),
+  };
+}

@@ -1,0 +1,103 @@
+import type { TestUser } from './users';
+import type { TestApp } from '../helpers/test-app';
+import { call, createItem } from './items';
+
+export const wsUrl = (ws: string, rest: string) => `/api/v1/workspaces/${ws}/${rest}`;
+
+/** Sends a raw import body (CSV or NDJSON) as a user. */
+export const importBody = (
+  t: TestApp,
+  user: TestUser | undefined,
+  ws: string,
+  what: 'profiles' | 'customer-events',
+  contentType: string,
+  body: string,
+) =>
+  t.app.inject({
+    method: 'POST',
+    url: wsUrl(ws, `${what}/import`),
+    headers: { ...(user?.auth ?? {}), 'content-type': contentType },
+    payload: body,
+  });
+
+export interface MarketingDefinitions {
+  attributes: Record<string, { id: string; key: string; type: string }>;
+  events: Record<string, { id: string; key: string }>;
+}
+
+/** Attribute items of every type and two behavioral events, as a workspace defines its customer data. */
+export async function defineCustomerData(
+  t: TestApp,
+  user: TestUser,
+  ws: string,
+): Promise<MarketingDefinitions> {
+  const attributes: MarketingDefinitions['attributes'] = {};
+  for (const [key, type, options] of [
+    ['age', 'number', undefined],
+    ['city', 'string', undefined],
+    ['tier', 'categorical', ['gold', 'silver', 'bronze']],
+    ['vip', 'boolean', undefined],
+    ['tags', 'array', ['news', 'sale', 'vip']],
+    ['renews', 'date', undefined],
+  ] as const) {
+    const item = await createItem(t, user, ws, 'customer-profile-attribute', {
+      name: key,
+      key,
+      attributeType: type,
+      ...(options ? { options } : {}),
+    });
+    attributes[key] = { id: item.id, key, type };
+  }
+  const events: MarketingDefinitions['events'] = {};
+  for (const [key, properties] of [
+    [
+      'purchase',
+      [
+        { name: 'amount', type: 'number' },
+        { name: 'sku', type: 'string' },
+        { name: 'gift', type: 'boolean' },
+        { name: 'sent', type: 'date' },
+        { name: 'labels', type: 'array' },
+      ],
+    ],
+    ['visit', [{ name: 'page', type: 'string' }]],
+  ] as const) {
+    const item = await createItem(t, user, ws, 'behavioral-event', { name: key, key, properties });
+    events[key] = { id: item.id, key };
+  }
+  return { attributes, events };
+}
+
+export const attributeRule = (defs: MarketingDefinitions, key: string, operator: string, value: unknown) => ({
+  type: 'attribute',
+  predicate: {
+    attribute: { schemaType: 'customer-profile-attribute', id: defs.attributes[key].id, label: key },
+  },
+  operator,
+  value,
+});
+
+export const eventRule = (defs: MarketingDefinitions, key: string, over: Record<string, unknown> = {}) => ({
+  type: 'event',
+  event: { schemaType: 'behavioral-event', id: defs.events[key].id, label: key },
+  lookBackUnit: 'days',
+  lookBackValue: 30,
+  aggregator: 'COUNT',
+  aggregatorCondition: '>=',
+  aggregatorValue: 1,
+  ...over,
+});
+
+export const audienceRule = (id: string) => ({
+  type: 'audience',
+  predicate: { remote: { schemaType: 'audience', id, label: id } },
+});
+
+export const group = (predicate: string, children: unknown[], label = '1') => ({
+  label,
+  predicate,
+  children,
+});
+
+export const sizeOf = async (t: TestApp, user: TestUser, ws: string, criteria: unknown, asOf?: string) =>
+  call(t, 'POST', wsUrl(ws, 'audiences/size'), user, { criteria, ...(asOf ? { asOf } : {}) });

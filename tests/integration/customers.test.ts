@@ -1,0 +1,252 @@
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { verifiedUser, type TestUser } from '../factories/users';
+import { call, role, teamWorkspace, type Team } from '../factories/items';
+import { defineCustomerData, importBody, wsUrl } from '../factories/customers';
+
+let t: TestApp;
+let manager: TestUser;
+let team: Team;
+let importer: TestUser;
+let viewer: TestUser;
+let outsider: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  manager = await verifiedUser(t, { name: 'Mia Manager' });
+  team = await teamWorkspace(t, manager, {
+    name: 'Customers',
+    domains: ['marketing'],
+    roles: {
+      analyst: role('Analyst', { canEdit: ['customer-profile-attribute'] }),
+      viewer: role('Viewer', { canEdit: ['audience'] }),
+    },
+    people: { 'Ann Analyst': ['analyst'], 'Val Viewer': ['viewer'] },
+  });
+  importer = team.members['Ann Analyst'];
+  viewer = team.members['Val Viewer'];
+  outsider = await verifiedUser(t, { name: 'Otto Outsider' });
+  await defineCustomerData(t, manager, team.ws);
+});
+afterAll(() => t.close());
+
+const profile = async (id: string) =>
+  (await call(t, 'GET', wsUrl(team.ws, `profiles/${id}`), manager)).json();
+
+describe('profile import', () => {
+  it('imports CSV by declared types, skips bad rows with their line, and records a batch', async () => {
+    const csv = [
+      'id,age,city,tier,vip,tags,renews',
+      'p1,31,Paris,gold,yes,news|sale,2026-07-01',
+      'p2,forty,Rome,silver,no,,',
+      'p3,22,"Oslo, NO",bronze,false,"[""vip""]",2026-01-05T10:00:00Z',
+      'p4,50,Nice,gold,maybe,,',
+      ',5,,,,,',
+      'p5,19,Lyon,,,,not-a-date',
+    ].join('\n');
+    const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', csv);
+    expect(res.statusCode).toBe(202);
+    const { batch } = res.json();
+    expect(batch).toMatchObject({
+      kind: 'profiles-import',
+      status: 'done',
+      total: 6,
+      processed: 2,
+      failed: 4,
+      createdBy: importer.id,
+      createdByName: 'Ann Analyst',
+    });
+    expect(batch.errors).toEqual([
+      { line: 3, message: 'age: "forty" is not a number' },
+      { line: 5, message: 'vip: "maybe" is not yes or no' },
+      { line: 6, message: 'id is required' },
+      { line: 7, message: 'renews: "not-a-date" is not a date' },
+    ]);
+    expect(batch.finishedAt).not.toBeNull();
+    expect((await profile('p1')).profile.attributes).toEqual({
+      age: 31,
+      city: 'Paris',
+      tier: 'gold',
+      vip: true,
+      tags: ['news', 'sale'],
+      renews: '2026-07-01T00:00:00.000Z',
+    });
+    expect((await profile('p3')).profile.attributes).toMatchObject({
+      city: 'Oslo, NO',
+      tags: ['vip'],
+      vip: false,
+    });
+
+    const read = await call(t, 'GET', wsUrl(team.ws, `batches/${batch.id}`), viewer);
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toEqual(batch);
+    const list = (await call(t, 'GET', wsUrl(team.ws, 'batches'), manager)).json();
+    expect(list.batches[0].id).toBe(batch.id);
+  });
+
+  it('imports NDJSON; re-importing an id updates the given attributes and keeps the others', async () => {
+    const ndjson = [
+      JSON.stringify({ id: 'p1', attributes: { age: 32, city: 'Lille' } }),
+      JSON.stringify({ id: 'p9', attributes: { unknown: 1 } }),
+      '{not json',
+      '',
+      JSON.stringify({ id: 'p9', attributes: { tags: ['sale'], age: '44' } }),
+    ].join('\n');
+    const res = await importBody(t, importer, team.ws, 'profiles', 'application/x-ndjson', ndjson);
+    expect(res.statusCode).toBe(202);
+    expect(res.json().batch).toMatchObject({ status: 'done', processed: 2, failed: 2 });
+    expect(res.json().batch.errors).toEqual([
+      { line: 2, message: 'unknown attribute "unknown"' },
+      { line: 3, message: 'not valid JSON' },
+    ]);
+    expect((await profile('p1')).profile.attributes).toMatchObject({ age: 32, city: 'Lille', tier: 'gold' });
+    expect((await profile('p9')).profile.attributes).toEqual({ tags: ['sale'], age: 44 });
+  });
+
+  it('fails a batch whose CSV header does not start with id', async () => {
+    const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', 'age,id\n3,p1\n');
+    expect(res.statusCode).toBe(202);
+    expect(res.json().batch).toMatchObject({ status: 'failed', processed: 0 });
+    expect(res.json().batch.errors[0].message).toContain('The header row must start with id');
+  });
+
+  it('keeps the first 100 row errors and counts every failure, writing in chunks', async () => {
+    const lines = ['id,age'];
+    for (let i = 0; i < 4500; i++) lines.push(i % 30 === 0 ? `bulk${i},x` : `bulk${i},${i}`);
+    const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', lines.join('\n'));
+    const { batch } = res.json();
+    expect(batch).toMatchObject({ status: 'done', total: 4500, failed: 150, processed: 4350 });
+    expect(batch.errors).toHaveLength(100);
+    expect(batch.errors[0]).toEqual({ line: 2, message: 'age: "x" is not a number' });
+    expect(batch.bytesRead).toBe(batch.bytesTotal);
+  });
+
+  it('takes a multipart file from the web app', async () => {
+    const boundary = '----marquee';
+    const payload =
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="people.csv"\r\n` +
+      `Content-Type: text/csv\r\n\r\nid,city\nm1,Berlin\n\r\n--${boundary}--\r\n`;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: wsUrl(team.ws, 'profiles/import'),
+      headers: { ...importer.auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
+    expect(res.statusCode).toBe(202);
+    expect(res.json().batch).toMatchObject({ fileName: 'people.csv', processed: 1, status: 'done' });
+    expect((await profile('m1')).profile.attributes).toEqual({ city: 'Berlin' });
+  });
+
+  it('refuses other content types with 415', async () => {
+    const res = await importBody(t, importer, team.ws, 'profiles', 'application/xml', '<a/>');
+    expect(res.statusCode).toBe(415);
+  });
+});
+
+describe('event import and live tracking', () => {
+  it('imports CSV events typed by the event properties, reporting unknown events and bad dates', async () => {
+    const csv = [
+      'profileId,event,at,amount,sku,page',
+      'p1,purchase,2026-06-01T10:00:00Z,20,A1,',
+      'p1,purchase,2026-06-02T10:00:00Z,15.5,B2,',
+      'p2,refund,2026-06-02T10:00:00Z,,,',
+      'p2,visit,yesterday,,,home',
+      'p3,visit,2026-06-03T10:00:00Z,,,home',
+      'p3,visit,2026-06-03T11:00:00Z,3,,home',
+    ].join('\n');
+    const res = await importBody(t, importer, team.ws, 'customer-events', 'text/csv', csv);
+    expect(res.statusCode).toBe(202);
+    expect(res.json().batch).toMatchObject({ kind: 'customer-events-import', processed: 3, failed: 3 });
+    expect(res.json().batch.errors).toEqual([
+      { line: 4, message: 'unknown event "refund"' },
+      { line: 5, message: 'at: "yesterday" is not a date' },
+      { line: 7, message: 'unknown property "amount"' },
+    ]);
+    const detail = await profile('p1');
+    expect(detail.events).toEqual([
+      { event: 'purchase', at: '2026-06-02T10:00:00.000Z', properties: { amount: 15.5, sku: 'B2' } },
+      { event: 'purchase', at: '2026-06-01T10:00:00.000Z', properties: { amount: 20, sku: 'A1' } },
+    ]);
+  });
+
+  it('imports NDJSON events', async () => {
+    const ndjson = [
+      {
+        profileId: 'p5',
+        event: 'purchase',
+        at: '2026-06-05T00:00:00Z',
+        properties: { amount: 5, gift: true },
+      },
+      { profileId: 'p5', event: 'purchase', at: '2026-06-06T00:00:00Z', properties: { amount: 'five' } },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n');
+    const res = await importBody(t, importer, team.ws, 'customer-events', 'application/x-ndjson', ndjson);
+    expect(res.json().batch).toMatchObject({ processed: 1, failed: 1 });
+    expect(res.json().batch.errors).toEqual([{ line: 2, message: 'amount: "five" is not a number' }]);
+  });
+
+  it('tracks up to 1,000 live events, all or none', async () => {
+    const events = Array.from({ length: 1000 }, (_, i) => ({
+      profileId: 'p3',
+      event: 'visit',
+      at: new Date(Date.UTC(2026, 5, 1, 0, i)).toISOString(),
+      properties: { page: 'home' },
+    }));
+    const ok = await call(t, 'POST', wsUrl(team.ws, 'customer-events'), importer, { events });
+    expect(ok.statusCode).toBe(202);
+    expect(ok.json()).toEqual({ accepted: 1000 });
+    const tooMany = await call(t, 'POST', wsUrl(team.ws, 'customer-events'), importer, {
+      events: [...events, events[0]],
+    });
+    expect(tooMany.statusCode).toBe(400);
+    const bad = await call(t, 'POST', wsUrl(team.ws, 'customer-events'), importer, {
+      events: [events[0], { ...events[1], event: 'nope' }],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe('events.1: unknown event "nope"');
+    const latest = (await profile('p3')).events;
+    expect(latest).toHaveLength(50);
+    expect(latest[0].at).toBe('2026-06-03T10:00:00.000Z');
+    expect(latest[1].at).toBe(events[999].at);
+  });
+});
+
+describe('reading profiles', () => {
+  it('pages by id with a keyset cursor and searches by id prefix', async () => {
+    const first = (await call(t, 'GET', wsUrl(team.ws, 'profiles?limit=2'), viewer)).json();
+    expect(first.profiles.map((p: { id: string }) => p.id)).toEqual(['bulk1', 'bulk10']);
+    const next = (
+      await call(t, 'GET', wsUrl(team.ws, `profiles?limit=2&after=${first.nextCursor}`), viewer)
+    ).json();
+    expect(next.profiles.map((p: { id: string }) => p.id)).toEqual(['bulk100', 'bulk1000']);
+    const search = (await call(t, 'GET', wsUrl(team.ws, 'profiles?search=p'), viewer)).json();
+    expect(search.profiles.map((p: { id: string }) => p.id)).toEqual(['p1', 'p3', 'p9']);
+    expect(search.nextCursor).toBeNull();
+    expect((await call(t, 'GET', wsUrl(team.ws, 'profiles/nobody'), viewer)).statusCode).toBe(404);
+  });
+});
+
+describe('rights', () => {
+  it.each([
+    ['POST', 'profiles/import'],
+    ['POST', 'customer-events/import'],
+  ])('%s %s: 401 signed out, 404 outside the workspace, 403 without the right', async (_method, path) => {
+    const what = path.split('/')[0] as 'profiles' | 'customer-events';
+    expect((await importBody(t, undefined, team.ws, what, 'text/csv', 'id\nx\n')).statusCode).toBe(401);
+    expect((await importBody(t, outsider, team.ws, what, 'text/csv', 'id\nx\n')).statusCode).toBe(404);
+    const denied = await importBody(t, viewer, team.ws, what, 'text/csv', 'id\nx\n');
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().error.message).toBe('You do not have permission to import customer data');
+  });
+
+  it('guards live events, profiles and batches the same way', async () => {
+    const body = { events: [{ profileId: 'x', event: 'visit', at: '2026-01-01T00:00:00Z' }] };
+    expect((await call(t, 'POST', wsUrl(team.ws, 'customer-events'), undefined, body)).statusCode).toBe(401);
+    expect((await call(t, 'POST', wsUrl(team.ws, 'customer-events'), outsider, body)).statusCode).toBe(404);
+    expect((await call(t, 'POST', wsUrl(team.ws, 'customer-events'), viewer, body)).statusCode).toBe(403);
+    expect((await call(t, 'GET', wsUrl(team.ws, 'profiles'), undefined)).statusCode).toBe(401);
+    expect((await call(t, 'GET', wsUrl(team.ws, 'profiles'), outsider)).statusCode).toBe(404);
+    expect((await call(t, 'GET', wsUrl(team.ws, 'batches/abc'), outsider)).statusCode).toBe(404);
+    expect((await call(t, 'GET', wsUrl(team.ws, 'batches/abc'), manager)).statusCode).toBe(404);
+  });
+});
