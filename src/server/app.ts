@@ -15,6 +15,8 @@ import { enableReadCaches } from './db/read-cache';
 import type { AppContext } from './context';
 import { createMailer, type Mailer } from './mail/mailer';
 import { registerErrorHandling } from './http/errors';
+import { registerInputGuards } from './http/input-guard';
+import { depthSafe } from './http/json-output';
 import { registerAuthentication } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import { workspaceRoutes } from './workspaces/routes';
@@ -63,8 +65,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(depthSafe(serializerCompiler));
   registerErrorHandling(app);
+  registerInputGuards(app);
 
   await app.register(cookie);
   await app.register(helmet, {
