@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -36,6 +36,8 @@ export interface AppOptions {
   db: Db;
   mailer?: Mailer;
   logger?: boolean | object;
+  /** Told of every route as it is registered (tests enumerate the routes to fuzz them all). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/healthz'];
@@ -50,6 +52,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   const ctx: AppContext = {
     db,
     config,

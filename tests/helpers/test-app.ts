@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '@server/app';
+import { buildApp, type AppOptions } from '@server/app';
 import { loadConfig, type Config } from '@server/config';
 import type { Database } from '@server/db/client';
 import { openTestDatabase } from './database';
@@ -16,7 +16,10 @@ export interface TestApp {
 }
 
 /** The real application on a fresh database, with its outbox in a temporary DATA_DIR. */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  options: Pick<AppOptions, 'onRoute'> = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-test-'));
   const database = await openTestDatabase();
   const config: Config = {
@@ -25,7 +28,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     webDir: path.join(dataDir, 'no-web'),
     ...overrides,
   };
-  const app = await buildApp({ config, db: database.db, logger: false });
+  const app = await buildApp({ config, db: database.db, logger: false, ...options });
   await app.ready();
   return {
     app,
