@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -18,6 +18,8 @@ import { registerErrorHandling } from './http/errors';
 import { withRedaction } from './http/log-redaction';
 import { BackgroundWork } from './lib/background';
 import { registerOriginCheck } from './http/origin-check';
+import { registerInputGuards } from './http/input-guard';
+import { depthSafe } from './http/json-output';
 import { registerAuthentication } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import { workspaceRoutes } from './workspaces/routes';
@@ -48,6 +50,8 @@ export interface AppOptions {
   db: Db;
   mailer?: Mailer;
   logger?: boolean | object;
+  /** Told of every route as it is registered (tests enumerate the routes to fuzz them all). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/healthz'];
@@ -62,6 +66,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   const ctx: AppContext = {
     db,
     config,
@@ -82,8 +87,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const stopListening = await listenForCacheDrops(db);
   app.addHook('onClose', () => stopListening());
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(depthSafe(serializerCompiler));
   registerErrorHandling(app);
+  registerInputGuards(app);
 
   await app.register(cookie);
   await app.register(helmet, {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '@server/app';
+import { buildApp, type AppOptions } from '@server/app';
 import { loadConfig, type Config } from '@server/config';
 import type { Database } from '@server/db/client';
 import type { Mailer } from '@server/mail/mailer';
@@ -19,7 +19,7 @@ export interface TestApp {
 /** The real application on a fresh database, with its outbox in a temporary DATA_DIR. */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  options: { logger?: boolean | object; mailer?: Mailer } = {},
+  options: { logger?: boolean | object; mailer?: Mailer } & Pick<AppOptions, 'onRoute'> = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-test-'));
   const database = await openTestDatabase();
@@ -34,6 +34,7 @@ export async function createTestApp(
     db: database.db,
     logger: options.logger ?? false,
     mailer: options.mailer,
+    onRoute: options.onRoute,
   });
   await app.ready();
   return {

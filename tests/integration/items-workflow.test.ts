@@ -1,5 +1,7 @@
 import type { Approvals, Item } from '@shared/api/items';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { makeImage } from '../fixtures/images';
+import { uploadImage } from '../fixtures/media';
 import { verifiedUser, type TestUser } from '../factories/users';
 import {
   approve,
@@ -318,16 +320,11 @@ describe('publishing', () => {
 });
 
 describe('publishing with references', () => {
-  const image = (name: string) => ({
+  // File values must name an upload of the workspace (the server takes their facts from its record).
+  const image = async (ws: string, name: string) => ({
     name,
     altText: name,
-    masterImage: {
-      name: `${name}.png`,
-      size: 1,
-      contentType: 'image/png',
-      storageName: `s/${name}.png`,
-      publicUrl: `/${name}.png`,
-    },
+    masterImage: await uploadImage(t, manager, ws, await makeImage({ seed: name.length }), `${name}.png`),
   });
   const ref = (item: Item, label: string) => ({ id: item.id, schemaType: item.schema, label });
 
@@ -341,8 +338,20 @@ describe('publishing with references', () => {
       },
       people: { 'Max Mailer': ['mailer'] },
     });
-    const cat = await createItem(t, manager, refs.ws, 'marquee-assets-image-set', image('cat'));
-    const dog = await createItem(t, manager, refs.ws, 'marquee-assets-image-set', image('dog'));
+    const cat = await createItem(
+      t,
+      manager,
+      refs.ws,
+      'marquee-assets-image-set',
+      await image(refs.ws, 'cat'),
+    );
+    const dog = await createItem(
+      t,
+      manager,
+      refs.ws,
+      'marquee-assets-image-set',
+      await image(refs.ws, 'dog'),
+    );
     const email = await createItem(t, manager, refs.ws, 'email', {
       name: 'Pets',
       subject: 'Pets',
@@ -367,7 +376,7 @@ describe('publishing with references', () => {
     expect((await getItem(t, manager, refs.ws, 'marquee-assets-image-set', cat.id)).published.live).toEqual(
       catLive,
     );
-    await saveItem(t, manager, refs.ws, 'marquee-assets-image-set', cat.id, image('cat 2'));
+    await saveItem(t, manager, refs.ws, 'marquee-assets-image-set', cat.id, await image(refs.ws, 'cat 2'));
     const again = await publish(t, manager, refs.ws, 'email', email.id, 'live', true);
     expect(again.json().published.map((p: { id: string }) => p.id)).toEqual([email.id, cat.id]);
   });

@@ -1,4 +1,6 @@
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { makeImage } from '../fixtures/images';
+import { uploadImage } from '../fixtures/media';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { patchWorkspace } from '../factories/workspaces';
 import {
@@ -370,13 +372,7 @@ describe('schemas and domains', () => {
     const image = await createItem(t, manager, ws.ws, 'marquee-assets-image-set', {
       name: 'Cat',
       altText: 'A cat',
-      masterImage: {
-        name: 'c.png',
-        size: 1,
-        contentType: 'image/png',
-        storageName: 's/c.png',
-        publicUrl: '/c.png',
-      },
+      masterImage: await uploadImage(t, manager, ws.ws, await makeImage(), 'c.png'),
     });
     const current = (await call(t, 'GET', `/api/v1/workspaces/${ws.ws}`, manager)).json();
     await patchWorkspace(t.app, manager, ws.ws, {

@@ -91,6 +91,12 @@ describe('POST /fun/sanitizeHtml/ against XSS', () => {
   it.each(XSS_PAYLOADS.map((payload, index) => [index + 1, payload]))(
     'payload %i leaves nothing that runs',
     async (_n, payload) => {
+      if ((payload as string).includes('\u0000')) {
+        // Text holding NUL never reaches the sanitiser: the edge refuses it (issue 8, finding 2).
+        const res = await sanitize({ schemaType: 'blog-post', field: 'body', html: payload as string });
+        expect(res.statusCode).toBe(400);
+        return;
+      }
       const output = await clean(payload as string);
       expectHarmless(output);
       // Sanitising is stable: the output is its own sanitised form.

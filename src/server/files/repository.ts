@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { files } from '../db/schema';
 
@@ -20,6 +20,14 @@ export async function findFile(
     .from(files)
     .where(and(eq(files.workspaceId, workspaceId), eq(files.storageName, storageName)));
   return row;
+}
+
+export async function findFiles(db: Db | Tx, workspaceId: string, storageNames: readonly string[]) {
+  if (storageNames.length === 0) return [];
+  return db
+    .select()
+    .from(files)
+    .where(and(eq(files.workspaceId, workspaceId), inArray(files.storageName, [...storageNames])));
 }
 
 export async function updateFile(

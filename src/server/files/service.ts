@@ -139,6 +139,16 @@ export async function fileRecordOf(
   return row ? toFileRecord(row) : undefined;
 }
 
+/** The records of the named files of a workspace, by storage name; unknown names are absent. */
+export async function fileRecordsOf(
+  ctx: AppContext,
+  workspaceId: string,
+  storageNames: readonly string[],
+): Promise<Map<string, FileRecord>> {
+  const rows = await repo.findFiles(ctx.db, workspaceId, storageNames);
+  return new Map(rows.map((row) => [row.storageName, toFileRecord(row)]));
+}
+
 /** The stored content of a file; 404 when the record or the object is missing. */
 export async function openFile(ctx: AppContext, row: repo.FileRow): Promise<StoredObject> {
   const object = await storageOf(ctx).get(uploadKey(row.workspaceId, row.storageName));

@@ -85,7 +85,7 @@ export async function presentItems(
       remainingApprovals: remaining,
       approvedBy: approvals.map((a) => ({
         roleId: a.roleId,
-        roleLabel: roles[a.roleId] ? approverRoleLabel(roles, a.roleId) : a.roleLabel,
+        roleLabel: Object.hasOwn(roles, a.roleId) ? approverRoleLabel(roles, a.roleId) : a.roleLabel,
         byId: a.byId,
         byName: a.byName,
         at: a.at.toISOString(),

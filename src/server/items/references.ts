@@ -9,7 +9,7 @@ function isReference(value: unknown): value is Reference {
 function collect(
   fields: readonly FieldDef[],
   data: Readonly<Record<string, unknown>>,
-  out: Record<string, ItemReference>,
+  out: Map<string, ItemReference>,
 ) {
   for (const field of fields) {
     const value = data[field.key];
@@ -21,24 +21,24 @@ function collect(
           ? value
           : [];
     for (const ref of refs) {
-      if (!isReference(ref) || ref.id in out) continue;
-      out[ref.id] = {
+      if (!isReference(ref) || out.has(ref.id)) continue;
+      out.set(ref.id, {
         schemaType: ref.schemaType,
         label: ref.label ?? '',
         fieldKey: field.key,
         ...(ref.thumbId ? { thumbId: ref.thumbId } : {}),
-      };
+      });
     }
     if (field.type === 'rich-text' && typeof value === 'string') {
       // Inline images and item links carry their reference in data-ref-* attributes (kept by the sanitiser).
       for (const ref of referencesInRichText(value)) {
-        if (ref.id in out) continue;
-        out[ref.id] = {
+        if (out.has(ref.id)) continue;
+        out.set(ref.id, {
           schemaType: ref.schemaType,
           label: ref.label,
           fieldKey: field.key,
           ...(ref.storageName ? { thumbId: ref.storageName } : {}),
-        };
+        });
       }
     }
     if (field.type === 'table' && Array.isArray(value)) {
@@ -55,7 +55,8 @@ function collect(
  * reference fields and from the inline images and item links of rich-text fields.
  */
 export function buildReferences(schema: Pick<SchemaType, 'fields'>, data: Readonly<Record<string, unknown>>) {
-  const out: Record<string, ItemReference> = {};
+  const out = new Map<string, ItemReference>();
   collect(schema.fields, data, out);
-  return out;
+  // fromEntries defines own properties, so an id such as "__proto__" stays an ordinary key.
+  return Object.fromEntries(out) as Record<string, ItemReference>;
 }

@@ -17,6 +17,7 @@ import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import { deleteItem } from '../commands/delete-item';
 import { badRequest } from '../http/errors';
+import { stringifyStored } from '../http/json-output';
 import { loadWorkspaceAccess } from '../workspaces/access';
 import { loadSchemaScope } from './scope';
 import * as items from './service';
@@ -32,9 +33,10 @@ export const ITEM_PATH = '/workspaces/:ws/items/:schema/:id';
 /**
  * Item JSON is built field by field by presentItems from typed rows (TypeScript holds it to the Item
  * type), so these routes skip zod's re-validation of every item on the way out; the zod schemas still
- * validate requests and document the responses in OpenAPI.
+ * validate requests and document the responses in OpenAPI. Data stored before the depth limits could
+ * nest too deep for JSON.stringify: it is cut rather than failing the whole page.
  */
-const presentedJson = { serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
+const presentedJson = { serializerCompiler: () => (data: unknown) => stringifyStored(data) };
 
 /** The version a save is based on: `If-Match: 3` (or `"3"`) and/or `baseVersion` in the body. */
 export function baseVersionOf(

@@ -7,6 +7,9 @@ import { itemDataSchema } from '@shared/schemas/zod';
 import type { SchemaType } from '@shared/schemas/types';
 import { VARIATION_KEY } from '@shared/schemas/types';
 import { decideSave } from '@shared/validation/form-actions';
+import { applyNameSlugs } from '@shared/validation/name-slug';
+import { itemDataLimitError } from '@shared/validation/value-limits';
+import { isReservedName, reservedNameMessage } from '@shared/text/reserved-names';
 import { validateItem } from '@shared/validation/validate-item';
 import type { AppContext } from '../context';
 import { AppError, badRequest, conflict, notFound } from '../http/errors';
@@ -19,6 +22,7 @@ import { sanitizeItemData } from '../sanitize/rich-text';
 import { listNear } from '../places/near';
 import { checkAudienceCriteria } from '../audiences/service';
 import * as repo from './repository';
+import { keepConnectionSecrets, needsStoredData, takeFileFacts } from './server-owned';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
 
 export const keyOf = (scope: SchemaScope, id: string): repo.ItemKey => ({
@@ -47,18 +51,37 @@ function fieldPath(path: readonly PropertyKey[]) {
   return ['data', ...path.map(String)].join('.');
 }
 
+/** Spec §5 name-slug on the server too: typed text kebab-cased, an empty slug derived from its source. */
+function normaliseNameSlugs(schema: SchemaType, data: Record<string, unknown>) {
+  const slugged = applyNameSlugs(schema.fields, data);
+  for (const field of schema.fields) {
+    const slug = field.type === 'name-slug' ? slugged[field.key] : undefined;
+    // Slugs serve as keys (attribute and event keys): never one a plain object already answers to.
+    if (typeof slug === 'string' && isReservedName(slug)) {
+      throw badRequest(`${fieldPath([field.key])}: ${reservedNameMessage(slug)}`);
+    }
+  }
+  return slugged;
+}
+
 /**
- * The data of a save, checked: its shape by the schema's zod type (400 naming the field), then the
- * form rules of spec §5 (400 'Please fix validation errors before saving' with the field errors,
- * unless the schema allows saving with errors: then it is stored with hasErrors).
+ * The data of a save, checked: its depth and size before anything recursive reads it, its shape by
+ * the schema's zod type (400 naming the field), server-owned values taken from the server's records,
+ * name-slugs normalised, then the form rules of spec §5 (400 'Please fix validation errors before
+ * saving' with the field errors, unless the schema allows saving with errors: then it is stored with
+ * hasErrors). `id` names the item being saved (none for a new one); `stored` is the data of the
+ * version being replaced, if any.
  */
 export async function checkItemData(
   ctx: AppContext,
   scope: SchemaScope,
   input: Record<string, unknown>,
   id?: string,
+  stored?: Record<string, unknown>,
 ) {
   const schema = scope.schema;
+  const tooBig = itemDataLimitError(input);
+  if (tooBig) throw badRequest(`${fieldPath(tooBig.field ? [tooBig.field] : [])}: ${tooBig.message}`);
   const parsed = dataSchemaOf(schema).safeParse(input);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => ({
@@ -67,9 +90,12 @@ export async function checkItemData(
     }));
     throw badRequest(`${issues[0].path}: ${issues[0].message}`, { issues });
   }
+  const owned = normaliseNameSlugs(schema, parsed.data);
+  await takeFileFacts(ctx, scope.workspace.id, schema, owned);
+  keepConnectionSecrets(schema, owned, stored);
   // Rich text is stored only as the sanitiser lets it through: no script, handler or foreign image.
   // Addresses carry the geohash of their point, computed here whatever the client sent (issue 12).
-  const data = sanitizeItemData(schema, withAddressGeohashes(schema, parsed.data), {
+  const data = sanitizeItemData(schema, withAddressGeohashes(schema, owned), {
     workspaceId: scope.workspace.id,
     publicUrl: ctx.config.publicUrl,
   });
@@ -116,7 +142,8 @@ export async function updateItem(
 ) {
   requireRight(scope, 'edit');
   const key = keyOf(scope, id);
-  const checked = await checkItemData(ctx, scope, data, id);
+  const stored = needsStoredData(scope.schema) ? (await repo.findItem(ctx.db, key))?.data : undefined;
+  const checked = await checkItemData(ctx, scope, data, id, stored);
   const row = await repo.saveNextVersion(ctx.db, key, baseVersion, {
     ...checked,
     lastWrittenBy: scope.user.id,
@@ -154,11 +181,18 @@ export function encodeCursor(cursor: repo.Cursor) {
   return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString('base64url');
 }
 
+/**
+ * The instants a cursor may carry: the ISO form `encodeCursor` writes, years 0001 to 9999. JavaScript
+ * reads far more (year -10000, +275000) than PostgreSQL stores, and such a date would fail in SQL.
+ */
+const CURSOR_INSTANT = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 export function decodeCursor(text: string): repo.Cursor {
   try {
     const [at, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
     if (
       typeof at === 'string' &&
+      CURSOR_INSTANT.test(at) &&
       !Number.isNaN(Date.parse(at)) &&
       typeof id === 'string' &&
       id.length <= 64

@@ -9,7 +9,7 @@ import * as repo from './repository';
 
 function checkRolesExist(access: WorkspaceAccess, roles: string[]) {
   for (const role of roles) {
-    if (!(role in access.workspace.roles)) throw badRequest(`Role "${role}" does not exist`);
+    if (!Object.hasOwn(access.workspace.roles, role)) throw badRequest(`Role "${role}" does not exist`);
   }
   return [...new Set(roles)];
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { stageValue } from '../publishing/stages';
+import { isReservedName, reservedNameMessage } from '../text/reserved-names';
 import { DEFAULT_TIMEZONES } from '../time/zones';
 
 export const WorkspaceId = z
@@ -12,8 +14,13 @@ export const RoleSchema = z.object({
   canPublish: z.array(z.string().max(100)).max(500),
   mustApprove: z.array(z.string().max(100)).max(500),
 });
-export const RolesSchema = z.record(
-  z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'Role ids are lowercase words joined by dashes' }),
+const RoleId = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'Role ids are lowercase words joined by dashes' });
+export const RolesSchema = z.record(RoleId, RoleSchema);
+/** Roles as a save sends them: ids that plain objects already answer to (`constructor`) are refused. */
+export const RolesInput = z.record(
+  RoleId.refine((id) => !isReservedName(id), { error: (issue) => reservedNameMessage(String(issue.input)) }),
   RoleSchema,
 );
 
@@ -25,6 +32,18 @@ export const Basics = z.object({
   dateFormat: z.string().max(60),
 });
 export type Basics = z.infer<typeof Basics>;
+
+/** Stage labels as a save sends them: a label whose value (its kebab-case) is a reserved name is refused. */
+const StagesInput = z.array(
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(60)
+    .refine((label) => !isReservedName(stageValue(label)), {
+      error: (issue) => reservedNameMessage(String(issue.input)),
+    }),
+);
 
 export const DEFAULT_BASICS = (name: string): Basics => ({
   name,
@@ -69,8 +88,10 @@ export const CreateWorkspaceBody = z.object({
 
 export const PatchWorkspaceBody = z
   .object({
-    basics: Basics.partial().optional(),
-    roles: RolesSchema.optional(),
+    basics: Basics.extend({ stages: StagesInput.max(20) })
+      .partial()
+      .optional(),
+    roles: RolesInput.optional(),
     oobe: z.object({ done: z.boolean() }).optional(),
     baseVersion: z
       .number()
@@ -120,7 +141,10 @@ export const PatchMemberBody = z
     isWorkspaceManager: z.boolean().optional(),
     displayName: z.string().trim().min(1).max(100).optional(),
   })
-  .strict();
+  .strict()
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), {
+    error: 'Send at least one of active, roles, isWorkspaceManager and displayName',
+  });
 
 export const Subscription = z.object({
   plan: z.string(),

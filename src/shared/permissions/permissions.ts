@@ -1,3 +1,5 @@
+import { ownValue } from '../text/reserved-names';
+
 /** Spec §3 Workspace roles and §6: a role lists the schema names it may edit, publish and must approve. */
 export interface Role {
   name: string;
@@ -41,7 +43,7 @@ export function effectivePermissions(roles: Roles, member: MemberRoles | undefin
   const canApprove = new Set<string>();
   const held: string[] = [];
   for (const roleId of member.roles) {
-    const role = roles[roleId];
+    const role = ownValue(roles, roleId);
     if (!role) continue;
     held.push(roleId);
     role.canEdit.forEach((s) => canEdit.add(s));
@@ -96,5 +98,5 @@ export function trimRoles(roles: Roles, existingSchemas: readonly string[]): Rol
 }
 
 export function trimMemberRoles(memberRoles: readonly string[], roles: Roles): string[] {
-  return [...new Set(memberRoles.filter((id) => id in roles))];
+  return [...new Set(memberRoles.filter((id) => Object.hasOwn(roles, id)))];
 }

@@ -1,4 +1,5 @@
 import { approverRoleIds, type Roles } from '../permissions/permissions';
+import { ownValue } from '../text/reserved-names';
 
 /** The roles that must approve a schema, by role id (stored role maps keep no order). */
 export const approversOf = (roles: Roles, schema: string): string[] => approverRoleIds(roles, schema).sort();
@@ -23,7 +24,7 @@ export function myApproverRoles(roles: Roles, schema: string, memberRoleIds: rea
 }
 
 /** The spec's approver role label comes from the role id: the role's name, else the id itself. */
-export const approverRoleLabel = (roles: Roles, roleId: string) => roles[roleId]?.name ?? roleId;
+export const approverRoleLabel = (roles: Roles, roleId: string) => ownValue(roles, roleId)?.name ?? roleId;
 
 /** Whether the current version waits on one of the member's roles. */
 export function needsApprovalFrom(remaining: readonly string[], memberRoleIds: readonly string[]): boolean {

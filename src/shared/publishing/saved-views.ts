@@ -1,5 +1,6 @@
 import { remainingApprovals } from './approvals';
 import type { Roles } from '../permissions/permissions';
+import { ownValue } from '../text/reserved-names';
 
 /** Spec §9 saved views: all, last-updated-by-me, need-my-approval, and per stage published-in, outdated-in, aging-in. */
 export const PLAIN_VIEW_IDS = ['all', 'last-updated-by-me', 'need-my-approval'] as const;
@@ -60,13 +61,13 @@ export function matchesSavedView(view: SavedViewQuery, item: ViewCandidate, cont
         context.memberRoleIds.includes(roleId),
       );
     case 'published-in':
-      return view.stage in item.copies;
+      return Object.hasOwn(item.copies, view.stage);
     case 'outdated-in': {
-      const copy = item.copies[view.stage];
+      const copy = ownValue(item.copies, view.stage);
       return copy !== undefined && copy.version < item.version;
     }
     case 'aging-in': {
-      const copy = item.copies[view.stage];
+      const copy = ownValue(item.copies, view.stage);
       return copy !== undefined && copy.publishedAt.getTime() < agingCutoff(context.now).getTime();
     }
   }

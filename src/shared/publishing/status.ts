@@ -1,3 +1,4 @@
+import { ownValue } from '../text/reserved-names';
 import { stageValue } from './stages';
 
 /** Spec §4: publish status of an item in one stage. */
@@ -22,7 +23,7 @@ export function publishStatuses(
   return Object.fromEntries(
     stageLabels.map((label) => {
       const stage = stageValue(label);
-      return [stage, publishStatus(copyVersions[stage], currentVersion)];
+      return [stage, publishStatus(ownValue(copyVersions, stage), currentVersion)];
     }),
   );
 }

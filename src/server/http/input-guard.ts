@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import { badRequest } from './errors';
+
+/**
+ * Input refused at the edge, once for every route (issue 8, findings 2 and 3): JSON nested deeper than
+ * any recursive code may safely walk, and text PostgreSQL cannot store or that is not text at all (NUL
+ * characters, unpaired UTF-16 surrogates) in bodies, query strings and path parameters.
+ */
+
+/** Deepest nesting of arrays and objects a JSON body may hold; item fields have a tighter limit. */
+export const MAX_BODY_DEPTH = 64;
+
+export const UNSAFE_TEXT_MESSAGE = 'Text must not contain NUL characters or unpaired surrogates';
+export const UNSAFE_KEY_MESSAGE = 'Field names must not contain NUL characters or unpaired surrogates';
+
+/** NUL, a high surrogate without its low half, or a low surrogate without its high half. */
+const UNSAFE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const isUnsafeText = (text: string) => UNSAFE_TEXT.test(text);
+
+/**
+ * The deepest nesting of arrays and objects in JSON text, read without parsing or recursion so that any
+ * input is safe; it stops counting once past `limit`. Brackets inside strings do not count.
+ */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** A field path the way validation messages name fields: `data.images.0.label`, odd keys quoted. */
+function pathOf(parent: string, key: string | number): string {
+  const part = typeof key === 'number' || /^[\w$-]+$/.test(key) ? String(key) : JSON.stringify(key);
+  return parent ? `${parent}.${part}` : part;
+}
+
+/**
+ * The first string or key in a parsed value that holds unsafe text, with its path and what is wrong;
+ * undefined when all is well. Walks with an explicit stack, so depth cannot overflow anything.
+ */
+export function findUnsafeText(value: unknown, root = ''): { path: string; message: string } | undefined {
+  const stack: { value: unknown; path: string }[] = [{ value, path: root }];
+  while (stack.length > 0) {
+    const { value: current, path } = stack.pop()!;
+    if (typeof current === 'string') {
+      if (isUnsafeText(current)) return { path: path || 'body', message: UNSAFE_TEXT_MESSAGE };
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: pathOf(path, i) });
+    } else if (typeof current === 'object' && current !== null) {
+      const keys = Object.keys(current);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i];
+        if (isUnsafeText(key)) return { path: pathOf(path, key), message: UNSAFE_KEY_MESSAGE };
+        stack.push({ value: (current as Record<string, unknown>)[key], path: pathOf(path, key) });
+      }
+    }
+  }
+  return undefined;
+}
+
+/** 400 naming the first unsafe string in `value`, e.g. `data.name: Text must not contain …`. */
+export function refuseUnsafeText(value: unknown, root = '') {
+  const found = findUnsafeText(value, root);
+  if (found) throw badRequest(`${found.path}: ${found.message}`);
+}
+
+/**
+ * Registers the guards on the root instance, before any route, so every route (also those added later)
+ * gets them: the JSON parser checks depth before parsing, and a preValidation hook checks every string
+ * of the parsed body, the query string and the path parameters before validation or a handler sees them.
+ */
+export function registerInputGuards(app: FastifyInstance) {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (jsonDepthExceeds(body as string, MAX_BODY_DEPTH)) {
+      done(badRequest(`The request body nests deeper than ${MAX_BODY_DEPTH} levels`), undefined);
+      return;
+    }
+    parseJson(request, body as string, done);
+  });
+  app.addHook('preValidation', async (request) => {
+    refuseUnsafeText(request.params);
+    refuseUnsafeText(request.query);
+    if (request.body !== undefined) refuseUnsafeText(request.body);
+  });
+}
