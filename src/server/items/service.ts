@@ -15,6 +15,7 @@ import { presentItem, presentItems } from './present';
 import { buildReferences } from './references';
 import { insertionRuleErrors } from './insertion-rules';
 import { sanitizeItemData } from '../sanitize/rich-text';
+import { prepareEmailFields } from '../email/sanitize';
 import * as repo from './repository';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
 
@@ -60,10 +61,15 @@ export async function checkItemData(ctx: AppContext, scope: SchemaScope, input: 
     throw badRequest(`${issues[0].path}: ${issues[0].message}`, { issues });
   }
   // Rich text is stored only as the sanitiser lets it through: no script, handler or foreign image.
-  const data = sanitizeItemData(schema, parsed.data, {
-    workspaceId: scope.workspace.id,
-    publicUrl: ctx.config.publicUrl,
-  });
+  // Email templates likewise, under an email-safe allow-list, with combinedMarkup built here.
+  const data = prepareEmailFields(
+    schema.fields,
+    sanitizeItemData(schema, parsed.data, {
+      workspaceId: scope.workspace.id,
+      publicUrl: ctx.config.publicUrl,
+    }),
+    { publicUrl: ctx.config.publicUrl },
+  );
   const insertion = await insertionRuleErrors(ctx, scope, data);
   if (Object.keys(insertion).length > 0) {
     throw new AppError(400, 'validation_failed', Object.values(insertion)[0], { errors: insertion });
