@@ -28,6 +28,7 @@ import { historyRoutes } from './history/routes';
 import { commentRoutes } from './comments/routes';
 import { approvalRoutes } from './approvals/routes';
 import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
+import { emailFunRoutes, emailRoutes } from './email/routes';
 
 export interface AppOptions {
   config: Config;
@@ -126,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await commentRoutes(api, ctx);
       await approvalRoutes(api, ctx);
       await publishingRoutes(api, ctx);
+      await emailRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );
@@ -135,6 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (fun) => {
       await itemFunRoutes(fun, ctx);
       await publishingFunRoutes(fun, ctx);
+      await emailFunRoutes(fun, ctx);
     },
     { prefix: '/fun' },
   );

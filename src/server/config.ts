@@ -31,6 +31,12 @@ export interface Config {
   googleVisionApiKey?: string;
   /** Base URL of the Vision API (tests point it at a local fake). */
   googleVisionUrl: string;
+  /** API key of a SendGrid-compatible email delivery service; without it that provider is not configured. */
+  sendgridApiKey?: string;
+  /** Base URL of the SendGrid-compatible v3 API (tests point it at a local fake). */
+  sendgridUrl: string;
+  /** Email template test sends allowed per workspace per hour. */
+  testSendsPerHour: number;
 }
 
 export interface S3Config {
@@ -76,6 +82,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageMaxPixels: Number(env.IMAGE_MAX_PIXELS ?? 100_000_000),
     googleVisionApiKey: env.GOOGLE_VISION_API_KEY || undefined,
     googleVisionUrl: (env.GOOGLE_VISION_URL ?? 'https://vision.googleapis.com').replace(/\/+$/, ''),
+    sendgridApiKey: env.SENDGRID_API_KEY || undefined,
+    sendgridUrl: (env.SENDGRID_URL ?? 'https://api.sendgrid.com').replace(/\/+$/, ''),
+    testSendsPerHour: Math.max(0, Number(env.TEST_SEND_RATE_LIMIT ?? 60) || 0),
   };
 }
 

@@ -190,6 +190,17 @@ export function buildCombinedMarkup(html: string, css: string, publicUrl: string
   return media ? `<style>${media}</style>${body}` : body;
 }
 
+/**
+ * HTML about to be sent (a template's combinedMarkup, or HTML given to `/fun/testSend/`): sanitised like
+ * a template, keeping the @media rules of its <style> blocks (sanitised) for phones.
+ */
+export function sanitizeMessageHtml(html: string): string {
+  const sheets = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/gi)].map((match) => match[1]);
+  const media = sheets.length ? mediaRules(sanitizeEmailCss(sheets.join('\n'))) : '';
+  const body = sanitizeEmailHtml(html);
+  return media ? `<style>${media}</style>${body}` : body;
+}
+
 const FORBIDDEN_TYPE = new Set([
   'script',
   'iframe',
