@@ -2,12 +2,15 @@ import type { ComponentType } from 'react';
 import type { FieldType } from '@shared/schemas/types';
 import type { FieldProps } from '@web/components/fields/types';
 import { mediaFieldEditors } from '@web/components/media/field-editors';
+import { EmailTemplateField } from '@web/components/email-editor/email-template-field';
 
 /**
  * Full editors that replace the item form's built-in display of a field type on every item screen
  * (single item, quick view, new item). The media screens register the file, image-set and rich-text
- * editors here (from src/web/components/media/).
+ * editors here (from src/web/components/media/); the email template editor comes from
+ * src/web/components/email-editor/.
  */
 export const ITEM_FIELD_EDITORS: Partial<Record<FieldType, ComponentType<FieldProps>>> = {
   ...mediaFieldEditors,
+  'email-template': EmailTemplateField,
 };

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { Group, Paper, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
+import { fillMergeTags } from '@shared/email/merge-tags';
+
+export type PreviewDevice = 'desktop' | 'phone';
+export const DEVICE_WIDTHS: Record<PreviewDevice, number> = { desktop: 640, phone: 375 };
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** The markup an email shows: combinedMarkup (CSS inlined, built by the server), else the HTML and CSS. */
+export function emailMarkup(template: unknown): string {
+  const value = (template && typeof template === 'object' ? template : {}) as Record<string, unknown>;
+  const combined = text(value.combinedMarkup);
+  if (combined.trim()) return combined;
+  const html = text(value['gjs-nl-html']);
+  return html.trim() ? `<style>${text(value['gjs-nl-css'])}</style>${html}` : '';
+}
+
+/**
+ * A rendered email in a sandboxed frame (no script, no same-origin access), at desktop or phone width,
+ * with its merge tags shown as written or filled with their defaults.
+ */
+export function EmailPreview({ template, label }: { template: unknown; label: string }) {
+  const [device, setDevice] = useState<PreviewDevice>('desktop');
+  const [isFilled, setFilled] = useState(false);
+  const markup = emailMarkup(template);
+  if (!markup)
+    return (
+      <Text size="sm" c="dimmed">
+        {template ? 'Template has no content yet' : 'No template yet'}
+      </Text>
+    );
+  const body = isFilled ? fillMergeTags(markup, {}, { html: true }) : markup;
+  return (
+    <Stack gap={6}>
+      <Group gap="sm">
+        <SegmentedControl
+          size="xs"
+          aria-label={`${label} preview size`}
+          value={device}
+          onChange={(next) => setDevice(next as PreviewDevice)}
+          data={[
+            { value: 'desktop', label: 'Desktop' },
+            { value: 'phone', label: 'Phone' },
+          ]}
+        />
+        <Switch
+          size="xs"
+          label="Fill merge tags with defaults"
+          checked={isFilled}
+          onChange={(event) => setFilled(event.currentTarget.checked)}
+        />
+      </Group>
+      <Paper
+        withBorder
+        radius="md"
+        p={0}
+        style={{ overflow: 'auto', background: 'var(--mantine-color-gray-1)' }}
+      >
+        <iframe
+          title={`${label} preview`}
+          sandbox=""
+          srcDoc={`<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head><body style="margin:0">${body}</body></html>`}
+          style={{
+            display: 'block',
+            width: DEVICE_WIDTHS[device],
+            maxWidth: '100%',
+            height: 480,
+            border: 0,
+            margin: '0 auto',
+            background: 'white',
+          }}
+        />
+      </Paper>
+    </Stack>
+  );
+}
