@@ -21,7 +21,7 @@ import {
 } from '@tabler/icons-react';
 import grapesjs, { type AssetsCustomData, type Editor } from 'grapesjs';
 import 'grapesjs/dist/css/grapes.min.css';
-import newsletter from 'grapesjs-preset-newsletter';
+import newsletterModule from 'grapesjs-preset-newsletter';
 import { mergeTagText } from '@shared/email/merge-tags';
 import { formatDateTime } from '@web/lib/dates';
 import type { FieldProps } from '../fields/types';
@@ -34,6 +34,10 @@ import { differsFrom, readDraft, writeDraft, type EmailDraft } from './email-dra
 import classes from './email-editor.module.css';
 
 type Template = Record<string, unknown>;
+
+/** The preset ships as UMD: bundlers hand over either the plugin or `{ default: plugin }`. */
+const newsletter =
+  (newsletterModule as unknown as { default?: typeof newsletterModule }).default ?? newsletterModule;
 
 const DEVICES = [
   { id: 'desktop', name: 'Desktop', width: '' },
