@@ -116,6 +116,9 @@ test('design an email with blocks, an image and a merge tag; save, reload, send 
   const preview = page.frameLocator('iframe[title="Template preview"]');
   await expect(preview.locator('body')).toContainText('{{first-name}}');
   await expect(preview.locator('img')).toHaveCount(1);
+  await expect
+    .poll(() => preview.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth))
+    .toBeGreaterThan(0);
   await shot(page, 'email-04-saved-view');
   await page.getByRole('button', { name: 'Edit', exact: true }).click();
   await expect(canvas(page).locator('[data-gjs-type="text"]').first()).toContainText('{{first-name}}');
@@ -138,7 +141,12 @@ test('design an email with blocks, an image and a merge tag; save, reload, send 
   await expect(canvas(page).locator('[data-gjs-type="text"]')).toHaveCount(2);
   // Cancel is the exit flag: the editor closes and the draft is gone.
   await page.getByRole('button', { name: 'Cancel', exact: true }).click();
-  await page.getByRole('button', { name: 'YES' }).click();
+  const confirm = page.getByRole('dialog', { name: 'You will lose the changes' });
+  await expect(async () => {
+    // The confirm dialog is still opening while the first click may land; click until it closes.
+    if (await confirm.isVisible()) await confirm.getByRole('button', { name: 'YES' }).click();
+    await expect(confirm).toBeHidden({ timeout: 1_000 });
+  }).toPass();
   await expect(page.locator('.gjs-frame')).toHaveCount(0);
   expect(
     await page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('marquee:email-draft:'))),

@@ -17,7 +17,7 @@ export function emailMarkup(template: unknown): string {
 }
 
 /**
- * A rendered email in a sandboxed frame (no script, no same-origin access), at desktop or phone width,
+ * A rendered email in a sandboxed frame (no script can run), at desktop or phone width,
  * with its merge tags shown as written or filled with their defaults.
  */
 export function EmailPreview({ template, label }: { template: unknown; label: string }) {
@@ -59,7 +59,8 @@ export function EmailPreview({ template, label }: { template: unknown; label: st
       >
         <iframe
           title={`${label} preview`}
-          sandbox=""
+          // No scripts ever; same origin only so the workspace's own images load with the session.
+          sandbox="allow-same-origin"
           srcDoc={`<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head><body style="margin:0">${body}</body></html>`}
           style={{
             display: 'block',
