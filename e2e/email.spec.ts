@@ -119,10 +119,16 @@ test('design an email with blocks, an image and a merge tag; save, reload, send 
   await expect
     .poll(() => preview.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth))
     .toBeGreaterThan(0);
+  // Rendered for one profile: typed attribute values fill the merge tags.
+  await page.getByRole('switch', { name: 'Preview for a profile' }).check();
+  await page.getByLabel('first-name').fill('Ada');
+  await expect(preview.locator('body')).toContainText('Insert your text hereAda');
   await shot(page, 'email-04-saved-view');
   await page.getByRole('button', { name: 'Edit', exact: true }).click();
   await expect(canvas(page).locator('[data-gjs-type="text"]').first()).toContainText('{{first-name}}');
   await expect(canvas(page).locator('img[src*="/fun/imageResize/"]')).toHaveCount(1);
+  // Opening the editor is not a change.
+  await expect(page.getByText('Unsaved changes')).toBeHidden();
 
   // Reload mid-edit: a new text block, kept as a draft in browser storage, offered back.
   await dragBlock(page, 'Text');

@@ -58,6 +58,19 @@ function loadTemplate(editor: Editor, template: Template) {
   editor.setStyle(hasItems(styles) ? (styles as never) : asString(template['gjs-nl-css']));
 }
 
+interface PanelButtons {
+  filter(test: (button: { get(key: string): unknown }) => boolean): unknown[];
+  remove(buttons: unknown[]): void;
+}
+
+/** The preset's own device buttons name devices we do not have; our Desktop/Phone control replaces them. */
+function removePresetDeviceButtons(editor: Editor) {
+  editor.Panels.getPanels().forEach((panel: unknown) => {
+    const buttons = (panel as unknown as { buttons?: PanelButtons }).buttons;
+    buttons?.remove(buttons.filter((button) => String(button.get('command')).startsWith('set-device')));
+  });
+}
+
 /** The spec's content keys (§3) as the editor holds them now; the server re-sanitises and rebuilds the markup. */
 function readTemplate(editor: Editor): Template {
   const plain = <T,>(value: T): unknown => JSON.parse(JSON.stringify(value));
@@ -114,6 +127,7 @@ export default function EmailEditor(props: FieldProps & { draftKey: string }) {
       plugins: [(ed) => newsletter(ed, { showBlocksOnLoad: true })],
     });
     editorRef.current = editor;
+    removePresetDeviceButtons(editor);
     loadTemplate(editor, initialValue.current);
     editor.UndoManager.clear();
 

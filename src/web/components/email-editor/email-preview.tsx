@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Group, Paper, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
-import { fillMergeTags } from '@shared/email/merge-tags';
+import { Group, Paper, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { fillMergeTags, mergeTagsIn } from '@shared/email/merge-tags';
 
 export type PreviewDevice = 'desktop' | 'phone';
 export const DEVICE_WIDTHS: Record<PreviewDevice, number> = { desktop: 640, phone: 375 };
@@ -17,20 +17,23 @@ export function emailMarkup(template: unknown): string {
 }
 
 /**
- * A rendered email in a sandboxed frame (no script can run), at desktop or phone width,
- * with its merge tags shown as written or filled with their defaults.
+ * A rendered email in a sandboxed frame (no script can run), at desktop or phone width, with its merge
+ * tags shown as written or filled for one customer profile: the attribute values typed here, else the
+ * tags' defaults (the same filling the server does on a test send).
  */
 export function EmailPreview({ template, label }: { template: unknown; label: string }) {
   const [device, setDevice] = useState<PreviewDevice>('desktop');
   const [isFilled, setFilled] = useState(false);
+  const [attributes, setAttributes] = useState<Record<string, string>>({});
   const markup = emailMarkup(template);
+  const tags = mergeTagsIn(markup);
   if (!markup)
     return (
       <Text size="sm" c="dimmed">
         {template ? 'Template has no content yet' : 'No template yet'}
       </Text>
     );
-  const body = isFilled ? fillMergeTags(markup, {}, { html: true }) : markup;
+  const body = isFilled ? fillMergeTags(markup, attributes, { html: true }) : markup;
   return (
     <Stack gap={6}>
       <Group gap="sm">
@@ -46,11 +49,29 @@ export function EmailPreview({ template, label }: { template: unknown; label: st
         />
         <Switch
           size="xs"
-          label="Fill merge tags with defaults"
+          label="Preview for a profile"
+          disabled={tags.length === 0}
           checked={isFilled}
           onChange={(event) => setFilled(event.currentTarget.checked)}
         />
       </Group>
+      {isFilled && (
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs">
+          {tags.map((tag) => (
+            <TextInput
+              key={tag.key}
+              size="xs"
+              label={tag.key}
+              placeholder={tag.defaultValue ?? '(empty)'}
+              value={attributes[tag.key] ?? ''}
+              onChange={(event) => {
+                const next = event.currentTarget.value;
+                setAttributes((current) => ({ ...current, [tag.key]: next }));
+              }}
+            />
+          ))}
+        </SimpleGrid>
+      )}
       <Paper
         withBorder
         radius="md"
