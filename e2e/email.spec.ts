@@ -172,4 +172,30 @@ test('design an email with blocks, an image and a merge tag; save, reload, send 
   expect(mail).toMatch(
     /src=3D"http:\/\/127\.0\.0\.1:\d+\/fun\/imageResize\/|src="http:\/\/127\.0\.0\.1:\d+\/fun\/imageResize\//,
   );
+
+  // Compare mode: two versions' rendered emails side by side.
+  const apiUrl = `/api/v1/workspaces/${ws}/items/email/${itemUrl.split('/').pop()}`;
+  const stored = (await (await page.request.get(apiUrl)).json()) as {
+    version: number;
+    data: Record<string, unknown> & { template: Record<string, unknown> };
+  };
+  const html = String(stored.data.template['gjs-nl-html']).replace('Insert your text here', 'Hello again ');
+  const put = await page.request.put(apiUrl, {
+    data: {
+      baseVersion: stored.version,
+      data: {
+        ...stored.data,
+        template: { 'gjs-nl-html': html, 'gjs-nl-css': stored.data.template['gjs-nl-css'] },
+      },
+    },
+  });
+  expect(put.status(), await put.text()).toBe(200);
+  await page.goto(`/${ws}/changelog/marketing/email/${itemUrl.split('/').pop()}?from=1&to=2`);
+  const previews = page.locator('iframe[title="Template preview"]');
+  await expect(previews).toHaveCount(2);
+  await expect(page.frameLocator('iframe[title="Template preview"] >> nth=1').locator('body')).toContainText(
+    'Hello again',
+  );
+  await page.locator('[data-field="template"]').scrollIntoViewIfNeeded();
+  await shot(page, 'email-07-compare');
 });
