@@ -133,11 +133,25 @@ test('design an email with blocks, an image and a merge tag; save, reload, send 
   // Reload mid-edit: a new text block, kept as a draft in browser storage, offered back.
   await dragBlock(page, 'Text');
   await expect(canvas(page).locator('[data-gjs-type="text"]')).toHaveCount(2);
+  // The Images button: the upload became an image set of the workspace, chosen from the library.
+  await page.getByRole('button', { name: 'Images', exact: true }).click();
+  await expect(picker).toBeVisible();
+  await picker.getByRole('listbox', { name: 'Image sets' }).getByRole('button').first().click();
+  await picker.getByRole('button', { name: 'Insert image', exact: true }).click();
+  await expect(picker).toBeHidden();
+  await expect(canvas(page).locator('img[src*="/fun/imageResize/"]')).toHaveCount(2);
+  // The draft in browser storage has caught up with both images.
   await expect
     .poll(() =>
-      page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('marquee:email-draft:'))),
+      page.evaluate(() => {
+        const key = Object.keys(localStorage).find((k) => k.startsWith('marquee:email-draft:'));
+        const draft = JSON.parse((key && localStorage.getItem(key)) || 'null') as {
+          template: { 'gjs-nl-html'?: string };
+        } | null;
+        return (draft?.template['gjs-nl-html'] ?? '').split('<img').length - 1;
+      }),
     )
-    .toBe(true);
+    .toBe(2);
   await page.reload();
   await page.getByRole('button', { name: 'Edit', exact: true }).click();
   const offer = page.getByTestId('email-draft-offer');
@@ -145,6 +159,7 @@ test('design an email with blocks, an image and a merge tag; save, reload, send 
   await shot(page, 'email-05-draft-offer');
   await offer.getByRole('button', { name: 'Restore draft' }).click();
   await expect(canvas(page).locator('[data-gjs-type="text"]')).toHaveCount(2);
+  await expect(canvas(page).locator('img[src*="/fun/imageResize/"]')).toHaveCount(2);
   // Cancel is the exit flag: the editor closes and the draft is gone.
   await page.getByRole('button', { name: 'Cancel', exact: true }).click();
   const confirm = page.getByRole('dialog', { name: 'You will lose the changes' });

@@ -378,5 +378,9 @@ describe('merge tags', () => {
     const res = await call(t, 'GET', `/api/v1/workspaces/${team.ws}/emails/merge-tags`, team.members.blogger);
     expect(res.statusCode).toBe(200);
     expect(res.json().mergeTags).toEqual([{ key: 'first-name', label: 'First name' }]);
+    const anonymous = await call(t, 'GET', `/api/v1/workspaces/${team.ws}/emails/merge-tags`);
+    expect(anonymous.statusCode).toBe(401);
+    const elsewhere = await call(t, 'GET', `/api/v1/workspaces/${team.ws}/emails/merge-tags`, outsider);
+    expect(elsewhere.statusCode).toBe(404);
   });
 });

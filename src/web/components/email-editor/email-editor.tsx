@@ -207,11 +207,17 @@ export default function EmailEditor(props: FieldProps & { draftKey: string }) {
     const request = assetRequest;
     withEditor((editor) => {
       const [asset] = [editor.AssetManager.add({ type: 'image', src: image.src, name: image.alt })].flat();
-      if (request) {
+      const target = request?.options?.target;
+      if (request && target) {
         request.select(asset, true);
-        request.options?.target?.addAttributes?.({ alt: image.alt });
-        request.close();
+        target.addAttributes?.({ alt: image.alt });
+      } else {
+        // Opened from the Images button: the image goes into the selected cell, else at the end.
+        const selected = editor.getSelected();
+        const parent = selected?.is('cell') ? selected : editor.getWrapper();
+        parent?.append({ type: 'image', src: image.src, attributes: { alt: image.alt } });
       }
+      request?.close();
     });
     setAssetRequest(null);
   };
