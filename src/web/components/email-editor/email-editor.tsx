@@ -92,7 +92,7 @@ function readTemplate(editor: Editor): Template {
  * workspace's image sets and uploads as its asset manager, desktop and phone views, undo and redo,
  * merge tags, and a draft in browser storage that a reload offers back.
  */
-export default function EmailEditor(props: FieldProps & { draftKey: string }) {
+export default function EmailEditor(props: FieldProps & { draftKey: string | null }) {
   const { value, onChange, draftKey, field, error } = props;
   const containerRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<Editor | null>(null);
@@ -104,7 +104,7 @@ export default function EmailEditor(props: FieldProps & { draftKey: string }) {
   const [device, setDevice] = useState<PreviewDevice>('desktop');
   const [assetRequest, setAssetRequest] = useState<AssetsCustomData | null>(null);
   const [draft, setDraft] = useState<EmailDraft | null>(() => {
-    const stored = readDraft(draftKey);
+    const stored = draftKey ? readDraft(draftKey) : null;
     return stored && differsFrom(stored, value) ? stored : null;
   });
   const [history, setHistory] = useState({ canUndo: false, canRedo: false });
@@ -135,7 +135,7 @@ export default function EmailEditor(props: FieldProps & { draftKey: string }) {
     const sync = () => {
       const template = readTemplate(editor);
       onChangeRef.current(template);
-      writeDraft(draftKey, template);
+      if (draftKey) writeDraft(draftKey, template);
     };
     const handleUpdate = () => {
       setHistory({ canUndo: editor.UndoManager.hasUndo(), canRedo: editor.UndoManager.hasRedo() });

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Skeleton, Stack } from '@mantine/core';
-import { useLocation } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import type { FieldProps } from '../fields/types';
 import { clearDraft, draftKey } from './email-draft';
 import { EmailPreview } from './email-preview';
@@ -24,10 +24,13 @@ function EditorSkeleton() {
  */
 export function EmailTemplateField(props: FieldProps) {
   const { pathname } = useLocation();
-  const key = draftKey(pathname);
+  // Drafts belong to an item screen (its path names the item, or 'new'); a quick view over a list
+  // cannot tell its items apart by path, so it keeps no draft.
+  const { id } = useParams();
+  const key = id ? draftKey(pathname) : null;
   const wasEditing = useRef(!props.readOnly);
   useEffect(() => {
-    if (props.readOnly && wasEditing.current) clearDraft(key);
+    if (props.readOnly && wasEditing.current && key) clearDraft(key);
     wasEditing.current = !props.readOnly;
   }, [props.readOnly, key]);
 
