@@ -1,10 +1,17 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Badge, Button, Group, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
+import type { TestSendProvider } from '@shared/api/email';
 import { splitEmailList } from '@shared/schemas/marketing';
 import { errorMessage } from '@web/lib/api-client';
 import { formatDateTime } from '@web/lib/dates';
 import { useTestSends } from './api/list-test-sends';
 import { useSendTest } from './api/send-test';
+
+const PROVIDERS: { value: TestSendProvider; label: string }[] = [
+  { value: 'smtp', label: 'Mail server (SMTP or outbox)' },
+  { value: 'sendgrid', label: 'SendGrid' },
+];
 
 const STATUS_COLORS: Record<string, string> = { sent: 'teal', failed: 'red', sending: 'gray' };
 
@@ -25,6 +32,7 @@ export function EmailTestSendPanel({
 }) {
   const sends = useTestSends(workspaceId, itemId);
   const send = useSendTest(workspaceId, itemId);
+  const [provider, setProvider] = useState<TestSendProvider>('smtp');
   const addresses = splitEmailList(typeof testAddresses === 'string' ? testAddresses : '');
   return (
     <Paper p={{ base: 'sm', sm: 'lg' }} radius="md" data-testid="email-test-send">
@@ -41,14 +49,24 @@ export function EmailTestSendPanel({
             </Text>
           </div>
           {canSend && (
-            <Button
-              leftSection={<IconSend size={16} />}
-              loading={send.isPending}
-              disabled={addresses.length === 0}
-              onClick={() => send.mutate({})}
-            >
-              Send test
-            </Button>
+            <Group gap="xs">
+              <Select
+                aria-label="Email delivery provider"
+                data={PROVIDERS}
+                value={provider}
+                allowDeselect={false}
+                onChange={(next) => next && setProvider(next as TestSendProvider)}
+                w={240}
+              />
+              <Button
+                leftSection={<IconSend size={16} />}
+                loading={send.isPending}
+                disabled={addresses.length === 0}
+                onClick={() => send.mutate({ provider })}
+              >
+                Send test
+              </Button>
+            </Group>
           )}
         </Group>
         {send.isSuccess && (
