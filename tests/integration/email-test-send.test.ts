@@ -9,6 +9,8 @@ import { testSends } from '@server/db/schema';
 import type { Config } from '@server/config';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { readOutbox } from '../helpers/outbox';
+import { makeImage } from '../fixtures/images';
+import { uploadImage } from '../fixtures/media';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { call, createItem, role, teamWorkspace, type Team } from '../factories/items';
 
@@ -158,8 +160,11 @@ describe('test send through the outbox (no SMTP_URL)', () => {
     expect(mail.subject).toBe('Welcome, friend!');
     expect(mail.text).toContain('Hi friend, welcome aboard.');
     expect(mail.text).toContain('<h1 style="color:#112233">Hello friend</h1>');
-    expect(mail.text).toContain(
-      `src="http://marquee.test/api/v1/workspaces/${team.ws}/files/AAAAAAAAAAAAAAAAAAAAAAAA.png"`,
+    // The workspace's own image as a signed link a recipient can load (checked below).
+    expect(mail.text).toMatch(
+      new RegExp(
+        `src="http://marquee\\.test/fun/emailImage/\\?id=AAAAAAAAAAAAAAAAAAAAAAAA\\.png&amp;w=1200&amp;__marquee_workspace=${team.ws}&amp;sig=[\\w-]+"`,
+      ),
     );
   });
 
@@ -200,6 +205,39 @@ describe('test send through the outbox (no SMTP_URL)', () => {
     expect(mail.subject).toBe('Fun default');
     expect(mail.text).not.toMatch(/onclick|<script|alert/);
     expect(mail.text).toMatch(/Content-Type: text\/plain[\s\S]*Plain words/);
+  });
+});
+
+describe('images of sent mail', () => {
+  it('are signed links a recipient loads without signing in, for that image and size only', async () => {
+    const file = await uploadImage(t, owner, team.ws, await makeImage({ seed: 3 }), 'hero.png');
+    const res = await funSend(t, owner, team.ws, 'smtp', {
+      recipients: ['img@example.com'],
+      subject: 'Images',
+      html: `<p><img src="/fun/imageResize/?id=${file.storageName}&amp;w=600&amp;__marquee_workspace=${team.ws}" alt="hero"/></p>`,
+    });
+    expect(res.statusCode).toBe(200);
+    const mail = readOutbox(t.dataDir).at(-1)!;
+    const src = /src="(http:\/\/marquee\.test\/fun\/emailImage\/[^"]+)"/
+      .exec(mail.text)![1]
+      .replace(/&amp;/g, '&');
+    const url = new URL(src);
+    expect(url.searchParams.get('w')).toBe('600');
+    const image = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toMatch(/^image\//);
+    expect(image.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    // Another size, another file or a forged signature is not found.
+    for (const [key, value] of [
+      ['w', '1200'],
+      ['id', 'BBBBBBBBBBBBBBBBBBBBBBBB.png'],
+      ['sig', 'forged'],
+    ]) {
+      const changed = new URL(src);
+      changed.searchParams.set(key, value);
+      const refused = await t.app.inject({ method: 'GET', url: changed.pathname + changed.search });
+      expect(refused.statusCode, key).toBe(404);
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  EmailImageQuery,
   ItemTestSendBody,
   MergeTagList,
   TestSendAnswer,
@@ -77,6 +78,34 @@ export async function emailRoutes(instance: FastifyInstance, ctx: AppContext) {
 /** Spec §7 `POST /fun/testSend/{provider}` with `{recipients, subject, text, html}`: 200 means handed over. */
 export async function emailFunRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/emailImage/',
+    {
+      schema: {
+        tags,
+        summary: 'An image of a sent email, for whoever holds its signed link (recipients are not members)',
+        querystring: EmailImageQuery,
+      },
+    },
+    async (request, reply) => {
+      const { id, w, h, __marquee_workspace: workspaceId, sig } = request.query;
+      const image = await email.emailImage(
+        ctx,
+        { workspaceId, storageName: id, w, h, sig },
+        request.headers.accept,
+      );
+      reply
+        .header('content-type', image.contentType)
+        .header('content-length', String(image.size))
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        // Mail clients show it from their own origin.
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .header('vary', 'Accept');
+      return reply.send(image.body);
+    },
+  );
+
   app.post(
     '/testSend/:provider',
     {

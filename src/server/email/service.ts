@@ -15,6 +15,11 @@ import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
 import { requireItem } from '../items/service';
 import { createSendGrid, parseFrom } from '../providers/sendgrid';
 import { absoluteImageUrls, sanitizeMessageHtml } from './sanitize';
+import { isSignedImageLink, signOwnImages, type ImageLink } from './image-links';
+import { FILE_NOT_FOUND } from '../files/service';
+import { thumbnailOf } from '../media/resize';
+import { StorageName } from '@shared/media/contract';
+import { notFound } from '../http/errors';
 import * as repo from './repository';
 
 export interface OutgoingMessage {
@@ -32,16 +37,24 @@ const htmlDocument = (body: string) =>
 
 /**
  * The message as sent: merge tags filled from the attributes (or their defaults), the HTML sanitised
- * (whatever the caller sent) with own images as absolute URLs under PUBLIC_URL, and a text part (the
+ * (whatever the caller sent) with the workspace's own images as signed links under PUBLIC_URL that a
+ * recipient can load (other relative URLs made absolute there too), and a text part (the
  * given text, or text derived from the HTML).
  */
 export function composeMessage(
   ctx: AppContext,
+  workspaceId: string,
   content: { recipients: string[]; subject: string; text: string; html: string },
   attributes: MergeAttributes = {},
 ): OutgoingMessage {
   const filledHtml = content.html.trim() ? fillMergeTags(content.html, attributes, { html: true }) : '';
-  const body = filledHtml ? absoluteImageUrls(sanitizeMessageHtml(filledHtml), ctx.config.publicUrl) : '';
+  const { publicUrl, secret } = ctx.config;
+  const body = filledHtml
+    ? absoluteImageUrls(
+        signOwnImages(sanitizeMessageHtml(filledHtml), { publicUrl, secret, workspaceId }),
+        publicUrl,
+      )
+    : '';
   const text = content.text.trim()
     ? fillMergeTags(content.text, attributes)
     : htmlToText(body, { wordwrap: 100, selectors: [{ selector: 'img', format: 'skip' }] });
@@ -158,7 +171,8 @@ export async function sendTest(
   body: TestSendBody,
 ) {
   const scope = emailScope(access);
-  return testSend(ctx, scope, provider, composeMessage(ctx, body, body.attributes), null);
+  const message = composeMessage(ctx, access.workspace.id, body, body.attributes);
+  return testSend(ctx, scope, provider, message, null);
 }
 
 interface StoredEmail {
@@ -183,6 +197,7 @@ export async function sendItemTest(
   const recipients = addresses.data;
   const message = composeMessage(
     ctx,
+    access.workspace.id,
     {
       recipients,
       subject: data.subject ?? '',
@@ -212,4 +227,24 @@ export async function listMergeTags(ctx: AppContext, access: WorkspaceAccess) {
       .filter((row): row is { key: string; name: string | null } => !!row.key)
       .map((row) => ({ key: row.key, label: row.name || row.key })),
   };
+}
+
+/**
+ * `/fun/emailImage/`: an image of a sent email, for anyone holding the signed link (a recipient is not
+ * a member). A link that is not signed for exactly this workspace, file and size is not found.
+ */
+export async function emailImage(
+  ctx: AppContext,
+  link: ImageLink & { sig: string },
+  accept: string | undefined,
+) {
+  const { sig, ...target } = link;
+  if (
+    !StorageName.safeParse(target.storageName).success ||
+    !isSignedImageLink(ctx.config.secret, target, sig)
+  )
+    throw notFound(FILE_NOT_FOUND);
+  // The thumbnail cache is keyed inside the workspace; the signature stands in for the membership.
+  const access = { workspace: { id: target.workspaceId } } as WorkspaceAccess;
+  return thumbnailOf(ctx, access, { storageName: target.storageName, w: target.w, h: target.h, accept });
 }

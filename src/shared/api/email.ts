@@ -74,3 +74,14 @@ export type TestSendList = z.infer<typeof TestSendList>;
 export const MergeTagOption = z.object({ key: z.string(), label: z.string() });
 export const MergeTagList = z.object({ mergeTags: z.array(MergeTagOption) });
 export type MergeTagList = z.infer<typeof MergeTagList>;
+
+const imageDimension = z.coerce.number().int().min(16).max(2400).optional();
+
+/** `GET /fun/emailImage/`: an image of a sent email, by its signed link. */
+export const EmailImageQuery = z.object({
+  id: z.string().min(1).max(100),
+  w: imageDimension,
+  h: imageDimension,
+  __marquee_workspace: z.string().min(1).max(63),
+  sig: z.string().min(1).max(100),
+});
