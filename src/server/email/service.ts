@@ -7,20 +7,19 @@ import {
   type TestSendRecord,
 } from '@shared/api/email';
 import { fillMergeTags, type MergeAttributes } from '@shared/email/merge-tags';
+import { StorageName } from '@shared/media/contract';
 import { splitEmailList } from '@shared/schemas/marketing';
 import type { AppContext } from '../context';
-import { AppError, badRequest } from '../http/errors';
-import type { WorkspaceAccess } from '../workspaces/access';
+import { FILE_NOT_FOUND } from '../files/service';
+import { AppError, badRequest, notFound } from '../http/errors';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
 import { requireItem } from '../items/service';
-import { createSendGrid, parseFrom } from '../providers/sendgrid';
-import { absoluteImageUrls, sanitizeMessageHtml } from './sanitize';
-import { isSignedImageLink, signOwnImages, type ImageLink } from './image-links';
-import { FILE_NOT_FOUND } from '../files/service';
 import { thumbnailOf } from '../media/resize';
-import { StorageName } from '@shared/media/contract';
-import { notFound } from '../http/errors';
+import { createSendGrid, parseFrom } from '../providers/sendgrid';
+import type { WorkspaceAccess } from '../workspaces/access';
+import { isSignedImageLink, signOwnImages, type ImageLink } from './image-links';
 import * as repo from './repository';
+import { absoluteImageUrls, sanitizeMessageHtml } from './sanitize';
 
 export interface OutgoingMessage {
   to: string[];
