@@ -37,6 +37,7 @@ import { placesFunRoutes } from './places/routes';
 import { batchRoutes } from './batches/routes';
 import { customerRoutes } from './customers/routes';
 import { audienceRoutes } from './audiences/routes';
+import { emailFunRoutes, emailRoutes } from './email/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -155,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await batchRoutes(api, ctx);
       await customerRoutes(api, ctx);
       await audienceRoutes(api, ctx);
+      await emailRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );
@@ -164,6 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (fun) => {
       await itemFunRoutes(fun, ctx);
       await publishingFunRoutes(fun, ctx);
+      await emailFunRoutes(fun, ctx);
     },
     { prefix: '/fun' },
   );

@@ -36,6 +36,12 @@ export interface Config {
   googleVisionApiKey?: string;
   /** Base URL of the Vision API (tests point it at a local fake). */
   googleVisionUrl: string;
+  /** API key of a SendGrid-compatible email delivery service; without it that provider is not configured. */
+  sendgridApiKey?: string;
+  /** Base URL of the SendGrid-compatible v3 API (tests point it at a local fake). */
+  sendgridUrl: string;
+  /** Email template test sends allowed per workspace per hour. */
+  testSendsPerHour: number;
   /** Address lookup (issue 12): Google Places when its key is set, else a Nominatim geocoder, else none. */
   places: PlacesConfig;
 }
@@ -106,6 +112,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rateLimit: Number(env.PLACES_RATE_LIMIT ?? 60),
       cacheTtlMs: Number(env.PLACES_CACHE_TTL_MS ?? 300_000),
     },
+    sendgridApiKey: env.SENDGRID_API_KEY || undefined,
+    sendgridUrl: (env.SENDGRID_URL ?? 'https://api.sendgrid.com').replace(/\/+$/, ''),
+    testSendsPerHour: Math.max(0, Number(env.TEST_SEND_RATE_LIMIT ?? 60) || 0),
   };
 }
 

@@ -389,3 +389,33 @@ export const files = pgTable(
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.storageName] })],
 );
+
+/**
+ * Test sends of email templates (issue 10): who sent what to whom through which provider, and how it
+ * went. The rate limit counts a workspace's rows of the last hour, so it holds across server processes.
+ */
+export const testSends = pgTable(
+  'test_sends',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    /** The email item sent, or null for a send of given content (`/fun/testSend/…`). */
+    itemId: text('item_id'),
+    provider: text('provider').notNull(),
+    recipients: jsonb('recipients').$type<string[]>().notNull(),
+    subject: text('subject').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    by: text('by').notNull(),
+    byName: text('by_name').notNull(),
+    /** sending, sent or failed. */
+    status: text('status').notNull(),
+    error: text('error'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    index('test_sends_at').on(t.workspaceId, t.at),
+    index('test_sends_item').on(t.workspaceId, t.itemId, t.at),
+  ],
+);

@@ -21,6 +21,7 @@ import { insertionRuleErrors } from './insertion-rules';
 import { sanitizeItemData } from '../sanitize/rich-text';
 import { listNear } from '../places/near';
 import { checkAudienceCriteria } from '../audiences/service';
+import { prepareEmailFields } from '../email/sanitize';
 import * as repo from './repository';
 import { keepConnectionSecrets, needsStoredData, takeFileFacts } from './server-owned';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
@@ -95,10 +96,15 @@ export async function checkItemData(
   keepConnectionSecrets(schema, owned, stored);
   // Rich text is stored only as the sanitiser lets it through: no script, handler or foreign image.
   // Addresses carry the geohash of their point, computed here whatever the client sent (issue 12).
-  const data = sanitizeItemData(schema, withAddressGeohashes(schema, owned), {
-    workspaceId: scope.workspace.id,
-    publicUrl: ctx.config.publicUrl,
-  });
+  // Email templates are sanitised under an email-safe allow-list, with combinedMarkup built here.
+  const data = prepareEmailFields(
+    schema.fields,
+    sanitizeItemData(schema, withAddressGeohashes(schema, owned), {
+      workspaceId: scope.workspace.id,
+      publicUrl: ctx.config.publicUrl,
+    }),
+    { publicUrl: ctx.config.publicUrl },
+  );
   await checkAudienceCriteria(ctx, scope, data, id);
   const insertion = await insertionRuleErrors(ctx, scope, data);
   if (Object.keys(insertion).length > 0) {

@@ -4,14 +4,17 @@ import type { FieldProps } from '@web/components/fields/types';
 import { mediaFieldEditors } from '@web/components/media/field-editors';
 import { AddressField } from '@web/components/places/address-field';
 import { CriteriaField } from '@web/components/criteria-builder/criteria-field';
+import { EmailTemplateField } from '@web/components/email-editor/email-template-field';
 
 /**
  * Full editors that replace the item form's built-in display of a field type on every item screen
  * (single item, quick view, new item). The media screens register the file, image-set and rich-text
- * editors here (from src/web/components/media/), the places screens the address editor.
+ * editors here (from src/web/components/media/), the places screens the address editor;
+ * the email template editor comes from src/web/components/email-editor/.
  */
 export const ITEM_FIELD_EDITORS: Partial<Record<FieldType, ComponentType<FieldProps>>> = {
   ...mediaFieldEditors,
   address: AddressField,
   criteria: CriteriaField,
+  'email-template': EmailTemplateField,
 };

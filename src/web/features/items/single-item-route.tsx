@@ -17,6 +17,7 @@ import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import type { Domain, SchemaType } from '@shared/schemas/types';
 import { ItemForm } from '@web/components/item-form/item-form';
+import { EmailTestSendPanel } from '@web/components/email-editor/email-test-send-panel';
 import { NotFoundPage } from '@web/components/not-found-page';
 import { useItem } from './api/get-item';
 import { NEW_ITEM_ID } from './api/save-item';
@@ -40,6 +41,8 @@ import {
   unpublishPath,
 } from './item-paths';
 import { useItemRoute } from './use-item-route';
+
+const EMAIL_SCHEMA = 'email';
 
 /** /{workspace}/{domain}/{schema}/{id}: the item form with a right drawer of publishing, approvals, comments and history. */
 export default function SingleItemRoute() {
@@ -206,6 +209,9 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
     (saved) => notifications.show({ color: 'teal', message: `Saved as version ${saved.version}` }),
   );
 
+  // The email editor needs the whole width; the activity panel goes below it.
+  const isFullWidth = schema.name === EMAIL_SCHEMA;
+
   // The route's guard loaded the item; without it (deleted meanwhile) there is nothing to show.
   if (!item.data) return null;
   const current = item.data;
@@ -241,7 +247,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
         }
       />
       <Grid gap="lg" align="flex-start">
-        <Grid.Col span={{ base: 12, md: 7, xl: 8 }}>
+        <Grid.Col span={isFullWidth ? 12 : { base: 12, md: 7, xl: 8 }}>
           <Stack gap="md">
             {conflict && <ItemConflictAlert onReload={() => void handleReload()} />}
             <ItemForm
@@ -253,11 +259,24 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               onSave={handleSave}
               {...environment}
             />
+            {schema.name === EMAIL_SCHEMA && (
+              <EmailTestSendPanel
+                workspaceId={workspace.id}
+                itemId={id}
+                testAddresses={current.data.testAddresses}
+                canSend={current.abilities.canEdit}
+              />
+            )}
           </Stack>
         </Grid.Col>
         {isWide && (
-          <Grid.Col span={{ md: 5, xl: 4 }}>
-            <Paper withBorder radius="md" p="md" style={{ position: 'sticky', top: 76 }}>
+          <Grid.Col span={isFullWidth ? 12 : { md: 5, xl: 4 }}>
+            <Paper
+              withBorder
+              radius="md"
+              p="md"
+              style={isFullWidth ? undefined : { position: 'sticky', top: 76 }}
+            >
               {side}
             </Paper>
           </Grid.Col>

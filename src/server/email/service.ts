@@ -1,0 +1,249 @@
+import { convert as htmlToText } from 'html-to-text';
+import {
+  EMAIL_MESSAGES,
+  Recipients,
+  type TestSendBody,
+  type TestSendProvider,
+  type TestSendRecord,
+} from '@shared/api/email';
+import { fillMergeTags, type MergeAttributes } from '@shared/email/merge-tags';
+import { StorageName } from '@shared/media/contract';
+import { splitEmailList } from '@shared/schemas/marketing';
+import type { AppContext } from '../context';
+import { FILE_NOT_FOUND } from '../files/service';
+import { AppError, badRequest, notFound } from '../http/errors';
+import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
+import { requireItem } from '../items/service';
+import { thumbnailOf } from '../media/resize';
+import { createSendGrid, parseFrom } from '../providers/sendgrid';
+import type { WorkspaceAccess } from '../workspaces/access';
+import { isSignedImageLink, signOwnImages, type ImageLink } from './image-links';
+import * as repo from './repository';
+import { absoluteImageUrls, sanitizeMessageHtml } from './sanitize';
+
+export interface OutgoingMessage {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A sanitised HTML body as a whole document, the way mail clients expect it. */
+const htmlDocument = (body: string) =>
+  '<!DOCTYPE html><html><head><meta charset="utf-8">' +
+  '<meta name="viewport" content="width=device-width, initial-scale=1"></head>' +
+  `<body>${body}</body></html>`;
+
+/**
+ * The message as sent: merge tags filled from the attributes (or their defaults), the HTML sanitised
+ * (whatever the caller sent) with the workspace's own images as signed links under PUBLIC_URL that a
+ * recipient can load (other relative URLs made absolute there too), and a text part (the
+ * given text, or text derived from the HTML).
+ */
+export function composeMessage(
+  ctx: AppContext,
+  workspaceId: string,
+  content: { recipients: string[]; subject: string; text: string; html: string },
+  attributes: MergeAttributes = {},
+): OutgoingMessage {
+  const filledHtml = content.html.trim() ? fillMergeTags(content.html, attributes, { html: true }) : '';
+  const { publicUrl, secret } = ctx.config;
+  const body = filledHtml
+    ? absoluteImageUrls(
+        signOwnImages(sanitizeMessageHtml(filledHtml), { publicUrl, secret, workspaceId }),
+        publicUrl,
+      )
+    : '';
+  const text = content.text.trim()
+    ? fillMergeTags(content.text, attributes)
+    : htmlToText(body, { wordwrap: 100, selectors: [{ selector: 'img', format: 'skip' }] });
+  return {
+    to: content.recipients,
+    subject: fillMergeTags(content.subject, attributes)
+      .replace(/[\r\n]+/g, ' ')
+      .trim(),
+    text,
+    html: body ? htmlDocument(body) : '',
+  };
+}
+
+const notConfigured = () => new AppError(503, 'not_configured', EMAIL_MESSAGES.notConfigured);
+
+/** 'Service not configured' before anything is recorded or counted. */
+function requireConfigured(ctx: AppContext, provider: TestSendProvider) {
+  if (provider === 'sendgrid' && !ctx.config.sendgridApiKey) throw notConfigured();
+}
+
+/** Hands the message to the provider; throws with the provider's own words when it refuses. */
+async function deliver(ctx: AppContext, provider: TestSendProvider, message: OutgoingMessage) {
+  if (provider === 'smtp') {
+    // SMTP_URL when set, else the outbox in DATA_DIR/outbox.
+    try {
+      await ctx.mailer.send({
+        to: message.to.join(', '),
+        subject: message.subject,
+        text: message.text,
+        ...(message.html ? { html: message.html } : {}),
+      });
+    } catch (err) {
+      throw new Error(`The mail server refused the message: ${(err as Error).message}`, { cause: err });
+    }
+    return;
+  }
+  const apiKey = ctx.config.sendgridApiKey;
+  if (!apiKey) throw notConfigured();
+  await createSendGrid({ apiKey, baseUrl: ctx.config.sendgridUrl }).send({
+    from: parseFrom(ctx.config.mailFrom),
+    ...message,
+  });
+}
+
+export function presentTestSend(row: repo.TestSendRow): TestSendRecord {
+  return {
+    id: row.id,
+    itemId: row.itemId,
+    provider: row.provider,
+    recipients: row.recipients,
+    subject: row.subject,
+    at: row.at.toISOString(),
+    by: row.by,
+    byName: row.byName,
+    status: row.status as TestSendRecord['status'],
+    error: row.error,
+  };
+}
+
+/** Members who may edit email templates may send tests (the scope of the `email` schema). */
+function emailScope(access: WorkspaceAccess): SchemaScope {
+  const scope = schemaIn(access, 'email');
+  requireRight(scope, 'edit');
+  return scope;
+}
+
+/**
+ * One test send: rights, the provider's configuration, the workspace's hourly limit (429), a record
+ * of the attempt, the hand-over to the provider, and the record's result. 502 with the provider's
+ * error when it refuses.
+ */
+async function testSend(
+  ctx: AppContext,
+  scope: SchemaScope,
+  provider: TestSendProvider,
+  message: OutgoingMessage,
+  itemId: string | null,
+) {
+  requireConfigured(ctx, provider);
+  const started = await repo.startTestSend(
+    ctx.db,
+    {
+      workspaceId: scope.workspace.id,
+      itemId,
+      provider,
+      recipients: message.to,
+      subject: message.subject,
+      by: scope.user.id,
+      byName: scope.member.displayName,
+    },
+    ctx.config.testSendsPerHour,
+  );
+  if (!started) {
+    throw new AppError(429, 'rate_limited', EMAIL_MESSAGES.rateLimited(ctx.config.testSendsPerHour));
+  }
+  const key = { workspaceId: scope.workspace.id, id: started.id };
+  try {
+    await deliver(ctx, provider, message);
+  } catch (err) {
+    const error = (err as Error).message;
+    ctx.log.warn({ provider, workspaceId: scope.workspace.id, error }, 'test send failed');
+    await repo.finishTestSend(ctx.db, key, { status: 'failed', error });
+    throw new AppError(502, 'provider_failed', error);
+  }
+  const row = await repo.finishTestSend(ctx.db, key, { status: 'sent' });
+  return { message: EMAIL_MESSAGES.sentTo(message.to), testSend: presentTestSend(row) };
+}
+
+/** Spec §7 `POST /testSend/{provider}`: the given content, to the given recipients. */
+export async function sendTest(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  provider: TestSendProvider,
+  body: TestSendBody,
+) {
+  const scope = emailScope(access);
+  const message = composeMessage(ctx, access.workspace.id, body, body.attributes);
+  return testSend(ctx, scope, provider, message, null);
+}
+
+interface StoredEmail {
+  subject?: string;
+  textBody?: string;
+  testAddresses?: string;
+  template?: { combinedMarkup?: string };
+}
+
+/** An email item's stored content (sanitised on save), to its test addresses unless others are given. */
+export async function sendItemTest(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  id: string,
+  options: { provider: TestSendProvider; recipients?: string[]; attributes?: MergeAttributes },
+) {
+  const scope = emailScope(access);
+  const item = await requireItem(ctx, scope, id);
+  const data = item.data as StoredEmail;
+  const addresses = Recipients.safeParse(options.recipients ?? splitEmailList(data.testAddresses ?? ''));
+  if (!addresses.success) throw badRequest(`testAddresses: ${addresses.error.issues[0].message}`);
+  const recipients = addresses.data;
+  const message = composeMessage(
+    ctx,
+    access.workspace.id,
+    {
+      recipients,
+      subject: data.subject ?? '',
+      text: data.textBody ?? '',
+      html: data.template?.combinedMarkup ?? '',
+    },
+    options.attributes,
+  );
+  if (!message.subject) throw badRequest('subject: Subject is required');
+  return testSend(ctx, scope, options.provider, message, id);
+}
+
+/** The recent test sends of an email item; any member may read them, like the item. */
+export async function listItemTestSends(ctx: AppContext, access: WorkspaceAccess, id: string) {
+  const scope = schemaIn(access, 'email');
+  await requireItem(ctx, scope, id);
+  const rows = await repo.listTestSends(ctx.db, access.workspace.id, id);
+  return { testSends: rows.map(presentTestSend) };
+}
+
+/** The merge tags an email may use: the keys of the workspace's customer profile attributes. */
+export async function listMergeTags(ctx: AppContext, access: WorkspaceAccess) {
+  schemaIn(access, 'email');
+  const rows = await repo.listAttributeKeys(ctx.db, access.workspace.id);
+  return {
+    mergeTags: rows
+      .filter((row): row is { key: string; name: string | null } => !!row.key)
+      .map((row) => ({ key: row.key, label: row.name || row.key })),
+  };
+}
+
+/**
+ * `/fun/emailImage/`: an image of a sent email, for anyone holding the signed link (a recipient is not
+ * a member). A link that is not signed for exactly this workspace, file and size is not found.
+ */
+export async function emailImage(
+  ctx: AppContext,
+  link: ImageLink & { sig: string },
+  accept: string | undefined,
+) {
+  const { sig, ...target } = link;
+  if (
+    !StorageName.safeParse(target.storageName).success ||
+    !isSignedImageLink(ctx.config.secret, target, sig)
+  )
+    throw notFound(FILE_NOT_FOUND);
+  // The thumbnail cache is keyed inside the workspace; the signature stands in for the membership.
+  const access = { workspace: { id: target.workspaceId } } as WorkspaceAccess;
+  return thumbnailOf(ctx, access, { storageName: target.storageName, w: target.w, h: target.h, accept });
+}

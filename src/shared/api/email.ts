@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { Email } from './auth';
+
+/** Email template test sends (issue 10, spec §7 `POST /testSend/{provider}`). */
+
+export const MAX_TEST_RECIPIENTS = 10;
+
+export const EMAIL_MESSAGES = {
+  noRecipients: 'Add at least one test address',
+  tooManyRecipients: `Send a test to at most ${MAX_TEST_RECIPIENTS} addresses`,
+  notConfigured: 'Service not configured',
+  rateLimited: (limit: number) =>
+    `Too many test sends: this workspace may send ${limit} an hour. Try again later.`,
+  sentTo: (recipients: readonly string[]) => `Test sent to ${recipients.join(', ')}`,
+} as const;
+
+export const TEST_SEND_PROVIDERS = ['smtp', 'sendgrid'] as const;
+export const TestSendProvider = z.enum(TEST_SEND_PROVIDERS).describe('Email delivery provider');
+export type TestSendProvider = z.infer<typeof TestSendProvider>;
+
+export const Recipients = z
+  .array(Email)
+  .min(1, { error: EMAIL_MESSAGES.noRecipients })
+  .max(MAX_TEST_RECIPIENTS, { error: EMAIL_MESSAGES.tooManyRecipients })
+  .describe('Addresses the test goes to');
+
+/** Attribute values of one customer profile, keyed by attribute key, for the merge tags. */
+export const MergeAttributesBody = z
+  .record(z.string().max(100), z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]))
+  .refine((value) => Object.keys(value).length <= 500, { error: 'At most 500 attributes' })
+  .describe('Attribute values of one customer profile, keyed by attribute key, filling the merge tags');
+
+/** `POST /fun/testSend/{provider}` (spec §7): the content to send. */
+export const TestSendBody = z.object({
+  recipients: Recipients,
+  subject: z.string().trim().min(1, { error: 'Subject is required' }).max(998),
+  text: z.string().max(1_000_000).default(''),
+  html: z.string().max(4_000_000).default(''),
+  attributes: MergeAttributesBody.optional(),
+});
+export type TestSendBody = z.infer<typeof TestSendBody>;
+
+/** `POST /api/v1/workspaces/{ws}/emails/{id}/test-send`: the item's content, to its test addresses unless given. */
+export const ItemTestSendBody = z.object({
+  provider: TestSendProvider.default('smtp'),
+  recipients: Recipients.optional(),
+  attributes: MergeAttributesBody.optional(),
+});
+export type ItemTestSendBody = z.input<typeof ItemTestSendBody>;
+
+export const TestSendRecord = z.object({
+  id: z.number(),
+  itemId: z.string().nullable(),
+  provider: z.string(),
+  recipients: z.array(z.string()),
+  subject: z.string(),
+  at: z.string().describe('ISO time'),
+  by: z.string(),
+  byName: z.string(),
+  status: z.enum(['sending', 'sent', 'failed']),
+  error: z.string().nullable(),
+});
+export type TestSendRecord = z.infer<typeof TestSendRecord>;
+
+export const TestSendAnswer = z.object({
+  message: z.string().describe("'Test sent to …'"),
+  testSend: TestSendRecord,
+});
+export type TestSendAnswer = z.infer<typeof TestSendAnswer>;
+
+export const TestSendList = z.object({ testSends: z.array(TestSendRecord) });
+export type TestSendList = z.infer<typeof TestSendList>;
+
+export const MergeTagOption = z.object({ key: z.string(), label: z.string() });
+export const MergeTagList = z.object({ mergeTags: z.array(MergeTagOption) });
+export type MergeTagList = z.infer<typeof MergeTagList>;
+
+const imageDimension = z.coerce.number().int().min(16).max(2400).optional();
+
+/** `GET /fun/emailImage/`: an image of a sent email, by its signed link. */
+export const EmailImageQuery = z.object({
+  id: z.string().min(1).max(100),
+  w: imageDimension,
+  h: imageDimension,
+  __marquee_workspace: z.string().min(1).max(63),
+  sig: z.string().min(1).max(100),
+});

@@ -1,0 +1,354 @@
+import { useEffect, useRef, useState } from 'react';
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  Button,
+  Group,
+  Menu,
+  SegmentedControl,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import {
+  IconArrowBackUp,
+  IconArrowForwardUp,
+  IconBraces,
+  IconLayoutGridAdd,
+  IconPhoto,
+  IconRestore,
+} from '@tabler/icons-react';
+import grapesjs, { type AssetsCustomData, type Editor } from 'grapesjs';
+import 'grapesjs/dist/css/grapes.min.css';
+import newsletterModule from 'grapesjs-preset-newsletter';
+import { mergeTagText } from '@shared/email/merge-tags';
+import { formatDateTime } from '@web/lib/dates';
+import type { FieldProps } from '../fields/types';
+import { ImageSetPicker } from '../media/image-set-picker';
+import { useMediaWorkspace } from '../media/media-workspace';
+import type { InlineImage } from '../media/inline-image';
+import { useMergeTags } from './api/list-merge-tags';
+import { DEVICE_WIDTHS, type PreviewDevice } from './email-preview';
+import { differsFrom, readDraft, writeDraft, type EmailDraft } from './email-draft';
+import classes from './email-editor.module.css';
+
+type Template = Record<string, unknown>;
+
+/** The preset ships as UMD: bundlers hand over either the plugin or `{ default: plugin }`. */
+const newsletter =
+  (newsletterModule as unknown as { default?: typeof newsletterModule }).default ?? newsletterModule;
+
+const DEVICES = [
+  { id: 'desktop', name: 'Desktop', width: '' },
+  { id: 'phone', name: 'Phone', width: `${DEVICE_WIDTHS.phone}px`, widthMedia: '480px' },
+];
+
+const asTemplate = (value: unknown): Template =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Template) : {};
+
+const hasItems = (value: unknown) => Array.isArray(value) && value.length > 0;
+const asString = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** Loads a stored template into the editor: GrapesJS's own project data when kept, else the HTML and CSS. */
+function loadTemplate(editor: Editor, template: Template) {
+  const components = template['gjs-nl-components'];
+  const styles = template['gjs-nl-styles'];
+  editor.setComponents(hasItems(components) ? (components as never) : asString(template['gjs-nl-html']));
+  editor.setStyle(hasItems(styles) ? (styles as never) : asString(template['gjs-nl-css']));
+}
+
+interface PanelButtons {
+  filter(test: (button: { get(key: string): unknown }) => boolean): unknown[];
+  remove(buttons: unknown[]): void;
+}
+
+/** The preset's own device buttons name devices we do not have; our Desktop/Phone control replaces them. */
+function removePresetDeviceButtons(editor: Editor) {
+  editor.Panels.getPanels().forEach((panel: unknown) => {
+    const buttons = (panel as unknown as { buttons?: PanelButtons }).buttons;
+    buttons?.remove(buttons.filter((button) => String(button.get('command')).startsWith('set-device')));
+  });
+}
+
+/** The spec's content keys (§3) as the editor holds them now; the server re-sanitises and rebuilds the markup. */
+function readTemplate(editor: Editor): Template {
+  const plain = <T,>(value: T): unknown => JSON.parse(JSON.stringify(value));
+  return {
+    'gjs-nl-html': editor.getHtml(),
+    'gjs-nl-css': editor.getCss() ?? '',
+    'gjs-nl-components': plain(editor.getComponents()),
+    'gjs-nl-styles': plain(editor.getStyle()),
+    'gjs-nl-assets': editor.AssetManager.getAll().map((asset: { getSrc(): string }) => ({
+      type: 'image',
+      src: asset.getSrc(),
+    })),
+    combinedMarkup: String(editor.runCommand('gjs-get-inlined-html') ?? ''),
+  };
+}
+
+/**
+ * Spec §1 email template editor: GrapesJS with its newsletter preset (drag-and-drop blocks), the
+ * workspace's image sets and uploads as its asset manager, desktop and phone views, undo and redo,
+ * merge tags, and a draft in browser storage that a reload offers back.
+ */
+export default function EmailEditor(props: FieldProps & { draftKey: string | null }) {
+  const { value, onChange, draftKey, field, error } = props;
+  const containerRef = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<Editor | null>(null);
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+  const initialValue = useRef(asTemplate(value));
+  const workspace = useMediaWorkspace();
+  const mergeTags = useMergeTags(workspace.workspaceId);
+  const [device, setDevice] = useState<PreviewDevice>('desktop');
+  const [assetRequest, setAssetRequest] = useState<AssetsCustomData | null>(null);
+  const [draft, setDraft] = useState<EmailDraft | null>(() => {
+    const stored = draftKey ? readDraft(draftKey) : null;
+    return stored && differsFrom(stored, value) ? stored : null;
+  });
+  const [history, setHistory] = useState({ canUndo: false, canRedo: false });
+  const [notice, setNotice] = useState<string | null>(null);
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    const editor = grapesjs.init({
+      container,
+      height: '640px',
+      width: 'auto',
+      fromElement: false,
+      storageManager: false,
+      assetManager: {
+        custom: true,
+        assets: (initialValue.current['gjs-nl-assets'] as never) ?? [],
+      },
+      deviceManager: { devices: DEVICES },
+      plugins: [(ed) => newsletter(ed, { showBlocksOnLoad: true })],
+    });
+    editorRef.current = editor;
+    removePresetDeviceButtons(editor);
+    loadTemplate(editor, initialValue.current);
+    editor.UndoManager.clear();
+
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const sync = () => {
+      const template = readTemplate(editor);
+      onChangeRef.current(template);
+      if (draftKey) writeDraft(draftKey, template);
+    };
+    const handleUpdate = () => {
+      setHistory({ canUndo: editor.UndoManager.hasUndo(), canRedo: editor.UndoManager.hasRedo() });
+      clearTimeout(timer);
+      timer = setTimeout(sync, 250);
+    };
+    editor.on('update', handleUpdate);
+    editor.on('asset:custom', (request: AssetsCustomData) =>
+      setAssetRequest(request.open ? { ...request } : null),
+    );
+    return () => {
+      clearTimeout(timer);
+      editor.destroy();
+      editorRef.current = null;
+    };
+  }, [draftKey]);
+
+  useEffect(() => {
+    editorRef.current?.setDevice(device === 'phone' ? 'Phone' : 'Desktop');
+  }, [device]);
+
+  const withEditor = (run: (editor: Editor) => void) => {
+    const editor = editorRef.current;
+    if (editor) run(editor);
+  };
+
+  const handleRestoreDraft = () => {
+    if (!draft) return;
+    withEditor((editor) => {
+      loadTemplate(editor, draft.template);
+      onChange(draft.template);
+    });
+    setDraft(null);
+  };
+
+  /** At the caret of the text being edited, else at the end of the selected text block. */
+  const handleInsertMergeTag = (key: string) =>
+    withEditor((editor) => {
+      const tag = mergeTagText(key);
+      const rte = editor.RichTextEditor.globalRte;
+      if (editor.getEditing() && rte) {
+        rte.insertHTML(tag);
+        editor.trigger('update');
+        return;
+      }
+      const selected = editor.getSelected();
+      if (selected && selected.is('text')) {
+        selected.components().add({ type: 'textnode', content: tag });
+        setNotice(null);
+      } else {
+        setNotice('Select a text block first, then insert the merge tag.');
+      }
+    });
+
+  /** Blocks by menu as well as by dragging: keyboard users and tests can add them too. */
+  const handleAddBlock = (id: string) =>
+    withEditor((editor) => {
+      const block = editor.Blocks.get(id);
+      if (!block) return;
+      const target = editor.getSelected()?.is('cell') ? editor.getSelected()! : editor.getWrapper()!;
+      const [added] = [target.append(block.get('content') as never)].flat();
+      if (added) {
+        editor.select(added);
+        if (block.get('activate')) editor.runCommand('core:open-assets', { target: added, types: ['image'] });
+      }
+    });
+
+  const handleImage = (image: InlineImage) => {
+    const request = assetRequest;
+    withEditor((editor) => {
+      const [asset] = [editor.AssetManager.add({ type: 'image', src: image.src, name: image.alt })].flat();
+      const target = request?.options?.target;
+      if (request && target) {
+        request.select(asset, true);
+        target.addAttributes?.({ alt: image.alt });
+      } else {
+        // Opened from the Images button: the image goes into the selected cell, else at the end.
+        const selected = editor.getSelected();
+        const parent = selected?.is('cell') ? selected : editor.getWrapper();
+        parent?.append({ type: 'image', src: image.src, attributes: { alt: image.alt } });
+      }
+      request?.close();
+    });
+    setAssetRequest(null);
+  };
+
+  const blocks = [
+    { id: 'text', label: 'Text' },
+    { id: 'image', label: 'Image' },
+    { id: 'button', label: 'Button' },
+    { id: 'sect100', label: 'Section, 1 column' },
+    { id: 'sect50', label: 'Section, 2 columns' },
+    { id: 'divider', label: 'Divider' },
+  ];
+  const tags = mergeTags.data?.mergeTags ?? [];
+
+  return (
+    <Stack gap="xs" data-testid="email-editor">
+      {draft && (
+        <Alert color="blue" variant="light" icon={<IconRestore size={18} />} data-testid="email-draft-offer">
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">
+              An unsaved draft of this email from {formatDateTime(draft.savedAt)} was kept in this browser.
+            </Text>
+            <Group gap="xs">
+              <Button size="xs" onClick={handleRestoreDraft}>
+                Restore draft
+              </Button>
+              <Button size="xs" variant="default" onClick={() => setDraft(null)}>
+                Discard
+              </Button>
+            </Group>
+          </Group>
+        </Alert>
+      )}
+      <Group gap="xs" justify="space-between" wrap="wrap">
+        <Group gap="xs">
+          <SegmentedControl
+            size="xs"
+            aria-label="Preview size"
+            value={device}
+            onChange={(next) => setDevice(next as PreviewDevice)}
+            data={[
+              { value: 'desktop', label: 'Desktop' },
+              { value: 'phone', label: 'Phone' },
+            ]}
+          />
+          <Tooltip label="Undo">
+            <ActionIcon
+              variant="default"
+              aria-label="Undo"
+              disabled={!history.canUndo}
+              onClick={() => withEditor((editor) => editor.UndoManager.undo())}
+            >
+              <IconArrowBackUp size={16} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Redo">
+            <ActionIcon
+              variant="default"
+              aria-label="Redo"
+              disabled={!history.canRedo}
+              onClick={() => withEditor((editor) => editor.UndoManager.redo())}
+            >
+              <IconArrowForwardUp size={16} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+        <Group gap="xs">
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <Button size="xs" variant="default" leftSection={<IconLayoutGridAdd size={14} />}>
+                Add block
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {blocks.map((block) => (
+                <Menu.Item key={block.id} onClick={() => handleAddBlock(block.id)}>
+                  {block.label}
+                </Menu.Item>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconPhoto size={14} />}
+            onClick={() => withEditor((editor) => editor.AssetManager.open({ types: ['image'] }))}
+          >
+            Images
+          </Button>
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <Button size="xs" variant="default" leftSection={<IconBraces size={14} />}>
+                Insert merge tag
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {tags.length === 0 && <Menu.Item disabled>No customer profile attributes yet</Menu.Item>}
+              {tags.map((tag) => (
+                <Menu.Item key={tag.key} onClick={() => handleInsertMergeTag(tag.key)}>
+                  {tag.label}{' '}
+                  <Text span c="dimmed" size="xs">
+                    {mergeTagText(tag.key)}
+                  </Text>
+                </Menu.Item>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      </Group>
+      {notice && (
+        <Text size="xs" c="orange.8" role="status">
+          {notice}
+        </Text>
+      )}
+      <Box className={classes.frame} aria-label={field.label} data-testid="email-canvas">
+        <div ref={containerRef} />
+      </Box>
+      {error && (
+        <Text size="xs" c="red" role="alert">
+          {error}
+        </Text>
+      )}
+      <ImageSetPicker
+        opened={assetRequest !== null}
+        onClose={() => {
+          assetRequest?.close();
+          setAssetRequest(null);
+        }}
+        onInsert={handleImage}
+        workspace={workspace}
+      />
+    </Stack>
+  );
+}
