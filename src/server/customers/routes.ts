@@ -16,6 +16,7 @@ import { ErrorBody } from '@shared/api/errors';
 import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import { AppError } from '../http/errors';
+import { malformedMultipart } from '../http/multipart';
 import { loadWorkspaceAccess } from '../workspaces/access';
 import type { ImportFormat } from './read-records';
 import * as customers from './service';
@@ -42,7 +43,9 @@ async function importSource(request: FastifyRequest): Promise<customers.ImportSo
   const contentType = request.headers['content-type'];
   const length = Number(request.headers['content-length']);
   if (contentType?.startsWith('multipart/form-data')) {
-    const file = await request.file();
+    const file = await request.file().catch((err: unknown) => {
+      throw malformedMultipart(err);
+    });
     if (!file) throw new AppError(400, 'invalid_request', 'file: choose a CSV or NDJSON file');
     const format = formatOf(file.mimetype, file.filename);
     if (!format)

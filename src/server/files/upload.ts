@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { formatSize } from '@shared/text/size';
 import { AppError, badRequest } from '../http/errors';
 import { refuseUnsafeText } from '../http/input-guard';
+import { malformedMultipart } from '../http/multipart';
 
 /** An upload received into a temporary file, with what was learnt while streaming it. */
 export interface ReceivedUpload {
@@ -35,20 +36,6 @@ export function cleanFileName(raw: string | undefined): string {
 }
 
 /**
- * A multipart body the parser cannot read (no boundary, cut short, garbage) is the client's mistake:
- * 400 with the parser's words, never a 500. Errors that already carry a client status keep it.
- */
-function malformed(err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  const status = (err as { statusCode?: number }).statusCode;
-  const message = err instanceof Error ? err.message : String(err);
-  if (status === 413) return new AppError(413, 'too_large', message);
-  if (status !== undefined && status >= 400 && status < 500)
-    return new AppError(status, 'invalid_request', message);
-  return badRequest(`The upload is not valid multipart/form-data: ${message}`);
-}
-
-/**
  * Streams the request's one file to `tempDir`, hashing and counting on the way, so memory use does not
  * depend on the file's size. Past `maxBytes` the upload stops with 413.
  */
@@ -68,7 +55,7 @@ export async function receiveUpload(
       throwFileSizeLimit: false,
     })
     .catch((err: unknown) => {
-      throw malformed(err);
+      throw malformedMultipart(err);
     });
   if (!part) throw badRequest('The request holds no file');
   // Text fields sent before the file are the only ones read; they meet the same rule as any other input.
@@ -98,7 +85,7 @@ export async function receiveUpload(
   } catch (err) {
     await fs.promises.rm(tempPath, { force: true });
     if ((err as { statusCode?: number }).statusCode === 413) throw tooLarge(options.maxBytes);
-    throw malformed(err);
+    throw malformedMultipart(err);
   }
   if (part.file.truncated || size > options.maxBytes) {
     await fs.promises.rm(tempPath, { force: true });
