@@ -28,6 +28,10 @@ import { historyRoutes } from './history/routes';
 import { commentRoutes } from './comments/routes';
 import { approvalRoutes } from './approvals/routes';
 import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
+import { apiKeyRoutes } from './api-keys/routes';
+import { auditRoutes } from './audit/routes';
+import { registerRequestAddress } from './audit/request-address';
+import { deliveryRoutes } from './delivery/routes';
 
 export interface AppOptions {
   config: Config;
@@ -94,15 +98,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           cookie: { type: 'apiKey', in: 'cookie', name: 'marquee_session' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Delivery API: a workspace API key, mq_…',
+          },
         },
       },
       security: [{ bearer: [] }, { cookie: [] }],
+      tags: [
+        {
+          name: 'delivery',
+          description:
+            'Read-only published content for websites and apps at /delivery/v1/{ws}/{stage}/…, with workspace API keys',
+        },
+      ],
     },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   registerAuthentication(app, ctx);
+  registerRequestAddress(app);
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     try {
@@ -126,6 +143,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await commentRoutes(api, ctx);
       await approvalRoutes(api, ctx);
       await publishingRoutes(api, ctx);
+      await apiKeyRoutes(api, ctx);
+      await auditRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );
@@ -147,6 +166,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/fun' },
   );
+
+  // DESIGN §5: read-only published content for websites and apps, with workspace API keys.
+  await app.register(async (deliveryApi) => deliveryRoutes(deliveryApi, ctx), { prefix: '/delivery/v1' });
 
   await serveWebApp(app, config.webDir);
   return app;

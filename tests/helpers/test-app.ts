@@ -4,12 +4,11 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '@server/app';
 import { loadConfig, type Config } from '@server/config';
-import type { Database } from '@server/db/client';
-import { openTestDatabase } from './database';
+import { openTestDatabase, type TestDatabase } from './database';
 
 export interface TestApp {
   app: FastifyInstance;
-  database: Database;
+  database: TestDatabase;
   config: Config;
   dataDir: string;
   close(): Promise<void>;

@@ -5,6 +5,8 @@ import { deleteItem as deleteItemRow } from '../items/repository';
 import { keyOf } from '../items/service';
 import { requireRight, type SchemaScope } from '../items/scope';
 import { deleteCopies } from '../publishing/repository';
+import { recordAudit } from '../audit/repository';
+import { stageChanged } from '../delivery/listener';
 
 /**
  * Deletes an item and its stage copies in one transaction. Its history, comments and approvals stay:
@@ -16,6 +18,15 @@ export async function deleteItem(ctx: AppContext, scope: SchemaScope, id: string
   await ctx.db.transaction(async (tx) => {
     await deleteCopies(tx, key);
     if (!(await deleteItemRow(tx, key))) throw notFound(ITEM_MESSAGES.instanceNotFound);
+    await recordAudit(tx, {
+      workspaceId: scope.workspace.id,
+      user: { id: scope.user.id, name: scope.member.displayName },
+      action: 'item.deleted',
+      targetType: 'item',
+      targetId: id,
+      schema: scope.schema.name,
+    });
+    await stageChanged(tx, scope.workspace.id);
   });
   return { id, schema: scope.schema.name, deleted: true as const };
 }

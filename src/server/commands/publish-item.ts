@@ -8,6 +8,8 @@ import { keyOf, resolveStage } from '../items/service';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
 import { assertPublishable } from '../publishing/service';
 import { copiesOf, upsertCopy } from '../publishing/repository';
+import { recordAudit } from '../audit/repository';
+import { stageChanged } from '../delivery/listener';
 
 /** Restates a referenced item's refusal so the caller knows which reference stopped the publish. */
 function aboutReference(err: unknown, label: string): unknown {
@@ -68,7 +70,21 @@ export async function publishItem(
     assertPublishable(scope, item);
     await upsertCopy(tx, item, stage, scope.user.id, at);
     const refs = options.publishRefs ? await publishReferences(tx, scope, item, stage, at) : [];
-    return [{ schema: item.schema, id: item.id, version: item.version }, ...refs];
+    const all = [{ schema: item.schema, id: item.id, version: item.version }, ...refs];
+    await recordAudit(
+      tx,
+      ...all.map((p) => ({
+        workspaceId: scope.workspace.id,
+        user: { id: scope.user.id, name: scope.member.displayName },
+        action: 'item.published' as const,
+        targetType: 'item' as const,
+        targetId: p.id,
+        schema: p.schema,
+        detail: { stage, version: p.version },
+      })),
+    );
+    await stageChanged(tx, scope.workspace.id, stage);
+    return all;
   });
   const row = await findItemWithWriter(ctx.db, key);
   if (!row) throw notFound(ITEM_MESSAGES.instanceNotFound);

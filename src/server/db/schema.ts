@@ -311,3 +311,49 @@ export const files = pgTable(
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.storageName] })],
 );
+
+/** Delivery API keys of a workspace: only the SHA-256 of the key is kept; `stages` are the stage values it may read. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    stages: text('stages').array().notNull(),
+    keyHash: text('key_hash').notNull(),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    createdByName: text('created_by_name').notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.id] }), uniqueIndex('api_keys_hash_key').on(t.keyHash)],
+);
+
+/**
+ * Who did what to which item, role, member, key or webhook, when and from which address. Rows are
+ * written in the same transaction as the change they describe.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    userId: text('user_id').notNull(),
+    userName: text('user_name').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    schema: text('schema'),
+    detail: jsonb('detail').$type<Record<string, unknown>>(),
+    address: text('address'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    index('audit_log_recent_idx').on(t.workspaceId, t.at, t.id),
+  ],
+);

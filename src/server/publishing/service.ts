@@ -7,6 +7,8 @@ import { presentItem } from '../items/present';
 import { keyOf, requireItem, resolveStage } from '../items/service';
 import { requireRight, type SchemaScope } from '../items/scope';
 import * as repo from './repository';
+import { recordAudit } from '../audit/repository';
+import { stageChanged } from '../delivery/listener';
 
 /**
  * Why an item may not be published, as a 409 with a clear message: approvals remain for its current
@@ -36,7 +38,20 @@ export async function unpublishItem(ctx: AppContext, scope: SchemaScope, id: str
   const stage = resolveStage(scope, stageParam);
   await requireItem(ctx, scope, id);
   const key = keyOf(scope, id);
-  const removed = await ctx.db.transaction((tx) => repo.deleteCopy(tx, key, stage));
+  const removed = await ctx.db.transaction(async (tx) => {
+    if (!(await repo.deleteCopy(tx, key, stage))) return false;
+    await recordAudit(tx, {
+      workspaceId: scope.workspace.id,
+      user: { id: scope.user.id, name: scope.member.displayName },
+      action: 'item.unpublished',
+      targetType: 'item',
+      targetId: id,
+      schema: scope.schema.name,
+      detail: { stage },
+    });
+    await stageChanged(tx, scope.workspace.id, stage);
+    return true;
+  });
   if (!removed) throw notFound(`This item is not published in ${stage}`);
   const row = await findItemWithWriter(ctx.db, key);
   if (!row) throw notFound(ITEM_MESSAGES.instanceNotFound);

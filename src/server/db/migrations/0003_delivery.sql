@@ -1,0 +1,32 @@
+CREATE TABLE "api_keys" (
+	"workspace_id" text NOT NULL,
+	"id" text NOT NULL,
+	"name" text NOT NULL,
+	"stages" text[] NOT NULL,
+	"key_hash" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"created_by" text NOT NULL,
+	"created_by_name" text NOT NULL,
+	"last_used_at" timestamp with time zone,
+	CONSTRAINT "api_keys_workspace_id_id_pk" PRIMARY KEY("workspace_id","id")
+);
+--> statement-breakpoint
+CREATE TABLE "audit_log" (
+	"workspace_id" text NOT NULL,
+	"id" bigserial NOT NULL,
+	"at" timestamp with time zone DEFAULT now() NOT NULL,
+	"user_id" text NOT NULL,
+	"user_name" text NOT NULL,
+	"action" text NOT NULL,
+	"target_type" text NOT NULL,
+	"target_id" text NOT NULL,
+	"schema" text,
+	"detail" jsonb,
+	"address" text,
+	CONSTRAINT "audit_log_workspace_id_id_pk" PRIMARY KEY("workspace_id","id")
+);
+--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "audit_log" ADD CONSTRAINT "audit_log_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "api_keys_hash_key" ON "api_keys" USING btree ("key_hash");--> statement-breakpoint
+CREATE INDEX "audit_log_recent_idx" ON "audit_log" USING btree ("workspace_id","at","id");
