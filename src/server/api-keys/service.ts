@@ -4,7 +4,7 @@ import {
   type ApiKeySummary,
   type CreateApiKeyBody,
 } from '@shared/api/delivery';
-import { recordAudit } from '../audit/repository';
+import { actorOf, recordAudit } from '../audit/repository';
 import type { AppContext } from '../context';
 import { announceDeliveryChange } from '../delivery/listener';
 import { badRequest, notFound } from '../http/errors';
@@ -44,7 +44,7 @@ export async function createApiKey(ctx: AppContext, access: WorkspaceAccess, bod
     });
     await recordAudit(tx, {
       workspaceId,
-      user: { id: access.user.id, name: access.member.displayName },
+      user: actorOf(access),
       action: 'api-key.created',
       targetType: 'api-key',
       targetId: id,
@@ -77,7 +77,7 @@ export async function revokeApiKey(ctx: AppContext, access: WorkspaceAccess, id:
     if (!row) throw notFound(DELIVERY_MESSAGES.keyNotFound);
     await recordAudit(tx, {
       workspaceId,
-      user: { id: access.user.id, name: access.member.displayName },
+      user: actorOf(access),
       action: 'api-key.revoked',
       targetType: 'api-key',
       targetId: id,

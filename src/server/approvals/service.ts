@@ -5,6 +5,7 @@ import {
   isFullyApproved,
   remainingApprovals,
 } from '@shared/publishing/approvals';
+import { actorOf, recordAudit } from '../audit/repository';
 import type { AppContext } from '../context';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { addApprovedRole, lockItem } from '../items/repository';
@@ -89,6 +90,15 @@ export async function approveItem(
       byId: scope.user.id,
       byName: scope.member.displayName,
       comment: body.comment || null,
+    });
+    await recordAudit(tx, {
+      workspaceId: key.workspaceId,
+      user: actorOf(scope),
+      action: 'item.approved',
+      targetType: 'item',
+      targetId: id,
+      schema: key.schema,
+      detail: { version: item.version, roleId: body.roleId },
     });
   });
   return getApprovals(ctx, scope, id);

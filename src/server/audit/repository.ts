@@ -16,6 +16,28 @@ export interface AuditRecord {
   detail?: Record<string, unknown> | null;
 }
 
+/** Who acts, as audit rows name them: the account id and the member's display name. */
+export const actorOf = (access: { user: { id: string }; member: { displayName: string } }) => ({
+  id: access.user.id,
+  name: access.member.displayName,
+});
+
+/**
+ * An audit row per row of the CTE `source` (an item save's `saved` or `created`), as one more CTE of the
+ * same statement, so the save stays one round trip and its audit row commits with it.
+ */
+export function auditItemCte(
+  source: 'saved' | 'created',
+  action: AuditAction,
+  user: { id: string; name: string },
+): SQL {
+  return sql`, audit as (
+      insert into audit_log (workspace_id, user_id, user_name, action, target_type, target_id, schema, detail, address)
+      select workspace_id, ${user.id}, ${user.name}, ${action}, 'item', id, schema, jsonb_build_object('version', version), ${requestAddress()}
+      from ${sql.raw(source)}
+    )`;
+}
+
 /** The values of an audit row; the address is the current request's. */
 export function auditValues(record: AuditRecord) {
   return {

@@ -5,7 +5,7 @@ import { deleteItem as deleteItemRow } from '../items/repository';
 import { keyOf } from '../items/service';
 import { requireRight, type SchemaScope } from '../items/scope';
 import { deleteCopies } from '../publishing/repository';
-import { recordAudit } from '../audit/repository';
+import { actorOf, recordAudit } from '../audit/repository';
 import { stageChanged } from '../delivery/listener';
 
 /**
@@ -20,7 +20,7 @@ export async function deleteItem(ctx: AppContext, scope: SchemaScope, id: string
     if (!(await deleteItemRow(tx, key))) throw notFound(ITEM_MESSAGES.instanceNotFound);
     await recordAudit(tx, {
       workspaceId: scope.workspace.id,
-      user: { id: scope.user.id, name: scope.member.displayName },
+      user: actorOf(scope),
       action: 'item.deleted',
       targetType: 'item',
       targetId: id,

@@ -8,7 +8,7 @@ import { keyOf, resolveStage } from '../items/service';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
 import { assertPublishable } from '../publishing/service';
 import { copiesOf, upsertCopy } from '../publishing/repository';
-import { recordAudit } from '../audit/repository';
+import { actorOf, recordAudit } from '../audit/repository';
 import { stageChanged } from '../delivery/listener';
 
 /** Restates a referenced item's refusal so the caller knows which reference stopped the publish. */
@@ -75,7 +75,7 @@ export async function publishItem(
       tx,
       ...all.map((p) => ({
         workspaceId: scope.workspace.id,
-        user: { id: scope.user.id, name: scope.member.displayName },
+        user: actorOf(scope),
         action: 'item.published' as const,
         targetType: 'item' as const,
         targetId: p.id,

@@ -16,6 +16,7 @@ import { buildReferences } from './references';
 import { insertionRuleErrors } from './insertion-rules';
 import { sanitizeItemData } from '../sanitize/rich-text';
 import * as repo from './repository';
+import { actorOf, auditItemCte } from '../audit/repository';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
 
 export const keyOf = (scope: SchemaScope, id: string): repo.ItemKey => ({
@@ -86,7 +87,9 @@ export async function createItem(ctx: AppContext, scope: SchemaScope, data: Reco
   const checked = await checkItemData(ctx, scope, data);
   const patch = { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() };
   for (let attempt = 0; attempt < 3; attempt++) {
-    const row = await repo.insertFirstVersion(ctx.db, keyOf(scope, randomId(20)), patch);
+    const row = await repo.insertFirstVersion(ctx.db, keyOf(scope, randomId(20)), patch, [
+      auditItemCte('created', 'item.created', actorOf(scope)),
+    ]);
     if (row) return row;
   }
   throw conflict('Could not find a free id for the new item; try again');
@@ -107,11 +110,13 @@ export async function updateItem(
   requireRight(scope, 'edit');
   const key = keyOf(scope, id);
   const checked = await checkItemData(ctx, scope, data);
-  const row = await repo.saveNextVersion(ctx.db, key, baseVersion, {
-    ...checked,
-    lastWrittenBy: scope.user.id,
-    lastWrittenAt: new Date(),
-  });
+  const row = await repo.saveNextVersion(
+    ctx.db,
+    key,
+    baseVersion,
+    { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() },
+    [auditItemCte('saved', 'item.saved', actorOf(scope))],
+  );
   if (row) return row;
   const current = await repo.findItem(ctx.db, key);
   if (!current) throw notFound(ITEM_MESSAGES.instanceNotFound);

@@ -7,7 +7,7 @@ import { presentItem } from '../items/present';
 import { keyOf, requireItem, resolveStage } from '../items/service';
 import { requireRight, type SchemaScope } from '../items/scope';
 import * as repo from './repository';
-import { recordAudit } from '../audit/repository';
+import { actorOf, recordAudit } from '../audit/repository';
 import { stageChanged } from '../delivery/listener';
 
 /**
@@ -42,7 +42,7 @@ export async function unpublishItem(ctx: AppContext, scope: SchemaScope, id: str
     if (!(await repo.deleteCopy(tx, key, stage))) return false;
     await recordAudit(tx, {
       workspaceId: scope.workspace.id,
-      user: { id: scope.user.id, name: scope.member.displayName },
+      user: actorOf(scope),
       action: 'item.unpublished',
       targetType: 'item',
       targetId: id,

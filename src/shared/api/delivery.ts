@@ -135,6 +135,7 @@ export const AUDIT_ACTIONS = [
   'roles.updated',
   'member.invited',
   'member.updated',
+  'invitation.revoked',
   'api-key.created',
   'api-key.revoked',
   'webhook.created',
