@@ -32,6 +32,8 @@ import { apiKeyRoutes } from './api-keys/routes';
 import { auditRoutes } from './audit/routes';
 import { registerRequestAddress } from './audit/request-address';
 import { deliveryRoutes } from './delivery/routes';
+import { webhookRoutes } from './webhooks/routes';
+import { startWorker } from './jobs/worker';
 
 export interface AppOptions {
   config: Config;
@@ -145,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await publishingRoutes(api, ctx);
       await apiKeyRoutes(api, ctx);
       await auditRoutes(api, ctx);
+      await webhookRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );
@@ -171,6 +174,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (deliveryApi) => deliveryRoutes(deliveryApi, ctx), { prefix: '/delivery/v1' });
 
   await serveWebApp(app, config.webDir);
+
+  if (config.jobs) {
+    const worker = startWorker(ctx);
+    app.addHook('onClose', () => worker.stop());
+  }
   return app;
 }
 

@@ -31,6 +31,14 @@ export interface Config {
   googleVisionApiKey?: string;
   /** Base URL of the Vision API (tests point it at a local fake). */
   googleVisionUrl: string;
+  /** Run the background jobs (webhook deliveries, schedules) in this process. */
+  jobs: boolean;
+  /** How often the job worker looks for due work (ms). */
+  jobsPollMs: number;
+  /** Webhooks may call private, loopback and link-local addresses (tests, intranets). */
+  webhookAllowPrivate: boolean;
+  /** Wait before the first webhook retry (ms); each next retry waits twice as long. */
+  webhookRetryBaseMs: number;
 }
 
 export interface S3Config {
@@ -76,6 +84,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageMaxPixels: Number(env.IMAGE_MAX_PIXELS ?? 100_000_000),
     googleVisionApiKey: env.GOOGLE_VISION_API_KEY || undefined,
     googleVisionUrl: (env.GOOGLE_VISION_URL ?? 'https://vision.googleapis.com').replace(/\/+$/, ''),
+    jobs: !/^(0|false|no)$/i.test(env.JOBS ?? ''),
+    jobsPollMs: Math.max(50, Number(env.JOBS_POLL_MS ?? 1000) || 1000),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookRetryBaseMs: Math.max(10, Number(env.WEBHOOK_RETRY_BASE_MS ?? 10_000) || 10_000),
   };
 }
 

@@ -22,9 +22,15 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     ...loadConfig({ DATA_DIR: dataDir, MARQUEE_SECRET: 'test-secret', PUBLIC_URL: 'http://marquee.test' }),
     authRateLimit: 10_000,
     webDir: path.join(dataDir, 'no-web'),
+    // Background jobs run only in the tests that ask for them.
+    jobs: false,
     ...overrides,
   };
-  const app = await buildApp({ config, db: database.db, logger: false });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    logger: process.env.TEST_LOG ? { level: 'error' } : false,
+  });
   await app.ready();
   return {
     app,

@@ -6,6 +6,7 @@ import {
   remainingApprovals,
 } from '@shared/publishing/approvals';
 import { actorOf, recordAudit } from '../audit/repository';
+import { enqueueItemEvent } from '../webhooks/repository';
 import type { AppContext } from '../context';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { addApprovedRole, lockItem } from '../items/repository';
@@ -100,6 +101,7 @@ export async function approveItem(
       schema: key.schema,
       detail: { version: item.version, roleId: body.roleId },
     });
+    await enqueueItemEvent(tx, { ...key, version: item.version }, 'item.approved');
   });
   return getApprovals(ctx, scope, id);
 }

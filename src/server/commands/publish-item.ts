@@ -10,6 +10,7 @@ import { assertPublishable } from '../publishing/service';
 import { copiesOf, upsertCopy } from '../publishing/repository';
 import { actorOf, recordAudit } from '../audit/repository';
 import { stageChanged } from '../delivery/listener';
+import { enqueueItemEvent } from '../webhooks/repository';
 
 /** Restates a referenced item's refusal so the caller knows which reference stopped the publish. */
 function aboutReference(err: unknown, label: string): unknown {
@@ -83,6 +84,9 @@ export async function publishItem(
         detail: { stage, version: p.version },
       })),
     );
+    for (const p of all) {
+      await enqueueItemEvent(tx, { workspaceId: scope.workspace.id, ...p }, 'item.published', stage);
+    }
     await stageChanged(tx, scope.workspace.id, stage);
     return all;
   });

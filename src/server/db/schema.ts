@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   doublePrecision,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -355,5 +356,59 @@ export const auditLog = pgTable(
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.id] }),
     index('audit_log_recent_idx').on(t.workspaceId, t.at, t.id),
+  ],
+);
+
+/** Webhooks of a workspace: events to send, an optional schema filter, and the secret that signs each delivery. */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    /** Only items of these schemas; null sends every schema. */
+    schemas: text('schemas').array(),
+    secret: text('secret').notNull(),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.id] })],
+);
+
+/**
+ * The transactional outbox of webhooks and their delivery log: a row is written in the transaction of the
+ * change that causes it, then sent by the job worker (claimed with FOR UPDATE SKIP LOCKED) until it
+ * succeeds or runs out of tries. `body` is the exact JSON that is signed and sent.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    id: text('id').notNull(),
+    webhookId: text('webhook_id').notNull(),
+    event: text('event').notNull(),
+    body: text('body').notNull(),
+    status: text('status').$type<'pending' | 'delivered' | 'failed'>().notNull().default('pending'),
+    tries: integer('tries').notNull().default(0),
+    nextAt: timestamp('next_at', { withTimezone: true }).notNull().defaultNow(),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    foreignKey({
+      columns: [t.workspaceId, t.webhookId],
+      foreignColumns: [webhooks.workspaceId, webhooks.id],
+    }).onDelete('cascade'),
+    index('webhook_deliveries_log_idx').on(t.workspaceId, t.webhookId, t.createdAt),
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAt)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );

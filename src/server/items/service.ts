@@ -17,6 +17,7 @@ import { insertionRuleErrors } from './insertion-rules';
 import { sanitizeItemData } from '../sanitize/rich-text';
 import * as repo from './repository';
 import { actorOf, auditItemCte } from '../audit/repository';
+import { enqueueItemEventCte } from '../webhooks/repository';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
 
 export const keyOf = (scope: SchemaScope, id: string): repo.ItemKey => ({
@@ -89,6 +90,7 @@ export async function createItem(ctx: AppContext, scope: SchemaScope, data: Reco
   for (let attempt = 0; attempt < 3; attempt++) {
     const row = await repo.insertFirstVersion(ctx.db, keyOf(scope, randomId(20)), patch, [
       auditItemCte('created', 'item.created', actorOf(scope)),
+      enqueueItemEventCte('created', 'item.saved'),
     ]);
     if (row) return row;
   }
@@ -115,7 +117,7 @@ export async function updateItem(
     key,
     baseVersion,
     { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() },
-    [auditItemCte('saved', 'item.saved', actorOf(scope))],
+    [auditItemCte('saved', 'item.saved', actorOf(scope)), enqueueItemEventCte('saved', 'item.saved')],
   );
   if (row) return row;
   const current = await repo.findItem(ctx.db, key);

@@ -9,6 +9,7 @@ import { requireRight, type SchemaScope } from '../items/scope';
 import * as repo from './repository';
 import { actorOf, recordAudit } from '../audit/repository';
 import { stageChanged } from '../delivery/listener';
+import { enqueueItemEvent } from '../webhooks/repository';
 
 /**
  * Why an item may not be published, as a 409 with a clear message: approvals remain for its current
@@ -36,7 +37,7 @@ export function assertPublishable(scope: SchemaScope, item: ItemRow, what = 'Thi
 export async function unpublishItem(ctx: AppContext, scope: SchemaScope, id: string, stageParam: string) {
   requireRight(scope, 'publish');
   const stage = resolveStage(scope, stageParam);
-  await requireItem(ctx, scope, id);
+  const item = await requireItem(ctx, scope, id);
   const key = keyOf(scope, id);
   const removed = await ctx.db.transaction(async (tx) => {
     if (!(await repo.deleteCopy(tx, key, stage))) return false;
@@ -49,6 +50,7 @@ export async function unpublishItem(ctx: AppContext, scope: SchemaScope, id: str
       schema: scope.schema.name,
       detail: { stage },
     });
+    await enqueueItemEvent(tx, { ...key, version: item.version }, 'item.unpublished', stage);
     await stageChanged(tx, scope.workspace.id, stage);
     return true;
   });
