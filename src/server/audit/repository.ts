@@ -30,10 +30,11 @@ export function auditItemCte(
   source: 'saved' | 'created',
   action: AuditAction,
   user: { id: string; name: string },
+  detail: Record<string, unknown> = {},
 ): SQL {
   return sql`, audit as (
       insert into audit_log (workspace_id, user_id, user_name, action, target_type, target_id, schema, detail, address)
-      select workspace_id, ${user.id}, ${user.name}, ${action}, 'item', id, schema, jsonb_build_object('version', version), ${requestAddress()}
+      select workspace_id, ${user.id}, ${user.name}, ${action}, 'item', id, schema, jsonb_build_object('version', version) || ${JSON.stringify(detail)}::jsonb, ${requestAddress()}
       from ${sql.raw(source)}
     )`;
 }

@@ -16,6 +16,7 @@ import { buildReferences } from './references';
 import { insertionRuleErrors } from './insertion-rules';
 import { sanitizeItemData } from '../sanitize/rich-text';
 import * as repo from './repository';
+import type { AuditAction } from '@shared/api/delivery';
 import { actorOf, auditItemCte } from '../audit/repository';
 import { enqueueItemEventCte } from '../webhooks/repository';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
@@ -108,6 +109,7 @@ export async function updateItem(
   id: string,
   data: Record<string, unknown>,
   baseVersion: number | undefined,
+  audit: { action: AuditAction; detail?: Record<string, unknown> } = { action: 'item.saved' },
 ) {
   requireRight(scope, 'edit');
   const key = keyOf(scope, id);
@@ -117,7 +119,10 @@ export async function updateItem(
     key,
     baseVersion,
     { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() },
-    [auditItemCte('saved', 'item.saved', actorOf(scope)), enqueueItemEventCte('saved', 'item.saved')],
+    [
+      auditItemCte('saved', audit.action, actorOf(scope), audit.detail),
+      enqueueItemEventCte('saved', 'item.saved'),
+    ],
   );
   if (row) return row;
   const current = await repo.findItem(ctx.db, key);
