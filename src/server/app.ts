@@ -33,6 +33,7 @@ import { auditRoutes } from './audit/routes';
 import { registerRequestAddress } from './audit/request-address';
 import { deliveryRoutes } from './delivery/routes';
 import { webhookRoutes } from './webhooks/routes';
+import { scheduleRoutes } from './schedules/routes';
 import { startWorker } from './jobs/worker';
 
 export interface AppOptions {
@@ -148,6 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await apiKeyRoutes(api, ctx);
       await auditRoutes(api, ctx);
       await webhookRoutes(api, ctx);
+      await scheduleRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );

@@ -412,3 +412,40 @@ export const webhookDeliveries = pgTable(
       .where(sql`${t.status} = 'pending'`),
   ],
 );
+
+/**
+ * Publishes and unpublishes planned for a time, per stage. The job worker claims due rows (FOR UPDATE
+ * SKIP LOCKED, then a lease), runs them with the rights of the member who planned them and records
+ * the outcome: done, or refused with the reason (approvals missing, rights withdrawn).
+ */
+export const schedules = pgTable(
+  'schedules',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    schema: text('schema').notNull(),
+    itemId: text('item_id').notNull(),
+    stage: text('stage').notNull(),
+    action: text('action').$type<'publish' | 'unpublish'>().notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    status: text('status')
+      .$type<'pending' | 'running' | 'done' | 'refused' | 'cancelled'>()
+      .notNull()
+      .default('pending'),
+    reason: text('reason'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    ranAt: timestamp('ran_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    createdByName: text('created_by_name').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    index('schedules_item_idx').on(t.workspaceId, t.schema, t.itemId),
+    index('schedules_due_idx')
+      .on(t.at)
+      .where(sql`${t.status} in ('pending', 'running')`),
+  ],
+);

@@ -207,6 +207,8 @@ export async function addApprovedRole(tx: Tx, key: ItemKey, version: number, rol
 export type ItemFilter =
   | { kind: 'all' }
   | { kind: 'written-by'; userId: string }
+  /** Items with a planned publish or unpublish that has not run yet. */
+  | { kind: 'scheduled' }
   /** Items of these schemas whose approvals do not yet include all these roles, per group. */
   | { kind: 'awaiting'; groups: { schemas: string[]; roleIds: string[] }[] }
   | { kind: 'stage'; stage: string; only: 'published' | 'outdated' | 'aging'; before?: Date };
@@ -312,6 +314,11 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
 
   conditions.push(schemaCondition(items.schema));
   if (filter.kind === 'written-by') conditions.push(eq(items.lastWrittenBy, filter.userId));
+  if (filter.kind === 'scheduled') {
+    conditions.push(
+      sql`exists (select 1 from schedules s where s.workspace_id = ${items.workspaceId} and s.schema = ${items.schema} and s.item_id = ${items.id} and s.status in ('pending', 'running'))`,
+    );
+  }
   if (filter.kind === 'awaiting') {
     if (filter.groups.length === 0) return [];
     const groups = filter.groups.map(

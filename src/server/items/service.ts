@@ -191,6 +191,8 @@ function filterOf(
       return { kind: 'all' };
     case 'last-updated-by-me':
       return { kind: 'written-by', userId: access.user.id };
+    case 'scheduled':
+      return { kind: 'scheduled' };
     case 'need-my-approval': {
       const groups = new Map<string, { schemas: string[]; roleIds: string[] }>();
       for (const schema of schemas) {

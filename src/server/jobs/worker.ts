@@ -1,10 +1,11 @@
 import type { AppContext } from '../context';
+import { runDueSchedules } from './scheduler';
 import { sendDueWebhooks } from './webhook-sender';
 
 /** A job that does the due part of its work and answers how many things it did. */
 type Job = (ctx: AppContext, stopping: AbortSignal) => Promise<number>;
 
-const JOBS: Record<string, Job> = { webhooks: sendDueWebhooks };
+const JOBS: Record<string, Job> = { schedules: runDueSchedules, webhooks: sendDueWebhooks };
 
 /**
  * The background worker: every JOBS_POLL_MS it runs each job until nothing is due. Work is claimed from
