@@ -1,10 +1,26 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Checkbox, Group, Paper, Radio, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Paper,
+  Radio,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconUpload } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCalendarTime, IconUpload } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { approverRoleLabel } from '@shared/publishing/approvals';
+import { dayjs } from '@shared/time/dayjs';
+import { DATE_DISPLAY_FORMAT } from '@shared/time/zones';
 import { errorMessage } from '@web/lib/api-client';
+import { useCreateSchedule } from './api/schedules';
 import { usePublishItem } from './api/publish-item';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
 import { publishChips } from './item-labels';
@@ -23,7 +39,15 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
     () => chips.find((c) => c.stage === params.get('stage'))?.stage ?? chips[0]?.stage ?? 'live',
   );
   const [publishRefs, setPublishRefs] = useState(true);
+  const [when, setWhen] = useState<'now' | 'later'>('now');
+  const zones = workspace.basics.timezones.length ? workspace.basics.timezones : [dayjs.tz.guess()];
+  const [zone, setZone] = useState(zones[0]);
+  const [localTime, setLocalTime] = useState(() =>
+    dayjs().tz(zones[0]).add(1, 'hour').startOf('hour').format('YYYY-MM-DDTHH:mm'),
+  );
+  const scheduledAt = localTime ? dayjs.tz(localTime, zone) : null;
   const publish = usePublishItem();
+  const schedule = useCreateSchedule(workspace.id, schema.name, item.id);
   const back = itemScreenPath(workspace.id, domain.name, schema.name, item.id);
   const chosen = chips.find((c) => c.stage === stage);
   const hasRefs = Object.keys(item._references).length > 0;
@@ -37,6 +61,21 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
           notifications.show({
             color: 'teal',
             message: `Published version ${item.version} to ${chosen?.stageLabel ?? stage}${others > 0 ? ` with ${others} referenced item(s)` : ''}`,
+          });
+          navigate(back);
+        },
+      },
+    );
+
+  const handleSchedule = () =>
+    scheduledAt?.isValid() &&
+    schedule.mutate(
+      { stage, action: 'publish', at: scheduledAt.toISOString() },
+      {
+        onSuccess: () => {
+          notifications.show({
+            color: 'violet',
+            message: `Scheduled to publish to ${chosen?.stageLabel ?? stage} ${scheduledAt.format(DATE_DISPLAY_FORMAT)} (${zone})`,
           });
           navigate(back);
         },
@@ -99,12 +138,50 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
             onChange={(e) => setPublishRefs(e.currentTarget.checked)}
           />
         )}
+        <SegmentedControl
+          mt="md"
+          value={when}
+          onChange={(value) => setWhen(value as 'now' | 'later')}
+          data={[
+            { value: 'now', label: 'Publish now' },
+            { value: 'later', label: 'Schedule for …' },
+          ]}
+          aria-label="When"
+        />
+        {when === 'later' && (
+          <Group mt="sm" grow align="flex-start">
+            <TextInput
+              type="datetime-local"
+              label="Date and time"
+              value={localTime}
+              onChange={(e) => setLocalTime(e.currentTarget.value)}
+              error={scheduledAt && !scheduledAt.isValid() ? 'Not a date and time' : undefined}
+            />
+            <Select
+              label="Time zone"
+              data={zones}
+              value={zone}
+              onChange={(value) => value && setZone(value)}
+              allowDeselect={false}
+            />
+          </Group>
+        )}
+        {when === 'later' && (
+          <Text size="xs" c="dimmed" mt="xs">
+            It runs with your rights at that time, and only if the version then current is approved.
+          </Text>
+        )}
       </Paper>
       {chosen?.status === 'CURRENT' && (
         <Text size="sm" c="dimmed">
           Version {item.version} is already published to {chosen.stageLabel}. Publishing again refreshes the
           copy.
         </Text>
+      )}
+      {schedule.isError && (
+        <Alert color="red" variant="light" role="alert" title="Scheduling failed">
+          {errorMessage(schedule.error)}
+        </Alert>
       )}
       {publish.isError && (
         <Alert color="red" variant="light" role="alert" title="Publishing failed">
@@ -115,14 +192,25 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
         <Button component={Link} to={back} variant="default">
           Cancel
         </Button>
-        <Button
-          leftSection={<IconUpload size={16} />}
-          onClick={handlePublish}
-          loading={publish.isPending}
-          disabled={!item.abilities.canPublish}
-        >
-          Publish to {chosen?.stageLabel ?? stage}
-        </Button>
+        {when === 'now' ? (
+          <Button
+            leftSection={<IconUpload size={16} />}
+            onClick={handlePublish}
+            loading={publish.isPending}
+            disabled={!item.abilities.canPublish}
+          >
+            Publish to {chosen?.stageLabel ?? stage}
+          </Button>
+        ) : (
+          <Button
+            leftSection={<IconCalendarTime size={16} />}
+            onClick={handleSchedule}
+            loading={schedule.isPending}
+            disabled={!item.abilities.canPublish || !scheduledAt?.isValid()}
+          >
+            Schedule for {scheduledAt?.isValid() ? scheduledAt.format(DATE_DISPLAY_FORMAT) : '…'}
+          </Button>
+        )}
       </Group>
     </Stack>
   );
