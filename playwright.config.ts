@@ -63,6 +63,9 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR,
       PUBLIC_URL: BASE_URL,
+      // The webhook spec's receiver listens on 127.0.0.1; the job worker looks for due work often.
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      JOBS_POLL_MS: '250',
     },
   },
 });

@@ -152,6 +152,7 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
           <Group mt="sm" grow align="flex-start">
             <TextInput
               type="datetime-local"
+              step={1}
               label="Date and time"
               value={localTime}
               onChange={(e) => setLocalTime(e.currentTarget.value)}

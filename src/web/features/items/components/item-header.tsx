@@ -73,6 +73,7 @@ export function ItemHeader({ workspace, domain, schema, item, section, actions, 
               <ScheduleChips
                 ws={ws}
                 item={item}
+                zone={workspace.basics.timezones[0]}
                 stageLabel={(stage) =>
                   workspace.basics.stages.find((label) => stageValue(label) === stage) ?? stage
                 }

@@ -1,7 +1,8 @@
 import { Badge, CloseButton, Group, Tooltip } from '@mantine/core';
 import { IconCalendarTime } from '@tabler/icons-react';
 import type { Item } from '@shared/api/items';
-import { formatDateTime } from '@web/lib/dates';
+import { dayjs } from '@shared/time/dayjs';
+import { DATE_DISPLAY_FORMAT } from '@shared/time/zones';
 import { useCancelSchedule, useSchedules } from '../api/schedules';
 
 /** The item's pending schedules as chips ('Publish to Live at …'), with Cancel for publishers. */
@@ -9,10 +10,13 @@ export function ScheduleChips({
   ws,
   item,
   stageLabel,
+  zone,
 }: {
   ws: string;
   item: Pick<Item, 'id' | 'schema' | 'abilities'>;
   stageLabel: (stage: string) => string;
+  /** Times are shown in this zone (the workspace's first), named. */
+  zone?: string;
 }) {
   const { data } = useSchedules(ws, item.schema, item.id);
   const cancel = useCancelSchedule(ws, item.schema, item.id);
@@ -41,7 +45,9 @@ export function ScheduleChips({
           }
         >
           {s.action === 'publish' ? 'Publish to' : 'Unpublish from'} {stageLabel(s.stage)}{' '}
-          {formatDateTime(s.at)}
+          {zone
+            ? `${dayjs(s.at).tz(zone).format(DATE_DISPLAY_FORMAT)} (${zone})`
+            : dayjs(s.at).format(DATE_DISPLAY_FORMAT)}
         </Badge>
       ))}
       {refused.map((s) => (
