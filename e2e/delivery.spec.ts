@@ -73,6 +73,13 @@ test('a manager creates an API key and reads a published item with it', async ({
   await page.reload();
   await expect(page.getByRole('table', { name: 'API keys' }).getByText('Never')).toBeHidden();
   await shot(page, 'delivery-02-api-key-used');
+
+  // The audit log names who created the key, and the publish.
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  const audit = page.getByRole('table', { name: 'Audit log' });
+  await expect(audit.getByText('api-key.created')).toBeVisible();
+  await expect(audit.getByText('item.published')).toBeVisible();
+  await shot(page, 'delivery-03-audit-log');
 });
 
 test('a manager registers a webhook and sees a delivery in its log after publishing', async ({ page }) => {
@@ -97,7 +104,7 @@ test('a manager registers a webhook and sees a delivery in its log after publish
     await page.getByRole('button', { name: 'Add webhook' }).click();
     await expect(page.getByTestId('webhook-secret')).toContainText('whsec_');
     await expect(page.getByRole('table', { name: 'Webhooks' }).getByText(url)).toBeVisible();
-    await shot(page, 'delivery-03-webhook-added');
+    await shot(page, 'delivery-04-webhook-added');
 
     const item = await seedPublishedPost(page.request, ws, 'Hooked post');
     await page.getByRole('button', { name: 'Deliveries' }).click();
@@ -107,7 +114,7 @@ test('a manager registers a webhook and sees a delivery in its log after publish
     await expect(delivery).toContainText('response 200');
     await expect(delivery).toContainText(item.id);
     expect(received.some((body) => body.includes(item.id))).toBe(true);
-    await shot(page, 'delivery-04-webhook-log');
+    await shot(page, 'delivery-05-webhook-log');
   } finally {
     await new Promise((resolve) => receiver.close(resolve));
   }
@@ -124,18 +131,18 @@ test('an editor schedules a publish a minute ahead and sees the chip turn CURREN
   await page.getByText('Schedule for …').click();
   const zone = await page.getByRole('combobox', { name: 'Time zone' }).inputValue();
   await page.getByLabel('Date and time').fill(localInZone(new Date(Date.now() + 60_000), zone));
-  await shot(page, 'delivery-05-schedule-form');
+  await shot(page, 'delivery-06-schedule-form');
   await page.getByRole('button', { name: /^Schedule for / }).click();
 
   await expect(page).toHaveURL(itemUrl);
   const header = page.getByTestId('item-heading').locator('..');
   await expect(header.getByTestId('schedule-chip')).toContainText('Publish to Live');
   await expect(header.getByTestId('publish-chip-live')).toHaveAttribute('data-status', 'NOT_PUBLISHED');
-  await shot(page, 'delivery-06-scheduled');
+  await shot(page, 'delivery-07-scheduled');
 
   await expect(header.getByTestId('publish-chip-live')).toHaveAttribute('data-status', 'CURRENT', {
     timeout: 120_000,
   });
   await expect(header.getByTestId('schedule-chip')).toBeHidden();
-  await shot(page, 'delivery-07-published-on-time');
+  await shot(page, 'delivery-08-published-on-time');
 });
