@@ -73,12 +73,15 @@ describe('API keys', () => {
 
     expect((await read(`${team.ws}/live/items/blog-post`, created.key)).statusCode).toBe(200);
     // The use is noted without holding up the answer.
-    await vi.waitFor(async () => {
-      const again = (await call(t, 'GET', keysUrl(team.ws), manager))
-        .json()
-        .keys.find((k: { id: string }) => k.id === created.id);
-      expect(again.lastUsedAt).not.toBeNull();
-    });
+    await vi.waitFor(
+      async () => {
+        const again = (await call(t, 'GET', keysUrl(team.ws), manager))
+          .json()
+          .keys.find((k: { id: string }) => k.id === created.id);
+        expect(again.lastUsedAt).not.toBeNull();
+      },
+      { timeout: 15_000 },
+    );
 
     const revoked = await call(t, 'DELETE', `${keysUrl(team.ws)}/${created.id}`, manager);
     expect(revoked.statusCode).toBe(200);
@@ -407,8 +410,8 @@ describe.runIf(testDatabaseKind() === 'postgres')('delivery cache across server 
       1,
     );
     await publish(t, manager, team.ws, 'blog-post', item.id);
-    await vi.waitFor(async () => expect((await readOther()).json().version).toBe(2));
+    await vi.waitFor(async () => expect((await readOther()).json().version).toBe(2), { timeout: 15_000 });
     await call(t, 'DELETE', `${itemUrl(team.ws, 'blog-post', item.id)}/publish/live`, manager);
-    await vi.waitFor(async () => expect((await readOther()).statusCode).toBe(404));
+    await vi.waitFor(async () => expect((await readOther()).statusCode).toBe(404), { timeout: 15_000 });
   });
 });

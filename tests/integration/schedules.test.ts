@@ -117,6 +117,7 @@ describe('scheduled publishing', () => {
   });
 
   it('is refused at run time, with the reason, when approvals are missing or rights were withdrawn', async () => {
+    // Regression: a worker process that had cached the roles from before the change published anyway.
     const needsApproval = await post('Unapproved');
     const current = (await call(t, 'GET', `/api/v1/workspaces/${team.ws}`, manager)).json();
     const withLegal = { ...current.roles, legal: role('Legal', { mustApprove: ['blog-post'] }) };

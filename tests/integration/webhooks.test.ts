@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { WebhookDelivery } from '@shared/api/webhooks';
+import { sql } from 'drizzle-orm';
 import { buildApp } from '@server/app';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { verifiedUser, type TestUser } from '../factories/users';
@@ -122,6 +123,9 @@ describe('webhooks', () => {
       }),
     );
     expect(list.body).not.toContain(created.secret);
+    // Kept sealed at rest: the database never holds the secret itself.
+    const stored = await t.database.db.execute(sql`select secret from webhooks where id = ${created.id}`);
+    expect(JSON.stringify(stored)).not.toContain(created.secret);
 
     expect((await call(t, 'GET', hooksUrl())).statusCode).toBe(401);
     const stranger = await verifiedUser(t, { name: 'Str Anger' });
@@ -216,11 +220,14 @@ describe('webhooks', () => {
     await call(t, 'DELETE', itemUrl(team.ws, 'blog-post', item.id), manager);
     await call(t, 'PATCH', `/api/v1/workspaces/${team.ws}`, manager, { roles: current.roles });
 
-    await vi.waitFor(async () => {
-      const log = await deliveries(hook.id);
-      expect(log).toHaveLength(6);
-      expect(log.every((d) => d.status === 'delivered' && d.lastStatusCode === 200)).toBe(true);
-    });
+    await vi.waitFor(
+      async () => {
+        const log = await deliveries(hook.id);
+        expect(log).toHaveLength(6);
+        expect(log.every((d) => d.status === 'delivered' && d.lastStatusCode === 200)).toBe(true);
+      },
+      { timeout: 15_000 },
+    );
     const log = (await deliveries(hook.id)).reverse();
     expect(log.map((d) => d.event)).toEqual([
       'item.saved',
@@ -293,11 +300,14 @@ describe('webhooks', () => {
     const again = await call(t, 'POST', `${hooksUrl()}/${hook.id}/deliveries/${first.id}/redeliver`, manager);
     expect(again.statusCode).toBe(201);
     expect(again.json()).toMatchObject({ status: 'pending', tries: 0, body: first.body });
-    await vi.waitFor(async () => {
-      const log = await deliveries(hook.id);
-      expect(log).toHaveLength(2);
-      expect(log.every((d) => d.status === 'delivered')).toBe(true);
-    });
+    await vi.waitFor(
+      async () => {
+        const log = await deliveries(hook.id);
+        expect(log).toHaveLength(2);
+        expect(log.every((d) => d.status === 'delivered')).toBe(true);
+      },
+      { timeout: 15_000 },
+    );
     expect(
       (await call(t, 'POST', `${hooksUrl()}/${hook.id}/deliveries/${crypto.randomUUID()}/redeliver`, manager))
         .statusCode,
@@ -310,7 +320,7 @@ describe('webhooks', () => {
     receiver.plan = ['hang'];
     const before = receiver.requests.length;
     await createItem(t, manager, team.ws, 'blog-post', blogPostData({ name: 'Crash', slug: 'crash' }));
-    await vi.waitFor(() => expect(receiver.requests.length).toBe(before + 1));
+    await vi.waitFor(() => expect(receiver.requests.length).toBe(before + 1), { timeout: 15_000 });
 
     await worker.close();
     const [interrupted] = await deliveries(hook.id);
@@ -321,10 +331,13 @@ describe('webhooks', () => {
     });
 
     worker = await buildApp({ config: jobConfig(), db: t.database.db, logger: false });
-    await vi.waitFor(async () => {
-      const [delivery] = await deliveries(hook.id);
-      expect(delivery).toMatchObject({ status: 'delivered', tries: 2, lastStatusCode: 200 });
-    });
+    await vi.waitFor(
+      async () => {
+        const [delivery] = await deliveries(hook.id);
+        expect(delivery).toMatchObject({ status: 'delivered', tries: 2, lastStatusCode: 200 });
+      },
+      { timeout: 15_000 },
+    );
     const sent = receiver.requests.slice(before);
     expect(sent).toHaveLength(2);
     expect(sent[1].body).toBe(sent[0].body);

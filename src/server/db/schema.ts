@@ -371,6 +371,7 @@ export const webhooks = pgTable(
     events: text('events').array().notNull(),
     /** Only items of these schemas; null sends every schema. */
     schemas: text('schemas').array(),
+    /** The signing secret, sealed with AES-256-GCM under MARQUEE_SECRET (lib/secret-box). */
     secret: text('secret').notNull(),
     active: boolean('active').notNull().default(true),
     createdAt: createdAt(),

@@ -2,6 +2,8 @@ import { SIGNATURE_HEADER } from '@shared/api/webhooks';
 import type { AppContext } from '../context';
 import { checkWebhookUrl } from '../webhooks/addresses';
 import { claimDueDeliveries, recordTry, type ClaimedDelivery } from '../webhooks/repository';
+import { openSecret } from '../lib/secret-box';
+import { WEBHOOK_SECRET_PURPOSE } from '../webhooks/service';
 import { signatureHeader } from '../webhooks/signature';
 
 /** Tries before a delivery counts as failed: retries wait 10 s, 20 s, 40 s … (at most 20 min), about an hour in all. */
@@ -33,7 +35,10 @@ async function sendOne(ctx: AppContext, delivery: ClaimedDelivery, stopping: Abo
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Marquee-Webhooks/1',
-        [SIGNATURE_HEADER]: signatureHeader(delivery.secret, delivery.body),
+        [SIGNATURE_HEADER]: signatureHeader(
+          openSecret(ctx.config.secret, WEBHOOK_SECRET_PURPOSE, delivery.secret),
+          delivery.body,
+        ),
       },
       body: delivery.body,
       redirect: 'manual',

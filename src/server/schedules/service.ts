@@ -8,6 +8,7 @@ import { randomId } from '../lib/ids';
 import { keyOf, requireItem, resolveStage } from '../items/service';
 import { loadSchemaScope, requireRight, type SchemaScope } from '../items/scope';
 import { unpublishItem } from '../publishing/service';
+import { dropCachedMemberships } from '../workspaces/repository';
 import * as repo from './repository';
 
 export const toSchedule = (row: repo.ScheduleRow): Schedule => ({
@@ -106,6 +107,8 @@ export async function runSchedule(ctx: AppContext, row: repo.ScheduleRow) {
   let refusedBecause: string | null = null;
   try {
     const user = await findUserById(ctx.db, row.createdBy);
+    // Rights as they are now, not as this process may have cached them (another process may have changed them).
+    dropCachedMemberships(ctx.db, row.workspaceId, row.createdBy);
     const scope = await loadSchemaScope(ctx, user ?? null, row.workspaceId, row.schema);
     if (row.action === 'publish')
       await publishItem(ctx, scope, row.itemId, row.stage, { publishRefs: false });

@@ -11,9 +11,13 @@ import { actorOf, recordAudit } from '../audit/repository';
 import type { AppContext } from '../context';
 import { badRequest, notFound } from '../http/errors';
 import { randomId } from '../lib/ids';
+import { sealSecret } from '../lib/secret-box';
 import { requireManager, type WorkspaceAccess } from '../workspaces/access';
 import { checkWebhookUrl } from './addresses';
 import * as repo from './repository';
+
+/** The purpose webhook secrets are sealed under (see lib/secret-box). */
+export const WEBHOOK_SECRET_PURPOSE = 'webhook-secret';
 
 const toSummary = (row: repo.WebhookRow): WebhookSummary => ({
   id: row.id,
@@ -58,7 +62,7 @@ export async function createWebhook(ctx: AppContext, access: WorkspaceAccess, bo
       url: url.toString(),
       events: [...new Set(body.events)],
       schemas,
-      secret,
+      secret: sealSecret(ctx.config.secret, WEBHOOK_SECRET_PURPOSE, secret),
       active: body.active ?? true,
       createdBy: access.user.id,
     });
