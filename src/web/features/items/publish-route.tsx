@@ -1,26 +1,12 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  Paper,
-  Radio,
-  SegmentedControl,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, Paper, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconCalendarTime, IconUpload } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { approverRoleLabel } from '@shared/publishing/approvals';
-import { dayjs } from '@shared/time/dayjs';
-import { DATE_DISPLAY_FORMAT } from '@shared/time/zones';
 import { errorMessage } from '@web/lib/api-client';
 import { useCreateSchedule } from './api/schedules';
+import { SchedulePicker, useSchedulePicker } from './components/schedule-picker';
 import { usePublishItem } from './api/publish-item';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
 import { publishChips } from './item-labels';
@@ -39,13 +25,7 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
     () => chips.find((c) => c.stage === params.get('stage'))?.stage ?? chips[0]?.stage ?? 'live',
   );
   const [publishRefs, setPublishRefs] = useState(true);
-  const [when, setWhen] = useState<'now' | 'later'>('now');
-  const zones = workspace.basics.timezones.length ? workspace.basics.timezones : [dayjs.tz.guess()];
-  const [zone, setZone] = useState(zones[0]);
-  const [localTime, setLocalTime] = useState(() =>
-    dayjs().tz(zones[0]).add(1, 'hour').startOf('hour').format('YYYY-MM-DDTHH:mm'),
-  );
-  const scheduledAt = localTime ? dayjs.tz(localTime, zone) : null;
+  const picker = useSchedulePicker(workspace);
   const publish = usePublishItem();
   const schedule = useCreateSchedule(workspace.id, schema.name, item.id);
   const back = itemScreenPath(workspace.id, domain.name, schema.name, item.id);
@@ -68,14 +48,14 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
     );
 
   const handleSchedule = () =>
-    scheduledAt?.isValid() &&
+    picker.at &&
     schedule.mutate(
-      { stage, action: 'publish', at: scheduledAt.toISOString() },
+      { stage, action: 'publish', at: picker.at.toISOString() },
       {
         onSuccess: () => {
           notifications.show({
             color: 'violet',
-            message: `Scheduled to publish to ${chosen?.stageLabel ?? stage} ${scheduledAt.format(DATE_DISPLAY_FORMAT)} (${zone})`,
+            message: `Scheduled to publish to ${chosen?.stageLabel ?? stage} ${picker.label} (${picker.zone})`,
           });
           navigate(back);
         },
@@ -138,40 +118,7 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
             onChange={(e) => setPublishRefs(e.currentTarget.checked)}
           />
         )}
-        <SegmentedControl
-          mt="md"
-          value={when}
-          onChange={(value) => setWhen(value as 'now' | 'later')}
-          data={[
-            { value: 'now', label: 'Publish now' },
-            { value: 'later', label: 'Schedule for …' },
-          ]}
-          aria-label="When"
-        />
-        {when === 'later' && (
-          <Group mt="sm" grow align="flex-start">
-            <TextInput
-              type="datetime-local"
-              step={1}
-              label="Date and time"
-              value={localTime}
-              onChange={(e) => setLocalTime(e.currentTarget.value)}
-              error={scheduledAt && !scheduledAt.isValid() ? 'Not a date and time' : undefined}
-            />
-            <Select
-              label="Time zone"
-              data={zones}
-              value={zone}
-              onChange={(value) => value && setZone(value)}
-              allowDeselect={false}
-            />
-          </Group>
-        )}
-        {when === 'later' && (
-          <Text size="xs" c="dimmed" mt="xs">
-            It runs with your rights at that time, and only if the version then current is approved.
-          </Text>
-        )}
+        <SchedulePicker picker={picker} nowLabel="Publish now" />
       </Paper>
       {chosen?.status === 'CURRENT' && (
         <Text size="sm" c="dimmed">
@@ -193,7 +140,7 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
         <Button component={Link} to={back} variant="default">
           Cancel
         </Button>
-        {when === 'now' ? (
+        {!picker.isLater ? (
           <Button
             leftSection={<IconUpload size={16} />}
             onClick={handlePublish}
@@ -207,9 +154,9 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
             leftSection={<IconCalendarTime size={16} />}
             onClick={handleSchedule}
             loading={schedule.isPending}
-            disabled={!item.abilities.canPublish || !scheduledAt?.isValid()}
+            disabled={!item.abilities.canPublish || !picker.at}
           >
-            Schedule for {scheduledAt?.isValid() ? scheduledAt.format(DATE_DISPLAY_FORMAT) : '…'}
+            Schedule for {picker.label}
           </Button>
         )}
       </Group>
