@@ -78,6 +78,9 @@ export default defineConfig({
         DATA_DIR,
         PUBLIC_URL: BASE_URL,
         GEOCODER_URL: `http://127.0.0.1:${GEOCODER_PORT}`,
+        // The webhook spec's receiver listens on 127.0.0.1; the job worker looks for due work often.
+        WEBHOOK_ALLOW_PRIVATE: '1',
+        JOBS_POLL_MS: '250',
       },
     },
   ],

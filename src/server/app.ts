@@ -38,6 +38,13 @@ import { batchRoutes } from './batches/routes';
 import { customerRoutes } from './customers/routes';
 import { audienceRoutes } from './audiences/routes';
 import { emailFunRoutes, emailRoutes } from './email/routes';
+import { apiKeyRoutes } from './api-keys/routes';
+import { auditRoutes } from './audit/routes';
+import { registerRequestAddress } from './audit/request-address';
+import { deliveryRoutes } from './delivery/routes';
+import { webhookRoutes } from './webhooks/routes';
+import { scheduleRoutes } from './schedules/routes';
+import { startWorker } from './jobs/worker';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -120,9 +127,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           cookie: { type: 'apiKey', in: 'cookie', name: 'marquee_session' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Delivery API: a workspace API key, mq_…',
+          },
         },
       },
       security: [{ bearer: [] }, { cookie: [] }],
+      tags: [
+        {
+          name: 'delivery',
+          description:
+            'Read-only published content for websites and apps at /delivery/v1/{ws}/{stage}/…, with workspace API keys',
+        },
+      ],
     },
     transform: jsonSchemaTransform,
   });
@@ -130,6 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerOriginCheck(app, config.publicUrl);
   registerAuthentication(app, ctx);
+  registerRequestAddress(app);
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     try {
@@ -157,6 +177,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await customerRoutes(api, ctx);
       await audienceRoutes(api, ctx);
       await emailRoutes(api, ctx);
+      await apiKeyRoutes(api, ctx);
+      await auditRoutes(api, ctx);
+      await webhookRoutes(api, ctx);
+      await scheduleRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );
@@ -182,8 +206,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Issue 12: address lookup and geohash neighbours.
   await app.register((fun) => placesFunRoutes(fun, ctx), { prefix: '/fun' });
+  // DESIGN §5: read-only published content for websites and apps, with workspace API keys.
+  await app.register(async (deliveryApi) => deliveryRoutes(deliveryApi, ctx), { prefix: '/delivery/v1' });
 
   await serveWebApp(app, config.webDir);
+
+  if (config.jobs) {
+    const worker = startWorker(ctx);
+    app.addHook('onClose', () => worker.stop());
+  }
   return app;
 }
 

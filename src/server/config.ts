@@ -36,6 +36,14 @@ export interface Config {
   googleVisionApiKey?: string;
   /** Base URL of the Vision API (tests point it at a local fake). */
   googleVisionUrl: string;
+  /** Run the background jobs (webhook deliveries, schedules) in this process. */
+  jobs: boolean;
+  /** How often the job worker looks for due work (ms). */
+  jobsPollMs: number;
+  /** Webhooks may call private, loopback and link-local addresses (tests, intranets). */
+  webhookAllowPrivate: boolean;
+  /** Wait before the first webhook retry (ms); each next retry waits twice as long. */
+  webhookRetryBaseMs: number;
   /** API key of a SendGrid-compatible email delivery service; without it that provider is not configured. */
   sendgridApiKey?: string;
   /** Base URL of the SendGrid-compatible v3 API (tests point it at a local fake). */
@@ -115,6 +123,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sendgridApiKey: env.SENDGRID_API_KEY || undefined,
     sendgridUrl: (env.SENDGRID_URL ?? 'https://api.sendgrid.com').replace(/\/+$/, ''),
     testSendsPerHour: Math.max(0, Number(env.TEST_SEND_RATE_LIMIT ?? 60) || 0),
+    jobs: !/^(0|false|no)$/i.test(env.JOBS ?? ''),
+    jobsPollMs: Math.max(50, Number(env.JOBS_POLL_MS ?? 1000) || 1000),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookRetryBaseMs: Math.max(10, Number(env.WEBHOOK_RETRY_BASE_MS ?? 10_000) || 10_000),
   };
 }
 

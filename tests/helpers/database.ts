@@ -5,6 +5,9 @@ import { randomId } from '@server/lib/ids';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
 
+/** A test database; on PostgreSQL with its URL, so a second server process can open it too. */
+export type TestDatabase = Database & { url?: string };
+
 export const testDatabaseKind = (): TestDatabaseKind =>
   process.env.MARQUEE_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
@@ -12,7 +15,7 @@ export const testDatabaseKind = (): TestDatabaseKind =>
  * A fresh, migrated database for one test file: in-memory PGlite, or a new database on the PostgreSQL
  * server of TEST_DATABASE_URL that is dropped again on close.
  */
-export async function openTestDatabase(options: { migrate?: boolean } = {}): Promise<Database> {
+export async function openTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const migrate = options.migrate ?? true;
   if (testDatabaseKind() === 'pglite') {
     const database = await openDatabase({});
@@ -30,6 +33,7 @@ export async function openTestDatabase(options: { migrate?: boolean } = {}): Pro
   if (migrate) await migrateDatabase(database);
   return {
     ...database,
+    url: url.toString(),
     async close() {
       await database.close();
       await admin.unsafe(`drop database if exists "${name}" with (force)`);

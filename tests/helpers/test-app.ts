@@ -4,13 +4,12 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '@server/app';
 import { loadConfig, type Config } from '@server/config';
-import type { Database } from '@server/db/client';
 import type { Mailer } from '@server/mail/mailer';
-import { openTestDatabase } from './database';
+import { openTestDatabase, type TestDatabase } from './database';
 
 export interface TestApp {
   app: FastifyInstance;
-  database: Database;
+  database: TestDatabase;
   config: Config;
   dataDir: string;
   close(): Promise<void>;
@@ -27,12 +26,14 @@ export async function createTestApp(
     ...loadConfig({ DATA_DIR: dataDir, MARQUEE_SECRET: 'test-secret', PUBLIC_URL: 'http://marquee.test' }),
     authRateLimit: 10_000,
     webDir: path.join(dataDir, 'no-web'),
+    // Background jobs run only in the tests that ask for them.
+    jobs: false,
     ...overrides,
   };
   const app = await buildApp({
     config,
     db: database.db,
-    logger: options.logger ?? false,
+    logger: options.logger ?? (process.env.TEST_LOG ? { level: 'error' } : false),
     mailer: options.mailer,
     onRoute: options.onRoute,
   });

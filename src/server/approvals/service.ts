@@ -5,6 +5,8 @@ import {
   isFullyApproved,
   remainingApprovals,
 } from '@shared/publishing/approvals';
+import { actorOf, recordAudit } from '../audit/repository';
+import { enqueueItemEvent } from '../webhooks/repository';
 import type { AppContext } from '../context';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { addApprovedRole, lockItem } from '../items/repository';
@@ -90,6 +92,16 @@ export async function approveItem(
       byName: scope.member.displayName,
       comment: body.comment || null,
     });
+    await recordAudit(tx, {
+      workspaceId: key.workspaceId,
+      user: actorOf(scope),
+      action: 'item.approved',
+      targetType: 'item',
+      targetId: id,
+      schema: key.schema,
+      detail: { version: item.version, roleId: body.roleId },
+    });
+    await enqueueItemEvent(tx, { ...key, version: item.version }, 'item.approved');
   });
   return getApprovals(ctx, scope, id);
 }

@@ -1,10 +1,13 @@
 import { ITEM_MESSAGES } from '@shared/api/items';
 import type { AppContext } from '../context';
 import { notFound } from '../http/errors';
-import { deleteItem as deleteItemRow } from '../items/repository';
+import { deleteItem as deleteItemRow, lockItem } from '../items/repository';
 import { keyOf } from '../items/service';
 import { requireRight, type SchemaScope } from '../items/scope';
 import { deleteCopies } from '../publishing/repository';
+import { actorOf, recordAudit } from '../audit/repository';
+import { stageChanged } from '../delivery/listener';
+import { enqueueItemEvent } from '../webhooks/repository';
 
 /**
  * Deletes an item and its stage copies in one transaction. Its history, comments and approvals stay:
@@ -14,8 +17,20 @@ export async function deleteItem(ctx: AppContext, scope: SchemaScope, id: string
   requireRight(scope, 'edit');
   const key = keyOf(scope, id);
   await ctx.db.transaction(async (tx) => {
+    const item = await lockItem(tx, key);
+    if (!item) throw notFound(ITEM_MESSAGES.instanceNotFound);
     await deleteCopies(tx, key);
-    if (!(await deleteItemRow(tx, key))) throw notFound(ITEM_MESSAGES.instanceNotFound);
+    await deleteItemRow(tx, key);
+    await recordAudit(tx, {
+      workspaceId: scope.workspace.id,
+      user: actorOf(scope),
+      action: 'item.deleted',
+      targetType: 'item',
+      targetId: id,
+      schema: scope.schema.name,
+    });
+    await enqueueItemEvent(tx, { ...key, version: item.version }, 'item.deleted');
+    await stageChanged(tx, scope.workspace.id);
   });
   return { id, schema: scope.schema.name, deleted: true as const };
 }

@@ -8,6 +8,9 @@ import { keyOf, resolveStage } from '../items/service';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
 import { assertPublishable } from '../publishing/service';
 import { copiesOf, upsertCopy } from '../publishing/repository';
+import { actorOf, recordAudit } from '../audit/repository';
+import { stageChanged } from '../delivery/listener';
+import { enqueueItemEvent } from '../webhooks/repository';
 
 /** Restates a referenced item's refusal so the caller knows which reference stopped the publish. */
 function aboutReference(err: unknown, label: string): unknown {
@@ -68,7 +71,24 @@ export async function publishItem(
     assertPublishable(scope, item);
     await upsertCopy(tx, item, stage, scope.user.id, at);
     const refs = options.publishRefs ? await publishReferences(tx, scope, item, stage, at) : [];
-    return [{ schema: item.schema, id: item.id, version: item.version }, ...refs];
+    const all = [{ schema: item.schema, id: item.id, version: item.version }, ...refs];
+    await recordAudit(
+      tx,
+      ...all.map((p) => ({
+        workspaceId: scope.workspace.id,
+        user: actorOf(scope),
+        action: 'item.published' as const,
+        targetType: 'item' as const,
+        targetId: p.id,
+        schema: p.schema,
+        detail: { stage, version: p.version },
+      })),
+    );
+    for (const p of all) {
+      await enqueueItemEvent(tx, { workspaceId: scope.workspace.id, ...p }, 'item.published', stage);
+    }
+    await stageChanged(tx, scope.workspace.id, stage);
+    return all;
   });
   const row = await findItemWithWriter(ctx.db, key);
   if (!row) throw notFound(ITEM_MESSAGES.instanceNotFound);

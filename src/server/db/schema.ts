@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   doublePrecision,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -417,5 +418,143 @@ export const testSends = pgTable(
     primaryKey({ columns: [t.workspaceId, t.id] }),
     index('test_sends_at').on(t.workspaceId, t.at),
     index('test_sends_item').on(t.workspaceId, t.itemId, t.at),
+  ],
+);
+
+/** Delivery API keys of a workspace: only the SHA-256 of the key is kept; `stages` are the stage values it may read. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    stages: text('stages').array().notNull(),
+    keyHash: text('key_hash').notNull(),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    createdByName: text('created_by_name').notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.id] }), uniqueIndex('api_keys_hash_key').on(t.keyHash)],
+);
+
+/**
+ * Who did what to which item, role, member, key or webhook, when and from which address. Rows are
+ * written in the same transaction as the change they describe.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    userId: text('user_id').notNull(),
+    userName: text('user_name').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    schema: text('schema'),
+    detail: jsonb('detail').$type<Record<string, unknown>>(),
+    address: text('address'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    index('audit_log_recent_idx').on(t.workspaceId, t.at, t.id),
+  ],
+);
+
+/** Webhooks of a workspace: events to send, an optional schema filter, and the secret that signs each delivery. */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    /** Only items of these schemas; null sends every schema. */
+    schemas: text('schemas').array(),
+    /** The signing secret, sealed with AES-256-GCM under MARQUEE_SECRET (lib/secret-box). */
+    secret: text('secret').notNull(),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.id] })],
+);
+
+/**
+ * The transactional outbox of webhooks and their delivery log: a row is written in the transaction of the
+ * change that causes it, then sent by the job worker (claimed with FOR UPDATE SKIP LOCKED) until it
+ * succeeds or runs out of tries. `body` is the exact JSON that is signed and sent.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    id: text('id').notNull(),
+    webhookId: text('webhook_id').notNull(),
+    event: text('event').notNull(),
+    body: text('body').notNull(),
+    status: text('status').$type<'pending' | 'delivered' | 'failed'>().notNull().default('pending'),
+    tries: integer('tries').notNull().default(0),
+    nextAt: timestamp('next_at', { withTimezone: true }).notNull().defaultNow(),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    foreignKey({
+      columns: [t.workspaceId, t.webhookId],
+      foreignColumns: [webhooks.workspaceId, webhooks.id],
+    }).onDelete('cascade'),
+    index('webhook_deliveries_log_idx').on(t.workspaceId, t.webhookId, t.createdAt),
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/**
+ * Publishes and unpublishes planned for a time, per stage. The job worker claims due rows (FOR UPDATE
+ * SKIP LOCKED, then a lease), runs them with the rights of the member who planned them and records
+ * the outcome: done, or refused with the reason (approvals missing, rights withdrawn).
+ */
+export const schedules = pgTable(
+  'schedules',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    schema: text('schema').notNull(),
+    itemId: text('item_id').notNull(),
+    stage: text('stage').notNull(),
+    action: text('action').$type<'publish' | 'unpublish'>().notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    status: text('status')
+      .$type<'pending' | 'running' | 'done' | 'refused' | 'cancelled'>()
+      .notNull()
+      .default('pending'),
+    reason: text('reason'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    ranAt: timestamp('ran_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    createdByName: text('created_by_name').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    index('schedules_item_idx').on(t.workspaceId, t.schema, t.itemId),
+    index('schedules_due_idx')
+      .on(t.at)
+      .where(sql`${t.status} in ('pending', 'running')`),
   ],
 );

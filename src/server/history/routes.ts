@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { HistoryList, HistoryVersion, VersionParams } from '@shared/api/items';
+import { z } from 'zod';
+import { HistoryList, HistoryVersion, Item, VersionParams } from '@shared/api/items';
+import { restoreVersion } from '../commands/restore-version';
+import { presentWritten } from '../items/service';
 import type { AppContext } from '../context';
-import { ITEM_PATH, ItemParams } from '../items/routes';
+import { baseVersionOf, ITEM_PATH, ItemParams } from '../items/routes';
 import { loadSchemaScope } from '../items/scope';
 import * as history from './service';
 
@@ -39,6 +42,36 @@ export async function historyRoutes(instance: FastifyInstance, ctx: AppContext) 
     async (request) => {
       const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
       return history.getVersion(ctx, scope, request.params.id, request.params.num);
+    },
+  );
+
+  app.post(
+    `${ITEM_PATH}/history/:num/restore`,
+    {
+      schema: {
+        tags,
+        description:
+          "'Restore this version': saves that version's data as a new version (approvals start over); a stale baseVersion or If-Match answers 409",
+        params: ItemParams.extend(VersionParams.shape),
+        body: z
+          .object({
+            baseVersion: z
+              .number()
+              .int()
+              .min(1)
+              .optional()
+              .describe('The current version the restore is based on'),
+          })
+          .strict()
+          .optional(),
+        response: { 200: Item },
+      },
+    },
+    async (request) => {
+      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const base = baseVersionOf(request, request.body?.baseVersion);
+      const row = await restoreVersion(ctx, scope, request.params.id, request.params.num, base);
+      return presentWritten(ctx, scope, row);
     },
   );
 }

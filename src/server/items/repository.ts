@@ -104,9 +104,10 @@ const json = (value: unknown) =>
 
 /**
  * The save of a new item as one statement, so one atomic round trip: the item at version 1 and its first
- * history version. Answers nothing when the id is taken.
+ * history version. Answers nothing when the id is taken. `extra` CTEs (each `, name as (…)`) read
+ * `created`: the audit row.
  */
-export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch) {
+export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch, extra: SQL[] = []) {
   const at = sql`${patch.lastWrittenAt.toISOString()}::timestamptz`;
   const result = await db.execute(sql`
     with created as (
@@ -118,7 +119,7 @@ export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch)
     ), history as (
       insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs)
       select workspace_id, schema, id, version, last_written_at, last_written_by, data, refs from created
-    )
+    )${sql.join(extra)}
     select * from created`);
   const [row] = resultRows<SavedRow>(result);
   return row && toItemRow(row);
@@ -128,13 +129,14 @@ export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch)
  * The save of the next version as one statement, so one atomic round trip (DESIGN §7: 1,000 saves/s):
  * version + 1 with no approvals yet, the history row with the full data, and the stage copies told of the
  * new version. With a base version, only when the stored version is still that one; answers nothing
- * when stale or absent.
+ * when stale or absent. `extra` CTEs (each `, name as (…)`) read `saved`: the audit row.
  */
 export async function saveNextVersion(
   db: Db,
   key: ItemKey,
   baseVersion: number | undefined,
   patch: ItemPatch,
+  extra: SQL[] = [],
 ) {
   const result = await db.execute(sql`
     with saved as (
@@ -150,7 +152,7 @@ export async function saveNextVersion(
     ), copies as (
       update published set item_version = saved.version from saved
       where published.workspace_id = saved.workspace_id and published.schema = saved.schema and published.id = saved.id
-    )
+    )${sql.join(extra)}
     select * from saved`);
   const [row] = resultRows<SavedRow>(result);
   return row && toItemRow(row);
@@ -207,6 +209,8 @@ export async function addApprovedRole(tx: Tx, key: ItemKey, version: number, rol
 export type ItemFilter =
   | { kind: 'all' }
   | { kind: 'written-by'; userId: string }
+  /** Items with a planned publish or unpublish that has not run yet. */
+  | { kind: 'scheduled' }
   /** Items of these schemas whose approvals do not yet include all these roles, per group. */
   | { kind: 'awaiting'; groups: { schemas: string[]; roleIds: string[] }[] }
   | { kind: 'stage'; stage: string; only: 'published' | 'outdated' | 'aging'; before?: Date };
@@ -312,6 +316,11 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
 
   conditions.push(schemaCondition(items.schema));
   if (filter.kind === 'written-by') conditions.push(eq(items.lastWrittenBy, filter.userId));
+  if (filter.kind === 'scheduled') {
+    conditions.push(
+      sql`exists (select 1 from schedules s where s.workspace_id = ${items.workspaceId} and s.schema = ${items.schema} and s.item_id = ${items.id} and s.status in ('pending', 'running'))`,
+    );
+  }
   if (filter.kind === 'awaiting') {
     if (filter.groups.length === 0) return [];
     const groups = filter.groups.map(

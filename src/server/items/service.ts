@@ -24,6 +24,9 @@ import { checkAudienceCriteria } from '../audiences/service';
 import { prepareEmailFields } from '../email/sanitize';
 import * as repo from './repository';
 import { keepConnectionSecrets, needsStoredData, takeFileFacts } from './server-owned';
+import type { AuditAction } from '@shared/api/delivery';
+import { actorOf, auditItemCte } from '../audit/repository';
+import { enqueueItemEventCte } from '../webhooks/repository';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
 
 export const keyOf = (scope: SchemaScope, id: string): repo.ItemKey => ({
@@ -128,7 +131,10 @@ export async function createItem(ctx: AppContext, scope: SchemaScope, data: Reco
   const checked = await checkItemData(ctx, scope, data);
   const patch = { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() };
   for (let attempt = 0; attempt < 3; attempt++) {
-    const row = await repo.insertFirstVersion(ctx.db, keyOf(scope, randomId(20)), patch);
+    const row = await repo.insertFirstVersion(ctx.db, keyOf(scope, randomId(20)), patch, [
+      auditItemCte('created', 'item.created', actorOf(scope)),
+      enqueueItemEventCte('created', 'item.saved'),
+    ]);
     if (row) return row;
   }
   throw conflict('Could not find a free id for the new item; try again');
@@ -145,16 +151,22 @@ export async function updateItem(
   id: string,
   data: Record<string, unknown>,
   baseVersion: number | undefined,
+  audit: { action: AuditAction; detail?: Record<string, unknown> } = { action: 'item.saved' },
 ) {
   requireRight(scope, 'edit');
   const key = keyOf(scope, id);
   const stored = needsStoredData(scope.schema) ? (await repo.findItem(ctx.db, key))?.data : undefined;
   const checked = await checkItemData(ctx, scope, data, id, stored);
-  const row = await repo.saveNextVersion(ctx.db, key, baseVersion, {
-    ...checked,
-    lastWrittenBy: scope.user.id,
-    lastWrittenAt: new Date(),
-  });
+  const row = await repo.saveNextVersion(
+    ctx.db,
+    key,
+    baseVersion,
+    { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() },
+    [
+      auditItemCte('saved', audit.action, actorOf(scope), audit.detail),
+      enqueueItemEventCte('saved', 'item.saved'),
+    ],
+  );
   if (row) return row;
   const current = await repo.findItem(ctx.db, key);
   if (!current) throw notFound(ITEM_MESSAGES.instanceNotFound);
@@ -229,6 +241,8 @@ function filterOf(
       return { kind: 'all' };
     case 'last-updated-by-me':
       return { kind: 'written-by', userId: access.user.id };
+    case 'scheduled':
+      return { kind: 'scheduled' };
     case 'need-my-approval': {
       const groups = new Map<string, { schemas: string[]; roleIds: string[] }>();
       for (const schema of schemas) {

@@ -1,5 +1,6 @@
 import { MESSAGES } from '@shared/api/errors';
 import type { InviteBody, Member } from '@shared/api/workspaces';
+import { actorOf, recordAudit } from '../audit/repository';
 import type { AppContext } from '../context';
 import { findUserByEmail } from '../auth/repository';
 import { badRequest, conflict, notFound } from '../http/errors';
@@ -39,12 +40,23 @@ export async function invite(ctx: AppContext, access: WorkspaceAccess, body: Req
   if (existing && (await repo.findMember(ctx.db, access.workspace.id, existing.id))) {
     throw conflict('This person is already a member of the workspace');
   }
-  const row = await repo.upsertInvitation(ctx.db, {
-    workspaceId: access.workspace.id,
-    email: body.email,
-    roles,
-    isManager: body.isWorkspaceManager,
-    invitedBy: access.user.name,
+  const row = await ctx.db.transaction(async (tx) => {
+    const invitation = await repo.upsertInvitation(tx, {
+      workspaceId: access.workspace.id,
+      email: body.email,
+      roles,
+      isManager: body.isWorkspaceManager,
+      invitedBy: access.user.name,
+    });
+    await recordAudit(tx, {
+      workspaceId: access.workspace.id,
+      user: actorOf(access),
+      action: 'member.invited',
+      targetType: 'member',
+      targetId: body.email,
+      detail: { roles, isWorkspaceManager: body.isWorkspaceManager },
+    });
+    return invitation;
   });
   const link = `${ctx.config.publicUrl}/auth/welcome?email=${encodeURIComponent(body.email)}`;
   await ctx.mailer.send(invitationMail(body.email, access.workspace.name, access.user.name, link));
@@ -59,9 +71,18 @@ export async function invite(ctx: AppContext, access: WorkspaceAccess, body: Req
 
 export async function revokeInvitation(ctx: AppContext, access: WorkspaceAccess, email: string) {
   requireManager(access);
-  if (!(await repo.deleteInvitation(ctx.db, access.workspace.id, email.toLowerCase()))) {
-    throw notFound('Invitation not found');
-  }
+  await ctx.db.transaction(async (tx) => {
+    if (!(await repo.deleteInvitation(tx, access.workspace.id, email.toLowerCase()))) {
+      throw notFound('Invitation not found');
+    }
+    await recordAudit(tx, {
+      workspaceId: access.workspace.id,
+      user: actorOf(access),
+      action: 'invitation.revoked',
+      targetType: 'member',
+      targetId: email.toLowerCase(),
+    });
+  });
 }
 
 /** Changes a member's roles, manager flag, activity or name; a workspace always keeps one active manager. */
@@ -82,6 +103,14 @@ export async function updateMember(
     });
     if (!row) throw notFound('Member not found');
     if ((await repo.countActiveManagers(tx, access.workspace.id)) === 0) throw conflict(MESSAGES.lastManager);
+    await recordAudit(tx, {
+      workspaceId: access.workspace.id,
+      user: actorOf(access),
+      action: 'member.updated',
+      targetType: 'member',
+      targetId: userId,
+      detail: { ...patch, ...(roles ? { roles } : {}) },
+    });
     const member = (await repo.listMembers(tx, access.workspace.id)).find((m) => m.userId === userId);
     return member!;
   });

@@ -7,6 +7,9 @@ import { presentItem } from '../items/present';
 import { keyOf, requireItem, resolveStage } from '../items/service';
 import { requireRight, type SchemaScope } from '../items/scope';
 import * as repo from './repository';
+import { actorOf, recordAudit } from '../audit/repository';
+import { stageChanged } from '../delivery/listener';
+import { enqueueItemEvent } from '../webhooks/repository';
 
 /**
  * Why an item may not be published, as a 409 with a clear message: approvals remain for its current
@@ -34,9 +37,23 @@ export function assertPublishable(scope: SchemaScope, item: ItemRow, what = 'Thi
 export async function unpublishItem(ctx: AppContext, scope: SchemaScope, id: string, stageParam: string) {
   requireRight(scope, 'publish');
   const stage = resolveStage(scope, stageParam);
-  await requireItem(ctx, scope, id);
+  const item = await requireItem(ctx, scope, id);
   const key = keyOf(scope, id);
-  const removed = await ctx.db.transaction((tx) => repo.deleteCopy(tx, key, stage));
+  const removed = await ctx.db.transaction(async (tx) => {
+    if (!(await repo.deleteCopy(tx, key, stage))) return false;
+    await recordAudit(tx, {
+      workspaceId: scope.workspace.id,
+      user: actorOf(scope),
+      action: 'item.unpublished',
+      targetType: 'item',
+      targetId: id,
+      schema: scope.schema.name,
+      detail: { stage },
+    });
+    await enqueueItemEvent(tx, { ...key, version: item.version }, 'item.unpublished', stage);
+    await stageChanged(tx, scope.workspace.id, stage);
+    return true;
+  });
   if (!removed) throw notFound(`This item is not published in ${stage}`);
   const row = await findItemWithWriter(ctx.db, key);
   if (!row) throw notFound(ITEM_MESSAGES.instanceNotFound);

@@ -5,6 +5,7 @@ import { normaliseStages } from '@shared/publishing/stages';
 import { toKebabCase } from '@shared/text/slug';
 import { isKnownTimezone } from '@shared/time/zones';
 import { allSchemaNames, BUILT_IN_DOMAINS } from '@shared/schemas/catalogue';
+import { actorOf, recordAudit, type AuditRecord } from '../audit/repository';
 import type { AppContext } from '../context';
 import type { UserRow } from '../auth/repository';
 import { badRequest, conflict } from '../http/errors';
@@ -124,6 +125,21 @@ export async function updateWorkspace(ctx: AppContext, access: WorkspaceAccess, 
     });
     if (!row) throw conflict(MESSAGES.staleVersion);
     if (roles) await trimRolesOfMembers(tx, current.id, roles);
+    const audits: AuditRecord[] = [];
+    const base = {
+      workspaceId: current.id,
+      user: actorOf(access),
+      targetType: 'workspace' as const,
+      targetId: current.id,
+    };
+    if (basics || body.oobe)
+      audits.push({
+        ...base,
+        action: 'workspace.updated',
+        detail: basics ? { basics } : { oobe: body.oobe },
+      });
+    if (roles) audits.push({ ...base, action: 'roles.updated', detail: { roles: Object.keys(roles) } });
+    await recordAudit(tx, ...audits);
     return row;
   });
 }

@@ -2,8 +2,8 @@ import { remainingApprovals } from './approvals';
 import type { Roles } from '../permissions/permissions';
 import { ownValue } from '../text/reserved-names';
 
-/** Spec §9 saved views: all, last-updated-by-me, need-my-approval, and per stage published-in, outdated-in, aging-in. */
-export const PLAIN_VIEW_IDS = ['all', 'last-updated-by-me', 'need-my-approval'] as const;
+/** Spec §9 saved views: all, last-updated-by-me, need-my-approval, scheduled (issue 13), and per stage published-in, outdated-in, aging-in. */
+export const PLAIN_VIEW_IDS = ['all', 'last-updated-by-me', 'need-my-approval', 'scheduled'] as const;
 export const STAGE_VIEW_IDS = ['published-in', 'outdated-in', 'aging-in'] as const;
 export type PlainViewId = (typeof PLAIN_VIEW_IDS)[number];
 export type StageViewId = (typeof STAGE_VIEW_IDS)[number];
@@ -40,6 +40,8 @@ export interface ViewCandidate {
   approvedRoles: readonly string[];
   /** Stage value → the copy's version and publish time. */
   copies: Readonly<Record<string, { version: number; publishedAt: Date }>>;
+  /** A publish or unpublish is planned and has not run yet. */
+  isScheduled?: boolean;
 }
 
 export interface ViewContext {
@@ -60,6 +62,8 @@ export function matchesSavedView(view: SavedViewQuery, item: ViewCandidate, cont
       return remainingApprovals(context.roles, item.schema, item.approvedRoles).some((roleId) =>
         context.memberRoleIds.includes(roleId),
       );
+    case 'scheduled':
+      return item.isScheduled === true;
     case 'published-in':
       return Object.hasOwn(item.copies, view.stage);
     case 'outdated-in': {

@@ -117,6 +117,15 @@ export function createRoutes(client: QueryClient): RouteObject[] {
                           path: 'batches',
                           lazy: screen(() => import('@web/features/settings/batches-route')),
                         },
+                        {
+                          path: 'api-keys',
+                          lazy: screen(() => import('@web/features/api-keys/api-keys-route')),
+                        },
+                        {
+                          path: 'webhooks',
+                          lazy: screen(() => import('@web/features/webhooks/webhooks-route')),
+                        },
+                        { path: 'audit', lazy: screen(() => import('@web/features/audit/audit-route')) },
                         { path: '*', Component: NotFoundPage },
                       ],
                     },

@@ -1,11 +1,12 @@
 import { findSavedView, savedViews } from './saved-views';
 
 describe('savedViews', () => {
-  it('lists All and Last updated by me, then three views per stage', () => {
+  it('lists All, Last updated by me and Scheduled, then three views per stage', () => {
     const views = savedViews(['Staging', 'Live'], { roles: [] });
     expect(views.map((v) => [v.viewId, v.viewParam, v.label])).toEqual([
       ['all', undefined, 'All items'],
       ['last-updated-by-me', undefined, 'Last updated by me'],
+      ['scheduled', undefined, 'Scheduled'],
       ['published-in', 'staging', 'Published in Staging'],
       ['outdated-in', 'staging', 'Outdated in Staging'],
       ['aging-in', 'staging', 'Aging in Staging'],

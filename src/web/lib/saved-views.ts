@@ -19,7 +19,7 @@ const STAGE_VIEW_LABEL: Record<StageViewId, (stage: string) => string> = {
 /**
  * The saved views a user sees in a workspace's sidebar (which items match a view is decided in
  * @shared/publishing/saved-views). 'Need my approval' appears only if the user has roles
- * (spec §6).
+ * (spec §6); 'Scheduled' holds items with a planned publish or unpublish (issue 13).
  */
 export function savedViews(stages: readonly string[], permissions: Pick<Permissions, 'roles'>): SavedView[] {
   const views: SavedView[] = [
@@ -27,6 +27,7 @@ export function savedViews(stages: readonly string[], permissions: Pick<Permissi
     { viewId: 'last-updated-by-me', label: 'Last updated by me' },
   ];
   if (permissions.roles.length > 0) views.push({ viewId: 'need-my-approval', label: 'Need my approval' });
+  views.push({ viewId: 'scheduled', label: 'Scheduled' });
   for (const stage of stages) {
     for (const viewId of STAGE_VIEW_IDS) {
       views.push({ viewId, viewParam: stageValue(stage), label: STAGE_VIEW_LABEL[viewId](stage), stage });

@@ -7,6 +7,7 @@ import { formatDateTime } from '@web/lib/dates';
 import { useHistory, useVersion } from './api/get-history';
 import { useMembers } from './api/get-members';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
+import { RestoreVersionButton } from './components/restore-version-button';
 import { useItemFormEnvironment } from './components/use-item-form-environment';
 import { userLabel } from './item-labels';
 
@@ -86,6 +87,7 @@ function Changelog({ workspace, schema, item }: ItemScreenContext) {
                       Current
                     </Text>
                   )}
+                  <RestoreVersionButton ws={workspace.id} item={item} num={v.thisVersion} />
                 </Table.Td>
               </Table.Tr>
             ))}

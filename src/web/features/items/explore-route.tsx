@@ -9,6 +9,7 @@ const DESCRIPTIONS: Record<string, string> = {
   all: 'Everything in this workspace, most recently updated first.',
   'last-updated-by-me': 'Items you changed last.',
   'need-my-approval': 'Items waiting for an approval from one of your roles.',
+  scheduled: 'Items with a publish or unpublish planned for later.',
   'published-in': 'Items with a published copy in this stage.',
   'outdated-in': 'Items changed since they were published to this stage.',
   'aging-in': 'Items published to this stage more than 30 days ago.',

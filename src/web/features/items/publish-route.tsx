@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Checkbox, Group, Paper, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconUpload } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCalendarTime, IconUpload } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { approverRoleLabel } from '@shared/publishing/approvals';
 import { errorMessage } from '@web/lib/api-client';
+import { useCreateSchedule } from './api/schedules';
+import { SchedulePicker, useSchedulePicker } from './components/schedule-picker';
 import { usePublishItem } from './api/publish-item';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
 import { publishChips } from './item-labels';
@@ -23,7 +25,9 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
     () => chips.find((c) => c.stage === params.get('stage'))?.stage ?? chips[0]?.stage ?? 'live',
   );
   const [publishRefs, setPublishRefs] = useState(true);
+  const picker = useSchedulePicker(workspace);
   const publish = usePublishItem();
+  const schedule = useCreateSchedule(workspace.id, schema.name, item.id);
   const back = itemScreenPath(workspace.id, domain.name, schema.name, item.id);
   const chosen = chips.find((c) => c.stage === stage);
   const hasRefs = Object.keys(item._references).length > 0;
@@ -37,6 +41,21 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
           notifications.show({
             color: 'teal',
             message: `Published version ${item.version} to ${chosen?.stageLabel ?? stage}${others > 0 ? ` with ${others} referenced item(s)` : ''}`,
+          });
+          navigate(back);
+        },
+      },
+    );
+
+  const handleSchedule = () =>
+    picker.at &&
+    schedule.mutate(
+      { stage, action: 'publish', at: picker.at.toISOString() },
+      {
+        onSuccess: () => {
+          notifications.show({
+            color: 'violet',
+            message: `Scheduled to publish to ${chosen?.stageLabel ?? stage} ${picker.label} (${picker.zone})`,
           });
           navigate(back);
         },
@@ -99,12 +118,18 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
             onChange={(e) => setPublishRefs(e.currentTarget.checked)}
           />
         )}
+        <SchedulePicker picker={picker} nowLabel="Publish now" />
       </Paper>
       {chosen?.status === 'CURRENT' && (
         <Text size="sm" c="dimmed">
           Version {item.version} is already published to {chosen.stageLabel}. Publishing again refreshes the
           copy.
         </Text>
+      )}
+      {schedule.isError && (
+        <Alert color="red" variant="light" role="alert" title="Scheduling failed">
+          {errorMessage(schedule.error)}
+        </Alert>
       )}
       {publish.isError && (
         <Alert color="red" variant="light" role="alert" title="Publishing failed">
@@ -115,14 +140,25 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
         <Button component={Link} to={back} variant="default">
           Cancel
         </Button>
-        <Button
-          leftSection={<IconUpload size={16} />}
-          onClick={handlePublish}
-          loading={publish.isPending}
-          disabled={!item.abilities.canPublish}
-        >
-          Publish to {chosen?.stageLabel ?? stage}
-        </Button>
+        {!picker.isLater ? (
+          <Button
+            leftSection={<IconUpload size={16} />}
+            onClick={handlePublish}
+            loading={publish.isPending}
+            disabled={!item.abilities.canPublish}
+          >
+            Publish to {chosen?.stageLabel ?? stage}
+          </Button>
+        ) : (
+          <Button
+            leftSection={<IconCalendarTime size={16} />}
+            onClick={handleSchedule}
+            loading={schedule.isPending}
+            disabled={!item.abilities.canPublish || !picker.at}
+          >
+            Schedule for {picker.label}
+          </Button>
+        )}
       </Group>
     </Stack>
   );

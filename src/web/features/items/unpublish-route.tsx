@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Paper, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconWorldOff } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCalendarTime, IconWorldOff } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '@web/lib/api-client';
 import { formatDateTime } from '@web/lib/dates';
 import { useUnpublishItem } from './api/publish-item';
+import { useCreateSchedule } from './api/schedules';
+import { SchedulePicker, useSchedulePicker } from './components/schedule-picker';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
 import { publishChips } from './item-labels';
 import { itemScreenPath } from './item-paths';
@@ -23,6 +25,8 @@ function UnpublishScreen({ workspace, domain, schema, item }: ItemScreenContext)
     () => published.find((c) => c.stage === params.get('stage'))?.stage ?? published[0]?.stage ?? '',
   );
   const unpublish = useUnpublishItem();
+  const picker = useSchedulePicker(workspace);
+  const schedule = useCreateSchedule(workspace.id, schema.name, item.id);
   const back = itemScreenPath(workspace.id, domain.name, schema.name, item.id);
   const chosen = published.find((c) => c.stage === stage);
 
@@ -50,6 +54,21 @@ function UnpublishScreen({ workspace, domain, schema, item }: ItemScreenContext)
       },
     );
 
+  const handleSchedule = () =>
+    picker.at &&
+    schedule.mutate(
+      { stage, action: 'unpublish', at: picker.at.toISOString() },
+      {
+        onSuccess: () => {
+          notifications.show({
+            color: 'violet',
+            message: `Scheduled to unpublish from ${chosen?.stageLabel ?? stage} ${picker.label} (${picker.zone})`,
+          });
+          navigate(back);
+        },
+      },
+    );
+
   return (
     <Stack gap="md">
       {!item.abilities.canPublish && (
@@ -72,11 +91,17 @@ function UnpublishScreen({ workspace, domain, schema, item }: ItemScreenContext)
             })}
           </Stack>
         </Radio.Group>
+        <SchedulePicker picker={picker} nowLabel="Unpublish now" />
       </Paper>
       <Text size="sm" c="dimmed">
         The item itself and its change log stay; only the copy that websites and apps read from the stage is
         removed.
       </Text>
+      {schedule.isError && (
+        <Alert color="red" variant="light" role="alert" title="Scheduling failed">
+          {errorMessage(schedule.error)}
+        </Alert>
+      )}
       {unpublish.isError && (
         <Alert color="red" variant="light" role="alert" title="Unpublishing failed">
           {errorMessage(unpublish.error)}
@@ -86,15 +111,26 @@ function UnpublishScreen({ workspace, domain, schema, item }: ItemScreenContext)
         <Button component={Link} to={back} variant="default">
           Cancel
         </Button>
-        <Button
-          color="red"
-          leftSection={<IconWorldOff size={16} />}
-          onClick={handleUnpublish}
-          loading={unpublish.isPending}
-          disabled={!item.abilities.canPublish}
-        >
-          Unpublish from {chosen?.stageLabel ?? stage}
-        </Button>
+        {!picker.isLater ? (
+          <Button
+            color="red"
+            leftSection={<IconWorldOff size={16} />}
+            onClick={handleUnpublish}
+            loading={unpublish.isPending}
+            disabled={!item.abilities.canPublish}
+          >
+            Unpublish from {chosen?.stageLabel ?? stage}
+          </Button>
+        ) : (
+          <Button
+            leftSection={<IconCalendarTime size={16} />}
+            onClick={handleSchedule}
+            loading={schedule.isPending}
+            disabled={!item.abilities.canPublish || !picker.at}
+          >
+            Schedule for {picker.label}
+          </Button>
+        )}
       </Group>
     </Stack>
   );

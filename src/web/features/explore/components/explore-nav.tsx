@@ -1,6 +1,7 @@
 import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import {
   IconAlertTriangle,
+  IconCalendarTime,
   IconCircleCheck,
   IconClockHour4,
   IconInbox,
@@ -19,6 +20,7 @@ const VIEW_ICONS: Record<string, Icon> = {
   all: IconInbox,
   'last-updated-by-me': IconUserEdit,
   'need-my-approval': IconUserCheck,
+  scheduled: IconCalendarTime,
   'published-in': IconCircleCheck,
   'outdated-in': IconAlertTriangle,
   'aging-in': IconClockHour4,

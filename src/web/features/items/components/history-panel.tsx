@@ -9,6 +9,7 @@ import { useHistory } from '../api/get-history';
 import { useMembers } from '../api/get-members';
 import { userLabel } from '../item-labels';
 import { changelogPath } from '../item-paths';
+import { RestoreVersionButton } from './restore-version-button';
 
 /** The newest versions of the change log, each linking to a comparison with the one before. */
 export function HistoryPanel({
@@ -56,6 +57,7 @@ export function HistoryPanel({
                 Compare with version {version.previousVersion}
               </Anchor>
             )}
+            <RestoreVersionButton ws={workspace.id} item={item} num={version.thisVersion} />
           </Timeline.Item>
         ))}
       </Timeline>

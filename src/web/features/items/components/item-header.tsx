@@ -1,3 +1,4 @@
+import { stageValue } from '@shared/publishing/stages';
 import type { ReactNode } from 'react';
 import { Anchor, Breadcrumbs, Group, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
@@ -7,6 +8,7 @@ import type { Domain, SchemaType } from '@shared/schemas/types';
 import { itemTitle } from '../item-labels';
 import { itemScreenPath, schemaListPath } from '../item-paths';
 import { ApprovalChips, PublishChips } from './item-chips';
+import { ScheduleChips } from './schedule-chips';
 
 interface ItemHeaderProps {
   workspace: Workspace;
@@ -68,6 +70,14 @@ export function ItemHeader({ workspace, domain, schema, item, section, actions, 
               </Text>
               <PublishChips item={item} ws={ws} domain={domain.name} stages={workspace.basics.stages} />
               <ApprovalChips item={item} roles={workspace.roles} />
+              <ScheduleChips
+                ws={ws}
+                item={item}
+                zone={workspace.basics.timezones[0]}
+                stageLabel={(stage) =>
+                  workspace.basics.stages.find((label) => stageValue(label) === stage) ?? stage
+                }
+              />
             </Group>
           )}
         </Stack>

@@ -3,6 +3,9 @@ import {
   IconAdjustments,
   IconArrowLeft,
   IconCreditCard,
+  IconHistory,
+  IconKey,
+  IconWebhook,
   IconShieldLock,
   IconStack2,
   IconUsers,
@@ -22,6 +25,19 @@ export const SETTINGS_SECTIONS: { id: string; label: string; icon: Icon; descrip
   { id: 'roles', label: 'Roles', icon: IconShieldLock, description: 'Who may edit, publish and approve' },
   { id: 'subscription', label: 'Subscription', icon: IconCreditCard, description: 'Plan and usage' },
   { id: 'batches', label: 'Batches', icon: IconStack2, description: 'Bulk jobs and their state' },
+  {
+    id: 'api-keys',
+    label: 'API keys',
+    icon: IconKey,
+    description: 'Keys for websites and apps that read published content',
+  },
+  {
+    id: 'webhooks',
+    label: 'Webhooks',
+    icon: IconWebhook,
+    description: 'Tell other systems when items are published, saved or approved',
+  },
+  { id: 'audit', label: 'Audit log', icon: IconHistory, description: 'Who did what, when and from where' },
 ];
 
 /** The settings sidebar (spec §2: basics is the default child). */

@@ -1,0 +1,85 @@
+import type { Db } from '../db/client';
+import type { ApiKeyRow } from '../api-keys/repository';
+import type { Copy } from './query';
+
+/** The copies of one schema in one stage, and the responses already rendered from them by query. */
+export interface StageSet {
+  copies: Copy[];
+  byId: Map<string, Copy>;
+  rendered: Map<string, { body: string; etag: string }>;
+}
+
+const MAX_RENDERED = 500;
+const MAX_KEYS = 10_000;
+
+/**
+ * Published copies change only on publish, unpublish and delete, so the delivery API answers from
+ * memory. Every change drops the sets of its workspace and stage (rendered responses with include=refs
+ * read other schemas of the stage); other processes hear of it through PostgreSQL NOTIFY (listener.ts).
+ * A set is dropped before its reload is stored, so a load that overlaps a change is never kept.
+ */
+export class DeliveryCache {
+  private readonly sets = new Map<string, Promise<StageSet>>();
+  private readonly keys = new Map<string, ApiKeyRow | null>();
+
+  async stageSet(workspaceId: string, stage: string, schema: string, load: () => Promise<StageSet>) {
+    const id = `${workspaceId}\t${stage}\t${schema}`;
+    let set = this.sets.get(id);
+    if (!set) {
+      set = load();
+      this.sets.set(id, set);
+      set.catch(() => {
+        if (this.sets.get(id) === set) this.sets.delete(id);
+      });
+    }
+    return set;
+  }
+
+  /** A rendered response, kept with its set until the set changes. */
+  static remember(set: StageSet, query: string, rendered: { body: string; etag: string }) {
+    if (set.rendered.size >= MAX_RENDERED) set.rendered.delete(set.rendered.keys().next().value!);
+    set.rendered.set(query, rendered);
+  }
+
+  async apiKey(hash: string, load: () => Promise<ApiKeyRow | undefined>) {
+    if (this.keys.has(hash)) return this.keys.get(hash) ?? undefined;
+    const row = await load();
+    if (this.keys.size >= MAX_KEYS) this.keys.clear();
+    this.keys.set(hash, row ?? null);
+    return row;
+  }
+
+  /** A change to published copies of a workspace's stage (every stage when undefined). */
+  dropStage(workspaceId: string, stage?: string) {
+    const prefix = stage === undefined ? `${workspaceId}\t` : `${workspaceId}\t${stage}\t`;
+    for (const id of this.sets.keys()) if (id.startsWith(prefix)) this.sets.delete(id);
+  }
+
+  /** A key of the workspace was created or revoked. */
+  dropKeys(workspaceId: string) {
+    for (const [hash, row] of this.keys) if (!row || row.workspaceId === workspaceId) this.keys.delete(hash);
+  }
+
+  clear() {
+    this.sets.clear();
+    this.keys.clear();
+  }
+
+  /** Applies a NOTIFY payload: `stage\t{ws}\t{stage}`, `workspace\t{ws}` or `keys\t{ws}`. */
+  apply(payload: string) {
+    const [kind, workspaceId, stage] = payload.split('\t');
+    if (kind === 'stage' && workspaceId) this.dropStage(workspaceId, stage);
+    else if (kind === 'workspace' && workspaceId) this.dropStage(workspaceId);
+    else if (kind === 'keys' && workspaceId) this.dropKeys(workspaceId);
+    else this.clear();
+  }
+}
+
+const caches = new WeakMap<Db, DeliveryCache>();
+
+/** The delivery cache of a database (one per root database, shared by the apps built on it). */
+export function deliveryCacheOf(db: Db): DeliveryCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new DeliveryCache()));
+  return cache;
+}

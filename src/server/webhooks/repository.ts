@@ -1,0 +1,193 @@
+import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import type { WebhookEvent } from '@shared/api/webhooks';
+import type { Db, Tx } from '../db/client';
+import { rows as resultRows } from '../db/migrate';
+import { webhookDeliveries, webhooks } from '../db/schema';
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+export async function insertWebhook(tx: Tx, row: typeof webhooks.$inferInsert) {
+  await tx.insert(webhooks).values(row);
+}
+
+export async function listWebhooks(db: Db, workspaceId: string) {
+  return db
+    .select()
+    .from(webhooks)
+    .where(eq(webhooks.workspaceId, workspaceId))
+    .orderBy(webhooks.createdAt, webhooks.id);
+}
+
+const webhookKey = (workspaceId: string, id: string) =>
+  and(eq(webhooks.workspaceId, workspaceId), eq(webhooks.id, id));
+
+export async function findWebhook(db: Db | Tx, workspaceId: string, id: string) {
+  const [row] = await db.select().from(webhooks).where(webhookKey(workspaceId, id));
+  return row;
+}
+
+export async function updateWebhook(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+  patch: Partial<Pick<WebhookRow, 'url' | 'events' | 'schemas' | 'active'>>,
+) {
+  const [row] = await tx.update(webhooks).set(patch).where(webhookKey(workspaceId, id)).returning();
+  return row;
+}
+
+export async function deleteWebhook(tx: Tx, workspaceId: string, id: string) {
+  const [row] = await tx.delete(webhooks).where(webhookKey(workspaceId, id)).returning();
+  return row;
+}
+
+/** The newest deliveries of a webhook (its log), older than `before` when paging. */
+export async function listDeliveries(
+  db: Db,
+  workspaceId: string,
+  webhookId: string,
+  limit: number,
+  before?: Date,
+) {
+  return db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.workspaceId, workspaceId),
+        eq(webhookDeliveries.webhookId, webhookId),
+        before ? lt(webhookDeliveries.createdAt, before) : undefined,
+      ),
+    )
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit);
+}
+
+export async function findDelivery(db: Db | Tx, workspaceId: string, webhookId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.workspaceId, workspaceId),
+        eq(webhookDeliveries.webhookId, webhookId),
+        eq(webhookDeliveries.id, id),
+      ),
+    );
+  return row;
+}
+
+/** Sends the same event again as a new delivery (same body, so receivers can tell it is the same event). */
+export async function copyDelivery(tx: Tx, delivery: DeliveryRow, id: string) {
+  const [row] = await tx
+    .insert(webhookDeliveries)
+    .values({
+      workspaceId: delivery.workspaceId,
+      id,
+      webhookId: delivery.webhookId,
+      event: delivery.event,
+      body: delivery.body,
+    })
+    .returning();
+  return row;
+}
+
+/**
+ * Outbox rows for the active webhooks of the workspace that listen to `event` (and to the item's schema),
+ * one per webhook and row of `source` (columns workspace_id, schema, id, version). The body is the JSON
+ * that is signed and sent.
+ */
+function outboxInsert(source: SQL, event: WebhookEvent, stage: string | null): SQL {
+  // `source` is a relation named s: a CTE name gets the alias here, a VALUES list carries it.
+  const stageField = stage === null ? sql`` : sql`'stage', ${stage}::text, `;
+  return sql`insert into webhook_deliveries (workspace_id, id, webhook_id, event, body)
+    select workspace_id, delivery_id, webhook_id, ${event}::text,
+      json_build_object('id', delivery_id, 'event', ${event}::text, 'workspace', workspace_id, 'schema', schema,
+        'itemId', item_id, 'version', version, ${stageField}'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
+    from (
+      select s.workspace_id, s.schema, s.id as item_id, s.version, w.id as webhook_id, gen_random_uuid()::text as delivery_id
+      from ${source}
+      join webhooks w on w.workspace_id = s.workspace_id and w.active and ${event}::text = any(w.events)
+        and (w.schemas is null or s.schema = any(w.schemas))
+    ) due`;
+}
+
+/** Queues the deliveries of an event about one item, in the transaction of the change. */
+export async function enqueueItemEvent(
+  tx: Tx,
+  item: { workspaceId: string; schema: string; id: string; version: number },
+  event: WebhookEvent,
+  stage: string | null = null,
+) {
+  const source = sql`(values (${item.workspaceId}::text, ${item.schema}::text, ${item.id}::text, ${item.version}::int)) as s(workspace_id, schema, id, version)`;
+  await tx.execute(outboxInsert(source, event, stage));
+}
+
+/** The same, as one more CTE of an item save's single statement (reading its `saved` or `created` CTE). */
+export function enqueueItemEventCte(cteSource: 'saved' | 'created', event: WebhookEvent): SQL {
+  return sql`, webhook_outbox as (${outboxInsert(sql.raw(`${cteSource} s`), event, null)})`;
+}
+
+export interface ClaimedDelivery {
+  workspaceId: string;
+  id: string;
+  webhookId: string;
+  body: string;
+  tries: number;
+  url: string;
+  secret: string;
+  active: boolean;
+}
+
+/**
+ * Claims due deliveries in one statement: FOR UPDATE SKIP LOCKED, so several processes never take the
+ * same row, and a lease (next_at moved on), so a process that dies mid-send leaves the row to be tried
+ * again once the lease is over.
+ */
+export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const result = await db.execute(sql`
+    with due as (
+      select workspace_id, id from webhook_deliveries
+      where status = 'pending' and next_at <= now()
+      order by next_at
+      limit ${limit}
+      for update skip locked
+    )
+    update webhook_deliveries d
+    set tries = d.tries + 1, next_at = now() + ${leaseMs} * interval '1 millisecond'
+    from due, webhooks w
+    where d.workspace_id = due.workspace_id and d.id = due.id
+      and w.workspace_id = d.workspace_id and w.id = d.webhook_id
+    returning d.workspace_id, d.id, d.webhook_id, d.body, d.tries, w.url, w.secret, w.active`);
+  return resultRows<Record<string, unknown>>(result).map((r) => ({
+    workspaceId: r.workspace_id as string,
+    id: r.id as string,
+    webhookId: r.webhook_id as string,
+    body: r.body as string,
+    tries: Number(r.tries),
+    url: r.url as string,
+    secret: r.secret as string,
+    active: Boolean(r.active),
+  }));
+}
+
+/** Records the outcome of a try: delivered, due again at `nextAt`, or failed for good (nextAt null). */
+export async function recordTry(
+  db: Db,
+  delivery: { workspaceId: string; id: string },
+  outcome: { delivered: boolean; statusCode: number | null; error: string | null; nextAt: Date | null },
+) {
+  await db
+    .update(webhookDeliveries)
+    .set({
+      status: outcome.delivered ? 'delivered' : outcome.nextAt ? 'pending' : 'failed',
+      lastStatusCode: outcome.statusCode,
+      lastError: outcome.error,
+      ...(outcome.delivered ? { deliveredAt: sql`now()` } : {}),
+      ...(outcome.nextAt ? { nextAt: outcome.nextAt } : {}),
+    })
+    .where(
+      and(eq(webhookDeliveries.workspaceId, delivery.workspaceId), eq(webhookDeliveries.id, delivery.id)),
+    );
+}

@@ -1,0 +1,174 @@
+import { z } from 'zod';
+
+/**
+ * The HTTP contract of delivery (issue 13): workspace API keys, the read-only delivery API
+ * `/delivery/v1/{ws}/{stage}/items/{schema}[/{id}]` and the audit log.
+ */
+
+export const API_KEY_PREFIX = 'mq_';
+export const DELIVERY_MAX_LIMIT = 100;
+export const DELIVERY_DEFAULT_LIMIT = 20;
+export const DELIVERY_MAX_DEPTH = 3;
+
+export const DELIVERY_MESSAGES = {
+  missingKey: 'An API key is required: send Authorization: Bearer mq_…',
+  invalidKey: 'This API key is not valid or was revoked',
+  keyNotFound: 'API key not found',
+  stageNotAllowed: (stage: string) => `This API key may not read the stage "${stage}"`,
+  itemNotPublished: 'Item not published in this stage',
+} as const;
+
+export const ApiKeyName = z
+  .string()
+  .trim()
+  .min(1, { error: 'Name is required' })
+  .max(100, { error: 'Name is at most 100 characters' });
+
+export const CreateApiKeyBody = z
+  .object({
+    name: ApiKeyName.describe('What the key is for, e.g. "Website"'),
+    stages: z
+      .array(z.string().trim().min(1).max(60))
+      .min(1, { error: 'Choose at least one stage' })
+      .max(20)
+      .describe('Stages (labels or values) the key may read'),
+  })
+  .strict();
+export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
+
+export const CreatedApiKey = z.object({
+  id: z.string(),
+  key: z.string().describe('The secret, shown this once: send it as Authorization: Bearer mq_…'),
+});
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+export const ApiKeySummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  stages: z.array(z.string()).describe('Stage values the key may read'),
+  createdBy: z.string().describe('Name of the member who created the key'),
+  createdById: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable().describe('Last delivery request with the key (to the minute)'),
+});
+export type ApiKeySummary = z.infer<typeof ApiKeySummary>;
+
+export const ApiKeyList = z.object({ keys: z.array(ApiKeySummary) });
+export type ApiKeyList = z.infer<typeof ApiKeyList>;
+
+export const ApiKeyId = z
+  .string()
+  .regex(/^[A-Za-z0-9]{1,40}$/, { error: DELIVERY_MESSAGES.keyNotFound })
+  .describe('API key id');
+
+/** One published item as the delivery API answers it. */
+export interface DeliveredItem {
+  id: string;
+  schema: string;
+  version: number;
+  publishedAt: string;
+  data: Record<string, unknown>;
+  /** With include=refs: referenced items published in the same stage, by id (null when not published there). */
+  refs?: Record<string, DeliveredItem | null>;
+}
+
+export const DeliveredItemSchema = z.object({
+  id: z.string(),
+  schema: z.string(),
+  version: z.number().int().describe('The published version'),
+  publishedAt: z.string(),
+  data: z.record(z.string(), z.unknown()).describe('Field values as published (fields= picks some)'),
+  refs: z
+    .record(z.string(), z.record(z.string(), z.unknown()).nullable())
+    .optional()
+    .describe(
+      'With include=refs: referenced id → the item as published in the same stage (same shape, embedding its own refs up to depth), or null when not published there',
+    ),
+});
+
+export const DeliveryList = z.object({
+  items: z.array(DeliveredItemSchema),
+  nextCursor: z.string().nullable(),
+});
+export type DeliveryList = z.infer<typeof DeliveryList>;
+
+export const DeliveryQuery = z
+  .object({
+    cursor: z.string().max(2000).optional().describe('nextCursor of the previous page'),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1, { error: 'limit is at least 1' })
+      .max(DELIVERY_MAX_LIMIT, { error: `limit is at most ${DELIVERY_MAX_LIMIT}` })
+      .optional()
+      .describe(`Page size, 1 to ${DELIVERY_MAX_LIMIT} (default ${DELIVERY_DEFAULT_LIMIT})`),
+    fields: z.string().max(2000).optional().describe('Comma-separated top-level fields to return'),
+    order: z
+      .string()
+      .max(120)
+      .optional()
+      .describe(
+        'A top-level field, publishedAt or id; a leading "-" sorts descending (default -publishedAt)',
+      ),
+    include: z.enum(['refs']).optional().describe('refs: embed referenced items published in the same stage'),
+    depth: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(DELIVERY_MAX_DEPTH, { error: `depth is at most ${DELIVERY_MAX_DEPTH}` })
+      .optional()
+      .describe(`How deep include=refs embeds (1 to ${DELIVERY_MAX_DEPTH}, default 1)`),
+  })
+  .catchall(z.string().max(2000))
+  .describe('Also filter[field]=value and filter[field][eq|ne|gt|gte|lt|lte|in]=value on top-level fields');
+export type DeliveryQuery = z.infer<typeof DeliveryQuery>;
+
+export const AUDIT_ACTIONS = [
+  'item.created',
+  'item.saved',
+  'item.deleted',
+  'item.published',
+  'item.unpublished',
+  'item.approved',
+  'item.restored',
+  'workspace.updated',
+  'roles.updated',
+  'member.invited',
+  'member.updated',
+  'invitation.revoked',
+  'api-key.created',
+  'api-key.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'schedule.created',
+  'schedule.cancelled',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AuditEntry = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  userId: z.string(),
+  userName: z.string(),
+  action: z.string(),
+  targetType: z.string().describe('item, workspace, member, api-key, webhook or schedule'),
+  targetId: z.string(),
+  schema: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+  address: z.string().nullable().describe('Client address of the request'),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const AuditQuery = z.object({
+  user: z.string().max(100).optional().describe('Only entries of this user id'),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  from: z.iso.datetime({ offset: true }).optional().describe('Entries at or after this time'),
+  to: z.iso.datetime({ offset: true }).optional().describe('Entries before this time'),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export type AuditQuery = z.infer<typeof AuditQuery>;
+
+export const AuditPage = z.object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() });
+export type AuditPage = z.infer<typeof AuditPage>;

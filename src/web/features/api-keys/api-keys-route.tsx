@@ -1,0 +1,206 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  CopyButton,
+  EmptyState,
+  Group,
+  MultiSelect,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { modals } from '@mantine/modals';
+import { IconCheck, IconCopy, IconKey, IconTrash } from '@tabler/icons-react';
+import { CreateApiKeyBody, type ApiKeySummary } from '@shared/api/delivery';
+import { stageValue } from '@shared/publishing/stages';
+import type { Workspace } from '@shared/api/workspaces';
+import { FormError } from '@web/components/form-error';
+import { formatDateTime, fromNow } from '@web/lib/dates';
+import { useCurrentWorkspace } from '@web/lib/workspace';
+import { useCreateApiKey } from './api/create-api-key';
+import { useApiKeys } from './api/list-api-keys';
+import { useRevokeApiKey } from './api/revoke-api-key';
+
+/** /{workspace}/_settings/api-keys: keys for the delivery API, created and revoked by managers. */
+export default function ApiKeysRoute() {
+  const workspace = useCurrentWorkspace();
+  const { data, isPending, error } = useApiKeys(workspace.id);
+  return (
+    <Stack gap="lg">
+      <CreateKeyCard workspace={workspace} />
+      <FormError error={error} />
+      {isPending ? (
+        <Skeleton h={140} radius="md" />
+      ) : data ? (
+        <KeysTable workspace={workspace} keys={data.keys} />
+      ) : null}
+    </Stack>
+  );
+}
+
+function CreateKeyCard({ workspace }: { workspace: Workspace }) {
+  const create = useCreateApiKey(workspace.id);
+  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
+  const stageOptions = workspace.basics.stages.map((label) => ({ value: stageValue(label), label }));
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { name: '', stages: stageOptions.slice(0, 1).map((o) => o.value) },
+    validate: schemaResolver(CreateApiKeyBody, { sync: true }),
+  });
+  const handleSubmit = form.onSubmit((values) =>
+    create.mutate(values, {
+      onSuccess: ({ key }) => {
+        setCreated({ name: values.name, key });
+        form.reset();
+      },
+    }),
+  );
+  return (
+    <Card p="lg">
+      <form onSubmit={handleSubmit} noValidate aria-label="Create an API key">
+        <Title order={3} size="h5" mb="xs">
+          Create an API key
+        </Title>
+        <Text size="sm" c="dimmed" mb="md">
+          Websites and apps read published items at{' '}
+          <Code>/delivery/v1/{workspace.id}/&#123;stage&#125;/items/&#123;schema&#125;</Code> with{' '}
+          <Code>Authorization: Bearer mq_…</Code>.
+        </Text>
+        <Group align="flex-start" grow>
+          <TextInput label="Name" placeholder="Website" {...form.getInputProps('name')} />
+          <MultiSelect label="Stages it may read" data={stageOptions} {...form.getInputProps('stages')} />
+        </Group>
+        <FormError error={create.error} />
+        <Group justify="flex-end" mt="md">
+          <Button type="submit" leftSection={<IconKey size={16} />} loading={create.isPending}>
+            Create key
+          </Button>
+        </Group>
+      </form>
+      {created && (
+        <Alert
+          mt="md"
+          color="teal"
+          variant="light"
+          title={`Key "${created.name}" created`}
+          data-testid="new-api-key"
+        >
+          <Text size="sm" mb="xs">
+            Copy it now: it is shown only this once.
+          </Text>
+          <Group gap="xs" wrap="nowrap">
+            <Code block style={{ flex: 1, wordBreak: 'break-all' }} data-testid="api-key-secret">
+              {created.key}
+            </Code>
+            <CopyButton value={created.key}>
+              {({ copied, copy }) => (
+                <Button
+                  size="xs"
+                  variant="light"
+                  onClick={copy}
+                  leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+                >
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
+        </Alert>
+      )}
+    </Card>
+  );
+}
+
+function KeysTable({ workspace, keys }: { workspace: Workspace; keys: ApiKeySummary[] }) {
+  const revoke = useRevokeApiKey(workspace.id);
+  const stageLabel = (value: string) =>
+    workspace.basics.stages.find((label) => stageValue(label) === value) ?? value;
+  if (keys.length === 0) {
+    return (
+      <Card p={48}>
+        <EmptyState
+          icon={<IconKey size={28} />}
+          variant="light"
+          title="No API keys yet"
+          description="Create a key for each website or app that reads your published content."
+        />
+      </Card>
+    );
+  }
+  const handleRevoke = (key: ApiKeySummary) =>
+    modals.openConfirmModal({
+      title: `Revoke "${key.name}"?`,
+      children: (
+        <Text size="sm">Sites using this key can no longer read content. This cannot be undone.</Text>
+      ),
+      labels: { confirm: 'Revoke', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () => revoke.mutate(key.id),
+    });
+  return (
+    <Card p={0}>
+      <FormError error={revoke.error} />
+      <Table verticalSpacing="sm" horizontalSpacing="md" aria-label="API keys">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Stages</Table.Th>
+            <Table.Th>Created by</Table.Th>
+            <Table.Th>Last used</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {keys.map((key) => (
+            <Table.Tr key={key.id}>
+              <Table.Td>
+                <Text size="sm" fw={550}>
+                  {key.name}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  {key.stages.map((stage) => (
+                    <Badge key={stage} variant="light" tt="none">
+                      {stageLabel(stage)}
+                    </Badge>
+                  ))}
+                </Group>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{key.createdBy}</Text>
+                <Text size="xs" c="dimmed" title={formatDateTime(key.createdAt)}>
+                  {fromNow(key.createdAt)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" c={key.lastUsedAt ? undefined : 'dimmed'}>
+                  {key.lastUsedAt ? fromNow(key.lastUsedAt) : 'Never'}
+                </Text>
+              </Table.Td>
+              <Table.Td ta="right">
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  color="red"
+                  leftSection={<IconTrash size={14} />}
+                  onClick={() => handleRevoke(key)}
+                >
+                  Revoke
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Card>
+  );
+}

@@ -1,0 +1,417 @@
+import type { FastifyInstance } from 'fastify';
+import type { Item } from '@shared/api/items';
+import { buildApp } from '@server/app';
+import { openDatabase, type Database } from '@server/db/client';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { testDatabaseKind } from '../helpers/database';
+import { verifiedUser, type TestUser } from '../factories/users';
+import {
+  blogPostData,
+  call,
+  createItem,
+  itemUrl,
+  publish,
+  role,
+  saveItem,
+  teamWorkspace,
+  type Team,
+} from '../factories/items';
+
+let t: TestApp;
+let manager: TestUser;
+let team: Team;
+let editor: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  manager = await verifiedUser(t, { name: 'Dee Manager' });
+  team = await teamWorkspace(t, manager, {
+    name: 'Delivery',
+    domains: ['blogging', 'marketing', 'assets'],
+    roles: { editor: role('Editor', { canEdit: ['blog-post'], canPublish: ['blog-post'] }) },
+    people: { 'Ed Editor': ['editor'] },
+  });
+  editor = team.members['Ed Editor'];
+});
+afterAll(() => t.close());
+
+const keysUrl = (ws: string) => `/api/v1/workspaces/${ws}/api-keys`;
+
+async function newKey(stages: string[] = ['live'], ws = team.ws, user = manager) {
+  const res = await call(t, 'POST', keysUrl(ws), user, { name: `Site ${stages.join('+')}`, stages });
+  expect(res.statusCode).toBe(201);
+  return res.json() as { id: string; key: string };
+}
+
+function read(path: string, key?: string, headers: Record<string, string> = {}) {
+  return t.app.inject({
+    method: 'GET',
+    url: `/delivery/v1/${path}`,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+  });
+}
+
+const post = (name: string, extra: Record<string, unknown> = {}) =>
+  createItem(t, manager, team.ws, 'blog-post', blogPostData({ name, slug: name.toLowerCase(), ...extra }));
+
+describe('API keys', () => {
+  it('are created by managers, shown once, listed without the secret and revoked', async () => {
+    const created = await newKey(['Live', 'staging']);
+    expect(created.key).toMatch(/^mq_[A-Za-z0-9_-]{40,}$/);
+    const list = await call(t, 'GET', keysUrl(team.ws), manager);
+    expect(list.statusCode).toBe(200);
+    const entry = list.json().keys.find((k: { id: string }) => k.id === created.id);
+    expect(entry).toMatchObject({
+      id: created.id,
+      name: 'Site Live+staging',
+      stages: ['live', 'staging'],
+      createdBy: 'Dee Manager',
+      lastUsedAt: null,
+    });
+    expect(list.body).not.toContain(created.key);
+    expect(list.body).not.toContain(created.key.slice(3));
+
+    expect((await read(`${team.ws}/live/items/blog-post`, created.key)).statusCode).toBe(200);
+    // The use is noted without holding up the answer.
+    await vi.waitFor(
+      async () => {
+        const again = (await call(t, 'GET', keysUrl(team.ws), manager))
+          .json()
+          .keys.find((k: { id: string }) => k.id === created.id);
+        expect(again.lastUsedAt).not.toBeNull();
+      },
+      { timeout: 15_000 },
+    );
+
+    const revoked = await call(t, 'DELETE', `${keysUrl(team.ws)}/${created.id}`, manager);
+    expect(revoked.statusCode).toBe(200);
+    const after = await read(`${team.ws}/live/items/blog-post`, created.key);
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error.message).toBe('This API key is not valid or was revoked');
+    expect((await call(t, 'DELETE', `${keysUrl(team.ws)}/${created.id}`, manager)).statusCode).toBe(404);
+  });
+
+  it('refuses strangers (401), other workspaces (404), non-managers (403) and bad input (400)', async () => {
+    expect((await call(t, 'GET', keysUrl(team.ws))).statusCode).toBe(401);
+    const stranger = await verifiedUser(t, { name: 'Stan Stranger' });
+    expect((await call(t, 'GET', keysUrl(team.ws), stranger)).statusCode).toBe(404);
+    expect(
+      (await call(t, 'POST', keysUrl(team.ws), stranger, { name: 'x', stages: ['live'] })).statusCode,
+    ).toBe(404);
+    const asEditor = await call(t, 'POST', keysUrl(team.ws), editor, { name: 'x', stages: ['live'] });
+    expect(asEditor.statusCode).toBe(403);
+    expect(asEditor.json().error.message).toBe('Only workspace managers can do this');
+    expect((await call(t, 'GET', keysUrl(team.ws), editor)).statusCode).toBe(403);
+    const { id } = await newKey();
+    expect((await call(t, 'DELETE', `${keysUrl(team.ws)}/${id}`, editor)).statusCode).toBe(403);
+
+    const noName = await call(t, 'POST', keysUrl(team.ws), manager, { name: ' ', stages: ['live'] });
+    expect(noName.statusCode).toBe(400);
+    expect(noName.json().error.message).toBe('name: Name is required');
+    const badStage = await call(t, 'POST', keysUrl(team.ws), manager, { name: 'x', stages: ['Moon'] });
+    expect(badStage.statusCode).toBe(400);
+    expect(badStage.json().error.message).toBe('stages: Stage "Moon" not found in this workspace');
+  });
+});
+
+describe('delivery API', () => {
+  it('answers 401 without a valid key', async () => {
+    const none = await read(`${team.ws}/live/items/blog-post`);
+    expect(none.statusCode).toBe(401);
+    expect(none.json().error.message).toBe('An API key is required: send Authorization: Bearer mq_…');
+    expect(none.headers['access-control-allow-origin']).toBe('*');
+    expect((await read(`${team.ws}/live/items/blog-post`, 'mq_nope')).statusCode).toBe(401);
+    // A member's session is not a delivery key.
+    const session = await read(`${team.ws}/live/items/blog-post`, undefined, manager.auth);
+    expect(session.statusCode).toBe(401);
+  });
+
+  it('never delivers drafts: only the published version of the stage', async () => {
+    const { key } = await newKey(['live', 'staging']);
+    const draft = await post('Draft only');
+    expect((await read(`${team.ws}/live/items/blog-post/${draft.id}`, key)).statusCode).toBe(404);
+
+    const item = await post('Shown', { excerpt: 'first' });
+    expect((await publish(t, manager, team.ws, 'blog-post', item.id)).statusCode).toBe(200);
+    await saveItem(
+      t,
+      manager,
+      team.ws,
+      'blog-post',
+      item.id,
+      blogPostData({ name: 'Shown', slug: 'shown', excerpt: 'second draft' }),
+      1,
+    );
+
+    const single = await read(`${team.ws}/live/items/blog-post/${item.id}`, key);
+    expect(single.statusCode).toBe(200);
+    expect(single.json()).toMatchObject({
+      id: item.id,
+      schema: 'blog-post',
+      version: 1,
+      data: { excerpt: 'first' },
+    });
+    expect(single.body).not.toContain('second draft');
+    // Not published in staging.
+    expect((await read(`${team.ws}/staging/items/blog-post/${item.id}`, key)).statusCode).toBe(404);
+
+    const list = (await read(`${team.ws}/live/items/blog-post?limit=100`, key)).json();
+    const ids = list.items.map((i: Item) => i.id);
+    expect(ids).toContain(item.id);
+    expect(ids).not.toContain(draft.id);
+    expect(JSON.stringify(list)).not.toContain('second draft');
+
+    // Publishing the new version replaces the copy at once; unpublishing removes it.
+    expect((await publish(t, manager, team.ws, 'blog-post', item.id)).statusCode).toBe(200);
+    expect((await read(`${team.ws}/live/items/blog-post/${item.id}`, key)).json().data.excerpt).toBe(
+      'second draft',
+    );
+    const un = await call(t, 'DELETE', `${itemUrl(team.ws, 'blog-post', item.id)}/publish/live`, manager);
+    expect(un.statusCode).toBe(200);
+    expect((await read(`${team.ws}/live/items/blog-post/${item.id}`, key)).statusCode).toBe(404);
+  });
+
+  it('drops deleted items', async () => {
+    const { key } = await newKey();
+    const item = await post('Deleted soon');
+    await publish(t, manager, team.ws, 'blog-post', item.id);
+    expect((await read(`${team.ws}/live/items/blog-post/${item.id}`, key)).statusCode).toBe(200);
+    expect((await call(t, 'DELETE', itemUrl(team.ws, 'blog-post', item.id), manager)).statusCode).toBe(200);
+    expect((await read(`${team.ws}/live/items/blog-post/${item.id}`, key)).statusCode).toBe(404);
+  });
+
+  it('reads only the key’s workspace (404) and stages (403)', async () => {
+    const { key: stagingKey } = await newKey(['staging']);
+    const res = await read(`${team.ws}/live/items/blog-post`, stagingKey);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.message).toBe('This API key may not read the stage "live"');
+    expect((await read(`${team.ws}/staging/items/blog-post`, stagingKey)).statusCode).toBe(200);
+
+    const other = await teamWorkspace(t, manager, { name: 'Other Delivery', roles: {}, people: {} });
+    const { key: otherKey } = await newKey(['live'], other.ws);
+    const foreign = await read(`${team.ws}/live/items/blog-post`, otherKey);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json().error.message).toBe('Workspace not found');
+
+    const { key } = await newKey();
+    expect((await read(`${team.ws}/live/items/no-such-schema`, key)).statusCode).toBe(404);
+    expect((await read(`${team.ws}/live/items/client-task`, key)).statusCode).toBe(404);
+  });
+
+  it('answers 304 to If-None-Match and a new ETag after a publish', async () => {
+    const { key } = await newKey();
+    const item = await post('Tagged');
+    await publish(t, manager, team.ws, 'blog-post', item.id);
+    const first = await read(`${team.ws}/live/items/blog-post/${item.id}`, key);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    expect(first.headers['cache-control']).toBe('private, max-age=0, must-revalidate');
+    const again = await read(`${team.ws}/live/items/blog-post/${item.id}`, key, { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const listEtag = (await read(`${team.ws}/live/items/blog-post`, key)).headers.etag as string;
+    expect(
+      (await read(`${team.ws}/live/items/blog-post`, key, { 'if-none-match': `W/${listEtag}` })).statusCode,
+    ).toBe(304);
+
+    await saveItem(
+      t,
+      manager,
+      team.ws,
+      'blog-post',
+      item.id,
+      blogPostData({ name: 'Tagged', slug: 'tagged', excerpt: 'new' }),
+      1,
+    );
+    // A save alone changes nothing delivered.
+    expect(
+      (await read(`${team.ws}/live/items/blog-post/${item.id}`, key, { 'if-none-match': etag })).statusCode,
+    ).toBe(304);
+    await publish(t, manager, team.ws, 'blog-post', item.id);
+    const changed = await read(`${team.ws}/live/items/blog-post/${item.id}`, key, { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(
+      (await read(`${team.ws}/live/items/blog-post`, key, { 'if-none-match': listEtag })).statusCode,
+    ).toBe(200);
+  });
+
+  it('answers CORS preflights for GET', async () => {
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: `/delivery/v1/${team.ws}/live/items/blog-post`,
+      headers: { origin: 'https://site.example', 'access-control-request-method': 'GET' },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-headers']).toContain('Authorization');
+  });
+
+  it('pages with a cursor, picks fields, filters and orders on top-level fields', async () => {
+    const paged = await teamWorkspace(t, manager, { name: 'Paged Delivery', roles: {}, people: {} });
+    const { key } = await newKey(['live'], paged.ws);
+    const names = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'];
+    for (const [i, name] of names.entries()) {
+      const item = await createItem(t, manager, paged.ws, 'blog-post', {
+        ...blogPostData({ name, slug: name.toLowerCase() }),
+        author: i % 2 ? 'odd' : 'even',
+        publishDate: `2026-0${i + 1}-01`,
+        tags: i === 2 ? ['news', 'tips'] : ['misc'],
+      });
+      expect((await publish(t, manager, paged.ws, 'blog-post', item.id)).statusCode).toBe(200);
+    }
+    const base = `${paged.ws}/live/items/blog-post`;
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = `order=name&limit=2&fields=name${cursor ? `&cursor=${cursor}` : ''}`;
+      const res = await read(`${base}?${query}`, key);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      for (const item of body.items) {
+        expect(Object.keys(item.data)).toEqual(['name']);
+        seen.push(item.data.name);
+      }
+      cursor = body.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(seen).toEqual(names);
+    expect(pages).toBe(3);
+
+    const desc = (await read(`${base}?order=-name&limit=2`, key)).json();
+    expect(desc.items.map((i: Item) => i.data.name)).toEqual(['Echo', 'Delta']);
+
+    const names$ = async (query: string) =>
+      (await read(`${base}?${query}`, key))
+        .json()
+        .items.map((i: Item) => i.data.name)
+        .sort();
+    expect(await names$('filter[author]=odd')).toEqual(['Bravo', 'Delta']);
+    expect(await names$('filter[publishDate][gte]=2026-03-01')).toEqual(['Charlie', 'Delta', 'Echo']);
+    expect(await names$('filter[publishDate][lt]=2026-03-01&filter[author]=even')).toEqual(['Alpha']);
+    expect(await names$('filter[tags]=news')).toEqual(['Charlie']);
+    expect(await names$('filter[name][in]=Alpha,Echo')).toEqual(['Alpha', 'Echo']);
+    expect(await names$('filter[name][ne]=Alpha')).toEqual(['Bravo', 'Charlie', 'Delta', 'Echo']);
+
+    const unknownField = await read(`${base}?filter[color]=red`, key);
+    expect(unknownField.statusCode).toBe(400);
+    expect(unknownField.json().error.message).toBe('filter[color]: unknown field "color"');
+    expect((await read(`${base}?filter[name][like]=A`, key)).json().error.message).toBe(
+      'filter[name]: unknown operator "like" (use eq, ne, gt, gte, lt, lte, in)',
+    );
+    expect((await read(`${base}?fields=name,secret`, key)).json().error.message).toBe(
+      'fields: unknown field "secret"',
+    );
+    expect((await read(`${base}?order=-color`, key)).statusCode).toBe(400);
+    expect((await read(`${base}?limit=101`, key)).statusCode).toBe(400);
+    expect((await read(`${base}?cursor=garbage`, key)).statusCode).toBe(400);
+    expect((await read(`${base}?colour=red`, key)).json().error.message).toBe(
+      'Unknown query parameter "colour"',
+    );
+  });
+
+  it('embeds referenced items published in the same stage with include=refs, at most 3 deep', async () => {
+    const { key } = await newKey(['live', 'staging']);
+    const image = (name: string) => ({
+      name,
+      altText: name,
+      masterImage: {
+        name: `${name}.png`,
+        size: 1,
+        contentType: 'image/png',
+        storageName: `abcdefghijklmnop${name}.png`,
+        publicUrl: `/${name}.png`,
+        focusX: 0.25,
+        focusY: 0.75,
+      },
+    });
+    const cat = await createItem(t, manager, team.ws, 'marquee-assets-image-set', image('cat'));
+    const dog = await createItem(t, manager, team.ws, 'marquee-assets-image-set', image('dog'));
+    const email = await createItem(t, manager, team.ws, 'email', {
+      name: 'Pets',
+      subject: 'Pets',
+      images: [
+        { id: cat.id, schemaType: cat.schema, label: 'Cat' },
+        { id: dog.id, schemaType: dog.schema, label: 'Dog' },
+      ],
+    });
+    await publish(t, manager, team.ws, 'marquee-assets-image-set', cat.id, 'live');
+    await publish(t, manager, team.ws, 'marquee-assets-image-set', dog.id, 'staging');
+    await publish(t, manager, team.ws, 'email', email.id, 'live');
+
+    const plain = (await read(`${team.ws}/live/items/email/${email.id}`, key)).json();
+    expect(plain.refs).toBeUndefined();
+    const res = await read(`${team.ws}/live/items/email/${email.id}?include=refs`, key);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.refs[dog.id]).toBeNull();
+    expect(body.refs[cat.id]).toMatchObject({
+      id: cat.id,
+      schema: 'marquee-assets-image-set',
+      data: { name: 'cat' },
+    });
+    expect(body.refs[cat.id].data.masterImage).toMatchObject({
+      publicUrl: '/cat.png',
+      focusX: 0.25,
+      focusY: 0.75,
+      thumbnailUrl: expect.stringContaining('/fun/imageResize/?id=abcdefghijklmnopcat.png&w=400'),
+    });
+    const list = (await read(`${team.ws}/live/items/email?include=refs&depth=3`, key)).json();
+    expect(list.items[0].refs[cat.id].data.name).toBe('cat');
+    expect((await read(`${team.ws}/live/items/email?include=refs&depth=4`, key)).statusCode).toBe(400);
+
+    // Publishing the referenced item in the stage shows up in the embedding at once.
+    await publish(t, manager, team.ws, 'marquee-assets-image-set', dog.id, 'live');
+    const after = (await read(`${team.ws}/live/items/email/${email.id}?include=refs`, key)).json();
+    expect(after.refs[dog.id]).toMatchObject({ id: dog.id, data: { name: 'dog' } });
+  });
+
+  it('documents the delivery routes in OpenAPI under their own tag', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const route = doc.paths['/delivery/v1/{ws}/{stage}/items/{schema}'];
+    expect(route.get.tags).toEqual(['delivery']);
+    expect(doc.tags.map((tag: { name: string }) => tag.name)).toContain('delivery');
+  });
+});
+
+describe.runIf(testDatabaseKind() === 'postgres')('delivery cache across server processes', () => {
+  let second: Database;
+  let other: FastifyInstance;
+
+  beforeAll(async () => {
+    second = await openDatabase({ databaseUrl: t.database.url!, maxConnections: 2 });
+    other = await buildApp({ config: t.config, db: second.db, logger: false });
+    await other.ready();
+  });
+  afterAll(async () => {
+    await other.close();
+    await second.close();
+  });
+
+  it('drops another process’s cached copies when this one publishes (LISTEN/NOTIFY)', async () => {
+    const { key } = await newKey();
+    const item = await post('Across');
+    await publish(t, manager, team.ws, 'blog-post', item.id);
+    const readOther = () =>
+      other.inject({
+        method: 'GET',
+        url: `/delivery/v1/${team.ws}/live/items/blog-post/${item.id}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+    expect((await readOther()).json().version).toBe(1);
+    await saveItem(
+      t,
+      manager,
+      team.ws,
+      'blog-post',
+      item.id,
+      blogPostData({ name: 'Across', slug: 'across', excerpt: 'v2' }),
+      1,
+    );
+    await publish(t, manager, team.ws, 'blog-post', item.id);
+    await vi.waitFor(async () => expect((await readOther()).json().version).toBe(2), { timeout: 15_000 });
+    await call(t, 'DELETE', `${itemUrl(team.ws, 'blog-post', item.id)}/publish/live`, manager);
+    await vi.waitFor(async () => expect((await readOther()).statusCode).toBe(404), { timeout: 15_000 });
+  });
+});
