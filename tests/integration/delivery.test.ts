@@ -3,6 +3,8 @@ import type { Item } from '@shared/api/items';
 import { buildApp } from '@server/app';
 import { openDatabase, type Database } from '@server/db/client';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { makeImage } from '../fixtures/images';
+import { uploadImage } from '../fixtures/media';
 import { testDatabaseKind } from '../helpers/database';
 import { verifiedUser, type TestUser } from '../factories/users';
 import {
@@ -313,21 +315,17 @@ describe('delivery API', () => {
 
   it('embeds referenced items published in the same stage with include=refs, at most 3 deep', async () => {
     const { key } = await newKey(['live', 'staging']);
-    const image = (name: string) => ({
+    const image = async (name: string) => ({
       name,
       altText: name,
       masterImage: {
-        name: `${name}.png`,
-        size: 1,
-        contentType: 'image/png',
-        storageName: `abcdefghijklmnop${name}.png`,
-        publicUrl: `/${name}.png`,
+        ...(await uploadImage(t, manager, team.ws, await makeImage(), `${name}.png`)),
         focusX: 0.25,
         focusY: 0.75,
       },
     });
-    const cat = await createItem(t, manager, team.ws, 'marquee-assets-image-set', image('cat'));
-    const dog = await createItem(t, manager, team.ws, 'marquee-assets-image-set', image('dog'));
+    const cat = await createItem(t, manager, team.ws, 'marquee-assets-image-set', await image('cat'));
+    const dog = await createItem(t, manager, team.ws, 'marquee-assets-image-set', await image('dog'));
     const email = await createItem(t, manager, team.ws, 'email', {
       name: 'Pets',
       subject: 'Pets',
@@ -351,11 +349,12 @@ describe('delivery API', () => {
       schema: 'marquee-assets-image-set',
       data: { name: 'cat' },
     });
+    const catFile = cat.data.masterImage as { publicUrl: string; storageName: string };
     expect(body.refs[cat.id].data.masterImage).toMatchObject({
-      publicUrl: '/cat.png',
+      publicUrl: catFile.publicUrl,
       focusX: 0.25,
       focusY: 0.75,
-      thumbnailUrl: expect.stringContaining('/fun/imageResize/?id=abcdefghijklmnopcat.png&w=400'),
+      thumbnailUrl: expect.stringContaining(`/fun/imageResize/?id=${catFile.storageName}&w=400`),
     });
     const list = (await read(`${team.ws}/live/items/email?include=refs&depth=3`, key)).json();
     expect(list.items[0].refs[cat.id].data.name).toBe('cat');

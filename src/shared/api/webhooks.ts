@@ -55,7 +55,11 @@ export const CreateWebhookBody = z
   .strict();
 export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
 
-export const PatchWebhookBody = CreateWebhookBody.partial().strict();
+export const PatchWebhookBody = CreateWebhookBody.partial()
+  .strict()
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), {
+    error: 'Send at least one of url, events, schemas and active',
+  });
 export type PatchWebhookBody = z.infer<typeof PatchWebhookBody>;
 
 export const CreatedWebhook = z.object({
