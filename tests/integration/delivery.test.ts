@@ -354,8 +354,23 @@ describe('delivery API', () => {
       publicUrl: catFile.publicUrl,
       focusX: 0.25,
       focusY: 0.75,
-      thumbnailUrl: expect.stringContaining(`/fun/imageResize/?id=${catFile.storageName}&w=400`),
+      thumbnailUrl: expect.stringContaining(`/fun/emailImage/?id=${catFile.storageName}&w=400`),
+      imageUrl: expect.stringContaining(`/fun/emailImage/?id=${catFile.storageName}&w=1200`),
     });
+    // A website holding only the key loads the image through its signed link, without a session.
+    const thumbnail = await t.app.inject({
+      method: 'GET',
+      url: body.refs[cat.id].data.masterImage.thumbnailUrl.replace(t.config.publicUrl, ''),
+    });
+    expect(thumbnail.statusCode).toBe(200);
+    expect(thumbnail.headers['content-type']).toMatch(/^image\//);
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: body.refs[cat.id].data.masterImage.thumbnailUrl
+        .replace(t.config.publicUrl, '')
+        .replace('w=400', 'w=401'),
+    });
+    expect(forged.statusCode).toBe(404);
     const list = (await read(`${team.ws}/live/items/email?include=refs&depth=3`, key)).json();
     expect(list.items[0].refs[cat.id].data.name).toBe('cat');
     expect((await read(`${team.ws}/live/items/email?include=refs&depth=4`, key)).statusCode).toBe(400);

@@ -6,7 +6,6 @@ import {
   type DeliveryQuery,
 } from '@shared/api/delivery';
 import { MESSAGES } from '@shared/api/errors';
-import { imageResizeUrl } from '@shared/media/urls';
 import { domainOfSchema, getSchema } from '@shared/schemas/catalogue';
 import type { SchemaType } from '@shared/schemas/types';
 import type { ApiKeyRow } from '../api-keys/repository';
@@ -14,6 +13,7 @@ import { findApiKeyByHash, touchApiKey } from '../api-keys/repository';
 import type { AppContext } from '../context';
 import { AppError, forbidden, notFound, unauthorized } from '../http/errors';
 import { hashToken } from '../lib/ids';
+import { imageLinkUrl } from '../media/image-links';
 import { DeliveryCache, deliveryCacheOf, type StageSet } from './cache';
 import { pageOf, parseListOptions, pickFields, type Copy } from './query';
 import { loadStageCopies } from './repository';
@@ -62,8 +62,19 @@ export function resolveTarget(key: ApiKeyRow, ws: string, stage: string, schemaN
   return { workspaceId: ws, stage, schema };
 }
 
-/** File values of images carry a thumbnail URL (imageResize, 400 px wide) beside their file URL and focus point. */
-function withThumbnails(workspaceId: string, schema: SchemaType, data: Record<string, unknown>) {
+/**
+ * File values of images carry, beside their file URL and focus point, links a website can load without
+ * a member's session: `thumbnailUrl` (400 px wide) and `imageUrl` (1200 px wide), signed for that
+ * workspace, file and size (the signed image links of sent emails).
+ */
+function withThumbnails(
+  ctx: AppContext,
+  workspaceId: string,
+  schema: SchemaType,
+  data: Record<string, unknown>,
+) {
+  const signed = (storageName: string, w: number) =>
+    `${ctx.config.publicUrl}${imageLinkUrl(ctx.config.secret, { workspaceId, storageName, w })}`;
   let out = data;
   for (const field of schema.fields) {
     if (field.type !== 'file') continue;
@@ -71,7 +82,11 @@ function withThumbnails(workspaceId: string, schema: SchemaType, data: Record<st
     if (!value || typeof value.storageName !== 'string' || !String(value.contentType).startsWith('image/'))
       continue;
     if (out === data) out = { ...data };
-    out[field.key] = { ...value, thumbnailUrl: imageResizeUrl(workspaceId, value.storageName, { w: 400 }) };
+    out[field.key] = {
+      ...value,
+      thumbnailUrl: signed(value.storageName, 400),
+      imageUrl: signed(value.storageName, 1200),
+    };
   }
   return out;
 }
@@ -84,7 +99,7 @@ function stageSetOf(ctx: AppContext, workspaceId: string, stage: string, schema:
       schema: schema.name,
       version: row.version,
       publishedAt: row.publishedAt.toISOString(),
-      data: withThumbnails(workspaceId, schema, row.data),
+      data: withThumbnails(ctx, workspaceId, schema, row.data),
       refs: row.refs,
     }));
     return { copies, byId: new Map(copies.map((c) => [c.id, c])), rendered: new Map() };

@@ -17,7 +17,7 @@ import { requireItem } from '../items/service';
 import { thumbnailOf } from '../media/resize';
 import { createSendGrid, parseFrom } from '../providers/sendgrid';
 import type { WorkspaceAccess } from '../workspaces/access';
-import { isSignedImageLink, signOwnImages, type ImageLink } from './image-links';
+import { isSignedImageLink, signOwnImages, type ImageLink } from '../media/image-links';
 import * as repo from './repository';
 import { absoluteImageUrls, sanitizeMessageHtml } from './sanitize';
 

@@ -3,10 +3,10 @@ import { WORKSPACE_QUERY_PARAM } from '@shared/media/contract';
 import { parseOwnImageUrl } from '@shared/media/urls';
 
 /**
- * Images in sent mail: the workspace's file and thumbnail URLs need a signed-in member, which a
- * recipient is not. A sent message carries them as `/fun/emailImage/` links instead, signed with
- * MARQUEE_SECRET for exactly that workspace, file and size, so a recipient can load that image and
- * no other.
+ * Images for readers who are not members: the workspace's file and thumbnail URLs need a signed-in
+ * member, which the recipient of a sent email or a website reading the delivery API is not. They get
+ * `/fun/emailImage/` links instead, signed with MARQUEE_SECRET for exactly that workspace, file and
+ * size, so the holder can load that image and no other.
  */
 export const EMAIL_IMAGE_PATH = '/fun/emailImage/';
 /** File URLs (full size) are sent as thumbnails this wide, the usual email width ×2 for sharp screens. */
