@@ -13,6 +13,7 @@ import { makeImage } from '../fixtures/images';
 import { uploadImage } from '../fixtures/media';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { call, createItem, role, teamWorkspace, type Team } from '../factories/items';
+import { importBody } from '../factories/customers';
 
 /** A real SMTP server on 127.0.0.1 that keeps what it receives, parsed. */
 async function startSmtpServer() {
@@ -420,5 +421,38 @@ describe('merge tags', () => {
     expect(anonymous.statusCode).toBe(401);
     const elsewhere = await call(t, 'GET', `/api/v1/workspaces/${team.ws}/emails/merge-tags`, outsider);
     expect(elsewhere.statusCode).toBe(404);
+  });
+
+  it('fills the merge tags from a stored customer profile named by profileId, and 404 for an unknown one', async () => {
+    const shop = await teamWorkspace(t, owner, {
+      name: 'Profile sends',
+      domains: ['marketing'],
+      roles: {},
+      people: {},
+    });
+    await createItem(t, owner, shop.ws, 'customer-profile-attribute', {
+      name: 'First name',
+      key: 'first-name',
+      attributeType: 'string',
+    });
+    const imported = await importBody(
+      t,
+      owner,
+      shop.ws,
+      'profiles',
+      'text/csv',
+      'id,first-name\np-1,Grace\n',
+    );
+    expect(imported.statusCode).toBe(202);
+    const email = await createItem(t, owner, shop.ws, 'email', emailItem(shop.ws));
+    const res = await itemSend(owner, { profileId: 'p-1' }, email.id, shop.ws);
+    expect(res.statusCode, res.body).toBe(200);
+    const mail = readOutbox(t.dataDir).at(-1)!;
+    expect(mail.subject).toBe('Welcome, Grace!');
+    expect(mail.text).toContain('Hi Grace, welcome aboard.');
+
+    const unknown = await itemSend(owner, { profileId: 'nobody' }, email.id, shop.ws);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.message).toBe('profileId: Profile "nobody" not found');
   });
 });

@@ -12,6 +12,7 @@ import { splitEmailList } from '@shared/schemas/marketing';
 import type { AppContext } from '../context';
 import { FILE_NOT_FOUND } from '../files/service';
 import { AppError, badRequest, notFound } from '../http/errors';
+import { findProfile } from '../customers/repository';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
 import { requireItem } from '../items/service';
 import { thumbnailOf } from '../media/resize';
@@ -162,6 +163,18 @@ async function testSend(
   return { message: EMAIL_MESSAGES.sentTo(message.to), testSend: presentTestSend(row) };
 }
 
+/** The merge tags' values: a stored customer profile's attributes when one is named, then those given. */
+async function mergeAttributesOf(
+  ctx: AppContext,
+  workspaceId: string,
+  options: { attributes?: MergeAttributes; profileId?: string },
+): Promise<MergeAttributes> {
+  if (!options.profileId) return options.attributes ?? {};
+  const profile = await findProfile(ctx.db, workspaceId, options.profileId);
+  if (!profile) throw notFound(`profileId: Profile "${options.profileId}" not found`);
+  return { ...profile.attributes, ...options.attributes };
+}
+
 /** Spec §7 `POST /testSend/{provider}`: the given content, to the given recipients. */
 export async function sendTest(
   ctx: AppContext,
@@ -170,7 +183,8 @@ export async function sendTest(
   body: TestSendBody,
 ) {
   const scope = emailScope(access);
-  const message = composeMessage(ctx, access.workspace.id, body, body.attributes);
+  const attributes = await mergeAttributesOf(ctx, access.workspace.id, body);
+  const message = composeMessage(ctx, access.workspace.id, body, attributes);
   return testSend(ctx, scope, provider, message, null);
 }
 
@@ -186,7 +200,12 @@ export async function sendItemTest(
   ctx: AppContext,
   access: WorkspaceAccess,
   id: string,
-  options: { provider: TestSendProvider; recipients?: string[]; attributes?: MergeAttributes },
+  options: {
+    provider: TestSendProvider;
+    recipients?: string[];
+    attributes?: MergeAttributes;
+    profileId?: string;
+  },
 ) {
   const scope = emailScope(access);
   const item = await requireItem(ctx, scope, id);
@@ -194,6 +213,7 @@ export async function sendItemTest(
   const addresses = Recipients.safeParse(options.recipients ?? splitEmailList(data.testAddresses ?? ''));
   if (!addresses.success) throw badRequest(`testAddresses: ${addresses.error.issues[0].message}`);
   const recipients = addresses.data;
+  const attributes = await mergeAttributesOf(ctx, access.workspace.id, options);
   const message = composeMessage(
     ctx,
     access.workspace.id,
@@ -203,7 +223,7 @@ export async function sendItemTest(
       text: data.textBody ?? '',
       html: data.template?.combinedMarkup ?? '',
     },
-    options.attributes,
+    attributes,
   );
   if (!message.subject) throw badRequest('subject: Subject is required');
   return testSend(ctx, scope, options.provider, message, id);

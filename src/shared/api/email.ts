@@ -30,6 +30,13 @@ export const MergeAttributesBody = z
   .refine((value) => Object.keys(value).length <= 500, { error: 'At most 500 attributes' })
   .describe('Attribute values of one customer profile, keyed by attribute key, filling the merge tags');
 
+const ProfileId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .describe("A customer profile's id: its attribute values fill the merge tags (given attributes win)");
+
 /** `POST /fun/testSend/{provider}` (spec §7): the content to send. */
 export const TestSendBody = z.object({
   recipients: Recipients,
@@ -37,6 +44,7 @@ export const TestSendBody = z.object({
   text: z.string().max(1_000_000).default(''),
   html: z.string().max(4_000_000).default(''),
   attributes: MergeAttributesBody.optional(),
+  profileId: ProfileId.optional(),
 });
 export type TestSendBody = z.infer<typeof TestSendBody>;
 
@@ -45,6 +53,7 @@ export const ItemTestSendBody = z.object({
   provider: TestSendProvider.default('smtp'),
   recipients: Recipients.optional(),
   attributes: MergeAttributesBody.optional(),
+  profileId: ProfileId.optional(),
 });
 export type ItemTestSendBody = z.input<typeof ItemTestSendBody>;
 
