@@ -1,6 +1,18 @@
 import { useState } from 'react';
-import { Group, Paper, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import {
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { fillMergeTags, mergeTagsIn } from '@shared/email/merge-tags';
+import { useMediaWorkspace } from '../media/media-workspace';
+import { getProfile } from './api/get-profile';
 
 export type PreviewDevice = 'desktop' | 'phone';
 export const DEVICE_WIDTHS: Record<PreviewDevice, number> = { desktop: 640, phone: 375 };
@@ -18,13 +30,18 @@ export function emailMarkup(template: unknown): string {
 
 /**
  * A rendered email in a sandboxed frame (no script can run), at desktop or phone width, with its merge
- * tags shown as written or filled for one customer profile: the attribute values typed here, else the
- * tags' defaults (the same filling the server does on a test send).
+ * tags shown as written or filled for one customer profile: a stored profile's attribute values (loaded
+ * by its id) or values typed here, else the tags' defaults (the same filling the server does on a test
+ * send).
  */
 export function EmailPreview({ template, label }: { template: unknown; label: string }) {
   const [device, setDevice] = useState<PreviewDevice>('desktop');
   const [isFilled, setFilled] = useState(false);
   const [attributes, setAttributes] = useState<Record<string, string>>({});
+  const [profileId, setProfileId] = useState('');
+  const [profileError, setProfileError] = useState<string | null>(null);
+  const [isLoadingProfile, setLoadingProfile] = useState(false);
+  const { workspaceId } = useMediaWorkspace();
   const markup = emailMarkup(template);
   const tags = mergeTagsIn(markup);
   if (!markup)
@@ -34,6 +51,29 @@ export function EmailPreview({ template, label }: { template: unknown; label: st
       </Text>
     );
   const body = isFilled ? fillMergeTags(markup, attributes, { html: true }) : markup;
+
+  async function handleLoadProfile() {
+    setLoadingProfile(true);
+    setProfileError(null);
+    try {
+      const { profile } = await getProfile(workspaceId, profileId.trim());
+      const values: Record<string, string> = {};
+      for (const tag of tags) {
+        const value = Object.hasOwn(profile.attributes, tag.key) ? profile.attributes[tag.key] : undefined;
+        if (value === null || value === undefined || typeof value === 'object') {
+          if (Array.isArray(value)) values[tag.key] = value.join(', ');
+          continue;
+        }
+        values[tag.key] = String(value);
+      }
+      setAttributes(values);
+    } catch (err) {
+      setProfileError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setLoadingProfile(false);
+    }
+  }
+
   return (
     <Stack gap={6}>
       <Group gap="sm">
@@ -55,6 +95,27 @@ export function EmailPreview({ template, label }: { template: unknown; label: st
           onChange={(event) => setFilled(event.currentTarget.checked)}
         />
       </Group>
+      {isFilled && (
+        <Group gap="xs" align="flex-end">
+          <TextInput
+            size="xs"
+            label="Customer profile id"
+            placeholder="Load a stored profile's values"
+            value={profileId}
+            error={profileError}
+            onChange={(event) => setProfileId(event.currentTarget.value)}
+          />
+          <Button
+            size="xs"
+            variant="light"
+            disabled={!profileId.trim() || !workspaceId}
+            loading={isLoadingProfile}
+            onClick={handleLoadProfile}
+          >
+            Load profile
+          </Button>
+        </Group>
+      )}
       {isFilled && (
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs">
           {tags.map((tag) => (

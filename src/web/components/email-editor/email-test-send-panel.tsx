@@ -1,5 +1,17 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import type { TestSendProvider } from '@shared/api/email';
 import { splitEmailList } from '@shared/schemas/marketing';
@@ -33,6 +45,7 @@ export function EmailTestSendPanel({
   const sends = useTestSends(workspaceId, itemId);
   const send = useSendTest(workspaceId, itemId);
   const [provider, setProvider] = useState<TestSendProvider>('smtp');
+  const [profileId, setProfileId] = useState('');
   const addresses = splitEmailList(typeof testAddresses === 'string' ? testAddresses : '');
   return (
     <Paper p={{ base: 'sm', sm: 'lg' }} radius="md" data-testid="email-test-send">
@@ -58,11 +71,20 @@ export function EmailTestSendPanel({
                 onChange={(next) => next && setProvider(next as TestSendProvider)}
                 w={240}
               />
+              <TextInput
+                aria-label="Customer profile id for the merge tags"
+                placeholder="Profile id (optional)"
+                value={profileId}
+                onChange={(event) => setProfileId(event.currentTarget.value)}
+                w={200}
+              />
               <Button
                 leftSection={<IconSend size={16} />}
                 loading={send.isPending}
                 disabled={addresses.length === 0}
-                onClick={() => send.mutate({ provider })}
+                onClick={() =>
+                  send.mutate({ provider, ...(profileId.trim() ? { profileId: profileId.trim() } : {}) })
+                }
               >
                 Send test
               </Button>
