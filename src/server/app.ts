@@ -32,6 +32,7 @@ import { commentRoutes } from './comments/routes';
 import { approvalRoutes } from './approvals/routes';
 import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
 import { placesFunRoutes } from './places/routes';
+import { servicesFunRoutes } from './services/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -167,6 +168,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Issue 12: address lookup and geohash neighbours.
   await app.register((fun) => placesFunRoutes(fun, ctx), { prefix: '/fun' });
+  // Issue 11: service connections and interest targeting.
+  await app.register((fun) => servicesFunRoutes(fun, ctx), { prefix: '/fun' });
 
   await serveWebApp(app, config.webDir);
   return app;

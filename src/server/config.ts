@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { SERVICE_PROVIDERS, type ServiceProvider } from '@shared/api/services';
 
 export interface Config {
   port: number;
@@ -38,6 +39,52 @@ export interface Config {
   googleVisionUrl: string;
   /** Address lookup (issue 12): Google Places when its key is set, else a Nominatim geocoder, else none. */
   places: PlacesConfig;
+  /** Service connections (issue 11): one OAuth client per provider; no client id = 'Service not configured'. */
+  services: Record<ServiceProvider, ServiceProviderConfig>;
+}
+
+export interface ServiceProviderConfig {
+  clientId?: string;
+  clientSecret?: string;
+  /** Base of the provider's authorization (and, where it keeps them together, token) endpoints. */
+  authUrl: string;
+  /** Base of the provider's API. */
+  apiUrl: string;
+  /** Base of a separate advertising API (`X_ADS_API_URL`; X's targeting search lives there). */
+  adsApiUrl?: string;
+}
+
+/** The real providers' endpoints, used unless `{PROVIDER}_AUTH_URL` / `{PROVIDER}_API_URL` say otherwise. */
+const SERVICE_DEFAULTS: Record<ServiceProvider, { authUrl: string; apiUrl: string }> = {
+  facebook: { authUrl: 'https://www.facebook.com/v3.2', apiUrl: 'https://graph.facebook.com/v3.2' },
+  'google-ads': {
+    authUrl: 'https://accounts.google.com/o/oauth2',
+    apiUrl: 'https://googleads.googleapis.com/v17',
+  },
+  meetup: { authUrl: 'https://secure.meetup.com/oauth2', apiUrl: 'https://api.meetup.com' },
+  eventbrite: { authUrl: 'https://www.eventbrite.com/oauth', apiUrl: 'https://www.eventbriteapi.com/v3' },
+  linkedin: { authUrl: 'https://www.linkedin.com/oauth/v2', apiUrl: 'https://api.linkedin.com' },
+  x: { authUrl: 'https://x.com/i/oauth2', apiUrl: 'https://api.x.com' },
+};
+
+/** `{PROVIDER}_CLIENT_ID`, `_CLIENT_SECRET`, `_AUTH_URL`, `_API_URL` (PROVIDER upper-cased, `-` as `_`). */
+function loadServices(env: NodeJS.ProcessEnv): Record<ServiceProvider, ServiceProviderConfig> {
+  const trim = (url: string) => url.replace(/\/+$/, '');
+  return Object.fromEntries(
+    SERVICE_PROVIDERS.map((provider) => {
+      const prefix = provider.toUpperCase().replace(/-/g, '_');
+      return [
+        provider,
+        {
+          clientId: env[`${prefix}_CLIENT_ID`] || undefined,
+          clientSecret: env[`${prefix}_CLIENT_SECRET`] || undefined,
+          authUrl: trim(env[`${prefix}_AUTH_URL`] || SERVICE_DEFAULTS[provider].authUrl),
+          apiUrl: trim(env[`${prefix}_API_URL`] || SERVICE_DEFAULTS[provider].apiUrl),
+          adsApiUrl: provider === 'x' ? trim(env.X_ADS_API_URL || 'https://ads-api.x.com') : undefined,
+        },
+      ];
+    }),
+  ) as Record<ServiceProvider, ServiceProviderConfig>;
 }
 
 export interface PlacesConfig {
@@ -106,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rateLimit: Number(env.PLACES_RATE_LIMIT ?? 60),
       cacheTtlMs: Number(env.PLACES_CACHE_TTL_MS ?? 300_000),
     },
+    services: loadServices(env),
   };
 }
 

@@ -16,6 +16,7 @@ import { presentItem, presentItems } from './present';
 import { buildReferences } from './references';
 import { insertionRuleErrors } from './insertion-rules';
 import { sanitizeItemData } from '../sanitize/rich-text';
+import { checkServiceConnections } from '../services/check';
 import { listNear } from '../places/near';
 import * as repo from './repository';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
@@ -63,7 +64,9 @@ export async function checkItemData(ctx: AppContext, scope: SchemaScope, input: 
   }
   // Rich text is stored only as the sanitiser lets it through: no script, handler or foreign image.
   // Addresses carry the geohash of their point, computed here whatever the client sent (issue 12).
-  const data = sanitizeItemData(schema, withAddressGeohashes(schema, parsed.data), {
+  // Service connections keep only encTokens this server sealed for this workspace (issue 11).
+  const connected = checkServiceConnections(ctx.config.secret, scope.workspace.id, schema, parsed.data);
+  const data = sanitizeItemData(schema, withAddressGeohashes(schema, connected), {
     workspaceId: scope.workspace.id,
     publicUrl: ctx.config.publicUrl,
   });

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { WorkspaceId } from './workspaces';
+
+/**
+ * The HTTP contract of service connections and interest targeting (issue 11): `/fun/auth/{provider}`
+ * and its callback, `/fun/ping/{service}`, `/fun/delete/{service}`, `/fun/interest/{provider}` and
+ * `/fun/token/token-exchange` (spec §7).
+ */
+
+/** Provider names in URLs and items. */
+export const SERVICE_PROVIDERS = ['facebook', 'google-ads', 'meetup', 'eventbrite', 'linkedin', 'x'] as const;
+export type ServiceProvider = (typeof SERVICE_PROVIDERS)[number];
+
+export const isServiceProvider = (value: unknown): value is ServiceProvider =>
+  typeof value === 'string' && (SERVICE_PROVIDERS as readonly string[]).includes(value);
+
+/** The fixed value the auth pop-up puts in `_sign`; the web app ignores any other message (spec §5). */
+export const AUTH_MESSAGE_SIGN = 'marquee-service-auth-v1';
+
+/** Pop-up size (spec §7). */
+export const AUTH_POPUP_SIZE = { width: 600, height: 600 } as const;
+
+/** Spec §9: requested at the social network; a missing one is named. */
+export const FACEBOOK_PERMISSIONS = [
+  'ads_management',
+  'ads_read',
+  'manage_pages',
+  'publish_pages',
+  'pages_show_list',
+] as const;
+
+/** Spec §7: the social network's interest search types. */
+export const FACEBOOK_SEARCH_TYPES = [
+  'adinterest',
+  'adeducationschool',
+  'adeducationmajor',
+  'adworkemployer',
+  'adworkposition',
+  'adgeolocation',
+  'adlocale',
+] as const;
+
+export const SERVICE_MESSAGES = {
+  connected: 'Service Connected',
+  notConfigured: 'Service not configured',
+  failed: 'Service connection failed.',
+  notConnected: 'Service not connected: authenticate first',
+  unknownProvider: 'Unknown service provider',
+  notBuilt: 'Connecting this provider is not available yet',
+  badState: 'The sign-in with the provider does not match this session: start again',
+  foreignTokens: 'encTokens were not issued by this server for this workspace and provider',
+  providerFailed: 'The provider did not answer as expected',
+  tokenExchangeFailed: 'The getLongLivedToken call failed',
+  missingPermissions: (names: string[]) => `Missing permissions: ${names.join(', ')}`,
+} as const;
+
+export const ServiceQuery = z.object({
+  __marquee_workspace: WorkspaceId.describe('The workspace (spec §7: every /fun/ call carries it)'),
+});
+
+export const ProviderParams = z.object({ provider: z.string() });
+export const ServiceParams = z.object({ service: z.string().min(1) });
+
+/** What `/fun/ping` answers: the status the field shows (spec §8). */
+export const ServiceStatus = z.object({
+  status: z.enum(['success', 'warning', 'danger', 'failed']),
+  message: z.string(),
+  profile: z.unknown().optional(),
+});
+export type ServiceStatus = z.infer<typeof ServiceStatus>;
+
+export const FacebookInterestQuery = ServiceQuery.extend({
+  searchtype: z.enum(FACEBOOK_SEARCH_TYPES, {
+    error: `searchtype must be one of ${FACEBOOK_SEARCH_TYPES.join(', ')}`,
+  }),
+  searchterm: z
+    .string({ error: 'searchterm is required' })
+    .trim()
+    .min(1, { error: 'searchterm is required' }),
+});
+
+export const XInterestQuery = ServiceQuery.extend({
+  searchterm: z
+    .string({ error: 'searchterm is required' })
+    .trim()
+    .min(1, { error: 'searchterm is required' }),
+});
+
+export const FacebookInterests = z.object({
+  data: z.object({ data: z.array(z.object({ id: z.string(), name: z.string() })) }),
+});
+
+export const XInterests = z.array(
+  z.object({ name: z.string(), targeting_value: z.string(), targeting_type: z.string() }),
+);
+
+export const TokenExchangeQuery = ServiceQuery.extend({
+  token: z.string({ error: 'token is required' }).min(1, { error: 'token is required' }),
+});
+
+/** `access_token` is the long-lived token sealed for this workspace (an encTokens value), never the plain token. */
+export const TokenExchangeAnswer = z.object({ access_token: z.string() });
