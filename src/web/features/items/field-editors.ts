@@ -3,6 +3,8 @@ import type { FieldType } from '@shared/schemas/types';
 import type { FieldProps } from '@web/components/fields/types';
 import { mediaFieldEditors } from '@web/components/media/field-editors';
 import { AddressField } from '@web/components/places/address-field';
+import { ServiceConnectionField } from '@web/components/services/service-connection-field';
+import { SocialInterestsField } from '@web/components/services/social-interests-field';
 
 /**
  * Full editors that replace the item form's built-in display of a field type on every item screen
@@ -12,4 +14,6 @@ import { AddressField } from '@web/components/places/address-field';
 export const ITEM_FIELD_EDITORS: Partial<Record<FieldType, ComponentType<FieldProps>>> = {
   ...mediaFieldEditors,
   address: AddressField,
+  'service-connection': ServiceConnectionField,
+  'social-interests': SocialInterestsField,
 };
