@@ -97,6 +97,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
     crossOriginEmbedderPolicy: false,
+    // The service auth pop-up (issue 11) passes through the provider's origin and must keep its opener.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     hsts: false,
   });
   await app.register(rateLimit, { global: false });

@@ -26,7 +26,7 @@ let otherWs: string;
 
 beforeAll(async () => {
   fake = await startFakeSocial();
-  t = await createTestApp({ services: servicesOf(fakeSocialEnv(fake)) });
+  t = await createTestApp({ services: servicesOf(fakeSocialEnv(fake.url)) });
   const manager = await verifiedUser(t);
   team = await teamWorkspace(t, manager, {
     name: 'Connected',

@@ -95,6 +95,8 @@ export async function servicesFunRoutes(instance: FastifyInstance, ctx: AppConte
       return reply
         .header('content-security-policy', `default-src 'none'; script-src 'nonce-${nonce}'`)
         .header('cache-control', 'no-store')
+        // The pop-up came back from the provider's origin; its page must still reach its opener.
+        .header('cross-origin-opener-policy', 'unsafe-none')
         .type('text/html; charset=utf-8')
         .send(authResultPage(ctx, message, nonce));
     },

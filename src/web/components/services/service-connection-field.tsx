@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { IconPlugConnected } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import {
   AUTH_MESSAGE_SIGN,
@@ -51,6 +52,7 @@ export function ServiceConnectionField(props: FieldProps) {
   const connected = typeof connection.encTokens === 'string';
   const [status, setStatus] = useState<ServiceStatus | null>(null);
   const [busy, setBusy] = useState(false);
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
@@ -110,7 +112,11 @@ export function ServiceConnectionField(props: FieldProps) {
   const remove = async () => {
     setBusy(true);
     try {
-      if (id && id !== 'new') await deleteService(workspace, id);
+      if (id && id !== 'new') {
+        // The server saved the cleared connection as the item's next version: reload it, so a save bases on it.
+        await deleteService(workspace, id);
+        void queryClient.invalidateQueries({ queryKey: ['workspaces', workspace, 'items'] });
+      }
       onChange({ provider });
       setStatus(null);
     } catch (e) {
@@ -125,7 +131,6 @@ export function ServiceConnectionField(props: FieldProps) {
     <Stack gap="xs" data-testid="service-connection">
       <Select
         id={props.inputId}
-        label="Provider"
         placeholder="Pick a provider"
         data={SERVICE_PROVIDERS.map((p) => ({ value: p, label: PROVIDER_LABELS[p] }))}
         value={provider ?? null}
