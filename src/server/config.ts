@@ -52,6 +52,8 @@ export interface ServiceProviderConfig {
   apiUrl: string;
   /** Base of a separate advertising API (`X_ADS_API_URL`; X's targeting search lives there). */
   adsApiUrl?: string;
+  /** Google Ads API developer token (`GOOGLE_ADS_DEVELOPER_TOKEN`), sent with every Ads API call. */
+  developerToken?: string;
 }
 
 /** The real providers' endpoints, used unless `{PROVIDER}_AUTH_URL` / `{PROVIDER}_API_URL` say otherwise. */
@@ -81,6 +83,7 @@ function loadServices(env: NodeJS.ProcessEnv): Record<ServiceProvider, ServicePr
           authUrl: trim(env[`${prefix}_AUTH_URL`] || SERVICE_DEFAULTS[provider].authUrl),
           apiUrl: trim(env[`${prefix}_API_URL`] || SERVICE_DEFAULTS[provider].apiUrl),
           adsApiUrl: provider === 'x' ? trim(env.X_ADS_API_URL || 'https://ads-api.x.com') : undefined,
+          developerToken: provider === 'google-ads' ? env.GOOGLE_ADS_DEVELOPER_TOKEN || undefined : undefined,
         },
       ];
     }),

@@ -7,6 +7,8 @@ import { call, createItem, getItem, itemsUrl, role, teamWorkspace, type Team } f
 import {
   FACEBOOK_ALL_PERMISSIONS,
   FAKE_CLIENT,
+  FAKE_EVENTBRITE_ORGS,
+  FAKE_GOOGLE_CUSTOMERS,
   FAKE_FACEBOOK_USER,
   FAKE_PAGES,
   FAKE_X_USER,
@@ -397,6 +399,55 @@ describe('token exchange', () => {
   });
 });
 
+describe('Google Ads, Meetup, Eventbrite and LinkedIn', () => {
+  const cases = [
+    {
+      provider: 'google-ads',
+      authorize: '/google/v2/auth',
+      pkce: true,
+      profile: {
+        id: FAKE_GOOGLE_CUSTOMERS[0],
+        name: `Google Ads ${FAKE_GOOGLE_CUSTOMERS.join(', ')}`,
+        customers: FAKE_GOOGLE_CUSTOMERS,
+      },
+    },
+    {
+      provider: 'meetup',
+      authorize: '/meetup/authorize',
+      pkce: false,
+      profile: {
+        id: '300',
+        name: 'Maya Meetup',
+        groups: [{ id: '31', name: 'Node Night', urlname: 'node-night' }],
+      },
+    },
+    {
+      provider: 'eventbrite',
+      authorize: '/eventbrite/authorize',
+      pkce: false,
+      profile: { id: '400', name: 'Evan Eventbrite', organizations: FAKE_EVENTBRITE_ORGS },
+    },
+    {
+      provider: 'linkedin',
+      authorize: '/linkedin/authorization',
+      pkce: false,
+      profile: { id: 'li-500', name: 'Lin Kedin', pages: [{ id: '5001', urn: 'urn:li:organization:5001' }] },
+    },
+  ];
+
+  it.each(cases)('$provider connects, lists what its details are picked from, and pings', async (c) => {
+    const { start } = await authorize(c.provider);
+    const url = new URL(start.headers.location as string);
+    expect(url.pathname).toBe(c.authorize);
+    expect(url.searchParams.has('code_challenge')).toBe(c.pkce);
+    if (c.provider === 'google-ads') expect(url.searchParams.get('access_type')).toBe('offline');
+    const { item, message } = await connectedService(c.provider);
+    expect(message.profile).toMatchObject(c.profile);
+    const ping = await call(t, 'GET', fun(`ping/${item.id}`), team.manager);
+    expect(ping.json()).toMatchObject({ status: 'success', message: 'Service Connected' });
+  });
+});
+
 describe('an unconfigured provider', () => {
   it("answers 'Service not configured' on auth, interest, ping and token calls", async () => {
     const bare = await createTestApp();
@@ -416,6 +467,7 @@ describe('an unconfigured provider', () => {
       const at = (path: string) => `/fun/${path}${path.includes('?') ? '&' : '?'}__marquee_workspace=${ws}`;
       for (const path of [
         'auth/google-ads',
+        'auth/meetup',
         'interest/facebook?searchtype=adinterest&searchterm=a',
         'interest/x?searchterm=a',
         `ping/${item.id}`,

@@ -36,6 +36,8 @@ export interface ServiceAdapter {
   /** How the client authenticates at the token endpoint. */
   clientAuth: 'body' | 'basic';
   authorizeUrl(config: ServiceProviderConfig): string;
+  /** More authorization parameters the provider wants (e.g. Google's `access_type=offline`). */
+  authorizeParams?: Record<string, string>;
   tokenUrl(config: ServiceProviderConfig): string;
   /** The account's profile, at least `{id, name}`; throws ProviderError. */
   fetchProfile(config: ServiceProviderConfig, accessToken: string): Promise<Record<string, unknown>>;
@@ -68,6 +70,7 @@ export function authorizationUrl(
   url.searchParams.set('redirect_uri', options.redirectUri);
   url.searchParams.set('state', options.state);
   url.searchParams.set('scope', adapter.scopes.join(adapter.scopeSeparator));
+  for (const [key, value] of Object.entries(adapter.authorizeParams ?? {})) url.searchParams.set(key, value);
   if (adapter.pkce) {
     url.searchParams.set('code_challenge', options.challenge);
     url.searchParams.set('code_challenge_method', 'S256');
