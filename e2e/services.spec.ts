@@ -29,13 +29,22 @@ test('a service is connected through the pop-up, checked, used for interests and
   await popup.waitForEvent('close');
   await expect(page.getByText('Connected as Fiona Facebook')).toBeVisible();
   await expect(page.getByTestId('service-status')).toHaveText('Service Connected');
+  // Details are picked from the lists Facebook returned: the ad account and the page.
+  await page.getByRole('combobox', { name: 'Ad account' }).click();
+  await page.getByRole('option', { name: 'Acme Ads (act_7001)' }).click();
+  await page.getByRole('combobox', { name: 'Page', exact: true }).click();
+  await page.getByRole('option', { name: 'Acme Events (1002)' }).click();
   await shot(page, 'services-00-connected');
 
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByTestId('item-version')).toHaveText('Version 1');
   const id = new URL(page.url()).pathname.split('/').pop()!;
   const stored = await (await page.request.get(`/api/v1/workspaces/${ws}/items/service/${id}`)).json();
-  expect(stored.data.connection).toMatchObject({ provider: 'facebook', profile: { name: 'Fiona Facebook' } });
+  expect(stored.data.connection).toMatchObject({
+    provider: 'facebook',
+    profile: { name: 'Fiona Facebook' },
+    serviceDetails: { accountId: 'act_7001', pageId: '1002' },
+  });
   expect(stored.data.connection.encTokens).toMatch(/^v1\./);
   await expect(page.getByText('Connected as Fiona Facebook')).toBeVisible();
 

@@ -120,6 +120,7 @@ describe('connecting through the OAuth pop-up', () => {
       ...FAKE_FACEBOOK_USER,
       appId: FAKE_CLIENT.id,
       pageAccounts: FAKE_PAGES.map(({ id, name, category }) => ({ id, name, category })),
+      adAccounts: [{ id: 'act_7001', name: 'Acme Ads' }],
       permissions: ['ads_management', 'ads_read', 'manage_pages', 'publish_pages', 'pages_show_list'],
       missingPermissions: [],
     });

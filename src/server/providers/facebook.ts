@@ -38,6 +38,14 @@ export async function pageAccounts(config: ServiceProviderConfig, accessToken: s
   return (body.data ?? []).map(({ id, name, category }) => ({ id: String(id), name, category }));
 }
 
+/** Ad accounts the user can use (`me/adaccounts`), which accountId is picked from. */
+export async function adAccounts(config: ServiceProviderConfig, accessToken: string) {
+  const body = await providerJson<GraphList<{ id: string; name: string; account_id?: string }>>(
+    graphUrl(config, 'me/adaccounts', { fields: 'id,name,account_id', access_token: accessToken }),
+  );
+  return (body.data ?? []).map(({ id, name }) => ({ id: String(id), name }));
+}
+
 export async function grantedPermissions(config: ServiceProviderConfig, accessToken: string) {
   const body = await providerJson<GraphList<{ permission: string; status: string }>>(
     graphUrl(config, 'me/permissions', { access_token: accessToken }),
@@ -75,8 +83,9 @@ export const facebook: ServiceAdapter = {
   /** Long-lived token, then the social ad provider data: appId, pageAccounts, pageTargets, permissions. */
   async afterConnect(config, tokens) {
     const long = await longLivedToken(config, tokens.accessToken);
-    const [pages, permissions] = await Promise.all([
+    const [pages, accounts, permissions] = await Promise.all([
       pageAccounts(config, long.accessToken),
+      adAccounts(config, long.accessToken),
       grantedPermissions(config, long.accessToken),
     ]);
     const missing = FACEBOOK_PERMISSIONS.filter((name) => !permissions.includes(name));
@@ -85,6 +94,7 @@ export const facebook: ServiceAdapter = {
       extras: {
         appId: config.clientId,
         pageAccounts: pages,
+        adAccounts: accounts,
         pageTargets: pages.map((page) => ({ value: page.id, label: page.name })),
         permissions,
         missingPermissions: missing,

@@ -100,3 +100,60 @@ export const TokenExchangeQuery = ServiceQuery.extend({
 
 /** `access_token` is the long-lived token sealed for this workspace (an encTokens value), never the plain token. */
 export const TokenExchangeAnswer = z.object({ access_token: z.string() });
+
+/**
+ * Service details per provider (spec §3) and the profile list each is picked from (the lists the
+ * provider returned when connecting): `valueKey` and `labelKey` name the entry's keys.
+ */
+export interface ServiceDetailDef {
+  key: string;
+  label: string;
+  from: string;
+  valueKey: string;
+  labelKey: string;
+  multiple?: boolean;
+}
+export const SERVICE_DETAILS: Record<ServiceProvider, readonly ServiceDetailDef[]> = {
+  facebook: [
+    { key: 'accountId', label: 'Ad account', from: 'adAccounts', valueKey: 'id', labelKey: 'name' },
+    { key: 'pageId', label: 'Page', from: 'pageAccounts', valueKey: 'id', labelKey: 'name' },
+  ],
+  'google-ads': [
+    { key: 'parentAccountId', label: 'Manager account', from: 'customers', valueKey: '', labelKey: '' },
+    { key: 'customerAccountId', label: 'Customer account', from: 'customers', valueKey: '', labelKey: '' },
+  ],
+  meetup: [
+    {
+      key: 'meetupUrlGroupNames',
+      label: 'Groups',
+      from: 'groups',
+      valueKey: 'urlname',
+      labelKey: 'name',
+      multiple: true,
+    },
+  ],
+  eventbrite: [
+    { key: 'accountOrgId', label: 'Organization', from: 'organizations', valueKey: 'id', labelKey: 'name' },
+  ],
+  linkedin: [{ key: 'linkedinPageId', label: 'Page', from: 'pages', valueKey: 'id', labelKey: 'id' }],
+  x: [],
+};
+
+/** The options of a detail from a connection's profile (entries that are plain strings are their own label). */
+export function detailOptions(
+  detail: ServiceDetailDef,
+  profile: unknown,
+): { value: string; label: string }[] {
+  const list =
+    profile && typeof profile === 'object' ? (profile as Record<string, unknown>)[detail.from] : null;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((entry) => {
+    if (typeof entry === 'string') return [{ value: entry, label: entry }];
+    if (!entry || typeof entry !== 'object') return [];
+    const record = entry as Record<string, unknown>;
+    const value = record[detail.valueKey];
+    if (typeof value !== 'string' || !value) return [];
+    const label = record[detail.labelKey];
+    return [{ value, label: typeof label === 'string' && label !== value ? `${label} (${value})` : value }];
+  });
+}

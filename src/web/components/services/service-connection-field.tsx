@@ -1,11 +1,14 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, MultiSelect, Select, Stack, Text } from '@mantine/core';
 import { IconPlugConnected } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import {
   AUTH_MESSAGE_SIGN,
   AUTH_POPUP_SIZE,
+  detailOptions,
+  isServiceProvider,
+  SERVICE_DETAILS,
   SERVICE_MESSAGES,
   SERVICE_PROVIDERS,
   type ServiceStatus,
@@ -147,6 +150,13 @@ export function ServiceConnectionField(props: FieldProps) {
           <Text size="sm">Connected as {String(who)}</Text>
         </Group>
       )}
+      {connected && isServiceProvider(provider) && (
+        <ServiceDetails
+          provider={provider}
+          connection={connection}
+          onChange={(details) => onChange({ ...connection, serviceDetails: details })}
+        />
+      )}
       {status && (
         <Alert color={STATUS_COLORS[status.status]} variant="light" p="xs" data-testid="service-status">
           {status.message}
@@ -175,5 +185,48 @@ export function ServiceConnectionField(props: FieldProps) {
         )}
       </Group>
     </Stack>
+  );
+}
+
+/** Service details (spec §3), each picked from the list the provider returned when connecting. */
+function ServiceDetails({
+  provider,
+  connection,
+  onChange,
+}: {
+  provider: (typeof SERVICE_PROVIDERS)[number];
+  connection: Connection;
+  onChange: (details: Record<string, unknown>) => void;
+}) {
+  const details = (connection.serviceDetails ?? {}) as Record<string, unknown>;
+  return (
+    <Group gap="xs" align="flex-end">
+      {SERVICE_DETAILS[provider].map((detail) => {
+        const data = detailOptions(detail, connection.profile);
+        const current = details[detail.key];
+        return detail.multiple ? (
+          <MultiSelect
+            key={detail.key}
+            size="xs"
+            label={detail.label}
+            data={data}
+            value={Array.isArray(current) ? (current as string[]) : []}
+            onChange={(next) => onChange({ ...details, [detail.key]: next })}
+            w={260}
+          />
+        ) : (
+          <Select
+            key={detail.key}
+            size="xs"
+            label={detail.label}
+            data={data}
+            value={typeof current === 'string' ? current : null}
+            onChange={(next) => onChange({ ...details, [detail.key]: next ?? undefined })}
+            placeholder={data.length === 0 ? 'None available' : 'Pick one'}
+            w={220}
+          />
+        );
+      })}
+    </Group>
   );
 }
