@@ -203,6 +203,23 @@ describe('encTokens on save', () => {
     expect((item.data.connection as { profile: unknown }).profile).toMatchObject(FAKE_X_USER);
   });
 
+  it('keeps service details the provider listed and refuses others', async () => {
+    const message = await connect('facebook');
+    const connection = { provider: 'facebook', encTokens: message.encTokens };
+    const item = await createItem(t, team.manager, team.ws, 'service', {
+      name: 'Facebook with details',
+      connection: { ...connection, serviceDetails: { accountId: 'act_7001', pageId: '1002' } },
+    });
+    expect(item.data.connection).toMatchObject({ serviceDetails: { accountId: 'act_7001', pageId: '1002' } });
+    const res = await call(t, 'POST', itemsUrl(team.ws, 'service'), team.manager, {
+      data: { name: 'Foreign page', connection: { ...connection, serviceDetails: { pageId: '999' } } },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toBe(
+      'connection.serviceDetails.pageId: Page "999" is not one the provider listed for this connection',
+    );
+  });
+
   it('refuses tampered, made-up, other-provider and other-workspace tokens', async () => {
     const message = await connect('x');
     const [version, iv, body, tag] = message.encTokens.split('.');

@@ -1,5 +1,11 @@
 import type { SchemaType } from '@shared/schemas/types';
-import { isServiceProvider, SERVICE_MESSAGES } from '@shared/api/services';
+import {
+  detailOptions,
+  isServiceProvider,
+  SERVICE_DETAILS,
+  SERVICE_MESSAGES,
+  type ServiceProvider,
+} from '@shared/api/services';
 import { badRequest } from '../http/errors';
 import { unsealTokens } from './sealing';
 
@@ -29,7 +35,25 @@ export function checkServiceConnections(
     }
     const tokens = unsealTokens(secret, workspaceId, value.provider, value.encTokens);
     if (!tokens) throw badRequest(`${field.key}.encTokens: ${SERVICE_MESSAGES.foreignTokens}`);
+    checkDetails(field.key, value.provider, value.serviceDetails, tokens.profile);
     result = { ...result, [field.key]: { ...value, profile: tokens.profile } };
   }
   return result;
+}
+
+/** Each service detail that is set must be one the provider listed when connecting (sealed in the profile). */
+function checkDetails(key: string, provider: ServiceProvider, details: unknown, profile: unknown) {
+  if (!details || typeof details !== 'object') return;
+  for (const detail of SERVICE_DETAILS[provider]) {
+    const value = (details as Record<string, unknown>)[detail.key];
+    if (value === undefined || value === null) continue;
+    const allowed = new Set(detailOptions(detail, profile).map((option) => option.value));
+    const values = Array.isArray(value) ? value : [value];
+    const stranger = values.find((v) => typeof v !== 'string' || !allowed.has(v));
+    if (stranger !== undefined) {
+      throw badRequest(
+        `${key}.serviceDetails.${detail.key}: ${SERVICE_MESSAGES.unknownDetail(detail.label, String(stranger))}`,
+      );
+    }
+  }
 }

@@ -52,6 +52,8 @@ export const SERVICE_MESSAGES = {
   providerFailed: 'The provider did not answer as expected',
   tokenExchangeFailed: 'The getLongLivedToken call failed',
   missingPermissions: (names: string[]) => `Missing permissions: ${names.join(', ')}`,
+  unknownDetail: (label: string, value: string) =>
+    `${label} "${value}" is not one the provider listed for this connection`,
 } as const;
 
 export const ServiceQuery = z.object({
