@@ -150,7 +150,11 @@ describe('connecting through the OAuth pop-up', () => {
     back.searchParams.set('state', 'forged-state');
     const forged = await callback(back.pathname + back.search, cookie);
     expect(forged.statusCode).toBe(400);
-    expect(forged.json().error.message).toBe(SERVICE_MESSAGES.badState);
+    // The pop-up tells its opener why, without tokens.
+    expect(postedMessage(forged.body).message).toEqual({
+      _sign: AUTH_MESSAGE_SIGN,
+      error: SERVICE_MESSAGES.badState,
+    });
 
     const again = await authorize('facebook');
     const missingCookie = await call(t, 'GET', again.callback, team.manager);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  AUTH_MESSAGE_SIGN,
   FacebookInterestQuery,
   FacebookInterests,
   ProviderParams,
@@ -15,6 +16,7 @@ import {
   XInterests,
 } from '@shared/api/services';
 import type { AppContext } from '../context';
+import { AppError } from '../http/errors';
 import {
   AUTH_STATE_COOKIE,
   AUTH_STATE_PATH,
@@ -82,23 +84,35 @@ export async function servicesFunRoutes(instance: FastifyInstance, ctx: AppConte
       },
     },
     async (request, reply) => {
-      const message = await finishAuth(
-        ctx,
-        request.user,
-        request.sessionHash,
-        request.params.provider,
-        request.query,
-        request.cookies[AUTH_STATE_COOKIE],
-      );
+      let message: object;
+      let status = 200;
+      try {
+        message = await finishAuth(
+          ctx,
+          request.user,
+          request.sessionHash,
+          request.params.provider,
+          request.query,
+          request.cookies[AUTH_STATE_COOKIE],
+        );
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        // The pop-up tells its opener why, so the field can show it (spec §8 warning).
+        status = err.statusCode;
+        message = { _sign: AUTH_MESSAGE_SIGN, error: err.message };
+      }
       reply.clearCookie(AUTH_STATE_COOKIE, { path: AUTH_STATE_PATH });
       const nonce = crypto.randomBytes(16).toString('base64');
-      return reply
-        .header('content-security-policy', `default-src 'none'; script-src 'nonce-${nonce}'`)
-        .header('cache-control', 'no-store')
-        // The pop-up came back from the provider's origin; its page must still reach its opener.
-        .header('cross-origin-opener-policy', 'unsafe-none')
-        .type('text/html; charset=utf-8')
-        .send(authResultPage(ctx, message, nonce));
+      return (
+        reply
+          .code(status)
+          .header('content-security-policy', `default-src 'none'; script-src 'nonce-${nonce}'`)
+          .header('cache-control', 'no-store')
+          // The pop-up came back from the provider's origin; its page must still reach its opener.
+          .header('cross-origin-opener-policy', 'unsafe-none')
+          .type('text/html; charset=utf-8')
+          .send(authResultPage(ctx, message, nonce))
+      );
     },
   );
 

@@ -153,8 +153,9 @@ export async function finishAuth(
 export function authResultPage(ctx: AppContext, message: object, nonce: string) {
   const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
   const origin = new URL(ctx.config.publicUrl).origin;
+  const said = 'error' in message ? 'The connection failed.' : 'Connected.';
   return `<!doctype html><html><head><meta charset="utf-8"><title>Marquee</title></head><body>
-<p>Connected. This window closes by itself.</p>
+<p>${said} This window closes by itself.</p>
 <script nonce="${nonce}">
 if (window.opener) window.opener.postMessage(${json(message)}, ${json(origin)});
 window.close();

@@ -47,6 +47,13 @@ describe('service connection field', () => {
     });
   });
 
+  it('shows why the pop-up failed', async () => {
+    const onChange = await renderConnection({ provider: 'facebook' });
+    await post({ _sign: AUTH_MESSAGE_SIGN, error: 'The provider did not answer as expected' });
+    expect(document.body.textContent).toContain('The provider did not answer as expected');
+    expect(onChange).not.toHaveBeenCalled();
+  });
+
   it('ignores messages without the signature or from another origin', async () => {
     const onChange = await renderConnection({ provider: 'facebook' });
     await post({ _sign: 'something-else', encTokens: 'v1.sealed', profile: {} });

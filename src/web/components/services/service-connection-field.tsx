@@ -60,8 +60,18 @@ export function ServiceConnectionField(props: FieldProps) {
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
       if (event.origin !== window.location.origin) return;
-      const data = event.data as { _sign?: unknown; encTokens?: unknown; profile?: unknown } | null;
-      if (!data || data._sign !== AUTH_MESSAGE_SIGN || typeof data.encTokens !== 'string') return;
+      const data = event.data as {
+        _sign?: unknown;
+        encTokens?: unknown;
+        profile?: unknown;
+        error?: unknown;
+      } | null;
+      if (!data || data._sign !== AUTH_MESSAGE_SIGN) return;
+      if (typeof data.error === 'string') {
+        setStatus({ status: 'warning', message: data.error });
+        return;
+      }
+      if (typeof data.encTokens !== 'string') return;
       onChange({
         ...asConnection(value),
         encTokens: data.encTokens,
