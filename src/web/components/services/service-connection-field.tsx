@@ -114,6 +114,8 @@ export function ServiceConnectionField(props: FieldProps) {
     setBusy(true);
     try {
       setStatus(await pingService(workspace, id));
+      // A ping that refreshed expired tokens saved them as the item's next version: reload it.
+      void queryClient.invalidateQueries({ queryKey: ['workspaces', workspace, 'items'] });
     } catch (e) {
       const message = errorMessage(e);
       setStatus({ status: message === SERVICE_MESSAGES.notConfigured ? 'danger' : 'warning', message });
