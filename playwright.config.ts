@@ -2,12 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { fakeSocialEnv } from './tests/fixtures/fake-social';
 
 // E2E_PORT lets several checkouts run their end-to-end suites side by side.
 const PORT = Number(process.env.E2E_PORT ?? 8090);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 // A stand-in Nominatim geocoder for the address field (e2e/fake-geocoder.ts), next to the app's port.
 const GEOCODER_PORT = PORT + 1000;
+// A stand-in for the social providers (Facebook, X) of service connections (e2e/fake-social.ts).
+const SOCIAL_PORT = PORT + 1100;
 
 // One fresh data directory per run; the specs read mail from its outbox. The config is evaluated again
 // in each worker, so the directory made by the main process is handed on through the environment.
@@ -66,6 +69,14 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
+      command: `npx tsx e2e/fake-social.ts ${SOCIAL_PORT}`,
+      url: `http://127.0.0.1:${SOCIAL_PORT}/status`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
       command: 'node scripts/start.mjs',
       url: `${BASE_URL}/healthz`,
       reuseExistingServer: false,
@@ -81,6 +92,7 @@ export default defineConfig({
         // The webhook spec's receiver listens on 127.0.0.1; the job worker looks for due work often.
         WEBHOOK_ALLOW_PRIVATE: '1',
         JOBS_POLL_MS: '250',
+        ...fakeSocialEnv(`http://127.0.0.1:${SOCIAL_PORT}`),
       },
     },
   ],

@@ -45,6 +45,7 @@ import { deliveryRoutes } from './delivery/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { scheduleRoutes } from './schedules/routes';
 import { startWorker } from './jobs/worker';
+import { servicesFunRoutes } from './services/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -113,6 +114,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
     crossOriginEmbedderPolicy: false,
+    // The service auth pop-up (issue 11) passes through the provider's origin and must keep its opener.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     hsts: false,
   });
   await app.register(rateLimit, { global: false });
@@ -208,6 +211,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register((fun) => placesFunRoutes(fun, ctx), { prefix: '/fun' });
   // DESIGN §5: read-only published content for websites and apps, with workspace API keys.
   await app.register(async (deliveryApi) => deliveryRoutes(deliveryApi, ctx), { prefix: '/delivery/v1' });
+  // Issue 11: service connections and interest targeting.
+  await app.register((fun) => servicesFunRoutes(fun, ctx), { prefix: '/fun' });
 
   await serveWebApp(app, config.webDir);
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { SERVICE_PROVIDERS, type ServiceProvider } from '@shared/api/services';
 
 export interface Config {
   port: number;
@@ -52,6 +53,55 @@ export interface Config {
   testSendsPerHour: number;
   /** Address lookup (issue 12): Google Places when its key is set, else a Nominatim geocoder, else none. */
   places: PlacesConfig;
+  /** Service connections (issue 11): one OAuth client per provider; no client id = 'Service not configured'. */
+  services: Record<ServiceProvider, ServiceProviderConfig>;
+}
+
+export interface ServiceProviderConfig {
+  clientId?: string;
+  clientSecret?: string;
+  /** Base of the provider's authorization (and, where it keeps them together, token) endpoints. */
+  authUrl: string;
+  /** Base of the provider's API. */
+  apiUrl: string;
+  /** Base of a separate advertising API (`X_ADS_API_URL`; X's targeting search lives there). */
+  adsApiUrl?: string;
+  /** Google Ads API developer token (`GOOGLE_ADS_DEVELOPER_TOKEN`), sent with every Ads API call. */
+  developerToken?: string;
+}
+
+/** The real providers' endpoints, used unless `{PROVIDER}_AUTH_URL` / `{PROVIDER}_API_URL` say otherwise. */
+const SERVICE_DEFAULTS: Record<ServiceProvider, { authUrl: string; apiUrl: string }> = {
+  facebook: { authUrl: 'https://www.facebook.com/v3.2', apiUrl: 'https://graph.facebook.com/v3.2' },
+  'google-ads': {
+    authUrl: 'https://accounts.google.com/o/oauth2',
+    apiUrl: 'https://googleads.googleapis.com/v17',
+  },
+  meetup: { authUrl: 'https://secure.meetup.com/oauth2', apiUrl: 'https://api.meetup.com' },
+  eventbrite: { authUrl: 'https://www.eventbrite.com/oauth', apiUrl: 'https://www.eventbriteapi.com/v3' },
+  linkedin: { authUrl: 'https://www.linkedin.com/oauth/v2', apiUrl: 'https://api.linkedin.com' },
+  x: { authUrl: 'https://x.com/i/oauth2', apiUrl: 'https://api.x.com' },
+};
+
+/** `{PROVIDER}_CLIENT_ID`, `_CLIENT_SECRET`, `_AUTH_URL`, `_API_URL` (PROVIDER upper-cased, `-` as `_`). */
+function loadServices(env: NodeJS.ProcessEnv): Record<ServiceProvider, ServiceProviderConfig> {
+  const trim = (url: string) => url.replace(/\/+$/, '');
+  return Object.fromEntries(
+    SERVICE_PROVIDERS.map((provider) => {
+      const prefix = provider.toUpperCase().replace(/-/g, '_');
+      return [
+        provider,
+        {
+          clientId: env[`${prefix}_CLIENT_ID`] || undefined,
+          clientSecret: env[`${prefix}_CLIENT_SECRET`] || undefined,
+          authUrl: trim(env[`${prefix}_AUTH_URL`] || SERVICE_DEFAULTS[provider].authUrl),
+          apiUrl: trim(env[`${prefix}_API_URL`] || SERVICE_DEFAULTS[provider].apiUrl),
+          adsApiUrl: provider === 'x' ? trim(env.X_ADS_API_URL || 'https://ads-api.x.com') : undefined,
+          developerToken: provider === 'google-ads' ? env.GOOGLE_ADS_DEVELOPER_TOKEN || undefined : undefined,
+        },
+      ];
+    }),
+  ) as Record<ServiceProvider, ServiceProviderConfig>;
 }
 
 export interface PlacesConfig {
@@ -127,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobsPollMs: Math.max(50, Number(env.JOBS_POLL_MS ?? 1000) || 1000),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
     webhookRetryBaseMs: Math.max(10, Number(env.WEBHOOK_RETRY_BASE_MS ?? 10_000) || 10_000),
+    services: loadServices(env),
   };
 }
 

@@ -70,39 +70,3 @@ export async function takeFileFacts(ctx: AppContext, workspaceId: string, schema
     };
   });
 }
-
-/**
- * A service connection's `encTokens` and `profile` come only from the server: until the OAuth flow
- * stores them (issue 11), a save keeps those of the item's stored version for the same provider and
- * ignores what the client sends; a new item gets none.
- */
-export function keepConnectionSecrets(schema: SchemaType, data: Holder, stored: Holder | undefined) {
-  const slots = slotsOfType(schema, data, 'service-connection');
-  if (slots.length === 0) return;
-  const before = new Map(
-    (stored ? slotsOfType(schema, stored, 'service-connection') : []).map((slot) => [
-      slot.path,
-      slot.holder[slot.key] as Holder,
-    ]),
-  );
-  for (const slot of slots) {
-    const { encTokens: _tokens, profile: _profile, ...rest } = slot.holder[slot.key] as Holder;
-    const previous = before.get(slot.path);
-    const kept = previous && previous.provider === rest.provider ? previous : undefined;
-    slot.holder[slot.key] = {
-      ...rest,
-      ...(kept?.encTokens !== undefined ? { encTokens: kept.encTokens } : {}),
-      ...(kept?.profile !== undefined ? { profile: kept.profile } : {}),
-    };
-  }
-}
-
-/** Whether saves of this schema need the stored version to keep server-owned values. */
-export const needsStoredData = (schema: SchemaType) =>
-  slotsOfTypeDeclared(schema.fields, 'service-connection');
-
-function slotsOfTypeDeclared(fields: readonly FieldDef[], type: FieldDef['type']): boolean {
-  return fields.some(
-    (field) => field.type === type || (field.type === 'table' && slotsOfTypeDeclared(field.columns, type)),
-  );
-}

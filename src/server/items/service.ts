@@ -19,11 +19,12 @@ import { presentItem, presentItems } from './present';
 import { buildReferences } from './references';
 import { insertionRuleErrors } from './insertion-rules';
 import { sanitizeItemData } from '../sanitize/rich-text';
+import { checkServiceConnections } from '../services/check';
 import { listNear } from '../places/near';
 import { checkAudienceCriteria } from '../audiences/service';
 import { prepareEmailFields } from '../email/sanitize';
 import * as repo from './repository';
-import { keepConnectionSecrets, needsStoredData, takeFileFacts } from './server-owned';
+import { takeFileFacts } from './server-owned';
 import type { AuditAction } from '@shared/api/delivery';
 import { actorOf, auditItemCte } from '../audit/repository';
 import { enqueueItemEventCte } from '../webhooks/repository';
@@ -73,15 +74,13 @@ function normaliseNameSlugs(schema: SchemaType, data: Record<string, unknown>) {
  * the schema's zod type (400 naming the field), server-owned values taken from the server's records,
  * name-slugs normalised, then the form rules of spec §5 (400 'Please fix validation errors before
  * saving' with the field errors, unless the schema allows saving with errors: then it is stored with
- * hasErrors). `id` names the item being saved (none for a new one); `stored` is the data of the
- * version being replaced, if any.
+ * hasErrors). `id` names the item being saved (none for a new one).
  */
 export async function checkItemData(
   ctx: AppContext,
   scope: SchemaScope,
   input: Record<string, unknown>,
   id?: string,
-  stored?: Record<string, unknown>,
 ) {
   const schema = scope.schema;
   const tooBig = itemDataLimitError(input);
@@ -96,13 +95,14 @@ export async function checkItemData(
   }
   const owned = normaliseNameSlugs(schema, parsed.data);
   await takeFileFacts(ctx, scope.workspace.id, schema, owned);
-  keepConnectionSecrets(schema, owned, stored);
   // Rich text is stored only as the sanitiser lets it through: no script, handler or foreign image.
   // Addresses carry the geohash of their point, computed here whatever the client sent (issue 12).
+  // Service connections keep only encTokens this server sealed for this workspace (issue 11).
+  const connected = checkServiceConnections(ctx.config.secret, scope.workspace.id, schema, owned);
   // Email templates are sanitised under an email-safe allow-list, with combinedMarkup built here.
   const data = prepareEmailFields(
     schema.fields,
-    sanitizeItemData(schema, withAddressGeohashes(schema, owned), {
+    sanitizeItemData(schema, withAddressGeohashes(schema, connected), {
       workspaceId: scope.workspace.id,
       publicUrl: ctx.config.publicUrl,
     }),
@@ -155,8 +155,7 @@ export async function updateItem(
 ) {
   requireRight(scope, 'edit');
   const key = keyOf(scope, id);
-  const stored = needsStoredData(scope.schema) ? (await repo.findItem(ctx.db, key))?.data : undefined;
-  const checked = await checkItemData(ctx, scope, data, id, stored);
+  const checked = await checkItemData(ctx, scope, data, id);
   const row = await repo.saveNextVersion(
     ctx.db,
     key,

@@ -5,6 +5,8 @@ import { mediaFieldEditors } from '@web/components/media/field-editors';
 import { AddressField } from '@web/components/places/address-field';
 import { CriteriaField } from '@web/components/criteria-builder/criteria-field';
 import { EmailTemplateField } from '@web/components/email-editor/email-template-field';
+import { ServiceConnectionField } from '@web/components/services/service-connection-field';
+import { SocialInterestsField } from '@web/components/services/social-interests-field';
 
 /**
  * Full editors that replace the item form's built-in display of a field type on every item screen
@@ -17,4 +19,6 @@ export const ITEM_FIELD_EDITORS: Partial<Record<FieldType, ComponentType<FieldPr
   address: AddressField,
   criteria: CriteriaField,
   'email-template': EmailTemplateField,
+  'service-connection': ServiceConnectionField,
+  'social-interests': SocialInterestsField,
 };
