@@ -46,6 +46,17 @@ function pathOf(parent: string, key: string | number): string {
 }
 
 /**
+ * Parsed JSON, query strings and params are plain objects; a body that a content-type parser hands over
+ * as a stream (CSV and NDJSON imports) is not data to walk: its object graph (socket, server, …) is
+ * cyclic, and walking it never ended.
+ */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
  * The first string or key in a parsed value that holds unsafe text, with its path and what is wrong;
  * undefined when all is well. Walks with an explicit stack, so depth cannot overflow anything.
  */
@@ -57,7 +68,7 @@ export function findUnsafeText(value: unknown, root = ''): { path: string; messa
       if (isUnsafeText(current)) return { path: path || 'body', message: UNSAFE_TEXT_MESSAGE };
     } else if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: pathOf(path, i) });
-    } else if (typeof current === 'object' && current !== null) {
+    } else if (isPlainObject(current)) {
       const keys = Object.keys(current);
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i];
