@@ -32,6 +32,7 @@ import { commentRoutes } from './comments/routes';
 import { approvalRoutes } from './approvals/routes';
 import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
 import { placesFunRoutes } from './places/routes';
+import { sandboxFunRoutes } from './sandbox/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -167,6 +168,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Issue 12: address lookup and geohash neighbours.
   await app.register((fun) => placesFunRoutes(fun, ctx), { prefix: '/fun' });
+
+  // Issue 14: test runs of code in a QuickJS sandbox.
+  await app.register((fun) => sandboxFunRoutes(fun, ctx), { prefix: '/fun' });
 
   await serveWebApp(app, config.webDir);
   return app;

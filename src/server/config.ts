@@ -38,6 +38,8 @@ export interface Config {
   googleVisionUrl: string;
   /** Address lookup (issue 12): Google Places when its key is set, else a Nominatim geocoder, else none. */
   places: PlacesConfig;
+  /** Test runs (`/fun/testCollection/runTest`) allowed per user per minute. */
+  sandboxRateLimit: number;
 }
 
 export interface PlacesConfig {
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rateLimit: Number(env.PLACES_RATE_LIMIT ?? 60),
       cacheTtlMs: Number(env.PLACES_CACHE_TTL_MS ?? 300_000),
     },
+    sandboxRateLimit: Number(env.SANDBOX_RATE_LIMIT ?? 30),
   };
 }
 
