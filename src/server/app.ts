@@ -33,6 +33,7 @@ import { approvalRoutes } from './approvals/routes';
 import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
 import { placesFunRoutes } from './places/routes';
 import { sandboxFunRoutes } from './sandbox/routes';
+import { publicConfigRoutes } from './public-config/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,7 +49,7 @@ export interface AppOptions {
   logger?: boolean | object;
 }
 
-const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/healthz'];
+const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/healthz', '/__/'];
 
 /** Builds the whole HTTP application around an open, migrated database. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -171,6 +172,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Issue 14: test runs of code in a QuickJS sandbox.
   await app.register((fun) => sandboxFunRoutes(fun, ctx), { prefix: '/fun' });
+
+  // Issue 14: public runtime configuration.
+  await publicConfigRoutes(app, ctx);
 
   await serveWebApp(app, config.webDir);
   return app;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { DEFAULT_APP_VERSION } from '@shared/api/public-config';
 
 export interface Config {
   port: number;
@@ -40,6 +41,8 @@ export interface Config {
   places: PlacesConfig;
   /** Test runs (`/fun/testCollection/runTest`) allowed per user per minute. */
   sandboxRateLimit: number;
+  /** Shown in the user menu and answered by /__/config.json. */
+  appVersion: string;
 }
 
 export interface PlacesConfig {
@@ -109,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheTtlMs: Number(env.PLACES_CACHE_TTL_MS ?? 300_000),
     },
     sandboxRateLimit: Number(env.SANDBOX_RATE_LIMIT ?? 30),
+    appVersion: env.APP_VERSION || DEFAULT_APP_VERSION,
   };
 }
 
