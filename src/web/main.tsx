@@ -8,8 +8,11 @@ import './app/global.css';
 import { AppProviders } from './app/providers';
 import { createAppRouter } from './app/router';
 import { queryClient } from './lib/query-client';
+import { publicConfigOptions } from './lib/public-config';
 
 const router = createAppRouter(queryClient);
+// The public runtime configuration is read once, at start.
+void queryClient.prefetchQuery(publicConfigOptions);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
