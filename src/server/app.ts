@@ -34,6 +34,7 @@ import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
 import { placesFunRoutes } from './places/routes';
 import { sandboxFunRoutes } from './sandbox/routes';
 import { publicConfigRoutes } from './public-config/routes';
+import { statsRoutes } from './stats/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -145,6 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await commentRoutes(api, ctx);
       await approvalRoutes(api, ctx);
       await publishingRoutes(api, ctx);
+      await statsRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );
