@@ -97,6 +97,10 @@ export function createRoutes(client: QueryClient): RouteObject[] {
                     { path: '_items', loader: ({ params }) => redirect(explorePath(params.workspace!)) },
                     { path: '_domains', lazy: screen(() => import('@web/features/explore/domains-route')) },
                     {
+                      path: '_dashboard',
+                      lazy: screen(() => import('@web/features/dashboard/dashboard-route')),
+                    },
+                    {
                       path: '_items/:viewId/:viewParam?',
                       handle: { withAside: true },
                       lazy: screen(() => import('@web/features/items/explore-route')),
