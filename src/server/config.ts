@@ -43,6 +43,8 @@ export interface Config {
   sandboxRateLimit: number;
   /** Shown in the user menu and answered by /__/config.json. */
   appVersion: string;
+  /** The spec's generic visualisation GET: its URL and one `Name: value` header. */
+  visualisation: { url?: string; header?: string };
 }
 
 export interface PlacesConfig {
@@ -113,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sandboxRateLimit: Number(env.SANDBOX_RATE_LIMIT ?? 30),
     appVersion: env.APP_VERSION || DEFAULT_APP_VERSION,
+    visualisation: { url: env.VISUALISATION_URL || undefined, header: env.VISUALISATION_HEADER || undefined },
   };
 }
 

@@ -9,6 +9,7 @@ export function publicConfig(config: Config): PublicConfig {
     config.googleVisionApiKey && 'google-vision',
     config.places.googleApiKey && 'google-places',
     config.places.geocoderUrl && 'nominatim',
+    config.visualisation.url && 'visualisation',
   ].filter((name): name is string => typeof name === 'string');
   return {
     version: config.appVersion,

@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rows } from '../db/migrate';
+import { visualisationResults } from '../db/schema';
 
 /**
  * Aggregate queries of the dashboard: each one statement that counts in PostgreSQL (group by over the
@@ -105,4 +106,24 @@ export async function countVersionsByMember(
     order by count desc, name
     limit 20`);
   return rows<{ user_id: string; name: string; count: number }>(result);
+}
+
+export async function insertVisualisation(
+  db: Db,
+  row: { workspaceId: string; key: string; result: unknown; fetchedAt: Date; fetchedBy: string },
+) {
+  await db.insert(visualisationResults).values(row).onConflictDoNothing();
+}
+
+export async function listVisualisations(db: Db, workspaceId: string, limit: number) {
+  return db
+    .select({
+      key: visualisationResults.key,
+      result: visualisationResults.result,
+      fetchedBy: visualisationResults.fetchedBy,
+    })
+    .from(visualisationResults)
+    .where(eq(visualisationResults.workspaceId, workspaceId))
+    .orderBy(desc(visualisationResults.key))
+    .limit(limit);
 }

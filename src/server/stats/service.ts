@@ -1,10 +1,18 @@
 import { approverRoleLabel, approversOf } from '@shared/publishing/approvals';
 import { stageValue } from '@shared/publishing/stages';
-import { STATS_ACTIVITY_DAYS, type WorkspaceStats } from '@shared/api/stats';
+import {
+  STATS_ACTIVITY_DAYS,
+  VISUALISATION_HISTORY,
+  VISUALISATION_MESSAGES,
+  type Visualisation,
+  type WorkspaceStats,
+} from '@shared/api/stats';
 import type { AppContext } from '../context';
 import type { UserRow } from '../auth/repository';
 import { enabledSchemas } from '../items/scope';
-import { loadWorkspaceAccess } from '../workspaces/access';
+import { loadWorkspaceAccess, requireManager } from '../workspaces/access';
+import { AppError } from '../http/errors';
+import { fetchVisualisation, VisualisationError } from '../providers/visualisation';
 import * as repo from './repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -76,4 +84,46 @@ export async function workspaceStats(
     publishing: days.map((day) => ({ day, count: dayCounts.get(day) ?? 0 })),
     changesByMember: changes.map((r) => ({ userId: r.user_id, name: r.name, count: r.count })),
   };
+}
+
+/** The stored visualisation results of a workspace, for any active member. */
+export async function getVisualisation(
+  ctx: AppContext,
+  caller: UserRow | null,
+  workspaceId: string,
+): Promise<Visualisation> {
+  await loadWorkspaceAccess(ctx, caller, workspaceId);
+  const history = await repo.listVisualisations(ctx.db, workspaceId, VISUALISATION_HISTORY);
+  return { configured: !!ctx.config.visualisation.url, latest: history[0] ?? null, history };
+}
+
+/**
+ * GETs the configured visualisation URL (with its header) and stores the JSON under the timestamp key;
+ * workspace managers only. 503 when no URL is configured, 502 when the service fails.
+ */
+export async function refreshVisualisation(
+  ctx: AppContext,
+  caller: UserRow | null,
+  workspaceId: string,
+): Promise<Visualisation> {
+  const access = await loadWorkspaceAccess(ctx, caller, workspaceId);
+  requireManager(access);
+  const { url, header } = ctx.config.visualisation;
+  if (!url) throw new AppError(503, 'not_configured', VISUALISATION_MESSAGES.notConfigured);
+  let result: unknown;
+  try {
+    result = await fetchVisualisation(url, header);
+  } catch (err) {
+    if (err instanceof VisualisationError) throw new AppError(502, 'provider_failed', err.message);
+    throw err;
+  }
+  const fetchedAt = new Date();
+  await repo.insertVisualisation(ctx.db, {
+    workspaceId,
+    key: fetchedAt.toISOString(),
+    result,
+    fetchedAt,
+    fetchedBy: access.user.id,
+  });
+  return getVisualisation(ctx, caller, workspaceId);
 }

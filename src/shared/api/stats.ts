@@ -34,3 +34,23 @@ export const WorkspaceStats = z.object({
     .describe(`Saved versions per member over the last ${STATS_ACTIVITY_DAYS} days, most first`),
 });
 export type WorkspaceStats = z.infer<typeof WorkspaceStats>;
+
+/** The spec's generic visualisation GET: results stored under timestamp keys, newest first. */
+export const VISUALISATION_MESSAGES = {
+  notConfigured: 'Visualisation not configured',
+} as const;
+export const VISUALISATION_HISTORY = 30;
+
+export const VisualisationResult = z.object({
+  key: z.string().describe('Timestamp key of the fetch (ISO 8601)'),
+  result: z.unknown().describe('The JSON the visualisation service answered'),
+  fetchedBy: z.string(),
+});
+export type VisualisationResult = z.infer<typeof VisualisationResult>;
+
+export const Visualisation = z.object({
+  configured: z.boolean().describe('Whether VISUALISATION_URL is set on the server'),
+  latest: VisualisationResult.nullable(),
+  history: z.array(VisualisationResult).describe(`The last ${VISUALISATION_HISTORY} results, newest first`),
+});
+export type Visualisation = z.infer<typeof Visualisation>;
