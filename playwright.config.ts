@@ -78,6 +78,8 @@ export default defineConfig({
         DATA_DIR,
         PUBLIC_URL: BASE_URL,
         GEOCODER_URL: `http://127.0.0.1:${GEOCODER_PORT}`,
+        VISUALISATION_URL: `http://127.0.0.1:${GEOCODER_PORT + 1}/report`,
+        VISUALISATION_HEADER: 'X-Report-Key: e2e-key',
       },
     },
   ],

@@ -47,3 +47,23 @@ test('the dashboard shows counts that change after a publish', async ({ page }) 
   await expect(page.getByTestId('chart-status').getByRole('row', { name: 'Live 1 0 2' })).toBeVisible();
   await shot(page, 'dashboard-02-after-publish');
 });
+
+test('a manager fetches the visualisation; the dashboard charts the latest result and the history', async ({
+  page,
+}) => {
+  await seedVerifiedUser(page.request, 'visual');
+  const ws = (await seedWorkspace(page.request, `Visual ${Date.now().toString(36)}`)).id;
+  await page.goto(`/${ws}/_dashboard`);
+  await expect(page.getByText('No result fetched yet.')).toBeVisible();
+  await page.getByRole('button', { name: 'Fetch now' }).click();
+  const card = page.getByTestId('visualisation');
+  await expect(card.locator('.recharts-surface')).toBeVisible();
+  await page.getByRole('button', { name: 'Fetch now' }).click();
+  await card.getByText('Table', { exact: true }).click();
+  await expect(card.getByRole('row')).toHaveCount(3);
+  const latest = await (await page.request.get(`/api/v1/workspaces/${ws}/visualisation`)).json();
+  await expect(card.getByRole('row').nth(1)).toContainText(JSON.stringify(latest.latest.result));
+  await card.getByText('Chart', { exact: true }).click();
+  await card.scrollIntoViewIfNeeded();
+  await shot(page, 'dashboard-03-visualisation');
+});

@@ -5,6 +5,7 @@ import { getSchema } from '@shared/schemas/catalogue';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { useStats } from './api/get-stats';
 import { ChartCard } from './components/chart-card';
+import { VisualisationCard } from './components/visualisation-card';
 
 const schemaTitle = (name: string) => getSchema(name)?.pluralTitle ?? name;
 
@@ -156,6 +157,7 @@ export default function DashboardRoute() {
           table={{ columns: ['Role', 'Waiting'], rows: approvals.map((r) => [r.role, r.Waiting]) }}
         />
       </SimpleGrid>
+      <VisualisationCard workspaceId={workspace.id} canRefresh={workspace.__permissions.canManageWorkspace} />
     </Stack>
   );
 }
