@@ -8,6 +8,8 @@ const PORT = Number(process.env.E2E_PORT ?? 8090);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 // A stand-in Nominatim geocoder for the address field (e2e/fake-geocoder.ts), next to the app's port.
 const GEOCODER_PORT = PORT + 1000;
+// Past every checkout's geocoder port (PORT + 1000), so neighbouring E2E_PORTs never collide.
+const VISUALISATION_PORT = PORT + 2000;
 
 // One fresh data directory per run; the specs read mail from its outbox. The config is evaluated again
 // in each worker, so the directory made by the main process is handed on through the environment.
@@ -58,7 +60,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `npx tsx e2e/fake-geocoder.ts ${GEOCODER_PORT}`,
+      command: `npx tsx e2e/fake-geocoder.ts ${GEOCODER_PORT} ${VISUALISATION_PORT}`,
       url: `http://127.0.0.1:${GEOCODER_PORT}/status`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -78,7 +80,7 @@ export default defineConfig({
         DATA_DIR,
         PUBLIC_URL: BASE_URL,
         GEOCODER_URL: `http://127.0.0.1:${GEOCODER_PORT}`,
-        VISUALISATION_URL: `http://127.0.0.1:${GEOCODER_PORT + 1}/report`,
+        VISUALISATION_URL: `http://127.0.0.1:${VISUALISATION_PORT}/report`,
         VISUALISATION_HEADER: 'X-Report-Key: e2e-key',
       },
     },

@@ -26,3 +26,19 @@ test("a URL filter contradicting the saved view is dropped with 'CONFLICTING FIL
   await expect(page).toHaveURL(`/${ws}/_items/all?keep=1`);
   await expect(page.getByRole('heading', { name: 'All items' })).toBeVisible();
 });
+
+test('a screen whose chunk does not arrive shows load failed with the offer to reload', async ({ page }) => {
+  await seedVerifiedUser(page.request, 'chunk');
+  const ws = (await seedWorkspace(page.request, `Chunk ${Date.now().toString(36)}`)).id;
+  await page.goto(`/${ws}/_items/all`);
+  await expect(page.getByRole('heading', { name: 'All items' })).toBeVisible();
+  await page.route(/\/assets\/dashboard-route-[^/]+\.js$/, (route) => route.abort('failed'));
+  const failedEvent = page.waitForRequest(
+    (req) => req.url().endsWith('/api/v1/events') && (req.postData() ?? '').includes('navigation_failed'),
+  );
+  await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('Navigation error: Load failed:');
+  await expect(page.getByRole('button', { name: 'Reload' })).toBeVisible();
+  await failedEvent;
+  await shot(page, 'app-shell-02-load-failed');
+});

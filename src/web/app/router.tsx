@@ -6,10 +6,11 @@ import { RouteErrorPage } from './route-error';
 import { FullPageLoader } from '@web/components/full-page-loader';
 import { NotFoundPage } from '@web/components/not-found-page';
 import { ROOT_REDIRECT, explorePath } from './guards';
+import { loadChunk } from '@web/lib/chunk-load';
 
 /** Lazy route module: screens load as separate chunks so the first bundle stays small (DESIGN §7). */
 const screen = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
-  Component: (await load()).default,
+  Component: (await loadChunk(load)).default,
 });
 
 /**
@@ -25,7 +26,7 @@ const guardedScreen =
     }>,
   ) =>
   async () => {
-    const module = await load();
+    const module = await loadChunk(load);
     return { Component: module.default, loader: module.createLoader(client) };
   };
 
