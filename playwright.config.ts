@@ -11,6 +11,8 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 const GEOCODER_PORT = PORT + 1000;
 // A stand-in for the social providers (Facebook, X) of service connections (e2e/fake-social.ts).
 const SOCIAL_PORT = PORT + 1100;
+// Past every checkout's geocoder port (PORT + 1000), so neighbouring E2E_PORTs never collide.
+const VISUALISATION_PORT = PORT + 2000;
 
 // One fresh data directory per run; the specs read mail from its outbox. The config is evaluated again
 // in each worker, so the directory made by the main process is handed on through the environment.
@@ -34,6 +36,8 @@ export default defineConfig({
     // The server refuses cookie-authenticated writes without its own Origin; browsers send one, API
     // request contexts do not.
     extraHTTPHeaders: { origin: BASE_URL },
+    // The app's service worker (issue 14) would answer requests page.route() cannot see; specs about it allow it.
+    serviceWorkers: 'block',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     headless: true,
@@ -61,7 +65,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `npx tsx e2e/fake-geocoder.ts ${GEOCODER_PORT}`,
+      command: `npx tsx e2e/fake-geocoder.ts ${GEOCODER_PORT} ${VISUALISATION_PORT}`,
       url: `http://127.0.0.1:${GEOCODER_PORT}/status`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -93,6 +97,8 @@ export default defineConfig({
         WEBHOOK_ALLOW_PRIVATE: '1',
         JOBS_POLL_MS: '250',
         ...fakeSocialEnv(`http://127.0.0.1:${SOCIAL_PORT}`),
+        VISUALISATION_URL: `http://127.0.0.1:${VISUALISATION_PORT}/report`,
+        VISUALISATION_HEADER: 'X-Report-Key: e2e-key',
       },
     },
   ],

@@ -1,4 +1,5 @@
 import { startFakeNominatim } from '../tests/fixtures/fake-places';
+import { startFakeVisualisation } from './fake-visualisation';
 
 /**
  * The geocoder of the end-to-end server (playwright.config.ts starts it and points GEOCODER_URL here):
@@ -7,3 +8,5 @@ import { startFakeNominatim } from '../tests/fixtures/fake-places';
 const port = Number(process.argv[2]);
 const fake = await startFakeNominatim(undefined, port);
 console.log(`fake geocoder on ${fake.url}`);
+// Issue 14: the dashboard's visualisation service, on the port given second.
+await startFakeVisualisation(Number(process.argv[3]));

@@ -46,6 +46,9 @@ import { webhookRoutes } from './webhooks/routes';
 import { scheduleRoutes } from './schedules/routes';
 import { startWorker } from './jobs/worker';
 import { servicesFunRoutes } from './services/routes';
+import { sandboxFunRoutes } from './sandbox/routes';
+import { publicConfigRoutes } from './public-config/routes';
+import { statsRoutes } from './stats/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -63,7 +66,7 @@ export interface AppOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
-const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/healthz'];
+const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/healthz', '/__/'];
 
 /** Builds the whole HTTP application around an open, migrated database. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -184,6 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await auditRoutes(api, ctx);
       await webhookRoutes(api, ctx);
       await scheduleRoutes(api, ctx);
+      await statsRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );
@@ -213,6 +217,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (deliveryApi) => deliveryRoutes(deliveryApi, ctx), { prefix: '/delivery/v1' });
   // Issue 11: service connections and interest targeting.
   await app.register((fun) => servicesFunRoutes(fun, ctx), { prefix: '/fun' });
+
+  // Issue 14: test runs of code in a QuickJS sandbox.
+  await app.register((fun) => sandboxFunRoutes(fun, ctx), { prefix: '/fun' });
+
+  // Issue 14: public runtime configuration.
+  await publicConfigRoutes(app, ctx);
 
   await serveWebApp(app, config.webDir);
 

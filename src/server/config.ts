@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { SERVICE_PROVIDERS, type ServiceProvider } from '@shared/api/services';
+import { DEFAULT_APP_VERSION } from '@shared/api/public-config';
 
 export interface Config {
   port: number;
@@ -53,6 +54,12 @@ export interface Config {
   testSendsPerHour: number;
   /** Address lookup (issue 12): Google Places when its key is set, else a Nominatim geocoder, else none. */
   places: PlacesConfig;
+  /** Test runs (`/fun/testCollection/runTest`) allowed per user per minute. */
+  sandboxRateLimit: number;
+  /** Shown in the user menu and answered by /__/config.json. */
+  appVersion: string;
+  /** The spec's generic visualisation GET: its URL and one `Name: value` header. */
+  visualisation: { url?: string; header?: string };
   /** Service connections (issue 11): one OAuth client per provider; no client id = 'Service not configured'. */
   services: Record<ServiceProvider, ServiceProviderConfig>;
 }
@@ -178,6 +185,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
     webhookRetryBaseMs: Math.max(10, Number(env.WEBHOOK_RETRY_BASE_MS ?? 10_000) || 10_000),
     services: loadServices(env),
+    sandboxRateLimit: Number(env.SANDBOX_RATE_LIMIT ?? 30),
+    appVersion: env.APP_VERSION || DEFAULT_APP_VERSION,
+    visualisation: { url: env.VISUALISATION_URL || undefined, header: env.VISUALISATION_HEADER || undefined },
   };
 }
 

@@ -8,13 +8,18 @@ import './app/global.css';
 import { AppProviders } from './app/providers';
 import { createAppRouter } from './app/router';
 import { queryClient } from './lib/query-client';
+import { publicConfigOptions } from './lib/public-config';
+import { UpdateNotice } from './components/update-notice';
 
 const router = createAppRouter(queryClient);
+// The public runtime configuration is read once, at start.
+void queryClient.prefetchQuery(publicConfigOptions);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <AppProviders client={queryClient}>
       <RouterProvider router={router} />
+      <UpdateNotice />
     </AppProviders>
   </StrictMode>,
 );

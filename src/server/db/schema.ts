@@ -558,3 +558,21 @@ export const schedules = pgTable(
       .where(sql`${t.status} in ('pending', 'running')`),
   ],
 );
+
+/**
+ * Results of the spec's generic visualisation GET (issue 14): the JSON the configured VISUALISATION_URL
+ * answered, stored per workspace under the timestamp key of the fetch.
+ */
+export const visualisationResults = pgTable(
+  'visualisation_results',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    result: jsonb('result').notNull(),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull(),
+    fetchedBy: text('fetched_by').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.key] })],
+);

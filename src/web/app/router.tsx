@@ -6,10 +6,11 @@ import { RouteErrorPage } from './route-error';
 import { FullPageLoader } from '@web/components/full-page-loader';
 import { NotFoundPage } from '@web/components/not-found-page';
 import { ROOT_REDIRECT, explorePath } from './guards';
+import { loadChunk } from '@web/lib/chunk-load';
 
 /** Lazy route module: screens load as separate chunks so the first bundle stays small (DESIGN §7). */
 const screen = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
-  Component: (await load()).default,
+  Component: (await loadChunk(load)).default,
 });
 
 /**
@@ -25,7 +26,7 @@ const guardedScreen =
     }>,
   ) =>
   async () => {
-    const module = await load();
+    const module = await loadChunk(load);
     return { Component: module.default, loader: module.createLoader(client) };
   };
 
@@ -96,6 +97,10 @@ export function createRoutes(client: QueryClient): RouteObject[] {
                   children: [
                     { path: '_items', loader: ({ params }) => redirect(explorePath(params.workspace!)) },
                     { path: '_domains', lazy: screen(() => import('@web/features/explore/domains-route')) },
+                    {
+                      path: '_dashboard',
+                      lazy: screen(() => import('@web/features/dashboard/dashboard-route')),
+                    },
                     {
                       path: '_items/:viewId/:viewParam?',
                       handle: { withAside: true },

@@ -2,10 +2,12 @@ import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLayoutGrid, IconLogout } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { initials, useMe } from '@web/lib/auth';
+import { usePublicConfig } from '@web/lib/public-config';
 
 /** Header menu of the signed-in user: who they are, their workspaces, sign out (via /auth/bye). */
 export function UserMenu() {
   const { data: user } = useMe();
+  const { data: config } = usePublicConfig();
   if (!user) return null;
   return (
     <Menu position="bottom-end" width={240} shadow="md" withinPortal>
@@ -38,6 +40,12 @@ export function UserMenu() {
         <Menu.Item component={Link} to="/auth/bye" color="red" leftSection={<IconLogout size={16} />}>
           Sign out
         </Menu.Item>
+        {config && (
+          <>
+            <Menu.Divider />
+            <Menu.Label data-testid="app-version">Marquee {config.version}</Menu.Label>
+          </>
+        )}
       </Menu.Dropdown>
     </Menu>
   );

@@ -1,4 +1,4 @@
-import { findSavedView, savedViews } from './saved-views';
+import { conflictingFilters, findSavedView, savedViews } from './saved-views';
 
 describe('savedViews', () => {
   it('lists All, Last updated by me and Scheduled, then three views per stage', () => {
@@ -45,5 +45,18 @@ describe('findSavedView', () => {
     expect(findSavedView(views, 'published-in', 'staging')).toBeUndefined();
     expect(findSavedView(views, 'published-in', undefined)).toBeUndefined();
     expect(findSavedView(views, 'need-my-approval', undefined)).toBeUndefined();
+  });
+});
+
+describe('conflictingFilters (spec §8 CONFLICTING FILTERS REMOVED)', () => {
+  const published = { viewId: 'published-in', viewParam: 'live', label: 'Published in Live' };
+  it('names URL filters that contradict the saved view, and only those', () => {
+    expect(conflictingFilters(published, new URLSearchParams('view=all&stage=live&q=x'))).toEqual(['view']);
+    expect(conflictingFilters(published, new URLSearchParams('stage=staging'))).toEqual(['stage']);
+    expect(conflictingFilters(published, new URLSearchParams('view=published-in&stage=live'))).toEqual([]);
+    expect(
+      conflictingFilters({ viewId: 'all', label: 'All items' }, new URLSearchParams('stage=live')),
+    ).toEqual(['stage']);
+    expect(conflictingFilters({ viewId: 'all', label: 'All items' }, new URLSearchParams(''))).toEqual([]);
   });
 });

@@ -46,3 +46,14 @@ export function findSavedView(
     (view) => view.viewId === viewId && (view.viewParam ?? undefined) === (viewParam || undefined),
   );
 }
+
+export const CONFLICTING_FILTERS_REMOVED = 'CONFLICTING FILTERS REMOVED';
+
+/**
+ * Query parameters of the URL that contradict the saved view the path names (spec §8): `view` or
+ * `stage` other than the view's own. They are dropped, and 'CONFLICTING FILTERS REMOVED' is logged.
+ */
+export function conflictingFilters(view: SavedView, params: URLSearchParams): string[] {
+  const own: Record<string, string | undefined> = { view: view.viewId, stage: view.viewParam };
+  return Object.keys(own).filter((key) => params.has(key) && params.get(key) !== own[key]);
+}

@@ -29,10 +29,17 @@ export const workspaceQueryOptions = (id: string) =>
 
 export const useWorkspaces = () => useQuery(workspacesQueryOptions());
 
-/** The workspace of the current URL; its route loader has loaded it, so this never suspends in practice. */
+export const WORKSPACE_NOT_INITIALIZED = 'Workspace not initialized';
+
+/**
+ * The workspace of the current URL; its route loader has loaded it, so this never suspends in practice.
+ * Used outside a workspace's routes it throws 'Workspace not initialized' (spec §8), a programming error
+ * the route's error screen shows rather than a blank page.
+ */
 export function useCurrentWorkspace(): WorkspaceType {
   const { workspace } = useParams();
-  return useSuspenseQuery(workspaceQueryOptions(workspace ?? '')).data;
+  if (!workspace) throw new Error(WORKSPACE_NOT_INITIALIZED);
+  return useSuspenseQuery(workspaceQueryOptions(workspace)).data;
 }
 
 export const updateWorkspace = (id: string, body: PatchWorkspaceBody) =>

@@ -2,10 +2,12 @@ import { lazy, Suspense, useState } from 'react';
 import { Alert, Skeleton, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import type { CodeField as CodeFieldDef } from '@shared/schemas/types';
-import { applyCodeEdit, loadCode } from '@shared/validation/code-blocks';
+import { testCollection } from '@shared/schemas/admin';
+import { applyCodeEdit, codeBody, loadCode } from '@shared/validation/code-blocks';
 import { DEFAULT_CODE_LOADED_MESSAGE } from '@shared/validation/messages';
 import { useFieldEnvironment } from './field-environment';
 import type { FieldProps } from './types';
+import { RunTestPanel } from './run-test-panel';
 
 /** Spec §9: the code editor is 400 pixels high. */
 export const CODE_EDITOR_HEIGHT = 400;
@@ -18,7 +20,8 @@ const CodeEditor = lazy(() => import('./code-editor'));
  * stays; emptied code loads the default with 'Loaded default code'.
  */
 export function CodeField({ field, value, onChange, readOnly, error, path }: FieldProps<CodeFieldDef>) {
-  const { loadedDefaults } = useFieldEnvironment();
+  const { loadedDefaults, schema } = useFieldEnvironment();
+  const isRunnable = schema.name === testCollection.name;
   const opened = loadCode(field, typeof value === 'string' ? value : '');
   const [message, setMessage] = useState<string | undefined>(() =>
     loadedDefaults.has(path) ? DEFAULT_CODE_LOADED_MESSAGE : undefined,
@@ -63,6 +66,7 @@ export function CodeField({ field, value, onChange, readOnly, error, path }: Fie
           {error}
         </Text>
       )}
+      {isRunnable && <RunTestPanel body={codeBody(field, opened.code)} />}
     </Stack>
   );
 }

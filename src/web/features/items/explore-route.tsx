@@ -1,6 +1,12 @@
-import { useParams } from 'react-router';
+import { useEffect } from 'react';
+import { useParams, useSearchParams } from 'react-router';
 import { NotFoundPage } from '@web/components/not-found-page';
-import { findSavedView, savedViews } from '@web/lib/saved-views';
+import {
+  CONFLICTING_FILTERS_REMOVED,
+  conflictingFilters,
+  findSavedView,
+  savedViews,
+} from '@web/lib/saved-views';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { AddItemButton } from './components/add-item-button';
 import { ItemList } from './components/item-list';
@@ -20,6 +26,17 @@ export default function ExploreRoute() {
   const { viewId, viewParam } = useParams();
   const workspace = useCurrentWorkspace();
   const view = findSavedView(savedViews(workspace.basics.stages, workspace.__permissions), viewId, viewParam);
+  const [params, setParams] = useSearchParams();
+  const conflicting = view ? conflictingFilters(view, params) : [];
+
+  useEffect(() => {
+    if (conflicting.length === 0) return;
+    console.warn(CONFLICTING_FILTERS_REMOVED, Object.fromEntries(conflicting.map((k) => [k, params.get(k)])));
+    const kept = new URLSearchParams(params);
+    conflicting.forEach((key) => kept.delete(key));
+    setParams(kept, { replace: true });
+  }, [conflicting.join(','), params, setParams]); // eslint-disable-line react-hooks/exhaustive-deps
+
   if (!view) return <NotFoundPage />;
 
   return (

@@ -2,6 +2,7 @@ import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconCalendarTime,
+  IconChartBar,
   IconCircleCheck,
   IconClockHour4,
   IconInbox,
@@ -54,6 +55,13 @@ export function ExploreNav({ workspace }: { workspace: Workspace }) {
   return (
     <ScrollArea type="scroll" style={{ flex: 1 }} aria-label="Workspace navigation">
       <Stack gap={2} component="nav">
+        <NavLink
+          component={Link}
+          to={`/${workspace.id}/_dashboard`}
+          label="Dashboard"
+          active={pathname === `/${workspace.id}/_dashboard`}
+          leftSection={<IconChartBar size={17} stroke={1.6} />}
+        />
         <SectionLabel>Saved views</SectionLabel>
         {plain.map((view) => {
           const to = explorePath(workspace.id, view.viewId);

@@ -1,0 +1,20 @@
+import type { PublicConfig } from '@shared/api/public-config';
+import type { Config } from '../config';
+
+/** What the browser may know about this server: its version, address and which services are set up (names only). */
+export function publicConfig(config: Config): PublicConfig {
+  const providers = [
+    config.smtpUrl && 'smtp',
+    config.s3 && 's3',
+    config.googleVisionApiKey && 'google-vision',
+    config.places.googleApiKey && 'google-places',
+    config.places.geocoderUrl && 'nominatim',
+    config.visualisation.url && 'visualisation',
+  ].filter((name): name is string => typeof name === 'string');
+  return {
+    version: config.appVersion,
+    publicUrl: config.publicUrl,
+    providers,
+    mapTileUrl: config.places.tileUrl ?? null,
+  };
+}

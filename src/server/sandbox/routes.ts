@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { RunTestAnswer, RunTestBody, RunTestQuery } from '@shared/api/sandbox';
+import { WORKSPACE_QUERY_PARAM } from '@shared/media/contract';
+import type { AppContext } from '../context';
+import { runTest } from './service';
+
+/** Spec §7: `POST /fun/testCollection/runTest` with `{fun}`. */
+export async function sandboxFunRoutes(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    '/testCollection/runTest',
+    {
+      schema: {
+        tags: ['sandbox'],
+        description:
+          'Runs the body of an async function in a QuickJS sandbox (no network, files or process; 1 s, 32 MB); ' +
+          'for members who may edit the test collection; 429 past the per-user limit',
+        querystring: RunTestQuery,
+        body: RunTestBody,
+        response: { 200: RunTestAnswer },
+      },
+    },
+    (request) => runTest(ctx, request.user, request.query[WORKSPACE_QUERY_PARAM], request.body.fun),
+  );
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Visualisation, WorkspaceStats } from '@shared/api/stats';
+import { WorkspaceParams } from '../workspaces/routes';
+import type { AppContext } from '../context';
+import { getVisualisation, refreshVisualisation, workspaceStats } from './service';
+
+/** `GET /api/v1/workspaces/{id}/stats`: the workspace dashboard's numbers (issue 14). */
+export async function statsRoutes(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/workspaces/:id/stats',
+    {
+      schema: {
+        tags: ['stats'],
+        description:
+          'Items per schema, publish status per stage, approvals waiting, publishing and changes over 30 days',
+        params: WorkspaceParams,
+        response: { 200: WorkspaceStats },
+      },
+    },
+    (request) => workspaceStats(ctx, request.user, request.params.id),
+  );
+
+  app.get(
+    '/workspaces/:id/visualisation',
+    {
+      schema: {
+        tags: ['stats'],
+        description: 'The stored results of the generic visualisation GET, newest first',
+        params: WorkspaceParams,
+        response: { 200: Visualisation },
+      },
+    },
+    (request) => getVisualisation(ctx, request.user, request.params.id),
+  );
+  app.post(
+    '/workspaces/:id/visualisation',
+    {
+      schema: {
+        tags: ['stats'],
+        description:
+          "GETs VISUALISATION_URL (with VISUALISATION_HEADER) and stores the JSON under a timestamp key; managers only; 503 'Visualisation not configured'",
+        params: WorkspaceParams,
+        response: { 200: Visualisation },
+      },
+    },
+    (request) => refreshVisualisation(ctx, request.user, request.params.id),
+  );
+}

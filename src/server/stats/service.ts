@@ -1,0 +1,129 @@
+import { approverRoleLabel, approversOf } from '@shared/publishing/approvals';
+import { stageValue } from '@shared/publishing/stages';
+import {
+  STATS_ACTIVITY_DAYS,
+  VISUALISATION_HISTORY,
+  VISUALISATION_MESSAGES,
+  type Visualisation,
+  type WorkspaceStats,
+} from '@shared/api/stats';
+import type { AppContext } from '../context';
+import type { UserRow } from '../auth/repository';
+import { enabledSchemas } from '../items/scope';
+import { loadWorkspaceAccess, requireManager } from '../workspaces/access';
+import { AppError } from '../http/errors';
+import { fetchVisualisation, VisualisationError } from '../providers/visualisation';
+import * as repo from './repository';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The last `days` UTC days, oldest first, as YYYY-MM-DD. */
+function lastDays(now: Date, days: number): string[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: days }, (_, i) =>
+    new Date(today - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+  );
+}
+
+/**
+ * The dashboard of a workspace for any active member, over the schemas they see (admin domains only for
+ * managers). Every number is one aggregate statement; the statements run side by side.
+ */
+export async function workspaceStats(
+  ctx: AppContext,
+  caller: UserRow | null,
+  workspaceId: string,
+  now = new Date(),
+): Promise<WorkspaceStats> {
+  const access = await loadWorkspaceAccess(ctx, caller, workspaceId);
+  const schemas = enabledSchemas(access).map((s) => s.name);
+  const roles = access.workspace.roles;
+  const duties = schemas.flatMap((schema) =>
+    approversOf(roles, schema).map((roleId) => ({ roleId, schema })),
+  );
+  const held = new Set(access.permissions.roles);
+  const days = lastDays(now, STATS_ACTIVITY_DAYS);
+  const since = new Date(`${days[0]}T00:00:00.000Z`);
+  const { db } = ctx;
+
+  const [bySchema, byStage, byRole, waitingOnMe, publishes, changes] = await Promise.all([
+    repo.countItemsBySchema(db, workspaceId, schemas),
+    repo.countPublishedByStage(db, workspaceId, schemas),
+    repo.countAwaitingByRole(db, workspaceId, duties),
+    repo.countAwaitingAny(
+      db,
+      workspaceId,
+      duties.filter((d) => held.has(d.roleId)),
+    ),
+    repo.countPublishesByDay(db, workspaceId, schemas, since),
+    repo.countVersionsByMember(db, workspaceId, schemas, since),
+  ]);
+
+  const counted = new Map(bySchema.map((r) => [r.schema, r.count]));
+  const total = bySchema.reduce((sum, r) => sum + r.count, 0);
+  const stageCounts = new Map(byStage.map((r) => [r.stage, r]));
+  const roleCounts = new Map(byRole.map((r) => [r.role_id, r.count]));
+  const dayCounts = new Map(publishes.map((r) => [r.day, r.count]));
+  const approverIds = [...new Set(duties.map((d) => d.roleId))];
+
+  return {
+    itemsBySchema: schemas.map((schema) => ({ schema, count: counted.get(schema) ?? 0 })),
+    publishStatus: access.workspace.basics.stages.map((label) => {
+      const stage = stageValue(label);
+      const { current = 0, modified = 0 } = stageCounts.get(stage) ?? {};
+      return { stage, label, current, modified, notPublished: total - current - modified };
+    }),
+    approvals: {
+      waitingOnMe,
+      byRole: approverIds.map((roleId) => ({
+        roleId,
+        label: approverRoleLabel(roles, roleId),
+        count: roleCounts.get(roleId) ?? 0,
+      })),
+    },
+    publishing: days.map((day) => ({ day, count: dayCounts.get(day) ?? 0 })),
+    changesByMember: changes.map((r) => ({ userId: r.user_id, name: r.name, count: r.count })),
+  };
+}
+
+/** The stored visualisation results of a workspace, for any active member. */
+export async function getVisualisation(
+  ctx: AppContext,
+  caller: UserRow | null,
+  workspaceId: string,
+): Promise<Visualisation> {
+  await loadWorkspaceAccess(ctx, caller, workspaceId);
+  const history = await repo.listVisualisations(ctx.db, workspaceId, VISUALISATION_HISTORY);
+  return { configured: !!ctx.config.visualisation.url, latest: history[0] ?? null, history };
+}
+
+/**
+ * GETs the configured visualisation URL (with its header) and stores the JSON under the timestamp key;
+ * workspace managers only. 503 when no URL is configured, 502 when the service fails.
+ */
+export async function refreshVisualisation(
+  ctx: AppContext,
+  caller: UserRow | null,
+  workspaceId: string,
+): Promise<Visualisation> {
+  const access = await loadWorkspaceAccess(ctx, caller, workspaceId);
+  requireManager(access);
+  const { url, header } = ctx.config.visualisation;
+  if (!url) throw new AppError(503, 'not_configured', VISUALISATION_MESSAGES.notConfigured);
+  let result: unknown;
+  try {
+    result = await fetchVisualisation(url, header);
+  } catch (err) {
+    if (err instanceof VisualisationError) throw new AppError(502, 'provider_failed', err.message);
+    throw err;
+  }
+  const fetchedAt = new Date();
+  await repo.insertVisualisation(ctx.db, {
+    workspaceId,
+    key: fetchedAt.toISOString(),
+    result,
+    fetchedAt,
+    fetchedBy: access.user.id,
+  });
+  return getVisualisation(ctx, caller, workspaceId);
+}
