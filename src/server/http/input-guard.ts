@@ -52,8 +52,9 @@ function pathOf(parent: string, key: string | number): string {
  */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
+  if (ArrayBuffer.isView(value) || value instanceof Map || value instanceof Set) return false;
+  // Query strings parse into objects of a prototype of their own; streams are never walked.
+  return typeof (value as { pipe?: unknown }).pipe !== 'function';
 }
 
 /**
@@ -62,8 +63,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function findUnsafeText(value: unknown, root = ''): { path: string; message: string } | undefined {
   const stack: { value: unknown; path: string }[] = [{ value, path: root }];
+  const seen = new WeakSet<object>();
   while (stack.length > 0) {
     const { value: current, path } = stack.pop()!;
+    if (typeof current === 'object' && current !== null) {
+      if (seen.has(current)) continue;
+      seen.add(current);
+    }
     if (typeof current === 'string') {
       if (isUnsafeText(current)) return { path: path || 'body', message: UNSAFE_TEXT_MESSAGE };
     } else if (Array.isArray(current)) {

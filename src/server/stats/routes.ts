@@ -40,7 +40,7 @@ export async function statsRoutes(instance: FastifyInstance, ctx: AppContext) {
       schema: {
         tags: ['stats'],
         description:
-          "GETs VISUALISATION_URL (with VISUALISATION_HEADER) and stores the JSON under a timestamp key; managers only; 503 'Visualisation not configured'",
+          "GETs VISUALISATION_URL (with VISUALISATION_HEADER) and stores the JSON under a timestamp key; managers only; 400 'Visualisation not configured'",
         params: WorkspaceParams,
         response: { 200: Visualisation },
       },

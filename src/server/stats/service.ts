@@ -99,7 +99,7 @@ export async function getVisualisation(
 
 /**
  * GETs the configured visualisation URL (with its header) and stores the JSON under the timestamp key;
- * workspace managers only. 503 when no URL is configured, 502 when the service fails.
+ * workspace managers only. 400 when no URL is configured, 502 when the service fails.
  */
 export async function refreshVisualisation(
   ctx: AppContext,
@@ -109,7 +109,7 @@ export async function refreshVisualisation(
   const access = await loadWorkspaceAccess(ctx, caller, workspaceId);
   requireManager(access);
   const { url, header } = ctx.config.visualisation;
-  if (!url) throw new AppError(503, 'not_configured', VISUALISATION_MESSAGES.notConfigured);
+  if (!url) throw new AppError(400, 'not_configured', VISUALISATION_MESSAGES.notConfigured);
   let result: unknown;
   try {
     result = await fetchVisualisation(url, header);

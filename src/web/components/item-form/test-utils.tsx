@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 /** Helpers for the item form's component tests (on the app's render helper; see src/web/test/render). */
 import type { ReactNode } from 'react';
 import { act } from 'react';
@@ -25,13 +26,17 @@ if (!Range.prototype.getClientRects) {
 export async function renderUi(ui: ReactNode) {
   // Notifications live in a global store: start every test without the last one's.
   await act(async () => notifications.clean());
+  // Field editors may query the server (the code field's Run); nothing here answers, so no retries.
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
-    <MantineProvider theme={theme}>
-      <ModalsProvider>
-        <Notifications />
-        {ui}
-      </ModalsProvider>
-    </MantineProvider>,
+    <QueryClientProvider client={client}>
+      <MantineProvider theme={theme}>
+        <ModalsProvider>
+          <Notifications />
+          {ui}
+        </ModalsProvider>
+      </MantineProvider>
+    </QueryClientProvider>,
   );
 }
 
