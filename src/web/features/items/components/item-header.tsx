@@ -25,7 +25,7 @@ interface ItemHeaderProps {
 /** Breadcrumbs, title, ID, version and status chips at the top of every item screen. */
 export function ItemHeader({ workspace, domain, schema, item, section, actions, title }: ItemHeaderProps) {
   const ws = workspace.id;
-  const name = title ?? (item ? itemTitle(schema, item.data) : schema.title);
+  const name = title ?? (item ? itemTitle(item.data) : schema.title);
   return (
     <Stack gap={6} mb="lg">
       <Breadcrumbs fz="sm" separatorMargin={6}>
