@@ -17,7 +17,6 @@ import {
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { IconMailForward, IconTrash } from '@tabler/icons-react';
 import { InviteBody, type Member, type Workspace } from '@shared/api/workspaces';
 import { FormError } from '@web/components/form-error';
@@ -29,6 +28,7 @@ import { useInviteMember } from './api/invite-member';
 import { useMembers } from './api/get-members';
 import { useRevokeInvitation } from './api/revoke-invitation';
 import { useUpdateMember, type MemberPatch } from './api/update-member';
+import { showToast } from '@web/lib/toast';
 
 const roleOptions = (workspace: Workspace) =>
   Object.entries(workspace.roles).map(([id, role]) => ({ value: id, label: role.name }));
@@ -65,7 +65,7 @@ function InviteCard({ workspace }: { workspace: Workspace }) {
   const handleSubmit = form.onSubmit((values) =>
     invite.mutate(values, {
       onSuccess: (invitation) => {
-        notifications.show({
+        showToast({
           color: 'teal',
           title: 'Invitation sent',
           message: `${invitation.email} joins when they sign in or sign up with that address.`,
@@ -127,8 +127,8 @@ function MembersTable({ workspace, members }: { workspace: Workspace; members: M
     update.mutate(
       { userId: member.userId, patch },
       {
-        onSuccess: () => notifications.show({ color: 'teal', message: done }),
-        onError: (e) => notifications.show({ color: 'red', title: 'Not saved', message: errorMessage(e) }),
+        onSuccess: () => showToast({ color: 'teal', message: done }),
+        onError: (e) => showToast({ color: 'red', title: 'Not saved', message: errorMessage(e) }),
       },
     );
 
@@ -262,9 +262,8 @@ function InvitationsTable({
       confirmProps: { color: 'red' },
       onConfirm: () =>
         revoke.mutate(email, {
-          onSuccess: () => notifications.show({ color: 'teal', message: `Invitation for ${email} revoked` }),
-          onError: (e) =>
-            notifications.show({ color: 'red', title: 'Not revoked', message: errorMessage(e) }),
+          onSuccess: () => showToast({ color: 'teal', message: `Invitation for ${email} revoked` }),
+          onError: (e) => showToast({ color: 'red', title: 'Not revoked', message: errorMessage(e) }),
         }),
     });
 
