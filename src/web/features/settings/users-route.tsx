@@ -16,6 +16,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { IconMailForward, IconTrash } from '@tabler/icons-react';
 import { InviteBody, type Member, type Workspace } from '@shared/api/workspaces';
@@ -29,6 +30,9 @@ import { useMembers } from './api/get-members';
 import { useRevokeInvitation } from './api/revoke-invitation';
 import { useUpdateMember, type MemberPatch } from './api/update-member';
 import { showToast } from '@web/lib/toast';
+
+/** What a member without roles may do: only roles grant editing, publishing and approving (spec §6). */
+const VIEW_ONLY_NOTICE = 'With no role they will only see content, not edit, publish or approve it.';
 
 const roleOptions = (workspace: Workspace) =>
   Object.entries(workspace.roles).map(([id, role]) => ({ value: id, label: role.name }));
@@ -100,6 +104,8 @@ function InviteCard({ workspace }: { workspace: Workspace }) {
               data={roleOptions(workspace)}
               miw={220}
               clearable
+              description={form.values.roles.length === 0 ? VIEW_ONLY_NOTICE : undefined}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
               {...form.getInputProps('roles')}
             />
           </Group>
@@ -118,10 +124,115 @@ function InviteCard({ workspace }: { workspace: Workspace }) {
   );
 }
 
+interface MemberRowProps {
+  workspace: Workspace;
+  member: Member;
+  isMe: boolean;
+  onChange: (member: Member, patch: MemberPatch, done: string) => void;
+}
+
+function MemberIdentity({ member, isMe }: Pick<MemberRowProps, 'member' | 'isMe'>) {
+  return (
+    <Group gap="sm" wrap="nowrap">
+      <Avatar radius="xl" color="marquee" size={34}>
+        {initials(member.displayName, member.email)}
+      </Avatar>
+      <Stack gap={0} style={{ minWidth: 0 }}>
+        <Group gap={6}>
+          <Text size="sm" fw={550} truncate>
+            {member.displayName || member.email}
+          </Text>
+          {isMe && (
+            <Badge size="xs" variant="light">
+              You
+            </Badge>
+          )}
+          {!member.active && (
+            <Badge size="xs" color="gray">
+              Deactivated
+            </Badge>
+          )}
+        </Group>
+        <Text size="xs" c="dimmed" truncate>
+          {member.email}
+        </Text>
+      </Stack>
+    </Group>
+  );
+}
+
+function MemberRoles({ workspace, member, onChange }: Omit<MemberRowProps, 'isMe'>) {
+  return (
+    <MultiSelect
+      size="xs"
+      aria-label={`Roles of ${member.email}`}
+      data={roleOptions(workspace)}
+      value={member.roles.filter((r) => r in workspace.roles)}
+      placeholder={member.roles.length ? undefined : 'No roles: only sees content'}
+      onChange={(roles) => onChange(member, { roles }, `Roles of ${member.email} saved`)}
+    />
+  );
+}
+
+function ManagerSwitch({
+  member,
+  onChange,
+  label,
+}: Omit<MemberRowProps, 'isMe' | 'workspace'> & { label?: string }) {
+  return (
+    <Switch
+      label={label}
+      aria-label={`${member.email} is a workspace manager`}
+      checked={member.isWorkspaceManager}
+      onChange={(e) =>
+        onChange(
+          member,
+          { isWorkspaceManager: e.currentTarget.checked },
+          e.currentTarget.checked
+            ? `${member.email} is now a manager`
+            : `${member.email} is no longer a manager`,
+        )
+      }
+    />
+  );
+}
+
+function ActiveSwitch({
+  member,
+  isMe,
+  onChange,
+  label,
+}: Omit<MemberRowProps, 'workspace'> & { label?: string }) {
+  if (isMe)
+    return (
+      <Tooltip label="You cannot deactivate yourself">
+        <Badge color="teal" variant="light">
+          Active
+        </Badge>
+      </Tooltip>
+    );
+  return (
+    <Switch
+      label={label}
+      aria-label={`${member.email} is active`}
+      checked={member.active}
+      color="teal"
+      onChange={(e) =>
+        onChange(
+          member,
+          { active: e.currentTarget.checked },
+          e.currentTarget.checked ? `${member.email} activated` : `${member.email} deactivated`,
+        )
+      }
+    />
+  );
+}
+
 function MembersTable({ workspace, members }: { workspace: Workspace; members: Member[] }) {
   const { data: me } = useMe();
   const update = useUpdateMember(workspace.id);
-  const options = roleOptions(workspace);
+  // Four columns do not fit a phone: there each member is one cell with its controls stacked.
+  const isWide = useMediaQuery('(min-width: 48em)', true);
 
   const handleChange = (member: Member, patch: MemberPatch, done: string) =>
     update.mutate(
@@ -140,107 +251,66 @@ function MembersTable({ workspace, members }: { workspace: Workspace; members: M
           {members.length}
         </Badge>
       </Group>
-      <Table.ScrollContainer minWidth={720}>
-        <Table verticalSpacing="sm" horizontalSpacing="lg" aria-label="Members">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Member</Table.Th>
-              <Table.Th w={280}>Roles</Table.Th>
-              <Table.Th w={110}>Manager</Table.Th>
-              <Table.Th w={110}>Active</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {members.map((member) => {
-              const isMe = member.userId === me?.id;
-              return (
-                <Table.Tr
-                  key={member.userId}
-                  data-testid={`member-${member.email}`}
-                  style={{ opacity: member.active ? 1 : 0.6 }}
-                >
+      <Table
+        verticalSpacing="sm"
+        horizontalSpacing={isWide ? 'lg' : 'md'}
+        layout="fixed"
+        aria-label="Members"
+        data-testid="members-table"
+      >
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Member</Table.Th>
+            {isWide && (
+              <>
+                <Table.Th w="36%">Roles</Table.Th>
+                <Table.Th w={110}>Manager</Table.Th>
+                <Table.Th w={110}>Active</Table.Th>
+              </>
+            )}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {members.map((member) => {
+            const row = { workspace, member, isMe: member.userId === me?.id, onChange: handleChange };
+            return (
+              <Table.Tr
+                key={member.userId}
+                data-testid={`member-${member.email}`}
+                style={{ opacity: member.active ? 1 : 0.6 }}
+              >
+                {isWide ? (
+                  <>
+                    <Table.Td>
+                      <MemberIdentity {...row} />
+                    </Table.Td>
+                    <Table.Td>
+                      <MemberRoles {...row} />
+                    </Table.Td>
+                    <Table.Td>
+                      <ManagerSwitch {...row} />
+                    </Table.Td>
+                    <Table.Td>
+                      <ActiveSwitch {...row} />
+                    </Table.Td>
+                  </>
+                ) : (
                   <Table.Td>
-                    <Group gap="sm" wrap="nowrap">
-                      <Avatar radius="xl" color="marquee" size={34}>
-                        {initials(member.displayName, member.email)}
-                      </Avatar>
-                      <Stack gap={0} style={{ minWidth: 0 }}>
-                        <Group gap={6}>
-                          <Text size="sm" fw={550} truncate>
-                            {member.displayName || member.email}
-                          </Text>
-                          {isMe && (
-                            <Badge size="xs" variant="light">
-                              You
-                            </Badge>
-                          )}
-                          {!member.active && (
-                            <Badge size="xs" color="gray">
-                              Deactivated
-                            </Badge>
-                          )}
-                        </Group>
-                        <Text size="xs" c="dimmed" truncate>
-                          {member.email}
-                        </Text>
-                      </Stack>
-                    </Group>
+                    <Stack gap="xs">
+                      <MemberIdentity {...row} />
+                      <MemberRoles {...row} />
+                      <Group gap="lg">
+                        <ManagerSwitch {...row} label="Manager" />
+                        <ActiveSwitch {...row} label="Active" />
+                      </Group>
+                    </Stack>
                   </Table.Td>
-                  <Table.Td>
-                    <MultiSelect
-                      size="xs"
-                      aria-label={`Roles of ${member.email}`}
-                      data={options}
-                      value={member.roles.filter((r) => r in workspace.roles)}
-                      placeholder={member.roles.length ? undefined : 'No roles'}
-                      onChange={(roles) => handleChange(member, { roles }, `Roles of ${member.email} saved`)}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Switch
-                      aria-label={`${member.email} is a workspace manager`}
-                      checked={member.isWorkspaceManager}
-                      onChange={(e) =>
-                        handleChange(
-                          member,
-                          { isWorkspaceManager: e.currentTarget.checked },
-                          e.currentTarget.checked
-                            ? `${member.email} is now a manager`
-                            : `${member.email} is no longer a manager`,
-                        )
-                      }
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    {isMe ? (
-                      <Tooltip label="You cannot deactivate yourself">
-                        <Badge color="teal" variant="light">
-                          Active
-                        </Badge>
-                      </Tooltip>
-                    ) : (
-                      <Switch
-                        aria-label={`${member.email} is active`}
-                        checked={member.active}
-                        color="teal"
-                        onChange={(e) =>
-                          handleChange(
-                            member,
-                            { active: e.currentTarget.checked },
-                            e.currentTarget.checked
-                              ? `${member.email} activated`
-                              : `${member.email} deactivated`,
-                          )
-                        }
-                      />
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+                )}
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
     </Card>
   );
 }
@@ -300,9 +370,9 @@ function InvitationsTable({
                         {workspace.roles[id]?.name ?? id}
                       </Badge>
                     ))}
-                    {!invitation.isWorkspaceManager && invitation.roles.length === 0 && (
+                    {invitation.roles.length === 0 && (
                       <Text size="xs" c="dimmed">
-                        No roles
+                        No roles: will only see content
                       </Text>
                     )}
                   </Group>
