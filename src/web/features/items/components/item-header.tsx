@@ -27,7 +27,7 @@ export function ItemHeader({ workspace, domain, schema, item, section, actions, 
   const ws = workspace.id;
   const name = title ?? (item ? itemTitle(item.data) : schema.title);
   return (
-    <Stack gap={6} mb="lg">
+    <Stack gap={6} mb="lg" data-testid="item-header">
       <Breadcrumbs fz="sm" separatorMargin={6}>
         <Anchor component={Link} to={`/${ws}/${domain.name}`} c="dimmed">
           {domain.title}
