@@ -1,11 +1,13 @@
 import {
   Avatar,
   Badge,
+  Box,
   Button,
   Card,
   Checkbox,
   Group,
   MultiSelect,
+  SimpleGrid,
   Skeleton,
   Stack,
   Switch,
@@ -90,25 +92,23 @@ function InviteCard({ workspace }: { workspace: Workspace }) {
             </Text>
           </Stack>
           <FormError error={invite.error} />
-          <Group align="flex-start" grow wrap="wrap">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             <TextInput
               label="Email"
               placeholder="colleague@company.com"
               type="email"
-              miw={220}
               {...form.getInputProps('email')}
             />
             <MultiSelect
               label="Roles"
               placeholder={form.values.roles.length ? undefined : 'Choose roles'}
               data={roleOptions(workspace)}
-              miw={220}
               clearable
               description={form.values.roles.length === 0 ? VIEW_ONLY_NOTICE : undefined}
               inputWrapperOrder={['label', 'input', 'description', 'error']}
               {...form.getInputProps('roles')}
             />
-          </Group>
+          </SimpleGrid>
           <Group justify="space-between">
             <Checkbox
               label="Workspace manager (can change settings and members)"
@@ -315,14 +315,29 @@ function MembersTable({ workspace, members }: { workspace: Workspace; members: M
   );
 }
 
-function InvitationsTable({
-  workspace,
-  invitations,
-}: {
-  workspace: Workspace;
-  invitations: { email: string; roles: string[]; isWorkspaceManager: boolean; invitedAt: string }[];
-}) {
+type Invitation = { email: string; roles: string[]; isWorkspaceManager: boolean; invitedAt: string };
+
+function InvitationRoles({ workspace, invitation }: { workspace: Workspace; invitation: Invitation }) {
+  return (
+    <Group gap={6}>
+      {invitation.isWorkspaceManager && <Badge variant="filled">Manager</Badge>}
+      {invitation.roles.map((id) => (
+        <Badge key={id} variant="light">
+          {workspace.roles[id]?.name ?? id}
+        </Badge>
+      ))}
+      {invitation.roles.length === 0 && (
+        <Text size="xs" c="dimmed">
+          No roles: will only see content
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+function InvitationsTable({ workspace, invitations }: { workspace: Workspace; invitations: Invitation[] }) {
   const revoke = useRevokeInvitation(workspace.id);
+  const isWide = useMediaQuery('(min-width: 48em)', true);
 
   const handleRevoke = (email: string) =>
     modals.openConfirmModal({
@@ -350,46 +365,41 @@ function InvitationsTable({
           No pending invitations.
         </Text>
       ) : (
-        <Table verticalSpacing="sm" horizontalSpacing="lg" aria-label="Pending invitations">
+        <Table
+          verticalSpacing="sm"
+          horizontalSpacing={isWide ? 'lg' : 'md'}
+          layout="fixed"
+          aria-label="Pending invitations"
+        >
           <Table.Tbody>
-            {invitations.map((invitation) => (
-              <Table.Tr key={invitation.email} data-testid={`invitation-${invitation.email}`}>
-                <Table.Td>
-                  <Text size="sm" fw={550}>
-                    {invitation.email}
-                  </Text>
-                  <Text size="xs" c="dimmed" title={formatDateTime(invitation.invitedAt)}>
-                    Invited {fromNow(invitation.invitedAt)}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={6}>
-                    {invitation.isWorkspaceManager && <Badge variant="filled">Manager</Badge>}
-                    {invitation.roles.map((id) => (
-                      <Badge key={id} variant="light">
-                        {workspace.roles[id]?.name ?? id}
-                      </Badge>
-                    ))}
-                    {invitation.roles.length === 0 && (
-                      <Text size="xs" c="dimmed">
-                        No roles: will only see content
-                      </Text>
-                    )}
-                  </Group>
-                </Table.Td>
-                <Table.Td w={120} ta="right">
-                  <Button
-                    size="xs"
-                    variant="subtle"
-                    color="red"
-                    leftSection={<IconTrash size={14} />}
-                    onClick={() => handleRevoke(invitation.email)}
-                  >
-                    Revoke
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
+            {invitations.map((invitation) => {
+              const roles = <InvitationRoles workspace={workspace} invitation={invitation} />;
+              return (
+                <Table.Tr key={invitation.email} data-testid={`invitation-${invitation.email}`}>
+                  <Table.Td>
+                    <Text size="sm" fw={550} style={{ overflowWrap: 'anywhere' }}>
+                      {invitation.email}
+                    </Text>
+                    <Text size="xs" c="dimmed" title={formatDateTime(invitation.invitedAt)}>
+                      Invited {fromNow(invitation.invitedAt)}
+                    </Text>
+                    {!isWide && <Box mt={6}>{roles}</Box>}
+                  </Table.Td>
+                  {isWide && <Table.Td>{roles}</Table.Td>}
+                  <Table.Td w={isWide ? 120 : 100} ta="right" valign="top">
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      leftSection={<IconTrash size={14} />}
+                      onClick={() => handleRevoke(invitation.email)}
+                    >
+                      Revoke
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
           </Table.Tbody>
         </Table>
       )}
