@@ -315,7 +315,7 @@ export function MultiImageUploadDialog({
             </Alert>
           )}
           <Group justify="space-between" gap="sm">
-            <Stack gap={4} style={{ flex: 1, maxWidth: 420 }}>
+            <Stack gap={4} style={{ flex: '1 1 14rem', maxWidth: 420 }}>
               <Text size="sm" c="dimmed">
                 {rows.length} image{rows.length === 1 ? '' : 's'} · {uploaded} uploaded
                 {failed ? ` · ${failed} failed` : ''} · {saveable.length} ready to save

@@ -179,7 +179,7 @@ export function ExploreNav({ workspace }: { workspace: Workspace }) {
           <Text
             size="xs"
             fw={600}
-            c="dimmed"
+            c="marquee.7"
             span
             style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
           >
