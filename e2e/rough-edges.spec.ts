@@ -174,25 +174,9 @@ test('Settings › Users: the members table fits a phone; an invitation without 
   page,
 }) => {
   const { ws, user } = await seedMarketer(page, 'manager', ['marketing']);
-  for (const [size, viewport] of [...SIZES].reverse()) {
-    await page.setViewportSize(viewport);
-    await page.goto(`/${ws}/_settings/users`);
-    const table = page.getByRole('table', { name: 'Members' });
-    await expect(table).toContainText(user.email);
-    const fit = await table.evaluate((el) => ({
-      table: el.scrollWidth,
-      shown: el.parentElement!.clientWidth,
-      page: document.documentElement.scrollWidth,
-      viewport: window.innerWidth,
-    }));
-    expect(fit.table).toBeLessThanOrEqual(fit.shown);
-    expect(fit.page).toBeLessThanOrEqual(fit.viewport);
-    await expectWithinWidth(page.getByRole('combobox', { name: `Roles of ${user.email}` }), table);
-    await expectWithinWidth(page.getByText('Active', { exact: true }).first(), table);
-    await shot(page, `rough-users-${size}`);
-  }
 
   // No role chosen: the form says plainly what that means; choosing one takes the notice away.
+  await page.goto(`/${ws}/_settings/users`);
   const invite = page.getByRole('form', { name: 'Invite people' });
   const notice = invite.getByText(
     'With no role they will only see content, not edit, publish or approve it.',
@@ -207,6 +191,28 @@ test('Settings › Users: the members table fits a phone; an invitation without 
   await page.getByRole('option', { name: 'Admin' }).click();
   await expect(notice).toBeHidden();
   await shot(page, 'rough-users-invite-1280');
+
+  for (const [size, viewport] of [...SIZES].reverse()) {
+    await page.setViewportSize(viewport);
+    await page.goto(`/${ws}/_settings/users`);
+    const table = page.getByRole('table', { name: 'Members' });
+    await expect(table).toContainText(user.email);
+    await expect(page.getByTestId('invitation-viewer@example.com')).toBeVisible();
+    const fit = await table.evaluate((el) => ({
+      table: el.scrollWidth,
+      shown: el.parentElement!.clientWidth,
+      page: document.documentElement.scrollWidth,
+      viewport: window.innerWidth,
+    }));
+    expect(fit.table).toBeLessThanOrEqual(fit.shown);
+    expect(fit.page).toBeLessThanOrEqual(fit.viewport);
+    await expectWithinWidth(page.getByRole('combobox', { name: `Roles of ${user.email}` }), table);
+    await expectWithinWidth(page.getByText('Active', { exact: true }).first(), table);
+    await expectWithinWidth(page.getByRole('button', { name: 'Revoke' }), page.locator('body'));
+    await shot(page, `rough-users-${size}`);
+    await table.scrollIntoViewIfNeeded();
+    await shot(page, `rough-users-members-${size}`);
+  }
 });
 
 test('toasts stay clear of the header and the stage chips, repeats show once, close has a name', async ({
@@ -371,6 +377,15 @@ test('Settings › Batches shows a bulk upload just made and an import as it run
   await expect(importRow).toContainText('spring-profiles.csv');
   for (const [size, viewport] of SIZES) {
     await page.setViewportSize(viewport);
+    await expect(importRow.getByRole('progressbar', { name: 'Batch progress' })).toBeInViewport();
+    const fit = await page.getByRole('table', { name: 'Bulk jobs' }).evaluate((el) => ({
+      table: el.scrollWidth,
+      shown: el.parentElement!.clientWidth,
+      page: document.documentElement.scrollWidth,
+      viewport: window.innerWidth,
+    }));
+    expect(fit.table).toBeLessThanOrEqual(fit.shown);
+    expect(fit.page).toBeLessThanOrEqual(fit.viewport);
     await shot(page, `rough-batches-running-${size}`);
   }
   expect(await running.finish()).toBe(202);
