@@ -40,6 +40,18 @@ async function expectWithinWidth(inner: Locator, outer: Locator) {
   expect(i.x + i.width).toBeLessThanOrEqual(o.x + o.width + 1);
 }
 
+/** Neither the table nor the page is wider than what shows it: nothing is clipped on the right. */
+async function expectNoSidewaysScroll(table: Locator) {
+  const fit = await table.evaluate((el) => ({
+    table: el.scrollWidth,
+    shown: el.parentElement!.clientWidth,
+    page: document.documentElement.scrollWidth,
+    viewport: window.innerWidth,
+  }));
+  expect(fit.table).toBeLessThanOrEqual(fit.shown);
+  expect(fit.page).toBeLessThanOrEqual(fit.viewport);
+}
+
 /** A workspace of its own with the given domains, its creator (a manager holding admin) signed in. */
 async function seedMarketer(page: Page, prefix: string, domains: string[], roles?: Record<string, unknown>) {
   const user = await seedVerifiedUser(page.request, prefix);
@@ -198,14 +210,7 @@ test('Settings › Users: the members table fits a phone; an invitation without 
     const table = page.getByRole('table', { name: 'Members' });
     await expect(table).toContainText(user.email);
     await expect(page.getByTestId('invitation-viewer@example.com')).toBeVisible();
-    const fit = await table.evaluate((el) => ({
-      table: el.scrollWidth,
-      shown: el.parentElement!.clientWidth,
-      page: document.documentElement.scrollWidth,
-      viewport: window.innerWidth,
-    }));
-    expect(fit.table).toBeLessThanOrEqual(fit.shown);
-    expect(fit.page).toBeLessThanOrEqual(fit.viewport);
+    await expectNoSidewaysScroll(table);
     await expectWithinWidth(page.getByRole('combobox', { name: `Roles of ${user.email}` }), table);
     await expectWithinWidth(page.getByText('Active', { exact: true }).first(), table);
     await expectWithinWidth(page.getByRole('button', { name: 'Revoke' }), page.locator('body'));
@@ -378,14 +383,7 @@ test('Settings › Batches shows a bulk upload just made and an import as it run
   for (const [size, viewport] of SIZES) {
     await page.setViewportSize(viewport);
     await expect(importRow.getByRole('progressbar', { name: 'Batch progress' })).toBeInViewport();
-    const fit = await page.getByRole('table', { name: 'Bulk jobs' }).evaluate((el) => ({
-      table: el.scrollWidth,
-      shown: el.parentElement!.clientWidth,
-      page: document.documentElement.scrollWidth,
-      viewport: window.innerWidth,
-    }));
-    expect(fit.table).toBeLessThanOrEqual(fit.shown);
-    expect(fit.page).toBeLessThanOrEqual(fit.viewport);
+    await expectNoSidewaysScroll(page.getByRole('table', { name: 'Bulk jobs' }));
     await shot(page, `rough-batches-running-${size}`);
   }
   expect(await running.finish()).toBe(202);
