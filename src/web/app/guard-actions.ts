@@ -1,7 +1,7 @@
-import { notifications } from '@mantine/notifications';
 import { redirect } from 'react-router';
 import { logEvent } from '@web/lib/analytics';
 import type { GuardDecision } from './guards';
+import { showToast } from '@web/lib/toast';
 
 /** The last location the app showed; guard failures go back to it ("navigation aborted", spec §8). */
 let lastLocation: string | undefined;
@@ -19,7 +19,7 @@ export function forgetLocation() {
  * navigation is aborted — the user stays where they were (or lands on `fallback` on a first load).
  */
 export function abortNavigation(message: string, attemptedUrl: string, fallback: string): never {
-  notifications.show({ color: 'red', title: 'Cannot open this page', message, autoClose: 6000 });
+  showToast({ color: 'red', title: 'Cannot open this page', message, autoClose: 6000 });
   logEvent('controller_error', { message }, attemptedUrl);
   const back = lastLocation && lastLocation !== attemptedUrl ? lastLocation : fallback;
   throw redirect(back);

@@ -1,5 +1,4 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { notifications } from '@mantine/notifications';
 import { data, redirect, type LoaderFunctionArgs } from 'react-router';
 import type { User } from '@shared/api/auth';
 import { MESSAGES } from '@shared/api/errors';
@@ -22,6 +21,7 @@ import {
   safeReturnTo,
   welcomeUrl,
 } from './guards';
+import { showToast } from '@web/lib/toast';
 
 const attemptedUrl = (request: Request) => {
   const url = new URL(request.url);
@@ -101,7 +101,7 @@ export function createLoaders(client: QueryClient) {
         });
         if (result.user && user && result.user.id === user.id) client.setQueryData(meQueryKey, result.user);
         else await client.invalidateQueries({ queryKey: meQueryKey });
-        notifications.show({
+        showToast({
           color: 'teal',
           title: 'Email verified',
           message: 'Thanks! Your email address is confirmed.',
@@ -132,7 +132,7 @@ export function createLoaders(client: QueryClient) {
           // Spec §8: workspace select failure goes to /workspaces.
           const message =
             e.status === 404 || e.status === 403 || e.status === 400 ? MESSAGES.workspaceNotFound : e.message;
-          notifications.show({ color: 'red', title: 'Cannot open workspace', message });
+          showToast({ color: 'red', title: 'Cannot open workspace', message });
           logEvent('controller_error', { message }, url);
           throw redirect(WORKSPACES_PATH);
         }

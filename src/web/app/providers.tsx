@@ -2,6 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { TOAST_POSITION } from '@web/lib/toast';
 import { theme } from './theme';
 
 /**
@@ -15,7 +16,7 @@ export function AppProviders({ client, children }: { client: QueryClient; childr
   return (
     <QueryClientProvider client={client}>
       <MantineProvider theme={theme} defaultColorScheme="light">
-        <Notifications position="top-right" limit={4} zIndex={2000} />
+        <Notifications position={TOAST_POSITION} limit={4} zIndex={2000} />
         <Suspense fallback={null}>
           <ModalsProvider />
         </Suspense>

@@ -32,5 +32,6 @@ export const theme = createTheme({
     Paper: { defaultProps: { withBorder: true } },
     Card: { defaultProps: { withBorder: true } },
     TextInput: { defaultProps: { size: 'sm' } },
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
   },
 });

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Button, Code, CopyButton, Group, ScrollArea, Select, Stack } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconFileCode } from '@tabler/icons-react';
 import type { SchemaSelectorField as SchemaSelectorFieldDef } from '@shared/schemas/types';
 import { OLD_VALUE_PREFIX } from '@shared/validation/messages';
 import { useFieldEnvironment } from './field-environment';
 import type { FieldProps } from './types';
 import { INPUT_ORDER, ViewValue } from './view-value';
+import { showToast } from '@web/lib/toast';
 
 /** Spec §8: the failure of 'Generate Types' is a persistent centre notification. */
 export const typesNotGenerated = (detail: string) => `Types not generated. ${detail}`;
@@ -35,7 +35,7 @@ export function SchemaSelectorField({
     try {
       setTypes(await generateTypes(name));
     } catch (failure) {
-      notifications.show({
+      showToast({
         color: 'red',
         position: 'top-center',
         autoClose: false,

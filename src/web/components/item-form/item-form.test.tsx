@@ -117,6 +117,16 @@ describe('ItemForm Save and Reset enablement', () => {
     expect(onSave).toHaveBeenCalledWith({ description: 'Still a draft' }, { hasErrors: true });
   });
 
+  // Regression: a new audience opened with the incomplete banner before anything was typed.
+  it('shows no incomplete banner on a new item until it is saved with errors', async () => {
+    await renderForm({ schema: audience, value: {}, isNew: true });
+    expect(bodyText()).not.toContain(INCOMPLETE_ITEM_MESSAGE);
+    await changeValue(byLabel('Description'), 'Draft');
+    expect(bodyText()).not.toContain(INCOMPLETE_ITEM_MESSAGE);
+    await click(button('Save'));
+    await waitFor(() => expect(bodyText()).toContain(INCOMPLETE_ITEM_MESSAGE));
+  });
+
   it('shows no incomplete banner for a complete item', async () => {
     await renderForm({ schema: audience, value: { name: 'Buyers' } });
     expect(bodyText()).not.toContain(INCOMPLETE_ITEM_MESSAGE);

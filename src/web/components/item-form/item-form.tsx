@@ -35,6 +35,8 @@ export interface ItemFormProps {
   schema: SchemaType;
   /** The item's stored data (for a new item, `{}`). */
   value: ItemData;
+  /** A new item, not saved yet: its empty fields are not an incomplete item. */
+  isNew?: boolean;
   mode: ItemFormMode;
   /** False for users who cannot edit the schema (spec §6): the form stays read-only. */
   canEdit: boolean;
@@ -102,6 +104,7 @@ export function ItemForm(props: ItemFormProps) {
   const [saveError, setSaveError] = useState<string | null>(null);
   const [serverErrors, setServerErrors] = useState<ValidationErrors>({});
   const [asyncErrors, setAsyncErrors] = useState<ValidationErrors>({});
+  const [isSaved, setSaved] = useState(!props.isNew);
 
   const dirty = !sameValue(baseline, data);
 
@@ -127,7 +130,13 @@ export function ItemForm(props: ItemFormProps) {
   const valid = Object.keys(errors).length === 0;
   const { canSave, canReset } = formActions({ dirty, valid, allowSaveWithErrors });
   const blocked = editing && dirty && !valid && !allowSaveWithErrors;
-  const incomplete = allowSaveWithErrors && !valid && (editing || mode === 'view');
+  // The banner speaks of the stored item (spec §5): shown once it was saved with errors, not while a
+  // new item is still being filled in.
+  const isStoredIncomplete = useMemo(
+    () => allowSaveWithErrors && isSaved && Object.keys(validateItem(schema, baseline)).length > 0,
+    [allowSaveWithErrors, isSaved, schema, baseline],
+  );
+  const incomplete = isStoredIncomplete && mode !== 'compare';
 
   // Server-backed checks follow the data while editing; an answer for data since replaced is dropped.
   useEffect(() => {
@@ -212,6 +221,7 @@ export function ItemForm(props: ItemFormProps) {
     try {
       await onSave(data, { hasErrors: decision.hasErrors });
       setBaseline(data);
+      setSaved(true);
       setTouched(new Set());
       setShowAllErrors(false);
       changeMode('view');

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Badge, Button, FileButton, Group, Loader, Paper, Progress, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
-import { notifications } from '@mantine/notifications';
 import {
   IconAlertTriangle,
   IconCircleCheck,
@@ -30,6 +29,7 @@ import { useMediaWorkspace } from './media-workspace';
 import { sanityIssues } from './sanity-summary';
 import { progressPercent } from './upload-progress';
 import { IMAGE_ACCEPT, isImageFile, notAnImageDetail, UPLOAD_MESSAGES } from './upload-messages';
+import { showToast } from '@web/lib/toast';
 
 /** The editor shows thumbnails at w=600 (spec §7). */
 export const EDITOR_THUMB_WIDTH = 600;
@@ -91,21 +91,21 @@ export function FileFieldEditor({ field, value, onChange, readOnly, error, input
       const current = latest.current;
       if (current?.storageName === record.storageName) onChange({ ...current, sanityResults: sanity });
       setAnalysis('done');
-      notifications.show({
+      showToast({
         color: 'teal',
         message: UPLOAD_MESSAGES.analysed,
         icon: <IconPhotoScan size={16} />,
       });
     } catch (e) {
       setAnalysis('failed');
-      notifications.show({ color: 'orange', message: `Image analysis failed: ${errorMessage(e)}` });
+      showToast({ color: 'orange', message: `Image analysis failed: ${errorMessage(e)}` });
     }
   };
 
   const fail = (message: string) => {
     const text = UPLOAD_MESSAGES.failed(message);
     setFailure(text);
-    notifications.show({ color: 'red', message: text, icon: <IconX size={16} /> });
+    showToast({ color: 'red', message: text, icon: <IconX size={16} /> });
   };
 
   const handleFile = async (picked: File | null) => {
@@ -134,7 +134,7 @@ export function FileFieldEditor({ field, value, onChange, readOnly, error, input
       setUploading(null);
       onChange(record);
       latest.current = record;
-      notifications.show({
+      showToast({
         color: 'teal',
         message: UPLOAD_MESSAGES.uploaded,
         icon: <IconCircleCheck size={16} />,

@@ -15,7 +15,6 @@ import {
 import { Dropzone } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import {
   IconAlertTriangle,
   IconCircleCheck,
@@ -32,6 +31,7 @@ import { IMAGE_ACCEPT, notAnImageDetail } from './upload-messages';
 import { overallPercent } from './upload-progress';
 import { isUploading, rowsToSave, type UploadRow } from './upload-rows';
 import { useBulkUpload } from './use-bulk-upload';
+import { showToast } from '@web/lib/toast';
 
 export interface MultiImageUploadDialogProps {
   opened: boolean;
@@ -175,7 +175,7 @@ export function MultiImageUploadDialog({
     setSaving(false);
     if (notSaved === 0 && rows.every((row) => row.status === 'failed' || row.record)) {
       const all = saved.length;
-      notifications.show({ color: 'teal', message: `${all} image set${all === 1 ? '' : 's'} saved` });
+      showToast({ color: 'teal', message: `${all} image set${all === 1 ? '' : 's'} saved` });
       onSaved?.(saved);
       finish();
       return;
@@ -315,7 +315,7 @@ export function MultiImageUploadDialog({
             </Alert>
           )}
           <Group justify="space-between" gap="sm">
-            <Stack gap={4} style={{ flex: 1, maxWidth: 420 }}>
+            <Stack gap={4} style={{ flex: '1 1 14rem', maxWidth: 420 }}>
               <Text size="sm" c="dimmed">
                 {rows.length} image{rows.length === 1 ? '' : 's'} · {uploaded} uploaded
                 {failed ? ` · ${failed} failed` : ''} · {saveable.length} ready to save

@@ -6,7 +6,6 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Stack, Text } from '@mantine/core';
 import { Link, RichTextEditor, getUploadImageExtension } from '@mantine/tiptap';
 import '@mantine/tiptap/styles.css';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconLibraryPhoto } from '@tabler/icons-react';
 import Image from '@tiptap/extension-image';
@@ -21,6 +20,7 @@ import { useMediaWorkspace } from './media-workspace';
 import classes from './rich-text-editor.module.css';
 import { uploadInlineImage } from './upload-inline-image';
 import { UPLOAD_MESSAGES } from './upload-messages';
+import { showToast } from '@web/lib/toast';
 
 /** The image node with the reference it carries as data-ref-* attributes (kept by the server's sanitiser). */
 const ReferencedImage = Image.extend({
@@ -76,7 +76,7 @@ export default function RichTextFieldEditor({ field, value, onChange, error, inp
           return image as unknown as { src: string; alt?: string; title?: string };
         },
         onImageUploadError: (_file: File, e: unknown) =>
-          notifications.show({ color: 'red', message: UPLOAD_MESSAGES.failed(errorMessage(e)) }),
+          showToast({ color: 'red', message: UPLOAD_MESSAGES.failed(errorMessage(e)) }),
       }),
     ],
     [client],

@@ -1,18 +1,22 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import {
   ActionIcon,
   Badge,
   Button,
   Group,
   Loader,
+  Paper,
   Progress,
+  ScrollArea,
   Stack,
   Table,
   TagsInput,
   Text,
   TextInput,
   Tooltip,
+  VisuallyHidden,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   IconAlertTriangle,
   IconCircleCheck,
@@ -28,6 +32,12 @@ import classes from './media.module.css';
 import { sanityIssues, suggestedLabels } from './sanity-summary';
 import { UploadDateInput } from './upload-date-input';
 import { rowProblem, type EditableKey, type RowsAction, type UploadRow } from './upload-rows';
+
+/** An issue badge shows its whole text on as many lines as it needs, never cut with an ellipsis. */
+const WRAPPING_BADGE = {
+  root: { maxWidth: '100%', height: 'auto', paddingBlock: 2 },
+  label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', lineHeight: 1.3 },
+} as const;
 
 /** The upload table shows thumbnails at h=100 (spec §7). */
 export const TABLE_THUMB_HEIGHT = 100;
@@ -50,7 +60,7 @@ function ThumbCell({ row, workspaceId }: { row: UploadRow; workspaceId: string }
     ? imageResizeUrl(workspaceId, row.record.storageName, { h: TABLE_THUMB_HEIGHT })
     : local;
   return (
-    <Stack gap={4} w={150}>
+    <Stack gap={4} w="100%" maw={150}>
       <div className={classes.thumbCell}>
         {row.status === 'failed' ? (
           <IconAlertTriangle size={28} color="var(--mantine-color-red-6)" />
@@ -107,7 +117,7 @@ function IssuesCell({ row, onCheck }: { row: UploadRow; onCheck: () => void }) {
             color="orange"
             tt="none"
             leftSection={<IconAlertTriangle size={12} />}
-            style={{ maxWidth: '100%' }}
+            styles={WRAPPING_BADGE}
           >
             {issue.text}
           </Badge>
@@ -167,144 +177,242 @@ export interface UploadTableProps {
   disabled?: boolean;
 }
 
+interface RowContext {
+  row: UploadRow;
+  /** 'image 3': how the row's inputs are named. */
+  ordinal: string;
+  locked: boolean;
+  workspaceId: string;
+  edit: (row: UploadRow, field: EditableKey, value: UploadRow[EditableKey]) => void;
+  dispatch: (action: RowsAction) => void;
+  disabled?: boolean;
+  onCheck: () => void;
+}
+
+interface Column {
+  header: string;
+  /** Width in the table; the rest is shared by the columns without one. */
+  width?: number | string;
+  render: (context: RowContext) => ReactNode;
+}
+
+const COLUMNS: readonly Column[] = [
+  {
+    header: 'Image',
+    width: 170,
+    render: ({ row, workspaceId }) => <ThumbCell row={row} workspaceId={workspaceId} />,
+  },
+  {
+    header: 'Name',
+    width: '16%',
+    render: ({ row, ordinal, locked, edit }) => (
+      <Stack gap={4}>
+        <TextInput
+          size="xs"
+          aria-label={`Name of ${ordinal}`}
+          value={row.name}
+          disabled={locked}
+          error={!row.name.trim() && row.status !== 'failed' ? 'Name is required' : undefined}
+          onChange={(event) => edit(row, 'name', event.currentTarget.value)}
+        />
+        <StatusLine row={row} />
+      </Stack>
+    ),
+  },
+  {
+    header: 'Alt text',
+    width: '17%',
+    render: ({ row, ordinal, locked, edit }) => (
+      <TextInput
+        size="xs"
+        aria-label={`Alt text of ${ordinal}`}
+        value={row.altText}
+        disabled={locked}
+        placeholder="Describe the image"
+        error={!row.altText.trim() && row.status !== 'failed' ? 'Alt Text is required' : undefined}
+        onChange={(event) => edit(row, 'altText', event.currentTarget.value)}
+      />
+    ),
+  },
+  {
+    header: 'Issues',
+    width: '16%',
+    render: ({ row, onCheck }) => <IssuesCell row={row} onCheck={onCheck} />,
+  },
+  {
+    header: 'Dates (Los Angeles)',
+    width: 190,
+    render: ({ row, ordinal, locked, edit }) => (
+      <Stack gap={6}>
+        <UploadDateInput
+          size="xs"
+          aria-label={`Start time of ${ordinal}`}
+          value={row.startTime}
+          disabled={locked}
+          onChange={(value) => edit(row, 'startTime', value)}
+        />
+        <UploadDateInput
+          size="xs"
+          aria-label={`End time of ${ordinal}`}
+          value={row.endTime}
+          disabled={locked}
+          error={
+            row.startTime && row.endTime && Date.parse(row.endTime) <= Date.parse(row.startTime)
+              ? 'Must be after the start'
+              : undefined
+          }
+          onChange={(value) => edit(row, 'endTime', value)}
+        />
+      </Stack>
+    ),
+  },
+  { header: 'Tags', render: (context) => <TagsCell {...context} /> },
+];
+
+function TagsCell({ row, ordinal, locked, edit }: RowContext) {
+  const suggestions = row.sanity && row.sanity !== 'pending' ? suggestedLabels(row.sanity, row.labels) : [];
+  return (
+    <Stack gap={4}>
+      <TagsInput
+        size="xs"
+        aria-label={`Tags of ${ordinal}`}
+        value={row.labels}
+        disabled={locked}
+        splitChars={[',']}
+        acceptValueOnBlur
+        placeholder={row.labels.length === 0 ? 'Type and press Enter' : undefined}
+        onChange={(next) => edit(row, 'labels', dedupeTags(next))}
+      />
+      {!locked && suggestions.length > 0 && (
+        <Tooltip label={suggestions.join(', ')} multiline maw={280} withArrow>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            leftSection={<IconSparkles size={12} />}
+            style={{ alignSelf: 'flex-start' }}
+            onClick={() => edit(row, 'labels', dedupeTags([...row.labels, ...suggestions]))}
+          >
+            Add {suggestions.length} suggested
+          </Button>
+        </Tooltip>
+      )}
+    </Stack>
+  );
+}
+
+function RemoveButton({ row, ordinal, dispatch, disabled }: RowContext) {
+  return (
+    <ActionIcon
+      variant="subtle"
+      color="gray"
+      aria-label={`Remove ${ordinal}`}
+      disabled={row.status === 'saving' || row.status === 'saved' || disabled}
+      onClick={() => dispatch({ type: 'remove', key: row.key })}
+    >
+      <IconTrash size={16} />
+    </ActionIcon>
+  );
+}
+
+/** Narrow screens: one row is a card with its fields stacked, each under its column's name. */
+function RowCard(context: RowContext) {
+  const { row, ordinal } = context;
+  return (
+    <Paper p="sm" radius="md" data-testid="upload-row" data-status={row.status} aria-label={ordinal}>
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          {COLUMNS[0].render(context)}
+          <RemoveButton {...context} />
+        </Group>
+        {COLUMNS.slice(1).map((column) => (
+          <Stack key={column.header} gap={4}>
+            <Text size="xs" fw={600} c="dimmed">
+              {column.header}
+            </Text>
+            {column.render(context)}
+          </Stack>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
+
 /**
  * Step 2 of the multi-image upload (spec §2): one row per image with its thumbnail, name, alt text,
- * issues from the image analysis, dates (Los Angeles time) and tags.
+ * issues from the image analysis, dates (Los Angeles time) and tags. The table fits the dialog's width
+ * (cells wrap); below 64em each image is a card instead.
  */
 export function UploadTable({ rows, workspaceId, dispatch, disabled }: UploadTableProps) {
   const [checking, setChecking] = useState<string | null>(null);
+  const isWide = useMediaQuery('(min-width: 64em)', true);
   const checkRow = rows.find((row) => row.key === checking);
   const edit = (row: UploadRow, field: EditableKey, value: UploadRow[EditableKey]) =>
     dispatch({ type: 'edit', key: row.key, field, value });
+  const contexts = rows.map((row, index): RowContext => ({
+    row,
+    ordinal: `image ${index + 1}`,
+    locked: !!disabled || row.status === 'saved' || row.status === 'saving' || row.status === 'failed',
+    workspaceId,
+    edit,
+    dispatch,
+    disabled,
+    onCheck: () => setChecking(row.key),
+  }));
 
   return (
     <>
-      <Table.ScrollContainer minWidth={1180} maxHeight="58vh" type="native">
-        <Table stickyHeader verticalSpacing="sm" highlightOnHover={false} aria-label="Images to save">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={170}>Image</Table.Th>
-              <Table.Th w={190}>Name</Table.Th>
-              <Table.Th w={210}>Alt text</Table.Th>
-              <Table.Th w={180}>Issues</Table.Th>
-              <Table.Th w={200}>Dates (Los Angeles)</Table.Th>
-              <Table.Th>Tags</Table.Th>
-              <Table.Th w={44} />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((row, index) => {
-              const locked =
-                disabled || row.status === 'saved' || row.status === 'saving' || row.status === 'failed';
-              const suggestions =
-                row.sanity && row.sanity !== 'pending' ? suggestedLabels(row.sanity, row.labels) : [];
-              const ordinal = `image ${index + 1}`;
-              return (
+      {isWide ? (
+        <ScrollArea.Autosize mah="58vh" type="auto" offsetScrollbars="y">
+          <Table
+            stickyHeader
+            layout="fixed"
+            verticalSpacing="sm"
+            horizontalSpacing="xs"
+            highlightOnHover={false}
+            aria-label="Images to save"
+          >
+            <Table.Thead>
+              <Table.Tr>
+                {COLUMNS.map((column) => (
+                  <Table.Th key={column.header} w={column.width}>
+                    {column.header}
+                  </Table.Th>
+                ))}
+                <Table.Th w={44}>
+                  <VisuallyHidden>Remove</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {contexts.map((context) => (
                 <Table.Tr
-                  key={row.key}
+                  key={context.row.key}
                   data-testid="upload-row"
-                  data-status={row.status}
+                  data-status={context.row.status}
                   style={{ verticalAlign: 'top' }}
                 >
+                  {COLUMNS.map((column) => (
+                    <Table.Td key={column.header}>{column.render(context)}</Table.Td>
+                  ))}
                   <Table.Td>
-                    <ThumbCell row={row} workspaceId={workspaceId} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Stack gap={4}>
-                      <TextInput
-                        size="xs"
-                        aria-label={`Name of ${ordinal}`}
-                        value={row.name}
-                        disabled={locked}
-                        error={!row.name.trim() && row.status !== 'failed' ? 'Name is required' : undefined}
-                        onChange={(event) => edit(row, 'name', event.currentTarget.value)}
-                      />
-                      <StatusLine row={row} />
-                    </Stack>
-                  </Table.Td>
-                  <Table.Td>
-                    <TextInput
-                      size="xs"
-                      aria-label={`Alt text of ${ordinal}`}
-                      value={row.altText}
-                      disabled={locked}
-                      placeholder="Describe the image"
-                      error={
-                        !row.altText.trim() && row.status !== 'failed' ? 'Alt Text is required' : undefined
-                      }
-                      onChange={(event) => edit(row, 'altText', event.currentTarget.value)}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <IssuesCell row={row} onCheck={() => setChecking(row.key)} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Stack gap={6}>
-                      <UploadDateInput
-                        size="xs"
-                        aria-label={`Start time of ${ordinal}`}
-                        value={row.startTime}
-                        disabled={locked}
-                        onChange={(value) => edit(row, 'startTime', value)}
-                      />
-                      <UploadDateInput
-                        size="xs"
-                        aria-label={`End time of ${ordinal}`}
-                        value={row.endTime}
-                        disabled={locked}
-                        error={
-                          row.startTime && row.endTime && Date.parse(row.endTime) <= Date.parse(row.startTime)
-                            ? 'Must be after the start'
-                            : undefined
-                        }
-                        onChange={(value) => edit(row, 'endTime', value)}
-                      />
-                    </Stack>
-                  </Table.Td>
-                  <Table.Td>
-                    <Stack gap={4}>
-                      <TagsInput
-                        size="xs"
-                        aria-label={`Tags of ${ordinal}`}
-                        value={row.labels}
-                        disabled={locked}
-                        splitChars={[',']}
-                        acceptValueOnBlur
-                        placeholder={row.labels.length === 0 ? 'Type and press Enter' : undefined}
-                        onChange={(next) => edit(row, 'labels', dedupeTags(next))}
-                      />
-                      {!locked && suggestions.length > 0 && (
-                        <Tooltip label={suggestions.join(', ')} multiline maw={280} withArrow>
-                          <Button
-                            size="compact-xs"
-                            variant="subtle"
-                            leftSection={<IconSparkles size={12} />}
-                            style={{ alignSelf: 'flex-start' }}
-                            onClick={() => edit(row, 'labels', dedupeTags([...row.labels, ...suggestions]))}
-                          >
-                            Add {suggestions.length} suggested
-                          </Button>
-                        </Tooltip>
-                      )}
-                    </Stack>
-                  </Table.Td>
-                  <Table.Td>
-                    <ActionIcon
-                      variant="subtle"
-                      color="gray"
-                      aria-label={`Remove ${ordinal}`}
-                      disabled={row.status === 'saving' || row.status === 'saved' || disabled}
-                      onClick={() => dispatch({ type: 'remove', key: row.key })}
-                    >
-                      <IconTrash size={16} />
-                    </ActionIcon>
+                    <RemoveButton {...context} />
                   </Table.Td>
                 </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </ScrollArea.Autosize>
+      ) : (
+        <ScrollArea.Autosize mah="62vh" type="auto">
+          <Stack gap="sm" role="list" aria-label="Images to save">
+            {contexts.map((context) => (
+              <div role="listitem" key={context.row.key}>
+                <RowCard {...context} />
+              </div>
+            ))}
+          </Stack>
+        </ScrollArea.Autosize>
+      )}
       {checkRow?.record && (
         <ImageCheckDialog
           opened

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Password } from '@shared/api/auth';
@@ -10,6 +9,7 @@ import { AuthLayout } from './components/auth-layout';
 import { PasswordStrengthMeter } from './components/password-strength-meter';
 import { FormError } from '@web/components/form-error';
 import { useResetPassword } from './api/reset-password';
+import { showToast } from '@web/lib/toast';
 
 /** /auth/reset-password?token=…: the mailed link's form for a new password. */
 export default function ResetPasswordRoute() {
@@ -37,7 +37,7 @@ export default function ResetPasswordRoute() {
       { token, password },
       {
         onSuccess: ({ returnTo }) => {
-          notifications.show({
+          showToast({
             color: 'teal',
             title: 'Password changed',
             message: 'Sign in with your new password.',

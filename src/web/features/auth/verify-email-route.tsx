@@ -11,7 +11,6 @@ import {
   TextInput,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconMailCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLoaderData, useNavigate, useSearchParams } from 'react-router';
@@ -22,6 +21,7 @@ import { AuthLayout } from './components/auth-layout';
 import { FormError } from '@web/components/form-error';
 import { useChangeEmail } from './api/change-email';
 import { useSendVerification } from './api/send-verification';
+import { showToast } from '@web/lib/toast';
 
 /**
  * /user/verify-email: shown while the email is unverified (resend, change the address), and the
@@ -102,7 +102,7 @@ function PendingVerification({ returnTo }: { returnTo?: string }) {
   const handleResend = () =>
     send.mutate(returnTo, {
       onSuccess: () =>
-        notifications.show({
+        showToast({
           color: 'teal',
           title: 'Email sent',
           message: 'A new confirmation link is on its way.',
@@ -116,7 +116,7 @@ function PendingVerification({ returnTo }: { returnTo?: string }) {
       client.setQueryData(meQueryKey, me);
       if (me?.emailVerified) navigate(returnTo ?? '/', { replace: true });
       else
-        notifications.show({
+        showToast({
           color: 'yellow',
           title: 'Not confirmed yet',
           message: 'Open the link in the email we sent, then try again.',
@@ -162,7 +162,7 @@ function ChangeEmailForm({ returnTo, onDone }: { returnTo?: string; onDone: () =
       { ...values, ...(returnTo ? { returnTo } : {}) },
       {
         onSuccess: () => {
-          notifications.show({
+          showToast({
             color: 'teal',
             title: 'Check your new inbox',
             message: `We sent a confirmation link to ${values.newEmail}.`,

@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { Alert } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Navigate, useParams } from 'react-router';
 import { settingsPath } from '@web/app/guards';
 import { visibleDomains } from '@web/lib/workspace-content';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import DomainChooser from './components/domain-chooser';
+import { showToast } from '@web/lib/toast';
 
 const NO_DOMAINS = 'No domains available';
 
@@ -19,7 +19,7 @@ export default function DomainsRoute() {
   const skipToBasics = domains.length === 0 && isManager;
 
   useEffect(() => {
-    if (skipToBasics) notifications.show({ color: 'orange', message: NO_DOMAINS, id: 'no-domains' });
+    if (skipToBasics) showToast({ color: 'orange', message: NO_DOMAINS, id: 'no-domains' });
   }, [skipToBasics]);
 
   if (skipToBasics) return <Navigate to={settingsPath(workspaceId, 'basics')} replace />;

@@ -1,5 +1,4 @@
 import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '@web/lib/api-client';
@@ -7,6 +6,7 @@ import { useDeleteItem } from './api/delete-item';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
 import { itemTitle, publishChips } from './item-labels';
 import { itemScreenPath, schemaListPath } from './item-paths';
+import { showToast } from '@web/lib/toast';
 
 /** /{workspace}/{domain}/{schema}/{id}/delete: asks, then deletes the item and its stage copies; the change log stays. */
 export default function DeleteItemRoute() {
@@ -16,7 +16,7 @@ export default function DeleteItemRoute() {
 function DeleteScreen({ workspace, domain, schema, item }: ItemScreenContext) {
   const navigate = useNavigate();
   const remove = useDeleteItem();
-  const title = itemTitle(schema, item.data);
+  const title = itemTitle(item.data);
   const published = publishChips(item.publishStatus, workspace.basics.stages, { publishedOnly: true });
 
   const handleDelete = () =>
@@ -24,7 +24,7 @@ function DeleteScreen({ workspace, domain, schema, item }: ItemScreenContext) {
       { ws: workspace.id, schema: schema.name, id: item.id },
       {
         onSuccess: () => {
-          notifications.show({ color: 'teal', message: `Deleted “${title}”. Its change log is kept.` });
+          showToast({ color: 'teal', message: `Deleted “${title}”. Its change log is kept.` });
           navigate(schemaListPath(workspace.id, domain.name, schema.name), { replace: true });
         },
       },

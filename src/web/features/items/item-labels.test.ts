@@ -17,17 +17,17 @@ const blogPost = getSchema('blog-post')!;
 
 describe('itemTitle', () => {
   it('is the name when there is one, trimmed', () => {
-    expect(itemTitle(copy, { name: '  Spring sale ', text: 'x' })).toBe('Spring sale');
+    expect(itemTitle({ name: '  Spring sale ', text: 'x' })).toBe('Spring sale');
   });
 
-  it('falls back to the first text among the top fields', () => {
-    expect(itemTitle(copy, { name: '', text: 'Everything 20% off' })).toBe('Everything 20% off');
-  });
-
-  it("is '-- UNNAMED ITEM --' without a name or top text", () => {
-    expect(itemTitle(copy, {})).toBe(UNNAMED_ITEM);
-    expect(itemTitle(copy, { name: '   ', text: null })).toBe(UNNAMED_ITEM);
-    expect(itemTitle(blogPost, { name: 42 })).toBe(UNNAMED_ITEM);
+  // Regression: an unnamed item was titled with its first text field (its description or copy text).
+  it("is '-- UNNAMED ITEM --' without a name, whatever other text the item has", () => {
+    expect(itemTitle({ name: '', text: 'Everything 20% off', description: 'Loyal buyers' })).toBe(
+      UNNAMED_ITEM,
+    );
+    expect(itemTitle({})).toBe(UNNAMED_ITEM);
+    expect(itemTitle({ name: '   ', text: null })).toBe(UNNAMED_ITEM);
+    expect(itemTitle({ name: 42 })).toBe(UNNAMED_ITEM);
   });
 });
 

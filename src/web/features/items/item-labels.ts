@@ -14,20 +14,11 @@ export const BLANK_USER = 'BLANK USER';
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 /**
- * An item's title: its name, else the first text among the schema's top fields, else
- * '-- UNNAMED ITEM --' (spec §2 item list).
+ * An item's title wherever it is shown: its name, else '-- UNNAMED ITEM --' (spec §2 item list). Never
+ * another field: an unnamed item listed under its description reads as if it had a name.
  */
-export function itemTitle(
-  schema: Pick<SchemaType, 'fields' | 'topFields'>,
-  data: Readonly<Record<string, unknown>>,
-): string {
-  if (text(data.name)) return text(data.name);
-  for (const key of schema.topFields) {
-    const field = schema.fields.find((f) => f.key === key);
-    if (field && (field.type === 'text' || field.type === 'multiline') && text(data[key]))
-      return text(data[key]);
-  }
-  return UNNAMED_ITEM;
+export function itemTitle(data: Readonly<Record<string, unknown>>): string {
+  return text(data.name) || UNNAMED_ITEM;
 }
 
 /** Storage name of the image a schema's thumbnail path points at, if the item has one. */

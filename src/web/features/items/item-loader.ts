@@ -1,5 +1,4 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { notifications } from '@mantine/notifications';
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { getDomain } from '@shared/schemas/catalogue';
 import { welcomeUrl } from '@web/app/guards';
@@ -11,6 +10,7 @@ import { historyQueryOptions } from './api/get-history';
 import { itemQueryOptions } from './api/get-item';
 import { NEW_ITEM_ID } from './api/save-item';
 import { schemaListPath } from './item-paths';
+import { showToast } from '@web/lib/toast';
 
 /** Spec §8: the notification title when a single item fails to load. */
 export const ITEM_NOT_FOUND = 'Item not found';
@@ -43,7 +43,7 @@ export function createItemLoader(client: QueryClient, options: ItemLoaderOptions
     } catch (e) {
       if (isApiError(e) && e.status === 401) throw redirect(welcomeUrl(url.pathname + url.search));
       const message = errorMessage(e);
-      notifications.show({ color: 'red', title: ITEM_NOT_FOUND, message, autoClose: 6000 });
+      showToast({ color: 'red', title: ITEM_NOT_FOUND, message, autoClose: 6000 });
       logEvent('controller_error', { message, guard: 'item' }, url.pathname);
       throw redirect(schemaListPath(ws, domain.name, schemaName));
     }
@@ -52,7 +52,7 @@ export function createItemLoader(client: QueryClient, options: ItemLoaderOptions
       try {
         await client.fetchQuery(approvalsQueryOptions(ws, schemaName, id));
       } catch (e) {
-        notifications.show({ color: 'red', title: 'Error loading approvals', message: errorMessage(e) });
+        showToast({ color: 'red', title: 'Error loading approvals', message: errorMessage(e) });
       }
     }
     return null;

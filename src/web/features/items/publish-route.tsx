@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Checkbox, Group, Paper, Radio, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconCalendarTime, IconUpload } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { approverRoleLabel } from '@shared/publishing/approvals';
@@ -11,6 +10,7 @@ import { usePublishItem } from './api/publish-item';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
 import { publishChips } from './item-labels';
 import { itemScreenPath } from './item-paths';
+import { showToast } from '@web/lib/toast';
 
 /** /{workspace}/{domain}/{schema}/{id}/publish: copies the current version to a stage. */
 export default function PublishRoute() {
@@ -31,6 +31,14 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
   const back = itemScreenPath(workspace.id, domain.name, schema.name, item.id);
   const chosen = chips.find((c) => c.stage === stage);
   const hasRefs = Object.keys(item._references).length > 0;
+  // The server refuses these (409); say so beside the button instead of after a click.
+  const refusal = !item.abilities.canPublish
+    ? null
+    : item.remainingApprovals.length > 0
+      ? 'Publishing is refused until every approval is in.'
+      : item.hasErrors
+        ? 'Publishing is refused until the item is complete.'
+        : null;
 
   const handlePublish = () =>
     publish.mutate(
@@ -38,7 +46,7 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
       {
         onSuccess: (result) => {
           const others = result.published.length - 1;
-          notifications.show({
+          showToast({
             color: 'teal',
             message: `Published version ${item.version} to ${chosen?.stageLabel ?? stage}${others > 0 ? ` with ${others} referenced item(s)` : ''}`,
           });
@@ -53,7 +61,7 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
       { stage, action: 'publish', at: picker.at.toISOString() },
       {
         onSuccess: () => {
-          notifications.show({
+          showToast({
             color: 'violet',
             message: `Scheduled to publish to ${chosen?.stageLabel ?? stage} ${picker.label} (${picker.zone})`,
           });
@@ -136,7 +144,12 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
           {errorMessage(publish.error)}
         </Alert>
       )}
-      <Group justify="flex-end">
+      <Group justify="flex-end" wrap="wrap">
+        {refusal && !picker.isLater && (
+          <Text size="sm" c="orange.9" id="publish-refusal" data-testid="publish-refusal">
+            {refusal}
+          </Text>
+        )}
         <Button component={Link} to={back} variant="default">
           Cancel
         </Button>
@@ -145,7 +158,8 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
             leftSection={<IconUpload size={16} />}
             onClick={handlePublish}
             loading={publish.isPending}
-            disabled={!item.abilities.canPublish}
+            disabled={!item.abilities.canPublish || refusal !== null}
+            aria-describedby={refusal ? 'publish-refusal' : undefined}
           >
             Publish to {chosen?.stageLabel ?? stage}
           </Button>

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Drawer, Grid, Group, Menu, Paper, Stack, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import {
   IconChecklist,
   IconChevronDown,
@@ -41,6 +40,7 @@ import {
   unpublishPath,
 } from './item-paths';
 import { useItemRoute } from './use-item-route';
+import { showToast } from '@web/lib/toast';
 
 const EMAIL_SCHEMA = 'email';
 
@@ -74,7 +74,7 @@ function NewItemScreen({ workspace, domain, schema }: ScreenProps) {
   const navigate = useNavigate();
   const environment = useItemFormEnvironment(workspace);
   const { handleSave } = useItemSave(workspace.id, schema.name, NEW_ITEM_ID, undefined, (item) => {
-    notifications.show({ color: 'teal', message: `${schema.title} created` });
+    showToast({ color: 'teal', message: `${schema.title} created` });
     navigate(itemScreenPath(workspace.id, domain.name, schema.name, item.id), { replace: true });
   });
   const canEdit = workspace.__permissions.canEdit.includes(schema.name);
@@ -89,6 +89,7 @@ function NewItemScreen({ workspace, domain, schema }: ScreenProps) {
         <ItemForm
           schema={schema}
           value={{}}
+          isNew
           mode="edit"
           canEdit={canEdit}
           onSave={handleSave}
@@ -206,7 +207,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
     schema.name,
     id,
     item.data?.version,
-    (saved) => notifications.show({ color: 'teal', message: `Saved as version ${saved.version}` }),
+    (saved) => showToast({ color: 'teal', message: `Saved as version ${saved.version}` }),
   );
 
   // The email editor needs the whole width; the activity panel goes below it.
@@ -287,7 +288,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
           opened={isDrawerOpen}
           onClose={() => setDrawerOpen(false)}
           position="right"
-          title={<Text fw={600}>{itemTitle(schema, current.data)}</Text>}
+          title={<Text fw={600}>{itemTitle(current.data)}</Text>}
         >
           {side}
         </Drawer>

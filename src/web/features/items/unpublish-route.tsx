@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Paper, Radio, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconCalendarTime, IconWorldOff } from '@tabler/icons-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '@web/lib/api-client';
@@ -11,6 +10,7 @@ import { SchedulePicker, useSchedulePicker } from './components/schedule-picker'
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
 import { publishChips } from './item-labels';
 import { itemScreenPath } from './item-paths';
+import { showToast } from '@web/lib/toast';
 
 /** /{workspace}/{domain}/{schema}/{id}/un-publish: removes the copy from a stage. */
 export default function UnpublishRoute() {
@@ -48,7 +48,7 @@ function UnpublishScreen({ workspace, domain, schema, item }: ItemScreenContext)
       { ws: workspace.id, schema: schema.name, id: item.id, stage },
       {
         onSuccess: () => {
-          notifications.show({ color: 'teal', message: `Unpublished from ${chosen?.stageLabel ?? stage}` });
+          showToast({ color: 'teal', message: `Unpublished from ${chosen?.stageLabel ?? stage}` });
           navigate(back);
         },
       },
@@ -60,7 +60,7 @@ function UnpublishScreen({ workspace, domain, schema, item }: ItemScreenContext)
       { stage, action: 'unpublish', at: picker.at.toISOString() },
       {
         onSuccess: () => {
-          notifications.show({
+          showToast({
             color: 'violet',
             message: `Scheduled to unpublish from ${chosen?.stageLabel ?? stage} ${picker.label} (${picker.zone})`,
           });

@@ -1,6 +1,5 @@
 import { Card, Select, Stack, TextInput, Title, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { Basics } from '@shared/api/workspaces';
 import { normaliseStages } from '@shared/publishing/stages';
 import { DATE_DISPLAY_FORMAT } from '@shared/time/zones';
@@ -10,6 +9,7 @@ import { TimezonesInput } from '@web/components/workspace-basics/timezones-input
 import { useCurrentWorkspace, useUpdateWorkspace } from '@web/lib/workspace';
 import { SaveErrorAlert } from './components/conflict-alert';
 import { SaveBar } from './components/save-bar';
+import { showToast } from '@web/lib/toast';
 
 const DATE_FORMATS = [
   { value: 'relative', label: 'Relative (3 hours ago)' },
@@ -59,7 +59,7 @@ export default function BasicsRoute() {
           };
           form.setInitialValues(next);
           form.setValues(next);
-          notifications.show({ color: 'teal', message: 'Basics saved' });
+          showToast({ color: 'teal', message: 'Basics saved' });
         },
       },
     ),

@@ -1,4 +1,5 @@
-import { Card, EmptyState, Skeleton, Table, Text } from '@mantine/core';
+import { Card, EmptyState, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconStack2 } from '@tabler/icons-react';
 import { BatchErrors, BatchProgress } from '@web/components/batch-progress';
 import { formatDateTime, fromNow } from '@web/lib/dates';
@@ -16,6 +17,8 @@ const KIND_LABELS: Record<string, string> = {
 export default function BatchesRoute() {
   const workspace = useCurrentWorkspace();
   const { data, isPending, error } = useBatches(workspace.id);
+  // On a phone each job is one cell: name, start and progress stacked.
+  const isWide = useMediaQuery('(min-width: 48em)', true);
   if (error) return <FormError error={error} />;
   if (isPending) return <Skeleton h={160} radius="md" />;
 
@@ -34,40 +37,71 @@ export default function BatchesRoute() {
 
   return (
     <Card p={0}>
-      <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover>
+      <Table
+        verticalSpacing="sm"
+        horizontalSpacing="md"
+        highlightOnHover
+        layout={isWide ? undefined : 'fixed'}
+        aria-label="Bulk jobs"
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Job</Table.Th>
-            <Table.Th>Progress</Table.Th>
-            <Table.Th>Started</Table.Th>
+            {isWide && (
+              <>
+                <Table.Th>Progress</Table.Th>
+                <Table.Th>Started</Table.Th>
+              </>
+            )}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {data.batches.map((batch) => (
-            <Table.Tr key={batch.id} data-batch={batch.id}>
-              <Table.Td valign="top">
-                <Text size="sm" fw={550}>
-                  {KIND_LABELS[batch.kind] ?? batch.kind}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {batch.fileName ? `${batch.fileName} · ` : ''}by {batch.createdByName ?? batch.createdBy}
-                </Text>
-              </Table.Td>
-              <Table.Td miw={260}>
+          {data.batches.map((batch) => {
+            const progress = (
+              <>
                 <BatchProgress batch={batch} />
                 {batch.errors.length > 0 && (
                   <div style={{ marginTop: 8 }}>
                     <BatchErrors batch={batch} />
                   </div>
                 )}
-              </Table.Td>
-              <Table.Td valign="top">
-                <Text size="sm" title={formatDateTime(batch.startedAt)}>
-                  {fromNow(batch.startedAt)}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ))}
+              </>
+            );
+            const started = (
+              <Text
+                size={isWide ? 'sm' : 'xs'}
+                c={isWide ? undefined : 'dimmed'}
+                title={formatDateTime(batch.startedAt)}
+              >
+                {isWide ? '' : 'Started '}
+                {fromNow(batch.startedAt)}
+              </Text>
+            );
+            return (
+              <Table.Tr key={batch.id} data-batch={batch.id}>
+                <Table.Td valign="top">
+                  <Text size="sm" fw={550}>
+                    {KIND_LABELS[batch.kind] ?? batch.kind}
+                  </Text>
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {batch.fileName ? `${batch.fileName} · ` : ''}by {batch.createdByName ?? batch.createdBy}
+                  </Text>
+                  {!isWide && (
+                    <Stack gap={6} mt={6}>
+                      {started}
+                      {progress}
+                    </Stack>
+                  )}
+                </Table.Td>
+                {isWide && (
+                  <>
+                    <Table.Td miw={260}>{progress}</Table.Td>
+                    <Table.Td valign="top">{started}</Table.Td>
+                  </>
+                )}
+              </Table.Tr>
+            );
+          })}
         </Table.Tbody>
       </Table>
     </Card>

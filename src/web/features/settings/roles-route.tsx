@@ -14,7 +14,6 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { IconPlus, IconShieldLock, IconTrash } from '@tabler/icons-react';
 import type { Workspace } from '@shared/api/workspaces';
 import { trimRoles, type Role, type Roles } from '@shared/permissions/permissions';
@@ -23,6 +22,7 @@ import { useCurrentWorkspace, useUpdateWorkspace } from '@web/lib/workspace';
 import { SaveErrorAlert } from './components/conflict-alert';
 import { SaveBar } from './components/save-bar';
 import { newRoleId } from './role-id';
+import { showToast } from '@web/lib/toast';
 
 const LISTS = [
   { key: 'canEdit', label: 'Can edit', description: 'Create and change items of these types' },
@@ -97,7 +97,7 @@ export default function RolesRoute() {
     if (hasBlankName) return;
     update.mutate(
       { roles: trimRoles(draft, existingSchemas), baseVersion: workspace.version },
-      { onSuccess: () => notifications.show({ color: 'teal', message: 'Roles saved' }) },
+      { onSuccess: () => showToast({ color: 'teal', message: 'Roles saved' }) },
     );
   };
 

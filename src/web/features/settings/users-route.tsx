@@ -1,11 +1,13 @@
 import {
   Avatar,
   Badge,
+  Box,
   Button,
   Card,
   Checkbox,
   Group,
   MultiSelect,
+  SimpleGrid,
   Skeleton,
   Stack,
   Switch,
@@ -16,8 +18,8 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { IconMailForward, IconTrash } from '@tabler/icons-react';
 import { InviteBody, type Member, type Workspace } from '@shared/api/workspaces';
 import { FormError } from '@web/components/form-error';
@@ -29,6 +31,10 @@ import { useInviteMember } from './api/invite-member';
 import { useMembers } from './api/get-members';
 import { useRevokeInvitation } from './api/revoke-invitation';
 import { useUpdateMember, type MemberPatch } from './api/update-member';
+import { showToast } from '@web/lib/toast';
+
+/** What a member without roles may do: only roles grant editing, publishing and approving (spec §6). */
+const VIEW_ONLY_NOTICE = 'With no role they will only see content, not edit, publish or approve it.';
 
 const roleOptions = (workspace: Workspace) =>
   Object.entries(workspace.roles).map(([id, role]) => ({ value: id, label: role.name }));
@@ -65,7 +71,7 @@ function InviteCard({ workspace }: { workspace: Workspace }) {
   const handleSubmit = form.onSubmit((values) =>
     invite.mutate(values, {
       onSuccess: (invitation) => {
-        notifications.show({
+        showToast({
           color: 'teal',
           title: 'Invitation sent',
           message: `${invitation.email} joins when they sign in or sign up with that address.`,
@@ -86,23 +92,23 @@ function InviteCard({ workspace }: { workspace: Workspace }) {
             </Text>
           </Stack>
           <FormError error={invite.error} />
-          <Group align="flex-start" grow wrap="wrap">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             <TextInput
               label="Email"
               placeholder="colleague@company.com"
               type="email"
-              miw={220}
               {...form.getInputProps('email')}
             />
             <MultiSelect
               label="Roles"
               placeholder={form.values.roles.length ? undefined : 'Choose roles'}
               data={roleOptions(workspace)}
-              miw={220}
               clearable
+              description={form.values.roles.length === 0 ? VIEW_ONLY_NOTICE : undefined}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
               {...form.getInputProps('roles')}
             />
-          </Group>
+          </SimpleGrid>
           <Group justify="space-between">
             <Checkbox
               label="Workspace manager (can change settings and members)"
@@ -118,17 +124,122 @@ function InviteCard({ workspace }: { workspace: Workspace }) {
   );
 }
 
+interface MemberRowProps {
+  workspace: Workspace;
+  member: Member;
+  isMe: boolean;
+  onChange: (member: Member, patch: MemberPatch, done: string) => void;
+}
+
+function MemberIdentity({ member, isMe }: Pick<MemberRowProps, 'member' | 'isMe'>) {
+  return (
+    <Group gap="sm" wrap="nowrap">
+      <Avatar radius="xl" color="marquee" size={34}>
+        {initials(member.displayName, member.email)}
+      </Avatar>
+      <Stack gap={0} style={{ minWidth: 0 }}>
+        <Group gap={6}>
+          <Text size="sm" fw={550} truncate>
+            {member.displayName || member.email}
+          </Text>
+          {isMe && (
+            <Badge size="xs" variant="light">
+              You
+            </Badge>
+          )}
+          {!member.active && (
+            <Badge size="xs" color="gray">
+              Deactivated
+            </Badge>
+          )}
+        </Group>
+        <Text size="xs" c="dimmed" truncate>
+          {member.email}
+        </Text>
+      </Stack>
+    </Group>
+  );
+}
+
+function MemberRoles({ workspace, member, onChange }: Omit<MemberRowProps, 'isMe'>) {
+  return (
+    <MultiSelect
+      size="xs"
+      aria-label={`Roles of ${member.email}`}
+      data={roleOptions(workspace)}
+      value={member.roles.filter((r) => r in workspace.roles)}
+      placeholder={member.roles.length ? undefined : 'No roles: only sees content'}
+      onChange={(roles) => onChange(member, { roles }, `Roles of ${member.email} saved`)}
+    />
+  );
+}
+
+function ManagerSwitch({
+  member,
+  onChange,
+  label,
+}: Omit<MemberRowProps, 'isMe' | 'workspace'> & { label?: string }) {
+  return (
+    <Switch
+      label={label}
+      aria-label={`${member.email} is a workspace manager`}
+      checked={member.isWorkspaceManager}
+      onChange={(e) =>
+        onChange(
+          member,
+          { isWorkspaceManager: e.currentTarget.checked },
+          e.currentTarget.checked
+            ? `${member.email} is now a manager`
+            : `${member.email} is no longer a manager`,
+        )
+      }
+    />
+  );
+}
+
+function ActiveSwitch({
+  member,
+  isMe,
+  onChange,
+  label,
+}: Omit<MemberRowProps, 'workspace'> & { label?: string }) {
+  if (isMe)
+    return (
+      <Tooltip label="You cannot deactivate yourself">
+        <Badge color="teal" variant="light">
+          Active
+        </Badge>
+      </Tooltip>
+    );
+  return (
+    <Switch
+      label={label}
+      aria-label={`${member.email} is active`}
+      checked={member.active}
+      color="teal"
+      onChange={(e) =>
+        onChange(
+          member,
+          { active: e.currentTarget.checked },
+          e.currentTarget.checked ? `${member.email} activated` : `${member.email} deactivated`,
+        )
+      }
+    />
+  );
+}
+
 function MembersTable({ workspace, members }: { workspace: Workspace; members: Member[] }) {
   const { data: me } = useMe();
   const update = useUpdateMember(workspace.id);
-  const options = roleOptions(workspace);
+  // Four columns do not fit a phone: there each member is one cell with its controls stacked.
+  const isWide = useMediaQuery('(min-width: 48em)', true);
 
   const handleChange = (member: Member, patch: MemberPatch, done: string) =>
     update.mutate(
       { userId: member.userId, patch },
       {
-        onSuccess: () => notifications.show({ color: 'teal', message: done }),
-        onError: (e) => notifications.show({ color: 'red', title: 'Not saved', message: errorMessage(e) }),
+        onSuccess: () => showToast({ color: 'teal', message: done }),
+        onError: (e) => showToast({ color: 'red', title: 'Not saved', message: errorMessage(e) }),
       },
     );
 
@@ -140,119 +251,93 @@ function MembersTable({ workspace, members }: { workspace: Workspace; members: M
           {members.length}
         </Badge>
       </Group>
-      <Table.ScrollContainer minWidth={720}>
-        <Table verticalSpacing="sm" horizontalSpacing="lg" aria-label="Members">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Member</Table.Th>
-              <Table.Th w={280}>Roles</Table.Th>
-              <Table.Th w={110}>Manager</Table.Th>
-              <Table.Th w={110}>Active</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {members.map((member) => {
-              const isMe = member.userId === me?.id;
-              return (
-                <Table.Tr
-                  key={member.userId}
-                  data-testid={`member-${member.email}`}
-                  style={{ opacity: member.active ? 1 : 0.6 }}
-                >
+      <Table
+        verticalSpacing="sm"
+        horizontalSpacing={isWide ? 'lg' : 'md'}
+        layout="fixed"
+        aria-label="Members"
+        data-testid="members-table"
+      >
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Member</Table.Th>
+            {isWide && (
+              <>
+                <Table.Th w="36%">Roles</Table.Th>
+                <Table.Th w={110}>Manager</Table.Th>
+                <Table.Th w={110}>Active</Table.Th>
+              </>
+            )}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {members.map((member) => {
+            const row = { workspace, member, isMe: member.userId === me?.id, onChange: handleChange };
+            return (
+              <Table.Tr
+                key={member.userId}
+                data-testid={`member-${member.email}`}
+                style={{ opacity: member.active ? 1 : 0.6 }}
+              >
+                {isWide ? (
+                  <>
+                    <Table.Td>
+                      <MemberIdentity {...row} />
+                    </Table.Td>
+                    <Table.Td>
+                      <MemberRoles {...row} />
+                    </Table.Td>
+                    <Table.Td>
+                      <ManagerSwitch {...row} />
+                    </Table.Td>
+                    <Table.Td>
+                      <ActiveSwitch {...row} />
+                    </Table.Td>
+                  </>
+                ) : (
                   <Table.Td>
-                    <Group gap="sm" wrap="nowrap">
-                      <Avatar radius="xl" color="marquee" size={34}>
-                        {initials(member.displayName, member.email)}
-                      </Avatar>
-                      <Stack gap={0} style={{ minWidth: 0 }}>
-                        <Group gap={6}>
-                          <Text size="sm" fw={550} truncate>
-                            {member.displayName || member.email}
-                          </Text>
-                          {isMe && (
-                            <Badge size="xs" variant="light">
-                              You
-                            </Badge>
-                          )}
-                          {!member.active && (
-                            <Badge size="xs" color="gray">
-                              Deactivated
-                            </Badge>
-                          )}
-                        </Group>
-                        <Text size="xs" c="dimmed" truncate>
-                          {member.email}
-                        </Text>
-                      </Stack>
-                    </Group>
+                    <Stack gap="xs">
+                      <MemberIdentity {...row} />
+                      <MemberRoles {...row} />
+                      <Group gap="lg">
+                        <ManagerSwitch {...row} label="Manager" />
+                        <ActiveSwitch {...row} label="Active" />
+                      </Group>
+                    </Stack>
                   </Table.Td>
-                  <Table.Td>
-                    <MultiSelect
-                      size="xs"
-                      aria-label={`Roles of ${member.email}`}
-                      data={options}
-                      value={member.roles.filter((r) => r in workspace.roles)}
-                      placeholder={member.roles.length ? undefined : 'No roles'}
-                      onChange={(roles) => handleChange(member, { roles }, `Roles of ${member.email} saved`)}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Switch
-                      aria-label={`${member.email} is a workspace manager`}
-                      checked={member.isWorkspaceManager}
-                      onChange={(e) =>
-                        handleChange(
-                          member,
-                          { isWorkspaceManager: e.currentTarget.checked },
-                          e.currentTarget.checked
-                            ? `${member.email} is now a manager`
-                            : `${member.email} is no longer a manager`,
-                        )
-                      }
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    {isMe ? (
-                      <Tooltip label="You cannot deactivate yourself">
-                        <Badge color="teal" variant="light">
-                          Active
-                        </Badge>
-                      </Tooltip>
-                    ) : (
-                      <Switch
-                        aria-label={`${member.email} is active`}
-                        checked={member.active}
-                        color="teal"
-                        onChange={(e) =>
-                          handleChange(
-                            member,
-                            { active: e.currentTarget.checked },
-                            e.currentTarget.checked
-                              ? `${member.email} activated`
-                              : `${member.email} deactivated`,
-                          )
-                        }
-                      />
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+                )}
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
     </Card>
   );
 }
 
-function InvitationsTable({
-  workspace,
-  invitations,
-}: {
-  workspace: Workspace;
-  invitations: { email: string; roles: string[]; isWorkspaceManager: boolean; invitedAt: string }[];
-}) {
+type Invitation = { email: string; roles: string[]; isWorkspaceManager: boolean; invitedAt: string };
+
+function InvitationRoles({ workspace, invitation }: { workspace: Workspace; invitation: Invitation }) {
+  return (
+    <Group gap={6}>
+      {invitation.isWorkspaceManager && <Badge variant="filled">Manager</Badge>}
+      {invitation.roles.map((id) => (
+        <Badge key={id} variant="light">
+          {workspace.roles[id]?.name ?? id}
+        </Badge>
+      ))}
+      {invitation.roles.length === 0 && (
+        <Text size="xs" c="dimmed">
+          No roles: will only see content
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+function InvitationsTable({ workspace, invitations }: { workspace: Workspace; invitations: Invitation[] }) {
   const revoke = useRevokeInvitation(workspace.id);
+  const isWide = useMediaQuery('(min-width: 48em)', true);
 
   const handleRevoke = (email: string) =>
     modals.openConfirmModal({
@@ -262,9 +347,8 @@ function InvitationsTable({
       confirmProps: { color: 'red' },
       onConfirm: () =>
         revoke.mutate(email, {
-          onSuccess: () => notifications.show({ color: 'teal', message: `Invitation for ${email} revoked` }),
-          onError: (e) =>
-            notifications.show({ color: 'red', title: 'Not revoked', message: errorMessage(e) }),
+          onSuccess: () => showToast({ color: 'teal', message: `Invitation for ${email} revoked` }),
+          onError: (e) => showToast({ color: 'red', title: 'Not revoked', message: errorMessage(e) }),
         }),
     });
 
@@ -281,46 +365,41 @@ function InvitationsTable({
           No pending invitations.
         </Text>
       ) : (
-        <Table verticalSpacing="sm" horizontalSpacing="lg" aria-label="Pending invitations">
+        <Table
+          verticalSpacing="sm"
+          horizontalSpacing={isWide ? 'lg' : 'md'}
+          layout="fixed"
+          aria-label="Pending invitations"
+        >
           <Table.Tbody>
-            {invitations.map((invitation) => (
-              <Table.Tr key={invitation.email} data-testid={`invitation-${invitation.email}`}>
-                <Table.Td>
-                  <Text size="sm" fw={550}>
-                    {invitation.email}
-                  </Text>
-                  <Text size="xs" c="dimmed" title={formatDateTime(invitation.invitedAt)}>
-                    Invited {fromNow(invitation.invitedAt)}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={6}>
-                    {invitation.isWorkspaceManager && <Badge variant="filled">Manager</Badge>}
-                    {invitation.roles.map((id) => (
-                      <Badge key={id} variant="light">
-                        {workspace.roles[id]?.name ?? id}
-                      </Badge>
-                    ))}
-                    {!invitation.isWorkspaceManager && invitation.roles.length === 0 && (
-                      <Text size="xs" c="dimmed">
-                        No roles
-                      </Text>
-                    )}
-                  </Group>
-                </Table.Td>
-                <Table.Td w={120} ta="right">
-                  <Button
-                    size="xs"
-                    variant="subtle"
-                    color="red"
-                    leftSection={<IconTrash size={14} />}
-                    onClick={() => handleRevoke(invitation.email)}
-                  >
-                    Revoke
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
+            {invitations.map((invitation) => {
+              const roles = <InvitationRoles workspace={workspace} invitation={invitation} />;
+              return (
+                <Table.Tr key={invitation.email} data-testid={`invitation-${invitation.email}`}>
+                  <Table.Td>
+                    <Text size="sm" fw={550} style={{ overflowWrap: 'anywhere' }}>
+                      {invitation.email}
+                    </Text>
+                    <Text size="xs" c="dimmed" title={formatDateTime(invitation.invitedAt)}>
+                      Invited {fromNow(invitation.invitedAt)}
+                    </Text>
+                    {!isWide && <Box mt={6}>{roles}</Box>}
+                  </Table.Td>
+                  {isWide && <Table.Td>{roles}</Table.Td>}
+                  <Table.Td w={isWide ? 120 : 100} ta="right" valign="top">
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      leftSection={<IconTrash size={14} />}
+                      onClick={() => handleRevoke(invitation.email)}
+                    >
+                      Revoke
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
           </Table.Tbody>
         </Table>
       )}

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Group, Stack, Stepper, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { IconClock, IconHourglass } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { Basics } from '@shared/api/workspaces';
@@ -13,6 +12,7 @@ import { DomainPicker } from '@web/components/workspace-basics/domain-picker';
 import { StagesInput } from '@web/components/workspace-basics/stages-input';
 import { TimezonesInput } from '@web/components/workspace-basics/timezones-input';
 import { useCurrentWorkspace, useUpdateWorkspace } from '@web/lib/workspace';
+import { showToast } from '@web/lib/toast';
 
 const STEPS = ['Name', 'Domains', 'Stages', 'Time zones'] as const;
 
@@ -85,7 +85,7 @@ function OobeWizard() {
       },
       {
         onSuccess: (saved) => {
-          notifications.show({ color: 'teal', title: 'All set', message: `${saved.basics.name} is ready.` });
+          showToast({ color: 'teal', title: 'All set', message: `${saved.basics.name} is ready.` });
           navigate(explorePath(saved.id), { replace: true });
         },
       },

@@ -1,8 +1,11 @@
-import { NavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Box, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useElementSize, useWindowEvent } from '@mantine/hooks';
 import {
   IconAlertTriangle,
   IconCalendarTime,
   IconChartBar,
+  IconChevronDown,
   IconCircleCheck,
   IconClockHour4,
   IconInbox,
@@ -44,6 +47,22 @@ function SectionLabel({ children }: { children: string }) {
   );
 }
 
+/** Whether the navigation's scroll area has more below what is shown; follows scrolling and resizing. */
+function useMoreBelow() {
+  const viewportRef = useRef<HTMLDivElement>(null);
+  const { ref: contentRef, height } = useElementSize();
+  const [isMoreBelow, setMoreBelow] = useState(false);
+  const measure = useCallback(() => {
+    const viewport = viewportRef.current;
+    if (viewport) setMoreBelow(viewport.scrollHeight - viewport.clientHeight - viewport.scrollTop > 8);
+  }, []);
+  useEffect(measure, [measure, height]);
+  useWindowEvent('resize', measure);
+  const scrollDown = () =>
+    viewportRef.current?.scrollBy({ top: viewportRef.current.clientHeight * 0.75, behavior: 'smooth' });
+  return { viewportRef, contentRef, isMoreBelow, measure, scrollDown };
+}
+
 /** Left navigation of a workspace: saved views, then domains and their schemas (spec §2). */
 export function ExploreNav({ workspace }: { workspace: Workspace }) {
   const { pathname } = useLocation();
@@ -51,89 +70,123 @@ export function ExploreNav({ workspace }: { workspace: Workspace }) {
   const plain = views.filter((v) => !v.stage);
   const stages = [...new Set(views.filter((v) => v.stage).map((v) => v.stage!))];
   const domains = visibleDomains(workspace);
+  const more = useMoreBelow();
 
   return (
-    <ScrollArea type="scroll" style={{ flex: 1 }} aria-label="Workspace navigation">
-      <Stack gap={2} component="nav">
-        <NavLink
-          component={Link}
-          to={`/${workspace.id}/_dashboard`}
-          label="Dashboard"
-          active={pathname === `/${workspace.id}/_dashboard`}
-          leftSection={<IconChartBar size={17} stroke={1.6} />}
-        />
-        <SectionLabel>Saved views</SectionLabel>
-        {plain.map((view) => {
-          const to = explorePath(workspace.id, view.viewId);
-          const ViewIcon = VIEW_ICONS[view.viewId];
-          return (
-            <NavLink
-              key={to}
-              component={Link}
-              to={to}
-              label={view.label}
-              active={pathname === to}
-              leftSection={<ViewIcon size={17} stroke={1.6} />}
-            />
-          );
-        })}
-        {stages.map((stage) => (
+    <Box pos="relative" style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+      <ScrollArea
+        type="auto"
+        style={{ flex: 1 }}
+        viewportRef={more.viewportRef}
+        onScrollPositionChange={more.measure}
+        aria-label="Workspace navigation"
+      >
+        <Stack gap={2} component="nav" ref={more.contentRef}>
           <NavLink
-            key={stage}
-            label={stage}
-            leftSection={<IconCircleCheck size={17} stroke={1.6} />}
-            defaultOpened={pathname.includes('-in/')}
-            childrenOffset={28}
-          >
-            {views
-              .filter((v) => v.stage === stage)
-              .map((view) => {
-                const to = explorePath(workspace.id, view.viewId, view.viewParam);
-                const ViewIcon = VIEW_ICONS[view.viewId];
+            component={Link}
+            to={`/${workspace.id}/_dashboard`}
+            label="Dashboard"
+            active={pathname === `/${workspace.id}/_dashboard`}
+            leftSection={<IconChartBar size={17} stroke={1.6} />}
+          />
+          <SectionLabel>Saved views</SectionLabel>
+          {plain.map((view) => {
+            const to = explorePath(workspace.id, view.viewId);
+            const ViewIcon = VIEW_ICONS[view.viewId];
+            return (
+              <NavLink
+                key={to}
+                component={Link}
+                to={to}
+                label={view.label}
+                active={pathname === to}
+                leftSection={<ViewIcon size={17} stroke={1.6} />}
+              />
+            );
+          })}
+          {stages.map((stage) => (
+            <NavLink
+              key={stage}
+              label={stage}
+              leftSection={<IconCircleCheck size={17} stroke={1.6} />}
+              defaultOpened={pathname.includes('-in/')}
+              childrenOffset={28}
+            >
+              {views
+                .filter((v) => v.stage === stage)
+                .map((view) => {
+                  const to = explorePath(workspace.id, view.viewId, view.viewParam);
+                  const ViewIcon = VIEW_ICONS[view.viewId];
+                  return (
+                    <NavLink
+                      key={to}
+                      component={Link}
+                      to={to}
+                      label={view.label.replace(` in ${stage}`, '')}
+                      active={pathname === to}
+                      leftSection={<ViewIcon size={15} stroke={1.6} />}
+                    />
+                  );
+                })}
+            </NavLink>
+          ))}
+
+          <SectionLabel>Content</SectionLabel>
+          {domains.length === 0 && (
+            <Text size="sm" c="dimmed" px="sm">
+              No domains enabled.
+            </Text>
+          )}
+          {domains.map((domain) => (
+            <NavLink
+              key={domain.name}
+              label={domain.title}
+              leftSection={<DomainIcon name={domain.name} size={17} />}
+              defaultOpened
+              childrenOffset={28}
+            >
+              {domain.schemas.map((schema) => {
+                const to = `/${workspace.id}/${domain.name}/${schema.name}`;
                 return (
                   <NavLink
-                    key={to}
+                    key={schema.name}
                     component={Link}
                     to={to}
-                    label={view.label.replace(` in ${stage}`, '')}
+                    label={schema.pluralTitle}
                     active={pathname === to}
-                    leftSection={<ViewIcon size={15} stroke={1.6} />}
+                    leftSection={<SchemaIcon name={schema.icon} size={15} />}
                   />
                 );
               })}
-          </NavLink>
-        ))}
-
-        <SectionLabel>Content</SectionLabel>
-        {domains.length === 0 && (
-          <Text size="sm" c="dimmed" px="sm">
-            No domains enabled.
-          </Text>
-        )}
-        {domains.map((domain) => (
-          <NavLink
-            key={domain.name}
-            label={domain.title}
-            leftSection={<DomainIcon name={domain.name} size={17} />}
-            defaultOpened
-            childrenOffset={28}
+            </NavLink>
+          ))}
+        </Stack>
+      </ScrollArea>
+      {more.isMoreBelow && (
+        <UnstyledButton
+          onClick={more.scrollDown}
+          data-testid="nav-more-below"
+          style={{
+            position: 'absolute',
+            insetInline: 0,
+            bottom: 0,
+            paddingTop: 24,
+            paddingBottom: 4,
+            textAlign: 'center',
+            background: 'linear-gradient(to bottom, transparent, var(--mantine-color-body) 60%)',
+          }}
+        >
+          <Text
+            size="xs"
+            fw={600}
+            c="marquee.7"
+            span
+            style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
           >
-            {domain.schemas.map((schema) => {
-              const to = `/${workspace.id}/${domain.name}/${schema.name}`;
-              return (
-                <NavLink
-                  key={schema.name}
-                  component={Link}
-                  to={to}
-                  label={schema.pluralTitle}
-                  active={pathname === to}
-                  leftSection={<SchemaIcon name={schema.icon} size={15} />}
-                />
-              );
-            })}
-          </NavLink>
-        ))}
-      </Stack>
-    </ScrollArea>
+            More below <IconChevronDown size={14} />
+          </Text>
+        </UnstyledButton>
+      )}
+    </Box>
   );
 }

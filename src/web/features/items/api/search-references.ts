@@ -14,7 +14,7 @@ export function referenceOf(item: Item): Reference {
   return {
     id: item.id,
     schemaType: item.schema,
-    label: schema ? itemTitle(schema, item.data) : item.id,
+    label: itemTitle(item.data),
     ...(thumbId ? { thumbId } : {}),
     ...(altText ? { altText } : {}),
   };

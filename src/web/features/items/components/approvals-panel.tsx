@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text, Textarea } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconCircleCheck, IconClockHour4 } from '@tabler/icons-react';
 import type { Approvals, Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
@@ -8,6 +7,7 @@ import { errorMessage } from '@web/lib/api-client';
 import { formatDateTime } from '@web/lib/dates';
 import { useApprovals } from '../api/get-approvals';
 import { useApproveItem } from '../api/approve-item';
+import { showToast } from '@web/lib/toast';
 
 /** The approver roles of the current version: who approved as what, who must still approve. */
 export function ApproverList({ approvals }: { approvals: Approvals }) {
@@ -75,7 +75,7 @@ export function ApproveForm({
       {
         onSuccess: () => {
           setComment('');
-          notifications.show({
+          showToast({
             color: 'teal',
             message: `Approved version ${approvals.version} as ${labelOf(roleId)}`,
           });

@@ -90,7 +90,7 @@ export function ItemEntry({
 }: ItemEntryProps) {
   const schema = getSchema(item.schema);
   const domain = domainOfSchema(item.schema)?.name ?? '_';
-  const title = schema ? itemTitle(schema, item.data) : item.id;
+  const title = itemTitle(item.data);
   const thumbId = schema ? itemThumbId(schema, item.data) : undefined;
   const thumbSrc = thumbId ? imageResizeUrl(workspace.id, thumbId, { w: 400 }) : undefined;
   const by = userLabel(item.lastWrittenBy, item.lastWrittenByName, members);

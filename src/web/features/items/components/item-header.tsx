@@ -25,9 +25,9 @@ interface ItemHeaderProps {
 /** Breadcrumbs, title, ID, version and status chips at the top of every item screen. */
 export function ItemHeader({ workspace, domain, schema, item, section, actions, title }: ItemHeaderProps) {
   const ws = workspace.id;
-  const name = title ?? (item ? itemTitle(schema, item.data) : schema.title);
+  const name = title ?? (item ? itemTitle(item.data) : schema.title);
   return (
-    <Stack gap={6} mb="lg">
+    <Stack gap={6} mb="lg" data-testid="item-header">
       <Breadcrumbs fz="sm" separatorMargin={6}>
         <Anchor component={Link} to={`/${ws}/${domain.name}`} c="dimmed">
           {domain.title}

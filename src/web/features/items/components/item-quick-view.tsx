@@ -33,7 +33,7 @@ export function ItemQuickViewPanel({ workspace, schema: schemaName, id, opened, 
   const [isEditing, setEditing] = useState(false);
   const item = useItem(workspace.id, schemaName, id);
   const schema = getSchema(schemaName);
-  const title = item.data && schema ? itemTitle(schema, item.data.data) : 'Item';
+  const title = item.data ? itemTitle(item.data.data) : 'Item';
   // Fetch the body's chunk alongside the item rather than after it.
   useEffect(() => void loadBody(), []);
   return (

@@ -1,10 +1,10 @@
 import { Button, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { IconRestore } from '@tabler/icons-react';
 import type { Item } from '@shared/api/items';
 import { errorMessage } from '@web/lib/api-client';
 import { useRestoreVersion } from '../api/restore-version';
+import { showToast } from '@web/lib/toast';
 
 /** 'Restore this version': after a confirmation, saves that version's data as a new version. */
 export function RestoreVersionButton({ ws, item, num }: { ws: string; item: Item; num: number }) {
@@ -25,11 +25,11 @@ export function RestoreVersionButton({ ws, item, num }: { ws: string; item: Item
           { ws, schema: item.schema, id: item.id, num, baseVersion: item.version },
           {
             onSuccess: (saved) =>
-              notifications.show({
+              showToast({
                 color: 'teal',
                 message: `Version ${num} restored as version ${saved.version}`,
               }),
-            onError: (error) => notifications.show({ color: 'red', message: errorMessage(error) }),
+            onError: (error) => showToast({ color: 'red', message: errorMessage(error) }),
           },
         ),
     });
