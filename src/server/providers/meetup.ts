@@ -1,4 +1,4 @@
-import { bearer, providerJson, ProviderError, type ServiceAdapter } from './oauth';
+import { bearer, providerJson, ProviderError, type OAuth2Adapter } from './oauth';
 
 /**
  * The meetup-group service: Meetup's OAuth 2 (authorize at `{AUTH_URL}/authorize`, token at
@@ -18,15 +18,16 @@ interface SelfAnswer {
   errors?: { message: string }[];
 }
 
-export const meetup: ServiceAdapter = {
+export const meetup: OAuth2Adapter = {
   provider: 'meetup',
+  protocol: 'oauth2',
   scopes: ['basic', 'event_management'],
   scopeSeparator: ' ',
   pkce: false,
   clientAuth: 'body',
   authorizeUrl: (config) => `${config.authUrl}/authorize`,
   tokenUrl: (config) => `${config.authUrl}/access`,
-  async fetchProfile(config, accessToken) {
+  async fetchProfile(config, { accessToken }) {
     const body = await providerJson<SelfAnswer>(`${config.apiUrl}/gql`, {
       method: 'POST',
       headers: { ...bearer(accessToken), 'content-type': 'application/json' },
