@@ -82,7 +82,7 @@ const SERVICE_DEFAULTS: Record<ServiceProvider, { authUrl: string; apiUrl: strin
   facebook: { authUrl: 'https://www.facebook.com/v3.2', apiUrl: 'https://graph.facebook.com/v3.2' },
   'google-ads': {
     authUrl: 'https://accounts.google.com/o/oauth2',
-    apiUrl: 'https://googleads.googleapis.com/v17',
+    apiUrl: 'https://googleads.googleapis.com/v26',
   },
   meetup: { authUrl: 'https://secure.meetup.com/oauth2', apiUrl: 'https://api.meetup.com' },
   eventbrite: { authUrl: 'https://www.eventbrite.com/oauth', apiUrl: 'https://www.eventbriteapi.com/v3' },
