@@ -237,7 +237,7 @@ describe('X: 3-legged OAuth 1.0a with every call signed', () => {
     expect((await callback(back.pathname + back.search, cookie, team.members.marketer)).statusCode).toBe(400);
     expect((await call(t, 'GET', back.pathname + back.search, team.manager)).statusCode).toBe(400);
     const denied = await callback(
-      `/fun/auth/x/callback?denied=${back.searchParams.get('oauth_token')}&oauth_token=${back.searchParams.get('oauth_token')}`,
+      `/fun/auth/x/callback?denied=${back.searchParams.get('oauth_token')}`,
       cookie,
     );
     expect(denied.statusCode).toBe(400);

@@ -168,7 +168,8 @@ export async function finishAuth(
 ) {
   const { adapter, config } = adapterFor(ctx, provider);
   const sealed = unseal<AuthState>(ctx.config.secret, STATE_PURPOSE, cookie);
-  const returned = adapter.protocol === 'oauth1' ? query.oauth_token : query.state;
+  // X sends the request token back as `oauth_token`, or as `denied` when the user refused.
+  const returned = adapter.protocol === 'oauth1' ? (query.oauth_token ?? query.denied) : query.state;
   if (
     !sealed ||
     !sessionHash ||
