@@ -9,7 +9,7 @@ const PORT = Number(process.env.E2E_PORT ?? 8090);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 // A stand-in Nominatim geocoder for the address field (e2e/fake-geocoder.ts), next to the app's port.
 const GEOCODER_PORT = PORT + 1000;
-// A stand-in for the social providers (Facebook, X) of service connections (e2e/fake-social.ts).
+// A stand-in for the six providers of service connections (e2e/fake-social.ts).
 const SOCIAL_PORT = PORT + 1100;
 // Past every checkout's geocoder port (PORT + 1000), so neighbouring E2E_PORTs never collide.
 const VISUALISATION_PORT = PORT + 2000;

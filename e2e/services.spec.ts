@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { acceptCookies, patchBasics, seedMember, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
 
 /**
@@ -7,6 +7,21 @@ import { acceptCookies, patchBasics, seedMember, seedVerifiedUser, seedWorkspace
  * for an audience and saves; the manager deletes the service.
  */
 test.beforeEach(async ({ context }) => acceptCookies(context));
+
+/** A new service item named after the provider, connected through the 600 × 600 pop-up. */
+async function connectThroughPopup(page: Page, ws: string, provider: string, account: string) {
+  await page.goto(`/${ws}/admin/service/new`);
+  await page.getByLabel('Name', { exact: true }).fill(`Team ${provider}`);
+  await page.getByPlaceholder('Pick a provider').click();
+  await page.getByRole('option', { name: provider, exact: true }).click();
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Authenticate', exact: true }).click();
+  const popup = await popupOpened;
+  expect(popup.viewportSize()).toEqual({ width: 600, height: 600 });
+  await popup.waitForEvent('close');
+  await expect(page.getByText(`Connected as ${account}`)).toBeVisible();
+  await expect(page.getByTestId('service-status')).toHaveText('Service Connected');
+}
 
 test('a service is connected through the pop-up, checked, used for interests and deleted', async ({
   page,
@@ -18,17 +33,7 @@ test('a service is connected through the pop-up, checked, used for interests and
   });
   await patchBasics(page.request, ws, { domains: ['admin', 'marketing'] });
 
-  await page.goto(`/${ws}/admin/service/new`);
-  await page.getByLabel('Name', { exact: true }).fill('Team Facebook');
-  await page.getByPlaceholder('Pick a provider').click();
-  await page.getByRole('option', { name: 'Facebook', exact: true }).click();
-  const popupOpened = page.waitForEvent('popup');
-  await page.getByRole('button', { name: 'Authenticate', exact: true }).click();
-  const popup = await popupOpened;
-  expect(popup.viewportSize()).toEqual({ width: 600, height: 600 });
-  await popup.waitForEvent('close');
-  await expect(page.getByText('Connected as Fiona Facebook')).toBeVisible();
-  await expect(page.getByTestId('service-status')).toHaveText('Service Connected');
+  await connectThroughPopup(page, ws, 'Facebook', 'Fiona Facebook');
   // Details are picked from the lists Facebook returned: the ad account and the page.
   await page.getByRole('combobox', { name: 'Ad account' }).click();
   await page.getByRole('option', { name: 'Acme Ads (act_7001)' }).click();
@@ -95,4 +100,47 @@ test('a service is connected through the pop-up, checked, used for interests and
   await expect(page.getByText('Version 2', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByTestId('item-version')).toHaveText('Version 3');
+});
+
+test('X connects through OAuth 1.0a in the pop-up, is checked, searched for interests and deleted', async ({
+  page,
+}) => {
+  await seedVerifiedUser(page.request, 'services-x');
+  const { id: ws } = await seedWorkspace(page.request, `Services X ${Date.now().toString(36)}`);
+  await patchBasics(page.request, ws, { domains: ['admin', 'marketing'] });
+
+  await connectThroughPopup(page, ws, 'X', 'Xavier X');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByTestId('item-version')).toHaveText('Version 1');
+  const id = new URL(page.url()).pathname.split('/').pop()!;
+
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.getByRole('button', { name: 'Check Connection' }).click();
+  await expect(page.getByTestId('service-status')).toHaveText('Service Connected');
+  await shot(page, 'services-10-x-checked');
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+
+  // The Ads API's interest search, signed with the stored token and secret.
+  await page.goto(`/${ws}/marketing/audience/new`);
+  await page.getByLabel('Name', { exact: true }).fill('Soccer fans');
+  const interests = page.getByTestId('social-interests');
+  await interests.getByText('X', { exact: true }).click();
+  await interests.getByPlaceholder('Search interests').fill('sports');
+  await page.getByRole('option', { name: /Sports\/Soccer/ }).click();
+  await expect(interests.getByTestId('interest-chip')).toHaveCount(1);
+  await shot(page, 'services-11-x-interests');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByTestId('item-version')).toHaveText('Version 1');
+  const audienceId = new URL(page.url()).pathname.split('/').pop()!;
+  const audience = await (
+    await page.request.get(`/api/v1/workspaces/${ws}/items/audience/${audienceId}`)
+  ).json();
+  expect(audience.data.socialInterests).toEqual([{ id: '16', name: 'Sports/Soccer', type: 'INTEREST' }]);
+
+  await page.goto(`/${ws}/admin/service/${id}`);
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.getByRole('button', { name: 'Delete Service' }).click();
+  await expect(page.getByRole('button', { name: 'Authenticate', exact: true })).toBeVisible();
+  const cleared = await (await page.request.get(`/api/v1/workspaces/${ws}/items/service/${id}`)).json();
+  expect(cleared.data.connection).toEqual({ provider: 'x' });
 });

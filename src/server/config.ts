@@ -82,12 +82,12 @@ const SERVICE_DEFAULTS: Record<ServiceProvider, { authUrl: string; apiUrl: strin
   facebook: { authUrl: 'https://www.facebook.com/v3.2', apiUrl: 'https://graph.facebook.com/v3.2' },
   'google-ads': {
     authUrl: 'https://accounts.google.com/o/oauth2',
-    apiUrl: 'https://googleads.googleapis.com/v17',
+    apiUrl: 'https://googleads.googleapis.com/v26',
   },
   meetup: { authUrl: 'https://secure.meetup.com/oauth2', apiUrl: 'https://api.meetup.com' },
   eventbrite: { authUrl: 'https://www.eventbrite.com/oauth', apiUrl: 'https://www.eventbriteapi.com/v3' },
   linkedin: { authUrl: 'https://www.linkedin.com/oauth/v2', apiUrl: 'https://api.linkedin.com' },
-  x: { authUrl: 'https://x.com/i/oauth2', apiUrl: 'https://api.x.com' },
+  x: { authUrl: 'https://api.x.com', apiUrl: 'https://api.x.com' },
 };
 
 /** `{PROVIDER}_CLIENT_ID`, `_CLIENT_SECRET`, `_AUTH_URL`, `_API_URL` (PROVIDER upper-cased, `-` as `_`). */

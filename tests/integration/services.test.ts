@@ -16,6 +16,7 @@ import {
   startFakeSocial,
   type FakeSocial,
 } from '../fixtures/fake-social';
+import { oauthParams } from '../fixtures/fake-oauth1';
 
 const servicesOf = (env: Record<string, string>) =>
   loadConfig({ DATA_DIR: '/nonexistent', MARQUEE_SECRET: 'x', ...env }).services;
@@ -166,26 +167,26 @@ describe('connecting through the OAuth pop-up', () => {
   });
 
   it('fails the exchange when the PKCE verifier does not match the challenge', async () => {
-    const first = await authorize('x');
-    const second = await authorize('x');
+    const first = await authorize('google-ads');
+    const second = await authorize('google-ads');
     // The second flow's cookie (its verifier) with the first flow's code and state: the state check stops it.
     expect((await callback(first.callback, second.cookie)).statusCode).toBe(400);
     // A code redeemed with a wrong verifier at the provider is refused there.
     const form = new URLSearchParams({
       grant_type: 'authorization_code',
       code: first.back.searchParams.get('code')!,
-      redirect_uri: 'http://marquee.test/fun/auth/x/callback',
+      redirect_uri: 'http://marquee.test/fun/auth/google-ads/callback',
       code_verifier: 'not-the-verifier-not-the-verifier-not-the-ver',
+      client_id: FAKE_CLIENT.id,
+      client_secret: FAKE_CLIENT.secret,
     });
-    const direct = await fetch(`${fake.url}/x/2/oauth2/token`, {
+    const direct = await fetch(`${fake.url}/google/token`, {
       method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${FAKE_CLIENT.id}:${FAKE_CLIENT.secret}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: form.toString(),
     });
     expect(direct.status).toBe(400);
+    expect(await direct.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
   it('lets only managers of the workspace start, and answers 401 without a session', async () => {
@@ -193,6 +194,89 @@ describe('connecting through the OAuth pop-up', () => {
     const marketer = await call(t, 'GET', fun('auth/facebook'), team.members.marketer);
     expect(marketer.statusCode).toBe(403);
     expect((await call(t, 'GET', fun('auth/facebook'), outsider)).statusCode).toBe(404);
+  });
+});
+
+describe('X: 3-legged OAuth 1.0a with every call signed', () => {
+  it('gets a request token for the callback, sends the pop-up to authorize it and binds it to the session', async () => {
+    const { start, cookie, back } = await authorize('x');
+    const requested = fake.seen.findLast((r) => r.path === '/x/oauth/request_token')!;
+    expect(requested.method).toBe('POST');
+    expect(oauthParams(requested.authorization)).toMatchObject({
+      oauth_consumer_key: FAKE_CLIENT.id,
+      oauth_signature_method: 'HMAC-SHA1',
+      oauth_callback: 'http://marquee.test/fun/auth/x/callback',
+    });
+    const url = new URL(start.headers.location as string);
+    expect(url.origin + url.pathname).toBe(`${fake.url}/x/oauth/authorize`);
+    const requestToken = url.searchParams.get('oauth_token')!;
+    expect(back.searchParams.get('oauth_token')).toBe(requestToken);
+    // The request token's secret stays on the server, sealed in the HttpOnly cookie.
+    expect(start.headers.location).not.toContain('secret');
+
+    const res = await callback(back.pathname + back.search, cookie);
+    expect(res.statusCode).toBe(200);
+    const { message } = postedMessage(res.body);
+    expect(message.profile).toEqual(FAKE_X_USER);
+    const exchanged = fake.seen.findLast((r) => r.path === '/x/oauth/access_token')!;
+    expect(oauthParams(exchanged.authorization)).toMatchObject({
+      oauth_token: requestToken,
+      oauth_verifier: back.searchParams.get('oauth_verifier'),
+    });
+    const profileCall = fake.seen.findLast((r) => r.path === '/x/1.1/account/verify_credentials.json')!;
+    expect(oauthParams(profileCall.authorization)?.oauth_token).toMatch(new RegExp(`^${FAKE_X_USER.id}-`));
+    for (const secret of fake.liveTokens) expect(res.body).not.toContain(secret);
+  });
+
+  it('refuses a callback with another request token, another session or no cookie', async () => {
+    const { cookie, back } = await authorize('x');
+    const other = await authorize('x');
+    const swapped = new URL(back);
+    swapped.searchParams.set('oauth_token', other.back.searchParams.get('oauth_token')!);
+    expect((await callback(swapped.pathname + swapped.search, cookie)).statusCode).toBe(400);
+    expect((await callback(back.pathname + back.search, cookie, team.members.marketer)).statusCode).toBe(400);
+    expect((await call(t, 'GET', back.pathname + back.search, team.manager)).statusCode).toBe(400);
+    const denied = await callback(
+      `/fun/auth/x/callback?denied=${back.searchParams.get('oauth_token')}`,
+      cookie,
+    );
+    expect(denied.statusCode).toBe(400);
+    expect(postedMessage(denied.body).message.error).toBe('The authorization was denied');
+  });
+
+  it('fails when a signature is wrong: the token secret', async () => {
+    const { item, message } = await connectedService('x');
+    const access = [...fake.liveTokens].find((value) => value.startsWith(`${FAKE_X_USER.id}-`))!;
+    const forged = await createItem(t, team.manager, team.ws, 'service', {
+      name: 'X with a wrong token secret',
+      connection: {
+        provider: 'x',
+        encTokens: sealTokens(t.config.secret, team.ws, 'x', {
+          accessToken: access,
+          tokenSecret: 'not-the-token-secret',
+          profile: message.profile,
+        }),
+      },
+    });
+    expect((await call(t, 'GET', fun(`ping/${forged.id}`), team.manager)).json()).toEqual({
+      status: 'failed',
+      message: 'Service connection failed.',
+    });
+    expect((await call(t, 'GET', fun(`ping/${item.id}`), team.manager)).json().status).toBe('success');
+  });
+
+  it('has its signatures checked by the fake: a replayed request is refused', async () => {
+    await connectedService('x');
+    const signed = fake.seen.findLast((r) => r.path === '/x/1.1/account/verify_credentials.json')!;
+    const replay = await fetch(`${fake.url}/x/1.1/account/verify_credentials.json?skip_status=true`, {
+      headers: { authorization: signed.authorization! },
+    });
+    expect(replay.status).toBe(401);
+    const tampered = await fetch(`${fake.url}/x/1.1/account/verify_credentials.json?skip_status=false`, {
+      headers: { authorization: signed.authorization!.replace(/oauth_nonce="[^"]*"/, 'oauth_nonce="fresh"') },
+    });
+    expect(tampered.status).toBe(401);
+    expect(await tampered.json()).toEqual({ errors: [{ code: 32, message: 'Could not authenticate you.' }] });
   });
 });
 
@@ -267,29 +351,35 @@ describe('ping and delete', () => {
     });
   });
 
-  it('refreshes an expired token, saves it as the next version and then answers', async () => {
-    fake.xExpiresIn = 1;
-    let item;
-    try {
-      ({ item } = await connectedService('x'));
-    } finally {
-      fake.xExpiresIn = 7200;
-    }
-    const res = await call(t, 'GET', fun(`ping/${item.id}`), team.manager);
-    expect(res.json()).toMatchObject({
-      status: 'success',
-      message: 'Service Connected',
-      profile: FAKE_X_USER,
-    });
-    expect(fake.seen.filter((r) => r.form.grant_type === 'refresh_token')).toHaveLength(1);
-    const saved = await getItem(t, team.manager, team.ws, 'service', item.id);
-    expect(saved.version).toBe(2);
-    const connection = saved.data.connection as { encTokens: string };
-    expect(connection.encTokens).not.toBe((item.data.connection as { encTokens: string }).encTokens);
-    // The refresh token was used once; a second ping needs none (the new token lives two hours).
-    expect((await call(t, 'GET', fun(`ping/${item.id}`), team.manager)).json().status).toBe('success');
-    expect(fake.seen.filter((r) => r.form.grant_type === 'refresh_token')).toHaveLength(1);
-  });
+  it.each([
+    ['google-ads', '/google/token'],
+    ['meetup', '/meetup/access'],
+    ['linkedin', '/linkedin/accessToken'],
+  ])(
+    '%s: refreshes an expired token, saves it as the next version and then answers',
+    async (provider, tokenPath) => {
+      fake.expiresIn = 1;
+      let item;
+      try {
+        ({ item } = await connectedService(provider));
+      } finally {
+        fake.expiresIn = 3600;
+      }
+      const refreshes = () =>
+        fake.seen.filter((r) => r.path === tokenPath && r.form.grant_type === 'refresh_token');
+      const before = refreshes().length;
+      const res = await call(t, 'GET', fun(`ping/${item.id}`), team.manager);
+      expect(res.json()).toMatchObject({ status: 'success', message: 'Service Connected' });
+      expect(refreshes()).toHaveLength(before + 1);
+      const saved = await getItem(t, team.manager, team.ws, 'service', item.id);
+      expect(saved.version).toBe(2);
+      const connection = saved.data.connection as { encTokens: string };
+      expect(connection.encTokens).not.toBe((item.data.connection as { encTokens: string }).encTokens);
+      // The refreshed token (Google keeps its refresh token and sends none) lives an hour: no second refresh.
+      expect((await call(t, 'GET', fun(`ping/${item.id}`), team.manager)).json().status).toBe('success');
+      expect(refreshes()).toHaveLength(before + 1);
+    },
+  );
 
   it("says 'Service connection failed.' when the provider no longer honours the token", async () => {
     const { item } = await connectedService('x');
@@ -312,17 +402,35 @@ describe('ping and delete', () => {
     }
   });
 
-  it('revokes at the provider and clears the connection', async () => {
-    const { item } = await connectedService('x');
+  it.each([
+    ['x', '/x/1.1/oauth/invalidate_token'],
+    ['facebook', '/facebook/me/permissions'],
+    ['google-ads', '/google/revoke'],
+    ['linkedin', '/linkedin/revoke'],
+  ])('%s: revokes at the provider and clears the connection', async (provider, revokePath) => {
+    const { item } = await connectedService(provider);
+    const live = fake.liveTokens.size;
     const res = await call(t, 'DELETE', fun(`delete/${item.id}`), team.manager);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ revoked: true, version: 2 });
-    expect(fake.seen.at(-1)).toMatchObject({ method: 'POST', path: '/x/2/oauth2/revoke' });
+    expect(fake.seen.at(-1)).toMatchObject({ path: revokePath });
+    expect(fake.liveTokens.size).toBe(live - 1);
     const saved = await getItem(t, team.manager, team.ws, 'service', item.id);
-    expect(saved.data.connection).toEqual({ provider: 'x' });
+    expect(saved.data.connection).toEqual({ provider });
     expect((await call(t, 'GET', fun(`ping/${item.id}`), team.manager)).json().error.message).toBe(
       SERVICE_MESSAGES.notConnected,
     );
+  });
+
+  it('clears a connection whose provider has no revocation (Meetup, Eventbrite)', async () => {
+    for (const provider of ['meetup', 'eventbrite']) {
+      const { item } = await connectedService(provider);
+      const res = await call(t, 'DELETE', fun(`delete/${item.id}`), team.manager);
+      expect(res.json()).toEqual({ revoked: false, version: 2 });
+      expect((await getItem(t, team.manager, team.ws, 'service', item.id)).data.connection).toEqual({
+        provider,
+      });
+    }
   });
 
   it('refuses non-managers (403), other workspaces (404) and anonymous callers (401)', async () => {
@@ -361,9 +469,9 @@ describe('interest search', () => {
     expect(fake.seen.at(-1)!.query).toMatchObject({ type: 'adinterest', q: 'movie' });
   });
 
-  it('searches X interests', async () => {
+  it('searches X interests with a signed Ads API call', async () => {
     await connectedService('x');
-    const res = await call(t, 'GET', fun('interest/x?searchterm=movies'), team.members.marketer);
+    const res = await call(t, 'GET', fun('interest/x?searchterm=movies%20and'), team.members.marketer);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([
       { name: 'Movies and television/Comedy', targeting_type: 'INTEREST', targeting_value: '8' },
@@ -373,6 +481,10 @@ describe('interest search', () => {
         targeting_value: '9',
       },
     ]);
+    const search = fake.seen.at(-1)!;
+    expect(search.path).toBe('/x-ads/12/targeting_criteria/interests');
+    expect(search.query.q).toBe('movies and');
+    expect(search.authorization).toMatch(/^OAuth .*oauth_signature_method="HMAC-SHA1"/);
   });
 
   it('names a bad search type or a missing term, and refuses outsiders', async () => {
@@ -391,7 +503,7 @@ describe('interest search', () => {
     fake.liveTokens.clear();
     const res = await call(t, 'GET', fun('interest/x?searchterm=movies'), team.manager);
     expect(res.statusCode).toBe(502);
-    expect(res.json().error.message).toBe('Unauthorized');
+    expect(res.json().error.message).toBe('Invalid or expired token.');
   });
 });
 
@@ -467,6 +579,50 @@ describe('Google Ads, Meetup, Eventbrite and LinkedIn', () => {
     expect(message.profile).toMatchObject(c.profile);
     const ping = await call(t, 'GET', fun(`ping/${item.id}`), team.manager);
     expect(ping.json()).toMatchObject({ status: 'success', message: 'Service Connected' });
+  });
+});
+
+describe('a misconfigured client', () => {
+  it("says so when X's client secret is wrong or Google Ads has no developer token", async () => {
+    const misconfigured = await createTestApp({
+      services: servicesOf({
+        ...fakeSocialEnv(fake.url),
+        X_CLIENT_SECRET: 'not-the-secret',
+        GOOGLE_ADS_DEVELOPER_TOKEN: '',
+      }),
+    });
+    try {
+      const manager = await verifiedUser(misconfigured);
+      const ws = (
+        await teamWorkspace(misconfigured, manager, {
+          name: 'Wrong',
+          domains: ['admin'],
+          roles: {},
+          people: {},
+        })
+      ).ws;
+      // X refuses the request token call signed with the wrong client secret.
+      const x = await call(misconfigured, 'GET', `/fun/auth/x?__marquee_workspace=${ws}`, manager);
+      expect(x.statusCode).toBe(502);
+      expect(x.json().error.message).toBe('Could not authenticate you.');
+      // The Ads API refuses the customer listing without the developer-token header.
+      const start = await call(
+        misconfigured,
+        'GET',
+        `/fun/auth/google-ads?__marquee_workspace=${ws}`,
+        manager,
+      );
+      const consent = await fetch(start.headers.location as string, { redirect: 'manual' });
+      const back = new URL(consent.headers.get('location')!);
+      const cookie = start.cookies.find((c) => c.name === 'marquee_oauth')!.value;
+      const res = await call(misconfigured, 'GET', back.pathname + back.search, manager, undefined, {
+        cookie: `marquee_oauth=${cookie}`,
+      });
+      expect(res.statusCode).toBe(502);
+      expect(postedMessage(res.body).message.error).toBe('The developer token is not valid.');
+    } finally {
+      await misconfigured.close();
+    }
   });
 });
 

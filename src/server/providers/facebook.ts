@@ -1,6 +1,6 @@
 import { FACEBOOK_PERMISSIONS, SERVICE_MESSAGES, type FACEBOOK_SEARCH_TYPES } from '@shared/api/services';
 import type { ServiceProviderConfig } from '../config';
-import { providerJson, ProviderError, tokenSetOf, type ServiceAdapter, type TokenSet } from './oauth';
+import { providerJson, ProviderError, tokenSetOf, type OAuth2Adapter, type TokenSet } from './oauth';
 
 /**
  * The social network: Facebook Login (authorization code at `{AUTH_URL}/dialog/oauth`, token at the Graph
@@ -66,15 +66,16 @@ export async function searchTargeting(
   return body.data.map((entry) => ({ id: String(entry.id ?? entry.key ?? ''), name: String(entry.name) }));
 }
 
-export const facebook: ServiceAdapter = {
+export const facebook: OAuth2Adapter = {
   provider: 'facebook',
+  protocol: 'oauth2',
   scopes: FACEBOOK_PERMISSIONS,
   scopeSeparator: ',',
   pkce: true,
   clientAuth: 'body',
   authorizeUrl: (config) => `${config.authUrl}/dialog/oauth`,
   tokenUrl: (config) => `${config.apiUrl}/oauth/access_token`,
-  async fetchProfile(config, accessToken) {
+  async fetchProfile(config, { accessToken }) {
     const me = await providerJson<{ id: string; name: string }>(
       graphUrl(config, 'me', { fields: 'id,name', access_token: accessToken }),
     );
@@ -101,7 +102,7 @@ export const facebook: ServiceAdapter = {
       },
     };
   },
-  async warning(config, accessToken) {
+  async warning(config, { accessToken }) {
     const permissions = await grantedPermissions(config, accessToken);
     const missing = FACEBOOK_PERMISSIONS.filter((name) => !permissions.includes(name));
     return missing.length > 0 ? SERVICE_MESSAGES.missingPermissions(missing) : undefined;

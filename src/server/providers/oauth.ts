@@ -3,13 +3,16 @@ import type { ServiceProvider } from '@shared/api/services';
 import type { ServiceProviderConfig } from '../config';
 
 /**
- * The generic OAuth 2 authorization-code client every service adapter uses (RFC 6749 and, where the
+ * The generic OAuth 2 authorization-code client the service adapters use (RFC 6749 and, where the
  * provider supports it, PKCE, RFC 7636): the authorization URL, code exchange and refresh. Adapters add
- * what differs: endpoints, scopes, the profile call, and extra steps after connecting.
+ * what differs: endpoints, scopes, the profile call, and extra steps after connecting. X's adapter speaks
+ * OAuth 1.0a instead (`oauth1.ts`).
  */
 
 export interface TokenSet {
   accessToken: string;
+  /** OAuth 1.0a: the access token's secret, which signs every call. */
+  tokenSecret?: string;
   refreshToken?: string;
   expiresAt?: number;
 }
@@ -28,8 +31,23 @@ export class ProviderError extends Error {
   }
 }
 
-export interface ServiceAdapter {
+interface AdapterBase {
   provider: ServiceProvider;
+  /** The account's profile, at least `{id, name}`; throws ProviderError. */
+  fetchProfile(config: ServiceProviderConfig, tokens: TokenSet): Promise<Record<string, unknown>>;
+  /** Steps after the code exchange (e.g. a long-lived token and page lists); answers tokens and profile extras. */
+  afterConnect?(
+    config: ServiceProviderConfig,
+    tokens: TokenSet,
+  ): Promise<{ tokens: TokenSet; extras: Record<string, unknown> }>;
+  /** What a working connection still lacks (e.g. a permission), said as the provider's warning. */
+  warning?(config: ServiceProviderConfig, tokens: TokenSet): Promise<string | undefined>;
+  /** Revokes the grant at the provider; answers whether it did. */
+  revoke?(config: ServiceProviderConfig, tokens: TokenSet): Promise<boolean>;
+}
+
+export interface OAuth2Adapter extends AdapterBase {
+  protocol: 'oauth2';
   scopes: readonly string[];
   scopeSeparator: string;
   pkce: boolean;
@@ -39,18 +57,17 @@ export interface ServiceAdapter {
   /** More authorization parameters the provider wants (e.g. Google's `access_type=offline`). */
   authorizeParams?: Record<string, string>;
   tokenUrl(config: ServiceProviderConfig): string;
-  /** The account's profile, at least `{id, name}`; throws ProviderError. */
-  fetchProfile(config: ServiceProviderConfig, accessToken: string): Promise<Record<string, unknown>>;
-  /** Steps after the code exchange (e.g. a long-lived token and page lists); answers tokens and profile extras. */
-  afterConnect?(
-    config: ServiceProviderConfig,
-    tokens: TokenSet,
-  ): Promise<{ tokens: TokenSet; extras: Record<string, unknown> }>;
-  /** What a working connection still lacks (e.g. a permission), said as the provider's warning. */
-  warning?(config: ServiceProviderConfig, accessToken: string): Promise<string | undefined>;
-  /** Revokes the grant at the provider; answers whether it did. */
-  revoke?(config: ServiceProviderConfig, tokens: TokenSet): Promise<boolean>;
 }
+
+/** An OAuth 1.0a provider: request token, the user's authorization, access token (RFC 5849 §2). */
+export interface OAuth1Adapter extends AdapterBase {
+  protocol: 'oauth1';
+  requestTokenUrl(config: ServiceProviderConfig): string;
+  authorizeUrl(config: ServiceProviderConfig): string;
+  accessTokenUrl(config: ServiceProviderConfig): string;
+}
+
+export type ServiceAdapter = OAuth2Adapter | OAuth1Adapter;
 
 /** A PKCE verifier and its S256 challenge. */
 export function pkcePair() {
@@ -60,7 +77,7 @@ export function pkcePair() {
 }
 
 export function authorizationUrl(
-  adapter: ServiceAdapter,
+  adapter: OAuth2Adapter,
   config: ServiceProviderConfig,
   options: { redirectUri: string; state: string; challenge: string },
 ): string {
@@ -84,6 +101,8 @@ export function providerMessage(body: unknown, fallback: string): string {
   const b = body as Record<string, unknown>;
   const error = b.error as Record<string, unknown> | string | undefined;
   if (error && typeof error === 'object' && typeof error.message === 'string') return error.message;
+  const first = Array.isArray(b.errors) ? (b.errors[0] as Record<string, unknown> | undefined) : undefined;
+  if (typeof first?.message === 'string') return first.message;
   for (const key of ['error_description', 'detail', 'message', 'title']) {
     if (typeof b[key] === 'string') return b[key];
   }
@@ -91,8 +110,16 @@ export function providerMessage(body: unknown, fallback: string): string {
   return fallback;
 }
 
-/** Fetches JSON from a provider; non-2xx and unreachable answers become ProviderError. */
-export async function providerJson<T>(url: string, init: RequestInit = {}): Promise<T> {
+const parseJson = (text: string): unknown => {
+  try {
+    return text ? JSON.parse(text) : {};
+  } catch {
+    return undefined;
+  }
+};
+
+/** Fetches a provider's answer as text; non-2xx and unreachable answers become ProviderError. */
+export async function providerText(url: string, init: RequestInit = {}): Promise<string> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
@@ -100,21 +127,29 @@ export async function providerJson<T>(url: string, init: RequestInit = {}): Prom
     throw new ProviderError(`The provider could not be reached: ${(err as Error).message}`, 0);
   }
   const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : {};
-  } catch {
-    body = undefined;
-  }
   if (!response.ok) {
     throw new ProviderError(
-      providerMessage(body, `The provider answered ${response.status}`),
+      providerMessage(parseJson(text), `The provider answered ${response.status}`),
       response.status,
     );
   }
+  return text;
+}
+
+/** Fetches JSON from a provider; non-2xx, unreachable and non-JSON answers become ProviderError. */
+export async function providerJson<T>(url: string, init: RequestInit = {}): Promise<T> {
+  const body = parseJson(await providerText(url, init));
   if (body === undefined) throw new ProviderError('The provider answered something other than JSON', 502);
   return body as T;
 }
+
+/** POSTs a form (token revocation endpoints); answers the provider's JSON. */
+export const formPost = (url: string, form: Record<string, string>) =>
+  providerJson(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
 
 export const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
 
@@ -123,7 +158,7 @@ export const basicAuth = (config: ServiceProviderConfig) =>
   `Basic ${Buffer.from(`${encodeURIComponent(config.clientId ?? '')}:${encodeURIComponent(config.clientSecret ?? '')}`).toString('base64')}`;
 
 async function tokenRequest(
-  adapter: ServiceAdapter,
+  adapter: OAuth2Adapter,
   config: ServiceProviderConfig,
   params: Record<string, string>,
 ): Promise<TokenSet> {
@@ -160,7 +195,7 @@ export function tokenSetOf(body: Record<string, unknown>, previousRefresh?: stri
 }
 
 export const exchangeCode = (
-  adapter: ServiceAdapter,
+  adapter: OAuth2Adapter,
   config: ServiceProviderConfig,
   options: { code: string; redirectUri: string; verifier: string },
 ) =>
@@ -171,5 +206,5 @@ export const exchangeCode = (
     ...(adapter.pkce ? { code_verifier: options.verifier } : {}),
   });
 
-export const refreshTokens = (adapter: ServiceAdapter, config: ServiceProviderConfig, refreshToken: string) =>
+export const refreshTokens = (adapter: OAuth2Adapter, config: ServiceProviderConfig, refreshToken: string) =>
   tokenRequest(adapter, config, { grant_type: 'refresh_token', refresh_token: refreshToken });

@@ -1,18 +1,21 @@
 import type { ServiceProviderConfig } from '../config';
-import { basicAuth, bearer, providerJson, ProviderError, type ServiceAdapter } from './oauth';
+import { ProviderError, type OAuth1Adapter, type TokenSet } from './oauth';
+import { signedJson, userToken } from './oauth1';
 
 /**
- * The microblogging service: X's OAuth 2.0 with PKCE (authorize at `{AUTH_URL}/authorize`, token and
- * revoke at `{API_URL}/2/oauth2/…` with the client's basic credentials), `GET /2/users/me` for the profile,
+ * The microblogging service: X's 3-legged OAuth 1.0a, which its Ads API requires (request token at
+ * `{AUTH_URL}/oauth/request_token` with the callback, the user's consent at `{AUTH_URL}/oauth/authorize`,
+ * access token and secret at `{AUTH_URL}/oauth/access_token`), then user-context calls signed with
+ * HMAC-SHA1: `1.1/account/verify_credentials.json` for the profile, `1.1/oauth/invalidate_token` to revoke
  * and the Ads API's interest targeting criteria (`{X_ADS_API_URL}/12/targeting_criteria/interests`).
+ * X's access tokens do not expire, so there is nothing to refresh.
  */
 
-export async function searchInterests(config: ServiceProviderConfig, accessToken: string, term: string) {
-  const url = new URL(`${config.adsApiUrl}/12/targeting_criteria/interests`);
-  url.searchParams.set('q', term);
-  const body = await providerJson<{
+export async function searchInterests(config: ServiceProviderConfig, tokens: TokenSet, term: string) {
+  const url = `${config.adsApiUrl}/12/targeting_criteria/interests`;
+  const body = await signedJson<{
     data?: { name: string; targeting_value: string; targeting_type: string }[];
-  }>(url.toString(), { headers: bearer(accessToken) });
+  }>(config, { method: 'GET', url, query: { q: term } }, userToken(tokens));
   if (!Array.isArray(body.data)) throw new ProviderError('The interest search answered no data', 502);
   return body.data.map(({ name, targeting_value, targeting_type }) => ({
     name: String(name),
@@ -21,28 +24,31 @@ export async function searchInterests(config: ServiceProviderConfig, accessToken
   }));
 }
 
-export const x: ServiceAdapter = {
+export const x: OAuth1Adapter = {
   provider: 'x',
-  scopes: ['tweet.read', 'users.read', 'offline.access'],
-  scopeSeparator: ' ',
-  pkce: true,
-  clientAuth: 'basic',
-  authorizeUrl: (config) => `${config.authUrl}/authorize`,
-  tokenUrl: (config) => `${config.apiUrl}/2/oauth2/token`,
-  async fetchProfile(config, accessToken) {
-    const me = await providerJson<{ data?: { id: string; name: string; username?: string } }>(
-      `${config.apiUrl}/2/users/me`,
-      { headers: bearer(accessToken) },
+  protocol: 'oauth1',
+  requestTokenUrl: (config) => `${config.authUrl}/oauth/request_token`,
+  authorizeUrl: (config) => `${config.authUrl}/oauth/authorize`,
+  accessTokenUrl: (config) => `${config.authUrl}/oauth/access_token`,
+  async fetchProfile(config, tokens) {
+    const me = await signedJson<{ id_str?: string; name?: string; screen_name?: string }>(
+      config,
+      {
+        method: 'GET',
+        url: `${config.apiUrl}/1.1/account/verify_credentials.json`,
+        query: { skip_status: 'true' },
+      },
+      userToken(tokens),
     );
-    if (!me.data) throw new ProviderError('The profile answered no data', 502);
-    return { id: String(me.data.id), name: me.data.name, username: me.data.username };
+    if (!me.id_str) throw new ProviderError('The profile answered no id_str', 502);
+    return { id: me.id_str, name: me.name ?? me.screen_name ?? me.id_str, username: me.screen_name };
   },
   async revoke(config, tokens) {
-    await providerJson(`${config.apiUrl}/2/oauth2/revoke`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth(config) },
-      body: new URLSearchParams({ token: tokens.accessToken, token_type_hint: 'access_token' }).toString(),
-    });
+    await signedJson(
+      config,
+      { method: 'POST', url: `${config.apiUrl}/1.1/oauth/invalidate_token` },
+      userToken(tokens),
+    );
     return true;
   },
 };

@@ -35,6 +35,9 @@ const CallbackQuery = z.object({
   state: z.string().optional(),
   error: z.string().optional(),
   error_description: z.string().optional(),
+  oauth_token: z.string().optional(),
+  oauth_verifier: z.string().optional(),
+  denied: z.string().optional(),
 });
 
 /** Service connections and interest targeting under `/fun` (issue 11, spec §7). */
@@ -48,7 +51,7 @@ export async function servicesFunRoutes(instance: FastifyInstance, ctx: AppConte
       schema: {
         tags,
         description:
-          "Starts the provider's OAuth 2 authorization-code flow (state bound to the session, PKCE); workspace managers only",
+          "Starts the provider's OAuth 2 authorization-code flow (state bound to the session, PKCE where supported) or, for X, OAuth 1.0a (the request token bound to the session); workspace managers only",
         params: ProviderParams,
         querystring: ServiceQuery,
       },

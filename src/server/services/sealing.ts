@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { TokenSet } from '../providers/oauth';
 
 /**
  * AES-256-GCM sealing under a key derived from MARQUEE_SECRET (HKDF-SHA256). The purpose string is the
@@ -50,11 +51,7 @@ export function unseal<T = unknown>(secret: string, purpose: string, sealed: unk
 }
 
 /** Provider tokens as sealed into a service item's `encTokens`; never sent to a browser in the clear. */
-export interface ServiceTokens {
-  accessToken: string;
-  refreshToken?: string;
-  /** Epoch ms when the access token expires, when the provider said. */
-  expiresAt?: number;
+export interface ServiceTokens extends TokenSet {
   /** The profile fetched with these tokens; a save takes the item's profile from here. */
   profile: Record<string, unknown>;
 }

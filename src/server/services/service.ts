@@ -22,13 +22,17 @@ import {
   type ServiceAdapter,
   type TokenSet,
 } from '../providers/oauth';
+import { accessToken, requestToken } from '../providers/oauth1';
 import { SERVICE_ADAPTERS } from '../providers/services';
 import * as xApi from '../providers/x';
 import { loadWorkspaceAccess, requireManager } from '../workspaces/access';
 import { latestConnection } from './repository';
 import { seal, sealTokens, unseal, unsealTokens, type ServiceTokens } from './sealing';
 
-/** The cookie carrying the sealed state and PKCE verifier between `/fun/auth/{provider}` and its callback. */
+/**
+ * The cookie carrying the sealed state between `/fun/auth/{provider}` and its callback: OAuth 2's state and
+ * PKCE verifier, or OAuth 1.0a's request token and its secret.
+ */
 export const AUTH_STATE_COOKIE = 'marquee_oauth';
 export const AUTH_STATE_PATH = '/fun/auth';
 const AUTH_STATE_TTL_MS = 10 * 60 * 1000;
@@ -37,8 +41,10 @@ const STATE_PURPOSE = 'oauth-state';
 const REFRESH_MARGIN_MS = 60 * 1000;
 
 interface AuthState {
+  /** What the callback must bring back: OAuth 2's `state`, OAuth 1.0a's request token (`oauth_token`). */
   state: string;
-  verifier: string;
+  /** What only the server holds: the PKCE verifier, or the request token's secret. */
+  secret: string;
   workspaceId: string;
   provider: ServiceProvider;
   sessionHash: string;
@@ -76,24 +82,72 @@ export async function startAuth(
   await managerAccess(ctx, user, workspaceId);
   if (!sessionHash) throw unauthorized();
   const { adapter, config } = adapterFor(ctx, provider);
-  const { verifier, challenge } = pkcePair();
-  const state: AuthState = {
-    state: crypto.randomBytes(24).toString('base64url'),
-    verifier,
+  const { location, state, secret } = await authorizationStart(adapter, config, redirectUri(ctx, provider));
+  const sealed: AuthState = {
+    state,
+    secret,
     workspaceId,
     provider: adapter.provider,
     sessionHash,
     expiresAt: Date.now() + AUTH_STATE_TTL_MS,
   };
   return {
-    location: authorizationUrl(adapter, config, {
-      redirectUri: redirectUri(ctx, provider),
-      state: state.state,
-      challenge,
-    }),
-    cookie: seal(ctx.config.secret, STATE_PURPOSE, state),
+    location,
+    cookie: seal(ctx.config.secret, STATE_PURPOSE, sealed),
     maxAgeSeconds: AUTH_STATE_TTL_MS / 1000,
   };
+}
+
+/** Where the pop-up goes, and what binds the callback to this start (OAuth 1.0a asks the provider first). */
+async function authorizationStart(adapter: ServiceAdapter, config: ConfigOf, callback: string) {
+  if (adapter.protocol === 'oauth1') {
+    const temporary = await requestToken(config, adapter.requestTokenUrl(config), callback).catch(
+      asBadGateway,
+    );
+    const location = new URL(adapter.authorizeUrl(config));
+    location.searchParams.set('oauth_token', temporary.key);
+    return { location: location.toString(), state: temporary.key, secret: temporary.secret };
+  }
+  const { verifier, challenge } = pkcePair();
+  const state = crypto.randomBytes(24).toString('base64url');
+  const location = authorizationUrl(adapter, config, { redirectUri: callback, state, challenge });
+  return { location, state, secret: verifier };
+}
+
+/** The callback's query: OAuth 2's code and state, or OAuth 1.0a's request token and verifier. */
+export interface CallbackQuery {
+  code?: string;
+  state?: string;
+  error?: string;
+  error_description?: string;
+  oauth_token?: string;
+  oauth_verifier?: string;
+  denied?: string;
+}
+
+/** The tokens the callback's grant is worth, with what was sealed at the start. */
+function redeem(
+  adapter: ServiceAdapter,
+  config: ConfigOf,
+  query: CallbackQuery,
+  sealed: AuthState,
+  callback: string,
+) {
+  if (adapter.protocol === 'oauth1') {
+    if (query.denied || !query.oauth_verifier) {
+      throw new AppError(
+        400,
+        'provider_refused',
+        query.denied ? 'The authorization was denied' : 'oauth_verifier is required',
+      );
+    }
+    const request = { key: sealed.state, secret: sealed.secret };
+    return accessToken(config, adapter.accessTokenUrl(config), request, query.oauth_verifier);
+  }
+  if (query.error || !query.code) {
+    throw new AppError(400, 'provider_refused', query.error_description || query.error || 'code is required');
+  }
+  return exchangeCode(adapter, config, { code: query.code, redirectUri: callback, verifier: sealed.secret });
 }
 
 const sameText = (a: string, b: string) =>
@@ -109,35 +163,30 @@ export async function finishAuth(
   user: UserRow | null,
   sessionHash: string | null,
   provider: string,
-  query: { code?: string; state?: string; error?: string; error_description?: string },
+  query: CallbackQuery,
   cookie: string | undefined,
 ) {
+  const { adapter, config } = adapterFor(ctx, provider);
   const sealed = unseal<AuthState>(ctx.config.secret, STATE_PURPOSE, cookie);
+  // X sends the request token back as `oauth_token`, or as `denied` when the user refused.
+  const returned = adapter.protocol === 'oauth1' ? (query.oauth_token ?? query.denied) : query.state;
   if (
     !sealed ||
     !sessionHash ||
-    !query.state ||
+    !returned ||
     sealed.provider !== provider ||
     sealed.expiresAt < Date.now() ||
     !sameText(sealed.sessionHash, sessionHash) ||
-    !sameText(sealed.state, query.state)
+    !sameText(sealed.state, returned)
   ) {
     throw badRequest(SERVICE_MESSAGES.badState);
   }
   await managerAccess(ctx, user, sealed.workspaceId);
-  const { adapter, config } = adapterFor(ctx, provider);
-  if (query.error || !query.code) {
-    throw new AppError(400, 'provider_refused', query.error_description || query.error || 'code is required');
-  }
   try {
-    let tokens = await exchangeCode(adapter, config, {
-      code: query.code,
-      redirectUri: redirectUri(ctx, provider),
-      verifier: sealed.verifier,
-    });
+    let tokens = await redeem(adapter, config, query, sealed, redirectUri(ctx, provider));
     let extras: Record<string, unknown> = {};
     if (adapter.afterConnect) ({ tokens, extras } = await adapter.afterConnect(config, tokens));
-    const profile = { ...(await adapter.fetchProfile(config, tokens.accessToken)), ...extras };
+    const profile = { ...(await adapter.fetchProfile(config, tokens)), ...extras };
     return {
       _sign: AUTH_MESSAGE_SIGN,
       encTokens: sealTokens(ctx.config.secret, sealed.workspaceId, provider, { ...tokens, profile }),
@@ -197,14 +246,14 @@ export async function pingService(
   if (!tokens) return failed();
   try {
     if (tokens.expiresAt !== undefined && tokens.expiresAt < Date.now() + REFRESH_MARGIN_MS) {
-      if (!tokens.refreshToken) return failed();
+      if (!tokens.refreshToken || adapter.protocol !== 'oauth2') return failed();
       const fresh: TokenSet = await refreshTokens(adapter, config, tokens.refreshToken);
       tokens = { ...tokens, ...fresh };
       const encTokens = sealTokens(ctx.config.secret, workspaceId, provider, tokens);
       await saveConnection(ctx, loaded, { ...loaded.connection, encTokens });
     }
-    const profile = await adapter.fetchProfile(config, tokens.accessToken);
-    const warning = await adapter.warning?.(config, tokens.accessToken);
+    const profile = await adapter.fetchProfile(config, tokens);
+    const warning = await adapter.warning?.(config, tokens);
     if (warning) return { status: 'warning', message: warning, profile };
     return { status: 'success', message: SERVICE_MESSAGES.connected, profile };
   } catch (err) {
@@ -276,7 +325,7 @@ export async function facebookInterests(
 export async function xInterests(ctx: AppContext, user: UserRow | null, workspaceId: string, term: string) {
   const { config, tokens } = await workspaceTokens(ctx, user, workspaceId, 'x');
   try {
-    return await xApi.searchInterests(config, tokens.accessToken, term);
+    return await xApi.searchInterests(config, tokens, term);
   } catch (err) {
     return asBadGateway(err);
   }
@@ -296,7 +345,7 @@ export async function exchangeToken(
   const { adapter, config } = adapterFor(ctx, 'facebook');
   try {
     const long = await facebookApi.longLivedToken(config, token);
-    const profile = await adapter.fetchProfile(config, long.accessToken);
+    const profile = await adapter.fetchProfile(config, long);
     return { access_token: sealTokens(ctx.config.secret, workspaceId, 'facebook', { ...long, profile }) };
   } catch (err) {
     return asBadGateway(err, SERVICE_MESSAGES.tokenExchangeFailed);
