@@ -47,6 +47,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/web/**/*.test.{ts,tsx}'],
           setupFiles: ['src/web/test/setup.ts'],
+          // Form tests render whole editors in jsdom; on a busy 2-core machine some take over 5 s.
+          testTimeout: 20_000,
         },
       },
       ...databases,
