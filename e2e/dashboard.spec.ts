@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { acceptCookies, SAME_ORIGIN, seedItem, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
+import {
+  acceptCookies,
+  patchBasics,
+  SAME_ORIGIN,
+  seedItem,
+  seedVerifiedUser,
+  seedWorkspace,
+  shot,
+} from './fixtures';
 
 /** Issue 14, the workspace dashboard: counts from GET …/stats in charts with table views, changing after a publish. */
 test.beforeEach(async ({ context }) => acceptCookies(context));
@@ -73,6 +81,7 @@ test('the dashboard charts audience sizes over time, recorded when the audience 
 }) => {
   await seedVerifiedUser(page.request, 'sizes');
   const ws = (await seedWorkspace(page.request, `Sizes ${Date.now().toString(36)}`)).id;
+  await patchBasics(page.request, ws, { domains: ['marketing'] });
   await seedItem(page.request, ws, 'audience', {
     name: 'Everyone',
     criteria: { label: '1', predicate: 'and', children: [] },
