@@ -250,6 +250,8 @@ async function serveWebApp(app: FastifyInstance, webDir: string) {
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDir,
+      // Only file names are looked up; `/`, folders and app routes fall through to index.html below.
+      allowedPath: (pathName) => path.extname(pathName) !== '',
       index: false,
       cacheControl: false,
       setHeaders(reply, filePath) {

@@ -91,6 +91,9 @@ describe('serving the web app', () => {
       logger: false,
     });
     try {
+      for (const url of ['/', '/assets', '/assets/']) {
+        expect((await app.inject({ url })).body, url).toContain('<title>Marquee</title>');
+      }
       const page = await app.inject({ url: '/acme/_items/all' });
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('<title>Marquee</title>');
