@@ -6,8 +6,12 @@ import { fileURLToPath } from 'node:url';
 const fromRoot = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const api = 'http://127.0.0.1:8080';
 
+// Which build a tab runs (user menu): MARQUEE_BUILD_ID (e.g. a commit) or the build's time.
+const buildId = process.env.MARQUEE_BUILD_ID || new Date().toISOString().slice(0, 16).replace('T', ' ');
+
 export default defineConfig({
   root: 'src/web',
+  define: { __MARQUEE_BUILD__: JSON.stringify(buildId) },
   plugins: [
     react(),
     // Issue 14: a service worker precaches the shell and the route chunks; the app asks before updating.

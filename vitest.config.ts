@@ -41,6 +41,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        define: { __MARQUEE_BUILD__: JSON.stringify('test') },
         test: {
           name: 'web',
           globals: true,

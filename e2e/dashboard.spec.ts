@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { acceptCookies, SAME_ORIGIN, seedItem, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
+import {
+  acceptCookies,
+  patchBasics,
+  SAME_ORIGIN,
+  seedItem,
+  seedVerifiedUser,
+  seedWorkspace,
+  shot,
+} from './fixtures';
 
 /** Issue 14, the workspace dashboard: counts from GET …/stats in charts with table views, changing after a publish. */
 test.beforeEach(async ({ context }) => acceptCookies(context));
@@ -66,4 +74,28 @@ test('a manager fetches the visualisation; the dashboard charts the latest resul
   await card.getByText('Chart', { exact: true }).click();
   await card.scrollIntoViewIfNeeded();
   await shot(page, 'dashboard-03-visualisation');
+});
+
+test('the dashboard charts audience sizes over time, recorded when the audience list measures them', async ({
+  page,
+}) => {
+  await seedVerifiedUser(page.request, 'sizes');
+  const ws = (await seedWorkspace(page.request, `Sizes ${Date.now().toString(36)}`)).id;
+  await patchBasics(page.request, ws, { domains: ['marketing'] });
+  await seedItem(page.request, ws, 'audience', {
+    name: 'Everyone',
+    criteria: { label: '1', predicate: 'and', children: [] },
+  });
+  await page.goto(`/${ws}/marketing/audience`);
+  await expect(page.getByTestId('audience-list-size')).toHaveText('0');
+
+  await page.goto(`/${ws}/_dashboard`);
+  const card = page.getByTestId('chart-audiences');
+  await expect(card.locator('.recharts-surface')).toBeVisible();
+  await card.scrollIntoViewIfNeeded();
+  await shot(page, 'dashboard-04-audience-sizes');
+  await card.getByText('Table', { exact: true }).click();
+  const today = new Date().toISOString().slice(0, 10);
+  await expect(card.getByRole('row', { name: `${today} 0` })).toBeVisible();
+  await expect(card.getByRole('columnheader', { name: 'Everyone' })).toBeVisible();
 });

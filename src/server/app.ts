@@ -239,14 +239,19 @@ function tileSources(tileUrl: string | undefined): string[] {
   return origin ? [origin.replace(/\{s\}/g, '*')] : [];
 }
 
-/** Serves the built web app with hashed assets cached for good and every other page answered by index.html. */
+/**
+ * Serves the built web app with hashed assets cached for good and every other page answered by index.html.
+ * Files are looked up on each request (wildcard), so a new build deployed into WEB_DIR while the server
+ * runs is served at once and the open tabs' service workers find it (the update notice).
+ */
 async function serveWebApp(app: FastifyInstance, webDir: string) {
   const indexFile = path.join(webDir, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDir,
-      wildcard: false,
+      // Only file names are looked up; `/`, folders and app routes fall through to index.html below.
+      allowedPath: (pathName) => path.extname(pathName) !== '',
       index: false,
       cacheControl: false,
       setHeaders(reply, filePath) {

@@ -91,6 +91,9 @@ describe('serving the web app', () => {
       logger: false,
     });
     try {
+      for (const url of ['/', '/assets', '/assets/']) {
+        expect((await app.inject({ url })).body, url).toContain('<title>Marquee</title>');
+      }
       const page = await app.inject({ url: '/acme/_items/all' });
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('<title>Marquee</title>');
@@ -99,6 +102,10 @@ describe('serving the web app', () => {
       expect(asset.headers['cache-control']).toContain('immutable');
       expect((await app.inject({ url: '/assets/missing.js' })).statusCode).toBe(404);
       expect((await app.inject({ url: '/api/v1/missing' })).statusCode).toBe(404);
+      // A build deployed while the server runs is served at once (the open tabs' update notice needs it).
+      fs.writeFileSync(path.join(webDir, 'assets', 'app-def456.js'), 'console.log(2)');
+      expect((await app.inject({ url: '/assets/app-def456.js' })).body).toBe('console.log(2)');
+      expect((await app.inject({ url: '/..%2fpackage.json' })).statusCode).not.toBe(200);
     } finally {
       await app.close();
       await database.close();

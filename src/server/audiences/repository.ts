@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rows } from '../db/migrate';
+import { audienceSizes } from '../db/schema';
 import type { ProfileRow } from '../customers/repository';
 
 /** Matching and total profiles of a workspace, in one statement (one scan of its profiles). */
@@ -41,4 +42,47 @@ export async function matchingProfiles(
         ${after !== undefined ? sql`and p.id > ${after}::text` : sql``}
       order by p.id limit ${limit}::int`),
   );
+}
+
+/** Stores today's (UTC) size of each audience, replacing what was recorded earlier today; one statement. */
+export async function recordSizes(
+  db: Db,
+  workspaceId: string,
+  sizes: Record<string, number | null>,
+  profiles: number,
+  now: Date,
+) {
+  const values = Object.entries(sizes).map(([audienceId, size]) => ({
+    workspaceId,
+    audienceId,
+    day: now.toISOString().slice(0, 10),
+    size,
+    profiles,
+    recordedAt: now,
+  }));
+  if (!values.length) return;
+  await db
+    .insert(audienceSizes)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [audienceSizes.workspaceId, audienceSizes.audienceId, audienceSizes.day],
+      set: {
+        size: sql`excluded.size`,
+        profiles: sql`excluded.profiles`,
+        recordedAt: sql`excluded.recorded_at`,
+      },
+    });
+}
+
+/** Workspaces with audiences whose sizes have not been recorded today (UTC). */
+export async function workspacesWithoutSizesToday(db: Db, now: Date, limit: number) {
+  return rows<{ workspace_id: string }>(
+    await db.execute(sql`
+      select distinct i.workspace_id from items i
+      where i.schema = 'audience'
+        and not exists (select 1 from audience_sizes s
+                        where s.workspace_id = i.workspace_id and s.audience_id = i.id
+                          and s.day = ${now.toISOString().slice(0, 10)}::date)
+      limit ${limit}::int`),
+  ).map((r) => r.workspace_id);
 }

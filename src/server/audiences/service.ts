@@ -75,10 +75,16 @@ export async function sampleOf(ctx: AppContext, access: WorkspaceAccess, criteri
   };
 }
 
-/** Every audience's size in one statement; an audience whose criteria no longer check has size null. */
+/**
+ * Every audience's size in one statement; an audience whose criteria no longer check has size null.
+ * The sizes are also recorded as today's point of each audience's size over time (the dashboard).
+ */
 export async function audienceSizes(ctx: AppContext, access: WorkspaceAccess) {
-  const defs = await loadDefinitions(ctx.db, access.workspace.id);
-  const asOf = new Date();
+  return measureAudienceSizes(ctx, access.workspace.id);
+}
+
+async function measureAudienceSizes(ctx: AppContext, workspaceId: string, now = new Date()) {
+  const defs = await loadDefinitions(ctx.db, workspaceId);
   const ids: string[] = [];
   const expressions = [];
   const sizes: Record<string, number | null> = {};
@@ -89,11 +95,29 @@ export async function audienceSizes(ctx: AppContext, access: WorkspaceAccess) {
       continue;
     }
     ids.push(id);
-    expressions.push(compileCriteria(criteria as CriteriaGroup, defs.catalog, asOf, access.workspace.id, id));
+    expressions.push(compileCriteria(criteria as CriteriaGroup, defs.catalog, now, workspaceId, id));
   }
-  const counted = await repo.countEach(ctx.db, access.workspace.id, expressions);
+  const counted = await repo.countEach(ctx.db, workspaceId, expressions);
   ids.forEach((id, index) => (sizes[id] = counted.sizes[index]));
+  await repo.recordSizes(ctx.db, workspaceId, sizes, counted.profiles, now);
   return { sizes, profiles: counted.profiles };
+}
+
+const DAILY_CHECK_MS = 10 * 60 * 1000;
+const nextDailyCheck = new WeakMap<AppContext, number>();
+
+/**
+ * The job worker's daily point: every 10 minutes at most (the look-up reads every audience item), measures
+ * and records the audience sizes of the workspaces that have an audience without a size recorded today.
+ */
+export async function recordDailyAudienceSizes(ctx: AppContext): Promise<number> {
+  const now = new Date();
+  if (now.getTime() < (nextDailyCheck.get(ctx) ?? 0)) return 0;
+  nextDailyCheck.set(ctx, now.getTime() + DAILY_CHECK_MS);
+  for (const workspaceId of await repo.workspacesWithoutSizesToday(ctx.db, now, 50)) {
+    await measureAudienceSizes(ctx, workspaceId, now);
+  }
+  return 0;
 }
 
 const CSV_PAGE = 5000;

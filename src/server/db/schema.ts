@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  date,
   doublePrecision,
   foreignKey,
   index,
@@ -263,6 +264,8 @@ export const items = pgTable(
     index('items_schema_recent_idx').on(t.workspaceId, t.schema, t.lastWrittenAt, t.id),
     index('items_recent_idx').on(t.workspaceId, t.lastWrittenAt, t.id),
     index('items_writer_recent_idx').on(t.workspaceId, t.lastWrittenBy, t.lastWrittenAt, t.id),
+    // The dashboard's counts per schema and approvals waiting per role, read from the index alone.
+    index('items_schema_approvals_idx').on(t.workspaceId, t.schema, t.approvedRoles),
     // The "near" search (issue 12): the 12-character geohash of the item's address, so the cells
     // covering a circle are index range scans. Only items with an address are in it.
     index('items_place_geohash_idx')
@@ -294,7 +297,11 @@ export const itemVersions = pgTable(
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     refs: jsonb('refs').$type<Record<string, ItemReference>>().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.schema, t.itemId, t.num] })],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.schema, t.itemId, t.num] }),
+    // The dashboard's recent changes by member: only the last 30 days of history are read.
+    index('item_versions_recent_idx').on(t.workspaceId, t.at, t.schema, t.by),
+  ],
 );
 
 /**
@@ -323,6 +330,8 @@ export const published = pgTable(
     index('published_outdated_idx')
       .on(t.workspaceId, t.stage, t.publishedAt, t.id)
       .where(sql`${t.version} < ${t.itemVersion}`),
+    // The dashboard's publishing activity: only the last 30 days of publishes are read.
+    index('published_recent_idx').on(t.workspaceId, t.publishedAt, t.schema),
   ],
 );
 
@@ -575,4 +584,26 @@ export const visualisationResults = pgTable(
     fetchedBy: text('fetched_by').notNull(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.key] })],
+);
+
+/**
+ * Audience sizes over time (issue 14's dashboard): each audience's size recorded once a day (the job
+ * worker) and again whenever the audience list computes every size, so the dashboard reads stored points.
+ */
+export const audienceSizes = pgTable(
+  'audience_sizes',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    audienceId: text('audience_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    size: integer('size'),
+    profiles: integer('profiles').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.audienceId, t.day] }),
+    index('audience_sizes_day_idx').on(t.workspaceId, t.day),
+  ],
 );

@@ -1,11 +1,16 @@
 import type { AppContext } from '../context';
+import { recordDailyAudienceSizes } from '../audiences/service';
 import { runDueSchedules } from './scheduler';
 import { sendDueWebhooks } from './webhook-sender';
 
 /** A job that does the due part of its work and answers how many things it did. */
 type Job = (ctx: AppContext, stopping: AbortSignal) => Promise<number>;
 
-const JOBS: Record<string, Job> = { schedules: runDueSchedules, webhooks: sendDueWebhooks };
+const JOBS: Record<string, Job> = {
+  schedules: runDueSchedules,
+  webhooks: sendDueWebhooks,
+  audienceSizes: recordDailyAudienceSizes,
+};
 
 /**
  * The background worker: every JOBS_POLL_MS it runs each job until nothing is due. Work is claimed from

@@ -108,6 +108,17 @@ export async function countVersionsByMember(
   return rows<{ user_id: string; name: string; count: number }>(result);
 }
 
+/** Recorded audience sizes since `since` of the audiences that still exist, oldest first. */
+export async function listAudienceSizes(db: Db, workspaceId: string, since: string) {
+  const result = await db.execute(sql`
+    select s.audience_id, coalesce(i.data->>'name', '') as name, to_char(s.day, 'YYYY-MM-DD') as day, s.size
+    from audience_sizes s
+    join items i on i.workspace_id = s.workspace_id and i.schema = 'audience' and i.id = s.audience_id
+    where s.workspace_id = ${workspaceId} and s.day >= ${since}::date
+    order by name, s.audience_id, s.day`);
+  return rows<{ audience_id: string; name: string; day: string; size: number | null }>(result);
+}
+
 export async function insertVisualisation(
   db: Db,
   row: { workspaceId: string; key: string; result: unknown; fetchedAt: Date; fetchedBy: string },

@@ -25,6 +25,18 @@ function lastDays(now: Date, days: number): string[] {
   );
 }
 
+/** Recorded size rows (ordered by audience, then day) as one series per audience. */
+function sizeSeries(sizes: { audience_id: string; name: string; day: string; size: number | null }[]) {
+  const series = new Map<string, WorkspaceStats['audienceSizes'][number]>();
+  for (const row of sizes) {
+    let audience = series.get(row.audience_id);
+    if (!audience)
+      series.set(row.audience_id, (audience = { audienceId: row.audience_id, name: row.name, points: [] }));
+    audience.points.push({ day: row.day, size: row.size });
+  }
+  return [...series.values()];
+}
+
 /**
  * The dashboard of a workspace for any active member, over the schemas they see (admin domains only for
  * managers). Every number is one aggregate statement; the statements run side by side.
@@ -46,7 +58,7 @@ export async function workspaceStats(
   const since = new Date(`${days[0]}T00:00:00.000Z`);
   const { db } = ctx;
 
-  const [bySchema, byStage, byRole, waitingOnMe, publishes, changes] = await Promise.all([
+  const [bySchema, byStage, byRole, waitingOnMe, publishes, changes, sizes] = await Promise.all([
     repo.countItemsBySchema(db, workspaceId, schemas),
     repo.countPublishedByStage(db, workspaceId, schemas),
     repo.countAwaitingByRole(db, workspaceId, duties),
@@ -57,6 +69,7 @@ export async function workspaceStats(
     ),
     repo.countPublishesByDay(db, workspaceId, schemas, since),
     repo.countVersionsByMember(db, workspaceId, schemas, since),
+    schemas.includes('audience') ? repo.listAudienceSizes(db, workspaceId, days[0]) : [],
   ]);
 
   const counted = new Map(bySchema.map((r) => [r.schema, r.count]));
@@ -83,6 +96,7 @@ export async function workspaceStats(
     },
     publishing: days.map((day) => ({ day, count: dayCounts.get(day) ?? 0 })),
     changesByMember: changes.map((r) => ({ userId: r.user_id, name: r.name, count: r.count })),
+    audienceSizes: sizeSeries(sizes),
   };
 }
 

@@ -32,6 +32,22 @@ export const WorkspaceStats = z.object({
   changesByMember: z
     .array(z.object({ userId: z.string(), name: z.string(), count: z.number() }))
     .describe(`Saved versions per member over the last ${STATS_ACTIVITY_DAYS} days, most first`),
+  audienceSizes: z
+    .array(
+      z.object({
+        audienceId: z.string(),
+        name: z.string(),
+        points: z.array(
+          z.object({
+            day: z.string().describe('YYYY-MM-DD (UTC)'),
+            size: z.number().nullable().describe("null when the audience's criteria did not check that day"),
+          }),
+        ),
+      }),
+    )
+    .describe(
+      `Recorded sizes of each audience over the last ${STATS_ACTIVITY_DAYS} days (daily, and whenever the audience list measures them), oldest first`,
+    ),
 });
 export type WorkspaceStats = z.infer<typeof WorkspaceStats>;
 

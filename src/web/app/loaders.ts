@@ -6,6 +6,7 @@ import { OkResponse, LinkResultResponse } from '@shared/api/auth';
 import { apiRequest, errorMessage, isApiError } from '@web/lib/api-client';
 import { logEvent } from '@web/lib/analytics';
 import { meQueryKey, meQueryOptions } from '@web/lib/auth';
+import { forgetOfflineCopies } from '@web/lib/offline-copy';
 import { workspaceQueryOptions, workspacesQueryOptions } from '@web/lib/workspace';
 import { abortNavigation, applyDecision, forgetLocation } from './guard-actions';
 import {
@@ -80,6 +81,7 @@ export function createLoaders(client: QueryClient) {
         if (!isApiError(e) || e.status >= 500) throw e;
       }
       client.clear();
+      forgetOfflineCopies();
       client.setQueryData(meQueryKey, null);
       forgetLocation();
       return { name: user!.name };

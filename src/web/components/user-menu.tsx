@@ -40,12 +40,9 @@ export function UserMenu() {
         <Menu.Item component={Link} to="/auth/bye" color="red" leftSection={<IconLogout size={16} />}>
           Sign out
         </Menu.Item>
-        {config && (
-          <>
-            <Menu.Divider />
-            <Menu.Label data-testid="app-version">Marquee {config.version}</Menu.Label>
-          </>
-        )}
+        <Menu.Divider />
+        {config && <Menu.Label data-testid="app-version">Marquee {config.version}</Menu.Label>}
+        <Menu.Label data-testid="app-build">Build {__MARQUEE_BUILD__}</Menu.Label>
       </Menu.Dropdown>
     </Menu>
   );

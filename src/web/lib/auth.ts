@@ -1,18 +1,25 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { MeResponse, type User } from '@shared/api/auth';
 import { apiRequest, isUnauthenticated } from './api-client';
+import { forgetOfflineCopies, withOfflineCopy } from './offline-copy';
 
 /** Who is signed in; shared by the route guards, the app shell and every feature. */
 export const meQueryKey = ['me'] as const;
 
-/** GET /api/v1/me; a 401 means nobody is signed in and answers null rather than failing. */
+/**
+ * GET /api/v1/me; a 401 means nobody is signed in and answers null rather than failing (and forgets the
+ * offline copies). Without a network, the user this browser last saw signed in.
+ */
 export async function getMe(): Promise<User | null> {
   try {
-    const { user } = await apiRequest('/api/v1/me', { schema: MeResponse });
-    return user;
+    return await withOfflineCopy(
+      'me',
+      async () => (await apiRequest('/api/v1/me', { schema: MeResponse })).user,
+    );
   } catch (e) {
-    if (isUnauthenticated(e)) return null;
-    throw e;
+    if (!isUnauthenticated(e)) throw e;
+    forgetOfflineCopies();
+    return null;
   }
 }
 

@@ -7,6 +7,7 @@ import {
   type Workspace as WorkspaceType,
 } from '@shared/api/workspaces';
 import { apiRequest } from './api-client';
+import { withOfflineCopy } from './offline-copy';
 
 /**
  * The workspace queries every workspace screen and the route guards share: the list of the user's
@@ -18,8 +19,11 @@ export const workspaceQueryKey = (id: string) => ['workspaces', id] as const;
 export const getWorkspaces = async () =>
   (await apiRequest('/api/v1/workspaces', { schema: WorkspaceList })).workspaces;
 
+/** One workspace; without a network, the copy kept when it was last opened (see offline-copy.ts). */
 export const getWorkspace = (id: string) =>
-  apiRequest(`/api/v1/workspaces/${encodeURIComponent(id)}`, { schema: Workspace });
+  withOfflineCopy(`workspace:${id}`, () =>
+    apiRequest(`/api/v1/workspaces/${encodeURIComponent(id)}`, { schema: Workspace }),
+  );
 
 export const workspacesQueryOptions = () =>
   queryOptions({ queryKey: workspacesQueryKey, queryFn: getWorkspaces });

@@ -1,13 +1,27 @@
-import { AreaChart, BarChart } from '@mantine/charts';
+import { AreaChart, BarChart, LineChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { Alert, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { getSchema } from '@shared/schemas/catalogue';
 import { useCurrentWorkspace } from '@web/lib/workspace';
+import type { WorkspaceStats } from '@shared/api/stats';
 import { useStats } from './api/get-stats';
 import { ChartCard } from './components/chart-card';
 import { VisualisationCard } from './components/visualisation-card';
 
 const schemaTitle = (name: string) => getSchema(name)?.pluralTitle ?? name;
+const SERIES_COLORS = ['violet.6', 'teal.6', 'orange.6', 'blue.6', 'grape.6', 'red.6', 'lime.7', 'cyan.6'];
+
+/** One row per recorded day with each audience's size under its label (a gap where none was recorded). */
+function audienceSizeRows(audiences: WorkspaceStats['audienceSizes']) {
+  const label = (a: WorkspaceStats['audienceSizes'][number]) => a.name || a.audienceId;
+  const days = [...new Set(audiences.flatMap((a) => a.points.map((p) => p.day)))].sort();
+  const rows = days.map((day) => {
+    const row: Record<string, string | number | null> = { day };
+    for (const a of audiences) row[label(a)] = a.points.find((p) => p.day === day)?.size ?? null;
+    return row;
+  });
+  return { labels: audiences.map(label), rows };
+}
 
 /** /{workspace}/_dashboard: what a team looks at first (issue 14), from GET …/stats. */
 export default function DashboardRoute() {
@@ -27,6 +41,7 @@ export default function DashboardRoute() {
   const publishing = s.publishing.map((r) => ({ day: r.day.slice(5), Publishes: r.count }));
   const changes = s.changesByMember.map((r) => ({ member: r.name || 'UNKNOWN USER', Versions: r.count }));
   const approvals = s.approvals.byRole.map((r) => ({ role: r.label, Waiting: r.count }));
+  const sizes = audienceSizeRows(s.audienceSizes);
 
   return (
     <Stack gap="lg">
@@ -156,6 +171,29 @@ export default function DashboardRoute() {
           }
           table={{ columns: ['Role', 'Waiting'], rows: approvals.map((r) => [r.role, r.Waiting]) }}
         />
+        {s.audienceSizes.length > 0 && (
+          <ChartCard
+            title="Audience sizes, last 30 days"
+            testId="chart-audiences"
+            chart={
+              <LineChart
+                h={220}
+                data={sizes.rows.map((r) => ({ ...r, day: String(r.day).slice(5) }))}
+                dataKey="day"
+                withLegend
+                connectNulls
+                series={sizes.labels.map((name, i) => ({
+                  name,
+                  color: SERIES_COLORS[i % SERIES_COLORS.length],
+                }))}
+              />
+            }
+            table={{
+              columns: ['Day', ...sizes.labels],
+              rows: sizes.rows.map((r) => [String(r.day), ...sizes.labels.map((name) => r[name] ?? '—')]),
+            }}
+          />
+        )}
       </SimpleGrid>
       <VisualisationCard workspaceId={workspace.id} canRefresh={workspace.__permissions.canManageWorkspace} />
     </Stack>
