@@ -1,0 +1,45 @@
+/** What the HTTP benches share: waiting for a server, and one autocannon run summarised. */
+import type { ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
+
+export const CONNECTIONS = 20;
+
+/** Waits until `url` answers below 500 (two minutes at most), failing at once if `child` exits. */
+export async function waitFor(url: string, child: ChildProcess, ok = (status: number) => status < 500) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server for ${url} exited`);
+    try {
+      if (ok((await fetch(url)).status)) return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+export interface LoadResult {
+  name: string;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** One autocannon run with CONNECTIONS connections: mean req/s, p50 and p99 latency, failures. */
+export function load(name: string, options: autocannon.Options): Promise<LoadResult> {
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    autocannon({ ...options, connections: CONNECTIONS }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+  }).then((r) => ({
+    name,
+    reqPerSec: Math.round(r.requests.average),
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  }));
+}
