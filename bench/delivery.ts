@@ -60,11 +60,10 @@ async function main() {
   const db = postgres(url.toString(), { max: 2, onnotice: () => {} });
   try {
     await waitFor(`${BASE}/healthz`, server);
-    const { token, user } = await api('POST', '/api/v1/auth/sign-up', {
-      name: 'Bench User',
-      email: 'bench@example.test',
-      password: 'correct horse battery',
-    });
+    // Sign-up answers without a session (the address must be verified first): sign in after it.
+    const account = { name: 'Bench User', email: 'bench@example.test', password: 'correct horse battery' };
+    await api('POST', '/api/v1/auth/sign-up', account);
+    const { token, user } = await api('POST', '/api/v1/auth/sign-in', account);
     await db`update users set email_verified = true where id = ${user.id}`;
     const ws = await api('POST', '/api/v1/workspaces', { name: 'Delivery Bench' }, token);
 
