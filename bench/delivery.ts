@@ -127,7 +127,8 @@ async function main() {
     const results: LoadResult[] = [];
     for (const [name, options] of scenarios) {
       await load(name, { ...options, duration: WARMUP });
-      results.push(await load(name, { ...options, duration: DURATION }));
+      const pid = name.startsWith('bare') ? bare.pid : server.pid;
+      results.push(await load(name, { ...options, duration: DURATION }, pid));
     }
     console.table(results);
     const rate = (name: string) => results.find((r) => r.name.startsWith(name))!.reqPerSec;

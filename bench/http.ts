@@ -150,7 +150,8 @@ async function main() {
     for (const [name, options] of scenarios) {
       if (!selected(name)) continue;
       await load(name, { ...options, duration: WARMUP });
-      results.push(await load(name, { ...options, duration: DURATION }));
+      const pid = name.startsWith('bare') ? bare.pid : server.pid;
+      results.push(await load(name, { ...options, duration: DURATION }, pid));
     }
     console.table(results);
     const rate = (name: string) => results.find((r) => r.name.startsWith(name))?.reqPerSec;

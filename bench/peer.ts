@@ -99,6 +99,7 @@ async function main() {
       ratio: ratio === undefined ? '—' : `${ratio.toFixed(1)}×`,
       'Directus p50/p99 ms': them ? `${them.p50_ms} / ${them.p99_ms}` : '—',
       'Marquee p50/p99 ms': us ? `${us.p50Ms} / ${us.p99Ms}` : '—',
+      'Marquee CPU µs/req': us?.serverCpuUs ?? '—',
       'vs bare %':
         peerName === 'single' && us && bare ? `${((100 * us.reqPerSec) / bare.reqPerSec).toFixed(0)}%` : '',
       goals:
@@ -118,7 +119,7 @@ async function main() {
   console.table(rows);
   if (bare)
     console.log(
-      `bare Fastify route, same single JSON: ${bare.reqPerSec} req/s, p50/p99 ${bare.p50Ms} / ${bare.p99Ms} ms`,
+      `bare Fastify route, same single JSON: ${bare.reqPerSec} req/s, p50/p99 ${bare.p50Ms} / ${bare.p99Ms} ms, CPU ${bare.serverCpuUs ?? '—'} µs/req`,
     );
   console.log(`Marquee server peak RSS: ${ours.rssMb} MB; ${os.cpus().length} CPUs`);
 }
