@@ -6,48 +6,27 @@
  * delivery list (first page of 12) and single (a random id), the item API's list, and the bare routes.
  *
  *   npx tsx bench/delivery.ts     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test)
+ *
+ * BENCH_SERVER_ARGS passes node flags to the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import postgres from 'postgres';
+import { startBareServer } from './bare-server';
+import { load, waitFor, type LoadResult } from './load';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ITEM_COUNT = Number(process.env.BENCH_DELIVERY_ITEMS ?? 20_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const WARMUP = 3;
-const CONNECTIONS = 20;
+const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 const PORT = 8185;
 const BARE_PORT = 8186;
 const BASE = `http://127.0.0.1:${PORT}`;
 const BARE = `http://127.0.0.1:${BARE_PORT}`;
-
-/** The bare server: Fastify answering two fixed JSON bodies, nothing else. */
-const BARE_SERVER = `
-import fs from 'node:fs';
-import Fastify from 'fastify';
-const bodies = JSON.parse(fs.readFileSync(process.env.BARE_BODIES, 'utf8'));
-const app = Fastify({ logger: false });
-app.get('/list', async (_req, reply) => reply.type('application/json; charset=utf-8').send(bodies.list));
-app.get('/single/:id', async (_req, reply) => reply.type('application/json; charset=utf-8').send(bodies.single));
-await app.listen({ port: Number(process.env.BARE_PORT), host: '127.0.0.1' });
-`;
-
-async function waitFor(url: string, child: ChildProcess) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server for ${url} exited`);
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
-}
 
 async function api(method: string, url: string, body?: unknown, token?: string) {
   const res = await fetch(`${BASE}${url}`, {
@@ -59,21 +38,6 @@ async function api(method: string, url: string, body?: unknown, token?: string) 
   return res.json();
 }
 
-function load(name: string, options: autocannon.Options) {
-  return new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon({ ...options, connections: CONNECTIONS }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    );
-  }).then((r) => ({
-    name,
-    reqPerSec: Math.round(r.requests.average),
-    p50Ms: r.latency.p50,
-    p99Ms: r.latency.p99,
-    non2xx: r.non2xx,
-    errors: r.errors,
-  }));
-}
-
 async function main() {
   const dbName = `marquee_delivery_${Date.now().toString(36)}`;
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
@@ -81,7 +45,7 @@ async function main() {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-delivery-'));
-  const server = spawn(process.execPath, ['scripts/start.mjs'], {
+  const server = spawn(process.execPath, [...SERVER_ARGS, 'scripts/start.mjs'], {
     env: {
       ...process.env,
       PORT: String(PORT),
@@ -96,11 +60,10 @@ async function main() {
   const db = postgres(url.toString(), { max: 2, onnotice: () => {} });
   try {
     await waitFor(`${BASE}/healthz`, server);
-    const { token, user } = await api('POST', '/api/v1/auth/sign-up', {
-      name: 'Bench User',
-      email: 'bench@example.test',
-      password: 'correct horse battery',
-    });
+    // Sign-up answers without a session (the address must be verified first): sign in after it.
+    const account = { name: 'Bench User', email: 'bench@example.test', password: 'correct horse battery' };
+    await api('POST', '/api/v1/auth/sign-up', account);
+    const { token, user } = await api('POST', '/api/v1/auth/sign-in', account);
     await db`update users set email_verified = true where id = ${user.id}`;
     const ws = await api('POST', '/api/v1/workspaces', { name: 'Delivery Bench' }, token);
 
@@ -131,12 +94,7 @@ async function main() {
     const sampleId = 'item00000001';
     const listBody = await (await fetch(`${BASE}${listPath}`, { headers: keyHeaders })).text();
     const singleBody = await (await fetch(`${BASE}${delivery}/${sampleId}`, { headers: keyHeaders })).text();
-    const bodiesFile = path.join(dataDir, 'bare-bodies.json');
-    fs.writeFileSync(bodiesFile, JSON.stringify({ list: listBody, single: singleBody }));
-    bare = spawn(process.execPath, ['--input-type=module', '-e', BARE_SERVER], {
-      env: { ...process.env, BARE_PORT: String(BARE_PORT), BARE_BODIES: bodiesFile },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    bare = startBareServer(dataDir, BARE_PORT, { list: listBody, single: singleBody });
     await waitFor(`${BARE}/list`, bare);
 
     const randomId = () => `item${String(1 + Math.floor(Math.random() * ITEM_COUNT)).padStart(8, '0')}`;
@@ -166,10 +124,11 @@ async function main() {
         },
       ],
     ];
-    const results: Awaited<ReturnType<typeof load>>[] = [];
+    const results: LoadResult[] = [];
     for (const [name, options] of scenarios) {
       await load(name, { ...options, duration: WARMUP });
-      results.push(await load(name, { ...options, duration: DURATION }));
+      const pid = name.startsWith('bare') ? bare.pid : server.pid;
+      results.push(await load(name, { ...options, duration: DURATION }, pid));
     }
     console.table(results);
     const rate = (name: string) => results.find((r) => r.name.startsWith(name))!.reqPerSec;

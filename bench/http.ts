@@ -6,39 +6,33 @@
  *
  *   npx tsx bench/http.ts     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test)
  *
- * BENCH_ONLY=list,single runs only the scenarios whose names start with those words; BENCH_SERVER_ARGS
- * passes node flags to the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it).
+ * Beside single, a bare Fastify route (its own process) answers that very item JSON, for the share of
+ * single against it (DESIGN §7: ≥ 25%).
+ *
+ * BENCH_ONLY=list,single runs only the scenarios whose names start with those words (single brings the
+ * bare route along); BENCH_SERVER_ARGS passes node flags to the server (e.g. "--cpu-prof
+ * --cpu-prof-dir=/tmp/prof" to profile it); BENCH_RESULTS_FILE writes the figures there as JSON too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import postgres from 'postgres';
+import { startBareServer } from './bare-server';
+import { load, waitFor, type LoadResult } from './load';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ITEM_COUNT = Number(process.env.BENCH_HTTP_ITEMS ?? 100_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const WARMUP = 3;
-const CONNECTIONS = 20;
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 const PORT = 8183;
 const BASE = `http://127.0.0.1:${PORT}`;
-
-async function waitHealthy(child: ChildProcess) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error('the server exited');
-    try {
-      if ((await fetch(`${BASE}/healthz`)).ok) return;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not become healthy');
-}
+const BARE_PORT = 8186;
+const BARE = `http://127.0.0.1:${BARE_PORT}`;
+const RESULTS_FILE = process.env.BENCH_RESULTS_FILE;
 
 async function api(method: string, url: string, body?: unknown, token?: string) {
   const res = await fetch(`${BASE}${url}`, {
@@ -55,21 +49,6 @@ function peakRssMb(pid: number) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(status.match(/VmHWM:\s+(\d+) kB/)?.[1] ?? 0);
   return Math.round(kb / 1024);
-}
-
-function load(name: string, options: autocannon.Options) {
-  return new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon({ ...options, connections: CONNECTIONS }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    );
-  }).then((r) => ({
-    name,
-    reqPerSec: Math.round(r.requests.average),
-    p50Ms: r.latency.p50,
-    p99Ms: r.latency.p99,
-    non2xx: r.non2xx,
-    errors: r.errors,
-  }));
 }
 
 async function main() {
@@ -90,9 +69,10 @@ async function main() {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  let bare: ChildProcess | undefined;
   const db = postgres(url.toString(), { max: 2, onnotice: () => {} });
   try {
-    await waitHealthy(server);
+    await waitFor(`${BASE}/healthz`, server, (status) => status === 200);
     const account = { name: 'Bench User', email: 'bench@example.test', password: 'correct horse battery' };
     await api('POST', '/api/v1/auth/sign-up', account);
     const { token, user } = await api('POST', '/api/v1/auth/sign-in', account);
@@ -152,15 +132,39 @@ async function main() {
     ];
     // One create by hand first, so a refused request fails loudly instead of counting as non-2xx.
     await api('POST', `/fun/items/blog-post?__marquee_workspace=${ws.id}`, createBody, token);
-    const results = [];
+    // Beside single: a bare Fastify route answering the very JSON of a single item (DESIGN §7, issue 16).
+    const singleBody = await (await fetch(`${BASE}${items}/blog-post/${randomId()}`, { headers })).text();
+    bare = startBareServer(dataDir, BARE_PORT, { single: singleBody });
+    await waitFor(`${BARE}/single/x`, bare);
+    scenarios.push([
+      'bare Fastify, same single JSON',
+      {
+        url: BARE,
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/single/${randomId()}` }) }],
+      },
+    ]);
+    const selected = (name: string) =>
+      ONLY.length === 0 ||
+      ONLY.some((word) => name.startsWith(word) || (word === 'single' && name.startsWith('bare')));
+    const results: LoadResult[] = [];
     for (const [name, options] of scenarios) {
-      if (ONLY.length > 0 && !ONLY.some((word) => name.startsWith(word))) continue;
+      if (!selected(name)) continue;
       await load(name, { ...options, duration: WARMUP });
-      results.push(await load(name, { ...options, duration: DURATION }));
+      const pid = name.startsWith('bare') ? bare.pid : server.pid;
+      results.push(await load(name, { ...options, duration: DURATION }, pid));
     }
     console.table(results);
-    console.log(`server peak RSS: ${peakRssMb(server.pid!)} MB`);
+    const rate = (name: string) => results.find((r) => r.name.startsWith(name))?.reqPerSec;
+    const single = rate('single');
+    const bareSingle = rate('bare');
+    if (single && bareSingle) {
+      console.log(`single at ${((100 * single) / bareSingle).toFixed(0)}% of the bare route (budget ≥ 25%)`);
+    }
+    const rssMb = peakRssMb(server.pid!);
+    console.log(`server peak RSS: ${rssMb} MB`);
+    if (RESULTS_FILE) fs.writeFileSync(RESULTS_FILE, JSON.stringify({ results, rssMb }, null, 2));
   } finally {
+    bare?.kill('SIGTERM');
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     await db.end();

@@ -16,10 +16,17 @@ const benches = [
   ['dashboard stats (1,000,000 items on PostgreSQL)', 'bench/stats.ts'],
 ] as const;
 
+/** Run only when named (`npm run bench -- peer`): they install or run other software, or repeat a bench. */
+const onRequest = [
+  ['Marquee beside Directus (issue 16; runs directus.sh, then bench/http.ts)', 'bench/peer.ts'],
+] as const;
+
 const only = process.argv.slice(2);
 let failed = false;
-for (const [name, file] of benches) {
-  if (only.length && !only.some((o) => file.includes(o))) continue;
+const chosen = only.length
+  ? [...benches, ...onRequest].filter(([, file]) => only.some((o) => file.includes(o)))
+  : benches;
+for (const [name, file] of chosen) {
   if (!fs.existsSync(file)) {
     console.log(`\n## ${name}: ${file} is missing`);
     continue;

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -19,6 +18,7 @@ import { withRedaction } from './http/log-redaction';
 import { BackgroundWork } from './lib/background';
 import { registerOriginCheck } from './http/origin-check';
 import { registerInputGuards } from './http/input-guard';
+import { registerSecurityHeaders } from './http/security-headers';
 import { depthSafe } from './http/json-output';
 import { registerAuthentication } from './auth/plugin';
 import { authRoutes } from './auth/routes';
@@ -104,7 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerInputGuards(app);
 
   await app.register(cookie);
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -38,7 +38,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       onnotice: () => {},
       connection: { application_name: 'marquee' },
     });
-    const db = withCommitHooks(drizzlePostgres(client, { schema }) as unknown as Db);
+    const db = withCommitHooks(drizzlePostgres(preparingAll(client), { schema }) as unknown as Db);
     notificationsOf.set(db, {
       async listen(channel, onMessage) {
         // postgres.js keeps a dedicated connection for LISTEN and listens again after a reconnect.
@@ -62,6 +62,41 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     kind: 'pglite',
     close: () => client.close(),
   };
+}
+
+type PostgresClient = postgres.Sql | postgres.TransactionSql;
+
+/**
+ * drizzle has postgres.js prepare only the queries given a name; any other query with parameters then
+ * costs two round trips (describe for the parameter types, then bind and execute), and PostgreSQL a
+ * parse and plan, every time. This client prepares every query with parameters (postgres.js keeps them
+ * per connection by their text, and renews connections after 30 to 60 minutes), so they take one round
+ * trip, saves and transactions included (issue 16). Queries without parameters stay unnamed: their text
+ * may hold values (migrations, sql.raw).
+ */
+function preparingAll<C extends PostgresClient>(client: C): C {
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'unsafe') {
+        return (query: string, params?: unknown[], options?: postgres.UnsafeQueryOptions) =>
+          target.unsafe(
+            query,
+            params as postgres.ParameterOrJSON<never>[],
+            params?.length ? { ...options, prepare: true } : options,
+          );
+      }
+      if (property === 'begin' || property === 'savepoint') {
+        // A transaction's client (and a savepoint's) prepares the same way.
+        return (...args: unknown[]) => {
+          const body = args.at(-1) as (tx: postgres.TransactionSql) => unknown;
+          args[args.length - 1] = (tx: postgres.TransactionSql) => body(preparingAll(tx));
+          const open = Reflect.get(target, property) as (...a: unknown[]) => unknown;
+          return open.apply(target, args);
+        };
+      }
+      return Reflect.get(target, property);
+    },
+  });
 }
 
 /**

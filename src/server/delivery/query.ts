@@ -10,6 +10,8 @@ export interface Copy {
   publishedAt: string;
   data: Record<string, unknown>;
   refs: Record<string, { schemaType: string }>;
+  /** Its answer to a request without a query, once rendered (service.ts). */
+  plainAnswer?: { body: string; etag: string };
 }
 
 const OPERATORS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'] as const;

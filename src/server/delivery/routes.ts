@@ -41,8 +41,9 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
   app.addHook('onClose', async () => stopListening());
 
   // Open CORS: any site may read with a key; errors carry the headers too so browsers can show them.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.headers(CORS_HEADERS);
+    done(null, payload);
   });
   app.options('/*', { schema: { hide: true } }, async (_request, reply) =>
     reply

@@ -34,13 +34,15 @@ export async function authenticateKey(
   return key;
 }
 
-const lastNoted = new Map<string, number>();
-/** Records lastUsedAt at most once a minute per key and process, without holding up the answer. */
+const lastNoted = new WeakMap<ApiKeyRow, number>();
+/**
+ * Records lastUsedAt at most once a minute per key and process, without holding up the answer (per
+ * cached row: a key read again after a change is noted again).
+ */
 function noteUse(ctx: AppContext, key: ApiKeyRow) {
   const now = Date.now();
-  const id = `${key.workspaceId}/${key.id}`;
-  if ((lastNoted.get(id) ?? 0) > now - 60_000) return;
-  lastNoted.set(id, now);
+  if ((lastNoted.get(key) ?? 0) > now - 60_000) return;
+  lastNoted.set(key, now);
   touchApiKey(ctx.db, key.workspaceId, key.id, new Date(now)).catch((err: unknown) =>
     ctx.log.warn({ err }, 'could not record the use of an API key'),
   );
@@ -170,7 +172,10 @@ export async function listDelivered(
   return answer;
 }
 
-/** One copy of the stage, or 404. */
+/**
+ * One copy of the stage, or 404. The plain answer (no query) is kept with its copy, so every published
+ * item is rendered once, however many there are; answers to other queries share the set's bounded map.
+ */
 export async function getDelivered(
   ctx: AppContext,
   target: DeliveryTarget,
@@ -179,17 +184,18 @@ export async function getDelivered(
   queryText: string,
 ): Promise<Rendered> {
   const set = await stageSetOf(ctx, target.workspaceId, target.stage, target.schema);
-  const cacheKey = `item/${id}?${queryText}`;
-  const cached = set.rendered.get(cacheKey);
-  if (cached) return cached;
   const copy = set.byId.get(id);
   if (!copy) throw notFound(DELIVERY_MESSAGES.itemNotPublished);
+  const cacheKey = `item/${id}?${queryText}`;
+  const cached = queryText === '' ? copy.plainAnswer : set.rendered.get(cacheKey);
+  if (cached) return cached;
   const options = parseListOptions(target.schema, query);
   if (options.filters.length > 0 || query.cursor || query.limit || query.order) {
     throw new AppError(400, 'invalid_request', 'filter, order, cursor and limit apply to lists only');
   }
   const answer = rendered(await deliver(ctx, target, copy, options.fields, options.depth));
-  DeliveryCache.remember(set, cacheKey, answer);
+  if (queryText === '') copy.plainAnswer = answer;
+  else DeliveryCache.remember(set, cacheKey, answer);
   return answer;
 }
 

@@ -3,8 +3,20 @@ import { toKebabCase } from '../text/slug';
 export const LIVE_STAGE_LABEL = 'Live';
 export const LIVE_STAGE = 'live';
 
-/** A stage's value is the kebab-case of its label (spec §9). */
-export const stageValue = (label: string) => toKebabCase(label);
+const stageValues = new Map<string, string>();
+
+/**
+ * A stage's value is the kebab-case of its label (spec §9). Remembered (labels are few): every item
+ * answer derives the values of the workspace's stages.
+ */
+export function stageValue(label: string): string {
+  let value = stageValues.get(label);
+  if (value === undefined) {
+    value = toKebabCase(label);
+    if (stageValues.size < 1000) stageValues.set(label, value);
+  }
+  return value;
+}
 
 /**
  * Normalises a workspace's stage labels: trimmed, without blanks or duplicate values, and with Live

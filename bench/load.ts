@@ -1,0 +1,66 @@
+/** What the HTTP benches share: waiting for a server, and one autocannon run summarised. */
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import autocannon from 'autocannon';
+
+export const CONNECTIONS = 20;
+
+/** Waits until `url` answers below 500 (two minutes at most), failing at once if `child` exits. */
+export async function waitFor(url: string, child: ChildProcess, ok = (status: number) => status < 500) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server for ${url} exited`);
+    try {
+      if (ok((await fetch(url)).status)) return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+export interface LoadResult {
+  name: string;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  /** CPU time (user + system) the server process spent per answer: steadier than req/s on a busy machine. */
+  serverCpuUs?: number;
+}
+
+/** CPU time a process has used, in µs, from Linux's /proc (clock ticks of 10 ms). */
+function cpuTimeUs(pid: number) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * One autocannon run with CONNECTIONS connections: mean req/s, p50 and p99 latency, failures, and with
+ * `serverPid` the server's CPU time per answer.
+ */
+export async function load(
+  name: string,
+  options: autocannon.Options,
+  serverPid?: number,
+): Promise<LoadResult> {
+  const cpuBefore = serverPid ? cpuTimeUs(serverPid) : 0;
+  const r = await new Promise<autocannon.Result>((resolve, reject) => {
+    autocannon({ ...options, connections: CONNECTIONS }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+  });
+  return {
+    name,
+    reqPerSec: Math.round(r.requests.average),
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    ...(serverPid && r.requests.total > 0
+      ? { serverCpuUs: Math.round((cpuTimeUs(serverPid) - cpuBefore) / r.requests.total) }
+      : {}),
+  };
+}
