@@ -1,6 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { CriteriaCatalog } from '@shared/criteria/catalog';
-import { conditionHolds } from '@shared/criteria/evaluate';
 import type { AttributeType, Operator } from '@shared/criteria/operators';
 import { DAY_MS, ISO_DATE_SQL_PATTERN, lookBackStart } from '@shared/criteria/time';
 import {
@@ -131,8 +130,15 @@ interface Compile {
   workspaceId: string;
   /** Audiences being inlined (a guard: the check refuses cycles before this runs). */
   chain: string[];
+  /** The per-profile aggregates of the event leaves compiled so far, joined to `p`. */
+  joins: SQL[];
 }
 
+/**
+ * An event leaf: its events are aggregated per profile once (a derived table left-joined to `p`, so
+ * the planner hashes or merges it whatever groups the leaf sits under), and a profile without such
+ * events has no row there: COUNT 0 and TOTAL 0.
+ */
 function compileEvent(rule: EventRule, c: Compile): SQL {
   const event = c.catalog.events.get(rule.event!.id)!;
   const start = lookBackStart(c.asOf, rule.lookBackUnit, rule.lookBackValue);
@@ -157,18 +163,14 @@ function compileEvent(rule: EventRule, c: Compile): SQL {
   ];
   const aggregate =
     rule.aggregator === 'COUNT'
-      ? sql`count(*)`
-      : sql`coalesce(sum(case when jsonb_typeof(e.properties -> ${rule.property!}::text) = 'number' then (e.properties ->> ${rule.property!}::text)::float8 else 0 end), 0)`;
+      ? sql`count(*)::float8`
+      : sql`sum(case when jsonb_typeof(e.properties -> ${rule.property!}::text) = 'number' then (e.properties ->> ${rule.property!}::text)::float8 else 0 end)`;
+  const alias = sql.identifier(`ev${c.joins.length}`);
+  c.joins.push(
+    sql`left join (select e.profile_id, ${aggregate} as v from customer_events e where ${sql.join(conditions, sql` and `)} group by e.profile_id) ${alias} on ${alias}.profile_id = p.id`,
+  );
   const operator = sql.raw(rule.aggregatorCondition === '==' ? '=' : rule.aggregatorCondition);
-  const holds = sql`${aggregate} ${operator} ${rule.aggregatorValue}::float8`;
-  // Profiles without such events have COUNT 0 and TOTAL 0: when 0 satisfies the condition, they match,
-  // so the rule becomes "not among the profiles whose aggregate fails" (an anti-join), else a semi-join.
-  const zeroMatches = conditionHolds(rule.aggregatorCondition, 0, rule.aggregatorValue);
-  const profiles = (having: SQL) =>
-    sql`select e.profile_id from customer_events e where ${sql.join(conditions, sql` and `)} group by e.profile_id having ${having}`;
-  return zeroMatches
-    ? sql`p.id not in (${profiles(sql`not (${holds})`)})`
-    : sql`p.id in (${profiles(holds)})`;
+  return sql`coalesce(${alias}.v, 0) ${operator} ${rule.aggregatorValue}::float8`;
 }
 
 function compileNode(node: CriteriaNode, c: Compile): SQL {
@@ -209,13 +211,25 @@ function compileGroup(group: CriteriaGroup, c: Compile): SQL {
   }
 }
 
-/** A checked tree as one boolean SQL expression over `p` (customer_profiles), at `asOf`. */
+/** A compiled tree: a boolean over `p` (customer_profiles) and the event aggregates `joins` adds to it. */
+export interface CompiledCriteria {
+  matches: SQL;
+  /** `left join … on ….profile_id = p.id`, one per event leaf, to follow `from customer_profiles p`. */
+  joins: SQL[];
+}
+
+/**
+ * A checked tree at `asOf`. Several trees counted in one statement share `joins` (their aliases stay
+ * distinct).
+ */
 export function compileCriteria(
   tree: CriteriaGroup,
   catalog: CriteriaCatalog,
   asOf: Date,
   workspaceId: string,
   selfId?: string,
-): SQL {
-  return sql`(${compileGroup(tree, { catalog, asOf, workspaceId, chain: selfId ? [selfId] : [] })})`;
+  joins: SQL[] = [],
+): CompiledCriteria {
+  const c: Compile = { catalog, asOf, workspaceId, chain: selfId ? [selfId] : [], joins };
+  return { matches: sql`(${compileGroup(tree, c)})`, joins };
 }

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import { SAMPLE_SIZE } from '@shared/api/customers';
 import { ITEM_MESSAGES } from '@shared/api/items';
 import { checkCriteria } from '@shared/criteria/check';
@@ -81,6 +82,7 @@ export async function audienceSizes(ctx: AppContext, access: WorkspaceAccess) {
   const asOf = new Date();
   const ids: string[] = [];
   const expressions = [];
+  const joins: SQL[] = [];
   const sizes: Record<string, number | null> = {};
   for (const [id, audience] of defs.catalog.audiences) {
     const criteria = audience.criteria ?? { label: '1', predicate: 'and', children: [] };
@@ -89,9 +91,11 @@ export async function audienceSizes(ctx: AppContext, access: WorkspaceAccess) {
       continue;
     }
     ids.push(id);
-    expressions.push(compileCriteria(criteria as CriteriaGroup, defs.catalog, asOf, access.workspace.id, id));
+    expressions.push(
+      compileCriteria(criteria as CriteriaGroup, defs.catalog, asOf, access.workspace.id, id, joins).matches,
+    );
   }
-  const counted = await repo.countEach(ctx.db, access.workspace.id, expressions);
+  const counted = await repo.countEach(ctx.db, access.workspace.id, expressions, joins);
   ids.forEach((id, index) => (sizes[id] = counted.sizes[index]));
   return { sizes, profiles: counted.profiles };
 }
