@@ -41,9 +41,23 @@ function typedValue(source: SQL, key: string, type: AttributeType): SQL {
     case 'array':
       return sql`(case when jsonb_typeof(${value}) = 'array' then ${value} end)`;
     case 'date':
-      return sql`(case when jsonb_typeof(${value}) = 'string' and ${text} ~ ${ISO_DATE_SQL_PATTERN}::text then (${text})::timestamptz end)`;
+      // Compared as text: stored dates are fixed-width ISO strings, ordered as their instants in "C".
+      return sql`(case when jsonb_typeof(${value}) = 'string' then ${text} collate "C" end)`;
   }
 }
+
+const FIRST_ISO = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_ISO = Date.parse('9999-12-31T23:59:59.999Z');
+/**
+ * An instant as the text a stored date compares with. Past the ISO range (a rule's N can be any number
+ * of days) it becomes text below or above every stored date, so no bound overflows.
+ */
+const isoBound = (time: number) =>
+  time < FIRST_ISO
+    ? sql`''::text`
+    : time > LAST_ISO
+      ? sql`'9999-12-31T23:59:59.999Z~'::text`
+      : sql`${new Date(time).toISOString()}::text`;
 
 const CASTS: Record<AttributeType, SQL> = {
   number: sql.raw('float8'),
@@ -51,7 +65,7 @@ const CASTS: Record<AttributeType, SQL> = {
   categorical: sql.raw('text'),
   boolean: sql.raw('boolean'),
   array: sql.raw('text'),
-  date: sql.raw('float8'),
+  date: sql.raw('text'),
 };
 
 /** A comparison of a jsonb column's value with a rule's operator and value; never null. */
@@ -109,18 +123,20 @@ export function compileComparison(
       test = sql`not jsonb_exists_any(${v}, ${strings})`;
       break;
     case 'is in the next':
-      test = sql`${v} >= ${time(asOf)} and ${v} < ${time(new Date(at + span))}`;
+      test = sql`${v} >= ${isoBound(at)} and ${v} < ${isoBound(at + span)}`;
       break;
     case 'is not for another':
-      test = sql`${v} >= ${time(new Date(at + span))}`;
+      test = sql`${v} >= ${isoBound(at + span)}`;
       break;
     case 'was in the last':
-      test = sql`${v} >= ${time(new Date(at - span))} and ${v} <= ${time(asOf)}`;
+      test = sql`${v} >= ${isoBound(at - span)} and ${v} <= ${isoBound(at)}`;
       break;
     case 'was not in the last':
-      test = sql`${v} < ${time(new Date(at - span))}`;
+      test = sql`${v} < ${isoBound(at - span)}`;
       break;
   }
+  // A date is a stored ISO date only if it has the form; checked after the cheap range test.
+  if (type === 'date') test = sql`${test} and ${v} ~ ${ISO_DATE_SQL_PATTERN}::text`;
   return sql`coalesce((${test}), false)`;
 }
 
