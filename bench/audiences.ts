@@ -34,12 +34,17 @@ const log = (...args: unknown[]) => console.log(...args);
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-/** A deterministic pseudo-random sequence (the same data every run). */
+/**
+ * A deterministic pseudo-random sequence (the same data every run): mulberry32, in 32-bit integer
+ * arithmetic (a float LCG loses its low bits past 2^53 and cycles after a few thousand values).
+ */
 function random(seed: number) {
-  let state = seed;
+  let state = seed >>> 0;
   return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
   };
 }
 
