@@ -7,6 +7,8 @@
  *   npx tsx bench/audiences.ts       (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test)
  *   BENCH_PROFILES=100000 BENCH_EVENTS=1000000 npx tsx bench/audiences.ts
  *
+ * BENCH_KEEP_DB=1 keeps the seeded database; BENCH_REUSE_DB=<name> measures sizes on it again (no seeding).
+ *
  * Targets: p50 < 1 s and p95 < 2 s per tree at 1,000,000 profiles and 10,000,000 events; imports at
  * ≥ 20,000 profiles/s and ≥ 50,000 events/s. It works in a fresh database it creates and drops again.
  */
@@ -21,7 +23,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';
-import { migrateDatabase } from '../src/server/db/migrate';
+import { migrateDatabase, rows } from '../src/server/db/migrate';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 1_000_000);
@@ -32,12 +34,17 @@ const log = (...args: unknown[]) => console.log(...args);
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
-/** A deterministic pseudo-random sequence (the same data every run). */
+/**
+ * A deterministic pseudo-random sequence (the same data every run): mulberry32, in 32-bit integer
+ * arithmetic (a float LCG loses its low bits past 2^53 and cycles after a few thousand values).
+ */
 function random(seed: number) {
-  let state = seed;
+  let state = seed >>> 0;
   return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
   };
 }
 
@@ -80,9 +87,11 @@ function* eventLines() {
 }
 
 async function main() {
-  const dbName = `marquee_bench_aud_${Date.now().toString(36)}`;
+  const reuse = process.env.BENCH_REUSE_DB;
+  const dbName = reuse ?? `marquee_bench_aud_${Date.now().toString(36)}`;
+  const keep = Boolean(reuse || process.env.BENCH_KEEP_DB);
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${dbName}"`);
+  if (!reuse) await admin.unsafe(`create database "${dbName}"`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
   const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: 10 });
@@ -104,25 +113,11 @@ async function main() {
         throw new Error(`${options.method} ${options.url}: ${res.statusCode} ${res.body}`);
       return res.json();
     };
-    const signUp = await call(
-      {
-        method: 'POST',
-        url: '/api/v1/auth/sign-up',
-        payload: { name: 'Bench User', email: 'bench@example.test', password: 'correct horse battery' },
-      },
-      201,
-    );
-    await database.db.execute(sql`update users set email_verified = true where id = ${signUp.user.id}`);
-    const headers = { authorization: `Bearer ${signUp.token}` };
-    const ws = (
-      await call({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: 'Bench' } }, 201)
-    ).id;
-    await call({
-      method: 'PATCH',
-      url: `/api/v1/workspaces/${ws}`,
-      headers,
-      payload: { basics: { domains: ['marketing'] } },
-    });
+    const account = { name: 'Bench User', email: 'bench@example.test', password: 'correct horse battery' };
+    if (!reuse) await call({ method: 'POST', url: '/api/v1/auth/sign-up', payload: account }, 202);
+    const signIn = await call({ method: 'POST', url: '/api/v1/auth/sign-in', payload: account });
+    await database.db.execute(sql`update users set email_verified = true where id = ${signIn.user.id}`);
+    const headers = { authorization: `Bearer ${signIn.token}` };
     const item = async (schema: string, data: object) =>
       (
         await call(
@@ -130,56 +125,86 @@ async function main() {
           201,
         )
       ).id as string;
-    const attr: Record<string, string> = {};
-    for (const [key, attributeType, options] of [
-      ['age', 'number'],
-      ['tier', 'categorical', ['gold', 'silver', 'bronze']],
-      ['vip', 'boolean'],
-      ['tags', 'array', ['news', 'sale', 'vip', 'sport']],
-      ['renews', 'date'],
-    ] as const) {
-      attr[key] = await item('customer-profile-attribute', {
-        name: key,
-        key,
-        attributeType,
-        ...(options ? { options } : {}),
-      });
+    let ws = '';
+    ws = reuse ? await benchWorkspace() : await seed();
+    const named = Object.fromEntries(
+      rows<{ id: string; name: string }>(
+        await database.db.execute(
+          sql`select id, data->>'name' as name from items where workspace_id = ${ws} order by created_at`,
+        ),
+      ).map((row) => [row.name, row.id]),
+    ) as Record<string, string>;
+    const attr = named;
+    const { purchase, visit } = named;
+    // As autovacuum would after a bulk load: statistics, and the visibility map index-only scans need.
+    await database.db.execute(sql`vacuum analyze customer_profiles`);
+    await database.db.execute(sql`vacuum analyze customer_events`);
+    async function benchWorkspace() {
+      const [row] = rows<{ id: string }>(
+        await database.db.execute(sql`select id from workspaces where name = 'Bench'`),
+      );
+      return row.id;
     }
-    const purchase = await item('behavioral-event', {
-      name: 'purchase',
-      key: 'purchase',
-      properties: [
-        { name: 'amount', type: 'number' },
-        { name: 'sku', type: 'string' },
-      ],
-    });
-    const visit = await item('behavioral-event', {
-      name: 'visit',
-      key: 'visit',
-      properties: [{ name: 'page', type: 'string' }],
-    });
+    async function seed() {
+      ws = (
+        await call({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: 'Bench' } }, 201)
+      ).id;
+      await call({
+        method: 'PATCH',
+        url: `/api/v1/workspaces/${ws}`,
+        headers,
+        payload: { basics: { domains: ['marketing'] } },
+      });
+      for (const [key, attributeType, options] of [
+        ['age', 'number'],
+        ['tier', 'categorical', ['gold', 'silver', 'bronze']],
+        ['vip', 'boolean'],
+        ['tags', 'array', ['news', 'sale', 'vip', 'sport']],
+        ['renews', 'date'],
+      ] as const) {
+        await item('customer-profile-attribute', {
+          name: key,
+          key,
+          attributeType,
+          ...(options ? { options } : {}),
+        });
+      }
+      await item('behavioral-event', {
+        name: 'purchase',
+        key: 'purchase',
+        properties: [
+          { name: 'amount', type: 'number' },
+          { name: 'sku', type: 'string' },
+        ],
+      });
+      await item('behavioral-event', {
+        name: 'visit',
+        key: 'visit',
+        properties: [{ name: 'page', type: 'string' }],
+      });
 
-    const importStream = async (what: string, lines: Generator<string>, count: number) => {
-      const t0 = performance.now();
-      const { batch } = await call(
-        {
-          method: 'POST',
-          url: `/api/v1/workspaces/${ws}/${what}/import`,
-          headers: { ...headers, 'content-type': 'text/csv' },
-          payload: Readable.from(lines),
-        },
-        202,
-      );
-      const seconds = (performance.now() - t0) / 1000;
-      log(
-        `import ${what}: ${batch.processed.toLocaleString()} rows (${batch.failed} failed) in ${seconds.toFixed(1)} s = ${Math.round(count / seconds).toLocaleString()} rows/s`,
-      );
-    };
-    await importStream('profiles', profileLines(), PROFILES);
-    await importStream('customer-events', eventLines(), EVENTS);
-    await database.db.execute(sql`analyze customer_profiles`);
-    await database.db.execute(sql`analyze customer_events`);
-
+      const importStream = async (what: string, lines: Generator<string>, count: number) => {
+        const t0 = performance.now();
+        const cpu0 = process.cpuUsage();
+        const { batch } = await call(
+          {
+            method: 'POST',
+            url: `/api/v1/workspaces/${ws}/${what}/import`,
+            headers: { ...headers, 'content-type': 'text/csv' },
+            payload: Readable.from(lines),
+          },
+          202,
+        );
+        const seconds = (performance.now() - t0) / 1000;
+        const cpu = process.cpuUsage(cpu0);
+        log(
+          `import ${what}: ${batch.processed.toLocaleString()} rows (${batch.failed} failed) in ${seconds.toFixed(1)} s = ${Math.round(count / seconds).toLocaleString()} rows/s (server process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, load ${os.loadavg()[0].toFixed(1)})`,
+        );
+      };
+      await importStream('profiles', profileLines(), PROFILES);
+      await importStream('customer-events', eventLines(), EVENTS);
+      return ws;
+    }
     const a = (key: string, operator: string, value: unknown) => ({
       type: 'attribute',
       predicate: { attribute: { schemaType: 'customer-profile-attribute', id: attr[key], label: key } },
@@ -303,7 +328,8 @@ async function main() {
   } finally {
     await app?.close();
     await database.close();
-    await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
+    if (keep) log(`kept database ${dbName} (BENCH_REUSE_DB=${dbName} measures sizes again)`);
+    else await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
     await admin.end();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

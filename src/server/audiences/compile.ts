@@ -1,6 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { CriteriaCatalog } from '@shared/criteria/catalog';
-import { conditionHolds } from '@shared/criteria/evaluate';
 import type { AttributeType, Operator } from '@shared/criteria/operators';
 import { DAY_MS, ISO_DATE_SQL_PATTERN, lookBackStart } from '@shared/criteria/time';
 import {
@@ -42,9 +41,23 @@ function typedValue(source: SQL, key: string, type: AttributeType): SQL {
     case 'array':
       return sql`(case when jsonb_typeof(${value}) = 'array' then ${value} end)`;
     case 'date':
-      return sql`(case when jsonb_typeof(${value}) = 'string' and ${text} ~ ${ISO_DATE_SQL_PATTERN}::text then (${text})::timestamptz end)`;
+      // Compared as text: stored dates are fixed-width ISO strings, ordered as their instants in "C".
+      return sql`(case when jsonb_typeof(${value}) = 'string' then ${text} collate "C" end)`;
   }
 }
+
+const FIRST_ISO = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_ISO = Date.parse('9999-12-31T23:59:59.999Z');
+/**
+ * An instant as the text a stored date compares with. Past the ISO range (a rule's N can be any number
+ * of days) it becomes text below or above every stored date, so no bound overflows.
+ */
+const isoBound = (time: number) =>
+  time < FIRST_ISO
+    ? sql`''::text`
+    : time > LAST_ISO
+      ? sql`'9999-12-31T23:59:59.999Z~'::text`
+      : sql`${new Date(time).toISOString()}::text`;
 
 const CASTS: Record<AttributeType, SQL> = {
   number: sql.raw('float8'),
@@ -52,7 +65,7 @@ const CASTS: Record<AttributeType, SQL> = {
   categorical: sql.raw('text'),
   boolean: sql.raw('boolean'),
   array: sql.raw('text'),
-  date: sql.raw('float8'),
+  date: sql.raw('text'),
 };
 
 /** A comparison of a jsonb column's value with a rule's operator and value; never null. */
@@ -110,18 +123,20 @@ export function compileComparison(
       test = sql`not jsonb_exists_any(${v}, ${strings})`;
       break;
     case 'is in the next':
-      test = sql`${v} >= ${time(asOf)} and ${v} < ${time(new Date(at + span))}`;
+      test = sql`${v} >= ${isoBound(at)} and ${v} < ${isoBound(at + span)}`;
       break;
     case 'is not for another':
-      test = sql`${v} >= ${time(new Date(at + span))}`;
+      test = sql`${v} >= ${isoBound(at + span)}`;
       break;
     case 'was in the last':
-      test = sql`${v} >= ${time(new Date(at - span))} and ${v} <= ${time(asOf)}`;
+      test = sql`${v} >= ${isoBound(at - span)} and ${v} <= ${isoBound(at)}`;
       break;
     case 'was not in the last':
-      test = sql`${v} < ${time(new Date(at - span))}`;
+      test = sql`${v} < ${isoBound(at - span)}`;
       break;
   }
+  // A date is a stored ISO date only if it has the form; checked after the cheap range test.
+  if (type === 'date') test = sql`${test} and ${v} ~ ${ISO_DATE_SQL_PATTERN}::text`;
   return sql`coalesce((${test}), false)`;
 }
 
@@ -131,8 +146,15 @@ interface Compile {
   workspaceId: string;
   /** Audiences being inlined (a guard: the check refuses cycles before this runs). */
   chain: string[];
+  /** The per-profile aggregates of the event leaves compiled so far, joined to `p`. */
+  joins: SQL[];
 }
 
+/**
+ * An event leaf: its events are aggregated per profile once (a derived table left-joined to `p`, so
+ * the planner hashes or merges it whatever groups the leaf sits under), and a profile without such
+ * events has no row there: COUNT 0 and TOTAL 0.
+ */
 function compileEvent(rule: EventRule, c: Compile): SQL {
   const event = c.catalog.events.get(rule.event!.id)!;
   const start = lookBackStart(c.asOf, rule.lookBackUnit, rule.lookBackValue);
@@ -157,18 +179,14 @@ function compileEvent(rule: EventRule, c: Compile): SQL {
   ];
   const aggregate =
     rule.aggregator === 'COUNT'
-      ? sql`count(*)`
-      : sql`coalesce(sum(case when jsonb_typeof(e.properties -> ${rule.property!}::text) = 'number' then (e.properties ->> ${rule.property!}::text)::float8 else 0 end), 0)`;
+      ? sql`count(*)::float8`
+      : sql`sum(case when jsonb_typeof(e.properties -> ${rule.property!}::text) = 'number' then (e.properties ->> ${rule.property!}::text)::float8 else 0 end)`;
+  const alias = sql.identifier(`ev${c.joins.length}`);
+  c.joins.push(
+    sql`left join (select e.profile_id, ${aggregate} as v from customer_events e where ${sql.join(conditions, sql` and `)} group by e.profile_id) ${alias} on ${alias}.profile_id = p.id`,
+  );
   const operator = sql.raw(rule.aggregatorCondition === '==' ? '=' : rule.aggregatorCondition);
-  const holds = sql`${aggregate} ${operator} ${rule.aggregatorValue}::float8`;
-  // Profiles without such events have COUNT 0 and TOTAL 0: when 0 satisfies the condition, they match,
-  // so the rule becomes "not among the profiles whose aggregate fails" (an anti-join), else a semi-join.
-  const zeroMatches = conditionHolds(rule.aggregatorCondition, 0, rule.aggregatorValue);
-  const profiles = (having: SQL) =>
-    sql`select e.profile_id from customer_events e where ${sql.join(conditions, sql` and `)} group by e.profile_id having ${having}`;
-  return zeroMatches
-    ? sql`p.id not in (${profiles(sql`not (${holds})`)})`
-    : sql`p.id in (${profiles(holds)})`;
+  return sql`coalesce(${alias}.v, 0) ${operator} ${rule.aggregatorValue}::float8`;
 }
 
 function compileNode(node: CriteriaNode, c: Compile): SQL {
@@ -209,13 +227,25 @@ function compileGroup(group: CriteriaGroup, c: Compile): SQL {
   }
 }
 
-/** A checked tree as one boolean SQL expression over `p` (customer_profiles), at `asOf`. */
+/** A compiled tree: a boolean over `p` (customer_profiles) and the event aggregates `joins` adds to it. */
+export interface CompiledCriteria {
+  matches: SQL;
+  /** `left join … on ….profile_id = p.id`, one per event leaf, to follow `from customer_profiles p`. */
+  joins: SQL[];
+}
+
+/**
+ * A checked tree at `asOf`. Several trees counted in one statement share `joins` (their aliases stay
+ * distinct).
+ */
 export function compileCriteria(
   tree: CriteriaGroup,
   catalog: CriteriaCatalog,
   asOf: Date,
   workspaceId: string,
   selfId?: string,
-): SQL {
-  return sql`(${compileGroup(tree, { catalog, asOf, workspaceId, chain: selfId ? [selfId] : [] })})`;
+  joins: SQL[] = [],
+): CompiledCriteria {
+  const c: Compile = { catalog, asOf, workspaceId, chain: selfId ? [selfId] : [], joins };
+  return { matches: sql`(${compileGroup(tree, c)})`, joins };
 }

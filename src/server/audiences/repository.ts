@@ -3,26 +3,29 @@ import type { Db } from '../db/client';
 import { rows } from '../db/migrate';
 import { audienceSizes } from '../db/schema';
 import type { ProfileRow } from '../customers/repository';
+import type { CompiledCriteria } from './compile';
+
+const profilesWith = (joins: SQL[]) => sql`customer_profiles p ${sql.join(joins, sql` `)}`;
 
 /** Matching and total profiles of a workspace, in one statement (one scan of its profiles). */
-export async function countMatching(db: Db, workspaceId: string, matches: SQL) {
+export async function countMatching(db: Db, workspaceId: string, { matches, joins }: CompiledCriteria) {
   const [row] = rows<{ size: number | string; profiles: number | string }>(
     await db.execute(sql`
       select count(*) filter (where ${matches}) as size, count(*) as profiles
-      from customer_profiles p where p.workspace_id = ${workspaceId}::text`),
+      from ${profilesWith(joins)} where p.workspace_id = ${workspaceId}::text`),
   );
   return { size: Number(row.size), profiles: Number(row.profiles) };
 }
 
-/** Several audiences' sizes in one statement: one count per expression, plus all profiles. */
-export async function countEach(db: Db, workspaceId: string, expressions: SQL[]) {
+/** Several audiences' sizes in one statement: one count per expression (their event leaves in the shared `joins`), plus all profiles. */
+export async function countEach(db: Db, workspaceId: string, expressions: SQL[], joins: SQL[]) {
   const counts = expressions.map(
     (matches, index) => sql`count(*) filter (where ${matches}) as ${sql.identifier(`s${index}`)}`,
   );
   const [row] = rows<Record<string, number | string>>(
     await db.execute(sql`
       select ${sql.join([...counts, sql`count(*) as profiles`], sql`, `)}
-      from customer_profiles p where p.workspace_id = ${workspaceId}::text`),
+      from ${profilesWith(joins)} where p.workspace_id = ${workspaceId}::text`),
   );
   return { sizes: expressions.map((_, index) => Number(row[`s${index}`])), profiles: Number(row.profiles) };
 }
@@ -31,13 +34,13 @@ export async function countEach(db: Db, workspaceId: string, expressions: SQL[])
 export async function matchingProfiles(
   db: Db,
   workspaceId: string,
-  matches: SQL,
+  { matches, joins }: CompiledCriteria,
   limit: number,
   after?: string,
 ) {
   return rows<ProfileRow>(
     await db.execute(sql`
-      select p.id, p.attributes, p.updated_at from customer_profiles p
+      select p.id, p.attributes, p.updated_at from ${profilesWith(joins)}
       where p.workspace_id = ${workspaceId}::text and ${matches}
         ${after !== undefined ? sql`and p.id > ${after}::text` : sql``}
       order by p.id limit ${limit}::int`),

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import { SAMPLE_SIZE } from '@shared/api/customers';
 import { ITEM_MESSAGES } from '@shared/api/items';
 import { checkCriteria } from '@shared/criteria/check';
@@ -87,6 +88,7 @@ async function measureAudienceSizes(ctx: AppContext, workspaceId: string, now = 
   const defs = await loadDefinitions(ctx.db, workspaceId);
   const ids: string[] = [];
   const expressions = [];
+  const joins: SQL[] = [];
   const sizes: Record<string, number | null> = {};
   for (const [id, audience] of defs.catalog.audiences) {
     const criteria = audience.criteria ?? { label: '1', predicate: 'and', children: [] };
@@ -95,9 +97,11 @@ async function measureAudienceSizes(ctx: AppContext, workspaceId: string, now = 
       continue;
     }
     ids.push(id);
-    expressions.push(compileCriteria(criteria as CriteriaGroup, defs.catalog, now, workspaceId, id));
+    expressions.push(
+      compileCriteria(criteria as CriteriaGroup, defs.catalog, now, workspaceId, id, joins).matches,
+    );
   }
-  const counted = await repo.countEach(ctx.db, workspaceId, expressions);
+  const counted = await repo.countEach(ctx.db, workspaceId, expressions, joins);
   ids.forEach((id, index) => (sizes[id] = counted.sizes[index]));
   await repo.recordSizes(ctx.db, workspaceId, sizes, counted.profiles, now);
   return { sizes, profiles: counted.profiles };

@@ -16,7 +16,7 @@ import * as repo from './repository';
 export type ImportKind = 'profiles' | 'customer-events';
 
 /** Rows written per transaction. */
-const CHUNK_ROWS = 2000;
+const CHUNK_ROWS = 5000;
 
 /** Managers, and members who may edit customer-profile-attribute, may import and track (issue 9). */
 export function requireImporter(access: WorkspaceAccess) {
@@ -149,6 +149,19 @@ export async function importCustomerData(
   let profiles = new Map<string, Record<string, unknown>>();
   let events: repo.EventTuple[] = [];
 
+  // One chunk is written while the next is read and converted; at most one write is in flight, so
+  // chunks land in order and a failed write stops the import before the next chunk.
+  let writing: Promise<void> = Promise.resolve();
+  const write = async (
+    profileRows: [string, Record<string, unknown>][],
+    eventRows: repo.EventTuple[],
+    progress: BatchProgress,
+  ) =>
+    ctx.db.transaction(async (tx) => {
+      await repo.upsertProfiles(tx, workspaceId, profileRows);
+      await repo.insertEvents(tx, workspaceId, eventRows);
+      await addProgress(tx, workspaceId, batchId, progress);
+    });
   const flush = async () => {
     const progress = { ...pending, bytesRead };
     // In id order, so concurrent imports touching the same profiles lock them in the same order.
@@ -157,11 +170,10 @@ export async function importCustomerData(
     pending = { processed: 0, failed: 0, errors: [] };
     profiles = new Map();
     events = [];
-    await ctx.db.transaction(async (tx) => {
-      await repo.upsertProfiles(tx, workspaceId, profileRows);
-      await repo.insertEvents(tx, workspaceId, eventRows);
-      await addProgress(tx, workspaceId, batchId, progress);
-    });
+    await writing;
+    writing = write(profileRows, eventRows, progress);
+    // Awaited at the next flush; until then a failure must not count as unhandled.
+    writing.catch(() => {});
   };
   const refuse = (line: number, message: string) => {
     pending.failed += 1;
@@ -199,8 +211,10 @@ export async function importCustomerData(
       if (pending.processed + pending.failed >= CHUNK_ROWS) await flush();
     }
     await flush();
+    await writing;
     await finishBatch(ctx.db, workspaceId, batchId, 'done');
   } catch (err) {
+    await writing.catch(() => {});
     ctx.log.warn({ err, batchId }, 'import failed');
     const message = err instanceof Error ? err.message : String(err);
     await finishBatch(ctx.db, workspaceId, batchId, 'failed', {
