@@ -2,6 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { readableColorsResolver } from './readable-colors';
 import { theme } from './theme';
 
 /**
@@ -14,7 +15,7 @@ const ModalsProvider = lazy(() => import('@mantine/modals').then((m) => ({ defau
 export function AppProviders({ client, children }: { client: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={client}>
-      <MantineProvider theme={theme} defaultColorScheme="light">
+      <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={readableColorsResolver}>
         <Notifications position="top-right" limit={4} zIndex={2000} />
         <Suspense fallback={null}>
           <ModalsProvider />
