@@ -12,6 +12,7 @@ import {
   seedWorkspace,
   signInApi,
   signUpApi,
+  shot,
   uniqueEmail,
 } from './fixtures';
 
@@ -265,7 +266,7 @@ test('item screens in view and edit modes have no serious or critical axe violat
 });
 
 test('dialogs have no serious or critical axe violations', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   await signInApi(page.request, seeded.email);
   const { ws } = seeded;
   const audit = new Audit(page);
@@ -292,10 +293,6 @@ test('dialogs have no serious or critical axe violations', async ({ page }) => {
   await page.getByRole('button', { name: 'Comment', exact: true }).click();
   await expect(page.getByTestId('comment')).toContainText('Please check the tone.');
   await audit.check('item drawer › a comment');
-  await page.getByRole('button', { name: 'Actions' }).click();
-  await expect(page.getByRole('menu')).toBeVisible();
-  await audit.check('item actions menu');
-  await page.keyboard.press('Escape');
 
   // Quick view from a list.
   await page.goto(`/${ws}/marketing/copy`);
@@ -338,4 +335,105 @@ test('dialogs have no serious or critical axe violations', async ({ page }) => {
   await expect(page.getByRole('dialog', { name: 'Import customer data' })).toBeVisible();
   await audit.check('customer import dialog');
   audit.expectClean();
+});
+
+/** Presses Tab until `target` has the focus, as a keyboard user would reach it. */
+async function tabTo(page: Page, target: Locator, maxPresses = 120) {
+  for (let i = 0; i < maxPresses; i++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+  }
+  throw new Error(`Tab never reached ${target.toString()}`);
+}
+
+const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);
+
+test('keyboard only: the focus ring shows, a dialog traps focus and returns it to its opener', async ({
+  page,
+}) => {
+  await signInApi(page.request, seeded.email);
+  await page.goto(`/${seeded.ws}/_items/all`);
+  const add = page.getByRole('button', { name: 'Add', exact: true });
+  await tabTo(page, add);
+  await expect(add).toHaveCSS('outline-style', 'solid');
+
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Add an item' });
+  await expect(dialog).toBeVisible();
+  for (let i = 0; i < 25; i++) {
+    await page.keyboard.press('Tab');
+    expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => isFocused(add)).toBe(true);
+});
+
+test('keyboard only: a table row moves up and the new order is saved', async ({ page }) => {
+  await signInApi(page.request, seeded.email);
+  await page.goto(itemPath('behavioral-event'));
+  await tabTo(page, page.getByRole('button', { name: 'Edit', exact: true }));
+  await page.keyboard.press('Enter');
+  const moveUp = page.getByRole('button', { name: 'Move row 2 up' });
+  await tabTo(page, moveUp);
+  await page.keyboard.press('Space');
+  await tabTo(page, page.getByRole('button', { name: 'Save', exact: true }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Edit', exact: true })).toBeVisible();
+  const saved = await (
+    await page.request.get(
+      `/api/v1/workspaces/${seeded.ws}/items/behavioral-event/${seeded.items['behavioral-event']}`,
+    )
+  ).json();
+  expect(saved.data.properties.map((p: { name: string }) => p.name)).toEqual(['currency', 'amount']);
+});
+
+test('keyboard only: the focal point moves with the arrow keys and is saved', async ({ page }) => {
+  await signInApi(page.request, seeded.email);
+  await page.goto(itemPath(IMAGE_SET));
+  await tabTo(page, page.getByRole('button', { name: 'Edit', exact: true }));
+  await page.keyboard.press('Enter');
+  const picker = page.getByTestId('focal-point-image');
+  await tabTo(page, picker);
+  await expect(picker).toHaveAccessibleName(/Focal point at 50% across, 50% down/);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  await expect(picker).toHaveAccessibleName(/Focal point at 60% across, 55% down/);
+  await tabTo(page, page.getByRole('button', { name: 'Save', exact: true }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Edit', exact: true })).toBeVisible();
+  const saved = await (
+    await page.request.get(`/api/v1/workspaces/${seeded.ws}/items/${IMAGE_SET}/${seeded.items[IMAGE_SET]}`)
+  ).json();
+  expect(saved.data.masterImage).toMatchObject({ focusX: 0.6, focusY: 0.55 });
+});
+
+test('screens changed for accessibility, at desktop and phone sizes', async ({ page }) => {
+  test.setTimeout(180_000);
+  const { ws, items } = seeded;
+  const screens: [string, string, (p: Page) => Locator][] = [
+    ['sign-in', '/auth/welcome', heading('Welcome back')],
+    ['workspaces', '/workspaces', heading('Workspaces')],
+    ['explore', `/${ws}/_items/all`, heading('All items')],
+    ['item', itemPath('copy'), (p) => p.getByTestId('item-heading')],
+    ['changelog', `/${ws}/changelog/marketing/copy/${items.copy}`, heading(/./)],
+    ['delete', `${itemPath('copy')}/delete`, heading(/./)],
+    ['basics', `/${ws}/_settings/basics`, heading('Basics')],
+    ['users', `/${ws}/_settings/users`, heading('Users')],
+  ];
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ]) {
+    await page.setViewportSize({ width, height });
+    for (const [name, path, ready] of screens) {
+      if (name === 'workspaces') await signInApi(page.request, seeded.email);
+      await page.goto(path);
+      await expect(ready(page)).toBeVisible();
+      await shot(page, `a11y-${name}-${width}`);
+    }
+    await page.context().clearCookies();
+    await acceptCookies(page.context());
+  }
 });

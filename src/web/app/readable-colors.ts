@@ -35,5 +35,7 @@ export const readableColorsResolver: CSSVariablesResolver = (theme) => {
     light[`--mantine-color-${name}-light-color`] = readableOn(shades[9], [shades[1], page, white]);
     light[`--mantine-color-${name}-outline`] = readableOn(shades[6], [page, white]);
   }
+  // FileInput and the like show their placeholder as text, which must be readable too.
+  light['--mantine-color-placeholder'] = readableOn(theme.colors.gray[5], [white]);
   return { variables: {}, light, dark: {} };
 };

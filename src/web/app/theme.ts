@@ -37,6 +37,8 @@ export const theme = createTheme({
   cursorType: 'pointer',
   components: {
     Button: { defaultProps: { fw: 550 } },
+    // Dialogs' and notifications' close buttons are icons only; give them a name (WCAG 4.1.2).
+    CloseButton: { defaultProps: { 'aria-label': 'Close' } },
     Paper: { defaultProps: { withBorder: true } },
     Card: { defaultProps: { withBorder: true } },
     TextInput: { defaultProps: { size: 'sm' } },

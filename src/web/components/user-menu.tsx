@@ -39,7 +39,7 @@ export function UserMenu() {
         <Menu.Item component={Link} to="/workspaces" leftSection={<IconLayoutGrid size={16} />}>
           All workspaces
         </Menu.Item>
-        <Menu.Item component={Link} to="/auth/bye" color="red" leftSection={<IconLogout size={16} />}>
+        <Menu.Item component={Link} to="/auth/bye" color="red.9" leftSection={<IconLogout size={16} />}>
           Sign out
         </Menu.Item>
         {config && (
