@@ -1,6 +1,6 @@
 import { DEFAULT_THEME } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { contrastRatio, readableOn } from './readable-colors';
+import { contrastRatio, readableOn, readableShade } from './readable-colors';
 import { theme } from './theme';
 
 describe('readable colours', () => {
@@ -21,5 +21,12 @@ describe('readable colours', () => {
     for (const background of ['#ffffff', gray[0], gray[1]]) {
       expect(contrastRatio(gray[6], background)).toBeGreaterThanOrEqual(4.5);
     }
+  });
+});
+
+describe('readableShade', () => {
+  it("takes the palette's own darker shade when one passes", () => {
+    const red = DEFAULT_THEME.colors.red;
+    expect(readableShade(red, 5, ['#ffffff'])).toBe(red[9]);
   });
 });
