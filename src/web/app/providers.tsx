@@ -3,6 +3,7 @@ import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { TOAST_POSITION } from '@web/lib/toast';
+import { readableColorsResolver } from './readable-colors';
 import { theme } from './theme';
 
 /**
@@ -15,7 +16,7 @@ const ModalsProvider = lazy(() => import('@mantine/modals').then((m) => ({ defau
 export function AppProviders({ client, children }: { client: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={client}>
-      <MantineProvider theme={theme} defaultColorScheme="light">
+      <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={readableColorsResolver}>
         <Notifications position={TOAST_POSITION} limit={4} zIndex={2000} />
         <Suspense fallback={null}>
           <ModalsProvider />

@@ -4,6 +4,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { errorMessage } from '@web/lib/api-client';
 import { logEvent } from '@web/lib/analytics';
+import { MainLandmark } from '@web/components/main-landmark';
 import { NotFoundPage } from '@web/components/not-found-page';
 
 /** The text of spec §8's navigation error. */
@@ -26,25 +27,29 @@ export function RouteErrorPage() {
   if (isNotFound) return <NotFoundPage />;
 
   return (
-    <Center mih="70vh" p="xl">
-      <Stack align="center" gap="sm" maw={520} ta="center" role="alert">
-        <IconAlertTriangle size={44} stroke={1.4} color="var(--mantine-color-red-6)" />
-        <Title order={3}>Something went wrong</Title>
-        <Code block style={{ whiteSpace: 'pre-wrap' }}>
-          {navigationErrorText(error)}
-        </Code>
-        <Text c="dimmed" size="sm">
-          Try again, or go back to your workspaces.
-        </Text>
-        <Group>
-          <Button variant="default" onClick={() => window.location.reload()}>
-            Reload
-          </Button>
-          <Button component={Link} to="/" reloadDocument>
-            Your workspaces
-          </Button>
-        </Group>
-      </Stack>
-    </Center>
+    <MainLandmark>
+      <Center mih="70vh" p="xl">
+        <Stack align="center" gap="sm" maw={520} ta="center" role="alert">
+          <IconAlertTriangle size={44} stroke={1.4} color="var(--mantine-color-red-6)" />
+          <Title order={1} fz="h3">
+            Something went wrong
+          </Title>
+          <Code block style={{ whiteSpace: 'pre-wrap' }}>
+            {navigationErrorText(error)}
+          </Code>
+          <Text c="dimmed" size="sm">
+            Try again, or go back to your workspaces.
+          </Text>
+          <Group>
+            <Button variant="default" onClick={() => window.location.reload()}>
+              Reload
+            </Button>
+            <Button component={Link} to="/" reloadDocument>
+              Your workspaces
+            </Button>
+          </Group>
+        </Stack>
+      </Center>
+    </MainLandmark>
   );
 }

@@ -21,7 +21,7 @@ export function PageHeader({
             {eyebrow}
           </Text>
         )}
-        <Title order={2} fz={26}>
+        <Title order={1} fz={26}>
           {title}
         </Title>
         {description && <Text c="dimmed">{description}</Text>}

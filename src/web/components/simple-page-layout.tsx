@@ -23,7 +23,7 @@ export function SimplePageLayout({ children, size = 'md' }: { children: ReactNod
           <UserMenu />
         </Group>
       </Box>
-      <Container size={size} py={40}>
+      <Container component="main" size={size} py={40}>
         {children}
       </Container>
     </Box>

@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconLayoutSidebarRight, IconSettings, IconUsers } from '@tabler/icons-react';
 import { Link, Outlet, useLocation, useMatches } from 'react-router';
 import { BrandMark } from '@web/components/brand';
+import { InsideMainLandmark } from '@web/components/main-landmark';
 import { UserMenu } from '@web/components/user-menu';
 import { ExploreAside } from '@web/features/explore/components/explore-aside';
 import { ExploreNav } from '@web/features/explore/components/explore-nav';
@@ -134,7 +135,9 @@ export default function WorkspaceShell() {
       )}
 
       <AppShell.Main>
-        <Outlet />
+        <InsideMainLandmark>
+          <Outlet />
+        </InsideMainLandmark>
       </AppShell.Main>
     </AppShell>
   );

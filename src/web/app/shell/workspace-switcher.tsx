@@ -1,4 +1,4 @@
-import { Badge, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconCheck, IconLayoutGrid, IconPlus, IconSelector } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Workspace } from '@shared/api/workspaces';
@@ -11,17 +11,19 @@ export function WorkspaceSwitcher({ workspace }: { workspace: Workspace }) {
   return (
     <Menu position="bottom-start" width={260} shadow="md">
       <Menu.Target>
-        <UnstyledButton
-          aria-label="Switch workspace"
-          data-testid="workspace-switcher"
-          maw={300}
-          style={{ minWidth: 0 }}
-        >
+        {/* Named by its visible text (WCAG 2.5.3 label in name), then what it does. */}
+        <UnstyledButton data-testid="workspace-switcher" maw={300} style={{ minWidth: 0 }}>
           <Group gap={6} wrap="nowrap">
             <Text fw={600} truncate style={{ minWidth: 0 }}>
               {workspace.basics.name || workspace.name}
             </Text>
-            <IconSelector size={15} color="var(--mantine-color-gray-6)" style={{ flexShrink: 0 }} />
+            <VisuallyHidden>Switch workspace</VisuallyHidden>
+            <IconSelector
+              size={15}
+              color="var(--mantine-color-gray-6)"
+              style={{ flexShrink: 0 }}
+              aria-hidden
+            />
           </Group>
         </UnstyledButton>
       </Menu.Target>

@@ -92,6 +92,18 @@ function readTemplate(editor: Editor): Template {
  * workspace's image sets and uploads as its asset manager, desktop and phone views, undo and redo,
  * merge tags, and a draft in browser storage that a reload offers back.
  */
+/**
+ * GrapesJS leaves its canvas frame unnamed and its scrolling side panel out of the tab order; both
+ * fail WCAG (4.1.2 frame title, 2.1.1 keyboard access to a scrollable region).
+ */
+function nameEditorRegions(container: HTMLElement) {
+  container.querySelector('iframe.gjs-frame')?.setAttribute('title', 'Email template canvas');
+  const panel = container.querySelector('.gjs-pn-views-container');
+  panel?.setAttribute('tabindex', '0');
+  panel?.setAttribute('role', 'region');
+  panel?.setAttribute('aria-label', 'Blocks, styles and layers');
+}
+
 export default function EmailEditor(props: FieldProps & { draftKey: string | null }) {
   const { value, onChange, draftKey, field, error } = props;
   const containerRef = useRef<HTMLDivElement>(null);
@@ -127,6 +139,7 @@ export default function EmailEditor(props: FieldProps & { draftKey: string | nul
       plugins: [(ed) => newsletter(ed, { showBlocksOnLoad: true })],
     });
     editorRef.current = editor;
+    editor.on('load', () => nameEditorRegions(container));
     removePresetDeviceButtons(editor);
     loadTemplate(editor, initialValue.current);
     editor.UndoManager.clear();

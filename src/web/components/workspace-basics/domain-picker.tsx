@@ -36,13 +36,13 @@ export function DomainPicker({ value, onChange, error }: DomainPickerProps) {
                 <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
                   <Group justify="space-between" wrap="nowrap">
                     <Text fw={600}>{domain.title}</Text>
-                    <Checkbox checked={isChecked} readOnly tabIndex={-1} aria-hidden size="sm" />
+                    <Checkbox.Indicator checked={isChecked} size="sm" aria-hidden />
                   </Group>
                   <Text size="xs" c="dimmed">
                     {domain.schemas.map((s) => s.pluralTitle).join(' · ')}
                   </Text>
                   {domain.admin && (
-                    <Text size="xs" c="orange.7">
+                    <Text size="xs" c="var(--mantine-color-orange-light-color)">
                       Visible to workspace managers
                     </Text>
                   )}

@@ -86,7 +86,9 @@ export default function CustomersRoute() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>Customers</Title>
+        <Title order={1} fz="h2">
+          Customers
+        </Title>
         <Button leftSection={<IconUpload size={16} />} onClick={() => setImportOpen(true)}>
           Import
         </Button>

@@ -49,7 +49,9 @@ export default function DashboardRoute() {
         <Text size="xs" fw={600} c="dimmed" tt="uppercase">
           Overview
         </Text>
-        <Title order={2}>Dashboard</Title>
+        <Title order={1} fz="h2">
+          Dashboard
+        </Title>
       </div>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
         <Card withBorder radius="md" data-testid="stat-total">

@@ -1,4 +1,4 @@
-import { Alert, Group, Loader, Paper, Select, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Group, Loader, Paper, Select, Stack, Table } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { ItemForm } from '@web/components/item-form/item-form';
@@ -83,9 +83,9 @@ function Changelog({ workspace, schema, item }: ItemScreenContext) {
                 <Table.Td>{formatDateTime(v.at)}</Table.Td>
                 <Table.Td ta="right">
                   {v.thisVersion === item.version && (
-                    <Text size="xs" c="teal" fw={600} span>
+                    <Badge size="xs" color="teal" variant="light">
                       Current
-                    </Text>
+                    </Badge>
                   )}
                   <RestoreVersionButton ws={workspace.id} item={item} num={v.thisVersion} />
                 </Table.Td>

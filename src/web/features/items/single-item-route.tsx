@@ -147,11 +147,11 @@ function ItemActions({ workspace, domain, item }: { workspace: Workspace; domain
         </Menu.Item>
         {canEdit && (
           <>
-            <Menu.Divider />
+            <Menu.Divider role="separator" />
             <Menu.Item
               component={Link}
               to={deleteItemPath(ws, domain, item.schema, item.id)}
-              color="red"
+              color="red.9"
               leftSection={<IconTrash size={16} />}
             >
               Delete…

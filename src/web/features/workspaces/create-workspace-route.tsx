@@ -30,7 +30,9 @@ export default function CreateWorkspaceRoute() {
           ← All workspaces
         </Anchor>
         <Stack gap={4}>
-          <Title order={2}>Create a workspace</Title>
+          <Title order={1} fz="h2">
+            Create a workspace
+          </Title>
           <Text c="dimmed">You will be its workspace manager. You can invite your team right after.</Text>
         </Stack>
         <Card p="xl" radius="lg">

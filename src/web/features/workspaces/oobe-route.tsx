@@ -29,7 +29,9 @@ function WaitingForManager({ name }: { name: string }) {
       <Card p="xl" radius="lg">
         <Stack align="center" ta="center" gap="sm">
           <IconHourglass size={40} stroke={1.4} color="var(--mantine-color-marquee-5)" />
-          <Title order={3}>{name} is being set up</Title>
+          <Title order={1} fz="h3">
+            {name} is being set up
+          </Title>
           <Text c="dimmed">
             A workspace manager is still finishing the set-up. Check back in a little while.
           </Text>
@@ -101,7 +103,9 @@ function OobeWizard() {
           <Text size="sm" c="marquee.6" fw={600}>
             Set up your workspace
           </Text>
-          <Title order={2}>Let’s get {workspace.name} ready</Title>
+          <Title order={1} fz="h2">
+            Let’s get {workspace.name} ready
+          </Title>
           <Text c="dimmed">Four quick steps. You can change all of this later in Settings.</Text>
         </Stack>
         <Card p="xl" radius="lg">

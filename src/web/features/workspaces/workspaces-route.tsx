@@ -27,7 +27,9 @@ export default function WorkspacesRoute() {
     <SimplePageLayout>
       <Group justify="space-between" mb="xl" align="flex-end">
         <Stack gap={4}>
-          <Title order={2}>Workspaces</Title>
+          <Title order={1} fz="h2">
+            Workspaces
+          </Title>
           <Text c="dimmed">Pick a workspace to work in, or start a new one.</Text>
         </Stack>
         {!!workspaces?.length && (

@@ -22,9 +22,9 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
               Marquee
             </Text>
           </Group>
-          <Title order={1} c="white" fz={36} lh={1.15}>
+          <Text c="white" fz={36} fw={650} lh={1.15}>
             Plan, write, approve and publish — together.
-          </Title>
+          </Text>
           <List
             spacing="sm"
             c="marquee.0"
@@ -40,13 +40,15 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
           </List>
         </Stack>
       </Box>
-      <Box className={classes.formPane}>
+      <Box component="main" className={classes.formPane}>
         <Stack w="100%" maw={400} gap="lg">
           <Box hiddenFrom="md">
             <Brand />
           </Box>
           <Stack gap={4}>
-            <Title order={2}>{title}</Title>
+            <Title order={1} fz="h2">
+              {title}
+            </Title>
             {subtitle && (
               <Text c="dimmed" size="sm">
                 {subtitle}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Button, Loader } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
@@ -24,6 +24,7 @@ export function AddItemButton({
   const [opened, setOpened] = useState(false);
   // Once opened the dialog stays mounted: its closing transition and the upload it starts outlive it.
   const [wasOpened, setWasOpened] = useState(false);
+  const buttonRef = useRef<HTMLButtonElement>(null);
   const groups = editableTypes(workspace);
   const types = groups.flatMap((group) =>
     group.schemas.map((s) => ({ domain: group.domain.name, name: s.name })),
@@ -40,9 +41,15 @@ export function AddItemButton({
     setWasOpened(true);
     setOpened(true);
   };
+  // The lazy dialog mounts already open, so Mantine never saw what had the focus: give it back here.
+  const handleClose = () => {
+    setOpened(false);
+    buttonRef.current?.focus();
+  };
   return (
     <>
       <Button
+        ref={buttonRef}
         leftSection={<IconPlus size={16} />}
         onClick={handleClick}
         onPointerEnter={direct ? undefined : () => void loadDialog()}
@@ -52,7 +59,7 @@ export function AddItemButton({
       </Button>
       {wasOpened && (
         <Suspense fallback={<Loader size="xs" aria-label="Loading" />}>
-          <AddItemDialog workspace={workspace} opened={opened} onClose={() => setOpened(false)} />
+          <AddItemDialog workspace={workspace} opened={opened} onClose={handleClose} />
         </Suspense>
       )}
     </>

@@ -57,7 +57,7 @@ export function ItemHeader({ workspace, domain, schema, item, section, actions, 
       </Breadcrumbs>
       <Group justify="space-between" align="flex-start" gap="md" wrap="wrap">
         <Stack gap={6} style={{ minWidth: 0, flex: '1 1 18rem' }}>
-          <Title order={2} fz={26} style={{ wordBreak: 'break-word' }} data-testid="item-heading">
+          <Title order={1} fz={26} style={{ wordBreak: 'break-word' }} data-testid="item-heading">
             {section ? `${section}: ${name}` : name}
           </Title>
           {item && (
