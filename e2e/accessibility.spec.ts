@@ -294,6 +294,26 @@ test('dialogs have no serious or critical axe violations', async ({ page }) => {
   await expect(page.getByTestId('comment')).toContainText('Please check the tone.');
   await audit.check('item drawer › a comment');
 
+  // Menus open: the item's actions, the account menu and the workspace switcher.
+  await page.getByRole('button', { name: 'Actions', exact: true }).click();
+  await expect(page.getByRole('menu')).toBeVisible();
+  await audit.check('item actions menu');
+  await page.keyboard.press('Escape');
+  // Without Mantine's focus placeholder the menu still works from the keyboard.
+  await page.getByRole('button', { name: 'Actions', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('[role="menuitem"]:focus')).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: /Account menu/ }).click();
+  await expect(page.getByRole('menu')).toBeVisible();
+  await audit.check('account menu');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: /Switch workspace/ }).click();
+  await expect(page.getByRole('menu')).toBeVisible();
+  await audit.check('workspace switcher');
+  await page.keyboard.press('Escape');
+
   // Quick view from a list.
   await page.goto(`/${ws}/marketing/copy`);
   await page.getByRole('button', { name: 'Quick view of Autumn headline' }).click();

@@ -42,6 +42,9 @@ export const theme = createTheme({
     Paper: { defaultProps: { withBorder: true } },
     Card: { defaultProps: { withBorder: true } },
     TextInput: { defaultProps: { size: 'sm' } },
+    // Mantine's focus placeholder is a focusable non-item inside role="menu" (axe: aria-required-children);
+    // without it, focusable items let the menu's focus trap land on the first item instead.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false, menuItemTabIndex: 0 } },
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
   },
 });
