@@ -314,6 +314,31 @@ test('dialogs have no serious or critical axe violations', async ({ page }) => {
   await audit.check('workspace switcher');
   await page.keyboard.press('Escape');
 
+  // The restore confirm, once the event item has a second version.
+  const eventApi = `/api/v1/workspaces/${ws}/items/event/${seeded.items.event}`;
+  const stored = (await (await page.request.get(eventApi)).json()) as { version: number; data: object };
+  const put = await page.request.put(eventApi, {
+    data: { baseVersion: stored.version, data: { ...stored.data, name: 'Harbour festival, moved' } },
+  });
+  expect(put.status(), await put.text()).toBe(200);
+  await page.goto(itemPath('event'));
+  await page.getByRole('tab', { name: 'History' }).click();
+  // The confirm comes from the lazily loaded modals provider; a click before it has loaded opens nothing.
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Restore this version' }).first().click();
+    await expect(page.getByRole('dialog', { name: /Restore version/ })).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await audit.check('restore version confirm');
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+  // The rich text field's image picker.
+  await page.goto(itemPath('blog-post'));
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.getByRole('button', { name: 'Insert image', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Insert image' })).toBeVisible();
+  await audit.check('insert image picker');
+  await page.keyboard.press('Escape');
+
   // Quick view from a list.
   await page.goto(`/${ws}/marketing/copy`);
   await page.getByRole('button', { name: 'Quick view of Autumn headline' }).click();

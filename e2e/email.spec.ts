@@ -136,7 +136,7 @@ test('design an email with blocks, an image and a merge tag; save, reload, send 
   // The Images button: the upload became an image set of the workspace, chosen from the library.
   await page.getByRole('button', { name: 'Images', exact: true }).click();
   await expect(picker).toBeVisible();
-  await picker.getByRole('listbox', { name: 'Image sets' }).getByRole('button').first().click();
+  await picker.getByRole('group', { name: 'Image sets' }).getByRole('button').first().click();
   await picker.getByRole('button', { name: 'Insert image', exact: true }).click();
   await expect(picker).toBeHidden();
   await expect(canvas(page).locator('img[src*="/fun/imageResize/"]')).toHaveCount(2);

@@ -204,7 +204,7 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
   const picker = page.getByRole('dialog', { name: 'Insert image' });
   await picker.getByLabel('Search image sets').fill('hero');
   await expect(picker.getByRole('button', { name: /Hero banner/ })).toBeVisible();
-  await expectImagesLoaded(page, '[role="listbox"] img', 1);
+  await expectImagesLoaded(page, '[role="group"][aria-label="Image sets"] img', 1);
   await shot(page, 'media-08-image-picker');
   await picker.getByRole('button', { name: /Hero banner/ }).click();
   await picker.getByRole('button', { name: 'Insert image', exact: true }).click();

@@ -185,7 +185,7 @@ export function ImageSetPicker({ opened, onClose, onInsert, workspace }: ImageSe
                   </Stack>
                 </Center>
               ) : (
-                <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" role="listbox" aria-label="Image sets">
+                <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" role="group" aria-label="Image sets">
                   {items.map((item) => (
                     <Tile
                       key={item.id}
