@@ -7,6 +7,8 @@ test.beforeEach(async ({ context }) => acceptCookies(context));
 test('the list searches names, and a reference field finds an item older than the newest hundred', async ({
   page,
 }) => {
+  // 102 items are seeded one request at a time; on a busy machine that alone can take most of a minute.
+  test.setTimeout(120_000);
   await seedVerifiedUser(page.request, 'search');
   const { id: ws } = await seedWorkspace(page.request, `Search ${Date.now().toString(36)}`);
   await patchBasics(page.request, ws, { domains: ['marketing'] });
