@@ -294,25 +294,31 @@ test('dialogs have no serious or critical axe violations', async ({ page }) => {
   await expect(page.getByTestId('comment')).toContainText('Please check the tone.');
   await audit.check('item drawer › a comment');
 
-  // Menus open: the item's actions, the account menu and the workspace switcher.
+  // Menus open: the item's actions, the account menu and the workspace switcher. Each closes (its exit
+  // transition ends) before the next opens.
+  const closeMenu = async () => {
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toHaveCount(0);
+  };
   await page.getByRole('button', { name: 'Actions', exact: true }).click();
-  await expect(page.getByRole('menu')).toBeVisible();
+  await expect(page.getByRole('menu', { name: 'Actions' })).toBeVisible();
   await audit.check('item actions menu');
-  await page.keyboard.press('Escape');
+  await closeMenu();
   // Without Mantine's focus placeholder the menu still works from the keyboard.
   await page.getByRole('button', { name: 'Actions', exact: true }).focus();
   await page.keyboard.press('Enter');
+  await expect(page.getByRole('menu', { name: 'Actions' })).toBeVisible();
   await page.keyboard.press('ArrowDown');
   await expect(page.locator('[role="menuitem"]:focus')).toHaveCount(1);
-  await page.keyboard.press('Escape');
+  await closeMenu();
   await page.getByRole('button', { name: /Account menu/ }).click();
-  await expect(page.getByRole('menu')).toBeVisible();
+  await expect(page.getByRole('menu', { name: /Account menu/ })).toBeVisible();
   await audit.check('account menu');
-  await page.keyboard.press('Escape');
+  await closeMenu();
   await page.getByRole('button', { name: /Switch workspace/ }).click();
-  await expect(page.getByRole('menu')).toBeVisible();
+  await expect(page.getByRole('menu', { name: /Switch workspace/ })).toBeVisible();
   await audit.check('workspace switcher');
-  await page.keyboard.press('Escape');
+  await closeMenu();
 
   // The restore confirm, once the event item has a second version.
   const eventApi = `/api/v1/workspaces/${ws}/items/event/${seeded.items.event}`;
