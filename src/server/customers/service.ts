@@ -8,6 +8,7 @@ import { addProgress, finishBatch, type BatchProgress } from '../batches/reposit
 import { getBatch, startBatch } from '../batches/service';
 import type { AppContext } from '../context';
 import { badRequest, forbidden, notFound } from '../http/errors';
+import { findUnsafeText } from '../http/input-guard';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { loadDefinitions, type CustomerDefinitions } from './definitions';
 import { readRecords, type ImportFormat } from './read-records';
@@ -191,7 +192,9 @@ export async function importCustomerData(
 
   try {
     for await (const record of readRecords(source.stream, source.format, checkHeader)) {
+      const unsafe = 'error' in record ? undefined : findUnsafeText(record.value);
       if ('error' in record) refuse(record.line, record.error);
+      else if (unsafe) refuse(record.line, `${unsafe.path}: ${unsafe.message}`);
       else if (kind === 'profiles') {
         const converted = profileRow(record.value, source.format, defs);
         if ('error' in converted) refuse(record.line, converted.error);
