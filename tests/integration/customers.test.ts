@@ -258,6 +258,20 @@ describe('event import and live tracking', () => {
     expect(latest).toHaveLength(50);
     expect(latest[0].at).toBe('2026-06-03T10:00:00.000Z');
     expect(latest[1].at).toBe(events[999].at);
+
+    // The latest events are read per event key (the index leads with it) and merged by time.
+    const purchase = { profileId: 'p3', event: 'purchase', at: '2026-06-01T16:30:30.000Z', properties: {} };
+    await call(t, 'POST', wsUrl(team.ws, 'customer-events'), importer, { events: [purchase] });
+    const merged = (await profile('p3')).events;
+    expect(merged).toHaveLength(50);
+    expect(merged.map((e: { at: string }) => e.at)).toEqual(
+      merged
+        .map((e: { at: string }) => e.at)
+        .sort()
+        .reverse(),
+    );
+    expect(merged[10]).toEqual({ event: 'purchase', at: purchase.at, properties: {} });
+    expect(merged[11].at).toBe(events[990].at);
   });
 });
 
