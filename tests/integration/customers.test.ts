@@ -152,6 +152,17 @@ describe('profile import', () => {
     }
   });
 
+  it('reports CSV rows that cannot be read, and a column named __proto__, with their lines', async () => {
+    const csv = ['id,city,__proto__', 'q1,"two\nlines",', 'q2,Rome', 'q3,Oslo,x'].join('\n');
+    const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', csv);
+    expect(res.json().batch).toMatchObject({ processed: 1, failed: 2 });
+    expect(res.json().batch.errors).toEqual([
+      { line: 4, message: expect.stringContaining('Invalid Record Length') },
+      { line: 5, message: 'unknown attribute "__proto__"' },
+    ]);
+    expect((await profile('q1')).profile.attributes).toEqual({ city: 'two\nlines' });
+  });
+
   it('fails a batch whose CSV header does not start with id', async () => {
     const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', 'age,id\n3,p1\n');
     expect(res.statusCode).toBe(202);
