@@ -108,6 +108,9 @@ function eventRow(
   return typeof converted === 'string' ? { error: converted } : { row: [id, key, when, converted] };
 }
 
+const byEventAndProfile = (a: repo.EventTuple, b: repo.EventTuple) =>
+  a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+
 const HEADERS: Record<ImportKind, string[]> = {
   profiles: ['id'],
   'customer-events': ['profileId', 'event', 'at'],
@@ -167,7 +170,8 @@ export async function importCustomerData(
     const progress = { ...pending, bytesRead };
     // In id order, so concurrent imports touching the same profiles lock them in the same order.
     const profileRows = [...profiles.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const eventRows = events;
+    // In index order (event key, then profile): the chunk's index entries land on neighbouring pages.
+    const eventRows = events.sort(byEventAndProfile);
     pending = { processed: 0, failed: 0, errors: [] };
     profiles = new Map();
     events = [];

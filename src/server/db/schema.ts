@@ -208,9 +208,10 @@ export const customerProfiles = pgTable(
 export const customerEvents = pgTable(
   'customer_events',
   {
-    workspaceId: text('workspace_id')
-      .notNull()
-      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    // No foreign key: its per-row check cost a bulk load as much as an index (COPY of 1,000,000 events
+    // 15.4 s → 21.0 s); imports and tracking write only into a workspace they have just read, and
+    // workspaces are never deleted.
+    workspaceId: text('workspace_id').notNull(),
     id: bigserial('id', { mode: 'number' }).notNull(),
     profileId: text('profile_id').notNull(),
     event: text('event').notNull(),
