@@ -102,6 +102,67 @@ describe('profile import', () => {
     expect((await profile('p9')).profile.attributes).toEqual({ tags: ['sale'], age: 44 });
   });
 
+  it('stores text that COPY must escape as it was sent, and refuses text PostgreSQL cannot store', async () => {
+    const nasty = [
+      'tab\there',
+      'line\nbreak\r\nand CR',
+      'back\\slash \\N \\t \\\\',
+      'quotes " \' and \\"',
+      'unicode é 漢字 🎉 \u2028',
+      '\\.',
+    ];
+    const ndjson = [
+      ...nasty.map((city, i) =>
+        JSON.stringify({ id: `nasty\t${i}\\`, attributes: { city, tags: [city, '|'] } }),
+      ),
+      JSON.stringify({ id: 'nul', attributes: { city: 'a\u0000b' } }),
+      JSON.stringify({ id: 'surrogate', attributes: { tags: ['\ud800'] } }),
+    ].join('\n');
+    const res = await importBody(t, importer, team.ws, 'profiles', 'application/x-ndjson', ndjson);
+    expect(res.json().batch).toMatchObject({ status: 'done', processed: nasty.length, failed: 2 });
+    expect(res.json().batch.errors).toEqual([
+      {
+        line: nasty.length + 1,
+        message: 'attributes.city: Text must not contain NUL characters or unpaired surrogates',
+      },
+      {
+        line: nasty.length + 2,
+        message: 'attributes.tags.0: Text must not contain NUL characters or unpaired surrogates',
+      },
+    ]);
+    for (const [i, city] of nasty.entries()) {
+      const { profile: stored } = await profile(encodeURIComponent(`nasty\t${i}\\`));
+      expect(stored.attributes).toEqual({ city, tags: [city, '|'] });
+    }
+
+    const csv = [
+      'profileId,event,at,amount,sku',
+      ...nasty.map(
+        (sku, i) =>
+          `"nasty\t${i}\\",purchase,2026-06-0${i + 1}T00:00:00Z,${i},"${sku.replaceAll('"', '""')}"`,
+      ),
+    ].join('\n');
+    const events = await importBody(t, importer, team.ws, 'customer-events', 'text/csv', csv);
+    expect(events.json().batch).toMatchObject({ processed: nasty.length, failed: 0 });
+    for (const [i, sku] of nasty.entries()) {
+      const detail = await profile(encodeURIComponent(`nasty\t${i}\\`));
+      expect(detail.events).toEqual([
+        { event: 'purchase', at: `2026-06-0${i + 1}T00:00:00.000Z`, properties: { amount: i, sku } },
+      ]);
+    }
+  });
+
+  it('reports CSV rows that cannot be read, and a column named __proto__, with their lines', async () => {
+    const csv = ['id,city,__proto__', 'q1,"two\nlines",', 'q2,Rome', 'q3,Oslo,x'].join('\n');
+    const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', csv);
+    expect(res.json().batch).toMatchObject({ processed: 1, failed: 2 });
+    expect(res.json().batch.errors).toEqual([
+      { line: 4, message: expect.stringContaining('Invalid Record Length') },
+      { line: 5, message: 'unknown attribute "__proto__"' },
+    ]);
+    expect((await profile('q1')).profile.attributes).toEqual({ city: 'two\nlines' });
+  });
+
   it('fails a batch whose CSV header does not start with id', async () => {
     const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', 'age,id\n3,p1\n');
     expect(res.statusCode).toBe(202);
@@ -208,6 +269,20 @@ describe('event import and live tracking', () => {
     expect(latest).toHaveLength(50);
     expect(latest[0].at).toBe('2026-06-03T10:00:00.000Z');
     expect(latest[1].at).toBe(events[999].at);
+
+    // The latest events are read per event key (the index leads with it) and merged by time.
+    const purchase = { profileId: 'p3', event: 'purchase', at: '2026-06-01T16:30:30.000Z', properties: {} };
+    await call(t, 'POST', wsUrl(team.ws, 'customer-events'), importer, { events: [purchase] });
+    const merged = (await profile('p3')).events;
+    expect(merged).toHaveLength(50);
+    expect(merged.map((e: { at: string }) => e.at)).toEqual(
+      merged
+        .map((e: { at: string }) => e.at)
+        .sort()
+        .reverse(),
+    );
+    expect(merged[10]).toEqual({ event: 'purchase', at: purchase.at, properties: {} });
+    expect(merged[11].at).toBe(events[990].at);
   });
 });
 

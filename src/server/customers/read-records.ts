@@ -36,11 +36,6 @@ export async function* readRecords(
   const parser = source.pipe(
     parse({
       bom: true,
-      columns: (header: string[]) => {
-        const columns = header.map((column) => column.trim());
-        checkHeader(columns);
-        return columns;
-      },
       info: true,
       skip_empty_lines: true,
       skip_records_with_error: true,
@@ -51,13 +46,36 @@ export async function* readRecords(
       },
     }),
   );
+  keepLinesOnly(parser);
   source.on('error', (err) => parser.destroy(err));
+  let columns: string[] | undefined;
   for await (const { record, info } of parser as AsyncIterable<{
-    record: Record<string, string>;
+    record: string[];
     info: { lines: number };
   }>) {
     while (skipped.length) yield skipped.shift()!;
-    yield { line: info.lines, value: record };
+    if (!columns) {
+      columns = record.map((column) => column.trim());
+      checkHeader(columns);
+      continue;
+    }
+    // No prototype: a column named __proto__ is a key like any other.
+    const value: Record<string, unknown> = Object.create(null);
+    for (let i = 0; i < columns.length; i++) value[columns[i]] = record[i];
+    yield { line: info.lines, value };
   }
   while (skipped.length) yield skipped.shift()!;
+}
+
+/**
+ * csv-parse's `info` copies its whole state into a new object for every record (and its `columns`
+ * option defines each field as a property): together two thirds of the parse time. Rows here need
+ * only the line, so the parser's record info is cut down to it (errors keep their `lines` too).
+ */
+function keepLinesOnly(parser: unknown) {
+  const api = (parser as { api?: { info: { lines: number }; __infoRecord?: unknown } }).api;
+  if (typeof api?.__infoRecord !== 'function') return;
+  api.__infoRecord = function (this: { info: { lines: number } }) {
+    return { lines: this.info.lines };
+  };
 }

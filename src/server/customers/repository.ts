@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client';
+import { copyRows, type Db, type Tx } from '../db/client';
 import { rows } from '../db/migrate';
 
 /** The workspace's customer-profile-attribute, behavioral-event and audience items: what criteria and imports refer to. */
@@ -18,28 +18,52 @@ export async function listDefinitions(db: Db, workspaceId: string): Promise<Defi
   );
 }
 
-/** Inserts or updates profiles: given attributes replace those keys, others stay. One statement. */
+/**
+ * Inserts or updates profiles: given attributes replace those keys, others stay. The rows are copied
+ * into a staging table (emptied at commit) and merged by one statement; ids must be distinct.
+ */
 export async function upsertProfiles(
   db: Db | Tx,
   workspaceId: string,
   profiles: [id: string, attributes: Record<string, unknown>][],
 ) {
   if (!profiles.length) return;
-  await db.execute(sql`
-    insert into customer_profiles (workspace_id, id, attributes, updated_at)
-    select ${workspaceId}, r->>0, r->1, now() from jsonb_array_elements(${JSON.stringify(profiles)}::jsonb) r
-    on conflict (workspace_id, id) do update
-      set attributes = customer_profiles.attributes || excluded.attributes, updated_at = excluded.updated_at`);
+  // In a transaction of its own (a savepoint inside the caller's): one connection, and the staging
+  // rows are moved out by the merge.
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`
+      create temp table if not exists profiles_import (id text not null, attributes jsonb not null)
+      on commit delete rows`);
+    await copyRows(
+      tx,
+      'profiles_import',
+      ['id', 'attributes'],
+      profiles.map(([id, attributes]) => [id, JSON.stringify(attributes)]),
+    );
+    await tx.execute(sql`
+      with staged as (delete from profiles_import returning id, attributes)
+      insert into customer_profiles (workspace_id, id, attributes, updated_at)
+      select ${workspaceId}, id, attributes, now() from staged
+      on conflict (workspace_id, id) do update
+        set attributes = customer_profiles.attributes || excluded.attributes, updated_at = excluded.updated_at`);
+  });
 }
 
 export type EventTuple = [profileId: string, event: string, at: string, properties: Record<string, unknown>];
 
 export async function insertEvents(db: Db | Tx, workspaceId: string, events: EventTuple[]) {
-  if (!events.length) return;
-  await db.execute(sql`
-    insert into customer_events (workspace_id, profile_id, event, at, properties)
-    select ${workspaceId}, r->>0, r->>1, (r->>2)::timestamptz, r->3
-    from jsonb_array_elements(${JSON.stringify(events)}::jsonb) r`);
+  await copyRows(
+    db,
+    'customer_events',
+    ['workspace_id', 'profile_id', 'event', 'at', 'properties'],
+    events.map(([profileId, event, at, properties]) => [
+      workspaceId,
+      profileId,
+      event,
+      at,
+      JSON.stringify(properties),
+    ]),
+  );
 }
 
 export interface ProfileRow {
@@ -74,11 +98,26 @@ export async function findProfile(db: Db, workspaceId: string, id: string) {
   return row;
 }
 
+/**
+ * A profile's latest events. The index leads with the event key, so the workspace's event keys are
+ * walked first (a skip scan: one probe per key) and each key's latest events read by one probe.
+ */
 export async function latestEvents(db: Db, workspaceId: string, profileId: string, limit: number) {
   return rows<{ event: string; at: string | Date; properties: Record<string, unknown> }>(
     await db.execute(sql`
-      select event, at, properties from customer_events
-      where workspace_id = ${workspaceId} and profile_id = ${profileId}
-      order by at desc limit ${limit}`),
+      with recursive keys(event) as (
+        select min(event) from customer_events where workspace_id = ${workspaceId}::text
+        union all
+        select (select min(event) from customer_events
+                where workspace_id = ${workspaceId}::text and event > keys.event)
+        from keys where keys.event is not null
+      )
+      select e.event, e.at, e.properties from keys
+      cross join lateral (
+        select event, at, properties from customer_events
+        where workspace_id = ${workspaceId}::text and event = keys.event and profile_id = ${profileId}::text
+        order by at desc limit ${limit}::int
+      ) e
+      order by e.at desc limit ${limit}::int`),
   );
 }

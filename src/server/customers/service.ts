@@ -8,6 +8,7 @@ import { addProgress, finishBatch, type BatchProgress } from '../batches/reposit
 import { getBatch, startBatch } from '../batches/service';
 import type { AppContext } from '../context';
 import { badRequest, forbidden, notFound } from '../http/errors';
+import { findUnsafeText } from '../http/input-guard';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { loadDefinitions, type CustomerDefinitions } from './definitions';
 import { readRecords, type ImportFormat } from './read-records';
@@ -107,6 +108,9 @@ function eventRow(
   return typeof converted === 'string' ? { error: converted } : { row: [id, key, when, converted] };
 }
 
+const byEventAndProfile = (a: repo.EventTuple, b: repo.EventTuple) =>
+  a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+
 const HEADERS: Record<ImportKind, string[]> = {
   profiles: ['id'],
   'customer-events': ['profileId', 'event', 'at'],
@@ -166,7 +170,8 @@ export async function importCustomerData(
     const progress = { ...pending, bytesRead };
     // In id order, so concurrent imports touching the same profiles lock them in the same order.
     const profileRows = [...profiles.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const eventRows = events;
+    // In index order (event key, then profile): the chunk's index entries land on neighbouring pages.
+    const eventRows = events.sort(byEventAndProfile);
     pending = { processed: 0, failed: 0, errors: [] };
     profiles = new Map();
     events = [];
@@ -191,7 +196,9 @@ export async function importCustomerData(
 
   try {
     for await (const record of readRecords(source.stream, source.format, checkHeader)) {
+      const unsafe = 'error' in record ? undefined : findUnsafeText(record.value);
       if ('error' in record) refuse(record.line, record.error);
+      else if (unsafe) refuse(record.line, `${unsafe.path}: ${unsafe.message}`);
       else if (kind === 'profiles') {
         const converted = profileRow(record.value, source.format, defs);
         if ('error' in converted) refuse(record.line, converted.error);

@@ -187,3 +187,60 @@ export async function afterCommit(db: Db | Tx, hook: () => Promise<unknown>) {
   if (open) open.afterCommit.push(hook);
   else await hook();
 }
+
+/** A value for `copyRows`: text as it is, null as SQL NULL. */
+export type CopyValue = string | null;
+
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/**
+ * Rows in COPY's text format: tab between values, newline after each row, `\N` for null, and the
+ * backslash, tab, newline and carriage return inside a value escaped (everything else, unicode
+ * included, passes as it is).
+ */
+export function copyText(rows: CopyValue[][]): string {
+  let text = '';
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i++) {
+      const value = row[i];
+      if (i) text += '\t';
+      text += value === null ? '\\N' : value.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]);
+    }
+    text += '\n';
+  }
+  return text;
+}
+
+/**
+ * Bulk-loads rows with `COPY table (columns) FROM STDIN` on PostgreSQL (`/dev/blob` on PGlite), in the
+ * transaction `db` belongs to when it is one. `table` and `columns` are the caller's constant SQL
+ * names, never input; the rows are data only.
+ */
+export async function copyRows(db: Db | Tx, table: string, columns: string[], rows: CopyValue[][]) {
+  if (!rows.length) return;
+  const statement = `copy ${table} (${columns.join(', ')}) from`;
+  const text = copyText(rows);
+  // drizzle keeps the driver's client (or its transaction's) on the session.
+  const client = (db as unknown as { session: { client: unknown } }).session.client;
+  if (isPglite(client)) {
+    await client.query(`${statement} '/dev/blob'`, [], { blob: new Blob([text]) });
+    return;
+  }
+  const query = (client as postgres.Sql).unsafe(`${statement} stdin`);
+  await new Promise<void>((resolve, reject) => {
+    // postgres.js settles the query with the stream, and an error PostgreSQL reports once the data has
+    // ended (a foreign key, a constraint) reaches only the query's reject, never the stream: hook it.
+    const rejectQuery = (query as unknown as { reject: (err: unknown) => void }).reject;
+    (query as unknown as { reject: (err: unknown) => void }).reject = (err) => {
+      reject(err);
+      rejectQuery(err);
+    };
+    query.writable().then((writable) => {
+      writable.once('error', reject);
+      writable.end(text, () => resolve());
+    }, reject);
+  });
+}
+
+const isPglite = (client: unknown): client is Pick<PGlite, 'query'> =>
+  client instanceof PGlite || !('unsafe' in (client as object));
