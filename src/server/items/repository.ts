@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
 import { preparedPerDb } from '../db/prepared';
+import { announceItemsChanged, itemCacheOf, itemsChanged } from './cache';
 import { items, members, published, users } from '../db/schema';
 
 export type ItemRow = typeof items.$inferSelect;
@@ -109,6 +110,7 @@ const json = (value: unknown) =>
  */
 export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch, extra: SQL[] = []) {
   const at = sql`${patch.lastWrittenAt.toISOString()}::timestamptz`;
+  const changed = announceItemsChanged(db, key.workspaceId);
   const result = await db.execute(sql`
     with created as (
       insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by, has_errors, variation)
@@ -120,8 +122,9 @@ export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch,
       insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs)
       select workspace_id, schema, id, version, last_written_at, last_written_by, data, refs from created
     )${sql.join(extra)}
-    select * from created`);
+    select *, ${changed.notify} as notified from created`);
   const [row] = resultRows<SavedRow>(result);
+  await (row ? changed.written() : changed.unused());
   return row && toItemRow(row);
 }
 
@@ -138,6 +141,7 @@ export async function saveNextVersion(
   patch: ItemPatch,
   extra: SQL[] = [],
 ) {
+  const changed = announceItemsChanged(db, key.workspaceId);
   const result = await db.execute(sql`
     with saved as (
       update items set data = ${json(patch.data)}, refs = ${json(patch.refs)}, has_errors = ${patch.hasErrors},
@@ -153,8 +157,9 @@ export async function saveNextVersion(
       update published set item_version = saved.version from saved
       where published.workspace_id = saved.workspace_id and published.schema = saved.schema and published.id = saved.id
     )${sql.join(extra)}
-    select * from saved`);
+    select *, ${changed.notify} as notified from saved`);
   const [row] = resultRows<SavedRow>(result);
+  await (row ? changed.written() : changed.unused());
   return row && toItemRow(row);
 }
 
@@ -182,14 +187,19 @@ const selectItemWithWriter = preparedPerDb((db) =>
     .prepare('item_with_writer'),
 );
 
-/** One item with its writer's name, stage copies and current approvals: one prepared query. */
+/** One item with its writer's name, stage copies and current approvals: one prepared query, or the item cache. */
 export async function findItemWithWriter(db: Db, key: ItemKey): Promise<ItemWithWriter | undefined> {
-  const [row] = await selectItemWithWriter(db).execute({ ...key });
-  return row && toWithWriter(row);
+  const read = async () => {
+    const [row] = await selectItemWithWriter(db).execute({ ...key });
+    return row && toWithWriter(row);
+  };
+  const cache = itemCacheOf(db);
+  return cache ? cache.item(key.workspaceId, `${key.schema}\t${key.id}`, read) : read();
 }
 
 export async function deleteItem(tx: Tx, key: ItemKey) {
   const rows = await tx.delete(items).where(byKey(key)).returning({ id: items.id });
+  if (rows.length > 0) await itemsChanged(tx, key.workspaceId);
   return rows.length > 0;
 }
 
@@ -202,6 +212,7 @@ export async function addApprovedRole(tx: Tx, key: ItemKey, version: number, rol
       and(byKey(key), eq(items.version, version), sql`not (${roleId}::text = any(${items.approvedRoles}))`),
     )
     .returning({ id: items.id });
+  if (rows.length > 0) await itemsChanged(tx, key.workspaceId);
   return rows.length > 0;
 }
 
@@ -302,16 +313,23 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
     query.limit >= 1 &&
     query.limit <= 100;
   if (isPreparedPage) {
-    // The list screen's own pages: prepared once, no query building per request.
-    const page = preparedPage(db, filter.kind === 'written-by', cursor !== undefined, query.limit + 1);
-    const rows = await page.execute({
+    // The list screen's own pages: prepared once, no query building per request, kept in the item cache.
+    const params = {
       workspaceId: query.workspaceId,
       schema: query.schemas[0],
       userId: filter.kind === 'written-by' ? filter.userId : null,
       at: cursor?.at ?? null,
       id: cursor?.id ?? null,
-    });
-    return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.item.lastWrittenAt }));
+    };
+    const read = async () => {
+      const page = preparedPage(db, filter.kind === 'written-by', cursor !== undefined, query.limit + 1);
+      const rows = await page.execute(params);
+      return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.item.lastWrittenAt }));
+    };
+    const cache = itemCacheOf(db);
+    if (!cache) return read();
+    const key = [params.schema, params.userId, params.at, params.id, query.limit].join('\t');
+    return cache.page(query.workspaceId, key, read);
   }
 
   conditions.push(schemaCondition(items.schema));
