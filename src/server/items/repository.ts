@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
 import { preparedPerDb } from '../db/prepared';
-import { announceItemsChanged, itemCacheOf, itemsChanged } from './cache';
+import { itemCacheOf, itemsChanged } from './cache';
 import { items, members, published, users } from '../db/schema';
 
 export type ItemRow = typeof items.$inferSelect;
@@ -110,7 +110,6 @@ const json = (value: unknown) =>
  */
 export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch, extra: SQL[] = []) {
   const at = sql`${patch.lastWrittenAt.toISOString()}::timestamptz`;
-  const changed = announceItemsChanged(db, key.workspaceId);
   const result = await db.execute(sql`
     with created as (
       insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by, has_errors, variation)
@@ -122,9 +121,9 @@ export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch,
       insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs)
       select workspace_id, schema, id, version, last_written_at, last_written_by, data, refs from created
     )${sql.join(extra)}
-    select *, ${changed.notify} as notified from created`);
+    select * from created`);
   const [row] = resultRows<SavedRow>(result);
-  await (row ? changed.written() : changed.unused());
+  if (row) await itemsChanged(db, key.workspaceId);
   return row && toItemRow(row);
 }
 
@@ -141,7 +140,6 @@ export async function saveNextVersion(
   patch: ItemPatch,
   extra: SQL[] = [],
 ) {
-  const changed = announceItemsChanged(db, key.workspaceId);
   const result = await db.execute(sql`
     with saved as (
       update items set data = ${json(patch.data)}, refs = ${json(patch.refs)}, has_errors = ${patch.hasErrors},
@@ -157,9 +155,9 @@ export async function saveNextVersion(
       update published set item_version = saved.version from saved
       where published.workspace_id = saved.workspace_id and published.schema = saved.schema and published.id = saved.id
     )${sql.join(extra)}
-    select *, ${changed.notify} as notified from saved`);
+    select * from saved`);
   const [row] = resultRows<SavedRow>(result);
-  await (row ? changed.written() : changed.unused());
+  if (row) await itemsChanged(db, key.workspaceId);
   return row && toItemRow(row);
 }
 
