@@ -106,6 +106,17 @@ describe('every write shows on the next read', () => {
     expect((await publish(t, manager, team.ws, 'blog-post', item.id, 'live')).statusCode).toBe(200);
     expect(Object.keys((await read(item.id)).item.published)).toEqual(['live']);
     expect(Object.keys((await inPage(item.id))!.published)).toEqual(['live']);
+    // A save answers its stage copies from the save statement itself: the same JSON a read answers.
+    const saved = await saveItem(
+      t,
+      manager,
+      team.ws,
+      'blog-post',
+      item.id,
+      blogPostData({ name: 'Reviewed 2' }),
+    );
+    expect(saved.publishStatus.live).toBe('MODIFIED');
+    expect((await read(item.id)).item).toEqual(saved);
 
     await warm(item.id);
     const unpublished = await call(

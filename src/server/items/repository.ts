@@ -131,7 +131,7 @@ export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch,
  * The save of the next version as one statement, so one atomic round trip (DESIGN §7: 1,000 saves/s):
  * version + 1 with no approvals yet, the history row with the full data, and the stage copies told of the
  * new version. With a base version, only when the stored version is still that one; answers nothing
- * when stale or absent. `extra` CTEs (each `, name as (…)`) read `saved`: the audit row.
+ * when stale or absent. Answers the row with its stage copies (the new version has no approvals yet). `extra` CTEs (each `, name as (…)`) read `saved`: the audit row.
  */
 export async function saveNextVersion(
   db: Db,
@@ -154,11 +154,22 @@ export async function saveNextVersion(
     ), copies as (
       update published set item_version = saved.version from saved
       where published.workspace_id = saved.workspace_id and published.schema = saved.schema and published.id = saved.id
+      returning published.stage, published.version, published.published_at, published.published_by
     )${sql.join(extra)}
-    select * from saved`);
+    select *, (
+      select coalesce(json_agg(json_build_object('stage', c.stage, 'version', c.version, 'publishedAt', c.published_at, 'publishedBy', c.published_by)), '[]'::json)
+      from copies c) as copies_json
+    from saved`);
   const [row] = resultRows<SavedRow>(result);
-  if (row) await itemsChanged(db, key.workspaceId);
-  return row && toItemRow(row);
+  if (!row) return undefined;
+  await itemsChanged(db, key.workspaceId);
+  const copies = (typeof row.copies_json === 'string' ? JSON.parse(row.copies_json) : row.copies_json) as {
+    stage: string;
+    version: number;
+    publishedAt: string;
+    publishedBy: string;
+  }[];
+  return { ...toItemRow(row), copies: copies.map((c) => ({ ...c, publishedAt: new Date(c.publishedAt) })) };
 }
 
 export async function findItem(db: Db | Tx, key: ItemKey) {
