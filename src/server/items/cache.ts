@@ -127,7 +127,13 @@ export function enableItemCache(db: Db) {
 }
 
 /** The item cache of a database, or undefined when it is off. */
-export const itemCacheOf = (db: Db | Tx) => caches.get(rootOf(db));
+const itemCacheOf = (db: Db | Tx) => caches.get(rootOf(db));
+
+/**
+ * The item cache to read through, or undefined when it is off or `db` is a transaction: a read inside
+ * a transaction may see its uncommitted writes, which no other request may be answered with.
+ */
+export const itemReadCacheOf = (db: Db | Tx) => (rootOf(db) === db ? caches.get(db as Db) : undefined);
 
 /** Who this process is on the channel, and its announcements waiting to be heard back. */
 const PROCESS_ID = crypto.randomUUID();

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
 import { preparedPerDb } from '../db/prepared';
-import { itemCacheOf, itemsChanged } from './cache';
+import { itemReadCacheOf, itemsChanged } from './cache';
 import { items, members, published, users } from '../db/schema';
 
 export type ItemRow = typeof items.$inferSelect;
@@ -202,7 +202,7 @@ export async function findItemWithWriter(db: Db, key: ItemKey): Promise<ItemWith
     const [row] = await selectItemWithWriter(db).execute({ ...key });
     return row && toWithWriter(row);
   };
-  const cache = itemCacheOf(db);
+  const cache = itemReadCacheOf(db);
   return cache ? cache.item(key.workspaceId, `${key.schema}\t${key.id}`, read) : read();
 }
 
@@ -335,7 +335,7 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
       const rows = await page.execute(params);
       return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.item.lastWrittenAt }));
     };
-    const cache = itemCacheOf(db);
+    const cache = itemReadCacheOf(db);
     if (!cache) return read();
     const key = [params.schema, params.userId, params.at, params.id, query.limit].join('\t');
     return cache.page(query.workspaceId, key, read);
