@@ -47,6 +47,8 @@ function estimateBytes(value: unknown): number {
  * at most MAX_AGE_MS. A read that was under way while its bucket was dropped does not store its answer.
  */
 export class ItemCache {
+  constructor(private readonly maxBytes = MAX_BYTES) {}
+
   private readonly buckets = new Map<string, Bucket>();
   private bytes = 0;
 
@@ -89,12 +91,17 @@ export class ItemCache {
     if (bytes > MAX_ENTRY_BYTES) return value;
     map.set(key, { value, bytes });
     this.bytes += bytes;
-    while (this.bytes > MAX_BYTES) this.evictOldest();
+    while (this.bytes > this.maxBytes) this.evictOldest();
     return value;
   }
 
   private evictOldest() {
-    const [workspaceId, bucket] = this.buckets.entries().next().value!;
+    const oldestBucket = this.buckets.entries().next();
+    if (oldestBucket.done) {
+      this.bytes = 0;
+      return;
+    }
+    const [workspaceId, bucket] = oldestBucket.value;
     const map: Map<string, Entry<unknown>> = bucket.items.size > 0 ? bucket.items : bucket.pages;
     const oldest = map.keys().next();
     if (oldest.done) return this.drop(workspaceId);
