@@ -51,6 +51,19 @@ describe('ItemCache', () => {
     expect(await cache.item('ws1', 'post\ta', async () => row('a', 'fresh'))).toEqual(row('a', 'fresh'));
   });
 
+  // Data stored before the depth limits may nest deeper than the stack allows: sizing it must not throw.
+  it('answers, without keeping, a row too large or too deep to size', async () => {
+    const cache = new ItemCache();
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 200_000; i++) deep = { deeper: deep };
+    const huge = row('deep');
+    huge.item.data = { deep, wide: new Array(300_000).fill(1) };
+    const read = vi.fn(async () => huge);
+    expect(await cache.item('ws1', 'post\tdeep', read)).toBe(huge);
+    await cache.item('ws1', 'post\tdeep', read);
+    expect(read).toHaveBeenCalledTimes(2);
+  });
+
   it('forgets the oldest rows beyond its size', async () => {
     const cache = new ItemCache(2_000);
     for (const id of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'])

@@ -26,14 +26,28 @@ interface Bucket {
   until: number;
 }
 
-/** A rough size in bytes of a row read from the database (strings, numbers, objects), to bound memory. */
-function estimateBytes(value: unknown): number {
-  if (typeof value === 'string') return 16 + 2 * value.length;
-  if (value === null || typeof value !== 'object') return 8;
-  if (value instanceof Date) return 32;
-  let bytes = 32;
-  if (Array.isArray(value)) for (const v of value) bytes += 8 + estimateBytes(v);
-  else for (const [k, v] of Object.entries(value)) bytes += 16 + k.length + estimateBytes(v);
+/**
+ * A rough size in bytes of rows read from the database (strings, numbers, objects), to bound memory;
+ * Infinity past `limit`. Without recursion: stored data may nest deeper than the stack allows.
+ */
+function estimateBytes(value: unknown, limit: number): number {
+  let bytes = 0;
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') bytes += 16 + 2 * v.length;
+    else if (v === null || typeof v !== 'object' || v instanceof Date) bytes += 32;
+    else if (Array.isArray(v)) {
+      bytes += 32 + 8 * v.length;
+      for (const child of v) stack.push(child);
+    } else {
+      for (const [k, child] of Object.entries(v)) {
+        bytes += 16 + k.length;
+        stack.push(child);
+      }
+    }
+    if (bytes > limit) return Infinity;
+  }
   return bytes;
 }
 
@@ -87,8 +101,8 @@ export class ItemCache {
     if (hit) return hit.value;
     const value = await read();
     if (value === undefined || this.buckets.get(workspaceId) !== bucket || map.has(key)) return value;
-    const bytes = estimateBytes(value);
-    if (bytes > MAX_ENTRY_BYTES) return value;
+    const bytes = estimateBytes(value, MAX_ENTRY_BYTES);
+    if (bytes === Infinity) return value;
     map.set(key, { value, bytes });
     this.bytes += bytes;
     while (this.bytes > this.maxBytes) this.evictOldest();
