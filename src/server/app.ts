@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { enableReadCaches, listenForCacheDrops } from './db/read-cache';
+import { enableItemCache, listenForItemChanges } from './items/cache';
 import type { AppContext } from './context';
 import { createMailer, type Mailer } from './mail/mailer';
 import { registerErrorHandling } from './http/errors';
@@ -72,6 +73,7 @@ const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/healthz', '/__/'];
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   enableReadCaches(db, config.readCacheTtlMs);
+  if (config.readCacheTtlMs > 0) enableItemCache(db);
   const app = Fastify({
     logger: withRedaction(options.logger ?? { level: config.logLevel }),
     trustProxy: config.trustProxy,
@@ -98,6 +100,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => ctx.background.idle());
   const stopListening = await listenForCacheDrops(db);
   app.addHook('onClose', () => stopListening());
+  const stopItemListening = await listenForItemChanges(db);
+  app.addHook('onClose', () => stopItemListening());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(depthSafe(serializerCompiler));
   registerErrorHandling(app);

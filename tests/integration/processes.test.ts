@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import type { Item } from '@shared/api/items';
 import { randomId } from '@server/lib/ids';
 import { readOutbox, tokenOf } from '../helpers/outbox';
 import { testDatabaseKind } from '../helpers/database';
@@ -173,5 +174,43 @@ describe.runIf(testDatabaseKind() === 'postgres')('two server processes on one P
     });
     expect(patch.status).toBe(200);
     expect((await call(b, 'GET', `/workspaces/${ws}`, editor.token)).status).toBe(404);
+  });
+
+  // Issue 16: items and first pages are answered from each process's memory (items/cache.ts).
+  it('an item written through one process is read as written through the other, and in its list', async () => {
+    const manager = await verifiedUser('Max');
+    const created = await call(a, 'POST', '/workspaces', manager.token, { name: 'Two Processes Items' });
+    expect(created.status).toBe(201);
+    const ws = created.body.id as string;
+    const items = `/workspaces/${ws}/items/blog-post`;
+    const post = (name: string) => ({ data: { name, slug: name.toLowerCase(), body: '<p>Hi</p>' } });
+    const item = await call(a, 'POST', items, manager.token, post('First'));
+    expect(item.status).toBe(201);
+    const url = `${items}/${item.body.id as string}`;
+    const page = async () => (await call(b, 'GET', `${items}?limit=12`, manager.token)).body.items as Item[];
+    await warm(b, url, manager.token, 200);
+    await warm(b, `${items}?limit=12`, manager.token, 200);
+
+    const saved = await call(a, 'PUT', url, manager.token, { ...post('Second'), baseVersion: 1 });
+    expect(saved.status).toBe(200);
+    expect((await call(b, 'GET', url, manager.token)).body).toMatchObject({
+      version: 2,
+      data: { name: 'Second' },
+    });
+    expect((await page())[0]).toMatchObject({ version: 2, data: { name: 'Second' } });
+
+    const other = await call(a, 'POST', items, manager.token, post('Third'));
+    expect(other.status).toBe(201);
+    expect((await page()).map((i) => i.id)).toEqual([other.body.id, item.body.id]);
+
+    await warm(b, url, manager.token, 200);
+    expect((await call(a, 'POST', `${url}/publish/live`, manager.token, { publishRefs: false })).status).toBe(
+      200,
+    );
+    expect(Object.keys((await call(b, 'GET', url, manager.token)).body.published)).toEqual(['live']);
+
+    expect((await call(a, 'DELETE', url, manager.token)).status).toBe(200);
+    expect((await call(b, 'GET', url, manager.token)).status).toBe(404);
+    expect((await page()).map((i) => i.id)).toEqual([other.body.id]);
   });
 });

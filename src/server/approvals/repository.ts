@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { approvals } from '../db/schema';
+import { itemsChanged } from '../items/cache';
 import type { ItemKey } from '../items/repository';
 
 export type ApprovalRow = typeof approvals.$inferSelect;
@@ -14,6 +15,7 @@ const ofItem = (key: ItemKey) =>
 
 export async function insertApproval(tx: Tx, row: typeof approvals.$inferInsert) {
   await tx.insert(approvals).values(row);
+  await itemsChanged(tx, row.workspaceId);
 }
 
 /** Every approval of every version of an item, newest version first. */

@@ -3,6 +3,7 @@ import type { Db, Tx } from '../db/client';
 import { preparedPerDb } from '../db/prepared';
 import { dropCached, readCache } from '../db/read-cache';
 import { emailTokens, signInAttempts, sessions, users, type EmailTokenKind } from '../db/schema';
+import { itemsChanged } from '../items/cache';
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -37,6 +38,8 @@ export async function insertUser(db: Db | Tx, user: typeof users.$inferInsert) {
 export async function updateUser(db: Db | Tx, id: string, patch: Partial<typeof users.$inferInsert>) {
   const [row] = await db.update(users).set(patch).where(eq(users.id, id)).returning();
   await dropCachedSessions(db, (_, found) => found.user.id === id);
+  // Items of any workspace name their writer by account name when the member entry has none.
+  if (patch.name !== undefined) await itemsChanged(db);
   return row;
 }
 

@@ -40,9 +40,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     const db = withCommitHooks(drizzlePostgres(preparingAll(client), { schema }) as unknown as Db);
     notificationsOf.set(db, {
-      async listen(channel, onMessage) {
+      async listen(channel, onMessage, onRelisten) {
         // postgres.js keeps a dedicated connection for LISTEN and listens again after a reconnect.
-        const listening = await client.listen(channel, onMessage);
+        let listens = 0;
+        const listening = await client.listen(channel, onMessage, () => {
+          if (listens++ > 0) onRelisten?.();
+        });
         return () => listening.unlisten();
       },
     });
@@ -104,8 +107,16 @@ function preparingAll<C extends PostgresClient>(client: C): C {
  * PGlite has none here: one process owns its files.
  */
 export interface Notifications {
-  /** Calls `onMessage` with each payload sent to `channel`; answers a function that stops listening. */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `onMessage` with each payload sent to `channel`, and `onRelisten` whenever the listening
+   * connection was lost and listens again (notifications may have been missed meanwhile); answers a
+   * function that stops listening.
+   */
+  listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onRelisten?: () => void,
+  ): Promise<() => Promise<void>>;
 }
 const notificationsOf = new WeakMap<Db, Notifications>();
 

@@ -172,13 +172,23 @@ export async function updateItem(
   throw conflict(ITEM_MESSAGES.staleVersion, { version: current.version, baseVersion });
 }
 
-/** Item JSON of a row the caller just wrote; a new item (version 1, fresh id) has no stage copies or approvals yet. */
-export const presentWritten = (ctx: AppContext, scope: SchemaScope, row: repo.ItemRow) =>
-  presentItem(ctx.db, scope, {
-    item: row,
+/**
+ * Item JSON of a row the caller just wrote: a new item (version 1, fresh id) has no stage copies yet, a
+ * save answers its copies; a version just written has no approvals yet. Rows without copies (a restore
+ * through another path) read them.
+ */
+export const presentWritten = (
+  ctx: AppContext,
+  scope: SchemaScope,
+  row: repo.ItemRow & { copies?: repo.ItemCopy[] },
+) => {
+  const { copies, ...item } = row;
+  return presentItem(ctx.db, scope, {
+    item,
     writerName: scope.member.displayName,
-    ...(row.version === 1 ? { copies: [], approvals: [] } : {}),
+    ...(copies ? { copies, approvals: [] } : row.version === 1 ? { copies: [], approvals: [] } : {}),
   });
+};
 
 /** One item; any member may read (spec §6: read-only without edit rights). */
 export async function getItem(ctx: AppContext, scope: SchemaScope, id: string) {

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { invitations, members, users } from '../db/schema';
+import { itemsChanged } from '../items/cache';
 import { dropCachedMemberships } from '../workspaces/repository';
 import { trimMemberRoles, type Roles } from '@shared/permissions/permissions';
 
@@ -34,6 +35,8 @@ export async function listMembers(db: Db | Tx, workspaceId: string) {
 export async function insertMember(db: Db | Tx, member: typeof members.$inferInsert) {
   await db.insert(members).values(member).onConflictDoNothing();
   await dropCachedMemberships(db, member.workspaceId, member.userId);
+  // Items name their writer by member name.
+  await itemsChanged(db, member.workspaceId);
 }
 
 export async function updateMember(
@@ -48,6 +51,7 @@ export async function updateMember(
     .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
     .returning();
   await dropCachedMemberships(db, workspaceId, userId);
+  if (patch.displayName !== undefined) await itemsChanged(db, workspaceId);
   return row;
 }
 
@@ -116,6 +120,7 @@ export async function acceptInvitations(db: Db | Tx, user: { id: string; email: 
       })
       .onConflictDoNothing();
     await dropCachedMemberships(db, invitation.workspaceId, user.id);
+    await itemsChanged(db, invitation.workspaceId);
     await deleteInvitation(db, invitation.workspaceId, invitation.email);
   }
   return pending.length;
