@@ -19,6 +19,23 @@ describe('ItemCache', () => {
     expect(read).toHaveBeenCalledTimes(2);
   });
 
+  it('reads a row again once it is 30 s old, keeping younger rows of the workspace', async () => {
+    vi.useFakeTimers();
+    try {
+      const cache = new ItemCache();
+      const read = vi.fn(async (name: string) => row('a', name));
+      await cache.item('ws1', 'post\ta', () => read('old'));
+      vi.advanceTimersByTime(20_000);
+      await cache.item('ws1', 'post\tb', () => read('b'));
+      vi.advanceTimersByTime(10_001);
+      expect(await cache.item('ws1', 'post\ta', () => read('new'))).toEqual(row('a', 'new'));
+      expect(await cache.item('ws1', 'post\tb', () => read('b again'))).toEqual(row('a', 'b'));
+      expect(read).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('does not store an absent item', async () => {
     const cache = new ItemCache();
     const read = vi.fn(async () => undefined);

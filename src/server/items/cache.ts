@@ -10,20 +10,20 @@ export const ITEMS_CHANNEL = 'marquee_items';
 const MAX_BYTES = 64 * 1024 * 1024;
 const MAX_ENTRY_BYTES = 256 * 1024;
 /**
- * How long a workspace's reads are kept at most: the bound on staleness should another process's
- * announcement be lost (it is sent just after its write commits; a process that dies in between).
+ * How long one read is kept at most: the bound on staleness should another process's announcement be
+ * lost (it is sent just after its write commits; a process that dies in between).
  */
 const MAX_AGE_MS = 30_000;
 
 interface Entry<V> {
   value: V;
   bytes: number;
+  until: number;
 }
 /** What one workspace's reads answered: item rows by schema and id, list pages by their query. */
 interface Bucket {
   items: Map<string, Entry<ItemWithWriter>>;
   pages: Map<string, Entry<ItemWithWriter[]>>;
-  until: number;
 }
 
 /**
@@ -58,7 +58,7 @@ function estimateBytes(value: unknown, limit: number): number {
  * workspace; every write that changes what item reads answer (save, create, delete, publish, unpublish,
  * approve, a member's or user's name) drops its workspace's bucket in this process at once and after
  * commit, and tells the other processes with a NOTIFY once committed (`itemsChanged`); a bucket is kept
- * at most MAX_AGE_MS. A read that was under way while its bucket was dropped does not store its answer.
+ * each read is kept at most MAX_AGE_MS. A read that was under way while its bucket was dropped does not store its answer.
  */
 export class ItemCache {
   constructor(private readonly maxBytes = MAX_BYTES) {}
@@ -68,12 +68,8 @@ export class ItemCache {
 
   private bucketOf(workspaceId: string) {
     let bucket = this.buckets.get(workspaceId);
-    if (bucket && bucket.until <= Date.now()) {
-      this.drop(workspaceId);
-      bucket = undefined;
-    }
     if (!bucket) {
-      bucket = { items: new Map(), pages: new Map(), until: Date.now() + MAX_AGE_MS };
+      bucket = { items: new Map(), pages: new Map() };
       this.buckets.set(workspaceId, bucket);
     }
     return bucket;
@@ -98,12 +94,16 @@ export class ItemCache {
     const bucket = this.bucketOf(workspaceId);
     const map = bucket[kind] as Map<string, Entry<V>>;
     const hit = map.get(key);
-    if (hit) return hit.value;
+    if (hit) {
+      if (hit.until > Date.now()) return hit.value;
+      map.delete(key);
+      this.bytes -= hit.bytes;
+    }
     const value = await read();
     if (value === undefined || this.buckets.get(workspaceId) !== bucket || map.has(key)) return value;
     const bytes = estimateBytes(value, MAX_ENTRY_BYTES);
     if (bytes === Infinity) return value;
-    map.set(key, { value, bytes });
+    map.set(key, { value, bytes, until: Date.now() + MAX_AGE_MS });
     this.bytes += bytes;
     while (this.bytes > this.maxBytes) this.evictOldest();
     return value;
