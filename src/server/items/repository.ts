@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
@@ -183,25 +184,54 @@ export async function lockItem(tx: Tx, key: ItemKey) {
   return row;
 }
 
-const selectItemWithWriter = preparedPerDb((db) =>
+const selectItemsWithWriter = preparedPerDb((db) =>
   withWriter(db)
     .where(
       and(
         eq(items.workspaceId, sql.placeholder('workspaceId')),
         eq(items.schema, sql.placeholder('schema')),
-        eq(items.id, sql.placeholder('id')),
+        sql`${items.id} = any(${sql.placeholder('ids')}::text[])`,
       ),
     )
-    .limit(1)
-    .prepare('item_with_writer'),
+    .prepare('items_with_writer'),
 );
 
-/** One item with its writer's name, stage copies and current approvals: one prepared query, or the item cache. */
+/**
+ * Item reads asked for while the event loop handles one round of I/O are read together: one prepared
+ * statement per workspace and schema for every id asked (under load, the reads of several requests
+ * share a round trip). No memo: every call reads the database (the item cache is what keeps answers).
+ */
+const itemLoader = preparedPerDb(
+  (db) =>
+    new DataLoader<ItemKey, ItemWithWriter | undefined, string>(
+      async (keys) => {
+        const groups = new Map<string, { key: ItemKey; ids: string[] }>();
+        for (const key of keys) {
+          const group = `${key.workspaceId}\t${key.schema}`;
+          const entry = groups.get(group);
+          if (entry) entry.ids.push(key.id);
+          else groups.set(group, { key, ids: [key.id] });
+        }
+        const found = new Map<string, ItemWithWriter>();
+        await Promise.all(
+          [...groups].map(async ([group, { key, ids }]) => {
+            const rows = await selectItemsWithWriter(db).execute({
+              workspaceId: key.workspaceId,
+              schema: key.schema,
+              ids: [...new Set(ids)],
+            });
+            for (const row of rows) found.set(`${group}\t${row.item.id}`, toWithWriter(row));
+          }),
+        );
+        return keys.map((key) => found.get(`${key.workspaceId}\t${key.schema}\t${key.id}`));
+      },
+      { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 100 },
+    ),
+);
+
+/** One item with its writer's name, stage copies and current approvals: the item cache, or a batched read. */
 export async function findItemWithWriter(db: Db, key: ItemKey): Promise<ItemWithWriter | undefined> {
-  const read = async () => {
-    const [row] = await selectItemWithWriter(db).execute({ ...key });
-    return row && toWithWriter(row);
-  };
+  const read = () => itemLoader(db).load({ workspaceId: key.workspaceId, schema: key.schema, id: key.id });
   const cache = itemReadCacheOf(db);
   return cache ? cache.item(key.workspaceId, `${key.schema}\t${key.id}`, read) : read();
 }
