@@ -139,6 +139,7 @@ async function main() {
     // As autovacuum would after a bulk load: statistics, and the visibility map index-only scans need.
     await database.db.execute(sql`vacuum analyze customer_profiles`);
     await database.db.execute(sql`vacuum analyze customer_events`);
+    await database.db.execute(sql`vacuum analyze customer_event_counts`);
     async function benchWorkspace() {
       const [row] = rows<{ id: string }>(
         await database.db.execute(sql`select id from workspaces where name = 'Bench'`),

@@ -125,7 +125,8 @@ const dateNear = (asOf: Date, spanDays: number, days: number[]) =>
 
 /**
  * When an event happened: on the start of one of the run's look-back windows (± 1 ms, calendar months
- * and years included), on asOf (± 1 ms), or anywhere from two years back to a few days after asOf.
+ * and years included), on asOf (± 1 ms), anywhere from two years back to a few days after asOf, or up to
+ * a year after it (an asOf in the past, which the all-time counts' rollup must correct exactly).
  */
 const eventTime = (asOf: Date, { windows }: Edges) =>
   fc.oneof(
@@ -141,6 +142,10 @@ const eventTime = (asOf: Date, { windows }: Edges) =>
       arbitrary: fc
         .integer({ min: -800 * 24, max: 5 * 24 })
         .map((hours) => ms(asOf.getTime() + hours * 3_600_000)),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.integer({ min: 1, max: 365 * 24 }).map((hours) => ms(asOf.getTime() + hours * 3_600_000)),
     },
   );
 
@@ -241,12 +246,22 @@ const eventLeaf = (edges: Edges) =>
       });
     });
 
+/** An all-time COUNT without a where: the rule the compiler answers from `customer_event_counts`. */
+const allTimeCountLeaf = fc
+  .record({
+    key: fc.constantFrom('purchase', 'visit'),
+    aggregatorCondition: fc.constantFrom('>=', '<=', '=='),
+    aggregatorValue: fc.integer({ min: 0, max: 4 }),
+  })
+  .map(({ key, ...rest }) => eventRule(defs, key, { ...rest, lookBackUnit: 'anytime', aggregator: 'COUNT' }));
+
 const audienceLeaf = fc.constantFrom(0, 1).map((index) => audienceRule(audienceIds[index]));
 
 const leaf = (edges: Edges) =>
   fc.oneof(
     { weight: 4, arbitrary: attributeLeaf(edges) },
     { weight: 3, arbitrary: eventLeaf(edges) },
+    { weight: 1, arbitrary: allTimeCountLeaf },
     { weight: 1, arbitrary: audienceLeaf },
   );
 
@@ -304,6 +319,7 @@ async function seed(profiles: Profiles) {
   const db = t.database.db;
   await db.execute(sql`delete from customer_profiles where workspace_id = ${ws}`);
   await db.execute(sql`delete from customer_events where workspace_id = ${ws}`);
+  await db.execute(sql`delete from customer_event_counts where workspace_id = ${ws}`);
   await upsertProfiles(
     db,
     ws,
@@ -312,7 +328,10 @@ async function seed(profiles: Profiles) {
   const events: EventTuple[] = profiles.flatMap((p, i) =>
     p.events.map((e): EventTuple => [`p${i}`, e.event, e.at.toISOString(), e.properties]),
   );
-  await insertEvents(db, ws, events);
+  // In two writes, the second inside a transaction: its counts add to rows the first created.
+  const half = Math.floor(events.length / 2);
+  await insertEvents(db, ws, events.slice(0, half));
+  await db.transaction((tx) => insertEvents(tx, ws, events.slice(half)));
 }
 
 const leavesOf = (node: unknown): unknown[] =>

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { CriteriaCatalog } from '@shared/criteria/catalog';
 import type { AttributeType, Operator } from '@shared/criteria/operators';
 import { DAY_MS, ISO_DATE_SQL_PATTERN, lookBackStart } from '@shared/criteria/time';
@@ -153,12 +153,19 @@ interface Compile {
 /**
  * An event leaf: its events are aggregated per profile once (a derived table left-joined to `p`, so
  * the planner hashes or merges it whatever groups the leaf sits under), and a profile without such
- * events has no row there: COUNT 0 and TOTAL 0.
+ * events has no row there: COUNT 0 and TOTAL 0. An all-time COUNT without a where reads the
+ * per-profile counts instead of the events (`allTimeCount`).
  */
 function compileEvent(rule: EventRule, c: Compile): SQL {
   const event = c.catalog.events.get(rule.event!.id)!;
   const start = lookBackStart(c.asOf, rule.lookBackUnit, rule.lookBackValue);
   const whereType = rule.whereProperty ? event.properties.get(rule.whereProperty) : undefined;
+  const alias = sql.identifier(`ev${c.joins.length}`);
+  const operator = sql.raw(rule.aggregatorCondition === '==' ? '=' : rule.aggregatorCondition);
+  if (!start && !whereType && rule.aggregator === 'COUNT') {
+    c.joins.push(allTimeCount(alias, event.key, c));
+    return sql`coalesce(${alias}.v, 0) ${operator} ${rule.aggregatorValue}::float8`;
+  }
   const conditions = [
     sql`e.workspace_id = ${c.workspaceId}::text`,
     sql`e.event = ${event.key}::text`,
@@ -181,12 +188,25 @@ function compileEvent(rule: EventRule, c: Compile): SQL {
     rule.aggregator === 'COUNT'
       ? sql`count(*)::float8`
       : sql`sum(case when jsonb_typeof(e.properties -> ${rule.property!}::text) = 'number' then (e.properties ->> ${rule.property!}::text)::float8 else 0 end)`;
-  const alias = sql.identifier(`ev${c.joins.length}`);
   c.joins.push(
     sql`left join (select e.profile_id, ${aggregate} as v from customer_events e where ${sql.join(conditions, sql` and `)} group by e.profile_id) ${alias} on ${alias}.profile_id = p.id`,
   );
-  const operator = sql.raw(rule.aggregatorCondition === '==' ? '=' : rule.aggregatorCondition);
   return sql`coalesce(${alias}.v, 0) ${operator} ${rule.aggregatorValue}::float8`;
+}
+
+/**
+ * All-time COUNT of an event key without a where, from the rollup: a profile's events at or before asOf
+ * are its count in `customer_event_counts` less its events later than asOf, which the window index
+ * reads as one range (empty or tiny for an asOf of now; every later event for an asOf in the past, still
+ * exact). One rollup row per profile instead of every event; a profile without a row counts 0.
+ */
+function allTimeCount(alias: SQLWrapper, eventKey: string, c: Compile): SQL {
+  const later = sql`select e.profile_id, count(*) as n from customer_events e
+    where e.workspace_id = ${c.workspaceId}::text and e.event = ${eventKey}::text and e.at > ${time(c.asOf)}
+    group by e.profile_id`;
+  return sql`left join (select r.profile_id, (r.count - coalesce(l.n, 0))::float8 as v
+    from customer_event_counts r left join (${later}) l on l.profile_id = r.profile_id
+    where r.workspace_id = ${c.workspaceId}::text and r.event = ${eventKey}::text) ${alias} on ${alias}.profile_id = p.id`;
 }
 
 function compileNode(node: CriteriaNode, c: Compile): SQL {

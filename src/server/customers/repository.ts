@@ -51,19 +51,45 @@ export async function upsertProfiles(
 
 export type EventTuple = [profileId: string, event: string, at: string, properties: Record<string, unknown>];
 
+/**
+ * Writes events and, in the same transaction, adds them to each profile's count per event key
+ * (`customer_event_counts`, which the audience compiler reads for all-time COUNT rules). The events are
+ * copied; the counts are merged by one statement in key order, so concurrent imports lock the same rows
+ * in the same order.
+ */
 export async function insertEvents(db: Db | Tx, workspaceId: string, events: EventTuple[]) {
-  await copyRows(
-    db,
-    'customer_events',
-    ['workspace_id', 'profile_id', 'event', 'at', 'properties'],
-    events.map(([profileId, event, at, properties]) => [
-      workspaceId,
-      profileId,
-      event,
-      at,
-      JSON.stringify(properties),
-    ]),
+  if (!events.length) return;
+  const counts = new Map<string, Map<string, number>>();
+  for (const [profileId, event] of events) {
+    let byProfile = counts.get(event);
+    if (!byProfile) counts.set(event, (byProfile = new Map()));
+    byProfile.set(profileId, (byProfile.get(profileId) ?? 0) + 1);
+  }
+  const countRows = [...counts].flatMap(([event, byProfile]) =>
+    [...byProfile].map(([profileId, count]) => ({ event, profileId, count })),
   );
+  // In a transaction of its own (a savepoint inside the caller's): live tracking calls this outside one.
+  await db.transaction(async (tx) => {
+    await copyRows(
+      tx,
+      'customer_events',
+      ['workspace_id', 'profile_id', 'event', 'at', 'properties'],
+      events.map(([profileId, event, at, properties]) => [
+        workspaceId,
+        profileId,
+        event,
+        at,
+        JSON.stringify(properties),
+      ]),
+    );
+    await tx.execute(sql`
+      insert into customer_event_counts (workspace_id, event, profile_id, count)
+      select ${workspaceId}::text, r.event, r."profileId", r.count
+      from json_to_recordset(${JSON.stringify(countRows)}::json) as r(event text, "profileId" text, count bigint)
+      order by r.event, r."profileId"
+      on conflict (workspace_id, event, profile_id) do update
+        set count = customer_event_counts.count + excluded.count`);
+  });
 }
 
 export interface ProfileRow {

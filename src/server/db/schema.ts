@@ -226,6 +226,24 @@ export const customerEvents = pgTable(
 );
 
 /**
+ * Each profile's number of events per event key, kept by `insertEvents` in the transaction of every
+ * event insert (the only way events are written; nothing deletes them). It serves the audience
+ * compiler's all-time COUNT rules without a where clause: the count at asOf is this count minus the
+ * profile's events of that key later than asOf, read from `customer_events_window_idx` (a range that is
+ * empty or tiny for an asOf of now), so the rule reads one row per profile instead of every event.
+ */
+export const customerEventCounts = pgTable(
+  'customer_event_counts',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    event: text('event').notNull(),
+    profileId: text('profile_id').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.event, t.profileId] })],
+);
+
+/**
  * The spec's `stage-wip`: the current version of every item. `approved_roles` holds the roles that
  * approved the current version (cleared by each new version); it lets "need my approval" filter in SQL.
  * Indexes serve the list screens' keyset pages, newest write first (DESIGN §7).
