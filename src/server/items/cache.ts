@@ -156,8 +156,18 @@ const itemCacheOf = (db: Db | Tx) => caches.get(rootOf(db));
  */
 export const itemReadCacheOf = (db: Db | Tx) => (rootOf(db) === db ? caches.get(db as Db) : undefined);
 
-/** Who this process is on the channel, and its announcements waiting to be heard back. */
-const PROCESS_ID = crypto.randomUUID();
+/**
+ * Who a database handle is on the channel (one per process in production; tests run several "processes",
+ * each with its own handle and cache, in one Node process): its own announcements come back as echoes,
+ * everyone else's drop its cache.
+ */
+const senderIds = new WeakMap<Db, string>();
+function senderIdOf(db: Db) {
+  let id = senderIds.get(db);
+  if (!id) senderIds.set(db, (id = crypto.randomUUID()));
+  return id;
+}
+/** Announcements waiting to be heard back. */
 const echoes = new Map<string, () => void>();
 /** How long an announcement waits to be heard back before the writes it carries answer anyway. */
 const ECHO_WAIT_MS = 100;
@@ -209,7 +219,7 @@ class Announcer {
       const echoed = listening.has(this.db) ? heard(echo) : undefined;
       const ids = batch.map(([workspaceId]) => workspaceId).join(' ');
       try {
-        await this.db.execute(sql`select pg_notify(${ITEMS_CHANNEL}, ${`${ids}\t${PROCESS_ID}\t${echo}`})`);
+        await this.db.execute(sql`select pg_notify(${ITEMS_CHANNEL}, ${`${ids}\t${senderIdOf(this.db)}\t${echo}`})`);
         await echoed;
       } catch {
         // Unsent: the other processes keep what they read for at most MAX_AGE_MS.
@@ -249,7 +259,7 @@ export async function listenForItemChanges(db: Db): Promise<() => Promise<void>>
     ITEMS_CHANNEL,
     (payload) => {
       const [ids, from, echo] = payload.split('\t');
-      if (from === PROCESS_ID) return echoes.get(echo)?.();
+      if (from === senderIdOf(rootOf(db))) return echoes.get(echo)?.();
       for (const workspaceId of ids.split(' ')) cache?.drop(workspaceId || undefined);
     },
     () => cache?.drop(),
