@@ -89,7 +89,7 @@ export async function listenForCacheDrops(db: Db): Promise<() => Promise<void>> 
     } catch {
       return;
     }
-    if (message.from === PROCESS_ID) return echoes.get(message.echo as string)?.();
+    if (message.from === PROCESS_ID) return echoHeard(message.echo as string);
     if (typeof message.cache === 'string') registry.caches.get(message.cache)?.clear();
   });
   registry.listening = true;
@@ -101,11 +101,13 @@ export async function listenForCacheDrops(db: Db): Promise<() => Promise<void>> 
 
 /** Announcements of this process waiting to hear themselves back. */
 const echoes = new Map<string, () => void>();
+/** A listener heard one of this process's own announcements (`echo`) come back. */
+export const echoHeard = (echo: string) => echoes.get(echo)?.();
 /** How long a write waits for its announcement to come back before it answers anyway. */
 const ECHO_WAIT_MS = 100;
 
 /** Resolves when this process hears the announcement `echo` back, or after ECHO_WAIT_MS. */
-function heard(echo: string) {
+export function heard(echo: string) {
   return new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);

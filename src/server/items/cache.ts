@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterCommit, notificationsFor, nowAndAfterCommit, rootOf, type Db, type Tx } from '../db/client';
+import { echoHeard, heard } from '../db/read-cache';
 import type { ItemWithWriter } from './repository';
 
 /** The channel of item changes; its payload is `{workspace ids, an empty one for all}\t{process}\t{echo}`. */
@@ -167,25 +168,8 @@ function senderIdOf(db: Db) {
   if (!id) senderIds.set(db, (id = crypto.randomUUID()));
   return id;
 }
-/** Announcements waiting to be heard back. */
-const echoes = new Map<string, () => void>();
-/** How long an announcement waits to be heard back before the writes it carries answer anyway. */
-const ECHO_WAIT_MS = 100;
 /** Workspace ids per announcement (a NOTIFY payload holds under 8,000 bytes). */
 const IDS_PER_ANNOUNCEMENT = 100;
-
-/** Resolves when this process hears the announcement `echo` back, or after ECHO_WAIT_MS. */
-function heard(echo: string) {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      echoes.delete(echo);
-      resolve();
-    };
-    const timer = setTimeout(done, ECHO_WAIT_MS);
-    echoes.set(echo, done);
-  });
-}
 
 /**
  * Tells the other processes which workspaces' items changed, after the writes committed. A NOTIFY takes
@@ -193,7 +177,7 @@ function heard(echo: string) {
  * NOTIFY inside each save would serialise the saves (measured: 20 connections inserting, 3,200 to 4,700 commits/s
  * alone, 1,270 each with a NOTIFY). One announcement is under way at a time per process and carries
  * every workspace written meanwhile; each write waits for the announcement carrying it to be sent and
- * heard back (at most ECHO_WAIT_MS), so by then PostgreSQL has handed it to every listener.
+ * heard back (at most 100 ms, `heard` in db/read-cache.ts), so by then PostgreSQL has handed it to every listener.
  */
 class Announcer {
   private pending = new Map<string, (() => void)[]>();
@@ -259,7 +243,7 @@ export async function listenForItemChanges(db: Db): Promise<() => Promise<void>>
     ITEMS_CHANNEL,
     (payload) => {
       const [ids, from, echo] = payload.split('\t');
-      if (from === senderIdOf(rootOf(db))) return echoes.get(echo)?.();
+      if (from === senderIdOf(rootOf(db))) return echoHeard(echo);
       for (const workspaceId of ids.split(' ')) cache?.drop(workspaceId || undefined);
     },
     () => cache?.drop(),
