@@ -5,7 +5,6 @@ import { rows as resultRows } from '../db/migrate';
 import { preparedPerDb } from '../db/prepared';
 import { itemReadCacheOf, itemsChanged } from './cache';
 import { items, members, published, users } from '../db/schema';
-import { PAGE_SIZE } from '@shared/api/items';
 
 export type ItemRow = typeof items.$inferSelect;
 export interface ItemKey {
@@ -367,9 +366,7 @@ export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWrit
       return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.item.lastWrittenAt }));
     };
     const cache = itemReadCacheOf(db);
-    // Only the list screen's page size is kept: with the reference picker's 25-row pages kept too, the
-    // e2e items-search picker showed no options (server answers were right; cause not yet found).
-    if (!cache || query.limit !== PAGE_SIZE) return read();
+    if (!cache) return read();
     const key = [params.schema, params.userId, params.at, params.id, query.limit].join('\t');
     return cache.page(query.workspaceId, key, read);
   }
