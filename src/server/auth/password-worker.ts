@@ -3,12 +3,13 @@ import { Worker } from 'node:worker_threads';
 import type { ZxcvbnVerdict } from '@shared/text/password-strength';
 
 /**
- * zxcvbn in a worker thread that ends after a minute without work. Its dictionaries take about 60 MB;
+ * zxcvbn in a worker thread that ends after ten seconds without work (a sign-up judges one password;
+ * a retry after a refusal starts it again, about 0.2 s of loading). Its dictionaries take about 60 MB;
  * loaded in the server's own thread they would stay for good after the first sign-up, in a worker
  * they go with it (measured: +76 MB while alive, +14 MB after it ends). The worker is plain
  * JavaScript evaluated from a string, so it runs the same from the sources, the bundle and the tests.
  */
-const IDLE_MS = 60_000;
+const IDLE_MS = 10_000;
 
 const resolve = createRequire(import.meta.url).resolve;
 const WORKER_SOURCE = `
