@@ -68,6 +68,25 @@ describe('bulk image uploads record a batch', () => {
     expect(again.statusCode).toBe(409);
   });
 
+  it('keeps the first 100 row errors in line order when reports arrive out of order', async () => {
+    const batch = (
+      await call(t, 'POST', wsUrl(team.ws, 'batches'), uploader, { kind: 'image-upload', total: 300 })
+    ).json();
+    const progress = `batches/${batch.id}/progress`;
+    const errors = (from: number) =>
+      Array.from({ length: 80 }, (_, n) => ({ line: from + n, message: `image ${from + n} failed` }));
+    // A later chunk's errors land first, as when two chunks are written side by side.
+    await call(t, 'POST', wsUrl(team.ws, progress), uploader, { failed: 80, errors: errors(200) });
+    const report = await call(t, 'POST', wsUrl(team.ws, progress), uploader, {
+      failed: 80,
+      errors: errors(100),
+      finished: true,
+    });
+    const lines = report.json().errors.map((e: { line: number }) => e.line);
+    expect(lines).toEqual([...errors(100), ...errors(200).slice(0, 20)].map((e) => e.line));
+    expect(report.json().failed).toBe(160);
+  });
+
   it('only image-set editors start one, only its creator reports, others get 401/404', async () => {
     const body = { kind: 'image-upload', total: 1 };
     expect((await call(t, 'POST', wsUrl(team.ws, 'batches'), undefined, body)).statusCode).toBe(401);

@@ -1,7 +1,15 @@
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { call, role, teamWorkspace, type Team } from '../factories/items';
-import { defineCustomerData, importBody, wsUrl } from '../factories/customers';
+import {
+  defineCustomerData,
+  eventRule,
+  group,
+  importBody,
+  sizeOf,
+  wsUrl,
+  type MarketingDefinitions,
+} from '../factories/customers';
 
 let t: TestApp;
 let manager: TestUser;
@@ -9,6 +17,7 @@ let team: Team;
 let importer: TestUser;
 let viewer: TestUser;
 let outsider: TestUser;
+let defs: MarketingDefinitions;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -25,7 +34,7 @@ beforeAll(async () => {
   importer = team.members['Ann Analyst'];
   viewer = team.members['Val Viewer'];
   outsider = await verifiedUser(t, { name: 'Otto Outsider' });
-  await defineCustomerData(t, manager, team.ws);
+  defs = await defineCustomerData(t, manager, team.ws);
 });
 afterAll(() => t.close());
 
@@ -227,6 +236,35 @@ describe('event import and live tracking', () => {
       { event: 'purchase', at: '2026-06-02T10:00:00.000Z', properties: { amount: 15.5, sku: 'B2' } },
       { event: 'purchase', at: '2026-06-01T10:00:00.000Z', properties: { amount: 20, sku: 'A1' } },
     ]);
+  });
+
+  it('writes a large file in chunks side by side: every event and count lands, the first 100 errors in line order', async () => {
+    const people = Array.from({ length: 10 }, (_, k) => `chunked${k}`);
+    await importBody(t, importer, team.ws, 'profiles', 'text/csv', ['id', ...people].join('\n'));
+    // 45,000 rows: three chunks, the first two written at once; every 300th names an unknown event.
+    const lines = ['profileId,event,at,amount'];
+    for (let i = 0; i < 45_000; i++) {
+      const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+      lines.push(`chunked${i % 10},${i % 300 === 0 ? 'refund' : 'purchase'},${at},${i % 7}`);
+    }
+    const res = await importBody(t, importer, team.ws, 'customer-events', 'text/csv', lines.join('\n'));
+    const { batch } = res.json();
+    expect(batch).toMatchObject({ status: 'done', total: 45_000, processed: 44_850, failed: 150 });
+    const errorLines = batch.errors.map((e: { line: number }) => e.line);
+    expect(errorLines).toEqual(Array.from({ length: 100 }, (_, n) => 2 + 300 * n));
+    expect(batch.errors[0]).toEqual({ line: 2, message: 'unknown event "refund"' });
+    // All-time counts come from the per-profile rollup the chunks increment: chunked0 lost its 150
+    // refunds, the other nine have all 4,500 purchases.
+    const anytime = (condition: string, value: number) =>
+      group('and', [
+        eventRule(defs, 'purchase', {
+          lookBackUnit: 'anytime',
+          aggregatorCondition: condition,
+          aggregatorValue: value,
+        }),
+      ]);
+    expect((await sizeOf(t, manager, team.ws, anytime('==', 4500))).json().size).toBe(9);
+    expect((await sizeOf(t, manager, team.ws, anytime('==', 4350))).json().size).toBe(1);
   });
 
   it('imports NDJSON events', async () => {

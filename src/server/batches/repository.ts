@@ -70,8 +70,12 @@ export async function addProgress(
       ...(countsTotal ? { total: sql`${batches.total} + ${progress.processed + progress.failed}` } : {}),
       ...(progress.errors.length
         ? {
-            // At most the first 100 row errors are kept.
-            errors: sql`jsonb_path_query_array(${batches.errors} || ${JSON.stringify(progress.errors)}::jsonb, '$[0 to 99]')`,
+            // At most the first 100 row errors are kept, in line order: chunks written at once may
+            // commit out of order.
+            errors: sql`(select coalesce(jsonb_agg(e order by n), '[]'::jsonb) from (
+              select e, (e->>'line')::bigint as n
+              from jsonb_array_elements(${batches.errors} || ${JSON.stringify(progress.errors)}::jsonb) as kept(e)
+              order by n limit 100) as first)`,
           }
         : {}),
       ...(progress.bytesRead !== undefined ? { bytesRead: progress.bytesRead } : {}),
