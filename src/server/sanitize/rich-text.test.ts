@@ -58,4 +58,12 @@ describe('referencesInRichText', () => {
       { id: 'p-2', schemaType: 'blog-post', tag: 'a', label: 'see' },
     ]);
   });
+
+  it('finds references whatever the case of their attribute names, and none in text without them', () => {
+    const html = '<p><A HREF="/x" DATA-REF-ID="p-3" Data-Ref-Schema-Type="blog-post">more</A></p>';
+    expect(referencesInRichText(html)).toEqual([
+      { id: 'p-3', schemaType: 'blog-post', tag: 'a', label: 'more' },
+    ]);
+    expect(referencesInRichText('<p>data-ref is only text here, <a href="/y">a link</a></p>')).toEqual([]);
+  });
 });
