@@ -10,7 +10,7 @@ const EmailEditor = lazy(() => import('./email-editor'));
 
 function EditorSkeleton() {
   return (
-    <Stack gap={6} aria-busy="true" aria-label="Loading the email editor">
+    <Stack gap={6} role="status" aria-busy="true" aria-label="Loading the email editor">
       <Skeleton height={38} radius="sm" />
       <Skeleton height={560} radius="sm" />
     </Stack>

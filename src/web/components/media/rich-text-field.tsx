@@ -8,7 +8,7 @@ const RichTextFieldEditor = lazy(() => import('./rich-text-editor'));
 
 function EditorSkeleton() {
   return (
-    <Stack gap={6} aria-busy="true" aria-label="Loading the editor">
+    <Stack gap={6} role="status" aria-busy="true" aria-label="Loading the editor">
       <Skeleton height={38} radius="sm" />
       <Skeleton height={220} radius="sm" />
     </Stack>
