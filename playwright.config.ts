@@ -96,6 +96,10 @@ export default defineConfig({
         // The webhook spec's receiver listens on 127.0.0.1; the job worker looks for due work often.
         WEBHOOK_ALLOW_PRIVATE: '1',
         JOBS_POLL_MS: '250',
+        // Every spec signs its users up and in from 127.0.0.1: at full speed the suite makes more than the
+        // default 20 auth requests a minute from that one address. The limit itself is tested in
+        // tests/integration/auth.test.ts and auth-hardening.test.ts.
+        AUTH_RATE_LIMIT: '1000',
         ...fakeSocialEnv(`http://127.0.0.1:${SOCIAL_PORT}`),
         VISUALISATION_URL: `http://127.0.0.1:${VISUALISATION_PORT}/report`,
         VISUALISATION_HEADER: 'X-Report-Key: e2e-key',
