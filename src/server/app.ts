@@ -41,7 +41,6 @@ import { audienceRoutes } from './audiences/routes';
 import { emailFunRoutes, emailRoutes } from './email/routes';
 import { apiKeyRoutes } from './api-keys/routes';
 import { auditRoutes } from './audit/routes';
-import { registerRequestAddress } from './audit/request-address';
 import { deliveryRoutes } from './delivery/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { scheduleRoutes } from './schedules/routes';
@@ -159,7 +158,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerOriginCheck(app, config.publicUrl);
   registerAuthentication(app, ctx);
-  registerRequestAddress(app);
 
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     try {

@@ -101,6 +101,43 @@ describe('audit log', () => {
     expect(log[0].action).toBe('item.deleted');
   });
 
+  it('names the address of the request that acted, for requests under way at once', async () => {
+    // The address was once kept in an AsyncLocalStorage; it now travels with the caller of each request.
+    const item = await createItem(t, manager, team.ws, 'blog-post', blogPostData());
+    const fromAddress = (remoteAddress: string, excerpt: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: itemUrl(team.ws, 'blog-post', item.id),
+        headers: manager.auth,
+        payload: { data: blogPostData({ excerpt }) },
+        remoteAddress,
+      });
+    const answers = await Promise.all([
+      fromAddress('192.0.2.10', 'first'),
+      fromAddress('198.51.100.20', 'second'),
+      fromAddress('192.0.2.10', 'third'),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    const saves = (await entries('action=item.saved&limit=100')).filter((e) => e.targetId === item.id);
+    const byVersion = Object.fromEntries(
+      saves.map((e) => [(e.detail as { version: number }).version, e.address]),
+    );
+    const addressOfExcerpt = Object.fromEntries(
+      await Promise.all(
+        [2, 3, 4].map(async (version) => {
+          const res = await call(
+            t,
+            'GET',
+            `${itemUrl(team.ws, 'blog-post', item.id)}/history/${version}`,
+            manager,
+          );
+          return [res.json().data.excerpt, byVersion[version]];
+        }),
+      ),
+    );
+    expect(addressOfExcerpt).toEqual({ first: '192.0.2.10', second: '198.51.100.20', third: '192.0.2.10' });
+  });
+
   it('writes no audit row when the change is refused', async () => {
     const item = await createItem(t, manager, team.ws, 'blog-post', blogPostData());
     const before = (await entries('limit=100')).length;

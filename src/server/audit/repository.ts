@@ -2,13 +2,19 @@ import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { AuditAction } from '@shared/api/delivery';
 import type { Db, Tx } from '../db/client';
 import { auditLog } from '../db/schema';
-import { requestAddress } from './request-address';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 
+/** Who acts: account id, display name and, in a request, the client address. */
+export interface Actor {
+  id: string;
+  name: string;
+  address?: string | null;
+}
+
 export interface AuditRecord {
   workspaceId: string;
-  user: { id: string; name: string };
+  user: Actor;
   action: AuditAction;
   targetType: 'item' | 'workspace' | 'member' | 'api-key' | 'webhook' | 'schedule';
   targetId: string;
@@ -16,10 +22,14 @@ export interface AuditRecord {
   detail?: Record<string, unknown> | null;
 }
 
-/** Who acts, as audit rows name them: the account id and the member's display name. */
-export const actorOf = (access: { user: { id: string }; member: { displayName: string } }) => ({
+/** Who acts, as audit rows name them: the account id, the member's display name and the request's address. */
+export const actorOf = (access: {
+  user: { id: string; address?: string | null };
+  member: { displayName: string };
+}): Actor => ({
   id: access.user.id,
   name: access.member.displayName,
+  address: access.user.address ?? null,
 });
 
 /**
@@ -29,17 +39,17 @@ export const actorOf = (access: { user: { id: string }; member: { displayName: s
 export function auditItemCte(
   source: 'saved' | 'created',
   action: AuditAction,
-  user: { id: string; name: string },
+  user: Actor,
   detail: Record<string, unknown> = {},
 ): SQL {
   return sql`, audit as (
       insert into audit_log (workspace_id, user_id, user_name, action, target_type, target_id, schema, detail, address)
-      select workspace_id, ${user.id}, ${user.name}, ${action}, 'item', id, schema, jsonb_build_object('version', version) || ${JSON.stringify(detail)}::jsonb, ${requestAddress()}
+      select workspace_id, ${user.id}, ${user.name}, ${action}, 'item', id, schema, jsonb_build_object('version', version) || ${JSON.stringify(detail)}::jsonb, ${user.address ?? null}
       from ${sql.raw(source)}
     )`;
 }
 
-/** The values of an audit row; the address is the current request's. */
+/** The values of an audit row; the address is the actor's in the request that acts. */
 export function auditValues(record: AuditRecord) {
   return {
     workspaceId: record.workspaceId,
@@ -50,7 +60,7 @@ export function auditValues(record: AuditRecord) {
     targetId: record.targetId,
     schema: record.schema ?? null,
     detail: record.detail ?? null,
-    address: requestAddress(),
+    address: record.user.address ?? null,
   };
 }
 

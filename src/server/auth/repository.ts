@@ -6,6 +6,8 @@ import { emailTokens, signInAttempts, sessions, users, type EmailTokenKind } fro
 import { itemsChanged } from '../items/cache';
 
 export type UserRow = typeof users.$inferSelect;
+/** A signed-in user as a request sees them: with the client address audit rows name (none outside requests). */
+export type Caller = UserRow & { readonly address?: string | null };
 export type SessionRow = typeof sessions.$inferSelect;
 export interface SessionUser {
   user: UserRow;

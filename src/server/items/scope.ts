@@ -15,13 +15,32 @@ const ACTION_WORDS: Record<Action, string> = { edit: 'edit', publish: 'publish',
 
 /**
  * Schemas of the workspace's enabled domains (basics.domains). Domains with the admin flag are for
- * workspace managers only, as the app shows them.
+ * workspace managers only, as the app shows them. Derived once per workspace row as read (the
+ * membership cache answers the same row until a change drops it), for managers and for the others.
  */
 export function enabledSchemas(access: WorkspaceAccess): SchemaType[] {
-  const domains = access.workspace.basics.domains.filter(
-    (name) => access.permissions.canManageWorkspace || !getDomain(name)?.admin,
-  );
-  return schemasOfDomains(domains);
+  return enabledSchemaNames(access).list;
+}
+
+interface EnabledSchemas {
+  list: SchemaType[];
+  names: Set<string>;
+}
+const enabledByWorkspace = new WeakMap<object, { manager?: EnabledSchemas; member?: EnabledSchemas }>();
+
+function enabledSchemaNames(access: WorkspaceAccess): EnabledSchemas {
+  const { workspace } = access;
+  const isManager = access.permissions.canManageWorkspace;
+  let derived = enabledByWorkspace.get(workspace);
+  if (!derived) enabledByWorkspace.set(workspace, (derived = {}));
+  const known = isManager ? derived.manager : derived.member;
+  if (known) return known;
+  const domains = workspace.basics.domains.filter((name) => isManager || !getDomain(name)?.admin);
+  const list = schemasOfDomains(domains);
+  const enabled = { list, names: new Set(list.map((s) => s.name)) };
+  if (isManager) derived.manager = enabled;
+  else derived.member = enabled;
+  return enabled;
 }
 
 /**
@@ -32,7 +51,7 @@ export function schemaIn(access: WorkspaceAccess, schemaName: string): SchemaSco
   const schema = getSchema(schemaName);
   if (!schema) throw notFound(`Schema "${schemaName}" not found`);
   const domain = domainOfSchema(schemaName);
-  if (!domain || !enabledSchemas(access).some((s) => s.name === schemaName)) {
+  if (!domain || !enabledSchemaNames(access).names.has(schemaName)) {
     throw new AppError(404, 'domain_not_available', `Domain "${domain?.name ?? schemaName}" not available`);
   }
   return { ...access, schema };

@@ -1,20 +1,20 @@
 import { MESSAGES } from '@shared/api/errors';
 import { effectivePermissions, type Permissions } from '@shared/permissions/permissions';
 import type { AppContext } from '../context';
-import type { UserRow } from '../auth/repository';
+import type { Caller } from '../auth/repository';
 import { forbidden, notFound, unauthorized } from '../http/errors';
 import type { MemberRow } from '../members/repository';
-import { findMembership, type WorkspaceRow } from './repository';
+import { findMembership, type Membership, type WorkspaceRow } from './repository';
 
 export interface WorkspaceAccess {
-  user: UserRow;
+  user: Caller;
   workspace: WorkspaceRow;
   member: MemberRow;
   permissions: Permissions;
 }
 
 /** A signed-in user whose email is verified (spec §6: private routes need both). */
-export function requireVerifiedUser(user: UserRow | null): UserRow {
+export function requireVerifiedUser<U extends Caller>(user: U | null): U {
   if (!user) throw unauthorized();
   if (!user.emailVerified) throw forbidden(MESSAGES.emailNotVerified);
   return user;
@@ -26,19 +26,33 @@ export function requireVerifiedUser(user: UserRow | null): UserRow {
  */
 export async function loadWorkspaceAccess(
   ctx: AppContext,
-  caller: UserRow | null,
+  caller: Caller | null,
   workspaceId: string,
 ): Promise<WorkspaceAccess> {
   const user = requireVerifiedUser(caller);
   const found = await findMembership(ctx.db, workspaceId, user.id);
   if (!found?.member.active) throw notFound(MESSAGES.workspaceNotFound);
   const { workspace, member } = found;
-  const permissions = effectivePermissions(workspace.roles, {
-    active: member.active,
-    roles: member.roles,
-    isWorkspaceManager: member.isManager,
-  });
-  return { user, workspace, member, permissions };
+  return { user, workspace, member, permissions: permissionsOf(found) };
+}
+
+/**
+ * Permissions derived once per membership row as read: the membership cache answers the same object
+ * until a change drops it, so every request of a member shares one derivation (issue 16).
+ */
+const derived = new WeakMap<Membership, Permissions>();
+function permissionsOf(membership: Membership): Permissions {
+  let permissions = derived.get(membership);
+  if (!permissions) {
+    const { workspace, member } = membership;
+    permissions = effectivePermissions(workspace.roles, {
+      active: member.active,
+      roles: member.roles,
+      isWorkspaceManager: member.isManager,
+    });
+    derived.set(membership, permissions);
+  }
+  return permissions;
 }
 
 export function requireManager(access: WorkspaceAccess) {
