@@ -8,6 +8,7 @@
  *   BENCH_PROFILES=100000 BENCH_EVENTS=1000000 npx tsx bench/audiences.ts
  *
  * BENCH_KEEP_DB=1 keeps the seeded database; BENCH_REUSE_DB=<name> measures sizes on it again (no seeding).
+ * Run as a superuser it sets max_wal_size to 16 GB for the run and puts it back (BENCH_PG_DEFAULTS=1 does not).
  *
  * Targets: p50 < 1 s and p95 < 2 s per tree at 1,000,000 profiles and 10,000,000 events; imports at
  * ≥ 20,000 profiles/s and ≥ 50,000 events/s. It works in a fresh database it creates and drops again.

@@ -96,6 +96,8 @@ describe('audit log', () => {
     );
     const saved = log.find((e) => e.action === 'item.saved')!;
     expect(saved).toMatchObject({ schema: 'blog-post', detail: { version: 2 }, address: '127.0.0.1' });
+    // Every kind of row names the request's address: the item save's CTE and recordAudit alike.
+    expect(log.filter((e) => e.address !== '127.0.0.1').map((e) => e.action)).toEqual([]);
     expect(log.find((e) => e.action === 'item.published')!.detail).toEqual({ stage: 'live', version: 2 });
     // Newest first.
     expect(log[0].action).toBe('item.deleted');
