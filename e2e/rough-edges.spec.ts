@@ -33,17 +33,21 @@ async function boxOf(locator: Locator): Promise<Box> {
 const overlaps = (a: Box, b: Box) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-/** Whether `inner` lies within `outer`'s left and right edges (a pixel of rounding allowed). */
+/**
+ * Whether `inner` lies within `outer`'s left and right edges (a pixel of rounding allowed), once the
+ * layout settles: at phone width the shell animates its main area wider as the navbar leaves.
+ */
 async function expectWithinWidth(inner: Locator, outer: Locator) {
-  const [i, o] = [await boxOf(inner), await boxOf(outer)];
-  expect(i.x).toBeGreaterThanOrEqual(o.x - 1);
-  expect(i.x + i.width).toBeLessThanOrEqual(o.x + o.width + 1);
+  await expect(async () => {
+    const [i, o] = [await boxOf(inner), await boxOf(outer)];
+    expect(i.x).toBeGreaterThanOrEqual(o.x - 1);
+    expect(i.x + i.width).toBeLessThanOrEqual(o.x + o.width + 1);
+  }).toPass();
 }
 
 /**
  * Neither the table nor the page is wider than what shows it: nothing is clipped on the right.
- * Checked until the layout settles: at phone width the shell animates its main area wider as
- * the navbar leaves.
+ * Checked until the layout settles, as above.
  */
 async function expectNoSidewaysScroll(table: Locator) {
   await expect(async () => {
@@ -240,9 +244,12 @@ test('toasts stay clear of the header and the stage chips, repeats show once, cl
     const toast = page.locator('.mantine-Notification-root', { hasText: 'Published version 1 to Live' });
     await expect(toast).toBeVisible();
     await expect(page.getByTestId('item-header').getByText('Live: Current')).toBeVisible();
-    const toastBox = await boxOf(toast);
-    expect(overlaps(toastBox, await boxOf(page.getByRole('banner')))).toBe(false);
-    expect(overlaps(toastBox, await boxOf(page.getByTestId('item-header')))).toBe(false);
+    // Where the toast comes to rest: it slides in.
+    await expect(async () => {
+      const toastBox = await boxOf(toast);
+      expect(overlaps(toastBox, await boxOf(page.getByRole('banner')))).toBe(false);
+      expect(overlaps(toastBox, await boxOf(page.getByTestId('item-header')))).toBe(false);
+    }).toPass();
     await expect(toast.getByRole('button', { name: 'Close notification' })).toBeVisible();
     await shot(page, `rough-toast-${size}`);
     await toast.getByRole('button', { name: 'Close notification' }).click();
