@@ -31,7 +31,7 @@ import {
  * the plain TypeScript evaluator (`profileMatches`) accepts. Data is drawn on the edges where a wrong
  * comparison shows: dates exactly asOf ± N days and 1 ms either side, events on the look-back windows'
  * starts and on asOf (± 1 ms) at asOfs on month, leap-day and year edges, values equal to the rules'
- * values, empty arrays, missing attributes and values of the wrong JSON type.
+ * values, empty arrays, missing attributes and values of the wrong JSON type (null and objects too).
  */
 
 let t: TestApp;
@@ -161,7 +161,7 @@ function storedValue(type: AttributeType, asOf: Date, edges: Edges): fc.Arbitrar
   }[type];
   return fc.oneof(
     { weight: 8, arbitrary: right },
-    { weight: 1, arbitrary: fc.constantFrom('12', 7, true, ['x'], [], 'soon', '2026-06-15') },
+    { weight: 1, arbitrary: fc.constantFrom('12', 7, true, ['x'], [], 'soon', '2026-06-15', null, { v: 7 }) },
   );
 }
 
