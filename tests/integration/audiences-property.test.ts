@@ -298,11 +298,14 @@ const profileData = (asOf: Date, edges: Edges) =>
           at: eventTime(asOf, edges),
           properties: fc.record(
             {
-              amount: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.constant('lots')),
-              sku: fc.constantFrom(...STRINGS),
-              gift: fc.boolean(),
-              sent: dateNear(asOf, 20, edges.days),
-              labels: fc.oneof(fc.constant([]), fc.subarray(OPTIONS)),
+              amount: fc.oneof(
+                { weight: 6, arbitrary: fc.integer({ min: 0, max: 30 }) },
+                fc.constantFrom('lots', null, [3], { n: 3 }),
+              ),
+              sku: storedValue('string', asOf, edges),
+              gift: storedValue('boolean', asOf, edges),
+              sent: storedValue('date', asOf, edges),
+              labels: storedValue('array', asOf, edges),
             },
             { requiredKeys: [] },
           ),

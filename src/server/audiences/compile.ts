@@ -243,7 +243,8 @@ function compileEvent(rule: EventRule, c: Compile): SQL {
   const aggregate =
     rule.aggregator === 'COUNT'
       ? sql`count(*)::float8`
-      : sql`sum(case when jsonb_typeof(e.properties -> ${rule.property!}::text) = 'number' then (e.properties ->> ${rule.property!}::text)::float8 else 0 end)`;
+      : // The property where it is a number, read once (a missing key or another type adds 0).
+        sql`sum(coalesce(jsonb_path_query_first(e.properties, ${`strict $.${JSON.stringify(rule.property!)} ? (@.type() == "number")`}::jsonpath, '{}', true)::float8, 0))`;
   c.joins.push(
     sql`left join (select e.profile_id from customer_events e where ${sql.join(conditions, sql` and `)} group by e.profile_id having ${decided(aggregate)}) ${alias} on ${alias}.profile_id = p.id`,
   );
