@@ -377,18 +377,18 @@ test('Settings › Batches shows a bulk upload just made and an import as it run
   // An import whose file is still arriving is listed as running, with its progress bar.
   const cookies = await context.cookies(BASE_URL);
   const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-  // More rows than the import writes at once (20,000), so the first chunk lands while the rest is awaited.
-  const rows = Array.from({ length: 22_000 }, (_, i) => `p${i},${20 + (i % 60)}`);
+  // More rows than the import writes at once (50,000), so the first chunk lands while the rest is awaited.
+  const rows = Array.from({ length: 52_000 }, (_, i) => `p${i},${20 + (i % 60)}`);
   const running = openImport(
     ws,
     cookie,
-    `id,age\n${rows.slice(0, 21_000).join('\n')}\n`,
-    `${rows.slice(21_000).join('\n')}\n`,
+    `id,age\n${rows.slice(0, 51_000).join('\n')}\n`,
+    `${rows.slice(51_000).join('\n')}\n`,
   );
   await page.reload();
   const importRow = page.getByRole('row', { name: /Customer profiles import/ });
   await expect(importRow.getByTestId('batch-progress')).toHaveAttribute('data-status', 'running');
-  await expect(importRow).toContainText('20000 processed');
+  await expect(importRow).toContainText('50000 processed');
   const bar = importRow.getByRole('progressbar', { name: 'Batch progress' });
   await expect(bar).toBeVisible();
   expect(Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
@@ -402,6 +402,6 @@ test('Settings › Batches shows a bulk upload just made and an import as it run
   expect(await running.finish()).toBe(202);
   // Polled while it runs: the page sees it finish without a reload.
   await expect(importRow.getByTestId('batch-progress')).toHaveAttribute('data-status', 'done');
-  await expect(importRow).toContainText('22000 processed');
+  await expect(importRow).toContainText('52000 processed');
   await shot(page, 'rough-batches-done-390');
 });

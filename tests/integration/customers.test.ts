@@ -241,20 +241,20 @@ describe('event import and live tracking', () => {
   it('writes a large file in chunks side by side: every event and count lands, the first 100 errors in line order', async () => {
     const people = Array.from({ length: 10 }, (_, k) => `chunked${k}`);
     await importBody(t, importer, team.ws, 'profiles', 'text/csv', ['id', ...people].join('\n'));
-    // 45,000 rows: three chunks, the first two written at once; every 300th names an unknown event.
+    // 110,000 rows: three chunks, the first two written at once; every 300th names an unknown event.
     const lines = ['profileId,event,at,amount'];
-    for (let i = 0; i < 45_000; i++) {
+    for (let i = 0; i < 110_000; i++) {
       const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
       lines.push(`chunked${i % 10},${i % 300 === 0 ? 'refund' : 'purchase'},${at},${i % 7}`);
     }
     const res = await importBody(t, importer, team.ws, 'customer-events', 'text/csv', lines.join('\n'));
     const { batch } = res.json();
-    expect(batch).toMatchObject({ status: 'done', total: 45_000, processed: 44_850, failed: 150 });
+    expect(batch).toMatchObject({ status: 'done', total: 110_000, processed: 109_633, failed: 367 });
     const errorLines = batch.errors.map((e: { line: number }) => e.line);
     expect(errorLines).toEqual(Array.from({ length: 100 }, (_, n) => 2 + 300 * n));
     expect(batch.errors[0]).toEqual({ line: 2, message: 'unknown event "refund"' });
-    // All-time counts come from the per-profile rollup the chunks increment: chunked0 lost its 150
-    // refunds, the other nine have all 4,500 purchases.
+    // All-time counts come from the per-profile rollup the chunks increment: chunked0 lost its 367
+    // refunds, the other nine have all 11,000 purchases.
     const anytime = (condition: string, value: number) =>
       group('and', [
         eventRule(defs, 'purchase', {
@@ -263,8 +263,8 @@ describe('event import and live tracking', () => {
           aggregatorValue: value,
         }),
       ]);
-    expect((await sizeOf(t, manager, team.ws, anytime('==', 4500))).json().size).toBe(9);
-    expect((await sizeOf(t, manager, team.ws, anytime('==', 4350))).json().size).toBe(1);
+    expect((await sizeOf(t, manager, team.ws, anytime('==', 11_000))).json().size).toBe(9);
+    expect((await sizeOf(t, manager, team.ws, anytime('==', 10_633))).json().size).toBe(1);
   });
 
   it('imports NDJSON events', async () => {

@@ -17,10 +17,12 @@ import * as repo from './repository';
 export type ImportKind = 'profiles' | 'customer-events';
 
 /**
- * Rows written per transaction: 20,000 imported 2,000,000 events 12 % faster than 5,000 (fewer
- * statements and commits, repeated profiles' counts merged before they are written).
+ * Rows written per transaction. Larger chunks mean fewer statements and commits, a popular profile's
+ * count merged once per chunk, and more of a chunk's sorted index entries landing on the same pages:
+ * 3,000,000 events into 1,000,000 profiles ran at 27,900 events/s in chunks of 20,000 and 37,800 in
+ * chunks of 50,000 (PostgreSQL CPU 129 → 92 s); 150,000 was no faster and held three times the rows.
  */
-const CHUNK_ROWS = 20_000;
+const CHUNK_ROWS = 50_000;
 
 /** Managers, and members who may edit customer-profile-attribute, may import and track (issue 9). */
 export function requireImporter(access: WorkspaceAccess) {
