@@ -115,6 +115,63 @@ describe('sizes', () => {
     ).toBe(1);
   });
 
+  it('property names that are not identifiers reach the SQL/JSON paths intact: quotes, backslashes, $, constructor, emoji', async () => {
+    const [amount, sku, dollar, emoji] = ['say "hi"\\now', 'constructor', '$v', '€ 😀'];
+    const order = await createItem(t, manager, team.ws, 'behavioral-event', {
+      name: 'odd order',
+      key: 'odd-order',
+      properties: [
+        { name: amount, type: 'number' },
+        { name: sku, type: 'string' },
+        { name: dollar, type: 'string' },
+        { name: emoji, type: 'number' },
+      ],
+    });
+    const events = [
+      {
+        profileId: 'a',
+        event: 'odd-order',
+        at: '2026-06-14T00:00:00Z',
+        properties: { [amount]: 7, [sku]: 'x', [dollar]: 'p', [emoji]: 1 },
+      },
+      {
+        profileId: 'a',
+        event: 'odd-order',
+        at: '2026-06-13T00:00:00Z',
+        properties: { [amount]: 5, [sku]: 'y', [dollar]: 'q', [emoji]: 2 },
+      },
+      {
+        profileId: 'b',
+        event: 'odd-order',
+        at: '2026-06-13T00:00:00Z',
+        properties: { [amount]: 7, [sku]: 'x', [dollar]: 'q', [emoji]: 3 },
+      },
+    ];
+    const ndjson = events.map((event) => JSON.stringify(event)).join('\n');
+    const imported = await importBody(t, manager, team.ws, 'customer-events', 'application/x-ndjson', ndjson);
+    expect(imported.json().batch).toMatchObject({ processed: 3, failed: 0 });
+    const rule = (over: Record<string, unknown>) =>
+      group('and', [
+        {
+          type: 'event',
+          event: { schemaType: 'behavioral-event', id: order.id, label: 'odd order' },
+          lookBackUnit: 'days',
+          lookBackValue: 30,
+          aggregator: 'TOTAL',
+          aggregatorCondition: '>=',
+          ...over,
+        },
+      ]);
+    // a: 7 + 5 = 12 in all, 7 where constructor is "x"; b: 7.
+    expect(await size(rule({ property: amount, aggregatorValue: 12 }))).toBe(1);
+    const whereX = { whereProperty: sku, whereOperator: '==', whereValue: 'x' };
+    expect(await size(rule({ property: amount, aggregatorValue: 7, ...whereX }))).toBe(2);
+    expect(await size(rule({ property: amount, aggregatorValue: 8, ...whereX }))).toBe(0);
+    const whereQ = { whereProperty: dollar, whereOperator: 'in', whereValue: ['q'] };
+    expect(await size(rule({ property: emoji, aggregatorValue: 3, ...whereQ }))).toBe(1);
+    expect(await size(rule({ property: emoji, aggregatorValue: 2, ...whereQ }))).toBe(2);
+  });
+
   it('nests groups with not, and includes audiences inside audiences', async () => {
     const buyers = await createItem(t, member, team.ws, 'audience', {
       name: 'Buyers',
