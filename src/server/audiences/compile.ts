@@ -185,8 +185,26 @@ export function compileComparison(
   return sql`coalesce((${test}), false)`;
 }
 
+/** The customer tables a statement reads: the partitioned tables, or partition `k` of each. */
+export interface CustomerTables {
+  profiles: SQL;
+  events: SQL;
+  counts: SQL;
+}
+
+export function customerTables(partition?: number): CustomerTables {
+  const table = (name: string) =>
+    sql`${sql.identifier(partition === undefined ? name : `${name}_p${partition}`)}`;
+  return {
+    profiles: table('customer_profiles'),
+    events: table('customer_events'),
+    counts: table('customer_event_counts'),
+  };
+}
+
 interface Compile {
   catalog: CriteriaCatalog;
+  tables: CustomerTables;
   asOf: Date;
   workspaceId: string;
   /** Audiences being inlined (a guard: the check refuses cycles before this runs). */
@@ -246,7 +264,7 @@ function compileEvent(rule: EventRule, c: Compile): SQL {
       : // The property where it is a number, read once (a missing key or another type adds 0).
         sql`sum(coalesce(jsonb_path_query_first(e.properties, ${`strict $.${JSON.stringify(rule.property!)} ? (@.type() == "number")`}::jsonpath, '{}', true)::float8, 0))`;
   c.joins.push(
-    sql`left join (select e.profile_id from customer_events e where ${sql.join(conditions, sql` and `)} group by e.profile_id having ${decided(aggregate)}) ${alias} on ${alias}.profile_id = p.id`,
+    sql`left join (select e.profile_id from ${c.tables.events} e where ${sql.join(conditions, sql` and `)} group by e.profile_id having ${decided(aggregate)}) ${alias} on ${alias}.profile_id = p.id`,
   );
   return leaf;
 }
@@ -259,11 +277,11 @@ function compileEvent(rule: EventRule, c: Compile): SQL {
  * the leaf's set accounts for (see `compileEvent`).
  */
 function allTimeCount(alias: SQLWrapper, eventKey: string, decided: (count: SQL) => SQL, c: Compile): SQL {
-  const later = sql`select e.profile_id, count(*) as n from customer_events e
+  const later = sql`select e.profile_id, count(*) as n from ${c.tables.events} e
     where e.workspace_id = ${c.workspaceId}::text and e.event = ${eventKey}::text and e.at > ${time(c.asOf)}
     group by e.profile_id`;
   return sql`left join (select r.profile_id
-    from customer_event_counts r left join (${later}) l on l.profile_id = r.profile_id
+    from ${c.tables.counts} r left join (${later}) l on l.profile_id = r.profile_id
     where r.workspace_id = ${c.workspaceId}::text and r.event = ${eventKey}::text
       and ${decided(sql`(r.count - coalesce(l.n, 0))::float8`)}) ${alias} on ${alias}.profile_id = p.id`;
 }
@@ -306,16 +324,18 @@ function compileGroup(group: CriteriaGroup, c: Compile): SQL {
   }
 }
 
-/** A compiled tree: a boolean over `p` (customer_profiles) and the event aggregates `joins` adds to it. */
+/** A compiled tree: a boolean over `p` (the profiles table) and the event aggregates `joins` adds to it. */
 export interface CompiledCriteria {
   matches: SQL;
-  /** `left join … on ….profile_id = p.id`, one per event leaf, to follow `from customer_profiles p`. */
+  /** The profiles table `p` stands for. */
+  profiles: SQL;
+  /** `left join … on ….profile_id = p.id`, one per event leaf, to follow `from <profiles> p`. */
   joins: SQL[];
 }
 
 /**
- * A checked tree at `asOf`. Several trees counted in one statement share `joins` (their aliases stay
- * distinct).
+ * A checked tree at `asOf`, over the partitioned tables or over one partition of each (`tables`).
+ * Several trees counted in one statement share `joins` (their aliases stay distinct).
  */
 export function compileCriteria(
   tree: CriteriaGroup,
@@ -324,7 +344,8 @@ export function compileCriteria(
   workspaceId: string,
   selfId?: string,
   joins: SQL[] = [],
+  tables = customerTables(),
 ): CompiledCriteria {
-  const c: Compile = { catalog, asOf, workspaceId, chain: selfId ? [selfId] : [], joins };
-  return { matches: sql`(${compileGroup(tree, c)})`, joins };
+  const c: Compile = { catalog, tables, asOf, workspaceId, chain: selfId ? [selfId] : [], joins };
+  return { matches: sql`(${compileGroup(tree, c)})`, profiles: tables.profiles, joins };
 }

@@ -8,7 +8,8 @@ import { loadDefinitions, type CustomerDefinitions } from '../customers/definiti
 import { AppError, notFound } from '../http/errors';
 import type { SchemaScope } from '../items/scope';
 import type { WorkspaceAccess } from '../workspaces/access';
-import { compileCriteria } from './compile';
+import { CUSTOMER_PARTITIONS } from '../db/schema';
+import { compileCriteria, customerTables } from './compile';
 import * as repo from './repository';
 
 const refused = (node: string, message: string) =>
@@ -17,18 +18,14 @@ const refused = (node: string, message: string) =>
     node,
   });
 
-/** The compiled form of a criteria tree after the strict check (400 naming the offending node). */
-function compiled(
-  defs: CustomerDefinitions,
-  criteria: unknown,
-  asOf: Date,
-  workspaceId: string,
-  selfId?: string,
-) {
+/** A criteria tree after the strict check (400 naming the offending node). */
+function checked(defs: CustomerDefinitions, criteria: unknown, selfId?: string) {
   const problem = checkCriteria(criteria, defs.catalog, selfId);
   if (problem) throw refused(problem.node, problem.message);
-  return compileCriteria(criteria as CriteriaGroup, defs.catalog, asOf, workspaceId, selfId);
+  return criteria as CriteriaGroup;
 }
+
+const partitions = Array.from({ length: CUSTOMER_PARTITIONS }, (_, partition) => partition);
 
 /**
  * The item service's hook (issue 9): an audience's criteria are checked strictly on every save —
@@ -51,8 +48,15 @@ const asOfOf = (asOf: string | undefined) => (asOf ? new Date(asOf) : new Date()
 /** Matching and total profiles for a tree; any member may ask. */
 export async function sizeOf(ctx: AppContext, access: WorkspaceAccess, criteria: unknown, asOf?: string) {
   const defs = await loadDefinitions(ctx.db, access.workspace.id);
-  const matches = compiled(defs, criteria, asOfOf(asOf), access.workspace.id);
-  return repo.countMatching(ctx.db, access.workspace.id, matches);
+  const tree = checked(defs, criteria);
+  const at = asOfOf(asOf);
+  return repo.countMatching(
+    ctx.db,
+    access.workspace.id,
+    partitions.map((partition) =>
+      compileCriteria(tree, defs.catalog, at, access.workspace.id, undefined, [], customerTables(partition)),
+    ),
+  );
 }
 
 const presentProfile = (row: {
@@ -68,7 +72,7 @@ const presentProfile = (row: {
 /** Up to 10 matching profiles. */
 export async function sampleOf(ctx: AppContext, access: WorkspaceAccess, criteria: unknown, asOf?: string) {
   const defs = await loadDefinitions(ctx.db, access.workspace.id);
-  const matches = compiled(defs, criteria, asOfOf(asOf), access.workspace.id);
+  const matches = compileCriteria(checked(defs, criteria), defs.catalog, asOfOf(asOf), access.workspace.id);
   return {
     profiles: (await repo.matchingProfiles(ctx.db, access.workspace.id, matches, SAMPLE_SIZE)).map(
       presentProfile,
@@ -86,22 +90,26 @@ export async function audienceSizes(ctx: AppContext, access: WorkspaceAccess) {
 
 async function measureAudienceSizes(ctx: AppContext, workspaceId: string, now = new Date()) {
   const defs = await loadDefinitions(ctx.db, workspaceId);
-  const ids: string[] = [];
-  const expressions = [];
-  const joins: SQL[] = [];
+  const trees = new Map<string, CriteriaGroup>();
   const sizes: Record<string, number | null> = {};
   for (const [id, audience] of defs.catalog.audiences) {
     const criteria = audience.criteria ?? { label: '1', predicate: 'and', children: [] };
-    if (checkCriteria(criteria, defs.catalog, id)) {
-      sizes[id] = null;
-      continue;
-    }
-    ids.push(id);
-    expressions.push(
-      compileCriteria(criteria as CriteriaGroup, defs.catalog, now, workspaceId, id, joins).matches,
-    );
+    if (checkCriteria(criteria, defs.catalog, id)) sizes[id] = null;
+    else trees.set(id, criteria as CriteriaGroup);
   }
-  const counted = await repo.countEach(ctx.db, workspaceId, expressions, joins);
+  const ids = [...trees.keys()];
+  const counted = await repo.countEach(
+    ctx.db,
+    workspaceId,
+    partitions.map((partition) => {
+      const tables = customerTables(partition);
+      const joins: SQL[] = [];
+      const expressions = [...trees].map(
+        ([id, tree]) => compileCriteria(tree, defs.catalog, now, workspaceId, id, joins, tables).matches,
+      );
+      return { expressions, profiles: tables.profiles, joins };
+    }),
+  );
   ids.forEach((id, index) => (sizes[id] = counted.sizes[index]));
   await repo.recordSizes(ctx.db, workspaceId, sizes, counted.profiles, now);
   return { sizes, profiles: counted.profiles };
@@ -140,7 +148,13 @@ export async function audienceProfilesCsv(ctx: AppContext, access: WorkspaceAcce
   const audience = defs.catalog.audiences.get(itemId);
   if (!audience) throw notFound(ITEM_MESSAGES.instanceNotFound);
   const criteria = audience.criteria ?? { label: '1', predicate: 'and', children: [] };
-  const matches = compiled(defs, criteria, new Date(), access.workspace.id, itemId);
+  const matches = compileCriteria(
+    checked(defs, criteria, itemId),
+    defs.catalog,
+    new Date(),
+    access.workspace.id,
+    itemId,
+  );
   const keys = [...defs.attributesByKey.keys()].sort();
   return (async function* () {
     yield ['id', ...keys].map(csvCell).join(',') + '\n';
