@@ -13,8 +13,8 @@ import {
 
 /**
  * The criteria compiler (issue 9): a checked tree becomes one boolean SQL expression over the profile
- * row `p` (customer_profiles). Every value, key and time is a bound parameter; nothing from the tree is
- * spliced into the SQL text. Each leaf is coalesced to false, so a profile without a value matches no
+ * row `p` (customer_profiles or one of its partitions). Every value, key and time is a bound parameter;
+ * nothing from the tree is spliced into the SQL text. Each leaf is coalesced to false, so a profile without a value matches no
  * attribute leaf and does match `not` of one, exactly as `profileMatches` (the TypeScript meaning) says.
  */
 

@@ -36,7 +36,7 @@ const sumOverPartitions = (names: string[], branches: SQL[]) =>
 
 /**
  * Matching and total profiles of a workspace, in one statement: the tree compiled once per partition
- * (`compileForPartitions`), each partition's profiles scanned once.
+ * (`customerTables(k)`), each partition's profiles scanned once.
  */
 export async function countMatching(db: Db, workspaceId: string, partitions: CompiledCriteria[]) {
   const branches = partitions.map(
