@@ -14,8 +14,9 @@ import {
 /**
  * The criteria compiler (issue 9): a checked tree becomes one boolean SQL expression over the profile
  * row `p` (customer_profiles or one of its partitions). Every value, key and time is a bound parameter;
- * nothing from the tree is spliced into the SQL text. Each leaf is coalesced to false, so a profile without a value matches no
- * attribute leaf and does match `not` of one, exactly as `profileMatches` (the TypeScript meaning) says.
+ * nothing from the tree is spliced into the SQL text. Each leaf is coalesced to false, so a profile
+ * without a value matches no attribute leaf and does match `not` of one, exactly as `profileMatches`
+ * (the TypeScript meaning) says.
  */
 
 const time = (date: Date) => sql`${date.toISOString()}::timestamptz`;
