@@ -203,7 +203,9 @@ class Announcer {
       const echoed = listening.has(this.db) ? heard(echo) : undefined;
       const ids = batch.map(([workspaceId]) => workspaceId).join(' ');
       try {
-        await this.db.execute(sql`select pg_notify(${ITEMS_CHANNEL}, ${`${ids}\t${senderIdOf(this.db)}\t${echo}`})`);
+        await this.db.execute(
+          sql`select pg_notify(${ITEMS_CHANNEL}, ${`${ids}\t${senderIdOf(this.db)}\t${echo}`})`,
+        );
         await echoed;
       } catch {
         // Unsent: the other processes keep what they read for at most MAX_AGE_MS.
