@@ -26,4 +26,9 @@ export function lookBackStart(asOf: Date, unit: LookBackUnit, value: number): Da
 
 /** A stored date value: the canonical ISO form the import writes (`Date#toISOString`). */
 export const ISO_DATE_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-export const ISO_DATE_SQL_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$';
+/**
+ * The same form with every digit written as 0: in SQL a text has the form exactly when
+ * `translate(text, '123456789', '000000000')` equals this, which PostgreSQL checks in two thirds of the
+ * time its regular expression takes (ASCII digits only, as `\d` in ISO_DATE_PATTERN).
+ */
+export const ISO_DATE_SHAPE = '0000-00-00T00:00:00.000Z';
