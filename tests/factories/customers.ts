@@ -11,7 +11,7 @@ export const importBody = (
   ws: string,
   what: 'profiles' | 'customer-events',
   contentType: string,
-  body: string,
+  body: string | Buffer,
 ) =>
   t.app.inject({
     method: 'POST',

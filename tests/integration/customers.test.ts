@@ -161,6 +161,24 @@ describe('profile import', () => {
     }
   });
 
+  it('refuses a CSV row with a NUL byte and keeps bytes that are not UTF-8 as replacement characters', async () => {
+    // CSV rows are walked for unsafe text only once the body holds a NUL byte: UTF-8 bytes, even a
+    // surrogate's encoding, cannot decode to an unpaired surrogate.
+    const body = Buffer.concat([
+      Buffer.from('id,city\nclean1,Lyon\nraw,'),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from('\nnul,a\u0000b\nclean2,Nice\n'),
+    ]);
+    const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', body);
+    expect(res.json().batch).toMatchObject({ status: 'done', processed: 3, failed: 1 });
+    expect(res.json().batch.errors).toEqual([
+      { line: 4, message: 'city: Text must not contain NUL characters or unpaired surrogates' },
+    ]);
+    expect((await profile('raw')).profile.attributes).toEqual({ city: '\ufffd\ufffd\ufffd' });
+    expect((await profile('clean2')).profile.attributes).toEqual({ city: 'Nice' });
+    expect((await call(t, 'GET', wsUrl(team.ws, 'profiles/nul'), manager)).statusCode).toBe(404);
+  });
+
   it('reports CSV rows that cannot be read, and a column named __proto__, with their lines', async () => {
     const csv = ['id,city,__proto__', 'q1,"two\nlines",', 'q2,Rome', 'q3,Oslo,x'].join('\n');
     const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', csv);

@@ -42,10 +42,12 @@ function convertFields(
   fields: Record<string, unknown>,
   types: Map<string, AttributeType>,
   what: string,
+  skip?: ReadonlySet<string>,
 ): Record<string, unknown> | string {
   const out: Record<string, unknown> = {};
-  for (const [key, raw] of Object.entries(fields)) {
-    if (isBlank(raw)) continue;
+  for (const key of Object.keys(fields)) {
+    const raw = fields[key];
+    if (skip?.has(key) || isBlank(raw)) continue;
     const type = types.get(key);
     if (!type) return `unknown ${what} "${key}"`;
     const converted = convertValue(type, raw);
@@ -53,6 +55,31 @@ function convertFields(
     out[key] = converted.value;
   }
   return out;
+}
+
+/** The names a row itself has; the other CSV columns are attributes or properties. */
+const PROFILE_FIELDS: ReadonlySet<string> = new Set(['id', 'attributes']);
+const EVENT_FIELDS: ReadonlySet<string> = new Set(['profileId', 'event', 'at', 'properties']);
+
+/**
+ * Where a row's attributes or properties are: the row itself in CSV (less the row's own names, which
+ * `convertFields` is told to skip: the rest of a destructured row was a copy of every row), the nested
+ * object in NDJSON, or why the row is refused.
+ */
+function nestedFields(
+  value: Record<string, unknown>,
+  format: ImportFormat,
+  own: ReadonlySet<string>,
+  nested: 'attributes' | 'properties',
+): Record<string, unknown> | string {
+  if (format === 'csv') return value;
+  const unknown = Object.keys(value).find((key) => !own.has(key));
+  if (unknown !== undefined) return `unknown field "${unknown}" (${nested} go in "${nested}")`;
+  const fields = value[nested];
+  if (fields === undefined) return {};
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+    return `${nested} must be an object`;
+  return fields as Record<string, unknown>;
 }
 
 const asText = (value: unknown) =>
@@ -63,23 +90,17 @@ function profileRow(
   format: ImportFormat,
   defs: CustomerDefinitions,
 ): Converted<'profiles'> {
-  const { id, attributes, ...rest } = value;
-  const profileId = asText(id);
+  const profileId = asText(value.id);
   if (!profileId) return { error: 'id is required' };
   if (profileId.length > 200) return { error: 'id is longer than 200 characters' };
-  let fields = rest;
-  if (format === 'ndjson') {
-    if (Object.keys(rest).length)
-      return { error: `unknown field "${Object.keys(rest)[0]}" (attributes go in "attributes")` };
-    if (
-      attributes !== undefined &&
-      (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes))
-    ) {
-      return { error: 'attributes must be an object' };
-    }
-    fields = (attributes ?? {}) as Record<string, unknown>;
-  }
-  const converted = convertFields(fields, defs.attributesByKey, 'attribute');
+  const fields = nestedFields(value, format, PROFILE_FIELDS, 'attributes');
+  if (typeof fields === 'string') return { error: fields };
+  const converted = convertFields(
+    fields,
+    defs.attributesByKey,
+    'attribute',
+    format === 'csv' ? PROFILE_FIELDS : undefined,
+  );
   return typeof converted === 'string' ? { error: converted } : { row: [profileId, converted] };
 }
 
@@ -89,32 +110,32 @@ function eventRow(
   format: ImportFormat,
   defs: CustomerDefinitions,
 ): Converted<'customer-events'> {
-  const { profileId, event, at, properties, ...rest } = value;
-  const id = asText(profileId);
+  const id = asText(value.profileId);
   if (!id) return { error: 'profileId is required' };
-  const key = asText(event);
+  const key = asText(value.event);
   const propertyTypes = defs.eventsByKey.get(key);
   if (!propertyTypes) return { error: key ? `unknown event "${key}"` : 'event is required' };
-  const when = toStoredDate(at);
-  if (!when) return { error: `at: ${JSON.stringify(at ?? null)} is not a date` };
-  let fields = rest;
-  if (format === 'ndjson') {
-    if (Object.keys(rest).length)
-      return { error: `unknown field "${Object.keys(rest)[0]}" (properties go in "properties")` };
-    if (
-      properties !== undefined &&
-      (typeof properties !== 'object' || properties === null || Array.isArray(properties))
-    ) {
-      return { error: 'properties must be an object' };
-    }
-    fields = (properties ?? {}) as Record<string, unknown>;
-  }
-  const converted = convertFields(fields, propertyTypes, 'property');
+  const when = toStoredDate(value.at);
+  if (!when) return { error: `at: ${JSON.stringify(value.at ?? null)} is not a date` };
+  const fields = nestedFields(value, format, EVENT_FIELDS, 'properties');
+  if (typeof fields === 'string') return { error: fields };
+  const converted = convertFields(
+    fields,
+    propertyTypes,
+    'property',
+    format === 'csv' ? EVENT_FIELDS : undefined,
+  );
   return typeof converted === 'string' ? { error: converted } : { row: [id, key, when, converted] };
 }
 
-const byEventAndProfile = (a: repo.EventTuple, b: repo.EventTuple) =>
-  a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+const byProfile = (a: repo.EventTuple, b: repo.EventTuple) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
+/**
+ * A chunk's events in index order, event key then profile. They are grouped by key as they are read,
+ * so the sort compares profile ids only (it took 1.3 µs an event comparing both).
+ */
+const inIndexOrder = (byKey: Map<string, repo.EventTuple[]>) =>
+  [...byKey.keys()].sort().flatMap((key) => byKey.get(key)!.sort(byProfile));
 
 const HEADERS: Record<ImportKind, string[]> = {
   profiles: ['id'],
@@ -152,11 +173,18 @@ export async function importCustomerData(
     },
   );
   let bytesRead = 0;
-  source.stream.on('data', (chunk: Buffer) => (bytesRead += chunk.length));
+  // CSV text is decoded from UTF-8, which cannot spell an unpaired surrogate (it decodes to U+FFFD):
+  // only a NUL byte can make its text unsafe, so rows are walked for it only once the body has one.
+  // NDJSON's escapes can spell both, so each of its rows is walked.
+  let mayBeUnsafe = source.format !== 'csv';
+  source.stream.on('data', (chunk: Buffer) => {
+    bytesRead += chunk.length;
+    if (!mayBeUnsafe && chunk.includes(0)) mayBeUnsafe = true;
+  });
   let errorsKept = 0;
   let pending: BatchProgress = { processed: 0, failed: 0, errors: [] };
   let profiles = new Map<string, Record<string, unknown>>();
-  let events: repo.EventTuple[] = [];
+  let events = new Map<string, repo.EventTuple[]>();
 
   // Chunks are written while the next is read and converted. Profiles go one write at a time, so a
   // profile id met again later in the file ends with its later values. Events commute (inserts and
@@ -181,10 +209,10 @@ export async function importCustomerData(
     const profileRows = [...profiles.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     // In index order (event key, then profile): the chunk's index entries land on neighbouring pages,
     // and chunks written at once lock their profiles' counts in the same order.
-    const eventRows = events.sort(byEventAndProfile);
+    const eventRows = inIndexOrder(events);
     pending = { processed: 0, failed: 0, errors: [] };
     profiles = new Map();
-    events = [];
+    events = new Map();
     if (writing.length >= inFlightMax) await writing.shift();
     const written = write(profileRows, eventRows, progress);
     // Awaited at a later flush; until then a failure must not count as unhandled.
@@ -212,7 +240,7 @@ export async function importCustomerData(
 
   try {
     for await (const record of readRecords(source.stream, source.format, checkHeader)) {
-      const unsafe = 'error' in record ? undefined : findUnsafeText(record.value);
+      const unsafe = 'error' in record || !mayBeUnsafe ? undefined : findUnsafeText(record.value);
       if ('error' in record) refuse(record.line, record.error);
       else if (unsafe) refuse(record.line, `${unsafe.path}: ${unsafe.message}`);
       else if (kind === 'profiles') {
@@ -227,7 +255,10 @@ export async function importCustomerData(
         const converted = eventRow(record.value, source.format, defs);
         if ('error' in converted) refuse(record.line, converted.error);
         else {
-          events.push(converted.row);
+          const key = converted.row[1];
+          const group = events.get(key);
+          if (group) group.push(converted.row);
+          else events.set(key, [converted.row]);
           pending.processed += 1;
         }
       }

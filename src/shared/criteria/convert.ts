@@ -1,4 +1,5 @@
 import type { AttributeType } from './operators';
+import { ISO_DATE_PATTERN } from './time';
 
 export type Converted = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -17,8 +18,39 @@ const refuse = (raw: unknown, what: string): Converted => ({
   message: `${JSON.stringify(raw)} is not ${what}`,
 });
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Whether a text of the stored form names the instant it spells: a real day of its month, hours to 23,
+ * minutes and seconds to 59. Such a text is its own stored form; parsing and printing it again (a third
+ * of an imported event's conversion) would give the same text.
+ */
+function isOwnStoredForm(text: string): boolean {
+  if (!ISO_DATE_PATTERN.test(text)) return false;
+  const digits = (at: number, count: number) => {
+    let value = 0;
+    for (let i = at; i < at + count; i++) value = value * 10 + text.charCodeAt(i) - 48;
+    return value;
+  };
+  const year = digits(0, 4);
+  const month = digits(5, 2);
+  const day = digits(8, 2);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const monthDays = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= monthDays &&
+    digits(11, 2) <= 23 &&
+    digits(14, 2) <= 59 &&
+    digits(17, 2) <= 59
+  );
+}
+
 /** An imported date (ISO date or date-time) in the stored form, or undefined. */
 export function toStoredDate(raw: unknown): string | undefined {
+  if (typeof raw === 'string' && isOwnStoredForm(raw)) return raw;
   if (typeof raw !== 'string' || !DATE_START.test(raw.trim())) return undefined;
   const time = Date.parse(raw.trim());
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
