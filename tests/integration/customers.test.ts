@@ -285,6 +285,29 @@ describe('event import and live tracking', () => {
     expect((await sizeOf(t, manager, team.ws, anytime('==', 10_633))).json().size).toBe(1);
   });
 
+  it('reads CSV events as a spreadsheet writes them: BOM, CRLF, quoted cells, a column given twice', async () => {
+    // The import's own CSV reader replaced csv-parse: these are the cases a reader of its own can miss.
+    await importBody(t, importer, team.ws, 'profiles', 'text/csv', 'id\ncrlf1\n');
+    const csv = [
+      '\ufeffprofileId,event,at,sku,properties,sku',
+      'crlf1,purchase,2026-07-01T10:00:00Z,ignored,anything,"A,1"',
+      'crlf1,purchase,2026-07-02T10:00:00Z,,,"line one',
+      'line ""two"""',
+      'crlf1,purchase,2026-07-03T10:00:00Z,,,B"roken',
+      'crlf1,purchase,2026-07-04T10:00:00Z,,,plain',
+    ].join('\r\n');
+    const res = await importBody(t, importer, team.ws, 'customer-events', 'text/csv', csv);
+    expect(res.json().batch).toMatchObject({ status: 'done', processed: 3, failed: 1 });
+    expect(res.json().batch.errors).toEqual([
+      { line: 5, message: expect.stringContaining('Invalid Opening Quote') },
+    ]);
+    expect((await profile('crlf1')).events.map((e: { properties: unknown }) => e.properties)).toEqual([
+      { sku: 'plain' },
+      { sku: 'line one\r\nline "two"' },
+      { sku: 'A,1' },
+    ]);
+  });
+
   it('imports NDJSON events', async () => {
     const ndjson = [
       {

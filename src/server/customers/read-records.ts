@@ -1,81 +1,99 @@
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { parse, type CsvError } from 'csv-parse';
+import { StringDecoder } from 'node:string_decoder';
+import { CsvRecords, MAX_RECORD_CHARS, type CsvRecord } from './csv-records';
 
 export type ImportFormat = 'csv' | 'ndjson';
 
-/** One line of an import: its values by column (CSV) or its object (NDJSON), or why it cannot be read. */
-export type RecordLine = { line: number; value: Record<string, unknown> } | { line: number; error: string };
+/**
+ * One line of an import: its cells in header order (CSV), its object (NDJSON), or why it cannot be
+ * read. CSV cells stay an array: building an object per row cost more than converting its values.
+ */
+export type RecordLine =
+  | { line: number; cells: string[] }
+  | { line: number; value: Record<string, unknown> }
+  | { line: number; error: string };
 
 /**
- * The records of a streamed CSV (header row first) or NDJSON body, one at a time as they arrive: the
- * body is never held whole. `checkHeader` refuses a CSV header that cannot be imported (the batch fails).
+ * The records of a streamed CSV (header row first, passed to `checkHeader`, which refuses a header
+ * that cannot be imported) or NDJSON body, as they arrive: the body is never held whole. They come a
+ * piece of the body at a time, so a million rows are not a million turns of an async iterator.
  */
 export async function* readRecords(
   source: Readable,
   format: ImportFormat,
   checkHeader: (columns: string[]) => void,
-): AsyncGenerator<RecordLine> {
-  if (format === 'ndjson') {
-    let line = 0;
-    for await (const text of createInterface({ input: source, crlfDelay: Infinity })) {
-      line += 1;
-      if (!text.trim()) continue;
-      try {
-        const value: unknown = JSON.parse(text);
-        if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-          yield { line, error: 'each line must be a JSON object' };
-        } else yield { line, value: value as Record<string, unknown> };
-      } catch {
-        yield { line, error: 'not valid JSON' };
-      }
-    }
-    return;
-  }
-  const skipped: RecordLine[] = [];
-  const parser = source.pipe(
-    parse({
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      skip_records_with_error: true,
-      on_skip: (err: CsvError | undefined) => {
-        const lines = typeof err?.lines === 'number' ? err.lines : 0;
-        skipped.push({ line: lines, error: err?.message ?? 'unreadable CSV row' });
-        return undefined;
-      },
-    }),
-  );
-  keepLinesOnly(parser);
-  source.on('error', (err) => parser.destroy(err));
-  let columns: string[] | undefined;
-  for await (const { record, info } of parser as AsyncIterable<{
-    record: string[];
-    info: { lines: number };
-  }>) {
-    while (skipped.length) yield skipped.shift()!;
-    if (!columns) {
-      columns = record.map((column) => column.trim());
-      checkHeader(columns);
-      continue;
-    }
-    // No prototype: a column named __proto__ is a key like any other.
-    const value: Record<string, unknown> = Object.create(null);
-    for (let i = 0; i < columns.length; i++) value[columns[i]] = record[i];
-    yield { line: info.lines, value };
-  }
-  while (skipped.length) yield skipped.shift()!;
+): AsyncGenerator<RecordLine[]> {
+  // Invalid UTF-8 becomes U+FFFD, and a character split between two pieces is joined again.
+  const decoder = new StringDecoder('utf8');
+  const lines = format === 'csv' ? csvLines(checkHeader) : ndjsonLines();
+  for await (const piece of source) yield lines.take(decoder.write(piece as Buffer));
+  yield lines.take(decoder.end(), true);
 }
 
-/**
- * csv-parse's `info` copies its whole state into a new object for every record (and its `columns`
- * option defines each field as a property): together two thirds of the parse time. Rows here need
- * only the line, so the parser's record info is cut down to it (errors keep their `lines` too).
- */
-function keepLinesOnly(parser: unknown) {
-  const api = (parser as { api?: { info: { lines: number }; __infoRecord?: unknown } }).api;
-  if (typeof api?.__infoRecord !== 'function') return;
-  api.__infoRecord = function (this: { info: { lines: number } }) {
-    return { lines: this.info.lines };
+interface LineReader {
+  take(text: string, ended?: boolean): RecordLine[];
+}
+
+function csvLines(checkHeader: (columns: string[]) => void): LineReader {
+  const csv = new CsvRecords();
+  let width: number | undefined;
+  const check = (record: CsvRecord): RecordLine | undefined => {
+    if ('error' in record) return record;
+    if (width === undefined) {
+      const columns = record.cells.map((column) => column.trim());
+      checkHeader(columns);
+      width = columns.length;
+      return undefined;
+    }
+    if (record.cells.length === width) return record;
+    return {
+      line: record.line,
+      error: `Invalid Record Length: expect ${width}, got ${record.cells.length} on line ${record.line}`,
+    };
+  };
+  return {
+    take(text, ended) {
+      const records = [...csv.take(text), ...(ended ? csv.finish() : [])];
+      const out: RecordLine[] = [];
+      for (const record of records) {
+        const line = check(record);
+        if (line) out.push(line);
+      }
+      return out;
+    },
+  };
+}
+
+/** NDJSON lines split as `readline` splits them (LF, CRLF or CR); blank lines are skipped. */
+function ndjsonLines(): LineReader {
+  let rest = '';
+  let line = 0;
+  return {
+    take(text, ended) {
+      const joined = rest + text;
+      const parts = joined.split(/\r\n|\n|\r/);
+      rest = ended ? '' : parts.pop()!;
+      // A CR that ends the text so far may be half of a CRLF: its line waits for the next piece.
+      if (!ended && joined.endsWith('\r')) rest = `${parts.pop()!}\r`;
+      if (rest.length > MAX_RECORD_CHARS) {
+        throw new Error(
+          `line ${line + parts.length + 1} is longer than ${MAX_RECORD_CHARS.toLocaleString('en')} characters`,
+        );
+      }
+      const out: RecordLine[] = [];
+      for (const part of parts) {
+        line += 1;
+        if (!part.trim()) continue;
+        try {
+          const value: unknown = JSON.parse(part);
+          if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+            out.push({ line, error: 'each line must be a JSON object' });
+          } else out.push({ line, value: value as Record<string, unknown> });
+        } catch {
+          out.push({ line, error: 'not valid JSON' });
+        }
+      }
+      return out;
+    },
   };
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { copyRows, type Db, type Tx } from '../db/client';
+import { copyFrom, copyRows, copyValue, type Db, type Tx } from '../db/client';
 import { rows } from '../db/migrate';
 
 /** The workspace's customer-profile-attribute, behavioral-event and audience items: what criteria and imports refer to. */
@@ -51,41 +51,57 @@ export async function upsertProfiles(
 
 export type EventTuple = [profileId: string, event: string, at: string, properties: Record<string, unknown>];
 
+/** Events grouped by their event key (an import groups them as it reads them). */
+export type EventsByKey = Map<string, EventTuple[]>;
+
+function byEventKey(events: EventTuple[]): EventsByKey {
+  const byKey: EventsByKey = new Map();
+  for (const event of events) {
+    const group = byKey.get(event[1]);
+    if (group) group.push(event);
+    else byKey.set(event[1], [event]);
+  }
+  return byKey;
+}
+
+const byProfile = (a: EventTuple, b: EventTuple) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
 /**
  * Writes events and, in the same transaction, adds them to each profile's count per event key
  * (`customer_event_counts`, which the audience compiler reads for all-time COUNT rules). The events are
- * copied; the counts are merged by one statement in key order, so concurrent imports lock the same rows
- * in the same order.
+ * copied in index order, event key then profile, so a chunk's index entries land on neighbouring pages;
+ * a profile's events are then side by side, so its count is their run. The counts are merged by one
+ * statement in that order, so concurrent imports lock the same rows in the same order.
  */
-export async function insertEvents(db: Db | Tx, workspaceId: string, events: EventTuple[]) {
-  if (!events.length) return;
-  const counts = new Map<string, Map<string, number>>();
-  for (const [profileId, event] of events) {
-    let byProfile = counts.get(event);
-    if (!byProfile) counts.set(event, (byProfile = new Map()));
-    byProfile.set(profileId, (byProfile.get(profileId) ?? 0) + 1);
+export async function insertEvents(db: Db | Tx, workspaceId: string, events: EventsByKey | EventTuple[]) {
+  const byKey = Array.isArray(events) ? byEventKey(events) : events;
+  if (!byKey.size) return;
+  // The COPY text is written here rather than by copyRows: no row arrays, and the workspace and the
+  // event key escaped once (the server's CPU per imported event is a third of the import's).
+  const prefix = `${copyValue(workspaceId)}\t`;
+  let text = '';
+  const counts: { event: string; profileId: string; count: number }[] = [];
+  for (const key of [...byKey.keys()].sort()) {
+    const event = `\t${copyValue(key)}\t`;
+    const group = byKey.get(key)!.sort(byProfile);
+    let run = 0;
+    for (let i = 0; i < group.length; i++) {
+      const [profileId, , at, properties] = group[i];
+      text += `${prefix}${copyValue(profileId)}${event}${at}\t${copyValue(JSON.stringify(properties))}\n`;
+      run += 1;
+      if (i + 1 === group.length || group[i + 1][0] !== profileId) {
+        counts.push({ event: key, profileId, count: run });
+        run = 0;
+      }
+    }
   }
-  const countRows = [...counts].flatMap(([event, byProfile]) =>
-    [...byProfile].map(([profileId, count]) => ({ event, profileId, count })),
-  );
   // In a transaction of its own (a savepoint inside the caller's): live tracking calls this outside one.
   await db.transaction(async (tx) => {
-    await copyRows(
-      tx,
-      'customer_events',
-      ['workspace_id', 'profile_id', 'event', 'at', 'properties'],
-      events.map(([profileId, event, at, properties]) => [
-        workspaceId,
-        profileId,
-        event,
-        at,
-        JSON.stringify(properties),
-      ]),
-    );
+    await copyFrom(tx, 'customer_events', ['workspace_id', 'profile_id', 'event', 'at', 'properties'], text);
     await tx.execute(sql`
       insert into customer_event_counts (workspace_id, event, profile_id, count)
       select ${workspaceId}::text, r.event, r."profileId", r.count
-      from json_to_recordset(${JSON.stringify(countRows)}::json) as r(event text, "profileId" text, count bigint)
+      from json_to_recordset(${JSON.stringify(counts)}::json) as r(event text, "profileId" text, count bigint)
       order by r.event, r."profileId"
       on conflict (workspace_id, event, profile_id) do update
         set count = customer_event_counts.count + excluded.count`);

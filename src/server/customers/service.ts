@@ -11,7 +11,7 @@ import { badRequest, forbidden, notFound } from '../http/errors';
 import { findUnsafeText } from '../http/input-guard';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { loadDefinitions, type CustomerDefinitions } from './definitions';
-import { readRecords, type ImportFormat } from './read-records';
+import { readRecords, type ImportFormat, type RecordLine } from './read-records';
 import * as repo from './repository';
 
 export type ImportKind = 'profiles' | 'customer-events';
@@ -37,17 +37,24 @@ export function requireImporter(access: WorkspaceAccess) {
 type Row<K extends ImportKind> = K extends 'profiles' ? [string, Record<string, unknown>] : repo.EventTuple;
 type Converted<K extends ImportKind> = { row: Row<K> } | { error: string };
 
+/**
+ * A row's attributes or properties: names, and the raw values at the same positions (a CSV row's cells
+ * picked by the header, an NDJSON object's values); or why the row is refused.
+ */
+type Fields = { keys: readonly string[]; values: readonly unknown[] } | string;
+
 /** Typed values of a row's attributes or properties; the first key that does not fit refuses the row. */
 function convertFields(
-  fields: Record<string, unknown>,
+  fields: Exclude<Fields, string>,
   types: Map<string, AttributeType>,
   what: string,
-  skip?: ReadonlySet<string>,
 ): Record<string, unknown> | string {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(fields)) {
-    const raw = fields[key];
-    if (skip?.has(key) || isBlank(raw)) continue;
+  const { keys, values } = fields;
+  for (let i = 0; i < keys.length; i++) {
+    const raw = values[i];
+    if (isBlank(raw)) continue;
+    const key = keys[i];
     const type = types.get(key);
     if (!type) return `unknown ${what} "${key}"`;
     const converted = convertValue(type, raw);
@@ -57,85 +64,100 @@ function convertFields(
   return out;
 }
 
+/** A record that was read (its values are yet to be converted). */
+type ReadRecord = Exclude<RecordLine, { error: string }>;
+
 /** The names a row itself has; the other CSV columns are attributes or properties. */
 const PROFILE_FIELDS: ReadonlySet<string> = new Set(['id', 'attributes']);
 const EVENT_FIELDS: ReadonlySet<string> = new Set(['profileId', 'event', 'at', 'properties']);
 
-/**
- * Where a row's attributes or properties are: the row itself in CSV (less the row's own names, which
- * `convertFields` is told to skip: the rest of a destructured row was a copy of every row), the nested
- * object in NDJSON, or why the row is refused.
- */
+/** The attributes or properties of an NDJSON row: its nested object, or why the row is refused. */
 function nestedFields(
   value: Record<string, unknown>,
-  format: ImportFormat,
   own: ReadonlySet<string>,
   nested: 'attributes' | 'properties',
-): Record<string, unknown> | string {
-  if (format === 'csv') return value;
+): Fields {
   const unknown = Object.keys(value).find((key) => !own.has(key));
   if (unknown !== undefined) return `unknown field "${unknown}" (${nested} go in "${nested}")`;
   const fields = value[nested];
-  if (fields === undefined) return {};
+  if (fields === undefined) return { keys: [], values: [] };
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
     return `${nested} must be an object`;
-  return fields as Record<string, unknown>;
+  const keys = Object.keys(fields);
+  return { keys, values: keys.map((key) => (fields as Record<string, unknown>)[key]) };
+}
+
+/**
+ * Where a CSV row's fields are, read once from the header: a column of the row's own names by its
+ * name, every other column as an attribute or property. A name given twice takes its last column,
+ * in the place of its first, as when the columns were the keys of one object.
+ */
+interface CsvLayout {
+  columns: string[];
+  ownAt: Map<string, number>;
+  fieldKeys: string[];
+  fieldAt: number[];
+}
+
+function csvLayout(columns: string[], own: ReadonlySet<string>): CsvLayout {
+  const at = new Map<string, number>();
+  columns.forEach((name, index) => at.set(name, index));
+  const ownAt = new Map([...at].filter(([name]) => own.has(name)));
+  const fieldKeys = [...at.keys()].filter((name) => !own.has(name));
+  return { columns, ownAt, fieldKeys, fieldAt: fieldKeys.map((name) => at.get(name)!) };
+}
+
+const csvFields = (layout: CsvLayout, cells: string[]): Fields => ({
+  keys: layout.fieldKeys,
+  values: layout.fieldAt.map((index) => cells[index]),
+});
+const csvCell = (layout: CsvLayout, cells: string[], name: string) => {
+  const index = layout.ownAt.get(name);
+  return index === undefined ? undefined : cells[index];
+};
+/** A CSV row as an object of its columns, for the rare walk for unsafe text (paths by column name). */
+function csvObject(layout: CsvLayout, cells: string[]) {
+  // No prototype: a column named __proto__ is a key like any other.
+  const value: Record<string, unknown> = Object.create(null);
+  layout.columns.forEach((name, index) => (value[name] = cells[index]));
+  return value;
 }
 
 const asText = (value: unknown) =>
   typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 
-function profileRow(
-  value: Record<string, unknown>,
-  format: ImportFormat,
-  defs: CustomerDefinitions,
-): Converted<'profiles'> {
-  const profileId = asText(value.id);
+function profileRow(rawId: unknown, fields: Fields, defs: CustomerDefinitions): Converted<'profiles'> {
+  const profileId = asText(rawId);
   if (!profileId) return { error: 'id is required' };
   if (profileId.length > 200) return { error: 'id is longer than 200 characters' };
-  const fields = nestedFields(value, format, PROFILE_FIELDS, 'attributes');
   if (typeof fields === 'string') return { error: fields };
-  const converted = convertFields(
-    fields,
-    defs.attributesByKey,
-    'attribute',
-    format === 'csv' ? PROFILE_FIELDS : undefined,
-  );
+  const converted = convertFields(fields, defs.attributesByKey, 'attribute');
   return typeof converted === 'string' ? { error: converted } : { row: [profileId, converted] };
 }
 
 /** One live or imported event checked: known profile id, event key, date and properties by type. */
 function eventRow(
-  value: Record<string, unknown>,
-  format: ImportFormat,
+  rawId: unknown,
+  rawKey: unknown,
+  rawAt: unknown,
+  fields: Fields,
   defs: CustomerDefinitions,
 ): Converted<'customer-events'> {
-  const id = asText(value.profileId);
+  const id = asText(rawId);
   if (!id) return { error: 'profileId is required' };
-  const key = asText(value.event);
+  const key = asText(rawKey);
   const propertyTypes = defs.eventsByKey.get(key);
   if (!propertyTypes) return { error: key ? `unknown event "${key}"` : 'event is required' };
-  const when = toStoredDate(value.at);
-  if (!when) return { error: `at: ${JSON.stringify(value.at ?? null)} is not a date` };
-  const fields = nestedFields(value, format, EVENT_FIELDS, 'properties');
+  const when = toStoredDate(rawAt);
+  if (!when) return { error: `at: ${JSON.stringify(rawAt ?? null)} is not a date` };
   if (typeof fields === 'string') return { error: fields };
-  const converted = convertFields(
-    fields,
-    propertyTypes,
-    'property',
-    format === 'csv' ? EVENT_FIELDS : undefined,
-  );
+  const converted = convertFields(fields, propertyTypes, 'property');
   return typeof converted === 'string' ? { error: converted } : { row: [id, key, when, converted] };
 }
 
-const byProfile = (a: repo.EventTuple, b: repo.EventTuple) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-
-/**
- * A chunk's events in index order, event key then profile. They are grouped by key as they are read,
- * so the sort compares profile ids only (it took 1.3 µs an event comparing both).
- */
-const inIndexOrder = (byKey: Map<string, repo.EventTuple[]>) =>
-  [...byKey.keys()].sort().flatMap((key) => byKey.get(key)!.sort(byProfile));
+/** An NDJSON or live event. */
+const eventFromObject = (value: Record<string, unknown>, defs: CustomerDefinitions) =>
+  eventRow(value.profileId, value.event, value.at, nestedFields(value, EVENT_FIELDS, 'properties'), defs);
 
 const HEADERS: Record<ImportKind, string[]> = {
   profiles: ['id'],
@@ -184,7 +206,7 @@ export async function importCustomerData(
   let errorsKept = 0;
   let pending: BatchProgress = { processed: 0, failed: 0, errors: [] };
   let profiles = new Map<string, Record<string, unknown>>();
-  let events = new Map<string, repo.EventTuple[]>();
+  let events: repo.EventsByKey = new Map();
 
   // Chunks are written while the next is read and converted. Profiles go one write at a time, so a
   // profile id met again later in the file ends with its later values. Events commute (inserts and
@@ -195,7 +217,7 @@ export async function importCustomerData(
   const writing: Promise<void>[] = [];
   const write = async (
     profileRows: [string, Record<string, unknown>][],
-    eventRows: repo.EventTuple[],
+    eventRows: repo.EventsByKey,
     progress: BatchProgress,
   ) =>
     ctx.db.transaction(async (tx) => {
@@ -207,9 +229,7 @@ export async function importCustomerData(
     const progress = { ...pending, bytesRead };
     // In id order, so concurrent imports touching the same profiles lock them in the same order.
     const profileRows = [...profiles.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    // In index order (event key, then profile): the chunk's index entries land on neighbouring pages,
-    // and chunks written at once lock their profiles' counts in the same order.
-    const eventRows = inIndexOrder(events);
+    const eventRows = events;
     pending = { processed: 0, failed: 0, errors: [] };
     profiles = new Map();
     events = new Map();
@@ -231,38 +251,57 @@ export async function importCustomerData(
       pending.errors.push({ line, message });
     }
   };
+  let layout: CsvLayout | undefined;
   const checkHeader = (columns: string[]) => {
     const expected = HEADERS[kind];
     if (expected.some((name, index) => columns[index] !== name)) {
       throw new Error(`The header row must start with ${expected.join(',')}`);
     }
+    layout = csvLayout(columns, kind === 'profiles' ? PROFILE_FIELDS : EVENT_FIELDS);
+  };
+  const addProfile = (record: ReadRecord) => {
+    const converted =
+      'cells' in record
+        ? profileRow(csvCell(layout!, record.cells, 'id'), csvFields(layout!, record.cells), defs)
+        : profileRow(record.value.id, nestedFields(record.value, PROFILE_FIELDS, 'attributes'), defs);
+    if ('error' in converted) return refuse(record.line, converted.error);
+    const [id, attributes] = converted.row;
+    profiles.set(id, { ...profiles.get(id), ...attributes });
+    pending.processed += 1;
+  };
+  const addEvent = (record: ReadRecord) => {
+    const converted =
+      'cells' in record
+        ? eventRow(
+            csvCell(layout!, record.cells, 'profileId'),
+            csvCell(layout!, record.cells, 'event'),
+            csvCell(layout!, record.cells, 'at'),
+            csvFields(layout!, record.cells),
+            defs,
+          )
+        : eventFromObject(record.value, defs);
+    if ('error' in converted) return refuse(record.line, converted.error);
+    const key = converted.row[1];
+    const group = events.get(key);
+    if (group) group.push(converted.row);
+    else events.set(key, [converted.row]);
+    pending.processed += 1;
   };
 
   try {
-    for await (const record of readRecords(source.stream, source.format, checkHeader)) {
-      const unsafe = 'error' in record || !mayBeUnsafe ? undefined : findUnsafeText(record.value);
-      if ('error' in record) refuse(record.line, record.error);
-      else if (unsafe) refuse(record.line, `${unsafe.path}: ${unsafe.message}`);
-      else if (kind === 'profiles') {
-        const converted = profileRow(record.value, source.format, defs);
-        if ('error' in converted) refuse(record.line, converted.error);
+    for await (const records of readRecords(source.stream, source.format, checkHeader)) {
+      for (const record of records) {
+        if ('error' in record) refuse(record.line, record.error);
         else {
-          const [id, attributes] = converted.row;
-          profiles.set(id, { ...profiles.get(id), ...attributes });
-          pending.processed += 1;
+          const unsafe = mayBeUnsafe
+            ? findUnsafeText('cells' in record ? csvObject(layout!, record.cells) : record.value)
+            : undefined;
+          if (unsafe) refuse(record.line, `${unsafe.path}: ${unsafe.message}`);
+          else if (kind === 'profiles') addProfile(record);
+          else addEvent(record);
         }
-      } else {
-        const converted = eventRow(record.value, source.format, defs);
-        if ('error' in converted) refuse(record.line, converted.error);
-        else {
-          const key = converted.row[1];
-          const group = events.get(key);
-          if (group) group.push(converted.row);
-          else events.set(key, [converted.row]);
-          pending.processed += 1;
-        }
+        if (pending.processed + pending.failed >= CHUNK_ROWS) await flush();
       }
-      if (pending.processed + pending.failed >= CHUNK_ROWS) await flush();
     }
     await flush();
     await allWritten();
@@ -289,7 +328,7 @@ export async function trackEvents(
   const defs = await loadDefinitions(ctx.db, access.workspace.id);
   const rows: repo.EventTuple[] = [];
   input.forEach((event, index) => {
-    const converted = eventRow(event as Record<string, unknown>, 'ndjson', defs);
+    const converted = eventFromObject(event as Record<string, unknown>, defs);
     if ('error' in converted) throw badRequest(`events.${index}: ${converted.error}`);
     rows.push(converted.row);
   });

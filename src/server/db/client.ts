@@ -203,19 +203,23 @@ export async function afterCommit(db: Db | Tx, hook: () => Promise<unknown>) {
 export type CopyValue = string | null;
 
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+const COPY_SPECIAL = /[\\\t\n\r]/;
 
 /**
- * Rows in COPY's text format: tab between values, newline after each row, `\N` for null, and the
- * backslash, tab, newline and carriage return inside a value escaped (everything else, unicode
- * included, passes as it is).
+ * A value in COPY's text format: the backslash, tab, newline and carriage return escaped (everything
+ * else, unicode included, passes as it is); most values have none, and are only searched.
  */
+export const copyValue = (value: string) =>
+  COPY_SPECIAL.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]) : value;
+
+/** Rows in COPY's text format: tab between values, newline after each row, `\N` for null. */
 export function copyText(rows: CopyValue[][]): string {
   let text = '';
   for (const row of rows) {
     for (let i = 0; i < row.length; i++) {
       const value = row[i];
       if (i) text += '\t';
-      text += value === null ? '\\N' : value.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]);
+      text += value === null ? '\\N' : copyValue(value);
     }
     text += '\n';
   }
@@ -228,9 +232,12 @@ export function copyText(rows: CopyValue[][]): string {
  * names, never input; the rows are data only.
  */
 export async function copyRows(db: Db | Tx, table: string, columns: string[], rows: CopyValue[][]) {
-  if (!rows.length) return;
+  if (rows.length) await copyFrom(db, table, columns, copyText(rows));
+}
+
+/** `copyRows` of rows already in COPY's text format (`copyText`, or values escaped by `copyValue`). */
+export async function copyFrom(db: Db | Tx, table: string, columns: string[], text: string) {
   const statement = `copy ${table} (${columns.join(', ')}) from`;
-  const text = copyText(rows);
   // drizzle keeps the driver's client (or its transaction's) on the session.
   const client = (db as unknown as { session: { client: unknown } }).session.client;
   if (isPglite(client)) {

@@ -20,6 +20,13 @@ const refuse = (raw: unknown, what: string): Converted => ({
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** The number the `count` ASCII digits of `text` from `at` spell. */
+function digits(text: string, at: number, count: number) {
+  let value = 0;
+  for (let i = at; i < at + count; i++) value = value * 10 + text.charCodeAt(i) - 48;
+  return value;
+}
+
 /**
  * Whether a text of the stored form names the instant it spells: a real day of its month, hours to 23,
  * minutes and seconds to 59. Such a text is its own stored form; parsing and printing it again (a third
@@ -27,14 +34,9 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  */
 function isOwnStoredForm(text: string): boolean {
   if (!ISO_DATE_PATTERN.test(text)) return false;
-  const digits = (at: number, count: number) => {
-    let value = 0;
-    for (let i = at; i < at + count; i++) value = value * 10 + text.charCodeAt(i) - 48;
-    return value;
-  };
-  const year = digits(0, 4);
-  const month = digits(5, 2);
-  const day = digits(8, 2);
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const monthDays = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
   return (
@@ -42,9 +44,9 @@ function isOwnStoredForm(text: string): boolean {
     month <= 12 &&
     day >= 1 &&
     day <= monthDays &&
-    digits(11, 2) <= 23 &&
-    digits(14, 2) <= 59 &&
-    digits(17, 2) <= 59
+    digits(text, 11, 2) <= 23 &&
+    digits(text, 14, 2) <= 59 &&
+    digits(text, 17, 2) <= 59
   );
 }
 
