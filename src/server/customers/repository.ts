@@ -77,7 +77,7 @@ export async function insertEvents(db: Db | Tx, workspaceId: string, events: Eve
   const byKey = Array.isArray(events) ? byEventKey(events) : events;
   if (!byKey.size) return;
   // The COPY text is written here rather than by copyRows: no row arrays, and the workspace and the
-  // event key escaped once (the server's CPU per imported event is a third of the import's).
+  // event key escaped once (the server's CPU and PostgreSQL's share two cores during an import).
   const prefix = `${copyValue(workspaceId)}\t`;
   let text = '';
   const counts: { event: string; profileId: string; count: number }[] = [];
