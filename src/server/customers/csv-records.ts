@@ -23,10 +23,6 @@ export class CsvRecords {
   private rest = '';
   private line = 1;
   private started = false;
-  // Where the next quote and carriage return are in `rest` + the piece being read (-1: none), so that a
-  // text without either is searched once, not once a line.
-  private nextQuote = 0;
-  private nextCr = 0;
 
   /** The records that the text read so far completes. */
   take(piece: string): CsvRecord[] {
@@ -45,16 +41,21 @@ export class CsvRecords {
       this.started = true;
     }
     const records: CsvRecord[] = [];
-    this.nextQuote = text.indexOf('"');
-    this.nextCr = text.indexOf('\r');
+    // Where the next quote, LF and CR are (-1: none), each searched for again only once passed, so
+    // a text without one of them is searched once, not once a line.
+    const next = (char: string, from: number, known: number) =>
+      known !== -1 && known < from ? text.indexOf(char, from) : known;
+    let quote = text.indexOf('"');
+    let lf = text.indexOf('\n');
+    let cr = text.indexOf('\r');
     let at = 0;
     while (at < text.length) {
-      if (this.nextQuote !== -1 && this.nextQuote < at) this.nextQuote = text.indexOf('"', at);
-      if (this.nextCr !== -1 && this.nextCr < at) this.nextCr = text.indexOf('\r', at);
-      const lf = text.indexOf('\n', at);
+      quote = next('"', at, quote);
+      lf = next('\n', at, lf);
+      cr = next('\r', at, cr);
       let end = lf === -1 ? text.length : lf;
-      if (this.nextCr !== -1 && this.nextCr < end) end = this.nextCr;
-      if (this.nextQuote === -1 || this.nextQuote >= end) {
+      if (cr !== -1 && cr < end) end = cr;
+      if (quote === -1 || quote >= end) {
         // A line without a quote: its cells are what lies between its commas.
         if (end === text.length && !ended) break;
         // A CR at the end of the text so far may be the first half of a CRLF.
