@@ -18,7 +18,9 @@ async function connectThroughPopup(page: Page, ws: string, provider: string, acc
   await page.getByRole('button', { name: 'Authenticate', exact: true }).click();
   const popup = await popupOpened;
   expect(popup.viewportSize()).toEqual({ width: 600, height: 600 });
-  await popup.waitForEvent('close');
+  // Polled rather than awaited as an event: the fake provider can finish and the pop-up close before a
+  // 'close' listener is attached, and the wait then ran into the test's timeout (CI, once).
+  await expect.poll(() => popup.isClosed()).toBe(true);
   await expect(page.getByText(`Connected as ${account}`)).toBeVisible();
   await expect(page.getByTestId('service-status')).toHaveText('Service Connected');
 }
