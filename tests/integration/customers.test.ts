@@ -190,6 +190,17 @@ describe('profile import', () => {
     expect((await profile('q1')).profile.attributes).toEqual({ city: 'two\nlines' });
   });
 
+  it('fails a batch whose CSV record never ends instead of holding the body', async () => {
+    const body = `id,city\nok1,Lyon\nbad,"${'x'.repeat(1_100_000)}`;
+    const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', body);
+    expect(res.statusCode).toBe(202);
+    expect(res.json().batch).toMatchObject({ status: 'failed' });
+    expect(res.json().batch.errors).toContainEqual({
+      line: 0,
+      message: 'Import stopped: line 3 starts a record longer than 1,000,000 characters',
+    });
+  });
+
   it('fails a batch whose CSV header does not start with id', async () => {
     const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', 'age,id\n3,p1\n');
     expect(res.statusCode).toBe(202);
