@@ -99,4 +99,15 @@ describe('CsvRecords', () => {
     reader.take('id\n"');
     expect(() => reader.take('x'.repeat(MAX_RECORD_CHARS + 1))).toThrow('line 2 starts a record longer than');
   });
+
+  it('hands over the records before a record too long, and stops at the next piece', () => {
+    const reader = new CsvRecords();
+    expect(cellsOf(reader.take(`id\na\nb\n"${'x'.repeat(MAX_RECORD_CHARS)}`))).toEqual([
+      ['id'],
+      ['a'],
+      ['b'],
+    ]);
+    expect(() => reader.take('more')).toThrow('line 4 starts a record longer than');
+    expect(() => reader.finish()).toThrow('line 4 starts a record longer than');
+  });
 });

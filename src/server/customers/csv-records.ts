@@ -23,14 +23,18 @@ export class CsvRecords {
   private rest = '';
   private line = 1;
   private started = false;
+  /** A record found too long after records that came before it: thrown once those are handed over. */
+  private failure: Error | undefined;
 
   /** The records that the text read so far completes. */
   take(piece: string): CsvRecord[] {
+    if (this.failure) throw this.failure;
     return this.read(this.rest + piece, false);
   }
 
   /** The records left once the text has ended. */
   finish(): CsvRecord[] {
+    if (this.failure) throw this.failure;
     return this.read(this.rest, true);
   }
 
@@ -73,9 +77,12 @@ export class CsvRecords {
     }
     this.rest = text.slice(at);
     if (this.rest.length > MAX_RECORD_CHARS) {
-      throw new Error(
+      const failure = new Error(
         `line ${this.line} starts a record longer than ${MAX_RECORD_CHARS.toLocaleString('en')} characters`,
       );
+      if (!records.length) throw failure;
+      this.failure = failure;
+      this.rest = '';
     }
     return records;
   }

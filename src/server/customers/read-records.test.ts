@@ -44,4 +44,18 @@ describe('readRecords', () => {
     const body = Buffer.from(`{"a":1}\n{"b":"${'x'.repeat(MAX_RECORD_CHARS)}`);
     await expect(readAll(body, 'ndjson', [10, 500_000])).rejects.toThrow('line 2 is longer than');
   });
+
+  it('hands over the lines before one too long, in the same piece, then stops', async () => {
+    const body = Buffer.from(`{"a":1}\n{"b":2}\n{"c":"${'x'.repeat(MAX_RECORD_CHARS)}`);
+    const handed: RecordLine[] = [];
+    const reading = (async () => {
+      for await (const records of readRecords(Readable.from([body]), 'ndjson', () => {}))
+        handed.push(...records);
+    })();
+    await expect(reading).rejects.toThrow('line 3 is longer than');
+    expect(handed).toEqual([
+      { line: 1, value: { a: 1 } },
+      { line: 2, value: { b: 2 } },
+    ]);
+  });
 });

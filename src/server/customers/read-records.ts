@@ -68,17 +68,22 @@ function csvLines(checkHeader: (columns: string[]) => void): LineReader {
 function ndjsonLines(): LineReader {
   let rest = '';
   let line = 0;
+  // A line found too long after lines that came before it: thrown once those are handed over.
+  let failure: Error | undefined;
   return {
     take(text, ended) {
+      if (failure) throw failure;
       const joined = rest + text;
       const parts = joined.split(/\r\n|\n|\r/);
       rest = ended ? '' : parts.pop()!;
       // A CR that ends the text so far may be half of a CRLF: its line waits for the next piece.
       if (!ended && joined.endsWith('\r')) rest = `${parts.pop()!}\r`;
       if (rest.length > MAX_RECORD_CHARS) {
-        throw new Error(
+        failure = new Error(
           `line ${line + parts.length + 1} is longer than ${MAX_RECORD_CHARS.toLocaleString('en')} characters`,
         );
+        if (!parts.length) throw failure;
+        rest = '';
       }
       const out: RecordLine[] = [];
       for (const part of parts) {
