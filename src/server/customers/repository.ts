@@ -66,38 +66,57 @@ function byEventKey(events: EventTuple[]): EventsByKey {
 
 const byProfile = (a: EventTuple, b: EventTuple) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
+/** The columns the COPY text of `eventsCopyText` fills. */
+export const EVENT_COPY_COLUMNS = ['workspace_id', 'profile_id', 'event', 'at', 'properties'];
+
 /**
- * Writes events and, in the same transaction, adds them to each profile's count per event key
- * (`customer_event_counts`, which the audience compiler reads for all-time COUNT rules). The events are
- * copied in index order, event key then profile, so a chunk's index entries land on neighbouring pages;
- * a profile's events are then side by side, so its count is their run. The counts are merged by one
- * statement in that order, so concurrent imports lock the same rows in the same order.
+ * The COPY text of events, key by key. With `runs`, each key's events are sorted by profile and each
+ * profile's run (its number of events of that key) is reported. Written here rather than by copyRows:
+ * no row arrays, and the workspace and the event key escaped once (the server's CPU and PostgreSQL's
+ * share two cores during an import).
  */
-export async function insertEvents(db: Db | Tx, workspaceId: string, events: EventsByKey | EventTuple[]) {
-  const byKey = Array.isArray(events) ? byEventKey(events) : events;
-  if (!byKey.size) return;
-  // The COPY text is written here rather than by copyRows: no row arrays, and the workspace and the
-  // event key escaped once (the server's CPU and PostgreSQL's share two cores during an import).
+export function eventsCopyText(
+  workspaceId: string,
+  byKey: EventsByKey,
+  runs?: (event: string, profileId: string, count: number) => void,
+) {
   const prefix = `${copyValue(workspaceId)}\t`;
   let text = '';
-  const counts: { event: string; profileId: string; count: number }[] = [];
   for (const key of [...byKey.keys()].sort()) {
     const event = `\t${copyValue(key)}\t`;
-    const group = byKey.get(key)!.sort(byProfile);
+    const group = runs ? byKey.get(key)!.sort(byProfile) : byKey.get(key)!;
     let run = 0;
     for (let i = 0; i < group.length; i++) {
       const [profileId, , at, properties] = group[i];
       text += `${prefix}${copyValue(profileId)}${event}${at}\t${copyValue(JSON.stringify(properties))}\n`;
       run += 1;
-      if (i + 1 === group.length || group[i + 1][0] !== profileId) {
-        counts.push({ event: key, profileId, count: run });
+      if (runs && (i + 1 === group.length || group[i + 1][0] !== profileId)) {
+        runs(key, profileId, run);
         run = 0;
       }
     }
   }
+  return text;
+}
+
+/**
+ * Writes events into the live partitions and, in the same transaction, adds them to each profile's
+ * count per event key (`customer_event_counts`, which the audience compiler reads for all-time COUNT
+ * rules). The events are copied in index order, event key then profile, so a chunk's index entries land
+ * on neighbouring pages; a profile's events are then side by side, so its count is their run. The
+ * counts are merged by one statement in that order, so concurrent imports lock the same rows in the
+ * same order. (A large import writes most of its events into segments instead: `segments.ts`.)
+ */
+export async function insertEvents(db: Db | Tx, workspaceId: string, events: EventsByKey | EventTuple[]) {
+  const byKey = Array.isArray(events) ? byEventKey(events) : events;
+  if (!byKey.size) return;
+  const counts: { event: string; profileId: string; count: number }[] = [];
+  const text = eventsCopyText(workspaceId, byKey, (event, profileId, count) =>
+    counts.push({ event, profileId, count }),
+  );
   // In a transaction of its own (a savepoint inside the caller's): live tracking calls this outside one.
   await db.transaction(async (tx) => {
-    await copyFrom(tx, 'customer_events', ['workspace_id', 'profile_id', 'event', 'at', 'properties'], text);
+    await copyFrom(tx, 'customer_events', EVENT_COPY_COLUMNS, text);
     await tx.execute(sql`
       insert into customer_event_counts (workspace_id, event, profile_id, count)
       select ${workspaceId}::text, r.event, r."profileId", r.count

@@ -13,16 +13,9 @@ import type { WorkspaceAccess } from '../workspaces/access';
 import { loadDefinitions, type CustomerDefinitions } from './definitions';
 import { readRecords, type ImportFormat, type RecordLine } from './read-records';
 import * as repo from './repository';
+import * as segments from './segments';
 
 export type ImportKind = 'profiles' | 'customer-events';
-
-/**
- * Rows written per transaction. Larger chunks mean fewer statements and commits, a popular profile's
- * count merged once per chunk, and more of a chunk's sorted index entries landing on the same pages:
- * 3,000,000 events into 1,000,000 profiles ran at 27,900 events/s in chunks of 20,000 and 37,800 in
- * chunks of 50,000 (PostgreSQL CPU 129 → 92 s); 150,000 was no faster and held three times the rows.
- */
-const CHUNK_ROWS = 50_000;
 
 /** Managers, and members who may edit customer-profile-attribute, may import and track (issue 9). */
 export function requireImporter(access: WorkspaceAccess) {
@@ -173,8 +166,8 @@ export interface ImportSource {
 
 /**
  * Imports a streamed CSV or NDJSON body as a batch: rows are converted by the declared types and written
- * CHUNK_ROWS at a time, each chunk in one transaction with the batch's progress; rows that do not fit
- * are skipped and reported with their line (the first 100 kept). Answers the finished batch.
+ * `config.importChunkRows` at a time, each chunk in one transaction with the batch's progress; rows that
+ * do not fit are skipped and reported with their line (the first 100 kept). Answers the finished batch.
  */
 export async function importCustomerData(
   ctx: AppContext,
@@ -219,12 +212,43 @@ export async function importCustomerData(
     profileRows: [string, Record<string, unknown>][],
     eventRows: repo.EventsByKey,
     progress: BatchProgress,
+    segment: number | undefined,
   ) =>
     ctx.db.transaction(async (tx) => {
       await repo.upsertProfiles(tx, workspaceId, profileRows);
-      await repo.insertEvents(tx, workspaceId, eventRows);
+      if (segment === undefined) await repo.insertEvents(tx, workspaceId, eventRows);
+      else await segments.copyIntoSegment(tx, segment, workspaceId, eventRows);
       await addProgress(tx, workspaceId, batchId, progress);
     });
+  /** Waits for every write under way to settle (none is left running), then fails with the first failure. */
+  const allWritten = async () => {
+    const failure = (await Promise.allSettled(writing.splice(0))).find((r) => r.status === 'rejected');
+    if (failure) throw failure.reason;
+  };
+
+  // Past its first `directRows` events, an import loads into segments (`segments.ts`): a full one is
+  // attached while the next is loaded, one attach at a time.
+  const policy = ctx.config.eventSegments;
+  let eventsWritten = 0;
+  let segment: { id: number; rows: number } | undefined;
+  let attaching: Promise<void> = Promise.resolve();
+  const attach = async (full: { id: number; rows: number }) => {
+    await attaching;
+    const attached = segments.attachSegment(ctx.db, full.id, full.rows, policy);
+    attaching = attached.catch(() => segments.dropSegment(ctx.db, full.id)).then(() => attached);
+    // Awaited at the next attach or at the end; until then a failure must not count as unhandled.
+    attaching.catch(() => {});
+  };
+  /** Attaches the segment being loaded and waits for every attach. */
+  const allAttached = async () => {
+    if (segment) {
+      const last = segment;
+      segment = undefined;
+      await attach(last);
+    }
+    await attaching;
+  };
+
   const flush = async () => {
     const progress = { ...pending, bytesRead };
     // In id order, so concurrent imports touching the same profiles lock them in the same order.
@@ -233,16 +257,24 @@ export async function importCustomerData(
     pending = { processed: 0, failed: 0, errors: [] };
     profiles = new Map();
     events = new Map();
+    let eventCount = 0;
+    for (const group of eventRows.values()) eventCount += group.length;
+    if (eventCount && eventsWritten >= policy.directRows && !segment) {
+      segment = { id: await segments.openSegment(ctx.db), rows: 0 };
+    }
+    const into = eventCount && segment ? segment : undefined;
+    if (into) into.rows += eventCount;
+    eventsWritten += eventCount;
     if (writing.length >= inFlightMax) await writing.shift();
-    const written = write(profileRows, eventRows, progress);
+    const written = write(profileRows, eventRows, progress, into?.id);
     // Awaited at a later flush; until then a failure must not count as unhandled.
     written.catch(() => {});
     writing.push(written);
-  };
-  /** Waits for every write under way to settle (none is left running), then fails with the first failure. */
-  const allWritten = async () => {
-    const failure = (await Promise.allSettled(writing.splice(0))).find((r) => r.status === 'rejected');
-    if (failure) throw failure.reason;
+    if (into && into.rows >= policy.segmentRows) {
+      segment = undefined;
+      await allWritten();
+      await attach(into);
+    }
   };
   const refuse = (line: number, message: string) => {
     pending.failed += 1;
@@ -300,14 +332,18 @@ export async function importCustomerData(
           else if (kind === 'profiles') addProfile(record);
           else addEvent(record);
         }
-        if (pending.processed + pending.failed >= CHUNK_ROWS) await flush();
+        if (pending.processed + pending.failed >= ctx.config.importChunkRows) await flush();
       }
     }
     await flush();
     await allWritten();
+    await allAttached();
     await finishBatch(ctx.db, workspaceId, batchId, 'done');
   } catch (err) {
+    // What was read before the failure stays imported: the rows not written yet, and the segments.
+    await flush().catch(() => {});
     await allWritten().catch(() => {});
+    await allAttached().catch(() => {});
     ctx.log.warn({ err, batchId }, 'import failed');
     const message = err instanceof Error ? err.message : String(err);
     await finishBatch(ctx.db, workspaceId, batchId, 'failed', {

@@ -228,6 +228,8 @@ export const customerEvents = pgTable(
     event: text('event').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),
     properties: jsonb('properties').$type<Record<string, unknown>>().notNull(),
+    /** 0 for the live partitions; a large import's own partitions otherwise (`customers/segments.ts`). */
+    segment: bigint('segment', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     index('customer_events_window_idx').on(t.workspaceId, t.event, t.at, t.profileId),
