@@ -205,3 +205,17 @@ it('an import that stops keeps the events read before it, its segment attached',
   await track(tracked.ws, events);
   expect(await storedCounts(imported.ws)).toEqual(await storedCounts(tracked.ws));
 });
+
+it('imports running side by side attach and fold their segments one at a time, losing and doubling nothing', async () => {
+  const batches = [someEvents(40, 11), someEvents(40, 12), someEvents(40, 13)];
+  const results = await Promise.all(batches.map((events) => importEvents(imported.ws, csvOf(events))));
+  expect(results.map((batch) => [batch.status, batch.processed])).toEqual([
+    ['done', 40],
+    ['done', 40],
+    ['done', 40],
+  ]);
+  await track(tracked.ws, batches.flat());
+  expect(await segmentTables()).toEqual({ attached: 2, loose: 0 });
+  expect(await storedEvents(imported.ws)).toEqual(await storedEvents(tracked.ws));
+  expect(await storedCounts(imported.ws)).toEqual(await storedCounts(tracked.ws));
+});
