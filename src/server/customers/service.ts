@@ -233,11 +233,18 @@ export async function importCustomerData(
   let segment: { id: number; rows: number } | undefined;
   let attaching: Promise<void> = Promise.resolve();
   const attach = async (full: { id: number; rows: number }) => {
-    await attaching;
-    const attached = segments.attachSegment(ctx.db, full.id, full.rows, policy);
-    attaching = attached.catch(() => segments.dropSegment(ctx.db, full.id)).then(() => attached);
+    const previous = attaching;
+    // After the previous attach; a segment not attached (that failed, or the one before it) is dropped.
+    attaching = previous
+      .then(() => segments.attachSegment(ctx.db, full.id, full.rows, policy))
+      .catch(async (err: unknown) => {
+        await segments.dropSegment(ctx.db, full.id).catch(() => {});
+        throw err;
+      });
     // Awaited at the next attach or at the end; until then a failure must not count as unhandled.
     attaching.catch(() => {});
+    // Loading goes on while one attach runs, not two.
+    await previous;
   };
   /** Attaches the segment being loaded and waits for every attach. */
   const allAttached = async () => {
