@@ -352,7 +352,9 @@ export async function importCustomerData(
     await allWritten().catch(() => {});
     await allAttached().catch(() => {});
     ctx.log.warn({ err, batchId }, 'import failed');
-    const message = err instanceof Error ? err.message : String(err);
+    // A failed query's own message, not the query's text and parameters (drizzle's wrapper says both).
+    const reason = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+    const message = reason instanceof Error ? reason.message : String(reason);
     await finishBatch(ctx.db, workspaceId, batchId, 'failed', {
       line: 0,
       message: `Import stopped: ${message}`,
