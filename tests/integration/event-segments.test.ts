@@ -219,3 +219,29 @@ it('imports running side by side attach and fold their segments one at a time, l
   expect(await storedEvents(imported.ws)).toEqual(await storedEvents(tracked.ws));
   expect(await storedCounts(imported.ws)).toEqual(await storedCounts(tracked.ws));
 });
+
+it('an attach PostgreSQL refuses fails the import and leaves no segment behind, nor the one loaded after it', async () => {
+  // A real fault, not a mock: an event trigger refuses ALTER TABLE … ATTACH PARTITION while it exists.
+  await t.database.db.execute(sql`
+    create function refuse_attach() returns event_trigger language plpgsql as $$
+    begin
+      if current_query() ilike '%attach partition%' then raise exception 'attach refused for the test'; end if;
+    end $$`);
+  await t.database.db.execute(
+    sql`create event trigger refuse_attach on ddl_command_start when tag in ('ALTER TABLE') execute function refuse_attach()`,
+  );
+  try {
+    const before = await storedEvents(imported.ws);
+    const batch = await importEvents(imported.ws, csvOf(someEvents(40, 21)));
+    expect(batch.status).toBe('failed');
+    // The database's message, not the statement that failed.
+    expect(batch.errors.at(-1)).toEqual({ line: 0, message: 'Import stopped: attach refused for the test' });
+    expect(await segmentTables()).toEqual({ attached: 2, loose: 0 });
+    // Only the rows written directly (the first chunks) went in.
+    const after = await storedEvents(imported.ws);
+    expect(after.length - before.length).toBeLessThan(8);
+  } finally {
+    await t.database.db.execute(sql`drop event trigger refuse_attach`);
+    await t.database.db.execute(sql`drop function refuse_attach()`);
+  }
+});
