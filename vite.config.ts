@@ -14,7 +14,7 @@ export default defineConfig({
   define: { __MARQUEE_BUILD__: JSON.stringify(buildId) },
   plugins: [
     react(),
-    // Issue 14: a service worker precaches the shell and the route chunks; the app asks before updating.
+    // A service worker precaches the shell and the route chunks; the app asks before updating.
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,

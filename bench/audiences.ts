@@ -1,5 +1,5 @@
 /**
- * Audiences benchmark (issue 9, DESIGN §7): seeds one workspace on PostgreSQL with BENCH_PROFILES
+ * Audiences benchmark (DESIGN §7): seeds one workspace on PostgreSQL with BENCH_PROFILES
  * profiles and BENCH_EVENTS events through the import path (streamed CSV bodies through app.inject),
  * printing the import rates, then times the size of 10 fixed criteria trees (p50/p95 over BENCH_RUNS
  * requests each, server time through app.inject).

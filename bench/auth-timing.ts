@@ -1,5 +1,5 @@
 /**
- * Whether an answer's timing tells a registered address from a new one (issue 8, finding 7): sign-up,
+ * Whether an answer's timing tells a registered address from a new one: sign-up,
  * password reset and change-email, each alternating a registered and an unregistered address, through
  * the real HTTP stack (inject) on PostgreSQL. Prints the median and p90 in ms per path; the mail of
  * either path goes after the answer, so it does not count.

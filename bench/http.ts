@@ -132,7 +132,7 @@ async function main() {
     ];
     // One create by hand first, so a refused request fails loudly instead of counting as non-2xx.
     await api('POST', `/fun/items/blog-post?__marquee_workspace=${ws.id}`, createBody, token);
-    // Beside single: a bare Fastify route answering the very JSON of a single item (DESIGN §7, issue 16).
+    // Beside single: a bare Fastify route answering the very JSON of a single item (DESIGN §7).
     const singleBody = await (await fetch(`${BASE}${items}/blog-post/${randomId()}`, { headers })).text();
     bare = startBareServer(dataDir, BARE_PORT, { single: singleBody });
     await waitFor(`${BARE}/single/x`, bare);

@@ -1,4 +1,4 @@
-// Media figures (issue 5): upload throughput, thumbnail latency cold and cached (p50/p99), over real HTTP
+// Media figures: upload throughput, thumbnail latency cold and cached (p50/p99), over real HTTP
 // on 127.0.0.1 with the assets store on disk and embedded PGlite. Bounded: about 30 s at most.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Marquee beside its peer, Directus (issue 16): runs `../shared/peer-bench/directus.sh` (PEER_BENCH_SCRIPT
+ * Marquee beside its peer, Directus: runs `../shared/peer-bench/directus.sh` (PEER_BENCH_SCRIPT
  * overrides the path; missing, Directus is skipped and said so), then `bench/http.ts` straight after, and
  * prints one table: per scenario both req/s, the ratio and both p50/p99, with single against a bare
  * Fastify route answering the same item JSON in the same run. Goals: ≥ 10× Directus on every scenario,

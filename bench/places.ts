@@ -1,5 +1,5 @@
 /**
- * Near search benchmark (issue 12): seeds 1,000,000 events with addresses on PostgreSQL (70% around 50
+ * Near search benchmark: seeds 1,000,000 events with addresses on PostgreSQL (70% around 50
  * cities, 30% anywhere on the sphere; geohashes computed by the same code as a save), then reports
  * p50/p99 server time through app.inject of the first page (12) of `?near=…&radiusKm=…` at several radii,
  * with the plan PostgreSQL chose.

@@ -18,7 +18,7 @@ const benches = [
 
 /** Run only when named (`npm run bench -- peer`): they install or run other software, or repeat a bench. */
 const onRequest = [
-  ['Marquee beside Directus (issue 16; runs directus.sh, then bench/http.ts)', 'bench/peer.ts'],
+  ['Marquee beside Directus (runs directus.sh, then bench/http.ts)', 'bench/peer.ts'],
 ] as const;
 
 const only = process.argv.slice(2);

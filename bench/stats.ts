@@ -1,5 +1,5 @@
 /**
- * Dashboard benchmark (issue 14): `GET /api/v1/workspaces/{ws}/stats` over a workspace of 1,000,000 items
+ * Dashboard benchmark: `GET /api/v1/workspaces/{ws}/stats` over a workspace of 1,000,000 items
  * on PostgreSQL, through a real HTTP server on port BENCH_STATS_PORT (8193, used by no other bench).
  * Items, their first versions, stage copies and approvals are seeded with generate_series in a fresh
  * database that is dropped again; then p50/p99 of the whole request (auth, membership, every aggregate).

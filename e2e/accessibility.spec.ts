@@ -17,7 +17,7 @@ import {
 } from './fixtures';
 
 /**
- * Issue 15: axe (WCAG 2.0/2.1/2.2 A and AA) on every route of spec §2's table, signed out and in, in
+ * Axe (WCAG 2.0/2.1/2.2 A and AA) on every route of spec §2's table, signed out and in, in
  * view and edit modes and with the main dialogs open; no serious or critical violation may remain.
  * Then the keyboard alone: visible focus, dialogs that trap and return focus, reordering and the focal point.
  */
@@ -157,7 +157,7 @@ class Audit {
 
   async check(label: string, include?: string) {
     await this.page.waitForLoadState('networkidle');
-    // axe counts these as best practice only; the issue asks for them on every page.
+    // axe counts these as best practice only; we require them on every page.
     const structure = await this.page.evaluate(() => {
       const shown = (selector: string) =>
         [...document.querySelectorAll(selector)].filter((el) => el.checkVisibility()).length;

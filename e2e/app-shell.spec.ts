@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { acceptCookies, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
 
-/** Issue 14: the public configuration read at start (version in the user menu) and spec §8's filter log. */
+/** The public configuration read at start (version in the user menu) and spec §8's filter log. */
 test.beforeEach(async ({ context }) => acceptCookies(context));
 
 test('the user menu shows the app version from /__/config.json', async ({ page }) => {

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { acceptCookies, patchBasics, seedItem, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
 
 /**
- * Issue 9: customer data imported through the Customers screen (bad rows reported, the batch watched to
+ * Customer data imported through the Customers screen (bad rows reported, the batch watched to
  * the end), then an audience built with the rule builder — attribute rule, behavior rule and a nested
  * NOT group — whose live size follows the rules, with its sample, saved and read back unchanged.
  */

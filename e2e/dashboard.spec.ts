@@ -9,7 +9,7 @@ import {
   shot,
 } from './fixtures';
 
-/** Issue 14, the workspace dashboard: counts from GET …/stats in charts with table views, changing after a publish. */
+/** The workspace dashboard: counts from GET …/stats in charts with table views, changing after a publish. */
 test.beforeEach(async ({ context }) => acceptCookies(context));
 
 test('the dashboard shows counts that change after a publish', async ({ page }) => {

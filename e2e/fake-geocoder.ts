@@ -8,5 +8,5 @@ import { startFakeVisualisation } from './fake-visualisation';
 const port = Number(process.argv[2]);
 const fake = await startFakeNominatim(undefined, port);
 console.log(`fake geocoder on ${fake.url}`);
-// Issue 14: the dashboard's visualisation service, on the port given second.
+// The dashboard's visualisation service, on the port given second.
 await startFakeVisualisation(Number(process.argv[3]));

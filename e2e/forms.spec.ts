@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { acceptCookies, patchBasics, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
 
 /**
- * Issue 3: an item of each built-in schema that the form can save is created and saved through the
+ * An item of each built-in schema that the form can save is created and saved through the
  * form in Chromium (image sets need an uploaded master image, blog posts a rich-text body and services
  * a connection: those editors belong to the media and services screens).
  */

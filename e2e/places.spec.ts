@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { acceptCookies, patchBasics, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
 
 /**
- * Issue 12: an event's address found through the (fake) geocoder the config starts, its point dragged
+ * An event's address found through the (fake) geocoder the config starts, its point dragged
  * on the map, saved with geohashes, shown on the list and in view mode, and found again with Near.
  */
 test.beforeEach(async ({ context }) => acceptCookies(context));

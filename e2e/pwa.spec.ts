@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { acceptCookies, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
 
 /**
- * Issue 14: the service worker precaches the app, so it starts with no network after one visit, and a new
+ * The service worker precaches the app, so it starts with no network after one visit, and a new
  * build deployed beside open tabs is offered through the update notice.
  */
 const run = promisify(execFile);

@@ -12,7 +12,7 @@ import {
   shot,
 } from './fixtures';
 
-// Issue 15, rough edges a marketer met: one test per edge, each looked at in 1280 × 800 and 390 × 844.
+// Rough edges a marketer met: one test per edge, each looked at in 1280 × 800 and 390 × 844.
 test.beforeEach(async ({ context }) => acceptCookies(context));
 
 const DESKTOP = { width: 1280, height: 800 };

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { acceptCookies, patchBasics, seedItem, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
 
 /**
- * Issue 14, test runs: the test collection's code field has 'Run', which runs the body in the server's
+ * Test runs: the test collection's code field has 'Run', which runs the body in the server's
  * QuickJS sandbox and shows the result, the console lines and the error (a throw, the time limit).
  */
 test.beforeEach(async ({ context }) => acceptCookies(context));

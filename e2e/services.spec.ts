@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { acceptCookies, patchBasics, seedMember, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
 
 /**
- * Issue 11: a manager connects Facebook through the 600 × 600 pop-up (against the fake provider the
+ * A manager connects Facebook through the 600 × 600 pop-up (against the fake provider the
  * config starts), sees 'Connected as', saves, checks the connection; a marketer picks three interests
  * for an audience and saves; the manager deletes the service.
  */

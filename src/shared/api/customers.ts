@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Batch } from './workspaces';
 
 /**
- * The HTTP contract of customer data and audiences (issue 9): imports, live events, profiles and
+ * The HTTP contract of customer data and audiences: imports, live events, profiles and
  * audience sizes under `/api/v1/workspaces/{ws}/…`.
  */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The HTTP contract of delivery (issue 13): workspace API keys, the read-only delivery API
+ * The HTTP contract of delivery: workspace API keys, the read-only delivery API
  * `/delivery/v1/{ws}/{stage}/items/{schema}[/{id}]` and the audit log.
  */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Email } from './auth';
 
-/** Email template test sends (issue 10, spec §7 `POST /testSend/{provider}`). */
+/** Email template test sends (spec §7 `POST /testSend/{provider}`). */
 
 export const MAX_TEST_RECIPIENTS = 10;
 

@@ -6,7 +6,7 @@ import { WorkspaceId } from './workspaces';
 
 /**
  * The HTTP contract of items and everything under an item: history, comments, approvals and
- * publishing (issue 4). `/api/v1/workspaces/{ws}/items/…` and `/fun/…` share these shapes.
+ * publishing. `/api/v1/workspaces/{ws}/items/…` and `/fun/…` share these shapes.
  */
 
 export const ITEM_MESSAGES = {

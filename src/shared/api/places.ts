@@ -3,7 +3,7 @@ import { GEOHASH_MESSAGES } from '../geo/geohash';
 import { WorkspaceId } from './workspaces';
 
 /**
- * The HTTP contract of address lookup and geohashes (issue 12): `/fun/places/…` proxies the places
+ * The HTTP contract of address lookup and geohashes: `/fun/places/…` proxies the places
  * provider configured on the server, `/fun/geohash/neighbours` answers a neighbouring cell.
  */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The public runtime configuration (issue 14): `GET /__/config.json` and the spec's
+ * The public runtime configuration: `GET /__/config.json` and the spec's
  * `GET /__/firebase/init.json` answer it to anyone; it names what is configured, never a secret.
  */
 export const DEFAULT_APP_VERSION = '1.8.0';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { WorkspaceQuery } from '../media/contract';
 
 /**
- * The HTTP contract of test runs (spec §7 `POST /fun/testCollection/runTest`, issue 14): the body of an
+ * The HTTP contract of test runs (spec §7 `POST /fun/testCollection/runTest`): the body of an
  * async function runs in a QuickJS sandbox with no network, file system or process, under time and
  * memory limits, and answers what it returned, what it logged and how it failed.
  */

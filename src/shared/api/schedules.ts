@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The HTTP contract of scheduled publishing (issue 13). */
+/** The HTTP contract of scheduled publishing. */
 
 export const SCHEDULE_ACTIONS = ['publish', 'unpublish'] as const;
 export type ScheduleAction = (typeof SCHEDULE_ACTIONS)[number];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { WorkspaceId } from './workspaces';
 
 /**
- * The HTTP contract of service connections and interest targeting (issue 11): `/fun/auth/{provider}`
+ * The HTTP contract of service connections and interest targeting: `/fun/auth/{provider}`
  * and its callback, `/fun/ping/{service}`, `/fun/delete/{service}`, `/fun/interest/{provider}` and
  * `/fun/token/token-exchange` (spec §7).
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The workspace dashboard's numbers (issue 14): `GET /api/v1/workspaces/{ws}/stats`, all from aggregate SQL. */
+/** The workspace dashboard's numbers: `GET /api/v1/workspaces/{ws}/stats`, all from aggregate SQL. */
 export const STATS_ACTIVITY_DAYS = 30;
 
 export const WorkspaceStats = z.object({

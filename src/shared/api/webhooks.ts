@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The HTTP contract of webhooks (issue 13). */
+/** The HTTP contract of webhooks. */
 
 export const WEBHOOK_EVENTS = [
   'item.published',

@@ -155,7 +155,7 @@ export const BatchRowError = z.object({
   line: z.number().describe('Line of the file (1 is the CSV header or the first NDJSON line)'),
   message: z.string(),
 });
-/** A bulk job (issue 9): an import or a bulk image upload, with its progress and first 100 row errors. */
+/** A bulk job: an import or a bulk image upload, with its progress and first 100 row errors. */
 export const Batch = z.object({
   id: z.string(),
   kind: z.string().describe('profiles-import, customer-events-import, image-upload'),

@@ -244,7 +244,7 @@ function checkGroup(node: string, group: unknown, depth: number, walk: Walk) {
 }
 
 /**
- * Checks a criteria tree strictly (issue 9): depth, operators by type, values by type, referenced
+ * Checks a criteria tree strictly: depth, operators by type, values by type, referenced
  * attributes, events and audiences existing in the catalogue, and no audience including itself
  * through any chain. `selfId` is the audience being saved. Answers the first problem, or null.
  */

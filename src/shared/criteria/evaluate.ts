@@ -73,7 +73,7 @@ function groupMatches(group: CriteriaGroup, catalog: CriteriaCatalog, facts: Pro
 }
 
 /**
- * The meaning of a checked criteria tree for one profile at `asOf` (issue 9 "Meaning"), in plain
+ * The meaning of a checked criteria tree for one profile at `asOf`, in plain
  * TypeScript: the oracle the SQL compiler is tested against.
  */
 export function profileMatches(

@@ -20,7 +20,7 @@ function typed(type: AttributeType, actual: unknown): unknown {
 }
 
 /**
- * The meaning of one comparison (issue 9 "Meaning"): a profile's (or event's) value against a rule's
+ * The meaning of one comparison: a profile's (or event's) value against a rule's
  * operator and value at `asOf`. No value of the type matches nothing.
  */
 export function matchValue(

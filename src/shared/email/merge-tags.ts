@@ -1,5 +1,5 @@
 /**
- * Merge tags of email templates (issue 10): `{{attribute-key}}` or `{{attribute-key|default}}`, filled
+ * Merge tags of email templates: `{{attribute-key}}` or `{{attribute-key|default}}`, filled
  * from one customer profile's attributes (a plain object keyed by attribute key) or their defaults.
  */
 

@@ -75,7 +75,7 @@ function fieldsWithGeohash(fields: readonly FieldDef[], data: Record<string, unk
 
 /**
  * Item data with the geohash of every address (top-level, in table rows and in combination overrides)
- * computed on the server (issue 12): run on every save.
+ * computed on the server: run on every save.
  */
 export function withAddressGeohashes(schema: SchemaType, data: Record<string, unknown>) {
   return fieldsWithGeohash(schema.fields, data, schema);

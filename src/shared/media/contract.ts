@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIKELIHOODS } from './safe-search';
 
 /**
- * The HTTP contract of uploads, thumbnails, image analysis and HTML sanitising (issue 5), shared by the
+ * The HTTP contract of uploads, thumbnails, image analysis and HTML sanitising, shared by the
  * server routes and the web fetchers.
  */
 

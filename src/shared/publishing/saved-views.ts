@@ -2,7 +2,7 @@ import { remainingApprovals } from './approvals';
 import type { Roles } from '../permissions/permissions';
 import { ownValue } from '../text/reserved-names';
 
-/** Spec §9 saved views: all, last-updated-by-me, need-my-approval, scheduled (issue 13), and per stage published-in, outdated-in, aging-in. */
+/** Spec §9 saved views: all, last-updated-by-me, need-my-approval, scheduled, and per stage published-in, outdated-in, aging-in. */
 export const PLAIN_VIEW_IDS = ['all', 'last-updated-by-me', 'need-my-approval', 'scheduled'] as const;
 export const STAGE_VIEW_IDS = ['published-in', 'outdated-in', 'aging-in'] as const;
 export type PlainViewId = (typeof PLAIN_VIEW_IDS)[number];

@@ -25,7 +25,7 @@ function allFields(fields: readonly FieldDef[]): FieldDef[] {
   return fields.flatMap((f) => (f.type === 'table' ? [f, ...allFields(f.columns)] : [f]));
 }
 
-describe('built-in catalogue (issue 3)', () => {
+describe('built-in catalogue', () => {
   it('has the four domains, blogging the default and admin the only admin one', () => {
     expect(BUILT_IN_DOMAINS.map((d) => d.name)).toEqual(['marketing', 'assets', 'blogging', 'admin']);
     expect(DEFAULT_DOMAINS).toEqual(['blogging']);
@@ -50,7 +50,7 @@ describe('built-in catalogue (issue 3)', () => {
     expect(getSchema('nope')).toBeUndefined();
   });
 
-  it('gives each schema the fields the issue lists', () => {
+  it('gives each schema its listed fields', () => {
     expect(keysOf('customer-profile-attribute')).toEqual([
       'name',
       'key',
@@ -98,7 +98,7 @@ describe('built-in catalogue (issue 3)', () => {
     expect(keysOf('test-collection')).toEqual(['name', 'schema', 'code']);
   });
 
-  it('uses the field types the issue names', () => {
+  it('uses the expected field types', () => {
     expect(field('client-task', 'dueDate').type).toBe('date');
     expect(field('blog-post', 'body').type).toBe('rich-text');
     expect(field('blog-post', 'slug')).toMatchObject({ type: 'name-slug', from: 'name' });

@@ -1,5 +1,5 @@
 /**
- * The schema catalogue's types: field definitions, schema types and domains (spec §3, §5; issue 3).
+ * The schema catalogue's types: field definitions, schema types and domains (spec §3, §5).
  * Everything here is plain data except a validator's optional function, so built-in schemas can be
  * sent to the browser as they are.
  */

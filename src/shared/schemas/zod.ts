@@ -102,7 +102,7 @@ function combinationRowSchema(schema?: SchemaType) {
 }
 
 /**
- * The zod schema of an item's data for a schema type (issue 3): strict, so unknown fields are rejected
+ * The zod schema of an item's data for a schema type: strict, so unknown fields are rejected
  * with a message naming them; structural checks per field type; `{key}_tz` companions for date-time
  * fields; `_variation` only in schemas with variations and combinations only with allowCombinations.
  */

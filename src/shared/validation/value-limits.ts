@@ -1,5 +1,5 @@
 /**
- * Limits of item data (issue 8, finding 3): free-form values (a file's sanityResults, a place's
+ * Limits of item data: free-form values (a file's sanityResults, a place's
  * google_place, email template components, criteria leaves) would otherwise nest and grow without
  * bound, and every recursive reader — zod, JSON.stringify, PostgreSQL's jsonb — has a stack.
  */

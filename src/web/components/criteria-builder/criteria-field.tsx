@@ -112,7 +112,7 @@ function AudienceSize({ ws, tree, defs }: { ws: string; tree: CriteriaGroup; def
   );
 }
 
-/** The criteria field editor (issue 9): the spec's rule builder with the audience's live size. */
+/** The criteria field editor: the spec's rule builder with the audience's live size. */
 export function CriteriaField({ value, onChange, readOnly }: FieldProps) {
   const workspace = useCurrentWorkspace();
   const definitions = useCriteriaDefinitions(workspace.id);

@@ -28,7 +28,7 @@ const PROVIDERS: { value: TestSendProvider; label: string }[] = [
 const STATUS_COLORS: Record<string, string> = { sent: 'teal', failed: 'red', sending: 'gray' };
 
 /**
- * The email item screen's test send (issue 10): 'Send test' sends the saved email to the item's test
+ * The email item screen's test send: 'Send test' sends the saved email to the item's test
  * addresses and answers 'Test sent to …' or the provider's error; below, the recent test sends.
  */
 export function EmailTestSendPanel({

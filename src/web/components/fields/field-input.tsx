@@ -48,7 +48,7 @@ export const FIELD_COMPONENTS: Record<FieldType, ComponentType<FieldProps>> = {
   combinations: CombinationsField as ComponentType<FieldProps>,
   'schema-selector': SchemaSelectorField as ComponentType<FieldProps>,
   country: CountryField as ComponentType<FieldProps>,
-  // Full editors of these come in later issues (through `fieldEditors`); here they are displayed.
+  // Full editors of these come through `fieldEditors` (they live elsewhere); without one, displayed.
   file: FileDisplay,
   'rich-text': RichTextDisplay,
   'email-template': EmailTemplateDisplay,

@@ -37,8 +37,8 @@ function HtmlPreview({ html, label }: { html: string; label: string }) {
 }
 
 /**
- * Rich text: the stored HTML, cleaned, in view mode. Until the rich-text editor arrives (a later issue
- * plugs it in through `fieldEditors`), edit mode offers the HTML source so the field can be filled.
+ * Rich text: the stored HTML, cleaned, in view mode. Where no rich-text editor is plugged in
+ * through `fieldEditors`, edit mode offers the HTML source so the field can be filled.
  */
 export function RichTextDisplay({ field, value, onChange, readOnly, error, inputId }: FieldProps) {
   const html = text(value);

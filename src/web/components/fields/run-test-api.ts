@@ -3,7 +3,7 @@ import { RunTestAnswer } from '@shared/api/sandbox';
 import { apiRequest } from '@web/lib/api-client';
 
 /**
- * POST /fun/testCollection/runTest (issue 14), beside the code field that offers 'Run': the item form is
+ * POST /fun/testCollection/runTest, beside the code field that offers 'Run': the item form is
  * a shared component and may not import a feature.
  */
 export const runTest = (ws: string, fun: string) =>

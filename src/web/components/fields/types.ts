@@ -44,6 +44,6 @@ export interface FieldEnvironment {
   schemaOptions: readonly { value: string; label: string }[];
   /** Keys whose value the form filled with a default when it opened (code fields: 'Loaded default code'). */
   loadedDefaults: ReadonlySet<string>;
-  /** Editors that replace the built-in component of a field type (the full editors of later issues). */
+  /** Editors that replace the built-in component of a field type (full editors living elsewhere). */
   fieldEditors: Partial<Record<FieldDef['type'], ComponentType<FieldProps>>>;
 }

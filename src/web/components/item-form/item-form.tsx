@@ -64,7 +64,7 @@ export interface ItemFormProps {
   thumbnailUrl?: (thumbId: string) => string;
   generateTypes?: (schemaName: string) => Promise<string>;
   schemaOptions?: readonly { value: string; label: string }[];
-  /** Replacement editors per field type (rich text, criteria, … in later issues). */
+  /** Replacement editors per field type (rich text, criteria, files, …), from the screen. */
   fieldEditors?: Partial<Record<FieldType, ComponentType<FieldProps>>>;
 }
 

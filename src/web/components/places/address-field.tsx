@@ -7,7 +7,7 @@ const AddressFieldEditor = lazy(() =>
   import('./address-field-editor').then((m) => ({ default: m.AddressFieldEditor })),
 );
 
-/** The address field (issue 12), with the plain address display while its code loads. */
+/** The address field, with the plain address display while its code loads. */
 export function AddressField(props: FieldProps) {
   return (
     <Suspense fallback={<AddressDisplay {...props} />}>

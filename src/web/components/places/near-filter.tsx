@@ -14,7 +14,7 @@ export interface NearValue {
 const format = (point: Point) => `${+point.latitude.toFixed(6)}, ${+point.longitude.toFixed(6)}`;
 
 /**
- * The "Near" filter of list screens whose schema has an address (issue 12): a point (typed, found
+ * The "Near" filter of list screens whose schema has an address: a point (typed, found
  * through the address lookup, or the browser's position) and a radius; the list then shows the items
  * within it, nearest first.
  */

@@ -3,7 +3,7 @@ import { PlaceAddress, PlacesConfig, PlaceSuggestions } from '@shared/api/places
 import { apiRequest } from '@web/lib/api-client';
 
 /**
- * Fetchers and hooks of the address lookup (issue 12), beside the address field that uses them: the
+ * Fetchers and hooks of the address lookup, beside the address field that uses them: the
  * item form is a shared component and may not import a feature.
  */
 const WORKSPACE_PARAM = '__marquee_workspace';

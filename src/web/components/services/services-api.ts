@@ -9,7 +9,7 @@ import {
 import { ApiError, apiRequest } from '@web/lib/api-client';
 
 /**
- * Fetchers and hooks of service connections and interest search (issue 11), beside the fields that use
+ * Fetchers and hooks of service connections and interest search, beside the fields that use
  * them: the item form is a shared component and may not import a feature.
  */
 const WORKSPACE_PARAM = '__marquee_workspace';

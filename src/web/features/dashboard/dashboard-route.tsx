@@ -23,7 +23,7 @@ function audienceSizeRows(audiences: WorkspaceStats['audienceSizes']) {
   return { labels: audiences.map(label), rows };
 }
 
-/** /{workspace}/_dashboard: what a team looks at first (issue 14), from GET …/stats. */
+/** /{workspace}/_dashboard: what a team looks at first, from GET …/stats. */
 export default function DashboardRoute() {
   const workspace = useCurrentWorkspace();
   const stats = useStats(workspace.id);

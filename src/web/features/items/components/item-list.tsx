@@ -40,7 +40,7 @@ export interface ItemListProps {
   addButton?: ReactNode;
   emptyDescription?: string;
   showSchema?: boolean;
-  /** Offer the "Near" filter (schemas with an address, issue 12). */
+  /** Offer the "Near" filter (schemas with an address). */
   offerNear?: boolean;
 }
 
