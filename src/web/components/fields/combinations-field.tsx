@@ -21,8 +21,7 @@ import { moveEntry, removeEntry } from '@shared/validation/list-fields';
 import { selectOptionLabel } from '@shared/validation/select-options';
 import { toKebabCase } from '@shared/text/slug';
 import { useFieldEnvironment } from './field-environment';
-import { FieldInput } from './field-input';
-import type { FieldProps, ItemData } from './types';
+import type { FieldProps, ItemData, NestedFieldProps } from './types';
 import { ViewValue } from './view-value';
 
 const asRows = (value: unknown): CombinationRow[] =>
@@ -53,7 +52,8 @@ export function CombinationsField({
   error,
   errors,
   path,
-}: FieldProps<CombinationsFieldDef>) {
+  FieldInput,
+}: FieldProps<CombinationsFieldDef> & NestedFieldProps) {
   const { schema } = useFieldEnvironment();
   const rows = asRows(value);
   const variations = schema.variations ?? [];
