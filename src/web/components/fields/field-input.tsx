@@ -40,7 +40,7 @@ function CombinationsWithFields(props: FieldProps<CombinationsFieldDef>) {
 }
 
 /** The built-in component of each field type (spec §5). */
-export const FIELD_COMPONENTS: Record<FieldType, ComponentType<FieldProps>> = {
+const FIELD_COMPONENTS: Record<FieldType, ComponentType<FieldProps>> = {
   text: TextField as ComponentType<FieldProps>,
   multiline: MultilineTextField as ComponentType<FieldProps>,
   'name-slug': NameSlugField as ComponentType<FieldProps>,
