@@ -2,6 +2,38 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import fs from 'node:fs';
+import noFolderCycle from './eslint-rules/no-folder-cycle.js';
+
+const webFeatures = fs
+  .readdirSync('src/web/features', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+// DESIGN §2: web → shared, server → shared; shared imports neither; web and server never import each
+// other; shared components never import features; features never import each other.
+const importDirection = [
+  {
+    target: './src/shared',
+    from: ['./src/server', './src/web'],
+    message: 'src/shared is pure and isomorphic: it imports neither server nor web code.',
+  },
+  { target: './src/web', from: './src/server', message: 'The web app never imports server code.' },
+  { target: './src/server', from: './src/web', message: 'The server never imports web code.' },
+  {
+    target: ['./src/web/components', './src/web/lib'],
+    from: './src/web/features',
+    message: 'Shared components and lib never import features: move what both need into components/ or lib/.',
+  },
+  ...webFeatures.map((feature) => ({
+    target: `./src/web/features/${feature}`,
+    from: './src/web/features',
+    except: [`./${feature}`],
+    message: 'Features never import each other: move what both need into components/ or lib/.',
+  })),
+];
 
 export default tseslint.config(
   {
@@ -17,6 +49,24 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: importDirection }],
+    },
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    plugins: { local: { rules: { 'no-folder-cycle': noFolderCycle } } },
+    rules: { 'local/no-folder-cycle': ['error', { root: 'src/server', alias: '@server/' }] },
+  },
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
     rules: {

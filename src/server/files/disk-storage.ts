@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { assertSafeKey, type AssetStorage } from './storage';
+import { assertSafeKey } from './safe-key';
+import type { AssetStorage } from './storage';
 
 /** Files under `root` (DATA_DIR/assets): `{root}/{workspace}/{storageName}`. Writes are atomic renames. */
 export function createDiskStorage(root: string): AssetStorage {

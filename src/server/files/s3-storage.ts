@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import type * as S3Sdk from '@aws-sdk/client-s3';
 import type { S3Config } from '../config';
-import { assertSafeKey, type AssetStorage } from './storage';
+import { assertSafeKey } from './safe-key';
+import type { AssetStorage } from './storage';
 
 /**
  * Any S3-compatible bucket (AWS, MinIO, R2, …) through @aws-sdk/client-s3; uploads stream from the local

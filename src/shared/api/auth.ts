@@ -12,7 +12,7 @@ export const Password = z
   .max(200, { error: 'Password must be at most 200 characters' })
   .describe('Password, 8 to 200 characters');
 /** Where the user goes after following a mailed link: a path of this app, never another site. */
-export const ReturnTo = z
+const ReturnTo = z
   .string()
   .max(2000)
   .regex(/^\/(?!\/)/, { error: 'returnTo must be a path of this application' })

@@ -6,10 +6,8 @@ import { Batch } from './workspaces';
  * audience sizes under `/api/v1/workspaces/{ws}/…`.
  */
 
-export const IMPORT_CONTENT_TYPES = ['text/csv', 'application/x-ndjson'] as const;
-
 /** Most events one live tracking call takes. */
-export const MAX_LIVE_EVENTS = 1000;
+const MAX_LIVE_EVENTS = 1000;
 /** Most row errors a batch keeps. */
 export const MAX_BATCH_ERRORS = 100;
 /** Profiles a sample answers. */
@@ -30,14 +28,14 @@ export const LiveEventsBody = z.object({
 });
 export const LiveEventsAnswer = z.object({ accepted: z.number() });
 
-export const Profile = z.object({
+const Profile = z.object({
   id: z.string(),
   attributes: z.record(z.string(), z.unknown()),
   updatedAt: z.string(),
 });
-export type Profile = z.infer<typeof Profile>;
+type Profile = z.infer<typeof Profile>;
 
-export const CustomerEvent = z.object({
+const CustomerEvent = z.object({
   event: z.string(),
   at: z.string(),
   properties: z.record(z.string(), z.unknown()),

@@ -6,9 +6,9 @@ import { z } from 'zod';
  */
 
 export const API_KEY_PREFIX = 'mq_';
-export const DELIVERY_MAX_LIMIT = 100;
+const DELIVERY_MAX_LIMIT = 100;
 export const DELIVERY_DEFAULT_LIMIT = 20;
-export const DELIVERY_MAX_DEPTH = 3;
+const DELIVERY_MAX_DEPTH = 3;
 
 export const DELIVERY_MESSAGES = {
   missingKey: 'An API key is required: send Authorization: Bearer mq_…',
@@ -18,7 +18,7 @@ export const DELIVERY_MESSAGES = {
   itemNotPublished: 'Item not published in this stage',
 } as const;
 
-export const ApiKeyName = z
+const ApiKeyName = z
   .string()
   .trim()
   .min(1, { error: 'Name is required' })

@@ -3,7 +3,7 @@ import { Email } from './auth';
 
 /** Email template test sends (spec §7 `POST /testSend/{provider}`). */
 
-export const MAX_TEST_RECIPIENTS = 10;
+const MAX_TEST_RECIPIENTS = 10;
 
 export const EMAIL_MESSAGES = {
   noRecipients: 'Add at least one test address',
@@ -14,7 +14,7 @@ export const EMAIL_MESSAGES = {
   sentTo: (recipients: readonly string[]) => `Test sent to ${recipients.join(', ')}`,
 } as const;
 
-export const TEST_SEND_PROVIDERS = ['smtp', 'sendgrid'] as const;
+const TEST_SEND_PROVIDERS = ['smtp', 'sendgrid'] as const;
 export const TestSendProvider = z.enum(TEST_SEND_PROVIDERS).describe('Email delivery provider');
 export type TestSendProvider = z.infer<typeof TestSendProvider>;
 
@@ -25,7 +25,7 @@ export const Recipients = z
   .describe('Addresses the test goes to');
 
 /** Attribute values of one customer profile, keyed by attribute key, for the merge tags. */
-export const MergeAttributesBody = z
+const MergeAttributesBody = z
   .record(z.string().max(100), z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]))
   .refine((value) => Object.keys(value).length <= 500, { error: 'At most 500 attributes' })
   .describe('Attribute values of one customer profile, keyed by attribute key, filling the merge tags');
@@ -80,7 +80,7 @@ export type TestSendAnswer = z.infer<typeof TestSendAnswer>;
 export const TestSendList = z.object({ testSends: z.array(TestSendRecord) });
 export type TestSendList = z.infer<typeof TestSendList>;
 
-export const MergeTagOption = z.object({ key: z.string(), label: z.string() });
+const MergeTagOption = z.object({ key: z.string(), label: z.string() });
 export const MergeTagList = z.object({ mergeTags: z.array(MergeTagOption) });
 export type MergeTagList = z.infer<typeof MergeTagList>;
 

@@ -31,23 +31,23 @@ export const StageParam = z
   .regex(/^[A-Za-z0-9 _-]{1,60}$/, { error: 'Stage not found' })
   .describe('Stage value (kebab-case of its label), e.g. live');
 
-export const PublishStatus = z.enum(PUBLISH_STATUSES);
+const PublishStatus = z.enum(PUBLISH_STATUSES);
 
-export const ReferenceEntry = z.object({
+const ReferenceEntry = z.object({
   schemaType: z.string(),
   label: z.string(),
   fieldKey: z.string().describe('Key of the (first) field holding the reference'),
   thumbId: z.string().optional(),
 });
-export const References = z
+const References = z
   .record(z.string(), ReferenceEntry)
   .describe('_references: referenced item id → schemaType, label, fieldKey, thumbId; rebuilt on every save');
 
-export const ItemData = z
+const ItemData = z
   .record(z.string(), z.unknown())
   .describe("Field values, checked against the schema's zod type");
 
-export const Abilities = z
+const Abilities = z
   .object({
     canEdit: z.boolean(),
     canPublish: z.boolean(),
@@ -55,7 +55,7 @@ export const Abilities = z
   })
   .describe("The caller's abilities on this item");
 
-export const ApprovedBy = z.object({
+const ApprovedBy = z.object({
   roleId: z.string(),
   roleLabel: z.string(),
   byId: z.string(),
@@ -63,7 +63,7 @@ export const ApprovedBy = z.object({
   at: z.string(),
 });
 
-export const StageCopy = z.object({
+const StageCopy = z.object({
   version: z.number().int(),
   publishedAt: z.string(),
   publishedBy: z.string(),
@@ -107,7 +107,7 @@ export type ItemList = z.infer<typeof ItemList>;
 
 /** Spec §9: the list screen's page is 12 items; a query without a limit gets 24. */
 export const PAGE_SIZE = 12;
-export const DEFAULT_QUERY_LIMIT = 24;
+const DEFAULT_QUERY_LIMIT = 24;
 export const MAX_QUERY_LIMIT = 100;
 
 export const ListItemsQuery = z.object({
@@ -167,7 +167,7 @@ export const FunQuery = z.object({
   __marquee_workspace: WorkspaceId.describe('The workspace (spec §7: every /fun/ call carries it)'),
 });
 
-export const HistoryEntry = z.object({
+const HistoryEntry = z.object({
   id: z.string(),
   num: z.number().int(),
   at: z.string(),
@@ -212,7 +212,7 @@ export const AddCommentBody = z
   })
   .strict();
 
-export const ApprovalRole = z.object({
+const ApprovalRole = z.object({
   at: z.string(),
   byId: z.string(),
   byName: z.string(),
@@ -220,7 +220,7 @@ export const ApprovalRole = z.object({
   asRoleLabel: z.string(),
   comment: z.string().nullable(),
 });
-export const ApprovalRecord = z.object({
+const ApprovalRecord = z.object({
   version: z.number().int(),
   at: z.string().describe('Time of the latest approval of this version'),
   roles: z.record(z.string(), ApprovalRole).describe('Role id → its approval'),
@@ -248,7 +248,7 @@ export const ApproveBody = z
   })
   .strict();
 
-export const PublishedEntry = z.object({ schema: z.string(), id: z.string(), version: z.number().int() });
+const PublishedEntry = z.object({ schema: z.string(), id: z.string(), version: z.number().int() });
 export const PublishResult = z.object({
   stage: z.string(),
   published: z.array(PublishedEntry).describe('The item first, then the references published with it'),

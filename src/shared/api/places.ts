@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { GEOHASH_MESSAGES } from '../geo/geohash';
 import { WorkspaceId } from './workspaces';
 
 /**
@@ -95,5 +94,3 @@ export const Neighbour = z.object({
   direction: z.enum(['n', 's', 'e', 'w']),
   neighbour: z.string().nullable().describe('The adjacent cell; null beyond a pole'),
 });
-
-export { GEOHASH_MESSAGES };

@@ -12,7 +12,7 @@ export const SANDBOX_TIME_LIMIT_MS = 1000;
 /** Heap limit of one run, bytes. */
 export const SANDBOX_MEMORY_LIMIT_BYTES = 32 * 1024 * 1024;
 /** Longest accepted code, characters. */
-export const SANDBOX_MAX_CODE = 100_000;
+const SANDBOX_MAX_CODE = 100_000;
 /** Console lines kept per run; more are dropped with a note. */
 export const SANDBOX_MAX_LOGS = 200;
 

@@ -2,9 +2,8 @@ import { z } from 'zod';
 
 /** The HTTP contract of scheduled publishing. */
 
-export const SCHEDULE_ACTIONS = ['publish', 'unpublish'] as const;
-export type ScheduleAction = (typeof SCHEDULE_ACTIONS)[number];
-export const SCHEDULE_STATUSES = ['pending', 'running', 'done', 'refused', 'cancelled'] as const;
+const SCHEDULE_ACTIONS = ['publish', 'unpublish'] as const;
+const SCHEDULE_STATUSES = ['pending', 'running', 'done', 'refused', 'cancelled'] as const;
 
 export const SCHEDULE_MESSAGES = {
   notFound: 'Schedule not found',

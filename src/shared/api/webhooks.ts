@@ -30,7 +30,7 @@ export const WEBHOOK_MESSAGES = {
   unresolvable: (host: string) => `url: The host "${host}" could not be resolved`,
 } as const;
 
-export const WebhookUrl = z
+const WebhookUrl = z
   .string()
   .trim()
   .max(2000, { error: 'url: at most 2000 characters' })
@@ -94,15 +94,3 @@ export const WebhookDelivery = z.object({
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 export const WebhookDeliveryList = z.object({ deliveries: z.array(WebhookDelivery) });
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;
-
-/** What each delivery's JSON body holds. */
-export interface WebhookPayload {
-  id: string;
-  event: WebhookEvent;
-  workspace: string;
-  schema: string;
-  itemId: string;
-  version: number;
-  stage?: string;
-  at: string;
-}

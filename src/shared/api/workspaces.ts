@@ -8,7 +8,7 @@ export const WorkspaceId = z
   .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'Workspace not found' })
   .describe('Workspace id, the URL slug');
 
-export const RoleSchema = z.object({
+const RoleSchema = z.object({
   name: z.string().trim().min(1, { error: 'Role name is required' }).max(80),
   canEdit: z.array(z.string().max(100)).max(500),
   canPublish: z.array(z.string().max(100)).max(500),
@@ -17,9 +17,9 @@ export const RoleSchema = z.object({
 const RoleId = z
   .string()
   .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'Role ids are lowercase words joined by dashes' });
-export const RolesSchema = z.record(RoleId, RoleSchema);
+const RolesSchema = z.record(RoleId, RoleSchema);
 /** Roles as a save sends them: ids that plain objects already answer to (`constructor`) are refused. */
-export const RolesInput = z.record(
+const RolesInput = z.record(
   RoleId.refine((id) => !isReservedName(id), { error: (issue) => reservedNameMessage(String(issue.input)) }),
   RoleSchema,
 );
@@ -53,7 +53,7 @@ export const DEFAULT_BASICS = (name: string): Basics => ({
   dateFormat: 'relative',
 });
 
-export const PermissionsSchema = z.object({
+const PermissionsSchema = z.object({
   canEdit: z.array(z.string()),
   canPublish: z.array(z.string()),
   canApprove: z.array(z.string()),
@@ -151,7 +151,7 @@ export const Subscription = z.object({
   usage: z.object({ members: z.number(), items: z.number(), storageBytes: z.number() }),
 });
 
-export const BatchRowError = z.object({
+const BatchRowError = z.object({
   line: z.number().describe('Line of the file (1 is the CSV header or the first NDJSON line)'),
   message: z.string(),
 });

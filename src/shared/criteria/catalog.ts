@@ -6,9 +6,3 @@ export interface CriteriaCatalog {
   events: Map<string, { key: string; label: string; properties: Map<string, PropertyType> }>;
   audiences: Map<string, { label: string; criteria: unknown }>;
 }
-
-export const emptyCatalog = (): CriteriaCatalog => ({
-  attributes: new Map(),
-  events: new Map(),
-  audiences: new Map(),
-});

@@ -9,7 +9,7 @@ import {
   operatorsFor,
   type AttributeType,
 } from './operators';
-import { childLabel, type CriteriaGroup, type CriteriaNode } from './tree';
+import { childLabel } from './tree';
 
 /** Why a tree was refused: the node (its position label, as 1.2.3) and what is wrong with it. */
 export interface CriteriaProblem {
@@ -261,7 +261,3 @@ export function checkCriteria(
     throw err;
   }
 }
-
-/** The tree of a valid check, typed. */
-export const asTree = (tree: unknown) => tree as CriteriaGroup;
-export type { CriteriaNode };

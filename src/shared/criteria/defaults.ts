@@ -32,7 +32,7 @@ export const newEventRule = (): EventRule => ({
 export const NEW_WHERE_CLAUSE = { whereOperator: '>=', whereValue: 20 } as const;
 
 /** The depth of a group label: '1' is 1, '1.2.1' is 3. */
-export const depthOfLabel = (label: string) => label.split('.').length;
+const depthOfLabel = (label: string) => label.split('.').length;
 
 /** Whether a group at this label may hold another group (a group at depth 4 holds leaves only). */
 export const canAddGroup = (label: string) => depthOfLabel(label) < MAX_DEPTH;

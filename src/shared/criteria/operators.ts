@@ -17,16 +17,7 @@ export const OPERATORS_BY_TYPE = {
 export type Operator = (typeof OPERATORS_BY_TYPE)[AttributeType][number];
 
 /** Spec §5: operators whose value is a list. */
-export const MULTI_VALUE_OPERATORS: readonly Operator[] = [
-  'in',
-  'not in',
-  'overlaps',
-  'disjoint',
-  'is subset of',
-];
-
-/** Spec §5: date operators take a number of days. */
-export const DATE_OPERATORS: readonly Operator[] = OPERATORS_BY_TYPE.date;
+const MULTI_VALUE_OPERATORS: readonly Operator[] = ['in', 'not in', 'overlaps', 'disjoint', 'is subset of'];
 
 export const isMultiValue = (operator: string) =>
   (MULTI_VALUE_OPERATORS as readonly string[]).includes(operator);

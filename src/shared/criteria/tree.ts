@@ -1,7 +1,7 @@
 import type { Aggregator, EventCondition, GroupPredicate, LookBackUnit, Operator } from './operators';
 
 /** A reference to an item as the form stores it (spec §3 Reference). */
-export interface ItemRef {
+interface ItemRef {
   schemaType: string;
   id: string;
   label?: string;
@@ -44,7 +44,7 @@ export interface EventRule {
   whereValue?: RuleValue;
 }
 
-export type CriteriaRule = AttributeRule | AudienceRule | EventRule;
+type CriteriaRule = AttributeRule | AudienceRule | EventRule;
 export type CriteriaNode = CriteriaGroup | CriteriaRule;
 
 export const isGroup = (node: CriteriaNode): node is CriteriaGroup => !('type' in node);

@@ -4,7 +4,7 @@
  */
 
 /** `{{ key }}` or `{{ key | default text }}`; keys are attribute keys (kebab-case, letters, digits, _ . -). */
-export const MERGE_TAG = /\{\{\s*([A-Za-z0-9_.-]+)\s*(?:\|([^{}]*?))?\s*\}\}/g;
+const MERGE_TAG = /\{\{\s*([A-Za-z0-9_.-]+)\s*(?:\|([^{}]*?))?\s*\}\}/g;
 
 export interface MergeTag {
   key: string;
@@ -31,7 +31,7 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 
 /** An attribute value as text: lists joined with commas, nothing for null or objects. */
 function asText(value: unknown): string | undefined {

@@ -6,14 +6,14 @@ import Geohash from 'latlon-geohash';
  * geohash cells that cover a circle on the sphere.
  */
 
-export const GEOHASH_MAX_LENGTH = 12;
+const GEOHASH_MAX_LENGTH = 12;
 
 export const GEOHASH_MESSAGES = {
   invalidGeohash: 'Invalid geohash',
   invalidDirection: 'Invalid direction',
 } as const;
 
-export const DIRECTIONS = ['n', 's', 'e', 'w'] as const;
+const DIRECTIONS = ['n', 's', 'e', 'w'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
 /** Mean Earth radius (IUGG), km. */
@@ -23,7 +23,7 @@ export const MAX_RADIUS_KM = Math.PI * EARTH_RADIUS_KM;
 
 const GEOHASH_PATTERN = /^[0-9bcdefghjkmnpqrstuvwxyz]{1,12}$/;
 
-export const isGeohash = (hash: string) => GEOHASH_PATTERN.test(hash);
+const isGeohash = (hash: string) => GEOHASH_PATTERN.test(hash);
 
 export class GeohashError extends Error {
   constructor(message: (typeof GEOHASH_MESSAGES)[keyof typeof GEOHASH_MESSAGES]) {
@@ -33,7 +33,7 @@ export class GeohashError extends Error {
 }
 
 /** `{ p_1: 'u', p_2: 'u4', … p_12: 'u4pruydqqvj8' }` */
-export type GeohashPrefixes = Record<`p_${number}`, string>;
+type GeohashPrefixes = Record<`p_${number}`, string>;
 
 export interface AddressGeohash {
   geohash: GeohashPrefixes;

@@ -14,7 +14,7 @@ export const StorageName = z
 
 const unit = z.number().min(0).max(1);
 
-export const Likelihood = z.enum(LIKELIHOODS as [string, ...string[]]);
+const Likelihood = z.enum(LIKELIHOODS as [string, ...string[]]);
 
 export const SanityResult = z
   .object({
@@ -57,8 +57,8 @@ export type FileRecord = z.infer<typeof FileRecord>;
 export const FocusBody = z.object({ focusX: unit, focusY: unit }).strict();
 
 /** Thumbnail sizes outside this range are refused. */
-export const RESIZE_MIN = 16;
-export const RESIZE_MAX = 2400;
+const RESIZE_MIN = 16;
+const RESIZE_MAX = 2400;
 
 const dimension = z.coerce
   .number({ error: 'w and h must be whole numbers of pixels' })

@@ -24,8 +24,8 @@ export interface EventWindow {
 }
 
 export const locationNotAllowed = (label: string) => `Location: "${label}" not allowed.`;
-export const startTooEarly = (dateTime: string) => `Start time must be after ${dateTime}.`;
-export const endTooLate = (dateTime: string) => `End time must be before ${dateTime}.`;
+const startTooEarly = (dateTime: string) => `Start time must be after ${dateTime}.`;
+const endTooLate = (dateTime: string) => `End time must be before ${dateTime}.`;
 
 const zoneOf = (zone: string | null | undefined) =>
   zone && isKnownTimezone(zone) ? zone : FALLBACK_TIMEZONE;

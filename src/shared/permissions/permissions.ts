@@ -27,7 +27,7 @@ export interface Permissions {
 
 export type Action = 'edit' | 'publish' | 'approve';
 
-export const NO_PERMISSIONS: Permissions = Object.freeze({
+const NO_PERMISSIONS: Permissions = Object.freeze({
   canEdit: [],
   canPublish: [],
   canApprove: [],

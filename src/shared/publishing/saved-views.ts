@@ -3,9 +3,9 @@ import type { Roles } from '../permissions/permissions';
 import { ownValue } from '../text/reserved-names';
 
 /** Spec §9 saved views: all, last-updated-by-me, need-my-approval, scheduled, and per stage published-in, outdated-in, aging-in. */
-export const PLAIN_VIEW_IDS = ['all', 'last-updated-by-me', 'need-my-approval', 'scheduled'] as const;
+const PLAIN_VIEW_IDS = ['all', 'last-updated-by-me', 'need-my-approval', 'scheduled'] as const;
 export const STAGE_VIEW_IDS = ['published-in', 'outdated-in', 'aging-in'] as const;
-export type PlainViewId = (typeof PLAIN_VIEW_IDS)[number];
+type PlainViewId = (typeof PLAIN_VIEW_IDS)[number];
 export type StageViewId = (typeof STAGE_VIEW_IDS)[number];
 
 /** DESIGN §4: aging-in-{stage} holds items published there more than this many days ago. */

@@ -1,7 +1,7 @@
 import { toKebabCase } from '../text/slug';
 
 export const LIVE_STAGE_LABEL = 'Live';
-export const LIVE_STAGE = 'live';
+const LIVE_STAGE = 'live';
 
 const stageValues = new Map<string, string>();
 

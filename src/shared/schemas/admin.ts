@@ -12,7 +12,7 @@ export const clientTask = defineSchema({
   topFields: ['name', 'dueDate'],
 });
 
-export const service = defineSchema({
+const service = defineSchema({
   name: 'service',
   title: 'Service',
   icon: 'plug-connected',

@@ -20,7 +20,7 @@ const options = (values: readonly string[]): SelectOption[] =>
 const name: FieldDef = { key: 'name', label: 'Name', type: 'text', required: true };
 const description: FieldDef = { key: 'description', label: 'Description', type: 'multiline' };
 
-export const customerProfileAttribute = defineSchema({
+const customerProfileAttribute = defineSchema({
   name: 'customer-profile-attribute',
   title: 'Customer Profile Attribute',
   icon: 'user-circle',
@@ -47,7 +47,7 @@ export const customerProfileAttribute = defineSchema({
   topFields: ['name', 'key', 'attributeType'],
 });
 
-export const audience = defineSchema({
+const audience = defineSchema({
   name: 'audience',
   title: 'Audience',
   icon: 'users-group',
@@ -64,7 +64,7 @@ export const audience = defineSchema({
 
 export const PROPERTY_TYPES = ['string', 'number', 'boolean', 'date', 'array'] as const;
 
-export const behavioralEvent = defineSchema({
+const behavioralEvent = defineSchema({
   name: 'behavioral-event',
   title: 'Behavioral Event',
   icon: 'activity',
@@ -85,7 +85,7 @@ export const behavioralEvent = defineSchema({
   topFields: ['name', 'key'],
 });
 
-export const email = defineSchema({
+const email = defineSchema({
   name: 'email',
   title: 'Email Template',
   icon: 'mail',
@@ -113,7 +113,7 @@ export const email = defineSchema({
   topFields: ['name', 'subject'],
 });
 
-export const COPY_CHANNELS = ['email', 'social', 'web', 'sms', 'push'] as const;
+const COPY_CHANNELS = ['email', 'social', 'web', 'sms', 'push'] as const;
 
 export const copy = defineSchema({
   name: 'copy',

@@ -5,7 +5,7 @@
  */
 
 /** A value a display condition compares with. */
-export type ConditionValue = string | number | boolean | null;
+type ConditionValue = string | number | boolean | null;
 
 /**
  * When a field is shown, as a test on another field of the same item (or the same table row).
@@ -33,7 +33,7 @@ export interface SelectOption {
 }
 
 /** Props shared by every field type. */
-export interface FieldBase {
+interface FieldBase {
   key: string;
   label: string;
   required?: boolean;
@@ -137,26 +137,26 @@ export interface CountryField extends FieldBase {
   type: 'country';
 }
 /** An uploaded file (`FileValue`); uploads accept `accept`, by default 'image/*'. */
-export interface FileField extends FieldBase {
+interface FileField extends FieldBase {
   type: 'file';
   accept?: string;
 }
-export interface RichTextField extends FieldBase {
+interface RichTextField extends FieldBase {
   type: 'rich-text';
 }
-export interface EmailTemplateField extends FieldBase {
+interface EmailTemplateField extends FieldBase {
   type: 'email-template';
 }
-export interface CriteriaField extends FieldBase {
+interface CriteriaField extends FieldBase {
   type: 'criteria';
 }
-export interface AddressField extends FieldBase {
+interface AddressField extends FieldBase {
   type: 'address';
 }
-export interface ServiceConnectionField extends FieldBase {
+interface ServiceConnectionField extends FieldBase {
   type: 'service-connection';
 }
-export interface SocialInterestsField extends FieldBase {
+interface SocialInterestsField extends FieldBase {
   type: 'social-interests';
 }
 
@@ -257,19 +257,6 @@ export interface Reference {
   label?: string;
   thumbId?: string;
   altText?: string;
-}
-
-/** Spec §3 "File field value". */
-export interface FileValue {
-  name: string;
-  size: number;
-  contentType: string;
-  storageName: string;
-  publicUrl: string;
-  md5Hash?: string;
-  focusX?: number;
-  focusY?: number;
-  sanityResults?: unknown;
 }
 
 /** One combination row: a unique Name (`_slug`), chosen variation values and field overrides. */

@@ -18,7 +18,7 @@ import {
  * The structural zod type of one field's value (not its required-ness nor its rules: `validateItem`
  * reports those, because items may be saved incomplete).
  */
-export function fieldValueSchema(field: FieldDef, schema?: SchemaType): z.ZodType {
+function fieldValueSchema(field: FieldDef, schema?: SchemaType): z.ZodType {
   switch (field.type) {
     case 'text':
     case 'multiline':

@@ -9,7 +9,7 @@ import type { ZxcvbnResult } from '@zxcvbn-ts/core';
  */
 
 /** zxcvbn's score (0–4) a password needs: 3 is "safely unguessable" for an online attack. */
-export const MIN_PASSWORD_SCORE = 3;
+const MIN_PASSWORD_SCORE = 3;
 
 /** zxcvbn's time grows with length; beyond 100 characters the first 100 decide. */
 export const JUDGED_LENGTH = 100;

@@ -1,6 +1,6 @@
 export const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'] as const;
-export const INVALID_SIZE = 'Invalid size';
-export const SIZE_TOO_LARGE = 'Size too large';
+const INVALID_SIZE = 'Invalid size';
+const SIZE_TOO_LARGE = 'Size too large';
 
 /**
  * Spec §5 size display: '0 Bytes' for 0, 'Invalid size' for negative or NaN, 'Size too large' past the

@@ -3,8 +3,8 @@ import { DATE_DISPLAY_FORMAT, DEFAULT_TIMEZONES, FALLBACK_TIMEZONE, isKnownTimez
 
 /** The date-time picker's input mask (spec §5): 24-hour. */
 export const PICKER_MASK = 'YYYY/MM/DD HH:mm';
-export const BEGINNING_OF_TIME = 'Beginning of Time';
-export const END_OF_TIME = 'End of Time';
+const BEGINNING_OF_TIME = 'Beginning of Time';
+const END_OF_TIME = 'End of Time';
 
 /** Formats an ISO instant in a zone, by default as 'ddd MMM Do, YYYY h:mm A' (spec §9). */
 export function formatInZone(iso: string, zone: string, format: string = DATE_DISPLAY_FORMAT): string {

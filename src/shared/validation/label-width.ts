@@ -1,4 +1,4 @@
-export const DEFAULT_LABEL_WIDTH = 5;
+const DEFAULT_LABEL_WIDTH = 5;
 
 /** Spec §5: label width 1 to 12 grid columns, default 5; fractions round, out-of-range values clamp. */
 export function clampLabelWidth(width?: number | null): number {

@@ -4,8 +4,8 @@
  * bound, and every recursive reader — zod, JSON.stringify, PostgreSQL's jsonb — has a stack.
  */
 export const MAX_FIELD_DEPTH = 32;
-export const MAX_FIELD_BYTES = 256 * 1024;
-export const MAX_ITEM_BYTES = 1024 * 1024;
+const MAX_FIELD_BYTES = 256 * 1024;
+const MAX_ITEM_BYTES = 1024 * 1024;
 
 export const LIMIT_MESSAGES = {
   tooDeep: `Values may nest at most ${MAX_FIELD_DEPTH} levels deep`,
@@ -31,7 +31,7 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /** UTF-8 bytes of a value's JSON; only for values already known not to nest too deep. */
-export const jsonBytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).length;
+const jsonBytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).length;
 
 /**
  * The first limit item data breaks, as `{ field, message }` (field undefined for the whole item), or

@@ -6,13 +6,13 @@
 import type { User } from '@shared/api/auth';
 import type { WorkspaceSummary } from '@shared/api/workspaces';
 
-export const WELCOME_PATH = '/auth/welcome';
+const WELCOME_PATH = '/auth/welcome';
 export const BYE_PATH = '/auth/bye';
-export const VERIFY_EMAIL_PATH = '/user/verify-email';
+const VERIFY_EMAIL_PATH = '/user/verify-email';
 export const WORKSPACES_PATH = '/workspaces';
 /** Spec §2: `/` redirects to `/workspaces/`. */
 export const ROOT_REDIRECT = '/workspaces/';
-export const DEFAULT_VIEW_ID = 'all';
+const DEFAULT_VIEW_ID = 'all';
 export const RETURN_TO_PARAM = 'returnTo';
 
 /** First path segments that are not workspace ids. */
@@ -29,7 +29,7 @@ const RESERVED_SEGMENTS = new Set([
 
 export type Redirect = { redirect: string };
 /** A guard refusing a navigation: the message is shown and the navigation is aborted (spec §8). */
-export type Deny = { deny: string; fallback: string };
+type Deny = { deny: string; fallback: string };
 export type GuardDecision = Redirect | Deny | null;
 
 export const explorePath = (workspaceId: string, viewId = DEFAULT_VIEW_ID, viewParam?: string) =>
@@ -38,7 +38,7 @@ export const oobePath = (workspaceId: string) => `/${workspaceId}/_oobe`;
 export const settingsPath = (workspaceId: string, section?: string) =>
   `/${workspaceId}/_settings${section ? `/${section}` : ''}`;
 
-export const isWorkspaceId = (value: string) => /^[a-z0-9][a-z0-9-]{0,62}$/.test(value);
+const isWorkspaceId = (value: string) => /^[a-z0-9][a-z0-9-]{0,62}$/.test(value);
 
 /** Whether a first path segment can name a workspace at all (app paths like /workspaces/… cannot). */
 export const canBeWorkspaceSegment = (segment: string) =>
@@ -74,7 +74,7 @@ export function welcomeUrl(attempted?: string): string {
   return `${WELCOME_PATH}?${RETURN_TO_PARAM}=${encodeURIComponent(target)}`;
 }
 
-export function verifyEmailUrl(attempted?: string): string {
+function verifyEmailUrl(attempted?: string): string {
   const target = safeReturnTo(attempted);
   if (!target || target === '/') return VERIFY_EMAIL_PATH;
   return `${VERIFY_EMAIL_PATH}?${RETURN_TO_PARAM}=${encodeURIComponent(target)}`;

@@ -151,5 +151,3 @@ export function createLoaders(client: QueryClient) {
     },
   };
 }
-
-export type Loaders = ReturnType<typeof createLoaders>;

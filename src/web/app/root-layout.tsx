@@ -12,7 +12,7 @@ import { rememberLocation } from './guard-actions';
  * jumped to the top under the user's pointer and left an open dropdown detached. Those loads are keyed
  * by their URL instead; in-app navigations keep their own history keys, so Back still restores.
  */
-export const scrollKey = (location: Location) =>
+const scrollKey = (location: Location) =>
   location.key === 'default' ? location.pathname + location.search : location.key;
 
 /** Top of every screen: loading bar while guards run, offline notice, scroll reset, page views, cookie notice. */

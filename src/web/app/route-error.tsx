@@ -8,7 +8,7 @@ import { MainLandmark } from '@web/components/main-landmark';
 import { NotFoundPage } from '@web/components/not-found-page';
 
 /** The text of spec §8's navigation error. */
-export const navigationErrorText = (e: unknown) => `Navigation error: ${routeErrorMessage(e)}`;
+const navigationErrorText = (e: unknown) => `Navigation error: ${routeErrorMessage(e)}`;
 
 function routeErrorMessage(e: unknown): string {
   if (isRouteErrorResponse(e)) return `${e.status} ${e.statusText || ''}`.trim();

@@ -1,10 +1,10 @@
 import { Badge, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import type { Batch } from '@shared/api/workspaces';
 
-export const BATCH_STATUS_COLORS = { queued: 'gray', running: 'blue', done: 'teal', failed: 'red' } as const;
+const BATCH_STATUS_COLORS = { queued: 'gray', running: 'blue', done: 'teal', failed: 'red' } as const;
 
 /** How far a batch has come, 0–100: by bytes read while running, full once finished. */
-export function batchPercent(batch: Batch) {
+function batchPercent(batch: Batch) {
   if (batch.status === 'done' || batch.status === 'failed') return 100;
   if (batch.bytesTotal) return Math.min(99, (100 * batch.bytesRead) / batch.bytesTotal);
   return batch.total ? (100 * (batch.processed + batch.failed)) / batch.total : 0;

@@ -2,7 +2,7 @@ import { Alert } from '@mantine/core';
 import { useNetwork } from '@mantine/hooks';
 import { IconWifiOff } from '@tabler/icons-react';
 
-export const OFFLINE_NOTICE_TEXT =
+const OFFLINE_NOTICE_TEXT =
   "You are offline. Screens you have opened before still open, but their data needs a connection and loads when you're back online.";
 
 /** Says plainly why lists and items do not load while the browser has no network. */

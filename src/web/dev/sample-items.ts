@@ -3,7 +3,7 @@ import { TEST_BEGIN_BLOCK, TEST_END_BLOCK } from '@shared/schemas/admin';
 import type { ItemData } from '../components/fields/types';
 
 /** Sample data for every built-in schema: the preview page and the form's smoke tests use them. */
-export const SAMPLE_REFERENCES: Reference[] = [
+const SAMPLE_REFERENCES: Reference[] = [
   { id: 'img-101', schemaType: 'marquee-assets-image-set', label: 'Summer hero banner', thumbId: 'hero.jpg' },
   { id: 'img-102', schemaType: 'marquee-assets-image-set', label: 'Beach product shot' },
   { id: 'img-103', schemaType: 'marquee-assets-image-set' },

@@ -1,7 +1,7 @@
-export const COOKIE_NOTICE_NAME = 'marquee_cookie_notification';
+const COOKIE_NOTICE_NAME = 'marquee_cookie_notification';
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
-export function readCookie(name: string, cookieString = document.cookie): string | undefined {
+function readCookie(name: string, cookieString = document.cookie): string | undefined {
   for (const part of cookieString.split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key === name) return decodeURIComponent(rest.join('='));
@@ -10,7 +10,7 @@ export function readCookie(name: string, cookieString = document.cookie): string
 }
 
 /** Spec §9: the cookie notice sets marquee_cookie_notification=1 for 365 days, secure, path /. */
-export function cookieNoticeCookie(): string {
+function cookieNoticeCookie(): string {
   return `${COOKIE_NOTICE_NAME}=1; Max-Age=${YEAR_SECONDS}; Path=/; Secure; SameSite=Lax`;
 }
 

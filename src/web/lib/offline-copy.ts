@@ -8,7 +8,7 @@ import { isApiError } from './api-client';
 const PREFIX = 'marquee:offline:';
 
 /** The fetch never reached the server (offline, DNS, connection refused). */
-export const isNetworkError = (e: unknown) => isApiError(e) && e.status === 0;
+const isNetworkError = (e: unknown) => isApiError(e) && e.status === 0;
 
 export function forgetOfflineCopies() {
   try {

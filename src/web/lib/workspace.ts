@@ -16,11 +16,11 @@ import { withOfflineCopy } from './offline-copy';
 export const workspacesQueryKey = ['workspaces'] as const;
 export const workspaceQueryKey = (id: string) => ['workspaces', id] as const;
 
-export const getWorkspaces = async () =>
+const getWorkspaces = async () =>
   (await apiRequest('/api/v1/workspaces', { schema: WorkspaceList })).workspaces;
 
 /** One workspace; without a network, the copy kept when it was last opened (see offline-copy.ts). */
-export const getWorkspace = (id: string) =>
+const getWorkspace = (id: string) =>
   withOfflineCopy(`workspace:${id}`, () =>
     apiRequest(`/api/v1/workspaces/${encodeURIComponent(id)}`, { schema: Workspace }),
   );
@@ -33,7 +33,7 @@ export const workspaceQueryOptions = (id: string) =>
 
 export const useWorkspaces = () => useQuery(workspacesQueryOptions());
 
-export const WORKSPACE_NOT_INITIALIZED = 'Workspace not initialized';
+const WORKSPACE_NOT_INITIALIZED = 'Workspace not initialized';
 
 /**
  * The workspace of the current URL; its route loader has loaded it, so this never suspends in practice.
@@ -46,7 +46,7 @@ export function useCurrentWorkspace(): WorkspaceType {
   return useSuspenseQuery(workspaceQueryOptions(workspace)).data;
 }
 
-export const updateWorkspace = (id: string, body: PatchWorkspaceBody) =>
+const updateWorkspace = (id: string, body: PatchWorkspaceBody) =>
   apiRequest(`/api/v1/workspaces/${encodeURIComponent(id)}`, { method: 'PATCH', body, schema: Workspace });
 
 /** PATCH /api/v1/workspaces/{id}; writes the answer into the cache and refreshes the workspace list. */

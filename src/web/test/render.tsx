@@ -28,7 +28,7 @@ export function cleanupRendered() {
 const normalise = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim();
 
 /** Elements whose own text (children included) equals or contains `text`, innermost first. */
-export function queryAllByText(text: string | RegExp, root: ParentNode = document.body): HTMLElement[] {
+function queryAllByText(text: string | RegExp, root: ParentNode = document.body): HTMLElement[] {
   const matches = (value: string) => (typeof text === 'string' ? value === text : text.test(value));
   const all = Array.from(root.querySelectorAll<HTMLElement>('body *'))
     .concat(Array.from(root.querySelectorAll<HTMLElement>('*')))
@@ -72,14 +72,5 @@ export const findByText = (text: string | RegExp, root?: ParentNode) => waitFor(
 export async function click(el: Element) {
   await act(async () => {
     (el as HTMLElement).click();
-  });
-}
-
-/** Types a value into an input the way React sees it. */
-export async function typeInto(input: HTMLInputElement, value: string) {
-  await act(async () => {
-    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
-    setter.call(input, value);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
   });
 }

@@ -8,7 +8,7 @@ import { apiRequest } from '@web/lib/api-client';
  */
 const base = (ws: string) => `/api/v1/workspaces/${encodeURIComponent(ws)}/audiences`;
 
-export const criteriaKeys = {
+const criteriaKeys = {
   definitions: (ws: string) => ['workspaces', ws, 'criteria-definitions'] as const,
   size: (ws: string, criteria: string) => ['workspaces', ws, 'audience-size', criteria] as const,
   sample: (ws: string, criteria: string) => ['workspaces', ws, 'audience-sample', criteria] as const,

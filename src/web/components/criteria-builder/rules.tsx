@@ -11,7 +11,7 @@ import {
 import type { AttributeRule, AudienceRule, EventRule } from '@shared/criteria/tree';
 import { defaultValue, ValueInput } from './value-input';
 
-export const PLACEHOLDERS = {
+const PLACEHOLDERS = {
   attribute: 'Attribute not selected',
   event: 'Event not selected',
   audience: 'Audience not selected',

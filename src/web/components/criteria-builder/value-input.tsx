@@ -3,7 +3,7 @@ import { isMultiValue, type AttributeType } from '@shared/criteria/operators';
 import type { RuleValue } from '@shared/criteria/tree';
 
 /** Spec §8: an option that no longer exists. */
-export const oldValueLabel = (value: string) => `--Old Value--${value}`;
+const oldValueLabel = (value: string) => `--Old Value--${value}`;
 
 /** The option list, plus the rule's values that are no longer options (shown as old values). */
 function optionsWith(options: readonly string[], values: readonly string[]) {

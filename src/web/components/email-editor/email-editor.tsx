@@ -88,11 +88,6 @@ function readTemplate(editor: Editor): Template {
 }
 
 /**
- * Spec §1 email template editor: GrapesJS with its newsletter preset (drag-and-drop blocks), the
- * workspace's image sets and uploads as its asset manager, desktop and phone views, undo and redo,
- * merge tags, and a draft in browser storage that a reload offers back.
- */
-/**
  * GrapesJS leaves its canvas frame unnamed and its scrolling side panel out of the tab order; both
  * fail WCAG (4.1.2 frame title, 2.1.1 keyboard access to a scrollable region).
  */
@@ -104,23 +99,68 @@ function nameEditorRegions(container: HTMLElement) {
   panel?.setAttribute('aria-label', 'Blocks, styles and layers');
 }
 
-export default function EmailEditor(props: FieldProps & { draftKey: string | null }) {
-  const { value, onChange, draftKey, field, error } = props;
+/**
+ * Inserts a merge tag at the caret of the text being edited, else at the end of the selected text
+ * block; says where it went, or that there was no text to take it.
+ */
+function insertMergeTag(editor: Editor, key: string): 'caret' | 'block' | 'no-text' {
+  const tag = mergeTagText(key);
+  const rte = editor.RichTextEditor.globalRte;
+  if (editor.getEditing() && rte) {
+    rte.insertHTML(tag);
+    editor.trigger('update');
+    return 'caret';
+  }
+  const selected = editor.getSelected();
+  if (!selected || !selected.is('text')) return 'no-text';
+  selected.components().add({ type: 'textnode', content: tag });
+  return 'block';
+}
+
+/** Adds a block into the selected cell, else at the end; an image block opens the asset manager. */
+function addBlock(editor: Editor, id: string) {
+  const block = editor.Blocks.get(id);
+  if (!block) return;
+  const target = editor.getSelected()?.is('cell') ? editor.getSelected()! : editor.getWrapper()!;
+  const [added] = [target.append(block.get('content') as never)].flat();
+  if (added) {
+    editor.select(added);
+    if (block.get('activate')) editor.runCommand('core:open-assets', { target: added, types: ['image'] });
+  }
+}
+
+/** Puts a picked image where the asset manager was asked for it, else into the selected cell or at the end. */
+function insertImage(editor: Editor, image: InlineImage, request: AssetsCustomData | null) {
+  const [asset] = [editor.AssetManager.add({ type: 'image', src: image.src, name: image.alt })].flat();
+  const target = request?.options?.target;
+  if (request && target) {
+    request.select(asset, true);
+    target.addAttributes?.({ alt: image.alt });
+  } else {
+    // Opened from the Images button: the image goes into the selected cell, else at the end.
+    const selected = editor.getSelected();
+    const parent = selected?.is('cell') ? selected : editor.getWrapper();
+    parent?.append({ type: 'image', src: image.src, attributes: { alt: image.alt } });
+  }
+  request?.close();
+}
+
+/**
+ * One GrapesJS editor in the returned container, started with `initialTemplate` and started anew when
+ * the draft key changes. Edits reach `onChange` (and the browser draft) a quarter second after they stop.
+ */
+function useGrapesEditor(
+  draftKey: string | null,
+  initialTemplate: Template,
+  onChange: (value: unknown) => void,
+) {
   const containerRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<Editor | null>(null);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
-  const initialValue = useRef(asTemplate(value));
-  const workspace = useMediaWorkspace();
-  const mergeTags = useMergeTags(workspace.workspaceId);
-  const [device, setDevice] = useState<PreviewDevice>('desktop');
-  const [assetRequest, setAssetRequest] = useState<AssetsCustomData | null>(null);
-  const [draft, setDraft] = useState<EmailDraft | null>(() => {
-    const stored = draftKey ? readDraft(draftKey) : null;
-    return stored && differsFrom(stored, value) ? stored : null;
-  });
+  const initialValue = useRef(initialTemplate);
   const [history, setHistory] = useState({ canUndo: false, canRedo: false });
-  const [notice, setNotice] = useState<string | null>(null);
+  const [assetRequest, setAssetRequest] = useState<AssetsCustomData | null>(null);
 
   useEffect(() => {
     const container = containerRef.current;
@@ -166,14 +206,168 @@ export default function EmailEditor(props: FieldProps & { draftKey: string | nul
     };
   }, [draftKey]);
 
-  useEffect(() => {
-    editorRef.current?.setDevice(device === 'phone' ? 'Phone' : 'Desktop');
-  }, [device]);
-
   const withEditor = (run: (editor: Editor) => void) => {
     const editor = editorRef.current;
     if (editor) run(editor);
   };
+
+  return { containerRef, editorRef, withEditor, history, assetRequest, setAssetRequest };
+}
+
+function DraftOffer({
+  draft,
+  onRestore,
+  onDiscard,
+}: {
+  draft: EmailDraft;
+  onRestore: () => void;
+  onDiscard: () => void;
+}) {
+  return (
+    <Alert color="blue" variant="light" icon={<IconRestore size={18} />} data-testid="email-draft-offer">
+      <Group justify="space-between" gap="sm">
+        <Text size="sm">
+          An unsaved draft of this email from {formatDateTime(draft.savedAt)} was kept in this browser.
+        </Text>
+        <Group gap="xs">
+          <Button size="xs" onClick={onRestore}>
+            Restore draft
+          </Button>
+          <Button size="xs" variant="default" onClick={onDiscard}>
+            Discard
+          </Button>
+        </Group>
+      </Group>
+    </Alert>
+  );
+}
+
+const BLOCKS = [
+  { id: 'text', label: 'Text' },
+  { id: 'image', label: 'Image' },
+  { id: 'button', label: 'Button' },
+  { id: 'sect100', label: 'Section, 1 column' },
+  { id: 'sect50', label: 'Section, 2 columns' },
+  { id: 'divider', label: 'Divider' },
+];
+
+/** Preview size, undo and redo. */
+function ViewControls({
+  device,
+  onDeviceChange,
+  history,
+  onUndo,
+  onRedo,
+}: {
+  device: PreviewDevice;
+  onDeviceChange: (device: PreviewDevice) => void;
+  history: { canUndo: boolean; canRedo: boolean };
+  onUndo: () => void;
+  onRedo: () => void;
+}) {
+  return (
+    <Group gap="xs">
+      <SegmentedControl
+        size="xs"
+        aria-label="Preview size"
+        value={device}
+        onChange={(next) => onDeviceChange(next as PreviewDevice)}
+        data={[
+          { value: 'desktop', label: 'Desktop' },
+          { value: 'phone', label: 'Phone' },
+        ]}
+      />
+      <Tooltip label="Undo">
+        <ActionIcon variant="default" aria-label="Undo" disabled={!history.canUndo} onClick={onUndo}>
+          <IconArrowBackUp size={16} />
+        </ActionIcon>
+      </Tooltip>
+      <Tooltip label="Redo">
+        <ActionIcon variant="default" aria-label="Redo" disabled={!history.canRedo} onClick={onRedo}>
+          <IconArrowForwardUp size={16} />
+        </ActionIcon>
+      </Tooltip>
+    </Group>
+  );
+}
+
+/** Blocks by menu as well as by dragging (keyboard users and tests can add them too), images, merge tags. */
+function ContentControls({
+  tags,
+  onAddBlock,
+  onOpenImages,
+  onInsertMergeTag,
+}: {
+  tags: readonly { key: string; label: string }[];
+  onAddBlock: (id: string) => void;
+  onOpenImages: () => void;
+  onInsertMergeTag: (key: string) => void;
+}) {
+  return (
+    <Group gap="xs">
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Button size="xs" variant="default" leftSection={<IconLayoutGridAdd size={14} />}>
+            Add block
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {BLOCKS.map((block) => (
+            <Menu.Item key={block.id} onClick={() => onAddBlock(block.id)}>
+              {block.label}
+            </Menu.Item>
+          ))}
+        </Menu.Dropdown>
+      </Menu>
+      <Button size="xs" variant="default" leftSection={<IconPhoto size={14} />} onClick={onOpenImages}>
+        Images
+      </Button>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Button size="xs" variant="default" leftSection={<IconBraces size={14} />}>
+            Insert merge tag
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {tags.length === 0 && <Menu.Item disabled>No customer profile attributes yet</Menu.Item>}
+          {tags.map((tag) => (
+            <Menu.Item key={tag.key} onClick={() => onInsertMergeTag(tag.key)}>
+              {tag.label}{' '}
+              <Text span c="dimmed" size="xs">
+                {mergeTagText(tag.key)}
+              </Text>
+            </Menu.Item>
+          ))}
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
+  );
+}
+
+/**
+ * Spec §1 email template editor: GrapesJS with its newsletter preset (drag-and-drop blocks), the
+ * workspace's image sets and uploads as its asset manager, desktop and phone views, undo and redo,
+ * merge tags, and a draft in browser storage that a reload offers back.
+ */
+export default function EmailEditor(props: FieldProps & { draftKey: string | null }) {
+  const { value, onChange, draftKey, field, error } = props;
+  const { containerRef, editorRef, withEditor, history, assetRequest, setAssetRequest } = useGrapesEditor(
+    draftKey,
+    asTemplate(value),
+    onChange,
+  );
+  const workspace = useMediaWorkspace();
+  const mergeTags = useMergeTags(workspace.workspaceId);
+  const [device, setDevice] = useState<PreviewDevice>('desktop');
+  const [draft, setDraft] = useState<EmailDraft | null>(() => {
+    const stored = draftKey ? readDraft(draftKey) : null;
+    return stored && differsFrom(stored, value) ? stored : null;
+  });
+  const [notice, setNotice] = useState<string | null>(null);
+
+  useEffect(() => {
+    editorRef.current?.setDevice(device === 'phone' ? 'Phone' : 'Desktop');
+  }, [editorRef, device]);
 
   const handleRestoreDraft = () => {
     if (!draft) return;
@@ -184,161 +378,35 @@ export default function EmailEditor(props: FieldProps & { draftKey: string | nul
     setDraft(null);
   };
 
-  /** At the caret of the text being edited, else at the end of the selected text block. */
   const handleInsertMergeTag = (key: string) =>
     withEditor((editor) => {
-      const tag = mergeTagText(key);
-      const rte = editor.RichTextEditor.globalRte;
-      if (editor.getEditing() && rte) {
-        rte.insertHTML(tag);
-        editor.trigger('update');
-        return;
-      }
-      const selected = editor.getSelected();
-      if (selected && selected.is('text')) {
-        selected.components().add({ type: 'textnode', content: tag });
-        setNotice(null);
-      } else {
-        setNotice('Select a text block first, then insert the merge tag.');
-      }
-    });
-
-  /** Blocks by menu as well as by dragging: keyboard users and tests can add them too. */
-  const handleAddBlock = (id: string) =>
-    withEditor((editor) => {
-      const block = editor.Blocks.get(id);
-      if (!block) return;
-      const target = editor.getSelected()?.is('cell') ? editor.getSelected()! : editor.getWrapper()!;
-      const [added] = [target.append(block.get('content') as never)].flat();
-      if (added) {
-        editor.select(added);
-        if (block.get('activate')) editor.runCommand('core:open-assets', { target: added, types: ['image'] });
-      }
+      const placed = insertMergeTag(editor, key);
+      if (placed === 'block') setNotice(null);
+      if (placed === 'no-text') setNotice('Select a text block first, then insert the merge tag.');
     });
 
   const handleImage = (image: InlineImage) => {
-    const request = assetRequest;
-    withEditor((editor) => {
-      const [asset] = [editor.AssetManager.add({ type: 'image', src: image.src, name: image.alt })].flat();
-      const target = request?.options?.target;
-      if (request && target) {
-        request.select(asset, true);
-        target.addAttributes?.({ alt: image.alt });
-      } else {
-        // Opened from the Images button: the image goes into the selected cell, else at the end.
-        const selected = editor.getSelected();
-        const parent = selected?.is('cell') ? selected : editor.getWrapper();
-        parent?.append({ type: 'image', src: image.src, attributes: { alt: image.alt } });
-      }
-      request?.close();
-    });
+    withEditor((editor) => insertImage(editor, image, assetRequest));
     setAssetRequest(null);
   };
 
-  const blocks = [
-    { id: 'text', label: 'Text' },
-    { id: 'image', label: 'Image' },
-    { id: 'button', label: 'Button' },
-    { id: 'sect100', label: 'Section, 1 column' },
-    { id: 'sect50', label: 'Section, 2 columns' },
-    { id: 'divider', label: 'Divider' },
-  ];
-  const tags = mergeTags.data?.mergeTags ?? [];
-
   return (
     <Stack gap="xs" data-testid="email-editor">
-      {draft && (
-        <Alert color="blue" variant="light" icon={<IconRestore size={18} />} data-testid="email-draft-offer">
-          <Group justify="space-between" gap="sm">
-            <Text size="sm">
-              An unsaved draft of this email from {formatDateTime(draft.savedAt)} was kept in this browser.
-            </Text>
-            <Group gap="xs">
-              <Button size="xs" onClick={handleRestoreDraft}>
-                Restore draft
-              </Button>
-              <Button size="xs" variant="default" onClick={() => setDraft(null)}>
-                Discard
-              </Button>
-            </Group>
-          </Group>
-        </Alert>
-      )}
+      {draft && <DraftOffer draft={draft} onRestore={handleRestoreDraft} onDiscard={() => setDraft(null)} />}
       <Group gap="xs" justify="space-between" wrap="wrap">
-        <Group gap="xs">
-          <SegmentedControl
-            size="xs"
-            aria-label="Preview size"
-            value={device}
-            onChange={(next) => setDevice(next as PreviewDevice)}
-            data={[
-              { value: 'desktop', label: 'Desktop' },
-              { value: 'phone', label: 'Phone' },
-            ]}
-          />
-          <Tooltip label="Undo">
-            <ActionIcon
-              variant="default"
-              aria-label="Undo"
-              disabled={!history.canUndo}
-              onClick={() => withEditor((editor) => editor.UndoManager.undo())}
-            >
-              <IconArrowBackUp size={16} />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label="Redo">
-            <ActionIcon
-              variant="default"
-              aria-label="Redo"
-              disabled={!history.canRedo}
-              onClick={() => withEditor((editor) => editor.UndoManager.redo())}
-            >
-              <IconArrowForwardUp size={16} />
-            </ActionIcon>
-          </Tooltip>
-        </Group>
-        <Group gap="xs">
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <Button size="xs" variant="default" leftSection={<IconLayoutGridAdd size={14} />}>
-                Add block
-              </Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {blocks.map((block) => (
-                <Menu.Item key={block.id} onClick={() => handleAddBlock(block.id)}>
-                  {block.label}
-                </Menu.Item>
-              ))}
-            </Menu.Dropdown>
-          </Menu>
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconPhoto size={14} />}
-            onClick={() => withEditor((editor) => editor.AssetManager.open({ types: ['image'] }))}
-          >
-            Images
-          </Button>
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
-              <Button size="xs" variant="default" leftSection={<IconBraces size={14} />}>
-                Insert merge tag
-              </Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {tags.length === 0 && <Menu.Item disabled>No customer profile attributes yet</Menu.Item>}
-              {tags.map((tag) => (
-                <Menu.Item key={tag.key} onClick={() => handleInsertMergeTag(tag.key)}>
-                  {tag.label}{' '}
-                  <Text span c="dimmed" size="xs">
-                    {mergeTagText(tag.key)}
-                  </Text>
-                </Menu.Item>
-              ))}
-            </Menu.Dropdown>
-          </Menu>
-        </Group>
+        <ViewControls
+          device={device}
+          onDeviceChange={setDevice}
+          history={history}
+          onUndo={() => withEditor((editor) => editor.UndoManager.undo())}
+          onRedo={() => withEditor((editor) => editor.UndoManager.redo())}
+        />
+        <ContentControls
+          tags={mergeTags.data?.mergeTags ?? []}
+          onAddBlock={(id) => withEditor((editor) => addBlock(editor, id))}
+          onOpenImages={() => withEditor((editor) => editor.AssetManager.open({ types: ['image'] }))}
+          onInsertMergeTag={handleInsertMergeTag}
+        />
       </Group>
       {notice && (
         <Text size="xs" c="orange.8" role="status">

@@ -20,7 +20,7 @@ export const DEVICE_WIDTHS: Record<PreviewDevice, number> = { desktop: 640, phon
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** The markup an email shows: combinedMarkup (CSS inlined, built by the server), else the HTML and CSS. */
-export function emailMarkup(template: unknown): string {
+function emailMarkup(template: unknown): string {
   const value = (template && typeof template === 'object' ? template : {}) as Record<string, unknown>;
   const combined = text(value.combinedMarkup);
   if (combined.trim()) return combined;

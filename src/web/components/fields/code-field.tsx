@@ -10,7 +10,7 @@ import type { FieldProps } from './types';
 import { RunTestPanel } from './run-test-panel';
 
 /** Spec §9: the code editor is 400 pixels high. */
-export const CODE_EDITOR_HEIGHT = 400;
+const CODE_EDITOR_HEIGHT = 400;
 
 const CodeEditor = lazy(() => import('./code-editor'));
 

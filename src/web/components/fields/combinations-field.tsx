@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import {
   ActionIcon,
   Badge,
@@ -15,14 +16,14 @@ import type {
   CombinationRow,
   CombinationsField as CombinationsFieldDef,
   FieldDef,
+  VariationDef,
 } from '@shared/schemas/types';
 import { timezoneKey } from '@shared/schemas/types';
 import { moveEntry, removeEntry } from '@shared/validation/list-fields';
 import { selectOptionLabel } from '@shared/validation/select-options';
 import { toKebabCase } from '@shared/text/slug';
 import { useFieldEnvironment } from './field-environment';
-import { FieldInput } from './field-input';
-import type { FieldProps, ItemData } from './types';
+import type { FieldInputProps, FieldProps, ItemData, NestedFieldProps } from './types';
 import { ViewValue } from './view-value';
 
 const asRows = (value: unknown): CombinationRow[] =>
@@ -41,6 +42,207 @@ const asRows = (value: unknown): CombinationRow[] =>
 const overrideKeys = (field: FieldDef) =>
   field.type === 'datetime' ? [field.key, timezoneKey(field.key)] : [field.key];
 
+/** A combination's Name, and the buttons that move it up, down or out. */
+function CombinationHeader({
+  row,
+  index,
+  count,
+  readOnly,
+  slugError,
+  onPatch,
+  onMove,
+  onRemove,
+}: {
+  row: CombinationRow;
+  index: number;
+  count: number;
+  readOnly: boolean;
+  slugError?: string;
+  onPatch: (patch: Partial<CombinationRow>) => void;
+  onMove: (step: -1 | 1) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <Group justify="space-between" align="flex-start" wrap="nowrap" mb="xs">
+      {readOnly ? (
+        <Text fw={600} size="sm">
+          {row._slug || '—'}
+        </Text>
+      ) : (
+        <TextInput
+          label="Name"
+          aria-label={`Combination ${index + 1} name`}
+          required
+          size="xs"
+          style={{ flex: 1, maxWidth: '20rem' }}
+          value={row._slug}
+          error={slugError}
+          onChange={(event) => onPatch({ _slug: event.currentTarget.value })}
+          onBlur={() => row._slug && onPatch({ _slug: toKebabCase(row._slug) })}
+        />
+      )}
+      {!readOnly && (
+        <Group gap={0} wrap="nowrap">
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label={`Move combination ${index + 1} up`}
+            disabled={index === 0}
+            onClick={() => onMove(-1)}
+          >
+            <IconArrowUp size={16} />
+          </ActionIcon>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label={`Move combination ${index + 1} down`}
+            disabled={index === count - 1}
+            onClick={() => onMove(1)}
+          >
+            <IconArrowDown size={16} />
+          </ActionIcon>
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            aria-label={`Remove combination ${index + 1}`}
+            onClick={onRemove}
+          >
+            <IconTrash size={16} />
+          </ActionIcon>
+        </Group>
+      )}
+    </Group>
+  );
+}
+
+/** The variation values a combination is for: badges when viewing, one select per variation when editing. */
+function VariationChoices({
+  row,
+  variations,
+  readOnly,
+  onPatch,
+}: {
+  row: CombinationRow;
+  variations: readonly VariationDef[];
+  readOnly: boolean;
+  onPatch: (patch: Partial<CombinationRow>) => void;
+}) {
+  if (variations.length === 0) return null;
+  if (readOnly) {
+    return (
+      <Group gap={6} mb="xs">
+        {variations
+          .filter((variation) => row.variations[variation.name])
+          .map((variation) => (
+            <Badge key={variation.name} variant="light" tt="none">
+              {variation.label}: {selectOptionLabel(variation.options, row.variations[variation.name])}
+            </Badge>
+          ))}
+      </Group>
+    );
+  }
+  return (
+    <SimpleGrid cols={{ base: 1, sm: Math.min(variations.length, 3) }} spacing="xs" mb="xs">
+      {variations.map((variation) => (
+        <Select
+          key={variation.name}
+          label={variation.label}
+          size="xs"
+          data={variation.options as { value: string; label: string }[]}
+          value={row.variations[variation.name] ?? null}
+          clearable
+          placeholder="Any"
+          comboboxProps={{ withinPortal: true }}
+          onChange={(next) => {
+            const chosen: Record<string, string> = { ...row.variations };
+            if (next) chosen[variation.name] = next;
+            else delete chosen[variation.name];
+            onPatch({ variations: chosen });
+          }}
+        />
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** The fields a combination overrides, each removable, and a select that adds another. */
+function CombinationOverrides({
+  row,
+  index,
+  rowPath,
+  overridable,
+  readOnly,
+  errors,
+  FieldInput,
+  onPatch,
+}: {
+  row: CombinationRow;
+  index: number;
+  rowPath: string;
+  overridable: readonly FieldDef[];
+  readOnly: boolean;
+  errors: FieldProps['errors'];
+  FieldInput: ComponentType<FieldInputProps>;
+  onPatch: (patch: Partial<CombinationRow>) => void;
+}) {
+  const overridden = overridable.filter((candidate) => candidate.key in row.overrides);
+  const available = overridable.filter((candidate) => !(candidate.key in row.overrides));
+  const overridesError = errors[`${rowPath}.overrides`];
+  return (
+    <Stack gap="xs">
+      {overridden.map((override) => (
+        <Group key={override.key} align="flex-start" wrap="nowrap" gap="xs">
+          <Text size="sm" w={110} pt={readOnly ? 0 : 4} style={{ flexShrink: 0 }}>
+            {override.label}
+          </Text>
+          <div style={{ flex: 1, minWidth: 0 }}>
+            <FieldInput
+              field={override}
+              scope={row.overrides as ItemData}
+              onPatch={(patch) => onPatch({ overrides: { ...row.overrides, ...patch } })}
+              readOnly={readOnly}
+              errors={errors}
+              pathPrefix={`${rowPath}.overrides.`}
+              compact
+            />
+          </div>
+          {!readOnly && (
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              aria-label={`Remove override ${override.label}`}
+              onClick={() => {
+                const rest = { ...row.overrides };
+                overrideKeys(override).forEach((key) => delete rest[key]);
+                onPatch({ overrides: rest });
+              }}
+            >
+              <IconX size={16} />
+            </ActionIcon>
+          )}
+        </Group>
+      ))}
+      {!readOnly && available.length > 0 && (
+        <Select
+          aria-label={`Add override to combination ${index + 1}`}
+          placeholder="Add an override…"
+          size="xs"
+          maw="16rem"
+          data={available.map((candidate) => ({ value: candidate.key, label: candidate.label }))}
+          value={null}
+          comboboxProps={{ withinPortal: true }}
+          onChange={(key) => key && onPatch({ overrides: { ...row.overrides, [key]: null } })}
+        />
+      )}
+      {overridesError && (
+        <Text size="xs" c="red">
+          {overridesError}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
 /**
  * Combination rows (spec §5, DESIGN §4): each has a unique Name (`_slug`), the chosen variation values
  * and at least one Override of another field of the item.
@@ -53,7 +255,8 @@ export function CombinationsField({
   error,
   errors,
   path,
-}: FieldProps<CombinationsFieldDef>) {
+  FieldInput,
+}: FieldProps<CombinationsFieldDef> & NestedFieldProps) {
   const { schema } = useFieldEnvironment();
   const rows = asRows(value);
   const variations = schema.variations ?? [];
@@ -68,149 +271,33 @@ export function CombinationsField({
     <Stack gap="sm" aria-label={field.label}>
       {rows.map((row, index) => {
         const rowPath = `${path}.${index}`;
-        const overridden = overridable.filter((candidate) => candidate.key in row.overrides);
-        const available = overridable.filter((candidate) => !(candidate.key in row.overrides));
-        const slugError = errors[`${rowPath}._slug`];
-        const overridesError = errors[`${rowPath}.overrides`];
+        const onPatch = (patch: Partial<CombinationRow>) => patchRow(index, patch);
         return (
           <Card key={index} padding="sm" radius="md" data-combination={index}>
-            <Group justify="space-between" align="flex-start" wrap="nowrap" mb="xs">
-              {readOnly ? (
-                <Text fw={600} size="sm">
-                  {row._slug || '—'}
-                </Text>
-              ) : (
-                <TextInput
-                  label="Name"
-                  aria-label={`Combination ${index + 1} name`}
-                  required
-                  size="xs"
-                  style={{ flex: 1, maxWidth: '20rem' }}
-                  value={row._slug}
-                  error={slugError}
-                  onChange={(event) => patchRow(index, { _slug: event.currentTarget.value })}
-                  onBlur={() => row._slug && patchRow(index, { _slug: toKebabCase(row._slug) })}
-                />
-              )}
-              {!readOnly && (
-                <Group gap={0} wrap="nowrap">
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    aria-label={`Move combination ${index + 1} up`}
-                    disabled={index === 0}
-                    onClick={() => update(moveEntry(rows, index, -1))}
-                  >
-                    <IconArrowUp size={16} />
-                  </ActionIcon>
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    aria-label={`Move combination ${index + 1} down`}
-                    disabled={index === rows.length - 1}
-                    onClick={() => update(moveEntry(rows, index, 1))}
-                  >
-                    <IconArrowDown size={16} />
-                  </ActionIcon>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={`Remove combination ${index + 1}`}
-                    onClick={() => update(removeEntry(rows, index))}
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Group>
-              )}
-            </Group>
-            {variations.length > 0 &&
-              (readOnly ? (
-                <Group gap={6} mb="xs">
-                  {variations
-                    .filter((variation) => row.variations[variation.name])
-                    .map((variation) => (
-                      <Badge key={variation.name} variant="light" tt="none">
-                        {variation.label}:{' '}
-                        {selectOptionLabel(variation.options, row.variations[variation.name])}
-                      </Badge>
-                    ))}
-                </Group>
-              ) : (
-                <SimpleGrid cols={{ base: 1, sm: Math.min(variations.length, 3) }} spacing="xs" mb="xs">
-                  {variations.map((variation) => (
-                    <Select
-                      key={variation.name}
-                      label={variation.label}
-                      size="xs"
-                      data={variation.options as { value: string; label: string }[]}
-                      value={row.variations[variation.name] ?? null}
-                      clearable
-                      placeholder="Any"
-                      comboboxProps={{ withinPortal: true }}
-                      onChange={(next) => {
-                        const chosen: Record<string, string> = { ...row.variations };
-                        if (next) chosen[variation.name] = next;
-                        else delete chosen[variation.name];
-                        patchRow(index, { variations: chosen });
-                      }}
-                    />
-                  ))}
-                </SimpleGrid>
-              ))}
+            <CombinationHeader
+              row={row}
+              index={index}
+              count={rows.length}
+              readOnly={readOnly}
+              slugError={errors[`${rowPath}._slug`]}
+              onPatch={onPatch}
+              onMove={(step) => update(moveEntry(rows, index, step))}
+              onRemove={() => update(removeEntry(rows, index))}
+            />
+            <VariationChoices row={row} variations={variations} readOnly={readOnly} onPatch={onPatch} />
             <Text size="xs" fw={600} c="dimmed" tt="uppercase" mb={4}>
               Overrides
             </Text>
-            <Stack gap="xs">
-              {overridden.map((override) => (
-                <Group key={override.key} align="flex-start" wrap="nowrap" gap="xs">
-                  <Text size="sm" w={110} pt={readOnly ? 0 : 4} style={{ flexShrink: 0 }}>
-                    {override.label}
-                  </Text>
-                  <div style={{ flex: 1, minWidth: 0 }}>
-                    <FieldInput
-                      field={override}
-                      scope={row.overrides as ItemData}
-                      onPatch={(patch) => patchRow(index, { overrides: { ...row.overrides, ...patch } })}
-                      readOnly={readOnly}
-                      errors={errors}
-                      pathPrefix={`${rowPath}.overrides.`}
-                      compact
-                    />
-                  </div>
-                  {!readOnly && (
-                    <ActionIcon
-                      variant="subtle"
-                      color="gray"
-                      aria-label={`Remove override ${override.label}`}
-                      onClick={() => {
-                        const rest = { ...row.overrides };
-                        overrideKeys(override).forEach((key) => delete rest[key]);
-                        patchRow(index, { overrides: rest });
-                      }}
-                    >
-                      <IconX size={16} />
-                    </ActionIcon>
-                  )}
-                </Group>
-              ))}
-              {!readOnly && available.length > 0 && (
-                <Select
-                  aria-label={`Add override to combination ${index + 1}`}
-                  placeholder="Add an override…"
-                  size="xs"
-                  maw="16rem"
-                  data={available.map((candidate) => ({ value: candidate.key, label: candidate.label }))}
-                  value={null}
-                  comboboxProps={{ withinPortal: true }}
-                  onChange={(key) => key && patchRow(index, { overrides: { ...row.overrides, [key]: null } })}
-                />
-              )}
-              {overridesError && (
-                <Text size="xs" c="red">
-                  {overridesError}
-                </Text>
-              )}
-            </Stack>
+            <CombinationOverrides
+              row={row}
+              index={index}
+              rowPath={rowPath}
+              overridable={overridable}
+              readOnly={readOnly}
+              errors={errors}
+              FieldInput={FieldInput}
+              onPatch={onPatch}
+            />
           </Card>
         );
       })}

@@ -6,13 +6,13 @@ import type { FieldProps } from './types';
 import { INPUT_ORDER, ViewValue } from './view-value';
 
 /** The date part of the spec's display format 'ddd MMM Do, YYYY h:mm A'. */
-export const DATE_ONLY_DISPLAY_FORMAT = 'ddd MMM Do, YYYY';
-export const DATE_MASK = 'YYYY/MM/DD';
+const DATE_ONLY_DISPLAY_FORMAT = 'ddd MMM Do, YYYY';
+const DATE_MASK = 'YYYY/MM/DD';
 
 const DATE_PATTERN = /^(\d{4})\/(\d{2})\/(\d{2})$/;
 
 /** Typed 'YYYY/MM/DD' → 'YYYY-MM-DD', or null when it names no real day. */
-export function parseDateText(text: string): string | null {
+function parseDateText(text: string): string | null {
   const match = DATE_PATTERN.exec(text.trim());
   if (!match) return null;
   const [year, month, day] = match.slice(1).map(Number);

@@ -24,10 +24,10 @@ const toMask = (wallClock: string) => wallClock.slice(0, 16).replace(/-/g, '/').
 /** The time a day picked from the calendar gets when the value has none yet. */
 const DEFAULT_TIME = '09:00';
 
-export const MASK_HINT = `Type ${PICKER_MASK} (24-hour)`;
+const MASK_HINT = `Type ${PICKER_MASK} (24-hour)`;
 
 /** The zone a date-time value is shown in: its `{key}_tz` companion, else the default zone. */
-export function zoneOf(scope: Readonly<Record<string, unknown>>, key: string): string {
+function zoneOf(scope: Readonly<Record<string, unknown>>, key: string): string {
   const zone = scope[timezoneKey(key)];
   return typeof zone === 'string' && isKnownTimezone(zone) ? zone : defaultTimezone();
 }
@@ -36,7 +36,7 @@ const isInstant = (value: unknown): value is string =>
   typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
 /** 'Tue Mar 4th, 2025 9:30 AM' in the value's zone (spec §9), with the zone's name. */
-export function DateTimeDisplay({ value, zone }: { value: unknown; zone: string }) {
+function DateTimeDisplay({ value, zone }: { value: unknown; zone: string }) {
   if (!isInstant(value)) return <ViewValue />;
   return (
     <Text size="sm">

@@ -1,6 +1,9 @@
 import { useId, type ComponentType } from 'react';
-import type { FieldDef, FieldType } from '@shared/schemas/types';
-import type { ValidationErrors } from '@shared/validation/validate-item';
+import type {
+  CombinationsField as CombinationsFieldDef,
+  FieldType,
+  TableField as TableFieldDef,
+} from '@shared/schemas/types';
 import { BooleanField } from './boolean-field';
 import { CodeField } from './code-field';
 import { CombinationsField } from './combinations-field';
@@ -26,10 +29,18 @@ import { SelectField } from './select-field';
 import { TableField } from './table-field';
 import { TagsField } from './tags-field';
 import { MultilineTextField, TextField } from './text-field';
-import type { FieldProps, ItemData } from './types';
+import type { FieldInputProps, FieldProps } from './types';
+
+function TableWithFields(props: FieldProps<TableFieldDef>) {
+  return <TableField {...props} FieldInput={FieldInput} />;
+}
+
+function CombinationsWithFields(props: FieldProps<CombinationsFieldDef>) {
+  return <CombinationsField {...props} FieldInput={FieldInput} />;
+}
 
 /** The built-in component of each field type (spec §5). */
-export const FIELD_COMPONENTS: Record<FieldType, ComponentType<FieldProps>> = {
+const FIELD_COMPONENTS: Record<FieldType, ComponentType<FieldProps>> = {
   text: TextField as ComponentType<FieldProps>,
   multiline: MultilineTextField as ComponentType<FieldProps>,
   'name-slug': NameSlugField as ComponentType<FieldProps>,
@@ -43,9 +54,9 @@ export const FIELD_COMPONENTS: Record<FieldType, ComponentType<FieldProps>> = {
   datetime: DateTimeField as ComponentType<FieldProps>,
   reference: ReferenceField as ComponentType<FieldProps>,
   'reference-list': ReferenceListField as ComponentType<FieldProps>,
-  table: TableField as ComponentType<FieldProps>,
+  table: TableWithFields as ComponentType<FieldProps>,
   code: CodeField as ComponentType<FieldProps>,
-  combinations: CombinationsField as ComponentType<FieldProps>,
+  combinations: CombinationsWithFields as ComponentType<FieldProps>,
   'schema-selector': SchemaSelectorField as ComponentType<FieldProps>,
   country: CountryField as ComponentType<FieldProps>,
   // Full editors of these come through `fieldEditors` (they live elsewhere); without one, displayed.
@@ -57,18 +68,6 @@ export const FIELD_COMPONENTS: Record<FieldType, ComponentType<FieldProps>> = {
   'service-connection': ServiceConnectionDisplay,
   'social-interests': SocialInterestsDisplay,
 };
-
-export interface FieldInputProps {
-  field: FieldDef;
-  scope: Readonly<ItemData>;
-  onPatch: (patch: Readonly<ItemData>) => void;
-  readOnly: boolean;
-  errors: ValidationErrors;
-  /** Path of the scope in the errors: '' for the item, 'table.0.' for a row. */
-  pathPrefix?: string;
-  compact?: boolean;
-  inputId?: string;
-}
 
 /** One field of a scope, drawn by its type's component (or a registered replacement editor). */
 export function FieldInput({

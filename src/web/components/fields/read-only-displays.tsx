@@ -1,16 +1,4 @@
-import {
-  Badge,
-  Box,
-  Code,
-  Group,
-  Image,
-  List,
-  Paper,
-  Stack,
-  Text,
-  Textarea,
-  Typography,
-} from '@mantine/core';
+import { Badge, Box, Group, Image, List, Paper, Stack, Text, Textarea, Typography } from '@mantine/core';
 import { IconFile, IconMapPin, IconPlugConnected } from '@tabler/icons-react';
 import type { FieldProps } from './types';
 import { countryName } from '@shared/geo/countries';
@@ -254,10 +242,4 @@ export function SocialInterestsDisplay({ value }: FieldProps) {
       ))}
     </Group>
   );
-}
-
-/** Anything the form has no display for: its JSON. */
-export function JsonDisplay({ value }: FieldProps) {
-  if (value === undefined || value === null) return <ViewValue />;
-  return <Code block>{JSON.stringify(value, null, 2)}</Code>;
 }

@@ -18,7 +18,7 @@ const isReference = (value: unknown): value is Reference =>
 const asReferences = (value: unknown): Reference[] => (Array.isArray(value) ? value.filter(isReference) : []);
 
 /** One reference as a chip: thumbnail (or initial), label ('-- UNNAMED ITEM --' when unnamed) and type. */
-export function ReferenceChip({ reference, actions }: { reference: Reference; actions?: React.ReactNode }) {
+function ReferenceChip({ reference, actions }: { reference: Reference; actions?: React.ReactNode }) {
   const { thumbnailUrl } = useFieldEnvironment();
   const label = referenceLabel(reference);
   const typeTitle = getSchema(reference.schemaType)?.title ?? reference.schemaType;

@@ -6,7 +6,7 @@ import { apiRequest } from '@web/lib/api-client';
  * POST /fun/testCollection/runTest, beside the code field that offers 'Run': the item form is
  * a shared component and may not import a feature.
  */
-export const runTest = (ws: string, fun: string) =>
+const runTest = (ws: string, fun: string) =>
   apiRequest(`/fun/testCollection/runTest?${new URLSearchParams({ __marquee_workspace: ws })}`, {
     method: 'POST',
     body: { fun },

@@ -9,7 +9,7 @@ import { INPUT_ORDER, ViewValue } from './view-value';
 import { showToast } from '@web/lib/toast';
 
 /** Spec §8: the failure of 'Generate Types' is a persistent centre notification. */
-export const typesNotGenerated = (detail: string) => `Types not generated. ${detail}`;
+const typesNotGenerated = (detail: string) => `Types not generated. ${detail}`;
 
 /** The name of a schema, with 'Generate Types' (its type definition text) and 'Copy' (spec §2). */
 export function SchemaSelectorField({

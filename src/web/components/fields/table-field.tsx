@@ -2,8 +2,7 @@ import { ActionIcon, Button, Group, Table, Text } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
 import type { TableField as TableFieldDef } from '@shared/schemas/types';
 import { canAddRow, moveEntry, removeEntry } from '@shared/validation/list-fields';
-import { FieldInput } from './field-input';
-import type { FieldProps, ItemData } from './types';
+import type { FieldProps, ItemData, NestedFieldProps } from './types';
 import { ViewValue } from './view-value';
 
 const asRows = (value: unknown): ItemData[] =>
@@ -21,7 +20,8 @@ export function TableField({
   error,
   errors,
   path,
-}: FieldProps<TableFieldDef>) {
+  FieldInput,
+}: FieldProps<TableFieldDef> & NestedFieldProps) {
   const rows = asRows(value);
   if (readOnly && rows.length === 0) return <ViewValue />;
   const update = (next: ItemData[]) => onChange(next.length ? next : null);

@@ -30,6 +30,26 @@ export interface FieldProps<F extends FieldDef = FieldDef> {
   compact?: boolean;
 }
 
+export interface FieldInputProps {
+  field: FieldDef;
+  scope: Readonly<ItemData>;
+  onPatch: (patch: Readonly<ItemData>) => void;
+  readOnly: boolean;
+  errors: ValidationErrors;
+  /** Path of the scope in the errors: '' for the item, 'table.0.' for a row. */
+  pathPrefix?: string;
+  compact?: boolean;
+  inputId?: string;
+}
+
+/**
+ * Fields that hold fields (tables, combinations) draw them with the `FieldInput` they are handed, so they
+ * need not import the component that dispatches on field type, which imports them.
+ */
+export interface NestedFieldProps {
+  FieldInput: ComponentType<FieldInputProps>;
+}
+
 /** Settings that come from outside the form: the workspace and the API. */
 export interface FieldEnvironment {
   schema: SchemaType;

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Text } from '@mantine/core';
 
 /** How an empty value reads in view and compare modes. */
-export const EMPTY_DISPLAY = '—';
+const EMPTY_DISPLAY = '—';
 
 /** A read-only value: plain text that keeps line breaks, or a dimmed dash when empty. */
 export function ViewValue({ children, empty }: { children?: ReactNode; empty?: boolean }) {

@@ -69,7 +69,7 @@ export interface ItemFormProps {
 }
 
 /** Fields in form order: the schema's topFields first, then the rest in schema order. */
-export function orderedFields(schema: Pick<SchemaType, 'fields' | 'topFields'>): FieldDef[] {
+function orderedFields(schema: Pick<SchemaType, 'fields' | 'topFields'>): FieldDef[] {
   const top = schema.topFields
     .map((key) => schema.fields.find((field) => field.key === key))
     .filter((field): field is FieldDef => !!field);
@@ -86,6 +86,245 @@ function useSyncedState<T>(source: T, same: (a: T, b: T) => boolean = Object.is)
 }
 
 /**
+ * The form's data and the stored data it started from (`baseline`); new stored data replaces both
+ * unless the user has changes.
+ */
+function useItemDraft(schema: SchemaType, value: ItemData) {
+  const [prepared, setPrepared] = useState(() => prepareItemData(schema, value));
+  const [baseline, setBaseline] = useState<ItemData>(prepared.data);
+  const [data, setData] = useState<ItemData>(prepared.data);
+  const dirty = !sameValue(baseline, data);
+  if (useSyncedState(value, sameValue) && !dirty) {
+    const next = prepareItemData(schema, value);
+    setPrepared(next);
+    setBaseline(next.data);
+    setData(next.data);
+  }
+  return { prepared, baseline, setBaseline, data, setData, dirty };
+}
+
+/** Leaves at once without unsaved changes; asks first with them. */
+function confirmLeaving(dirty: boolean, leave: () => void) {
+  if (!dirty) return leave();
+  modals.openConfirmModal({
+    title: CANCEL_CONFIRM_TITLE,
+    children: <Text size="sm">{CANCEL_CONFIRM_MESSAGE}</Text>,
+    labels: { confirm: 'YES', cancel: 'NO' },
+    confirmProps: { color: 'red' },
+    centered: true,
+    onConfirm: leave,
+  });
+}
+
+/** What the fields need from outside the form: the workspace's zones and the API's helpers. */
+function useItemFieldEnvironment(
+  props: ItemFormProps,
+  loadedDefaults: FieldEnvironment['loadedDefaults'],
+): FieldEnvironment {
+  const { schema, timezones, referenceSearch, thumbnailUrl, generateTypes, schemaOptions, fieldEditors } =
+    props;
+  return useMemo(
+    () => ({
+      schema,
+      timezones: timezones?.length ? workspaceTimezones({ timezones }) : workspaceTimezones(),
+      referenceSearch,
+      thumbnailUrl,
+      generateTypes,
+      schemaOptions: schemaOptions ?? DEFAULT_SCHEMA_OPTIONS,
+      loadedDefaults,
+      fieldEditors: fieldEditors ?? {},
+    }),
+    [
+      schema,
+      timezones,
+      referenceSearch,
+      thumbnailUrl,
+      generateTypes,
+      schemaOptions,
+      fieldEditors,
+      loadedDefaults,
+    ],
+  );
+}
+
+/** Server-backed checks follow the data while editing; an answer for data since replaced is dropped. */
+function useAsyncErrors(
+  editing: boolean,
+  validateAsync: ItemFormProps['validateAsync'],
+  schema: SchemaType,
+  data: ItemData,
+): ValidationErrors {
+  const [asyncErrors, setAsyncErrors] = useState<ValidationErrors>({});
+  useEffect(() => {
+    if (!editing || !validateAsync) return;
+    let current = true;
+    validateAsync(schema, data).then(
+      (found) => {
+        if (current) setAsyncErrors(errorsByField(found));
+      },
+      () => {
+        if (current) setAsyncErrors({});
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [editing, validateAsync, schema, data]);
+  return asyncErrors;
+}
+
+/** The form's sticky bar: its mode and title, the actions of that mode, and why Save is blocked. */
+function ItemFormToolbar({
+  schema,
+  mode,
+  canEdit,
+  dirty,
+  blocked,
+  showAllErrors,
+  onShowAllErrors,
+  actions: { canSave, canReset, saving },
+  onModeChange,
+  onCancel,
+  onReset,
+  onSave,
+}: {
+  schema: SchemaType;
+  mode: ItemFormMode;
+  canEdit: boolean;
+  dirty: boolean;
+  blocked: boolean;
+  showAllErrors: boolean;
+  onShowAllErrors: () => void;
+  actions: { canSave: boolean; canReset: boolean; saving: boolean };
+  onModeChange: (mode: ItemFormMode) => void;
+  onCancel: () => void;
+  onReset: () => void;
+  onSave: () => void;
+}) {
+  const editing = mode === 'edit';
+  return (
+    <Paper
+      px="md"
+      py="xs"
+      radius="md"
+      style={{ position: 'sticky', top: 0, zIndex: 3, background: 'var(--mantine-color-body)' }}
+    >
+      <Group justify="space-between" gap="sm">
+        <Group gap="xs">
+          {editing ? (
+            <IconPencil size={18} />
+          ) : mode === 'compare' ? (
+            <IconArrowBackUp size={18} />
+          ) : (
+            <IconEye size={18} />
+          )}
+          <Text fw={600} size="sm">
+            {mode === 'edit'
+              ? `Editing ${schema.title}`
+              : mode === 'compare'
+                ? 'Comparing versions'
+                : schema.title}
+          </Text>
+          {editing && dirty && (
+            <Text size="xs" c="dimmed">
+              Unsaved changes
+            </Text>
+          )}
+        </Group>
+        <Group gap="xs">
+          {mode === 'view' && canEdit && (
+            <Button leftSection={<IconPencil size={16} />} onClick={() => onModeChange('edit')}>
+              Edit
+            </Button>
+          )}
+          {mode === 'view' && !canEdit && (
+            <Group gap={6} c="dimmed">
+              <IconLock size={16} />
+              <Text size="sm">Read-only: you cannot edit {schema.pluralTitle.toLowerCase()}</Text>
+            </Group>
+          )}
+          {mode === 'compare' && (
+            <Button variant="default" onClick={() => onModeChange('view')}>
+              Close comparison
+            </Button>
+          )}
+          {editing && (
+            <>
+              <Button variant="subtle" color="gray" onClick={onCancel}>
+                Cancel
+              </Button>
+              <Button variant="default" disabled={!canReset || saving} onClick={onReset}>
+                Reset
+              </Button>
+              <Button
+                leftSection={<IconDeviceFloppy size={16} />}
+                disabled={!canSave}
+                loading={saving}
+                onClick={onSave}
+              >
+                Save
+              </Button>
+            </>
+          )}
+        </Group>
+      </Group>
+      {blocked && (
+        <Group gap={6} justify="flex-end" mt={4}>
+          <Text size="xs" c="red" role="alert">
+            {SAVE_BLOCKED_MESSAGE}
+          </Text>
+          {!showAllErrors && (
+            <Anchor component="button" type="button" size="xs" onClick={onShowAllErrors}>
+              Show what to fix
+            </Anchor>
+          )}
+        </Group>
+      )}
+    </Paper>
+  );
+}
+
+/** The visible fields of the item, each in its labelled row. */
+function ItemFormFields({
+  formId,
+  schema,
+  data,
+  editing,
+  errors,
+  onPatch,
+}: {
+  formId: string;
+  schema: SchemaType;
+  data: ItemData;
+  editing: boolean;
+  errors: ValidationErrors;
+  onPatch: (patch: Readonly<ItemData>) => void;
+}) {
+  const visibleFields = orderedFields(schema).filter((field) => isFieldVisible(field, data));
+  return (
+    <Paper p={{ base: 'sm', sm: 'lg' }} radius="md">
+      <Stack gap="sm">
+        {visibleFields.map((field) => {
+          const inputId = `${formId}-${field.key}`;
+          return (
+            <FieldRow key={field.key} field={field} inputId={inputId} editing={editing}>
+              <FieldInput
+                field={field}
+                scope={data}
+                onPatch={onPatch}
+                readOnly={!editing}
+                errors={errors}
+                inputId={inputId}
+              />
+            </FieldRow>
+          );
+        })}
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
  * The item form (spec §2, §4, §5): view, edit and compare modes over a schema's fields. Edit offers
  * Save (only when dirty and valid, or when the schema allows saving with errors), Reset (only when
  * dirty) and Cancel (confirmed when there are unsaved changes); view offers Edit to those who may.
@@ -93,29 +332,17 @@ function useSyncedState<T>(source: T, same: (a: T, b: T) => boolean = Object.is)
 export function ItemForm(props: ItemFormProps) {
   const { schema, value, canEdit, compareWith, onSave, onCancel, onModeChange, validateAsync } = props;
   const formId = useId();
-
-  const [prepared, setPrepared] = useState(() => prepareItemData(schema, value));
-  const [baseline, setBaseline] = useState<ItemData>(prepared.data);
-  const [data, setData] = useState<ItemData>(prepared.data);
+  const { prepared, baseline, setBaseline, data, setData, dirty } = useItemDraft(schema, value);
   const [requestedMode, setRequestedMode] = useState<ItemFormMode>(props.mode);
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [showAllErrors, setShowAllErrors] = useState(false);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [serverErrors, setServerErrors] = useState<ValidationErrors>({});
-  const [asyncErrors, setAsyncErrors] = useState<ValidationErrors>({});
   const [isSaved, setSaved] = useState(!props.isNew);
 
-  const dirty = !sameValue(baseline, data);
-
-  // A new mode from the parent wins; new stored data replaces the form's unless the user has changes.
+  // A new mode from the parent wins.
   if (useSyncedState(props.mode)) setRequestedMode(props.mode);
-  if (useSyncedState(value, sameValue) && !dirty) {
-    const next = prepareItemData(schema, value);
-    setPrepared(next);
-    setBaseline(next.data);
-    setData(next.data);
-  }
 
   const mode: ItemFormMode =
     requestedMode === 'compare' && compareWith
@@ -138,22 +365,7 @@ export function ItemForm(props: ItemFormProps) {
   );
   const incomplete = isStoredIncomplete && mode !== 'compare';
 
-  // Server-backed checks follow the data while editing; an answer for data since replaced is dropped.
-  useEffect(() => {
-    if (!editing || !validateAsync) return;
-    let current = true;
-    validateAsync(schema, data).then(
-      (found) => {
-        if (current) setAsyncErrors(errorsByField(found));
-      },
-      () => {
-        if (current) setAsyncErrors({});
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [editing, validateAsync, schema, data]);
+  const asyncErrors = useAsyncErrors(editing, validateAsync, schema, data);
 
   const shownErrors: ValidationErrors = useMemo(() => {
     if (!editing) return {};
@@ -164,30 +376,7 @@ export function ItemForm(props: ItemFormProps) {
     return { ...checked, ...serverErrors, ...own };
   }, [editing, showAllErrors, errors, touched, validateAsync, asyncErrors, serverErrors]);
 
-  const environment: FieldEnvironment = useMemo(
-    () => ({
-      schema,
-      timezones: props.timezones?.length
-        ? workspaceTimezones({ timezones: props.timezones })
-        : workspaceTimezones(),
-      referenceSearch: props.referenceSearch,
-      thumbnailUrl: props.thumbnailUrl,
-      generateTypes: props.generateTypes,
-      schemaOptions: props.schemaOptions ?? DEFAULT_SCHEMA_OPTIONS,
-      loadedDefaults: prepared.loadedDefaults,
-      fieldEditors: props.fieldEditors ?? {},
-    }),
-    [
-      schema,
-      props.timezones,
-      props.referenceSearch,
-      props.thumbnailUrl,
-      props.generateTypes,
-      props.schemaOptions,
-      props.fieldEditors,
-      prepared.loadedDefaults,
-    ],
-  );
+  const environment = useItemFieldEnvironment(props, prepared.loadedDefaults);
 
   const changeMode = (next: ItemFormMode) => {
     setRequestedMode(next);
@@ -234,106 +423,30 @@ export function ItemForm(props: ItemFormProps) {
     }
   };
 
-  const handleCancel = () => {
-    const leave = () => {
+  const handleCancel = () =>
+    confirmLeaving(dirty, () => {
       resetForm();
       changeMode('view');
       onCancel?.();
-    };
-    if (!dirty) return leave();
-    modals.openConfirmModal({
-      title: CANCEL_CONFIRM_TITLE,
-      children: <Text size="sm">{CANCEL_CONFIRM_MESSAGE}</Text>,
-      labels: { confirm: 'YES', cancel: 'NO' },
-      confirmProps: { color: 'red' },
-      centered: true,
-      onConfirm: leave,
     });
-  };
-
-  const visibleFields = orderedFields(schema).filter((field) => isFieldVisible(field, data));
 
   return (
     <FieldEnvironmentContext.Provider value={environment}>
       <Stack gap="md" data-item-form={schema.name} data-mode={mode}>
-        <Paper
-          px="md"
-          py="xs"
-          radius="md"
-          style={{ position: 'sticky', top: 0, zIndex: 3, background: 'var(--mantine-color-body)' }}
-        >
-          <Group justify="space-between" gap="sm">
-            <Group gap="xs">
-              {mode === 'edit' ? (
-                <IconPencil size={18} />
-              ) : mode === 'compare' ? (
-                <IconArrowBackUp size={18} />
-              ) : (
-                <IconEye size={18} />
-              )}
-              <Text fw={600} size="sm">
-                {mode === 'edit'
-                  ? `Editing ${schema.title}`
-                  : mode === 'compare'
-                    ? 'Comparing versions'
-                    : schema.title}
-              </Text>
-              {editing && dirty && (
-                <Text size="xs" c="dimmed">
-                  Unsaved changes
-                </Text>
-              )}
-            </Group>
-            <Group gap="xs">
-              {mode === 'view' && canEdit && (
-                <Button leftSection={<IconPencil size={16} />} onClick={() => changeMode('edit')}>
-                  Edit
-                </Button>
-              )}
-              {mode === 'view' && !canEdit && (
-                <Group gap={6} c="dimmed">
-                  <IconLock size={16} />
-                  <Text size="sm">Read-only: you cannot edit {schema.pluralTitle.toLowerCase()}</Text>
-                </Group>
-              )}
-              {mode === 'compare' && (
-                <Button variant="default" onClick={() => changeMode('view')}>
-                  Close comparison
-                </Button>
-              )}
-              {editing && (
-                <>
-                  <Button variant="subtle" color="gray" onClick={handleCancel}>
-                    Cancel
-                  </Button>
-                  <Button variant="default" disabled={!canReset || saving} onClick={resetForm}>
-                    Reset
-                  </Button>
-                  <Button
-                    leftSection={<IconDeviceFloppy size={16} />}
-                    disabled={!canSave}
-                    loading={saving}
-                    onClick={handleSave}
-                  >
-                    Save
-                  </Button>
-                </>
-              )}
-            </Group>
-          </Group>
-          {blocked && (
-            <Group gap={6} justify="flex-end" mt={4}>
-              <Text size="xs" c="red" role="alert">
-                {SAVE_BLOCKED_MESSAGE}
-              </Text>
-              {!showAllErrors && (
-                <Anchor component="button" type="button" size="xs" onClick={() => setShowAllErrors(true)}>
-                  Show what to fix
-                </Anchor>
-              )}
-            </Group>
-          )}
-        </Paper>
+        <ItemFormToolbar
+          schema={schema}
+          mode={mode}
+          canEdit={canEdit}
+          dirty={dirty}
+          blocked={blocked}
+          showAllErrors={showAllErrors}
+          onShowAllErrors={() => setShowAllErrors(true)}
+          actions={{ canSave, canReset, saving }}
+          onModeChange={changeMode}
+          onCancel={handleCancel}
+          onReset={resetForm}
+          onSave={handleSave}
+        />
 
         {incomplete && (
           <Alert
@@ -359,25 +472,14 @@ export function ItemForm(props: ItemFormProps) {
             after={{ label: props.valueLabel ?? 'Current version', data }}
           />
         ) : (
-          <Paper p={{ base: 'sm', sm: 'lg' }} radius="md">
-            <Stack gap="sm">
-              {visibleFields.map((field) => {
-                const inputId = `${formId}-${field.key}`;
-                return (
-                  <FieldRow key={field.key} field={field} inputId={inputId} editing={editing}>
-                    <FieldInput
-                      field={field}
-                      scope={data}
-                      onPatch={handlePatch}
-                      readOnly={!editing}
-                      errors={shownErrors}
-                      inputId={inputId}
-                    />
-                  </FieldRow>
-                );
-              })}
-            </Stack>
-          </Paper>
+          <ItemFormFields
+            formId={formId}
+            schema={schema}
+            data={data}
+            editing={editing}
+            errors={shownErrors}
+            onPatch={handlePatch}
+          />
         )}
       </Stack>
     </FieldEnvironmentContext.Provider>

@@ -68,19 +68,6 @@ export async function keyDown(element: Element, key: string) {
   });
 }
 
-export async function blur(element: HTMLElement) {
-  await act(async () => {
-    element.dispatchEvent(new FocusEvent('blur', { bubbles: false }));
-    element.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
-  });
-}
-
-export async function focus(element: HTMLElement) {
-  await act(async () => {
-    element.focus();
-  });
-}
-
 /** The button whose text is exactly `text`. */
 export function button(text: string): HTMLButtonElement {
   const found = Array.from(document.querySelectorAll('button')).find(

@@ -18,7 +18,7 @@ import { IconAlertTriangle, IconCircleCheck, IconInfoCircle, IconWorldSearch } f
 import type { SanityResult } from '@shared/media/contract';
 import { errorMessage } from '@web/lib/api-client';
 import { formatDateTime } from '@web/lib/dates';
-import { getSanity, sanityQueryKey, useSanity } from '@web/features/media/api/get-sanity';
+import { getSanity, sanityQueryKey, useSanity } from './api/get-sanity';
 import { summariseSanity, type SanitySummary } from './sanity-summary';
 
 export interface ImageCheckDialogProps {

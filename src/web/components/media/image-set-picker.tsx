@@ -28,7 +28,7 @@ import {
 import type { Item } from '@shared/api/items';
 import { imageResizeUrl, parseOwnImageUrl } from '@shared/media/urls';
 import { errorMessage } from '@web/lib/api-client';
-import { useImageSets } from '@web/features/media/api/list-image-sets';
+import { useImageSets } from './api/list-image-sets';
 import { IMAGE_ACCEPT, notAnImageDetail, UPLOAD_MESSAGES } from './upload-messages';
 import { inlineImageOfSet, masterImageOf, matchesImageSearch, type InlineImage } from './inline-image';
 import type { MediaWorkspace } from './media-workspace';

@@ -17,7 +17,7 @@ export interface InlineImage {
 }
 
 /** Inline images show at the editor's size, w=600 (spec §7). */
-export const INLINE_IMAGE_WIDTH = 600;
+const INLINE_IMAGE_WIDTH = 600;
 
 const asFile = (value: unknown): FileRecord | null =>
   value && typeof value === 'object' && typeof (value as FileRecord).storageName === 'string'

@@ -17,7 +17,7 @@ const LIKELIHOOD_TEXT: Record<string, string> = {
   VERY_LIKELY: 'Very likely',
 };
 
-export const CATEGORY_TITLES: Record<SafeSearchCategory, string> = {
+const CATEGORY_TITLES: Record<SafeSearchCategory, string> = {
   adult: 'Adult',
   spoof: 'Spoof',
   medical: 'Medical',
@@ -30,7 +30,7 @@ export const likelihoodText = (likelihood: string | null | undefined) =>
   likelihood && LIKELIHOOD_TEXT[likelihood] ? LIKELIHOOD_TEXT[likelihood] : NOT_ANALYSED;
 
 /** Mantine colour of a rating: green when unlikely, yellow when possible, red when likely, grey when unknown. */
-export function likelihoodColor(likelihood: string | null | undefined): string {
+function likelihoodColor(likelihood: string | null | undefined): string {
   const level = safeSearchLevel(likelihood);
   if (level === null) return 'gray';
   if (level <= 1) return 'teal';
@@ -38,7 +38,7 @@ export function likelihoodColor(likelihood: string | null | undefined): string {
   return 'red';
 }
 
-export interface Rating {
+interface Rating {
   category: SafeSearchCategory;
   title: string;
   likelihood: string;

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createImageSet, invalidateWorkspaceItems } from '@web/features/media/api/create-image-set';
-import { uploadFile, type UploadOptions } from '@web/features/media/api/upload-file';
+import { createImageSet, invalidateWorkspaceItems } from './api/create-image-set';
+import { uploadFile, type UploadOptions } from './api/upload-file';
 import { inlineImageOfFile, inlineImageOfSet, type InlineImage } from './inline-image';
 import { nameFromFile } from './upload-rows';
 

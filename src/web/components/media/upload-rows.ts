@@ -6,7 +6,7 @@ import { UPLOAD_TIMEZONE } from '@shared/time/zones';
  * The rows of the multi-image upload dialog (spec §2, §4 Image upload wizard): one per picked image,
  * from upload through analysis to the saved image set. Pure, so the table's editing is tested alone.
  */
-export type RowStatus = 'queued' | 'uploading' | 'uploaded' | 'failed' | 'saving' | 'saved' | 'save-failed';
+type RowStatus = 'queued' | 'uploading' | 'uploaded' | 'failed' | 'saving' | 'saved' | 'save-failed';
 
 export interface UploadRow {
   key: string;
@@ -30,7 +30,7 @@ export interface UploadRow {
 }
 
 export type EditableKey = 'name' | 'altText' | 'labels' | 'startTime' | 'endTime';
-export type EditableValue<K extends EditableKey> = UploadRow[K];
+type EditableValue<K extends EditableKey> = UploadRow[K];
 
 export type RowsAction =
   | { type: 'add'; rows: UploadRow[] }

@@ -40,7 +40,7 @@ const WRAPPING_BADGE = {
 } as const;
 
 /** The upload table shows thumbnails at h=100 (spec §7). */
-export const TABLE_THUMB_HEIGHT = 100;
+const TABLE_THUMB_HEIGHT = 100;
 
 /** A picked file's own pixels, until the server's thumbnail exists. */
 function useObjectUrl(file: File, enabled: boolean) {

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '@web/lib/api-client';
-import { createImageSet, invalidateWorkspaceItems } from '@web/features/media/api/create-image-set';
-import { getSanity } from '@web/features/media/api/get-sanity';
-import { isAbortError, uploadFile } from '@web/features/media/api/upload-file';
-import { reportUploadBatch, startUploadBatch } from '@web/features/media/api/record-upload-batch';
+import { createImageSet, invalidateWorkspaceItems } from './api/create-image-set';
+import { getSanity } from './api/get-sanity';
+import { isAbortError, uploadFile } from './api/upload-file';
+import { reportUploadBatch, startUploadBatch } from './api/record-upload-batch';
 import { newRow, imageSetData, rowsReducer, rowsToSave, type UploadRow } from './upload-rows';
 import { createTaskQueue, runBounded, UPLOAD_CONCURRENCY } from './upload-queue';
 import { progressPercent } from './upload-progress';

@@ -18,7 +18,7 @@ import { errorMessage } from '@web/lib/api-client';
 import { getPlace, usePlaceSearch, type Bias } from './places-api';
 
 /** 'Use my location': the browser's position, asked for when the user clicks, biases the suggestions. */
-export function useBrowserBias() {
+function useBrowserBias() {
   const [bias, setBias] = useState<Bias | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);

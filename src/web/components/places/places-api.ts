@@ -10,7 +10,7 @@ const WORKSPACE_PARAM = '__marquee_workspace';
 const placesKey = (ws: string) => ['workspaces', ws, 'places'] as const;
 
 /** GET /fun/places/config: which lookup answers, and the map's tile URL. */
-export const placesConfigOptions = (ws: string) =>
+const placesConfigOptions = (ws: string) =>
   queryOptions({
     queryKey: [...placesKey(ws), 'config'],
     queryFn: ({ signal }) =>
@@ -30,7 +30,7 @@ export interface Bias {
 }
 
 /** GET /fun/places/autocomplete?q&lat&lng: suggestions, biased by the browser's position when known. */
-export function searchPlaces(ws: string, q: string, bias: Bias | null, signal?: AbortSignal) {
+function searchPlaces(ws: string, q: string, bias: Bias | null, signal?: AbortSignal) {
   const params = new URLSearchParams({ q, [WORKSPACE_PARAM]: ws });
   if (bias) {
     params.set('lat', String(bias.latitude));

@@ -1,6 +1,6 @@
 /** Spec §2 Quick view: a modal widens from 75 to 100 percent, adding 5 percent per nesting level. */
-export const QUICK_VIEW_BASE_WIDTH = 75;
-export const QUICK_VIEW_STEP = 5;
+const QUICK_VIEW_BASE_WIDTH = 75;
+const QUICK_VIEW_STEP = 5;
 
 /** Width in percent of a quick view panel at a nesting level (0 for a panel opened from a page). */
 export function quickViewWidth(level: number): number {

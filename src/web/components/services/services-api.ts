@@ -49,7 +49,7 @@ export interface InterestHit {
 }
 
 /** GET /fun/interest/{provider}: hits as the field stores them (name, id and, for X, type). */
-export async function searchInterests(
+async function searchInterests(
   ws: string,
   provider: InterestProvider,
   searchType: (typeof FACEBOOK_SEARCH_TYPES)[number],

@@ -13,7 +13,7 @@ import { schemaListPath } from './item-paths';
 import { showToast } from '@web/lib/toast';
 
 /** Spec §8: the notification title when a single item fails to load. */
-export const ITEM_NOT_FOUND = 'Item not found';
+const ITEM_NOT_FOUND = 'Item not found';
 
 export interface ItemLoaderOptions {
   /** Also load the change log (changelog route). */

@@ -3,7 +3,7 @@ import { MergeTagList } from '@shared/api/email';
 import { apiRequest } from '@web/lib/api-client';
 
 /** GET …/emails/merge-tags: the keys of the workspace's customer profile attributes. */
-export const listMergeTags = (workspaceId: string, signal?: AbortSignal) =>
+const listMergeTags = (workspaceId: string, signal?: AbortSignal) =>
   apiRequest(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/emails/merge-tags`, {
     schema: MergeTagList,
     signal,

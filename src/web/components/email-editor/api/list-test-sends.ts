@@ -6,7 +6,7 @@ export const testSendsQueryKey = (workspaceId: string, id: string) =>
   ['email', workspaceId, id, 'test-sends'] as const;
 
 /** GET …/emails/{id}/test-sends: the item's recent test sends, newest first. */
-export const listTestSends = (workspaceId: string, id: string, signal?: AbortSignal) =>
+const listTestSends = (workspaceId: string, id: string, signal?: AbortSignal) =>
   apiRequest(
     `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/emails/${encodeURIComponent(id)}/test-sends`,
     { schema: TestSendList, signal },

@@ -3,11 +3,11 @@ import { TestSendAnswer, type ItemTestSendBody } from '@shared/api/email';
 import { apiRequest } from '@web/lib/api-client';
 import { testSendsQueryKey } from './list-test-sends';
 
-export const emailUrl = (workspaceId: string, id: string) =>
+const emailUrl = (workspaceId: string, id: string) =>
   `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/emails/${encodeURIComponent(id)}`;
 
 /** POST …/emails/{id}/test-send: the saved email to its test addresses; answers 'Test sent to …'. */
-export function sendTest(workspaceId: string, id: string, body: ItemTestSendBody = {}) {
+function sendTest(workspaceId: string, id: string, body: ItemTestSendBody = {}) {
   return apiRequest(`${emailUrl(workspaceId, id)}/test-send`, {
     method: 'POST',
     body,

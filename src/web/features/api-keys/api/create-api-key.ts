@@ -3,7 +3,7 @@ import { CreatedApiKey, type CreateApiKeyBody } from '@shared/api/delivery';
 import { apiRequest } from '@web/lib/api-client';
 import { apiKeysPath, apiKeysQueryKey } from './list-api-keys';
 
-export const createApiKey = (workspaceId: string, body: CreateApiKeyBody) =>
+const createApiKey = (workspaceId: string, body: CreateApiKeyBody) =>
   apiRequest(apiKeysPath(workspaceId), { method: 'POST', body, schema: CreatedApiKey });
 
 /** POST …/api-keys: answers the secret once. Invalidates: the key list. */

@@ -6,8 +6,7 @@ export const apiKeysQueryKey = (workspaceId: string) => ['workspaces', workspace
 export const apiKeysPath = (workspaceId: string) =>
   `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/api-keys`;
 
-export const listApiKeys = (workspaceId: string) =>
-  apiRequest(apiKeysPath(workspaceId), { schema: ApiKeyList });
+const listApiKeys = (workspaceId: string) => apiRequest(apiKeysPath(workspaceId), { schema: ApiKeyList });
 
 /** GET …/api-keys: the workspace's delivery keys, without their secrets. */
 export const useApiKeys = (workspaceId: string) =>

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@web/lib/api-client';
 import { apiKeysPath, apiKeysQueryKey } from './list-api-keys';
 
-export const revokeApiKey = (workspaceId: string, id: string) =>
+const revokeApiKey = (workspaceId: string, id: string) =>
   apiRequest(`${apiKeysPath(workspaceId)}/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 /** DELETE …/api-keys/{id}: the key stops working at once. Invalidates: the key list. */

@@ -9,7 +9,7 @@ export interface AuditFilters {
   to?: string;
 }
 
-export const auditQueryKey = (workspaceId: string, filters: AuditFilters) =>
+const auditQueryKey = (workspaceId: string, filters: AuditFilters) =>
   ['workspaces', workspaceId, 'audit', filters] as const;
 
 /** GET …/audit: pages of the audit log, newest first, with the given filters. */

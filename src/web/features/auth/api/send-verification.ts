@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { OkResponse } from '@shared/api/auth';
 import { apiRequest } from '@web/lib/api-client';
 
-export const sendVerification = (returnTo?: string) =>
+const sendVerification = (returnTo?: string) =>
   apiRequest('/api/v1/auth/send-verification', {
     method: 'POST',
     body: returnTo ? { returnTo } : {},

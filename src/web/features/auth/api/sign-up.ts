@@ -4,7 +4,7 @@ import { ApiError, apiRequest } from '@web/lib/api-client';
 import { meQueryKey } from '@web/lib/auth';
 import { signIn } from './sign-in';
 
-export const signUp = (body: SignUpBody) =>
+const signUp = (body: SignUpBody) =>
   apiRequest('/api/v1/auth/sign-up', { method: 'POST', body, schema: SignUpResponse });
 
 /**
@@ -12,7 +12,7 @@ export const signUp = (body: SignUpBody) =>
  * email and password next: a new account (unverified) is signed in; a registered address with another
  * password is not, and its owner has been mailed.
  */
-export const ALREADY_REGISTERED_MESSAGE =
+const ALREADY_REGISTERED_MESSAGE =
   'We could not create this account. If this address already has one, we have emailed its owner: sign in with your password, or reset it.';
 
 /** POST /api/v1/auth/sign-up, then /auth/sign-in. Sets `me`. */

@@ -3,9 +3,9 @@ import { WorkspaceStats } from '@shared/api/stats';
 import { apiRequest } from '@web/lib/api-client';
 
 /** GET /api/v1/workspaces/{ws}/stats: the dashboard's numbers. Publishing and saving items change them. */
-export const statsQueryKey = (ws: string) => ['workspaces', ws, 'stats'] as const;
+const statsQueryKey = (ws: string) => ['workspaces', ws, 'stats'] as const;
 
-export const statsQueryOptions = (ws: string) =>
+const statsQueryOptions = (ws: string) =>
   queryOptions({
     queryKey: statsQueryKey(ws),
     queryFn: ({ signal }) =>

@@ -4,9 +4,9 @@ import { apiRequest } from '@web/lib/api-client';
 
 /** GET and POST /api/v1/workspaces/{ws}/visualisation: stored results, and a manager's refresh. */
 const visualisationUrl = (ws: string) => `/api/v1/workspaces/${encodeURIComponent(ws)}/visualisation`;
-export const visualisationQueryKey = (ws: string) => ['workspaces', ws, 'visualisation'] as const;
+const visualisationQueryKey = (ws: string) => ['workspaces', ws, 'visualisation'] as const;
 
-export const visualisationQueryOptions = (ws: string) =>
+const visualisationQueryOptions = (ws: string) =>
   queryOptions({
     queryKey: visualisationQueryKey(ws),
     queryFn: ({ signal }) => apiRequest(visualisationUrl(ws), { schema: Visualisation, signal }),

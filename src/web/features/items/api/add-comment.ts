@@ -3,17 +3,8 @@ import { Comment, type Comment as CommentType } from '@shared/api/items';
 import { apiRequest } from '@web/lib/api-client';
 import { itemKeys, itemPath } from './keys';
 
-export const addComment = ({
-  ws,
-  schema,
-  id,
-  text,
-}: {
-  ws: string;
-  schema: string;
-  id: string;
-  text: string;
-}) => apiRequest(`${itemPath(ws, schema, id)}/comments`, { method: 'POST', body: { text }, schema: Comment });
+const addComment = ({ ws, schema, id, text }: { ws: string; schema: string; id: string; text: string }) =>
+  apiRequest(`${itemPath(ws, schema, id)}/comments`, { method: 'POST', body: { text }, schema: Comment });
 
 /** Adds a comment and appends it to the cached list. */
 export function useAddComment() {

@@ -3,7 +3,7 @@ import { Approvals } from '@shared/api/items';
 import { apiRequest } from '@web/lib/api-client';
 import { itemKeys, itemPath } from './keys';
 
-export interface ApproveInput {
+interface ApproveInput {
   ws: string;
   schema: string;
   id: string;
@@ -13,7 +13,7 @@ export interface ApproveInput {
   comment?: string;
 }
 
-export const approveItem = ({ ws, schema, id, roleId, version, comment }: ApproveInput) =>
+const approveItem = ({ ws, schema, id, roleId, version, comment }: ApproveInput) =>
   apiRequest(`${itemPath(ws, schema, id)}/approvals`, {
     method: 'POST',
     body: { roleId, version, ...(comment?.trim() ? { comment: comment.trim() } : {}) },

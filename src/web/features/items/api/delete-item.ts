@@ -4,7 +4,7 @@ import { apiRequest } from '@web/lib/api-client';
 import { itemKeys, itemPath } from './keys';
 
 /** DELETE the item and its stage copies; its history stays (DESIGN §4). */
-export const deleteItem = ({ ws, schema, id }: { ws: string; schema: string; id: string }) =>
+const deleteItem = ({ ws, schema, id }: { ws: string; schema: string; id: string }) =>
   apiRequest(itemPath(ws, schema, id), { method: 'DELETE', schema: DeletedItem });
 
 export function useDeleteItem() {

@@ -4,7 +4,7 @@ import { apiRequest } from '@web/lib/api-client';
 import { itemKeys, itemPath } from './keys';
 
 /** Approval state of the current version and the record per version. */
-export const getApprovals = (ws: string, schema: string, id: string) =>
+const getApprovals = (ws: string, schema: string, id: string) =>
   apiRequest(`${itemPath(ws, schema, id)}/approvals`, { schema: Approvals });
 
 export const approvalsQueryOptions = (ws: string, schema: string, id: string) =>

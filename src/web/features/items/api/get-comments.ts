@@ -4,10 +4,10 @@ import { apiRequest } from '@web/lib/api-client';
 import { itemKeys, itemPath } from './keys';
 
 /** Comments, oldest first. */
-export const getComments = (ws: string, schema: string, id: string) =>
+const getComments = (ws: string, schema: string, id: string) =>
   apiRequest(`${itemPath(ws, schema, id)}/comments`, { schema: CommentList });
 
-export const commentsQueryOptions = (ws: string, schema: string, id: string) =>
+const commentsQueryOptions = (ws: string, schema: string, id: string) =>
   queryOptions({ queryKey: itemKeys.comments(ws, schema, id), queryFn: () => getComments(ws, schema, id) });
 
 export const useComments = (ws: string, schema: string, id: string, enabled = true) =>

@@ -4,7 +4,7 @@ import { apiRequest } from '@web/lib/api-client';
 import { itemKeys, itemPath } from './keys';
 
 /** The change log, newest version first. */
-export const getHistory = (ws: string, schema: string, id: string) =>
+const getHistory = (ws: string, schema: string, id: string) =>
   apiRequest(`${itemPath(ws, schema, id)}/history`, { schema: HistoryList });
 
 export const historyQueryOptions = (ws: string, schema: string, id: string) =>
@@ -14,7 +14,7 @@ export const useHistory = (ws: string, schema: string, id: string, enabled = tru
   useQuery({ ...historyQueryOptions(ws, schema, id), enabled });
 
 /** The full data of one version, to show or compare. Versions never change, so they never go stale. */
-export const getVersion = (ws: string, schema: string, id: string, num: number) =>
+const getVersion = (ws: string, schema: string, id: string, num: number) =>
   apiRequest(`${itemPath(ws, schema, id)}/history/${num}`, { schema: HistoryVersion });
 
 export const useVersion = (ws: string, schema: string, id: string, num: number | undefined) =>

@@ -4,7 +4,7 @@ import { apiRequest } from '@web/lib/api-client';
 import { itemKeys, itemPath } from './keys';
 
 /** GET /api/v1/workspaces/{ws}/items/{schema}/{id}; 404 'Instance not found'. */
-export const getItem = (ws: string, schema: string, id: string) =>
+const getItem = (ws: string, schema: string, id: string) =>
   apiRequest(itemPath(ws, schema, id), { schema: Item });
 
 export const itemQueryOptions = (ws: string, schema: string, id: string) =>

@@ -19,7 +19,7 @@ export function getItems(
 }
 
 /** Pages of 12 (spec §9), the next one asked for with the cursor of the last. */
-export const itemsInfiniteOptions = (ws: string, query: ListQuery) =>
+const itemsInfiniteOptions = (ws: string, query: ListQuery) =>
   infiniteQueryOptions({
     queryKey: itemKeys.list(ws, query),
     queryFn: ({ pageParam, signal }) => getItems(ws, { ...query, cursor: pageParam }, signal),

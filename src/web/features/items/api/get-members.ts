@@ -3,13 +3,13 @@ import { MemberList } from '@shared/api/workspaces';
 import { apiRequest } from '@web/lib/api-client';
 
 /** Same key as the settings screens use, so both share one cached copy. */
-export const membersQueryKey = (ws: string) => ['workspaces', ws, 'members'] as const;
+const membersQueryKey = (ws: string) => ['workspaces', ws, 'members'] as const;
 
 /** GET /api/v1/workspaces/{ws}/members: the names shown for "updated by". */
-export const getMembers = (ws: string) =>
+const getMembers = (ws: string) =>
   apiRequest(`/api/v1/workspaces/${encodeURIComponent(ws)}/members`, { schema: MemberList });
 
-export const membersQueryOptions = (ws: string) =>
+const membersQueryOptions = (ws: string) =>
   queryOptions({ queryKey: membersQueryKey(ws), queryFn: () => getMembers(ws), staleTime: 60_000 });
 
 export const useMembers = (ws: string) => useQuery(membersQueryOptions(ws));

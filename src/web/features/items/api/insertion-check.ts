@@ -17,7 +17,7 @@ const EVENT_INPUTS = [
 ] as const;
 
 /** How long a fetched copy or image set answers the check before it is asked again. */
-export const INSERTION_CHECK_STALE_MS = 30_000;
+const INSERTION_CHECK_STALE_MS = 30_000;
 
 const isReference = (value: unknown): value is Reference =>
   !!value &&

@@ -11,7 +11,7 @@ interface StageInput {
 }
 
 /** POST …/publish/{stage}: copies the current version to the stage (and, with publishRefs, its references). */
-export const publishItem = ({ ws, schema, id, stage, publishRefs }: StageInput & { publishRefs: boolean }) =>
+const publishItem = ({ ws, schema, id, stage, publishRefs }: StageInput & { publishRefs: boolean }) =>
   apiRequest(`${itemPath(ws, schema, id)}/publish/${encodeURIComponent(stage)}`, {
     method: 'POST',
     body: { publishRefs },
@@ -19,7 +19,7 @@ export const publishItem = ({ ws, schema, id, stage, publishRefs }: StageInput &
   });
 
 /** DELETE …/publish/{stage}: removes the stage copy. */
-export const unpublishItem = ({ ws, schema, id, stage }: StageInput) =>
+const unpublishItem = ({ ws, schema, id, stage }: StageInput) =>
   apiRequest(`${itemPath(ws, schema, id)}/publish/${encodeURIComponent(stage)}`, {
     method: 'DELETE',
     schema: UnpublishResult,

@@ -12,7 +12,7 @@ interface RestoreInput {
   baseVersion: number;
 }
 
-export const restoreVersion = ({ ws, schema, id, num, baseVersion }: RestoreInput) =>
+const restoreVersion = ({ ws, schema, id, num, baseVersion }: RestoreInput) =>
   apiRequest(`${itemPath(ws, schema, id)}/history/${num}/restore`, {
     method: 'POST',
     body: { baseVersion },

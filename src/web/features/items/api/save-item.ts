@@ -3,7 +3,7 @@ import { Item, type Item as ItemType } from '@shared/api/items';
 import { apiRequest } from '@web/lib/api-client';
 import { itemKeys, itemPath, itemsPath } from './keys';
 
-export interface SaveItemInput {
+interface SaveItemInput {
   ws: string;
   schema: string;
   /** 'new' creates the item. */
@@ -19,14 +19,14 @@ export const NEW_ITEM_ID = 'new';
  * POST (id 'new') or PUT an item with `{data, baseVersion}`. The server decides whether the data is
  * stored with `__hasErrors` (schemas that allow saving with errors), so the body carries nothing else.
  */
-export function saveItem({ ws, schema, id, data, baseVersion }: SaveItemInput): Promise<ItemType> {
+function saveItem({ ws, schema, id, data, baseVersion }: SaveItemInput): Promise<ItemType> {
   if (id === NEW_ITEM_ID)
     return apiRequest(itemsPath(ws, schema), { method: 'POST', body: { data }, schema: Item });
   return apiRequest(itemPath(ws, schema, id), { method: 'PUT', body: { data, baseVersion }, schema: Item });
 }
 
 /** After any change to an item: its cache entry, every list and everything under the item. */
-export function afterItemChange(client: QueryClient, ws: string, item: ItemType) {
+function afterItemChange(client: QueryClient, ws: string, item: ItemType) {
   client.setQueryData(itemKeys.detail(ws, item.schema, item.id), item);
   void client.invalidateQueries({ queryKey: itemKeys.lists(ws) });
   void client.invalidateQueries({ queryKey: itemKeys.search(ws, item.schema) });

@@ -7,7 +7,7 @@ import { getItems } from './get-items';
 import { itemKeys } from './keys';
 
 /** What a reference field stores for an item (spec §3 Reference). */
-export function referenceOf(item: Item): Reference {
+function referenceOf(item: Item): Reference {
   const schema = getSchema(item.schema);
   const thumbId = schema ? itemThumbId(schema, item.data) : undefined;
   const altText = typeof item.data.altText === 'string' && item.data.altText ? item.data.altText : undefined;

@@ -17,7 +17,7 @@ export function DomainUnavailable({ domain }: { domain: string }) {
 }
 
 /** Spec §2: single-item when the item's domain is disabled in the workspace. */
-export const DOMAIN_DISABLED_MESSAGE =
+const DOMAIN_DISABLED_MESSAGE =
   "This Item's domain has been disabled. Please ask the Workspace administrator to re-enable the domain";
 
 export function DomainDisabled() {

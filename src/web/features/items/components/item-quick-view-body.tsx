@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
@@ -9,7 +9,7 @@ import { useMembers } from '../api/get-members';
 import { userLabel } from '../item-labels';
 import { ItemConflictAlert } from './conflict-alert';
 import { ApprovalChips, PublishChips } from './item-chips';
-import { ItemReferences } from './item-references';
+import { ItemReferences, type QuickViewPanelProps } from './item-references';
 import { UpdatedBy } from './updated-by';
 import { useItemFormEnvironment } from './use-item-form-environment';
 import { useItemSave } from './use-item-save';
@@ -23,11 +23,13 @@ export function ItemQuickViewBody({
   item,
   onEditingChange,
   onReload,
+  QuickViewPanel,
 }: {
   workspace: Workspace;
   item: Item;
   onEditingChange: (editing: boolean) => void;
   onReload: () => void;
+  QuickViewPanel: ComponentType<QuickViewPanelProps>;
 }) {
   const schema = getSchema(item.schema)!;
   const domain = domainOfSchema(item.schema)?.name ?? '_';
@@ -87,7 +89,7 @@ export function ItemQuickViewBody({
         onModeChange={handleModeChange}
         {...environment}
       />
-      <ItemReferences workspace={workspace} item={item} />
+      <ItemReferences workspace={workspace} item={item} QuickViewPanel={QuickViewPanel} />
     </Stack>
   );
 }

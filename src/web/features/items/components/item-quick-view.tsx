@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Alert, Group, Loader, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import type { Workspace } from '@shared/api/workspaces';
 import { getSchema } from '@shared/schemas/catalogue';
 import { QuickView } from '@web/components/quick-view/quick-view';
 import { SchemaIcon } from '@web/components/schema-icon';
@@ -9,6 +8,7 @@ import { errorMessage } from '@web/lib/api-client';
 import { useItem } from '../api/get-item';
 import { itemTitle } from '../item-labels';
 import { itemPathOf } from '../item-paths';
+import type { QuickViewPanelProps } from './item-references';
 
 // The form engine, field editors and save logic load with the first panel opened (DESIGN §7).
 const loadBody = () => import('./item-quick-view-body');
@@ -20,16 +20,14 @@ const loading = (
   </Group>
 );
 
-interface PanelProps {
-  workspace: Workspace;
-  schema: string;
-  id: string;
-  opened: boolean;
-  onClose: () => void;
-}
-
 /** Spec §2 Quick view panel of one item: its metadata and the item form. */
-export function ItemQuickViewPanel({ workspace, schema: schemaName, id, opened, onClose }: PanelProps) {
+export function ItemQuickViewPanel({
+  workspace,
+  schema: schemaName,
+  id,
+  opened,
+  onClose,
+}: QuickViewPanelProps) {
   const [isEditing, setEditing] = useState(false);
   const item = useItem(workspace.id, schemaName, id);
   const schema = getSchema(schemaName);
@@ -70,6 +68,7 @@ export function ItemQuickViewPanel({ workspace, schema: schemaName, id, opened, 
             item={item.data}
             onEditingChange={setEditing}
             onReload={() => void item.refetch()}
+            QuickViewPanel={ItemQuickViewPanel}
           />
         </Suspense>
       )}

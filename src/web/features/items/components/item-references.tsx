@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { Anchor, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import type { Item } from '@shared/api/items';
@@ -8,13 +8,29 @@ import { UNNAMED_ITEM } from '@shared/validation/messages';
 import { useQuickViewLevel } from '@web/components/quick-view/quick-view';
 import { SchemaIcon } from '@web/components/schema-icon';
 import { itemPathOf } from '../item-paths';
-import { ItemQuickViewPanel } from './item-quick-view';
+
+/** The quick view panel of one item, handed in because that panel shows these references in turn. */
+export interface QuickViewPanelProps {
+  workspace: Workspace;
+  schema: string;
+  id: string;
+  opened: boolean;
+  onClose: () => void;
+}
 
 /**
  * The items this item references (its `_references`), as a small list whose entries open a quick view
  * when shown inside one (nested panels widen by 5% each) and the item's screen otherwise.
  */
-export function ItemReferences({ workspace, item }: { workspace: Workspace; item: Item }) {
+export function ItemReferences({
+  workspace,
+  item,
+  QuickViewPanel,
+}: {
+  workspace: Workspace;
+  item: Item;
+  QuickViewPanel: ComponentType<QuickViewPanelProps>;
+}) {
   const level = useQuickViewLevel();
   const navigate = useNavigate();
   const [open, setOpen] = useState<{ schema: string; id: string } | null>(null);
@@ -56,7 +72,7 @@ export function ItemReferences({ workspace, item }: { workspace: Workspace; item
         })}
       </Paper>
       {open && (
-        <ItemQuickViewPanel
+        <QuickViewPanel
           workspace={workspace}
           schema={open.schema}
           id={open.id}

@@ -4,8 +4,8 @@ import type { Item } from '@shared/api/items';
 import { NEW_ITEM_ID, useSaveItem } from '../api/save-item';
 
 /** Spec §8 banners, shown by the item form when a save fails. */
-export const updateFailedMessage = (e: unknown) => `Item update failed. Error: ${errorMessage(e)}`;
-export const createFailedMessage = (e: unknown) => `Failed to create the new item. Error: ${errorMessage(e)}`;
+const updateFailedMessage = (e: unknown) => `Item update failed. Error: ${errorMessage(e)}`;
+const createFailedMessage = (e: unknown) => `Failed to create the new item. Error: ${errorMessage(e)}`;
 
 /**
  * The item form's onSave for one item: creates (id 'new') or saves the next version based on the version

@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { BatchList } from '@shared/api/workspaces';
 import { apiRequest } from '@web/lib/api-client';
 
-export const batchesQueryKey = (workspaceId: string) => ['workspaces', workspaceId, 'batches'] as const;
+const batchesQueryKey = (workspaceId: string) => ['workspaces', workspaceId, 'batches'] as const;
 
-export const getBatches = (workspaceId: string) =>
+const getBatches = (workspaceId: string) =>
   apiRequest(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/batches`, { schema: BatchList });
 
 /**

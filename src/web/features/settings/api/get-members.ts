@@ -4,10 +4,10 @@ import { apiRequest } from '@web/lib/api-client';
 
 export const membersQueryKey = (workspaceId: string) => ['workspaces', workspaceId, 'members'] as const;
 
-export const getMembers = (workspaceId: string) =>
+const getMembers = (workspaceId: string) =>
   apiRequest(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/members`, { schema: MemberList });
 
-export const membersQueryOptions = (workspaceId: string) =>
+const membersQueryOptions = (workspaceId: string) =>
   queryOptions({ queryKey: membersQueryKey(workspaceId), queryFn: () => getMembers(workspaceId) });
 
 /** GET /api/v1/workspaces/{id}/members: members and pending invitations. */

@@ -2,10 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Subscription } from '@shared/api/workspaces';
 import { apiRequest } from '@web/lib/api-client';
 
-export const subscriptionQueryKey = (workspaceId: string) =>
-  ['workspaces', workspaceId, 'subscription'] as const;
+const subscriptionQueryKey = (workspaceId: string) => ['workspaces', workspaceId, 'subscription'] as const;
 
-export const getSubscription = (workspaceId: string) =>
+const getSubscription = (workspaceId: string) =>
   apiRequest(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/subscription`, { schema: Subscription });
 
 /** GET /api/v1/workspaces/{id}/subscription: plan and usage. */

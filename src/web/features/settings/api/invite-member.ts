@@ -3,7 +3,7 @@ import { Invitation, type InviteBody } from '@shared/api/workspaces';
 import { apiRequest } from '@web/lib/api-client';
 import { membersQueryKey } from './get-members';
 
-export const inviteMember = (workspaceId: string, body: InviteBody) =>
+const inviteMember = (workspaceId: string, body: InviteBody) =>
   apiRequest(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/members/invitations`, {
     method: 'POST',
     body,

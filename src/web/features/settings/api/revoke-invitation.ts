@@ -3,7 +3,7 @@ import { OkResponse } from '@shared/api/auth';
 import { apiRequest } from '@web/lib/api-client';
 import { membersQueryKey } from './get-members';
 
-export const revokeInvitation = (workspaceId: string, email: string) =>
+const revokeInvitation = (workspaceId: string, email: string) =>
   apiRequest(
     `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/members/invitations/${encodeURIComponent(email)}`,
     { method: 'DELETE', schema: OkResponse },

@@ -7,7 +7,7 @@ import { membersQueryKey } from './get-members';
 
 export type MemberPatch = z.input<typeof PatchMemberBody>;
 
-export const updateMember = (workspaceId: string, userId: string, body: MemberPatch) =>
+const updateMember = (workspaceId: string, userId: string, body: MemberPatch) =>
   apiRequest(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/members/${encodeURIComponent(userId)}`, {
     method: 'PATCH',
     body,

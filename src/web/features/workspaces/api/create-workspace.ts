@@ -3,7 +3,7 @@ import { Workspace } from '@shared/api/workspaces';
 import { apiRequest } from '@web/lib/api-client';
 import { workspaceQueryKey, workspacesQueryKey } from '@web/lib/workspace';
 
-export const createWorkspace = (body: { name: string }) =>
+const createWorkspace = (body: { name: string }) =>
   apiRequest('/api/v1/workspaces', { method: 'POST', body, schema: Workspace });
 
 /** POST /api/v1/workspaces. Invalidates: the workspace list; caches the new workspace. */

@@ -1,9 +1,8 @@
-import { useMutation } from '@tanstack/react-query';
 import { ErrorBody } from '@shared/api/errors';
 import { FileRecord } from '@shared/media/contract';
 import { ApiError } from '@web/lib/api-client';
 
-export interface UploadProgress {
+interface UploadProgress {
   /** Bytes sent so far. */
   loaded: number;
   /** Bytes to send, when the browser knows it. */
@@ -92,11 +91,3 @@ export function uploadFile(
 }
 
 export const isAbortError = (e: unknown) => (e as { name?: string } | null)?.name === 'AbortError';
-
-/** Uploading one file with progress; no cache to invalidate (the record is returned to the caller). */
-export function useUploadFile(workspaceId: string) {
-  return useMutation({
-    mutationFn: ({ file, ...options }: { file: File } & UploadOptions) =>
-      uploadFile(workspaceId, file, options),
-  });
-}

@@ -4,16 +4,16 @@ import { IMAGE_SET_SCHEMA } from '@shared/schemas/assets';
 import { apiRequest } from '@web/lib/api-client';
 import { itemsUrl } from './create-image-set';
 
-export const imageSetsQueryKey = (workspaceId: string) => ['media', workspaceId, 'image-sets'] as const;
+const imageSetsQueryKey = (workspaceId: string) => ['media', workspaceId, 'image-sets'] as const;
 
 /** GET /api/v1/workspaces/{id}/items/marquee-assets-image-set: a page of image sets, newest first. */
-export function listImageSets(workspaceId: string, cursor?: string, signal?: AbortSignal) {
+function listImageSets(workspaceId: string, cursor?: string, signal?: AbortSignal) {
   const query = new URLSearchParams({ view: 'all', limit: String(MAX_QUERY_LIMIT) });
   if (cursor) query.set('cursor', cursor);
   return apiRequest(`${itemsUrl(workspaceId, IMAGE_SET_SCHEMA)}?${query}`, { schema: ItemList, signal });
 }
 
-export const imageSetsQueryOptions = (workspaceId: string) =>
+const imageSetsQueryOptions = (workspaceId: string) =>
   infiniteQueryOptions({
     queryKey: imageSetsQueryKey(workspaceId),
     queryFn: ({ pageParam, signal }) => listImageSets(workspaceId, pageParam, signal),

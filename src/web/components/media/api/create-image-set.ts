@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { Item } from '@shared/api/items';
 import { IMAGE_SET_SCHEMA } from '@shared/schemas/assets';
 import { apiRequest } from '@web/lib/api-client';
@@ -19,14 +19,5 @@ export function invalidateWorkspaceItems(client: QueryClient, workspaceId: strin
     predicate: (query) =>
       query.queryKey.includes(workspaceId) &&
       query.queryKey.some((part) => part === 'items' || part === 'image-sets'),
-  });
-}
-
-/** Creating one image set. Invalidates: the workspace's item lists and the image-set search. */
-export function useCreateImageSet(workspaceId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (data: Record<string, unknown>) => createImageSet(workspaceId, data),
-    onSuccess: () => invalidateWorkspaceItems(client, workspaceId),
   });
 }

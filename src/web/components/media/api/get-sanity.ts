@@ -15,7 +15,7 @@ export function getSanity(
   return apiRequest(`/fun/sanity/?${query}`, { schema: SanityResult, signal });
 }
 
-export const sanityQueryOptions = (workspaceId: string, storageName: string) =>
+const sanityQueryOptions = (workspaceId: string, storageName: string) =>
   queryOptions({
     queryKey: sanityQueryKey(workspaceId, storageName),
     queryFn: ({ signal }) => getSanity(workspaceId, storageName, signal),

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { FileRecord } from '@shared/media/contract';
 import { apiRequest } from '@web/lib/api-client';
 import { filesUrl } from './upload-file';
@@ -14,11 +13,3 @@ export const setFocus = (
     body: focus,
     schema: FileRecord,
   });
-
-/** Setting a file's focal point; no cache to invalidate (the field value holds it). */
-export function useSetFocus(workspaceId: string) {
-  return useMutation({
-    mutationFn: ({ storageName, ...focus }: { storageName: string; focusX: number; focusY: number }) =>
-      setFocus(workspaceId, storageName, focus),
-  });
-}
