@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { Caller } from './repository';
+import { SESSION_COOKIE } from '../http/session-cookie';
 import { resolveSession, startHousekeeping } from './service';
-
-export const SESSION_COOKIE = 'marquee_session';
 
 declare module 'fastify' {
   interface FastifyRequest {

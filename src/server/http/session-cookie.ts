@@ -1,0 +1,2 @@
+/** The cookie that carries a browser's session token. */
+export const SESSION_COOKIE = 'marquee_session';
