@@ -21,11 +21,31 @@ if (!process.env.MARQUEE_E2E_DATA_DIR) {
 }
 const DATA_DIR = process.env.MARQUEE_E2E_DATA_DIR;
 
+const chromium = {
+  ...devices['Desktop Chrome'],
+  viewport: { width: 1360, height: 860 },
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  },
+};
+const PWA_SPEC = /pwa\.spec\.ts$/;
+const WORKERS = Number(process.env.E2E_WORKERS ?? 1);
+
 export default defineConfig({
   testDir: './e2e',
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: 1,
+  // Every spec signs up its own users and workspaces through the API, so files can run side by side
+  // (`npm test` runs two); the tests of one file stay in order in one worker (some seed in beforeAll).
+  workers: WORKERS,
   fullyParallel: false,
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -44,24 +64,11 @@ export default defineConfig({
     viewport: { width: 1360, height: 860 },
   },
   projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        viewport: { width: 1360, height: 860 },
-        launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
-        },
-      },
-    },
+    { name: 'chromium', testIgnore: PWA_SPEC, use: chromium },
+    // The PWA spec deploys a rebuilt app into the served build (dist/web) and restores it afterwards;
+    // with more than one worker it runs after every other spec, so no other page loads the swapped build
+    // (Playwright then runs the whole chromium project first, file filters or not; --no-deps skips it).
+    { name: 'pwa', testMatch: PWA_SPEC, dependencies: WORKERS > 1 ? ['chromium'] : [], use: chromium },
   ],
   webServer: [
     {

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const alias = {
@@ -16,6 +17,8 @@ const integration = (name: string, env: Record<string, string>) => ({
     environment: 'node',
     include: ['tests/integration/**/*.test.ts'],
     env,
+    // Migrates one database per run that every test file copies.
+    globalSetup: ['tests/helpers/template-database.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -29,6 +32,8 @@ if (process.env.TEST_DATABASE_URL) {
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Vitest's default leaves a core free: on two cores one worker ran every file of every project in turn.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         resolve: { alias },

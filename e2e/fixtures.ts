@@ -14,9 +14,9 @@ export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 8090}`;
 export const SAME_ORIGIN = { origin: BASE_URL };
 
 let counter = 0;
-/** An address no other test uses. */
+/** An address no other test uses; the worker's index keeps parallel workers apart. */
 export const uniqueEmail = (prefix: string) =>
-  `${prefix}-${Date.now().toString(36)}-${++counter}@example.com`;
+  `${prefix}-${Date.now().toString(36)}-w${process.env.TEST_WORKER_INDEX ?? 0}-${++counter}@example.com`;
 
 /**
  * Saves a screenshot of the viewport to look at (SHOTS_DIR/{name}.png). Not full-page: the app shell's

@@ -64,6 +64,8 @@ if (fs.existsSync(chromium) && process.env.SKIP_E2E !== '1') {
     {
       PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson,
       CHROMIUM_PATH: chromium,
+      // Two spec files side by side (playwright.config.ts); the PWA spec runs alone at the end.
+      E2E_WORKERS: process.env.E2E_WORKERS ?? '2',
     },
   );
   const stats = readJson(playwrightJson)?.stats;

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import postgres from 'postgres';
+import { inject } from 'vitest';
 import { openDatabase, type Database } from '@server/db/client';
 import { migrateDatabase } from '@server/db/migrate';
 import { randomId } from '@server/lib/ids';
@@ -11,26 +13,40 @@ export type TestDatabase = Database & { url?: string };
 export const testDatabaseKind = (): TestDatabaseKind =>
   process.env.MARQUEE_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
+let pgliteTemplate: Blob | undefined;
+
+/** The migrated cluster of tests/helpers/template-database.ts, read once per test file. */
+function migratedPgliteTemplate(): Blob | undefined {
+  const file = inject('pgliteTemplateFile');
+  if (!file) return undefined;
+  pgliteTemplate ??= new Blob([fs.readFileSync(file)]);
+  return pgliteTemplate;
+}
+
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or a new database on the PostgreSQL
- * server of TEST_DATABASE_URL that is dropped again on close.
+ * server of TEST_DATABASE_URL that is dropped again on close. Both copy the database the integration
+ * projects' global setup migrated once (tests/helpers/template-database.ts); with `migrate: false` they
+ * start empty.
  */
 export async function openTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const migrate = options.migrate ?? true;
   if (testDatabaseKind() === 'pglite') {
-    const database = await openDatabase({});
-    if (migrate) await migrateDatabase(database);
+    const template = migrate ? migratedPgliteTemplate() : undefined;
+    const database = await openDatabase({ pgliteTemplate: template });
+    if (migrate && !template) await migrateDatabase(database);
     return database;
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('MARQUEE_TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = `marquee_t_${randomId(10).toLowerCase()}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
+  const template = migrate ? inject('postgresTemplateName') : undefined;
+  await admin.unsafe(`create database "${name}"${template ? ` template "${template}"` : ''}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: 4 });
-  if (migrate) await migrateDatabase(database);
+  if (migrate && !template) await migrateDatabase(database);
   return {
     ...database,
     url: url.toString(),

@@ -28,6 +28,8 @@ export interface DatabaseOptions {
   /** Where PGlite keeps its files; undefined keeps it in memory (tests). */
   pgliteDir?: string;
   maxConnections?: number;
+  /** In memory only: a PGlite dump (dumpDataDir) to start from instead of an empty cluster (tests). */
+  pgliteTemplate?: Blob;
 }
 
 /** The one place that chooses between embedded PGlite and a PostgreSQL server. */
@@ -59,7 +61,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
     if (!fs.existsSync(path.join(options.pgliteDir, 'PG_VERSION'))) await initPgliteApart(options.pgliteDir);
   }
-  const client = await PGlite.create(options.pgliteDir, { startParams: PGLITE_START_PARAMS });
+  const client = await PGlite.create(options.pgliteDir, {
+    startParams: PGLITE_START_PARAMS,
+    loadDataDir: options.pgliteDir ? undefined : options.pgliteTemplate,
+  });
   return {
     db: withCommitHooks(drizzlePglite(client, { schema }) as unknown as Db),
     kind: 'pglite',
