@@ -7,8 +7,11 @@ import { afterCommit, notificationsFor, nowAndAfterCommit, rootOf, type Db, type
  * `workspaceId` is undefined), the published copies of a workspace's stage (every stage when undefined),
  * the API keys of a workspace, or a named read cache (sessions, memberships). `matches` narrows a read
  * cache drop in this process; other processes hear the cache's name only (a closure does not travel).
+ * `workspace` says only that some data of the workspace changed (what a live view listens to; the
+ * caches keep nothing such a change touches).
  */
 export type Change =
+  | { kind: 'workspace'; workspaceId: string }
   | { kind: 'items'; workspaceId?: string }
   | { kind: 'stage'; workspaceId: string; stage?: string }
   | { kind: 'keys'; workspaceId: string }
@@ -30,6 +33,8 @@ const ECHO_WAIT_MS = 100;
 
 export function encodeChange(change: Change): string {
   switch (change.kind) {
+    case 'workspace':
+      return `workspace\t${change.workspaceId}`;
     case 'items':
       return `items\t${change.workspaceId ?? ''}`;
     case 'stage':
@@ -43,6 +48,7 @@ export function encodeChange(change: Change): string {
 
 export function decodeChange(line: string): Change | undefined {
   const [kind, a = '', b = ''] = line.split('\t');
+  if (kind === 'workspace' && a) return { kind, workspaceId: a };
   if (kind === 'items') return { kind, workspaceId: a || undefined };
   if (kind === 'stage' && a) return { kind, workspaceId: a, stage: b || undefined };
   if (kind === 'keys' && a) return { kind, workspaceId: a };

@@ -72,12 +72,22 @@ export interface JournalEntry {
 /**
  * Records a change to workspace data, in the transaction of the change: its audit rows, the deliveries
  * of its webhook events (the outbox the sender works through) and the notice that drops every cache
- * it touches (changes.ts). Every write path goes through here, so none can forget one of the three.
+ * it touches (changes.ts); a workspace with no cached data changed still gets a `workspace` notice.
+ * Every write path goes through here, so none can forget one of the three.
  */
 export async function journal(tx: Tx | Db, entry: JournalEntry) {
   if (entry.audit?.length) await tx.insert(auditLog).values(entry.audit.map(auditValues));
   for (const event of entry.events ?? []) await tx.execute(outboxRowsOf(event));
-  await announceChanges(tx, ...(entry.changes ?? []));
+  const changes = [...(entry.changes ?? [])];
+  const noticed = new Set(
+    changes.map((change) => ('workspaceId' in change ? change.workspaceId : undefined)),
+  );
+  for (const { workspaceId } of entry.audit ?? []) {
+    if (noticed.has(workspaceId)) continue;
+    noticed.add(workspaceId);
+    changes.push({ kind: 'workspace', workspaceId });
+  }
+  await announceChanges(tx, ...changes);
 }
 
 /** Announces account-level changes (a user's name, sign-out, revoked sessions), which keep no audit row. */
