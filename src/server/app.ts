@@ -10,8 +10,10 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { sql } from 'drizzle-orm';
 import type { Config } from './config';
 import type { Db } from './db/client';
-import { enableReadCaches, listenForCacheDrops } from './db/read-cache';
-import { enableItemCache, listenForItemChanges } from './items/cache';
+import { enableReadCaches } from './db/read-cache';
+import { enableItemCache } from './items/cache';
+import { deliveryCacheOf } from './delivery/cache';
+import { listenForChanges, subscribeToChanges } from './journal/changes';
 import type { AppContext } from './context';
 import { createMailer, type Mailer } from './mail/mailer';
 import { registerErrorHandling } from './http/errors';
@@ -68,11 +70,17 @@ export interface AppOptions {
 
 const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/healthz', '/__/'];
 
+/** Turns the caches on and registers them for the journal's change notices (journal/changes.ts). */
+function subscribeCaches(db: Db, config: Config) {
+  subscribeToChanges(db, 'read', enableReadCaches(db, config.readCacheTtlMs));
+  if (config.readCacheTtlMs > 0) subscribeToChanges(db, 'items', enableItemCache(db));
+  subscribeToChanges(db, 'delivery', deliveryCacheOf(db));
+}
+
 /** Builds the whole HTTP application around an open, migrated database. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
-  enableReadCaches(db, config.readCacheTtlMs);
-  if (config.readCacheTtlMs > 0) enableItemCache(db);
+  subscribeCaches(db, config);
   const app = Fastify({
     logger: withRedaction(options.logger ?? { level: config.logLevel }),
     trustProxy: config.trustProxy,
@@ -97,10 +105,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.decorate('background', ctx.background);
   app.addHook('onClose', () => ctx.background.idle());
-  const stopListening = await listenForCacheDrops(db);
+  const stopListening = await listenForChanges(db);
   app.addHook('onClose', () => stopListening());
-  const stopItemListening = await listenForItemChanges(db);
-  app.addHook('onClose', () => stopItemListening());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(depthSafe(serializerCompiler));
   registerErrorHandling(app);

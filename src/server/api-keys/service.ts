@@ -4,9 +4,8 @@ import {
   type ApiKeySummary,
   type CreateApiKeyBody,
 } from '@shared/api/delivery';
-import { actorOf, recordAudit } from '../audit/repository';
 import type { AppContext } from '../context';
-import { announceDeliveryChange } from '../delivery/listener';
+import { actorOf, journal } from '../journal/journal';
 import { badRequest, notFound } from '../http/errors';
 import { hashToken, randomId, randomToken } from '../lib/ids';
 import { resolveStage } from '../items/service';
@@ -42,15 +41,20 @@ export async function createApiKey(ctx: AppContext, access: WorkspaceAccess, bod
       createdBy: access.user.id,
       createdByName: access.member.displayName,
     });
-    await recordAudit(tx, {
-      workspaceId,
-      user: actorOf(access),
-      action: 'api-key.created',
-      targetType: 'api-key',
-      targetId: id,
-      detail: { name: body.name, stages },
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId,
+          user: actorOf(access),
+          action: 'api-key.created',
+          targetType: 'api-key',
+          targetId: id,
+          label: body.name,
+          detail: { name: body.name, stages },
+        },
+      ],
+      changes: [{ kind: 'keys', workspaceId }],
     });
-    await announceDeliveryChange(tx, `keys\t${workspaceId}`);
   });
   return { id, key };
 }
@@ -75,15 +79,20 @@ export async function revokeApiKey(ctx: AppContext, access: WorkspaceAccess, id:
   await ctx.db.transaction(async (tx) => {
     const row = await repo.deleteApiKey(tx, workspaceId, id);
     if (!row) throw notFound(DELIVERY_MESSAGES.keyNotFound);
-    await recordAudit(tx, {
-      workspaceId,
-      user: actorOf(access),
-      action: 'api-key.revoked',
-      targetType: 'api-key',
-      targetId: id,
-      detail: { name: row.name },
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId,
+          user: actorOf(access),
+          action: 'api-key.revoked',
+          targetType: 'api-key',
+          targetId: id,
+          label: row.name,
+          detail: { name: row.name },
+        },
+      ],
+      changes: [{ kind: 'keys', workspaceId }],
     });
-    await announceDeliveryChange(tx, `keys\t${workspaceId}`);
   });
   return { id, revoked: true as const };
 }

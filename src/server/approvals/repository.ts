@@ -1,7 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { approvals } from '../db/schema';
-import { itemsChanged } from '../items/cache';
 import type { ItemKey } from '../items/repository';
 
 export type ApprovalRow = typeof approvals.$inferSelect;
@@ -15,7 +14,6 @@ const ofItem = (key: ItemKey) =>
 
 export async function insertApproval(tx: Tx, row: typeof approvals.$inferInsert) {
   await tx.insert(approvals).values(row);
-  await itemsChanged(tx, row.workspaceId);
 }
 
 /** Every approval of every version of an item, newest version first. */

@@ -5,8 +5,7 @@ import {
   isFullyApproved,
   remainingApprovals,
 } from '@shared/publishing/approvals';
-import { actorOf, recordAudit } from '../audit/repository';
-import { enqueueItemEvent } from '../webhooks/repository';
+import { actorOf, itemLabel, journal } from '../journal/journal';
 import type { AppContext } from '../context';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { addApprovedRole, lockItem } from '../items/repository';
@@ -92,16 +91,22 @@ export async function approveItem(
       byName: scope.member.displayName,
       comment: body.comment || null,
     });
-    await recordAudit(tx, {
-      workspaceId: key.workspaceId,
-      user: actorOf(scope),
-      action: 'item.approved',
-      targetType: 'item',
-      targetId: id,
-      schema: key.schema,
-      detail: { version: item.version, roleId: body.roleId },
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: key.workspaceId,
+          user: actorOf(scope),
+          action: 'item.approved',
+          targetType: 'item',
+          targetId: id,
+          label: itemLabel(item.data),
+          schema: key.schema,
+          detail: { version: item.version, roleId: body.roleId },
+        },
+      ],
+      events: [{ item: { ...key, version: item.version }, event: 'item.approved' }],
+      changes: [{ kind: 'items', workspaceId: key.workspaceId }],
     });
-    await enqueueItemEvent(tx, { ...key, version: item.version }, 'item.approved');
   });
   return getApprovals(ctx, scope, id);
 }

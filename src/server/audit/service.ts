@@ -36,6 +36,7 @@ export async function listAudit(
       action: row.action,
       targetType: row.targetType,
       targetId: row.targetId,
+      label: row.label,
       schema: row.schema,
       detail: row.detail,
       address: row.address,

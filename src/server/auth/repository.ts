@@ -1,9 +1,9 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { preparedPerDb } from '../db/prepared';
-import { dropCached, readCache } from '../db/read-cache';
+import { readCache } from '../db/read-cache';
 import { emailTokens, signInAttempts, sessions, users, type EmailTokenKind } from '../db/schema';
-import { itemsChanged } from '../items/cache';
+import { journalAccountChange } from '../journal/journal';
 
 export type UserRow = typeof users.$inferSelect;
 /** A signed-in user as a request sees them: with the client address audit rows name (none outside requests). */
@@ -19,7 +19,7 @@ const SESSION_CACHE = 'session-user';
 
 /** Drops cached sessions after a write that changes them or their user. */
 function dropCachedSessions(db: Db | Tx, matches: (idHash: string, found: SessionUser) => boolean) {
-  return dropCached<SessionUser>(db, SESSION_CACHE, matches);
+  return journalAccountChange(db, { kind: 'cache', name: SESSION_CACHE, matches });
 }
 
 export async function findUserByEmail(db: Db | Tx, email: string) {
@@ -39,9 +39,12 @@ export async function insertUser(db: Db | Tx, user: typeof users.$inferInsert) {
 
 export async function updateUser(db: Db | Tx, id: string, patch: Partial<typeof users.$inferInsert>) {
   const [row] = await db.update(users).set(patch).where(eq(users.id, id)).returning();
-  await dropCachedSessions(db, (_, found) => found.user.id === id);
   // Items of any workspace name their writer by account name when the member entry has none.
-  if (patch.name !== undefined) await itemsChanged(db);
+  await journalAccountChange(
+    db,
+    { kind: 'cache', name: SESSION_CACHE, matches: (_, found: SessionUser) => found.user.id === id },
+    ...(patch.name !== undefined ? [{ kind: 'items' as const }] : []),
+  );
   return row;
 }
 

@@ -46,7 +46,10 @@ export async function authRoutes(instance: FastifyInstance, ctx: AppContext) {
     '/auth/sign-in',
     { config: limited, schema: { tags, body: SignInBody, response: { 200: SignInResponse } } },
     async (request, reply) => {
-      const result = await auth.signIn(ctx, request.body, { userAgent: request.headers['user-agent'] });
+      const result = await auth.signIn(ctx, request.body, {
+        userAgent: request.headers['user-agent'],
+        address: request.ip,
+      });
       setSessionCookie(request, reply, result.token, ctx.config.sessionDays);
       return result;
     },
@@ -74,7 +77,10 @@ export async function authRoutes(instance: FastifyInstance, ctx: AppContext) {
   app.post(
     '/auth/verify-email',
     { config: limited, schema: { tags, body: TokenBody, response: { 200: LinkResultResponse } } },
-    async (request) => ({ ok: true as const, ...(await auth.verifyEmail(ctx, request.body.token)) }),
+    async (request) => ({
+      ok: true as const,
+      ...(await auth.verifyEmail(ctx, request.body.token, request.ip)),
+    }),
   );
 
   app.post(

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { AppError, badRequest, conflict, unauthorized } from '../http/errors';
 import { hashToken, randomId, randomToken } from '../lib/ids';
 import { changeEmailMail, resetPasswordMail, signUpAttemptMail, verifyEmailMail } from '../mail/templates';
-import { acceptInvitations } from '../members/repository';
+import { joinInvitedWorkspaces } from '../members/service';
 import type { EmailTokenKind } from '../db/schema';
 import { hashPassword, requireStrongPassword, verifyPassword } from './passwords';
 import * as repo from './repository';
@@ -30,6 +30,8 @@ export const toUserDto = (u: repo.UserRow): User => ({
 
 export interface SessionMeta {
   userAgent?: string;
+  /** The client's address, which the audit rows of invitations joined here name. */
+  address?: string;
 }
 
 async function startSession(ctx: AppContext, userId: string, meta: SessionMeta) {
@@ -111,7 +113,7 @@ export async function signIn(ctx: AppContext, input: { email: string; password: 
   const isValid = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !isValid) throw new AppError(401, 'invalid_credentials', MESSAGES.invalidCredentials);
   await repo.clearSignInAttempts(ctx.db, key);
-  if (user.emailVerified) await acceptInvitations(ctx.db, user);
+  if (user.emailVerified) await joinInvitedWorkspaces(ctx.db, { ...user, address: meta.address });
   const token = await startSession(ctx, user.id, meta);
   return { user: toUserDto(user), token };
 }
@@ -126,7 +128,7 @@ export async function sendVerification(ctx: AppContext, user: repo.UserRow, retu
 }
 
 /** Confirms a verify or change-email link: the address is verified and pending invitations to it join. */
-export async function verifyEmail(ctx: AppContext, token: string) {
+export async function verifyEmail(ctx: AppContext, token: string, address?: string) {
   return ctx.db.transaction(async (tx) => {
     const link = await repo.consumeEmailToken(tx, hashToken(token), ['verify', 'change_email']);
     if (!link) throw badRequest(MESSAGES.invalidToken);
@@ -138,7 +140,7 @@ export async function verifyEmail(ctx: AppContext, token: string) {
     if (!current || (link.kind === 'verify' && current.email !== link.email))
       throw badRequest(MESSAGES.invalidToken);
     const user = await repo.updateUser(tx, link.userId, { email: link.email, emailVerified: true });
-    await acceptInvitations(tx, user);
+    await joinInvitedWorkspaces(tx, { ...user, address });
     return { returnTo: link.returnTo, user: toUserDto(user) };
   });
 }

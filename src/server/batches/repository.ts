@@ -22,7 +22,7 @@ const columns = {
   createdByName: members.displayName,
 };
 
-const withWriter = (db: Db) =>
+const withWriter = (db: Db | Tx) =>
   db
     .select(columns)
     .from(batches)
@@ -31,11 +31,11 @@ const withWriter = (db: Db) =>
       and(eq(members.workspaceId, batches.workspaceId), eq(members.userId, batches.createdBy)),
     );
 
-export async function insertBatch(db: Db, row: typeof batches.$inferInsert) {
+export async function insertBatch(db: Db | Tx, row: typeof batches.$inferInsert) {
   await db.insert(batches).values(row);
 }
 
-export async function findBatch(db: Db, workspaceId: string, id: string): Promise<BatchRow | undefined> {
+export async function findBatch(db: Db | Tx, workspaceId: string, id: string): Promise<BatchRow | undefined> {
   const [row] = await withWriter(db).where(and(eq(batches.workspaceId, workspaceId), eq(batches.id, id)));
   return row;
 }
@@ -84,7 +84,7 @@ export async function addProgress(
 }
 
 /** Finishes a running batch of its creator; answers whether there was one. */
-export async function finishRunning(db: Db, workspaceId: string, id: string, createdBy: string) {
+export async function finishRunning(db: Db | Tx, workspaceId: string, id: string, createdBy: string) {
   const rows = await db
     .update(batches)
     .set({
@@ -104,7 +104,7 @@ export async function finishRunning(db: Db, workspaceId: string, id: string, cre
 }
 
 export async function finishBatch(
-  db: Db,
+  db: Db | Tx,
   workspaceId: string,
   id: string,
   state: 'done' | 'failed',

@@ -4,6 +4,7 @@ import { can } from '@shared/permissions/permissions';
 import { MAX_BATCH_ERRORS } from '@shared/api/customers';
 import { AppError, forbidden, notFound } from '../http/errors';
 import { randomId } from '../lib/ids';
+import { actorOf, journal } from '../journal/journal';
 import type { WorkspaceAccess } from '../workspaces/access';
 import * as repo from './repository';
 
@@ -43,17 +44,61 @@ export async function startBatch(
   details: { fileName?: string | null; bytesTotal?: number | null; total?: number } = {},
 ) {
   const id = randomId(20);
-  await repo.insertBatch(ctx.db, {
-    workspaceId: access.workspace.id,
-    id,
-    kind,
-    state: 'running',
-    fileName: details.fileName ?? null,
-    bytesTotal: details.bytesTotal ?? null,
-    total: details.total ?? 0,
-    createdBy: access.user.id,
+  await ctx.db.transaction(async (tx) => {
+    await repo.insertBatch(tx, {
+      workspaceId: access.workspace.id,
+      id,
+      kind,
+      state: 'running',
+      fileName: details.fileName ?? null,
+      bytesTotal: details.bytesTotal ?? null,
+      total: details.total ?? 0,
+      createdBy: access.user.id,
+    });
+    await journal(tx, { audit: [batchAudit(access, 'import.started', id, kind, details.fileName)] });
   });
   return id;
+}
+
+/** The audit row of a batch starting or ending (one each, never one per row). */
+const batchAudit = (
+  access: WorkspaceAccess,
+  action: 'import.started' | 'import.finished',
+  id: string,
+  kind: string,
+  fileName: string | null | undefined,
+  detail: Record<string, unknown> = {},
+) => ({
+  workspaceId: access.workspace.id,
+  user: actorOf(access),
+  action,
+  targetType: 'import' as const,
+  targetId: id,
+  label: fileName ?? kind,
+  detail: { kind, ...detail },
+});
+
+/** Ends a batch (an import that read its whole source, or stopped), journaled. */
+export async function endBatch(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  id: string,
+  state: 'done' | 'failed',
+  lastError?: { line: number; message: string },
+) {
+  await ctx.db.transaction(async (tx) => {
+    await repo.finishBatch(tx, access.workspace.id, id, state, lastError);
+    const row = await repo.findBatch(tx, access.workspace.id, id);
+    await journal(tx, {
+      audit: [
+        batchAudit(access, 'import.finished', id, row?.kind ?? '', row?.fileName, {
+          state,
+          processed: row?.done,
+          failed: row?.failed,
+        }),
+      ],
+    });
+  });
 }
 
 /** Spec §6: multi-image upload needs edit on marquee-assets-image-set; so does recording its batch. */
@@ -94,6 +139,20 @@ export async function reportImageUpload(
     { processed: report.processed, failed: report.failed, errors: report.errors.slice(0, MAX_BATCH_ERRORS) },
     { countsTotal: false },
   );
-  if (report.finished) await repo.finishRunning(ctx.db, access.workspace.id, id, access.user.id);
+  if (report.finished) {
+    await ctx.db.transaction(async (tx) => {
+      if (!(await repo.finishRunning(tx, access.workspace.id, id, access.user.id))) return;
+      const ended = await repo.findBatch(tx, access.workspace.id, id);
+      await journal(tx, {
+        audit: [
+          batchAudit(access, 'import.finished', id, row.kind, row.fileName, {
+            state: ended?.state,
+            processed: ended?.done,
+            failed: ended?.failed,
+          }),
+        ],
+      });
+    });
+  }
   return getBatch(ctx, access, id);
 }

@@ -5,9 +5,7 @@ import { deleteItem as deleteItemRow, lockItem } from '../items/repository';
 import { keyOf } from '../items/service';
 import { requireRight, type SchemaScope } from '../items/scope';
 import { deleteCopies } from '../publishing/repository';
-import { actorOf, recordAudit } from '../audit/repository';
-import { stageChanged } from '../delivery/listener';
-import { enqueueItemEvent } from '../webhooks/repository';
+import { actorOf, itemLabel, journal } from '../journal/journal';
 
 /**
  * Deletes an item and its stage copies in one transaction. Its history, comments and approvals stay:
@@ -21,16 +19,24 @@ export async function deleteItem(ctx: AppContext, scope: SchemaScope, id: string
     if (!item) throw notFound(ITEM_MESSAGES.instanceNotFound);
     await deleteCopies(tx, key);
     await deleteItemRow(tx, key);
-    await recordAudit(tx, {
-      workspaceId: scope.workspace.id,
-      user: actorOf(scope),
-      action: 'item.deleted',
-      targetType: 'item',
-      targetId: id,
-      schema: scope.schema.name,
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: scope.workspace.id,
+          user: actorOf(scope),
+          action: 'item.deleted',
+          targetType: 'item',
+          targetId: id,
+          label: itemLabel(item.data),
+          schema: scope.schema.name,
+        },
+      ],
+      events: [{ item: { ...key, version: item.version }, event: 'item.deleted' }],
+      changes: [
+        { kind: 'items', workspaceId: scope.workspace.id },
+        { kind: 'stage', workspaceId: scope.workspace.id },
+      ],
     });
-    await enqueueItemEvent(tx, { ...key, version: item.version }, 'item.deleted');
-    await stageChanged(tx, scope.workspace.id);
   });
   return { id, schema: scope.schema.name, deleted: true as const };
 }

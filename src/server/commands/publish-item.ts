@@ -8,9 +8,7 @@ import { keyOf, resolveStage } from '../items/service';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
 import { assertPublishable } from '../publishing/service';
 import { copiesOf, upsertCopy } from '../publishing/repository';
-import { actorOf, recordAudit } from '../audit/repository';
-import { stageChanged } from '../delivery/listener';
-import { enqueueItemEvent } from '../webhooks/repository';
+import { actorOf, itemLabel, journal } from '../journal/journal';
 
 /** Restates a referenced item's refusal so the caller knows which reference stopped the publish. */
 function aboutReference(err: unknown, label: string): unknown {
@@ -72,22 +70,24 @@ export async function publishItem(
     await upsertCopy(tx, item, stage, scope.user.id, at);
     const refs = options.publishRefs ? await publishReferences(tx, scope, item, stage, at) : [];
     const all = [{ schema: item.schema, id: item.id, version: item.version }, ...refs];
-    await recordAudit(
-      tx,
-      ...all.map((p) => ({
-        workspaceId: scope.workspace.id,
+    const workspaceId = scope.workspace.id;
+    await journal(tx, {
+      audit: all.map((p) => ({
+        workspaceId,
         user: actorOf(scope),
         action: 'item.published' as const,
         targetType: 'item' as const,
         targetId: p.id,
+        label: p.id === item.id ? itemLabel(item.data) : (item.refs[p.id]?.label ?? null),
         schema: p.schema,
         detail: { stage, version: p.version },
       })),
-    );
-    for (const p of all) {
-      await enqueueItemEvent(tx, { workspaceId: scope.workspace.id, ...p }, 'item.published', stage);
-    }
-    await stageChanged(tx, scope.workspace.id, stage);
+      events: all.map((p) => ({ item: { workspaceId, ...p }, event: 'item.published' as const, stage })),
+      changes: [
+        { kind: 'items', workspaceId },
+        { kind: 'stage', workspaceId, stage },
+      ],
+    });
     return all;
   });
   const row = await findItemWithWriter(ctx.db, key);

@@ -1,11 +1,11 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { comments } from '../db/schema';
 import type { ItemKey } from '../items/repository';
 
 export type CommentRow = typeof comments.$inferSelect;
 
-export async function insertComment(db: Db, row: typeof comments.$inferInsert) {
+export async function insertComment(db: Db | Tx, row: typeof comments.$inferInsert) {
   const [inserted] = await db.insert(comments).values(row).returning();
   return inserted;
 }

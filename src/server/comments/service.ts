@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { forbidden } from '../http/errors';
 import { keyOf, requireItem, versionKey } from '../items/service';
 import type { SchemaScope } from '../items/scope';
+import { actorOf, itemLabel, journal } from '../journal/journal';
 import * as repo from './repository';
 
 const toComment = (row: repo.CommentRow) => ({
@@ -27,13 +28,30 @@ export async function addComment(ctx: AppContext, scope: SchemaScope, id: string
   ) {
     throw forbidden(`You do not have permission to comment on ${scope.schema.pluralTitle}`);
   }
-  await requireItem(ctx, scope, id);
-  const row = await repo.insertComment(ctx.db, {
-    ...versionKey(keyOf(scope, id)),
-    at: new Date(),
-    by: scope.user.id,
-    byName: scope.member.displayName,
-    text,
+  const item = await requireItem(ctx, scope, id);
+  const row = await ctx.db.transaction(async (tx) => {
+    const inserted = await repo.insertComment(tx, {
+      ...versionKey(keyOf(scope, id)),
+      at: new Date(),
+      by: scope.user.id,
+      byName: scope.member.displayName,
+      text,
+    });
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: scope.workspace.id,
+          user: actorOf(scope),
+          action: 'comment.created',
+          targetType: 'item',
+          targetId: id,
+          label: itemLabel(item.data),
+          schema: scope.schema.name,
+          detail: { comment: String(inserted.id) },
+        },
+      ],
+    });
+    return inserted;
   });
   return toComment(row);
 }

@@ -4,11 +4,12 @@ import { convertValue, isBlank, toStoredDate } from '@shared/criteria/convert';
 import type { AttributeType } from '@shared/criteria/operators';
 import { can } from '@shared/permissions/permissions';
 import type { z } from 'zod';
-import { addProgress, finishBatch, type BatchProgress } from '../batches/repository';
-import { getBatch, startBatch } from '../batches/service';
+import { addProgress, type BatchProgress } from '../batches/repository';
+import { endBatch, getBatch, startBatch } from '../batches/service';
 import type { AppContext } from '../context';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { findUnsafeText } from '../http/input-guard';
+import { actorOf, journal } from '../journal/journal';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { loadDefinitions, type CustomerDefinitions } from './definitions';
 import { readRecords, type ImportFormat, type RecordLine } from './read-records';
@@ -345,7 +346,7 @@ export async function importCustomerData(
     await flush();
     await allWritten();
     await allAttached();
-    await finishBatch(ctx.db, workspaceId, batchId, 'done');
+    await endBatch(ctx, access, batchId, 'done');
   } catch (err) {
     // What was read before the failure stays imported: the rows not written yet, and the segments.
     await flush().catch(() => {});
@@ -355,7 +356,7 @@ export async function importCustomerData(
     // A failed query's own message, not the query's text and parameters (drizzle's wrapper says both).
     const reason = err instanceof Error && err.cause instanceof Error ? err.cause : err;
     const message = reason instanceof Error ? reason.message : String(reason);
-    await finishBatch(ctx.db, workspaceId, batchId, 'failed', {
+    await endBatch(ctx, access, batchId, 'failed', {
       line: 0,
       message: `Import stopped: ${message}`,
     });
@@ -377,7 +378,22 @@ export async function trackEvents(
     if ('error' in converted) throw badRequest(`events.${index}: ${converted.error}`);
     rows.push(converted.row);
   });
-  await repo.insertEvents(ctx.db, access.workspace.id, rows);
+  await ctx.db.transaction(async (tx) => {
+    await repo.insertEvents(tx, access.workspace.id, rows);
+    // One row per request, never one per event.
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: access.workspace.id,
+          user: actorOf(access),
+          action: 'customer-events.tracked',
+          targetType: 'import',
+          targetId: 'customer-events',
+          detail: { accepted: rows.length },
+        },
+      ],
+    });
+  });
   return { accepted: rows.length };
 }
 

@@ -501,6 +501,8 @@ export const auditLog = pgTable(
     action: text('action').notNull(),
     targetType: text('target_type').notNull(),
     targetId: text('target_id').notNull(),
+    /** The target's name when the change was made (an item's title, a member's name, a key's label). */
+    label: text('label'),
     schema: text('schema'),
     detail: jsonb('detail').$type<Record<string, unknown>>(),
     address: text('address'),

@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
 import type { ApiKeyRow } from '../api-keys/repository';
+import type { Change, ChangeSubscriber } from '../journal/changes';
 import type { Copy } from './query';
 
 /** The copies of one schema in one stage, and the responses already rendered from them by query. */
@@ -11,27 +12,32 @@ export interface StageSet {
 
 const MAX_RENDERED = 500;
 const MAX_KEYS = 10_000;
+/**
+ * How long a set or key is kept at most: the bound on staleness should a change notice be lost (the
+ * journal sends it just after its write commits; a process that dies in between).
+ */
+const MAX_AGE_MS = 30_000;
 
 /**
  * Published copies change only on publish, unpublish and delete, so the delivery API answers from
  * memory. Every change drops the sets of its workspace and stage (rendered responses with include=refs
- * read other schemas of the stage); other processes hear of it through PostgreSQL NOTIFY (listener.ts).
- * A set is dropped before its reload is stored, so a load that overlaps a change is never kept.
+ * read other schemas of the stage); other processes hear of it through the journal's change notices
+ * (journal/changes.ts). A set is dropped before its reload is stored, so a load that overlaps a change is
+ * never kept; none is kept longer than MAX_AGE_MS.
  */
-export class DeliveryCache {
-  private readonly sets = new Map<string, Promise<StageSet>>();
-  private readonly keys = new Map<string, ApiKeyRow | null>();
+export class DeliveryCache implements ChangeSubscriber {
+  private readonly sets = new Map<string, { set: Promise<StageSet>; until: number }>();
+  private readonly keys = new Map<string, { row: ApiKeyRow | null; until: number }>();
 
   async stageSet(workspaceId: string, stage: string, schema: string, load: () => Promise<StageSet>) {
     const id = `${workspaceId}\t${stage}\t${schema}`;
-    let set = this.sets.get(id);
-    if (!set) {
-      set = load();
-      this.sets.set(id, set);
-      set.catch(() => {
-        if (this.sets.get(id) === set) this.sets.delete(id);
-      });
-    }
+    const kept = this.sets.get(id);
+    if (kept && kept.until > Date.now()) return kept.set;
+    const set = load();
+    this.sets.set(id, { set, until: Date.now() + MAX_AGE_MS });
+    set.catch(() => {
+      if (this.sets.get(id)?.set === set) this.sets.delete(id);
+    });
     return set;
   }
 
@@ -42,10 +48,11 @@ export class DeliveryCache {
   }
 
   async apiKey(hash: string, load: () => Promise<ApiKeyRow | undefined>) {
-    if (this.keys.has(hash)) return this.keys.get(hash) ?? undefined;
+    const kept = this.keys.get(hash);
+    if (kept && kept.until > Date.now()) return kept.row ?? undefined;
     const row = await load();
     if (this.keys.size >= MAX_KEYS) this.keys.clear();
-    this.keys.set(hash, row ?? null);
+    this.keys.set(hash, { row: row ?? null, until: Date.now() + MAX_AGE_MS });
     return row;
   }
 
@@ -57,7 +64,8 @@ export class DeliveryCache {
 
   /** A key of the workspace was created or revoked. */
   dropKeys(workspaceId: string) {
-    for (const [hash, row] of this.keys) if (!row || row.workspaceId === workspaceId) this.keys.delete(hash);
+    for (const [hash, { row }] of this.keys)
+      if (!row || row.workspaceId === workspaceId) this.keys.delete(hash);
   }
 
   clear() {
@@ -65,13 +73,10 @@ export class DeliveryCache {
     this.keys.clear();
   }
 
-  /** Applies a NOTIFY payload: `stage\t{ws}\t{stage}`, `workspace\t{ws}` or `keys\t{ws}`. */
-  apply(payload: string) {
-    const [kind, workspaceId, stage] = payload.split('\t');
-    if (kind === 'stage' && workspaceId) this.dropStage(workspaceId, stage);
-    else if (kind === 'workspace' && workspaceId) this.dropStage(workspaceId);
-    else if (kind === 'keys' && workspaceId) this.dropKeys(workspaceId);
-    else this.clear();
+  /** A change notice of the journal: published copies of a stage (or every stage), or a workspace's keys. */
+  apply(change: Change) {
+    if (change.kind === 'stage') this.dropStage(change.workspaceId, change.stage);
+    else if (change.kind === 'keys') this.dropKeys(change.workspaceId);
   }
 }
 

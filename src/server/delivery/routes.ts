@@ -5,7 +5,6 @@ import { DeliveredItemSchema, DeliveryList, DeliveryQuery } from '@shared/api/de
 import { ItemId, SchemaName, StageParam } from '@shared/api/items';
 import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
-import { listenForDeliveryChanges } from './listener';
 import * as delivery from './service';
 
 const ListParams = z.object({ ws: WorkspaceId, stage: StageParam, schema: SchemaName });
@@ -36,9 +35,6 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['delivery'];
   const security = [{ apiKey: [] }];
-
-  const stopListening = await listenForDeliveryChanges(ctx.db, ctx.log);
-  app.addHook('onClose', async () => stopListening());
 
   // Open CORS: any site may read with a key; errors carry the headers too so browsers can show them.
   app.addHook('onSend', (_request, reply, payload, done) => {

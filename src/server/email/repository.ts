@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { items, testSends } from '../db/schema';
 
 export type TestSendRow = typeof testSends.$inferSelect;
@@ -32,7 +32,7 @@ export async function startTestSend(
 }
 
 export async function finishTestSend(
-  db: Db,
+  db: Db | Tx,
   key: { workspaceId: string; id: number },
   result: { status: 'sent' | 'failed'; error?: string },
 ): Promise<TestSendRow> {

@@ -14,6 +14,7 @@ import { FILE_NOT_FOUND } from '../files/service';
 import { AppError, badRequest, notFound } from '../http/errors';
 import { findProfile } from '../customers/repository';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
+import { actorOf, journal } from '../journal/journal';
 import { requireItem } from '../items/service';
 import { thumbnailOf } from '../media/resize';
 import { createSendGrid, parseFrom } from '../providers/sendgrid';
@@ -150,17 +151,48 @@ async function testSend(
   if (!started) {
     throw new AppError(429, 'rate_limited', EMAIL_MESSAGES.rateLimited(ctx.config.testSendsPerHour));
   }
-  const key = { workspaceId: scope.workspace.id, id: started.id };
   try {
     await deliver(ctx, provider, message);
   } catch (err) {
     const error = (err as Error).message;
     ctx.log.warn({ provider, workspaceId: scope.workspace.id, error }, 'test send failed');
-    await repo.finishTestSend(ctx.db, key, { status: 'failed', error });
+    await finishTestSend(ctx, scope, started, { status: 'failed', error });
     throw new AppError(502, 'provider_failed', error);
   }
-  const row = await repo.finishTestSend(ctx.db, key, { status: 'sent' });
+  const row = await finishTestSend(ctx, scope, started, { status: 'sent' });
   return { message: EMAIL_MESSAGES.sentTo(message.to), testSend: presentTestSend(row) };
+}
+
+/** Records how a test send ended, journaled (the subject labels the audit row). */
+function finishTestSend(
+  ctx: AppContext,
+  scope: SchemaScope,
+  started: repo.TestSendRow,
+  result: { status: 'sent' | 'failed'; error?: string },
+) {
+  return ctx.db.transaction(async (tx) => {
+    const row = await repo.finishTestSend(tx, { workspaceId: started.workspaceId, id: started.id }, result);
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: started.workspaceId,
+          user: actorOf(scope),
+          action: result.status === 'sent' ? 'test-send.sent' : 'test-send.failed',
+          targetType: 'test-send',
+          targetId: String(started.id),
+          label: started.subject,
+          schema: started.itemId ? 'email' : null,
+          detail: {
+            provider: started.provider,
+            recipients: started.recipients,
+            itemId: started.itemId,
+            ...(result.error ? { error: result.error } : {}),
+          },
+        },
+      ],
+    });
+    return row;
+  });
 }
 
 /** The merge tags' values: a stored customer profile's attributes when one is named, then those given. */

@@ -5,6 +5,7 @@ import { fileUrl } from '@shared/media/urls';
 import type { AppContext } from '../context';
 import { AppError, forbidden, notFound } from '../http/errors';
 import { randomId } from '../lib/ids';
+import { actorOf, journal } from '../journal/journal';
 import type { WorkspaceAccess } from '../workspaces/access';
 import * as repo from './repository';
 import { dHashOf, readImageFacts, STORABLE_TYPES } from './images';
@@ -96,17 +97,21 @@ export async function storeUpload(
     const key = uploadKey(workspaceId, storageName);
     await storage.putFile(key, upload.tempPath, { contentType: sniffed.mime, size: upload.size });
     try {
-      const row = await repo.insertFile(ctx.db, {
-        workspaceId,
-        storageName,
-        name: upload.name,
-        size: upload.size,
-        contentType: sniffed.mime,
-        md5Hash: upload.md5Hash,
-        width: facts.width,
-        height: facts.height,
-        dhash,
-        createdBy: access.user.id,
+      const row = await ctx.db.transaction(async (tx) => {
+        const inserted = await repo.insertFile(tx, {
+          workspaceId,
+          storageName,
+          name: upload.name,
+          size: upload.size,
+          contentType: sniffed.mime,
+          md5Hash: upload.md5Hash,
+          width: facts.width,
+          height: facts.height,
+          dhash,
+          createdBy: access.user.id,
+        });
+        await journal(tx, { audit: [fileAudit(access, 'file.uploaded', inserted, { size: upload.size })] });
+        return inserted;
       });
       return toFileRecord(row);
     } catch (err) {
@@ -170,10 +175,29 @@ export async function setFocus(
   focus: { focusX: number; focusY: number },
 ) {
   requireUploader(access);
-  const row = await repo.updateFile(ctx.db, access.workspace.id, storageName, focus);
-  if (!row) throw notFound(FILE_NOT_FOUND);
+  const row = await ctx.db.transaction(async (tx) => {
+    const updated = await repo.updateFile(tx, access.workspace.id, storageName, focus);
+    if (!updated) throw notFound(FILE_NOT_FOUND);
+    await journal(tx, { audit: [fileAudit(access, 'file.updated', updated, focus)] });
+    return updated;
+  });
   return toFileRecord(row);
 }
+
+const fileAudit = (
+  access: WorkspaceAccess,
+  action: 'file.uploaded' | 'file.updated',
+  row: repo.FileRow,
+  detail: Record<string, unknown>,
+) => ({
+  workspaceId: access.workspace.id,
+  user: actorOf(access),
+  action,
+  targetType: 'file' as const,
+  targetId: row.storageName,
+  label: row.name,
+  detail,
+});
 
 /** Bytes stored for the workspace's uploads, for the subscription screen. */
 export const storageBytesOf = (ctx: AppContext, workspaceId: string) =>

@@ -1,18 +1,13 @@
-import crypto from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import { afterCommit, notificationsFor, nowAndAfterCommit, rootOf, type Db, type Tx } from '../db/client';
-import { echoHeard, heard } from '../db/read-cache';
+import { rootOf, type Db, type Tx } from '../db/client';
+import type { ChangeSubscriber } from '../journal/changes';
 import type { ItemWithWriter } from './repository';
-
-/** The channel of item changes; its payload is `{workspace ids, an empty one for all}\t{process}\t{echo}`. */
-export const ITEMS_CHANNEL = 'marquee_items';
 
 /** What the cache may hold per process (an estimate of the rows' size), and at most per row or page. */
 const MAX_BYTES = 64 * 1024 * 1024;
 const MAX_ENTRY_BYTES = 256 * 1024;
 /**
  * How long one read is kept at most: the bound on staleness should another process's announcement be
- * lost (it is sent just after its write commits; a process that dies in between).
+ * lost (the journal sends it just after its write commits; a process that dies in between).
  */
 const MAX_AGE_MS = 30_000;
 
@@ -57,8 +52,8 @@ function estimateBytes(value: unknown, limit: number): number {
  * answered them, never a caller's view of them: routes check membership and rights as before, and each
  * request presents the rows for its caller (abilities, approvals left). Entries live in a bucket per
  * workspace; every write that changes what item reads answer (save, create, delete, publish, unpublish,
- * approve, a member's or user's name) drops its workspace's bucket in this process at once and after
- * commit, and tells the other processes with a NOTIFY once committed (`itemsChanged`); a bucket is kept
+ * approve, a member's or user's name) journals an `items` change, which drops its workspace's bucket in
+ * this process at once and after commit and in the other processes once committed (journal/changes.ts);
  * each read is kept at most MAX_AGE_MS. A read that was under way while its bucket was dropped does not store its answer.
  */
 export class ItemCache {
@@ -140,119 +135,25 @@ export class ItemCache {
 }
 
 const caches = new WeakMap<Db, ItemCache>();
-/** Databases whose item changes this process listens to (its own announcements come back too). */
-const listening = new WeakSet<Db>();
 
-/** Turns the item cache of a database on (buildApp does unless READ_CACHE_TTL_MS is 0); off, reads always read. */
-export function enableItemCache(db: Db) {
-  if (!caches.has(rootOf(db))) caches.set(rootOf(db), new ItemCache());
+/**
+ * Turns the item cache of a database on (buildApp does unless READ_CACHE_TTL_MS is 0; off, reads always
+ * read) and answers what drops it on a change notice of the journal (journal/changes.ts).
+ */
+export function enableItemCache(db: Db): ChangeSubscriber {
+  let cache = caches.get(rootOf(db));
+  if (!cache) caches.set(rootOf(db), (cache = new ItemCache()));
+  const itemCache = cache;
+  return {
+    apply(change) {
+      if (change.kind === 'items') itemCache.drop(change.workspaceId);
+    },
+    clear: () => itemCache.drop(),
+  };
 }
-
-/** The item cache of a database, or undefined when it is off. */
-const itemCacheOf = (db: Db | Tx) => caches.get(rootOf(db));
 
 /**
  * The item cache to read through, or undefined when it is off or `db` is a transaction: a read inside
  * a transaction may see its uncommitted writes, which no other request may be answered with.
  */
 export const itemReadCacheOf = (db: Db | Tx) => (rootOf(db) === db ? caches.get(db as Db) : undefined);
-
-/**
- * Who a database handle is on the channel (one per process in production; tests run several "processes",
- * each with its own handle and cache, in one Node process): its own announcements come back as echoes,
- * everyone else's drop its cache.
- */
-const senderIds = new WeakMap<Db, string>();
-function senderIdOf(db: Db) {
-  let id = senderIds.get(db);
-  if (!id) senderIds.set(db, (id = crypto.randomUUID()));
-  return id;
-}
-/** Workspace ids per announcement (a NOTIFY payload holds under 8,000 bytes). */
-const IDS_PER_ANNOUNCEMENT = 100;
-
-/**
- * Tells the other processes which workspaces' items changed, after the writes committed. A NOTIFY takes
- * a lock that every committing transaction with a NOTIFY waits for until its commit is flushed, so a
- * NOTIFY inside each save would serialise the saves (measured: 20 connections inserting, 3,200 to 4,700 commits/s
- * alone, 1,270 each with a NOTIFY). One announcement is under way at a time per process and carries
- * every workspace written meanwhile; each write waits for the announcement carrying it to be sent and
- * heard back (at most 100 ms, `heard` in db/read-cache.ts), so by then PostgreSQL has handed it to every listener.
- */
-class Announcer {
-  private pending = new Map<string, (() => void)[]>();
-  private sending = false;
-
-  constructor(private readonly db: Db) {}
-
-  announce(workspaceId: string) {
-    return new Promise<void>((resolve) => {
-      const waiting = this.pending.get(workspaceId);
-      if (waiting) waiting.push(resolve);
-      else this.pending.set(workspaceId, [resolve]);
-      if (!this.sending) void this.send();
-    });
-  }
-
-  private async send() {
-    this.sending = true;
-    while (this.pending.size > 0) {
-      const batch = [...this.pending].slice(0, IDS_PER_ANNOUNCEMENT);
-      for (const [workspaceId] of batch) this.pending.delete(workspaceId);
-      const echo = crypto.randomUUID();
-      const echoed = listening.has(this.db) ? heard(echo) : undefined;
-      const ids = batch.map(([workspaceId]) => workspaceId).join(' ');
-      try {
-        await this.db.execute(
-          sql`select pg_notify(${ITEMS_CHANNEL}, ${`${ids}\t${senderIdOf(this.db)}\t${echo}`})`,
-        );
-        await echoed;
-      } catch {
-        // Unsent: the other processes keep what they read for at most MAX_AGE_MS.
-      }
-      for (const [, waiting] of batch) for (const resolve of waiting) resolve();
-    }
-    this.sending = false;
-  }
-}
-const announcers = new WeakMap<Db, Announcer>();
-
-/**
- * Call after any write that changes what item reads answer (a save, a stage copy, an approval, a
- * deleted item, a member's or user's name; every workspace when undefined): drops this process's cached
- * reads now and after the commit, then announces the change to the other processes once committed.
- */
-export async function itemsChanged(db: Db | Tx, workspaceId?: string) {
-  const cache = itemCacheOf(db);
-  if (cache) nowAndAfterCommit(db, () => cache.drop(workspaceId));
-  if (!notificationsFor(db)) return;
-  const root = rootOf(db);
-  let announcer = announcers.get(root);
-  if (!announcer) announcers.set(root, (announcer = new Announcer(root)));
-  await afterCommit(db, () => announcer.announce(workspaceId ?? ''));
-}
-
-/**
- * Drops cached item reads when another process announces a change (PostgreSQL only: PGlite has one
- * process, whose own writes drop them directly). After the listening connection was lost, everything is
- * dropped, as announcements may have been missed. Answers how to stop.
- */
-export async function listenForItemChanges(db: Db): Promise<() => Promise<void>> {
-  const cache = itemCacheOf(db);
-  const notifications = notificationsFor(db);
-  if (!notifications) return async () => {};
-  const stop = await notifications.listen(
-    ITEMS_CHANNEL,
-    (payload) => {
-      const [ids, from, echo] = payload.split('\t');
-      if (from === senderIdOf(rootOf(db))) return echoHeard(echo);
-      for (const workspaceId of ids.split(' ')) cache?.drop(workspaceId || undefined);
-    },
-    () => cache?.drop(),
-  );
-  listening.add(rootOf(db));
-  return async () => {
-    listening.delete(rootOf(db));
-    await stop();
-  };
-}

@@ -3,7 +3,8 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
 import { preparedPerDb } from '../db/prepared';
-import { itemReadCacheOf, itemsChanged } from './cache';
+import { itemsWritten } from '../journal/journal';
+import { itemReadCacheOf } from './cache';
 import { items, members, published, users } from '../db/schema';
 
 export type ItemRow = typeof items.$inferSelect;
@@ -107,7 +108,7 @@ const json = (value: unknown) =>
 /**
  * The save of a new item as one statement, so one atomic round trip: the item at version 1 and its first
  * history version. Answers nothing when the id is taken. `extra` CTEs (each `, name as (…)`) read
- * `created`: the audit row.
+ * `created`: the journal's audit and outbox rows (journal/journal.ts `itemJournalCtes`).
  */
 export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch, extra: SQL[] = []) {
   const at = sql`${patch.lastWrittenAt.toISOString()}::timestamptz`;
@@ -124,7 +125,7 @@ export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch,
     )${sql.join(extra)}
     select * from created`);
   const [row] = resultRows<SavedRow>(result);
-  if (row) await itemsChanged(db, key.workspaceId);
+  if (row) await itemsWritten(db, key.workspaceId);
   return row && toItemRow(row);
 }
 
@@ -163,7 +164,7 @@ export async function saveNextVersion(
     from saved`);
   const [row] = resultRows<SavedRow>(result);
   if (!row) return undefined;
-  await itemsChanged(db, key.workspaceId);
+  await itemsWritten(db, key.workspaceId);
   const copies = (typeof row.copies_json === 'string' ? JSON.parse(row.copies_json) : row.copies_json) as {
     stage: string;
     version: number;
@@ -238,7 +239,6 @@ export async function findItemWithWriter(db: Db, key: ItemKey): Promise<ItemWith
 
 export async function deleteItem(tx: Tx, key: ItemKey) {
   const rows = await tx.delete(items).where(byKey(key)).returning({ id: items.id });
-  if (rows.length > 0) await itemsChanged(tx, key.workspaceId);
   return rows.length > 0;
 }
 
@@ -251,7 +251,6 @@ export async function addApprovedRole(tx: Tx, key: ItemKey, version: number, rol
       and(byKey(key), eq(items.version, version), sql`not (${roleId}::text = any(${items.approvedRoles}))`),
     )
     .returning({ id: items.id });
-  if (rows.length > 0) await itemsChanged(tx, key.workspaceId);
   return rows.length > 0;
 }
 

@@ -26,8 +26,7 @@ import { prepareEmailFields } from '../email/sanitize';
 import * as repo from './repository';
 import { takeFileFacts } from './server-owned';
 import type { AuditAction } from '@shared/api/delivery';
-import { actorOf, auditItemCte } from '../audit/repository';
-import { enqueueItemEventCte } from '../webhooks/repository';
+import { actorOf, itemJournalCtes } from '../journal/journal';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
 
 export const keyOf = (scope: SchemaScope, id: string): repo.ItemKey => ({
@@ -131,10 +130,12 @@ export async function createItem(ctx: AppContext, scope: SchemaScope, data: Reco
   const checked = await checkItemData(ctx, scope, data);
   const patch = { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() };
   for (let attempt = 0; attempt < 3; attempt++) {
-    const row = await repo.insertFirstVersion(ctx.db, keyOf(scope, randomId(20)), patch, [
-      auditItemCte('created', 'item.created', actorOf(scope)),
-      enqueueItemEventCte('created', 'item.saved'),
-    ]);
+    const row = await repo.insertFirstVersion(
+      ctx.db,
+      keyOf(scope, randomId(20)),
+      patch,
+      itemJournalCtes('created', { action: 'item.created', user: actorOf(scope) }, 'item.saved'),
+    );
     if (row) return row;
   }
   throw conflict('Could not find a free id for the new item; try again');
@@ -161,10 +162,7 @@ export async function updateItem(
     key,
     baseVersion,
     { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() },
-    [
-      auditItemCte('saved', audit.action, actorOf(scope), audit.detail),
-      enqueueItemEventCte('saved', 'item.saved'),
-    ],
+    itemJournalCtes('saved', { ...audit, user: actorOf(scope) }, 'item.saved'),
   );
   if (row) return row;
   const current = await repo.findItem(ctx.db, key);

@@ -1,8 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { invitations, members, users } from '../db/schema';
-import { itemsChanged } from '../items/cache';
-import { dropCachedMemberships } from '../workspaces/repository';
 import { trimMemberRoles, type Roles } from '@shared/permissions/permissions';
 
 export type MemberRow = typeof members.$inferSelect;
@@ -34,9 +32,6 @@ export async function listMembers(db: Db | Tx, workspaceId: string) {
 
 export async function insertMember(db: Db | Tx, member: typeof members.$inferInsert) {
   await db.insert(members).values(member).onConflictDoNothing();
-  await dropCachedMemberships(db, member.workspaceId, member.userId);
-  // Items name their writer by member name.
-  await itemsChanged(db, member.workspaceId);
 }
 
 export async function updateMember(
@@ -50,8 +45,6 @@ export async function updateMember(
     .set(patch)
     .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
     .returning();
-  await dropCachedMemberships(db, workspaceId, userId);
-  if (patch.displayName !== undefined) await itemsChanged(db, workspaceId);
   return row;
 }
 
@@ -104,7 +97,7 @@ export async function deleteInvitation(db: Db | Tx, workspaceId: string, email: 
   return rows.length > 0;
 }
 
-/** Turns every invitation to the user's (verified) address into an active membership. */
+/** Turns every invitation to the user's (verified) address into an active membership; answers them. */
 export async function acceptInvitations(db: Db | Tx, user: { id: string; email: string; name: string }) {
   const pending = await db.select().from(invitations).where(eq(invitations.email, user.email));
   for (const invitation of pending) {
@@ -119,11 +112,9 @@ export async function acceptInvitations(db: Db | Tx, user: { id: string; email: 
         isManager: invitation.isManager,
       })
       .onConflictDoNothing();
-    await dropCachedMemberships(db, invitation.workspaceId, user.id);
-    await itemsChanged(db, invitation.workspaceId);
     await deleteInvitation(db, invitation.workspaceId, invitation.email);
   }
-  return pending.length;
+  return pending;
 }
 
 /** Keeps members' and invitations' role lists to roles that still exist (spec §5, on workspace save). */

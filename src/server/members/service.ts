@@ -1,8 +1,10 @@
 import { MESSAGES } from '@shared/api/errors';
 import type { InviteBody, Member } from '@shared/api/workspaces';
-import { actorOf, recordAudit } from '../audit/repository';
 import type { AppContext } from '../context';
 import { findUserByEmail } from '../auth/repository';
+import type { Db, Tx } from '../db/client';
+import { actorOf, journal } from '../journal/journal';
+import { membershipsChanged } from '../workspaces/repository';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { invitationMail } from '../mail/templates';
 import { requireManager, type WorkspaceAccess } from '../workspaces/access';
@@ -48,13 +50,18 @@ export async function invite(ctx: AppContext, access: WorkspaceAccess, body: Req
       isManager: body.isWorkspaceManager,
       invitedBy: access.user.name,
     });
-    await recordAudit(tx, {
-      workspaceId: access.workspace.id,
-      user: actorOf(access),
-      action: 'member.invited',
-      targetType: 'member',
-      targetId: body.email,
-      detail: { roles, isWorkspaceManager: body.isWorkspaceManager },
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: access.workspace.id,
+          user: actorOf(access),
+          action: 'member.invited',
+          targetType: 'member',
+          targetId: body.email,
+          label: body.email,
+          detail: { roles, isWorkspaceManager: body.isWorkspaceManager },
+        },
+      ],
     });
     return invitation;
   });
@@ -75,12 +82,17 @@ export async function revokeInvitation(ctx: AppContext, access: WorkspaceAccess,
     if (!(await repo.deleteInvitation(tx, access.workspace.id, email.toLowerCase()))) {
       throw notFound('Invitation not found');
     }
-    await recordAudit(tx, {
-      workspaceId: access.workspace.id,
-      user: actorOf(access),
-      action: 'invitation.revoked',
-      targetType: 'member',
-      targetId: email.toLowerCase(),
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: access.workspace.id,
+          user: actorOf(access),
+          action: 'invitation.revoked',
+          targetType: 'member',
+          targetId: email.toLowerCase(),
+          label: email.toLowerCase(),
+        },
+      ],
     });
   });
 }
@@ -103,15 +115,56 @@ export async function updateMember(
     });
     if (!row) throw notFound('Member not found');
     if ((await repo.countActiveManagers(tx, access.workspace.id)) === 0) throw conflict(MESSAGES.lastManager);
-    await recordAudit(tx, {
-      workspaceId: access.workspace.id,
-      user: actorOf(access),
-      action: 'member.updated',
-      targetType: 'member',
-      targetId: userId,
-      detail: { ...patch, ...(roles ? { roles } : {}) },
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: access.workspace.id,
+          user: actorOf(access),
+          action: 'member.updated',
+          targetType: 'member',
+          targetId: userId,
+          label: row.displayName,
+          detail: { ...patch, ...(roles ? { roles } : {}) },
+        },
+      ],
+      // Items name their writer by member name.
+      changes: [
+        membershipsChanged(access.workspace.id, userId),
+        ...(patch.displayName ? [{ kind: 'items' as const, workspaceId: access.workspace.id }] : []),
+      ],
     });
     const member = (await repo.listMembers(tx, access.workspace.id)).find((m) => m.userId === userId);
     return member!;
   });
+}
+
+/**
+ * Turns every invitation to the user's verified address into an active membership, each journaled in
+ * its workspace (the new member's name labels the row); answers how many joined.
+ */
+export async function joinInvitedWorkspaces(
+  db: Db | Tx,
+  user: { id: string; email: string; name: string; address?: string | null },
+) {
+  const accepted = await repo.acceptInvitations(db, user);
+  for (const invitation of accepted) {
+    await journal(db, {
+      audit: [
+        {
+          workspaceId: invitation.workspaceId,
+          user: { id: user.id, name: user.name, address: user.address ?? null },
+          action: 'member.joined',
+          targetType: 'member',
+          targetId: user.id,
+          label: user.name,
+          detail: { roles: invitation.roles, isWorkspaceManager: invitation.isManager },
+        },
+      ],
+      changes: [
+        membershipsChanged(invitation.workspaceId, user.id),
+        { kind: 'items', workspaceId: invitation.workspaceId },
+      ],
+    });
+  }
+  return accepted.length;
 }

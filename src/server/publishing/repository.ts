@@ -1,7 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { published } from '../db/schema';
-import { itemsChanged } from '../items/cache';
 import type { ItemKey, ItemRow } from '../items/repository';
 
 export type StageCopyRow = Pick<
@@ -70,7 +69,6 @@ export async function upsertCopy(tx: Tx, item: ItemRow, stage: string, by: strin
         publishedBy: by,
       },
     });
-  await itemsChanged(tx, item.workspaceId);
 }
 
 export async function deleteCopy(tx: Tx, key: ItemKey, stage: string) {
@@ -78,13 +76,11 @@ export async function deleteCopy(tx: Tx, key: ItemKey, stage: string) {
     .delete(published)
     .where(and(ofItem(key), eq(published.stage, stage)))
     .returning({ id: published.id });
-  if (rows.length > 0) await itemsChanged(tx, key.workspaceId);
   return rows.length > 0;
 }
 
 export async function deleteCopies(tx: Tx, key: ItemKey) {
   await tx.delete(published).where(ofItem(key));
-  await itemsChanged(tx, key.workspaceId);
 }
 
 /** Number of stage copies in a workspace, for the subscription usage. */

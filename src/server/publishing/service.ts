@@ -7,9 +7,7 @@ import { presentItem } from '../items/present';
 import { keyOf, requireItem, resolveStage } from '../items/service';
 import { requireRight, type SchemaScope } from '../items/scope';
 import * as repo from './repository';
-import { actorOf, recordAudit } from '../audit/repository';
-import { stageChanged } from '../delivery/listener';
-import { enqueueItemEvent } from '../webhooks/repository';
+import { actorOf, itemLabel, journal } from '../journal/journal';
 
 /**
  * Why an item may not be published, as a 409 with a clear message: approvals remain for its current
@@ -41,17 +39,25 @@ export async function unpublishItem(ctx: AppContext, scope: SchemaScope, id: str
   const key = keyOf(scope, id);
   const removed = await ctx.db.transaction(async (tx) => {
     if (!(await repo.deleteCopy(tx, key, stage))) return false;
-    await recordAudit(tx, {
-      workspaceId: scope.workspace.id,
-      user: actorOf(scope),
-      action: 'item.unpublished',
-      targetType: 'item',
-      targetId: id,
-      schema: scope.schema.name,
-      detail: { stage },
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: scope.workspace.id,
+          user: actorOf(scope),
+          action: 'item.unpublished',
+          targetType: 'item',
+          targetId: id,
+          label: itemLabel(item.data),
+          schema: scope.schema.name,
+          detail: { stage },
+        },
+      ],
+      events: [{ item: { ...key, version: item.version }, event: 'item.unpublished', stage }],
+      changes: [
+        { kind: 'items', workspaceId: scope.workspace.id },
+        { kind: 'stage', workspaceId: scope.workspace.id, stage },
+      ],
     });
-    await enqueueItemEvent(tx, { ...key, version: item.version }, 'item.unpublished', stage);
-    await stageChanged(tx, scope.workspace.id, stage);
     return true;
   });
   if (!removed) throw notFound(`This item is not published in ${stage}`);

@@ -1,14 +1,14 @@
 import { SCHEDULE_MESSAGES, type CreateScheduleBody, type Schedule } from '@shared/api/schedules';
-import { actorOf, recordAudit } from '../audit/repository';
 import { findUserById } from '../auth/repository';
 import { publishItem } from '../commands/publish-item';
 import type { AppContext } from '../context';
 import { AppError, badRequest, conflict, notFound } from '../http/errors';
 import { randomId } from '../lib/ids';
 import { keyOf, requireItem, resolveStage } from '../items/service';
+import { actorOf, itemLabel, journal } from '../journal/journal';
 import { loadSchemaScope, requireRight, type SchemaScope } from '../items/scope';
 import { unpublishItem } from '../publishing/service';
-import { dropCachedMemberships } from '../workspaces/repository';
+import { forgetCachedMembership } from '../workspaces/repository';
 import * as repo from './repository';
 
 export const toSchedule = (row: repo.ScheduleRow): Schedule => ({
@@ -42,7 +42,7 @@ export async function createSchedule(
   }
   const at = new Date(body.at);
   if (at.getTime() <= Date.now()) throw badRequest(SCHEDULE_MESSAGES.inThePast);
-  await requireItem(ctx, scope, id);
+  const item = await requireItem(ctx, scope, id);
   const key = keyOf(scope, id);
   const row = await ctx.db.transaction(async (tx) => {
     const inserted = await repo.insertSchedule(tx, {
@@ -56,14 +56,21 @@ export async function createSchedule(
       createdBy: scope.user.id,
       createdByName: scope.member.displayName,
     });
-    await recordAudit(tx, {
-      workspaceId: key.workspaceId,
-      user: actorOf(scope),
-      action: 'schedule.created',
-      targetType: 'item',
-      targetId: id,
-      schema: key.schema,
-      detail: { schedule: inserted.id, stage, action: inserted.action, at: at.toISOString() },
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: key.workspaceId,
+          user: actorOf(scope),
+          action: 'schedule.created',
+          targetType: 'item',
+          targetId: id,
+          label: itemLabel(item.data),
+          schema: key.schema,
+          detail: { schedule: inserted.id, stage, action: inserted.action, at: at.toISOString() },
+        },
+      ],
+      // The list of scheduled items changes.
+      changes: [{ kind: 'items', workspaceId: key.workspaceId }],
     });
     return inserted;
   });
@@ -85,14 +92,19 @@ export async function cancelSchedule(ctx: AppContext, scope: SchemaScope, id: st
       if (await repo.findSchedule(tx, key, scheduleId)) throw conflict(SCHEDULE_MESSAGES.notPending);
       throw notFound(SCHEDULE_MESSAGES.notFound);
     }
-    await recordAudit(tx, {
-      workspaceId: key.workspaceId,
-      user: actorOf(scope),
-      action: 'schedule.cancelled',
-      targetType: 'item',
-      targetId: id,
-      schema: key.schema,
-      detail: { schedule: scheduleId, stage: cancelled.stage, action: cancelled.action },
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: key.workspaceId,
+          user: actorOf(scope),
+          action: 'schedule.cancelled',
+          targetType: 'item',
+          targetId: id,
+          schema: key.schema,
+          detail: { schedule: scheduleId, stage: cancelled.stage, action: cancelled.action },
+        },
+      ],
+      changes: [{ kind: 'items', workspaceId: key.workspaceId }],
     });
     return cancelled;
   });
@@ -108,7 +120,7 @@ export async function runSchedule(ctx: AppContext, row: repo.ScheduleRow) {
   try {
     const user = await findUserById(ctx.db, row.createdBy);
     // Rights as they are now, not as this process may have cached them (another process may have changed them).
-    dropCachedMemberships(ctx.db, row.workspaceId, row.createdBy);
+    forgetCachedMembership(ctx.db, row.workspaceId, row.createdBy);
     const scope = await loadSchemaScope(ctx, user ?? null, row.workspaceId, row.schema);
     if (row.action === 'publish')
       await publishItem(ctx, scope, row.itemId, row.stage, { publishRefs: false });

@@ -1,5 +1,5 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { rows } from '../db/migrate';
 import { visualisationResults } from '../db/schema';
 
@@ -120,7 +120,7 @@ export async function listAudienceSizes(db: Db, workspaceId: string, since: stri
 }
 
 export async function insertVisualisation(
-  db: Db,
+  db: Db | Tx,
   row: { workspaceId: string; key: string; result: unknown; fetchedAt: Date; fetchedBy: string },
 ) {
   await db.insert(visualisationResults).values(row).onConflictDoNothing();

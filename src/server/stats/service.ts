@@ -12,6 +12,7 @@ import type { UserRow } from '../auth/repository';
 import { enabledSchemas } from '../items/scope';
 import { loadWorkspaceAccess, requireManager } from '../workspaces/access';
 import { AppError } from '../http/errors';
+import { actorOf, journal } from '../journal/journal';
 import { fetchVisualisation, VisualisationError } from '../providers/visualisation';
 import * as repo from './repository';
 
@@ -132,12 +133,27 @@ export async function refreshVisualisation(
     throw err;
   }
   const fetchedAt = new Date();
-  await repo.insertVisualisation(ctx.db, {
-    workspaceId,
-    key: fetchedAt.toISOString(),
-    result,
-    fetchedAt,
-    fetchedBy: access.user.id,
+  await ctx.db.transaction(async (tx) => {
+    await repo.insertVisualisation(tx, {
+      workspaceId,
+      key: fetchedAt.toISOString(),
+      result,
+      fetchedAt,
+      fetchedBy: access.user.id,
+    });
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId,
+          user: actorOf(access),
+          action: 'visualisation.refreshed',
+          targetType: 'workspace',
+          targetId: workspaceId,
+          label: access.workspace.name,
+          detail: { key: fetchedAt.toISOString() },
+        },
+      ],
+    });
   });
   return getVisualisation(ctx, caller, workspaceId);
 }

@@ -1,5 +1,4 @@
-import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
-import type { WebhookEvent } from '@shared/api/webhooks';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
 import { webhookDeliveries, webhooks } from '../db/schema';
@@ -91,42 +90,6 @@ export async function copyDelivery(tx: Tx, delivery: DeliveryRow, id: string) {
     })
     .returning();
   return row;
-}
-
-/**
- * Outbox rows for the active webhooks of the workspace that listen to `event` (and to the item's schema),
- * one per webhook and row of `source` (columns workspace_id, schema, id, version). The body is the JSON
- * that is signed and sent.
- */
-function outboxInsert(source: SQL, event: WebhookEvent, stage: string | null): SQL {
-  // `source` is a relation named s: a CTE name gets the alias here, a VALUES list carries it.
-  const stageField = stage === null ? sql`` : sql`'stage', ${stage}::text, `;
-  return sql`insert into webhook_deliveries (workspace_id, id, webhook_id, event, body)
-    select workspace_id, delivery_id, webhook_id, ${event}::text,
-      json_build_object('id', delivery_id, 'event', ${event}::text, 'workspace', workspace_id, 'schema', schema,
-        'itemId', item_id, 'version', version, ${stageField}'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
-    from (
-      select s.workspace_id, s.schema, s.id as item_id, s.version, w.id as webhook_id, gen_random_uuid()::text as delivery_id
-      from ${source}
-      join webhooks w on w.workspace_id = s.workspace_id and w.active and ${event}::text = any(w.events)
-        and (w.schemas is null or s.schema = any(w.schemas))
-    ) due`;
-}
-
-/** Queues the deliveries of an event about one item, in the transaction of the change. */
-export async function enqueueItemEvent(
-  tx: Tx,
-  item: { workspaceId: string; schema: string; id: string; version: number },
-  event: WebhookEvent,
-  stage: string | null = null,
-) {
-  const source = sql`(values (${item.workspaceId}::text, ${item.schema}::text, ${item.id}::text, ${item.version}::int)) as s(workspace_id, schema, id, version)`;
-  await tx.execute(outboxInsert(source, event, stage));
-}
-
-/** The same, as one more CTE of an item save's single statement (reading its `saved` or `created` CTE). */
-export function enqueueItemEventCte(cteSource: 'saved' | 'created', event: WebhookEvent): SQL {
-  return sql`, webhook_outbox as (${outboxInsert(sql.raw(`${cteSource} s`), event, null)})`;
 }
 
 export interface ClaimedDelivery {

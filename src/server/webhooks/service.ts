@@ -7,7 +7,7 @@ import {
   type WebhookSummary,
 } from '@shared/api/webhooks';
 import { getSchema } from '@shared/schemas/catalogue';
-import { actorOf, recordAudit } from '../audit/repository';
+import { actorOf, journal } from '../journal/journal';
 import type { AppContext } from '../context';
 import { badRequest, notFound } from '../http/errors';
 import { randomId } from '../lib/ids';
@@ -66,13 +66,18 @@ export async function createWebhook(ctx: AppContext, access: WorkspaceAccess, bo
       active: body.active ?? true,
       createdBy: access.user.id,
     });
-    await recordAudit(tx, {
-      workspaceId,
-      user: actorOf(access),
-      action: 'webhook.created',
-      targetType: 'webhook',
-      targetId: id,
-      detail: { url: url.toString(), events: body.events, schemas },
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId,
+          user: actorOf(access),
+          action: 'webhook.created',
+          targetType: 'webhook',
+          targetId: id,
+          label: url.toString(),
+          detail: { url: url.toString(), events: body.events, schemas },
+        },
+      ],
     });
   });
   return { id, secret };
@@ -107,13 +112,18 @@ export async function updateWebhook(
   const row = await ctx.db.transaction(async (tx) => {
     const updated = await repo.updateWebhook(tx, access.workspace.id, id, patch);
     if (!updated) throw notFound(WEBHOOK_MESSAGES.notFound);
-    await recordAudit(tx, {
-      workspaceId: access.workspace.id,
-      user: actorOf(access),
-      action: 'webhook.updated',
-      targetType: 'webhook',
-      targetId: id,
-      detail: patch,
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: access.workspace.id,
+          user: actorOf(access),
+          action: 'webhook.updated',
+          targetType: 'webhook',
+          targetId: id,
+          label: updated.url,
+          detail: patch,
+        },
+      ],
     });
     return updated;
   });
@@ -125,13 +135,18 @@ export async function deleteWebhook(ctx: AppContext, access: WorkspaceAccess, id
   await ctx.db.transaction(async (tx) => {
     const row = await repo.deleteWebhook(tx, access.workspace.id, id);
     if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
-    await recordAudit(tx, {
-      workspaceId: access.workspace.id,
-      user: actorOf(access),
-      action: 'webhook.deleted',
-      targetType: 'webhook',
-      targetId: id,
-      detail: { url: row.url },
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: access.workspace.id,
+          user: actorOf(access),
+          action: 'webhook.deleted',
+          targetType: 'webhook',
+          targetId: id,
+          label: row.url,
+          detail: { url: row.url },
+        },
+      ],
     });
   });
   return { id, deleted: true as const };
@@ -159,11 +174,25 @@ export async function listDeliveries(
 /** 'Redeliver': the same event body again, as a new delivery due now. */
 export async function redeliver(ctx: AppContext, access: WorkspaceAccess, id: string, deliveryId: string) {
   requireManager(access);
-  await requireWebhook(ctx, access, id);
+  const webhook = await requireWebhook(ctx, access, id);
   const row = await ctx.db.transaction(async (tx) => {
     const original = await repo.findDelivery(tx, access.workspace.id, id, deliveryId);
     if (!original) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
-    return repo.copyDelivery(tx, original, crypto.randomUUID());
+    const copy = await repo.copyDelivery(tx, original, crypto.randomUUID());
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: access.workspace.id,
+          user: actorOf(access),
+          action: 'webhook.redelivered',
+          targetType: 'webhook',
+          targetId: id,
+          label: webhook.url,
+          detail: { delivery: deliveryId, event: original.event },
+        },
+      ],
+    });
+    return copy;
   });
   return toDelivery(row);
 }

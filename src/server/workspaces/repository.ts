@@ -1,8 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { preparedPerDb } from '../db/prepared';
-import { dropCached, readCache } from '../db/read-cache';
+import { readCache } from '../db/read-cache';
 import { members, workspaces } from '../db/schema';
+import type { Change } from '../journal/changes';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 type MemberRow = typeof members.$inferSelect;
@@ -15,15 +16,20 @@ export interface Membership {
 const MEMBERSHIP_CACHE = 'membership';
 
 /**
- * Call after any write to a workspace or to its members: drops the cached memberships of that
- * workspace (or only the one member's, given the user).
+ * The change to journal with any write to a workspace or to its members: drops the cached memberships
+ * of that workspace (or only the one member's, given the user).
  */
-export function dropCachedMemberships(db: Db | Tx, workspaceId: string, userId?: string) {
-  return dropCached<Membership>(
-    db,
-    MEMBERSHIP_CACHE,
-    (_, found) =>
-      found.workspace.id === workspaceId && (userId === undefined || found.member.userId === userId),
+export const membershipsChanged = (workspaceId: string, userId?: string): Change => ({
+  kind: 'cache',
+  name: MEMBERSHIP_CACHE,
+  matches: (_, found: Membership) =>
+    found.workspace.id === workspaceId && (userId === undefined || found.member.userId === userId),
+});
+
+/** Forgets this process's cached entry of one member, so the next read asks the database (no write). */
+export function forgetCachedMembership(db: Db, workspaceId: string, userId: string) {
+  readCache<Membership>(db, MEMBERSHIP_CACHE)?.drop(
+    (_, found) => found.workspace.id === workspaceId && found.member.userId === userId,
   );
 }
 
@@ -91,6 +97,5 @@ export async function updateWorkspace(
     .set({ ...patch, version: sql`${workspaces.version} + 1` })
     .where(and(eq(workspaces.id, id), eq(workspaces.version, baseVersion)))
     .returning();
-  await dropCachedMemberships(tx, id);
   return row;
 }

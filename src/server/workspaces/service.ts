@@ -5,16 +5,12 @@ import { normaliseStages } from '@shared/publishing/stages';
 import { toKebabCase } from '@shared/text/slug';
 import { isKnownTimezone } from '@shared/time/zones';
 import { allSchemaNames, BUILT_IN_DOMAINS } from '@shared/schemas/catalogue';
-import { actorOf, recordAudit, type AuditRecord } from '../audit/repository';
+import { actorOf, journal, type AuditRecord } from '../journal/journal';
 import type { AppContext } from '../context';
-import type { UserRow } from '../auth/repository';
+import type { Caller, UserRow } from '../auth/repository';
 import { badRequest, conflict } from '../http/errors';
-import {
-  acceptInvitations,
-  countActiveMembers,
-  insertMember,
-  trimRolesOfMembers,
-} from '../members/repository';
+import { countActiveMembers, insertMember, trimRolesOfMembers } from '../members/repository';
+import { joinInvitedWorkspaces } from '../members/service';
 import { requireManager, requireVerifiedUser, type WorkspaceAccess } from './access';
 import * as repo from './repository';
 import { countItems } from '../items/repository';
@@ -51,7 +47,7 @@ export function toWorkspaceDto(row: repo.WorkspaceRow, permissions: Permissions)
 export async function listWorkspaces(ctx: AppContext, caller: UserRow | null) {
   const user = requireVerifiedUser(caller);
   // An invitation sent while this user was already signed in joins here, without a new sign-in.
-  await acceptInvitations(ctx.db, user);
+  await joinInvitedWorkspaces(ctx.db, user);
   return repo.listWorkspacesOfUser(ctx.db, user.id);
 }
 
@@ -62,7 +58,7 @@ function candidateIds(name: string) {
 }
 
 /** Creates a workspace whose id is its name's slug; the creator is an active manager holding the Admin role. */
-export async function createWorkspace(ctx: AppContext, caller: UserRow | null, name: string) {
+export async function createWorkspace(ctx: AppContext, caller: Caller | null, name: string) {
   const user = requireVerifiedUser(caller);
   const everySchema = allSchemaNames();
   const roles: Roles = {
@@ -87,6 +83,19 @@ export async function createWorkspace(ctx: AppContext, caller: UserRow | null, n
         displayName: user.name,
         roles: [ADMIN_ROLE_ID],
         isManager: true,
+      });
+      await journal(tx, {
+        audit: [
+          {
+            workspaceId: id,
+            user: { id: user.id, name: user.name, address: user.address ?? null },
+            action: 'workspace.created',
+            targetType: 'workspace',
+            targetId: id,
+            label: name,
+          },
+        ],
+        changes: [repo.membershipsChanged(id, user.id)],
       });
       return row;
     }
@@ -131,6 +140,7 @@ export async function updateWorkspace(ctx: AppContext, access: WorkspaceAccess, 
       user: actorOf(access),
       targetType: 'workspace' as const,
       targetId: current.id,
+      label: row.name,
     };
     if (basics || body.oobe)
       audits.push({
@@ -139,7 +149,7 @@ export async function updateWorkspace(ctx: AppContext, access: WorkspaceAccess, 
         detail: basics ? { basics } : { oobe: body.oobe },
       });
     if (roles) audits.push({ ...base, action: 'roles.updated', detail: { roles: Object.keys(roles) } });
-    await recordAudit(tx, ...audits);
+    await journal(tx, { audit: audits, changes: [repo.membershipsChanged(current.id)] });
     return row;
   });
 }

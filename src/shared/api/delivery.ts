@@ -131,18 +131,30 @@ export const AUDIT_ACTIONS = [
   'item.unpublished',
   'item.approved',
   'item.restored',
+  'comment.created',
+  'workspace.created',
   'workspace.updated',
   'roles.updated',
   'member.invited',
   'member.updated',
   'invitation.revoked',
+  'member.joined',
   'api-key.created',
   'api-key.revoked',
   'webhook.created',
   'webhook.updated',
   'webhook.deleted',
+  'webhook.redelivered',
   'schedule.created',
   'schedule.cancelled',
+  'import.started',
+  'import.finished',
+  'customer-events.tracked',
+  'test-send.sent',
+  'test-send.failed',
+  'file.uploaded',
+  'file.updated',
+  'visualisation.refreshed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -152,8 +164,16 @@ export const AuditEntry = z.object({
   userId: z.string(),
   userName: z.string(),
   action: z.string(),
-  targetType: z.string().describe('item, workspace, member, api-key, webhook or schedule'),
+  targetType: z
+    .string()
+    .describe('item, workspace, member, api-key, webhook, schedule, import, test-send or file'),
   targetId: z.string(),
+  label: z
+    .string()
+    .nullable()
+    .describe(
+      "The target's name when it changed: an item's title, a member's name, a key's label, a webhook's URL",
+    ),
   schema: z.string().nullable(),
   detail: z.record(z.string(), z.unknown()).nullable(),
   address: z.string().nullable().describe('Client address of the request'),

@@ -140,7 +140,8 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
       </Table.Td>
       <Table.Td maw={360}>
         <Text size="sm">
-          {entry.targetType} {entry.schema ? `${entry.schema}/` : ''}
+          {entry.targetType} {entry.label && <strong>{entry.label} </strong>}
+          {entry.schema ? `${entry.schema}/` : ''}
           <Code>{entry.targetId}</Code>
         </Text>
         {detail.length > 0 && (

@@ -1,0 +1,158 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { AuditAction } from '@shared/api/delivery';
+import type { WebhookEvent } from '@shared/api/webhooks';
+import type { Db, Tx } from '../db/client';
+import { auditLog } from '../db/schema';
+import { announceChanges, type Change } from './changes';
+
+/** Who acts: account id, display name and, in a request, the client address. */
+export interface Actor {
+  id: string;
+  name: string;
+  address?: string | null;
+}
+
+export type AuditTargetType =
+  'item' | 'workspace' | 'member' | 'api-key' | 'webhook' | 'schedule' | 'import' | 'test-send' | 'file';
+
+export interface AuditRecord {
+  workspaceId: string;
+  user: Actor;
+  action: AuditAction;
+  targetType: AuditTargetType;
+  targetId: string;
+  /** The target's name beside its id: an item's title, a member's name, a key's label, a webhook's URL. */
+  label?: string | null;
+  schema?: string | null;
+  detail?: Record<string, unknown> | null;
+}
+
+/** Who acts, as audit rows name them: the account id, the member's display name and the request's address. */
+export const actorOf = (access: {
+  user: { id: string; address?: string | null };
+  member: { displayName: string };
+}): Actor => ({
+  id: access.user.id,
+  name: access.member.displayName,
+  address: access.user.address ?? null,
+});
+
+/** The name an item goes by in the audit log: its title or name field, when it has one. */
+export function itemLabel(data: Record<string, unknown> | null | undefined): string | null {
+  for (const key of ['title', 'name']) {
+    const value = data?.[key];
+    if (typeof value === 'string' && value.trim()) return value.slice(0, 200);
+  }
+  return null;
+}
+const ITEM_LABEL_SQL = sql.raw(`left(coalesce(nullif(data->>'title', ''), nullif(data->>'name', '')), 200)`);
+
+/** An item an event is about, at the version the change left it. */
+export interface ItemRef {
+  workspaceId: string;
+  schema: string;
+  id: string;
+  version: number;
+}
+
+/** A webhook event to queue for the workspace's subscribed webhooks. */
+export interface ItemEvent {
+  item: ItemRef;
+  event: WebhookEvent;
+  stage?: string | null;
+}
+
+/** What one change to workspace data leaves behind: audit rows, webhook deliveries, change notices. */
+export interface JournalEntry {
+  audit?: AuditRecord[];
+  events?: ItemEvent[];
+  changes?: Change[];
+}
+
+/**
+ * Records a change to workspace data, in the transaction of the change: its audit rows, the deliveries
+ * of its webhook events (the outbox the sender works through) and the notice that drops every cache
+ * it touches (changes.ts); a workspace with no cached data changed still gets a `workspace` notice.
+ * Every write path goes through here, so none can forget one of the three.
+ */
+export async function journal(tx: Tx | Db, entry: JournalEntry) {
+  if (entry.audit?.length) await tx.insert(auditLog).values(entry.audit.map(auditValues));
+  for (const event of entry.events ?? []) await tx.execute(outboxRowsOf(event));
+  const changes = [...(entry.changes ?? [])];
+  const noticed = new Set(
+    changes.map((change) => ('workspaceId' in change ? change.workspaceId : undefined)),
+  );
+  for (const { workspaceId } of entry.audit ?? []) {
+    if (noticed.has(workspaceId)) continue;
+    noticed.add(workspaceId);
+    changes.push({ kind: 'workspace', workspaceId });
+  }
+  await announceChanges(tx, ...changes);
+}
+
+/** Announces account-level changes (a user's name, sign-out, revoked sessions), which keep no audit row. */
+export const journalAccountChange = (db: Db | Tx, ...changes: Change[]) => announceChanges(db, ...changes);
+
+function auditValues(record: AuditRecord) {
+  return {
+    workspaceId: record.workspaceId,
+    userId: record.user.id,
+    userName: record.user.name,
+    action: record.action,
+    targetType: record.targetType,
+    targetId: record.targetId,
+    label: record.label ?? null,
+    schema: record.schema ?? null,
+    detail: record.detail ?? null,
+    address: record.user.address ?? null,
+  };
+}
+
+/**
+ * The journal of an item save or create as CTEs of its one statement, reading the statement's `saved`
+ * or `created` CTE (so the write stays one round trip, its audit and outbox rows committing with it).
+ * Once the statement ran, announce with `itemsWritten`.
+ */
+export function itemJournalCtes(
+  source: 'saved' | 'created',
+  audit: { action: AuditAction; user: Actor; detail?: Record<string, unknown> },
+  event: WebhookEvent,
+): SQL[] {
+  const { user } = audit;
+  return [
+    sql`, audit as (
+      insert into audit_log (workspace_id, user_id, user_name, action, target_type, target_id, label, schema, detail, address)
+      select workspace_id, ${user.id}, ${user.name}, ${audit.action}, 'item', id, ${ITEM_LABEL_SQL}, schema, jsonb_build_object('version', version) || ${JSON.stringify(audit.detail ?? {})}::jsonb, ${user.address ?? null}
+      from ${sql.raw(source)}
+    )`,
+    sql`, webhook_outbox as (${outboxInsert(sql.raw(`${source} s`), event, null)})`,
+  ];
+}
+
+/** The change notice of items written by a statement that journaled through `itemJournalCtes`. */
+export const itemsWritten = (db: Db | Tx, workspaceId: string) =>
+  announceChanges(db, { kind: 'items', workspaceId });
+
+function outboxRowsOf({ item, event, stage }: ItemEvent): SQL {
+  const source = sql`(values (${item.workspaceId}::text, ${item.schema}::text, ${item.id}::text, ${item.version}::int)) as s(workspace_id, schema, id, version)`;
+  return outboxInsert(source, event, stage ?? null);
+}
+
+/**
+ * Queues one delivery per active webhook of the item's workspace subscribed to the event (and to its
+ * schema), with the body the sender posts. `source` is a relation named s: a CTE name gets the alias
+ * here, a VALUES list carries it.
+ */
+function outboxInsert(source: SQL, event: WebhookEvent, stage: string | null): SQL {
+  const stageField = stage === null ? sql`` : sql`'stage', ${stage}::text, `;
+  return sql`insert into webhook_deliveries (workspace_id, id, webhook_id, event, body)
+    select workspace_id, delivery_id, webhook_id, ${event}::text,
+      json_build_object('id', delivery_id, 'event', ${event}::text, 'workspace', workspace_id, 'schema', schema,
+        'itemId', item_id, 'version', version, ${stageField}'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
+    from (
+      select s.workspace_id, s.schema, s.id as item_id, s.version, w.id as webhook_id, gen_random_uuid()::text as delivery_id
+      from ${source}
+      join webhooks w on w.workspace_id = s.workspace_id and w.active and ${event}::text = any(w.events)
+        and (w.schemas is null or s.schema = any(w.schemas))
+    ) due`;
+}

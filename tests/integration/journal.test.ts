@@ -1,0 +1,407 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { desc, gt } from 'drizzle-orm';
+import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
+import { buildApp } from '@server/app';
+import { openDatabase, type Database } from '@server/db/client';
+import { auditLog } from '@server/db/schema';
+import { subscribeToChanges, type Change } from '@server/journal/changes';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { testDatabaseKind } from '../helpers/database';
+import { makeImage } from '../fixtures/images';
+import { uploadImage } from '../fixtures/media';
+import { newUserInput, verifiedUser, type TestUser } from '../factories/users';
+import { createWorkspace, patchWorkspace } from '../factories/workspaces';
+import { blogPostData, call, createItem, itemUrl, role } from '../factories/items';
+import { defineCustomerData, importBody, wsUrl } from '../factories/customers';
+
+/**
+ * Every write route journals: a valid request to it leaves an audit row with its action and, on
+ * PostgreSQL, a change notice that a second server (its own connection to the same database) hears.
+ * The routes come from the app itself (onRoute), so a new write route fails here until it has an entry.
+ */
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Routes keyed as `METHOD url`, whatever the workspace parameter is called. */
+const keyOf = (method: string, url: string) =>
+  `${method} ${url.replace(/\/workspaces\/:[A-Za-z]+/, '/workspaces/:ws')}`;
+
+let t: TestApp;
+let manager: TestUser;
+let ws: string;
+let postId: string;
+let emailId: string;
+let webhookId: string;
+let keyId: string;
+let scheduleId: string;
+let batchId: string;
+let storageName: string;
+let serviceId: string;
+let visualisation: http.Server;
+const routes = new Set<string>();
+/** What the second server process heard since the last request (PostgreSQL). */
+const heard: Change[] = [];
+
+type Send = () => Promise<LightMyRequestResponse>;
+/** A write route: the request that changes workspace data, and the audit action it leaves. */
+interface Journaled {
+  action: string;
+  send: Send;
+}
+/** A write route that changes no workspace data, and why. */
+interface NotJournaled {
+  none: string;
+}
+
+const item = (rest = '') => `${itemUrl(ws, 'blog-post', postId)}${rest}`;
+const fun = (path: string) => `/fun/${path}${path.includes('?') ? '&' : '?'}__marquee_workspace=${ws}`;
+
+/** In the order they run: later entries use what earlier ones wrote. */
+const TABLE: Record<string, Journaled | NotJournaled> = {
+  'POST /api/v1/auth/sign-up': { none: 'creates an account, no workspace data' },
+  'POST /api/v1/auth/sign-in': { none: 'starts a session (invitations it accepts journal as member.joined)' },
+  'POST /api/v1/auth/sign-out': { none: 'ends a session; announces the session drop, no audit row' },
+  'POST /api/v1/auth/send-verification': { none: 'mails a link' },
+  'POST /api/v1/auth/verify-email': { none: 'verifies an account (invitations it accepts journal)' },
+  'POST /api/v1/auth/request-password-reset': { none: 'mails a link' },
+  'POST /api/v1/auth/reset-password': { none: 'changes an account; announces the session drop' },
+  'POST /api/v1/auth/change-email': { none: 'mails a link to the new address' },
+  'POST /api/v1/events': { none: 'analytics events: the event row is itself the record' },
+  'POST /api/v1/workspaces/:ws/audiences/size': { none: 'reads: counts an audience' },
+  'POST /api/v1/workspaces/:ws/audiences/sample': { none: 'reads: samples an audience' },
+  'POST /fun/sanitizeHtml/': { none: 'answers sanitised HTML, stores nothing' },
+  'POST /fun/testCollection/runTest': { none: 'runs code in a sandbox, stores nothing' },
+
+  'POST /api/v1/workspaces': {
+    action: 'workspace.created',
+    send: () => call(t, 'POST', '/api/v1/workspaces', manager, { name: 'Journal Other' }),
+  },
+  'PATCH /api/v1/workspaces/:ws': {
+    action: 'roles.updated',
+    send: async () => {
+      const current = (await call(t, 'GET', `/api/v1/workspaces/${ws}`, manager)).json();
+      const roles = {
+        ...current.roles,
+        approver: role('Approver', { canEdit: ['blog-post'], mustApprove: ['blog-post'] }),
+      };
+      return call(t, 'PATCH', `/api/v1/workspaces/${ws}`, manager, { roles });
+    },
+  },
+  'POST /api/v1/workspaces/:ws/members/invitations': {
+    action: 'member.invited',
+    send: () =>
+      call(t, 'POST', wsUrl(ws, 'members/invitations'), manager, { email: 'guest@example.test', roles: [] }),
+  },
+  'DELETE /api/v1/workspaces/:ws/members/invitations/:email': {
+    action: 'invitation.revoked',
+    send: () => call(t, 'DELETE', wsUrl(ws, 'members/invitations/guest@example.test'), manager),
+  },
+  'PATCH /api/v1/workspaces/:ws/members/:userId': {
+    action: 'member.updated',
+    send: () =>
+      call(t, 'PATCH', wsUrl(ws, `members/${manager.id}`), manager, {
+        roles: ['admin', 'approver'],
+        displayName: 'Jo Journal',
+      }),
+  },
+  'POST /api/v1/workspaces/:ws/items/:schema': {
+    action: 'item.created',
+    send: async () => {
+      const res = await call(t, 'POST', wsUrl(ws, 'items/blog-post'), manager, { data: blogPostData() });
+      postId = res.json().id;
+      return res;
+    },
+  },
+  'PUT /api/v1/workspaces/:ws/items/:schema/:id': {
+    action: 'item.saved',
+    send: () => call(t, 'PUT', item(), manager, { data: blogPostData({ excerpt: 'v2' }), baseVersion: 1 }),
+  },
+  'POST /fun/items/:schema': {
+    action: 'item.created',
+    send: () => call(t, 'POST', fun('items/blog-post'), manager, { data: blogPostData({ slug: 'fun-one' }) }),
+  },
+  'PUT /fun/items/:schema/:id': {
+    action: 'item.saved',
+    send: () =>
+      call(t, 'PUT', fun(`items/blog-post/${postId}`), manager, { data: blogPostData({ excerpt: 'v3' }) }),
+  },
+  'POST /api/v1/workspaces/:ws/items/:schema/:id/history/:num/restore': {
+    action: 'item.restored',
+    send: () => call(t, 'POST', item('/history/1/restore'), manager, {}),
+  },
+  'POST /api/v1/workspaces/:ws/items/:schema/:id/comments': {
+    action: 'comment.created',
+    send: () => call(t, 'POST', item('/comments'), manager, { text: 'Looks good' }),
+  },
+  'POST /api/v1/workspaces/:ws/items/:schema/:id/approvals': {
+    action: 'item.approved',
+    send: () => call(t, 'POST', item('/approvals'), manager, { roleId: 'approver' }),
+  },
+  'POST /api/v1/workspaces/:ws/items/:schema/:id/publish/:stage': {
+    action: 'item.published',
+    send: () => call(t, 'POST', item('/publish/live'), manager, { publishRefs: false }),
+  },
+  'DELETE /api/v1/workspaces/:ws/items/:schema/:id/publish/:stage': {
+    action: 'item.unpublished',
+    send: () => call(t, 'DELETE', item('/publish/live'), manager),
+  },
+  'POST /fun/publish/publish/': {
+    action: 'item.published',
+    send: () =>
+      call(t, 'POST', fun('publish/publish/'), manager, {
+        id: postId,
+        schemaType: 'blog-post',
+        destination: 'live',
+      }),
+  },
+  'POST /fun/publish/publish': {
+    action: 'item.published',
+    send: () =>
+      call(t, 'POST', fun('publish/publish'), manager, {
+        id: postId,
+        schemaType: 'blog-post',
+        destination: 'staging',
+      }),
+  },
+  'POST /api/v1/workspaces/:ws/items/:schema/:id/schedules': {
+    action: 'schedule.created',
+    send: async () => {
+      const at = new Date(Date.now() + 3_600_000).toISOString();
+      const res = await call(t, 'POST', item('/schedules'), manager, { stage: 'live', at });
+      scheduleId = res.json().id;
+      return res;
+    },
+  },
+  'DELETE /api/v1/workspaces/:ws/items/:schema/:id/schedules/:scheduleId': {
+    action: 'schedule.cancelled',
+    send: () => call(t, 'DELETE', item(`/schedules/${scheduleId}`), manager),
+  },
+  'POST /api/v1/workspaces/:ws/api-keys': {
+    action: 'api-key.created',
+    send: async () => {
+      const res = await call(t, 'POST', wsUrl(ws, 'api-keys'), manager, { name: 'Site', stages: ['live'] });
+      keyId = res.json().id;
+      return res;
+    },
+  },
+  'DELETE /api/v1/workspaces/:ws/api-keys/:id': {
+    action: 'api-key.revoked',
+    send: () => call(t, 'DELETE', wsUrl(ws, `api-keys/${keyId}`), manager),
+  },
+  'POST /api/v1/workspaces/:ws/webhooks': {
+    action: 'webhook.created',
+    send: async () => {
+      const res = await call(t, 'POST', wsUrl(ws, 'webhooks'), manager, {
+        url: 'http://127.0.0.1:9/hook',
+        events: ['item.saved'],
+      });
+      webhookId = res.json().id;
+      return res;
+    },
+  },
+  'PATCH /api/v1/workspaces/:ws/webhooks/:id': {
+    action: 'webhook.updated',
+    send: () => call(t, 'PATCH', wsUrl(ws, `webhooks/${webhookId}`), manager, { active: true }),
+  },
+  'POST /api/v1/workspaces/:ws/webhooks/:id/deliveries/:deliveryId/redeliver': {
+    action: 'webhook.redelivered',
+    send: async () => {
+      await call(t, 'PUT', item(), manager, { data: blogPostData({ excerpt: 'hooked' }) });
+      const log = await call(t, 'GET', wsUrl(ws, `webhooks/${webhookId}/deliveries`), manager);
+      const [delivery] = log.json().deliveries;
+      return call(t, 'POST', wsUrl(ws, `webhooks/${webhookId}/deliveries/${delivery.id}/redeliver`), manager);
+    },
+  },
+  'DELETE /api/v1/workspaces/:ws/webhooks/:id': {
+    action: 'webhook.deleted',
+    send: () => call(t, 'DELETE', wsUrl(ws, `webhooks/${webhookId}`), manager),
+  },
+  'POST /api/v1/workspaces/:ws/files': {
+    action: 'file.uploaded',
+    send: async () => {
+      const file = await uploadImage(t, manager, ws, await makeImage());
+      storageName = file.storageName;
+      // The upload helper checks the answer; what this route left is checked below.
+      return { statusCode: 201 } as LightMyRequestResponse;
+    },
+  },
+  'PATCH /api/v1/workspaces/:ws/files/:storageName': {
+    action: 'file.updated',
+    send: () => call(t, 'PATCH', wsUrl(ws, `files/${storageName}`), manager, { focusX: 0.2, focusY: 0.8 }),
+  },
+  'POST /api/v1/workspaces/:ws/batches': {
+    action: 'import.started',
+    send: async () => {
+      const res = await call(t, 'POST', wsUrl(ws, 'batches'), manager, { kind: 'image-upload', total: 1 });
+      batchId = res.json().id;
+      return res;
+    },
+  },
+  'POST /api/v1/workspaces/:ws/batches/:batchId/progress': {
+    action: 'import.finished',
+    send: () =>
+      call(t, 'POST', wsUrl(ws, `batches/${batchId}/progress`), manager, { processed: 1, finished: true }),
+  },
+  'POST /api/v1/workspaces/:ws/profiles/import': {
+    action: 'import.finished',
+    send: () => importBody(t, manager, ws, 'profiles', 'text/csv', 'id,city\np1,Paris\n'),
+  },
+  'POST /api/v1/workspaces/:ws/customer-events/import': {
+    action: 'import.finished',
+    send: () =>
+      importBody(
+        t,
+        manager,
+        ws,
+        'customer-events',
+        'text/csv',
+        'profileId,event,at,amount\np1,purchase,2024-01-01T00:00:00Z,5\n',
+      ),
+  },
+  'POST /api/v1/workspaces/:ws/customer-events': {
+    action: 'customer-events.tracked',
+    send: () =>
+      call(t, 'POST', wsUrl(ws, 'customer-events'), manager, {
+        events: [
+          { profileId: 'p1', event: 'purchase', at: new Date().toISOString(), properties: { amount: 2 } },
+        ],
+      }),
+  },
+  'POST /api/v1/workspaces/:ws/emails/:id/test-send': {
+    action: 'test-send.sent',
+    send: () =>
+      call(t, 'POST', wsUrl(ws, `emails/${emailId}/test-send`), manager, {
+        provider: 'smtp',
+        recipients: ['reader@example.test'],
+      }),
+  },
+  'POST /fun/testSend/:provider': {
+    action: 'test-send.sent',
+    send: () =>
+      call(t, 'POST', fun('testSend/smtp'), manager, {
+        recipients: ['reader@example.test'],
+        subject: 'Hi',
+        html: '<p>Hi</p>',
+      }),
+  },
+  'POST /api/v1/workspaces/:ws/visualisation': {
+    action: 'visualisation.refreshed',
+    send: () => call(t, 'POST', wsUrl(ws, 'visualisation'), manager),
+  },
+  'DELETE /fun/delete/:service': {
+    action: 'item.saved',
+    send: () => call(t, 'DELETE', fun(`delete/${serviceId}`), manager),
+  },
+  'DELETE /api/v1/workspaces/:ws/items/:schema/:id': {
+    action: 'item.deleted',
+    send: () => call(t, 'DELETE', item(), manager),
+  },
+};
+
+beforeAll(async () => {
+  visualisation = http.createServer((_req, res) => res.end(JSON.stringify({ visits: 1 })));
+  await new Promise<void>((resolve) => visualisation.listen(0, '127.0.0.1', resolve));
+  const { port } = visualisation.address() as AddressInfo;
+  const seen = (route: RouteOptions) => {
+    for (const method of [route.method].flat()) {
+      if (WRITE_METHODS.has(method)) routes.add(keyOf(method, route.url));
+    }
+  };
+  t = await createTestApp(
+    {
+      webhookAllowPrivate: true,
+      visualisation: { url: `http://127.0.0.1:${port}/stats`, header: undefined },
+    },
+    { onRoute: seen },
+  );
+  manager = await verifiedUser(t, newUserInput({ name: 'Journal Manager' }));
+  ws = (await createWorkspace(t.app, manager, 'Journal')).id;
+  await patchWorkspace(t.app, manager, ws, {
+    basics: { domains: ['blogging', 'marketing', 'admin'], stages: ['Live', 'Staging'] },
+  });
+  await defineCustomerData(t, manager, ws);
+  emailId = (
+    await createItem(t, manager, ws, 'email', {
+      name: 'Welcome',
+      subject: 'Welcome',
+      template: { combinedMarkup: '<p>Hi</p>' },
+    })
+  ).id;
+  serviceId = (
+    await createItem(t, manager, ws, 'service', { name: 'Page', connection: { provider: 'facebook' } })
+  ).id;
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise((resolve) => visualisation.close(resolve));
+});
+
+describe('the write journal', () => {
+  it('has an entry for every write route of the app', () => {
+    const missing = [...routes].filter((key) => !(key in TABLE));
+    const stale = Object.keys(TABLE).filter((key) => !routes.has(key));
+    expect({ missing, stale }).toEqual({ missing: [], stale: [] });
+  });
+
+  describe.runIf(testDatabaseKind() === 'postgres')('on PostgreSQL', () => {
+    let second: Database;
+    let other: FastifyInstance;
+
+    beforeAll(async () => {
+      second = await openDatabase({ databaseUrl: t.database.url!, maxConnections: 2 });
+      other = await buildApp({ config: t.config, db: second.db, logger: false });
+      await other.ready();
+      subscribeToChanges(second.db, 'journal-test', { apply: (change) => heard.push(change), clear() {} });
+    });
+    afterAll(async () => {
+      await other.close();
+      await second.close();
+    });
+
+    it('announces every journaled write to another server process', async () => {
+      for (const [key, entry] of Object.entries(TABLE)) {
+        if ('none' in entry) continue;
+        const rows = await journaledBy(key, entry);
+        const workspaces = new Set(rows.map((row) => row.workspaceId));
+        await expect
+          .poll(() => heard.some((c) => 'workspaceId' in c && workspaces.has(c.workspaceId!)), {
+            timeout: 2_000,
+            message: `${key}: no change notice heard by the other process`,
+          })
+          .toBe(true);
+      }
+    });
+  });
+
+  describe.runIf(testDatabaseKind() !== 'postgres')('on PGlite', () => {
+    it('audits every journaled write', async () => {
+      const failures: string[] = [];
+      for (const [key, entry] of Object.entries(TABLE)) {
+        if (!('none' in entry))
+          await journaledBy(key, entry).catch((err: Error) => failures.push(err.message));
+      }
+      expect(failures).toEqual([]);
+    });
+  });
+});
+
+/** Sends the entry's request and answers the audit rows it left, having checked one has its action. */
+async function journaledBy(key: string, entry: Journaled) {
+  const [last] = await t.database.db
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .orderBy(desc(auditLog.id))
+    .limit(1);
+  heard.length = 0;
+  const res = await entry.send();
+  expect(res.statusCode, `${key}: ${res.body}`).toBeLessThan(300);
+  const rows = await t.database.db
+    .select()
+    .from(auditLog)
+    .where(gt(auditLog.id, last?.id ?? 0));
+  expect(
+    rows.map((row) => row.action),
+    key,
+  ).toContain(entry.action);
+  return rows;
+}
