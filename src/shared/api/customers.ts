@@ -45,11 +45,11 @@ export const CustomerEvent = z.object({
 
 export const ProfilePage = z.object({
   profiles: z.array(Profile),
-  nextCursor: z.string().nullable().describe('Pass as `after` for the next page'),
+  nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
 });
 export const ProfilesQuery = z.object({
   search: z.string().max(200).optional().describe('Profiles whose id starts with this'),
-  after: z.string().max(200).optional(),
+  cursor: z.string().max(200).optional().describe('nextCursor of the previous page'),
   limit: z.coerce.number().int().min(1).max(100).default(24),
 });
 export const ProfileDetail = z.object({
