@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CriteriaGroup } from '../criteria/schema';
 import { Batch } from './workspaces';
 
 /**
@@ -58,7 +59,8 @@ export const ProfileDetail = z.object({
 });
 
 export const SizeBody = z.object({
-  criteria: z.unknown().describe('A criteria rule tree (spec §3)'),
+  /** The root group of a criteria rule tree (spec §3). */
+  criteria: CriteriaGroup,
   asOf: z.iso
     .datetime({ offset: true })
     .optional()
