@@ -219,8 +219,11 @@ describe('change email', () => {
     const user = await verifiedUser(t);
     const newEmail = newUserInput().email;
     const wrong = await post('/auth/change-email', { currentPassword: 'nope nope', newEmail }, user.auth);
-    expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().error.message).toBe('Current password is incorrect');
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().error).toEqual({
+      code: 'invalid_credentials',
+      message: 'Current password is incorrect',
+    });
 
     const res = await post('/auth/change-email', { currentPassword: user.password, newEmail }, user.auth);
     expect(res.statusCode).toBe(200);

@@ -381,7 +381,7 @@ describe('reading profiles', () => {
     const first = (await call(t, 'GET', wsUrl(team.ws, 'profiles?limit=2'), viewer)).json();
     expect(first.profiles.map((p: { id: string }) => p.id)).toEqual(['bulk1', 'bulk10']);
     const next = (
-      await call(t, 'GET', wsUrl(team.ws, `profiles?limit=2&after=${first.nextCursor}`), viewer)
+      await call(t, 'GET', wsUrl(team.ws, `profiles?limit=2&cursor=${first.nextCursor}`), viewer)
     ).json();
     expect(next.profiles.map((p: { id: string }) => p.id)).toEqual(['bulk100', 'bulk1000']);
     const search = (await call(t, 'GET', wsUrl(team.ws, 'profiles?search=p'), viewer)).json();

@@ -325,7 +325,11 @@ describe('test send through a SendGrid-compatible HTTP API', () => {
       text: 't',
     });
     expect(res.statusCode).toBe(503);
-    expect(res.json().error.message).toBe('Service not configured');
+    expect(res.json().error).toEqual({
+      code: 'not_configured',
+      message: 'Service not configured',
+      details: { setting: 'SENDGRID_API_KEY' },
+    });
   });
 });
 

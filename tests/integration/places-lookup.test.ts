@@ -235,8 +235,10 @@ describe('without a lookup', () => {
     expect((await lookup(s, 'config')).json()).toEqual({ provider: null, tileUrl: null });
     const res = await lookup(s, 'autocomplete?q=paris');
     expect(res.statusCode).toBe(503);
-    expect(res.json().error.message).toBe(
-      'Address lookup is not configured: type the address and pick the point on the map',
-    );
+    expect(res.json().error).toEqual({
+      code: 'not_configured',
+      message: 'Address lookup is not configured: type the address and pick the point on the map',
+      details: { setting: 'GOOGLE_PLACES_API_KEY', alternatives: ['GEOCODER_URL'] },
+    });
   });
 });

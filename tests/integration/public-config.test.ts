@@ -1,3 +1,4 @@
+import { loadConfig } from '@server/config';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 let t: TestApp;
@@ -19,10 +20,13 @@ describe('GET /__/config.json and /__/firebase/init.json', () => {
     expect((await t.app.inject({ method: 'GET', url: '/__/nothing.json' })).statusCode).toBe(404);
   });
 
-  it('names configured providers without their secrets', async () => {
+  it('names configured providers, service connections by their client id, without their secrets', async () => {
     t = await createTestApp({
       appVersion: '2.0.1',
       smtpUrl: 'smtp://user:secret-pass@127.0.0.1:2525',
+      sendgridApiKey: 'sendgrid-secret-key',
+      services: loadConfig({ DATA_DIR: '/nonexistent', MARQUEE_SECRET: 'x', X_CLIENT_ID: 'x-client' })
+        .services,
       googleVisionApiKey: 'vision-secret-key',
       places: {
         googleApiKey: 'places-secret-key',
@@ -36,7 +40,7 @@ describe('GET /__/config.json and /__/firebase/init.json', () => {
     expect(res.json()).toEqual({
       version: '2.0.1',
       publicUrl: 'http://marquee.test',
-      providers: ['smtp', 'google-vision', 'google-places'],
+      providers: ['smtp', 'google-vision', 'google-places', 'sendgrid', 'x'],
       mapTileUrl: 'https://tiles.example/{z}/{x}/{y}.png',
     });
     expect(res.body).not.toMatch(/secret/);

@@ -65,6 +65,30 @@ describe('the HTTP application', () => {
     );
   });
 
+  it('describes the criteria rule tree of audience sizes, not an unknown body', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    // Request bodies use the input form of each registered schema: CriteriaGroupInput, …
+    const ref = (id: string) => ({ $ref: `#/components/schemas/${id}Input` });
+    const schemas = doc.components.schemas;
+    const size =
+      doc.paths['/api/v1/workspaces/{id}/audiences/size'].post.requestBody.content['application/json'];
+    expect(size.schema.properties.criteria).toEqual(ref('CriteriaGroup'));
+    const group = schemas.CriteriaGroupInput;
+    expect(Object.keys(group.properties)).toEqual(['label', 'predicate', 'story', 'children']);
+    expect(group.properties.predicate.enum).toEqual(['and', 'or', 'not']);
+    expect(group.properties.children.items).toEqual(ref('CriteriaNode'));
+    expect(schemas.CriteriaNodeInput.anyOf).toEqual([
+      ref('CriteriaGroup'),
+      ref('CriteriaAttributeRule'),
+      ref('CriteriaAudienceRule'),
+      ref('CriteriaEventRule'),
+    ]);
+    expect(schemas.CriteriaAttributeRuleInput.properties.type.enum).toEqual(['attribute']);
+    expect(Object.keys(schemas.CriteriaEventRuleInput.properties)).toEqual(
+      expect.arrayContaining(['event', 'lookBackUnit', 'lookBackValue', 'aggregator', 'aggregatorCondition']),
+    );
+  });
+
   it('answers unknown API paths with a JSON 404', async () => {
     const res = await t.app.inject({ url: '/api/v1/nothing-here' });
     expect(res.statusCode).toBe(404);

@@ -627,7 +627,7 @@ describe('a misconfigured client', () => {
 });
 
 describe('an unconfigured provider', () => {
-  it("answers 'Service not configured' on auth, interest, ping and token calls", async () => {
+  it("answers 503 'Service not configured' naming the client id setting on auth, interest, ping and token calls", async () => {
     const bare = await createTestApp();
     try {
       const manager = await verifiedUser(bare);
@@ -643,17 +643,21 @@ describe('an unconfigured provider', () => {
         connection: { provider: 'linkedin', encTokens: sealed },
       });
       const at = (path: string) => `/fun/${path}${path.includes('?') ? '&' : '?'}__marquee_workspace=${ws}`;
-      for (const path of [
-        'auth/google-ads',
-        'auth/meetup',
-        'interest/facebook?searchtype=adinterest&searchterm=a',
-        'interest/x?searchterm=a',
-        `ping/${item.id}`,
-        'token/token-exchange?token=a',
+      for (const [path, setting] of [
+        ['auth/google-ads', 'GOOGLE_ADS_CLIENT_ID'],
+        ['auth/meetup', 'MEETUP_CLIENT_ID'],
+        ['interest/facebook?searchtype=adinterest&searchterm=a', 'FACEBOOK_CLIENT_ID'],
+        ['interest/x?searchterm=a', 'X_CLIENT_ID'],
+        [`ping/${item.id}`, 'LINKEDIN_CLIENT_ID'],
+        ['token/token-exchange?token=a', 'FACEBOOK_CLIENT_ID'],
       ]) {
         const res = await call(bare, 'GET', at(path), manager);
-        expect(res.statusCode, path).toBe(400);
-        expect(res.json().error.message, path).toBe('Service not configured');
+        expect(res.statusCode, path).toBe(503);
+        expect(res.json().error, path).toEqual({
+          code: 'not_configured',
+          message: 'Service not configured',
+          details: { setting },
+        });
       }
     } finally {
       await bare.close();

@@ -91,14 +91,18 @@ describe('the generic visualisation GET', () => {
     expect((await call(t, 'POST', url(otherWs), manager)).statusCode).toBe(404);
   });
 
-  it("answers 400 'Visualisation not configured' without VISUALISATION_URL", async () => {
+  it("answers 503 'Visualisation not configured' naming VISUALISATION_URL without it", async () => {
     const bare = await createTestApp();
     try {
       const boss = await verifiedUser(bare, { name: 'Bo Boss' });
       const ws = (await createWorkspace(bare.app, boss, 'Bare')).id;
       const res = await call(bare, 'POST', `/api/v1/workspaces/${ws}/visualisation`, boss);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().error.message).toBe(VISUALISATION_MESSAGES.notConfigured);
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error).toEqual({
+        code: 'not_configured',
+        message: VISUALISATION_MESSAGES.notConfigured,
+        details: { setting: 'VISUALISATION_URL' },
+      });
       expect(
         (await call(bare, 'GET', `/api/v1/workspaces/${ws}/visualisation`, boss)).json().configured,
       ).toBe(false);

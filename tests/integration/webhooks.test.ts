@@ -178,9 +178,11 @@ describe('webhooks', () => {
           payload: { url, events: ['item.saved'] },
         });
         expect(res.statusCode, url).toBe(400);
-        expect(res.json().error.message).toBe(
-          'url: Webhooks may not call private, loopback or link-local addresses',
-        );
+        expect(res.json().error).toEqual({
+          code: 'invalid_request',
+          message: 'url: Webhooks may not call private, loopback or link-local addresses',
+          details: { setting: 'WEBHOOK_ALLOW_PRIVATE' },
+        });
       }
     } finally {
       await strict.close();
@@ -229,6 +231,16 @@ describe('webhooks', () => {
       { timeout: 15_000 },
     );
     const log = (await deliveries(hook.id)).reverse();
+    // Paged two at a time with the cursor, the log is the same six deliveries, newest first.
+    const paged: WebhookDelivery[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const query: string = cursor ? `limit=2&cursor=${cursor}` : 'limit=2';
+      const page = (await call(t, 'GET', `${hooksUrl()}/${hook.id}/deliveries?${query}`, manager)).json();
+      paged.push(...page.deliveries);
+      cursor = page.nextCursor;
+    }
+    expect(paged.map((d) => d.id)).toEqual([...log].reverse().map((d) => d.id));
     expect(log.map((d) => d.event)).toEqual([
       'item.saved',
       'item.saved',

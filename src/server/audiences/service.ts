@@ -13,7 +13,7 @@ import { compileCriteria, customerTables } from './compile';
 import * as repo from './repository';
 
 const refused = (node: string, message: string) =>
-  new AppError(400, 'validation_failed', `data.criteria ${node}: ${message}`, {
+  new AppError('validation_failed', `data.criteria ${node}: ${message}`, {
     path: 'data.criteria',
     node,
   });

@@ -1,7 +1,7 @@
 import { MESSAGES } from '@shared/api/errors';
 import type { User } from '@shared/api/auth';
 import type { AppContext } from '../context';
-import { AppError, badRequest, conflict, unauthorized } from '../http/errors';
+import { AppError, badRequest, conflict, rateLimited, unauthorized } from '../http/errors';
 import { hashToken, randomId, randomToken } from '../lib/ids';
 import { changeEmailMail, resetPasswordMail, signUpAttemptMail, verifyEmailMail } from '../mail/templates';
 import { joinInvitedWorkspaces } from '../members/service';
@@ -108,10 +108,10 @@ const attemptKey = (email: string) => hashToken(`sign-in:${email}`);
 export async function signIn(ctx: AppContext, input: { email: string; password: string }, meta: SessionMeta) {
   const key = attemptKey(input.email);
   const attempts = await repo.countSignInAttempt(ctx.db, key, SIGN_IN_WINDOW_MS);
-  if (attempts > SIGN_IN_ATTEMPTS) throw new AppError(429, 'rate_limited', MESSAGES.signInLockedOut);
+  if (attempts > SIGN_IN_ATTEMPTS) throw rateLimited(MESSAGES.signInLockedOut);
   const user = await repo.findUserByEmail(ctx.db, input.email);
   const isValid = await verifyPassword(user?.passwordHash, input.password);
-  if (!user || !isValid) throw new AppError(401, 'invalid_credentials', MESSAGES.invalidCredentials);
+  if (!user || !isValid) throw new AppError('invalid_credentials', MESSAGES.invalidCredentials);
   await repo.clearSignInAttempts(ctx.db, key);
   if (user.emailVerified) await joinInvitedWorkspaces(ctx.db, { ...user, address: meta.address });
   const token = await startSession(ctx, user.id, meta);
@@ -175,7 +175,7 @@ export async function changeEmail(
   input: { currentPassword: string; newEmail: string; returnTo?: string },
 ) {
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    throw new AppError(400, 'invalid_credentials', 'Current password is incorrect');
+    throw new AppError('invalid_credentials', 'Current password is incorrect');
   }
   if (input.newEmail === user.email) throw badRequest('This is already your email address');
   // A taken address answers like a free one (no link is sent to it; confirming re-checks it anyway).

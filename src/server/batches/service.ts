@@ -2,7 +2,7 @@ import type { Batch } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import { can } from '@shared/permissions/permissions';
 import { MAX_BATCH_ERRORS } from '@shared/api/customers';
-import { AppError, forbidden, notFound } from '../http/errors';
+import { conflict, forbidden, notFound } from '../http/errors';
 import { randomId } from '../lib/ids';
 import { actorOf, journal } from '../journal/journal';
 import type { WorkspaceAccess } from '../workspaces/access';
@@ -131,7 +131,7 @@ export async function reportImageUpload(
   const row = await repo.findBatch(ctx.db, access.workspace.id, id);
   if (!row || row.kind !== 'image-upload' || row.createdBy !== access.user.id)
     throw notFound('Batch not found');
-  if (row.state !== 'running') throw new AppError(409, 'conflict', 'This batch has finished');
+  if (row.state !== 'running') throw conflict('This batch has finished');
   await repo.addProgress(
     ctx.db,
     access.workspace.id,

@@ -46,11 +46,10 @@ async function importSource(request: FastifyRequest): Promise<customers.ImportSo
     const file = await request.file().catch((err: unknown) => {
       throw malformedMultipart(err);
     });
-    if (!file) throw new AppError(400, 'invalid_request', 'file: choose a CSV or NDJSON file');
+    if (!file) throw new AppError('invalid_request', 'file: choose a CSV or NDJSON file');
     const format = formatOf(file.mimetype, file.filename);
     if (!format)
       throw new AppError(
-        415,
         'unsupported_type',
         'file: only CSV (.csv) and NDJSON (.ndjson) files can be imported',
       );
@@ -63,7 +62,7 @@ async function importSource(request: FastifyRequest): Promise<customers.ImportSo
   }
   const format = formatOf(contentType);
   if (!format)
-    throw new AppError(415, 'unsupported_type', 'Send text/csv, application/x-ndjson or a multipart file');
+    throw new AppError('unsupported_type', 'Send text/csv, application/x-ndjson or a multipart file');
   return {
     stream: request.body as Readable,
     format,

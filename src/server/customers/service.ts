@@ -407,9 +407,13 @@ const presentProfile = (row: repo.ProfileRow) => ({
 export async function listProfiles(
   ctx: AppContext,
   access: WorkspaceAccess,
-  query: { search?: string; after?: string; limit: number },
+  query: { search?: string; cursor?: string; limit: number },
 ) {
-  const rows = await repo.listProfiles(ctx.db, access.workspace.id, { ...query, limit: query.limit + 1 });
+  const rows = await repo.listProfiles(ctx.db, access.workspace.id, {
+    search: query.search,
+    after: query.cursor,
+    limit: query.limit + 1,
+  });
   const page = rows.slice(0, query.limit);
   return {
     profiles: page.map(presentProfile),

@@ -11,7 +11,7 @@ import type { SchemaType } from '@shared/schemas/types';
 import type { ApiKeyRow } from '../api-keys/repository';
 import { findApiKeyByHash, touchApiKey } from '../api-keys/repository';
 import type { AppContext } from '../context';
-import { AppError, forbidden, notFound, unauthorized } from '../http/errors';
+import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import { hashToken } from '../lib/ids';
 import { imageLinkUrl } from '../media/image-links';
 import { DeliveryCache, deliveryCacheOf, type StageSet } from './cache';
@@ -191,7 +191,7 @@ export async function getDelivered(
   if (cached) return cached;
   const options = parseListOptions(target.schema, query);
   if (options.filters.length > 0 || query.cursor || query.limit || query.order) {
-    throw new AppError(400, 'invalid_request', 'filter, order, cursor and limit apply to lists only');
+    throw badRequest('filter, order, cursor and limit apply to lists only');
   }
   const answer = rendered(await deliver(ctx, target, copy, options.fields, options.depth));
   if (queryText === '') copy.plainAnswer = answer;

@@ -1,6 +1,7 @@
 import { convert as htmlToText } from 'html-to-text';
 import {
   EMAIL_MESSAGES,
+  SENDGRID_SETTING,
   Recipients,
   type TestSendBody,
   type TestSendProvider,
@@ -11,7 +12,7 @@ import { StorageName } from '@shared/media/contract';
 import { splitEmailList } from '@shared/schemas/marketing';
 import type { AppContext } from '../context';
 import { FILE_NOT_FOUND } from '../files/service';
-import { AppError, badRequest, notFound } from '../http/errors';
+import { badRequest, notConfigured, notFound, providerFailed, rateLimited } from '../http/errors';
 import { findProfile } from '../customers/repository';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
 import { actorOf, journal } from '../journal/journal';
@@ -69,11 +70,12 @@ export function composeMessage(
   };
 }
 
-const notConfigured = () => new AppError(503, 'not_configured', EMAIL_MESSAGES.notConfigured);
+const sendGridNotConfigured = () =>
+  notConfigured(EMAIL_MESSAGES.notConfigured, { setting: SENDGRID_SETTING });
 
 /** 'Service not configured' before anything is recorded or counted. */
 function requireConfigured(ctx: AppContext, provider: TestSendProvider) {
-  if (provider === 'sendgrid' && !ctx.config.sendgridApiKey) throw notConfigured();
+  if (provider === 'sendgrid' && !ctx.config.sendgridApiKey) throw sendGridNotConfigured();
 }
 
 /** Hands the message to the provider; throws with the provider's own words when it refuses. */
@@ -93,7 +95,7 @@ async function deliver(ctx: AppContext, provider: TestSendProvider, message: Out
     return;
   }
   const apiKey = ctx.config.sendgridApiKey;
-  if (!apiKey) throw notConfigured();
+  if (!apiKey) throw sendGridNotConfigured();
   await createSendGrid({ apiKey, baseUrl: ctx.config.sendgridUrl }).send({
     from: parseFrom(ctx.config.mailFrom),
     ...message,
@@ -149,7 +151,7 @@ async function testSend(
     ctx.config.testSendsPerHour,
   );
   if (!started) {
-    throw new AppError(429, 'rate_limited', EMAIL_MESSAGES.rateLimited(ctx.config.testSendsPerHour));
+    throw rateLimited(EMAIL_MESSAGES.rateLimited(ctx.config.testSendsPerHour));
   }
   try {
     await deliver(ctx, provider, message);
@@ -157,7 +159,7 @@ async function testSend(
     const error = (err as Error).message;
     ctx.log.warn({ provider, workspaceId: scope.workspace.id, error }, 'test send failed');
     await finishTestSend(ctx, scope, started, { status: 'failed', error });
-    throw new AppError(502, 'provider_failed', error);
+    throw providerFailed(error);
   }
   const row = await finishTestSend(ctx, scope, started, { status: 'sent' });
   return { message: EMAIL_MESSAGES.sentTo(message.to), testSend: presentTestSend(row) };

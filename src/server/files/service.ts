@@ -71,18 +71,16 @@ export async function storeUpload(
     if (!sniffed || !extension) {
       const what = sniffed ? `a ${sniffed.mime} file` : 'not an image';
       throw new AppError(
-        415,
         'unsupported_type',
         `Only images can be uploaded (${TYPE_NAMES}); this file is ${what}.`,
       );
     }
     const facts = await readImageFacts(upload.tempPath).catch(() => {
-      throw new AppError(422, 'unreadable_image', 'The image cannot be read; it may be damaged.');
+      throw new AppError('unreadable_image', 'The image cannot be read; it may be damaged.');
     });
     const pixels = facts.width * facts.height;
     if (pixels > ctx.config.imageMaxPixels) {
       throw new AppError(
-        413,
         'too_many_pixels',
         `The image is too large: ${facts.width} × ${facts.height} pixels is more than the limit of ` +
           `${ctx.config.imageMaxPixels.toLocaleString('en-US')} pixels.`,
@@ -90,7 +88,7 @@ export async function storeUpload(
     }
     // Decoding for the perceptual hash also proves the pixels are there, not just a header.
     const dhash = await dHashOf(upload.tempPath, ctx.config.imageMaxPixels).catch(() => {
-      throw new AppError(422, 'unreadable_image', 'The image cannot be read; it may be damaged.');
+      throw new AppError('unreadable_image', 'The image cannot be read; it may be damaged.');
     });
 
     const storageName = `${randomId(24)}.${extension}`;

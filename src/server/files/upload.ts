@@ -19,7 +19,7 @@ export interface ReceivedUpload {
 }
 
 export const tooLarge = (maxBytes: number) =>
-  new AppError(413, 'too_large', `The file is too large. The limit is ${formatSize(maxBytes)}.`);
+  new AppError('too_large', `The file is too large. The limit is ${formatSize(maxBytes)}.`);
 
 /** Slack for the multipart envelope around the file when comparing Content-Length with the limit. */
 const ENVELOPE_BYTES = 64 * 1024;

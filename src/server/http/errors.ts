@@ -1,27 +1,46 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { MESSAGES } from '@shared/api/errors';
+import { ERROR_STATUS, MESSAGES, type ErrorCode, type NotConfiguredDetails } from '@shared/api/errors';
 
-/** An error meant for the client: its status, a stable code and a message shown as is. */
+/** An error meant for the client: a stable code (its status comes from ERROR_STATUS) and a message shown as is. */
 export class AppError extends Error {
+  readonly statusCode: number;
+
   constructor(
-    readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: unknown,
   ) {
     super(message);
     this.name = 'AppError';
+    this.statusCode = ERROR_STATUS[code];
   }
 }
 
 export const badRequest = (message: string, details?: unknown) =>
-  new AppError(400, 'invalid_request', message, details);
-export const unauthorized = (message: string = MESSAGES.noUser) => new AppError(401, 'unauthorized', message);
-export const forbidden = (message: string = MESSAGES.forbidden) => new AppError(403, 'forbidden', message);
-export const notFound = (message: string) => new AppError(404, 'not_found', message);
-export const conflict = (message: string, details?: unknown) =>
-  new AppError(409, 'conflict', message, details);
+  new AppError('invalid_request', message, details);
+export const unauthorized = (message: string = MESSAGES.noUser) => new AppError('unauthorized', message);
+export const forbidden = (message: string = MESSAGES.forbidden) => new AppError('forbidden', message);
+export const notFound = (message: string) => new AppError('not_found', message);
+export const conflict = (message: string, details?: unknown) => new AppError('conflict', message, details);
+export const rateLimited = (message: string, retryAfter?: number) =>
+  new AppError('rate_limited', message, retryAfter === undefined ? undefined : { retryAfter });
+export const providerFailed = (message: string) => new AppError('provider_failed', message);
+
+/** An integration without its settings: the module's own message, and the variable that switches it on. */
+export const notConfigured = (message: string, details: NotConfiguredDetails) =>
+  new AppError('not_configured', message, details);
+
+/** The code of a client error Fastify or a plugin raised with a bare status; any other 4xx is invalid_request. */
+const CODE_OF_STATUS: Record<number, ErrorCode> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'too_large',
+  415: 'unsupported_type',
+  429: 'rate_limited',
+};
 
 /** fastify-type-provider-zod's form of a zod issue: the issue's other fields sit in `params`. */
 interface Issue {
@@ -59,7 +78,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       // A path parameter that cannot name anything is answered like a thing that does not exist.
       if (err.validationContext === 'params') {
         return reply
-          .code(404)
+          .code(ERROR_STATUS.not_found)
           .send({ error: { code: 'not_found', message: describeValidation(issues, false) } });
       }
       return reply
@@ -75,7 +94,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       request.log.error({ err }, 'request failed');
       return reply.code(500).send({ error: { code: 'internal', message: 'Internal error' } });
     }
-    const code = status === 429 ? 'rate_limited' : status === 413 ? 'too_large' : 'invalid_request';
-    return reply.code(status).send({ error: { code, message: err.message } });
+    const code = CODE_OF_STATUS[status] ?? 'invalid_request';
+    return reply.code(ERROR_STATUS[code]).send({ error: { code, message: err.message } });
   });
 }

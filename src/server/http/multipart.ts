@@ -8,8 +8,8 @@ export function malformedMultipart(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const status = (err as { statusCode?: number }).statusCode;
   const message = err instanceof Error ? err.message : String(err);
-  if (status === 413) return new AppError(413, 'too_large', message);
-  if (status !== undefined && status >= 400 && status < 500)
-    return new AppError(status, 'invalid_request', message);
+  if (status === 413) return new AppError('too_large', message);
+  if (status === 415) return new AppError('unsupported_type', message);
+  if (status !== undefined && status >= 400 && status < 500) return badRequest(message);
   return badRequest(`The upload is not valid multipart/form-data: ${message}`);
 }

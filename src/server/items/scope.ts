@@ -52,7 +52,7 @@ export function schemaIn(access: WorkspaceAccess, schemaName: string): SchemaSco
   if (!schema) throw notFound(`Schema "${schemaName}" not found`);
   const domain = domainOfSchema(schemaName);
   if (!domain || !enabledSchemaNames(access).names.has(schemaName)) {
-    throw new AppError(404, 'domain_not_available', `Domain "${domain?.name ?? schemaName}" not available`);
+    throw new AppError('domain_not_available', `Domain "${domain?.name ?? schemaName}" not available`);
   }
   return { ...access, schema };
 }

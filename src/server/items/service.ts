@@ -110,11 +110,11 @@ export async function checkItemData(
   await checkAudienceCriteria(ctx, scope, data, id);
   const insertion = await insertionRuleErrors(ctx, scope, data);
   if (Object.keys(insertion).length > 0) {
-    throw new AppError(400, 'validation_failed', Object.values(insertion)[0], { errors: insertion });
+    throw new AppError('validation_failed', Object.values(insertion)[0], { errors: insertion });
   }
   const errors = validateItem(schema, data);
   const decision = decideSave(errors, schema.allowSaveWithErrors);
-  if (!decision.allowed) throw new AppError(400, 'validation_failed', decision.message, { errors });
+  if (!decision.allowed) throw new AppError('validation_failed', decision.message, { errors });
   const variation = data[VARIATION_KEY];
   return {
     data,

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import {
   PLACES_MESSAGES,
+  PLACES_SETTING,
   type PlaceAddress,
   type PlacesConfig as PlacesConfigAnswer,
   type PlaceSuggestions,
@@ -8,7 +9,7 @@ import {
 import { withGeohash } from '@shared/geo/address';
 import type { PlacesConfig } from '../config';
 import type { AppContext } from '../context';
-import { AppError, notFound } from '../http/errors';
+import { notConfigured, notFound, providerFailed, rateLimited } from '../http/errors';
 import { createGooglePlaces } from '../providers/google-places';
 import { createNominatim } from '../providers/nominatim';
 import { PlacesError, type PlacesProvider } from '../providers/places';
@@ -57,7 +58,7 @@ export function placesConfig(ctx: AppContext): PlacesConfigAnswer {
 }
 
 function requireProvider(places: Places) {
-  if (!places.provider) throw new AppError(503, 'not_configured', PLACES_MESSAGES.notConfigured);
+  if (!places.provider) throw notConfigured(PLACES_MESSAGES.notConfigured, PLACES_SETTING);
   return places.provider;
 }
 
@@ -72,7 +73,7 @@ function takeLookup(ctx: AppContext, places: Places, workspaceId: string) {
   }
   if (window.count >= ctx.config.places.rateLimit) {
     const retryAfter = Math.ceil((window.start + RATE_WINDOW_MS - now) / 1000);
-    throw new AppError(429, 'rate_limited', PLACES_MESSAGES.rateLimited, { retryAfter });
+    throw rateLimited(PLACES_MESSAGES.rateLimited, retryAfter);
   }
   window.count++;
 }
@@ -81,8 +82,7 @@ async function fromProvider<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof PlacesError)
-      throw new AppError(502, 'provider_failed', `${PLACES_MESSAGES.providerFailed}: ${err.message}`);
+    if (err instanceof PlacesError) throw providerFailed(`${PLACES_MESSAGES.providerFailed}: ${err.message}`);
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 import { SANDBOX_MESSAGES, type RunTestAnswer } from '@shared/api/sandbox';
 import type { AppContext } from '../context';
 import type { UserRow } from '../auth/repository';
-import { AppError } from '../http/errors';
+import { rateLimited } from '../http/errors';
 import { loadSchemaScope, requireRight } from '../items/scope';
 import { runInSandbox } from './quickjs-runner';
 
@@ -29,7 +29,7 @@ function takeRun(ctx: AppContext, userId: string) {
   }
   if (window.count >= ctx.config.sandboxRateLimit) {
     const retryAfter = Math.ceil((window.start + RATE_WINDOW_MS - now) / 1000);
-    throw new AppError(429, 'rate_limited', SANDBOX_MESSAGES.rateLimited, { retryAfter });
+    throw rateLimited(SANDBOX_MESSAGES.rateLimited, retryAfter);
   }
   window.count++;
 }

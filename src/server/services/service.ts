@@ -3,13 +3,14 @@ import {
   AUTH_MESSAGE_SIGN,
   isServiceProvider,
   SERVICE_MESSAGES,
+  serviceClientIdSetting,
   type FACEBOOK_SEARCH_TYPES,
   type ServiceProvider,
   type ServiceStatus,
 } from '@shared/api/services';
 import type { AppContext } from '../context';
 import type { UserRow } from '../auth/repository';
-import { AppError, badRequest, notFound, unauthorized } from '../http/errors';
+import { AppError, badRequest, notConfigured, notFound, providerFailed, unauthorized } from '../http/errors';
 import { requireItem, updateItem } from '../items/service';
 import { schemaIn } from '../items/scope';
 import * as facebookApi from '../providers/facebook';
@@ -55,9 +56,11 @@ interface AuthState {
 export function adapterFor(ctx: AppContext, provider: string): { adapter: ServiceAdapter; config: ConfigOf } {
   if (!isServiceProvider(provider)) throw notFound(SERVICE_MESSAGES.unknownProvider);
   const config = ctx.config.services[provider];
-  if (!config.clientId) throw new AppError(400, 'service_not_configured', SERVICE_MESSAGES.notConfigured);
+  if (!config.clientId) {
+    throw notConfigured(SERVICE_MESSAGES.notConfigured, { setting: serviceClientIdSetting(provider) });
+  }
   const adapter = SERVICE_ADAPTERS[provider];
-  if (!adapter) throw new AppError(501, 'not_implemented', SERVICE_MESSAGES.notBuilt);
+  if (!adapter) throw new AppError('not_implemented', SERVICE_MESSAGES.notBuilt);
   return { adapter, config };
 }
 type ConfigOf = AppContext['config']['services'][ServiceProvider];
@@ -136,7 +139,6 @@ function redeem(
   if (adapter.protocol === 'oauth1') {
     if (query.denied || !query.oauth_verifier) {
       throw new AppError(
-        400,
         'provider_refused',
         query.denied ? 'The authorization was denied' : 'oauth_verifier is required',
       );
@@ -145,7 +147,7 @@ function redeem(
     return accessToken(config, adapter.accessTokenUrl(config), request, query.oauth_verifier);
   }
   if (query.error || !query.code) {
-    throw new AppError(400, 'provider_refused', query.error_description || query.error || 'code is required');
+    throw new AppError('provider_refused', query.error_description || query.error || 'code is required');
   }
   return exchangeCode(adapter, config, { code: query.code, redirectUri: callback, verifier: sealed.secret });
 }
@@ -193,7 +195,7 @@ export async function finishAuth(
       profile,
     };
   } catch (err) {
-    if (err instanceof ProviderError) throw new AppError(502, 'provider_failed', err.message);
+    if (err instanceof ProviderError) throw providerFailed(err.message);
     throw err;
   }
 }
@@ -300,7 +302,7 @@ async function workspaceTokens(
 
 const asBadGateway = (err: unknown, prefix?: string): never => {
   if (err instanceof ProviderError) {
-    throw new AppError(502, 'provider_failed', prefix ? `${prefix}: ${err.message}` : err.message);
+    throw providerFailed(prefix ? `${prefix}: ${err.message}` : err.message);
   }
   throw err;
 };

@@ -4,6 +4,7 @@ import {
   STATS_ACTIVITY_DAYS,
   VISUALISATION_HISTORY,
   VISUALISATION_MESSAGES,
+  VISUALISATION_SETTING,
   type Visualisation,
   type WorkspaceStats,
 } from '@shared/api/stats';
@@ -11,7 +12,7 @@ import type { AppContext } from '../context';
 import type { UserRow } from '../auth/repository';
 import { enabledSchemas } from '../items/scope';
 import { loadWorkspaceAccess, requireManager } from '../workspaces/access';
-import { AppError } from '../http/errors';
+import { notConfigured, providerFailed } from '../http/errors';
 import { actorOf, journal } from '../journal/journal';
 import { fetchVisualisation, VisualisationError } from '../providers/visualisation';
 import * as repo from './repository';
@@ -124,12 +125,12 @@ export async function refreshVisualisation(
   const access = await loadWorkspaceAccess(ctx, caller, workspaceId);
   requireManager(access);
   const { url, header } = ctx.config.visualisation;
-  if (!url) throw new AppError(400, 'not_configured', VISUALISATION_MESSAGES.notConfigured);
+  if (!url) throw notConfigured(VISUALISATION_MESSAGES.notConfigured, VISUALISATION_SETTING);
   let result: unknown;
   try {
     result = await fetchVisualisation(url, header);
   } catch (err) {
-    if (err instanceof VisualisationError) throw new AppError(502, 'provider_failed', err.message);
+    if (err instanceof VisualisationError) throw providerFailed(err.message);
     throw err;
   }
   const fetchedAt = new Date();

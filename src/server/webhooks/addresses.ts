@@ -1,6 +1,6 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
-import { WEBHOOK_MESSAGES } from '@shared/api/webhooks';
+import { WEBHOOK_MESSAGES, WEBHOOK_PRIVATE_SETTING } from '@shared/api/webhooks';
 import { badRequest } from '../http/errors';
 
 /** Private, loopback, link-local and other non-public ranges webhooks may not call (SSRF). */
@@ -55,6 +55,6 @@ export async function checkWebhookUrl(text: string, allowPrivate: boolean): Prom
     throw badRequest(WEBHOOK_MESSAGES.unresolvable(host));
   }
   if (addresses.length === 0 || addresses.some(isPrivateAddress))
-    throw badRequest(WEBHOOK_MESSAGES.privateAddress);
+    throw badRequest(WEBHOOK_MESSAGES.privateAddress, { setting: WEBHOOK_PRIVATE_SETTING });
   return url;
 }

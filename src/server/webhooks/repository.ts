@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
 import { webhookDeliveries, webhooks } from '../db/schema';
@@ -47,17 +47,20 @@ export async function listDeliveries(
   workspaceId: string,
   webhookId: string,
   limit: number,
-  before?: Date,
+  afterId?: string,
 ) {
+  // The cursor is the last delivery of the previous page; its own timestamp, compared in SQL, keeps
+  // PostgreSQL's microseconds (a JavaScript Date would drop them and skip rows of the same millisecond).
+  const after = afterId
+    ? sql`(${webhookDeliveries.createdAt}, ${webhookDeliveries.id}) < (
+        select d.created_at, d.id from webhook_deliveries d
+        where d.workspace_id = ${workspaceId} and d.webhook_id = ${webhookId} and d.id = ${afterId})`
+    : undefined;
   return db
     .select()
     .from(webhookDeliveries)
     .where(
-      and(
-        eq(webhookDeliveries.workspaceId, workspaceId),
-        eq(webhookDeliveries.webhookId, webhookId),
-        before ? lt(webhookDeliveries.createdAt, before) : undefined,
-      ),
+      and(eq(webhookDeliveries.workspaceId, workspaceId), eq(webhookDeliveries.webhookId, webhookId), after),
     )
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(limit);

@@ -25,7 +25,7 @@ const DeliveryParams = HookParams.extend({
 });
 const DeliveriesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
-  before: z.iso.datetime({ offset: true }).optional().describe('Only deliveries created before this time'),
+  cursor: z.string().max(200).optional().describe('nextCursor of the previous page'),
 });
 
 export async function webhookRoutes(instance: FastifyInstance, ctx: AppContext) {

@@ -157,18 +157,14 @@ export async function listDeliveries(
   ctx: AppContext,
   access: WorkspaceAccess,
   id: string,
-  query: { limit: number; before?: string },
+  query: { limit: number; cursor?: string },
 ) {
   requireManager(access);
   await requireWebhook(ctx, access, id);
-  const rows = await repo.listDeliveries(
-    ctx.db,
-    access.workspace.id,
-    id,
-    query.limit,
-    query.before ? new Date(query.before) : undefined,
-  );
-  return { deliveries: rows.map(toDelivery) };
+  const rows = await repo.listDeliveries(ctx.db, access.workspace.id, id, query.limit + 1, query.cursor);
+  const page = rows.slice(0, query.limit);
+  const nextCursor = rows.length > query.limit ? page[page.length - 1].id : null;
+  return { deliveries: page.map(toDelivery), nextCursor };
 }
 
 /** 'Redeliver': the same event body again, as a new delivery due now. */

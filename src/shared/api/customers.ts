@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CriteriaGroup } from '../criteria/schema';
 import { Batch } from './workspaces';
 
 /**
@@ -43,11 +44,11 @@ const CustomerEvent = z.object({
 
 export const ProfilePage = z.object({
   profiles: z.array(Profile),
-  nextCursor: z.string().nullable().describe('Pass as `after` for the next page'),
+  nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
 });
 export const ProfilesQuery = z.object({
   search: z.string().max(200).optional().describe('Profiles whose id starts with this'),
-  after: z.string().max(200).optional(),
+  cursor: z.string().max(200).optional().describe('nextCursor of the previous page'),
   limit: z.coerce.number().int().min(1).max(100).default(24),
 });
 export const ProfileDetail = z.object({
@@ -56,7 +57,8 @@ export const ProfileDetail = z.object({
 });
 
 export const SizeBody = z.object({
-  criteria: z.unknown().describe('A criteria rule tree (spec §3)'),
+  /** The root group of a criteria rule tree (spec §3). */
+  criteria: CriteriaGroup,
   asOf: z.iso
     .datetime({ offset: true })
     .optional()

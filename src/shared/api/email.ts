@@ -14,6 +14,9 @@ export const EMAIL_MESSAGES = {
   sentTo: (recipients: readonly string[]) => `Test sent to ${recipients.join(', ')}`,
 } as const;
 
+/** What switches on test sends through the SendGrid-compatible provider. */
+export const SENDGRID_SETTING = 'SENDGRID_API_KEY';
+
 const TEST_SEND_PROVIDERS = ['smtp', 'sendgrid'] as const;
 export const TestSendProvider = z.enum(TEST_SEND_PROVIDERS).describe('Email delivery provider');
 export type TestSendProvider = z.infer<typeof TestSendProvider>;

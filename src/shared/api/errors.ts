@@ -10,6 +10,49 @@ export const ErrorBody = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
+/**
+ * Every error code the API answers, with its one HTTP status. A code never answers with another status,
+ * so a client may branch on either.
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  validation_failed: 400,
+  /** Sign-in's 'Wrong email or password' and a wrong current password: the caller's own credentials. */
+  invalid_credentials: 401,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  domain_not_available: 404,
+  conflict: 409,
+  too_large: 413,
+  too_many_pixels: 413,
+  unsupported_type: 415,
+  unreadable_image: 422,
+  rate_limited: 429,
+  internal: 500,
+  not_implemented: 501,
+  /** An external service failed or refused the request, including refusing the credentials this server is configured with. */
+  provider_failed: 502,
+  /** The user declined at the provider, or came back from it without a grant. */
+  provider_refused: 400,
+  /** An integration this server has no settings for; `details.setting` names the environment variable. */
+  not_configured: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The status of a code, 500 for one the table does not know. */
+export const statusOf = (code: string): number => ERROR_STATUS[code as ErrorCode] ?? 500;
+
+/**
+ * The `details` of a `not_configured` answer: the environment variable that switches the integration on
+ * (and any that can stand in for it), which a workspace manager is shown.
+ */
+export const NotConfiguredDetails = z.object({
+  setting: z.string(),
+  alternatives: z.array(z.string()).optional(),
+});
+export type NotConfiguredDetails = z.infer<typeof NotConfiguredDetails>;
+
 export const MESSAGES = {
   workspaceNotFound: 'Workspace not found',
   noUser: 'No user. Please sign out and sign in',
@@ -23,4 +66,5 @@ export const MESSAGES = {
   staleVersion: 'Someone else saved a newer version. Reload to see their changes.',
   managerRequired: 'Only workspace managers can do this',
   lastManager: 'A workspace needs at least one active workspace manager',
+  askManager: 'Ask a workspace manager',
 } as const;

@@ -13,6 +13,11 @@ export const PLACES_MESSAGES = {
   providerFailed: 'The address lookup service failed',
 } as const;
 
+/** What switches address lookup on: Google Places' key, or a Nominatim geocoder's URL. */
+export const PLACES_SETTING = { setting: 'GOOGLE_PLACES_API_KEY', alternatives: ['GEOCODER_URL'] };
+/** What gives the map its tiles; without it the map draws a plain grid. */
+export const MAP_TILE_SETTING = { setting: 'MAP_TILE_URL' };
+
 export const PlacesQuery = z.object({
   __marquee_workspace: WorkspaceId.describe('The workspace (spec §7: every /fun/ call carries it)'),
 });

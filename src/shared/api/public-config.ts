@@ -11,7 +11,9 @@ export const PublicConfig = z.object({
   publicUrl: z.string().describe('Where the app is served (PUBLIC_URL)'),
   providers: z
     .array(z.string())
-    .describe('Names of the external services configured on this server, e.g. smtp, s3, google-places'),
+    .describe(
+      'Names of the external services configured on this server, e.g. smtp, s3, google-places, sendgrid, and the service connection providers (facebook, x, …) with a client id',
+    ),
   mapTileUrl: z.string().nullable().describe('The map tile URL template, or null'),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;

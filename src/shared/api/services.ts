@@ -56,6 +56,10 @@ export const SERVICE_MESSAGES = {
     `${label} "${value}" is not one the provider listed for this connection`,
 } as const;
 
+/** The environment variable that switches a provider on: `FACEBOOK_CLIENT_ID`, `GOOGLE_ADS_CLIENT_ID`, … */
+export const serviceClientIdSetting = (provider: ServiceProvider) =>
+  `${provider.toUpperCase().replace(/-/g, '_')}_CLIENT_ID`;
+
 export const ServiceQuery = z.object({
   __marquee_workspace: WorkspaceId.describe('The workspace (spec §7: every /fun/ call carries it)'),
 });

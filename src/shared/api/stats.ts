@@ -56,6 +56,8 @@ export const VISUALISATION_MESSAGES = {
   notConfigured: 'Visualisation not configured',
 } as const;
 export const VISUALISATION_HISTORY = 30;
+/** What switches the visualisation on. */
+export const VISUALISATION_SETTING = { setting: 'VISUALISATION_URL' };
 
 export const VisualisationResult = z.object({
   key: z.string().describe('Timestamp key of the fetch (ISO 8601)'),

@@ -22,6 +22,9 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
 /** The header that signs each delivery: `t={unix seconds},v1={hex HMAC-SHA256 of "{t}.{body}"}`. */
 export const SIGNATURE_HEADER = 'X-Marquee-Signature';
 
+/** What lets webhooks call private, loopback and link-local addresses (`WEBHOOK_ALLOW_PRIVATE=1`). */
+export const WEBHOOK_PRIVATE_SETTING = 'WEBHOOK_ALLOW_PRIVATE';
+
 export const WEBHOOK_MESSAGES = {
   notFound: 'Webhook not found',
   deliveryNotFound: 'Delivery not found',
@@ -92,5 +95,8 @@ export const WebhookDelivery = z.object({
   deliveredAt: z.string().nullable(),
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
-export const WebhookDeliveryList = z.object({ deliveries: z.array(WebhookDelivery) });
+export const WebhookDeliveryList = z.object({
+  deliveries: z.array(WebhookDelivery).describe('Newest first'),
+  nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
+});
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;

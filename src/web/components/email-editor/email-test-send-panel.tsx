@@ -16,6 +16,13 @@ import { IconSend } from '@tabler/icons-react';
 import type { TestSendProvider } from '@shared/api/email';
 import { splitEmailList } from '@shared/schemas/marketing';
 import { errorMessage } from '@web/lib/api-client';
+import { SettingHintForCaller, settingOf } from '../setting-hint';
+
+/** Who can switch the provider on, when the refusal was 'Service not configured'. */
+function TestSendSetting({ error }: { error: unknown }) {
+  const setting = settingOf(error);
+  return setting ? <SettingHintForCaller setting={setting} /> : null;
+}
 import { formatDateTime } from '@web/lib/dates';
 import { useTestSends } from './api/list-test-sends';
 import { useSendTest } from './api/send-test';
@@ -99,6 +106,7 @@ export function EmailTestSendPanel({
         {send.isError && (
           <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => send.reset()}>
             {errorMessage(send.error)}
+            <TestSendSetting error={send.error} />
           </Alert>
         )}
         {sends.data && sends.data.testSends.length > 0 && (

@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { Alert, Group, Loader, NumberInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconInfoCircle, IconMapPin } from '@tabler/icons-react';
 import { useParams } from 'react-router';
-import { PLACES_MESSAGES } from '@shared/api/places';
+import { MAP_TILE_SETTING, PLACES_MESSAGES, PLACES_SETTING } from '@shared/api/places';
 import { ADDRESS_PARTS, addressLine, type AddressValue } from '@shared/geo/address';
 import { isLatitude, isLongitude, type Point } from '@shared/geo/geohash';
 import type { FieldProps } from '../fields/types';
+import { SettingHintForCaller } from '../setting-hint';
 import { errorMessage } from '@web/lib/api-client';
 import { AddressMap } from './address-map';
 import { PlaceSearch } from './place-search';
@@ -103,6 +104,7 @@ export function AddressFieldEditor({ value, onChange, readOnly, inputId }: Field
       ) : (
         <Alert variant="light" color="gray" icon={<IconInfoCircle size={18} />} p="xs">
           {config.isError ? errorMessage(config.error) : PLACES_MESSAGES.notConfigured}
+          {!config.isError && <SettingHintForCaller setting={PLACES_SETTING} />}
         </Alert>
       )}
       <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="xs" verticalSpacing={6}>
@@ -151,6 +153,12 @@ export function AddressFieldEditor({ value, onChange, readOnly, inputId }: Field
           ? 'Drag the marker, or click the map, to move the point.'
           : 'Click the map to set the point, or type its latitude and longitude.'}
       </Text>
+      {!tileUrl && config.isSuccess && (
+        <Text size="xs" c="dimmed" component="div" data-testid="map-tiles-not-configured">
+          Map tiles are not configured: the map draws a plain grid.
+          <SettingHintForCaller setting={MAP_TILE_SETTING} />
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -11,11 +11,15 @@ import {
   SERVICE_DETAILS,
   SERVICE_MESSAGES,
   SERVICE_PROVIDERS,
+  serviceClientIdSetting,
   type ServiceStatus,
 } from '@shared/api/services';
+import type { NotConfiguredDetails } from '@shared/api/errors';
 import { ServiceConnectionDisplay } from '../fields/read-only-displays';
 import type { FieldProps } from '../fields/types';
-import { errorMessage } from '@web/lib/api-client';
+import { SettingHint, settingOf, useIsWorkspaceManager } from '../setting-hint';
+import { errorMessage, isApiError } from '@web/lib/api-client';
+import { usePublicConfig } from '@web/lib/public-config';
 import { authUrl, checkAuthStart, deleteService, pingService } from './services-api';
 
 const PROVIDER_LABELS: Record<(typeof SERVICE_PROVIDERS)[number], string> = {
@@ -35,6 +39,25 @@ type Connection = { provider?: string; encTokens?: string; profile?: Record<stri
 const asConnection = (value: unknown): Connection =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Connection) : {};
 
+/** What the field shows after a check or an attempt: the status, and the setting that would switch it on. */
+type FieldStatus = ServiceStatus & { setting?: NotConfiguredDetails };
+
+/** The status an error answer means: 'Service not configured' is danger with its setting, anything else a warning. */
+function statusOfError(e: unknown): FieldStatus {
+  const setting = isApiError(e) && e.code === 'not_configured' ? settingOf(e) : null;
+  if (setting) return { status: 'danger', message: errorMessage(e), setting };
+  return { status: 'warning', message: errorMessage(e) };
+}
+
+/**
+ * Whether this server has the provider's client id; unknown (the public config not loaded) counts as
+ * configured, and the server still refuses when it is not.
+ */
+function useIsProviderConfigured(provider: string | undefined): boolean {
+  const { data } = usePublicConfig();
+  return !provider || !data || data.providers.includes(provider);
+}
+
 const STATUS_COLORS: Record<ServiceStatus['status'], string> = {
   success: 'teal',
   warning: 'orange',
@@ -53,9 +76,11 @@ export function ServiceConnectionField(props: FieldProps) {
   const connection = asConnection(value);
   const provider = connection.provider;
   const connected = typeof connection.encTokens === 'string';
-  const [status, setStatus] = useState<ServiceStatus | null>(null);
+  const [status, setStatus] = useState<FieldStatus | null>(null);
   const [busy, setBusy] = useState(false);
   const queryClient = useQueryClient();
+  const isConfigured = useIsProviderConfigured(provider);
+  const isManager = useIsWorkspaceManager();
 
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
@@ -92,8 +117,7 @@ export function ServiceConnectionField(props: FieldProps) {
     try {
       const refusal = await checkAuthStart(workspace, provider);
       if (refusal) {
-        const danger = refusal === SERVICE_MESSAGES.notConfigured;
-        setStatus({ status: danger ? 'danger' : 'warning', message: refusal });
+        setStatus(statusOfError(refusal));
         return;
       }
       const { width, height } = AUTH_POPUP_SIZE;
@@ -117,8 +141,7 @@ export function ServiceConnectionField(props: FieldProps) {
       // A ping that refreshed expired tokens saved them as the item's next version: reload it.
       void queryClient.invalidateQueries({ queryKey: ['workspaces', workspace, 'items'] });
     } catch (e) {
-      const message = errorMessage(e);
-      setStatus({ status: message === SERVICE_MESSAGES.notConfigured ? 'danger' : 'warning', message });
+      setStatus(statusOfError(e));
     } finally {
       setBusy(false);
     }
@@ -142,6 +165,14 @@ export function ServiceConnectionField(props: FieldProps) {
   };
 
   const who = connection.profile?.name ?? connection.profile?.id;
+  const shown: FieldStatus | null =
+    !isConfigured && isServiceProvider(provider)
+      ? {
+          status: 'danger',
+          message: SERVICE_MESSAGES.notConfigured,
+          setting: { setting: serviceClientIdSetting(provider) },
+        }
+      : status;
   return (
     <Stack gap="xs" data-testid="service-connection">
       <Select
@@ -169,20 +200,27 @@ export function ServiceConnectionField(props: FieldProps) {
           onChange={(details) => onChange({ ...connection, serviceDetails: details })}
         />
       )}
-      {status && (
-        <Alert color={STATUS_COLORS[status.status]} variant="light" p="xs" data-testid="service-status">
-          {status.message}
+      {shown && (
+        <Alert color={STATUS_COLORS[shown.status]} variant="light" p="xs" data-testid="service-status">
+          {shown.message}
+          {shown.setting && <SettingHint setting={shown.setting} isManager={isManager} />}
         </Alert>
       )}
       <Group gap="xs">
         {provider && !connected && (
-          <Button size="xs" onClick={authenticate} loading={busy}>
+          <Button size="xs" onClick={authenticate} loading={busy} disabled={!isConfigured}>
             Authenticate
           </Button>
         )}
         {provider && connected && (
           <>
-            <Button size="xs" variant="default" onClick={authenticate} loading={busy}>
+            <Button
+              size="xs"
+              variant="default"
+              onClick={authenticate}
+              loading={busy}
+              disabled={!isConfigured}
+            >
               Re-authenticate
             </Button>
             {id && id !== 'new' && (

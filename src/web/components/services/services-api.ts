@@ -6,6 +6,7 @@ import {
   XInterests,
   type FACEBOOK_SEARCH_TYPES,
 } from '@shared/api/services';
+import { ErrorBody } from '@shared/api/errors';
 import { ApiError, apiRequest } from '@web/lib/api-client';
 
 /**
@@ -23,11 +24,14 @@ export const authUrl = (ws: string, provider: string) => withWorkspace(`/fun/aut
  * Asks the auth route whether it would start (a redirect) or refuse (e.g. 'Service not configured'),
  * so the field can say why before opening a pop-up that would only show an error.
  */
-export async function checkAuthStart(ws: string, provider: string): Promise<string | null> {
+export async function checkAuthStart(ws: string, provider: string): Promise<ApiError | null> {
   const response = await fetch(authUrl(ws, provider), { redirect: 'manual', credentials: 'same-origin' });
   if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) return null;
-  const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-  return body?.error?.message ?? `Request failed (${response.status})`;
+  const body = ErrorBody.safeParse(await response.json().catch(() => null));
+  if (!body.success)
+    return new ApiError(response.status, 'http_error', `Request failed (${response.status})`);
+  const { code, message, details } = body.data.error;
+  return new ApiError(response.status, code, message, details);
 }
 
 /** GET /fun/ping/{service}: the connection's status at the provider. */

@@ -18,7 +18,7 @@ export const useProfiles = (ws: string, search: string) =>
     queryFn: ({ pageParam, signal }) => {
       const query = new URLSearchParams({ limit: '24' });
       if (search) query.set('search', search);
-      if (pageParam) query.set('after', pageParam);
+      if (pageParam) query.set('cursor', pageParam);
       return apiRequest(`${base(ws)}?${query}`, { schema: ProfilePage, signal });
     },
     getNextPageParam: (page) => page.nextCursor,

@@ -1,7 +1,8 @@
 import { LineChart } from '@mantine/charts';
 import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
-import type { VisualisationResult } from '@shared/api/stats';
+import { VISUALISATION_MESSAGES, VISUALISATION_SETTING, type VisualisationResult } from '@shared/api/stats';
+import { SettingHint, settingOf } from '@web/components/setting-hint';
 import { useRefreshVisualisation, useVisualisation } from '../api/visualisation';
 import { ChartCard } from './chart-card';
 
@@ -20,7 +21,22 @@ export function VisualisationCard({ workspaceId, canRefresh }: { workspaceId: st
   const visualisation = useVisualisation(workspaceId);
   const refresh = useRefreshVisualisation(workspaceId);
   const data = visualisation.data;
-  if (!data?.configured) return null;
+  if (!data) return null;
+  if (!data.configured) {
+    return (
+      <Alert
+        color="gray"
+        variant="light"
+        py={6}
+        title="Visualisation"
+        data-testid="visualisation-not-configured"
+      >
+        {VISUALISATION_MESSAGES.notConfigured}
+        <SettingHint setting={VISUALISATION_SETTING} isManager={canRefresh} />
+      </Alert>
+    );
+  }
+  const refusedSetting = settingOf(refresh.error);
   const history = [...data.history].reverse();
   const fields = [
     ...new Set(history.flatMap((h: VisualisationResult) => Object.keys(numericFields(h.result)))),
@@ -49,6 +65,7 @@ export function VisualisationCard({ workspaceId, canRefresh }: { workspaceId: st
       {refresh.error && (
         <Alert color="red" variant="light" py={6}>
           {refresh.error.message}
+          {refusedSetting && <SettingHint setting={refusedSetting} isManager={canRefresh} />}
         </Alert>
       )}
       {data.latest ? (
