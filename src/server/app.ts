@@ -46,7 +46,7 @@ import { deliveryRoutes } from './delivery/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { scheduleRoutes } from './schedules/routes';
 import { startWorker } from './jobs/worker';
-import { servicesFunRoutes } from './services/routes';
+import { serviceCallbackRoutes, servicesFunRoutes } from './services/routes';
 import { sandboxFunRoutes } from './sandbox/routes';
 import { publicConfigRoutes } from './public-config/routes';
 import { statsRoutes } from './stats/routes';
@@ -212,25 +212,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       mediaRoutes,
       sanitizeRoutes,
       placesFunRoutes,
+      servicesFunRoutes,
+      sandboxFunRoutes,
     ]),
     { prefix: '/fun' },
   );
-  // Function service routes without a workspace: signed email images and geohash neighbours.
+  // Function service routes without __marquee_workspace: signed email images, geohash neighbours and the
+  // OAuth redirect (its workspace is sealed in the state cookie).
   await app.register(
     async (fun) => {
       await emailImageRoutes(fun, ctx);
       await geohashFunRoutes(fun);
+      await serviceCallbackRoutes(fun, ctx);
     },
     { prefix: '/fun' },
   );
   // DESIGN §5: read-only published content for websites and apps, with workspace API keys.
   await app.register(async (deliveryApi) => deliveryRoutes(deliveryApi, ctx), { prefix: '/delivery/v1' });
-  // Issue 11: service connections and interest targeting.
-  await app.register((fun) => servicesFunRoutes(fun, ctx), { prefix: '/fun' });
-
-  // Issue 14: test runs of code in a QuickJS sandbox.
-  await app.register((fun) => sandboxFunRoutes(fun, ctx), { prefix: '/fun' });
-
   // Issue 14: public runtime configuration.
   await publicConfigRoutes(app, ctx);
 
