@@ -30,7 +30,8 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { depthSafe } from './http/json-output';
 import { registerAuthentication } from './auth/plugin';
 import { authRoutes } from './auth/routes';
-import { workspaceRoutes } from './workspaces/routes';
+import { workspaceRoutes, workspaceSettingsRoutes } from './workspaces/routes';
+import { funWorkspaceScope, workspaceScope } from './workspaces/workspace-scope';
 import { memberRoutes } from './members/routes';
 import { eventRoutes } from './events/routes';
 import { fileRoutes } from './files/routes';
@@ -41,18 +42,18 @@ import { historyRoutes } from './history/routes';
 import { commentRoutes } from './comments/routes';
 import { approvalRoutes } from './approvals/routes';
 import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
-import { placesFunRoutes } from './places/routes';
+import { geohashFunRoutes, placesFunRoutes } from './places/routes';
 import { batchRoutes } from './batches/routes';
 import { customerRoutes } from './customers/routes';
 import { audienceRoutes } from './audiences/routes';
-import { emailFunRoutes, emailRoutes } from './email/routes';
+import { emailFunRoutes, emailImageRoutes, emailRoutes } from './email/routes';
 import { apiKeyRoutes } from './api-keys/routes';
 import { auditRoutes } from './audit/routes';
 import { deliveryRoutes } from './delivery/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { scheduleRoutes } from './schedules/routes';
 import { startWorker } from './jobs/worker';
-import { servicesFunRoutes } from './services/routes';
+import { serviceCallbackRoutes, servicesFunRoutes } from './services/routes';
 import { sandboxFunRoutes } from './sandbox/routes';
 import { publicConfigRoutes } from './public-config/routes';
 import { statsRoutes } from './stats/routes';
@@ -183,58 +184,63 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      // Before any membership exists: accounts, the caller's workspaces and a new one, analytics events.
       await authRoutes(api, ctx);
       await workspaceRoutes(api, ctx);
-      await memberRoutes(api, ctx);
       await eventRoutes(api, ctx);
-      await fileRoutes(api, ctx);
-      await itemRoutes(api, ctx);
-      await historyRoutes(api, ctx);
-      await commentRoutes(api, ctx);
-      await approvalRoutes(api, ctx);
-      await publishingRoutes(api, ctx);
-      await batchRoutes(api, ctx);
-      await customerRoutes(api, ctx);
-      await audienceRoutes(api, ctx);
-      await emailRoutes(api, ctx);
-      await apiKeyRoutes(api, ctx);
-      await auditRoutes(api, ctx);
-      await webhookRoutes(api, ctx);
-      await scheduleRoutes(api, ctx);
-      await statsRoutes(api, ctx);
+      // Everything about one workspace, for its active members only.
+      await api.register(
+        workspaceScope(ctx, [
+          workspaceSettingsRoutes,
+          memberRoutes,
+          fileRoutes,
+          itemRoutes,
+          historyRoutes,
+          commentRoutes,
+          approvalRoutes,
+          publishingRoutes,
+          batchRoutes,
+          customerRoutes,
+          audienceRoutes,
+          emailRoutes,
+          apiKeyRoutes,
+          auditRoutes,
+          webhookRoutes,
+          scheduleRoutes,
+          statsRoutes,
+        ]),
+        { prefix: '/workspaces/:ws' },
+      );
     },
     { prefix: '/api/v1' },
   );
 
-  // Spec §7 function service: bearer token and the workspace in __marquee_workspace.
+  // Spec §7 function service: bearer token and the workspace in __marquee_workspace, resolved once.
+  await app.register(
+    funWorkspaceScope(ctx, [
+      itemFunRoutes,
+      publishingFunRoutes,
+      emailFunRoutes,
+      mediaRoutes,
+      sanitizeRoutes,
+      placesFunRoutes,
+      servicesFunRoutes,
+      sandboxFunRoutes,
+    ]),
+    { prefix: '/fun' },
+  );
+  // Function service routes without __marquee_workspace: signed email images, geohash neighbours and the
+  // OAuth redirect (its workspace is sealed in the state cookie).
   await app.register(
     async (fun) => {
-      await itemFunRoutes(fun, ctx);
-      await publishingFunRoutes(fun, ctx);
-      await emailFunRoutes(fun, ctx);
+      await emailImageRoutes(fun, ctx);
+      await geohashFunRoutes(fun);
+      await serviceCallbackRoutes(fun, ctx);
     },
     { prefix: '/fun' },
   );
-
-  // Spec §7 function service, media part: imageResize, sanity and sanitizeHtml.
-  await app.register(
-    async (fun) => {
-      await mediaRoutes(fun, ctx);
-      await sanitizeRoutes(fun, ctx);
-    },
-    { prefix: '/fun' },
-  );
-
-  // Issue 12: address lookup and geohash neighbours.
-  await app.register((fun) => placesFunRoutes(fun, ctx), { prefix: '/fun' });
   // DESIGN §5: read-only published content for websites and apps, with workspace API keys.
   await app.register(async (deliveryApi) => deliveryRoutes(deliveryApi, ctx), { prefix: '/delivery/v1' });
-  // Issue 11: service connections and interest targeting.
-  await app.register((fun) => servicesFunRoutes(fun, ctx), { prefix: '/fun' });
-
-  // Issue 14: test runs of code in a QuickJS sandbox.
-  await app.register((fun) => sandboxFunRoutes(fun, ctx), { prefix: '/fun' });
-
   // Issue 14: public runtime configuration.
   await publicConfigRoutes(app, ctx);
 

@@ -46,7 +46,7 @@ beforeAll(async () => {
   const post = await createItem(t, manager, ws, 'blog-post', blogPostData({ coverImage: file }));
   known = {
     ws: [ws],
-    id: [ws, post.id],
+    id: [post.id],
     schema: ['blog-post', 'service', 'audience'],
     userId: [manager.id],
     email: [manager.email],

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApproveBody, Approvals } from '@shared/api/items';
 import type { AppContext } from '../context';
 import { ITEM_PATH, ItemParams } from '../items/routes';
-import { loadSchemaScope } from '../items/scope';
+import { schemaIn } from '../items/scope';
 import * as approvals from './service';
 
 export async function approvalRoutes(instance: FastifyInstance, ctx: AppContext) {
@@ -14,7 +14,7 @@ export async function approvalRoutes(instance: FastifyInstance, ctx: AppContext)
     `${ITEM_PATH}/approvals`,
     { schema: { tags, params: ItemParams, response: { 200: Approvals } } },
     async (request) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const scope = schemaIn(request.access, request.params.schema);
       return approvals.getApprovals(ctx, scope, request.params.id);
     },
   );
@@ -31,7 +31,7 @@ export async function approvalRoutes(instance: FastifyInstance, ctx: AppContext)
       },
     },
     async (request) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const scope = schemaIn(request.access, request.params.schema);
       return approvals.approveItem(ctx, scope, request.params.id, request.body);
     },
   );

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   AudienceSizes,
   CriteriaDefinitions,
@@ -11,20 +10,19 @@ import {
 } from '@shared/api/customers';
 import { ErrorBody } from '@shared/api/errors';
 import { ItemId } from '@shared/api/items';
-import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
-import { loadSchemaScope } from '../items/scope';
-import { loadWorkspaceAccess } from '../workspaces/access';
+import { schemaIn } from '../items/scope';
+import { WorkspaceParams } from '../workspaces/workspace-scope';
 import * as audiences from './service';
 
-/** `/api/v1/workspaces/{ws}/audiences/…`: live sizes, samples and the matching profiles of audiences. */
+/** `/api/v1/workspaces/{ws}/audiences/…`, under the workspace scope: live sizes, samples and the matching profiles of audiences. */
 export async function audienceRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['audiences'];
-  const params = z.object({ id: WorkspaceId });
+  const params = WorkspaceParams;
 
   app.post(
-    '/workspaces/:id/audiences/size',
+    '/audiences/size',
     {
       schema: {
         tags,
@@ -34,17 +32,11 @@ export async function audienceRoutes(instance: FastifyInstance, ctx: AppContext)
         response: { 200: SizeAnswer, 400: ErrorBody },
       },
     },
-    async (request) =>
-      audiences.sizeOf(
-        ctx,
-        await loadWorkspaceAccess(ctx, request.user, request.params.id),
-        request.body.criteria,
-        request.body.asOf,
-      ),
+    async (request) => audiences.sizeOf(ctx, request.access, request.body.criteria, request.body.asOf),
   );
 
   app.post(
-    '/workspaces/:id/audiences/sample',
+    '/audiences/sample',
     {
       schema: {
         tags,
@@ -54,17 +46,11 @@ export async function audienceRoutes(instance: FastifyInstance, ctx: AppContext)
         response: { 200: SampleAnswer, 400: ErrorBody },
       },
     },
-    async (request) =>
-      audiences.sampleOf(
-        ctx,
-        await loadWorkspaceAccess(ctx, request.user, request.params.id),
-        request.body.criteria,
-        request.body.asOf,
-      ),
+    async (request) => audiences.sampleOf(ctx, request.access, request.body.criteria, request.body.asOf),
   );
 
   app.get(
-    '/workspaces/:id/audiences/definitions',
+    '/audiences/definitions',
     {
       schema: {
         tags,
@@ -73,28 +59,26 @@ export async function audienceRoutes(instance: FastifyInstance, ctx: AppContext)
         response: { 200: CriteriaDefinitions },
       },
     },
-    async (request) =>
-      audiences.criteriaDefinitions(ctx, await loadWorkspaceAccess(ctx, request.user, request.params.id)),
+    async (request) => audiences.criteriaDefinitions(ctx, request.access),
   );
 
   app.get(
-    '/workspaces/:id/audiences/sizes',
+    '/audiences/sizes',
     { schema: { tags, summary: "Every audience's size now", params, response: { 200: AudienceSizes } } },
-    async (request) =>
-      audiences.audienceSizes(ctx, await loadWorkspaceAccess(ctx, request.user, request.params.id)),
+    async (request) => audiences.audienceSizes(ctx, request.access),
   );
 
   app.get(
-    '/workspaces/:id/audiences/:itemId/profiles.csv',
+    '/audiences/:itemId/profiles.csv',
     {
       schema: {
         tags,
         summary: "Every profile matching an audience's criteria, as CSV (streamed)",
-        params: z.object({ id: WorkspaceId, itemId: ItemId }),
+        params: WorkspaceParams.extend({ itemId: ItemId }),
       },
     },
     async (request, reply) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.id, 'audience');
+      const scope = schemaIn(request.access, 'audience');
       const lines = await audiences.audienceProfilesCsv(ctx, scope, request.params.itemId);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')

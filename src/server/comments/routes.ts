@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AddCommentBody, Comment, CommentList } from '@shared/api/items';
 import type { AppContext } from '../context';
 import { ITEM_PATH, ItemParams } from '../items/routes';
-import { loadSchemaScope } from '../items/scope';
+import { schemaIn } from '../items/scope';
 import * as comments from './service';
 
 export async function commentRoutes(instance: FastifyInstance, ctx: AppContext) {
@@ -14,7 +14,7 @@ export async function commentRoutes(instance: FastifyInstance, ctx: AppContext) 
     `${ITEM_PATH}/comments`,
     { schema: { tags, params: ItemParams, response: { 200: CommentList } } },
     async (request) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const scope = schemaIn(request.access, request.params.schema);
       return { comments: await comments.listComments(ctx, scope, request.params.id) };
     },
   );
@@ -23,7 +23,7 @@ export async function commentRoutes(instance: FastifyInstance, ctx: AppContext) 
     `${ITEM_PATH}/comments`,
     { schema: { tags, params: ItemParams, body: AddCommentBody, response: { 201: Comment } } },
     async (request, reply) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const scope = schemaIn(request.access, request.params.schema);
       return reply
         .code(201)
         .send(await comments.addComment(ctx, scope, request.params.id, request.body.text));

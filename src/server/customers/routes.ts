@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
-import { z } from 'zod';
 import {
   ImportAnswer,
   LiveEventsAnswer,
@@ -13,11 +12,10 @@ import {
   ProfilesQuery,
 } from '@shared/api/customers';
 import { ErrorBody } from '@shared/api/errors';
-import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import { AppError } from '../http/errors';
 import { malformedMultipart } from '../http/multipart';
-import { loadWorkspaceAccess } from '../workspaces/access';
+import { WorkspaceParams } from '../workspaces/workspace-scope';
 import type { ImportFormat } from './read-records';
 import * as customers from './service';
 
@@ -71,7 +69,7 @@ async function importSource(request: FastifyRequest): Promise<customers.ImportSo
   };
 }
 
-/** `/api/v1/workspaces/{ws}/profiles…` and `…/customer-events…`: customer data imports, tracking and reading. */
+/** `/api/v1/workspaces/{ws}/profiles…` and `…/customer-events…`, under the workspace scope: customer data imports, tracking and reading. */
 export async function customerRoutes(instance: FastifyInstance, ctx: AppContext) {
   await instance.register(async (scope) => {
     // Imports are streamed: these parsers hand the body over unread, so it is never held whole.
@@ -81,14 +79,14 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
     await scope.register(multipart, { limits: { files: 1, fileSize: Number.MAX_SAFE_INTEGER } });
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const tags = ['customers'];
-    const params = z.object({ id: WorkspaceId });
+    const params = WorkspaceParams;
 
     for (const [path, kind] of [
       ['profiles/import', 'profiles'],
       ['customer-events/import', 'customer-events'],
     ] as const) {
       app.post(
-        `/workspaces/:id/${path}`,
+        `/${path}`,
         {
           schema: {
             tags,
@@ -103,15 +101,19 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
           },
         },
         async (request, reply) => {
-          const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);
-          const batch = await customers.importCustomerData(ctx, access, kind, await importSource(request));
+          const batch = await customers.importCustomerData(
+            ctx,
+            request.access,
+            kind,
+            await importSource(request),
+          );
           return reply.code(202).send({ batch });
         },
       );
     }
 
     app.post(
-      '/workspaces/:id/customer-events',
+      '/customer-events',
       {
         schema: {
           tags,
@@ -121,14 +123,12 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
           response: { 202: LiveEventsAnswer, 400: ErrorBody, 403: ErrorBody },
         },
       },
-      async (request, reply) => {
-        const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);
-        return reply.code(202).send(await customers.trackEvents(ctx, access, request.body.events));
-      },
+      async (request, reply) =>
+        reply.code(202).send(await customers.trackEvents(ctx, request.access, request.body.events)),
     );
 
     app.get(
-      '/workspaces/:id/profiles',
+      '/profiles',
       {
         schema: {
           tags,
@@ -138,30 +138,20 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
           response: { 200: ProfilePage },
         },
       },
-      async (request) =>
-        customers.listProfiles(
-          ctx,
-          await loadWorkspaceAccess(ctx, request.user, request.params.id),
-          request.query,
-        ),
+      async (request) => customers.listProfiles(ctx, request.access, request.query),
     );
 
     app.get(
-      '/workspaces/:id/profiles/:profileId',
+      '/profiles/:profileId',
       {
         schema: {
           tags,
           summary: "One profile's attributes and latest events",
-          params: z.object({ id: WorkspaceId, profileId: ProfileId }),
+          params: WorkspaceParams.extend({ profileId: ProfileId }),
           response: { 200: ProfileDetail },
         },
       },
-      async (request) =>
-        customers.getProfile(
-          ctx,
-          await loadWorkspaceAccess(ctx, request.user, request.params.id),
-          request.params.profileId,
-        ),
+      async (request) => customers.getProfile(ctx, request.access, request.params.profileId),
     );
   });
 }

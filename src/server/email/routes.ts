@@ -11,22 +11,21 @@ import {
   TestSendProvider,
 } from '@shared/api/email';
 import { FunQuery, ItemId } from '@shared/api/items';
-import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
-import { loadWorkspaceAccess } from '../workspaces/access';
+import { WorkspaceParams } from '../workspaces/workspace-scope';
 import * as email from './service';
 
 const tags = ['email'];
-const EmailParams = z.object({ ws: WorkspaceId, id: ItemId });
+const EmailParams = WorkspaceParams.extend({ id: ItemId });
 /** Sends carry whole HTML documents. */
 const bodyLimit = 5 * 1024 * 1024;
 
-/** `/api/v1/workspaces/{ws}/emails/…`: test sends of an email item, their history, and merge tags. */
+/** `/api/v1/workspaces/{ws}/emails/…`, under the workspace scope: test sends of an email item, their history, and merge tags. */
 export async function emailRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
 
   app.post(
-    '/workspaces/:ws/emails/:id/test-send',
+    '/emails/:id/test-send',
     {
       schema: {
         tags,
@@ -36,14 +35,11 @@ export async function emailRoutes(instance: FastifyInstance, ctx: AppContext) {
         response: { 200: TestSendAnswer },
       },
     },
-    async (request) => {
-      const access = await loadWorkspaceAccess(ctx, request.user, request.params.ws);
-      return email.sendItemTest(ctx, access, request.params.id, request.body);
-    },
+    async (request) => email.sendItemTest(ctx, request.access, request.params.id, request.body),
   );
 
   app.get(
-    '/workspaces/:ws/emails/:id/test-sends',
+    '/emails/:id/test-sends',
     {
       schema: {
         tags,
@@ -52,31 +48,25 @@ export async function emailRoutes(instance: FastifyInstance, ctx: AppContext) {
         response: { 200: TestSendList },
       },
     },
-    async (request) => {
-      const access = await loadWorkspaceAccess(ctx, request.user, request.params.ws);
-      return email.listItemTestSends(ctx, access, request.params.id);
-    },
+    async (request) => email.listItemTestSends(ctx, request.access, request.params.id),
   );
 
   app.get(
-    '/workspaces/:ws/emails/merge-tags',
+    '/emails/merge-tags',
     {
       schema: {
         tags,
         summary: "Merge tags an email may use: the workspace's customer profile attribute keys",
-        params: z.object({ ws: WorkspaceId }),
+        params: WorkspaceParams,
         response: { 200: MergeTagList },
       },
     },
-    async (request) => {
-      const access = await loadWorkspaceAccess(ctx, request.user, request.params.ws);
-      return email.listMergeTags(ctx, access);
-    },
+    async (request) => email.listMergeTags(ctx, request.access),
   );
 }
 
-/** Spec §7 `POST /fun/testSend/{provider}` with `{recipients, subject, text, html}`: 200 means handed over. */
-export async function emailFunRoutes(instance: FastifyInstance, ctx: AppContext) {
+/** `/fun/emailImage/`: public, the signed link is the credential (recipients are not members). */
+export async function emailImageRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
 
   app.get(
@@ -105,6 +95,14 @@ export async function emailFunRoutes(instance: FastifyInstance, ctx: AppContext)
       return reply.send(image.body);
     },
   );
+}
+
+/**
+ * Spec §7 `POST /fun/testSend/{provider}` with `{recipients, subject, text, html}`, under the function
+ * service's workspace scope: 200 means handed over.
+ */
+export async function emailFunRoutes(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
 
   app.post(
     '/testSend/:provider',
@@ -119,9 +117,6 @@ export async function emailFunRoutes(instance: FastifyInstance, ctx: AppContext)
       },
       bodyLimit,
     },
-    async (request) => {
-      const access = await loadWorkspaceAccess(ctx, request.user, request.query.__marquee_workspace);
-      return email.sendTest(ctx, access, request.params.provider, request.body);
-    },
+    async (request) => email.sendTest(ctx, request.access, request.params.provider, request.body),
   );
 }

@@ -1,18 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
-import { z } from 'zod';
 import { ErrorBody } from '@shared/api/errors';
-import { WorkspaceId } from '@shared/api/workspaces';
 import { FileRecord, FocusBody, StorageName } from '@shared/media/contract';
 import type { AppContext } from '../context';
-import { loadWorkspaceAccess } from '../workspaces/access';
+import { WorkspaceParams } from '../workspaces/workspace-scope';
 import * as files from './service';
 import { receiveUpload } from './upload';
 
-const FileParams = z.object({ id: WorkspaceId, storageName: StorageName });
+const FileParams = WorkspaceParams.extend({ storageName: StorageName });
 
-/** `/api/v1/workspaces/{id}/files…`: upload, read, record and focal point. Multipart is parsed only here. */
+/** `/api/v1/workspaces/{ws}/files…`, under the workspace scope: upload, read, record and focal point. Multipart is parsed only here. */
 export async function fileRoutes(instance: FastifyInstance, ctx: AppContext) {
   await instance.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: ctx.config.uploadMaxBytes, files: 1 } });
@@ -20,7 +18,7 @@ export async function fileRoutes(instance: FastifyInstance, ctx: AppContext) {
     const tags = ['files'];
 
     app.post(
-      '/workspaces/:id/files',
+      '/files',
       {
         schema: {
           tags,
@@ -29,12 +27,12 @@ export async function fileRoutes(instance: FastifyInstance, ctx: AppContext) {
             'The type is sniffed from the bytes; only JPEG, PNG, GIF, WebP, AVIF and TIFF images are kept. ' +
             'Too many bytes or pixels answer 413, other types 415, damaged images 422.',
           consumes: ['multipart/form-data'],
-          params: z.object({ id: WorkspaceId }),
+          params: WorkspaceParams,
           response: { 201: FileRecord, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody },
         },
       },
       async (request, reply) => {
-        const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);
+        const { access } = request;
         files.requireUploader(access);
         const upload = await receiveUpload(request, {
           tempDir: files.uploadTempDir(ctx),
@@ -45,7 +43,7 @@ export async function fileRoutes(instance: FastifyInstance, ctx: AppContext) {
     );
 
     app.get(
-      '/workspaces/:id/files/:storageName',
+      '/files/:storageName',
       {
         schema: {
           tags,
@@ -54,8 +52,7 @@ export async function fileRoutes(instance: FastifyInstance, ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);
-        const row = await files.requireFile(ctx, access.workspace.id, request.params.storageName);
+        const row = await files.requireFile(ctx, request.access.workspace.id, request.params.storageName);
         const etag = `"${row.md5Hash}"`;
         reply
           .header('cache-control', 'private, max-age=31536000, immutable')
@@ -70,18 +67,16 @@ export async function fileRoutes(instance: FastifyInstance, ctx: AppContext) {
     );
 
     app.get(
-      '/workspaces/:id/files/:storageName/record',
+      '/files/:storageName/record',
       { schema: { tags, summary: "A file's record", params: FileParams, response: { 200: FileRecord } } },
-      async (request) => {
-        const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);
-        return files.toFileRecord(
-          await files.requireFile(ctx, access.workspace.id, request.params.storageName),
-        );
-      },
+      async (request) =>
+        files.toFileRecord(
+          await files.requireFile(ctx, request.access.workspace.id, request.params.storageName),
+        ),
     );
 
     app.patch(
-      '/workspaces/:id/files/:storageName',
+      '/files/:storageName',
       {
         schema: {
           tags,
@@ -91,10 +86,7 @@ export async function fileRoutes(instance: FastifyInstance, ctx: AppContext) {
           response: { 200: FileRecord },
         },
       },
-      async (request) => {
-        const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);
-        return files.setFocus(ctx, access, request.params.storageName, request.body);
-      },
+      async (request) => files.setFocus(ctx, request.access, request.params.storageName, request.body),
     );
   });
 }

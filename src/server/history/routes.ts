@@ -6,7 +6,7 @@ import { restoreVersion } from '../commands/restore-version';
 import { presentWritten } from '../items/service';
 import type { AppContext } from '../context';
 import { baseVersionOf, ITEM_PATH, ItemParams } from '../items/routes';
-import { loadSchemaScope } from '../items/scope';
+import { schemaIn } from '../items/scope';
 import * as history from './service';
 
 export async function historyRoutes(instance: FastifyInstance, ctx: AppContext) {
@@ -24,7 +24,7 @@ export async function historyRoutes(instance: FastifyInstance, ctx: AppContext) 
       },
     },
     async (request) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const scope = schemaIn(request.access, request.params.schema);
       return { versions: await history.listHistory(ctx, scope, request.params.id) };
     },
   );
@@ -40,7 +40,7 @@ export async function historyRoutes(instance: FastifyInstance, ctx: AppContext) 
       },
     },
     async (request) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const scope = schemaIn(request.access, request.params.schema);
       return history.getVersion(ctx, scope, request.params.id, request.params.num);
     },
   );
@@ -68,7 +68,7 @@ export async function historyRoutes(instance: FastifyInstance, ctx: AppContext) 
       },
     },
     async (request) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const scope = schemaIn(request.access, request.params.schema);
       const base = baseVersionOf(request, request.body?.baseVersion);
       const row = await restoreVersion(ctx, scope, request.params.id, request.params.num, base);
       return presentWritten(ctx, scope, row);

@@ -13,22 +13,21 @@ import {
   SaveItemBody,
   SchemaName,
 } from '@shared/api/items';
-import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import { deleteItem } from '../commands/delete-item';
 import { badRequest } from '../http/errors';
 import { stringifyStored } from '../http/json-output';
-import { loadWorkspaceAccess } from '../workspaces/access';
-import { loadSchemaScope } from './scope';
+import { WorkspaceParams } from '../workspaces/workspace-scope';
+import { schemaIn } from './scope';
 import * as items from './service';
 
-export const WorkspaceParams = z.object({ ws: WorkspaceId });
-export const SchemaParams = z.object({ ws: WorkspaceId, schema: SchemaName });
-export const ItemParams = z.object({ ws: WorkspaceId, schema: SchemaName, id: ItemId });
+export const SchemaParams = WorkspaceParams.extend({ schema: SchemaName });
+export const ItemParams = SchemaParams.extend({ id: ItemId });
 export const FunSchemaParams = z.object({ schema: SchemaName });
 export const FunItemParams = z.object({ schema: SchemaName, id: ItemId });
 
-export const ITEM_PATH = '/workspaces/:ws/items/:schema/:id';
+/** An item's path under the workspace scope. */
+export const ITEM_PATH = '/items/:schema/:id';
 
 /**
  * Item JSON is built field by field by presentItems from typed rows (TypeScript holds it to the Item
@@ -54,13 +53,13 @@ export function baseVersionOf(
   return version;
 }
 
-/** `/api/v1/workspaces/{ws}/items…`: list, create, read, save and delete items. */
+/** `/api/v1/workspaces/{ws}/items…`, under the workspace scope: list, create, read, save and delete items. */
 export async function itemRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['items'];
 
   app.get(
-    '/workspaces/:ws/items',
+    '/items',
     {
       ...presentedJson,
       schema: {
@@ -71,14 +70,11 @@ export async function itemRoutes(instance: FastifyInstance, ctx: AppContext) {
         response: { 200: ItemList },
       },
     },
-    async (request) => {
-      const access = await loadWorkspaceAccess(ctx, request.user, request.params.ws);
-      return items.listItems(ctx, access, undefined, request.query);
-    },
+    async (request) => items.listItems(ctx, request.access, undefined, request.query),
   );
 
   app.get(
-    '/workspaces/:ws/items/:schema',
+    '/items/:schema',
     {
       ...presentedJson,
       schema: {
@@ -89,17 +85,14 @@ export async function itemRoutes(instance: FastifyInstance, ctx: AppContext) {
         response: { 200: ItemList },
       },
     },
-    async (request) => {
-      const access = await loadWorkspaceAccess(ctx, request.user, request.params.ws);
-      return items.listItems(ctx, access, request.params.schema, request.query);
-    },
+    async (request) => items.listItems(ctx, request.access, request.params.schema, request.query),
   );
 
   app.post(
-    '/workspaces/:ws/items/:schema',
+    '/items/:schema',
     { ...presentedJson, schema: { tags, params: SchemaParams, body: SaveItemBody, response: { 201: Item } } },
     async (request, reply) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const scope = schemaIn(request.access, request.params.schema);
       const row = await items.createItem(ctx, scope, request.body.data);
       return reply
         .code(201)
@@ -112,7 +105,7 @@ export async function itemRoutes(instance: FastifyInstance, ctx: AppContext) {
     ITEM_PATH,
     { ...presentedJson, schema: { tags, params: ItemParams, response: { 200: Item } } },
     async (request, reply) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const scope = schemaIn(request.access, request.params.schema);
       const item = await items.getItem(ctx, scope, request.params.id);
       return reply.header('etag', `"${item.version}"`).send(item);
     },
@@ -131,7 +124,7 @@ export async function itemRoutes(instance: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const scope = schemaIn(request.access, request.params.schema);
       const base = baseVersionOf(request, request.body.baseVersion);
       const row = await items.updateItem(ctx, scope, request.params.id, request.body.data, base);
       return reply.header('etag', `"${row.version}"`).send(await items.presentWritten(ctx, scope, row));
@@ -148,10 +141,7 @@ export async function itemRoutes(instance: FastifyInstance, ctx: AppContext) {
         response: { 200: DeletedItem },
       },
     },
-    async (request) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
-      return deleteItem(ctx, scope, request.params.id);
-    },
+    async (request) => deleteItem(ctx, schemaIn(request.access, request.params.schema), request.params.id),
   );
 }
 
@@ -172,12 +162,7 @@ export async function itemFunRoutes(instance: FastifyInstance, ctx: AppContext) 
       },
     },
     async (request, reply) => {
-      const scope = await loadSchemaScope(
-        ctx,
-        request.user,
-        request.query.__marquee_workspace,
-        request.params.schema,
-      );
+      const scope = schemaIn(request.access, request.params.schema);
       const row = await items.createItem(ctx, scope, request.body.data);
       return reply.code(201).send({ id: row.id, version: row.version });
     },
@@ -195,12 +180,7 @@ export async function itemFunRoutes(instance: FastifyInstance, ctx: AppContext) 
       },
     },
     async (request) => {
-      const scope = await loadSchemaScope(
-        ctx,
-        request.user,
-        request.query.__marquee_workspace,
-        request.params.schema,
-      );
+      const scope = schemaIn(request.access, request.params.schema);
       const base = baseVersionOf(request, request.body.baseVersion);
       const row = await items.updateItem(ctx, scope, request.params.id, request.body.data, base);
       return { id: row.id, version: row.version };
@@ -219,13 +199,8 @@ export async function itemFunRoutes(instance: FastifyInstance, ctx: AppContext) 
       },
     },
     async (request, reply) => {
-      const scope = await loadSchemaScope(
-        ctx,
-        request.user,
-        request.query.__marquee_workspace,
-        request.params.id,
-      );
-      return reply.type('text/plain; charset=utf-8').send(generateTypes(scope.schema));
+      const { schema } = schemaIn(request.access, request.params.id);
+      return reply.type('text/plain; charset=utf-8').send(generateTypes(schema));
     },
   );
 }

@@ -1,16 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  ImageResizeQuery,
-  SanityQuery,
-  SanityResult,
-  StorageName,
-  WORKSPACE_QUERY_PARAM,
-} from '@shared/media/contract';
+import { ImageResizeQuery, SanityQuery, SanityResult, StorageName } from '@shared/media/contract';
 import type { AppContext } from '../context';
 import { notFound } from '../http/errors';
 import { FILE_NOT_FOUND } from '../files/service';
-import { loadWorkspaceAccess } from '../workspaces/access';
 import { thumbnailOf } from './resize';
 import { analyseImage } from './sanity';
 import { findItemUsages } from './usages';
@@ -21,7 +14,7 @@ function checkedStorageName(id: string): string {
   return id;
 }
 
-/** `/fun/imageResize/` and `/fun/sanity/` (spec §7); the workspace comes in `__marquee_workspace`. */
+/** `/fun/imageResize/` and `/fun/sanity/` (spec §7), under the function service's workspace scope. */
 export async function mediaRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['media'];
@@ -38,8 +31,7 @@ export async function mediaRoutes(instance: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const query = request.query;
-      const access = await loadWorkspaceAccess(ctx, request.user, query[WORKSPACE_QUERY_PARAM]);
-      const thumbnail = await thumbnailOf(ctx, access, {
+      const thumbnail = await thumbnailOf(ctx, request.access, {
         storageName: checkedStorageName(query.id),
         w: query.w,
         h: query.h,
@@ -70,11 +62,9 @@ export async function mediaRoutes(instance: FastifyInstance, ctx: AppContext) {
         response: { 200: SanityResult },
       },
     },
-    async (request) => {
-      const access = await loadWorkspaceAccess(ctx, request.user, request.query[WORKSPACE_QUERY_PARAM]);
-      return analyseImage(ctx, access, checkedStorageName(request.query.id), {
+    async (request) =>
+      analyseImage(ctx, request.access, checkedStorageName(request.query.id), {
         findUsages: (workspaceId, storageNames) => findItemUsages(ctx, workspaceId, storageNames),
-      });
-    },
+      }),
   );
 }

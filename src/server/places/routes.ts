@@ -13,12 +13,11 @@ import {
 import { GeohashError, neighbourOf, type Direction } from '@shared/geo/geohash';
 import type { AppContext } from '../context';
 import { badRequest } from '../http/errors';
-import { loadWorkspaceAccess, requireVerifiedUser } from '../workspaces/access';
+import { requireVerifiedUser } from '../workspaces/access';
 import { autocomplete, placeDetails, placesConfig } from './service';
 
-/** `/fun/geohash/neighbours` (spec §8 geohash errors) and the address lookup. */
-export async function placesFunRoutes(instance: FastifyInstance, ctx: AppContext) {
-  await placesLookupRoutes(instance, ctx);
+/** `/fun/geohash/neighbours` (spec §8 geohash errors): any verified user, no workspace involved. */
+export async function geohashFunRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['places'];
 
@@ -47,8 +46,11 @@ export async function placesFunRoutes(instance: FastifyInstance, ctx: AppContext
   );
 }
 
-/** `/fun/places/config`, `/fun/places/autocomplete` and `/fun/places/{placeId}` (spec §7 places autocomplete). */
-export async function placesLookupRoutes(instance: FastifyInstance, ctx: AppContext) {
+/**
+ * `/fun/places/config`, `/fun/places/autocomplete` and `/fun/places/{placeId}` (spec §7 places
+ * autocomplete), under the function service's workspace scope.
+ */
+export async function placesFunRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['places'];
 
@@ -62,10 +64,7 @@ export async function placesLookupRoutes(instance: FastifyInstance, ctx: AppCont
         response: { 200: PlacesConfig },
       },
     },
-    async (request) => {
-      await loadWorkspaceAccess(ctx, request.user, request.query.__marquee_workspace);
-      return placesConfig(ctx);
-    },
+    async () => placesConfig(ctx),
   );
 
   app.get(
@@ -79,10 +78,7 @@ export async function placesLookupRoutes(instance: FastifyInstance, ctx: AppCont
         response: { 200: PlaceSuggestions },
       },
     },
-    async (request) => {
-      const access = await loadWorkspaceAccess(ctx, request.user, request.query.__marquee_workspace);
-      return autocomplete(ctx, access, request.query);
-    },
+    async (request) => autocomplete(ctx, request.access, request.query),
   );
 
   app.get(
@@ -96,9 +92,6 @@ export async function placesLookupRoutes(instance: FastifyInstance, ctx: AppCont
         response: { 200: PlaceAddress },
       },
     },
-    async (request) => {
-      const access = await loadWorkspaceAccess(ctx, request.user, request.query.__marquee_workspace);
-      return placeDetails(ctx, access, request.params.placeId);
-    },
+    async (request) => placeDetails(ctx, request.access, request.params.placeId),
   );
 }

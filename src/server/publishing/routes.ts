@@ -11,7 +11,7 @@ import {
 import type { AppContext } from '../context';
 import { publishItem } from '../commands/publish-item';
 import { ITEM_PATH, ItemParams } from '../items/routes';
-import { loadSchemaScope } from '../items/scope';
+import { schemaIn } from '../items/scope';
 import { unpublishItem } from './service';
 
 const StageParams = ItemParams.extend({ stage: StageParam });
@@ -32,7 +32,7 @@ export async function publishingRoutes(instance: FastifyInstance, ctx: AppContex
       },
     },
     async (request) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const scope = schemaIn(request.access, request.params.schema);
       return publishItem(ctx, scope, request.params.id, request.params.stage, {
         publishRefs: request.body?.publishRefs ?? false,
       });
@@ -50,7 +50,7 @@ export async function publishingRoutes(instance: FastifyInstance, ctx: AppContex
       },
     },
     async (request) => {
-      const scope = await loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
+      const scope = schemaIn(request.access, request.params.schema);
       return unpublishItem(ctx, scope, request.params.id, request.params.stage);
     },
   );
@@ -65,8 +65,7 @@ export async function publishingFunRoutes(instance: FastifyInstance, ctx: AppCon
   for (const path of ['/publish/publish/', '/publish/publish']) {
     app.post(path, options, async (request) => {
       const { id, schemaType, destination, publishRefs } = request.body;
-      const scope = await loadSchemaScope(ctx, request.user, request.query.__marquee_workspace, schemaType);
-      return publishItem(ctx, scope, id, destination, { publishRefs });
+      return publishItem(ctx, schemaIn(request.access, schemaType), id, destination, { publishRefs });
     });
   }
 }

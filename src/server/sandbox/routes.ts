@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { RunTestAnswer, RunTestBody, RunTestQuery } from '@shared/api/sandbox';
-import { WORKSPACE_QUERY_PARAM } from '@shared/media/contract';
 import type { AppContext } from '../context';
 import { runTest } from './service';
 
-/** Spec §7: `POST /fun/testCollection/runTest` with `{fun}`. */
+/** Spec §7: `POST /fun/testCollection/runTest` with `{fun}`, under the function service's workspace scope. */
 export async function sandboxFunRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.post(
@@ -21,6 +20,6 @@ export async function sandboxFunRoutes(instance: FastifyInstance, ctx: AppContex
         response: { 200: RunTestAnswer },
       },
     },
-    (request) => runTest(ctx, request.user, request.query[WORKSPACE_QUERY_PARAM], request.body.fun),
+    (request) => runTest(ctx, request.access, request.body.fun),
   );
 }

@@ -1,8 +1,8 @@
 import { SANDBOX_MESSAGES, type RunTestAnswer } from '@shared/api/sandbox';
 import type { AppContext } from '../context';
-import type { UserRow } from '../auth/repository';
 import { rateLimited } from '../http/errors';
-import { loadSchemaScope, requireRight } from '../items/scope';
+import { requireRight, schemaIn } from '../items/scope';
+import type { WorkspaceAccess } from '../workspaces/access';
 import { runInSandbox } from './quickjs-runner';
 
 /** The schema whose code the runs test (spec §2 test collection, admin domain). */
@@ -38,13 +38,9 @@ function takeRun(ctx: AppContext, userId: string) {
  * Runs test code for a member who may edit the workspace's test collection (admin domain: workspace
  * managers with the edit right). Runs are counted per user per minute.
  */
-export async function runTest(
-  ctx: AppContext,
-  caller: UserRow | null,
-  workspaceId: string,
-  fun: string,
-): Promise<RunTestAnswer> {
-  const scope = await loadSchemaScope(ctx, caller, workspaceId, TEST_COLLECTION);
+export async function runTest(ctx: AppContext, access: WorkspaceAccess, fun: string): Promise<RunTestAnswer> {
+  const scope = schemaIn(access, TEST_COLLECTION);
+  const workspaceId = access.workspace.id;
   requireRight(scope, 'edit');
   takeRun(ctx, scope.user.id);
   const answer = await runInSandbox(fun);

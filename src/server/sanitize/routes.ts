@@ -1,14 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  SanitizeHtmlAnswer,
-  SanitizeHtmlBody,
-  WorkspaceQuery,
-  WORKSPACE_QUERY_PARAM,
-} from '@shared/media/contract';
+import { SanitizeHtmlAnswer, SanitizeHtmlBody, WorkspaceQuery } from '@shared/media/contract';
 import type { AppContext } from '../context';
 import { badRequest } from '../http/errors';
-import { loadWorkspaceAccess } from '../workspaces/access';
 import { NotHtmlFieldError, sanitizeRichText } from './rich-text';
 
 /** `/fun/sanitizeHtml/` (spec §7): `{schemaType, field, html}` → `{sanitized}`. */
@@ -27,12 +21,11 @@ export async function sanitizeRoutes(instance: FastifyInstance, ctx: AppContext)
       bodyLimit: 4 * 1024 * 1024,
     },
     async (request) => {
-      const access = await loadWorkspaceAccess(ctx, request.user, request.query[WORKSPACE_QUERY_PARAM]);
       const { schemaType, field, html } = request.body;
       try {
         return {
           sanitized: sanitizeRichText(schemaType, field, html, {
-            workspaceId: access.workspace.id,
+            workspaceId: request.access.workspace.id,
             publicUrl: ctx.config.publicUrl,
           }),
         };

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CreateScheduleBody, Schedule, SCHEDULE_MESSAGES, ScheduleList } from '@shared/api/schedules';
 import type { AppContext } from '../context';
 import { ITEM_PATH, ItemParams } from '../items/routes';
-import { loadSchemaScope } from '../items/scope';
+import { schemaIn } from '../items/scope';
 import * as schedules from './service';
 
 const ScheduleParams = ItemParams.extend({
@@ -14,10 +14,6 @@ const ScheduleParams = ItemParams.extend({
 export async function scheduleRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['publishing'];
-  const scopeOf = (request: {
-    user: Parameters<typeof loadSchemaScope>[1];
-    params: { ws: string; schema: string };
-  }) => loadSchemaScope(ctx, request.user, request.params.ws, request.params.schema);
 
   app.post(
     `${ITEM_PATH}/schedules`,
@@ -34,7 +30,14 @@ export async function scheduleRoutes(instance: FastifyInstance, ctx: AppContext)
     async (request, reply) =>
       reply
         .code(201)
-        .send(await schedules.createSchedule(ctx, await scopeOf(request), request.params.id, request.body)),
+        .send(
+          await schedules.createSchedule(
+            ctx,
+            schemaIn(request.access, request.params.schema),
+            request.params.id,
+            request.body,
+          ),
+        ),
   );
 
   app.get(
@@ -47,7 +50,8 @@ export async function scheduleRoutes(instance: FastifyInstance, ctx: AppContext)
         response: { 200: ScheduleList },
       },
     },
-    async (request) => schedules.listSchedules(ctx, await scopeOf(request), request.params.id),
+    async (request) =>
+      schedules.listSchedules(ctx, schemaIn(request.access, request.params.schema), request.params.id),
   );
 
   app.delete(
@@ -61,6 +65,11 @@ export async function scheduleRoutes(instance: FastifyInstance, ctx: AppContext)
       },
     },
     async (request) =>
-      schedules.cancelSchedule(ctx, await scopeOf(request), request.params.id, request.params.scheduleId),
+      schedules.cancelSchedule(
+        ctx,
+        schemaIn(request.access, request.params.schema),
+        request.params.id,
+        request.params.scheduleId,
+      ),
   );
 }

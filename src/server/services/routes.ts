@@ -40,7 +40,10 @@ const CallbackQuery = z.object({
   denied: z.string().optional(),
 });
 
-/** Service connections and interest targeting under `/fun` (issue 11, spec §7). */
+/**
+ * Service connections and interest targeting under `/fun` (spec §7), under the function service's
+ * workspace scope.
+ */
 export async function servicesFunRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['services'];
@@ -57,13 +60,7 @@ export async function servicesFunRoutes(instance: FastifyInstance, ctx: AppConte
       },
     },
     async (request, reply) => {
-      const started = await startAuth(
-        ctx,
-        request.user,
-        request.sessionHash,
-        request.query.__marquee_workspace,
-        request.params.provider,
-      );
+      const started = await startAuth(ctx, request.access, request.sessionHash, request.params.provider);
       reply.setCookie(AUTH_STATE_COOKIE, started.cookie, {
         httpOnly: true,
         sameSite: 'lax',
@@ -74,6 +71,83 @@ export async function servicesFunRoutes(instance: FastifyInstance, ctx: AppConte
       return reply.redirect(started.location);
     },
   );
+
+  app.get(
+    '/ping/:service',
+    {
+      schema: {
+        tags,
+        description: "Checks a service item's connection at the provider, refreshing expired tokens",
+        params: ServiceParams,
+        querystring: ServiceQuery,
+        response: { 200: ServiceStatus },
+      },
+    },
+    (request) => pingService(ctx, request.access, request.params.service),
+  );
+
+  app.delete(
+    '/delete/:service',
+    {
+      schema: {
+        tags,
+        description: "Revokes a service item's grant at the provider where it can and clears the connection",
+        params: ServiceParams,
+        querystring: ServiceQuery,
+        response: { 200: z.object({ revoked: z.boolean(), version: z.number() }) },
+      },
+    },
+    (request) => deleteService(ctx, request.access, request.params.service),
+  );
+
+  app.get(
+    '/interest/facebook',
+    {
+      schema: {
+        tags,
+        description: "Targeting search with the workspace's social network connection",
+        querystring: FacebookInterestQuery,
+        response: { 200: FacebookInterests },
+      },
+    },
+    (request) => facebookInterests(ctx, request.access, request.query.searchtype, request.query.searchterm),
+  );
+
+  app.get(
+    '/interest/x',
+    {
+      schema: {
+        tags,
+        description: "Interest targeting search with the workspace's microblogging connection",
+        querystring: XInterestQuery,
+        response: { 200: XInterests },
+      },
+    },
+    (request) => xInterests(ctx, request.access, request.query.searchterm),
+  );
+
+  app.get(
+    '/token/token-exchange',
+    {
+      schema: {
+        tags,
+        description: 'Exchanges a short-lived social network token for a long-lived one, answered sealed',
+        querystring: TokenExchangeQuery,
+        response: { 200: TokenExchangeAnswer },
+      },
+    },
+    (request) => exchangeToken(ctx, request.access, request.query.token),
+  );
+}
+
+/**
+ * `/fun/auth/{provider}/callback`, the OAuth redirect: outside the workspace scope because the provider
+ * sends no `__marquee_workspace`; the workspace comes from the state sealed in this session's cookie and
+ * its manager access is checked there.
+ */
+export async function serviceCallbackRoutes(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const tags = ['services'];
 
   app.get(
     '/auth/:provider/callback',
@@ -117,79 +191,5 @@ export async function servicesFunRoutes(instance: FastifyInstance, ctx: AppConte
           .send(authResultPage(ctx, message, nonce))
       );
     },
-  );
-
-  app.get(
-    '/ping/:service',
-    {
-      schema: {
-        tags,
-        description: "Checks a service item's connection at the provider, refreshing expired tokens",
-        params: ServiceParams,
-        querystring: ServiceQuery,
-        response: { 200: ServiceStatus },
-      },
-    },
-    (request) => pingService(ctx, request.user, request.query.__marquee_workspace, request.params.service),
-  );
-
-  app.delete(
-    '/delete/:service',
-    {
-      schema: {
-        tags,
-        description: "Revokes a service item's grant at the provider where it can and clears the connection",
-        params: ServiceParams,
-        querystring: ServiceQuery,
-        response: { 200: z.object({ revoked: z.boolean(), version: z.number() }) },
-      },
-    },
-    (request) => deleteService(ctx, request.user, request.query.__marquee_workspace, request.params.service),
-  );
-
-  app.get(
-    '/interest/facebook',
-    {
-      schema: {
-        tags,
-        description: "Targeting search with the workspace's social network connection",
-        querystring: FacebookInterestQuery,
-        response: { 200: FacebookInterests },
-      },
-    },
-    (request) =>
-      facebookInterests(
-        ctx,
-        request.user,
-        request.query.__marquee_workspace,
-        request.query.searchtype,
-        request.query.searchterm,
-      ),
-  );
-
-  app.get(
-    '/interest/x',
-    {
-      schema: {
-        tags,
-        description: "Interest targeting search with the workspace's microblogging connection",
-        querystring: XInterestQuery,
-        response: { 200: XInterests },
-      },
-    },
-    (request) => xInterests(ctx, request.user, request.query.__marquee_workspace, request.query.searchterm),
-  );
-
-  app.get(
-    '/token/token-exchange',
-    {
-      schema: {
-        tags,
-        description: 'Exchanges a short-lived social network token for a long-lived one, answered sealed',
-        querystring: TokenExchangeQuery,
-        response: { 200: TokenExchangeAnswer },
-      },
-    },
-    (request) => exchangeToken(ctx, request.user, request.query.__marquee_workspace, request.query.token),
   );
 }

@@ -26,7 +26,7 @@ import {
 import { accessToken, requestToken } from '../providers/oauth1';
 import { SERVICE_ADAPTERS } from '../providers/services';
 import * as xApi from '../providers/x';
-import { loadWorkspaceAccess, requireManager } from '../workspaces/access';
+import { loadWorkspaceAccess, requireManager, type WorkspaceAccess } from '../workspaces/access';
 import { latestConnection } from './repository';
 import { seal, sealTokens, unseal, unsealTokens, type ServiceTokens } from './sealing';
 
@@ -77,13 +77,13 @@ async function managerAccess(ctx: AppContext, user: UserRow | null, workspaceId:
 /** Starts the authorization-code flow: where to send the pop-up, and the sealed state for the cookie. */
 export async function startAuth(
   ctx: AppContext,
-  user: UserRow | null,
+  access: WorkspaceAccess,
   sessionHash: string | null,
-  workspaceId: string,
   provider: string,
 ) {
-  await managerAccess(ctx, user, workspaceId);
+  requireManager(access);
   if (!sessionHash) throw unauthorized();
+  const workspaceId = access.workspace.id;
   const { adapter, config } = adapterFor(ctx, provider);
   const { location, state, secret } = await authorizationStart(adapter, config, redirectUri(ctx, provider));
   const sealed: AuthState = {
@@ -214,8 +214,8 @@ window.close();
 }
 
 /** A `service` item of the workspace, for managers only (403 for others, 404 outside the workspace). */
-async function serviceItem(ctx: AppContext, user: UserRow | null, workspaceId: string, id: string) {
-  const access = await managerAccess(ctx, user, workspaceId);
+async function serviceItem(ctx: AppContext, access: WorkspaceAccess, id: string) {
+  requireManager(access);
   const scope = schemaIn(access, 'service');
   const item = await requireItem(ctx, scope, id);
   const connection = (item.data.connection ?? {}) as Record<string, unknown>;
@@ -236,11 +236,11 @@ const failed = (): ServiceStatus => ({ status: 'failed', message: SERVICE_MESSAG
  */
 export async function pingService(
   ctx: AppContext,
-  user: UserRow | null,
-  workspaceId: string,
+  access: WorkspaceAccess,
   id: string,
 ): Promise<ServiceStatus> {
-  const loaded = await serviceItem(ctx, user, workspaceId, id);
+  const workspaceId = access.workspace.id;
+  const loaded = await serviceItem(ctx, access, id);
   const provider = String(loaded.connection.provider ?? '');
   const { adapter, config } = adapterFor(ctx, provider);
   if (!loaded.connection.encTokens) throw badRequest(SERVICE_MESSAGES.notConnected);
@@ -266,8 +266,9 @@ export async function pingService(
 }
 
 /** Revokes the grant at the provider where it can, then clears the connection (the item's next version). */
-export async function deleteService(ctx: AppContext, user: UserRow | null, workspaceId: string, id: string) {
-  const loaded = await serviceItem(ctx, user, workspaceId, id);
+export async function deleteService(ctx: AppContext, access: WorkspaceAccess, id: string) {
+  const workspaceId = access.workspace.id;
+  const loaded = await serviceItem(ctx, access, id);
   const provider = String(loaded.connection.provider ?? '');
   let revoked = false;
   const adapter = isServiceProvider(provider) ? SERVICE_ADAPTERS[provider] : undefined;
@@ -288,11 +289,10 @@ export async function deleteService(ctx: AppContext, user: UserRow | null, works
 /** The tokens of the workspace's connection to a provider, for searches any member may run. */
 async function workspaceTokens(
   ctx: AppContext,
-  user: UserRow | null,
-  workspaceId: string,
+  access: WorkspaceAccess,
   provider: ServiceProvider,
 ): Promise<{ config: ConfigOf; tokens: ServiceTokens }> {
-  await loadWorkspaceAccess(ctx, user, workspaceId);
+  const workspaceId = access.workspace.id;
   const { config } = adapterFor(ctx, provider);
   const row = await latestConnection(ctx.db, workspaceId, provider);
   const tokens = row && unsealTokens(ctx.config.secret, workspaceId, provider, row.connection.encTokens);
@@ -309,12 +309,11 @@ const asBadGateway = (err: unknown, prefix?: string): never => {
 
 export async function facebookInterests(
   ctx: AppContext,
-  user: UserRow | null,
-  workspaceId: string,
+  access: WorkspaceAccess,
   searchType: (typeof FACEBOOK_SEARCH_TYPES)[number],
   term: string,
 ) {
-  const { config, tokens } = await workspaceTokens(ctx, user, workspaceId, 'facebook');
+  const { config, tokens } = await workspaceTokens(ctx, access, 'facebook');
   try {
     return {
       data: { data: await facebookApi.searchTargeting(config, tokens.accessToken, searchType, term) },
@@ -324,8 +323,8 @@ export async function facebookInterests(
   }
 }
 
-export async function xInterests(ctx: AppContext, user: UserRow | null, workspaceId: string, term: string) {
-  const { config, tokens } = await workspaceTokens(ctx, user, workspaceId, 'x');
+export async function xInterests(ctx: AppContext, access: WorkspaceAccess, term: string) {
+  const { config, tokens } = await workspaceTokens(ctx, access, 'x');
   try {
     return await xApi.searchInterests(config, tokens, term);
   } catch (err) {
@@ -337,13 +336,9 @@ export async function xInterests(ctx: AppContext, user: UserRow | null, workspac
  * `/fun/token/token-exchange`: a short-lived social network token becomes a long-lived one, answered
  * sealed for the workspace (an encTokens value), never in the clear.
  */
-export async function exchangeToken(
-  ctx: AppContext,
-  user: UserRow | null,
-  workspaceId: string,
-  token: string,
-) {
-  await managerAccess(ctx, user, workspaceId);
+export async function exchangeToken(ctx: AppContext, access: WorkspaceAccess, token: string) {
+  requireManager(access);
+  const workspaceId = access.workspace.id;
   const { adapter, config } = adapterFor(ctx, 'facebook');
   try {
     const long = await facebookApi.longLivedToken(config, token);

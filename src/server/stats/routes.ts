@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Visualisation, WorkspaceStats } from '@shared/api/stats';
-import { WorkspaceParams } from '../workspaces/routes';
+import { WorkspaceParams } from '../workspaces/workspace-scope';
 import type { AppContext } from '../context';
 import { getVisualisation, refreshVisualisation, workspaceStats } from './service';
 
-/** `GET /api/v1/workspaces/{id}/stats`: the workspace dashboard's numbers (issue 14). */
+/** `GET /api/v1/workspaces/{ws}/stats`, under the workspace scope: the workspace dashboard's numbers (issue 14). */
 export async function statsRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.get(
-    '/workspaces/:id/stats',
+    '/stats',
     {
       schema: {
         tags: ['stats'],
@@ -19,11 +19,11 @@ export async function statsRoutes(instance: FastifyInstance, ctx: AppContext) {
         response: { 200: WorkspaceStats },
       },
     },
-    (request) => workspaceStats(ctx, request.user, request.params.id),
+    (request) => workspaceStats(ctx, request.access),
   );
 
   app.get(
-    '/workspaces/:id/visualisation',
+    '/visualisation',
     {
       schema: {
         tags: ['stats'],
@@ -32,10 +32,10 @@ export async function statsRoutes(instance: FastifyInstance, ctx: AppContext) {
         response: { 200: Visualisation },
       },
     },
-    (request) => getVisualisation(ctx, request.user, request.params.id),
+    (request) => getVisualisation(ctx, request.access),
   );
   app.post(
-    '/workspaces/:id/visualisation',
+    '/visualisation',
     {
       schema: {
         tags: ['stats'],
@@ -45,6 +45,6 @@ export async function statsRoutes(instance: FastifyInstance, ctx: AppContext) {
         response: { 200: Visualisation },
       },
     },
-    (request) => refreshVisualisation(ctx, request.user, request.params.id),
+    (request) => refreshVisualisation(ctx, request.access),
   );
 }

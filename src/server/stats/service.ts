@@ -9,9 +9,8 @@ import {
   type WorkspaceStats,
 } from '@shared/api/stats';
 import type { AppContext } from '../context';
-import type { UserRow } from '../auth/repository';
 import { enabledSchemas } from '../items/scope';
-import { loadWorkspaceAccess, requireManager } from '../workspaces/access';
+import { requireManager, type WorkspaceAccess } from '../workspaces/access';
 import { notConfigured, providerFailed } from '../http/errors';
 import { actorOf, journal } from '../journal/journal';
 import { fetchVisualisation, VisualisationError } from '../providers/visualisation';
@@ -45,11 +44,10 @@ function sizeSeries(sizes: { audience_id: string; name: string; day: string; siz
  */
 export async function workspaceStats(
   ctx: AppContext,
-  caller: UserRow | null,
-  workspaceId: string,
+  access: WorkspaceAccess,
   now = new Date(),
 ): Promise<WorkspaceStats> {
-  const access = await loadWorkspaceAccess(ctx, caller, workspaceId);
+  const workspaceId = access.workspace.id;
   const schemas = enabledSchemas(access).map((s) => s.name);
   const roles = access.workspace.roles;
   const duties = schemas.flatMap((schema) =>
@@ -103,13 +101,8 @@ export async function workspaceStats(
 }
 
 /** The stored visualisation results of a workspace, for any active member. */
-export async function getVisualisation(
-  ctx: AppContext,
-  caller: UserRow | null,
-  workspaceId: string,
-): Promise<Visualisation> {
-  await loadWorkspaceAccess(ctx, caller, workspaceId);
-  const history = await repo.listVisualisations(ctx.db, workspaceId, VISUALISATION_HISTORY);
+export async function getVisualisation(ctx: AppContext, access: WorkspaceAccess): Promise<Visualisation> {
+  const history = await repo.listVisualisations(ctx.db, access.workspace.id, VISUALISATION_HISTORY);
   return { configured: !!ctx.config.visualisation.url, latest: history[0] ?? null, history };
 }
 
@@ -117,12 +110,7 @@ export async function getVisualisation(
  * GETs the configured visualisation URL (with its header) and stores the JSON under the timestamp key;
  * workspace managers only. 400 when no URL is configured, 502 when the service fails.
  */
-export async function refreshVisualisation(
-  ctx: AppContext,
-  caller: UserRow | null,
-  workspaceId: string,
-): Promise<Visualisation> {
-  const access = await loadWorkspaceAccess(ctx, caller, workspaceId);
+export async function refreshVisualisation(ctx: AppContext, access: WorkspaceAccess): Promise<Visualisation> {
   requireManager(access);
   const { url, header } = ctx.config.visualisation;
   if (!url) throw notConfigured(VISUALISATION_MESSAGES.notConfigured, VISUALISATION_SETTING);
@@ -136,7 +124,7 @@ export async function refreshVisualisation(
   const fetchedAt = new Date();
   await ctx.db.transaction(async (tx) => {
     await repo.insertVisualisation(tx, {
-      workspaceId,
+      workspaceId: access.workspace.id,
       key: fetchedAt.toISOString(),
       result,
       fetchedAt,
@@ -145,16 +133,16 @@ export async function refreshVisualisation(
     await journal(tx, {
       audit: [
         {
-          workspaceId,
+          workspaceId: access.workspace.id,
           user: actorOf(access),
           action: 'visualisation.refreshed',
           targetType: 'workspace',
-          targetId: workspaceId,
+          targetId: access.workspace.id,
           label: access.workspace.name,
           detail: { key: fetchedAt.toISOString() },
         },
       ],
     });
   });
-  return getVisualisation(ctx, caller, workspaceId);
+  return getVisualisation(ctx, access);
 }

@@ -11,13 +11,11 @@ import {
   WebhookList,
   WebhookSummary,
 } from '@shared/api/webhooks';
-import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
-import { loadWorkspaceAccess } from '../workspaces/access';
+import { WorkspaceParams } from '../workspaces/workspace-scope';
 import * as hooks from './service';
 
-const WsParams = z.object({ ws: WorkspaceId });
-const HookParams = WsParams.extend({
+const HookParams = WorkspaceParams.extend({
   id: z.string().regex(/^[A-Za-z0-9]{1,40}$/, { error: WEBHOOK_MESSAGES.notFound }),
 });
 const DeliveryParams = HookParams.extend({
@@ -31,38 +29,36 @@ const DeliveriesQuery = z.object({
 export async function webhookRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['webhooks'];
-  const access = (request: { user: Parameters<typeof loadWorkspaceAccess>[1]; params: { ws: string } }) =>
-    loadWorkspaceAccess(ctx, request.user, request.params.ws);
 
   app.post(
-    '/workspaces/:ws/webhooks',
+    '/webhooks',
     {
       schema: {
         tags,
         description: 'Registers a webhook (managers); the signing secret is answered this once',
-        params: WsParams,
+        params: WorkspaceParams,
         body: CreateWebhookBody,
         response: { 201: CreatedWebhook },
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await hooks.createWebhook(ctx, await access(request), request.body)),
+      reply.code(201).send(await hooks.createWebhook(ctx, request.access, request.body)),
   );
 
   app.get(
-    '/workspaces/:ws/webhooks',
-    { schema: { tags, params: WsParams, response: { 200: WebhookList } } },
-    async (request) => hooks.listWebhooks(ctx, await access(request)),
+    '/webhooks',
+    { schema: { tags, params: WorkspaceParams, response: { 200: WebhookList } } },
+    async (request) => hooks.listWebhooks(ctx, request.access),
   );
 
   app.patch(
-    '/workspaces/:ws/webhooks/:id',
+    '/webhooks/:id',
     { schema: { tags, params: HookParams, body: PatchWebhookBody, response: { 200: WebhookSummary } } },
-    async (request) => hooks.updateWebhook(ctx, await access(request), request.params.id, request.body),
+    async (request) => hooks.updateWebhook(ctx, request.access, request.params.id, request.body),
   );
 
   app.delete(
-    '/workspaces/:ws/webhooks/:id',
+    '/webhooks/:id',
     {
       schema: {
         tags,
@@ -70,11 +66,11 @@ export async function webhookRoutes(instance: FastifyInstance, ctx: AppContext) 
         response: { 200: z.object({ id: z.string(), deleted: z.literal(true) }) },
       },
     },
-    async (request) => hooks.deleteWebhook(ctx, await access(request), request.params.id),
+    async (request) => hooks.deleteWebhook(ctx, request.access, request.params.id),
   );
 
   app.get(
-    '/workspaces/:ws/webhooks/:id/deliveries',
+    '/webhooks/:id/deliveries',
     {
       schema: {
         tags,
@@ -84,11 +80,11 @@ export async function webhookRoutes(instance: FastifyInstance, ctx: AppContext) 
         response: { 200: WebhookDeliveryList },
       },
     },
-    async (request) => hooks.listDeliveries(ctx, await access(request), request.params.id, request.query),
+    async (request) => hooks.listDeliveries(ctx, request.access, request.params.id, request.query),
   );
 
   app.post(
-    '/workspaces/:ws/webhooks/:id/deliveries/:deliveryId/redeliver',
+    '/webhooks/:id/deliveries/:deliveryId/redeliver',
     {
       schema: {
         tags,
@@ -100,8 +96,6 @@ export async function webhookRoutes(instance: FastifyInstance, ctx: AppContext) 
     async (request, reply) =>
       reply
         .code(201)
-        .send(
-          await hooks.redeliver(ctx, await access(request), request.params.id, request.params.deliveryId),
-        ),
+        .send(await hooks.redeliver(ctx, request.access, request.params.id, request.params.deliveryId)),
   );
 }

@@ -1,5 +1,6 @@
 import { MESSAGES } from '@shared/api/errors';
 import { effectivePermissions, type Permissions } from '@shared/permissions/permissions';
+import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import type { Caller } from '../auth/repository';
 import { forbidden, notFound, unauthorized } from '../http/errors';
@@ -34,6 +35,21 @@ export async function loadWorkspaceAccess(
   if (!found?.member.active) throw notFound(MESSAGES.workspaceNotFound);
   const { workspace, member } = found;
   return { user, workspace, member, permissions: permissionsOf(found) };
+}
+
+/**
+ * The caller's access to a workspace named by an unchecked value (a path parameter before validation): the
+ * session is checked first, and a value that cannot be a workspace id is answered like a stranger's.
+ */
+export async function resolveWorkspaceAccess(
+  ctx: AppContext,
+  caller: Caller | null,
+  workspaceId: unknown,
+): Promise<WorkspaceAccess> {
+  const user = requireVerifiedUser(caller);
+  const parsed = WorkspaceId.safeParse(workspaceId);
+  if (!parsed.success) throw notFound(MESSAGES.workspaceNotFound);
+  return loadWorkspaceAccess(ctx, user, parsed.data);
 }
 
 /**

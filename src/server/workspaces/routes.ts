@@ -1,20 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   CreateWorkspaceBody,
   PatchWorkspaceBody,
   Subscription,
   Workspace,
-  WorkspaceId,
   WorkspaceList,
 } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import { loadWorkspaceAccess } from './access';
 import * as workspaces from './service';
+import { WorkspaceParams } from './workspace-scope';
 
-export const WorkspaceParams = z.object({ id: WorkspaceId });
-
+/** `/api/v1/workspaces`: the caller's workspaces and a new one; they answer before any membership exists. */
 export async function workspaceRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['workspaces'];
@@ -32,31 +30,30 @@ export async function workspaceRoutes(instance: FastifyInstance, ctx: AppContext
       return reply.code(201).send(workspaces.toWorkspaceDto(row, access.permissions));
     },
   );
+}
 
-  app.get(
-    '/workspaces/:id',
-    { schema: { tags, params: WorkspaceParams, response: { 200: Workspace } } },
-    async (request) => {
-      const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);
-      return workspaces.toWorkspaceDto(access.workspace, access.permissions);
-    },
+/** `/api/v1/workspaces/{ws}` itself, under the workspace scope: read, change and the subscription. */
+export async function workspaceSettingsRoutes(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const tags = ['workspaces'];
+
+  app.get('', { schema: { tags, params: WorkspaceParams, response: { 200: Workspace } } }, async (request) =>
+    workspaces.toWorkspaceDto(request.access.workspace, request.access.permissions),
   );
 
   app.patch(
-    '/workspaces/:id',
+    '',
     { schema: { tags, params: WorkspaceParams, body: PatchWorkspaceBody, response: { 200: Workspace } } },
     async (request) => {
-      const access = await loadWorkspaceAccess(ctx, request.user, request.params.id);
-      const row = await workspaces.updateWorkspace(ctx, access, request.body);
+      const row = await workspaces.updateWorkspace(ctx, request.access, request.body);
       const after = await loadWorkspaceAccess(ctx, request.user, row.id);
       return workspaces.toWorkspaceDto(row, after.permissions);
     },
   );
 
   app.get(
-    '/workspaces/:id/subscription',
+    '/subscription',
     { schema: { tags, params: WorkspaceParams, response: { 200: Subscription } } },
-    async (request) =>
-      workspaces.subscriptionOf(ctx, await loadWorkspaceAccess(ctx, request.user, request.params.id)),
+    async (request) => workspaces.subscriptionOf(ctx, request.access),
   );
 }
