@@ -58,9 +58,9 @@ describe('the HTTP application', () => {
         '/api/v1/auth/verify-email',
         '/api/v1/me',
         '/api/v1/workspaces',
-        '/api/v1/workspaces/{id}',
-        '/api/v1/workspaces/{id}/members',
-        '/api/v1/workspaces/{id}/members/invitations',
+        '/api/v1/workspaces/{ws}',
+        '/api/v1/workspaces/{ws}/members',
+        '/api/v1/workspaces/{ws}/members/invitations',
       ]),
     );
   });
@@ -71,7 +71,7 @@ describe('the HTTP application', () => {
     const ref = (id: string) => ({ $ref: `#/components/schemas/${id}Input` });
     const schemas = doc.components.schemas;
     const size =
-      doc.paths['/api/v1/workspaces/{id}/audiences/size'].post.requestBody.content['application/json'];
+      doc.paths['/api/v1/workspaces/{ws}/audiences/size'].post.requestBody.content['application/json'];
     expect(size.schema.properties.criteria).toEqual(ref('CriteriaGroup'));
     const group = schemas.CriteriaGroupInput;
     expect(Object.keys(group.properties)).toEqual(['label', 'predicate', 'story', 'children']);
