@@ -15,7 +15,7 @@ import {
 } from '@shared/api/items';
 import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
-import { deleteItem } from '../commands/delete-item';
+import { deleteItem } from './delete-item';
 import { badRequest } from '../http/errors';
 import { stringifyStored } from '../http/json-output';
 import { loadWorkspaceAccess } from '../workspaces/access';
