@@ -17,7 +17,7 @@ import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { encodeGeohash } from '../src/shared/geo/geohash';
-import { nearItemsQuery } from '../src/server/places/repository';
+import { nearItemsQuery } from '../src/server/items/repository';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/client';

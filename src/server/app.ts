@@ -57,6 +57,12 @@ import { serviceCallbackRoutes, servicesFunRoutes } from './services/routes';
 import { sandboxFunRoutes } from './sandbox/routes';
 import { publicConfigRoutes } from './public-config/routes';
 import { statsRoutes } from './stats/routes';
+import type { ItemSaveHook } from './items/save-hooks';
+import { checkServiceConnectionsOnSave } from './services/check';
+import { addressGeohashesOnSave } from './places/save-hook';
+import { sanitizeRichTextOnSave } from './sanitize/rich-text';
+import { prepareEmailFieldsOnSave } from './email/sanitize';
+import { checkAudienceCriteriaOnSave } from './audiences/service';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -83,6 +89,19 @@ function subscribeCaches(db: Db, config: Config) {
   subscribeToChanges(db, 'delivery', deliveryCacheOf(db));
 }
 
+/**
+ * The field types that need the server on save, in the order every item save runs them: the sealed
+ * tokens are checked before anything else reads the data, rich text is sanitised after the geohashes
+ * are set, and criteria are checked on the data as it will be stored.
+ */
+const itemSaveHooks = (): ItemSaveHook[] => [
+  checkServiceConnectionsOnSave,
+  addressGeohashesOnSave,
+  sanitizeRichTextOnSave,
+  prepareEmailFieldsOnSave,
+  checkAudienceCriteriaOnSave,
+];
+
 /** Builds the whole HTTP application around an open, migrated database. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
@@ -99,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config,
     log: app.log,
     background: new BackgroundWork(app.log),
+    itemSaveHooks: itemSaveHooks(),
     mailer:
       options.mailer ??
       createMailer({

@@ -20,22 +20,3 @@ export async function insertApproval(tx: Tx, row: typeof approvals.$inferInsert)
 export async function listApprovals(db: Db, key: ItemKey) {
   return db.select().from(approvals).where(ofItem(key)).orderBy(desc(approvals.version), approvals.at);
 }
-
-/** The approvals of the given versions of some items of one workspace. */
-export async function approvalsOfVersions(
-  db: Db | Tx,
-  workspaceId: string,
-  versions: readonly { schema: string; id: string; version: number }[],
-) {
-  if (versions.length === 0) return [];
-  const tuples = versions.map((v) => sql`(${v.schema}, ${v.id}, ${v.version}::int)`);
-  return db
-    .select()
-    .from(approvals)
-    .where(
-      and(
-        eq(approvals.workspaceId, workspaceId),
-        sql`(${approvals.schema}, ${approvals.itemId}, ${approvals.version}) in (${sql.join(tuples, sql`, `)})`,
-      ),
-    );
-}

@@ -7,6 +7,7 @@ import type { AppContext } from '../context';
 import { loadDefinitions, type CustomerDefinitions } from '../customers/definitions';
 import { AppError, notFound } from '../http/errors';
 import type { SchemaScope } from '../items/scope';
+import type { ItemSaveHook } from '../items/save-hooks';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { CUSTOMER_PARTITIONS } from '../db/schema';
 import { compileCriteria, customerTables } from './compile';
@@ -188,3 +189,9 @@ export async function criteriaDefinitions(ctx: AppContext, access: WorkspaceAcce
     audiences: [...catalog.audiences].map(([id, a]) => ({ id, label: a.label })).sort(byLabel),
   };
 }
+
+/** An audience's criteria are checked against the workspace's definitions before it is stored. */
+export const checkAudienceCriteriaOnSave: ItemSaveHook = async (ctx, scope, data, id) => {
+  await checkAudienceCriteria(ctx, scope, data, id);
+  return data;
+};

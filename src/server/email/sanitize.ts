@@ -1,6 +1,7 @@
 import juice from 'juice';
 import postcss, { type AtRule, type Declaration, type Root, type Rule } from 'postcss';
 import sanitizeHtml from 'sanitize-html';
+import type { ItemSaveHook } from '../items/save-hooks';
 
 /**
  * Email-safe sanitising of the email template field (issue 10, issue 8 finding 6). Email clients need
@@ -360,3 +361,7 @@ export function prepareEmailFields<T extends Readonly<Record<string, unknown>>>(
   }
   return out as T;
 }
+
+/** Email templates are sanitised under an email-safe allow-list, with combinedMarkup built here. */
+export const prepareEmailFieldsOnSave: ItemSaveHook = (ctx, scope, data) =>
+  prepareEmailFields(scope.schema.fields, data, { publicUrl: ctx.config.publicUrl });

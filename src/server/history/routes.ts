@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HistoryList, HistoryVersion, Item, VersionParams } from '@shared/api/items';
-import { restoreVersion } from '../commands/restore-version';
+import { restoreVersion } from './restore-version';
 import { presentWritten } from '../items/service';
 import type { AppContext } from '../context';
 import { baseVersionOf, ITEM_PATH, ItemParams } from '../items/routes';

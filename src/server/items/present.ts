@@ -9,14 +9,12 @@ import {
 import { stageValue } from '@shared/publishing/stages';
 import { publishStatuses } from '@shared/publishing/status';
 import type { Db, Tx } from '../db/client';
-import { approvalsOfVersions } from '../approvals/repository';
-import { copiesOf } from '../publishing/repository';
 import type { WorkspaceAccess } from '../workspaces/access';
-import type { ItemWithWriter } from './repository';
+import { copiesAndApprovalsOf, type ItemWithWriter } from './repository';
 
 /**
- * The stage copies and current approvals of rows read without them (just written rows): one query each
- * for any number of items. Rows read by the item queries carry them already.
+ * The stage copies and current approvals of rows read without them (just written rows): one query for any
+ * number of items. Rows read by the item queries carry them already.
  */
 async function withCopiesAndApprovals(
   db: Db | Tx,
@@ -26,17 +24,14 @@ async function withCopiesAndApprovals(
   const missing = rows.filter((r) => !r.copies || !r.approvals);
   if (missing.length === 0) return rows as Required<ItemWithWriter>[];
   const keys = missing.map(({ item }) => ({ schema: item.schema, id: item.id, version: item.version }));
-  const [copies, approvals] = await Promise.all([
-    copiesOf(db, workspaceId, keys),
-    approvalsOfVersions(db, workspaceId, keys),
-  ]);
+  const found = await copiesAndApprovalsOf(db, workspaceId, keys);
+  const of = (item: ItemWithWriter['item']) =>
+    found.find((f) => f.schema === item.schema && f.id === item.id && f.version === item.version);
   return rows.map(({ item, writerName, ...known }) => ({
     item,
     writerName,
-    copies: known.copies ?? copies.filter((c) => c.schema === item.schema && c.id === item.id),
-    approvals:
-      known.approvals ??
-      approvals.filter((a) => a.schema === item.schema && a.itemId === item.id && a.version === item.version),
+    copies: known.copies ?? of(item)?.copies ?? [],
+    approvals: known.approvals ?? of(item)?.approvals ?? [],
   }));
 }
 

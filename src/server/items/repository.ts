@@ -1,11 +1,12 @@
 import DataLoader from 'dataloader';
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { coveringCells, EARTH_RADIUS_KM, type Point } from '@shared/geo/geohash';
 import type { Db, Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
 import { preparedPerDb } from '../db/prepared';
 import { itemsWritten } from '../journal/journal';
 import { itemReadCacheOf } from './cache';
-import { items, members, published, users } from '../db/schema';
+import { items, members, placeGeohashOf, placeOf, published, users } from '../db/schema';
 
 export type ItemRow = typeof items.$inferSelect;
 export interface ItemKey {
@@ -41,6 +42,8 @@ export interface ItemWithWriter {
 
 const byKey = (key: ItemKey) =>
   and(eq(items.workspaceId, key.workspaceId), eq(items.schema, key.schema), eq(items.id, key.id));
+const byPublishedKey = (key: ItemKey) =>
+  and(eq(published.workspaceId, key.workspaceId), eq(published.schema, key.schema), eq(published.id, key.id));
 
 /** Stage copies and current approvals as JSON beside each item row: one round trip for a whole page. */
 export const copiesColumn = sql<
@@ -55,6 +58,42 @@ export const approvalsColumn = sql<
   select coalesce(json_agg(json_build_object('roleId', a.role_id, 'roleLabel', a.role_label, 'byId', a.by_id, 'byName', a.by_name, 'at', a.at) order by a.at, a.role_id), '[]'::json)
   from approvals a
   where a.workspace_id = ${items.workspaceId} and a.schema = ${items.schema} and a.item_id = ${items.id} and a.version = ${items.version})`;
+
+/**
+ * The stage copies of some items and the approvals of the given versions, for rows read without them
+ * (just written rows): one round trip for any number of items.
+ */
+export async function copiesAndApprovalsOf(
+  db: Db | Tx,
+  workspaceId: string,
+  keys: readonly { schema: string; id: string; version: number }[],
+): Promise<{ schema: string; id: string; version: number; copies: ItemCopy[]; approvals: ItemApproval[] }[]> {
+  if (keys.length === 0) return [];
+  const tuples = keys.map((k) => sql`(${k.schema}::text, ${k.id}::text, ${k.version}::int)`);
+  const result = await db.execute(sql`
+    select k.schema, k.id, k.version, (
+      select coalesce(json_agg(json_build_object('stage', p.stage, 'version', p.version, 'publishedAt', p.published_at, 'publishedBy', p.published_by)), '[]'::json)
+      from published p
+      where p.workspace_id = ${workspaceId} and p.schema = k.schema and p.id = k.id) as copies, (
+      select coalesce(json_agg(json_build_object('roleId', a.role_id, 'roleLabel', a.role_label, 'byId', a.by_id, 'byName', a.by_name, 'at', a.at) order by a.at, a.role_id), '[]'::json)
+      from approvals a
+      where a.workspace_id = ${workspaceId} and a.schema = k.schema and a.item_id = k.id and a.version = k.version) as approvals
+    from (values ${sql.join(tuples, sql`, `)}) as k(schema, id, version)`);
+  const parsed = <T>(value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+  return resultRows<Record<string, unknown>>(result).map((r) => ({
+    schema: r.schema as string,
+    id: r.id as string,
+    version: Number(r.version),
+    copies: parsed<(Omit<ItemCopy, 'publishedAt'> & { publishedAt: string })[]>(r.copies).map((c) => ({
+      ...c,
+      publishedAt: new Date(c.publishedAt),
+    })),
+    approvals: parsed<(Omit<ItemApproval, 'at'> & { at: string })[]>(r.approvals).map((a) => ({
+      ...a,
+      at: new Date(a.at),
+    })),
+  }));
+}
 
 const withWriter = (db: Db | Tx) =>
   db
@@ -242,6 +281,11 @@ export async function deleteItem(tx: Tx, key: ItemKey) {
   return rows.length > 0;
 }
 
+/** Removes every stage copy of an item (with the item, when it is deleted). */
+export async function deleteCopies(tx: Tx, key: ItemKey) {
+  await tx.delete(published).where(byPublishedKey(key));
+}
+
 /** Adds a role to the approvals of the current version, unless the version moved on or the role already approved. */
 export async function addApprovedRole(tx: Tx, key: ItemKey, version: number, roleId: string) {
   const rows = await tx
@@ -262,7 +306,12 @@ export type ItemFilter =
   | { kind: 'scheduled' }
   /** Items of these schemas whose approvals do not yet include all these roles, per group. */
   | { kind: 'awaiting'; groups: { schemas: string[]; roleIds: string[] }[] }
-  | { kind: 'stage'; stage: string; only: 'published' | 'outdated' | 'aging'; before?: Date };
+  | { kind: 'stage'; stage: string; only: 'published' | 'outdated' | 'aging'; before?: Date }
+  /**
+   * Items whose address lies within radiusKm of the centre (optionally last written by a user),
+   * nearest first; paged by `nearCursor`, not `cursor`.
+   */
+  | { kind: 'near'; center: Point; radiusKm: number; writtenBy?: string };
 
 export interface Cursor {
   at: string;
@@ -275,6 +324,8 @@ export interface ListQuery {
   schemas: string[];
   filter: ItemFilter;
   cursor?: Cursor;
+  /** The page after this one of a near list. */
+  nearCursor?: NearCursor;
   limit: number;
   /** Case-insensitive text the item's name or title must contain. */
   search?: string;
@@ -287,8 +338,26 @@ export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c)
  * One keyset page, newest first: by last write, or for stage views by publish time. Answers up to
  * limit + 1 rows so the caller knows whether a next page exists; `sortAt` is the value the cursor carries.
  */
-export async function listItems(db: Db, query: ListQuery): Promise<(ItemWithWriter & { sortAt: Date })[]> {
+export async function listItems(
+  db: Db,
+  query: ListQuery,
+): Promise<(ItemWithWriter & { sortAt: Date; distanceKm?: number })[]> {
   const { filter, cursor } = query;
+  if (filter.kind === 'near') {
+    const { center, radiusKm, writtenBy } = filter;
+    const { workspaceId, schemas, search, nearCursor, limit } = query;
+    const rows = await listNearItems(db, {
+      workspaceId,
+      schemas,
+      center,
+      radiusKm,
+      writtenBy,
+      search,
+      cursor: nearCursor,
+      limit,
+    });
+    return rows.map((r) => ({ ...r, sortAt: r.item.lastWrittenAt }));
+  }
   const conditions: (SQL | undefined)[] = [eq(items.workspaceId, query.workspaceId)];
   if (query.search) {
     const pattern = containsPattern(query.search);
@@ -438,4 +507,126 @@ export async function countItems(db: Db | Tx, workspaceId: string) {
     .from(items)
     .where(eq(items.workspaceId, workspaceId));
   return row?.n ?? 0;
+}
+
+/** The first ring of a near search, km. */
+const MIN_RING_KM = 1;
+
+export interface NearCursor {
+  distanceKm: number;
+  id: string;
+}
+
+/** The near list's statement: the list query with the near filter spelled out. */
+export interface NearQuery {
+  workspaceId: string;
+  schemas: string[];
+  center: Point;
+  radiusKm: number;
+  writtenBy?: string;
+  search?: string;
+  cursor?: NearCursor;
+  limit: number;
+}
+
+/**
+ * The point of the item's address, read once per row. Coordinates within 1e-100 of zero count as zero:
+ * PostgreSQL raises an underflow error where float arithmetic would round to zero. `offset 0` keeps the
+ * planner from inlining it, which would evaluate the JSON path again in every use of the point.
+ */
+const point = sql`lateral (
+  select case when abs(lat) < 1e-100 then 0 else lat end as lat, case when abs(lng) < 1e-100 then 0 else lng end as lng
+  from (select (place ->> 'latitude')::float8 as lat, (place ->> 'longitude')::float8 as lng
+        from (select ${placeOf(items.data)} as place offset 0) as address) as raw
+) as near_point`;
+
+const snap = (value: number) => (Math.abs(value) < 1e-100 ? 0 : value);
+
+/** Haversine distance in km from the centre, as `distanceKm` in src/shared/geo computes it. */
+const distanceFrom = (center: Point) => {
+  const lat = sql`${snap(center.latitude)}::float8`;
+  const lng = sql`${snap(center.longitude)}::float8`;
+  return sql<number>`(2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1, sqrt(
+    power(sin(radians(near_point.lat - ${lat}) / 2), 2)
+    + cos(radians(${lat})) * cos(radians(near_point.lat)) * power(sin(radians(near_point.lng - ${lng}) / 2), 2)))))`;
+};
+
+/**
+ * Items whose address lies within the radius, nearest first (then by id): the geohash index narrows
+ * them to the covering cells, one range scan per cell, and the exact distance decides. Answers up to
+ * limit + 1 rows so the caller knows whether a next page exists.
+ */
+async function listNearItems(
+  db: Db,
+  query: NearQuery,
+): Promise<(ItemWithWriter & { distanceKm: number })[]> {
+  // A page needs a few dozen rows: a parallel worker or JIT compilation (which PostgreSQL plans for
+  // the large row estimates of the cells) costs far more than the scan itself.
+  const rows = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
+    await tx.execute(sql`set local jit = off`);
+    // Widening rings: a page found within a smaller radius is the page of the whole radius (everything
+    // outside it is farther away), and in a dense city it reads a few hundred rows, not every one in range.
+    const start = Math.max(MIN_RING_KM, (query.cursor?.distanceKm ?? 0) * 1.5);
+    for (
+      let radiusKm = Math.min(query.radiusKm, start);
+      ;
+      radiusKm = Math.min(query.radiusKm, radiusKm * 4)
+    ) {
+      const found = await nearItemsQuery(tx, { ...query, radiusKm });
+      if (found.length > query.limit || radiusKm >= query.radiusKm) return found;
+    }
+  });
+  return rows.map((r) => ({ ...toWithWriter(r), distanceKm: Number(r.distanceKm) }));
+}
+
+/** The statement of listNearItems, unexecuted (the benchmark prints its plan). */
+export function nearItemsQuery(db: Db | Tx, query: NearQuery) {
+  const geohash = sql`(${placeGeohashOf(items.data)} collate "C")`;
+  const distance = distanceFrom(query.center);
+  // Geohash cells covering the circle, each an index range scan; null when it holds the whole sphere.
+  const cells = coveringCells(query.center, query.radiusKm);
+  const conditions: (SQL | undefined)[] = [
+    eq(items.workspaceId, query.workspaceId),
+    query.schemas.length === 1 ? eq(items.schema, query.schemas[0]) : inArray(items.schema, query.schemas),
+    sql`${placeGeohashOf(items.data)} is not null`,
+    sql`${distance} <= ${query.radiusKm}::float8`,
+  ];
+  if (cells) {
+    // Every 12-character geohash in a cell lies between the cell and the cell followed by '~' (after
+    // every geohash character in the C collation).
+    const ranges = cells.map((cell) => sql`(${geohash} >= ${cell} and ${geohash} < ${`${cell}~`})`);
+    conditions.push(sql`(${sql.join(ranges, sql` or `)})`);
+  }
+  if (query.writtenBy) conditions.push(eq(items.lastWrittenBy, query.writtenBy));
+  if (query.search) {
+    const pattern = containsPattern(query.search);
+    conditions.push(
+      sql`(${items.data}->>'name' ilike ${pattern} or ${items.data}->>'title' ilike ${pattern})`,
+    );
+  }
+  if (query.cursor) {
+    conditions.push(
+      sql`(${distance}, ${items.id}) > (${query.cursor.distanceKm}::float8, ${query.cursor.id}::text)`,
+    );
+  }
+  return db
+    .select({
+      item: items,
+      memberName: members.displayName,
+      userName: users.name,
+      copies: copiesColumn,
+      approvals: approvalsColumn,
+      distanceKm: distance,
+    })
+    .from(items)
+    .innerJoin(point, sql`true`)
+    .leftJoin(
+      members,
+      and(eq(members.workspaceId, items.workspaceId), eq(members.userId, items.lastWrittenBy)),
+    )
+    .leftJoin(users, eq(users.id, items.lastWrittenBy))
+    .where(and(...conditions))
+    .orderBy(asc(distance), asc(items.id))
+    .limit(query.limit + 1);
 }

@@ -14,7 +14,7 @@ import {
   SchemaName,
 } from '@shared/api/items';
 import type { AppContext } from '../context';
-import { deleteItem } from '../commands/delete-item';
+import { deleteItem } from './delete-item';
 import { badRequest } from '../http/errors';
 import { stringifyStored } from '../http/json-output';
 import { WorkspaceParams } from '../workspaces/workspace-scope';

@@ -1,5 +1,4 @@
 import { ITEM_MESSAGES, type ItemList } from '@shared/api/items';
-import { withAddressGeohashes } from '@shared/geo/address';
 import { myApproverRoles } from '@shared/publishing/approvals';
 import { agingCutoff, parseSavedView, type SavedViewQuery } from '@shared/publishing/saved-views';
 import { findStage } from '@shared/publishing/status';
@@ -18,12 +17,9 @@ import type { WorkspaceAccess } from '../workspaces/access';
 import { presentItem, presentItems } from './present';
 import { buildReferences } from './references';
 import { insertionRuleErrors } from './insertion-rules';
-import { sanitizeItemData } from '../sanitize/rich-text';
-import { checkServiceConnections } from '../services/check';
-import { listNear } from '../places/near';
-import { checkAudienceCriteria } from '../audiences/service';
-import { prepareEmailFields } from '../email/sanitize';
+import { listNear } from './list-near';
 import * as repo from './repository';
+import { runSaveHooks } from './save-hooks';
 import { takeFileFacts } from './server-owned';
 import type { AuditAction } from '@shared/api/delivery';
 import { actorOf, itemJournalCtes } from '../journal/journal';
@@ -94,20 +90,9 @@ export async function checkItemData(
   }
   const owned = normaliseNameSlugs(schema, parsed.data);
   await takeFileFacts(ctx, scope.workspace.id, schema, owned);
-  // Rich text is stored only as the sanitiser lets it through: no script, handler or foreign image.
-  // Addresses carry the geohash of their point, computed here whatever the client sent (issue 12).
-  // Service connections keep only encTokens this server sealed for this workspace (issue 11).
-  const connected = checkServiceConnections(ctx.config.secret, scope.workspace.id, schema, owned);
-  // Email templates are sanitised under an email-safe allow-list, with combinedMarkup built here.
-  const data = prepareEmailFields(
-    schema.fields,
-    sanitizeItemData(schema, withAddressGeohashes(schema, connected), {
-      workspaceId: scope.workspace.id,
-      publicUrl: ctx.config.publicUrl,
-    }),
-    { publicUrl: ctx.config.publicUrl },
-  );
-  await checkAudienceCriteria(ctx, scope, data, id);
+  // Field types that need the server (service connections, addresses, rich text, email templates,
+  // criteria) check and complete the data through the hooks app.ts registers, in its order.
+  const data = await runSaveHooks(ctx, scope, owned, id);
   const insertion = await insertionRuleErrors(ctx, scope, data);
   if (Object.keys(insertion).length > 0) {
     throw new AppError('validation_failed', Object.values(insertion)[0], { errors: insertion });

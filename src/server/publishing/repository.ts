@@ -79,10 +79,6 @@ export async function deleteCopy(tx: Tx, key: ItemKey, stage: string) {
   return rows.length > 0;
 }
 
-export async function deleteCopies(tx: Tx, key: ItemKey) {
-  await tx.delete(published).where(ofItem(key));
-}
-
 /** Number of stage copies in a workspace, for the subscription usage. */
 export async function countCopies(db: Db, workspaceId: string) {
   const [row] = await db

@@ -9,7 +9,7 @@ import {
   UnpublishResult,
 } from '@shared/api/items';
 import type { AppContext } from '../context';
-import { publishItem } from '../commands/publish-item';
+import { publishItem } from './publish-item';
 import { ITEM_PATH, ItemParams } from '../items/routes';
 import { schemaIn } from '../items/scope';
 import { unpublishItem } from './service';

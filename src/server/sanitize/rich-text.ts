@@ -196,3 +196,13 @@ export function referencesInRichText(html: string): RichTextReference[] {
   });
   return found;
 }
+
+/**
+ * The item save hook of rich text (typed by what it reads, as items reads this folder's references):
+ * rich text is stored only as the sanitiser lets it through: no script, handler or foreign image.
+ */
+export const sanitizeRichTextOnSave = <T extends Readonly<Record<string, unknown>>>(
+  ctx: { config: { publicUrl: string } },
+  scope: { schema: Pick<SchemaType, 'fields'>; workspace: { id: string } },
+  data: T,
+) => sanitizeItemData(scope.schema, data, { workspaceId: scope.workspace.id, publicUrl: ctx.config.publicUrl });

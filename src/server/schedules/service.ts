@@ -1,6 +1,6 @@
 import { SCHEDULE_MESSAGES, type CreateScheduleBody, type Schedule } from '@shared/api/schedules';
 import { findUserById } from '../auth/repository';
-import { publishItem } from '../commands/publish-item';
+import { publishItem } from '../publishing/publish-item';
 import type { AppContext } from '../context';
 import { AppError, badRequest, conflict, notFound } from '../http/errors';
 import { randomId } from '../lib/ids';

@@ -7,6 +7,7 @@ import {
   type ServiceProvider,
 } from '@shared/api/services';
 import { badRequest } from '../http/errors';
+import type { ItemSaveHook } from '../items/save-hooks';
 import { unsealTokens } from './sealing';
 
 /**
@@ -57,3 +58,7 @@ function checkDetails(key: string, provider: ServiceProvider, details: unknown, 
     }
   }
 }
+
+/** Service connections keep only encTokens this server sealed for this workspace. */
+export const checkServiceConnectionsOnSave: ItemSaveHook = (ctx, scope, data) =>
+  checkServiceConnections(ctx.config.secret, scope.workspace.id, scope.schema, data);

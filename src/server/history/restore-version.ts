@@ -1,6 +1,6 @@
 import { ITEM_MESSAGES } from '@shared/api/items';
 import type { AppContext } from '../context';
-import { findVersion } from '../history/repository';
+import { findVersion } from './repository';
 import { notFound } from '../http/errors';
 import { keyOf, requireItem, updateItem } from '../items/service';
 import { requireRight, type SchemaScope } from '../items/scope';

@@ -3,10 +3,9 @@ import { DEFAULT_NEAR_RADIUS_KM, hasAddressField, NEAR_MESSAGES, parseNear } fro
 import { getSchema } from '@shared/schemas/catalogue';
 import type { AppContext } from '../context';
 import { badRequest } from '../http/errors';
-import type { ItemFilter } from '../items/repository';
-import { presentItems } from '../items/present';
 import type { WorkspaceAccess } from '../workspaces/access';
-import { listNearItems, type NearCursor } from './repository';
+import { presentItems } from './present';
+import { listItems, type ItemFilter, type NearCursor } from './repository';
 
 export interface NearListQuery {
   schemas: string[];
@@ -53,14 +52,17 @@ export async function listNear(
   if (query.filter.kind !== 'all' && query.filter.kind !== 'written-by') throw badRequest(NEAR_MESSAGES.view);
   if (schemas.length === 0) return { items: [], nextCursor: null };
   const radiusKm = query.radiusKm ?? DEFAULT_NEAR_RADIUS_KM;
-  const rows = await listNearItems(ctx.db, {
+  const rows = await listItems(ctx.db, {
     workspaceId: access.workspace.id,
     schemas,
-    center,
-    radiusKm,
-    writtenBy: query.filter.kind === 'written-by' ? query.filter.userId : undefined,
+    filter: {
+      kind: 'near',
+      center,
+      radiusKm,
+      writtenBy: query.filter.kind === 'written-by' ? query.filter.userId : undefined,
+    },
     search: query.q || undefined,
-    cursor: query.cursor ? decodeNearCursor(query.cursor) : undefined,
+    nearCursor: query.cursor ? decodeNearCursor(query.cursor) : undefined,
     limit: query.limit,
   });
   const page = rows.slice(0, query.limit);
@@ -69,7 +71,7 @@ export async function listNear(
     items: await presentItems(ctx.db, access, page),
     nextCursor:
       rows.length > query.limit && last
-        ? encodeNearCursor({ distanceKm: last.distanceKm, id: last.item.id })
+        ? encodeNearCursor({ distanceKm: last.distanceKm ?? 0, id: last.item.id })
         : null,
   };
 }

@@ -1,10 +1,9 @@
 import { ITEM_MESSAGES } from '@shared/api/items';
 import type { AppContext } from '../context';
 import { notFound } from '../http/errors';
-import { deleteItem as deleteItemRow, lockItem } from '../items/repository';
-import { keyOf } from '../items/service';
-import { requireRight, type SchemaScope } from '../items/scope';
-import { deleteCopies } from '../publishing/repository';
+import { deleteCopies, deleteItem as deleteItemRow, lockItem } from './repository';
+import { keyOf } from './service';
+import { requireRight, type SchemaScope } from './scope';
 import { actorOf, itemLabel, journal } from '../journal/journal';
 
 /**

@@ -6,8 +6,8 @@ import { findItemWithWriter, lockItem, type ItemRow } from '../items/repository'
 import { presentItem } from '../items/present';
 import { keyOf, resolveStage } from '../items/service';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
-import { assertPublishable } from '../publishing/service';
-import { copiesOf, upsertCopy } from '../publishing/repository';
+import { assertPublishable } from './service';
+import { copiesOf, upsertCopy } from './repository';
 import { actorOf, itemLabel, journal } from '../journal/journal';
 
 /** Restates a referenced item's refusal so the caller knows which reference stopped the publish. */
