@@ -556,10 +556,7 @@ const distanceFrom = (center: Point) => {
  * them to the covering cells, one range scan per cell, and the exact distance decides. Answers up to
  * limit + 1 rows so the caller knows whether a next page exists.
  */
-async function listNearItems(
-  db: Db,
-  query: NearQuery,
-): Promise<(ItemWithWriter & { distanceKm: number })[]> {
+async function listNearItems(db: Db, query: NearQuery): Promise<(ItemWithWriter & { distanceKm: number })[]> {
   // A page needs a few dozen rows: a parallel worker or JIT compilation (which PostgreSQL plans for
   // the large row estimates of the cells) costs far more than the scan itself.
   const rows = await db.transaction(async (tx) => {
