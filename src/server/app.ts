@@ -32,7 +32,8 @@ import { registerAuthentication } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import { workspaceRoutes, workspaceSettingsRoutes } from './workspaces/routes';
 import { funWorkspaceScope, workspaceScope } from './workspaces/workspace-scope';
-import { memberRoutes } from './members/routes';
+import { memberRoutes } from './workspaces/members-routes';
+import { joinInvitedWorkspaces } from './workspaces/members-service';
 import { eventRoutes } from './events/routes';
 import { fileRoutes } from './files/routes';
 import { mediaRoutes } from './media/routes';
@@ -119,6 +120,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     background: new BackgroundWork(app.log),
     itemSaveHooks: itemSaveHooks(),
+    // A verified address joins the workspaces that invited it.
+    accountVerifiedHooks: [joinInvitedWorkspaces],
     mailer:
       options.mailer ??
       createMailer({

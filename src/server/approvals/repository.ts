@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { approvals } from '../db/schema';
 import type { ItemKey } from '../items/repository';

@@ -4,8 +4,8 @@ import type { AppContext } from '../context';
 import { AppError, badRequest, conflict, rateLimited, unauthorized } from '../http/errors';
 import { hashToken, randomId, randomToken } from '../lib/ids';
 import { changeEmailMail, resetPasswordMail, signUpAttemptMail, verifyEmailMail } from '../mail/templates';
-import { joinInvitedWorkspaces } from '../members/service';
 import type { EmailTokenKind } from '../db/schema';
+import { runAccountVerifiedHooks } from './account-hooks';
 import { hashPassword, requireStrongPassword, verifyPassword } from './passwords';
 import * as repo from './repository';
 
@@ -113,7 +113,7 @@ export async function signIn(ctx: AppContext, input: { email: string; password: 
   const isValid = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !isValid) throw new AppError('invalid_credentials', MESSAGES.invalidCredentials);
   await repo.clearSignInAttempts(ctx.db, key);
-  if (user.emailVerified) await joinInvitedWorkspaces(ctx.db, { ...user, address: meta.address });
+  if (user.emailVerified) await runAccountVerifiedHooks(ctx, ctx.db, { ...user, address: meta.address });
   const token = await startSession(ctx, user.id, meta);
   return { user: toUserDto(user), token };
 }
@@ -140,7 +140,7 @@ export async function verifyEmail(ctx: AppContext, token: string, address?: stri
     if (!current || (link.kind === 'verify' && current.email !== link.email))
       throw badRequest(MESSAGES.invalidToken);
     const user = await repo.updateUser(tx, link.userId, { email: link.email, emailVerified: true });
-    await joinInvitedWorkspaces(tx, { ...user, address });
+    await runAccountVerifiedHooks(ctx, tx, { ...user, address });
     return { returnTo: link.returnTo, user: toUserDto(user) };
   });
 }

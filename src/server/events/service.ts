@@ -1,7 +1,7 @@
 import type { EventBody } from '@shared/api/events';
 import type { AppContext } from '../context';
 import type { UserRow } from '../auth/repository';
-import { findMember } from '../members/repository';
+import { findMember } from '../workspaces/members-repository';
 import { insertEvent } from './repository';
 
 export const ANONYMOUS_USER_ID = '__anonymous';

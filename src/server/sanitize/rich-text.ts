@@ -205,4 +205,5 @@ export const sanitizeRichTextOnSave = <T extends Readonly<Record<string, unknown
   ctx: { config: { publicUrl: string } },
   scope: { schema: Pick<SchemaType, 'fields'>; workspace: { id: string } },
   data: T,
-) => sanitizeItemData(scope.schema, data, { workspaceId: scope.workspace.id, publicUrl: ctx.config.publicUrl });
+) =>
+  sanitizeItemData(scope.schema, data, { workspaceId: scope.workspace.id, publicUrl: ctx.config.publicUrl });

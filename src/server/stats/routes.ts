@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Visualisation, WorkspaceStats } from '@shared/api/stats';
+import { Subscription } from '@shared/api/workspaces';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
 import type { AppContext } from '../context';
-import { getVisualisation, refreshVisualisation, workspaceStats } from './service';
+import { getVisualisation, refreshVisualisation, subscriptionOf, workspaceStats } from './service';
 
-/** `GET /api/v1/workspaces/{ws}/stats`, under the workspace scope: the workspace dashboard's numbers (issue 14). */
+/** Under the workspace scope: the dashboard's numbers, the visualisation results and the subscription's usage. */
 export async function statsRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   app.get(
@@ -20,6 +21,12 @@ export async function statsRoutes(instance: FastifyInstance, ctx: AppContext) {
       },
     },
     (request) => workspaceStats(ctx, request.access),
+  );
+
+  app.get(
+    '/subscription',
+    { schema: { tags: ['workspaces'], params: WorkspaceParams, response: { 200: Subscription } } },
+    (request) => subscriptionOf(ctx, request.access),
   );
 
   app.get(
@@ -40,7 +47,7 @@ export async function statsRoutes(instance: FastifyInstance, ctx: AppContext) {
       schema: {
         tags: ['stats'],
         description:
-          "GETs VISUALISATION_URL (with VISUALISATION_HEADER) and stores the JSON under a timestamp key; managers only; 400 'Visualisation not configured'",
+          "GETs VISUALISATION_URL (with VISUALISATION_HEADER) and stores the JSON under a timestamp key; managers only; 503 not_configured 'Visualisation not configured'",
         params: WorkspaceParams,
         response: { 200: Visualisation },
       },

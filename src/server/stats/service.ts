@@ -14,6 +14,9 @@ import { requireManager, type WorkspaceAccess } from '../workspaces/access';
 import { notConfigured, providerFailed } from '../http/errors';
 import { actorOf, journal } from '../journal/journal';
 import { fetchVisualisation, VisualisationError } from '../providers/visualisation';
+import { countItems } from '../items/repository';
+import { storageBytesOf } from '../files/service';
+import { countActiveMembers } from '../workspaces/members-repository';
 import * as repo from './repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -108,7 +111,7 @@ export async function getVisualisation(ctx: AppContext, access: WorkspaceAccess)
 
 /**
  * GETs the configured visualisation URL (with its header) and stores the JSON under the timestamp key;
- * workspace managers only. 400 when no URL is configured, 502 when the service fails.
+ * workspace managers only. 503 when no URL is configured, 502 when the service fails.
  */
 export async function refreshVisualisation(ctx: AppContext, access: WorkspaceAccess): Promise<Visualisation> {
   requireManager(access);
@@ -145,4 +148,15 @@ export async function refreshVisualisation(ctx: AppContext, access: WorkspaceAcc
     });
   });
   return getVisualisation(ctx, access);
+}
+
+/** The workspace's plan and what it uses: active members, items and the bytes of its uploads. */
+export async function subscriptionOf(ctx: AppContext, access: WorkspaceAccess) {
+  const workspaceId = access.workspace.id;
+  const [members, items, storageBytes] = await Promise.all([
+    countActiveMembers(ctx.db, workspaceId),
+    countItems(ctx.db, workspaceId),
+    storageBytesOf(ctx, workspaceId),
+  ]);
+  return { plan: access.workspace.subscription.plan, usage: { members, items, storageBytes } };
 }

@@ -4,7 +4,7 @@ import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import type { Caller } from '../auth/repository';
 import { forbidden, notFound, unauthorized } from '../http/errors';
-import type { MemberRow } from '../members/repository';
+import type { MemberRow } from './members-repository';
 import { findMembership, type Membership, type WorkspaceRow } from './repository';
 
 export interface WorkspaceAccess {

@@ -1,12 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  CreateWorkspaceBody,
-  PatchWorkspaceBody,
-  Subscription,
-  Workspace,
-  WorkspaceList,
-} from '@shared/api/workspaces';
+import { CreateWorkspaceBody, PatchWorkspaceBody, Workspace, WorkspaceList } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import { loadWorkspaceAccess } from './access';
 import * as workspaces from './service';
@@ -32,7 +26,7 @@ export async function workspaceRoutes(instance: FastifyInstance, ctx: AppContext
   );
 }
 
-/** `/api/v1/workspaces/{ws}` itself, under the workspace scope: read, change and the subscription. */
+/** `/api/v1/workspaces/{ws}` itself, under the workspace scope: read and change. */
 export async function workspaceSettingsRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['workspaces'];
@@ -49,11 +43,5 @@ export async function workspaceSettingsRoutes(instance: FastifyInstance, ctx: Ap
       const after = await loadWorkspaceAccess(ctx, request.user, row.id);
       return workspaces.toWorkspaceDto(row, after.permissions);
     },
-  );
-
-  app.get(
-    '/subscription',
-    { schema: { tags, params: WorkspaceParams, response: { 200: Subscription } } },
-    async (request) => workspaces.subscriptionOf(ctx, request.access),
   );
 }

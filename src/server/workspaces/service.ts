@@ -9,12 +9,10 @@ import { actorOf, journal, type AuditRecord } from '../journal/journal';
 import type { AppContext } from '../context';
 import type { Caller, UserRow } from '../auth/repository';
 import { badRequest, conflict } from '../http/errors';
-import { countActiveMembers, insertMember, trimRolesOfMembers } from '../members/repository';
-import { joinInvitedWorkspaces } from '../members/service';
+import { insertMember, trimRolesOfMembers } from './members-repository';
+import { joinInvitedWorkspaces } from './members-service';
 import { requireManager, requireVerifiedUser, type WorkspaceAccess } from './access';
 import * as repo from './repository';
-import { countItems } from '../items/repository';
-import { storageBytesOf } from '../files/service';
 
 /** First path segments the app's own routes use: a workspace id must not shadow them. */
 const RESERVED_IDS = new Set([
@@ -152,15 +150,4 @@ export async function updateWorkspace(ctx: AppContext, access: WorkspaceAccess, 
     await journal(tx, { audit: audits, changes: [repo.membershipsChanged(current.id)] });
     return row;
   });
-}
-
-export async function subscriptionOf(ctx: AppContext, access: WorkspaceAccess) {
-  return {
-    plan: access.workspace.subscription.plan,
-    usage: {
-      members: await countActiveMembers(ctx.db, access.workspace.id),
-      items: await countItems(ctx.db, access.workspace.id),
-      storageBytes: await storageBytesOf(ctx, access.workspace.id),
-    },
-  };
 }

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { OkResponse } from '@shared/api/auth';
 import { Invitation, InviteBody, Member, MemberList, PatchMemberBody } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
-import { WorkspaceParams } from '../workspaces/workspace-scope';
-import * as members from './service';
+import { WorkspaceParams } from './workspace-scope';
+import * as members from './members-service';
 
 /** `/api/v1/workspaces/{ws}/members…`, under the workspace scope. */
 export async function memberRoutes(instance: FastifyInstance, ctx: AppContext) {

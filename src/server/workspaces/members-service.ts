@@ -4,11 +4,11 @@ import type { AppContext } from '../context';
 import { findUserByEmail } from '../auth/repository';
 import type { Db, Tx } from '../db/client';
 import { actorOf, journal } from '../journal/journal';
-import { membershipsChanged } from '../workspaces/repository';
+import { membershipsChanged } from './repository';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { invitationMail } from '../mail/templates';
-import { requireManager, type WorkspaceAccess } from '../workspaces/access';
-import * as repo from './repository';
+import { requireManager, type WorkspaceAccess } from './access';
+import * as repo from './members-repository';
 
 function checkRolesExist(access: WorkspaceAccess, roles: string[]) {
   for (const role of roles) {
