@@ -56,7 +56,7 @@ export default defineConfig({
     // The server refuses cookie-authenticated writes without its own Origin; browsers send one, API
     // request contexts do not.
     extraHTTPHeaders: { origin: BASE_URL },
-    // The app's service worker (issue 14) would answer requests page.route() cannot see; specs about it allow it.
+    // The app's service worker would answer requests page.route() cannot see; specs about it allow it.
     serviceWorkers: 'block',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

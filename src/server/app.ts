@@ -155,7 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
     crossOriginEmbedderPolicy: false,
-    // The service auth pop-up (issue 11) passes through the provider's origin and must keep its opener.
+    // The service auth pop-up passes through the provider's origin and must keep its opener.
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     hsts: false,
   });
@@ -264,7 +264,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   // DESIGN §5: read-only published content for websites and apps, with workspace API keys.
   await app.register(async (deliveryApi) => deliveryRoutes(deliveryApi, ctx), { prefix: '/delivery/v1' });
-  // Issue 14: public runtime configuration.
+  // Public runtime configuration.
   await publicConfigRoutes(app, ctx);
 
   await serveWebApp(app, config.webDir);

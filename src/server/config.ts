@@ -53,7 +53,7 @@ export interface Config {
   sendgridUrl: string;
   /** Email template test sends allowed per workspace per hour. */
   testSendsPerHour: number;
-  /** Address lookup (issue 12): Google Places when its key is set, else a Nominatim geocoder, else none. */
+  /** Address lookup: Google Places when its key is set, else a Nominatim geocoder, else none. */
   places: PlacesConfig;
   /** Test runs (`/fun/testCollection/runTest`) allowed per user per minute. */
   sandboxRateLimit: number;
@@ -61,7 +61,7 @@ export interface Config {
   appVersion: string;
   /** The spec's generic visualisation GET: its URL and one `Name: value` header. */
   visualisation: { url?: string; header?: string };
-  /** Service connections (issue 11): one OAuth client per provider; no client id = 'Service not configured'. */
+  /** Service connections: one OAuth client per provider; no client id = 'Service not configured'. */
   services: Record<ServiceProvider, ServiceProviderConfig>;
   /**
    * Rows an import writes per transaction (50,000; tests make them few). Larger chunks mean fewer

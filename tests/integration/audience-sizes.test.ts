@@ -14,7 +14,7 @@ import {
   type MarketingDefinitions,
 } from '../factories/customers';
 
-/** Issue 14: the dashboard's audience sizes over time are stored points, recorded daily and on measuring. */
+/** The dashboard's audience sizes over time are stored points, recorded daily and on measuring. */
 let t: TestApp;
 let manager: TestUser;
 let team: Team;

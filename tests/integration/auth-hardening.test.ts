@@ -1,4 +1,4 @@
-// Issue 8, the accounts half: each block names the finding it guards against and what broke before.
+// Hardening of accounts: each block names the weakness it guards against and what broke before.
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
@@ -25,7 +25,7 @@ async function guesses(t: TestApp, email: string, count = 30) {
   return answers;
 }
 
-describe('finding 1: rate limits and forwarded addresses', () => {
+describe('rate limits and forwarded addresses', () => {
   // Broke: trustProxy was true, so each invented X-Forwarded-For got a fresh per-address budget.
   it('ignores X-Forwarded-For by default: 30 guesses with invented addresses hit the limit', async () => {
     const t = await createTestApp({ authRateLimit: 5 });
@@ -111,7 +111,7 @@ function gatedMailer(dataDir: () => string) {
   return { mailer, open: release };
 }
 
-describe('finding 7: no user enumeration', () => {
+describe('no user enumeration', () => {
   let t: TestApp;
   const gated = gatedMailer(() => t.dataDir);
   beforeAll(async () => {
@@ -171,7 +171,7 @@ describe('finding 7: no user enumeration', () => {
   });
 });
 
-describe('findings 8 and 10: password strength and cross-origin writes', () => {
+describe('password strength and cross-origin writes', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -283,7 +283,7 @@ describe('findings 8 and 10: password strength and cross-origin writes', () => {
   });
 });
 
-describe('finding 9: failed queries do not log their parameters', () => {
+describe('failed queries do not log their parameters', () => {
   // Broke: the error log held DrizzleQueryError's message and params: the email and argon2 hash.
   it('redacts the parameters of a failed sign-up insert from the log', async () => {
     const lines: string[] = [];

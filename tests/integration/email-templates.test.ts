@@ -76,10 +76,10 @@ function expectHarmless(markup: string) {
   expect(body).not.toMatch(/<(?![a-zA-Z/])/);
 }
 
-describe('email template sanitising on save (issue 8 finding 6)', () => {
+describe('email template sanitising on save', () => {
   it(`removes everything that runs from ${XSS_PAYLOADS.length} payloads, in the HTML and the combined markup`, async () => {
     for (const payload of XSS_PAYLOADS) {
-      // Text holding NUL never reaches the sanitiser: the edge refuses it (issue 8, finding 2).
+      // Text holding NUL never reaches the sanitiser: the edge refuses it.
       if (payload.includes('\u0000')) continue;
       const template = await saveTemplate({
         'gjs-nl-html': `<table><tr><td>${payload}</td></tr></table>`,

@@ -8,7 +8,7 @@ import { createWorkspace, patchWorkspace } from '../factories/workspaces';
 import { blogPostData, createItem } from '../factories/items';
 
 /**
- * Issue 8, "Done when": arbitrary JSON and strings — NUL, lone surrogates, deep nesting, `__proto__` and
+ * Arbitrary JSON and strings — NUL, lone surrogates, deep nesting, `__proto__` and
  * `constructor` keys, huge strings — sent to every write route as a manager of a seeded workspace never
  * get a 5xx. The routes come from the app itself (an onRoute hook), so routes added later are fuzzed too.
  */

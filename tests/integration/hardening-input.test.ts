@@ -11,7 +11,7 @@ import { createWorkspace, patchWorkspace } from '../factories/workspaces';
 import { blogPostData, call, createItem, getItem, itemsUrl, itemUrl, saveItem } from '../factories/items';
 
 /**
- * Issue 8, the input half: no input gives a 500 or writes half a thing. Each test opens with the line
+ * Hardening of input: no input gives a 500 or writes half a thing. Each test opens with the line
  * saying what broke before the fix.
  */
 
@@ -47,7 +47,7 @@ const nested = (depth: number): unknown => {
   return value;
 };
 
-describe('finding 2: NUL characters and unpaired surrogates', () => {
+describe('NUL characters and unpaired surrogates', () => {
   it('refuses them in an anonymous sign-up body, naming the field, and creates no account', async () => {
     // Broke: sign-up with a NUL in the name answered 500 (PostgreSQL refuses NUL in text).
     const input = newUserInput({ name: 'Eve\u0000Evil' });
@@ -108,7 +108,7 @@ describe('finding 2: NUL characters and unpaired surrogates', () => {
   });
 });
 
-describe('finding 3: nesting and size', () => {
+describe('nesting and size', () => {
   it('refuses 100,000 nested brackets before parsing', async () => {
     // Broke: deep bodies reached recursive code (zod, PostgreSQL's jsonb) and answered 500.
     const brackets = '['.repeat(100_000) + ']'.repeat(100_000);
@@ -201,7 +201,7 @@ describe('finding 3: nesting and size', () => {
   });
 });
 
-describe('finding 4: names plain objects already answer to', () => {
+describe('names plain objects already answer to', () => {
   it('refuses a member role named constructor, toString or __proto__; the member keeps working', async () => {
     // Broke: 'constructor' passed as an existing role, and the member got 500 on every request.
     const invited = newUserInput({ name: 'Rita Roles' });
@@ -269,7 +269,7 @@ describe('finding 4: names plain objects already answer to', () => {
   });
 });
 
-describe('finding 5: malformed requests', () => {
+describe('malformed requests', () => {
   it('answers malformed multipart with 400', async () => {
     // Broke: 'Unexpected end of multipart data' and other parser errors answered 500.
     const bodies: [string, string][] = [
@@ -319,7 +319,7 @@ describe('finding 5: malformed requests', () => {
   });
 });
 
-describe('finding 11: name-slugs on the server', () => {
+describe('name-slugs on the server', () => {
   it('derives an empty slug from the name and kebab-cases a typed one, on create and update', async () => {
     // Broke: the API refused a post without a slug and stored 'Hello World' as typed.
     const derived = await createItem(t, manager, ws, 'blog-post', { name: 'Hello World', body: '<p>x</p>' });

@@ -1,4 +1,4 @@
-// Issue 8, several server processes: a sign-out or a deactivation made through one process was served
+// Several server processes: a sign-out or a deactivation made through one process was served
 // from another process's read cache until READ_CACHE_TTL_MS ran out. Two real server processes on one
 // PostgreSQL database must refuse the revoked caller on the very next request.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -176,7 +176,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('two server processes on one P
     expect((await call(b, 'GET', `/workspaces/${ws}`, editor.token)).status).toBe(404);
   });
 
-  // Issue 16: items and first pages are answered from each process's memory (items/cache.ts).
+  // Items and first pages are answered from each process's memory (items/cache.ts).
   it('an item written through one process is read as written through the other, and in its list', async () => {
     const manager = await verifiedUser('Max');
     const created = await call(a, 'POST', '/workspaces', manager.token, { name: 'Two Processes Items' });

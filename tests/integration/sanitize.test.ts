@@ -92,7 +92,7 @@ describe('POST /fun/sanitizeHtml/ against XSS', () => {
     'payload %i leaves nothing that runs',
     async (_n, payload) => {
       if ((payload as string).includes('\u0000')) {
-        // Text holding NUL never reaches the sanitiser: the edge refuses it (issue 8, finding 2).
+        // Text holding NUL never reaches the sanitiser: the edge refuses it.
         const res = await sanitize({ schemaType: 'blog-post', field: 'body', html: payload as string });
         expect(res.statusCode).toBe(400);
         return;

@@ -12,7 +12,7 @@ import {
 } from '@shared/criteria/tree';
 
 /**
- * The criteria compiler (issue 9): a checked tree becomes one boolean SQL expression over the profile
+ * The criteria compiler: a checked tree becomes one boolean SQL expression over the profile
  * row `p` (customer_profiles or one of its partitions). Every value, key and time is a bound parameter;
  * nothing from the tree is spliced into the SQL text. Each leaf is coalesced to false, so a profile
  * without a value matches no attribute leaf and does match `not` of one, exactly as `profileMatches`

@@ -29,7 +29,7 @@ function checked(defs: CustomerDefinitions, criteria: unknown, selfId?: string) 
 const partitions = Array.from({ length: CUSTOMER_PARTITIONS }, (_, partition) => partition);
 
 /**
- * The item service's hook (issue 9): an audience's criteria are checked strictly on every save —
+ * The item service's hook: an audience's criteria are checked strictly on every save —
  * depth, operators and values by type, referenced items existing, no audience including itself.
  */
 export async function checkAudienceCriteria(

@@ -18,7 +18,7 @@ import * as segments from './segments';
 
 export type ImportKind = 'profiles' | 'customer-events';
 
-/** Managers, and members who may edit customer-profile-attribute, may import and track (issue 9). */
+/** Managers, and members who may edit customer-profile-attribute, may import and track. */
 export function requireImporter(access: WorkspaceAccess) {
   if (
     !access.permissions.canManageWorkspace &&

@@ -79,7 +79,7 @@ type PostgresClient = postgres.Sql | postgres.TransactionSql;
  * costs two round trips (describe for the parameter types, then bind and execute), and PostgreSQL a
  * parse and plan, every time. This client prepares every query with parameters (postgres.js keeps them
  * per connection by their text, and renews connections after 30 to 60 minutes), so they take one round
- * trip, saves and transactions included (issue 16). Queries without parameters stay unnamed: their text
+ * trip, saves and transactions included. Queries without parameters stay unnamed: their text
  * may hold values (migrations, sql.raw).
  */
 function preparingAll<C extends PostgresClient>(client: C): C {

@@ -301,7 +301,7 @@ export const items = pgTable(
     index('items_writer_recent_idx').on(t.workspaceId, t.lastWrittenBy, t.lastWrittenAt, t.id),
     // The dashboard's counts per schema and approvals waiting per role, read from the index alone.
     index('items_schema_approvals_idx').on(t.workspaceId, t.schema, t.approvedRoles),
-    // The "near" search (issue 12): the 12-character geohash of the item's address, so the cells
+    // The "near" search: the 12-character geohash of the item's address, so the cells
     // covering a circle are index range scans. Only items with an address are in it.
     index('items_place_geohash_idx')
       .on(t.workspaceId, t.schema, sql`(${placeGeohashOf(t.data)} collate "C")`)
@@ -436,7 +436,7 @@ export const files = pgTable(
 );
 
 /**
- * Test sends of email templates (issue 10): who sent what to whom through which provider, and how it
+ * Test sends of email templates: who sent what to whom through which provider, and how it
  * went. The rate limit counts a workspace's rows of the last hour, so it holds across server processes.
  */
 export const testSends = pgTable(
@@ -606,7 +606,7 @@ export const schedules = pgTable(
 );
 
 /**
- * Results of the spec's generic visualisation GET (issue 14): the JSON the configured VISUALISATION_URL
+ * Results of the spec's generic visualisation GET: the JSON the configured VISUALISATION_URL
  * answered, stored per workspace under the timestamp key of the fetch.
  */
 export const visualisationResults = pgTable(
@@ -624,7 +624,7 @@ export const visualisationResults = pgTable(
 );
 
 /**
- * Audience sizes over time (issue 14's dashboard): each audience's size recorded once a day (the job
+ * Audience sizes over time (the dashboard): each audience's size recorded once a day (the job
  * worker) and again whenever the audience list computes every size, so the dashboard reads stored points.
  */
 export const audienceSizes = pgTable(

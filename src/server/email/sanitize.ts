@@ -4,7 +4,7 @@ import sanitizeHtml from 'sanitize-html';
 import type { ItemSaveHook } from '../items/save-hooks';
 
 /**
- * Email-safe sanitising of the email template field (issue 10, issue 8 finding 6). Email clients need
+ * Email-safe sanitising of the email template field. Email clients need
  * tables, presentational attributes and inline styles, so the allow-list is wider than rich text's, but
  * nothing that runs survives: no script, style sheet, event handler, form, frame or embedded object, no
  * javascript:/vbscript: URL anywhere, no data: URL except an image's, and CSS only as declarations whose

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest } from './errors';
 
 /**
- * Input refused at the edge, once for every route (issue 8, findings 2 and 3): JSON nested deeper than
+ * Input refused at the edge, once for every route: JSON nested deeper than
  * any recursive code may safely walk, and text PostgreSQL cannot store or that is not text at all (NUL
  * characters, unpaired UTF-16 surrogates) in bodies, query strings and path parameters.
  */

@@ -5,7 +5,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 /**
  * Helmet's security headers for a configuration, computed once. Without CSP nonces or directive
  * functions they are the same for every response, and helmet (through @fastify/helmet) rebuilt them
- * from the options on every request (about 4% of the server's CPU under load, issue 16).
+ * from the options on every request (about 4% of the server's CPU under load).
  */
 export function securityHeadersOf(options: Readonly<HelmetOptions>): Record<string, string> {
   const headers: Record<string, string> = {};

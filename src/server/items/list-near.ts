@@ -33,7 +33,7 @@ function decodeNearCursor(text: string): NearCursor {
 }
 
 /**
- * The "near" list (issue 12): items of schemas with an address whose address lies within radiusKm of
+ * The "near" list: items of schemas with an address whose address lies within radiusKm of
  * the point, nearest first, keyset-paged on (distance, id). Works with the views all and
  * last-updated-by-me and with the text search.
  */

@@ -4,7 +4,7 @@ import { FILE_NOT_FOUND, fileRecordsOf } from '../files/service';
 import { badRequest } from '../http/errors';
 
 /**
- * Values the server owns inside item data (issue 8, finding 3) are taken from the server's records on
+ * Values the server owns inside item data are taken from the server's records on
  * every save, whatever the client sends: a file field's facts from the `files` table, a service
  * connection's tokens and profile from the item's stored version.
  */

@@ -16,7 +16,7 @@ import { PlacesError, type PlacesProvider } from '../providers/places';
 import type { WorkspaceAccess } from '../workspaces/access';
 
 /**
- * Address lookup (issue 12): the provider the configuration names (Google Places, else a Nominatim
+ * Address lookup: the provider the configuration names (Google Places, else a Nominatim
  * geocoder, else none), its answers cached briefly and its use rate limited per workspace.
  */
 interface Places {

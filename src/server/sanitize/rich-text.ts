@@ -4,7 +4,7 @@ import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import { parseOwnImageUrl } from '@shared/media/urls';
 
 /**
- * Server-side HTML sanitising of rich-text fields (issue 5): an allow-list per field type, so no script,
+ * Server-side HTML sanitising of rich-text fields: an allow-list per field type, so no script,
  * event handler, style or javascript: URL is ever stored or served. Inline images must be our own files
  * (a file URL or an imageResize URL) and carry their reference in data-ref-* attributes.
  */

@@ -11,7 +11,7 @@ import type { ItemSaveHook } from '../items/save-hooks';
 import { unsealTokens } from './sealing';
 
 /**
- * The save rule for service connection fields (issue 11): `encTokens`, when present, must be tokens this
+ * The save rule for service connection fields: `encTokens`, when present, must be tokens this
  * server sealed for this workspace and the field's provider (tampered, foreign or made-up values are
  * refused with 400), and the stored `profile` is the one sealed with them, whatever the client sent.
  */

@@ -54,7 +54,7 @@ export async function resolveWorkspaceAccess(
 
 /**
  * Permissions derived once per membership row as read: the membership cache answers the same object
- * until a change drops it, so every request of a member shares one derivation (issue 16).
+ * until a change drops it, so every request of a member shares one derivation.
  */
 const derived = new WeakMap<Membership, Permissions>();
 function permissionsOf(membership: Membership): Permissions {
