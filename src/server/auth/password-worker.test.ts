@@ -15,4 +15,14 @@ describe('zxcvbn in a worker thread', () => {
     const again = await Promise.all(['12345678', 'plenty of entropy here'].map((p) => zxcvbnInWorker(p, [])));
     expect(again.map((v) => strengthOf(v).isStrongEnough)).toEqual([false, true]);
   });
+
+  // A sign-up answered 500 when the idle worker ended just as the next password arrived: the old
+  // worker's exit failed the request already sent to its successor.
+  it('judges a password sent while the previous worker is still ending', async () => {
+    await zxcvbnInWorker('warm up', []);
+    const stopping = stopPasswordWorker();
+    const verdict = await zxcvbnInWorker('plenty of entropy here', []);
+    await stopping;
+    expect(strengthOf(verdict).isStrongEnough).toBe(true);
+  });
 });

@@ -31,6 +31,8 @@ parentPort.on('message', ({ id, password, inputs }) => {
 interface Pending {
   resolve: (verdict: ZxcvbnVerdict) => void;
   reject: (err: Error) => void;
+  /** The worker judging it: a worker that ends fails only its own requests, not a successor's. */
+  worker: Worker;
 }
 
 let worker: Worker | undefined;
@@ -38,9 +40,12 @@ let idleTimer: NodeJS.Timeout | undefined;
 let nextId = 0;
 const pending = new Map<number, Pending>();
 
-function failAll(err: Error) {
-  for (const waiting of pending.values()) waiting.reject(err);
-  pending.clear();
+function failRequestsOf(ended: Worker, err: Error) {
+  for (const [id, waiting] of pending) {
+    if (waiting.worker !== ended) continue;
+    waiting.reject(err);
+    pending.delete(id);
+  }
 }
 
 function startWorker(): Worker {
@@ -50,10 +55,10 @@ function startWorker(): Worker {
     pending.get(id)?.resolve({ score, feedback });
     pending.delete(id);
   });
-  started.on('error', (err) => failAll(err));
+  started.on('error', (err) => failRequestsOf(started, err));
   started.on('exit', () => {
     if (worker === started) worker = undefined;
-    failAll(new Error('the password worker stopped'));
+    failRequestsOf(started, new Error('the password worker stopped'));
   });
   return started;
 }
@@ -61,10 +66,12 @@ function startWorker(): Worker {
 /** zxcvbn's verdict on a password, given words a guesser would try first. */
 export function zxcvbnInWorker(password: string, inputs: string[]): Promise<ZxcvbnVerdict> {
   clearTimeout(idleTimer);
-  worker ??= startWorker();
+  const judging = (worker ??= startWorker());
   const id = nextId++;
-  const verdict = new Promise<ZxcvbnVerdict>((resolve, reject) => pending.set(id, { resolve, reject }));
-  worker.postMessage({ id, password, inputs });
+  const verdict = new Promise<ZxcvbnVerdict>((resolve, reject) =>
+    pending.set(id, { resolve, reject, worker: judging }),
+  );
+  judging.postMessage({ id, password, inputs });
   return verdict.finally(() => {
     if (pending.size > 0) return;
     clearTimeout(idleTimer);

@@ -15,7 +15,12 @@ describe('toStoredDate', () => {
   it('keeps a stored date of any year as it is', () => {
     fc.assert(
       fc.property(
-        fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z') }),
+        // fast-check's dates include the invalid one unless told not to; it has no stored form.
+        fc.date({
+          min: new Date('0000-01-01T00:00:00.000Z'),
+          max: new Date('9999-12-31T23:59:59.999Z'),
+          noInvalidDate: true,
+        }),
         (date) => {
           const stored = date.toISOString();
           expect(toStoredDate(stored)).toBe(stored);
