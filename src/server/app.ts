@@ -114,7 +114,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  const ctx: AppContext = {
+  const ctx = createContext(app, options);
+  app.decorate('background', ctx.background);
+  app.addHook('onClose', () => ctx.background.idle());
+  const stopListening = await listenForChanges(db);
+  app.addHook('onClose', () => stopListening());
+
+  await registerHttpBasics(app, config);
+  await registerApiDocs(app);
+  registerOriginCheck(app, config.publicUrl);
+  registerAuthentication(app, ctx);
+  registerHealthCheck(app, db);
+  await registerRoutes(app, ctx);
+  await serveWebApp(app, config.webDir);
+
+  if (config.jobs) {
+    const worker = startWorker(ctx);
+    app.addHook('onClose', () => worker.stop());
+  }
+  return app;
+}
+
+/** What every service gets, with the hooks other concepts register with items and auth. */
+function createContext(app: FastifyInstance, options: AppOptions): AppContext {
+  const { config, db } = options;
+  return {
     db,
     config,
     log: app.log,
@@ -131,11 +155,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         log: app.log,
       }),
   };
+}
 
-  app.decorate('background', ctx.background);
-  app.addHook('onClose', () => ctx.background.idle());
-  const stopListening = await listenForChanges(db);
-  app.addHook('onClose', () => stopListening());
+/** zod validation and serialisation, the error model, input guards, cookies, security headers and rate limits. */
+async function registerHttpBasics(app: FastifyInstance, config: Config) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(depthSafe(serializerCompiler));
   registerErrorHandling(app);
@@ -160,6 +183,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     hsts: false,
   });
   await app.register(rateLimit, { global: false });
+}
+
+/** The OpenAPI document, generated from the routes' zod schemas, and its explorer at /api/docs. */
+async function registerApiDocs(app: FastifyInstance) {
   await app.register(swagger, {
     openapi: {
       info: {
@@ -191,10 +218,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
+}
 
-  registerOriginCheck(app, config.publicUrl);
-  registerAuthentication(app, ctx);
-
+/** `GET /healthz`: 200 while the database answers, 503 otherwise (the load balancer's check). */
+function registerHealthCheck(app: FastifyInstance, db: Db) {
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     try {
       await db.execute(sql`select 1`);
@@ -204,7 +231,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return reply.code(503).send({ ok: false });
     }
   });
+}
 
+/** The REST API, the function service, the delivery API and the public configuration. */
+async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   await app.register(
     async (api) => {
       // Before any membership exists: accounts, the caller's workspaces and a new one, analytics events.
@@ -266,14 +296,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (deliveryApi) => deliveryRoutes(deliveryApi, ctx), { prefix: '/delivery/v1' });
   // Public runtime configuration.
   await publicConfigRoutes(app, ctx);
-
-  await serveWebApp(app, config.webDir);
-
-  if (config.jobs) {
-    const worker = startWorker(ctx);
-    app.addHook('onClose', () => worker.stop());
-  }
-  return app;
 }
 
 /** The origin of MAP_TILE_URL for the CSP, with a `{s}` subdomain as a wildcard. */
