@@ -180,11 +180,13 @@ test('design an email with blocks, an image and a merge tag; save, reload, send 
   await expect(panel.getByText(`Test sent to ${testAddress}`)).toBeVisible();
   await expect(panel.getByRole('table', { name: 'Recent test sends' })).toContainText(testAddress);
   await shot(page, 'email-06-test-sent');
-  // A provider that is not configured answers with its error, shown as it is.
+  // A provider that is not configured answers with its error, and a manager sees the setting to set.
   await panel.getByRole('combobox', { name: 'Email delivery provider' }).click();
   await page.getByRole('option', { name: 'SendGrid' }).click();
   await panel.getByRole('button', { name: 'Send test' }).click();
-  await expect(panel.getByRole('alert')).toHaveText('Service not configured');
+  const refusal = panel.getByRole('alert');
+  await expect(refusal).toContainText('Service not configured');
+  await expect(refusal.getByText('SENDGRID_API_KEY')).toBeVisible();
   await shot(page, 'email-06b-provider-error');
   await expect.poll(() => mailsTo(testAddress).length).toBe(1);
   const mail = mailsTo(testAddress)[0];
