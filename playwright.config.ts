@@ -44,7 +44,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: 0,
   // Every spec signs up its own users and workspaces through the API, so files can run side by side
-  // (`npm test` runs two); the tests of one file stay in order in one worker (some seed in beforeAll).
+  // (E2E_WORKERS sets how many); the tests of one file stay in order in one worker (some seed in beforeAll).
   workers: WORKERS,
   fullyParallel: false,
   timeout: 60_000,
