@@ -121,7 +121,13 @@ async function seedAll(browser: Browser): Promise<Seeded> {
       endTime: '2026-07-01T18:00:00.000Z',
     })
   ).id;
-  items.email = (await seedItem(page.request, ws, 'email', { name: 'Welcome mail', subject: 'Hello' })).id;
+  items.email = (
+    await seedItem(page.request, ws, 'email', {
+      name: 'Welcome mail',
+      subject: 'Hello',
+      testAddresses: 'qa@example.com',
+    })
+  ).id;
   items[IMAGE_SET] = (
     await seedItem(page.request, ws, IMAGE_SET, {
       masterImage: image,
@@ -385,6 +391,15 @@ test('dialogs have no serious or critical axe violations', async ({ page }) => {
   await expect(page.getByRole('dialog', { name: 'Add a role' })).toBeVisible();
   await audit.check('add role dialog');
   await page.keyboard.press('Escape');
+
+  // A test send through a provider that is not configured: the refusal names the setting to set.
+  await page.goto(itemPath('email'));
+  const testSend = page.getByTestId('email-test-send');
+  await testSend.getByRole('combobox', { name: 'Email delivery provider' }).click();
+  await page.getByRole('option', { name: 'SendGrid' }).click();
+  await testSend.getByRole('button', { name: 'Send test' }).click();
+  await expect(testSend.getByRole('alert').getByText('SENDGRID_API_KEY')).toBeVisible();
+  await audit.check('test send refused, with the setting hint');
 
   // The customers import dialog.
   await page.goto(`/${ws}/marketing/_customers`);
