@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '@server/app';
 import { loadConfig, type Config } from '@server/config';
+import { openDatabase, type Database } from '@server/db/client';
 import type { Mailer } from '@server/mail/mailer';
 import { openTestDatabase, type TestDatabase } from './database';
 
@@ -47,6 +48,32 @@ export async function createTestApp(
       await app.close();
       await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SecondServer {
+  app: FastifyInstance;
+  /** Its own connection to the test database. */
+  database: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * Another server process on the same PostgreSQL database as `t`, over a connection of its own, as a
+ * second machine behind a load balancer would run: for what must reach it through the database alone.
+ */
+export async function startSecondServer(t: TestApp): Promise<SecondServer> {
+  if (!t.database.url) throw new Error('A second server process needs the PostgreSQL test database');
+  const database = await openDatabase({ databaseUrl: t.database.url, maxConnections: 2 });
+  const app = await buildApp({ config: t.config, db: database.db, logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    async close() {
+      await app.close();
+      await database.close();
     },
   };
 }

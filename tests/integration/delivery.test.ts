@@ -1,8 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { Item } from '@shared/api/items';
-import { buildApp } from '@server/app';
-import { openDatabase, type Database } from '@server/db/client';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createTestApp, startSecondServer, type SecondServer, type TestApp } from '../helpers/test-app';
 import { makeImage } from '../fixtures/images';
 import { uploadImage } from '../fixtures/media';
 import { testDatabaseKind } from '../helpers/database';
@@ -390,17 +387,13 @@ describe('delivery API', () => {
 });
 
 describe.runIf(testDatabaseKind() === 'postgres')('delivery cache across server processes', () => {
-  let second: Database;
-  let other: FastifyInstance;
+  let other: SecondServer;
 
   beforeAll(async () => {
-    second = await openDatabase({ databaseUrl: t.database.url!, maxConnections: 2 });
-    other = await buildApp({ config: t.config, db: second.db, logger: false });
-    await other.ready();
+    other = await startSecondServer(t);
   });
   afterAll(async () => {
     await other.close();
-    await second.close();
   });
 
   it('drops another process’s cached copies when this one publishes (LISTEN/NOTIFY)', async () => {
@@ -408,7 +401,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('delivery cache across server 
     const item = await post('Across');
     await publish(t, manager, team.ws, 'blog-post', item.id);
     const readOther = () =>
-      other.inject({
+      other.app.inject({
         method: 'GET',
         url: `/delivery/v1/${team.ws}/live/items/blog-post/${item.id}`,
         headers: { authorization: `Bearer ${key}` },

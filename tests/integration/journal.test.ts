@@ -1,12 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { desc, gt } from 'drizzle-orm';
-import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
-import { buildApp } from '@server/app';
-import { openDatabase, type Database } from '@server/db/client';
+import type { LightMyRequestResponse, RouteOptions } from 'fastify';
 import { auditLog } from '@server/db/schema';
 import { subscribeToChanges, type Change } from '@server/journal/changes';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createTestApp, startSecondServer, type SecondServer, type TestApp } from '../helpers/test-app';
 import { testDatabaseKind } from '../helpers/database';
 import { makeImage } from '../fixtures/images';
 import { uploadImage } from '../fixtures/media';
@@ -344,18 +342,17 @@ describe('the write journal', () => {
   });
 
   describe.runIf(testDatabaseKind() === 'postgres')('on PostgreSQL', () => {
-    let second: Database;
-    let other: FastifyInstance;
+    let other: SecondServer;
 
     beforeAll(async () => {
-      second = await openDatabase({ databaseUrl: t.database.url!, maxConnections: 2 });
-      other = await buildApp({ config: t.config, db: second.db, logger: false });
-      await other.ready();
-      subscribeToChanges(second.db, 'journal-test', { apply: (change) => heard.push(change), clear() {} });
+      other = await startSecondServer(t);
+      subscribeToChanges(other.database.db, 'journal-test', {
+        apply: (change) => heard.push(change),
+        clear() {},
+      });
     });
     afterAll(async () => {
       await other.close();
-      await second.close();
     });
 
     it('announces every journaled write to another server process', async () => {

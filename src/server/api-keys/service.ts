@@ -12,7 +12,7 @@ import { resolveStage } from '../items/service';
 import { requireManager, type WorkspaceAccess } from '../workspaces/access';
 import * as repo from './repository';
 
-export function toSummary(row: repo.ApiKeyRow): ApiKeySummary {
+function toSummary(row: repo.ApiKeyRow): ApiKeySummary {
   return {
     id: row.id,
     name: row.name,

@@ -3,8 +3,6 @@ import type { Db, Tx } from '../db/client';
 import { approvals } from '../db/schema';
 import type { ItemKey } from '../items/repository';
 
-export type ApprovalRow = typeof approvals.$inferSelect;
-
 const ofItem = (key: ItemKey) =>
   and(
     eq(approvals.workspaceId, key.workspaceId),

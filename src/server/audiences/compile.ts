@@ -113,7 +113,7 @@ function pathComparison(
 }
 
 /** A comparison of a jsonb column's value with a rule's operator and value; never null. */
-export function compileComparison(
+function compileComparison(
   source: SQL,
   key: string,
   type: AttributeType,

@@ -32,7 +32,7 @@ const partitions = Array.from({ length: CUSTOMER_PARTITIONS }, (_, partition) =>
  * The item service's hook: an audience's criteria are checked strictly on every save —
  * depth, operators and values by type, referenced items existing, no audience including itself.
  */
-export async function checkAudienceCriteria(
+async function checkAudienceCriteria(
   ctx: AppContext,
   scope: SchemaScope,
   data: Record<string, unknown>,

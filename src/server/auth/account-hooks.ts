@@ -14,7 +14,7 @@ export interface VerifiedAccount {
  * confirmed link), in the transaction of that step: joining the workspaces that invited the address.
  * Registered when the app is built (app.ts), so auth imports none of them.
  */
-export type AccountVerifiedHook = (db: Db | Tx, account: VerifiedAccount) => Promise<unknown>;
+type AccountVerifiedHook = (db: Db | Tx, account: VerifiedAccount) => Promise<unknown>;
 
 declare module '../context' {
   interface AppContext {

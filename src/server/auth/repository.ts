@@ -8,7 +8,7 @@ import { journalAccountChange } from '../journal/journal';
 export type UserRow = typeof users.$inferSelect;
 /** A signed-in user as a request sees them: with the client address audit rows name (none outside requests). */
 export type Caller = UserRow & { readonly address?: string | null };
-export type SessionRow = typeof sessions.$inferSelect;
+type SessionRow = typeof sessions.$inferSelect;
 export interface SessionUser {
   user: UserRow;
   session: SessionRow;

@@ -100,7 +100,7 @@ export async function signUp(
 
 /** Sign-in attempts an address may have per window, from any number of client addresses and processes. */
 export const SIGN_IN_ATTEMPTS = 10;
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+const SIGN_IN_WINDOW_MS = 15 * 60_000;
 
 /** The per-account limit keys on the address typed, so an unknown address is locked out exactly like a known one. */
 const attemptKey = (email: string) => hashToken(`sign-in:${email}`);

@@ -8,7 +8,7 @@ import { actorOf, journal } from '../journal/journal';
 import type { WorkspaceAccess } from '../workspaces/access';
 import * as repo from './repository';
 
-export const presentBatch = (row: repo.BatchRow): Batch => ({
+const presentBatch = (row: repo.BatchRow): Batch => ({
   id: row.id,
   kind: row.kind,
   fileName: row.fileName,

@@ -17,7 +17,7 @@ export interface Copy {
 const OPERATORS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'] as const;
 type Operator = (typeof OPERATORS)[number];
 
-export interface Filter {
+interface Filter {
   field: string;
   op: Operator;
   value: string;
@@ -81,7 +81,7 @@ export function parseListOptions(schema: SchemaType, query: DeliveryQuery): List
   };
 }
 
-export function encodeCursor(value: unknown, id: string) {
+function encodeCursor(value: unknown, id: string) {
   return Buffer.from(JSON.stringify([value ?? null, id])).toString('base64url');
 }
 
@@ -98,7 +98,7 @@ function decodeCursor(text: string): { value: unknown; id: string } {
 }
 
 /** The value an item sorts and filters by. */
-export function sortValue(copy: Copy, key: string): unknown {
+function sortValue(copy: Copy, key: string): unknown {
   if (key === 'publishedAt') return copy.publishedAt;
   if (key === 'id') return copy.id;
   if (key === 'version') return copy.version;
@@ -106,7 +106,7 @@ export function sortValue(copy: Copy, key: string): unknown {
 }
 
 /** Numbers by value, everything else as text; missing values sort last. */
-export function compareValues(a: unknown, b: unknown): number {
+function compareValues(a: unknown, b: unknown): number {
   const aMissing = a === undefined || a === null;
   const bMissing = b === undefined || b === null;
   if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
@@ -132,7 +132,7 @@ function compareTo(value: unknown, wanted: string): number | null {
   return compareValues(typeof value === 'string' ? value : String(value), wanted);
 }
 
-export function matches(copy: Copy, filter: Filter): boolean {
+function matches(copy: Copy, filter: Filter): boolean {
   const value = copy.data[filter.field];
   switch (filter.op) {
     case 'eq':

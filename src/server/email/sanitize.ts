@@ -105,7 +105,7 @@ const EMAIL_POLICY: sanitizeHtml.IOptions = {
 };
 
 /** Sanitises email HTML (a template's `gjs-nl-html`, or a message about to be sent). */
-export function sanitizeEmailHtml(html: string): string {
+function sanitizeEmailHtml(html: string): string {
   const out = sanitizeHtml(html, EMAIL_POLICY);
   // A background attribute is a URL too: only http(s) or own relative images.
   return out.replace(/\sbackground="([^"]*)"/g, (whole, value: string) =>
@@ -147,7 +147,7 @@ function cleanSheet(root: Root) {
 }
 
 /** Sanitises a template's style sheet (`gjs-nl-css`); CSS that does not parse is dropped whole. */
-export function sanitizeEmailCss(css: string): string {
+function sanitizeEmailCss(css: string): string {
   let root: Root;
   try {
     root = postcss.parse(css);
@@ -179,7 +179,7 @@ export function absoluteImageUrls(html: string, publicUrl: string): string {
  * `combinedMarkup`: the (sanitised) HTML with the (sanitised) CSS inlined by juice, sanitised again,
  * own image URLs made absolute, and the @media rules kept in one <style> for phones.
  */
-export function buildCombinedMarkup(html: string, css: string, publicUrl: string): string {
+function buildCombinedMarkup(html: string, css: string, publicUrl: string): string {
   const inlined = juice.inlineContent(html, css, {
     applyAttributesTableElements: true,
     applyWidthAttributes: true,
@@ -310,7 +310,7 @@ function cleanAssets(value: unknown): unknown {
     );
 }
 
-export interface EmailTemplateContent {
+interface EmailTemplateContent {
   'gjs-nl-html'?: string;
   'gjs-nl-css'?: string;
   'gjs-nl-styles'?: unknown;
@@ -323,7 +323,7 @@ export interface EmailTemplateContent {
  * The template content as it may be stored: HTML, CSS, GrapesJS's project data and assets sanitised,
  * and `combinedMarkup` rebuilt on the server (whatever the client sent for it).
  */
-export function prepareEmailTemplate(
+function prepareEmailTemplate(
   content: EmailTemplateContent,
   options: { publicUrl: string },
 ): EmailTemplateContent {
@@ -346,7 +346,7 @@ export function prepareEmailTemplate(
 }
 
 /** For the item-save path: every email-template field of the data, prepared for storing. */
-export function prepareEmailFields<T extends Readonly<Record<string, unknown>>>(
+function prepareEmailFields<T extends Readonly<Record<string, unknown>>>(
   fields: readonly { key: string; type: string }[],
   data: T,
   options: { publicUrl: string },

@@ -43,7 +43,7 @@ const htmlDocument = (body: string) =>
  * recipient can load (other relative URLs made absolute there too), and a text part (the
  * given text, or text derived from the HTML).
  */
-export function composeMessage(
+function composeMessage(
   ctx: AppContext,
   workspaceId: string,
   content: { recipients: string[]; subject: string; text: string; html: string },
@@ -102,7 +102,7 @@ async function deliver(ctx: AppContext, provider: TestSendProvider, message: Out
   });
 }
 
-export function presentTestSend(row: repo.TestSendRow): TestSendRecord {
+function presentTestSend(row: repo.TestSendRow): TestSendRecord {
   return {
     id: row.id,
     itemId: row.itemId,

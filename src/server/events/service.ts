@@ -4,7 +4,7 @@ import type { UserRow } from '../auth/repository';
 import { findMember } from '../workspaces/members-repository';
 import { insertEvent } from './repository';
 
-export const ANONYMOUS_USER_ID = '__anonymous';
+const ANONYMOUS_USER_ID = '__anonymous';
 
 /**
  * Stores an analytics event (spec §3: xmUser, xmSession, xmWs, url, eventType). The user and session come

@@ -132,16 +132,6 @@ export async function requireFile(
   return row;
 }
 
-/** The file record, for code that builds a File field value (e.g. the bulk upload command); undefined if unknown. */
-export async function fileRecordOf(
-  ctx: AppContext,
-  workspaceId: string,
-  storageName: string,
-): Promise<FileRecord | undefined> {
-  const row = await repo.findFile(ctx.db, workspaceId, storageName);
-  return row ? toFileRecord(row) : undefined;
-}
-
 /** The records of the named files of a workspace, by storage name; unknown names are absent. */
 export async function fileRecordsOf(
   ctx: AppContext,

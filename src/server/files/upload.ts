@@ -18,14 +18,14 @@ export interface ReceivedUpload {
   md5Hash: string;
 }
 
-export const tooLarge = (maxBytes: number) =>
+const tooLarge = (maxBytes: number) =>
   new AppError('too_large', `The file is too large. The limit is ${formatSize(maxBytes)}.`);
 
 /** Slack for the multipart envelope around the file when comparing Content-Length with the limit. */
 const ENVELOPE_BYTES = 64 * 1024;
 
 /** A file name safe to store and show: no path, no control characters, at most 255 characters. */
-export function cleanFileName(raw: string | undefined): string {
+function cleanFileName(raw: string | undefined): string {
   const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
   const clean = base
     // eslint-disable-next-line no-control-regex

@@ -3,8 +3,6 @@ import type { Db } from '../db/client';
 import { itemVersions, members, users } from '../db/schema';
 import type { ItemKey } from '../items/repository';
 
-export type ItemVersionRow = typeof itemVersions.$inferSelect;
-
 const ofItem = (key: ItemKey) =>
   and(
     eq(itemVersions.workspaceId, key.workspaceId),

@@ -16,13 +16,13 @@ export const UNSAFE_KEY_MESSAGE = 'Field names must not contain NUL characters o
 /** NUL, a high surrogate without its low half, or a low surrogate without its high half. */
 const UNSAFE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export const isUnsafeText = (text: string) => UNSAFE_TEXT.test(text);
+const isUnsafeText = (text: string) => UNSAFE_TEXT.test(text);
 
 /**
  * The deepest nesting of arrays and objects in JSON text, read without parsing or recursion so that any
  * input is safe; it stops counting once past `limit`. Brackets inside strings do not count.
  */
-export function jsonDepthExceeds(text: string, limit: number): boolean {
+function jsonDepthExceeds(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

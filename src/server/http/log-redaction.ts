@@ -26,7 +26,7 @@ function redactValue(value: unknown, depth: number): unknown {
 }
 
 /** A plain, loggable copy of an error (with its causes) whose query parameters are replaced by `[redacted]`. */
-export function serializeError(err: unknown): unknown {
+function serializeError(err: unknown): unknown {
   return serializeErrorAt(err, 0);
 }
 

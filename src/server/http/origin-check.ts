@@ -4,7 +4,7 @@ import { SESSION_COOKIE } from './session-cookie';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export const CROSS_ORIGIN_MESSAGE = 'Cross-origin request refused';
+const CROSS_ORIGIN_MESSAGE = 'Cross-origin request refused';
 
 /** The origin a browser says the request comes from: `Origin`, or failing it the `Referer`'s origin. */
 function requestOrigin(request: FastifyRequest): string | undefined {

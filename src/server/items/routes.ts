@@ -21,10 +21,10 @@ import { WorkspaceParams } from '../workspaces/workspace-scope';
 import { schemaIn } from './scope';
 import * as items from './service';
 
-export const SchemaParams = WorkspaceParams.extend({ schema: SchemaName });
+const SchemaParams = WorkspaceParams.extend({ schema: SchemaName });
 export const ItemParams = SchemaParams.extend({ id: ItemId });
-export const FunSchemaParams = z.object({ schema: SchemaName });
-export const FunItemParams = z.object({ schema: SchemaName, id: ItemId });
+const FunSchemaParams = z.object({ schema: SchemaName });
+const FunItemParams = z.object({ schema: SchemaName, id: ItemId });
 
 /** An item's path under the workspace scope. */
 export const ITEM_PATH = '/items/:schema/:id';

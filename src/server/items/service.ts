@@ -71,7 +71,7 @@ function normaliseNameSlugs(schema: SchemaType, data: Record<string, unknown>) {
  * saving' with the field errors, unless the schema allows saving with errors: then it is stored with
  * hasErrors). `id` names the item being saved (none for a new one).
  */
-export async function checkItemData(
+async function checkItemData(
   ctx: AppContext,
   scope: SchemaScope,
   input: Record<string, unknown>,
@@ -187,7 +187,7 @@ export async function requireItem(ctx: AppContext, scope: SchemaScope, id: strin
   return row;
 }
 
-export function encodeCursor(cursor: repo.Cursor) {
+function encodeCursor(cursor: repo.Cursor) {
   return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString('base64url');
 }
 
@@ -197,7 +197,7 @@ export function encodeCursor(cursor: repo.Cursor) {
  */
 const CURSOR_INSTANT = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-export function decodeCursor(text: string): repo.Cursor {
+function decodeCursor(text: string): repo.Cursor {
   try {
     const [at, id] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
     if (

@@ -24,14 +24,14 @@ export interface ChangeSubscriber {
 }
 
 /** The one channel of change notices; a payload is `{process}\t{echo}` then one line per change. */
-export const CHANGES_CHANNEL = 'marquee_changes';
+const CHANGES_CHANNEL = 'marquee_changes';
 
 /** A NOTIFY payload holds under 8,000 bytes; lines past this many go in the next announcement. */
 const MAX_PAYLOAD_CHARS = 7_000;
 /** How long a write waits for its announcement to come back before it answers anyway. */
 const ECHO_WAIT_MS = 100;
 
-export function encodeChange(change: Change): string {
+function encodeChange(change: Change): string {
   switch (change.kind) {
     case 'workspace':
       return `workspace\t${change.workspaceId}`;
@@ -46,7 +46,7 @@ export function encodeChange(change: Change): string {
   }
 }
 
-export function decodeChange(line: string): Change | undefined {
+function decodeChange(line: string): Change | undefined {
   const [kind, a = '', b = ''] = line.split('\t');
   if (kind === 'workspace' && a) return { kind, workspaceId: a };
   if (kind === 'items') return { kind, workspaceId: a || undefined };

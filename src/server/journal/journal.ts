@@ -12,7 +12,7 @@ export interface Actor {
   address?: string | null;
 }
 
-export type AuditTargetType =
+type AuditTargetType =
   'item' | 'workspace' | 'member' | 'api-key' | 'webhook' | 'schedule' | 'import' | 'test-send' | 'file';
 
 export interface AuditRecord {
@@ -48,7 +48,7 @@ export function itemLabel(data: Record<string, unknown> | null | undefined): str
 const ITEM_LABEL_SQL = sql.raw(`left(coalesce(nullif(data->>'title', ''), nullif(data->>'name', '')), 200)`);
 
 /** An item an event is about, at the version the change left it. */
-export interface ItemRef {
+interface ItemRef {
   workspaceId: string;
   schema: string;
   id: string;
@@ -56,7 +56,7 @@ export interface ItemRef {
 }
 
 /** A webhook event to queue for the workspace's subscribed webhooks. */
-export interface ItemEvent {
+interface ItemEvent {
   item: ItemRef;
   event: WebhookEvent;
   stage?: string | null;

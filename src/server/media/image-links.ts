@@ -8,7 +8,7 @@ import { parseOwnImageUrl } from '@shared/media/urls';
  * `/fun/emailImage/` links instead, signed with MARQUEE_SECRET for exactly that workspace, file and
  * size, so the holder can load that image and no other.
  */
-export const EMAIL_IMAGE_PATH = '/fun/emailImage/';
+const EMAIL_IMAGE_PATH = '/fun/emailImage/';
 /** File URLs (full size) are sent as thumbnails this wide, the usual email width ×2 for sharp screens. */
 const FULL_WIDTH = 1200;
 
@@ -22,7 +22,7 @@ export interface ImageLink {
 const payloadOf = (link: ImageLink) =>
   [link.workspaceId, link.storageName, link.w ?? '', link.h ?? ''].join('\n');
 
-export const signImageLink = (secret: string, link: ImageLink) =>
+const signImageLink = (secret: string, link: ImageLink) =>
   crypto.createHmac('sha256', `email-image:${secret}`).update(payloadOf(link)).digest('base64url');
 
 export function isSignedImageLink(secret: string, link: ImageLink, sig: string) {

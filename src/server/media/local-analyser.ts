@@ -7,12 +7,12 @@ import type { AppContext } from '../context';
 import * as filesRepo from '../files/repository';
 import { readExif } from './exif';
 
-export const NOT_ANALYSED_SAFE_SEARCH =
+const NOT_ANALYSED_SAFE_SEARCH =
   'Safe search not analysed: no image analysis service is configured (set GOOGLE_VISION_API_KEY)';
-export const LOCAL_MATCHING_ONLY =
+const LOCAL_MATCHING_ONLY =
   "Matching images on the public internet not checked: compared with this workspace's own images only";
 
-export interface ImageMatch {
+interface ImageMatch {
   storageName: string;
   name: string;
   distance: number;
@@ -27,11 +27,7 @@ export interface FileUsage {
 export type FindUsages = (workspaceId: string, storageNames: string[]) => Promise<Map<string, FileUsage[]>>;
 
 /** The workspace's other images whose dHash is within the near-duplicate distance, closest first. */
-export async function findMatches(
-  ctx: AppContext,
-  row: filesRepo.FileRow,
-  limit = 20,
-): Promise<ImageMatch[]> {
+async function findMatches(ctx: AppContext, row: filesRepo.FileRow, limit = 20): Promise<ImageMatch[]> {
   if (!row.dhash) return [];
   const others = await filesRepo.listHashesExcept(ctx.db, row.workspaceId, row.storageName);
   return others
@@ -45,7 +41,7 @@ export async function findMatches(
 }
 
 /** Tags from the file's own metadata: format, orientation, size class, transparency, animation, camera. */
-export async function metadataLabels(source: Readable): Promise<{ best: string; tags: string[] }> {
+async function metadataLabels(source: Readable): Promise<{ best: string; tags: string[] }> {
   const reader = await pipeIntoSharp(source, (sharp) => sharp({ limitInputPixels: false }));
   const meta = await reader.metadata();
   source.destroy();

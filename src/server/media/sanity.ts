@@ -13,7 +13,7 @@ const VISION_MAX_SIDE = 1600;
 const visions = new WeakMap<AppContext, GoogleVision | null>();
 
 /** The Vision adapter when GOOGLE_VISION_API_KEY is set, otherwise null (the local analyser serves). */
-export function visionOf(ctx: AppContext): GoogleVision | null {
+function visionOf(ctx: AppContext): GoogleVision | null {
   if (!visions.has(ctx)) {
     const { googleVisionApiKey: apiKey, googleVisionUrl: baseUrl } = ctx.config;
     visions.set(ctx, apiKey ? createGoogleVision({ apiKey, baseUrl }) : null);

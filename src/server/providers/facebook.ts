@@ -31,7 +31,7 @@ export async function longLivedToken(config: ServiceProviderConfig, shortLived: 
   return tokenSetOf(body);
 }
 
-export async function pageAccounts(config: ServiceProviderConfig, accessToken: string) {
+async function pageAccounts(config: ServiceProviderConfig, accessToken: string) {
   const body = await providerJson<GraphList<{ id: string; name: string; category?: string }>>(
     graphUrl(config, 'me/accounts', { fields: 'id,name,category', access_token: accessToken }),
   );
@@ -39,14 +39,14 @@ export async function pageAccounts(config: ServiceProviderConfig, accessToken: s
 }
 
 /** Ad accounts the user can use (`me/adaccounts`), which accountId is picked from. */
-export async function adAccounts(config: ServiceProviderConfig, accessToken: string) {
+async function adAccounts(config: ServiceProviderConfig, accessToken: string) {
   const body = await providerJson<GraphList<{ id: string; name: string; account_id?: string }>>(
     graphUrl(config, 'me/adaccounts', { fields: 'id,name,account_id', access_token: accessToken }),
   );
   return (body.data ?? []).map(({ id, name }) => ({ id: String(id), name }));
 }
 
-export async function grantedPermissions(config: ServiceProviderConfig, accessToken: string) {
+async function grantedPermissions(config: ServiceProviderConfig, accessToken: string) {
   const body = await providerJson<GraphList<{ permission: string; status: string }>>(
     graphUrl(config, 'me/permissions', { access_token: accessToken }),
   );

@@ -45,7 +45,7 @@ const errorOf = (body: unknown) =>
   (body as { error?: { message?: string } } | null)?.error?.message ?? 'no message';
 
 /** Address components of a place as the spec's address parts. */
-export function googleAddress(place: RawPlace): PlaceAddress {
+function googleAddress(place: RawPlace): PlaceAddress {
   const components = place.addressComponents ?? [];
   const part = (type: string, form: 'longText' | 'shortText' = 'longText') =>
     components.find((c) => c.types?.includes(type))?.[form];

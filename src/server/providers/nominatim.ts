@@ -30,7 +30,7 @@ const BIAS_BOX_DEGREES = 0.5;
 const placeIdOf = (place: RawPlace) =>
   place.osm_type && place.osm_id !== undefined ? `${place.osm_type[0].toUpperCase()}${place.osm_id}` : null;
 
-export function nominatimAddress(place: RawPlace): PlaceAddress {
+function nominatimAddress(place: RawPlace): PlaceAddress {
   const a = place.address ?? {};
   const latitude = Number(place.lat);
   const longitude = Number(place.lon);

@@ -96,7 +96,7 @@ export function authorizationUrl(
 }
 
 /** The most telling message in a provider's error body (Graph, OAuth 2 and X shapes). */
-export function providerMessage(body: unknown, fallback: string): string {
+function providerMessage(body: unknown, fallback: string): string {
   if (!body || typeof body !== 'object') return fallback;
   const b = body as Record<string, unknown>;
   const error = b.error as Record<string, unknown> | string | undefined;
@@ -154,7 +154,7 @@ export const formPost = (url: string, form: Record<string, string>) =>
 export const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
 
 /** HTTP basic credentials of the OAuth client (RFC 6749 §2.3.1: each part form-encoded). */
-export const basicAuth = (config: ServiceProviderConfig) =>
+const basicAuth = (config: ServiceProviderConfig) =>
   `Basic ${Buffer.from(`${encodeURIComponent(config.clientId ?? '')}:${encodeURIComponent(config.clientSecret ?? '')}`).toString('base64')}`;
 
 async function tokenRequest(

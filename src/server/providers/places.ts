@@ -9,7 +9,7 @@ export interface PlacesProvider {
   details(placeId: string): Promise<PlaceAddress | null>;
 }
 
-export interface PlaceLookup {
+interface PlaceLookup {
   suggestions: PlaceSuggestion[];
   /** Addresses the provider answered along with the suggestions (so details need no second call). */
   addresses?: Map<string, PlaceAddress>;

@@ -16,7 +16,7 @@ export interface SendGridMessage {
   html: string;
 }
 
-export class SendGridError extends Error {
+class SendGridError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'SendGridError';

@@ -12,7 +12,7 @@ export class VisualisationError extends Error {
 const MAX_BYTES = 1024 * 1024;
 
 /** `Name: value` → a header pair; anything else is ignored. */
-export function parseHeader(header: string | undefined): Record<string, string> {
+function parseHeader(header: string | undefined): Record<string, string> {
   const match = header && /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s*(.*)$/.exec(header);
   return match ? { [match[1]]: match[2].trim() } : {};
 }

@@ -1,12 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { published } from '../db/schema';
 import type { ItemKey, ItemRow } from '../items/repository';
-
-export type StageCopyRow = Pick<
-  typeof published.$inferSelect,
-  'schema' | 'id' | 'stage' | 'version' | 'publishedAt' | 'publishedBy'
->;
 
 const ofItem = (key: ItemKey) =>
   and(eq(published.workspaceId, key.workspaceId), eq(published.schema, key.schema), eq(published.id, key.id));
@@ -77,13 +72,4 @@ export async function deleteCopy(tx: Tx, key: ItemKey, stage: string) {
     .where(and(ofItem(key), eq(published.stage, stage)))
     .returning({ id: published.id });
   return rows.length > 0;
-}
-
-/** Number of stage copies in a workspace, for the subscription usage. */
-export async function countCopies(db: Db, workspaceId: string) {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(published)
-    .where(eq(published.workspaceId, workspaceId));
-  return row?.n ?? 0;
 }

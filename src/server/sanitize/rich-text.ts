@@ -17,7 +17,7 @@ export interface SanitizeOptions {
 }
 
 /** Attributes that tie an inline image or link to a referenced item (for `_references` and the change log). */
-export const REFERENCE_ATTRIBUTES = ['data-ref-id', 'data-ref-schema-type'] as const;
+const REFERENCE_ATTRIBUTES = ['data-ref-id', 'data-ref-schema-type'] as const;
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
 const TEXT = [
@@ -100,7 +100,7 @@ function fieldAt(schema: SchemaType, path: string): FieldDef | undefined {
 }
 
 /** Sanitises HTML under a rich-text field's allow-list. */
-export function sanitizeRichTextHtml(html: string, options: SanitizeOptions = {}): string {
+function sanitizeRichTextHtml(html: string, options: SanitizeOptions = {}): string {
   return sanitizeHtml(html, richTextPolicy(options));
 }
 

@@ -11,7 +11,7 @@ import { unpublishItem } from '../publishing/service';
 import { forgetCachedMembership } from '../workspaces/repository';
 import * as repo from './repository';
 
-export const toSchedule = (row: repo.ScheduleRow): Schedule => ({
+const toSchedule = (row: repo.ScheduleRow): Schedule => ({
   id: row.id,
   schema: row.schema,
   itemId: row.itemId,

@@ -15,7 +15,7 @@ import { unsealTokens } from './sealing';
  * server sealed for this workspace and the field's provider (tampered, foreign or made-up values are
  * refused with 400), and the stored `profile` is the one sealed with them, whatever the client sent.
  */
-export function checkServiceConnections(
+function checkServiceConnections(
   secret: string,
   workspaceId: string,
   schema: SchemaType,

@@ -56,8 +56,7 @@ export interface ServiceTokens extends TokenSet {
   profile: Record<string, unknown>;
 }
 
-export const tokensPurpose = (workspaceId: string, provider: string) =>
-  `service-tokens:${workspaceId}:${provider}`;
+const tokensPurpose = (workspaceId: string, provider: string) => `service-tokens:${workspaceId}:${provider}`;
 
 export const sealTokens = (secret: string, workspaceId: string, provider: string, tokens: ServiceTokens) =>
   seal(secret, tokensPurpose(workspaceId, provider), tokens);

@@ -53,7 +53,7 @@ interface AuthState {
 }
 
 /** The adapter and its configuration, or the 4xx that says why not ('Service not configured'). */
-export function adapterFor(ctx: AppContext, provider: string): { adapter: ServiceAdapter; config: ConfigOf } {
+function adapterFor(ctx: AppContext, provider: string): { adapter: ServiceAdapter; config: ConfigOf } {
   if (!isServiceProvider(provider)) throw notFound(SERVICE_MESSAGES.unknownProvider);
   const config = ctx.config.services[provider];
   if (!config.clientId) {

@@ -59,11 +59,6 @@ export async function findMembership(
   return cache ? cache.get(`${workspaceId}\n${userId}`, read) : read();
 }
 
-export async function findWorkspace(db: Db | Tx, id: string) {
-  const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id)).limit(1);
-  return row;
-}
-
 /** Workspaces where the user's member entry is active (spec §6). */
 export async function listWorkspacesOfUser(db: Db, userId: string) {
   return db

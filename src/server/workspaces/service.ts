@@ -27,7 +27,7 @@ const RESERVED_IDS = new Set([
   'docs',
   'new',
 ]);
-export const ADMIN_ROLE_ID = 'admin';
+const ADMIN_ROLE_ID = 'admin';
 
 export function toWorkspaceDto(row: repo.WorkspaceRow, permissions: Permissions): Workspace {
   return {

@@ -40,9 +40,6 @@ export const ERROR_STATUS = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** The status of a code, 500 for one the table does not know. */
-export const statusOf = (code: string): number => ERROR_STATUS[code as ErrorCode] ?? 500;
-
 /**
  * The `details` of a `not_configured` answer: the environment variable that switches the integration on
  * (and any that can stand in for it), which a workspace manager is shown.
