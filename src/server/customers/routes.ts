@@ -16,6 +16,7 @@ import type { AppContext } from '../context';
 import { AppError } from '../http/errors';
 import { malformedMultipart } from '../http/multipart';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
+import { importCustomerData, type ImportSource } from './import-customer-data';
 import type { ImportFormat } from './read-records';
 import * as customers from './service';
 
@@ -37,7 +38,7 @@ function fileNameOf(header: string | string[] | undefined) {
 }
 
 /** The body of an import as a stream: the raw CSV or NDJSON body, or the one file of a multipart form. */
-async function importSource(request: FastifyRequest): Promise<customers.ImportSource> {
+async function importSource(request: FastifyRequest): Promise<ImportSource> {
   const contentType = request.headers['content-type'];
   const length = Number(request.headers['content-length']);
   if (contentType?.startsWith('multipart/form-data')) {
@@ -106,12 +107,7 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
           },
         },
         async (request, reply) => {
-          const batch = await customers.importCustomerData(
-            ctx,
-            request.access,
-            kind,
-            await importSource(request),
-          );
+          const batch = await importCustomerData(ctx, request.access, kind, await importSource(request));
           return reply.code(201).send({ batch });
         },
       );
