@@ -250,7 +250,7 @@ async function main() {
             headers: { ...headers, 'content-type': 'text/csv' },
             payload: fs.createReadStream(file, { highWaterMark: 256 * 1024 }),
           },
-          202,
+          201,
         );
         fs.rmSync(file);
         const seconds = (performance.now() - t0) / 1000;

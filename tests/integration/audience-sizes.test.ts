@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
   defs = await defineCustomerData(t, manager, team.ws);
   const profiles = ['id,age', 'a,31', 'b,45', 'c,22'].join('\n');
-  expect((await importBody(t, manager, team.ws, 'profiles', 'text/csv', profiles)).statusCode).toBe(202);
+  expect((await importBody(t, manager, team.ws, 'profiles', 'text/csv', profiles)).statusCode).toBe(201);
 });
 afterAll(async () => {
   await worker?.close();
@@ -78,7 +78,7 @@ describe('audience sizes over time', () => {
 
   it("measuring every size (the audience list) records today's point again", async () => {
     const more = ['id,age', 'd,50', 'e,60'].join('\n');
-    expect((await importBody(t, manager, team.ws, 'profiles', 'text/csv', more)).statusCode).toBe(202);
+    expect((await importBody(t, manager, team.ws, 'profiles', 'text/csv', more)).statusCode).toBe(201);
     const sizes = (await call(t, 'GET', wsUrl(team.ws, 'audiences/sizes'), manager)).json();
     const [adults] = (await stats(manager)).audienceSizes;
     expect(sizes.sizes[adults.audienceId]).toBe(4);

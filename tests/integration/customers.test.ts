@@ -53,7 +53,7 @@ describe('profile import', () => {
       'p5,19,Lyon,,,,not-a-date',
     ].join('\n');
     const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', csv);
-    expect(res.statusCode).toBe(202);
+    expect(res.statusCode).toBe(201);
     const { batch } = res.json();
     expect(batch).toMatchObject({
       kind: 'profiles-import',
@@ -101,7 +101,7 @@ describe('profile import', () => {
       JSON.stringify({ id: 'p9', attributes: { tags: ['sale'], age: '44' } }),
     ].join('\n');
     const res = await importBody(t, importer, team.ws, 'profiles', 'application/x-ndjson', ndjson);
-    expect(res.statusCode).toBe(202);
+    expect(res.statusCode).toBe(201);
     expect(res.json().batch).toMatchObject({ status: 'done', processed: 2, failed: 2 });
     expect(res.json().batch.errors).toEqual([
       { line: 2, message: 'unknown attribute "unknown"' },
@@ -193,7 +193,7 @@ describe('profile import', () => {
   it('fails a batch whose CSV record never ends instead of holding the body', async () => {
     const body = `id,city\nok1,Lyon\nbad,"${'x'.repeat(1_100_000)}`;
     const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', body);
-    expect(res.statusCode).toBe(202);
+    expect(res.statusCode).toBe(201);
     expect(res.json().batch).toMatchObject({ status: 'failed' });
     expect(res.json().batch.errors).toContainEqual({
       line: 0,
@@ -203,7 +203,7 @@ describe('profile import', () => {
 
   it('fails a batch whose CSV header does not start with id', async () => {
     const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', 'age,id\n3,p1\n');
-    expect(res.statusCode).toBe(202);
+    expect(res.statusCode).toBe(201);
     expect(res.json().batch).toMatchObject({ status: 'failed', processed: 0 });
     expect(res.json().batch.errors[0].message).toContain('The header row must start with id');
   });
@@ -230,7 +230,7 @@ describe('profile import', () => {
       headers: { ...importer.auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
       payload,
     });
-    expect(res.statusCode).toBe(202);
+    expect(res.statusCode).toBe(201);
     expect(res.json().batch).toMatchObject({ fileName: 'people.csv', processed: 1, status: 'done' });
     expect((await profile('m1')).profile.attributes).toEqual({ city: 'Berlin' });
   });
@@ -253,7 +253,7 @@ describe('event import and live tracking', () => {
       'p3,visit,2026-06-03T11:00:00Z,3,,home',
     ].join('\n');
     const res = await importBody(t, importer, team.ws, 'customer-events', 'text/csv', csv);
-    expect(res.statusCode).toBe(202);
+    expect(res.statusCode).toBe(201);
     expect(res.json().batch).toMatchObject({ kind: 'customer-events-import', processed: 3, failed: 3 });
     expect(res.json().batch.errors).toEqual([
       { line: 4, message: 'unknown event "refund"' },
@@ -344,7 +344,7 @@ describe('event import and live tracking', () => {
       properties: { page: 'home' },
     }));
     const ok = await call(t, 'POST', wsUrl(team.ws, 'customer-events'), importer, { events });
-    expect(ok.statusCode).toBe(202);
+    expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ accepted: 1000 });
     const tooMany = await call(t, 'POST', wsUrl(team.ws, 'customer-events'), importer, {
       events: [...events, events[0]],

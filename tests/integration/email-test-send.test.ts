@@ -447,7 +447,7 @@ describe('merge tags', () => {
       'text/csv',
       'id,first-name\np-1,Grace\n',
     );
-    expect(imported.statusCode).toBe(202);
+    expect(imported.statusCode).toBe(201);
     const email = await createItem(t, owner, shop.ws, 'email', emailItem(shop.ws));
     const res = await itemSend(owner, { profileId: 'p-1' }, email.id, shop.ws);
     expect(res.statusCode, res.body).toBe(200);

@@ -30,7 +30,7 @@ beforeAll(async () => {
     .ws;
   defs = await defineCustomerData(t, manager, ws);
   const profiles = ['id,age', 'a,30', 'b,40', 'c,50', 'd,60'].join('\n');
-  expect((await importBody(t, manager, ws, 'profiles', 'text/csv', profiles)).statusCode).toBe(202);
+  expect((await importBody(t, manager, ws, 'profiles', 'text/csv', profiles)).statusCode).toBe(201);
 });
 afterAll(() => t.close());
 
@@ -94,7 +94,7 @@ it('imports (twice) and live tracking add to the counts; sizes are exact before,
       visit('b', '2026-05-01T00:00:00Z'),
     ],
   });
-  expect(tracked.statusCode).toBe(202);
+  expect(tracked.statusCode).toBe(200);
   // A refused batch writes no event and no count.
   const refused = await call(t, 'POST', wsUrl(ws, 'customer-events'), manager, {
     events: [visit('d', '2026-02-01T00:00:00Z'), { ...visit('d', '2026-02-01T00:00:00Z'), event: 'nope' }],

@@ -57,13 +57,13 @@ function csvOf(events: ReturnType<typeof someEvents>, badAt?: number) {
 
 const importEvents = async (ws: string, csv: string) => {
   const res = await importBody(t, manager, ws, 'customer-events', 'text/csv', csv);
-  expect(res.statusCode, res.body).toBe(202);
+  expect(res.statusCode, res.body).toBe(201);
   return res.json().batch;
 };
 
 const track = async (ws: string, events: ReturnType<typeof someEvents>) => {
   const res = await call(t, 'POST', wsUrl(ws, 'customer-events'), manager, { events });
-  expect(res.statusCode, res.body).toBe(202);
+  expect(res.statusCode, res.body).toBe(200);
 };
 
 const storedEvents = async (ws: string) =>
@@ -108,7 +108,7 @@ beforeAll(async () => {
     const { ws } = await teamWorkspace(t, manager, { name, domains: ['marketing'], roles: {}, people: {} });
     const defs = await defineCustomerData(t, manager, ws);
     const profiles = ['id,age', ...PROFILES.map((id, i) => `${id},${20 + i * 10}`)].join('\n');
-    expect((await importBody(t, manager, ws, 'profiles', 'text/csv', profiles)).statusCode).toBe(202);
+    expect((await importBody(t, manager, ws, 'profiles', 'text/csv', profiles)).statusCode).toBe(201);
     return { ws, defs };
   };
   imported = await workspace('Imported');

@@ -16,6 +16,7 @@ import type { AppContext } from '../context';
 import { AppError } from '../http/errors';
 import { malformedMultipart } from '../http/multipart';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
+import { importCustomerData, type ImportSource } from './import-customer-data';
 import type { ImportFormat } from './read-records';
 import * as customers from './service';
 
@@ -37,7 +38,7 @@ function fileNameOf(header: string | string[] | undefined) {
 }
 
 /** The body of an import as a stream: the raw CSV or NDJSON body, or the one file of a multipart form. */
-async function importSource(request: FastifyRequest): Promise<customers.ImportSource> {
+async function importSource(request: FastifyRequest): Promise<ImportSource> {
   const contentType = request.headers['content-type'];
   const length = Number(request.headers['content-length']);
   if (contentType?.startsWith('multipart/form-data')) {
@@ -69,6 +70,9 @@ async function importSource(request: FastifyRequest): Promise<customers.ImportSo
   };
 }
 
+const IMPORT_ANSWER =
+  'The whole file is read and written before the answer: 201 with the finished batch (done, or failed with why), its errors naming the lines that did not fit.';
+
 /** `/api/v1/workspaces/{ws}/profiles…` and `…/customer-events…`, under the workspace scope: customer data imports, tracking and reading. */
 export async function customerRoutes(instance: FastifyInstance, ctx: AppContext) {
   await instance.register(async (scope) => {
@@ -93,21 +97,18 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
             summary: kind === 'profiles' ? 'Import customer profiles' : 'Import customer events',
             description:
               kind === 'profiles'
-                ? 'text/csv (header `id` then attribute keys), application/x-ndjson (`{"id","attributes":{…}}`) or a multipart file. Re-importing an id updates it; an empty cell leaves a value as it was.'
-                : 'text/csv (header `profileId,event,at` then property keys), application/x-ndjson (`{"profileId","event","at","properties":{…}}`) or a multipart file.',
+                ? 'text/csv (header `id` then attribute keys), application/x-ndjson (`{"id","attributes":{…}}`) or a multipart file. Re-importing an id updates it; an empty cell leaves a value as it was. ' +
+                  IMPORT_ANSWER
+                : 'text/csv (header `profileId,event,at` then property keys), application/x-ndjson (`{"profileId","event","at","properties":{…}}`) or a multipart file. ' +
+                  IMPORT_ANSWER,
             consumes: ['text/csv', 'application/x-ndjson', 'multipart/form-data'],
             params,
-            response: { 202: ImportAnswer, 403: ErrorBody, 415: ErrorBody },
+            response: { 201: ImportAnswer, 403: ErrorBody, 415: ErrorBody },
           },
         },
         async (request, reply) => {
-          const batch = await customers.importCustomerData(
-            ctx,
-            request.access,
-            kind,
-            await importSource(request),
-          );
-          return reply.code(202).send({ batch });
+          const batch = await importCustomerData(ctx, request.access, kind, await importSource(request));
+          return reply.code(201).send({ batch });
         },
       );
     }
@@ -118,13 +119,13 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
         schema: {
           tags,
           summary: 'Track up to 1,000 events (all written or none)',
+          description: 'Answers 200 once the events are stored, with how many there were.',
           params,
           body: LiveEventsBody,
-          response: { 202: LiveEventsAnswer, 400: ErrorBody, 403: ErrorBody },
+          response: { 200: LiveEventsAnswer, 400: ErrorBody, 403: ErrorBody },
         },
       },
-      async (request, reply) =>
-        reply.code(202).send(await customers.trackEvents(ctx, request.access, request.body.events)),
+      async (request) => customers.trackEvents(ctx, request.access, request.body.events),
     );
 
     app.get(

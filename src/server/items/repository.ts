@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { coveringCells, EARTH_RADIUS_KM, type Point } from '@shared/geo/geohash';
 import type { Db, Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
@@ -46,13 +46,11 @@ const byPublishedKey = (key: ItemKey) =>
   and(eq(published.workspaceId, key.workspaceId), eq(published.schema, key.schema), eq(published.id, key.id));
 
 /** Stage copies and current approvals as JSON beside each item row: one round trip for a whole page. */
-export const copiesColumn = sql<
-  { stage: string; version: number; publishedAt: string; publishedBy: string }[]
->`(
+const copiesColumn = sql<{ stage: string; version: number; publishedAt: string; publishedBy: string }[]>`(
   select coalesce(json_agg(json_build_object('stage', p.stage, 'version', p.version, 'publishedAt', p.published_at, 'publishedBy', p.published_by)), '[]'::json)
   from published p
   where p.workspace_id = ${items.workspaceId} and p.schema = ${items.schema} and p.id = ${items.id})`;
-export const approvalsColumn = sql<
+const approvalsColumn = sql<
   { roleId: string; roleLabel: string; byId: string; byName: string; at: string }[]
 >`(
   select coalesce(json_agg(json_build_object('roleId', a.role_id, 'roleLabel', a.role_label, 'byId', a.by_id, 'byName', a.by_name, 'at', a.at) order by a.at, a.role_id), '[]'::json)
@@ -95,25 +93,24 @@ export async function copiesAndApprovalsOf(
   }));
 }
 
+/** The columns of an item read with its writer's names, stage copies and current approvals. */
+const withWriterColumns = {
+  item: items,
+  memberName: members.displayName,
+  userName: users.name,
+  copies: copiesColumn,
+  approvals: approvalsColumn,
+};
+/** The joins that find the names of an item's last writer: in the workspace, and their account. */
+const writerMember = and(eq(members.workspaceId, items.workspaceId), eq(members.userId, items.lastWrittenBy));
+const writerUser = eq(users.id, items.lastWrittenBy);
+
 const withWriter = (db: Db | Tx) =>
-  db
-    .select({
-      item: items,
-      memberName: members.displayName,
-      userName: users.name,
-      copies: copiesColumn,
-      approvals: approvalsColumn,
-    })
-    .from(items)
-    .leftJoin(
-      members,
-      and(eq(members.workspaceId, items.workspaceId), eq(members.userId, items.lastWrittenBy)),
-    )
-    .leftJoin(users, eq(users.id, items.lastWrittenBy));
+  db.select(withWriterColumns).from(items).leftJoin(members, writerMember).leftJoin(users, writerUser);
 
 type WithWriterRow = Awaited<ReturnType<ReturnType<typeof withWriter>['execute']>>[number];
 
-export const toWithWriter = (r: WithWriterRow): ItemWithWriter => ({
+const toWithWriter = (r: WithWriterRow): ItemWithWriter => ({
   item: r.item,
   writerName: r.memberName ?? r.userName ?? null,
   copies: r.copies.map((c) => ({ ...c, publishedAt: new Date(c.publishedAt) })),
@@ -332,114 +329,135 @@ export interface ListQuery {
 }
 
 /** `%text%` for ILIKE, with the pattern characters of the text taken literally. */
-export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The item's name or title contains the text, case-insensitively. */
+function nameOrTitleContains(text: string) {
+  const pattern = containsPattern(text);
+  return sql`(${items.data}->>'name' ilike ${pattern} or ${items.data}->>'title' ilike ${pattern})`;
+}
+
+const inSchemas = (column: typeof items.schema | typeof published.schema, schemas: string[]) =>
+  schemas.length === 1 ? eq(column, schemas[0]) : inArray(column, schemas);
+
+/** Rows after the cursor in newest-first order: an earlier time, or the same time and a smaller id. */
+const beforeCursor = (at: AnyColumn, id: AnyColumn, cursor: Cursor) =>
+  sql`(${at}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id})`;
+
+type ListedItem = ItemWithWriter & { sortAt: Date; distanceKm?: number };
+type FilterOf<K extends ItemFilter['kind']> = Extract<ItemFilter, { kind: K }>;
+
+const sortedByLastWrite = (r: WithWriterRow): ListedItem => ({
+  ...toWithWriter(r),
+  sortAt: r.item.lastWrittenAt,
+});
 
 /**
  * One keyset page, newest first: by last write, or for stage views by publish time. Answers up to
  * limit + 1 rows so the caller knows whether a next page exists; `sortAt` is the value the cursor carries.
  */
-export async function listItems(
+export async function listItems(db: Db, query: ListQuery): Promise<ListedItem[]> {
+  const { filter } = query;
+  if (filter.kind === 'near') return listNearPage(db, query, filter);
+  if (filter.kind === 'stage') return listStageCopies(db, query, filter);
+  if ((filter.kind === 'all' || filter.kind === 'written-by') && isPreparedPage(query)) {
+    return readPreparedPage(db, query, filter);
+  }
+  return listByLastWrite(db, query);
+}
+
+async function listNearPage(db: Db, query: ListQuery, filter: FilterOf<'near'>): Promise<ListedItem[]> {
+  const { center, radiusKm, writtenBy } = filter;
+  const { workspaceId, schemas, search, nearCursor, limit } = query;
+  const rows = await listNearItems(db, {
+    workspaceId,
+    schemas,
+    center,
+    radiusKm,
+    writtenBy,
+    search,
+    cursor: nearCursor,
+    limit,
+  });
+  return rows.map((r) => ({ ...r, sortAt: r.item.lastWrittenAt }));
+}
+
+/** The conditions of every list but near: the workspace, and the text searched for. */
+function workspaceAndSearch(query: ListQuery): (SQL | undefined)[] {
+  const conditions: (SQL | undefined)[] = [eq(items.workspaceId, query.workspaceId)];
+  if (query.search) conditions.push(nameOrTitleContains(query.search));
+  return conditions;
+}
+
+/** The items with a copy on a stage (all of them, outdated or aging ones), by publish time. */
+async function listStageCopies(db: Db, query: ListQuery, filter: FilterOf<'stage'>): Promise<ListedItem[]> {
+  const conditions = workspaceAndSearch(query);
+  conditions.push(
+    eq(published.workspaceId, query.workspaceId),
+    eq(published.stage, filter.stage),
+    inSchemas(published.schema, query.schemas),
+  );
+  if (filter.only === 'outdated') conditions.push(sql`${published.version} < ${published.itemVersion}`);
+  if (filter.only === 'aging' && filter.before) {
+    conditions.push(sql`${published.publishedAt} < ${filter.before.toISOString()}::timestamptz`);
+  }
+  if (query.cursor) conditions.push(beforeCursor(published.publishedAt, published.id, query.cursor));
+  const rows = await db
+    .select({ ...withWriterColumns, sortAt: published.publishedAt })
+    .from(items)
+    .leftJoin(members, writerMember)
+    .leftJoin(users, writerUser)
+    .innerJoin(
+      published,
+      and(
+        eq(published.workspaceId, items.workspaceId),
+        eq(published.schema, items.schema),
+        eq(published.id, items.id),
+      ),
+    )
+    .where(and(...conditions))
+    .orderBy(desc(published.publishedAt), desc(published.id))
+    .limit(query.limit + 1);
+  return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.sortAt }));
+}
+
+/** The list screen's own pages (one schema, all or mine, no search, up to 100): prepared ones. */
+const isPreparedPage = (query: ListQuery) =>
+  !query.search &&
+  query.schemas.length === 1 &&
+  Number.isInteger(query.limit) &&
+  query.limit >= 1 &&
+  query.limit <= 100;
+
+/** A page of the list screen: prepared once, no query building per request, kept in the item cache. */
+async function readPreparedPage(
   db: Db,
   query: ListQuery,
-): Promise<(ItemWithWriter & { sortAt: Date; distanceKm?: number })[]> {
-  const { filter, cursor } = query;
-  if (filter.kind === 'near') {
-    const { center, radiusKm, writtenBy } = filter;
-    const { workspaceId, schemas, search, nearCursor, limit } = query;
-    const rows = await listNearItems(db, {
-      workspaceId,
-      schemas,
-      center,
-      radiusKm,
-      writtenBy,
-      search,
-      cursor: nearCursor,
-      limit,
-    });
-    return rows.map((r) => ({ ...r, sortAt: r.item.lastWrittenAt }));
-  }
-  const conditions: (SQL | undefined)[] = [eq(items.workspaceId, query.workspaceId)];
-  if (query.search) {
-    const pattern = containsPattern(query.search);
-    conditions.push(
-      sql`(${items.data}->>'name' ilike ${pattern} or ${items.data}->>'title' ilike ${pattern})`,
-    );
-  }
-  const schemaCondition = (column: typeof items.schema | typeof published.schema) =>
-    query.schemas.length === 1 ? eq(column, query.schemas[0]) : inArray(column, query.schemas);
+  filter: FilterOf<'all' | 'written-by'>,
+): Promise<ListedItem[]> {
+  const { cursor } = query;
+  const params = {
+    workspaceId: query.workspaceId,
+    schema: query.schemas[0],
+    userId: filter.kind === 'written-by' ? filter.userId : null,
+    at: cursor?.at ?? null,
+    id: cursor?.id ?? null,
+  };
+  const read = async () => {
+    const page = preparedPage(db, filter.kind === 'written-by', cursor !== undefined, query.limit + 1);
+    const rows = await page.execute(params);
+    return rows.map(sortedByLastWrite);
+  };
+  const cache = itemReadCacheOf(db);
+  if (!cache) return read();
+  const key = [params.schema, params.userId, params.at, params.id, query.limit].join('\t');
+  return cache.page(query.workspaceId, key, read);
+}
 
-  if (filter.kind === 'stage') {
-    conditions.push(
-      eq(published.workspaceId, query.workspaceId),
-      eq(published.stage, filter.stage),
-      schemaCondition(published.schema),
-    );
-    if (filter.only === 'outdated') conditions.push(sql`${published.version} < ${published.itemVersion}`);
-    if (filter.only === 'aging' && filter.before) {
-      conditions.push(sql`${published.publishedAt} < ${filter.before.toISOString()}::timestamptz`);
-    }
-    if (cursor) {
-      conditions.push(
-        sql`(${published.publishedAt}, ${published.id}) < (${cursor.at}::timestamptz, ${cursor.id})`,
-      );
-    }
-    const rows = await db
-      .select({
-        item: items,
-        memberName: members.displayName,
-        userName: users.name,
-        copies: copiesColumn,
-        approvals: approvalsColumn,
-        sortAt: published.publishedAt,
-      })
-      .from(items)
-      .leftJoin(
-        members,
-        and(eq(members.workspaceId, items.workspaceId), eq(members.userId, items.lastWrittenBy)),
-      )
-      .leftJoin(users, eq(users.id, items.lastWrittenBy))
-      .innerJoin(
-        published,
-        and(
-          eq(published.workspaceId, items.workspaceId),
-          eq(published.schema, items.schema),
-          eq(published.id, items.id),
-        ),
-      )
-      .where(and(...conditions))
-      .orderBy(desc(published.publishedAt), desc(published.id))
-      .limit(query.limit + 1);
-    return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.sortAt }));
-  }
-
-  const isPreparedPage =
-    !query.search &&
-    query.schemas.length === 1 &&
-    (filter.kind === 'all' || filter.kind === 'written-by') &&
-    Number.isInteger(query.limit) &&
-    query.limit >= 1 &&
-    query.limit <= 100;
-  if (isPreparedPage) {
-    // The list screen's own pages: prepared once, no query building per request, kept in the item cache.
-    const params = {
-      workspaceId: query.workspaceId,
-      schema: query.schemas[0],
-      userId: filter.kind === 'written-by' ? filter.userId : null,
-      at: cursor?.at ?? null,
-      id: cursor?.id ?? null,
-    };
-    const read = async () => {
-      const page = preparedPage(db, filter.kind === 'written-by', cursor !== undefined, query.limit + 1);
-      const rows = await page.execute(params);
-      return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.item.lastWrittenAt }));
-    };
-    const cache = itemReadCacheOf(db);
-    if (!cache) return read();
-    const key = [params.schema, params.userId, params.at, params.id, query.limit].join('\t');
-    return cache.page(query.workspaceId, key, read);
-  }
-
-  conditions.push(schemaCondition(items.schema));
+/** The conditions of a list by last write: its schemas, and what its view holds. */
+function lastWriteConditions(query: ListQuery, filter: ItemFilter): (SQL | undefined)[] {
+  const conditions = workspaceAndSearch(query);
+  conditions.push(inSchemas(items.schema, query.schemas));
   if (filter.kind === 'written-by') conditions.push(eq(items.lastWrittenBy, filter.userId));
   if (filter.kind === 'scheduled') {
     conditions.push(
@@ -447,20 +465,25 @@ export async function listItems(
     );
   }
   if (filter.kind === 'awaiting') {
-    if (filter.groups.length === 0) return [];
     const groups = filter.groups.map(
       (g) =>
         sql`(${inArray(items.schema, g.schemas)} and not (${items.approvedRoles} @> ${textArray(g.roleIds)}))`,
     );
     conditions.push(sql`(${sql.join(groups, sql` or `)})`);
   }
-  if (cursor)
-    conditions.push(sql`(${items.lastWrittenAt}, ${items.id}) < (${cursor.at}::timestamptz, ${cursor.id})`);
+  if (query.cursor) conditions.push(beforeCursor(items.lastWrittenAt, items.id, query.cursor));
+  return conditions;
+}
+
+/** The items of a view by last write, built for the query (searched, several schemas, scheduled, awaiting). */
+async function listByLastWrite(db: Db, query: ListQuery): Promise<ListedItem[]> {
+  const { filter } = query;
+  if (filter.kind === 'awaiting' && filter.groups.length === 0) return [];
   const rows = await withWriter(db)
-    .where(and(...conditions))
+    .where(and(...lastWriteConditions(query, filter)))
     .orderBy(desc(items.lastWrittenAt), desc(items.id))
     .limit(query.limit + 1);
-  return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.item.lastWrittenAt }));
+  return rows.map(sortedByLastWrite);
 }
 
 const buildPage = (db: Db, writtenBy: boolean, withCursor: boolean, limit: number) =>
@@ -585,7 +608,7 @@ export function nearItemsQuery(db: Db | Tx, query: NearQuery) {
   const cells = coveringCells(query.center, query.radiusKm);
   const conditions: (SQL | undefined)[] = [
     eq(items.workspaceId, query.workspaceId),
-    query.schemas.length === 1 ? eq(items.schema, query.schemas[0]) : inArray(items.schema, query.schemas),
+    inSchemas(items.schema, query.schemas),
     sql`${placeGeohashOf(items.data)} is not null`,
     sql`${distance} <= ${query.radiusKm}::float8`,
   ];
@@ -596,33 +619,18 @@ export function nearItemsQuery(db: Db | Tx, query: NearQuery) {
     conditions.push(sql`(${sql.join(ranges, sql` or `)})`);
   }
   if (query.writtenBy) conditions.push(eq(items.lastWrittenBy, query.writtenBy));
-  if (query.search) {
-    const pattern = containsPattern(query.search);
-    conditions.push(
-      sql`(${items.data}->>'name' ilike ${pattern} or ${items.data}->>'title' ilike ${pattern})`,
-    );
-  }
+  if (query.search) conditions.push(nameOrTitleContains(query.search));
   if (query.cursor) {
     conditions.push(
       sql`(${distance}, ${items.id}) > (${query.cursor.distanceKm}::float8, ${query.cursor.id}::text)`,
     );
   }
   return db
-    .select({
-      item: items,
-      memberName: members.displayName,
-      userName: users.name,
-      copies: copiesColumn,
-      approvals: approvalsColumn,
-      distanceKm: distance,
-    })
+    .select({ ...withWriterColumns, distanceKm: distance })
     .from(items)
     .innerJoin(point, sql`true`)
-    .leftJoin(
-      members,
-      and(eq(members.workspaceId, items.workspaceId), eq(members.userId, items.lastWrittenBy)),
-    )
-    .leftJoin(users, eq(users.id, items.lastWrittenBy))
+    .leftJoin(members, writerMember)
+    .leftJoin(users, writerUser)
     .where(and(...conditions))
     .orderBy(asc(distance), asc(items.id))
     .limit(query.limit + 1);
