@@ -63,6 +63,31 @@ function useMoreBelow() {
   return { viewportRef, contentRef, isMoreBelow, measure, scrollDown };
 }
 
+function ViewLink({
+  to,
+  label,
+  viewId,
+  iconSize,
+  pathname,
+}: {
+  to: string;
+  label: string;
+  viewId: string;
+  iconSize: number;
+  pathname: string;
+}) {
+  const ViewIcon = VIEW_ICONS[viewId];
+  return (
+    <NavLink
+      component={Link}
+      to={to}
+      label={label}
+      active={pathname === to}
+      leftSection={<ViewIcon size={iconSize} stroke={1.6} />}
+    />
+  );
+}
+
 /** The saved views, those about a stage grouped under the stage's name. */
 function SavedViewLinks({ workspace, pathname }: { workspace: Workspace; pathname: string }) {
   const views = savedViews(workspace.basics.stages, workspace.__permissions);
@@ -72,15 +97,14 @@ function SavedViewLinks({ workspace, pathname }: { workspace: Workspace; pathnam
     <>
       {plain.map((view) => {
         const to = explorePath(workspace.id, view.viewId);
-        const ViewIcon = VIEW_ICONS[view.viewId];
         return (
-          <NavLink
+          <ViewLink
             key={to}
-            component={Link}
             to={to}
             label={view.label}
-            active={pathname === to}
-            leftSection={<ViewIcon size={17} stroke={1.6} />}
+            viewId={view.viewId}
+            iconSize={17}
+            pathname={pathname}
           />
         );
       })}
@@ -96,15 +120,14 @@ function SavedViewLinks({ workspace, pathname }: { workspace: Workspace; pathnam
             .filter((v) => v.stage === stage)
             .map((view) => {
               const to = explorePath(workspace.id, view.viewId, view.viewParam);
-              const ViewIcon = VIEW_ICONS[view.viewId];
               return (
-                <NavLink
+                <ViewLink
                   key={to}
-                  component={Link}
                   to={to}
                   label={view.label.replace(` in ${stage}`, '')}
-                  active={pathname === to}
-                  leftSection={<ViewIcon size={15} stroke={1.6} />}
+                  viewId={view.viewId}
+                  iconSize={15}
+                  pathname={pathname}
                 />
               );
             })}
