@@ -8,6 +8,8 @@ import { NotFoundPage } from '@web/components/not-found-page';
 import { ROOT_REDIRECT, explorePath } from './guards';
 import { loadChunk } from '@web/lib/chunk-load';
 
+type Loaders = ReturnType<typeof createLoaders>;
+
 /** Lazy route module: screens load as separate chunks so the first bundle stays small (DESIGN §7). */
 const screen = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({
   Component: (await loadChunk(load)).default,
@@ -33,6 +35,87 @@ const guardedScreen =
 /** Re-run guards on every navigation: onboarding and the manager check depend on the target path. */
 const always = () => true;
 
+/** The public screens about an account: sign-in, password, farewell, email verification. */
+function accountRoutes(loaders: Loaders): RouteObject[] {
+  return [
+    {
+      path: 'auth/welcome',
+      loader: loaders.welcomeLoader,
+      lazy: screen(() => import('@web/features/auth/welcome-route')),
+    },
+    {
+      path: 'auth/forgot-password',
+      lazy: screen(() => import('@web/features/auth/forgot-password-route')),
+    },
+    {
+      path: 'auth/reset-password',
+      lazy: screen(() => import('@web/features/auth/reset-password-route')),
+    },
+    {
+      path: 'auth/bye',
+      loader: loaders.byeLoader,
+      lazy: screen(() => import('@web/features/auth/bye-route')),
+    },
+    {
+      path: 'user/verify-email',
+      loader: loaders.verifyEmailLoader,
+      lazy: screen(() => import('@web/features/auth/verify-email-route')),
+    },
+    { path: 'auth/*', Component: NotFoundPage },
+    { path: 'user/*', Component: NotFoundPage },
+  ];
+}
+
+/** /{workspace}/_settings and its pages. */
+function settingsRoute(): RouteObject {
+  return {
+    path: '_settings',
+    lazy: screen(() => import('@web/features/settings/settings-layout')),
+    children: [
+      { index: true, lazy: screen(() => import('@web/features/settings/basics-route')) },
+      { path: 'basics', lazy: screen(() => import('@web/features/settings/basics-route')) },
+      { path: 'users', lazy: screen(() => import('@web/features/settings/users-route')) },
+      { path: 'roles', lazy: screen(() => import('@web/features/settings/roles-route')) },
+      { path: 'subscription', lazy: screen(() => import('@web/features/settings/subscription-route')) },
+      { path: 'batches', lazy: screen(() => import('@web/features/settings/batches-route')) },
+      { path: 'api-keys', lazy: screen(() => import('@web/features/api-keys/api-keys-route')) },
+      { path: 'webhooks', lazy: screen(() => import('@web/features/webhooks/webhooks-route')) },
+      { path: 'audit', lazy: screen(() => import('@web/features/audit/audit-route')) },
+      { path: '*', Component: NotFoundPage },
+    ],
+  };
+}
+
+/** The screens about one item, each behind the guard that loads it. */
+function itemScreenRoutes(client: QueryClient): RouteObject[] {
+  return [
+    {
+      path: ':domain/:schema/:id',
+      lazy: guardedScreen(client, () => import('@web/features/items/routes/single-item')),
+    },
+    {
+      path: 'changelog/:domain/:schema/:id',
+      lazy: guardedScreen(client, () => import('@web/features/items/routes/changelog')),
+    },
+    {
+      path: 'approvals/:domain/:schema/:id',
+      lazy: guardedScreen(client, () => import('@web/features/items/routes/approvals')),
+    },
+    {
+      path: ':domain/:schema/:id/publish',
+      lazy: guardedScreen(client, () => import('@web/features/items/routes/publish')),
+    },
+    {
+      path: ':domain/:schema/:id/un-publish',
+      lazy: guardedScreen(client, () => import('@web/features/items/routes/unpublish')),
+    },
+    {
+      path: ':domain/:schema/:id/delete',
+      lazy: guardedScreen(client, () => import('@web/features/items/routes/delete-item')),
+    },
+  ];
+}
+
 export function createRoutes(client: QueryClient): RouteObject[] {
   const loaders = createLoaders(client);
   return [
@@ -43,31 +126,7 @@ export function createRoutes(client: QueryClient): RouteObject[] {
       HydrateFallback: FullPageLoader,
       children: [
         { index: true, loader: () => redirect(ROOT_REDIRECT) },
-        {
-          path: 'auth/welcome',
-          loader: loaders.welcomeLoader,
-          lazy: screen(() => import('@web/features/auth/welcome-route')),
-        },
-        {
-          path: 'auth/forgot-password',
-          lazy: screen(() => import('@web/features/auth/forgot-password-route')),
-        },
-        {
-          path: 'auth/reset-password',
-          lazy: screen(() => import('@web/features/auth/reset-password-route')),
-        },
-        {
-          path: 'auth/bye',
-          loader: loaders.byeLoader,
-          lazy: screen(() => import('@web/features/auth/bye-route')),
-        },
-        {
-          path: 'user/verify-email',
-          loader: loaders.verifyEmailLoader,
-          lazy: screen(() => import('@web/features/auth/verify-email-route')),
-        },
-        { path: 'auth/*', Component: NotFoundPage },
-        { path: 'user/*', Component: NotFoundPage },
+        ...accountRoutes(loaders),
         {
           id: 'private',
           loader: loaders.privateLoader,
@@ -106,34 +165,7 @@ export function createRoutes(client: QueryClient): RouteObject[] {
                       handle: { withAside: true },
                       lazy: screen(() => import('@web/features/items/explore-route')),
                     },
-                    {
-                      path: '_settings',
-                      lazy: screen(() => import('@web/features/settings/settings-layout')),
-                      children: [
-                        { index: true, lazy: screen(() => import('@web/features/settings/basics-route')) },
-                        { path: 'basics', lazy: screen(() => import('@web/features/settings/basics-route')) },
-                        { path: 'users', lazy: screen(() => import('@web/features/settings/users-route')) },
-                        { path: 'roles', lazy: screen(() => import('@web/features/settings/roles-route')) },
-                        {
-                          path: 'subscription',
-                          lazy: screen(() => import('@web/features/settings/subscription-route')),
-                        },
-                        {
-                          path: 'batches',
-                          lazy: screen(() => import('@web/features/settings/batches-route')),
-                        },
-                        {
-                          path: 'api-keys',
-                          lazy: screen(() => import('@web/features/api-keys/api-keys-route')),
-                        },
-                        {
-                          path: 'webhooks',
-                          lazy: screen(() => import('@web/features/webhooks/webhooks-route')),
-                        },
-                        { path: 'audit', lazy: screen(() => import('@web/features/audit/audit-route')) },
-                        { path: '*', Component: NotFoundPage },
-                      ],
-                    },
+                    settingsRoute(),
                     {
                       path: 'marketing/_customers',
                       lazy: screen(() => import('@web/features/customers/customers-route')),
@@ -148,30 +180,7 @@ export function createRoutes(client: QueryClient): RouteObject[] {
                       handle: { withAside: true },
                       lazy: screen(() => import('@web/features/items/list-items-route')),
                     },
-                    {
-                      path: ':domain/:schema/:id',
-                      lazy: guardedScreen(client, () => import('@web/features/items/routes/single-item')),
-                    },
-                    {
-                      path: 'changelog/:domain/:schema/:id',
-                      lazy: guardedScreen(client, () => import('@web/features/items/routes/changelog')),
-                    },
-                    {
-                      path: 'approvals/:domain/:schema/:id',
-                      lazy: guardedScreen(client, () => import('@web/features/items/routes/approvals')),
-                    },
-                    {
-                      path: ':domain/:schema/:id/publish',
-                      lazy: guardedScreen(client, () => import('@web/features/items/routes/publish')),
-                    },
-                    {
-                      path: ':domain/:schema/:id/un-publish',
-                      lazy: guardedScreen(client, () => import('@web/features/items/routes/unpublish')),
-                    },
-                    {
-                      path: ':domain/:schema/:id/delete',
-                      lazy: guardedScreen(client, () => import('@web/features/items/routes/delete-item')),
-                    },
+                    ...itemScreenRoutes(client),
                     { path: '*', Component: NotFoundPage },
                   ],
                 },

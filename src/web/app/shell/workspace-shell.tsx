@@ -1,17 +1,13 @@
 import { useEffect } from 'react';
-import { ActionIcon, AppShell, Burger, Divider, Group, NavLink, Tooltip } from '@mantine/core';
+import { AppShell } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconLayoutSidebarRight, IconSettings, IconUsers } from '@tabler/icons-react';
-import { Link, Outlet, useLocation, useMatches } from 'react-router';
-import { BrandMark } from '@web/components/brand';
+import { Outlet, useLocation, useMatches } from 'react-router';
 import { InsideMainLandmark } from '@web/components/main-landmark';
-import { UserMenu } from '@web/components/user-menu';
 import { ExploreAside } from '@web/features/explore/components/explore-aside';
-import { ExploreNav } from '@web/features/explore/components/explore-nav';
-import { SettingsNav } from '@web/features/settings/components/settings-nav';
 import { useCurrentWorkspace } from '@web/lib/workspace';
-import { settingsPath, workspaceSection } from '../guards';
-import { WorkspaceSwitcher } from './workspace-switcher';
+import { workspaceSection } from '../guards';
+import { WorkspaceHeader } from './workspace-header';
+import { WorkspaceNavbar } from './workspace-navbar';
 
 /**
  * The app shell of a workspace (spec §2): header with workspace switcher and user menu, the left
@@ -51,81 +47,18 @@ export default function WorkspaceShell() {
       padding={{ base: 'md', md: 'xl' }}
     >
       <AppShell.Header px="md">
-        <Group h="100%" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 0 }}>
-            <Burger
-              opened={isNavOpen}
-              onClick={nav.toggle}
-              hiddenFrom="md"
-              size="sm"
-              aria-label="Toggle navigation"
-            />
-            <Link to="/workspaces" aria-label="All workspaces" style={{ display: 'flex' }}>
-              <BrandMark />
-            </Link>
-            <Divider orientation="vertical" my={16} visibleFrom="xs" />
-            <WorkspaceSwitcher workspace={workspace} />
-          </Group>
-          <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
-            {workspace.__permissions.canManageWorkspace && !isSettings && (
-              <Tooltip label="Settings">
-                <ActionIcon
-                  component={Link}
-                  to={settingsPath(workspace.id)}
-                  variant="subtle"
-                  color="gray"
-                  size="lg"
-                  aria-label="Settings"
-                >
-                  <IconSettings size={20} stroke={1.6} />
-                </ActionIcon>
-              </Tooltip>
-            )}
-            {hasAside && (
-              <Tooltip label="Toggle details">
-                <ActionIcon
-                  variant="subtle"
-                  color="gray"
-                  size="lg"
-                  onClick={handleToggleAside}
-                  aria-label="Toggle details"
-                >
-                  <IconLayoutSidebarRight size={20} stroke={1.6} />
-                </ActionIcon>
-              </Tooltip>
-            )}
-            <UserMenu />
-          </Group>
-        </Group>
+        <WorkspaceHeader
+          workspace={workspace}
+          isNavOpen={isNavOpen}
+          onToggleNav={nav.toggle}
+          showSettings={workspace.__permissions.canManageWorkspace && !isSettings}
+          hasAside={hasAside}
+          onToggleAside={handleToggleAside}
+        />
       </AppShell.Header>
 
       <AppShell.Navbar p="sm">
-        {isSettings ? (
-          <SettingsNav workspaceId={workspace.id} />
-        ) : (
-          <>
-            <ExploreNav workspace={workspace} />
-            {workspace.basics.domains.includes('marketing') && (
-              <NavLink
-                component={Link}
-                to={`/${workspace.id}/marketing/_customers`}
-                label="Customers"
-                leftSection={<IconUsers size={17} stroke={1.6} />}
-              />
-            )}
-            {workspace.__permissions.canManageWorkspace && (
-              <>
-                <Divider my="xs" />
-                <NavLink
-                  component={Link}
-                  to={settingsPath(workspace.id)}
-                  label="Settings"
-                  leftSection={<IconSettings size={17} stroke={1.6} />}
-                />
-              </>
-            )}
-          </>
-        )}
+        <WorkspaceNavbar workspace={workspace} isSettings={isSettings} />
       </AppShell.Navbar>
 
       {hasAside && (

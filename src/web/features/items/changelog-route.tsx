@@ -1,4 +1,4 @@
-import { Alert, Badge, Group, Loader, Paper, Select, Stack, Table } from '@mantine/core';
+import { Alert, Group, Loader, Select, Stack, type ComboboxData } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { ItemForm } from '@web/components/item-form/item-form';
@@ -7,8 +7,8 @@ import { formatDateTime } from '@web/lib/dates';
 import { useHistory, useVersion } from './api/get-history';
 import { useMembers } from './api/get-members';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
-import { RestoreVersionButton } from './components/restore-version-button';
 import { useItemFormEnvironment } from './components/use-item-form-environment';
+import { VersionTable } from './components/version-table';
 import { userLabel } from './item-labels';
 
 /** /{workspace}/changelog/{domain}/{schema}/{id}: every version, and any two compared side by side. */
@@ -17,6 +17,40 @@ export default function ChangelogRoute() {
     <ItemSubScreen section="Change log" maxWidth={1200}>
       {(context) => <Changelog {...context} />}
     </ItemSubScreen>
+  );
+}
+
+/** The two versions to compare: "Compare" the older "with" the newer. */
+function VersionPickers({
+  options,
+  from,
+  to,
+  onChoose,
+}: {
+  options: ComboboxData;
+  from: number;
+  to: number;
+  onChoose: (key: 'from' | 'to', value: string | null) => void;
+}) {
+  return (
+    <Group gap="md" align="flex-end">
+      <Select
+        label="Compare"
+        data={options}
+        value={String(from)}
+        onChange={(v) => onChoose('from', v)}
+        allowDeselect={false}
+        w={180}
+      />
+      <Select
+        label="with"
+        data={options}
+        value={String(to)}
+        onChange={(v) => onChoose('to', v)}
+        allowDeselect={false}
+        w={180}
+      />
+    </Group>
   );
 }
 
@@ -58,66 +92,20 @@ function Changelog({ workspace, schema, item }: ItemScreenContext) {
 
   return (
     <Stack gap="lg">
-      <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
-        <Table highlightOnHover verticalSpacing="xs" data-testid="changelog-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Version</Table.Th>
-              <Table.Th>Saved by</Table.Th>
-              <Table.Th>When</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {versions.map((v) => (
-              <Table.Tr
-                key={v.id}
-                bg={
-                  v.thisVersion === from || v.thisVersion === to
-                    ? 'var(--mantine-primary-color-light)'
-                    : undefined
-                }
-              >
-                <Table.Td fw={600}>{v.thisVersion}</Table.Td>
-                <Table.Td>{userLabel(v.by, v.byName, members.data?.members)}</Table.Td>
-                <Table.Td>{formatDateTime(v.at)}</Table.Td>
-                <Table.Td ta="right">
-                  {v.thisVersion === item.version && (
-                    <Badge size="xs" color="teal" variant="light">
-                      Current
-                    </Badge>
-                  )}
-                  <RestoreVersionButton ws={workspace.id} item={item} num={v.thisVersion} />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Paper>
+      <VersionTable
+        workspaceId={workspace.id}
+        item={item}
+        versions={versions}
+        members={members.data?.members}
+        compared={[from, to]}
+      />
 
       {versions.length < 2 ? (
         <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />}>
           Only one version so far. Save changes to compare versions.
         </Alert>
       ) : (
-        <Group gap="md" align="flex-end">
-          <Select
-            label="Compare"
-            data={options}
-            value={String(from)}
-            onChange={(v) => choose('from', v)}
-            allowDeselect={false}
-            w={180}
-          />
-          <Select
-            label="with"
-            data={options}
-            value={String(to)}
-            onChange={(v) => choose('to', v)}
-            allowDeselect={false}
-            w={180}
-          />
-        </Group>
+        <VersionPickers options={options} from={from} to={to} onChoose={choose} />
       )}
 
       {left.isPending || right.isPending ? (

@@ -1,77 +1,42 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Checkbox, Group, Paper, Radio, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconCalendarTime, IconUpload } from '@tabler/icons-react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { IconAlertTriangle, IconUpload } from '@tabler/icons-react';
+import type { Item } from '@shared/api/items';
+import type { Workspace } from '@shared/api/workspaces';
 import { approverRoleLabel } from '@shared/publishing/approvals';
-import { errorMessage } from '@web/lib/api-client';
-import { useCreateSchedule } from './api/schedules';
-import { SchedulePicker, useSchedulePicker } from './components/schedule-picker';
+import type { SchemaType } from '@shared/schemas/types';
+import { SchedulePicker } from './components/schedule-picker';
 import { usePublishItem } from './api/publish-item';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
-import { publishChips } from './item-labels';
-import { itemScreenPath } from './item-paths';
-import { showToast } from '@web/lib/toast';
+import { StageActionFooter } from './components/stage-action-footer';
+import { useStageAction } from './components/use-stage-action';
+import { publishChips, type PublishChip } from './item-labels';
 
 /** /{workspace}/{domain}/{schema}/{id}/publish: copies the current version to a stage. */
 export default function PublishRoute() {
   return <ItemSubScreen section="Publish">{(context) => <PublishScreen {...context} />}</ItemSubScreen>;
 }
 
-function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const chips = publishChips(item.publishStatus, workspace.basics.stages);
-  const [stage, setStage] = useState(
-    () => chips.find((c) => c.stage === params.get('stage'))?.stage ?? chips[0]?.stage ?? 'live',
-  );
-  const [publishRefs, setPublishRefs] = useState(true);
-  const picker = useSchedulePicker(workspace);
-  const publish = usePublishItem();
-  const schedule = useCreateSchedule(workspace.id, schema.name, item.id);
-  const back = itemScreenPath(workspace.id, domain.name, schema.name, item.id);
-  const chosen = chips.find((c) => c.stage === stage);
-  const hasRefs = Object.keys(item._references).length > 0;
-  // The server refuses these (409); say so beside the button instead of after a click.
-  const refusal = !item.abilities.canPublish
-    ? null
-    : item.remainingApprovals.length > 0
-      ? 'Publishing is refused until every approval is in.'
-      : item.hasErrors
-        ? 'Publishing is refused until the item is complete.'
-        : null;
+/** Why the server would refuse (409) a permitted publish, said beside the button instead of after a click. */
+function publishRefusal(item: Item) {
+  if (!item.abilities.canPublish) return null;
+  if (item.remainingApprovals.length > 0) return 'Publishing is refused until every approval is in.';
+  if (item.hasErrors) return 'Publishing is refused until the item is complete.';
+  return null;
+}
 
-  const handlePublish = () =>
-    publish.mutate(
-      { ws: workspace.id, schema: schema.name, id: item.id, stage, publishRefs: hasRefs && publishRefs },
-      {
-        onSuccess: (result) => {
-          const others = result.published.length - 1;
-          showToast({
-            color: 'teal',
-            message: `Published version ${item.version} to ${chosen?.stageLabel ?? stage}${others > 0 ? ` with ${others} referenced item(s)` : ''}`,
-          });
-          navigate(back);
-        },
-      },
-    );
-
-  const handleSchedule = () =>
-    picker.at &&
-    schedule.mutate(
-      { stage, action: 'publish', at: picker.at.toISOString() },
-      {
-        onSuccess: () => {
-          showToast({
-            color: 'violet',
-            message: `Scheduled to publish to ${chosen?.stageLabel ?? stage} ${picker.label} (${picker.zone})`,
-          });
-          navigate(back);
-        },
-      },
-    );
-
+/** What stands in the way of publishing: permission, approvals still to come, an incomplete item. */
+function PublishObstacles({
+  item,
+  schema,
+  roles,
+}: {
+  item: Item;
+  schema: SchemaType;
+  roles: Workspace['roles'];
+}) {
   return (
-    <Stack gap="md">
+    <>
       {!item.abilities.canPublish && (
         <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
           You do not have permission to publish {schema.pluralTitle}.
@@ -86,8 +51,8 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
           data-testid="approvals-remaining"
         >
           Version {item.version} still needs approval from{' '}
-          {item.remainingApprovals.map((roleId) => approverRoleLabel(workspace.roles, roleId)).join(', ')}.
-          Publishing is refused until then.
+          {item.remainingApprovals.map((roleId) => approverRoleLabel(roles, roleId)).join(', ')}. Publishing
+          is refused until then.
         </Alert>
       )}
       {item.hasErrors && (
@@ -95,33 +60,60 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
           This item is incomplete. Finish editing before publishing.
         </Alert>
       )}
+    </>
+  );
+}
+
+function StageWithStatus({ chip }: { chip: PublishChip }) {
+  return (
+    <Group gap="xs">
+      <Text size="sm">{chip.stageLabel}</Text>
+      <Badge size="sm" color={chip.color} variant="light" tt="none">
+        {chip.status === 'CURRENT' ? 'Current' : chip.status === 'MODIFIED' ? 'Modified' : 'Not published'}
+      </Badge>
+    </Group>
+  );
+}
+
+function PublishScreen(context: ItemScreenContext) {
+  const { workspace, schema, item } = context;
+  const chips = publishChips(item.publishStatus, workspace.basics.stages);
+  const flow = useStageAction(context, chips, { action: 'publish', fallbackStage: 'live' });
+  const { stage, chosen, stageLabel, picker } = flow;
+  const [publishRefs, setPublishRefs] = useState(true);
+  const publish = usePublishItem();
+  const hasRefs = Object.keys(item._references).length > 0;
+  const refusal = publishRefusal(item);
+
+  const handlePublish = () =>
+    publish.mutate(
+      { ws: workspace.id, schema: schema.name, id: item.id, stage, publishRefs: hasRefs && publishRefs },
+      {
+        onSuccess: (result) => {
+          const others = result.published.length - 1;
+          flow.finish(
+            'teal',
+            `Published version ${item.version} to ${stageLabel}${others > 0 ? ` with ${others} referenced item(s)` : ''}`,
+          );
+        },
+      },
+    );
+
+  return (
+    <Stack gap="md">
+      <PublishObstacles item={item} schema={schema} roles={workspace.roles} />
       <Paper withBorder radius="md" p="md">
-        <Radio.Group label="Stage" value={stage} onChange={setStage}>
+        <Radio.Group label="Stage" value={stage} onChange={flow.setStage}>
           <Stack gap="xs" mt="xs">
             {chips.map((chip) => (
-              <Radio
-                key={chip.stage}
-                value={chip.stage}
-                label={
-                  <Group gap="xs">
-                    <Text size="sm">{chip.stageLabel}</Text>
-                    <Badge size="sm" color={chip.color} variant="light" tt="none">
-                      {chip.status === 'CURRENT'
-                        ? 'Current'
-                        : chip.status === 'MODIFIED'
-                          ? 'Modified'
-                          : 'Not published'}
-                    </Badge>
-                  </Group>
-                }
-              />
+              <Radio key={chip.stage} value={chip.stage} label={<StageWithStatus chip={chip} />} />
             ))}
           </Stack>
         </Radio.Group>
         {hasRefs && (
           <Checkbox
             mt="md"
-            label={`Also publish referenced items that are not current in ${chosen?.stageLabel ?? stage}`}
+            label={`Also publish referenced items that are not current in ${stageLabel}`}
             checked={publishRefs}
             onChange={(e) => setPublishRefs(e.currentTarget.checked)}
           />
@@ -134,26 +126,20 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
           copy.
         </Text>
       )}
-      {schedule.isError && (
-        <Alert color="red" variant="light" role="alert" title="Scheduling failed">
-          {errorMessage(schedule.error)}
-        </Alert>
-      )}
-      {publish.isError && (
-        <Alert color="red" variant="light" role="alert" title="Publishing failed">
-          {errorMessage(publish.error)}
-        </Alert>
-      )}
-      <Group justify="flex-end" wrap="wrap">
-        {refusal && !picker.isLater && (
-          <Text size="sm" c="orange.9" id="publish-refusal" data-testid="publish-refusal">
-            {refusal}
-          </Text>
-        )}
-        <Button component={Link} to={back} variant="default">
-          Cancel
-        </Button>
-        {!picker.isLater ? (
+      <StageActionFooter
+        flow={flow}
+        canAct={item.abilities.canPublish}
+        error={publish.error}
+        errorTitle="Publishing failed"
+        note={
+          refusal &&
+          !picker.isLater && (
+            <Text size="sm" c="orange.9" id="publish-refusal" data-testid="publish-refusal">
+              {refusal}
+            </Text>
+          )
+        }
+        nowButton={
           <Button
             leftSection={<IconUpload size={16} />}
             onClick={handlePublish}
@@ -161,19 +147,10 @@ function PublishScreen({ workspace, domain, schema, item }: ItemScreenContext) {
             disabled={!item.abilities.canPublish || refusal !== null}
             aria-describedby={refusal ? 'publish-refusal' : undefined}
           >
-            Publish to {chosen?.stageLabel ?? stage}
+            Publish to {stageLabel}
           </Button>
-        ) : (
-          <Button
-            leftSection={<IconCalendarTime size={16} />}
-            onClick={handleSchedule}
-            loading={schedule.isPending}
-            disabled={!item.abilities.canPublish || !picker.at}
-          >
-            Schedule for {picker.label}
-          </Button>
-        )}
-      </Group>
+        }
+      />
     </Stack>
   );
 }

@@ -1,38 +1,17 @@
 import { useEffect, useMemo, useState } from 'react';
-import {
-  ActionIcon,
-  Button,
-  Card,
-  EmptyState,
-  Group,
-  Modal,
-  MultiSelect,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { Button, Card, EmptyState, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import { IconPlus, IconShieldLock, IconTrash } from '@tabler/icons-react';
+import { IconPlus, IconShieldLock } from '@tabler/icons-react';
 import type { Workspace } from '@shared/api/workspaces';
 import { trimRoles, type Role, type Roles } from '@shared/permissions/permissions';
 import { getDomain, schemasOfDomains } from '@shared/schemas/catalogue';
 import { useCurrentWorkspace, useUpdateWorkspace } from '@web/lib/workspace';
 import { SaveErrorAlert } from './components/conflict-alert';
+import { RoleCard } from './components/role-card';
 import { SaveBar } from './components/save-bar';
 import { newRoleId } from './role-id';
 import { showToast } from '@web/lib/toast';
-
-const LISTS = [
-  { key: 'canEdit', label: 'Can edit', description: 'Create and change items of these types' },
-  { key: 'canPublish', label: 'Can publish', description: 'Publish and unpublish items of these types' },
-  {
-    key: 'mustApprove',
-    label: 'Must approve',
-    description: 'Items of these types need this role’s approval',
-  },
-] as const;
 
 /** Schema choices of the enabled domains, grouped by domain. */
 function schemaOptions(workspace: Workspace) {
@@ -125,53 +104,16 @@ export default function RolesRoute() {
             />
           </Card>
         )}
-        {ids.map((id) => {
-          const role = draft[id];
-          return (
-            <Card key={id} p="lg" data-testid={`role-${id}`}>
-              <Stack gap="md">
-                <Group align="flex-end" wrap="nowrap">
-                  <TextInput
-                    label="Role name"
-                    value={role.name}
-                    onChange={(e) => setRole(id, { name: e.currentTarget.value })}
-                    error={role.name.trim() ? undefined : 'Role name is required'}
-                    style={{ flex: 1 }}
-                  />
-                  <Text size="xs" c="dimmed" ff="monospace" pb={10} visibleFrom="sm">
-                    {id}
-                  </Text>
-                  <Tooltip label="Delete role">
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      size="lg"
-                      mb={2}
-                      onClick={() => handleDelete(id)}
-                      aria-label={`Delete role ${role.name}`}
-                    >
-                      <IconTrash size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                </Group>
-                {LISTS.map(({ key, label, description }) => (
-                  <MultiSelect
-                    key={key}
-                    label={label}
-                    description={description}
-                    data={options}
-                    value={role[key]}
-                    onChange={(value) => setRole(id, { [key]: value })}
-                    placeholder={role[key].length ? undefined : 'None'}
-                    searchable
-                    clearable
-                    hidePickedOptions
-                  />
-                ))}
-              </Stack>
-            </Card>
-          );
-        })}
+        {ids.map((id) => (
+          <RoleCard
+            key={id}
+            id={id}
+            role={draft[id]}
+            schemaOptions={options}
+            onChange={(patch) => setRole(id, patch)}
+            onDelete={() => handleDelete(id)}
+          />
+        ))}
       </Stack>
       <SaveBar
         isDirty={isDirty}

@@ -63,13 +63,120 @@ function useMoreBelow() {
   return { viewportRef, contentRef, isMoreBelow, measure, scrollDown };
 }
 
-/** Left navigation of a workspace: saved views, then domains and their schemas (spec §2). */
-export function ExploreNav({ workspace }: { workspace: Workspace }) {
-  const { pathname } = useLocation();
+function ViewLink({
+  to,
+  label,
+  viewId,
+  iconSize,
+  pathname,
+}: {
+  to: string;
+  label: string;
+  viewId: string;
+  iconSize: number;
+  pathname: string;
+}) {
+  const ViewIcon = VIEW_ICONS[viewId];
+  return (
+    <NavLink
+      component={Link}
+      to={to}
+      label={label}
+      active={pathname === to}
+      leftSection={<ViewIcon size={iconSize} stroke={1.6} />}
+    />
+  );
+}
+
+/** The saved views, those about a stage grouped under the stage's name. */
+function SavedViewLinks({ workspace, pathname }: { workspace: Workspace; pathname: string }) {
   const views = savedViews(workspace.basics.stages, workspace.__permissions);
   const plain = views.filter((v) => !v.stage);
   const stages = [...new Set(views.filter((v) => v.stage).map((v) => v.stage!))];
+  return (
+    <>
+      {plain.map((view) => {
+        const to = explorePath(workspace.id, view.viewId);
+        return (
+          <ViewLink
+            key={to}
+            to={to}
+            label={view.label}
+            viewId={view.viewId}
+            iconSize={17}
+            pathname={pathname}
+          />
+        );
+      })}
+      {stages.map((stage) => (
+        <NavLink
+          key={stage}
+          label={stage}
+          leftSection={<IconCircleCheck size={17} stroke={1.6} />}
+          defaultOpened={pathname.includes('-in/')}
+          childrenOffset={28}
+        >
+          {views
+            .filter((v) => v.stage === stage)
+            .map((view) => {
+              const to = explorePath(workspace.id, view.viewId, view.viewParam);
+              return (
+                <ViewLink
+                  key={to}
+                  to={to}
+                  label={view.label.replace(` in ${stage}`, '')}
+                  viewId={view.viewId}
+                  iconSize={15}
+                  pathname={pathname}
+                />
+              );
+            })}
+        </NavLink>
+      ))}
+    </>
+  );
+}
+
+/** The enabled domains, each opened on its schemas. */
+function DomainLinks({ workspace, pathname }: { workspace: Workspace; pathname: string }) {
   const domains = visibleDomains(workspace);
+  return (
+    <>
+      {domains.length === 0 && (
+        <Text size="sm" c="dimmed" px="sm">
+          No domains enabled.
+        </Text>
+      )}
+      {domains.map((domain) => (
+        <NavLink
+          key={domain.name}
+          label={domain.title}
+          leftSection={<DomainIcon name={domain.name} size={17} />}
+          defaultOpened
+          childrenOffset={28}
+        >
+          {domain.schemas.map((schema) => {
+            const to = `/${workspace.id}/${domain.name}/${schema.name}`;
+            return (
+              <NavLink
+                key={schema.name}
+                component={Link}
+                to={to}
+                label={schema.pluralTitle}
+                active={pathname === to}
+                leftSection={<SchemaIcon name={schema.icon} size={15} />}
+              />
+            );
+          })}
+        </NavLink>
+      ))}
+    </>
+  );
+}
+
+/** Left navigation of a workspace: saved views, then domains and their schemas (spec §2). */
+export function ExploreNav({ workspace }: { workspace: Workspace }) {
+  const { pathname } = useLocation();
   const more = useMoreBelow();
 
   return (
@@ -90,76 +197,10 @@ export function ExploreNav({ workspace }: { workspace: Workspace }) {
             leftSection={<IconChartBar size={17} stroke={1.6} />}
           />
           <SectionLabel>Saved views</SectionLabel>
-          {plain.map((view) => {
-            const to = explorePath(workspace.id, view.viewId);
-            const ViewIcon = VIEW_ICONS[view.viewId];
-            return (
-              <NavLink
-                key={to}
-                component={Link}
-                to={to}
-                label={view.label}
-                active={pathname === to}
-                leftSection={<ViewIcon size={17} stroke={1.6} />}
-              />
-            );
-          })}
-          {stages.map((stage) => (
-            <NavLink
-              key={stage}
-              label={stage}
-              leftSection={<IconCircleCheck size={17} stroke={1.6} />}
-              defaultOpened={pathname.includes('-in/')}
-              childrenOffset={28}
-            >
-              {views
-                .filter((v) => v.stage === stage)
-                .map((view) => {
-                  const to = explorePath(workspace.id, view.viewId, view.viewParam);
-                  const ViewIcon = VIEW_ICONS[view.viewId];
-                  return (
-                    <NavLink
-                      key={to}
-                      component={Link}
-                      to={to}
-                      label={view.label.replace(` in ${stage}`, '')}
-                      active={pathname === to}
-                      leftSection={<ViewIcon size={15} stroke={1.6} />}
-                    />
-                  );
-                })}
-            </NavLink>
-          ))}
+          <SavedViewLinks workspace={workspace} pathname={pathname} />
 
           <SectionLabel>Content</SectionLabel>
-          {domains.length === 0 && (
-            <Text size="sm" c="dimmed" px="sm">
-              No domains enabled.
-            </Text>
-          )}
-          {domains.map((domain) => (
-            <NavLink
-              key={domain.name}
-              label={domain.title}
-              leftSection={<DomainIcon name={domain.name} size={17} />}
-              defaultOpened
-              childrenOffset={28}
-            >
-              {domain.schemas.map((schema) => {
-                const to = `/${workspace.id}/${domain.name}/${schema.name}`;
-                return (
-                  <NavLink
-                    key={schema.name}
-                    component={Link}
-                    to={to}
-                    label={schema.pluralTitle}
-                    active={pathname === to}
-                    leftSection={<SchemaIcon name={schema.icon} size={15} />}
-                  />
-                );
-              })}
-            </NavLink>
-          ))}
+          <DomainLinks workspace={workspace} pathname={pathname} />
         </Stack>
       </ScrollArea>
       {more.isMoreBelow && (

@@ -1,18 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import {
-  Alert,
-  Button,
-  Center,
-  CloseButton,
-  Loader,
-  Paper,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  TextInput,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconAlertCircle, IconSearch } from '@tabler/icons-react';
+import { Alert, Button, Center, Paper, SimpleGrid, Skeleton, Stack } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
@@ -20,14 +8,15 @@ import { PageHeader } from '@web/components/page-header';
 import { NearFilter, type NearValue } from '@web/components/places/near-filter';
 import { useQuickViewLevel } from '@web/components/quick-view/quick-view';
 import { errorMessage } from '@web/lib/api-client';
-import { useItems } from '../api/get-items';
 import { useMembers } from '../api/get-members';
 import type { ListQuery } from '../api/keys';
 import { itemPathOf } from '../item-paths';
 import { ItemEntry } from './item-entry';
 import { ItemQuickViewPanel } from './item-quick-view';
+import { ItemSearchInput } from './item-search-input';
 import { ItemsEmptyState } from './items-empty-state';
-import { ViewModeToggle, useViewMode } from './view-mode-toggle';
+import { useItemListQuery } from './use-item-list-query';
+import { ViewModeToggle, useViewMode, type ViewMode } from './view-mode-toggle';
 
 export interface ItemListProps {
   workspace: Workspace;
@@ -42,6 +31,59 @@ export interface ItemListProps {
   showSchema?: boolean;
   /** Offer the "Near" filter (schemas with an address). */
   offerNear?: boolean;
+}
+
+/** Why the list is empty: nothing near the place, nothing matching the search, or nothing at all yet. */
+function emptyListDescription(near: NearValue | null, q: string, emptyDescription?: string) {
+  if (near)
+    return `Nothing${q ? ` named “${q}”` : ''} within ${near.radiusKm} km of ${near.center.latitude}, ${near.center.longitude}.`;
+  return q ? `Nothing here has a name or title containing “${q}”.` : emptyDescription;
+}
+
+function ItemsLoading() {
+  return (
+    <Paper withBorder radius="md" data-testid="items-loading">
+      {Array.from({ length: 4 }, (_, i) => (
+        <Skeleton key={i} h={56} m="md" w="auto" radius="sm" />
+      ))}
+    </Paper>
+  );
+}
+
+/** The entries as a grid of cards or a list of rows, with 'Load More' while pages remain. */
+function ItemEntries({
+  mode,
+  children,
+  hasMore,
+  isLoadingMore,
+  onLoadMore,
+}: {
+  mode: ViewMode;
+  children: ReactNode;
+  hasMore: boolean;
+  isLoadingMore: boolean;
+  onLoadMore: () => void;
+}) {
+  return (
+    <Stack gap="md">
+      {mode === 'cards' ? (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 4 }} data-testid="item-cards">
+          {children}
+        </SimpleGrid>
+      ) : (
+        <Paper withBorder radius="md" style={{ overflow: 'hidden' }} data-testid="item-rows">
+          {children}
+        </Paper>
+      )}
+      {hasMore && (
+        <Center>
+          <Button variant="default" loading={isLoadingMore} onClick={onLoadMore}>
+            Load More
+          </Button>
+        </Center>
+      )}
+    </Stack>
+  );
 }
 
 /**
@@ -63,34 +105,13 @@ export function ItemList({
   const level = useQuickViewLevel();
   const [mode, setMode] = useViewMode();
   const [peek, setPeek] = useState<Item | null>(null);
-  const [searchText, setSearchText] = useState('');
-  const [q] = useDebouncedValue(searchText.trim(), 300);
-  const [near, setNear] = useState<NearValue | null>(null);
-  const nearQuery = near
-    ? { near: `${near.center.latitude},${near.center.longitude}`, radiusKm: near.radiusKm }
-    : {};
-  const items = useItems(workspace.id, { ...query, ...(q ? { q } : {}), ...nearQuery });
+  const { searchText, setSearchText, q, near, setNear, items, all } = useItemListQuery(workspace.id, query);
   const members = useMembers(workspace.id);
-  const all = items.data?.pages.flatMap((page) => page.items) ?? [];
 
   const handleOpen = (item: Item) => {
     if (level > 0) setPeek(item);
     else navigate(itemPathOf(workspace.id, item.schema, item.id));
   };
-
-  const entries = all.map((item) => (
-    <ItemEntry
-      key={`${item.schema}/${item.id}`}
-      item={item}
-      workspace={workspace}
-      members={members.data?.members}
-      mode={mode}
-      showSchema={showSchema}
-      nearCenter={near?.center}
-      onOpen={handleOpen}
-      onQuickView={level === 0 ? setPeek : undefined}
-    />
-  ));
 
   return (
     <>
@@ -100,21 +121,10 @@ export function ItemList({
         description={description}
         actions={
           <>
-            <TextInput
-              type="search"
-              aria-label="Search items"
-              placeholder="Search by name"
-              w={{ base: '100%', xs: 220 }}
+            <ItemSearchInput
               value={searchText}
-              onChange={(event) => setSearchText(event.currentTarget.value)}
-              leftSection={<IconSearch size={16} />}
-              rightSection={
-                items.isPlaceholderData ? (
-                  <Loader size={14} />
-                ) : searchText ? (
-                  <CloseButton size="sm" aria-label="Clear search" onClick={() => setSearchText('')} />
-                ) : undefined
-              }
+              onChange={setSearchText}
+              isSearching={items.isPlaceholderData}
             />
             {offerNear && <NearFilter workspaceId={workspace.id} value={near} onChange={setNear} />}
             <ViewModeToggle value={mode} onChange={setMode} />
@@ -123,11 +133,7 @@ export function ItemList({
         }
       />
       {items.isPending ? (
-        <Paper withBorder radius="md" data-testid="items-loading">
-          {Array.from({ length: 4 }, (_, i) => (
-            <Skeleton key={i} h={56} m="md" w="auto" radius="sm" />
-          ))}
-        </Paper>
+        <ItemsLoading />
       ) : items.isError ? (
         <Alert
           color="red"
@@ -139,38 +145,28 @@ export function ItemList({
           {errorMessage(items.error)}
         </Alert>
       ) : all.length === 0 ? (
-        <ItemsEmptyState
-          description={
-            near
-              ? `Nothing${q ? ` named “${q}”` : ''} within ${near.radiusKm} km of ${near.center.latitude}, ${near.center.longitude}.`
-              : q
-                ? `Nothing here has a name or title containing “${q}”.`
-                : emptyDescription
-          }
-        />
+        <ItemsEmptyState description={emptyListDescription(near, q, emptyDescription)} />
       ) : (
-        <Stack gap="md">
-          {mode === 'cards' ? (
-            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3, xl: 4 }} data-testid="item-cards">
-              {entries}
-            </SimpleGrid>
-          ) : (
-            <Paper withBorder radius="md" style={{ overflow: 'hidden' }} data-testid="item-rows">
-              {entries}
-            </Paper>
-          )}
-          {items.hasNextPage && (
-            <Center>
-              <Button
-                variant="default"
-                loading={items.isFetchingNextPage}
-                onClick={() => void items.fetchNextPage()}
-              >
-                Load More
-              </Button>
-            </Center>
-          )}
-        </Stack>
+        <ItemEntries
+          mode={mode}
+          hasMore={items.hasNextPage}
+          isLoadingMore={items.isFetchingNextPage}
+          onLoadMore={() => void items.fetchNextPage()}
+        >
+          {all.map((item) => (
+            <ItemEntry
+              key={`${item.schema}/${item.id}`}
+              item={item}
+              workspace={workspace}
+              members={members.data?.members}
+              mode={mode}
+              showSchema={showSchema}
+              nearCenter={near?.center}
+              onOpen={handleOpen}
+              onQuickView={level === 0 ? setPeek : undefined}
+            />
+          ))}
+        </ItemEntries>
       )}
       {peek && (
         <ItemQuickViewPanel

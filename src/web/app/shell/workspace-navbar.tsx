@@ -1,0 +1,36 @@
+import { Divider, NavLink } from '@mantine/core';
+import { IconSettings, IconUsers } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import type { Workspace } from '@shared/api/workspaces';
+import { ExploreNav } from '@web/features/explore/components/explore-nav';
+import { SettingsNav } from '@web/features/settings/components/settings-nav';
+import { settingsPath } from '../guards';
+
+/** The left navigation: the settings pages while in settings, else the explore navigation, Customers and Settings. */
+export function WorkspaceNavbar({ workspace, isSettings }: { workspace: Workspace; isSettings: boolean }) {
+  if (isSettings) return <SettingsNav workspaceId={workspace.id} />;
+  return (
+    <>
+      <ExploreNav workspace={workspace} />
+      {workspace.basics.domains.includes('marketing') && (
+        <NavLink
+          component={Link}
+          to={`/${workspace.id}/marketing/_customers`}
+          label="Customers"
+          leftSection={<IconUsers size={17} stroke={1.6} />}
+        />
+      )}
+      {workspace.__permissions.canManageWorkspace && (
+        <>
+          <Divider my="xs" />
+          <NavLink
+            component={Link}
+            to={settingsPath(workspace.id)}
+            label="Settings"
+            leftSection={<IconSettings size={17} stroke={1.6} />}
+          />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+import { Badge, Paper, Table } from '@mantine/core';
+import type { z } from 'zod';
+import type { HistoryList, Item } from '@shared/api/items';
+import type { Member } from '@shared/api/workspaces';
+import { formatDateTime } from '@web/lib/dates';
+import { userLabel } from '../item-labels';
+import { RestoreVersionButton } from './restore-version-button';
+
+type HistoryEntry = z.infer<typeof HistoryList>['versions'][number];
+
+/** Every version of an item, newest first, the two being compared highlighted, each one restorable. */
+export function VersionTable({
+  workspaceId,
+  item,
+  versions,
+  members,
+  compared,
+}: {
+  workspaceId: string;
+  item: Item;
+  versions: readonly HistoryEntry[];
+  members: readonly Member[] | undefined;
+  compared: readonly number[];
+}) {
+  return (
+    <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
+      <Table highlightOnHover verticalSpacing="xs" data-testid="changelog-table">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Version</Table.Th>
+            <Table.Th>Saved by</Table.Th>
+            <Table.Th>When</Table.Th>
+            <Table.Th />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {versions.map((v) => (
+            <Table.Tr
+              key={v.id}
+              bg={compared.includes(v.thisVersion) ? 'var(--mantine-primary-color-light)' : undefined}
+            >
+              <Table.Td fw={600}>{v.thisVersion}</Table.Td>
+              <Table.Td>{userLabel(v.by, v.byName, members)}</Table.Td>
+              <Table.Td>{formatDateTime(v.at)}</Table.Td>
+              <Table.Td ta="right">
+                {v.thisVersion === item.version && (
+                  <Badge size="xs" color="teal" variant="light">
+                    Current
+                  </Badge>
+                )}
+                <RestoreVersionButton ws={workspaceId} item={item} num={v.thisVersion} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Paper>
+  );
+}
