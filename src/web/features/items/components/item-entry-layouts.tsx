@@ -5,7 +5,7 @@ import { SchemaIcon } from '@web/components/schema-icon';
 import classes from './item-entry.module.css';
 
 /** The parts of an entry that both layouts place, each built once by the entry. */
-export interface ItemEntryParts {
+interface ItemEntryParts {
   title: ReactNode;
   meta: ReactNode;
   place: ReactNode;
