@@ -300,6 +300,39 @@ function ItemFormNotices({
 }
 
 /**
+ * What the schema's rules say of the draft: its errors, whether Save and Reset are offered, whether Save
+ * is blocked, and whether the stored item is incomplete.
+ */
+function useItemValidation({
+  schema,
+  data,
+  baseline,
+  dirty,
+  editing,
+  isSaved,
+}: {
+  schema: SchemaType;
+  data: ItemData;
+  baseline: ItemData;
+  dirty: boolean;
+  editing: boolean;
+  isSaved: boolean;
+}) {
+  const allowSaveWithErrors = schema.allowSaveWithErrors === true;
+  const errors = useMemo(() => validateItem(schema, data), [schema, data]);
+  const valid = Object.keys(errors).length === 0;
+  const { canSave, canReset } = formActions({ dirty, valid, allowSaveWithErrors });
+  const blocked = editing && dirty && !valid && !allowSaveWithErrors;
+  // The banner speaks of the stored item (spec §5): shown once it was saved with errors, not while a
+  // new item is still being filled in.
+  const isStoredIncomplete = useMemo(
+    () => allowSaveWithErrors && isSaved && Object.keys(validateItem(schema, baseline)).length > 0,
+    [allowSaveWithErrors, isSaved, schema, baseline],
+  );
+  return { errors, canSave, canReset, blocked, isStoredIncomplete };
+}
+
+/**
  * The item form (spec §2, §4, §5): view, edit and compare modes over a schema's fields. Edit offers
  * Save (only when dirty and valid, or when the schema allows saving with errors), Reset (only when
  * dirty) and Cancel (confirmed when there are unsaved changes); view offers Edit to those who may.
@@ -315,17 +348,8 @@ export function ItemForm(props: ItemFormProps) {
 
   const editing = mode === 'edit';
   const allowSaveWithErrors = schema.allowSaveWithErrors === true;
-
-  const errors = useMemo(() => validateItem(schema, data), [schema, data]);
-  const valid = Object.keys(errors).length === 0;
-  const { canSave, canReset } = formActions({ dirty, valid, allowSaveWithErrors });
-  const blocked = editing && dirty && !valid && !allowSaveWithErrors;
-  // The banner speaks of the stored item (spec §5): shown once it was saved with errors, not while a
-  // new item is still being filled in.
-  const isStoredIncomplete = useMemo(
-    () => allowSaveWithErrors && isSaved && Object.keys(validateItem(schema, baseline)).length > 0,
-    [allowSaveWithErrors, isSaved, schema, baseline],
-  );
+  const validation = useItemValidation({ schema, data, baseline, dirty, editing, isSaved });
+  const { errors } = validation;
 
   const asyncErrors = useAsyncErrors(editing, validateAsync, schema, data);
   const feedback = useShownErrors({ editing, errors, asyncErrors: validateAsync ? asyncErrors : undefined });
@@ -379,17 +403,17 @@ export function ItemForm(props: ItemFormProps) {
           mode={mode}
           canEdit={canEdit}
           dirty={dirty}
-          blocked={blocked}
+          blocked={validation.blocked}
           showAllErrors={feedback.showAllErrors}
           onShowAllErrors={feedback.showAll}
-          actions={{ canSave, canReset, saving }}
+          actions={{ canSave: validation.canSave, canReset: validation.canReset, saving }}
           onModeChange={changeMode}
           onCancel={handleCancel}
           onReset={resetForm}
           onSave={handleSave}
         />
         <ItemFormNotices
-          incomplete={isStoredIncomplete && mode !== 'compare'}
+          incomplete={validation.isStoredIncomplete && mode !== 'compare'}
           saveError={saveError}
           onDismissSaveError={() => setSaveError(null)}
         />
