@@ -32,6 +32,105 @@ interface GroupNodeProps {
   readOnly: boolean;
 }
 
+/** The kinds of rule a group can add, in the order of their buttons. */
+const NEW_RULES = [
+  { label: 'Attribute rule', Icon: IconUser, create: newAttributeRule },
+  { label: 'Behavior rule', Icon: IconActivity, create: newEventRule },
+  { label: 'Audience rule', Icon: IconUsersGroup, create: newAudienceRule },
+] as const;
+
+/** The buttons that add rules and groups, and Clear (the root) or Remove group (any other group). */
+function GroupActions({
+  group,
+  isRoot,
+  onAdd,
+  onClear,
+  onRemove,
+}: {
+  group: CriteriaGroup;
+  isRoot: boolean;
+  onAdd: (child: CriteriaNode) => void;
+  onClear: () => void;
+  onRemove: () => void;
+}) {
+  const label = group.label;
+  return (
+    <Group gap={4} ml="auto">
+      {NEW_RULES.map(({ label: ruleLabel, Icon, create }) => (
+        <Button
+          key={ruleLabel}
+          size="compact-xs"
+          variant="light"
+          leftSection={<Icon size={12} />}
+          onClick={() => onAdd(create())}
+        >
+          {ruleLabel}
+        </Button>
+      ))}
+      {canAddGroup(label) && (
+        <Button
+          size="compact-xs"
+          variant="light"
+          color="gray"
+          leftSection={<IconFolderPlus size={12} />}
+          onClick={() => onAdd(newGroup(childLabel(label, group.children.length)))}
+        >
+          Group
+        </Button>
+      )}
+      {isRoot ? (
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          color="red"
+          onClick={onClear}
+          disabled={!group.children.length}
+        >
+          Clear
+        </Button>
+      ) : (
+        <Tooltip label="Remove group">
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="sm"
+            aria-label={`Remove group ${label}`}
+            onClick={onRemove}
+          >
+            <IconTrash size={14} />
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </Group>
+  );
+}
+
+/** A child of a group at `path`: a nested group or the row of its kind of rule, labelled `label`. */
+function GroupChild({
+  root,
+  node,
+  path,
+  label,
+  defs,
+  onChange,
+  readOnly,
+}: Omit<GroupNodeProps, 'group'> & { node: CriteriaNode; label: string }) {
+  if (isGroup(node))
+    return (
+      <GroupNode root={root} group={node} path={path} defs={defs} onChange={onChange} readOnly={readOnly} />
+    );
+  const common = {
+    defs,
+    readOnly,
+    label,
+    onRemove: () => onChange(removeNode(root, path)),
+  };
+  const changeChild = (next: CriteriaNode) => onChange(updateNode(root, path, () => next));
+  if (node.type === 'attribute') return <AttributeRuleRow rule={node} onChange={changeChild} {...common} />;
+  if (node.type === 'audience') return <AudienceRuleRow rule={node} onChange={changeChild} {...common} />;
+  return <EventRuleRow rule={node} onChange={changeChild} {...common} />;
+}
+
 /** One group of the tree: predicate, story, its children, and the spec §4 actions. */
 export function GroupNode({ root, group, path, defs, onChange, readOnly }: GroupNodeProps) {
   const isRoot = path.length === 0;
@@ -86,97 +185,27 @@ export function GroupNode({ root, group, path, defs, onChange, readOnly }: Group
             }}
           />
           {!readOnly && (
-            <Group gap={4} ml="auto">
-              <Button
-                size="compact-xs"
-                variant="light"
-                leftSection={<IconUser size={12} />}
-                onClick={() => add(newAttributeRule())}
-              >
-                Attribute rule
-              </Button>
-              <Button
-                size="compact-xs"
-                variant="light"
-                leftSection={<IconActivity size={12} />}
-                onClick={() => add(newEventRule())}
-              >
-                Behavior rule
-              </Button>
-              <Button
-                size="compact-xs"
-                variant="light"
-                leftSection={<IconUsersGroup size={12} />}
-                onClick={() => add(newAudienceRule())}
-              >
-                Audience rule
-              </Button>
-              {canAddGroup(label) && (
-                <Button
-                  size="compact-xs"
-                  variant="light"
-                  color="gray"
-                  leftSection={<IconFolderPlus size={12} />}
-                  onClick={() => add(newGroup(childLabel(label, group.children.length)))}
-                >
-                  Group
-                </Button>
-              )}
-              {isRoot ? (
-                <Button
-                  size="compact-xs"
-                  variant="subtle"
-                  color="red"
-                  onClick={handleClear}
-                  disabled={!group.children.length}
-                >
-                  Clear
-                </Button>
-              ) : (
-                <Tooltip label="Remove group">
-                  <ActionIcon
-                    variant="subtle"
-                    color="gray"
-                    size="sm"
-                    aria-label={`Remove group ${label}`}
-                    onClick={() => onChange(removeNode(root, path))}
-                  >
-                    <IconTrash size={14} />
-                  </ActionIcon>
-                </Tooltip>
-              )}
-            </Group>
+            <GroupActions
+              group={group}
+              isRoot={isRoot}
+              onAdd={add}
+              onClear={handleClear}
+              onRemove={() => onChange(removeNode(root, path))}
+            />
           )}
         </Group>
-        {group.children.map((child, index) => {
-          const childPath = [...path, index];
-          const childLabelText = childLabel(label, index);
-          const common = {
-            defs,
-            readOnly,
-            label: childLabelText,
-            onRemove: () => onChange(removeNode(root, childPath)),
-          };
-          const changeChild = (node: CriteriaNode) => onChange(updateNode(root, childPath, () => node));
-          if (isGroup(child)) {
-            return (
-              <GroupNode
-                key={index}
-                root={root}
-                group={child}
-                path={childPath}
-                defs={defs}
-                onChange={onChange}
-                readOnly={readOnly}
-              />
-            );
-          }
-          if (child.type === 'attribute')
-            return <AttributeRuleRow key={index} rule={child} onChange={changeChild} {...common} />;
-          if (child.type === 'audience')
-            return <AudienceRuleRow key={index} rule={child} onChange={changeChild} {...common} />;
-          return <EventRuleRow key={index} rule={child} onChange={changeChild} {...common} />;
-        })}
+        {group.children.map((child, index) => (
+          <GroupChild
+            key={index}
+            root={root}
+            node={child}
+            path={[...path, index]}
+            label={childLabel(label, index)}
+            defs={defs}
+            onChange={onChange}
+            readOnly={readOnly}
+          />
+        ))}
       </Stack>
     </Box>
   );

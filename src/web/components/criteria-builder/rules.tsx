@@ -1,7 +1,6 @@
 import { ActionIcon, Button, Group, NumberInput, Paper, Select, Text, Tooltip } from '@mantine/core';
-import { IconFilter, IconTrash, IconX } from '@tabler/icons-react';
+import { IconFilter, IconTrash } from '@tabler/icons-react';
 import type { CriteriaDefinitions } from '@shared/api/customers';
-import { NEW_WHERE_CLAUSE } from '@shared/criteria/defaults';
 import {
   EVENT_CONDITIONS,
   LOOK_BACK_UNITS,
@@ -9,6 +8,7 @@ import {
   type AttributeType,
 } from '@shared/criteria/operators';
 import type { AttributeRule, AudienceRule, EventRule } from '@shared/criteria/tree';
+import { newWhereClause, EventWhereClause, withoutWhere } from './event-where-clause';
 import { defaultValue, ValueInput } from './value-input';
 
 const PLACEHOLDERS = {
@@ -177,51 +177,23 @@ export function AudienceRuleRow({
   );
 }
 
-const withoutWhere = ({ whereProperty: _p, whereOperator: _o, whereValue: _v, ...rest }: EventRule) => rest;
+type EventPartProps = Pick<RuleProps<EventRule>, 'rule' | 'onChange' | 'readOnly' | 'label'>;
 
-export function EventRuleRow({ rule, defs, onChange, onRemove, readOnly, label }: RuleProps<EventRule>) {
-  const event = defs.events.find((e) => e.id === rule.event?.id);
-  const numeric = event?.properties.filter((p) => p.type === 'number') ?? [];
-  const whereProperty = event?.properties.find((p) => p.name === rule.whereProperty);
-  const addWhere = () => {
-    const property = numeric[0] ?? event?.properties[0];
-    if (!property) return;
-    const isNumber = property.type === 'number';
-    const operator = isNumber ? NEW_WHERE_CLAUSE.whereOperator : operatorsFor(property.type)[0];
-    onChange({
-      ...rule,
-      whereProperty: property.name,
-      whereOperator: operator,
-      whereValue: isNumber ? NEW_WHERE_CLAUSE.whereValue : defaultValue(property.type, operator, []),
-    });
-  };
+/** How often the event happened (COUNT) or the sum of a numeric property (TOTAL), compared to a value. */
+function EventAggregateInputs({
+  rule,
+  numericProperties,
+  onChange,
+  readOnly,
+  label,
+}: EventPartProps & { numericProperties: readonly string[] }) {
   return (
-    <RuleShell kind="Behavior" label={label} onRemove={onRemove} readOnly={readOnly}>
-      <Select
-        size="xs"
-        w={150}
-        aria-label={`Event of rule ${label}`}
-        placeholder={PLACEHOLDERS.event}
-        data={defs.events.map((e) => ({ value: e.id, label: e.label }))}
-        value={event?.id ?? null}
-        searchable
-        disabled={readOnly}
-        onChange={(id) => {
-          const next = defs.events.find((e) => e.id === id);
-          const rest = withoutWhere(rule);
-          delete rest.property;
-          onChange({
-            ...rest,
-            aggregator: 'COUNT',
-            event: next ? { schemaType: 'behavioral-event', id: next.id, label: next.label } : undefined,
-          });
-        }}
-      />
+    <>
       <Select
         size="xs"
         w={90}
         aria-label={`Aggregator of rule ${label}`}
-        data={numeric.length ? ['COUNT', 'TOTAL'] : ['COUNT']}
+        data={numericProperties.length ? ['COUNT', 'TOTAL'] : ['COUNT']}
         value={rule.aggregator}
         allowDeselect={false}
         disabled={readOnly}
@@ -229,7 +201,7 @@ export function EventRuleRow({ rule, defs, onChange, onRemove, readOnly, label }
           const { property: _dropped, ...rest } = rule;
           onChange(
             aggregator === 'TOTAL'
-              ? { ...rest, aggregator: 'TOTAL', property: numeric[0]?.name }
+              ? { ...rest, aggregator: 'TOTAL', property: numericProperties[0] }
               : { ...rest, aggregator: 'COUNT' },
           );
         }}
@@ -239,7 +211,7 @@ export function EventRuleRow({ rule, defs, onChange, onRemove, readOnly, label }
           size="xs"
           w={110}
           aria-label={`Summed property of rule ${label}`}
-          data={numeric.map((p) => p.name)}
+          data={[...numericProperties]}
           value={rule.property ?? null}
           disabled={readOnly}
           onChange={(property) => onChange({ ...rule, property: property ?? undefined })}
@@ -266,6 +238,14 @@ export function EventRuleRow({ rule, defs, onChange, onRemove, readOnly, label }
         disabled={readOnly}
         onChange={(value) => onChange({ ...rule, aggregatorValue: typeof value === 'number' ? value : 0 })}
       />
+    </>
+  );
+}
+
+/** "in the last N days", or anytime. */
+function LookBackInputs({ rule, onChange, readOnly, label }: EventPartProps) {
+  return (
+    <>
       <Text size="xs">{rule.lookBackUnit === 'anytime' ? '' : 'in the last'}</Text>
       {rule.lookBackUnit !== 'anytime' && (
         <NumberInput
@@ -289,75 +269,49 @@ export function EventRuleRow({ rule, defs, onChange, onRemove, readOnly, label }
         disabled={readOnly}
         onChange={(unit) => unit && onChange({ ...rule, lookBackUnit: unit as EventRule['lookBackUnit'] })}
       />
+    </>
+  );
+}
+
+export function EventRuleRow({ rule, defs, onChange, onRemove, readOnly, label }: RuleProps<EventRule>) {
+  const event = defs.events.find((e) => e.id === rule.event?.id);
+  const numericProperties = event?.properties.filter((p) => p.type === 'number').map((p) => p.name) ?? [];
+  const whereProperty = event?.properties.find((p) => p.name === rule.whereProperty);
+  const parts = { rule, onChange, readOnly, label };
+  const addWhere = () => {
+    const clause = event && newWhereClause(event);
+    if (clause) onChange({ ...rule, ...clause });
+  };
+  return (
+    <RuleShell kind="Behavior" label={label} onRemove={onRemove} readOnly={readOnly}>
+      <Select
+        size="xs"
+        w={150}
+        aria-label={`Event of rule ${label}`}
+        placeholder={PLACEHOLDERS.event}
+        data={defs.events.map((e) => ({ value: e.id, label: e.label }))}
+        value={event?.id ?? null}
+        searchable
+        disabled={readOnly}
+        onChange={(id) => {
+          const next = defs.events.find((e) => e.id === id);
+          const rest = withoutWhere(rule);
+          delete rest.property;
+          onChange({
+            ...rest,
+            aggregator: 'COUNT',
+            event: next ? { schemaType: 'behavioral-event', id: next.id, label: next.label } : undefined,
+          });
+        }}
+      />
+      <EventAggregateInputs {...parts} numericProperties={numericProperties} />
+      <LookBackInputs {...parts} />
       {event && !rule.whereProperty && !readOnly && event.properties.length > 0 && (
         <Button size="compact-xs" variant="subtle" leftSection={<IconFilter size={12} />} onClick={addWhere}>
           Where
         </Button>
       )}
-      {event && whereProperty && (
-        <Group gap={6} w="100%" pl={62} data-where>
-          <Text size="xs">where</Text>
-          <Select
-            size="xs"
-            w={120}
-            aria-label={`Where property of rule ${label}`}
-            data={event.properties.map((p) => p.name)}
-            value={whereProperty.name}
-            allowDeselect={false}
-            disabled={readOnly}
-            onChange={(name) => {
-              const property = event.properties.find((p) => p.name === name);
-              if (!property) return;
-              const operator = operatorsFor(property.type)[0];
-              onChange({
-                ...rule,
-                whereProperty: property.name,
-                whereOperator: operator,
-                whereValue: defaultValue(property.type, operator, []),
-              });
-            }}
-          />
-          <Select
-            size="xs"
-            w={140}
-            aria-label={`Where operator of rule ${label}`}
-            data={[...operatorsFor(whereProperty.type)]}
-            value={rule.whereOperator ?? null}
-            allowDeselect={false}
-            disabled={readOnly}
-            onChange={(operator) =>
-              operator &&
-              onChange({
-                ...rule,
-                whereOperator: operator as EventRule['whereOperator'],
-                whereValue: defaultValue(whereProperty.type, operator, []),
-              })
-            }
-          />
-          {rule.whereOperator && (
-            <ValueInput
-              type={whereProperty.type}
-              operator={rule.whereOperator}
-              options={[]}
-              value={rule.whereValue}
-              onChange={(whereValue) => onChange({ ...rule, whereValue })}
-              readOnly={readOnly}
-              label={`Where value of rule ${label}`}
-            />
-          )}
-          {!readOnly && (
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              size="sm"
-              aria-label={`Remove where of rule ${label}`}
-              onClick={() => onChange(withoutWhere(rule) as EventRule)}
-            >
-              <IconX size={12} />
-            </ActionIcon>
-          )}
-        </Group>
-      )}
+      {event && whereProperty && <EventWhereClause {...parts} event={event} whereProperty={whereProperty} />}
     </RuleShell>
   );
 }

@@ -1,38 +1,65 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
-import type { TestSendProvider } from '@shared/api/email';
+import type { ItemTestSendBody, TestSendProvider } from '@shared/api/email';
 import { splitEmailList } from '@shared/schemas/marketing';
 import { errorMessage } from '@web/lib/api-client';
 import { SettingHintForCaller, settingOf } from '../setting-hint';
+import { useTestSends } from './api/list-test-sends';
+import { useSendTest } from './api/send-test';
+import { RecentTestSends } from './recent-test-sends';
 
 /** Who can switch the provider on, when the refusal was 'Service not configured'. */
 function TestSendSetting({ error }: { error: unknown }) {
   const setting = settingOf(error);
   return setting ? <SettingHintForCaller setting={setting} /> : null;
 }
-import { formatDateTime } from '@web/lib/dates';
-import { useTestSends } from './api/list-test-sends';
-import { useSendTest } from './api/send-test';
 
 const PROVIDERS: { value: TestSendProvider; label: string }[] = [
   { value: 'smtp', label: 'Mail server (SMTP or outbox)' },
   { value: 'sendgrid', label: 'SendGrid' },
 ];
 
-const STATUS_COLORS: Record<string, string> = { sent: 'teal', failed: 'red', sending: 'gray' };
+/** The provider, the profile whose values fill the merge tags, and Send test. */
+function TestSendControls({
+  hasAddresses,
+  sending,
+  onSend,
+}: {
+  hasAddresses: boolean;
+  sending: boolean;
+  onSend: (body: ItemTestSendBody) => void;
+}) {
+  const [provider, setProvider] = useState<TestSendProvider>('smtp');
+  const [profileId, setProfileId] = useState('');
+  return (
+    <Group gap="xs">
+      <Select
+        aria-label="Email delivery provider"
+        data={PROVIDERS}
+        value={provider}
+        allowDeselect={false}
+        onChange={(next) => next && setProvider(next as TestSendProvider)}
+        w={240}
+      />
+      <TextInput
+        aria-label="Customer profile id for the merge tags"
+        placeholder="Profile id (optional)"
+        value={profileId}
+        onChange={(event) => setProfileId(event.currentTarget.value)}
+        w={200}
+      />
+      <Button
+        leftSection={<IconSend size={16} />}
+        loading={sending}
+        disabled={!hasAddresses}
+        onClick={() => onSend({ provider, ...(profileId.trim() ? { profileId: profileId.trim() } : {}) })}
+      >
+        Send test
+      </Button>
+    </Group>
+  );
+}
 
 /**
  * The email item screen's test send: 'Send test' sends the saved email to the item's test
@@ -51,8 +78,6 @@ export function EmailTestSendPanel({
 }) {
   const sends = useTestSends(workspaceId, itemId);
   const send = useSendTest(workspaceId, itemId);
-  const [provider, setProvider] = useState<TestSendProvider>('smtp');
-  const [profileId, setProfileId] = useState('');
   const addresses = splitEmailList(typeof testAddresses === 'string' ? testAddresses : '');
   return (
     <Paper p={{ base: 'sm', sm: 'lg' }} radius="md" data-testid="email-test-send">
@@ -69,33 +94,11 @@ export function EmailTestSendPanel({
             </Text>
           </div>
           {canSend && (
-            <Group gap="xs">
-              <Select
-                aria-label="Email delivery provider"
-                data={PROVIDERS}
-                value={provider}
-                allowDeselect={false}
-                onChange={(next) => next && setProvider(next as TestSendProvider)}
-                w={240}
-              />
-              <TextInput
-                aria-label="Customer profile id for the merge tags"
-                placeholder="Profile id (optional)"
-                value={profileId}
-                onChange={(event) => setProfileId(event.currentTarget.value)}
-                w={200}
-              />
-              <Button
-                leftSection={<IconSend size={16} />}
-                loading={send.isPending}
-                disabled={addresses.length === 0}
-                onClick={() =>
-                  send.mutate({ provider, ...(profileId.trim() ? { profileId: profileId.trim() } : {}) })
-                }
-              >
-                Send test
-              </Button>
-            </Group>
+            <TestSendControls
+              hasAddresses={addresses.length > 0}
+              sending={send.isPending}
+              onSend={(body) => send.mutate(body)}
+            />
           )}
         </Group>
         {send.isSuccess && (
@@ -110,39 +113,7 @@ export function EmailTestSendPanel({
           </Alert>
         )}
         {sends.data && sends.data.testSends.length > 0 && (
-          <Table.ScrollContainer minWidth={520}>
-            <Table verticalSpacing={6} fz="sm" aria-label="Recent test sends">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>When</Table.Th>
-                  <Table.Th>By</Table.Th>
-                  <Table.Th>To</Table.Th>
-                  <Table.Th>Provider</Table.Th>
-                  <Table.Th>Result</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {sends.data.testSends.map((row) => (
-                  <Table.Tr key={row.id}>
-                    <Table.Td>{formatDateTime(row.at)}</Table.Td>
-                    <Table.Td>{row.byName}</Table.Td>
-                    <Table.Td>{row.recipients.join(', ')}</Table.Td>
-                    <Table.Td>{row.provider}</Table.Td>
-                    <Table.Td>
-                      <Badge size="sm" variant="light" color={STATUS_COLORS[row.status] ?? 'gray'}>
-                        {row.status}
-                      </Badge>
-                      {row.error && (
-                        <Text size="xs" c="red">
-                          {row.error}
-                        </Text>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <RecentTestSends testSends={sends.data.testSends} />
         )}
       </Stack>
     </Paper>

@@ -11,7 +11,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
+import { IconPlus, IconX } from '@tabler/icons-react';
 import type {
   CombinationRow,
   CombinationsField as CombinationsFieldDef,
@@ -23,6 +23,7 @@ import { moveEntry, removeEntry } from '@shared/validation/list-fields';
 import { selectOptionLabel } from '@shared/validation/select-options';
 import { toKebabCase } from '@shared/text/slug';
 import { useFieldEnvironment } from './field-environment';
+import { RowEntryActions } from './list-entry-actions';
 import type { FieldInputProps, FieldProps, ItemData, NestedFieldProps } from './types';
 import { ViewValue } from './view-value';
 
@@ -82,34 +83,13 @@ function CombinationHeader({
         />
       )}
       {!readOnly && (
-        <Group gap={0} wrap="nowrap">
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            aria-label={`Move combination ${index + 1} up`}
-            disabled={index === 0}
-            onClick={() => onMove(-1)}
-          >
-            <IconArrowUp size={16} />
-          </ActionIcon>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            aria-label={`Move combination ${index + 1} down`}
-            disabled={index === count - 1}
-            onClick={() => onMove(1)}
-          >
-            <IconArrowDown size={16} />
-          </ActionIcon>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            aria-label={`Remove combination ${index + 1}`}
-            onClick={onRemove}
-          >
-            <IconTrash size={16} />
-          </ActionIcon>
-        </Group>
+        <RowEntryActions
+          name={`combination ${index + 1}`}
+          index={index}
+          count={count}
+          onMove={onMove}
+          onRemove={onRemove}
+        />
       )}
     </Group>
   );

@@ -1,7 +1,4 @@
-import { useState } from 'react';
-import { ActionIcon, Group, Popover, Select, Stack, Text, TextInput } from '@mantine/core';
-import { DatePicker, TimePicker } from '@mantine/dates';
-import { IconCalendar } from '@tabler/icons-react';
+import { Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import type { DateTimeField as DateTimeFieldDef } from '@shared/schemas/types';
 import { timezoneKey } from '@shared/schemas/types';
 import {
@@ -13,16 +10,10 @@ import {
   PICKER_MASK,
 } from '@shared/time/format';
 import { isKnownTimezone } from '@shared/time/zones';
+import { DateTimePickerPopover, useTypedInstant, wallClockOf } from './date-time-picker';
 import { useFieldEnvironment } from './field-environment';
 import type { FieldProps } from './types';
 import { ViewValue } from './view-value';
-
-/** Mantine's pickers speak wall-clock strings; ours are 'YYYY/MM/DD HH:mm' in the item's zone. */
-const WALL_CLOCK = 'YYYY-MM-DD HH:mm:ss';
-const toMask = (wallClock: string) => wallClock.slice(0, 16).replace(/-/g, '/').replace('T', ' ');
-
-/** The time a day picked from the calendar gets when the value has none yet. */
-const DEFAULT_TIME = '09:00';
 
 const MASK_HINT = `Type ${PICKER_MASK} (24-hour)`;
 
@@ -66,30 +57,16 @@ export function DateTimeField({
 }: FieldProps<DateTimeFieldDef>) {
   const { timezones } = useFieldEnvironment();
   const zone = zoneOf(scope, field.key);
-  const shown = isInstant(value) ? formatPickerValue(value, zone) : '';
-  const [typed, setTyped] = useState<string | null>(null);
-  const [pickerOpen, setPickerOpen] = useState(false);
+  const commit = (instant: string | null) =>
+    instant ? onPatch({ [field.key]: instant, [timezoneKey(field.key)]: zone }) : onChange(null);
+  const typing = useTypedInstant(isInstant(value) ? formatPickerValue(value, zone) : '', zone, commit);
 
   if (readOnly) return <DateTimeDisplay value={value} zone={zone} />;
 
-  const text = typed ?? shown;
-  const typedInvalid = typed !== null && typed.trim() !== '' && parsePickerValue(typed, zone) === null;
   const zoneOptions = [...new Set([...timezones, zone])].map((name) => ({
     value: name,
     label: name.replace(/_/g, ' '),
   }));
-
-  const commit = (instant: string | null) =>
-    instant ? onPatch({ [field.key]: instant, [timezoneKey(field.key)]: zone }) : onChange(null);
-
-  const handleText = (next: string) => {
-    setTyped(next);
-    if (next.trim() === '') commit(null);
-    else {
-      const instant = parsePickerValue(next, zone);
-      if (instant) commit(instant);
-    }
-  };
 
   const handleZone = (nextZone: string | null) => {
     if (!nextZone) return;
@@ -98,8 +75,7 @@ export function DateTimeField({
     onPatch({ [field.key]: moved ?? null, [timezoneKey(field.key)]: nextZone });
   };
 
-  const pickerValue = isInstant(value) ? formatInZone(value, zone, WALL_CLOCK) : null;
-  const bound = (iso?: string) => (iso ? formatInZone(iso, zone, WALL_CLOCK) : undefined);
+  const boundDay = (iso?: string) => (iso ? wallClockOf(iso, zone).slice(0, 10) : undefined);
 
   return (
     <Stack gap={4}>
@@ -108,59 +84,24 @@ export function DateTimeField({
           id={inputId}
           aria-label={field.label}
           style={{ flex: '1 1 12rem', maxWidth: compact ? undefined : '16rem' }}
-          value={text}
+          value={typing.text}
           placeholder={PICKER_MASK}
           size={compact ? 'xs' : 'sm'}
-          error={error ?? (typedInvalid ? MASK_HINT : undefined)}
-          onChange={(event) => handleText(event.currentTarget.value)}
-          onBlur={() => setTyped(null)}
+          error={error ?? (typing.invalid ? MASK_HINT : undefined)}
+          onChange={(event) => typing.handleText(event.currentTarget.value)}
+          onBlur={typing.stopTyping}
           rightSection={
-            <Popover
-              opened={pickerOpen}
-              onChange={setPickerOpen}
-              position="bottom-end"
-              withinPortal
-              shadow="md"
-            >
-              <Popover.Target>
-                <ActionIcon
-                  variant="subtle"
-                  color="gray"
-                  aria-label={`Pick ${field.label}`}
-                  onClick={() => setPickerOpen((open) => !open)}
-                >
-                  <IconCalendar size={16} />
-                </ActionIcon>
-              </Popover.Target>
-              <Popover.Dropdown>
-                <Stack gap="xs">
-                  <DatePicker
-                    value={pickerValue ? pickerValue.slice(0, 10) : null}
-                    defaultDate={pickerValue ? pickerValue.slice(0, 10) : undefined}
-                    minDate={bound(field.min)?.slice(0, 10)}
-                    maxDate={bound(field.max)?.slice(0, 10)}
-                    onChange={(day) => {
-                      if (!day) return;
-                      const time = pickerValue ? pickerValue.slice(11, 16) : DEFAULT_TIME;
-                      const instant = parsePickerValue(toMask(`${String(day).slice(0, 10)} ${time}`), zone);
-                      if (instant) commit(instant);
-                    }}
-                  />
-                  <TimePicker
-                    aria-label={`${field.label} time`}
-                    format="24h"
-                    value={pickerValue ? pickerValue.slice(11, 16) : ''}
-                    disabled={!pickerValue}
-                    onChange={(value) => {
-                      const time = value.slice(0, 5);
-                      if (!pickerValue || !/^\d{2}:\d{2}$/.test(time)) return;
-                      const instant = parsePickerValue(toMask(`${pickerValue.slice(0, 10)} ${time}`), zone);
-                      if (instant) commit(instant);
-                    }}
-                  />
-                </Stack>
-              </Popover.Dropdown>
-            </Popover>
+            <DateTimePickerPopover
+              wallClock={isInstant(value) ? wallClockOf(value, zone) : null}
+              label={field.label}
+              timeLabel={`${field.label} time`}
+              minDate={boundDay(field.min)}
+              maxDate={boundDay(field.max)}
+              onPick={(mask) => {
+                const instant = parsePickerValue(mask, zone);
+                if (instant) commit(instant);
+              }}
+            />
           }
         />
         <Select

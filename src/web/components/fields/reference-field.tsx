@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ActionIcon, Avatar, Group, Paper, Select, Stack, Text, Tooltip } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconLink, IconX } from '@tabler/icons-react';
+import { IconLink, IconX } from '@tabler/icons-react';
 import type {
   Reference,
   ReferenceField as ReferenceFieldDef,
@@ -9,6 +9,7 @@ import type {
 import { isReferenceFull, moveEntry, referenceLabel, removeEntry } from '@shared/validation/list-fields';
 import { getSchema } from '@shared/schemas/catalogue';
 import { useFieldEnvironment } from './field-environment';
+import { MoveEntryButtons } from './list-entry-actions';
 import type { FieldProps, ReferenceSearch } from './types';
 import { ViewValue } from './view-value';
 
@@ -197,24 +198,12 @@ export function ReferenceListField({
             reference={reference}
             actions={
               <>
-                <ActionIcon
-                  variant="subtle"
-                  color="gray"
-                  aria-label={`Move ${name} up`}
-                  disabled={index === 0}
-                  onClick={() => update(moveEntry(references, index, -1))}
-                >
-                  <IconArrowUp size={16} />
-                </ActionIcon>
-                <ActionIcon
-                  variant="subtle"
-                  color="gray"
-                  aria-label={`Move ${name} down`}
-                  disabled={index === references.length - 1}
-                  onClick={() => update(moveEntry(references, index, 1))}
-                >
-                  <IconArrowDown size={16} />
-                </ActionIcon>
+                <MoveEntryButtons
+                  name={name}
+                  index={index}
+                  count={references.length}
+                  onMove={(direction) => update(moveEntry(references, index, direction))}
+                />
                 <ActionIcon
                   variant="subtle"
                   color="gray"

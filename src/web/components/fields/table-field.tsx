@@ -1,12 +1,114 @@
-import { ActionIcon, Button, Group, Table, Text } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Button, Group, Table, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import type { TableField as TableFieldDef } from '@shared/schemas/types';
 import { canAddRow, moveEntry, removeEntry } from '@shared/validation/list-fields';
+import { RowEntryActions } from './list-entry-actions';
 import type { FieldProps, ItemData, NestedFieldProps } from './types';
 import { ViewValue } from './view-value';
 
 const asRows = (value: unknown): ItemData[] =>
   Array.isArray(value) ? value.map((row) => (row && typeof row === 'object' ? (row as ItemData) : {})) : [];
+
+function TableHead({ field, readOnly }: { field: TableFieldDef; readOnly: boolean }) {
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        <Table.Th w={36}>#</Table.Th>
+        {field.columns.map((column) => (
+          <Table.Th key={column.key}>
+            {column.label}
+            {column.required && !readOnly && (
+              <Text span c="red" ml={2}>
+                *
+              </Text>
+            )}
+          </Table.Th>
+        ))}
+        {!readOnly && <Table.Th w={104} aria-label="Row actions" />}
+      </Table.Tr>
+    </Table.Thead>
+  );
+}
+
+/** One row: its number, a compact input per column, and (when editing) move and remove. */
+function TableRow({
+  field,
+  row,
+  index,
+  count,
+  readOnly,
+  errors,
+  path,
+  FieldInput,
+  onPatch,
+  onMove,
+  onRemove,
+}: {
+  field: TableFieldDef;
+  row: ItemData;
+  index: number;
+  count: number;
+  readOnly: boolean;
+  errors: FieldProps['errors'];
+  path: string;
+  onPatch: (patch: Readonly<ItemData>) => void;
+  onMove: (direction: -1 | 1) => void;
+  onRemove: () => void;
+} & NestedFieldProps) {
+  return (
+    <Table.Tr data-row={index}>
+      <Table.Td>
+        <Text size="xs" c="dimmed">
+          {index + 1}
+        </Text>
+      </Table.Td>
+      {field.columns.map((column) => (
+        <Table.Td key={column.key} style={{ verticalAlign: 'top' }}>
+          <FieldInput
+            field={column}
+            scope={row}
+            onPatch={onPatch}
+            readOnly={readOnly}
+            errors={errors}
+            pathPrefix={`${path}.${index}.`}
+            compact
+          />
+        </Table.Td>
+      ))}
+      {!readOnly && (
+        <Table.Td>
+          <RowEntryActions
+            name={`row ${index + 1}`}
+            index={index}
+            count={count}
+            onMove={onMove}
+            onRemove={onRemove}
+          />
+        </Table.Td>
+      )}
+    </Table.Tr>
+  );
+}
+
+/** Add row while the table has room, and how many rows of the maximum it holds. */
+function TableFooter({ field, rows, onAdd }: { field: TableFieldDef; rows: ItemData[]; onAdd: () => void }) {
+  return (
+    <Group justify="space-between" mt="xs">
+      {canAddRow(field, rows) ? (
+        <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={onAdd}>
+          Add row
+        </Button>
+      ) : (
+        <span />
+      )}
+      {field.maxRows !== undefined && (
+        <Text size="xs" c="dimmed">
+          {rows.length} of {field.maxRows} rows
+        </Text>
+      )}
+    </Group>
+  );
+}
 
 /**
  * Rows whose columns are fields (spec §5): add, edit in place, remove, move up and down. Add is hidden
@@ -38,76 +140,23 @@ export function TableField({
           horizontalSpacing="xs"
           aria-label={field.label}
         >
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={36}>#</Table.Th>
-              {field.columns.map((column) => (
-                <Table.Th key={column.key}>
-                  {column.label}
-                  {column.required && !readOnly && (
-                    <Text span c="red" ml={2}>
-                      *
-                    </Text>
-                  )}
-                </Table.Th>
-              ))}
-              {!readOnly && <Table.Th w={104} aria-label="Row actions" />}
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead field={field} readOnly={readOnly} />
           <Table.Tbody>
             {rows.map((row, index) => (
-              <Table.Tr key={index} data-row={index}>
-                <Table.Td>
-                  <Text size="xs" c="dimmed">
-                    {index + 1}
-                  </Text>
-                </Table.Td>
-                {field.columns.map((column) => (
-                  <Table.Td key={column.key} style={{ verticalAlign: 'top' }}>
-                    <FieldInput
-                      field={column}
-                      scope={row}
-                      onPatch={(patch) => patchRow(index, patch)}
-                      readOnly={readOnly}
-                      errors={errors}
-                      pathPrefix={`${path}.${index}.`}
-                      compact
-                    />
-                  </Table.Td>
-                ))}
-                {!readOnly && (
-                  <Table.Td>
-                    <Group gap={0} wrap="nowrap">
-                      <ActionIcon
-                        variant="subtle"
-                        color="gray"
-                        aria-label={`Move row ${index + 1} up`}
-                        disabled={index === 0}
-                        onClick={() => update(moveEntry(rows, index, -1))}
-                      >
-                        <IconArrowUp size={16} />
-                      </ActionIcon>
-                      <ActionIcon
-                        variant="subtle"
-                        color="gray"
-                        aria-label={`Move row ${index + 1} down`}
-                        disabled={index === rows.length - 1}
-                        onClick={() => update(moveEntry(rows, index, 1))}
-                      >
-                        <IconArrowDown size={16} />
-                      </ActionIcon>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Remove row ${index + 1}`}
-                        onClick={() => update(removeEntry(rows, index))}
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Group>
-                  </Table.Td>
-                )}
-              </Table.Tr>
+              <TableRow
+                key={index}
+                field={field}
+                row={row}
+                index={index}
+                count={rows.length}
+                readOnly={readOnly}
+                errors={errors}
+                path={path}
+                FieldInput={FieldInput}
+                onPatch={(patch) => patchRow(index, patch)}
+                onMove={(direction) => update(moveEntry(rows, index, direction))}
+                onRemove={() => update(removeEntry(rows, index))}
+              />
             ))}
             {rows.length === 0 && (
               <Table.Tr>
@@ -121,27 +170,7 @@ export function TableField({
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {!readOnly && (
-        <Group justify="space-between" mt="xs">
-          {canAddRow(field, rows) ? (
-            <Button
-              size="xs"
-              variant="light"
-              leftSection={<IconPlus size={14} />}
-              onClick={() => update([...rows, {}])}
-            >
-              Add row
-            </Button>
-          ) : (
-            <span />
-          )}
-          {field.maxRows !== undefined && (
-            <Text size="xs" c="dimmed">
-              {rows.length} of {field.maxRows} rows
-            </Text>
-          )}
-        </Group>
-      )}
+      {!readOnly && <TableFooter field={field} rows={rows} onAdd={() => update([...rows, {}])} />}
       {error && (
         <Text size="xs" c="red" mt={4}>
           {error}

@@ -1,14 +1,7 @@
 import { useEffect, useId, useMemo, useState, type ComponentType } from 'react';
-import { Alert, Anchor, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Paper, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import {
-  IconAlertTriangle,
-  IconArrowBackUp,
-  IconDeviceFloppy,
-  IconEye,
-  IconLock,
-  IconPencil,
-} from '@tabler/icons-react';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { sameValue } from '@shared/schemas/compare';
 import { isFieldVisible } from '@shared/schemas/display-if';
 import type { FieldDef, FieldType, SchemaType } from '@shared/schemas/types';
@@ -18,7 +11,6 @@ import {
   CANCEL_CONFIRM_MESSAGE,
   CANCEL_CONFIRM_TITLE,
   INCOMPLETE_ITEM_MESSAGE,
-  SAVE_BLOCKED_MESSAGE,
 } from '@shared/validation/messages';
 import { validateItem, type ValidationErrors } from '@shared/validation/validate-item';
 import { DEFAULT_SCHEMA_OPTIONS, FieldEnvironmentContext } from '../fields/field-environment';
@@ -27,6 +19,7 @@ import type { FieldEnvironment, FieldProps, ItemData, ReferenceSearch } from '..
 import { CompareView } from './compare-view';
 import { errorsByField, fieldErrorsOf, withoutFields } from './field-errors';
 import { FieldRow } from './field-row';
+import { ItemFormToolbar } from './item-form-toolbar';
 import { patchItemData, prepareItemData } from './prepare-item-data';
 
 export type ItemFormMode = 'view' | 'edit' | 'compare';
@@ -173,117 +166,6 @@ function useAsyncErrors(
   return asyncErrors;
 }
 
-/** The form's sticky bar: its mode and title, the actions of that mode, and why Save is blocked. */
-function ItemFormToolbar({
-  schema,
-  mode,
-  canEdit,
-  dirty,
-  blocked,
-  showAllErrors,
-  onShowAllErrors,
-  actions: { canSave, canReset, saving },
-  onModeChange,
-  onCancel,
-  onReset,
-  onSave,
-}: {
-  schema: SchemaType;
-  mode: ItemFormMode;
-  canEdit: boolean;
-  dirty: boolean;
-  blocked: boolean;
-  showAllErrors: boolean;
-  onShowAllErrors: () => void;
-  actions: { canSave: boolean; canReset: boolean; saving: boolean };
-  onModeChange: (mode: ItemFormMode) => void;
-  onCancel: () => void;
-  onReset: () => void;
-  onSave: () => void;
-}) {
-  const editing = mode === 'edit';
-  return (
-    <Paper
-      px="md"
-      py="xs"
-      radius="md"
-      style={{ position: 'sticky', top: 0, zIndex: 3, background: 'var(--mantine-color-body)' }}
-    >
-      <Group justify="space-between" gap="sm">
-        <Group gap="xs">
-          {editing ? (
-            <IconPencil size={18} />
-          ) : mode === 'compare' ? (
-            <IconArrowBackUp size={18} />
-          ) : (
-            <IconEye size={18} />
-          )}
-          <Text fw={600} size="sm">
-            {mode === 'edit'
-              ? `Editing ${schema.title}`
-              : mode === 'compare'
-                ? 'Comparing versions'
-                : schema.title}
-          </Text>
-          {editing && dirty && (
-            <Text size="xs" c="dimmed">
-              Unsaved changes
-            </Text>
-          )}
-        </Group>
-        <Group gap="xs">
-          {mode === 'view' && canEdit && (
-            <Button leftSection={<IconPencil size={16} />} onClick={() => onModeChange('edit')}>
-              Edit
-            </Button>
-          )}
-          {mode === 'view' && !canEdit && (
-            <Group gap={6} c="dimmed">
-              <IconLock size={16} />
-              <Text size="sm">Read-only: you cannot edit {schema.pluralTitle.toLowerCase()}</Text>
-            </Group>
-          )}
-          {mode === 'compare' && (
-            <Button variant="default" onClick={() => onModeChange('view')}>
-              Close comparison
-            </Button>
-          )}
-          {editing && (
-            <>
-              <Button variant="subtle" color="gray" onClick={onCancel}>
-                Cancel
-              </Button>
-              <Button variant="default" disabled={!canReset || saving} onClick={onReset}>
-                Reset
-              </Button>
-              <Button
-                leftSection={<IconDeviceFloppy size={16} />}
-                disabled={!canSave}
-                loading={saving}
-                onClick={onSave}
-              >
-                Save
-              </Button>
-            </>
-          )}
-        </Group>
-      </Group>
-      {blocked && (
-        <Group gap={6} justify="flex-end" mt={4}>
-          <Text size="xs" c="red" role="alert">
-            {SAVE_BLOCKED_MESSAGE}
-          </Text>
-          {!showAllErrors && (
-            <Anchor component="button" type="button" size="xs" onClick={onShowAllErrors}>
-              Show what to fix
-            </Anchor>
-          )}
-        </Group>
-      )}
-    </Paper>
-  );
-}
-
 /** The visible fields of the item, each in its labelled row. */
 function ItemFormFields({
   formId,
@@ -324,35 +206,119 @@ function ItemFormFields({
   );
 }
 
-/**
- * The item form (spec §2, §4, §5): view, edit and compare modes over a schema's fields. Edit offers
- * Save (only when dirty and valid, or when the schema allows saving with errors), Reset (only when
- * dirty) and Cancel (confirmed when there are unsaved changes); view offers Edit to those who may.
- */
-export function ItemForm(props: ItemFormProps) {
-  const { schema, value, canEdit, compareWith, onSave, onCancel, onModeChange, validateAsync } = props;
-  const formId = useId();
-  const { prepared, baseline, setBaseline, data, setData, dirty } = useItemDraft(schema, value);
-  const [requestedMode, setRequestedMode] = useState<ItemFormMode>(props.mode);
-  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
-  const [showAllErrors, setShowAllErrors] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [saveError, setSaveError] = useState<string | null>(null);
-  const [serverErrors, setServerErrors] = useState<ValidationErrors>({});
-  const [isSaved, setSaved] = useState(!props.isNew);
-
+/** The mode shown: the one asked for (by the parent or the toolbar), when the item allows it. */
+function useItemFormMode({
+  mode: modeProp,
+  compareWith,
+  canEdit,
+  onModeChange,
+}: Pick<ItemFormProps, 'mode' | 'compareWith' | 'canEdit' | 'onModeChange'>) {
+  const [requestedMode, setRequestedMode] = useState<ItemFormMode>(modeProp);
   // A new mode from the parent wins.
-  if (useSyncedState(props.mode)) setRequestedMode(props.mode);
-
+  if (useSyncedState(modeProp)) setRequestedMode(modeProp);
   const mode: ItemFormMode =
     requestedMode === 'compare' && compareWith
       ? 'compare'
       : requestedMode === 'edit' && canEdit
         ? 'edit'
         : 'view';
-  const editing = mode === 'edit';
-  const allowSaveWithErrors = schema.allowSaveWithErrors === true;
+  const changeMode = (next: ItemFormMode) => {
+    setRequestedMode(next);
+    onModeChange?.(next);
+  };
+  return { mode, changeMode };
+}
 
+/**
+ * The errors shown while editing: the form's own on the fields the user touched (all of them after a
+ * refused Save), the server-backed checks, and the last save's field errors until their field is edited.
+ */
+function useShownErrors({
+  editing,
+  errors,
+  asyncErrors,
+}: {
+  editing: boolean;
+  errors: ValidationErrors;
+  /** Undefined when the screen has no server-backed checks. */
+  asyncErrors: ValidationErrors | undefined;
+}) {
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [showAllErrors, setShowAllErrors] = useState(false);
+  const [serverErrors, setServerErrors] = useState<ValidationErrors>({});
+
+  const shownErrors: ValidationErrors = useMemo(() => {
+    if (!editing) return {};
+    const own = showAllErrors
+      ? errors
+      : Object.fromEntries(Object.entries(errors).filter(([path]) => touched.has(topKey(path))));
+    return { ...asyncErrors, ...serverErrors, ...own };
+  }, [editing, showAllErrors, errors, touched, asyncErrors, serverErrors]);
+
+  const touch = (keys: string[]) => {
+    setTouched((previous) => new Set([...previous, ...keys]));
+    setServerErrors((previous) => withoutFields(previous, keys));
+  };
+  const forget = () => {
+    setTouched(new Set());
+    setShowAllErrors(false);
+    setServerErrors({});
+  };
+  const showAll = () => setShowAllErrors(true);
+  return { shownErrors, showAllErrors, showAll, touch, forget, setServerErrors };
+}
+
+/** The incomplete-item banner and the last save's error. */
+function ItemFormNotices({
+  incomplete,
+  saveError,
+  onDismissSaveError,
+}: {
+  incomplete: boolean;
+  saveError: string | null;
+  onDismissSaveError: () => void;
+}) {
+  return (
+    <>
+      {incomplete && (
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<IconAlertTriangle size={18} />}
+          data-testid="incomplete-banner"
+        >
+          {INCOMPLETE_ITEM_MESSAGE}
+        </Alert>
+      )}
+      {saveError && (
+        <Alert color="red" variant="light" withCloseButton onClose={onDismissSaveError} role="alert">
+          {saveError}
+        </Alert>
+      )}
+    </>
+  );
+}
+
+/**
+ * What the schema's rules say of the draft: its errors, whether Save and Reset are offered, whether Save
+ * is blocked, and whether the stored item is incomplete.
+ */
+function useItemValidation({
+  schema,
+  data,
+  baseline,
+  dirty,
+  editing,
+  isSaved,
+}: {
+  schema: SchemaType;
+  data: ItemData;
+  baseline: ItemData;
+  dirty: boolean;
+  editing: boolean;
+  isSaved: boolean;
+}) {
+  const allowSaveWithErrors = schema.allowSaveWithErrors === true;
   const errors = useMemo(() => validateItem(schema, data), [schema, data]);
   const valid = Object.keys(errors).length === 0;
   const { canSave, canReset } = formActions({ dirty, valid, allowSaveWithErrors });
@@ -363,61 +329,60 @@ export function ItemForm(props: ItemFormProps) {
     () => allowSaveWithErrors && isSaved && Object.keys(validateItem(schema, baseline)).length > 0,
     [allowSaveWithErrors, isSaved, schema, baseline],
   );
-  const incomplete = isStoredIncomplete && mode !== 'compare';
+  return { errors, canSave, canReset, blocked, isStoredIncomplete };
+}
+
+/**
+ * The item form (spec §2, §4, §5): view, edit and compare modes over a schema's fields. Edit offers
+ * Save (only when dirty and valid, or when the schema allows saving with errors), Reset (only when
+ * dirty) and Cancel (confirmed when there are unsaved changes); view offers Edit to those who may.
+ */
+export function ItemForm(props: ItemFormProps) {
+  const { schema, value, canEdit, compareWith, onSave, onCancel, validateAsync } = props;
+  const formId = useId();
+  const { prepared, baseline, setBaseline, data, setData, dirty } = useItemDraft(schema, value);
+  const { mode, changeMode } = useItemFormMode(props);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [isSaved, setSaved] = useState(!props.isNew);
+
+  const editing = mode === 'edit';
+  const allowSaveWithErrors = schema.allowSaveWithErrors === true;
+  const validation = useItemValidation({ schema, data, baseline, dirty, editing, isSaved });
+  const { errors } = validation;
 
   const asyncErrors = useAsyncErrors(editing, validateAsync, schema, data);
-
-  const shownErrors: ValidationErrors = useMemo(() => {
-    if (!editing) return {};
-    const own = showAllErrors
-      ? errors
-      : Object.fromEntries(Object.entries(errors).filter(([path]) => touched.has(topKey(path))));
-    const checked = validateAsync ? asyncErrors : {};
-    return { ...checked, ...serverErrors, ...own };
-  }, [editing, showAllErrors, errors, touched, validateAsync, asyncErrors, serverErrors]);
-
+  const feedback = useShownErrors({ editing, errors, asyncErrors: validateAsync ? asyncErrors : undefined });
   const environment = useItemFieldEnvironment(props, prepared.loadedDefaults);
-
-  const changeMode = (next: ItemFormMode) => {
-    setRequestedMode(next);
-    onModeChange?.(next);
-  };
 
   const handlePatch = (patch: Readonly<ItemData>) => {
     setData((previous) => patchItemData(schema, previous, patch));
-    setTouched((previous) => new Set([...previous, ...Object.keys(patch)]));
-    setServerErrors((previous) => withoutFields(previous, Object.keys(patch)));
+    feedback.touch(Object.keys(patch));
     setSaveError(null);
   };
 
   const resetForm = () => {
     setData(baseline);
-    setTouched(new Set());
-    setShowAllErrors(false);
+    feedback.forget();
     setSaveError(null);
-    setServerErrors({});
   };
 
   const handleSave = async () => {
     const decision = decideSave(errors, allowSaveWithErrors);
-    if (!decision.allowed) {
-      setShowAllErrors(true);
-      return;
-    }
+    if (!decision.allowed) return feedback.showAll();
     setSaving(true);
     setSaveError(null);
-    setServerErrors({});
+    feedback.setServerErrors({});
     try {
       await onSave(data, { hasErrors: decision.hasErrors });
       setBaseline(data);
       setSaved(true);
-      setTouched(new Set());
-      setShowAllErrors(false);
+      feedback.forget();
       changeMode('view');
     } catch (failure) {
       setSaveError(failure instanceof Error ? failure.message : String(failure));
       const fieldErrors = fieldErrorsOf(failure);
-      if (fieldErrors) setServerErrors(errorsByField(fieldErrors));
+      if (fieldErrors) feedback.setServerErrors(errorsByField(fieldErrors));
     } finally {
       setSaving(false);
     }
@@ -438,32 +403,20 @@ export function ItemForm(props: ItemFormProps) {
           mode={mode}
           canEdit={canEdit}
           dirty={dirty}
-          blocked={blocked}
-          showAllErrors={showAllErrors}
-          onShowAllErrors={() => setShowAllErrors(true)}
-          actions={{ canSave, canReset, saving }}
+          blocked={validation.blocked}
+          showAllErrors={feedback.showAllErrors}
+          onShowAllErrors={feedback.showAll}
+          actions={{ canSave: validation.canSave, canReset: validation.canReset, saving }}
           onModeChange={changeMode}
           onCancel={handleCancel}
           onReset={resetForm}
           onSave={handleSave}
         />
-
-        {incomplete && (
-          <Alert
-            color="yellow"
-            variant="light"
-            icon={<IconAlertTriangle size={18} />}
-            data-testid="incomplete-banner"
-          >
-            {INCOMPLETE_ITEM_MESSAGE}
-          </Alert>
-        )}
-        {saveError && (
-          <Alert color="red" variant="light" withCloseButton onClose={() => setSaveError(null)} role="alert">
-            {saveError}
-          </Alert>
-        )}
-
+        <ItemFormNotices
+          incomplete={validation.isStoredIncomplete && mode !== 'compare'}
+          saveError={saveError}
+          onDismissSaveError={() => setSaveError(null)}
+        />
         {mode === 'compare' && compareWith ? (
           <CompareView
             schema={schema}
@@ -477,7 +430,7 @@ export function ItemForm(props: ItemFormProps) {
             schema={schema}
             data={data}
             editing={editing}
-            errors={shownErrors}
+            errors={feedback.shownErrors}
             onPatch={handlePatch}
           />
         )}

@@ -6,11 +6,9 @@ import {
   IconAlertTriangle,
   IconCircleCheck,
   IconInfoCircle,
-  IconPhoto,
   IconPhotoScan,
   IconReplace,
   IconTrash,
-  IconUpload,
   IconX,
 } from '@tabler/icons-react';
 import type { FileRecord, SanityResult } from '@shared/media/contract';
@@ -22,6 +20,7 @@ import { errorMessage } from '@web/lib/api-client';
 import { getSanity } from './api/get-sanity';
 import { setFocus } from './api/set-focus';
 import { isAbortError, uploadFile } from './api/upload-file';
+import { DropzoneStateIcon } from './dropzone-state-icon';
 import { FocalPointImage } from './focal-point-image';
 import { focusOf, type FocalPoint } from './focal-point';
 import { ImageCheckDialog } from './image-check-dialog';
@@ -251,7 +250,6 @@ function FileDropzone({
   onFile: (picked: File | null) => void;
   onReject: (fileName: string | undefined) => void;
 }) {
-  const iconSize = compact ? 20 : 28;
   return (
     <Dropzone
       onDrop={(files) => onFile(files[0] ?? null)}
@@ -265,15 +263,7 @@ function FileDropzone({
       style={error ? { borderColor: 'var(--mantine-color-error)' } : undefined}
     >
       <Group justify="center" gap="sm" wrap="nowrap" style={{ pointerEvents: 'none' }}>
-        <Dropzone.Accept>
-          <IconUpload size={iconSize} stroke={1.5} color="var(--mantine-primary-color-filled)" />
-        </Dropzone.Accept>
-        <Dropzone.Reject>
-          <IconX size={iconSize} stroke={1.5} color="var(--mantine-color-red-6)" />
-        </Dropzone.Reject>
-        <Dropzone.Idle>
-          <IconPhoto size={iconSize} stroke={1.5} color="var(--mantine-color-dimmed)" />
-        </Dropzone.Idle>
+        <DropzoneStateIcon size={compact ? 20 : 28} />
         <div>
           <Text size="sm" fw={500}>
             {FILE_NOT_SELECTED}

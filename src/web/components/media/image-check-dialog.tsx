@@ -113,25 +113,52 @@ function SafeSearchSection({ summary }: { summary: SanitySummary }) {
   );
 }
 
+function LabelsSection({ labels }: { labels: string[] }) {
+  return (
+    <Stack gap="xs">
+      <Title order={4} fz="md">
+        Labels
+      </Title>
+      <Group gap={6}>
+        {labels.map((label) => (
+          <Badge key={label} variant="light" color="gray" tt="none" fw={500} c="dark.6">
+            {label}
+          </Badge>
+        ))}
+      </Group>
+    </Stack>
+  );
+}
+
+/** What the analyser could not do or check, in small print. */
+function AnalysisNotes({ notes }: { notes: string[] }) {
+  return (
+    <Alert variant="light" color="gray" icon={<IconInfoCircle size={18} />} p="sm">
+      <Stack gap={4}>
+        {notes.map((note) => (
+          <Text key={note} size="xs">
+            {note}
+          </Text>
+        ))}
+      </Stack>
+    </Alert>
+  );
+}
+
 /**
- * Spec §2 Image check dialog: whether matching images were found (on the public internet with Google
- * Cloud Vision, in the workspace with the local analyser), the matches, and the five safe-search
- * ratings, 'Not analysed' where the analyser gave none.
+ * The file's analysis: the one its record holds, else fetched while the dialog is open (and handed to
+ * the value once), or a fresh one after 'Analyse again'.
  */
-export function ImageCheckDialog({
+function useImageAnalysis({
   opened,
-  onClose,
   workspaceId,
   storageName,
-  fileName,
   sanity,
   onAnalysed,
-}: ImageCheckDialogProps) {
+}: Pick<ImageCheckDialogProps, 'opened' | 'workspaceId' | 'storageName' | 'sanity' | 'onAnalysed'>) {
   const client = useQueryClient();
   const [fresh, setFresh] = useState<SanityResult | null>(null);
   const query = useSanity(workspaceId, storageName, opened && !sanity && !fresh);
-  const result = fresh ?? sanity ?? query.data ?? null;
-  const summary = result ? summariseSanity(result) : null;
 
   const onAnalysedRef = useRef(onAnalysed);
   useEffect(() => {
@@ -150,6 +177,19 @@ export function ImageCheckDialog({
       onAnalysedRef.current?.(answer);
     },
   });
+
+  return { result: fresh ?? sanity ?? query.data ?? null, query, reanalyse };
+}
+
+/**
+ * Spec §2 Image check dialog: whether matching images were found (on the public internet with Google
+ * Cloud Vision, in the workspace with the local analyser), the matches, and the five safe-search
+ * ratings, 'Not analysed' where the analyser gave none.
+ */
+export function ImageCheckDialog(props: ImageCheckDialogProps) {
+  const { opened, onClose, fileName } = props;
+  const { result, query, reanalyse } = useImageAnalysis(props);
+  const summary = result ? summariseSanity(result) : null;
 
   return (
     <Modal
@@ -181,36 +221,13 @@ export function ImageCheckDialog({
         <Stack gap="lg">
           <MatchesSection summary={summary} />
           <SafeSearchSection summary={summary} />
-          {summary.labels.length > 0 && (
-            <Stack gap="xs">
-              <Title order={4} fz="md">
-                Labels
-              </Title>
-              <Group gap={6}>
-                {summary.labels.map((label) => (
-                  <Badge key={label} variant="light" color="gray" tt="none" fw={500} c="dark.6">
-                    {label}
-                  </Badge>
-                ))}
-              </Group>
-            </Stack>
-          )}
+          {summary.labels.length > 0 && <LabelsSection labels={summary.labels} />}
           {reanalyse.isError && (
             <Text size="sm" c="red">
               {errorMessage(reanalyse.error)}
             </Text>
           )}
-          {summary.notes.length > 0 && (
-            <Alert variant="light" color="gray" icon={<IconInfoCircle size={18} />} p="sm">
-              <Stack gap={4}>
-                {summary.notes.map((note) => (
-                  <Text key={note} size="xs">
-                    {note}
-                  </Text>
-                ))}
-              </Stack>
-            </Alert>
-          )}
+          {summary.notes.length > 0 && <AnalysisNotes notes={summary.notes} />}
           <Group justify="space-between">
             <Text size="xs" c="dimmed">
               {result.analysedBy === 'google-vision' ? 'Google Cloud Vision' : 'Local analyser'} ·{' '}

@@ -7,17 +7,17 @@ import { Stack, Text } from '@mantine/core';
 import { Link, RichTextEditor, getUploadImageExtension } from '@mantine/tiptap';
 import '@mantine/tiptap/styles.css';
 import { useQueryClient } from '@tanstack/react-query';
-import { IconLibraryPhoto } from '@tabler/icons-react';
 import Image from '@tiptap/extension-image';
 import { TableKit } from '@tiptap/extension-table';
-import { useEditor, useEditorState } from '@tiptap/react';
+import { useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { errorMessage } from '@web/lib/api-client';
 import type { FieldProps } from '../fields/types';
 import { storedRichTextHtml, type InlineImage } from './inline-image';
 import { ImageSetPicker } from './image-set-picker';
-import { useMediaWorkspace } from './media-workspace';
+import { useMediaWorkspace, type MediaWorkspace } from './media-workspace';
 import classes from './rich-text-editor.module.css';
+import { RichTextToolbar } from './rich-text-toolbar';
 import { uploadInlineImage } from './upload-inline-image';
 import { UPLOAD_MESSAGES } from './upload-messages';
 import { showToast } from '@web/lib/toast';
@@ -45,22 +45,46 @@ const ReferencedImage = Image.extend({
 
 const asHtml = (value: unknown) => (typeof value === 'string' ? value : '');
 
-export default function RichTextFieldEditor({ field, value, onChange, error, inputId }: FieldProps) {
-  const client = useQueryClient();
-  const workspace = useMediaWorkspace();
-  const [pickerOpen, setPickerOpen] = useState(false);
-  const html = asHtml(value);
+/** Inserts an inline image at the cursor, then puts the cursor in the paragraph after it. */
+function insertInlineImage(editor: Editor, image: InlineImage) {
+  editor
+    .chain()
+    .focus()
+    .insertContent({
+      type: 'image',
+      attrs: {
+        src: image.src,
+        alt: image.alt,
+        title: image.title ?? null,
+        refId: image.refId ?? null,
+        refSchemaType: image.refSchemaType ?? null,
+      },
+    })
+    .run();
+  // The new image is left selected, and typing would replace it: go on writing below it instead.
+  const after = editor.state.selection.to;
+  const next = editor.state.doc.resolve(after).nodeAfter;
+  if (next?.isTextblock)
+    editor
+      .chain()
+      .setTextSelection(after + 1)
+      .run();
+  else
+    editor
+      .chain()
+      .insertContentAt(after, { type: 'paragraph' })
+      .setTextSelection(after + 1)
+      .run();
+}
 
-  // What the editor last reported, so a new value from outside (reset, reload) is told from an echo.
-  const lastEmitted = useRef(html);
-  const onChangeRef = useRef(onChange);
+/** The editor's extensions; images dropped, pasted or picked with the upload button upload in place. */
+function useRichTextExtensions(workspace: MediaWorkspace) {
+  const client = useQueryClient();
   const workspaceRef = useRef(workspace);
   useEffect(() => {
-    onChangeRef.current = onChange;
     workspaceRef.current = workspace;
   });
-
-  const extensions = useMemo(
+  return useMemo(
     () => [
       StarterKit.configure({ link: false, heading: { levels: [1, 2, 3, 4] } }),
       Link.configure({
@@ -70,7 +94,6 @@ export default function RichTextFieldEditor({ field, value, onChange, error, inp
       }),
       TableKit.configure({ table: { resizable: false } }),
       getUploadImageExtension(ReferencedImage, {
-        // Images dropped, pasted or picked with the toolbar's upload button are uploaded in place.
         onImageUpload: async (file: File) => {
           const image = await uploadInlineImage(client, workspaceRef.current, file);
           return image as unknown as { src: string; alt?: string; title?: string };
@@ -81,7 +104,26 @@ export default function RichTextFieldEditor({ field, value, onChange, error, inp
     ],
     [client],
   );
+}
 
+/** A TipTap editor bound to the field's HTML value: edits go out as stored HTML, outside values come in. */
+function useRichTextFieldEditor({
+  field,
+  value,
+  onChange,
+  error,
+  inputId,
+  workspace,
+}: FieldProps & { workspace: MediaWorkspace }) {
+  const html = asHtml(value);
+  // What the editor last reported, so a new value from outside (reset, reload) is told from an echo.
+  const lastEmitted = useRef(html);
+  const onChangeRef = useRef(onChange);
+  useEffect(() => {
+    onChangeRef.current = onChange;
+  });
+
+  const extensions = useRichTextExtensions(workspace);
   const editor = useEditor({
     extensions,
     content: html,
@@ -110,42 +152,18 @@ export default function RichTextFieldEditor({ field, value, onChange, error, inp
     editor.commands.setContent(html, { emitUpdate: false });
   }, [editor, html]);
 
+  return editor;
+}
+
+export default function RichTextFieldEditor(props: FieldProps) {
+  const { field, error } = props;
+  const workspace = useMediaWorkspace();
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const editor = useRichTextFieldEditor({ ...props, workspace });
   const inTable = useEditorState({
     editor,
     selector: ({ editor: current }) => current?.isActive('table') ?? false,
   });
-
-  const insertImage = (image: InlineImage) => {
-    if (!editor) return;
-    editor
-      .chain()
-      .focus()
-      .insertContent({
-        type: 'image',
-        attrs: {
-          src: image.src,
-          alt: image.alt,
-          title: image.title ?? null,
-          refId: image.refId ?? null,
-          refSchemaType: image.refSchemaType ?? null,
-        },
-      })
-      .run();
-    // The new image is left selected, and typing would replace it: go on writing below it instead.
-    const after = editor.state.selection.to;
-    const next = editor.state.doc.resolve(after).nodeAfter;
-    if (next?.isTextblock)
-      editor
-        .chain()
-        .setTextSelection(after + 1)
-        .run();
-    else
-      editor
-        .chain()
-        .insertContentAt(after, { type: 'paragraph' })
-        .setTextSelection(after + 1)
-        .run();
-  };
 
   return (
     <Stack gap={4}>
@@ -155,58 +173,7 @@ export default function RichTextFieldEditor({ field, value, onChange, error, inp
         data-invalid={error ? true : undefined}
         data-testid={`rich-text-${field.key}`}
       >
-        <RichTextEditor.Toolbar sticky stickyOffset={0}>
-          <RichTextEditor.ControlsGroup>
-            <RichTextEditor.Bold />
-            <RichTextEditor.Italic />
-            <RichTextEditor.Underline />
-            <RichTextEditor.Strikethrough />
-            <RichTextEditor.Code />
-            <RichTextEditor.ClearFormatting />
-          </RichTextEditor.ControlsGroup>
-          <RichTextEditor.ControlsGroup>
-            <RichTextEditor.H1 />
-            <RichTextEditor.H2 />
-            <RichTextEditor.H3 />
-            <RichTextEditor.H4 />
-          </RichTextEditor.ControlsGroup>
-          <RichTextEditor.ControlsGroup>
-            <RichTextEditor.BulletList />
-            <RichTextEditor.OrderedList />
-            <RichTextEditor.Blockquote />
-            <RichTextEditor.CodeBlock />
-            <RichTextEditor.Hr />
-          </RichTextEditor.ControlsGroup>
-          <RichTextEditor.ControlsGroup>
-            <RichTextEditor.Link />
-            <RichTextEditor.Unlink />
-          </RichTextEditor.ControlsGroup>
-          <RichTextEditor.ControlsGroup>
-            <RichTextEditor.Control
-              onClick={() => setPickerOpen(true)}
-              aria-label="Insert image"
-              title="Insert image from image sets"
-            >
-              <IconLibraryPhoto size={16} stroke={1.5} />
-            </RichTextEditor.Control>
-            <RichTextEditor.ImageUpload aria-label="Upload image" title="Upload an image in place" />
-            <RichTextEditor.TableInsert />
-          </RichTextEditor.ControlsGroup>
-          {inTable && (
-            <RichTextEditor.ControlsGroup>
-              <RichTextEditor.TableRowAfter />
-              <RichTextEditor.TableColumnAfter />
-              <RichTextEditor.TableRowDelete />
-              <RichTextEditor.TableColumnDelete />
-              <RichTextEditor.TableToggleHeaderRow />
-              <RichTextEditor.TableDelete />
-            </RichTextEditor.ControlsGroup>
-          )}
-          <RichTextEditor.ControlsGroup ml="auto">
-            <RichTextEditor.Undo />
-            <RichTextEditor.Redo />
-          </RichTextEditor.ControlsGroup>
-        </RichTextEditor.Toolbar>
+        <RichTextToolbar inTable={inTable} onPickImage={() => setPickerOpen(true)} />
         <RichTextEditor.Content />
       </RichTextEditor>
       {error && (
@@ -217,7 +184,7 @@ export default function RichTextFieldEditor({ field, value, onChange, error, inp
       <ImageSetPicker
         opened={pickerOpen}
         onClose={() => setPickerOpen(false)}
-        onInsert={insertImage}
+        onInsert={(image) => editor && insertInlineImage(editor, image)}
         workspace={workspace}
       />
     </Stack>

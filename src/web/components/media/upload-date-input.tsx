@@ -1,12 +1,7 @@
-import { useState } from 'react';
-import { ActionIcon, Popover, Stack, TextInput } from '@mantine/core';
-import { DatePicker, TimePicker } from '@mantine/dates';
-import { IconCalendar } from '@tabler/icons-react';
-import { formatInZone, formatPickerValue, parsePickerValue, PICKER_MASK } from '@shared/time/format';
+import { TextInput } from '@mantine/core';
+import { formatPickerValue, parsePickerValue, PICKER_MASK } from '@shared/time/format';
 import { UPLOAD_TIMEZONE } from '@shared/time/zones';
-
-const WALL_CLOCK = 'YYYY-MM-DD HH:mm:ss';
-const DEFAULT_TIME = '09:00';
+import { DateTimePickerPopover, useTypedInstant, wallClockOf } from '../fields/date-time-picker';
 
 export interface UploadDateInputProps {
   label?: string;
@@ -34,90 +29,37 @@ export function UploadDateInput({
   error,
   ...rest
 }: UploadDateInputProps) {
-  const [typed, setTyped] = useState<string | null>(null);
-  const [open, setOpen] = useState(false);
   const zone = UPLOAD_TIMEZONE;
-  const shown = value ? formatPickerValue(value, zone) : '';
-  const text = typed ?? shown;
-  const invalid = typed !== null && typed.trim() !== '' && parsePickerValue(typed, zone) === null;
-  const wallClock = value ? formatInZone(value, zone, WALL_CLOCK) : null;
-
-  const handleText = (next: string) => {
-    setTyped(next);
-    if (next.trim() === '') onChange(null);
-    else {
-      const instant = parsePickerValue(next, zone);
-      if (instant) onChange(instant);
-    }
+  const typing = useTypedInstant(value ? formatPickerValue(value, zone) : '', zone, onChange);
+  const handlePick = (mask: string, picked: 'day' | 'time') => {
+    const instant = parsePickerValue(mask, zone);
+    if (!instant) return;
+    if (picked === 'day') typing.stopTyping();
+    onChange(instant);
   };
-
-  const fromParts = (day: string, time: string) =>
-    parsePickerValue(`${day.replace(/-/g, '/')} ${time}`, zone);
 
   return (
     <TextInput
       label={label}
       aria-label={rest['aria-label'] ?? label}
       description={description}
-      value={text}
+      value={typing.text}
       placeholder={PICKER_MASK}
       size={size}
       disabled={disabled}
-      error={error ?? (invalid ? `Type ${PICKER_MASK} (24-hour)` : undefined)}
-      onChange={(event) => handleText(event.currentTarget.value)}
-      onBlur={() => setTyped(null)}
+      error={error ?? (typing.invalid ? `Type ${PICKER_MASK} (24-hour)` : undefined)}
+      onChange={(event) => typing.handleText(event.currentTarget.value)}
+      onBlur={typing.stopTyping}
       rightSection={
-        <Popover
-          opened={open}
-          onChange={setOpen}
-          position="bottom-end"
-          withinPortal
-          shadow="md"
+        <DateTimePickerPopover
+          wallClock={value ? wallClockOf(value, zone) : null}
+          label={label ?? rest['aria-label'] ?? 'date'}
+          timeLabel="Time"
+          buttonSize={size === 'xs' ? 'sm' : 'md'}
+          iconSize={size === 'xs' ? 14 : 16}
           disabled={disabled}
-        >
-          <Popover.Target>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              size={size === 'xs' ? 'sm' : 'md'}
-              aria-label={`Pick ${label ?? rest['aria-label'] ?? 'date'}`}
-              onClick={() => setOpen((o) => !o)}
-              disabled={disabled}
-            >
-              <IconCalendar size={size === 'xs' ? 14 : 16} />
-            </ActionIcon>
-          </Popover.Target>
-          <Popover.Dropdown>
-            <Stack gap="xs">
-              <DatePicker
-                value={wallClock ? wallClock.slice(0, 10) : null}
-                defaultDate={wallClock ? wallClock.slice(0, 10) : undefined}
-                onChange={(day) => {
-                  if (!day) return;
-                  const instant = fromParts(
-                    String(day).slice(0, 10),
-                    wallClock ? wallClock.slice(11, 16) : DEFAULT_TIME,
-                  );
-                  if (instant) {
-                    setTyped(null);
-                    onChange(instant);
-                  }
-                }}
-              />
-              <TimePicker
-                aria-label="Time"
-                format="24h"
-                value={wallClock ? wallClock.slice(11, 16) : ''}
-                disabled={!wallClock}
-                onChange={(time) => {
-                  if (!wallClock || !/^\d{2}:\d{2}/.test(time)) return;
-                  const instant = fromParts(wallClock.slice(0, 10), time.slice(0, 5));
-                  if (instant) onChange(instant);
-                }}
-              />
-            </Stack>
-          </Popover.Dropdown>
-        </Popover>
+          onPick={handlePick}
+        />
       }
     />
   );

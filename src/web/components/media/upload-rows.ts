@@ -29,6 +29,12 @@ export interface UploadRow {
   itemId: string | null;
 }
 
+/** Optional start and end of an image set, as ISO instants. */
+export interface UploadDates {
+  startTime: string | null;
+  endTime: string | null;
+}
+
 export type EditableKey = 'name' | 'altText' | 'labels' | 'startTime' | 'endTime';
 type EditableValue<K extends EditableKey> = UploadRow[K];
 
@@ -54,10 +60,7 @@ export function nameFromFile(fileName: string): string {
 }
 
 let counter = 0;
-export function newRow(
-  file: File,
-  dates: { startTime: string | null; endTime: string | null } = { startTime: null, endTime: null },
-): UploadRow {
+export function newRow(file: File, dates: UploadDates = { startTime: null, endTime: null }): UploadRow {
   const name = nameFromFile(file.name);
   return {
     key: `row-${Date.now().toString(36)}-${++counter}`,
@@ -126,14 +129,17 @@ export function rowsReducer(rows: UploadRow[], action: RowsAction): UploadRow[] 
   }
 }
 
+/** True when both dates are set and the end is not after the start. */
+export const datesOutOfOrder = ({ startTime, endTime }: UploadDates) =>
+  !!startTime && !!endTime && Date.parse(endTime) <= Date.parse(startTime);
+
 /** What keeps a row from being saved, or null when it can be. */
 export function rowProblem(row: UploadRow): string | null {
   if (row.status === 'failed') return 'Upload failed';
   if (!row.record) return 'Still uploading';
   if (!row.name.trim()) return 'Name is required';
   if (!row.altText.trim()) return 'Alt Text is required';
-  if (row.startTime && row.endTime && Date.parse(row.endTime) <= Date.parse(row.startTime))
-    return 'End time must be after the start time';
+  if (datesOutOfOrder(row)) return 'End time must be after the start time';
   return null;
 }
 

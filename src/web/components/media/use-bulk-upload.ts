@@ -1,11 +1,19 @@
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, type Dispatch } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '@web/lib/api-client';
 import { createImageSet, invalidateWorkspaceItems } from './api/create-image-set';
 import { getSanity } from './api/get-sanity';
 import { isAbortError, uploadFile } from './api/upload-file';
 import { reportUploadBatch, startUploadBatch } from './api/record-upload-batch';
-import { newRow, imageSetData, rowsReducer, rowsToSave, type UploadRow } from './upload-rows';
+import {
+  newRow,
+  imageSetData,
+  rowsReducer,
+  rowsToSave,
+  type RowsAction,
+  type UploadDates,
+  type UploadRow,
+} from './upload-rows';
 import { createTaskQueue, runBounded, UPLOAD_CONCURRENCY } from './upload-queue';
 import { progressPercent } from './upload-progress';
 import { isImageFile, notAnImageDetail } from './upload-messages';
@@ -13,6 +21,36 @@ import { isImageFile, notAnImageDetail } from './upload-messages';
 /** Logs a bulk failure: spec §8 says bulk image upload failures are only logged (and shown in their row). */
 function logFailure(what: string, row: UploadRow, e: unknown) {
   console.error(`Bulk image upload: ${what} failed for "${row.file.name}": ${errorMessage(e)}`, e);
+}
+
+/**
+ * Creates one image set per row, a few at once, each row's state following its save. The settings
+ * batches page follows the save as a batch; the save goes on if recording it fails.
+ */
+async function saveRows(workspaceId: string, ready: UploadRow[], dispatch: Dispatch<RowsAction>) {
+  const batch = ready.length ? await startUploadBatch(workspaceId, ready.length).catch(() => null) : null;
+  const report = (progress: Parameters<typeof reportUploadBatch>[2]) =>
+    batch ? reportUploadBatch(workspaceId, batch.id, progress).catch(() => null) : null;
+  const results = await runBounded(ready, UPLOAD_CONCURRENCY, async (row) => {
+    dispatch({ type: 'saving', key: row.key });
+    try {
+      const item = await createImageSet(workspaceId, imageSetData(row));
+      dispatch({ type: 'saved', key: row.key, itemId: item.id });
+      await report({ processed: 1 });
+      return item.id;
+    } catch (e) {
+      logFailure('saving the image set', row, e);
+      dispatch({ type: 'save-failed', key: row.key, message: errorMessage(e) });
+      const line = ready.indexOf(row) + 1;
+      await report({
+        failed: 1,
+        errors: [{ line, message: `${row.file.name}: ${errorMessage(e)}`.slice(0, 500) }],
+      });
+      throw e;
+    }
+  });
+  await report({ finished: true });
+  return results;
 }
 
 /**
@@ -53,7 +91,7 @@ export function useBulkUpload(workspaceId: string) {
   );
 
   const addFiles = useCallback(
-    (files: readonly File[], dates: { startTime: string | null; endTime: string | null }) => {
+    (files: readonly File[], dates: UploadDates) => {
       const { queue, controller } = ensureSession();
       const added = files.map((file) => newRow(file, dates));
       dispatch({ type: 'add', rows: added });
@@ -91,30 +129,7 @@ export function useBulkUpload(workspaceId: string) {
 
   /** Creates the image sets of every row ready to save; resolves to how many were saved and failed. */
   const saveAll = useCallback(async () => {
-    const ready = rowsToSave(rowsRef.current);
-    // The settings batches page follows the save as a batch; the save goes on if recording it fails.
-    const batch = ready.length ? await startUploadBatch(workspaceId, ready.length).catch(() => null) : null;
-    const report = (progress: Parameters<typeof reportUploadBatch>[2]) =>
-      batch ? reportUploadBatch(workspaceId, batch.id, progress).catch(() => null) : null;
-    const results = await runBounded(ready, UPLOAD_CONCURRENCY, async (row) => {
-      dispatch({ type: 'saving', key: row.key });
-      try {
-        const item = await createImageSet(workspaceId, imageSetData(row));
-        dispatch({ type: 'saved', key: row.key, itemId: item.id });
-        await report({ processed: 1 });
-        return item.id;
-      } catch (e) {
-        logFailure('saving the image set', row, e);
-        dispatch({ type: 'save-failed', key: row.key, message: errorMessage(e) });
-        const line = ready.indexOf(row) + 1;
-        await report({
-          failed: 1,
-          errors: [{ line, message: `${row.file.name}: ${errorMessage(e)}`.slice(0, 500) }],
-        });
-        throw e;
-      }
-    });
-    await report({ finished: true });
+    const results = await saveRows(workspaceId, rowsToSave(rowsRef.current), dispatch);
     if (results.some((result) => result.status === 'fulfilled'))
       void invalidateWorkspaceItems(client, workspaceId);
     return {

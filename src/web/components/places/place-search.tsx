@@ -44,6 +44,49 @@ function useBrowserBias() {
   return { bias, problem, asking, ask, clear: () => setBias(null) };
 }
 
+/** Looks up the address of a chosen suggestion, then hands it on; says why when it cannot. */
+function usePickPlace(workspaceId: string, onPicked: (address: AddressValue) => void) {
+  const [picking, setPicking] = useState(false);
+  const [pickError, setPickError] = useState<string | null>(null);
+  const pick = async (placeId: string) => {
+    setPicking(true);
+    setPickError(null);
+    try {
+      onPicked(await getPlace(workspaceId, placeId));
+    } catch (e) {
+      setPickError(errorMessage(e));
+    } finally {
+      setPicking(false);
+    }
+  };
+  return { picking, pickError, pick };
+}
+
+/** The dropdown's options: the suggestions, or why there are none. */
+function PlaceSuggestionOptions({ search }: { search: ReturnType<typeof usePlaceSearch> }) {
+  const suggestions = search.data?.suggestions ?? [];
+  return (
+    <Combobox.Options aria-label="Address suggestions">
+      {search.isError ? (
+        <Combobox.Empty>{errorMessage(search.error)}</Combobox.Empty>
+      ) : suggestions.length === 0 ? (
+        <Combobox.Empty>No places found</Combobox.Empty>
+      ) : (
+        suggestions.map((s) => (
+          <Combobox.Option value={s.placeId} key={s.placeId}>
+            <Text size="sm">{s.mainText}</Text>
+            {s.secondaryText && (
+              <Text size="xs" c="dimmed">
+                {s.secondaryText}
+              </Text>
+            )}
+          </Combobox.Option>
+        ))
+      )}
+    </Combobox.Options>
+  );
+}
+
 /**
  * Address search through the server's places lookup: debounced, the last request cancelled when the term
  * changes, suggestions biased by the browser's position after 'Use my location'.
@@ -68,23 +111,10 @@ export function PlaceSearch({
   const [q] = useDebouncedValue(term.trim(), 300);
   const location = useBrowserBias();
   const search = usePlaceSearch(workspaceId, q, location.bias, true);
-  const [picking, setPicking] = useState(false);
-  const [pickError, setPickError] = useState<string | null>(null);
-  const suggestions = search.data?.suggestions ?? [];
-
-  const handlePick = async (placeId: string) => {
-    combobox.closeDropdown();
-    setPicking(true);
-    setPickError(null);
-    try {
-      onPick(await getPlace(workspaceId, placeId));
-      setTerm('');
-    } catch (e) {
-      setPickError(errorMessage(e));
-    } finally {
-      setPicking(false);
-    }
-  };
+  const { picking, pickError, pick } = usePickPlace(workspaceId, (address) => {
+    onPick(address);
+    setTerm('');
+  });
 
   return (
     <Stack gap={6}>
@@ -92,7 +122,10 @@ export function PlaceSearch({
         <Combobox
           store={combobox}
           withinPortal={withinPortal}
-          onOptionSubmit={(placeId) => void handlePick(placeId)}
+          onOptionSubmit={(placeId) => {
+            combobox.closeDropdown();
+            void pick(placeId);
+          }}
         >
           <Combobox.Target>
             <TextInput
@@ -118,24 +151,7 @@ export function PlaceSearch({
             />
           </Combobox.Target>
           <Combobox.Dropdown hidden={q.length < 2 || (!search.data && !search.isError)}>
-            <Combobox.Options aria-label="Address suggestions">
-              {search.isError ? (
-                <Combobox.Empty>{errorMessage(search.error)}</Combobox.Empty>
-              ) : suggestions.length === 0 ? (
-                <Combobox.Empty>No places found</Combobox.Empty>
-              ) : (
-                suggestions.map((s) => (
-                  <Combobox.Option value={s.placeId} key={s.placeId}>
-                    <Text size="sm">{s.mainText}</Text>
-                    {s.secondaryText && (
-                      <Text size="xs" c="dimmed">
-                        {s.secondaryText}
-                      </Text>
-                    )}
-                  </Combobox.Option>
-                ))
-              )}
-            </Combobox.Options>
+            <PlaceSuggestionOptions search={search} />
           </Combobox.Dropdown>
         </Combobox>
         {withLocation && (

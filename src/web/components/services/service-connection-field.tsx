@@ -1,11 +1,7 @@
-import { useEffect, useState } from 'react';
 import { Alert, Button, Group, MultiSelect, Select, Stack, Text } from '@mantine/core';
 import { IconPlugConnected } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import {
-  AUTH_MESSAGE_SIGN,
-  AUTH_POPUP_SIZE,
   detailOptions,
   isServiceProvider,
   SERVICE_DETAILS,
@@ -14,13 +10,16 @@ import {
   serviceClientIdSetting,
   type ServiceStatus,
 } from '@shared/api/services';
-import type { NotConfiguredDetails } from '@shared/api/errors';
 import { ServiceConnectionDisplay } from '../fields/read-only-displays';
 import type { FieldProps } from '../fields/types';
-import { SettingHint, settingOf, useIsWorkspaceManager } from '../setting-hint';
-import { errorMessage, isApiError } from '@web/lib/api-client';
+import { SettingHint, useIsWorkspaceManager } from '../setting-hint';
 import { usePublicConfig } from '@web/lib/public-config';
-import { authUrl, checkAuthStart, deleteService, pingService } from './services-api';
+import {
+  asConnection,
+  useServiceConnection,
+  type Connection,
+  type FieldStatus,
+} from './use-service-connection';
 
 const PROVIDER_LABELS: Record<(typeof SERVICE_PROVIDERS)[number], string> = {
   facebook: 'Facebook',
@@ -30,24 +29,6 @@ const PROVIDER_LABELS: Record<(typeof SERVICE_PROVIDERS)[number], string> = {
   linkedin: 'LinkedIn',
   x: 'X',
 };
-
-type Connection = { provider?: string; encTokens?: string; profile?: Record<string, unknown> } & Record<
-  string,
-  unknown
->;
-
-const asConnection = (value: unknown): Connection =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Connection) : {};
-
-/** What the field shows after a check or an attempt: the status, and the setting that would switch it on. */
-type FieldStatus = ServiceStatus & { setting?: NotConfiguredDetails };
-
-/** The status an error answer means: 'Service not configured' is danger with its setting, anything else a warning. */
-function statusOfError(e: unknown): FieldStatus {
-  const setting = isApiError(e) && e.code === 'not_configured' ? settingOf(e) : null;
-  if (setting) return { status: 'danger', message: errorMessage(e), setting };
-  return { status: 'warning', message: errorMessage(e) };
-}
 
 /**
  * Whether this server has the provider's client id; unknown (the public config not loaded) counts as
@@ -65,6 +46,48 @@ const STATUS_COLORS: Record<ServiceStatus['status'], string> = {
   failed: 'red',
 };
 
+/** Authenticate before a connection exists; Re-authenticate, Check Connection and Delete Service after. */
+function ServiceConnectionActions({
+  connected,
+  canCheck,
+  busy,
+  isConfigured,
+  onAuthenticate,
+  onCheck,
+  onRemove,
+}: {
+  connected: boolean;
+  /** The item is saved, so the server can ping its connection. */
+  canCheck: boolean;
+  busy: boolean;
+  isConfigured: boolean;
+  onAuthenticate: () => void;
+  onCheck: () => void;
+  onRemove: () => void;
+}) {
+  if (!connected)
+    return (
+      <Button size="xs" onClick={onAuthenticate} loading={busy} disabled={!isConfigured}>
+        Authenticate
+      </Button>
+    );
+  return (
+    <>
+      <Button size="xs" variant="default" onClick={onAuthenticate} loading={busy} disabled={!isConfigured}>
+        Re-authenticate
+      </Button>
+      {canCheck && (
+        <Button size="xs" variant="default" onClick={onCheck} loading={busy}>
+          Check Connection
+        </Button>
+      )}
+      <Button size="xs" color="red" variant="light" onClick={onRemove} loading={busy}>
+        Delete Service
+      </Button>
+    </>
+  );
+}
+
 /**
  * Spec §2 service connection field: pick the provider, Authenticate in a 600 × 600 pop-up (the page it
  * ends on posts `{_sign, encTokens, profile}`; messages from another origin or without the signature
@@ -76,93 +99,16 @@ export function ServiceConnectionField(props: FieldProps) {
   const connection = asConnection(value);
   const provider = connection.provider;
   const connected = typeof connection.encTokens === 'string';
-  const [status, setStatus] = useState<FieldStatus | null>(null);
-  const [busy, setBusy] = useState(false);
-  const queryClient = useQueryClient();
+  const { status, setStatus, busy, authenticate, check, remove } = useServiceConnection({
+    workspace,
+    id,
+    value,
+    onChange,
+  });
   const isConfigured = useIsProviderConfigured(provider);
   const isManager = useIsWorkspaceManager();
 
-  useEffect(() => {
-    const onMessage = (event: MessageEvent) => {
-      if (event.origin !== window.location.origin) return;
-      const data = event.data as {
-        _sign?: unknown;
-        encTokens?: unknown;
-        profile?: unknown;
-        error?: unknown;
-      } | null;
-      if (!data || data._sign !== AUTH_MESSAGE_SIGN) return;
-      if (typeof data.error === 'string') {
-        setStatus({ status: 'warning', message: data.error });
-        return;
-      }
-      if (typeof data.encTokens !== 'string') return;
-      onChange({
-        ...asConnection(value),
-        encTokens: data.encTokens,
-        profile: data.profile,
-        serviceStatus: 'connected',
-      });
-      setStatus({ status: 'success', message: SERVICE_MESSAGES.connected });
-    };
-    window.addEventListener('message', onMessage);
-    return () => window.removeEventListener('message', onMessage);
-  }, [onChange, value]);
-
   if (readOnly) return <ServiceConnectionDisplay {...props} />;
-
-  const authenticate = async () => {
-    if (!provider) return;
-    setBusy(true);
-    try {
-      const refusal = await checkAuthStart(workspace, provider);
-      if (refusal) {
-        setStatus(statusOfError(refusal));
-        return;
-      }
-      const { width, height } = AUTH_POPUP_SIZE;
-      const left = Math.max(0, window.screenX + (window.outerWidth - width) / 2);
-      const top = Math.max(0, window.screenY + (window.outerHeight - height) / 2);
-      window.open(
-        authUrl(workspace, provider),
-        'marquee-service-auth',
-        `width=${width},height=${height},left=${left},top=${top}`,
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const check = async () => {
-    if (!id) return;
-    setBusy(true);
-    try {
-      setStatus(await pingService(workspace, id));
-      // A ping that refreshed expired tokens saved them as the item's next version: reload it.
-      void queryClient.invalidateQueries({ queryKey: ['workspaces', workspace, 'items'] });
-    } catch (e) {
-      setStatus(statusOfError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const remove = async () => {
-    setBusy(true);
-    try {
-      if (id && id !== 'new') {
-        // The server saved the cleared connection as the item's next version: reload it, so a save bases on it.
-        await deleteService(workspace, id);
-        void queryClient.invalidateQueries({ queryKey: ['workspaces', workspace, 'items'] });
-      }
-      onChange({ provider });
-      setStatus(null);
-    } catch (e) {
-      setStatus({ status: 'warning', message: errorMessage(e) });
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const who = connection.profile?.name ?? connection.profile?.id;
   const shown: FieldStatus | null =
@@ -207,31 +153,16 @@ export function ServiceConnectionField(props: FieldProps) {
         </Alert>
       )}
       <Group gap="xs">
-        {provider && !connected && (
-          <Button size="xs" onClick={authenticate} loading={busy} disabled={!isConfigured}>
-            Authenticate
-          </Button>
-        )}
-        {provider && connected && (
-          <>
-            <Button
-              size="xs"
-              variant="default"
-              onClick={authenticate}
-              loading={busy}
-              disabled={!isConfigured}
-            >
-              Re-authenticate
-            </Button>
-            {id && id !== 'new' && (
-              <Button size="xs" variant="default" onClick={check} loading={busy}>
-                Check Connection
-              </Button>
-            )}
-            <Button size="xs" color="red" variant="light" onClick={remove} loading={busy}>
-              Delete Service
-            </Button>
-          </>
+        {provider && (
+          <ServiceConnectionActions
+            connected={connected}
+            canCheck={!!id && id !== 'new'}
+            busy={busy}
+            isConfigured={isConfigured}
+            onAuthenticate={() => void authenticate()}
+            onCheck={() => void check()}
+            onRemove={() => void remove()}
+          />
         )}
       </Group>
     </Stack>

@@ -20,7 +20,9 @@ import type { FieldProps } from '../fields/types';
 import { errorMessage } from '@web/lib/api-client';
 import { useInterestSearch, type InterestHit, type InterestProvider } from './services-api';
 
-const SEARCH_TYPE_LABELS: Record<(typeof FACEBOOK_SEARCH_TYPES)[number], string> = {
+type SearchType = (typeof FACEBOOK_SEARCH_TYPES)[number];
+
+const SEARCH_TYPE_LABELS: Record<SearchType, string> = {
   adinterest: 'Interests',
   adeducationschool: 'Schools',
   adeducationmajor: 'Majors',
@@ -35,19 +37,110 @@ const asInterests = (value: unknown): InterestHit[] =>
     ? value.filter((v): v is InterestHit => !!v && typeof v === 'object' && 'id' in v && 'name' in v)
     : [];
 
+/** Type to search the provider (debounced, from two characters); choosing a hit hands it on and clears the box. */
+function InterestSearch({
+  inputId,
+  provider,
+  searchType,
+  onPick,
+}: {
+  inputId: string;
+  provider: InterestProvider;
+  searchType: SearchType;
+  onPick: (hit: InterestHit) => void;
+}) {
+  const { workspace = '' } = useParams();
+  const [term, setTerm] = useState('');
+  const [debounced] = useDebouncedValue(term.trim(), 300);
+  const combobox = useCombobox();
+  const search = useInterestSearch(workspace, provider, searchType, debounced);
+  return (
+    <Combobox
+      store={combobox}
+      onOptionSubmit={(id) => {
+        const hit = search.data?.find((h) => h.id === id);
+        if (!hit) return;
+        onPick(hit);
+        setTerm('');
+        combobox.closeDropdown();
+      }}
+    >
+      <Combobox.Target>
+        <TextInput
+          id={inputId}
+          placeholder="Search interests"
+          value={term}
+          onChange={(event) => {
+            setTerm(event.currentTarget.value);
+            combobox.openDropdown();
+          }}
+          onFocus={() => combobox.openDropdown()}
+          onBlur={() => combobox.closeDropdown()}
+          rightSection={search.isFetching ? <Loader size="xs" /> : null}
+          maw={420}
+        />
+      </Combobox.Target>
+      <Combobox.Dropdown hidden={debounced.length < 2}>
+        <Combobox.Options>
+          {search.isError && <Combobox.Empty>{errorMessage(search.error)}</Combobox.Empty>}
+          {search.data?.length === 0 && <Combobox.Empty>Nothing found</Combobox.Empty>}
+          {search.data?.map((hit) => (
+            <Combobox.Option value={hit.id} key={hit.id}>
+              {hit.name}
+              {hit.type && (
+                <Text span size="xs" c="dimmed">
+                  {' '}
+                  · {hit.type}
+                </Text>
+              )}
+            </Combobox.Option>
+          ))}
+        </Combobox.Options>
+      </Combobox.Dropdown>
+    </Combobox>
+  );
+}
+
+/** The chosen interests as chips (name, id and, for X, type), each with its remove button. */
+function InterestChips({ chosen, onRemove }: { chosen: InterestHit[]; onRemove: (id: string) => void }) {
+  if (chosen.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        None Selected
+      </Text>
+    );
+  return (
+    <Group gap={6}>
+      {chosen.map((interest) => (
+        <Badge
+          key={String(interest.id)}
+          variant="light"
+          tt="none"
+          data-testid="interest-chip"
+          rightSection={
+            <CloseButton
+              size="xs"
+              aria-label={`Remove ${interest.name}`}
+              onClick={() => onRemove(String(interest.id))}
+            />
+          }
+        >
+          {interest.name} · {String(interest.id)}
+          {interest.type && ` · ${interest.type}`}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
 /**
  * Spec §3 social interests: choose the provider and search type, type to search (debounced; a new term
  * cancels the previous request), pick hits into chips (name, id and, for X, type), remove them.
  */
 export function SocialInterestsField(props: FieldProps) {
   const { value, onChange, readOnly } = props;
-  const { workspace = '' } = useParams();
   const [provider, setProvider] = useState<InterestProvider>('facebook');
-  const [searchType, setSearchType] = useState<(typeof FACEBOOK_SEARCH_TYPES)[number]>('adinterest');
-  const [term, setTerm] = useState('');
-  const [debounced] = useDebouncedValue(term.trim(), 300);
-  const combobox = useCombobox();
-  const search = useInterestSearch(workspace, provider, searchType, debounced);
+  const [searchType, setSearchType] = useState<SearchType>('adinterest');
   const chosen = asInterests(value);
 
   if (readOnly) return <SocialInterestsDisplay {...props} />;
@@ -56,8 +149,6 @@ export function SocialInterestsField(props: FieldProps) {
     if (!chosen.some((c) => String(c.id) === hit.id)) {
       onChange([...chosen, provider === 'x' ? hit : { id: hit.id, name: hit.name }]);
     }
-    setTerm('');
-    combobox.closeDropdown();
   };
   const remove = (id: string) => {
     const rest = chosen.filter((c) => String(c.id) !== id);
@@ -81,79 +172,15 @@ export function SocialInterestsField(props: FieldProps) {
             size="xs"
             aria-label="Search type"
             value={searchType}
-            onChange={(next) => next && setSearchType(next as typeof searchType)}
+            onChange={(next) => next && setSearchType(next as SearchType)}
             data={FACEBOOK_SEARCH_TYPES.map((t) => ({ value: t, label: SEARCH_TYPE_LABELS[t] }))}
             allowDeselect={false}
             w={160}
           />
         )}
       </Group>
-      <Combobox
-        store={combobox}
-        onOptionSubmit={(id) => {
-          const hit = search.data?.find((h) => h.id === id);
-          if (hit) pick(hit);
-        }}
-      >
-        <Combobox.Target>
-          <TextInput
-            id={props.inputId}
-            placeholder="Search interests"
-            value={term}
-            onChange={(event) => {
-              setTerm(event.currentTarget.value);
-              combobox.openDropdown();
-            }}
-            onFocus={() => combobox.openDropdown()}
-            onBlur={() => combobox.closeDropdown()}
-            rightSection={search.isFetching ? <Loader size="xs" /> : null}
-            maw={420}
-          />
-        </Combobox.Target>
-        <Combobox.Dropdown hidden={debounced.length < 2}>
-          <Combobox.Options>
-            {search.isError && <Combobox.Empty>{errorMessage(search.error)}</Combobox.Empty>}
-            {search.data?.length === 0 && <Combobox.Empty>Nothing found</Combobox.Empty>}
-            {search.data?.map((hit) => (
-              <Combobox.Option value={hit.id} key={hit.id}>
-                {hit.name}
-                {hit.type && (
-                  <Text span size="xs" c="dimmed">
-                    {' '}
-                    · {hit.type}
-                  </Text>
-                )}
-              </Combobox.Option>
-            ))}
-          </Combobox.Options>
-        </Combobox.Dropdown>
-      </Combobox>
-      {chosen.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          None Selected
-        </Text>
-      ) : (
-        <Group gap={6}>
-          {chosen.map((interest) => (
-            <Badge
-              key={String(interest.id)}
-              variant="light"
-              tt="none"
-              data-testid="interest-chip"
-              rightSection={
-                <CloseButton
-                  size="xs"
-                  aria-label={`Remove ${interest.name}`}
-                  onClick={() => remove(String(interest.id))}
-                />
-              }
-            >
-              {interest.name} · {String(interest.id)}
-              {interest.type && ` · ${interest.type}`}
-            </Badge>
-          ))}
-        </Group>
-      )}
+      <InterestSearch inputId={props.inputId} provider={provider} searchType={searchType} onPick={pick} />
+      <InterestChips chosen={chosen} onRemove={remove} />
     </Stack>
   );
 }
