@@ -32,7 +32,7 @@ function ToolbarTitle({ schema, mode, dirty }: { schema: SchemaType; mode: ItemF
   );
 }
 
-export interface ItemFormActions {
+interface ItemFormActions {
   canSave: boolean;
   canReset: boolean;
   saving: boolean;
