@@ -378,6 +378,39 @@ describe('delivery API', () => {
     expect(after.refs[dog.id]).toMatchObject({ id: dog.id, data: { name: 'dog' } });
   });
 
+  it("signs the workspace's own images in delivered rich text, so a website loads them without a session", async () => {
+    const { key } = await newKey();
+    const file = await uploadImage(t, manager, team.ws, await makeImage(), 'inline.png');
+    const resized = `/fun/imageResize/?id=${file.storageName}&w=640&__marquee_workspace=${team.ws}`;
+    const post = await createItem(t, manager, team.ws, 'blog-post', {
+      name: 'Inline images',
+      slug: 'inline-images',
+      body: `<p>Look:</p><img src="${file.publicUrl}" alt="full"><img src="${resized.replace(/&/g, '&amp;')}" alt="resized">`,
+    });
+    await publish(t, manager, team.ws, 'blog-post', post.id, 'live');
+    // Without signing, the stored links need a member's session.
+    const stored = String(post.data.body);
+    const unsigned = /src="([^"]+)"/.exec(stored)![1];
+    expect(
+      (await t.app.inject({ method: 'GET', url: unsigned.replace(t.config.publicUrl, '') })).statusCode,
+    ).toBe(401);
+
+    const body = String((await read(`${team.ws}/live/items/blog-post/${post.id}`, key)).json().data.body);
+    const sources = [...body.matchAll(/src="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));
+    expect(sources).toHaveLength(2);
+    expect(sources[0]).toMatch(
+      new RegExp(`^${t.config.publicUrl}/fun/emailImage/\\?id=${file.storageName}&w=1200&`),
+    );
+    expect(sources[1]).toMatch(
+      new RegExp(`^${t.config.publicUrl}/fun/emailImage/\\?id=${file.storageName}&w=640&`),
+    );
+    for (const src of sources) {
+      const image = await t.app.inject({ method: 'GET', url: src.replace(t.config.publicUrl, '') });
+      expect(image.statusCode, src).toBe(200);
+      expect(image.headers['content-type']).toMatch(/^image\//);
+    }
+  });
+
   it('documents the delivery routes in OpenAPI under their own tag', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
     const route = doc.paths['/delivery/v1/{ws}/{stage}/items/{schema}'];
