@@ -408,6 +408,13 @@ describe('delivery API', () => {
       const image = await t.app.inject({ method: 'GET', url: src.replace(t.config.publicUrl, '') });
       expect(image.statusCode, src).toBe(200);
       expect(image.headers['content-type']).toMatch(/^image\//);
+      expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const again = await t.app.inject({
+        method: 'GET',
+        url: src.replace(t.config.publicUrl, ''),
+        headers: { 'if-none-match': String(image.headers.etag) },
+      });
+      expect(again.statusCode).toBe(304);
     }
   });
 

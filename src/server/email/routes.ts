@@ -87,11 +87,16 @@ export async function emailImageRoutes(instance: FastifyInstance, ctx: AppContex
       );
       reply
         .header('content-type', image.contentType)
-        .header('content-length', String(image.size))
         .header('cache-control', 'public, max-age=31536000, immutable')
-        // Mail clients show it from their own origin.
+        // Mail clients and websites show it from their own origin.
         .header('cross-origin-resource-policy', 'cross-origin')
-        .header('vary', 'Accept');
+        .header('vary', 'Accept')
+        .header('etag', image.etag);
+      if (request.headers['if-none-match'] === image.etag) {
+        if (!Buffer.isBuffer(image.body)) image.body.destroy();
+        return reply.code(304).send();
+      }
+      reply.header('content-length', String(image.size));
       return reply.send(image.body);
     },
   );
