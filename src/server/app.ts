@@ -87,7 +87,7 @@ const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/healthz', '/__/'];
 function subscribeCaches(db: Db, config: Config) {
   subscribeToChanges(db, 'read', enableReadCaches(db, config.readCacheTtlMs));
   if (config.readCacheTtlMs > 0) subscribeToChanges(db, 'items', enableItemCache(db));
-  subscribeToChanges(db, 'delivery', deliveryCacheOf(db));
+  subscribeToChanges(db, 'delivery', deliveryCacheOf(db, config.deliveryCacheBytes));
 }
 
 /**

@@ -28,6 +28,8 @@ export interface Config {
    * (ms, at most 5 s; 0 reads them on every request). This process's own writes take effect at once.
    */
   readCacheTtlMs: number;
+  /** Bytes of rendered delivery answers one process keeps, least recently used out first. */
+  deliveryCacheBytes: number;
   webDir: string;
   /** An S3-compatible bucket for the assets store; undefined keeps assets under DATA_DIR/assets. */
   s3?: S3Config;
@@ -165,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRateLimit: Number(env.AUTH_RATE_LIMIT ?? 20),
     sessionDays: Number(env.SESSION_DAYS ?? 30),
     readCacheTtlMs: Math.min(5000, Math.max(0, Number(env.READ_CACHE_TTL_MS ?? 2000) || 0)),
+    deliveryCacheBytes: Math.max(0, Number(env.DELIVERY_CACHE_MB ?? 32) || 0) * 1024 * 1024,
     webDir: path.resolve(env.WEB_DIR ?? 'dist/web'),
     s3: env.S3_BUCKET
       ? {

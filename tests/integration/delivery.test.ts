@@ -204,7 +204,15 @@ describe('delivery API', () => {
     const first = await read(`${team.ws}/live/items/blog-post/${item.id}`, key);
     const etag = first.headers.etag as string;
     expect(etag).toMatch(/^".+"$/);
-    expect(first.headers['cache-control']).toBe('private, max-age=0, must-revalidate');
+    expect(first.headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=600');
+    expect(first.headers.vary).toBe('Authorization');
+    const itemKey = `mq:${team.ws}:live:blog-post:${item.id}`;
+    expect(String(first.headers['surrogate-key']).split(' ')).toEqual([
+      `mq:${team.ws}`,
+      `mq:${team.ws}:live`,
+      itemKey,
+    ]);
+    expect(first.headers['cache-tag']).toBe(`mq:${team.ws},mq:${team.ws}:live,${itemKey}`);
     const again = await read(`${team.ws}/live/items/blog-post/${item.id}`, key, { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');

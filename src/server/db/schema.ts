@@ -358,15 +358,44 @@ export const published = pgTable(
     refs: jsonb('refs').$type<Record<string, ItemReference>>().notNull(),
     publishedAt: timestamp('published_at', { withTimezone: true }).notNull(),
     publishedBy: text('published_by').notNull(),
+    /** The value of the schema's name-slug field, if it has one (the delivery API looks items up by it). */
+    slug: text('slug'),
+    /** The other slugs this item had in this stage, oldest first, so a website can redirect old URLs. */
+    previousSlugs: text('previous_slugs').array().notNull().default(sql`'{}'::text[]`),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.schema, t.id, t.stage] }),
     index('published_stage_recent_idx').on(t.workspaceId, t.stage, t.publishedAt, t.id),
+    // The delivery API's default order (newest first) and keyset pages of one schema.
+    index('published_delivery_idx').on(t.workspaceId, t.stage, t.schema, t.publishedAt, t.id),
+    index('published_slug_idx').on(t.workspaceId, t.stage, t.schema, t.slug),
     index('published_outdated_idx')
       .on(t.workspaceId, t.stage, t.publishedAt, t.id)
       .where(sql`${t.version} < ${t.itemVersion}`),
     // The dashboard's publishing activity: only the last 30 days of publishes are read.
     index('published_recent_idx').on(t.workspaceId, t.publishedAt, t.schema),
+  ],
+);
+
+/**
+ * Every slug an item was published under in a stage: kept after unpublishing, so a later publish still
+ * lists the old URLs among its previousSlugs; removed with the item.
+ */
+export const publishedSlugs = pgTable(
+  'published_slugs',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    stage: text('stage').notNull(),
+    schema: text('schema').notNull(),
+    slug: text('slug').notNull(),
+    id: text('id').notNull(),
+    firstPublishedAt: timestamp('first_published_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.stage, t.schema, t.slug, t.id] }),
+    index('published_slugs_item_idx').on(t.workspaceId, t.schema, t.id),
   ],
 );
 

@@ -1,50 +1,59 @@
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client';
 import type { ApiKeyRow } from '../api-keys/repository';
 import type { Change, ChangeSubscriber } from '../journal/changes';
-import type { Copy } from './query';
 
-/** The copies of one schema in one stage, and the responses already rendered from them by query. */
-export interface StageSet {
-  copies: Copy[];
-  byId: Map<string, Copy>;
-  rendered: Map<string, { body: string; etag: string }>;
+/** A delivery answer as sent: its JSON, ETag and the CDN keys it depends on. */
+export interface Rendered {
+  body: string;
+  etag: string;
+  keys: string[];
 }
 
-const MAX_RENDERED = 500;
+/** What the answers of this process may hold, at most, unless DELIVERY_CACHE_MB says otherwise. */
+export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+/** Bytes counted per answer beyond its body and keys: the entry, its strings' headers, the map. */
+const ENTRY_OVERHEAD = 300;
 const MAX_KEYS = 10_000;
 /**
- * How long a set or key is kept at most: the bound on staleness should a change notice be lost (the
+ * How long an answer or key is kept at most: the bound on staleness should a change notice be lost (the
  * journal sends it just after its write commits; a process that dies in between).
  */
 const MAX_AGE_MS = 30_000;
 
 /**
- * Published copies change only on publish, unpublish and delete, so the delivery API answers from
- * memory. Every change drops the sets of its workspace and stage (rendered responses with include=refs
- * read other schemas of the stage); other processes hear of it through the journal's change notices
- * (journal/changes.ts). A set is dropped before its reload is stored, so a load that overlaps a change is
- * never kept; none is kept longer than MAX_AGE_MS.
+ * Rendered delivery answers, least recently used first out once they hold more than the budget in bytes,
+ * so memory does not grow with the number of published items or workspaces. Published copies change
+ * only on publish, unpublish and delete: each change drops the answers of its workspace and stage
+ * (answers with include=refs read other schemas of the stage); other processes hear of it through the
+ * journal's change notices (journal/changes.ts). An answer rendered while a change came in is not kept.
  */
 export class DeliveryCache implements ChangeSubscriber {
-  private readonly sets = new Map<string, { set: Promise<StageSet>; until: number }>();
+  private readonly answers: LRUCache<string, Rendered>;
   private readonly keys = new Map<string, { row: ApiKeyRow | null; until: number }>();
+  /** Counts the changes heard, so a render that overlapped one is not kept. */
+  private changes = 0;
 
-  async stageSet(workspaceId: string, stage: string, schema: string, load: () => Promise<StageSet>) {
-    const id = `${workspaceId}\t${stage}\t${schema}`;
-    const kept = this.sets.get(id);
-    if (kept && kept.until > Date.now()) return kept.set;
-    const set = load();
-    this.sets.set(id, { set, until: Date.now() + MAX_AGE_MS });
-    set.catch(() => {
-      if (this.sets.get(id)?.set === set) this.sets.delete(id);
+  constructor(private readonly maxBytes = DEFAULT_CACHE_BYTES) {
+    this.answers = new LRUCache<string, Rendered>({
+      maxSize: Math.max(1, maxBytes),
+      sizeCalculation: (answer, id) =>
+        answer.body.length +
+        id.length +
+        answer.keys.reduce((sum, key) => sum + key.length, 0) +
+        ENTRY_OVERHEAD,
+      ttl: MAX_AGE_MS,
     });
-    return set;
   }
 
-  /** A rendered response, kept with its set until the set changes. */
-  static remember(set: StageSet, query: string, rendered: { body: string; etag: string }) {
-    if (set.rendered.size >= MAX_RENDERED) set.rendered.delete(set.rendered.keys().next().value!);
-    set.rendered.set(query, rendered);
+  /** The answer kept under `id` (which starts with its workspace and stage), or the one `render` makes. */
+  async answer(id: string, render: () => Promise<Rendered>): Promise<Rendered> {
+    const kept = this.answers.get(id);
+    if (kept) return kept;
+    const changesBefore = this.changes;
+    const answer = await render();
+    if (this.changes === changesBefore && this.maxBytes > 0) this.answers.set(id, answer);
+    return answer;
   }
 
   async apiKey(hash: string, load: () => Promise<ApiKeyRow | undefined>) {
@@ -58,8 +67,9 @@ export class DeliveryCache implements ChangeSubscriber {
 
   /** A change to published copies of a workspace's stage (every stage when undefined). */
   dropStage(workspaceId: string, stage?: string) {
-    const prefix = stage === undefined ? `${workspaceId}\t` : `${workspaceId}\t${stage}\t`;
-    for (const id of this.sets.keys()) if (id.startsWith(prefix)) this.sets.delete(id);
+    this.changes++;
+    const prefix = answerPrefix(workspaceId, stage);
+    for (const id of this.answers.keys()) if (id.startsWith(prefix)) this.answers.delete(id);
   }
 
   /** A key of the workspace was created or revoked. */
@@ -68,8 +78,14 @@ export class DeliveryCache implements ChangeSubscriber {
       if (!row || row.workspaceId === workspaceId) this.keys.delete(hash);
   }
 
+  /** The bytes the kept answers take, as counted against the budget. */
+  get size() {
+    return this.answers.calculatedSize;
+  }
+
   clear() {
-    this.sets.clear();
+    this.changes++;
+    this.answers.clear();
     this.keys.clear();
   }
 
@@ -80,11 +96,16 @@ export class DeliveryCache implements ChangeSubscriber {
   }
 }
 
+/** Where the ids of a workspace's (stage's) answers start. */
+export function answerPrefix(workspaceId: string, stage?: string) {
+  return stage === undefined ? `${workspaceId}\t` : `${workspaceId}\t${stage}\t`;
+}
+
 const caches = new WeakMap<Db, DeliveryCache>();
 
 /** The delivery cache of a database (one per root database, shared by the apps built on it). */
-export function deliveryCacheOf(db: Db): DeliveryCache {
+export function deliveryCacheOf(db: Db, maxBytes?: number): DeliveryCache {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new DeliveryCache()));
+  if (!cache) caches.set(db, (cache = new DeliveryCache(maxBytes)));
   return cache;
 }

@@ -2,22 +2,10 @@ import { DELIVERY_DEFAULT_LIMIT, type DeliveryQuery } from '@shared/api/delivery
 import type { SchemaType } from '@shared/schemas/types';
 import { badRequest } from '../http/errors';
 
-/** A published copy as the delivery cache holds it. */
-export interface Copy {
-  id: string;
-  schema: string;
-  version: number;
-  publishedAt: string;
-  data: Record<string, unknown>;
-  refs: Record<string, { schemaType: string }>;
-  /** Its answer to a request without a query, once rendered (service.ts). */
-  plainAnswer?: { body: string; etag: string };
-}
-
 const OPERATORS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'] as const;
 type Operator = (typeof OPERATORS)[number];
 
-interface Filter {
+export interface Filter {
   field: string;
   op: Operator;
   value: string;
@@ -76,12 +64,12 @@ export function parseListOptions(schema: SchemaType, query: DeliveryQuery): List
     filters,
     order: { key: orderKey, descending },
     limit: query.limit ?? DELIVERY_DEFAULT_LIMIT,
-    cursor: query.cursor ? decodeCursor(query.cursor) : null,
+    cursor: query.cursor ? checkCursor(schema, orderKey, decodeCursor(query.cursor)) : null,
     depth: query.include === 'refs' ? (query.depth ?? 1) : 0,
   };
 }
 
-function encodeCursor(value: unknown, id: string) {
+export function encodeCursor(value: unknown, id: string) {
   return Buffer.from(JSON.stringify([value ?? null, id])).toString('base64url');
 }
 
@@ -97,80 +85,30 @@ function decodeCursor(text: string): { value: unknown; id: string } {
   throw badRequest('cursor: invalid, ask for the first page again');
 }
 
-/** The value an item sorts and filters by. */
-function sortValue(copy: Copy, key: string): unknown {
-  if (key === 'publishedAt') return copy.publishedAt;
-  if (key === 'id') return copy.id;
-  if (key === 'version') return copy.version;
-  return copy.data[key];
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
+const NUMERIC_FIELDS = new Set(['number', 'range']);
+
+/** What a list sorts by: the publish time, a whole number (version), a number field, or text. */
+export function sortKindOf(schema: SchemaType, orderKey: string) {
+  if (orderKey === 'publishedAt') return 'timestamp';
+  if (orderKey === 'version') return 'integer';
+  const type = schema.fields.find((f) => f.key === orderKey)?.type;
+  return type && NUMERIC_FIELDS.has(type) ? 'number' : 'text';
 }
 
-/** Numbers by value, everything else as text; missing values sort last. */
-function compareValues(a: unknown, b: unknown): number {
-  const aMissing = a === undefined || a === null;
-  const bMissing = b === undefined || b === null;
-  if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const textA = typeof a === 'string' ? a : JSON.stringify(a);
-  const textB = typeof b === 'string' ? b : JSON.stringify(b);
-  return textA < textB ? -1 : textA > textB ? 1 : 0;
-}
-
-function equals(value: unknown, wanted: string): boolean {
-  if (Array.isArray(value)) return value.some((v) => equals(v, wanted));
-  if (value === null || value === undefined) return wanted === '' || wanted === 'null';
-  if (typeof value === 'object') return false;
-  return String(value) === wanted;
-}
-
-function compareTo(value: unknown, wanted: string): number | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'number') {
-    const number = Number(wanted);
-    return Number.isNaN(number) ? null : value - number;
-  }
-  return compareValues(typeof value === 'string' ? value : String(value), wanted);
-}
-
-function matches(copy: Copy, filter: Filter): boolean {
-  const value = copy.data[filter.field];
-  switch (filter.op) {
-    case 'eq':
-      return equals(value, filter.value);
-    case 'ne':
-      return !equals(value, filter.value);
-    case 'in':
-      return filter.value.split(',').some((v) => equals(value, v));
-    default: {
-      const diff = compareTo(value, filter.value);
-      if (diff === null) return false;
-      if (filter.op === 'gt') return diff > 0;
-      if (filter.op === 'gte') return diff >= 0;
-      if (filter.op === 'lt') return diff < 0;
-      return diff <= 0;
-    }
-  }
-}
-
-/** One keyset page of the copies: filtered, ordered (ties by id), after the cursor. */
-export function pageOf(copies: readonly Copy[], options: ListOptions) {
-  const { key, descending } = options.order;
-  const direction = descending ? -1 : 1;
-  const compare = (a: { value: unknown; id: string }, b: { value: unknown; id: string }) =>
-    direction * compareValues(a.value, b.value) || direction * (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const rows = copies
-    .filter((copy) => options.filters.every((f) => matches(copy, f)))
-    .map((copy) => ({ copy, value: sortValue(copy, key), id: copy.id }))
-    .sort(compare);
-  const after = options.cursor;
-  const start = after ? rows.findIndex((row) => compare(row, after) > 0) : 0;
-  const page = start < 0 ? [] : rows.slice(start, start + options.limit);
-  const last = page.at(-1);
-  const hasMore = start >= 0 && start + options.limit < rows.length;
-  return {
-    copies: page.map((row) => row.copy),
-    nextCursor: hasMore && last ? encodeCursor(last.value, last.id) : null,
-  };
+/** A cursor's value must be of the kind its order sorts by (it reaches PostgreSQL as a typed parameter). */
+function checkCursor(schema: SchemaType, orderKey: string, cursor: { value: unknown; id: string }) {
+  const { value } = cursor;
+  const kind = sortKindOf(schema, orderKey);
+  const valid =
+    kind === 'timestamp'
+      ? typeof value === 'string' && TIMESTAMP.test(value)
+      : kind === 'integer'
+        ? Number.isInteger(value)
+        : (value === null && orderKey !== 'id') ||
+          (kind === 'number' ? Number.isFinite(value) : typeof value === 'string');
+  if (!valid) throw badRequest('cursor: invalid, ask for the first page again');
+  return cursor;
 }
 
 /** The data with only the chosen fields. */

@@ -1,19 +1,222 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { SchemaType } from '@shared/schemas/types';
 import type { Db } from '../db/client';
-import { published } from '../db/schema';
+import { published, publishedSlugs } from '../db/schema';
+import { copiesOfItems } from '../publishing/repository';
+import { slugFieldOf } from '../publishing/slugs';
+import type { DeliveredPlace } from './surrogate-keys';
+import { sortKindOf, type Filter, type ListOptions } from './query';
 
-/** Every copy of one schema in one stage (the delivery cache keeps them in memory). */
-export async function loadStageCopies(db: Db, workspaceId: string, stage: string, schema: string) {
+/** A published copy as the delivery API reads it. */
+export interface Copy {
+  id: string;
+  schema: string;
+  version: number;
+  publishedAt: Date;
+  data: Record<string, unknown>;
+  refs: Record<string, { schemaType: string }>;
+  slug: string | null;
+  previousSlugs: string[];
+}
+
+const copyColumns = {
+  id: published.id,
+  schema: published.schema,
+  version: published.version,
+  publishedAt: published.publishedAt,
+  data: published.data,
+  refs: published.refs,
+  slug: published.slug,
+  previousSlugs: published.previousSlugs,
+};
+
+const ofPlace = (place: DeliveredPlace) =>
+  and(
+    eq(published.workspaceId, place.workspaceId),
+    eq(published.stage, place.stage),
+    eq(published.schema, place.schema),
+  );
+
+export async function copyById(db: Db, place: DeliveredPlace, id: string): Promise<Copy | undefined> {
+  const [row] = await db
+    .select(copyColumns)
+    .from(published)
+    .where(and(ofPlace(place), eq(published.id, id)));
+  return row;
+}
+
+/**
+ * The copy published under this slug, or else the one that was once published under it (a website
+ * redirects such an old URL to the item's slug).
+ */
+export async function copyBySlug(db: Db, place: DeliveredPlace, slug: string): Promise<Copy | undefined> {
+  const [current] = await db
+    .select(copyColumns)
+    .from(published)
+    .where(and(ofPlace(place), eq(published.slug, slug)))
+    .orderBy(published.id)
+    .limit(1);
+  if (current) return current;
+  const [former] = await db
+    .select(copyColumns)
+    .from(publishedSlugs)
+    .innerJoin(
+      published,
+      and(
+        eq(published.workspaceId, publishedSlugs.workspaceId),
+        eq(published.schema, publishedSlugs.schema),
+        eq(published.id, publishedSlugs.id),
+        eq(published.stage, publishedSlugs.stage),
+      ),
+    )
+    .where(
+      and(
+        eq(publishedSlugs.workspaceId, place.workspaceId),
+        eq(publishedSlugs.stage, place.stage),
+        eq(publishedSlugs.schema, place.schema),
+        eq(publishedSlugs.slug, slug),
+      ),
+    )
+    .orderBy(sql`${publishedSlugs.firstPublishedAt} desc`)
+    .limit(1);
+  return former;
+}
+
+/** Copies of a stage by schema and id (referenced items), in any order; ids not published are absent. */
+export async function copiesByKeys(
+  db: Db,
+  workspaceId: string,
+  stage: string,
+  keys: readonly { schema: string; id: string }[],
+): Promise<Copy[]> {
+  if (keys.length === 0) return [];
+  const { where, keep } = copiesOfItems(workspaceId, keys);
+  const rows = await db
+    .select(copyColumns)
+    .from(published)
+    .where(and(where, eq(published.stage, stage)));
+  return rows.filter(keep);
+}
+
+/**
+ * How a list sorts: the SQL expression, how a cursor's value is cast to compare with it, and whether it
+ * is a column that is never null (its pages then seek through an index with a row comparison).
+ */
+interface SortKey {
+  expression: SQL;
+  cast: 'timestamptz' | 'text' | 'integer' | 'numeric';
+  notNull?: boolean;
+}
+
+/** Numbers sort by value, everything else as text; missing values sort last. */
+function sortKeyOf(schema: SchemaType, key: string): SortKey {
+  const kind = sortKindOf(schema, key);
+  if (kind === 'timestamp')
+    return { expression: sql`${published.publishedAt}`, cast: 'timestamptz', notNull: true };
+  if (kind === 'integer') return { expression: sql`${published.version}`, cast: 'integer', notNull: true };
+  if (key === 'id') return { expression: sql`${published.id}`, cast: 'text', notNull: true };
+  if (key === slugFieldOf(schema)) return { expression: sql`${published.slug}`, cast: 'text' };
+  if (kind === 'number') {
+    return {
+      expression: sql`(case when jsonb_typeof(${published.data}->${key}) = 'number' then (${published.data}->>${key})::numeric end)`,
+      cast: 'numeric',
+    };
+  }
+  return { expression: sql`(${published.data}->>${key})`, cast: 'text' };
+}
+
+const castTo = (value: unknown, cast: SortKey['cast']) =>
+  sql`${value === null || value === undefined ? null : String(value)}::${sql.raw(cast)}`;
+
+/**
+ * The rows after the cursor in the order asked for, ties broken by id. Missing values sort last going
+ * up and first going down (PostgreSQL's NULLS LAST / NULLS FIRST), so the cursor's row comparison is
+ * spelled out for them.
+ */
+function afterCursor(sortKey: SortKey, descending: boolean, cursor: ListOptions['cursor']): SQL | undefined {
+  if (!cursor) return undefined;
+  const value = sortKey.expression;
+  const id = sql`${published.id}`;
+  const beyond = descending ? sql`<` : sql`>`;
+  const cursorId = sql`${cursor.id}::text`;
+  if (sortKey.notNull)
+    return sql`(${value}, ${id}) ${beyond} (${castTo(cursor.value, sortKey.cast)}, ${cursorId})`;
+  if (cursor.value === null || cursor.value === undefined) {
+    return descending
+      ? sql`(${value} is not null or ${id} ${beyond} ${cursorId})`
+      : sql`(${value} is null and ${id} ${beyond} ${cursorId})`;
+  }
+  const cursorValue = castTo(cursor.value, sortKey.cast);
+  const next = sql`(${value} ${beyond} ${cursorValue} or (${value} = ${cursorValue} and ${id} ${beyond} ${cursorId}))`;
+  return descending ? next : sql`(${next} or ${value} is null)`;
+}
+
+/** A value of a field equals the text asked for: any element of a list, `null` or '' for a missing one. */
+function equalsText(schema: SchemaType, field: string, wanted: string): SQL {
+  if (field === slugFieldOf(schema)) {
+    return wanted === '' || wanted === 'null'
+      ? sql`${published.slug} is null`
+      : sql`${published.slug} = ${wanted}`;
+  }
+  const json = sql`(${published.data}->${field})`;
+  const scalar = sql`(jsonb_typeof(${json}) in ('string', 'number', 'boolean') and ${published.data}->>${field} = ${wanted})`;
+  const inList = sql`(jsonb_typeof(${json}) = 'array' and exists (select 1 from jsonb_array_elements_text(${json}) as element(value) where element.value = ${wanted}))`;
+  const missing =
+    wanted === '' || wanted === 'null' ? sql` or ${json} is null or jsonb_typeof(${json}) = 'null'` : sql``;
+  return sql`(${scalar} or ${inList}${missing})`;
+}
+
+const COMPARISONS = { gt: sql`>`, gte: sql`>=`, lt: sql`<`, lte: sql`<=` } as const;
+
+/** Numbers compare by value (never with text that is not a number), other values as text. */
+function compares(field: string, op: keyof typeof COMPARISONS, wanted: string): SQL {
+  const json = sql`(${published.data}->${field})`;
+  const text = sql`(${published.data}->>${field})`;
+  const number = Number(wanted);
+  const asNumber =
+    wanted.trim() !== '' && Number.isFinite(number)
+      ? sql`(${published.data}->>${field})::numeric ${COMPARISONS[op]} ${String(number)}::numeric`
+      : sql`false`;
+  return sql`(case when jsonb_typeof(${json}) = 'number' then ${asNumber}
+    when jsonb_typeof(${json}) in ('string', 'boolean') then ${text} ${COMPARISONS[op]} ${wanted}::text
+    else false end)`;
+}
+
+function matches(schema: SchemaType, filter: Filter): SQL {
+  switch (filter.op) {
+    case 'eq':
+      return equalsText(schema, filter.field, filter.value);
+    case 'ne':
+      return sql`not coalesce(${equalsText(schema, filter.field, filter.value)}, false)`;
+    case 'in':
+      return sql`(${sql.join(
+        filter.value.split(',').map((value) => equalsText(schema, filter.field, value)),
+        sql` or `,
+      )})`;
+    default:
+      return compares(filter.field, filter.op, filter.value);
+  }
+}
+
+/**
+ * One keyset page of a schema's copies in a stage: filtered, ordered (ties by id), after the cursor,
+ * with one row more than the page to tell whether another follows. Each row carries the value it sorts
+ * by, as text, for the next cursor.
+ */
+export async function pageOfCopies(db: Db, place: DeliveredPlace, schema: SchemaType, options: ListOptions) {
+  const { key, descending } = options.order;
+  const sortKey = sortKeyOf(schema, key);
+  const direction = descending ? sql`desc` : sql`asc`;
   return db
-    .select({
-      id: published.id,
-      version: published.version,
-      data: published.data,
-      refs: published.refs,
-      publishedAt: published.publishedAt,
-    })
+    .select({ ...copyColumns, sortValue: sql<string | null>`(${sortKey.expression})::text` })
     .from(published)
     .where(
-      and(eq(published.workspaceId, workspaceId), eq(published.stage, stage), eq(published.schema, schema)),
-    );
+      and(
+        ofPlace(place),
+        ...options.filters.map((filter) => matches(schema, filter)),
+        afterCursor(sortKey, descending, options.cursor),
+      ),
+    )
+    .orderBy(sql`${sortKey.expression} ${direction}`, sql`${published.id} ${direction}`)
+    .limit(options.limit + 1);
 }

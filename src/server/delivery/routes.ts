@@ -5,13 +5,21 @@ import { DeliveredItemSchema, DeliveryList, DeliveryQuery } from '@shared/api/de
 import { ItemId, SchemaName, StageParam } from '@shared/api/items';
 import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
+import type { Rendered } from './cache';
 import * as delivery from './service';
 
 const ListParams = z.object({ ws: WorkspaceId, stage: StageParam, schema: SchemaName });
 const ItemParams = ListParams.extend({ id: ItemId });
+const SlugParams = ListParams.extend({ slug: z.string().min(1).max(200) });
 
-/** Published content changes only on publish; clients revalidate with If-None-Match and get 304s. */
-const CACHE_CONTROL = 'private, max-age=0, must-revalidate';
+/**
+ * Published content changes only on publish. Browsers and CDNs may keep an answer a minute and serve it
+ * stale for ten more while they revalidate (If-None-Match gets a 304); keyed by the API key (Vary), so
+ * only holders of the same key share it. With a purge webhook a CDN keeps answers a day: a publish
+ * purges what it changed by the keys in Surrogate-Key / Cache-Tag.
+ */
+const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
+const CACHE_CONTROL_PURGED = `${CACHE_CONTROL}, s-maxage=86400`;
 
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
@@ -24,8 +32,14 @@ function queryTextOf(request: FastifyRequest) {
   return at < 0 ? '' : request.url.slice(at + 1);
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, answer: delivery.Rendered) {
-  reply.header('etag', answer.etag).header('cache-control', CACHE_CONTROL);
+function send(request: FastifyRequest, reply: FastifyReply, answer: Rendered, purged: boolean) {
+  reply.headers({
+    etag: answer.etag,
+    'cache-control': purged ? CACHE_CONTROL_PURGED : CACHE_CONTROL,
+    vary: 'Authorization',
+    'surrogate-key': answer.keys.join(' '),
+    'cache-tag': answer.keys.join(','),
+  });
   if (delivery.isNotModified(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(answer.body);
 }
@@ -35,10 +49,24 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['delivery'];
   const security = [{ apiKey: [] }];
+  const purged = false;
+
+  /** Checks the key against the route's workspace, stage and schema, then sends what `find` answers. */
+  async function answer(
+    request: FastifyRequest<{ Params: z.infer<typeof ListParams> }>,
+    reply: FastifyReply,
+    find: (target: delivery.DeliveryTarget, queryText: string) => Promise<Rendered>,
+  ) {
+    const key = await delivery.authenticateKey(ctx, request.headers.authorization);
+    const { ws, stage, schema } = request.params;
+    const target = delivery.resolveTarget(key, ws, stage, schema);
+    return send(request, reply, await find(target, queryTextOf(request)), purged);
+  }
 
   // Open CORS: any site may read with a key; errors carry the headers too so browsers can show them.
   app.addHook('onSend', (_request, reply, payload, done) => {
     reply.headers(CORS_HEADERS);
+    if (reply.statusCode >= 400) reply.header('cache-control', 'no-store');
     done(null, payload);
   });
   app.options('/*', { schema: { hide: true } }, async (_request, reply) =>
@@ -66,16 +94,10 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
         response: { 200: DeliveryList },
       },
     },
-    async (request, reply) => {
-      const key = await delivery.authenticateKey(ctx, request.headers.authorization);
-      const { ws, stage, schema } = request.params;
-      const target = delivery.resolveTarget(key, ws, stage, schema);
-      return send(
-        request,
-        reply,
-        await delivery.listDelivered(ctx, target, request.query, queryTextOf(request)),
-      );
-    },
+    (request, reply) =>
+      answer(request, reply, (target, queryText) =>
+        delivery.listDelivered(ctx, target, request.query, queryText),
+      ),
   );
 
   app.get(
@@ -90,15 +112,29 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
         response: { 200: DeliveredItemSchema },
       },
     },
-    async (request, reply) => {
-      const key = await delivery.authenticateKey(ctx, request.headers.authorization);
-      const { ws, stage, schema, id } = request.params;
-      const target = delivery.resolveTarget(key, ws, stage, schema);
-      return send(
-        request,
-        reply,
-        await delivery.getDelivered(ctx, target, id, request.query, queryTextOf(request)),
-      );
+    (request, reply) =>
+      answer(request, reply, (target, queryText) =>
+        delivery.getDelivered(ctx, target, request.params.id, request.query, queryText),
+      ),
+  );
+
+  app.get(
+    '/:ws/:stage/items/:schema/by-slug/:slug',
+    {
+      schema: {
+        tags,
+        security,
+        description:
+          'The item published in the stage under this slug, or the one once published under it: its ' +
+          'previousSlugs then hold the slug asked for, so a site can redirect the old URL',
+        params: SlugParams,
+        querystring: DeliveryQuery,
+        response: { 200: DeliveredItemSchema },
+      },
     },
+    (request, reply) =>
+      answer(request, reply, (target, queryText) =>
+        delivery.getDeliveredBySlug(ctx, target, request.params.slug, request.query, queryText),
+      ),
   );
 }

@@ -14,9 +14,11 @@ import type { AppContext } from '../context';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import { hashToken } from '../lib/ids';
 import { imageLinkUrl, signOwnImages } from '../media/image-links';
-import { DeliveryCache, deliveryCacheOf, type StageSet } from './cache';
-import { pageOf, parseListOptions, pickFields, type Copy } from './query';
-import { loadStageCopies } from './repository';
+import { slugFieldOf } from '../publishing/slugs';
+import { deliveryCacheOf, type Rendered } from './cache';
+import { encodeCursor, parseListOptions, pickFields, sortKindOf } from './query';
+import { copiesByKeys, copyById, copyBySlug, pageOfCopies, type Copy } from './repository';
+import { itemKey, schemaKey, stageKey, workspaceKey, type DeliveredPlace } from './surrogate-keys';
 
 /** The delivery key of a request, from `Authorization: Bearer mq_…`, or 401. */
 export async function authenticateKey(
@@ -104,64 +106,74 @@ function withPublicImages(
   return out;
 }
 
-function stageSetOf(ctx: AppContext, workspaceId: string, stage: string, schema: SchemaType) {
-  return deliveryCacheOf(ctx.db).stageSet(workspaceId, stage, schema.name, async (): Promise<StageSet> => {
-    const rows = await loadStageCopies(ctx.db, workspaceId, stage, schema.name);
-    const copies: Copy[] = rows.map((row) => ({
-      id: row.id,
-      schema: schema.name,
-      version: row.version,
-      publishedAt: row.publishedAt.toISOString(),
-      data: withPublicImages(ctx, workspaceId, schema, row.data),
-      refs: row.refs,
-    }));
-    return { copies, byId: new Map(copies.map((c) => [c.id, c])), rendered: new Map() };
-  });
-}
+const placeOf = (target: DeliveryTarget): DeliveredPlace => ({
+  workspaceId: target.workspaceId,
+  stage: target.stage,
+  schema: target.schema.name,
+});
 
-/** An item as delivered, with referenced items of the same stage embedded `depth` levels deep. */
-async function deliver(
-  ctx: AppContext,
-  target: DeliveryTarget,
-  copy: Copy,
-  fields: string[] | null,
-  depth: number,
-): Promise<DeliveredItem> {
-  const item: DeliveredItem = {
-    id: copy.id,
-    schema: copy.schema,
-    version: copy.version,
-    publishedAt: copy.publishedAt,
-    data: pickFields(copy.data, fields),
-  };
-  if (depth <= 0) return item;
-  item.refs = {};
-  for (const [refId, ref] of Object.entries(copy.refs)) {
-    const refSchema = getSchema(ref.schemaType);
-    const set =
-      refSchema && !domainOfSchema(ref.schemaType)?.admin
-        ? await stageSetOf(ctx, target.workspaceId, target.stage, refSchema)
-        : undefined;
-    const refCopy = set?.byId.get(refId);
-    item.refs[refId] = refCopy ? await deliver(ctx, target, refCopy, null, depth - 1) : null;
-  }
-  return item;
-}
-
-export interface Rendered {
-  body: string;
-  etag: string;
-}
-
-function rendered(body: unknown): Rendered {
-  const text = JSON.stringify(body);
-  const etag = `"${crypto.createHash('sha1').update(text).digest('base64url')}"`;
-  return { body: text, etag };
-}
+const isDelivered = (schemaName: string) => {
+  const schema = getSchema(schemaName);
+  return schema && !domainOfSchema(schemaName)?.admin ? schema : undefined;
+};
 
 /**
- * A page of the stage's copies of a schema. Answers are rendered once per query string and kept until
- * the stage changes; `queryText` is the request's raw query string.
+ * The copies as delivered, with the items they reference published in the same stage embedded `depth`
+ * levels deep (one query a level). `keys` gathers the CDN keys of every item the answer shows.
+ */
+async function deliverAll(
+  ctx: AppContext,
+  target: DeliveryTarget,
+  copies: readonly Copy[],
+  options: { fields: string[] | null; depth: number },
+  keys: Set<string>,
+): Promise<DeliveredItem[]> {
+  const items = copies.map((copy): DeliveredItem => {
+    const schema = getSchema(copy.schema)!;
+    const item: DeliveredItem = {
+      id: copy.id,
+      schema: copy.schema,
+      version: copy.version,
+      publishedAt: copy.publishedAt.toISOString(),
+      data: pickFields(withPublicImages(ctx, target.workspaceId, schema, copy.data), options.fields),
+    };
+    if (slugFieldOf(schema)) item.previousSlugs = copy.previousSlugs;
+    return item;
+  });
+  if (options.depth <= 0) return items;
+  const wanted = copies.flatMap((copy) =>
+    Object.entries(copy.refs)
+      .filter(([, ref]) => isDelivered(ref.schemaType))
+      .map(([id, ref]) => ({ schema: ref.schemaType, id })),
+  );
+  for (const ref of wanted) keys.add(itemKey({ ...placeOf(target), schema: ref.schema }, ref.id));
+  const found = await copiesByKeys(ctx.db, target.workspaceId, target.stage, wanted);
+  const embedded = await deliverAll(ctx, target, found, { fields: null, depth: options.depth - 1 }, keys);
+  const byId = new Map(embedded.map((item) => [item.id, item]));
+  copies.forEach((copy, at) => {
+    items[at].refs = Object.fromEntries(Object.keys(copy.refs).map((id) => [id, byId.get(id) ?? null]));
+  });
+  return items;
+}
+
+function rendered(body: unknown, keys: Iterable<string>): Rendered {
+  const text = JSON.stringify(body);
+  const etag = `"${crypto.createHash('sha1').update(text).digest('base64url')}"`;
+  return { body: text, etag, keys: [...keys] };
+}
+
+/** Where an answer is kept in the delivery cache: by workspace and stage first (cache.ts drops by them). */
+const answerIdOf = (target: DeliveryTarget, what: string, queryText: string) =>
+  `${target.workspaceId}\t${target.stage}\t${target.schema.name}\t${what}?${queryText}`;
+
+const placeKeys = (place: DeliveredPlace) => [
+  workspaceKey(place.workspaceId),
+  stageKey(place.workspaceId, place.stage),
+];
+
+/**
+ * A page of the stage's copies of a schema, read from PostgreSQL a keyset page at a time. Answers are
+ * kept per query string until the stage changes; `queryText` is the request's raw query string.
  */
 export async function listDelivered(
   ctx: AppContext,
@@ -169,45 +181,77 @@ export async function listDelivered(
   query: DeliveryQuery,
   queryText: string,
 ): Promise<Rendered> {
-  const set = await stageSetOf(ctx, target.workspaceId, target.stage, target.schema);
-  const cacheKey = `list?${queryText}`;
-  const cached = set.rendered.get(cacheKey);
-  if (cached) return cached;
-  const options = parseListOptions(target.schema, query);
-  const page = pageOf(set.copies, options);
-  const items = await Promise.all(
-    page.copies.map((copy) => deliver(ctx, target, copy, options.fields, options.depth)),
-  );
-  const answer = rendered({ items, nextCursor: page.nextCursor });
-  DeliveryCache.remember(set, cacheKey, answer);
-  return answer;
+  return deliveryCacheOf(ctx.db).answer(answerIdOf(target, 'list', queryText), async () => {
+    const options = parseListOptions(target.schema, query);
+    const place = placeOf(target);
+    const rows = await pageOfCopies(ctx.db, place, target.schema, options);
+    const page = rows.slice(0, options.limit);
+    const keys = new Set([...placeKeys(place), schemaKey(place)]);
+    const items = await deliverAll(ctx, target, page, options, keys);
+    const last = page.at(-1);
+    const nextCursor =
+      rows.length > options.limit && last
+        ? encodeCursor(cursorValueOf(sortKindOf(target.schema, options.order.key), last.sortValue), last.id)
+        : null;
+    return rendered({ items, nextCursor }, keys);
+  });
 }
 
-/**
- * One copy of the stage, or 404. The plain answer (no query) is kept with its copy, so every published
- * item is rendered once, however many there are; answers to other queries share the set's bounded map.
- */
-export async function getDelivered(
+const cursorValueOf = (kind: ReturnType<typeof sortKindOf>, text: string | null) =>
+  text !== null && (kind === 'integer' || kind === 'number') ? Number(text) : text;
+
+/** One item of the stage, found by `find`, or 404; the answer is kept per query string until the stage changes. */
+async function deliverOne(
+  ctx: AppContext,
+  target: DeliveryTarget,
+  query: DeliveryQuery,
+  lookup: { what: string; queryText: string; find: () => Promise<Copy | undefined> },
+): Promise<Rendered> {
+  return deliveryCacheOf(ctx.db).answer(answerIdOf(target, lookup.what, lookup.queryText), async () => {
+    const options = parseListOptions(target.schema, query);
+    if (options.filters.length > 0 || query.cursor || query.limit || query.order) {
+      throw badRequest('filter, order, cursor and limit apply to lists only');
+    }
+    const copy = await lookup.find();
+    if (!copy) throw notFound(DELIVERY_MESSAGES.itemNotPublished);
+    const place = placeOf(target);
+    const keys = new Set([...placeKeys(place), itemKey(place, copy.id)]);
+    // Which item a slug names changes with any publish of the schema.
+    if (lookup.what.startsWith('slug/')) keys.add(schemaKey(place));
+    const [item] = await deliverAll(ctx, target, [copy], options, keys);
+    return rendered(item, keys);
+  });
+}
+
+/** One copy of the stage by id, or 404. */
+export function getDelivered(
   ctx: AppContext,
   target: DeliveryTarget,
   id: string,
   query: DeliveryQuery,
   queryText: string,
 ): Promise<Rendered> {
-  const set = await stageSetOf(ctx, target.workspaceId, target.stage, target.schema);
-  const copy = set.byId.get(id);
-  if (!copy) throw notFound(DELIVERY_MESSAGES.itemNotPublished);
-  const cacheKey = `item/${id}?${queryText}`;
-  const cached = queryText === '' ? copy.plainAnswer : set.rendered.get(cacheKey);
-  if (cached) return cached;
-  const options = parseListOptions(target.schema, query);
-  if (options.filters.length > 0 || query.cursor || query.limit || query.order) {
-    throw badRequest('filter, order, cursor and limit apply to lists only');
-  }
-  const answer = rendered(await deliver(ctx, target, copy, options.fields, options.depth));
-  if (queryText === '') copy.plainAnswer = answer;
-  else DeliveryCache.remember(set, cacheKey, answer);
-  return answer;
+  return deliverOne(ctx, target, query, {
+    what: `item/${id}`,
+    queryText,
+    find: () => copyById(ctx.db, placeOf(target), id),
+  });
+}
+
+/** The copy of the stage published under this slug now, or else once (previousSlugs names it), or 404. */
+export function getDeliveredBySlug(
+  ctx: AppContext,
+  target: DeliveryTarget,
+  slug: string,
+  query: DeliveryQuery,
+  queryText: string,
+): Promise<Rendered> {
+  if (!slugFieldOf(target.schema)) throw notFound(`Schema "${target.schema.name}" has no slug`);
+  return deliverOne(ctx, target, query, {
+    what: `slug/${slug}`,
+    queryText,
+    find: () => copyBySlug(ctx.db, placeOf(target), slug),
+  });
 }
 
 /** If-None-Match holds the answer's ETag (or *). */

@@ -6,7 +6,7 @@ import { rows as resultRows } from '../db/migrate';
 import { preparedPerDb } from '../db/prepared';
 import { itemsWritten } from '../journal/journal';
 import { itemReadCacheOf } from './cache';
-import { items, members, placeGeohashOf, placeOf, published, users } from '../db/schema';
+import { items, members, placeGeohashOf, placeOf, published, publishedSlugs, users } from '../db/schema';
 
 export type ItemRow = typeof items.$inferSelect;
 export interface ItemKey {
@@ -279,8 +279,18 @@ export async function deleteItem(tx: Tx, key: ItemKey) {
 }
 
 /** Removes every stage copy of an item (with the item, when it is deleted). */
+/** Removes the item's stage copies and the slugs it was published under. */
 export async function deleteCopies(tx: Tx, key: ItemKey) {
   await tx.delete(published).where(byPublishedKey(key));
+  await tx
+    .delete(publishedSlugs)
+    .where(
+      and(
+        eq(publishedSlugs.workspaceId, key.workspaceId),
+        eq(publishedSlugs.schema, key.schema),
+        eq(publishedSlugs.id, key.id),
+      ),
+    );
 }
 
 /** Adds a role to the approvals of the current version, unless the version moved on or the role already approved. */

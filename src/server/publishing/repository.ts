@@ -1,7 +1,8 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { published } from '../db/schema';
+import { published, publishedSlugs } from '../db/schema';
 import type { ItemKey, ItemRow } from '../items/repository';
+import { slugOf } from './slugs';
 
 const ofItem = (key: ItemKey) =>
   and(eq(published.workspaceId, key.workspaceId), eq(published.schema, key.schema), eq(published.id, key.id));
@@ -15,6 +16,22 @@ const copyColumns = {
   publishedBy: published.publishedBy,
 };
 
+/**
+ * Copies of some items of a workspace: the condition narrows by schemas and ids, `keep` then holds the
+ * exact pairs asked for.
+ */
+export function copiesOfItems(workspaceId: string, keys: readonly { schema: string; id: string }[]) {
+  const wanted = new Set(keys.map((k) => `${k.schema}/${k.id}`));
+  return {
+    where: and(
+      eq(published.workspaceId, workspaceId),
+      inArray(published.schema, [...new Set(keys.map((k) => k.schema))]),
+      inArray(published.id, [...new Set(keys.map((k) => k.id))]),
+    ),
+    keep: (row: { schema: string; id: string }) => wanted.has(`${row.schema}/${row.id}`),
+  };
+}
+
 /** The stage copies of some items of one workspace (without their data). */
 export async function copiesOf(
   db: Db | Tx,
@@ -22,22 +39,18 @@ export async function copiesOf(
   keys: readonly { schema: string; id: string }[],
 ) {
   if (keys.length === 0) return [];
-  const rows = await db
-    .select(copyColumns)
-    .from(published)
-    .where(
-      and(
-        eq(published.workspaceId, workspaceId),
-        inArray(published.schema, [...new Set(keys.map((k) => k.schema))]),
-        inArray(published.id, [...new Set(keys.map((k) => k.id))]),
-      ),
-    );
-  const wanted = new Set(keys.map((k) => `${k.schema}/${k.id}`));
-  return rows.filter((r) => wanted.has(`${r.schema}/${r.id}`));
+  const { where, keep } = copiesOfItems(workspaceId, keys);
+  const rows = await db.select(copyColumns).from(published).where(where);
+  return rows.filter(keep);
 }
 
-/** Copies the item's current version to a stage, replacing an older copy. */
+/**
+ * Copies the item's current version to a stage, replacing an older copy. Its slug joins the slugs the
+ * item was published under there, and the others become its previousSlugs.
+ */
 export async function upsertCopy(tx: Tx, item: ItemRow, stage: string, by: string, at: Date) {
+  const slug = slugOf(item.schema, item.data);
+  const previousSlugs = slug ? await recordSlug(tx, item, stage, slug, at) : [];
   const values = {
     workspaceId: item.workspaceId,
     schema: item.schema,
@@ -49,6 +62,8 @@ export async function upsertCopy(tx: Tx, item: ItemRow, stage: string, by: strin
     refs: item.refs,
     publishedAt: at,
     publishedBy: by,
+    slug,
+    previousSlugs,
   };
   await tx
     .insert(published)
@@ -62,8 +77,33 @@ export async function upsertCopy(tx: Tx, item: ItemRow, stage: string, by: strin
         refs: values.refs,
         publishedAt: at,
         publishedBy: by,
+        slug,
+        previousSlugs,
       },
     });
+}
+
+/** Keeps the slug among the item's slugs in the stage; answers the others, oldest first. */
+async function recordSlug(tx: Tx, item: ItemRow, stage: string, slug: string, at: Date) {
+  const place = { workspaceId: item.workspaceId, stage, schema: item.schema, id: item.id };
+  await tx
+    .insert(publishedSlugs)
+    .values({ ...place, slug, firstPublishedAt: at })
+    .onConflictDoNothing();
+  const others = await tx
+    .select({ slug: publishedSlugs.slug })
+    .from(publishedSlugs)
+    .where(
+      and(
+        eq(publishedSlugs.workspaceId, place.workspaceId),
+        eq(publishedSlugs.schema, place.schema),
+        eq(publishedSlugs.id, place.id),
+        eq(publishedSlugs.stage, stage),
+        ne(publishedSlugs.slug, slug),
+      ),
+    )
+    .orderBy(publishedSlugs.firstPublishedAt, publishedSlugs.slug);
+  return others.map((row) => row.slug);
 }
 
 export async function deleteCopy(tx: Tx, key: ItemKey, stage: string) {

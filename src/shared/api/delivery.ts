@@ -68,6 +68,8 @@ export interface DeliveredItem {
   version: number;
   publishedAt: string;
   data: Record<string, unknown>;
+  /** For schemas with a slug: the other slugs it was published under in this stage, oldest first. */
+  previousSlugs?: string[];
   /** With include=refs: referenced items published in the same stage, by id (null when not published there). */
   refs?: Record<string, DeliveredItem | null>;
 }
@@ -78,6 +80,12 @@ export const DeliveredItemSchema = z.object({
   version: z.number().int().describe('The published version'),
   publishedAt: z.string(),
   data: z.record(z.string(), z.unknown()).describe('Field values as published (fields= picks some)'),
+  previousSlugs: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'For schemas with a slug: the other slugs the item was published under in this stage, oldest first (redirect those URLs to its slug)',
+    ),
   refs: z
     .record(z.string(), z.record(z.string(), z.unknown()).nullable())
     .optional()

@@ -1,0 +1,14 @@
+import { getSchema } from '@shared/schemas/catalogue';
+import type { SchemaType } from '@shared/schemas/types';
+
+/** The key of the schema's name-slug field: what the delivery API calls an item's slug. */
+export function slugFieldOf(schema: SchemaType | undefined): string | undefined {
+  return schema?.fields.find((field) => field.type === 'name-slug')?.key;
+}
+
+/** The item's slug, when its schema has a name-slug field and the value is set. */
+export function slugOf(schemaName: string, data: Record<string, unknown>): string | null {
+  const field = slugFieldOf(getSchema(schemaName));
+  const value = field ? data[field] : undefined;
+  return typeof value === 'string' && value !== '' ? value : null;
+}
