@@ -13,8 +13,8 @@ import { findApiKeyByHash, touchApiKey } from '../api-keys/repository';
 import type { AppContext } from '../context';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import { hashToken } from '../lib/ids';
-import { imageLinkUrl, signOwnImages } from '../media/image-links';
 import { DeliveryCache, deliveryCacheOf, type StageSet } from './cache';
+import { withPublicImages } from './public-images';
 import { pageOf, parseListOptions, pickFields, type Copy } from './query';
 import { loadStageCopies } from './repository';
 
@@ -64,46 +64,6 @@ export function resolveTarget(key: ApiKeyRow, ws: string, stage: string, schemaN
   return { workspaceId: ws, stage, schema };
 }
 
-/**
- * Images in delivered data load without a member's session: file values of images carry, beside their
- * file URL and focus point, `thumbnailUrl` (400 px wide) and `imageUrl` (1200 px wide), and the
- * workspace's own images in rich text point at the same kind of link; each is absolute, signed for that
- * workspace, file and size (the signed image links of sent emails).
- */
-function withPublicImages(
-  ctx: AppContext,
-  workspaceId: string,
-  schema: SchemaType,
-  data: Record<string, unknown>,
-) {
-  const { publicUrl, secret } = ctx.config;
-  const signed = (storageName: string, w: number) =>
-    `${publicUrl}${imageLinkUrl(secret, { workspaceId, storageName, w })}`;
-  let out = data;
-  const set = (key: string, value: unknown) => {
-    if (out === data) out = { ...data };
-    out[key] = value;
-  };
-  for (const field of schema.fields) {
-    const value = data[field.key];
-    if (field.type === 'rich-text' && typeof value === 'string') {
-      const html = signOwnImages(value, { publicUrl, secret, workspaceId });
-      if (html !== value) set(field.key, html);
-      continue;
-    }
-    if (field.type !== 'file') continue;
-    const file = value as { contentType?: unknown; storageName?: unknown } | undefined;
-    if (!file || typeof file.storageName !== 'string' || !String(file.contentType).startsWith('image/'))
-      continue;
-    set(field.key, {
-      ...file,
-      thumbnailUrl: signed(file.storageName, 400),
-      imageUrl: signed(file.storageName, 1200),
-    });
-  }
-  return out;
-}
-
 function stageSetOf(ctx: AppContext, workspaceId: string, stage: string, schema: SchemaType) {
   return deliveryCacheOf(ctx.db).stageSet(workspaceId, stage, schema.name, async (): Promise<StageSet> => {
     const rows = await loadStageCopies(ctx.db, workspaceId, stage, schema.name);
@@ -112,7 +72,7 @@ function stageSetOf(ctx: AppContext, workspaceId: string, stage: string, schema:
       schema: schema.name,
       version: row.version,
       publishedAt: row.publishedAt.toISOString(),
-      data: withPublicImages(ctx, workspaceId, schema, row.data),
+      data: withPublicImages(ctx, { workspaceId, stage, schema, id: row.id }, row.data),
       refs: row.refs,
     }));
     return { copies, byId: new Map(copies.map((c) => [c.id, c])), rendered: new Map() };
