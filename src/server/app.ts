@@ -18,6 +18,7 @@ import type { Db } from './db/client';
 import { enableReadCaches } from './db/read-cache';
 import { enableItemCache } from './items/cache';
 import { deliveryCacheOf } from './delivery/cache';
+import { imageChecksOf } from './media/image-checks';
 import { listenForChanges, subscribeToChanges } from './journal/changes';
 import type { AppContext } from './context';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -88,6 +89,7 @@ function subscribeCaches(db: Db, config: Config) {
   subscribeToChanges(db, 'read', enableReadCaches(db, config.readCacheTtlMs));
   if (config.readCacheTtlMs > 0) subscribeToChanges(db, 'items', enableItemCache(db));
   subscribeToChanges(db, 'delivery', deliveryCacheOf(db, config.deliveryCacheBytes));
+  subscribeToChanges(db, 'image-checks', imageChecksOf(db));
 }
 
 /**

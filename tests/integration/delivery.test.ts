@@ -1,7 +1,7 @@
 import type { Item } from '@shared/api/items';
 import { createTestApp, startSecondServer, type SecondServer, type TestApp } from '../helpers/test-app';
 import { makeImage } from '../fixtures/images';
-import { uploadImage } from '../fixtures/media';
+import { removeFile, uploadImage } from '../fixtures/media';
 import { testDatabaseKind } from '../helpers/database';
 import { verifiedUser, type TestUser } from '../factories/users';
 import {
@@ -416,7 +416,8 @@ describe('delivery API', () => {
       const image = await t.app.inject({ method: 'GET', url: src.replace(t.config.publicUrl, '') });
       expect(image.statusCode, src).toBe(200);
       expect(image.headers['content-type']).toMatch(/^image\//);
-      expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      // Not immutable: the image stops loading when the post is unpublished.
+      expect(image.headers['cache-control']).toBe('public, max-age=3600, stale-while-revalidate=86400');
       const again = await t.app.inject({
         method: 'GET',
         url: src.replace(t.config.publicUrl, ''),
@@ -424,6 +425,152 @@ describe('delivery API', () => {
       });
       expect(again.statusCode).toBe(304);
     }
+  });
+
+  describe('images of delivered content', () => {
+    const path = (url: string) => url.replace(t.config.publicUrl, '');
+    const load = (url: string, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'GET', url: path(url), headers });
+    const unpublish = (schema: string, id: string, stage = 'live') =>
+      call(t, 'DELETE', `${itemUrl(team.ws, schema, id)}/publish/${stage}`, manager);
+    const upload = async (name: string, seed: number) =>
+      uploadImage(t, manager, team.ws, await makeImage({ seed }), name);
+
+    /** A published image set, a blog post with an inline image and a cover, an event with both images. */
+    async function publishedContent() {
+      const master = await upload('master.png', 11);
+      const set = await createItem(t, manager, team.ws, 'marquee-assets-image-set', {
+        name: 'Harbour',
+        altText: 'Harbour',
+        masterImage: master,
+      });
+      const inline = await upload('inline.png', 12);
+      const cover = await upload('cover.png', 13);
+      const blog = await createItem(t, manager, team.ws, 'blog-post', {
+        name: 'Signed images',
+        slug: `signed-images-${set.id.toLowerCase()}`,
+        body: `<p><img src="${inline.publicUrl}" alt="Harbour" data-ref-id="${set.id}" data-ref-schema-type="${set.schema}"></p>`,
+        coverImage: cover,
+      });
+      const event = await createItem(t, manager, team.ws, 'event', {
+        name: 'Harbour walk',
+        startTime: '2026-06-01T10:00:00.000Z',
+        endTime: '2026-06-01T12:00:00.000Z',
+        images: [{ id: set.id, schemaType: set.schema, label: 'Harbour', thumbId: master.storageName }],
+      });
+      for (const [schema, id] of [
+        [set.schema, set.id],
+        ['blog-post', blog.id],
+        ['event', event.id],
+      ])
+        expect((await publish(t, manager, team.ws, schema, id)).statusCode).toBe(200);
+      return { master, inline, cover, set, blog, event };
+    }
+
+    it('are signed links for the published item that load without a session until it is unpublished', async () => {
+      const { key } = await newKey();
+      const { master, inline, cover, set, blog, event } = await publishedContent();
+      const post = (await read(`${team.ws}/live/items/blog-post/${blog.id}?include=refs`, key)).json();
+      const inlineUrl = /src="([^"]+)"/.exec(post.data.body)![1].replace(/&amp;/g, '&');
+      const coverUrls = [post.data.coverImage.thumbnailUrl, post.data.coverImage.imageUrl] as string[];
+      const embeddedUrl: string = post.refs[set.id].data.masterImage.thumbnailUrl;
+      const delivered = (await read(`${team.ws}/live/items/event/${event.id}`, key)).json();
+      const referenceUrl: string = delivered.data.images[0].thumbnailUrl;
+      expect(delivered.data.images[0]).toMatchObject({ id: set.id, thumbId: master.storageName });
+
+      const named = (url: string, storageName: string, schema: string, id: string) => {
+        const query = new URL(url).searchParams;
+        expect(url.startsWith(`${t.config.publicUrl}/fun/emailImage/?`), url).toBe(true);
+        expect(Object.fromEntries(query)).toMatchObject({
+          id: storageName,
+          __marquee_workspace: team.ws,
+          stage: 'live',
+          schema,
+          item: id,
+        });
+      };
+      named(inlineUrl, inline.storageName, 'blog-post', blog.id);
+      for (const url of coverUrls) named(url, cover.storageName, 'blog-post', blog.id);
+      named(referenceUrl, master.storageName, 'event', event.id);
+      // An embedded item's images are signed for that item.
+      named(embeddedUrl, master.storageName, set.schema, set.id);
+
+      const ownUrls = [inlineUrl, ...coverUrls, referenceUrl];
+      for (const url of [...ownUrls, embeddedUrl]) {
+        const image = await load(url);
+        expect(image.statusCode, url).toBe(200);
+        expect(image.headers['content-type']).toMatch(/^image\/(png|jpeg)$/);
+        expect(image.headers['cache-control']).toBe('public, max-age=3600, stale-while-revalidate=86400');
+      }
+
+      expect((await unpublish('blog-post', blog.id)).statusCode).toBe(200);
+      expect((await unpublish('event', event.id)).statusCode).toBe(200);
+      for (const url of ownUrls) {
+        expect((await load(url)).statusCode, url).toBe(404);
+        // Nor does a cached copy's ETag bring it back.
+        expect((await load(url, { 'if-none-match': '*' })).statusCode, url).toBe(404);
+      }
+      // The image set is still published: its own links still load, until it is unpublished too.
+      expect((await load(embeddedUrl)).statusCode).toBe(200);
+      expect((await unpublish(set.schema, set.id)).statusCode).toBe(200);
+      expect((await load(embeddedUrl)).statusCode).toBe(404);
+
+      // Published again, the same links load again.
+      expect((await publish(t, manager, team.ws, 'blog-post', blog.id)).statusCode).toBe(200);
+      expect((await load(inlineUrl)).statusCode).toBe(200);
+    });
+
+    it('are resized on the fly and encoded as WebP or AVIF when asked, the format outside the signature', async () => {
+      const { key } = await newKey();
+      const { blog } = await publishedContent();
+      const post = (await read(`${team.ws}/live/items/blog-post/${blog.id}`, key)).json();
+      const thumbnail: string = post.data.coverImage.thumbnailUrl;
+      const png = await load(thumbnail);
+      expect(png.headers['content-type']).toBe('image/png');
+      expect(png.headers.vary).toBe('Accept');
+      const webp = await load(`${thumbnail}&format=webp`);
+      expect(webp.statusCode).toBe(200);
+      expect(webp.headers['content-type']).toBe('image/webp');
+      expect(webp.rawPayload.subarray(8, 12).toString()).toBe('WEBP');
+      expect(webp.headers.etag).not.toBe(png.headers.etag);
+      const avif = await load(`${thumbnail}&format=avif`, { accept: 'image/webp' });
+      expect(avif.headers['content-type']).toBe('image/avif');
+      const again = await load(`${thumbnail}&format=webp`, { 'if-none-match': String(webp.headers.etag) });
+      expect(again.statusCode).toBe(304);
+
+      const unknown = await load(`${thumbnail}&format=gif`);
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json().error.message).toMatch(/format must be one of webp, avif/);
+    });
+
+    it('answer 404 once the file is removed, and for a tampered link', async () => {
+      const { key } = await newKey();
+      const { cover, blog } = await publishedContent();
+      const post = (await read(`${team.ws}/live/items/blog-post/${blog.id}`, key)).json();
+      const thumbnail: string = post.data.coverImage.thumbnailUrl;
+      expect((await load(thumbnail)).statusCode).toBe(200);
+
+      const tampered = (param: string, value: string) => {
+        const url = new URL(thumbnail);
+        url.searchParams.set(param, value);
+        return load(url.toString());
+      };
+      for (const [param, value] of [
+        ['sig', 'forged'],
+        ['w', '401'],
+        ['item', 'another'],
+        ['stage', 'staging'],
+        ['schema', 'event'],
+      ])
+        expect((await tampered(param, value)).statusCode, param).toBe(404);
+      const unnamed = new URL(thumbnail);
+      unnamed.searchParams.delete('item');
+      expect((await load(unnamed.toString())).statusCode).toBe(404);
+
+      await removeFile(t, team.ws, cover.storageName);
+      expect((await load(thumbnail)).statusCode).toBe(404);
+      expect((await load(post.data.coverImage.imageUrl)).statusCode).toBe(404);
+    });
   });
 
   it('documents the delivery routes in OpenAPI under their own tag', async () => {
@@ -468,5 +615,32 @@ describe.runIf(testDatabaseKind() === 'postgres')('delivery cache across server 
     await vi.waitFor(async () => expect((await readOther()).json().version).toBe(2), { timeout: 15_000 });
     await call(t, 'DELETE', `${itemUrl(team.ws, 'blog-post', item.id)}/publish/live`, manager);
     await vi.waitFor(async () => expect((await readOther()).statusCode).toBe(404), { timeout: 15_000 });
+  });
+
+  it('stops another process’s delivered images when this one unpublishes or removes the file', async () => {
+    const { key } = await newKey();
+    const cover = await uploadImage(t, manager, team.ws, await makeImage({ seed: 21 }), 'cover.png');
+    const item = await post('Pictured', { coverImage: cover });
+    await publish(t, manager, team.ws, 'blog-post', item.id);
+    const delivered = (await read(`${team.ws}/live/items/blog-post/${item.id}`, key)).json();
+    const loadOther = (url: string) =>
+      other.app.inject({ method: 'GET', url: url.replace(t.config.publicUrl, '') });
+    const { thumbnailUrl, imageUrl } = delivered.data.coverImage as {
+      thumbnailUrl: string;
+      imageUrl: string;
+    };
+    expect((await loadOther(thumbnailUrl)).statusCode).toBe(200);
+    await call(t, 'DELETE', `${itemUrl(team.ws, 'blog-post', item.id)}/publish/live`, manager);
+    await vi.waitFor(async () => expect((await loadOther(thumbnailUrl)).statusCode).toBe(404), {
+      timeout: 15_000,
+    });
+
+    // Published again it loads again, until its file is removed.
+    await publish(t, manager, team.ws, 'blog-post', item.id);
+    expect((await loadOther(imageUrl)).statusCode).toBe(200);
+    await removeFile(t, team.ws, cover.storageName);
+    await vi.waitFor(async () => expect((await loadOther(imageUrl)).statusCode).toBe(404), {
+      timeout: 15_000,
+    });
   });
 });

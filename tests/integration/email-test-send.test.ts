@@ -10,7 +10,7 @@ import type { Config } from '@server/config';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { readOutbox } from '../helpers/outbox';
 import { makeImage } from '../fixtures/images';
-import { uploadImage } from '../fixtures/media';
+import { removeFile, uploadImage } from '../fixtures/media';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { call, createItem, role, teamWorkspace, type Team } from '../factories/items';
 import { importBody } from '../factories/customers';
@@ -238,6 +238,55 @@ describe('images of sent mail', () => {
       changed.searchParams.set(key, value);
       const refused = await t.app.inject({ method: 'GET', url: changed.pathname + changed.search });
       expect(refused.statusCode, key).toBe(404);
+    }
+  });
+});
+
+describe('images of sent mail, by their file', () => {
+  // A workspace of its own, so these sends leave the hourly limit of the others alone.
+  let gallery: Team;
+  beforeAll(async () => {
+    gallery = await teamWorkspace(t, owner, { name: 'Gallery', domains: ['marketing'], roles, people: {} });
+  });
+
+  const sentImages = async (html: string) => {
+    const res = await funSend(t, owner, gallery.ws, 'smtp', {
+      recipients: ['img@example.com'],
+      subject: 'Images',
+      html,
+    });
+    expect(res.statusCode).toBe(200);
+    const mail = readOutbox(t.dataDir).at(-1)!;
+    return [...mail.text.matchAll(/(http:\/\/marquee\.test\/fun\/emailImage\/\?[^"')\s]+)/g)].map((m) =>
+      m[1].replace(/&amp;/g, '&').replace(/&quot;$/, ''),
+    );
+  };
+  const load = (src: string, headers: Record<string, string> = {}) => {
+    const url = new URL(src);
+    return t.app.inject({ method: 'GET', url: url.pathname + url.search, headers });
+  };
+
+  it('signs CSS background images too, keeps them a year, encodes WebP on request and stops once the file is removed', async () => {
+    const file = await uploadImage(t, owner, gallery.ws, await makeImage({ seed: 5 }), 'banner.png');
+    const links = await sentImages(
+      `<table><tr><td style="background-image:url('${file.publicUrl}')" background="${file.publicUrl}">` +
+        `<img src="${file.publicUrl}" alt="banner"></td></tr></table>`,
+    );
+    expect(links).toHaveLength(3);
+    for (const link of links) {
+      expect(new URL(link).searchParams.get('id')).toBe(file.storageName);
+      const image = await load(link);
+      expect(image.statusCode, link).toBe(200);
+      expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    const webp = await load(`${links[0]}&format=webp`);
+    expect(webp.headers['content-type']).toBe('image/webp');
+    expect((await load(`${links[0]}&format=bmp`)).statusCode).toBe(400);
+
+    await removeFile(t, gallery.ws, file.storageName);
+    for (const link of links) {
+      expect((await load(link)).statusCode, link).toBe(404);
+      expect((await load(link, { 'if-none-match': '*' })).statusCode, link).toBe(404);
     }
   });
 });

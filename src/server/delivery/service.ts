@@ -13,9 +13,9 @@ import { findApiKeyByHash, touchApiKey } from '../api-keys/repository';
 import type { AppContext } from '../context';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import { hashToken } from '../lib/ids';
-import { imageLinkUrl, signOwnImages } from '../media/image-links';
 import { slugFieldOf } from '../publishing/slugs';
 import { deliveryCacheOf, type Rendered } from './cache';
+import { withPublicImages } from './public-images';
 import { encodeCursor, parseListOptions, pickFields, sortKindOf } from './query';
 import { copiesByKeys, copyById, copyBySlug, pageOfCopies, type Copy } from './repository';
 import { itemKey, schemaKey, stageKey, workspaceKey, type DeliveredPlace } from './surrogate-keys';
@@ -66,46 +66,6 @@ export function resolveTarget(key: ApiKeyRow, ws: string, stage: string, schemaN
   return { workspaceId: ws, stage, schema };
 }
 
-/**
- * Images in delivered data load without a member's session: file values of images carry, beside their
- * file URL and focus point, `thumbnailUrl` (400 px wide) and `imageUrl` (1200 px wide), and the
- * workspace's own images in rich text point at the same kind of link; each is absolute, signed for that
- * workspace, file and size (the signed image links of sent emails).
- */
-function withPublicImages(
-  ctx: AppContext,
-  workspaceId: string,
-  schema: SchemaType,
-  data: Record<string, unknown>,
-) {
-  const { publicUrl, secret } = ctx.config;
-  const signed = (storageName: string, w: number) =>
-    `${publicUrl}${imageLinkUrl(secret, { workspaceId, storageName, w })}`;
-  let out = data;
-  const set = (key: string, value: unknown) => {
-    if (out === data) out = { ...data };
-    out[key] = value;
-  };
-  for (const field of schema.fields) {
-    const value = data[field.key];
-    if (field.type === 'rich-text' && typeof value === 'string') {
-      const html = signOwnImages(value, { publicUrl, secret, workspaceId });
-      if (html !== value) set(field.key, html);
-      continue;
-    }
-    if (field.type !== 'file') continue;
-    const file = value as { contentType?: unknown; storageName?: unknown } | undefined;
-    if (!file || typeof file.storageName !== 'string' || !String(file.contentType).startsWith('image/'))
-      continue;
-    set(field.key, {
-      ...file,
-      thumbnailUrl: signed(file.storageName, 400),
-      imageUrl: signed(file.storageName, 1200),
-    });
-  }
-  return out;
-}
-
 const placeOf = (target: DeliveryTarget): DeliveredPlace => ({
   workspaceId: target.workspaceId,
   stage: target.stage,
@@ -135,7 +95,14 @@ async function deliverAll(
       schema: copy.schema,
       version: copy.version,
       publishedAt: copy.publishedAt.toISOString(),
-      data: pickFields(withPublicImages(ctx, target.workspaceId, schema, copy.data), options.fields),
+      data: pickFields(
+        withPublicImages(
+          ctx,
+          { workspaceId: target.workspaceId, stage: target.stage, schema, id: copy.id },
+          copy.data,
+        ),
+        options.fields,
+      ),
     };
     if (slugFieldOf(schema)) item.previousSlugs = copy.previousSlugs;
     return item;

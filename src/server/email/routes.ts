@@ -12,6 +12,8 @@ import {
 } from '@shared/api/email';
 import { FunQuery, ItemId } from '@shared/api/items';
 import type { AppContext } from '../context';
+import { FILE_NOT_FOUND } from '../files/service';
+import { notFound } from '../http/errors';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
 import * as email from './service';
 
@@ -65,6 +67,9 @@ export async function emailRoutes(instance: FastifyInstance, ctx: AppContext) {
   );
 }
 
+/** Shared caches keep a delivered image an hour and may serve it a day longer while they revalidate. */
+const DELIVERED_IMAGE_CACHING = 'public, max-age=3600, stale-while-revalidate=86400';
+
 /** `/fun/emailImage/`: public, the signed link is the credential (recipients are not members). */
 export async function emailImageRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -74,24 +79,33 @@ export async function emailImageRoutes(instance: FastifyInstance, ctx: AppContex
     {
       schema: {
         tags,
-        summary: 'An image of a sent email, for whoever holds its signed link (recipients are not members)',
+        summary:
+          'An image of a sent email or of delivered content, for whoever holds its signed link; format=webp or avif asks for that encoding',
         querystring: EmailImageQuery,
       },
     },
     async (request, reply) => {
-      const { id, w, h, __marquee_workspace: workspaceId, sig } = request.query;
+      const { id, w, h, __marquee_workspace: workspaceId, stage, schema, item, format, sig } = request.query;
+      const deliveredIn = stage && schema && item ? { stage, schema, id: item } : undefined;
+      // A delivered link names all three of its item; a link naming only some of them is no link.
+      if (!deliveredIn && (stage ?? schema ?? item) !== undefined) throw notFound(FILE_NOT_FOUND);
       const image = await email.emailImage(
         ctx,
-        { workspaceId, storageName: id, w, h, sig },
-        request.headers.accept,
+        { workspaceId, storageName: id, w, h, item: deliveredIn, sig },
+        { accept: request.headers.accept, format },
       );
       reply
         .header('content-type', image.contentType)
-        .header('cache-control', 'public, max-age=31536000, immutable')
+        // A sent email's image never changes; a delivered one stops loading when its item is unpublished.
+        .header(
+          'cache-control',
+          deliveredIn ? DELIVERED_IMAGE_CACHING : 'public, max-age=31536000, immutable',
+        )
         // Mail clients and websites show it from their own origin.
         .header('cross-origin-resource-policy', 'cross-origin')
-        .header('vary', 'Accept')
         .header('etag', image.etag);
+      // Without format= the Accept header chooses the encoding.
+      if (!format) reply.header('vary', 'Accept');
       if (request.headers['if-none-match'] === image.etag) {
         if (!Buffer.isBuffer(image.body)) image.body.destroy();
         return reply.code(304).send();

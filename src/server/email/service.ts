@@ -18,6 +18,8 @@ import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
 import { actorOf, journal } from '../journal/journal';
 import { requireItem } from '../items/service';
 import { thumbnailOf } from '../media/resize';
+import { imageChecksOf } from '../media/image-checks';
+import type { OutputFormat } from '../files/images';
 import { createSendGrid, parseFrom } from '../providers/sendgrid';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { isSignedImageLink, signOwnImages, type ImageLink } from '../media/image-links';
@@ -283,21 +285,24 @@ export async function listMergeTags(ctx: AppContext, access: WorkspaceAccess) {
 }
 
 /**
- * `/fun/emailImage/`: an image of a sent email, for anyone holding the signed link (a recipient is not
- * a member). A link that is not signed for exactly this workspace, file and size is not found.
+ * `/fun/emailImage/`: an image of a sent email or of delivered content, for anyone holding the signed
+ * link (a recipient or a website is not a member). A link that is not signed for exactly this
+ * workspace, file, size and item is not found, and so is one whose file is gone or, for delivered
+ * content, whose item is no longer published in that stage.
  */
 export async function emailImage(
   ctx: AppContext,
   link: ImageLink & { sig: string },
-  accept: string | undefined,
+  options: { accept?: string; format?: OutputFormat },
 ) {
   const { sig, ...target } = link;
   if (
     !StorageName.safeParse(target.storageName).success ||
-    !isSignedImageLink(ctx.config.secret, target, sig)
+    !isSignedImageLink(ctx.config.secret, target, sig) ||
+    !(await imageChecksOf(ctx.db).isServable(ctx.db, target.workspaceId, target.storageName, target.item))
   )
     throw notFound(FILE_NOT_FOUND);
   // The thumbnail cache is keyed inside the workspace; the signature stands in for the membership.
   const access = { workspace: { id: target.workspaceId } } as WorkspaceAccess;
-  return thumbnailOf(ctx, access, { storageName: target.storageName, w: target.w, h: target.h, accept });
+  return thumbnailOf(ctx, access, { storageName: target.storageName, w: target.w, h: target.h, ...options });
 }

@@ -6,6 +6,7 @@ import {
   CONTENT_TYPE_OF_EXTENSION,
   OUTPUT_CONTENT_TYPES,
   resizeImage,
+  type OutputFormat,
 } from '../files/images';
 import { openFile, requireFile, storageOf } from '../files/service';
 import { resizedKey } from '../files/storage';
@@ -23,19 +24,20 @@ export interface Thumbnail {
 const inFlight = new Map<string, Promise<Buffer>>();
 
 /**
- * Spec §7 imageResize: a thumbnail fitting inside w × h in WebP or AVIF when accepted, made once with
- * sharp and kept beside the file in the assets store, so every repeat is a read.
+ * Spec §7 imageResize: a thumbnail fitting inside w × h in the format asked for, else WebP or AVIF when
+ * accepted, made once with sharp and kept beside the file in the assets store, so every repeat is a read.
  */
 export async function thumbnailOf(
   ctx: AppContext,
   access: WorkspaceAccess,
-  request: { storageName: string; w?: number; h?: number; accept?: string },
+  request: { storageName: string; w?: number; h?: number; accept?: string; format?: OutputFormat },
 ): Promise<Thumbnail> {
   const workspaceId = access.workspace.id;
   // The storage name's extension is the sniffed type, and a stored file never changes: the cache can
   // be read before (and without) the file record, since its key lies inside the caller's workspace.
   const extension = request.storageName.split('.').pop() ?? '';
-  const format = chooseOutputFormat(request.accept, CONTENT_TYPE_OF_EXTENSION[extension] ?? 'image/png');
+  const format =
+    request.format ?? chooseOutputFormat(request.accept, CONTENT_TYPE_OF_EXTENSION[extension] ?? 'image/png');
   const variant = `${request.w ? `w${request.w}` : ''}${request.h ? `h${request.h}` : ''}.${format}`;
   const key = resizedKey(workspaceId, request.storageName, variant);
   const contentType = OUTPUT_CONTENT_TYPES[format];

@@ -89,11 +89,23 @@ export type MergeTagList = z.infer<typeof MergeTagList>;
 
 const imageDimension = z.coerce.number().int().min(16).max(2400).optional();
 
-/** `GET /fun/emailImage/`: an image of a sent email, by its signed link. */
+/** Encodings a signed image link may ask for with `format=`; without it the Accept header chooses. */
+export const IMAGE_LINK_FORMATS = ['webp', 'avif'] as const;
+
+/**
+ * `GET /fun/emailImage/`: an image of a sent email or of delivered content, by its signed link. Links
+ * in delivered content also name the published item they were delivered in (stage, schema, item).
+ */
 export const EmailImageQuery = z.object({
   id: z.string().min(1).max(100),
   w: imageDimension,
   h: imageDimension,
   __marquee_workspace: z.string().min(1).max(63),
+  stage: z.string().min(1).max(60).optional(),
+  schema: z.string().min(1).max(100).optional(),
+  item: z.string().min(1).max(64).optional(),
+  format: z
+    .enum(IMAGE_LINK_FORMATS, { error: `format must be one of ${IMAGE_LINK_FORMATS.join(', ')}` })
+    .optional(),
   sig: z.string().min(1).max(100),
 });

@@ -1,0 +1,138 @@
+import { StorageName } from '@shared/media/contract';
+import type { FieldDef, SchemaType } from '@shared/schemas/types';
+import type { AppContext } from '../context';
+import { imageLinkUrl, signOwnImages, type SignOptions } from '../media/image-links';
+
+/** Widths of the signed links beside a file value (and a reference's thumbnail). */
+const THUMBNAIL_WIDTH = 400;
+const IMAGE_WIDTH = 1200;
+
+/** The published copy being delivered: its images load while it stays published in that stage. */
+export interface DeliveredCopy {
+  workspaceId: string;
+  stage: string;
+  schema: SchemaType;
+  id: string;
+}
+
+type Data = Record<string, unknown>;
+type Signer = SignOptions & { link: (storageName: string, w: number) => string };
+
+const isObject = (value: unknown): value is Data =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `list` mapped, or the same array when nothing changed. */
+function mapKept<T>(list: readonly T[], map: (item: T) => T): readonly T[] {
+  let out: T[] | undefined;
+  list.forEach((item, index) => {
+    const next = map(item);
+    if (next !== item) (out ??= list.slice())[index] = next;
+  });
+  return out ?? list;
+}
+
+/** An image file value with its signed `thumbnailUrl` and `imageUrl`. */
+function signFile(value: unknown, signer: Signer) {
+  if (!isObject(value) || typeof value.storageName !== 'string') return value;
+  if (!String(value.contentType).startsWith('image/')) return value;
+  return {
+    ...value,
+    thumbnailUrl: signer.link(value.storageName, THUMBNAIL_WIDTH),
+    imageUrl: signer.link(value.storageName, IMAGE_WIDTH),
+  };
+}
+
+/** A reference with a thumbnail (`thumbId`, the referenced item's image) gets its signed `thumbnailUrl`. */
+function signReference(value: unknown, signer: Signer) {
+  if (!isObject(value) || typeof value.thumbId !== 'string') return value;
+  if (!StorageName.safeParse(value.thumbId).success) return value;
+  return { ...value, thumbnailUrl: signer.link(value.thumbId, THUMBNAIL_WIDTH) };
+}
+
+/** An email template's rendered markup (what a reader shows) with its own images signed. */
+function signTemplate(value: unknown, signer: Signer) {
+  if (!isObject(value)) return value;
+  let out = value;
+  for (const key of ['combinedMarkup', 'gjs-nl-html']) {
+    const html = value[key];
+    if (typeof html !== 'string') continue;
+    const signed = signOwnImages(html, signer);
+    if (signed !== html) out = { ...out, [key]: signed };
+  }
+  return out;
+}
+
+function signValue(field: FieldDef, value: unknown, signer: Signer, schemaFields: readonly FieldDef[]) {
+  switch (field.type) {
+    case 'rich-text':
+      return typeof value === 'string' ? signOwnImages(value, signer) : value;
+    case 'email-template':
+      return signTemplate(value, signer);
+    case 'file':
+      return signFile(value, signer);
+    case 'reference':
+      return signReference(value, signer);
+    case 'reference-list':
+      return Array.isArray(value) ? mapKept(value, (ref) => signReference(ref, signer)) : value;
+    case 'table':
+      return Array.isArray(value)
+        ? mapKept(value, (row) =>
+            isObject(row) ? signFields(field.columns, row, signer, schemaFields) : row,
+          )
+        : value;
+    case 'combinations':
+      // A combination row overrides the schema's other fields.
+      return Array.isArray(value)
+        ? mapKept(value, (row) =>
+            isObject(row) && isObject(row.overrides)
+              ? withOverrides(row, signFields(schemaFields, row.overrides, signer, schemaFields))
+              : row,
+          )
+        : value;
+    default:
+      return value;
+  }
+}
+
+const withOverrides = (row: Data, overrides: Data) =>
+  overrides === row.overrides ? row : { ...row, overrides };
+
+function signFields(
+  fields: readonly FieldDef[],
+  data: Data,
+  signer: Signer,
+  schemaFields: readonly FieldDef[],
+): Data {
+  let out = data;
+  for (const field of fields) {
+    const value = data[field.key];
+    if (value === undefined || value === null) continue;
+    const signed = signValue(field, value, signer, schemaFields);
+    if (signed === value) continue;
+    if (out === data) out = { ...data };
+    out[field.key] = signed;
+  }
+  return out;
+}
+
+/**
+ * Images in delivered data load without a member's session: file values of images carry, beside their
+ * file URL and focus point, `thumbnailUrl` (400 px wide) and `imageUrl` (1200 px wide); references
+ * with a thumbnail carry its `thumbnailUrl`; the workspace's own images in rich text and in email
+ * templates' markup point at the same kind of link. Each is absolute and signed for that workspace,
+ * file, size and the published copy it is delivered in, so it stops loading once that copy is
+ * unpublished (the signed image links of sent emails, which name no item).
+ */
+export function withPublicImages(ctx: AppContext, copy: DeliveredCopy, data: Data): Data {
+  const { publicUrl, secret } = ctx.config;
+  const { workspaceId } = copy;
+  const item = { stage: copy.stage, schema: copy.schema.name, id: copy.id };
+  const signer: Signer = {
+    publicUrl,
+    secret,
+    workspaceId,
+    item,
+    link: (storageName, w) => `${publicUrl}${imageLinkUrl(secret, { workspaceId, storageName, w, item })}`,
+  };
+  return signFields(copy.schema.fields, data, signer, copy.schema.fields);
+}
