@@ -278,9 +278,10 @@ export async function deleteItem(tx: Tx, key: ItemKey) {
   return rows.length > 0;
 }
 
-/** Removes every stage copy of an item (with the item, when it is deleted). */
+/** Removes every stage copy of an item (with the item, when it is deleted); answers the stages it was in. */
 export async function deleteCopies(tx: Tx, key: ItemKey) {
-  await tx.delete(published).where(byPublishedKey(key));
+  const rows = await tx.delete(published).where(byPublishedKey(key)).returning({ stage: published.stage });
+  return rows.map((row) => row.stage);
 }
 
 /** Adds a role to the approvals of the current version, unless the version moved on or the role already approved. */
