@@ -20,6 +20,7 @@ import { enableItemCache } from './items/cache';
 import { deliveryCacheOf } from './delivery/cache';
 import { imageChecksOf } from './media/image-checks';
 import { listenForChanges, subscribeToChanges } from './journal/changes';
+import { queueDeliveryPurges } from './journal/purges';
 import type { AppContext } from './context';
 import { createMailer, type Mailer } from './mail/mailer';
 import { registerErrorHandling } from './http/errors';
@@ -121,6 +122,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => ctx.background.idle());
   const stopListening = await listenForChanges(db);
   app.addHook('onClose', () => stopListening());
+  if (config.deliveryPurge) {
+    const stopPurging = queueDeliveryPurges(db);
+    app.addHook('onClose', async () => stopPurging());
+  }
 
   await registerHttpBasics(app, config);
   await registerApiDocs(app);

@@ -47,8 +47,13 @@ export interface Config {
   jobsPollMs: number;
   /** Webhooks may call private, loopback and link-local addresses (tests, intranets). */
   webhookAllowPrivate: boolean;
-  /** Wait before the first webhook retry (ms); each next retry waits twice as long. */
+  /** Wait before the first webhook or CDN purge retry (ms); each next retry waits twice as long. */
   webhookRetryBaseMs: number;
+  /**
+   * A CDN's purge endpoint (`DELIVERY_PURGE_URL`, with `DELIVERY_PURGE_TOKEN` sent as a bearer token):
+   * publishes, unpublishes and deletes POST it the cache keys they changed; without it nothing is queued.
+   */
+  deliveryPurge?: { url: string; token?: string };
   /** API key of a SendGrid-compatible email delivery service; without it that provider is not configured. */
   sendgridApiKey?: string;
   /** Base URL of the SendGrid-compatible v3 API (tests point it at a local fake). */
@@ -198,6 +203,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobsPollMs: Math.max(50, Number(env.JOBS_POLL_MS ?? 1000) || 1000),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
     webhookRetryBaseMs: Math.max(10, Number(env.WEBHOOK_RETRY_BASE_MS ?? 10_000) || 10_000),
+    deliveryPurge: env.DELIVERY_PURGE_URL
+      ? { url: env.DELIVERY_PURGE_URL, token: env.DELIVERY_PURGE_TOKEN || undefined }
+      : undefined,
     services: loadServices(env),
     sandboxRateLimit: Number(env.SANDBOX_RATE_LIMIT ?? 30),
     appVersion: env.APP_VERSION || DEFAULT_APP_VERSION,

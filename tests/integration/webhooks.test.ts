@@ -1,11 +1,10 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { WebhookDelivery } from '@shared/api/webhooks';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '@server/app';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { Receiver } from '../fixtures/http-receiver';
 import { verifiedUser, type TestUser } from '../factories/users';
 import {
   approve,
@@ -19,38 +18,6 @@ import {
   teamWorkspace,
   type Team,
 } from '../factories/items';
-
-/** A receiver on 127.0.0.1: answers each request with the next planned status (200 once the plan is used up). */
-class Receiver {
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      this.requests.push({ headers: req.headers, body });
-      const next = this.plan.shift() ?? 200;
-      if (next === 'hang') {
-        this.hanging.push(res);
-        return;
-      }
-      res.writeHead(next).end('ok');
-      if (next >= 200 && next < 300) this.acknowledged.push(body);
-    });
-  });
-  requests: { headers: http.IncomingHttpHeaders; body: string }[] = [];
-  acknowledged: string[] = [];
-  plan: (number | 'hang')[] = [];
-  hanging: http.ServerResponse[] = [];
-
-  async start() {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-  }
-  async stop() {
-    for (const res of this.hanging) res.destroy();
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-}
 
 let t: TestApp;
 let worker: FastifyInstance;

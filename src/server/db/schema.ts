@@ -598,6 +598,34 @@ export const webhookDeliveries = pgTable(
 );
 
 /**
+ * The outbox of CDN purges (`DELIVERY_PURGE_URL`): a row with the cache keys a publish, unpublish or
+ * delete made stale, written in its transaction (only when purging is configured), then sent by the
+ * job worker, several rows at once, until the purge endpoint accepts them (the row is then deleted)
+ * or the tries run out (`failed`). No foreign key: a purge outlives what it is about.
+ */
+export const deliveryPurges = pgTable(
+  'delivery_purges',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    id: text('id')
+      .notNull()
+      .default(sql`gen_random_uuid()::text`),
+    keys: text('keys').array().notNull(),
+    status: text('status').$type<'pending' | 'failed'>().notNull().default('pending'),
+    tries: integer('tries').notNull().default(0),
+    nextAt: timestamp('next_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    index('delivery_purges_due_idx')
+      .on(t.nextAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/**
  * Publishes and unpublishes planned for a time, per stage. The job worker claims due rows (FOR UPDATE
  * SKIP LOCKED, then a lease), runs them with the rights of the member who planned them and records
  * the outcome: done, or refused with the reason (approvals missing, rights withdrawn).

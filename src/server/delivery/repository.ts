@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import { published, publishedSlugs } from '../db/schema';
 import { copiesOfItems } from '../publishing/repository';
 import { slugFieldOf } from '../publishing/slugs';
-import type { DeliveredPlace } from './surrogate-keys';
+import type { DeliveredPlace } from '@shared/publishing/surrogate-keys';
 import { sortKindOf, type Filter, type ListOptions } from './query';
 
 /** A published copy as the delivery API reads it. */

@@ -49,7 +49,7 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['delivery'];
   const security = [{ apiKey: [] }];
-  const purged = false;
+  const purged = ctx.config.deliveryPurge !== undefined;
 
   /** Checks the key against the route's workspace, stage and schema, then sends what `find` answers. */
   async function answer(

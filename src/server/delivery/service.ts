@@ -18,7 +18,13 @@ import { deliveryCacheOf, type Rendered } from './cache';
 import { withPublicImages } from './public-images';
 import { encodeCursor, parseListOptions, pickFields, sortKindOf } from './query';
 import { copiesByKeys, copyById, copyBySlug, pageOfCopies, type Copy } from './repository';
-import { itemKey, schemaKey, stageKey, workspaceKey, type DeliveredPlace } from './surrogate-keys';
+import {
+  itemKey,
+  schemaKey,
+  stageKey,
+  workspaceKey,
+  type DeliveredPlace,
+} from '@shared/publishing/surrogate-keys';
 
 /** The delivery key of a request, from `Authorization: Bearer mq_…`, or 401. */
 export async function authenticateKey(

@@ -1,4 +1,5 @@
 import { ITEM_MESSAGES } from '@shared/api/items';
+import { changedKeys } from '@shared/publishing/surrogate-keys';
 import type { AppContext } from '../context';
 import { notFound } from '../http/errors';
 import { deleteCopies, deleteItem as deleteItemRow, lockItem } from './repository';
@@ -16,7 +17,7 @@ export async function deleteItem(ctx: AppContext, scope: SchemaScope, id: string
   await ctx.db.transaction(async (tx) => {
     const item = await lockItem(tx, key);
     if (!item) throw notFound(ITEM_MESSAGES.instanceNotFound);
-    await deleteCopies(tx, key);
+    const stages = await deleteCopies(tx, key);
     await deleteItemRow(tx, key);
     await journal(tx, {
       audit: [
@@ -35,6 +36,10 @@ export async function deleteItem(ctx: AppContext, scope: SchemaScope, id: string
         { kind: 'items', workspaceId: scope.workspace.id },
         { kind: 'stage', workspaceId: scope.workspace.id },
       ],
+      purge: {
+        workspaceId: key.workspaceId,
+        keys: stages.flatMap((stage) => changedKeys({ ...key, stage }, id)),
+      },
     });
   });
   return { id, schema: scope.schema.name, deleted: true as const };

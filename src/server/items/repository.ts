@@ -278,10 +278,12 @@ export async function deleteItem(tx: Tx, key: ItemKey) {
   return rows.length > 0;
 }
 
-/** Removes every stage copy of an item (with the item, when it is deleted). */
-/** Removes the item's stage copies and the slugs it was published under. */
+/**
+ * Removes every stage copy of an item and the slugs it was published under (with the item, when it is
+ * deleted); answers the stages it was in.
+ */
 export async function deleteCopies(tx: Tx, key: ItemKey) {
-  await tx.delete(published).where(byPublishedKey(key));
+  const rows = await tx.delete(published).where(byPublishedKey(key)).returning({ stage: published.stage });
   await tx
     .delete(publishedSlugs)
     .where(
@@ -291,6 +293,7 @@ export async function deleteCopies(tx: Tx, key: ItemKey) {
         eq(publishedSlugs.id, key.id),
       ),
     );
+  return rows.map((row) => row.stage);
 }
 
 /** Adds a role to the approvals of the current version, unless the version moved on or the role already approved. */

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import { recordDailyAudienceSizes } from '../audiences/service';
 import { runDueSchedules } from './scheduler';
+import { sendDuePurges } from './purge-sender';
 import { sendDueWebhooks } from './webhook-sender';
 
 /** A job that does the due part of its work and answers how many things it did. */
@@ -9,6 +10,7 @@ type Job = (ctx: AppContext, stopping: AbortSignal) => Promise<number>;
 const JOBS: Record<string, Job> = {
   schedules: runDueSchedules,
   webhooks: sendDueWebhooks,
+  deliveryPurges: sendDuePurges,
   audienceSizes: recordDailyAudienceSizes,
 };
 

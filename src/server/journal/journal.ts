@@ -4,6 +4,7 @@ import type { WebhookEvent } from '@shared/api/webhooks';
 import type { Db, Tx } from '../db/client';
 import { auditLog } from '../db/schema';
 import { announceChanges, type Change } from './changes';
+import { queuePurge, type DeliveryPurge } from './purges';
 
 /** Who acts: account id, display name and, in a request, the client address. */
 export interface Actor {
@@ -62,22 +63,26 @@ interface ItemEvent {
   stage?: string | null;
 }
 
-/** What one change to workspace data leaves behind: audit rows, webhook deliveries, change notices. */
+/** What one change to workspace data leaves behind: audit rows, webhook deliveries, change notices, a CDN purge. */
 export interface JournalEntry {
   audit?: AuditRecord[];
   events?: ItemEvent[];
   changes?: Change[];
+  /** For a change to published copies: the delivered answers' cache keys it made stale. */
+  purge?: DeliveryPurge;
 }
 
 /**
  * Records a change to workspace data, in the transaction of the change: its audit rows, the deliveries
- * of its webhook events (the outbox the sender works through) and the notice that drops every cache
- * it touches (changes.ts); a workspace with no cached data changed still gets a `workspace` notice.
- * Every write path goes through here, so none can forget one of the three.
+ * of its webhook events (the outbox the sender works through), the notice that drops every cache it
+ * touches (changes.ts) and the purge of a CDN in front of the delivery API (purges.ts); a workspace
+ * with no cached data changed still gets a `workspace` notice. Every write path goes through here, so
+ * none can forget one of them.
  */
 export async function journal(tx: Tx | Db, entry: JournalEntry) {
   if (entry.audit?.length) await tx.insert(auditLog).values(entry.audit.map(auditValues));
   for (const event of entry.events ?? []) await tx.execute(outboxRowsOf(event));
+  if (entry.purge) await queuePurge(tx, entry.purge);
   const changes = [...(entry.changes ?? [])];
   const noticed = new Set(
     changes.map((change) => ('workspaceId' in change ? change.workspaceId : undefined)),

@@ -1,4 +1,5 @@
 import { ITEM_MESSAGES, type PublishResult } from '@shared/api/items';
+import { changedKeys } from '@shared/publishing/surrogate-keys';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
 import { AppError, conflict, forbidden, notFound } from '../http/errors';
@@ -87,6 +88,10 @@ export async function publishItem(
         { kind: 'items', workspaceId },
         { kind: 'stage', workspaceId, stage },
       ],
+      purge: {
+        workspaceId,
+        keys: all.flatMap((p) => changedKeys({ workspaceId, stage, schema: p.schema }, p.id)),
+      },
     });
     return all;
   });

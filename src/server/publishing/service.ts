@@ -1,5 +1,6 @@
 import { ITEM_MESSAGES } from '@shared/api/items';
 import { approverRoleLabel, remainingApprovals } from '@shared/publishing/approvals';
+import { changedKeys } from '@shared/publishing/surrogate-keys';
 import type { AppContext } from '../context';
 import { conflict, notFound } from '../http/errors';
 import { findItemWithWriter, type ItemRow } from '../items/repository';
@@ -57,6 +58,7 @@ export async function unpublishItem(ctx: AppContext, scope: SchemaScope, id: str
         { kind: 'items', workspaceId: scope.workspace.id },
         { kind: 'stage', workspaceId: scope.workspace.id, stage },
       ],
+      purge: { workspaceId: key.workspaceId, keys: changedKeys({ ...key, stage }, id) },
     });
     return true;
   });
