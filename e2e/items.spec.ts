@@ -1,5 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
-import { acceptCookies, patchBasics, seedMember, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
+import {
+  acceptCookies,
+  patchBasics,
+  SAME_ORIGIN,
+  seedItem,
+  seedMember,
+  seedVerifiedUser,
+  seedWorkspace,
+  shot,
+} from './fixtures';
 
 test.beforeEach(async ({ context }) => acceptCookies(context));
 
@@ -107,7 +116,7 @@ test('an item from creation to deletion: edit twice, comment, approve, publish, 
   const p = publisher.page;
   await p.goto(itemUrl);
   await p.getByRole('button', { name: 'Actions' }).click();
-  await p.getByRole('menuitem', { name: 'Publish…' }).click();
+  await p.getByRole('menuitem', { name: 'Publish…', exact: true }).click();
   await expect(p).toHaveURL(`${itemUrl}/publish`);
   await shot(p, 'items-08-publish');
   await p.getByRole('button', { name: 'Publish to Live' }).click();
@@ -184,4 +193,54 @@ test('an item from creation to deletion: edit twice, comment, approve, publish, 
   await expect(p.getByText('Item not found')).toBeVisible();
   await expect(p.getByText('Instance not found')).toBeVisible();
   await publisher.context.close();
+});
+
+test('a published post keeps its slug when renamed, and publishing a slug changed by hand warns of the new URL', async ({
+  page,
+}) => {
+  await seedVerifiedUser(page.request, 'manager');
+  const workspace = await seedWorkspace(page.request, `Slugs ${Date.now().toString(36)}`);
+  await patchBasics(page.request, workspace.id, { domains: ['blogging'] });
+  const ws = workspace.id;
+  const post = await seedItem(page.request, ws, 'blog-post', {
+    name: 'Autumn tea launch 2026',
+    body: '<p>Four new teas.</p>',
+  });
+  const published = await page.request.post(
+    `/api/v1/workspaces/${ws}/items/blog-post/${post.id}/publish/live`,
+    {
+      headers: SAME_ORIGIN,
+      data: { publishRefs: false },
+    },
+  );
+  expect(published.status(), await published.text()).toBe(200);
+
+  const itemUrl = `/${ws}/blogging/blog-post/${post.id}`;
+  await page.goto(itemUrl);
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await field(page, 'name').fill('Autumn tea launch 2026: now shipping');
+  await expect(field(page, 'slug')).toHaveValue('autumn-tea-launch-2026');
+  await field(page, 'slug').fill('');
+  await expect(page.locator('[data-field="slug"]')).toContainText(
+    'Derived from the name: autumn-tea-launch-2026-now-shipping',
+  );
+  await shot(page, 'items-14-slug-derived-hint');
+  await field(page, 'slug').fill('autumn tea now shipping');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByTestId('item-version')).toHaveText('Version 2');
+  await expect(page.locator('[data-field="slug"]')).toContainText('autumn-tea-now-shipping');
+
+  await page.getByRole('button', { name: 'Actions' }).click();
+  await page.getByRole('menuitem', { name: 'Publish…', exact: true }).click();
+  await expect(page).toHaveURL(`${itemUrl}/publish`);
+  await expect(page.getByTestId('url-change')).toHaveText(
+    'The URL changes from autumn-tea-launch-2026 to autumn-tea-now-shipping',
+  );
+  await shot(page, 'items-15-publish-url-change');
+  await page.getByRole('button', { name: 'Publish to Live' }).click();
+  await expect(page).toHaveURL(itemUrl);
+  await page.getByRole('button', { name: 'Actions' }).click();
+  await page.getByRole('menuitem', { name: 'Publish…', exact: true }).click();
+  await expect(page.getByText('is already published to Live')).toBeVisible();
+  await expect(page.getByTestId('url-change')).toHaveCount(0);
 });

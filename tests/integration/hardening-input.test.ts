@@ -8,7 +8,16 @@ import { uploadImage } from '../fixtures/media';
 import { multipartFile } from '../fixtures/multipart';
 import { newUserInput, signUp, verifiedUser, type TestUser } from '../factories/users';
 import { createWorkspace, patchWorkspace } from '../factories/workspaces';
-import { blogPostData, call, createItem, getItem, itemsUrl, itemUrl, saveItem } from '../factories/items';
+import {
+  blogPostData,
+  call,
+  createItem,
+  getItem,
+  itemsUrl,
+  itemUrl,
+  publish,
+  saveItem,
+} from '../factories/items';
 
 /**
  * Hardening of input: no input gives a 500 or writes half a thing. Each test opens with the line
@@ -351,5 +360,76 @@ describe('name-slugs on the server', () => {
     });
     expect(updated.statusCode).toBe(200);
     expect((await getItem(t, manager, ws, 'blog-post', id)).data.slug).toBe('shouting-slug');
+  });
+});
+
+describe('stable name-slugs', () => {
+  const post = (name: string, slug: string) => ({ name, slug, body: '<p>x</p>' });
+  const rename = async (id: string, name: string, slug: string) =>
+    (await saveItem(t, manager, ws, 'blog-post', id, post(name, slug))).data.slug;
+
+  it('follows a renamed post until it is first published, then keeps the slug', async () => {
+    // Broke: retitling a published post rewrote its slug, moving its live URL.
+    const item = await createItem(t, manager, ws, 'blog-post', post('Autumn Tea Launch 2026', ''));
+    expect(item.data.slug).toBe('autumn-tea-launch-2026');
+    expect(await rename(item.id, 'Autumn Tea Launch', 'autumn-tea-launch-2026')).toBe('autumn-tea-launch');
+    expect((await publish(t, manager, ws, 'blog-post', item.id)).statusCode).toBe(200);
+    expect(await rename(item.id, 'Autumn Tea Launch Now Shipping', 'autumn-tea-launch')).toBe(
+      'autumn-tea-launch',
+    );
+  });
+
+  it('keeps the slug of a post unpublished since its publish', async () => {
+    const item = await createItem(t, manager, ws, 'blog-post', post('Winter Sale', ''));
+    expect((await publish(t, manager, ws, 'blog-post', item.id)).statusCode).toBe(200);
+    const unpublished = await call(t, 'DELETE', `${itemUrl(ws, 'blog-post', item.id)}/publish/live`, manager);
+    expect(unpublished.statusCode).toBe(200);
+    expect(await rename(item.id, 'Winter Sale Extended', 'winter-sale')).toBe('winter-sale');
+  });
+
+  it('keeps a slug typed by hand when the name changes before any publish', async () => {
+    const item = await createItem(t, manager, ws, 'blog-post', post('Spring Menu', 'Menu'));
+    expect(item.data.slug).toBe('menu');
+    expect(await rename(item.id, 'Spring Menu 2027', 'menu')).toBe('menu');
+  });
+
+  it('derives a cleared slug from the name again, published or not', async () => {
+    const item = await createItem(t, manager, ws, 'blog-post', post('Summer Picnic', 'picnic'));
+    expect((await publish(t, manager, ws, 'blog-post', item.id)).statusCode).toBe(200);
+    expect(await rename(item.id, 'Summer Picnic Guide', '')).toBe('summer-picnic-guide');
+    expect(await rename(item.id, 'Summer Picnic Guide 2027', 'summer-picnic-guide')).toBe(
+      'summer-picnic-guide',
+    );
+  });
+
+  it('refuses a rename whose followed slug is a reserved name, and a stale save changes nothing', async () => {
+    const item = await createItem(t, manager, ws, 'blog-post', post('Builder', ''));
+    const reserved = await call(t, 'PUT', itemUrl(ws, 'blog-post', item.id), manager, {
+      data: post('Constructor', 'builder'),
+    });
+    expect(errorOf(reserved)).toMatchObject({
+      status: 400,
+      message: 'data.slug: "constructor" is a reserved name; choose another',
+    });
+    const stale = await call(t, 'PUT', itemUrl(ws, 'blog-post', item.id), manager, {
+      data: post('Builders', 'builder'),
+      baseVersion: item.version + 1,
+    });
+    expect(stale.statusCode).toBe(409);
+    expect((await getItem(t, manager, ws, 'blog-post', item.id)).data).toMatchObject({
+      name: 'Builder',
+      slug: 'builder',
+    });
+  });
+
+  it('follows the name through the function service too', async () => {
+    const fun = (path: string) => `/fun/items/blog-post${path}?__marquee_workspace=${ws}`;
+    const created = await call(t, 'POST', fun(''), manager, { data: post('Fun Launch', '') });
+    const { id } = created.json();
+    await call(t, 'PUT', fun(`/${id}`), manager, { data: post('Fun Launch Day', 'fun-launch') });
+    expect((await getItem(t, manager, ws, 'blog-post', id)).data.slug).toBe('fun-launch-day');
+    expect((await publish(t, manager, ws, 'blog-post', id)).statusCode).toBe(200);
+    await call(t, 'PUT', fun(`/${id}`), manager, { data: post('Fun Launch Week', 'fun-launch-day') });
+    expect((await getItem(t, manager, ws, 'blog-post', id)).data.slug).toBe('fun-launch-day');
   });
 });

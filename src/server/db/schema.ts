@@ -539,6 +539,10 @@ export const auditLog = pgTable(
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.id] }),
     index('audit_log_recent_idx').on(t.workspaceId, t.at, t.id),
+    // Whether an item was ever published, though unpublished since: its name-slugs no longer follow the name.
+    index('audit_log_item_published_idx')
+      .on(t.workspaceId, t.schema, t.targetId)
+      .where(sql`${t.action} = 'item.published'`),
   ],
 );
 

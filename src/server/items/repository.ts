@@ -215,6 +215,24 @@ export async function findItem(db: Db | Tx, key: ItemKey) {
   return row;
 }
 
+/**
+ * An item's stored data and whether it has ever been published: a stage copy now, or a publish in the
+ * audit log (unpublishing removes the copy, not that).
+ */
+export async function findPublishedState(db: Db, key: ItemKey) {
+  const result = await db.execute(sql`
+    select i.data, (exists (
+      select 1 from published p where p.workspace_id = i.workspace_id and p.schema = i.schema and p.id = i.id
+    ) or exists (
+      select 1 from audit_log a
+      where a.workspace_id = i.workspace_id and a.action = 'item.published' and a.schema = i.schema and a.target_id = i.id
+    )) as has_been_published
+    from items i
+    where i.workspace_id = ${key.workspaceId} and i.schema = ${key.schema} and i.id = ${key.id}`);
+  const [row] = resultRows<{ data: ItemRow['data']; has_been_published: boolean }>(result);
+  return row && { data: row.data, hasBeenPublished: Boolean(row.has_been_published) };
+}
+
 /** The item row, locked until the transaction ends, so a concurrent save waits for a publish or approval. */
 export async function lockItem(tx: Tx, key: ItemKey) {
   const [row] = await tx.select().from(items).where(byKey(key)).limit(1).for('update');

@@ -6,9 +6,7 @@ import { itemDataSchema } from '@shared/schemas/zod';
 import type { SchemaType } from '@shared/schemas/types';
 import { VARIATION_KEY } from '@shared/schemas/types';
 import { decideSave } from '@shared/validation/form-actions';
-import { applyNameSlugs } from '@shared/validation/name-slug';
 import { itemDataLimitError } from '@shared/validation/value-limits';
-import { isReservedName, reservedNameMessage } from '@shared/text/reserved-names';
 import { validateItem } from '@shared/validation/validate-item';
 import type { AppContext } from '../context';
 import { AppError, badRequest, conflict, notFound } from '../http/errors';
@@ -18,6 +16,7 @@ import { presentItem, presentItems } from './present';
 import { buildReferences } from './references';
 import { insertionRuleErrors } from './insertion-rules';
 import { listNear } from './list-near';
+import { normaliseNameSlugs } from './name-slugs';
 import * as repo from './repository';
 import { runSaveHooks } from './save-hooks';
 import { takeFileFacts } from './server-owned';
@@ -51,19 +50,6 @@ function fieldPath(path: readonly PropertyKey[]) {
   return ['data', ...path.map(String)].join('.');
 }
 
-/** Spec §5 name-slug on the server too: typed text kebab-cased, an empty slug derived from its source. */
-function normaliseNameSlugs(schema: SchemaType, data: Record<string, unknown>) {
-  const slugged = applyNameSlugs(schema.fields, data);
-  for (const field of schema.fields) {
-    const slug = field.type === 'name-slug' ? slugged[field.key] : undefined;
-    // Slugs serve as keys (attribute and event keys): never one a plain object already answers to.
-    if (typeof slug === 'string' && isReservedName(slug)) {
-      throw badRequest(`${fieldPath([field.key])}: ${reservedNameMessage(slug)}`);
-    }
-  }
-  return slugged;
-}
-
 /**
  * The data of a save, checked: its depth and size before anything recursive reads it, its shape by
  * the schema's zod type (400 naming the field), server-owned values taken from the server's records,
@@ -88,7 +74,7 @@ async function checkItemData(
     }));
     throw badRequest(`${issues[0].path}: ${issues[0].message}`, { issues });
   }
-  const owned = normaliseNameSlugs(schema, parsed.data);
+  const owned = await normaliseNameSlugs(ctx, scope, parsed.data, id);
   await takeFileFacts(ctx, scope.workspace.id, schema, owned);
   // Field types that need the server (service connections, addresses, rich text, email templates,
   // criteria) check and complete the data through the hooks app.ts registers, in its order.

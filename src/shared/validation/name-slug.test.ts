@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { toKebabCase } from '../text/slug';
-import { applyNameSlugs, nameSlugValue } from './name-slug';
+import { applyNameSlugs, fixedNameSlugs, nameSlugValue, slugChanges, urlChangeMessage } from './name-slug';
 
 describe('nameSlugValue', () => {
   it('turns typed text into kebab-case', () => {
@@ -35,5 +35,44 @@ describe('nameSlugValue', () => {
       slug: 'own-slug',
     });
     expect(applyNameSlugs(fields, {})).toEqual({});
+  });
+});
+
+describe('stable slugs', () => {
+  const fields = [
+    { key: 'name', label: 'Name', type: 'text' as const },
+    { key: 'slug', label: 'Slug', type: 'name-slug' as const, from: 'name' },
+  ];
+  const saved = { name: 'Autumn Tea Launch', slug: 'autumn-tea-launch' };
+
+  it('fixes a slug once the item has been published or the slug was typed by hand', () => {
+    expect(fixedNameSlugs(fields, saved, false)).toEqual(new Set());
+    expect(fixedNameSlugs(fields, { name: 'Draft' }, false)).toEqual(new Set());
+    expect(fixedNameSlugs(fields, saved, true)).toEqual(new Set(['slug']));
+    expect(fixedNameSlugs(fields, { ...saved, slug: 'tea' }, false)).toEqual(new Set(['slug']));
+  });
+
+  it('derives an unchanged slug from the new name only while it follows the name', () => {
+    const renamed = { name: 'Autumn Tea Launch Now Shipping', slug: 'autumn-tea-launch' };
+    expect(applyNameSlugs(fields, renamed, { data: saved, fixed: new Set() }).slug).toBe(
+      'autumn-tea-launch-now-shipping',
+    );
+    expect(applyNameSlugs(fields, renamed, { data: saved, fixed: new Set(['slug']) }).slug).toBe(
+      'autumn-tea-launch',
+    );
+    expect(
+      applyNameSlugs(fields, { ...renamed, slug: 'Tea Time' }, { data: saved, fixed: new Set() }).slug,
+    ).toBe('tea-time');
+    expect(
+      applyNameSlugs(fields, { ...renamed, slug: '' }, { data: saved, fixed: new Set(['slug']) }).slug,
+    ).toBe('autumn-tea-launch-now-shipping');
+  });
+
+  it('names the slugs a publish would change', () => {
+    expect(slugChanges(fields, saved, { ...saved, slug: 'autumn-tea' })).toEqual([
+      { key: 'slug', from: 'autumn-tea-launch', to: 'autumn-tea' },
+    ]);
+    expect(slugChanges(fields, saved, { ...saved, name: 'Renamed' })).toEqual([]);
+    expect(urlChangeMessage('a', 'b')).toBe('The URL changes from a to b');
   });
 });

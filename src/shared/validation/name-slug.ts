@@ -1,4 +1,4 @@
-import type { FieldDef, SchemaType } from '../schemas/types';
+import type { FieldDef, NameSlugField, SchemaType } from '../schemas/types';
 import { toKebabCase } from '../text/slug';
 
 /**
@@ -11,17 +11,78 @@ export function nameSlugValue(typed: string | null | undefined, source: unknown)
   return typeof source === 'string' ? toKebabCase(source) : '';
 }
 
-/** The data with every name-slug field normalised (kebab-case, or derived from its source when empty). */
+const nameSlugFields = (fields: SchemaType['fields']) =>
+  (fields as readonly FieldDef[]).filter((field): field is NameSlugField => field.type === 'name-slug');
+
+/**
+ * The keys of the name-slug fields whose slug stays when the name changes. A slug follows its source
+ * only while the item has never been published (a live URL must not move) and the stored slug was not
+ * typed by hand: it is empty or the slug of the stored source.
+ */
+export function fixedNameSlugs(
+  fields: SchemaType['fields'],
+  saved: Readonly<Record<string, unknown>>,
+  hasBeenPublished: boolean,
+): Set<string> {
+  const fixed = new Set<string>();
+  for (const field of nameSlugFields(fields)) {
+    const slug = saved[field.key];
+    const isFollowing =
+      typeof slug !== 'string' || slug === '' || slug === nameSlugValue('', saved[field.from]);
+    if (hasBeenPublished || !isFollowing) fixed.add(field.key);
+  }
+  return fixed;
+}
+
+/** The stored version a save replaces, and which of its slugs stay when the name changes. */
+export interface SlugBasis {
+  data: Readonly<Record<string, unknown>>;
+  fixed: ReadonlySet<string>;
+}
+
+/**
+ * The data with every name-slug field normalised: kebab-case, or derived from its source when empty.
+ * Saved over `previous`, a slug sent unchanged while it still follows its source is derived from the
+ * source's new value.
+ */
 export function applyNameSlugs(
   fields: SchemaType['fields'],
   data: Readonly<Record<string, unknown>>,
+  previous?: SlugBasis,
 ): Record<string, unknown> {
   const result: Record<string, unknown> = { ...data };
-  for (const field of fields as readonly FieldDef[]) {
-    if (field.type !== 'name-slug') continue;
+  for (const field of nameSlugFields(fields)) {
     const current = data[field.key];
-    const slug = nameSlugValue(typeof current === 'string' ? current : '', data[field.from]);
+    const typed = typeof current === 'string' ? current : '';
+    const isUnchanged = previous !== undefined && toKebabCase(typed) === previous.data[field.key];
+    const follows = isUnchanged && !previous.fixed.has(field.key);
+    const slug = nameSlugValue(follows ? '' : typed, data[field.from]);
     if (slug || current !== undefined) result[field.key] = slug;
   }
   return result;
 }
+
+/** A name-slug whose published value a publish replaces. */
+export interface SlugChange {
+  key: string;
+  from: string;
+  to: string;
+}
+
+/** The name-slugs of `current` that differ from a published copy's: publishing moves the item's URL. */
+export function slugChanges(
+  fields: SchemaType['fields'],
+  published: Readonly<Record<string, unknown>>,
+  current: Readonly<Record<string, unknown>>,
+): SlugChange[] {
+  return nameSlugFields(fields).flatMap((field) => {
+    const from = published[field.key];
+    const to = current[field.key];
+    return typeof from === 'string' && from && typeof to === 'string' && from !== to
+      ? [{ key: field.key, from, to }]
+      : [];
+  });
+}
+
+/** The publish screen's warning when a slug changes in the stage. */
+export const urlChangeMessage = (from: string, to: string) => `The URL changes from ${from} to ${to}`;

@@ -70,6 +70,13 @@ describe('name-slug', () => {
     await changeValue(byLabel('Slug'), '');
     expect(harness.scope().slug).toBe('ten-summer-looks');
   });
+
+  it('says under the emptied field what the slug will be', async () => {
+    await renderField(slug, { name: 'Autumn Tea Launch', slug: 'tea' });
+    expect(bodyText()).not.toContain('Derived from the name');
+    await changeValue(byLabel('Slug'), ' ');
+    expect(bodyText()).toContain('Derived from the name: autumn-tea-launch');
+  });
 });
 
 describe('generatable', () => {

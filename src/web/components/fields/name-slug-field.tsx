@@ -21,17 +21,22 @@ export function NameSlugField({
 }: FieldProps<NameSlugFieldDef>) {
   const [typed, setTyped] = useState<string | null>(null);
   if (readOnly) return <ViewValue>{asText(value)}</ViewValue>;
+  const shown = typed ?? asText(value);
+  // Cleared, the slug will be derived from the name: say what it will be.
+  const derived = shown.trim() ? '' : nameSlugValue('', scope[field.from]);
   return (
     <TextInput
       id={inputId}
       aria-label={field.label}
-      value={typed ?? asText(value)}
+      value={shown}
       inputWrapperOrder={INPUT_ORDER}
       description={
         compact
           ? undefined
-          : (field.description ??
-            'Lower-case words joined by dashes. Leave empty to derive it from the name.')
+          : derived
+            ? `Derived from the name: ${derived}`
+            : (field.description ??
+              'Lower-case words joined by dashes. Leave empty to derive it from the name.')
       }
       error={error}
       size={compact ? 'xs' : 'sm'}

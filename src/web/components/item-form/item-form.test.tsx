@@ -178,6 +178,19 @@ describe('ItemForm fields', () => {
     expect(byLabel('Key').value).toBe('fav-colour');
   });
 
+  it('keeps the slug of a published item when the name changes', async () => {
+    const value = { name: 'Favourite Colour', key: 'favourite-colour', attributeType: 'string' };
+    await renderForm({ schema: attribute, value, hasBeenPublished: true });
+    await changeValue(byLabel('Name'), 'Favourite Colours');
+    expect(byLabel('Key').value).toBe('favourite-colour');
+  });
+
+  it('keeps a slug typed by hand before the last save when the name changes', async () => {
+    await renderForm({ schema: attribute, value: { name: 'Favourite Colour', key: 'colour' } });
+    await changeValue(byLabel('Name'), 'Favourite Colours');
+    expect(byLabel('Key').value).toBe('colour');
+  });
+
   it('hides fields whose display condition fails, and does not validate them', async () => {
     const { onSave } = await renderForm({
       schema: attribute,

@@ -12,6 +12,7 @@ import {
   CANCEL_CONFIRM_TITLE,
   INCOMPLETE_ITEM_MESSAGE,
 } from '@shared/validation/messages';
+import { fixedNameSlugs } from '@shared/validation/name-slug';
 import { validateItem, type ValidationErrors } from '@shared/validation/validate-item';
 import { DEFAULT_SCHEMA_OPTIONS, FieldEnvironmentContext } from '../fields/field-environment';
 import { FieldInput } from '../fields/field-input';
@@ -30,6 +31,8 @@ export interface ItemFormProps {
   value: ItemData;
   /** A new item, not saved yet: its empty fields are not an incomplete item. */
   isNew?: boolean;
+  /** The item has been published in some stage: its name-slugs no longer follow the name. */
+  hasBeenPublished?: boolean;
   mode: ItemFormMode;
   /** False for users who cannot edit the schema (spec §6): the form stays read-only. */
   canEdit: boolean;
@@ -355,8 +358,13 @@ export function ItemForm(props: ItemFormProps) {
   const feedback = useShownErrors({ editing, errors, asyncErrors: validateAsync ? asyncErrors : undefined });
   const environment = useItemFieldEnvironment(props, prepared.loadedDefaults);
 
+  const fixedSlugs = useMemo(
+    () => fixedNameSlugs(schema.fields, baseline, props.hasBeenPublished === true),
+    [schema.fields, baseline, props.hasBeenPublished],
+  );
+
   const handlePatch = (patch: Readonly<ItemData>) => {
-    setData((previous) => patchItemData(schema, previous, patch));
+    setData((previous) => patchItemData(schema, previous, patch, fixedSlugs));
     feedback.touch(Object.keys(patch));
     setSaveError(null);
   };

@@ -37,16 +37,19 @@ export function prepareItemData(
 /**
  * Applies a patch of top-level keys. A name-slug field that still follows its source (empty, or equal
  * to the slug of the source's old value) follows the source's new value too (spec §5: derived from the
- * name unless typed).
+ * name unless typed), unless it is one of `fixedSlugs`: the stored slug stays once the item was
+ * published or the slug typed by hand (`fixedNameSlugs`, which the server applies too).
  */
 export function patchItemData(
   schema: Pick<SchemaType, 'fields'>,
   previous: Readonly<ItemData>,
   patch: Readonly<ItemData>,
+  fixedSlugs: ReadonlySet<string> = new Set(),
 ): ItemData {
   const next: ItemData = { ...previous, ...patch };
   for (const field of schema.fields) {
     if (field.type !== 'name-slug' || !(field.from in patch) || field.key in patch) continue;
+    if (fixedSlugs.has(field.key)) continue;
     const current = previous[field.key];
     const following = isEmptyValue(current) || current === nameSlugValue('', previous[field.from]);
     if (following) next[field.key] = nameSlugValue('', next[field.from]) || null;

@@ -9,6 +9,7 @@ import { SchedulePicker } from './components/schedule-picker';
 import { usePublishItem } from './api/publish-item';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
 import { StageActionFooter } from './components/stage-action-footer';
+import { UrlChangeWarning } from './components/url-change-warning';
 import { useStageAction } from './components/use-stage-action';
 import { publishChips, type PublishChip } from './item-labels';
 
@@ -102,6 +103,7 @@ function PublishScreen(context: ItemScreenContext) {
   return (
     <Stack gap="md">
       <PublishObstacles item={item} schema={schema} roles={workspace.roles} />
+      <UrlChangeWarning workspaceId={workspace.id} schema={schema} item={item} stage={stage} />
       <Paper withBorder radius="md" p="md">
         <Radio.Group label="Stage" value={stage} onChange={flow.setStage}>
           <Stack gap="xs" mt="xs">

@@ -255,6 +255,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               key={formKey}
               schema={schema}
               value={current.data}
+              hasBeenPublished={Object.keys(current.published).length > 0}
               mode="view"
               canEdit={current.abilities.canEdit}
               onSave={handleSave}

@@ -83,6 +83,7 @@ export function ItemQuickViewBody({
         key={formKey}
         schema={schema}
         value={item.data}
+        hasBeenPublished={Object.keys(item.published).length > 0}
         mode="view"
         canEdit={item.abilities.canEdit}
         onSave={handleSave}

@@ -1,0 +1,1 @@
+CREATE INDEX "audit_log_item_published_idx" ON "audit_log" USING btree ("workspace_id","schema","target_id") WHERE "audit_log"."action" = 'item.published';
