@@ -11,7 +11,7 @@ export interface Rendered {
 }
 
 /** What the answers of this process may hold, at most, unless DELIVERY_CACHE_MB says otherwise. */
-export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 /** Bytes counted per answer beyond its body and keys: the entry, its strings' headers, the map. */
 const ENTRY_OVERHEAD = 300;
 const MAX_KEYS = 10_000;
@@ -97,7 +97,7 @@ export class DeliveryCache implements ChangeSubscriber {
 }
 
 /** Where the ids of a workspace's (stage's) answers start. */
-export function answerPrefix(workspaceId: string, stage?: string) {
+function answerPrefix(workspaceId: string, stage?: string) {
   return stage === undefined ? `${workspaceId}\t` : `${workspaceId}\t${stage}\t`;
 }
 

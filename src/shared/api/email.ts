@@ -90,7 +90,7 @@ export type MergeTagList = z.infer<typeof MergeTagList>;
 const imageDimension = z.coerce.number().int().min(16).max(2400).optional();
 
 /** Encodings a signed image link may ask for with `format=`; without it the Accept header chooses. */
-export const IMAGE_LINK_FORMATS = ['webp', 'avif'] as const;
+const IMAGE_LINK_FORMATS = ['webp', 'avif'] as const;
 
 /**
  * `GET /fun/emailImage/`: an image of a sent email or of delivered content, by its signed link. Links
