@@ -1,11 +1,13 @@
 /**
- * The delivery API under load (DESIGN §7: single and list ≥ 25% of a bare Fastify route answering the same
- * JSON, in the same run). The real server (`scripts/start.mjs`) on a fresh PostgreSQL database with
- * published blog posts; beside it, in a process of its own, a bare Fastify server answering the very JSON
- * the delivery API answered. autocannon with 20 connections, BENCH_DURATION s (15) after a 3 s warm-up, for
- * delivery list (first page of 12) and single (a random id), the item API's list, and the bare routes.
+ * The delivery API under load (DESIGN §7): 1,000,000 published blog posts over 100 workspaces on
+ * PostgreSQL; list (first page of 12 of a random workspace) and single (a random item of a random
+ * workspace) each beside a bare Fastify route answering the same JSON in its own process, the item API's
+ * list for scale, and each route's latency on one connection (p99 there is the server's own time). The
+ * server's resident memory is sampled every half second throughout (seeding included) and printed as a
+ * curve: memory must not grow with the number of published items or workspaces.
  *
- *   npx tsx bench/delivery.ts     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test)
+ *   npm run bench -- delivery     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test;
+ *                                  BENCH_DELIVERY_ITEMS, default 1,000,000; BENCH_DELIVERY_WORKSPACES, 100)
  *
  * BENCH_SERVER_ARGS passes node flags to the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
@@ -13,13 +15,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type autocannon from 'autocannon';
+import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { startBareServer } from './bare-server';
 import { load, waitFor, type LoadResult } from './load';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const ITEM_COUNT = Number(process.env.BENCH_DELIVERY_ITEMS ?? 20_000);
+const ITEM_COUNT = Number(process.env.BENCH_DELIVERY_ITEMS ?? 1_000_000);
+const WORKSPACES = Number(process.env.BENCH_DELIVERY_WORKSPACES ?? 100);
+const PER_WORKSPACE = Math.floor(ITEM_COUNT / WORKSPACES);
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const WARMUP = 3;
 const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
@@ -37,6 +41,72 @@ async function api(method: string, url: string, body?: unknown, token?: string) 
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return res.json();
 }
+
+/** The server's resident memory every half second, with what the bench was doing. */
+function sampleMemory(pid: number) {
+  const samples: { at: number; phase: string; rssMb: number }[] = [];
+  const started = Date.now();
+  let phase = 'start';
+  const timer = setInterval(() => {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = Number(status.match(/VmRSS:\s+(\d+) kB/)?.[1] ?? 0);
+      samples.push({ at: (Date.now() - started) / 1000, phase, rssMb: Math.round(kb / 1024) });
+    } catch {
+      // the server has exited
+    }
+  }, 500);
+  return {
+    phase: (name: string) => (phase = name),
+    stop() {
+      clearInterval(timer);
+      return samples;
+    },
+  };
+}
+
+function printCurve(samples: { at: number; phase: string; rssMb: number }[]) {
+  const phases = [...new Set(samples.map((s) => s.phase))];
+  console.table(
+    phases.map((phase) => {
+      const of = samples.filter((s) => s.phase === phase).map((s) => s.rssMb);
+      return { phase, samples: of.length, minMb: Math.min(...of), maxMb: Math.max(...of), lastMb: of.at(-1) };
+    }),
+  );
+  const every = Math.max(1, Math.floor(samples.length / 40));
+  console.log(
+    'RSS curve (s:MB): ' +
+      samples
+        .filter((_, i) => i % every === 0)
+        .map((s) => `${s.at.toFixed(0)}:${s.rssMb}`)
+        .join(' '),
+  );
+  console.log(`server peak RSS sampled: ${Math.max(...samples.map((s) => s.rssMb))} MB (budget < 300 MB)`);
+}
+
+/** Workspaces with published posts, seeded in SQL a few workspaces at a time (the API would take hours). */
+async function seed(db: postgres.Sql, userId: string, workspaceIds: string[]) {
+  for (let at = 0; at < workspaceIds.length; at += 10) {
+    const batch = workspaceIds.slice(at, at + 10);
+    await db.begin(async (tx) => {
+      await tx`
+        insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by)
+        select ws, 'blog-post', 'item' || lpad(i::text, 8, '0'),
+               jsonb_build_object('name', 'Post ' || i, 'slug', 'post-' || i, 'author', 'Bench',
+                 'body', '<p>Published post number ' || i || ' of a workspace with many.</p><p>' || repeat('Words worth reading. ', 12) || '</p>'),
+               '{}'::jsonb, 1, ${userId}, now() - i * interval '1 second', now() - i * interval '1 second', ${userId}
+        from unnest(${batch}::text[]) as ws, generate_series(1, ${PER_WORKSPACE}::int) as i`;
+      await tx`
+        insert into published (workspace_id, schema, id, stage, version, item_version, data, refs, published_at, published_by, slug)
+        select workspace_id, schema, id, 'live', 1, 1, data, refs, last_written_at, created_by, data->>'slug'
+        from items where workspace_id = any(${batch}::text[])`;
+    });
+  }
+  await db`analyze`;
+}
+
+const randomOf = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)];
+const randomId = () => `item${String(1 + Math.floor(Math.random() * PER_WORKSPACE)).padStart(8, '0')}`;
 
 async function main() {
   const dbName = `marquee_delivery_${Date.now().toString(36)}`;
@@ -60,60 +130,74 @@ async function main() {
   const db = postgres(url.toString(), { max: 2, onnotice: () => {} });
   try {
     await waitFor(`${BASE}/healthz`, server);
+    const memory = sampleMemory(server.pid!);
     // Sign-up answers without a session (the address must be verified first): sign in after it.
     const account = { name: 'Bench User', email: 'bench@example.test', password: 'correct horse battery' };
     await api('POST', '/api/v1/auth/sign-up', account);
     const { token, user } = await api('POST', '/api/v1/auth/sign-in', account);
     await db`update users set email_verified = true where id = ${user.id}`;
-    const ws = await api('POST', '/api/v1/workspaces', { name: 'Delivery Bench' }, token);
+    const sites: { ws: string; authorization: string }[] = [];
+    for (let n = 0; n < WORKSPACES; n++) {
+      const ws = await api('POST', '/api/v1/workspaces', { name: `Delivery Bench ${n + 1}` }, token);
+      const { key } = await api(
+        'POST',
+        `/api/v1/workspaces/${ws.id}/api-keys`,
+        { name: 'Bench', stages: ['live'] },
+        token,
+      );
+      sites.push({ ws: ws.id, authorization: `Bearer ${key}` });
+    }
 
-    console.log(`seeding ${ITEM_COUNT.toLocaleString()} published blog posts…`);
-    await db`
-      insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by)
-      select ${ws.id}, 'blog-post', 'item' || lpad(i::text, 8, '0'),
-             jsonb_build_object('name', 'Post ' || i, 'slug', 'post-' || i, 'body', '<p>Published post number ' || i || '.</p>', 'author', 'Bench'),
-             '{}'::jsonb, 1, ${user.id}, now() - i * interval '1 second', now() - i * interval '1 second', ${user.id}
-      from generate_series(1, ${ITEM_COUNT}::int) as i`;
-    await db`
-      insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs)
-      select workspace_id, schema, id, 1, created_at, created_by, data, refs from items where workspace_id = ${ws.id}`;
-    await db`
-      insert into published (workspace_id, schema, id, stage, version, item_version, data, refs, published_at, published_by)
-      select workspace_id, schema, id, 'live', 1, 1, data, refs, last_written_at, created_by from items where workspace_id = ${ws.id}`;
-    await db`analyze`;
-
-    const { key } = await api(
-      'POST',
-      `/api/v1/workspaces/${ws.id}/api-keys`,
-      { name: 'Bench', stages: ['live'] },
-      token,
+    memory.phase('seeding');
+    const seedStart = Date.now();
+    console.log(`seeding ${ITEM_COUNT.toLocaleString()} published blog posts over ${WORKSPACES} workspaces…`);
+    await seed(
+      db,
+      user.id,
+      sites.map((site) => site.ws),
     );
-    const keyHeaders = { authorization: `Bearer ${key}` };
-    const delivery = `/delivery/v1/${ws.id}/live/items/blog-post`;
-    const listPath = `${delivery}?limit=12`;
-    const sampleId = 'item00000001';
-    const listBody = await (await fetch(`${BASE}${listPath}`, { headers: keyHeaders })).text();
-    const singleBody = await (await fetch(`${BASE}${delivery}/${sampleId}`, { headers: keyHeaders })).text();
+    console.log(`seeded in ${((Date.now() - seedStart) / 1000).toFixed(0)} s`);
+
+    memory.phase('load');
+    const listPath = (ws: string) => `/delivery/v1/${ws}/live/items/blog-post?limit=12`;
+    const singlePath = (ws: string, id: string) => `/delivery/v1/${ws}/live/items/blog-post/${id}`;
+    const [first] = sites;
+    const headers = { authorization: first.authorization };
+    const listBody = await (await fetch(`${BASE}${listPath(first.ws)}`, { headers })).text();
+    const singleBody = await (
+      await fetch(`${BASE}${singlePath(first.ws, 'item00000001')}`, { headers })
+    ).text();
     bare = startBareServer(dataDir, BARE_PORT, { list: listBody, single: singleBody });
     await waitFor(`${BARE}/list`, bare);
 
-    const randomId = () => `item${String(1 + Math.floor(Math.random() * ITEM_COUNT)).padStart(8, '0')}`;
-    const sessionHeaders = { authorization: `Bearer ${token}` };
+    const anyList: autocannon.Request = {
+      method: 'GET',
+      setupRequest: (req) => {
+        const site = randomOf(sites);
+        return {
+          ...req,
+          path: listPath(site.ws),
+          headers: { ...req.headers, authorization: site.authorization },
+        };
+      },
+    };
+    const anySingle: autocannon.Request = {
+      method: 'GET',
+      setupRequest: (req) => {
+        const site = randomOf(sites);
+        const path = singlePath(site.ws, randomId());
+        return { ...req, path, headers: { ...req.headers, authorization: site.authorization } };
+      },
+    };
     const scenarios: [string, autocannon.Options][] = [
-      ['delivery list (first page of 12)', { url: `${BASE}${listPath}`, headers: keyHeaders }],
-      [
-        'delivery single (random id)',
-        {
-          url: BASE,
-          headers: keyHeaders,
-          requests: [
-            { method: 'GET', setupRequest: (req) => ({ ...req, path: `${delivery}/${randomId()}` }) },
-          ],
-        },
-      ],
+      ['delivery list (first page of 12, random workspace)', { url: BASE, requests: [anyList] }],
+      ['delivery single (random item, random workspace)', { url: BASE, requests: [anySingle] }],
       [
         'item API list (first page of 12)',
-        { url: `${BASE}/api/v1/workspaces/${ws.id}/items/blog-post?limit=12`, headers: sessionHeaders },
+        {
+          url: `${BASE}/api/v1/workspaces/${first.ws}/items/blog-post?limit=12`,
+          headers: { authorization: `Bearer ${token}` },
+        },
       ],
       ['bare Fastify, same list JSON', { url: `${BARE}/list` }],
       [
@@ -125,18 +209,28 @@ async function main() {
       ],
     ];
     const results: LoadResult[] = [];
-    for (const [name, options] of scenarios) {
+    // BENCH_SCENARIOS=single,bare runs only the scenarios whose names hold one of those words.
+    const only = process.env.BENCH_SCENARIOS?.split(',');
+    const chosen = scenarios.filter(([name]) => !only || only.some((word) => name.includes(word)));
+    for (const [name, options] of chosen) {
       await load(name, { ...options, duration: WARMUP });
       const pid = name.startsWith('bare') ? bare.pid : server.pid;
       results.push(await load(name, { ...options, duration: DURATION }, pid));
     }
+    // One connection: no queueing, so the latency is the server's own time (plus loopback).
+    for (const [name, options] of chosen.filter(([name]) => name.startsWith('delivery'))) {
+      results.push(
+        await load(`${name}, 1 connection`, { ...options, duration: DURATION / 3, connections: 1 }),
+      );
+    }
     console.table(results);
-    const rate = (name: string) => results.find((r) => r.name.startsWith(name))!.reqPerSec;
+    const rate = (name: string) => results.find((r) => r.name.startsWith(name))?.reqPerSec ?? NaN;
     const listShare = rate('delivery list') / rate('bare Fastify, same list');
     const singleShare = rate('delivery single') / rate('bare Fastify, same single');
     console.log(
       `delivery list at ${(100 * listShare).toFixed(0)}% and single at ${(100 * singleShare).toFixed(0)}% of the bare route (budget ≥ 25%)`,
     );
+    printCurve(memory.stop());
   } finally {
     bare?.kill('SIGTERM');
     server.kill('SIGTERM');

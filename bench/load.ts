@@ -38,7 +38,7 @@ function cpuTimeUs(pid: number) {
 }
 
 /**
- * One autocannon run with CONNECTIONS connections: mean req/s, p50 and p99 latency, failures, and with
+ * One autocannon run with CONNECTIONS connections (unless options say otherwise): mean req/s, p50 and p99 latency, failures, and with
  * `serverPid` the server's CPU time per answer.
  */
 export async function load(
@@ -48,7 +48,7 @@ export async function load(
 ): Promise<LoadResult> {
   const cpuBefore = serverPid ? cpuTimeUs(serverPid) : 0;
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon({ ...options, connections: CONNECTIONS }, (err, result) =>
+    autocannon({ ...options, connections: options.connections ?? CONNECTIONS }, (err, result) =>
       err ? reject(err) : resolve(result),
     );
   });
