@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import type { ApiKeyRow } from '../api-keys/repository';
 import type { Change, ChangeSubscriber } from '../journal/changes';
+import type { ReplicaLag } from '../journal/replica-lag';
 import type { Copy } from './query';
 
 /** The copies of one schema in one stage, and the responses already rendered from them by query. */
@@ -28,13 +29,22 @@ const MAX_AGE_MS = 30_000;
 export class DeliveryCache implements ChangeSubscriber {
   private readonly sets = new Map<string, { set: Promise<StageSet>; until: number }>();
   private readonly keys = new Map<string, { row: ApiKeyRow | null; until: number }>();
+  /** Set when the copies are read from a replica: a set it had not caught up for is answered, not kept. */
+  replica?: ReplicaLag;
 
   async stageSet(workspaceId: string, stage: string, schema: string, load: () => Promise<StageSet>) {
     const id = `${workspaceId}\t${stage}\t${schema}`;
     const kept = this.sets.get(id);
     if (kept && kept.until > Date.now()) return kept.set;
-    const set = load();
+    const read = this.replica?.read(workspaceId, load);
+    const set = read ? read.then(({ value }) => value) : load();
     this.sets.set(id, { set, until: Date.now() + MAX_AGE_MS });
+    read?.then(
+      ({ caughtUp }) => {
+        if (!caughtUp && this.sets.get(id)?.set === set) this.sets.delete(id);
+      },
+      () => {},
+    );
     set.catch(() => {
       if (this.sets.get(id)?.set === set) this.sets.delete(id);
     });

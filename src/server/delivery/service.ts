@@ -106,7 +106,7 @@ function withPublicImages(
 
 function stageSetOf(ctx: AppContext, workspaceId: string, stage: string, schema: SchemaType) {
   return deliveryCacheOf(ctx.db).stageSet(workspaceId, stage, schema.name, async (): Promise<StageSet> => {
-    const rows = await loadStageCopies(ctx.db, workspaceId, stage, schema.name);
+    const rows = await loadStageCopies(ctx.readDb, workspaceId, stage, schema.name);
     const copies: Copy[] = rows.map((row) => ({
       id: row.id,
       schema: schema.name,
