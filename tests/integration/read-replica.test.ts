@@ -188,4 +188,34 @@ describe.runIf(testDatabaseKind() === 'postgres')('delivery from a read replica 
     await resumeReplay();
     expect(await versionOf(item.id)).toBe(2);
   });
+
+  it('keeps no answer a process started meanwhile read before the replica replayed a publish', async () => {
+    const item = await publishedPost('Before');
+    await replica.waitUntilReplayed();
+    await pauseReplay();
+    await publishSecondVersion(t, item);
+    // Started after the publish: it heard no notice of it, only where the primary stood when it started.
+    const late = await openDatabase({
+      databaseUrl: t.config.databaseUrl,
+      readDatabaseUrl: t.config.databaseReadUrl,
+      maxConnections: 2,
+    });
+    const lateApp = await buildApp({ config: t.config, db: late.db, readDb: late.readDb, logger: false });
+    try {
+      const lateVersion = async () =>
+        (
+          await lateApp.inject({
+            method: 'GET',
+            url: `/delivery/v1/${ws}/live/items/blog-post/${item.id}`,
+            headers: { authorization: `Bearer ${key}` },
+          })
+        ).json().version;
+      expect(await lateVersion()).toBe(1);
+      await resumeReplay();
+      expect(await lateVersion()).toBe(2);
+    } finally {
+      await lateApp.close();
+      await late.close();
+    }
+  });
 });

@@ -218,7 +218,8 @@ class Announcer {
       const echoed = this.dispatcher.listeners > 0 ? heard(this.dispatcher, echo) : undefined;
       const head = `${this.dispatcher.senderId}\t${echo}\t`;
       const body = batch.map(([line]) => `\n${line}`).join('');
-      const batchChanges = batch.map(([line]) => decodeChange(line)!);
+      const positions = this.dispatcher.positions;
+      const changes = () => batch.map(([line]) => decodeChange(line)!);
       try {
         // The insert position, read after the commits: at or past the end of each commit record, whatever
         // synchronous_commit says (the write position may not have reached an asynchronous commit yet).
@@ -227,11 +228,11 @@ class Announcer {
             select lsn, pg_notify(${CHANGES_CHANNEL}, ${head} || lsn || ${body})
             from (select pg_current_wal_insert_lsn()::text as lsn) as wal`),
         );
-        this.dispatcher.positions?.committedBy(batchChanges, lsn);
+        positions?.committedBy(changes(), lsn);
         await echoed;
       } catch {
-        this.dispatcher.positions?.committedBy(batchChanges, undefined);
         // Unsent: the other processes keep what they read for at most their caches' bound on age.
+        positions?.committedBy(changes(), undefined);
       }
       for (const [, waiting] of batch) for (const resolve of waiting) resolve();
     }
