@@ -21,6 +21,7 @@ import { deliveryCacheOf } from './delivery/cache';
 import { imageChecksOf } from './media/image-checks';
 import { listenForChanges, subscribeToChanges } from './journal/changes';
 import { queueDeliveryPurges } from './journal/purges';
+import { watchReplicaLag } from './journal/replica-lag';
 import type { AppContext } from './context';
 import { createMailer, type Mailer } from './mail/mailer';
 import { registerErrorHandling } from './http/errors';
@@ -77,6 +78,8 @@ declare module 'fastify' {
 export interface AppOptions {
   config: Config;
   db: Db;
+  /** A read replica of `db` (DATABASE_READ_URL); without it, reads go to `db`. */
+  readDb?: Db;
   mailer?: Mailer;
   logger?: boolean | object;
   /** Told of every route as it is registered (tests enumerate the routes to fuzz them all). */
@@ -86,11 +89,13 @@ export interface AppOptions {
 const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/healthz', '/__/'];
 
 /** Turns the caches on and registers them for the journal's change notices (journal/changes.ts). */
-function subscribeCaches(db: Db, config: Config) {
+function subscribeCaches(db: Db, readDb: Db, config: Config) {
   subscribeToChanges(db, 'read', enableReadCaches(db, config.readCacheTtlMs));
   if (config.readCacheTtlMs > 0) subscribeToChanges(db, 'items', enableItemCache(db));
   subscribeToChanges(db, 'delivery', deliveryCacheOf(db, config.deliveryCacheBytes));
   subscribeToChanges(db, 'image-checks', imageChecksOf(db));
+  // Published copies come from the replica: the delivery cache keeps only what it had caught up for.
+  if (readDb !== db) deliveryCacheOf(db).replica = watchReplicaLag(db, readDb);
 }
 
 /**
@@ -108,8 +113,8 @@ const itemSaveHooks = (): ItemSaveHook[] => [
 
 /** Builds the whole HTTP application around an open, migrated database. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { config, db } = options;
-  subscribeCaches(db, config);
+  const { config, db, readDb = db } = options;
+  subscribeCaches(db, readDb, config);
   const app = Fastify({
     logger: withRedaction(options.logger ?? { level: config.logLevel }),
     trustProxy: config.trustProxy,
@@ -144,9 +149,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
 /** What every service gets, with the hooks other concepts register with items and auth. */
 function createContext(app: FastifyInstance, options: AppOptions): AppContext {
-  const { config, db } = options;
+  const { config, db, readDb = db } = options;
   return {
     db,
+    readDb,
     config,
     log: app.log,
     background: new BackgroundWork(app.log),

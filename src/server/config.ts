@@ -10,6 +10,11 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  /**
+   * A streaming replica of DATABASE_URL (one server, not a balancer over several) that the delivery API
+   * reads published copies from; writes and what must see them stay on DATABASE_URL.
+   */
+  databaseReadUrl?: string;
   publicUrl: string;
   secret: string;
   smtpUrl?: string;
@@ -158,11 +163,14 @@ const SECRET_FILE = 'marquee-secret';
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   const port = Number(env.PORT ?? 8080);
+  if (env.DATABASE_READ_URL && !env.DATABASE_URL)
+    throw new Error('DATABASE_READ_URL names a replica of DATABASE_URL: set DATABASE_URL too');
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseReadUrl: env.DATABASE_READ_URL || undefined,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     secret: env.MARQUEE_SECRET || readOrCreateSecret(dataDir),
     smtpUrl: env.SMTP_URL || undefined,

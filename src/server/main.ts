@@ -8,6 +8,7 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    readDatabaseUrl: config.databaseReadUrl,
     pgliteDir: path.join(config.dataDir, 'db'),
   });
   try {
@@ -20,7 +21,7 @@ async function main() {
     }
     throw err;
   }
-  const app = await buildApp({ config, db: database.db });
+  const app = await buildApp({ config, db: database.db, readDb: database.readDb });
   const stop = async () => {
     await app.close();
     await database.close();

@@ -18,6 +18,8 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface Database {
   db: Db;
+  /** A pool on the read replica (`readDatabaseUrl`); without one, reads go to `db`. */
+  readDb?: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
 }
@@ -25,6 +27,8 @@ export interface Database {
 export interface DatabaseOptions {
   /** postgres://… runs on PostgreSQL; otherwise embedded PGlite. */
   databaseUrl?: string;
+  /** postgres://… of a streaming replica of `databaseUrl`, for reads that may lag (PostgreSQL only). */
+  readDatabaseUrl?: string;
   /** Where PGlite keeps its files; undefined keeps it in memory (tests). */
   pgliteDir?: string;
   maxConnections?: number;
@@ -35,8 +39,9 @@ export interface DatabaseOptions {
 /** The one place that chooses between embedded PGlite and a PostgreSQL server. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
+    const max = options.maxConnections ?? 10;
     const client = postgres(options.databaseUrl, {
-      max: options.maxConnections ?? 10,
+      max,
       onnotice: () => {},
       connection: { application_name: 'marquee' },
     });
@@ -51,10 +56,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         return () => listening.unlisten();
       },
     });
+    // The replica answers only reads the primary's caches miss: fewer connections, and no LISTEN (the
+    // change notices come from the primary).
+    const readClient = options.readDatabaseUrl
+      ? postgres(options.readDatabaseUrl, {
+          max: Math.max(2, Math.ceil(max / 2)),
+          onnotice: () => {},
+          connection: { application_name: 'marquee-read' },
+        })
+      : undefined;
     return {
       db,
+      readDb: readClient && (drizzlePostgres(preparingAll(readClient), { schema }) as unknown as Db),
       kind: 'postgres',
-      close: () => client.end({ timeout: 5 }),
+      close: async () => {
+        await Promise.all([client.end({ timeout: 5 }), readClient?.end({ timeout: 5 })]);
+      },
     };
   }
   if (options.pgliteDir) {

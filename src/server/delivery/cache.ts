@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client';
 import type { ApiKeyRow } from '../api-keys/repository';
 import type { Change, ChangeSubscriber } from '../journal/changes';
+import type { ReplicaLag } from '../journal/replica-lag';
 
 /** A delivery answer as sent: its JSON, ETag and the CDN keys it depends on. */
 export interface Rendered {
@@ -33,6 +34,8 @@ export class DeliveryCache implements ChangeSubscriber {
   private readonly keys = new Map<string, { row: ApiKeyRow | null; until: number }>();
   /** Counts the changes heard, so a render that overlapped one is not kept. */
   private changes = 0;
+  /** Set when copies are read from a replica: an answer it had not caught up for is sent, not kept. */
+  replica?: ReplicaLag;
 
   constructor(private readonly maxBytes = DEFAULT_CACHE_BYTES) {
     this.answers = new LRUCache<string, Rendered>({
@@ -51,8 +54,10 @@ export class DeliveryCache implements ChangeSubscriber {
     const kept = this.answers.get(id);
     if (kept) return kept;
     const changesBefore = this.changes;
-    const answer = await render();
-    if (this.changes === changesBefore && this.maxBytes > 0) this.answers.set(id, answer);
+    const { value: answer, caughtUp } = this.replica
+      ? await this.replica.read(id.slice(0, id.indexOf('\t')), render)
+      : { value: await render(), caughtUp: true };
+    if (caughtUp && this.changes === changesBefore && this.maxBytes > 0) this.answers.set(id, answer);
     return answer;
   }
 

@@ -120,7 +120,7 @@ async function deliverAll(
       .map(([id, ref]) => ({ schema: ref.schemaType, id })),
   );
   for (const ref of wanted) keys.add(itemKey({ ...placeOf(target), schema: ref.schema }, ref.id));
-  const found = await copiesByKeys(ctx.db, target.workspaceId, target.stage, wanted);
+  const found = await copiesByKeys(ctx.readDb, target.workspaceId, target.stage, wanted);
   const embedded = await deliverAll(ctx, target, found, { fields: null, depth: options.depth - 1 }, keys);
   const byId = new Map(embedded.map((item) => [item.id, item]));
   copies.forEach((copy, at) => {
@@ -157,7 +157,7 @@ export async function listDelivered(
   return deliveryCacheOf(ctx.db).answer(answerIdOf(target, 'list', queryText), async () => {
     const options = parseListOptions(target.schema, query);
     const place = placeOf(target);
-    const rows = await pageOfCopies(ctx.db, place, target.schema, options);
+    const rows = await pageOfCopies(ctx.readDb, place, target.schema, options);
     const page = rows.slice(0, options.limit);
     const keys = new Set([...placeKeys(place), schemaKey(place)]);
     const items = await deliverAll(ctx, target, page, options, keys);
@@ -207,7 +207,7 @@ export function getDelivered(
   return deliverOne(ctx, target, query, {
     what: `item/${id}`,
     queryText,
-    find: () => copyById(ctx.db, placeOf(target), id),
+    find: () => copyById(ctx.readDb, placeOf(target), id),
   });
 }
 
@@ -223,7 +223,7 @@ export function getDeliveredBySlug(
   return deliverOne(ctx, target, query, {
     what: `slug/${slug}`,
     queryText,
-    find: () => copyBySlug(ctx.db, placeOf(target), slug),
+    find: () => copyBySlug(ctx.readDb, placeOf(target), slug),
   });
 }
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterCommit, notificationsFor, nowAndAfterCommit, rootOf, type Db, type Tx } from '../db/client';
+import { rows } from '../db/migrate';
 
 /**
  * What a write changed, as far as a cache cares: item reads of a workspace (of every workspace when
@@ -23,7 +24,10 @@ export interface ChangeSubscriber {
   clear(): void;
 }
 
-/** The one channel of change notices; a payload is `{process}\t{echo}` then one line per change. */
+/**
+ * The one channel of change notices; a payload is `{process}\t{echo}\t{lsn}` then one line per change,
+ * where `lsn` is where the primary's WAL stood once the changes had committed (see `CommitPositions`).
+ */
 const CHANGES_CHANNEL = 'marquee_changes';
 
 /** A NOTIFY payload holds under 8,000 bytes; lines past this many go in the next announcement. */
@@ -56,6 +60,20 @@ function decodeChange(line: string): Change | undefined {
   return undefined;
 }
 
+/**
+ * Told where the primary's WAL stood (an LSN, `X/Y`) by the time announced changes had committed, so
+ * reads on a replica can tell whether they could have seen them (journal/replica-lag.ts).
+ */
+export interface CommitPositions {
+  /** Changes committed in this process whose announcement is under way; call the answer once it went out. */
+  announcing(changes: Change[]): () => void;
+  /**
+   * Changes committed before the primary's WAL reached `lsn` (this process's or another's); undefined
+   * when this process's notice could not be sent, so its position is not known.
+   */
+  committedBy(changes: Change[], lsn: string | undefined): void;
+}
+
 /** Per database: the caches registered, whether this process listens, and who it is on the channel. */
 interface Dispatcher {
   subscribers: Map<string, ChangeSubscriber>;
@@ -69,6 +87,7 @@ interface Dispatcher {
   senderId: string;
   echoes: Map<string, () => void>;
   announcer?: Announcer;
+  positions?: CommitPositions;
 }
 const dispatchers = new WeakMap<Db, Dispatcher>();
 
@@ -85,6 +104,11 @@ function dispatcherOf(db: Db | Tx): Dispatcher {
 /** Registers a cache under `name` (buildApp does, for each cache it turns on); a second registration replaces it. */
 export function subscribeToChanges(db: Db, name: string, subscriber: ChangeSubscriber) {
   dispatcherOf(db).subscribers.set(name, subscriber);
+}
+
+/** Tells `positions` where the WAL stood after each announced change (only with a read replica). */
+export function watchCommitPositions(db: Db, positions: CommitPositions) {
+  dispatcherOf(db).positions = positions;
 }
 
 function applyLocally(dispatcher: Dispatcher, changes: Change[]) {
@@ -121,13 +145,14 @@ export async function listenForChanges(db: Db): Promise<() => Promise<void>> {
 
 function hearNotice(dispatcher: Dispatcher, payload: string) {
   const [head, ...lines] = payload.split('\n');
-  const [from, echo] = head.split('\t');
+  const [from, echo, lsn] = head.split('\t');
   if (from === dispatcher.senderId) return dispatcher.echoes.get(echo)?.();
   const changes = lines.map(decodeChange);
   if (changes.some((change) => change === undefined)) {
     for (const subscriber of dispatcher.subscribers.values()) subscriber.clear();
     return;
   }
+  if (lsn) dispatcher.positions?.committedBy(changes as Change[], lsn);
   applyLocally(dispatcher, changes as Change[]);
 }
 
@@ -157,8 +182,9 @@ class Announcer {
     private readonly dispatcher: Dispatcher,
   ) {}
 
-  announce(lines: string[]) {
-    return Promise.all(
+  async announce(lines: string[], changes: Change[]) {
+    const announced = this.dispatcher.positions?.announcing(changes);
+    await Promise.all(
       lines.map(
         (line) =>
           new Promise<void>((resolve) => {
@@ -169,6 +195,7 @@ class Announcer {
           }),
       ),
     );
+    announced?.();
   }
 
   private takeBatch() {
@@ -189,12 +216,23 @@ class Announcer {
       const batch = this.takeBatch();
       const echo = crypto.randomUUID();
       const echoed = this.dispatcher.listeners > 0 ? heard(this.dispatcher, echo) : undefined;
-      const payload = [`${this.dispatcher.senderId}\t${echo}`, ...batch.map(([line]) => line)].join('\n');
+      const head = `${this.dispatcher.senderId}\t${echo}\t`;
+      const body = batch.map(([line]) => `\n${line}`).join('');
+      const positions = this.dispatcher.positions;
+      const changes = () => batch.map(([line]) => decodeChange(line)!);
       try {
-        await this.db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${payload})`);
+        // The insert position, read after the commits: at or past the end of each commit record, whatever
+        // synchronous_commit says (the write position may not have reached an asynchronous commit yet).
+        const [{ lsn }] = rows<{ lsn: string }>(
+          await this.db.execute(sql`
+            select lsn, pg_notify(${CHANGES_CHANNEL}, ${head} || lsn || ${body})
+            from (select pg_current_wal_insert_lsn()::text as lsn) as wal`),
+        );
+        positions?.committedBy(changes(), lsn);
         await echoed;
       } catch {
         // Unsent: the other processes keep what they read for at most their caches' bound on age.
+        positions?.committedBy(changes(), undefined);
       }
       for (const [, waiting] of batch) for (const resolve of waiting) resolve();
     }
@@ -221,5 +259,5 @@ export async function announceChanges(db: Db | Tx, ...changes: Change[]) {
   const root = rootOf(db);
   const announcer = (dispatcher.announcer ??= new Announcer(root, dispatcher));
   const lines = [...new Set(changes.map(encodeChange))];
-  await afterCommit(db, () => announcer.announce(lines));
+  await afterCommit(db, () => announcer.announce(lines, changes));
 }
