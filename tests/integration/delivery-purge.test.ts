@@ -207,6 +207,24 @@ describe('CDN purges (DELIVERY_PURGE_URL)', () => {
     await t.database.db.execute(sql`delete from delivery_purges`);
   });
 
+  it('lets a CDN keep answers until purged, by the keys a purge names', async () => {
+    const post = await newPost('kept-at-the-edge');
+    await publishTo(post.id, 'live');
+    const created = await call(t, 'POST', `/api/v1/workspaces/${team.ws}/api-keys`, manager, {
+      name: 'Edge',
+      stages: ['live'],
+    });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/delivery/v1/${team.ws}/live/items/blog-post/${post.id}`,
+      headers: { authorization: `Bearer ${created.json().key}` },
+    });
+    expect(res.headers['cache-control']).toBe(
+      'public, max-age=60, stale-while-revalidate=600, s-maxage=86400',
+    );
+    expect(String(res.headers['surrogate-key']).split(' ')).toContain(itemKey(place('live'), post.id));
+  });
+
   it('queues nothing when DELIVERY_PURGE_URL is not set', async () => {
     const plain = await createTestApp();
     const before = cdn.requests.length;

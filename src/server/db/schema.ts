@@ -361,7 +361,10 @@ export const published = pgTable(
     /** The value of the schema's name-slug field, if it has one (the delivery API looks items up by it). */
     slug: text('slug'),
     /** The other slugs this item had in this stage, oldest first, so a website can redirect old URLs. */
-    previousSlugs: text('previous_slugs').array().notNull().default(sql`'{}'::text[]`),
+    previousSlugs: text('previous_slugs')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.schema, t.id, t.stage] }),

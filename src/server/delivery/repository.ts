@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { SchemaType } from '@shared/schemas/types';
 import type { Db } from '../db/client';
+import { preparedPerDb } from '../db/prepared';
 import { published, publishedSlugs } from '../db/schema';
 import { copiesOfItems } from '../publishing/repository';
 import { slugFieldOf } from '../publishing/slugs';
@@ -37,11 +38,24 @@ const ofPlace = (place: DeliveredPlace) =>
     eq(published.schema, place.schema),
   );
 
-export async function copyById(db: Db, place: DeliveredPlace, id: string): Promise<Copy | undefined> {
-  const [row] = await db
+const selectCopyById = preparedPerDb((db) =>
+  db
     .select(copyColumns)
     .from(published)
-    .where(and(ofPlace(place), eq(published.id, id)));
+    .where(
+      and(
+        eq(published.workspaceId, sql.placeholder('workspaceId')),
+        eq(published.stage, sql.placeholder('stage')),
+        eq(published.schema, sql.placeholder('schema')),
+        eq(published.id, sql.placeholder('id')),
+      ),
+    )
+    .prepare('delivery_copy_by_id'),
+);
+
+/** A copy by id: one prepared query (the delivery API's most frequent read). */
+export async function copyById(db: Db, place: DeliveredPlace, id: string): Promise<Copy | undefined> {
+  const [row] = await selectCopyById(db).execute({ ...place, id });
   return row;
 }
 
