@@ -119,6 +119,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: withRedaction(options.logger ?? { level: config.logLevel }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Slugs and names in paths may be longer than the router's default 100 characters; routes bound them.
+    routerOptions: { maxParamLength: 500 },
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);

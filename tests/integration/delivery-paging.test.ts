@@ -98,9 +98,18 @@ describe('delivery paging', () => {
     expect(byName.map((item) => item.id)).toEqual(expectedByName.map((row) => row.id));
   });
 
-  it('answers a cursor of the wrong kind with 400, not a database error', async () => {
+  it('answers a cursor of the wrong kind, out of range or with NUL characters with 400, not a database error', async () => {
     const cursor = (value: unknown) => Buffer.from(JSON.stringify([value, 'x'])).toString('base64url');
-    for (const query of [`cursor=${cursor('yesterday')}`, `order=version&cursor=${cursor('1')}`]) {
+    const withId = (value: unknown, id: string) =>
+      Buffer.from(JSON.stringify([value, id])).toString('base64url');
+    for (const query of [
+      `cursor=${cursor('yesterday')}`,
+      `order=version&cursor=${cursor('1')}`,
+      `order=version&cursor=${cursor(2 ** 40)}`,
+      `order=name&cursor=${cursor('a\u0000b')}`,
+      `order=name&cursor=${cursor({ nested: true })}`,
+      `cursor=${withId('2026-01-01 00:00:00+00', 'id\u0000')}`,
+    ]) {
       const res = await t.app.inject({
         method: 'GET',
         url: `/delivery/v1/${ws}/live/items/blog-post?${query}`,

@@ -93,6 +93,12 @@ describe('delivery by slug', () => {
     const missing = await read('blog-post/by-slug/no-such-post');
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error.message).toBe('Item not published in this stage');
+    expect((await read(`blog-post/by-slug/${'a'.repeat(300)}`)).statusCode).toBe(404);
+    const tooLong = await read(`blog-post/by-slug/${'a'.repeat(401)}`);
+    // Path parameters out of shape answer 404 with the reason, as every route's do.
+    expect(tooLong.statusCode).toBe(404);
+    expect(tooLong.json().error.message).toBe('slug is at most 400 characters');
+    expect((await read('blog-post/by-slug/%00')).statusCode).toBe(400);
     const noSlugs = await read('copy/by-slug/anything');
     expect(noSlugs.statusCode).toBe(404);
     expect(noSlugs.json().error.message).toBe('Schema "copy" has no slug');

@@ -1,6 +1,7 @@
 import { DELIVERY_DEFAULT_LIMIT, type DeliveryQuery } from '@shared/api/delivery';
 import type { SchemaType } from '@shared/schemas/types';
 import { badRequest } from '../http/errors';
+import { isUnsafeText } from '../http/input-guard';
 
 const OPERATORS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'] as const;
 type Operator = (typeof OPERATORS)[number];
@@ -87,6 +88,8 @@ function decodeCursor(text: string): { value: unknown; id: string } {
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)$/;
 const NUMERIC_FIELDS = new Set(['number', 'range']);
+/** The largest version PostgreSQL's integer holds. */
+const MAX_INTEGER = 2_147_483_647;
 
 /** What a list sorts by: the publish time, a whole number (version), a number field, or text. */
 export function sortKindOf(schema: SchemaType, orderKey: string) {
@@ -98,16 +101,16 @@ export function sortKindOf(schema: SchemaType, orderKey: string) {
 
 /** A cursor's value must be of the kind its order sorts by (it reaches PostgreSQL as a typed parameter). */
 function checkCursor(schema: SchemaType, orderKey: string, cursor: { value: unknown; id: string }) {
-  const { value } = cursor;
+  const { value, id } = cursor;
   const kind = sortKindOf(schema, orderKey);
   const valid =
     kind === 'timestamp'
       ? typeof value === 'string' && TIMESTAMP.test(value)
       : kind === 'integer'
-        ? Number.isInteger(value)
+        ? Number.isInteger(value) && Math.abs(value as number) <= MAX_INTEGER
         : (value === null && orderKey !== 'id') ||
-          (kind === 'number' ? Number.isFinite(value) : typeof value === 'string');
-  if (!valid) throw badRequest('cursor: invalid, ask for the first page again');
+          (kind === 'number' ? Number.isFinite(value) : typeof value === 'string' && !isUnsafeText(value));
+  if (!valid || isUnsafeText(id)) throw badRequest('cursor: invalid, ask for the first page again');
   return cursor;
 }
 

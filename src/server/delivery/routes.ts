@@ -10,7 +10,9 @@ import * as delivery from './service';
 
 const ListParams = z.object({ ws: WorkspaceId, stage: StageParam, schema: SchemaName });
 const ItemParams = ListParams.extend({ id: ItemId });
-const SlugParams = ListParams.extend({ slug: z.string().min(1).max(200) });
+const SlugParams = ListParams.extend({
+  slug: z.string().min(1).max(400, { error: 'slug is at most 400 characters' }),
+});
 
 /**
  * Published content changes only on publish. Browsers and CDNs may keep an answer a minute and serve it

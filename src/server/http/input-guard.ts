@@ -16,7 +16,7 @@ export const UNSAFE_KEY_MESSAGE = 'Field names must not contain NUL characters o
 /** NUL, a high surrogate without its low half, or a low surrogate without its high half. */
 const UNSAFE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const isUnsafeText = (text: string) => UNSAFE_TEXT.test(text);
+export const isUnsafeText = (text: string) => UNSAFE_TEXT.test(text);
 
 /**
  * The deepest nesting of arrays and objects in JSON text, read without parsing or recursion so that any
