@@ -1,6 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import sharp from 'sharp';
 import {
   BASE_URL,
   PASSWORD,
@@ -14,6 +13,7 @@ import {
   signUpApi,
   shot,
   uniqueEmail,
+  solidPng,
 } from './fixtures';
 
 /**
@@ -36,11 +36,7 @@ interface Seeded {
 let seeded: Seeded;
 
 async function uploadImage(page: Page, ws: string) {
-  const png = await sharp({
-    create: { width: 640, height: 400, channels: 3, background: { r: 40, g: 110, b: 170 } },
-  })
-    .png()
-    .toBuffer();
+  const png = await solidPng(640, 400, { r: 40, g: 110, b: 170 });
   const res = await page.request.post(`/api/v1/workspaces/${ws}/files`, {
     headers: SAME_ORIGIN,
     multipart: { file: { name: 'harbour.png', mimeType: 'image/png', buffer: png } },

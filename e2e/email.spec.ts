@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import sharp from 'sharp';
 import {
   acceptCookies,
   DATA_DIR,
@@ -10,6 +9,7 @@ import {
   seedVerifiedUser,
   seedWorkspace,
   shot,
+  solidPng,
 } from './fixtures';
 
 test.beforeEach(async ({ context }) => acceptCookies(context));
@@ -78,11 +78,7 @@ test('design an email with blocks, an image and a merge tag; save, reload, send 
   const picker = page.getByRole('dialog', { name: 'Insert image' });
   await expect(picker).toBeVisible();
   await picker.getByRole('tab', { name: 'Upload new' }).click();
-  const png = await sharp({
-    create: { width: 320, height: 160, channels: 3, background: { r: 40, g: 120, b: 200 } },
-  })
-    .png()
-    .toBuffer();
+  const png = await solidPng(320, 160, { r: 40, g: 120, b: 200 });
   await picker
     .locator('input[type="file"]')
     .setInputFiles({ name: 'spring-hero.png', mimeType: 'image/png', buffer: png });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import sharp from 'sharp';
 
 export const DATA_DIR = process.env.MARQUEE_E2E_DATA_DIR!;
 export const SHOTS_DIR = process.env.MARQUEE_SHOTS_DIR ?? '/tmp/marquee-shots';
@@ -213,3 +214,9 @@ export async function seedItem(
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as { id: string; version: number };
 }
+
+/** A PNG of one colour, to upload. */
+export const solidPng = (width: number, height: number, background: { r: number; g: number; b: number }) =>
+  sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import sharp from 'sharp';
 import {
   BASE_URL,
   SAME_ORIGIN,
@@ -10,6 +9,7 @@ import {
   seedVerifiedUser,
   seedWorkspace,
   shot,
+  solidPng,
 } from './fixtures';
 
 // Rough edges a marketer met: one test per edge, each looked at in 1280 × 800 and 390 × 844.
@@ -71,10 +71,7 @@ async function seedMarketer(page: Page, prefix: string, domains: string[], roles
 }
 
 /** A plain PNG of one colour. */
-const png = (r: number, g: number, b: number) =>
-  sharp({ create: { width: 640, height: 480, channels: 3, background: { r, g, b } } })
-    .png()
-    .toBuffer();
+const png = (r: number, g: number, b: number) => solidPng(640, 480, { r, g, b });
 
 async function uploadImages(page: Page, count: number) {
   await page.getByRole('button', { name: 'Add', exact: true }).click();

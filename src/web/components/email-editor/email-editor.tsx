@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import {
   ActionIcon,
   Alert,
@@ -21,6 +21,7 @@ import {
 } from '@tabler/icons-react';
 import grapesjs, { type AssetsCustomData, type Editor } from 'grapesjs';
 import 'grapesjs/dist/css/grapes.min.css';
+import './editor-icons.css';
 import newsletterModule from 'grapesjs-preset-newsletter';
 import { mergeTagText } from '@shared/email/merge-tags';
 import { formatDateTime } from '@web/lib/dates';
@@ -108,6 +109,8 @@ function insertMergeTag(editor: Editor, key: string): 'caret' | 'block' | 'no-te
   const rte = editor.RichTextEditor.globalRte;
   if (editor.getEditing() && rte) {
     rte.insertHTML(tag);
+    // GrapesJS leaves the tag selected, so the next key would replace it: typing goes on after it.
+    editor.Canvas.getDocument()?.getSelection()?.collapseToEnd();
     editor.trigger('update');
     return 'caret';
   }
@@ -117,17 +120,39 @@ function insertMergeTag(editor: Editor, key: string): 'caret' | 'block' | 'no-te
   return 'block';
 }
 
-/** Adds a block into the selected cell, else at the end; an image block opens the asset manager. */
+/**
+ * Adds a block into the selected cell, else at the end, and activates it as a drop does: a text block
+ * starts editing, an image block asks for its image.
+ */
 function addBlock(editor: Editor, id: string) {
   const block = editor.Blocks.get(id);
   if (!block) return;
   const target = editor.getSelected()?.is('cell') ? editor.getSelected()! : editor.getWrapper()!;
   const [added] = [target.append(block.get('content') as never)].flat();
-  if (added) {
-    editor.select(added);
-    if (block.get('activate')) editor.runCommand('core:open-assets', { target: added, types: ['image'] });
-  }
+  if (added) editor.select(added, { activate: Boolean(block.get('activate')) });
 }
+
+/**
+ * The preset's button is a bare link styled by a class its own sample template defines; ours carries
+ * its look inline, as mail clients need, so it is a button wherever it lands.
+ */
+const BUTTON_BLOCK = {
+  type: 'link',
+  content: 'Button',
+  attributes: { href: '#' },
+  style: {
+    display: 'inline-block',
+    padding: '12px 24px',
+    'background-color': '#228be6',
+    color: '#ffffff',
+    'font-family': 'Helvetica, Arial, sans-serif',
+    'font-size': '16px',
+    'font-weight': 'bold',
+    'line-height': '1.2',
+    'text-decoration': 'none',
+    'border-radius': '4px',
+  },
+};
 
 /** Puts a picked image where the asset manager was asked for it, else into the selected cell or at the end. */
 function insertImage(editor: Editor, image: InlineImage, request: AssetsCustomData | null) {
@@ -171,16 +196,21 @@ function useGrapesEditor(
       width: 'auto',
       fromElement: false,
       storageManager: false,
+      // Our image picker answers `asset:custom`; open and close keep GrapesJS's own empty modal shut.
       assetManager: {
-        custom: true,
+        custom: { open() {}, close() {} },
         assets: (initialValue.current['gjs-nl-assets'] as never) ?? [],
       },
+      // Its icons come from editor-icons.css, not from a CDN; and it reports nothing to GrapesJS's makers.
+      cssIcons: '',
+      telemetry: false,
       deviceManager: { devices: DEVICES },
       plugins: [(ed) => newsletter(ed, { showBlocksOnLoad: true })],
     });
     editorRef.current = editor;
     editor.on('load', () => nameEditorRegions(container));
     removePresetDeviceButtons(editor);
+    editor.Blocks.get('button')?.set('content', BUTTON_BLOCK);
     loadTemplate(editor, initialValue.current);
     editor.UndoManager.clear();
 
@@ -291,6 +321,15 @@ function ViewControls({
   );
 }
 
+/**
+ * GrapesJS ends text editing on any mousedown in the page; the merge tag menu must not, or the tag
+ * could not go where the caret is.
+ */
+const keepTextEditing = (event: MouseEvent) => {
+  event.preventDefault();
+  event.stopPropagation();
+};
+
 /** Blocks by menu as well as by dragging (keyboard users and tests can add them too), images, merge tags. */
 function ContentControls({
   tags,
@@ -322,13 +361,19 @@ function ContentControls({
       <Button size="xs" variant="default" leftSection={<IconPhoto size={14} />} onClick={onOpenImages}>
         Images
       </Button>
-      <Menu position="bottom-end" withinPortal>
+      {/* The focus goes back into the text being edited, not to this menu's button. */}
+      <Menu position="bottom-end" withinPortal returnFocus={false}>
         <Menu.Target>
-          <Button size="xs" variant="default" leftSection={<IconBraces size={14} />}>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconBraces size={14} />}
+            onMouseDown={keepTextEditing}
+          >
             Insert merge tag
           </Button>
         </Menu.Target>
-        <Menu.Dropdown>
+        <Menu.Dropdown onMouseDown={keepTextEditing}>
           {tags.length === 0 && <Menu.Item disabled>No customer profile attributes yet</Menu.Item>}
           {tags.map((tag) => (
             <Menu.Item key={tag.key} onClick={() => onInsertMergeTag(tag.key)}>
