@@ -1,11 +1,17 @@
 import { Badge, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import type { Batch } from '@shared/api/workspaces';
 
-const BATCH_STATUS_COLORS = { queued: 'gray', running: 'blue', done: 'teal', failed: 'red' } as const;
+const BATCH_STATUS_COLORS = {
+  queued: 'gray',
+  running: 'blue',
+  done: 'teal',
+  'done with errors': 'orange',
+  failed: 'red',
+} as const;
 
 /** How far a batch has come, 0–100: by bytes read while running, full once finished. */
 function batchPercent(batch: Batch) {
-  if (batch.status === 'done' || batch.status === 'failed') return 100;
+  if (batch.status !== 'running' && batch.status !== 'queued') return 100;
   if (batch.bytesTotal) return Math.min(99, (100 * batch.bytesRead) / batch.bytesTotal);
   return batch.total ? (100 * (batch.processed + batch.failed)) / batch.total : 0;
 }
