@@ -20,8 +20,10 @@ async function importFile(page: Page, kind: 'Profiles' | 'Events', name: string,
   await dialog
     .locator('input[type="file"]')
     .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await dialog.getByRole('button', { name: 'Preview', exact: true }).click();
+  await expect(dialog.getByTestId('import-preview')).toBeVisible();
   await dialog.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(dialog.getByTestId('batch-progress')).toHaveAttribute('data-status', 'done');
+  await expect(dialog.getByTestId('batch-progress')).toHaveAttribute('data-status', 'done with errors');
   return dialog;
 }
 
@@ -80,7 +82,7 @@ test('import customers, build an audience with a live size, save and read it bac
   await page.keyboard.press('Escape');
 
   await page.goto(`/${ws}/_settings/batches`);
-  await expect(page.locator('[data-status="done"]')).toHaveCount(2);
+  await expect(page.locator('[data-status="done with errors"]')).toHaveCount(2);
   await expect(page.getByTestId('batch-errors').first()).toBeVisible();
   await shot(page, 'audiences-03-batches');
 

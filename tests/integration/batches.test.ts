@@ -57,7 +57,7 @@ describe('bulk image uploads record a batch', () => {
       finished: true,
     });
     expect(finished.json()).toMatchObject({
-      status: 'done',
+      status: 'done with errors',
       processed: 2,
       failed: 1,
       total: 3,

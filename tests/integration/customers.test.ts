@@ -57,7 +57,7 @@ describe('profile import', () => {
     const { batch } = res.json();
     expect(batch).toMatchObject({
       kind: 'profiles-import',
-      status: 'done',
+      status: 'done with errors',
       total: 6,
       processed: 2,
       failed: 4,
@@ -102,7 +102,7 @@ describe('profile import', () => {
     ].join('\n');
     const res = await importBody(t, importer, team.ws, 'profiles', 'application/x-ndjson', ndjson);
     expect(res.statusCode).toBe(201);
-    expect(res.json().batch).toMatchObject({ status: 'done', processed: 2, failed: 2 });
+    expect(res.json().batch).toMatchObject({ status: 'done with errors', processed: 2, failed: 2 });
     expect(res.json().batch.errors).toEqual([
       { line: 2, message: 'unknown attribute "unknown"' },
       { line: 3, message: 'not valid JSON' },
@@ -128,7 +128,11 @@ describe('profile import', () => {
       JSON.stringify({ id: 'surrogate', attributes: { tags: ['\ud800'] } }),
     ].join('\n');
     const res = await importBody(t, importer, team.ws, 'profiles', 'application/x-ndjson', ndjson);
-    expect(res.json().batch).toMatchObject({ status: 'done', processed: nasty.length, failed: 2 });
+    expect(res.json().batch).toMatchObject({
+      status: 'done with errors',
+      processed: nasty.length,
+      failed: 2,
+    });
     expect(res.json().batch.errors).toEqual([
       {
         line: nasty.length + 1,
@@ -170,7 +174,7 @@ describe('profile import', () => {
       Buffer.from('\nnul,a\u0000b\nclean2,Nice\n'),
     ]);
     const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', body);
-    expect(res.json().batch).toMatchObject({ status: 'done', processed: 3, failed: 1 });
+    expect(res.json().batch).toMatchObject({ status: 'done with errors', processed: 3, failed: 1 });
     expect(res.json().batch.errors).toEqual([
       { line: 4, message: 'city: Text must not contain NUL characters or unpaired surrogates' },
     ]);
@@ -213,7 +217,7 @@ describe('profile import', () => {
     for (let i = 0; i < 4500; i++) lines.push(i % 30 === 0 ? `bulk${i},x` : `bulk${i},${i}`);
     const res = await importBody(t, importer, team.ws, 'profiles', 'text/csv', lines.join('\n'));
     const { batch } = res.json();
-    expect(batch).toMatchObject({ status: 'done', total: 4500, failed: 150, processed: 4350 });
+    expect(batch).toMatchObject({ status: 'done with errors', total: 4500, failed: 150, processed: 4350 });
     expect(batch.errors).toHaveLength(100);
     expect(batch.errors[0]).toEqual({ line: 2, message: 'age: "x" is not a number' });
     expect(batch.bytesRead).toBe(batch.bytesTotal);
@@ -278,7 +282,12 @@ describe('event import and live tracking', () => {
     }
     const res = await importBody(t, importer, team.ws, 'customer-events', 'text/csv', lines.join('\n'));
     const { batch } = res.json();
-    expect(batch).toMatchObject({ status: 'done', total: 110_000, processed: 109_633, failed: 367 });
+    expect(batch).toMatchObject({
+      status: 'done with errors',
+      total: 110_000,
+      processed: 109_633,
+      failed: 367,
+    });
     const errorLines = batch.errors.map((e: { line: number }) => e.line);
     expect(errorLines).toEqual(Array.from({ length: 100 }, (_, n) => 2 + 300 * n));
     expect(batch.errors[0]).toEqual({ line: 2, message: 'unknown event "refund"' });
@@ -308,7 +317,7 @@ describe('event import and live tracking', () => {
       'crlf1,purchase,2026-07-04T10:00:00Z,,,plain',
     ].join('\r\n');
     const res = await importBody(t, importer, team.ws, 'customer-events', 'text/csv', csv);
-    expect(res.json().batch).toMatchObject({ status: 'done', processed: 3, failed: 1 });
+    expect(res.json().batch).toMatchObject({ status: 'done with errors', processed: 3, failed: 1 });
     expect(res.json().batch.errors).toEqual([
       { line: 5, message: expect.stringContaining('Invalid Opening Quote') },
     ]);

@@ -26,12 +26,31 @@ export async function batchRoutes(instance: FastifyInstance, ctx: AppContext) {
     {
       schema: {
         tags,
-        summary: 'One bulk job: status, counts, the first 100 row errors',
+        summary: 'One bulk job: status, counts, row errors by message and the first 100 row errors',
         params: BatchParams,
         response: { 200: Batch },
       },
     },
     async (request) => service.getBatch(ctx, request.access, request.params.batchId),
+  );
+
+  app.get(
+    '/batches/:batchId/errors.csv',
+    {
+      schema: {
+        tags,
+        summary: 'Every row error of a bulk job as CSV: line,message in line order',
+        params: BatchParams,
+        produces: ['text/csv'],
+      },
+    },
+    async (request, reply) => {
+      const { fileName, csv } = await service.batchErrorsCsv(ctx, request.access, request.params.batchId);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${fileName.replace(/[^\w.-]+/g, '_')}"`)
+        .send(csv);
+    },
   );
 
   app.post(

@@ -8,7 +8,12 @@ import { actorOf, journal } from '../journal/journal';
 import type { WorkspaceAccess } from '../workspaces/access';
 import * as repo from './repository';
 
-const presentBatch = (row: repo.BatchRow): Batch => ({
+/** Groups of row errors a batch answers (the CSV has them all). */
+const ERROR_GROUPS = 20;
+
+type Grouped = Awaited<ReturnType<typeof repo.errorGroups>>;
+
+const presentBatch = (row: repo.BatchRow, grouped: Grouped): Batch => ({
   id: row.id,
   kind: row.kind,
   fileName: row.fileName,
@@ -17,6 +22,8 @@ const presentBatch = (row: repo.BatchRow): Batch => ({
   processed: row.done,
   failed: row.failed,
   errors: row.errors,
+  errorGroups: grouped.get(row.id)?.groups ?? [],
+  errorKinds: grouped.get(row.id)?.kinds ?? 0,
   bytesTotal: row.bytesTotal,
   bytesRead: row.bytesRead,
   startedAt: row.createdAt.toISOString(),
@@ -27,13 +34,34 @@ const presentBatch = (row: repo.BatchRow): Batch => ({
 
 /** The workspace's bulk jobs, newest first; any member may read them. */
 export async function listBatches(ctx: AppContext, access: WorkspaceAccess) {
-  return (await repo.listBatches(ctx.db, access.workspace.id)).map(presentBatch);
+  const rows = await repo.listBatches(ctx.db, access.workspace.id);
+  const failing = rows.filter((row) => row.failed > 0 || row.state === 'failed').map((row) => row.id);
+  const grouped = await repo.errorGroups(ctx.db, access.workspace.id, failing, ERROR_GROUPS);
+  return rows.map((row) => presentBatch(row, grouped));
 }
 
 export async function getBatch(ctx: AppContext, access: WorkspaceAccess, id: string) {
   const row = await repo.findBatch(ctx.db, access.workspace.id, id);
   if (!row) throw notFound('Batch not found');
-  return presentBatch(row);
+  return presentBatch(row, await repo.errorGroups(ctx.db, access.workspace.id, [id], ERROR_GROUPS));
+}
+
+/** A CSV cell: quoted when it holds a comma, quote or line break; a leading =+-@ is escaped for spreadsheets. */
+function csvCell(text: string) {
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** Every row error of a batch as CSV (`line,message`, in line order); any member may read. */
+export async function batchErrorsCsv(ctx: AppContext, access: WorkspaceAccess, id: string) {
+  const row = await repo.findBatch(ctx.db, access.workspace.id, id);
+  if (!row) throw notFound('Batch not found');
+  const errors = await repo.allErrors(ctx.db, access.workspace.id, id);
+  const lines = ['line,message', ...errors.map((e) => `${e.line},${csvCell(e.message)}`)];
+  return {
+    fileName: `${row.fileName?.replace(/\.[^.]*$/, '') || row.kind}-errors.csv`,
+    csv: `${lines.join('\r\n')}\r\n`,
+  };
 }
 
 /** Starts a running batch and answers its id. */
@@ -78,21 +106,24 @@ const batchAudit = (
   detail: { kind, ...detail },
 });
 
-/** Ends a batch (an import that read its whole source, or stopped), journaled. */
+/**
+ * Ends a batch, journaled: an import that read its whole source (`ended`: done, done with errors or
+ * failed by its counts), or one that `stopped` (failed).
+ */
 export async function endBatch(
   ctx: AppContext,
   access: WorkspaceAccess,
   id: string,
-  state: 'done' | 'failed',
+  how: 'ended' | 'stopped',
   lastError?: { line: number; message: string },
 ) {
   await ctx.db.transaction(async (tx) => {
-    await repo.finishBatch(tx, access.workspace.id, id, state, lastError);
+    await repo.finishBatch(tx, access.workspace.id, id, how, lastError);
     const row = await repo.findBatch(tx, access.workspace.id, id);
     await journal(tx, {
       audit: [
         batchAudit(access, 'import.finished', id, row?.kind ?? '', row?.fileName, {
-          state,
+          state: row?.state,
           processed: row?.done,
           failed: row?.failed,
         }),

@@ -43,12 +43,37 @@ export type ReadRecord = Exclude<RecordLine, { error: string }>;
 /** The names a row itself has; the other CSV columns are attributes or properties. */
 const PROFILE_FIELDS: ReadonlySet<string> = new Set(['id', 'attributes']);
 const EVENT_FIELDS: ReadonlySet<string> = new Set(['profileId', 'event', 'at', 'properties']);
+/** A row's own names by kind: not attributes or properties, never mapped. */
+export const OWN_FIELDS: Record<ImportKind, ReadonlySet<string>> = {
+  profiles: PROFILE_FIELDS,
+  'customer-events': EVENT_FIELDS,
+};
+
+/**
+ * Where an import's columns go, resolved once from its mapping: a column to another key, or to none
+ * (skipped). A column it does not name goes to the key it spells.
+ */
+export type ColumnKeys = ReadonlyMap<string, string | null>;
+
+/** Fields with their keys as the mapping says, skipped ones left out. */
+function mapFields(fields: Exclude<Fields, string>, mapped: ColumnKeys): Exclude<Fields, string> {
+  const keys: string[] = [];
+  const values: unknown[] = [];
+  fields.keys.forEach((column, index) => {
+    const key = mapped.has(column) ? mapped.get(column)! : column;
+    if (key === null) return;
+    keys.push(key);
+    values.push(fields.values[index]);
+  });
+  return { keys, values };
+}
 
 /** The attributes or properties of an NDJSON row: its nested object, or why the row is refused. */
 function nestedFields(
   value: Record<string, unknown>,
   own: ReadonlySet<string>,
   nested: 'attributes' | 'properties',
+  mapped?: ColumnKeys,
 ): Fields {
   const unknown = Object.keys(value).find((key) => !own.has(key));
   if (unknown !== undefined) return `unknown field "${unknown}" (${nested} go in "${nested}")`;
@@ -57,7 +82,8 @@ function nestedFields(
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
     return `${nested} must be an object`;
   const keys = Object.keys(fields);
-  return { keys, values: keys.map((key) => (fields as Record<string, unknown>)[key]) };
+  const read = { keys, values: keys.map((key) => (fields as Record<string, unknown>)[key]) };
+  return mapped?.size ? mapFields(read, mapped) : read;
 }
 
 /**
@@ -72,12 +98,13 @@ interface CsvLayout {
   fieldAt: number[];
 }
 
-function csvLayout(columns: string[], own: ReadonlySet<string>): CsvLayout {
+function csvLayout(columns: string[], own: ReadonlySet<string>, mapped: ColumnKeys): CsvLayout {
   const at = new Map<string, number>();
   columns.forEach((name, index) => at.set(name, index));
   const ownAt = new Map([...at].filter(([name]) => own.has(name)));
-  const fieldKeys = [...at.keys()].filter((name) => !own.has(name));
-  return { columns, ownAt, fieldKeys, fieldAt: fieldKeys.map((name) => at.get(name)!) };
+  const fieldColumns = [...at.keys()].filter((name) => !own.has(name));
+  const fields = mapFields({ keys: fieldColumns, values: fieldColumns.map((name) => at.get(name)) }, mapped);
+  return { columns, ownAt, fieldKeys: [...fields.keys], fieldAt: fields.values as number[] };
 }
 
 const csvFields = (layout: CsvLayout, cells: string[]): Fields => ({
@@ -129,8 +156,18 @@ function eventRow(
 }
 
 /** An NDJSON or live event. */
-export const eventFromObject = (value: Record<string, unknown>, defs: CustomerDefinitions) =>
-  eventRow(value.profileId, value.event, value.at, nestedFields(value, EVENT_FIELDS, 'properties'), defs);
+export const eventFromObject = (
+  value: Record<string, unknown>,
+  defs: CustomerDefinitions,
+  mapped?: ColumnKeys,
+) =>
+  eventRow(
+    value.profileId,
+    value.event,
+    value.at,
+    nestedFields(value, EVENT_FIELDS, 'properties', mapped),
+    defs,
+  );
 
 const HEADERS: Record<ImportKind, string[]> = {
   profiles: ['id'],
@@ -147,6 +184,7 @@ export class ImportRows {
   constructor(
     private readonly kind: ImportKind,
     private readonly defs: CustomerDefinitions,
+    private readonly mapped: ColumnKeys = new Map(),
   ) {}
 
   /** Refuses a CSV header that does not start with the kind's own columns; reads where the fields are. */
@@ -155,7 +193,7 @@ export class ImportRows {
     if (expected.some((name, index) => columns[index] !== name)) {
       throw new Error(`The header row must start with ${expected.join(',')}`);
     }
-    this.layout = csvLayout(columns, this.kind === 'profiles' ? PROFILE_FIELDS : EVENT_FIELDS);
+    this.layout = csvLayout(columns, OWN_FIELDS[this.kind], this.mapped);
   };
 
   /** The record as one object, for the walk for unsafe text. */
@@ -165,14 +203,15 @@ export class ImportRows {
 
   profile(record: ReadRecord): Converted<'profiles'> {
     if (!('cells' in record)) {
-      return profileRow(record.value.id, nestedFields(record.value, PROFILE_FIELDS, 'attributes'), this.defs);
+      const fields = nestedFields(record.value, PROFILE_FIELDS, 'attributes', this.mapped);
+      return profileRow(record.value.id, fields, this.defs);
     }
     const layout = this.layout!;
     return profileRow(csvCell(layout, record.cells, 'id'), csvFields(layout, record.cells), this.defs);
   }
 
   event(record: ReadRecord): Converted<'customer-events'> {
-    if (!('cells' in record)) return eventFromObject(record.value, this.defs);
+    if (!('cells' in record)) return eventFromObject(record.value, this.defs, this.mapped);
     const layout = this.layout!;
     const { cells } = record;
     return eventRow(

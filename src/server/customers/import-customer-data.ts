@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { MAX_BATCH_ERRORS } from '@shared/api/customers';
+import type { ImportMapping } from '@shared/api/customer-imports';
 import type { BatchProgress } from '../batches/repository';
 import { endBatch, getBatch, startBatch } from '../batches/service';
 import type { AppContext } from '../context';
@@ -8,6 +8,7 @@ import type { WorkspaceAccess } from '../workspaces/access';
 import { ChunkWriter, type Chunk } from './chunk-writer';
 import { ImportRows, type Converted, type ImportKind } from './customer-rows';
 import { loadDefinitions } from './definitions';
+import { createDefinitions, resolveMapping } from './import-mapping';
 import { readRecords, type ImportFormat, type RecordLine } from './read-records';
 import * as repo from './repository';
 import { requireImporter } from './service';
@@ -20,19 +21,25 @@ export interface ImportSource {
 }
 
 /**
- * Imports a streamed CSV or NDJSON body as a batch: rows are converted by the declared types and written
- * `config.importChunkRows` at a time, each chunk in one transaction with the batch's progress; rows that
- * do not fit are skipped and reported with their line (the first 100 kept). Answers the finished batch.
+ * Imports a streamed CSV or NDJSON body as a batch: columns go where the mapping says (resolved once,
+ * its new attributes and events created first, as items), rows are converted by the declared types and
+ * written `config.importChunkRows` at a time, each chunk in one transaction with the batch's progress;
+ * rows that do not fit are skipped and reported with their line. Answers the finished batch.
  */
 export async function importCustomerData(
   ctx: AppContext,
   access: WorkspaceAccess,
   kind: ImportKind,
   source: ImportSource,
+  mapping?: ImportMapping,
 ) {
   requireImporter(access);
   const workspaceId = access.workspace.id;
-  const defs = await loadDefinitions(ctx.db, workspaceId);
+  let defs = await loadDefinitions(ctx.db, workspaceId);
+  const resolved = mapping && resolveMapping(kind, mapping, defs);
+  if (resolved && (await createDefinitions(ctx, access, resolved))) {
+    defs = await loadDefinitions(ctx.db, workspaceId);
+  }
   const batchId = await startBatch(
     ctx,
     access,
@@ -40,7 +47,7 @@ export async function importCustomerData(
     { fileName: source.fileName, bytesTotal: source.bytesTotal },
   );
   const body = watchBody(source);
-  const rows = new ImportRows(kind, defs);
+  const rows = new ImportRows(kind, defs, resolved?.columns);
   const chunk = new ChunkReader(kind, rows);
   const writer = new ChunkWriter(ctx, workspaceId, batchId, kind);
   const flush = async () => writer.write(chunk.take(body.bytesRead));
@@ -53,7 +60,7 @@ export async function importCustomerData(
     }
     await flush();
     await writer.finish();
-    await endBatch(ctx, access, batchId, 'done');
+    await endBatch(ctx, access, batchId, 'ended');
   } catch (err) {
     // What was read before the failure stays imported: the rows not written yet, and the segments.
     await flush().catch(() => {});
@@ -83,14 +90,13 @@ function watchBody(source: ImportSource): BodyWatch {
 
 /**
  * Reads records into the next chunk: each converted to a row of the import's kind, or refused with its
- * line (the first MAX_BATCH_ERRORS refusals of the whole import kept). A profile met again in the same
- * chunk has its later values laid over its earlier ones; events are grouped by key.
+ * line. A profile met again in the same chunk has its later values laid over its earlier ones; events
+ * are grouped by key.
  */
 class ChunkReader {
   private progress: BatchProgress = { processed: 0, failed: 0, errors: [] };
   private profiles = new Map<string, Record<string, unknown>>();
   private events: repo.EventsByKey = new Map();
-  private errorsKept = 0;
 
   constructor(
     private readonly kind: ImportKind,
@@ -126,10 +132,7 @@ class ChunkReader {
 
   private refuse(line: number, message: string) {
     this.progress.failed += 1;
-    if (this.errorsKept < MAX_BATCH_ERRORS) {
-      this.errorsKept += 1;
-      this.progress.errors.push({ line, message });
-    }
+    this.progress.errors.push({ line, message });
   }
 
   private addProfile(line: number, converted: Converted<'profiles'>) {
@@ -155,5 +158,5 @@ async function endStoppedImport(ctx: AppContext, access: WorkspaceAccess, batchI
   // A failed query's own message, not the query's text and parameters (drizzle's wrapper says both).
   const reason = err instanceof Error && err.cause instanceof Error ? err.cause : err;
   const message = reason instanceof Error ? reason.message : String(reason);
-  await endBatch(ctx, access, batchId, 'failed', { line: 0, message: `Import stopped: ${message}` });
+  await endBatch(ctx, access, batchId, 'stopped', { line: 0, message: `Import stopped: ${message}` });
 }

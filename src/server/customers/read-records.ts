@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { CsvRecords, MAX_RECORD_CHARS, type CsvRecord } from './csv-records';
 
@@ -19,14 +18,14 @@ export type RecordLine =
  * piece of the body at a time, so a million rows are not a million turns of an async iterator.
  */
 export async function* readRecords(
-  source: Readable,
+  source: AsyncIterable<Buffer>,
   format: ImportFormat,
   checkHeader: (columns: string[]) => void,
 ): AsyncGenerator<RecordLine[]> {
   // Invalid UTF-8 becomes U+FFFD, and a character split between two pieces is joined again.
   const decoder = new StringDecoder('utf8');
   const lines = format === 'csv' ? csvLines(checkHeader) : ndjsonLines();
-  for await (const piece of source) yield lines.take(decoder.write(piece as Buffer));
+  for await (const piece of source) yield lines.take(decoder.write(piece));
   yield lines.take(decoder.end(), true);
 }
 

@@ -11,13 +11,18 @@ import {
   ProfilePage,
   ProfilesQuery,
 } from '@shared/api/customers';
+import { ImportMapping, PreviewAnswer } from '@shared/api/customer-imports';
 import { ErrorBody } from '@shared/api/errors';
+import { z } from 'zod';
 import type { AppContext } from '../context';
 import { AppError } from '../http/errors';
 import { malformedMultipart } from '../http/multipart';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
+import { loadDefinitions } from './definitions';
 import { importCustomerData, type ImportSource } from './import-customer-data';
+import { parseMapping, previewImport } from './import-mapping';
 import type { ImportFormat } from './read-records';
+import type { ImportKind } from './customer-rows';
 import * as customers from './service';
 
 const formatOf = (contentType: string | undefined, fileName?: string): ImportFormat | undefined => {
@@ -37,8 +42,23 @@ function fileNameOf(header: string | string[] | undefined) {
   }
 }
 
-/** The body of an import as a stream: the raw CSV or NDJSON body, or the one file of a multipart form. */
-async function importSource(request: FastifyRequest): Promise<ImportSource> {
+/** An import's `mapping`, checked: 400 naming what does not fit. */
+function checkMapping(value: unknown) {
+  const parsed = ImportMapping.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new AppError(
+    'invalid_request',
+    `${['mapping', ...issue.path.map(String)].join('.')}: ${issue.message}`,
+  );
+}
+
+/**
+ * The body of an import as a stream: the raw CSV or NDJSON body, or the one file of a multipart form;
+ * with its `mapping` (a form field before the file, or the query parameter).
+ */
+async function importSource(request: FastifyRequest): Promise<ImportSource & { mapping?: ImportMapping }> {
+  const query = request.query as { mapping?: string } | undefined;
   const contentType = request.headers['content-type'];
   const length = Number(request.headers['content-length']);
   if (contentType?.startsWith('multipart/form-data')) {
@@ -52,11 +72,15 @@ async function importSource(request: FastifyRequest): Promise<ImportSource> {
         'unsupported_type',
         'file: only CSV (.csv) and NDJSON (.ndjson) files can be imported',
       );
+    const field = file.fields.mapping;
+    const fieldText =
+      field && !Array.isArray(field) && field.type === 'field' ? String(field.value) : undefined;
     return {
       stream: file.file,
       format,
       fileName: file.filename,
       bytesTotal: Number.isFinite(length) ? length : null,
+      mapping: parseMapping(fieldText ?? query?.mapping, checkMapping),
     };
   }
   const format = formatOf(contentType);
@@ -67,11 +91,49 @@ async function importSource(request: FastifyRequest): Promise<ImportSource> {
     format,
     fileName: fileNameOf(request.headers['x-file-name']),
     bytesTotal: Number.isFinite(length) ? length : null,
+    mapping: parseMapping(query?.mapping, checkMapping),
   };
 }
 
+const MappingQuery = z.object({
+  mapping: z
+    .string()
+    .max(200_000)
+    .optional()
+    .describe(
+      'The mapping as JSON, for a raw CSV or NDJSON body (a multipart form sends it as its `mapping` field, before the file)',
+    ),
+});
+
+const MAPPING_HELP =
+  ' Columns map to attributes (or event properties) by the `mapping`: `{"columns": {"First Name": {"key": "firstName", "type": "string"}, "notes": "skip"}, "events": {"signup": {"properties": [{"name": "plan", "type": "string"}]}}}`. A column to a key no attribute has, with a `type`, creates that attribute first (an item of customer-profile-attribute, with its history); `events` creates behavioral events or gives existing ones more properties. A column the mapping leaves out goes to the key it spells. The preview (`…/import/preview`, same body) answers a proposed `mapping` to send as it is.';
+
 const IMPORT_ANSWER =
   'The whole file is read and written before the answer: 201 with the finished batch (done, or failed with why), its errors naming the lines that did not fit.';
+
+/** `…/import/preview`: the same body as the import, read in part, answering the proposed mapping. */
+function previewRoute(scope: FastifyInstance, ctx: AppContext, path: string, kind: ImportKind) {
+  scope.withTypeProvider<ZodTypeProvider>().post(
+    `/${path}/preview`,
+    {
+      schema: {
+        tags: ['customers'],
+        summary: kind === 'profiles' ? 'Preview a profile import' : 'Preview an event import',
+        description:
+          'The same body as the import. Reads its first 1,000 rows, then stops, and writes nothing: each column matched to an existing attribute (or event property) by key or label, or proposed as a new one with the type its values suggest (number, string, boolean, date, array), the key it gets and why when it must differ from the column; for events, the events read and the properties they lack. `mapping` is the proposal, to send with the import as it is or changed.',
+        consumes: ['text/csv', 'application/x-ndjson', 'multipart/form-data'],
+        params: WorkspaceParams,
+        response: { 200: PreviewAnswer, 400: ErrorBody, 403: ErrorBody, 415: ErrorBody },
+      },
+    },
+    async (request) => {
+      customers.requireImporter(request.access);
+      const source = await importSource(request);
+      const defs = await loadDefinitions(ctx.db, request.access.workspace.id);
+      return previewImport(kind, defs, source.stream, source.format);
+    },
+  );
+}
 
 /** `/api/v1/workspaces/{ws}/profiles…` and `…/customer-events…`, under the workspace scope: customer data imports, tracking and reading. */
 export async function customerRoutes(instance: FastifyInstance, ctx: AppContext) {
@@ -98,19 +160,25 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
             description:
               kind === 'profiles'
                 ? 'text/csv (header `id` then attribute keys), application/x-ndjson (`{"id","attributes":{…}}`) or a multipart file. Re-importing an id updates it; an empty cell leaves a value as it was. ' +
-                  IMPORT_ANSWER
+                  IMPORT_ANSWER +
+                  MAPPING_HELP
                 : 'text/csv (header `profileId,event,at` then property keys), application/x-ndjson (`{"profileId","event","at","properties":{…}}`) or a multipart file. ' +
-                  IMPORT_ANSWER,
+                  IMPORT_ANSWER +
+                  MAPPING_HELP,
             consumes: ['text/csv', 'application/x-ndjson', 'multipart/form-data'],
             params,
-            response: { 201: ImportAnswer, 403: ErrorBody, 415: ErrorBody },
+            querystring: MappingQuery,
+            response: { 201: ImportAnswer, 400: ErrorBody, 403: ErrorBody, 415: ErrorBody },
           },
         },
         async (request, reply) => {
-          const batch = await importCustomerData(ctx, request.access, kind, await importSource(request));
+          const { mapping, ...source } = await importSource(request);
+          const batch = await importCustomerData(ctx, request.access, kind, source, mapping);
           return reply.code(201).send({ batch });
         },
       );
+
+      previewRoute(scope, ctx, path, kind);
     }
 
     app.post(

@@ -156,7 +156,7 @@ export const batches = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     id: text('id').notNull(),
     kind: text('kind').notNull(),
-    state: text('state').$type<'queued' | 'running' | 'done' | 'failed'>().notNull(),
+    state: text('state').$type<'queued' | 'running' | 'done' | 'done with errors' | 'failed'>().notNull(),
     /** The uploaded file's name, when there is one. */
     fileName: text('file_name'),
     /** Rows (or files) seen so far: processed + failed. */
@@ -176,6 +176,28 @@ export const batches = pgTable(
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.id] }),
     index('batches_recent_idx').on(t.workspaceId, t.createdAt),
+  ],
+);
+
+/**
+ * Every row error of a batch, grouped as written: one row per message per chunk (or progress report)
+ * with the lines it refused, in order. Grouped by message for the batches page, unnested for the CSV.
+ */
+export const batchErrors = pgTable(
+  'batch_errors',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    batchId: text('batch_id').notNull(),
+    message: text('message').notNull(),
+    firstLine: integer('first_line').notNull(),
+    lines: integer('lines').array().notNull(),
+  },
+  (t) => [
+    index('batch_errors_batch_idx').on(t.workspaceId, t.batchId, t.message),
+    foreignKey({
+      columns: [t.workspaceId, t.batchId],
+      foreignColumns: [batches.workspaceId, batches.id],
+    }).onDelete('cascade'),
   ],
 );
 

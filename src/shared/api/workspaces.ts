@@ -155,16 +155,34 @@ const BatchRowError = z.object({
   line: z.number().describe('Line of the file (1 is the CSV header or the first NDJSON line)'),
   message: z.string(),
 });
-/** A bulk job: an import or a bulk image upload, with its progress and first 100 row errors. */
+const BatchErrorGroup = z.object({
+  message: z.string(),
+  count: z.number().describe('Rows with this error'),
+  lines: z.array(z.number()).describe('The first lines with it'),
+});
+export type BatchErrorGroup = z.infer<typeof BatchErrorGroup>;
+export const BATCH_STATUSES = ['queued', 'running', 'done', 'done with errors', 'failed'] as const;
+/**
+ * A bulk job: an import or a bulk image upload, with its progress, its row errors grouped by message
+ * and its first 100 row errors.
+ */
 export const Batch = z.object({
   id: z.string(),
   kind: z.string().describe('profiles-import, customer-events-import, image-upload'),
   fileName: z.string().nullable(),
-  status: z.enum(['queued', 'running', 'done', 'failed']),
+  status: z
+    .enum(BATCH_STATUSES)
+    .describe(
+      'done: every row written; done with errors: some rows failed; failed: rows failed and none was written, or the job stopped',
+    ),
   total: z.number().describe('Rows seen so far (processed + failed)'),
   processed: z.number().describe('Rows written'),
   failed: z.number().describe('Rows skipped'),
   errors: z.array(BatchRowError).describe('The first 100 row errors'),
+  errorGroups: z
+    .array(BatchErrorGroup)
+    .describe('Row errors by message, most rows first (at most 20 messages); all of them in …/errors.csv'),
+  errorKinds: z.number().describe('How many different messages the row errors have'),
   bytesTotal: z.number().nullable().describe('Length of the uploaded body, when known'),
   bytesRead: z.number(),
   startedAt: z.string(),

@@ -19,6 +19,17 @@ const options = (values: readonly string[]): SelectOption[] =>
 
 const name: FieldDef = { key: 'name', label: 'Name', type: 'text', required: true };
 const description: FieldDef = { key: 'description', label: 'Description', type: 'multiline' };
+/** The key imports, events and criteria use: kept as typed when it is a data key, else kebab-cased. */
+const dataKey: FieldDef = {
+  key: 'key',
+  label: 'Key',
+  type: 'name-slug',
+  from: 'name',
+  required: true,
+  keepsDataKeys: true,
+  description:
+    'Letters, digits, _ and -, starting with a letter (firstName, page_view). Other text becomes kebab-case. Leave empty to derive it from the name.',
+};
 
 const customerProfileAttribute = defineSchema({
   name: 'customer-profile-attribute',
@@ -26,7 +37,7 @@ const customerProfileAttribute = defineSchema({
   icon: 'user-circle',
   fields: [
     name,
-    { key: 'key', label: 'Key', type: 'name-slug', from: 'name', required: true },
+    dataKey,
     {
       key: 'attributeType',
       label: 'Attribute Type',
@@ -70,7 +81,7 @@ const behavioralEvent = defineSchema({
   icon: 'activity',
   fields: [
     name,
-    { key: 'key', label: 'Key', type: 'name-slug', from: 'name', required: true },
+    dataKey,
     {
       key: 'properties',
       label: 'Properties',

@@ -53,10 +53,15 @@ export interface MultilineField extends FieldBase {
   type: 'multiline';
   rows?: number;
 }
-/** Typed text becomes kebab-case; cleared, it derives from the field `from` (usually 'name'). */
+/**
+ * Typed text becomes kebab-case; cleared, it derives from the field `from` (usually 'name'). With
+ * `keepsDataKeys`, typed text that is already a data key (`firstName`, `page_view`) is kept as typed:
+ * attribute and event keys are spelled as the files and apps that send them spell them.
+ */
 export interface NameSlugField extends FieldBase {
   type: 'name-slug';
   from: string;
+  keepsDataKeys?: boolean;
 }
 /** With generateLength above 10 the field is read-only and filled with a random alphanumeric string. */
 export interface GeneratableField extends FieldBase {

@@ -7,6 +7,22 @@ describe('nameSlugValue', () => {
     expect(nameSlugValue('My First Post', 'ignored')).toBe('my-first-post');
   });
 
+  it('keeps typed data keys as typed where the field keeps them, and kebab-cases other text', () => {
+    expect(nameSlugValue('firstName', 'ignored', true)).toBe('firstName');
+    expect(nameSlugValue('page_view', 'ignored', true)).toBe('page_view');
+    expect(nameSlugValue('First Name', 'ignored', true)).toBe('first-name');
+    expect(nameSlugValue('', 'Page View', true)).toBe('page-view');
+    expect(nameSlugValue('firstName', 'ignored')).toBe('first-name');
+    const fields = [
+      { key: 'name', label: 'Name', type: 'text' as const },
+      { key: 'key', label: 'Key', type: 'name-slug' as const, from: 'name', keepsDataKeys: true },
+    ];
+    expect(applyNameSlugs(fields, { name: 'Page view', key: 'page_view' })).toEqual({
+      name: 'Page view',
+      key: 'page_view',
+    });
+  });
+
   it('derives from the name when cleared', () => {
     expect(nameSlugValue('', 'Hello World')).toBe('hello-world');
     expect(nameSlugValue('   ', 'Hello World')).toBe('hello-world');

@@ -1,13 +1,21 @@
 import type { FieldDef, NameSlugField, SchemaType } from '../schemas/types';
-import { toKebabCase } from '../text/slug';
+import { toDataKey, toKebabCase } from '../text/slug';
+
+/** Typed text as the field stores it: kebab-case, or kept when the field keeps data keys and it is one. */
+const slugOf = (text: string, keepsDataKeys: boolean | undefined) =>
+  keepsDataKeys ? toDataKey(text) : toKebabCase(text);
 
 /**
- * Spec §5 name-slug: typed text becomes kebab-case; cleared (blank) text derives the slug from the
- * source field, usually the name.
+ * Spec §5 name-slug: typed text becomes kebab-case (a field that keeps data keys keeps one as typed);
+ * cleared (blank) text derives the slug from the source field, usually the name.
  */
-export function nameSlugValue(typed: string | null | undefined, source: unknown): string {
+export function nameSlugValue(
+  typed: string | null | undefined,
+  source: unknown,
+  keepsDataKeys?: boolean,
+): string {
   const text = typeof typed === 'string' ? typed : '';
-  if (text.trim()) return toKebabCase(text);
+  if (text.trim()) return slugOf(text, keepsDataKeys);
   return typeof source === 'string' ? toKebabCase(source) : '';
 }
 
@@ -54,9 +62,10 @@ export function applyNameSlugs(
   for (const field of nameSlugFields(fields)) {
     const current = data[field.key];
     const typed = typeof current === 'string' ? current : '';
-    const isUnchanged = previous !== undefined && toKebabCase(typed) === previous.data[field.key];
+    const isUnchanged =
+      previous !== undefined && slugOf(typed, field.keepsDataKeys) === previous.data[field.key];
     const follows = isUnchanged && !previous.fixed.has(field.key);
-    const slug = nameSlugValue(follows ? '' : typed, data[field.from]);
+    const slug = nameSlugValue(follows ? '' : typed, data[field.from], field.keepsDataKeys);
     if (slug || current !== undefined) result[field.key] = slug;
   }
   return result;

@@ -1,11 +1,18 @@
-import { Badge, Group, Progress, Stack, Table, Text } from '@mantine/core';
-import type { Batch } from '@shared/api/workspaces';
+import { Anchor, Badge, Group, List, Progress, Stack, Text } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import type { Batch, BatchErrorGroup } from '@shared/api/workspaces';
 
-const BATCH_STATUS_COLORS = { queued: 'gray', running: 'blue', done: 'teal', failed: 'red' } as const;
+const BATCH_STATUS_COLORS = {
+  queued: 'gray',
+  running: 'blue',
+  done: 'teal',
+  'done with errors': 'orange',
+  failed: 'red',
+} as const;
 
 /** How far a batch has come, 0–100: by bytes read while running, full once finished. */
 function batchPercent(batch: Batch) {
-  if (batch.status === 'done' || batch.status === 'failed') return 100;
+  if (batch.status !== 'running' && batch.status !== 'queued') return 100;
   if (batch.bytesTotal) return Math.min(99, (100 * batch.bytesRead) / batch.bytesTotal);
   return batch.total ? (100 * (batch.processed + batch.failed)) / batch.total : 0;
 }
@@ -20,7 +27,8 @@ export function BatchProgress({ batch }: { batch: Batch }) {
           {batch.status}
         </Badge>
         <Text size="xs" c="dimmed">
-          {batch.processed} processed{batch.failed ? `, ${batch.failed} failed` : ''}
+          {batch.processed.toLocaleString('en')} processed
+          {batch.failed ? `, ${batch.failed.toLocaleString('en')} failed` : ''}
         </Text>
       </Group>
       <Progress
@@ -28,32 +36,54 @@ export function BatchProgress({ batch }: { batch: Batch }) {
         size="sm"
         animated={isRunning}
         striped={isRunning}
-        color={batch.status === 'failed' ? 'red' : undefined}
+        color={batch.status === 'failed' ? 'red' : batch.status === 'done with errors' ? 'orange' : undefined}
         aria-label="Batch progress"
       />
     </Stack>
   );
 }
 
-/** The first row errors a batch kept: line number and message. */
-export function BatchErrors({ batch }: { batch: Batch }) {
-  if (!batch.errors.length) return null;
+/** `1,000 rows: 2, 3, 4 …` (line 0 is the file itself: an import that stopped). */
+function groupLine(group: BatchErrorGroup) {
+  const rows = `${group.count.toLocaleString('en')} ${group.count === 1 ? 'row' : 'rows'}`;
+  const lines = group.lines.map((line) => (line === 0 ? 'the file' : String(line))).join(', ');
+  return `${rows}: ${lines}${group.count > group.lines.length ? ' …' : ''}`;
+}
+
+/**
+ * A batch's row errors grouped by message, with the first lines of each, and a download of all of
+ * them as CSV: never thousands of lines on the page.
+ */
+export function BatchErrors({ ws, batch }: { ws: string; batch: Batch }) {
+  if (!batch.errorGroups.length) return null;
+  const hidden = batch.errorKinds - batch.errorGroups.length;
+  const href = `/api/v1/workspaces/${encodeURIComponent(ws)}/batches/${encodeURIComponent(batch.id)}/errors.csv`;
   return (
-    <Table withTableBorder fz="xs" verticalSpacing={4} data-testid="batch-errors">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th w={60}>Line</Table.Th>
-          <Table.Th>Error</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {batch.errors.map((error, index) => (
-          <Table.Tr key={index}>
-            <Table.Td>{error.line}</Table.Td>
-            <Table.Td>{error.message}</Table.Td>
-          </Table.Tr>
+    <Stack gap={4} data-testid="batch-errors">
+      <List size="xs" spacing={2} listStyleType="none" pl={0}>
+        {batch.errorGroups.map((group) => (
+          <List.Item key={group.message}>
+            <Text span size="xs" fw={600} style={{ overflowWrap: 'anywhere' }}>
+              {group.message}
+            </Text>
+            <Text span size="xs" c="dimmed">
+              {' — '}
+              {groupLine(group)}
+            </Text>
+          </List.Item>
         ))}
-      </Table.Tbody>
-    </Table>
+      </List>
+      {hidden > 0 && (
+        <Text size="xs" c="dimmed">
+          and {hidden.toLocaleString('en')} other {hidden === 1 ? 'message' : 'messages'}
+        </Text>
+      )}
+      <Anchor href={href} download size="xs" w="fit-content">
+        <Group gap={4}>
+          <IconDownload size={14} aria-hidden />
+          Download all {batch.failed.toLocaleString('en')} row {batch.failed === 1 ? 'error' : 'errors'} (CSV)
+        </Group>
+      </Anchor>
+    </Stack>
   );
 }

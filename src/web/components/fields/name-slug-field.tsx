@@ -45,7 +45,7 @@ export function NameSlugField({
       onChange={(event) => {
         const text = event.currentTarget.value;
         setTyped(text);
-        onChange(nameSlugValue(text, scope[field.from]));
+        onChange(nameSlugValue(text, scope[field.from], field.keepsDataKeys));
       }}
     />
   );

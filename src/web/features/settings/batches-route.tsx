@@ -60,9 +60,9 @@ export default function BatchesRoute() {
             const progress = (
               <>
                 <BatchProgress batch={batch} />
-                {batch.errors.length > 0 && (
+                {batch.errorGroups.length > 0 && (
                   <div style={{ marginTop: 8 }}>
-                    <BatchErrors batch={batch} />
+                    <BatchErrors ws={workspace.id} batch={batch} />
                   </div>
                 )}
               </>
