@@ -67,6 +67,8 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'POST /api/v1/events': { none: 'analytics events: the event row is itself the record' },
   'POST /api/v1/workspaces/:ws/audiences/size': { none: 'reads: counts an audience' },
   'POST /api/v1/workspaces/:ws/audiences/sample': { none: 'reads: samples an audience' },
+  'POST /api/v1/workspaces/:ws/profiles/import/preview': { none: 'reads: previews a profile import' },
+  'POST /api/v1/workspaces/:ws/customer-events/import/preview': { none: 'reads: previews an event import' },
   'POST /fun/sanitizeHtml/': { none: 'answers sanitised HTML, stores nothing' },
   'POST /fun/testCollection/runTest': { none: 'runs code in a sandbox, stores nothing' },
 

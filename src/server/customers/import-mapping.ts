@@ -38,7 +38,7 @@ const BOOLEAN_WORDS = new Set(['true', 'false', 'yes', 'no']);
  * lists or `a|b`), else string; null when there are none. Every value must fit, so a typed attribute
  * never refuses a row the preview showed.
  */
-export function inferType(values: readonly unknown[]): InferredType | null {
+function inferType(values: readonly unknown[]): InferredType | null {
   if (!values.length) return null;
   const fits = (type: AttributeType) => values.every((value) => convertValue(type, value).ok);
   const text = (value: unknown) => (typeof value === 'string' ? value.trim() : undefined);
@@ -171,10 +171,7 @@ function matchOf(column: string, known: Known[]): { known: Known; by: 'key' | 'l
 }
 
 /** The key a new attribute gets from a column, and why it differs when it must. */
-export function proposedKey(
-  column: string,
-  taken: ReadonlySet<string>,
-): { key: string; change: string | null } {
+function proposedKey(column: string, taken: ReadonlySet<string>): { key: string; change: string | null } {
   let key = toDataKey(column);
   let why = 'keys are letters, digits, _ and -, starting with a letter';
   if (!isDataKey(key)) key = `field-${key}`.replace(/-+$/, '');

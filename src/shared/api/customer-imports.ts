@@ -39,7 +39,7 @@ export type ColumnMapping = z.infer<typeof ColumnMapping>;
 const EventProperty = z.object({ name: Key, type: InferredType }).strict();
 
 /** An event to create, or an existing one to give the properties it lacks. */
-export const EventMapping = z
+const EventMapping = z
   .object({
     label: Label.optional().describe('Name of an event created; its key by default'),
     properties: z.array(EventProperty).max(100).default([]),
@@ -80,7 +80,7 @@ export const PreviewColumn = z.object({
 });
 export type PreviewColumn = z.infer<typeof PreviewColumn>;
 
-export const PreviewEvent = z.object({
+const PreviewEvent = z.object({
   key: z.string(),
   known: z.boolean().describe('A behavioral-event item has this key'),
   rows: z.number().describe('Rows read with this event'),

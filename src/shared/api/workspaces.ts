@@ -161,7 +161,7 @@ const BatchErrorGroup = z.object({
   lines: z.array(z.number()).describe('The first lines with it'),
 });
 export type BatchErrorGroup = z.infer<typeof BatchErrorGroup>;
-export const BATCH_STATUSES = ['queued', 'running', 'done', 'done with errors', 'failed'] as const;
+const BATCH_STATUSES = ['queued', 'running', 'done', 'done with errors', 'failed'] as const;
 /**
  * A bulk job: an import or a bulk image upload, with its progress, its row errors grouped by message
  * and its first 100 row errors.

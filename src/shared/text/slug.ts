@@ -10,7 +10,7 @@ export function toKebabCase(text: string): string {
 }
 
 /** Longest data key (an attribute, event or property key). */
-export const MAX_DATA_KEY_LENGTH = 100;
+const MAX_DATA_KEY_LENGTH = 100;
 const DATA_KEY = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 /**
