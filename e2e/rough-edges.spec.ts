@@ -385,7 +385,7 @@ test('Settings › Batches shows a bulk upload just made and an import as it run
   await page.reload();
   const importRow = page.getByRole('row', { name: /Customer profiles import/ });
   await expect(importRow.getByTestId('batch-progress')).toHaveAttribute('data-status', 'running');
-  await expect(importRow).toContainText('50000 processed');
+  await expect(importRow).toContainText('50,000 processed');
   const bar = importRow.getByRole('progressbar', { name: 'Batch progress' });
   await expect(bar).toBeVisible();
   expect(Number(await bar.getAttribute('aria-valuenow'))).toBeGreaterThan(0);
@@ -399,6 +399,6 @@ test('Settings › Batches shows a bulk upload just made and an import as it run
   expect(await running.finish()).toBe(201);
   // Polled while it runs: the page sees it finish without a reload.
   await expect(importRow.getByTestId('batch-progress')).toHaveAttribute('data-status', 'done');
-  await expect(importRow).toContainText('52000 processed');
+  await expect(importRow).toContainText('52,000 processed');
   await shot(page, 'rough-batches-done-390');
 });
