@@ -7,7 +7,7 @@ import { z } from 'zod';
 
 export const WRITE_KEY_PREFIX = 'mqw_';
 /** Most messages one `/ingest/v1/batch` call takes. */
-export const MAX_INGEST_BATCH = 500;
+const MAX_INGEST_BATCH = 500;
 /**
  * Events of an anonymous visitor are stored under this prefix and the visitor's anonymousId; profile ids
  * may not start with it (ingestion and imports refuse them), so the two never collide.
