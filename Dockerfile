@@ -18,6 +18,7 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/src/server/db/migrations ./src/server/db/migrations
+COPY --from=build /app/src/server/ingest/sdk ./src/server/ingest/sdk
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data

@@ -128,4 +128,9 @@ export default tseslint.config(
     files: ['scripts/**/*.mjs', '*.config.{js,ts,cjs}', 'e2e/**/*.ts', 'bench/**/*.ts'],
     languageOptions: { globals: globals.node },
   },
+  {
+    // The browser script served at /sdk/marquee.js: a classic script for other sites' pages, as written.
+    files: ['src/server/ingest/sdk/*.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'script' },
+  },
 );

@@ -52,6 +52,8 @@ import { customerRoutes } from './customers/routes';
 import { audienceRoutes } from './audiences/routes';
 import { emailFunRoutes, emailImageRoutes, emailRoutes } from './email/routes';
 import { apiKeyRoutes } from './api-keys/routes';
+import { ingestRoutes, sdkRoutes, writeKeyRoutes } from './ingest/routes';
+import { ingestCacheOf } from './ingest/cache';
 import { auditRoutes } from './audit/routes';
 import { deliveryRoutes } from './delivery/routes';
 import { webhookRoutes } from './webhooks/routes';
@@ -86,7 +88,7 @@ export interface AppOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
-const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/healthz', '/__/'];
+const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/ingest/', '/sdk/', '/healthz', '/__/'];
 
 /** Turns the caches on and registers them for the journal's change notices (journal/changes.ts). */
 function subscribeCaches(db: Db, readDb: Db, config: Config) {
@@ -94,6 +96,7 @@ function subscribeCaches(db: Db, readDb: Db, config: Config) {
   if (config.readCacheTtlMs > 0) subscribeToChanges(db, 'items', enableItemCache(db));
   subscribeToChanges(db, 'delivery', deliveryCacheOf(db, config.deliveryCacheBytes));
   subscribeToChanges(db, 'image-checks', imageChecksOf(db));
+  subscribeToChanges(db, 'ingest', ingestCacheOf(db));
   // Published copies come from the replica: the delivery cache keeps only what it had caught up for.
   if (readDb !== db) deliveryCacheOf(db).replica = watchReplicaLag(db, readDb);
 }
@@ -218,6 +221,11 @@ async function registerApiDocs(app: FastifyInstance) {
             scheme: 'bearer',
             description: 'Delivery API: a workspace API key, mq_…',
           },
+          writeKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Ingestion API: a workspace write key, mqw_… (or ?writeKey=)',
+          },
         },
       },
       security: [{ bearer: [] }, { cookie: [] }],
@@ -226,6 +234,11 @@ async function registerApiDocs(app: FastifyInstance) {
           name: 'delivery',
           description:
             'Read-only published content for websites and apps at /delivery/v1/{ws}/{stage}/…, with workspace API keys',
+        },
+        {
+          name: 'ingest',
+          description:
+            'Events from websites and apps at /ingest/v1/track|identify|batch, with workspace write keys; the browser script is /sdk/marquee.js',
         },
       ],
     },
@@ -272,6 +285,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
           audienceRoutes,
           emailRoutes,
           apiKeyRoutes,
+          writeKeyRoutes,
           auditRoutes,
           webhookRoutes,
           scheduleRoutes,
@@ -309,6 +323,9 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   );
   // DESIGN §5: read-only published content for websites and apps, with workspace API keys.
   await app.register(async (deliveryApi) => deliveryRoutes(deliveryApi, ctx), { prefix: '/delivery/v1' });
+  // Events from websites and apps with workspace write keys, and the browser script that sends them.
+  await app.register(async (ingestApi) => ingestRoutes(ingestApi, ctx), { prefix: '/ingest/v1' });
+  await sdkRoutes(app);
   // Public runtime configuration.
   await publicConfigRoutes(app, ctx);
 }

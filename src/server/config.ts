@@ -27,6 +27,8 @@ export interface Config {
   trustProxy: false | string[];
   /** Sign-in, sign-up and password-reset attempts allowed per client address per minute. */
   authRateLimit: number;
+  /** Events (track and identify messages) one write key may send per minute to /ingest/v1, per process. */
+  ingestRateLimit: number;
   sessionDays: number;
   /**
    * How long the session's user and the caller's membership may be served from this process's memory
@@ -178,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     authRateLimit: Number(env.AUTH_RATE_LIMIT ?? 20),
+    ingestRateLimit: Math.max(1, Number(env.INGEST_RATE_LIMIT ?? 600_000) || 600_000),
     sessionDays: Number(env.SESSION_DAYS ?? 30),
     readCacheTtlMs: Math.min(5000, Math.max(0, Number(env.READ_CACHE_TTL_MS ?? 2000) || 0)),
     deliveryCacheBytes: Math.max(0, Number(env.DELIVERY_CACHE_MB ?? 32) || 0) * 1024 * 1024,

@@ -1,5 +1,6 @@
 import { convertValue, isBlank, toStoredDate } from '@shared/criteria/convert';
 import type { AttributeType } from '@shared/criteria/operators';
+import { ANONYMOUS_PREFIX, INGEST_MESSAGES } from '@shared/api/ingest';
 import type { CustomerDefinitions } from './definitions';
 import type { RecordLine } from './read-records';
 import type { EventTuple } from './repository';
@@ -130,6 +131,7 @@ function profileRow(rawId: unknown, fields: Fields, defs: CustomerDefinitions): 
   const profileId = asText(rawId);
   if (!profileId) return { error: 'id is required' };
   if (profileId.length > 200) return { error: 'id is longer than 200 characters' };
+  if (profileId.startsWith(ANONYMOUS_PREFIX)) return { error: `id: ${INGEST_MESSAGES.reservedId}` };
   if (typeof fields === 'string') return { error: fields };
   const converted = convertFields(fields, defs.attributesByKey, 'attribute');
   return typeof converted === 'string' ? { error: converted } : { row: [profileId, converted] };
@@ -145,6 +147,7 @@ function eventRow(
 ): Converted<'customer-events'> {
   const id = asText(rawId);
   if (!id) return { error: 'profileId is required' };
+  if (id.startsWith(ANONYMOUS_PREFIX)) return { error: `profileId: ${INGEST_MESSAGES.reservedId}` };
   const key = asText(rawKey);
   const propertyTypes = defs.eventsByKey.get(key);
   if (!propertyTypes) return { error: key ? `unknown event "${key}"` : 'event is required' };

@@ -49,7 +49,14 @@ export async function upsertProfiles(
   });
 }
 
-export type EventTuple = [profileId: string, event: string, at: string, properties: Record<string, unknown>];
+/** An event to write; `id` is the source's own id of the event, when it has one. */
+export type EventTuple = [
+  profileId: string,
+  event: string,
+  at: string,
+  properties: Record<string, unknown>,
+  id?: string,
+];
 
 /** Events grouped by their event key (an import groups them as it reads them). */
 export type EventsByKey = Map<string, EventTuple[]>;

@@ -539,6 +539,28 @@ export const apiKeys = pgTable(
 );
 
 /**
+ * Write keys of a workspace for events from websites and apps (`/ingest/v1/…`): only the SHA-256 of the
+ * key is kept; `origins` are the browser origins that may send with it (empty: any).
+ */
+export const writeKeys = pgTable(
+  'write_keys',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    origins: text('origins').array().notNull(),
+    keyHash: text('key_hash').notNull(),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    createdByName: text('created_by_name').notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.id] }), uniqueIndex('write_keys_hash_key').on(t.keyHash)],
+);
+
+/**
  * Who did what to which item, role, member, key or webhook, when and from which address. Rows are
  * written in the same transaction as the change they describe.
  */

@@ -92,21 +92,26 @@ export function refuseUnsafeText(value: unknown, root = '') {
   if (found) throw badRequest(`${found.path}: ${found.message}`);
 }
 
-/**
- * Registers the guards on the root instance, before any route, so every route (also those added later)
- * gets them: the JSON parser checks depth before parsing, and a preValidation hook checks every string
- * of the parsed body, the query string and the path parameters before validation or a handler sees them.
- */
-export function registerInputGuards(app: FastifyInstance) {
+/** Parses bodies of `contentType` as JSON, refusing ones nested deeper than MAX_BODY_DEPTH. */
+export function parseJsonAs(app: FastifyInstance, contentType: string) {
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser(contentType, { parseAs: 'string' }, (request, body, done) => {
     if (jsonDepthExceeds(body as string, MAX_BODY_DEPTH)) {
       done(badRequest(`The request body nests deeper than ${MAX_BODY_DEPTH} levels`), undefined);
       return;
     }
     parseJson(request, body as string, done);
   });
+}
+
+/**
+ * Registers the guards on the root instance, before any route, so every route (also those added later)
+ * gets them: the JSON parser checks depth before parsing, and a preValidation hook checks every string
+ * of the parsed body, the query string and the path parameters before validation or a handler sees them.
+ */
+export function registerInputGuards(app: FastifyInstance) {
+  app.removeContentTypeParser('application/json');
+  parseJsonAs(app, 'application/json');
   app.addHook('preValidation', async (request) => {
     refuseUnsafeText(request.params);
     refuseUnsafeText(request.query);

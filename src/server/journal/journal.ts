@@ -14,7 +14,16 @@ export interface Actor {
 }
 
 type AuditTargetType =
-  'item' | 'workspace' | 'member' | 'api-key' | 'webhook' | 'schedule' | 'import' | 'test-send' | 'file';
+  | 'item'
+  | 'workspace'
+  | 'member'
+  | 'api-key'
+  | 'write-key'
+  | 'webhook'
+  | 'schedule'
+  | 'import'
+  | 'test-send'
+  | 'file';
 
 export interface AuditRecord {
   workspaceId: string;

@@ -79,6 +79,7 @@ function settingsRoute(): RouteObject {
       { path: 'subscription', lazy: screen(() => import('@web/features/settings/subscription-route')) },
       { path: 'batches', lazy: screen(() => import('@web/features/settings/batches-route')) },
       { path: 'api-keys', lazy: screen(() => import('@web/features/api-keys/api-keys-route')) },
+      { path: 'write-keys', lazy: screen(() => import('@web/features/ingest-keys/write-keys-route')) },
       { path: 'webhooks', lazy: screen(() => import('@web/features/webhooks/webhooks-route')) },
       { path: 'audit', lazy: screen(() => import('@web/features/audit/audit-route')) },
       { path: '*', Component: NotFoundPage },

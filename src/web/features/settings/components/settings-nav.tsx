@@ -5,6 +5,7 @@ import {
   IconCreditCard,
   IconHistory,
   IconKey,
+  IconBroadcast,
   IconWebhook,
   IconShieldLock,
   IconStack2,
@@ -30,6 +31,12 @@ export const SETTINGS_SECTIONS: { id: string; label: string; icon: Icon; descrip
     label: 'API keys',
     icon: IconKey,
     description: 'Keys for websites and apps that read published content',
+  },
+  {
+    id: 'write-keys',
+    label: 'Write keys',
+    icon: IconBroadcast,
+    description: 'Keys for websites and apps that send customer events',
   },
   {
     id: 'webhooks',

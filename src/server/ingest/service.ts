@@ -1,0 +1,133 @@
+import { INGEST_MESSAGES, WRITE_KEY_PREFIX, type IngestAnswer } from '@shared/api/ingest';
+import type { AppContext } from '../context';
+import { loadDefinitions } from '../customers/definitions';
+import * as customers from '../customers/repository';
+import { forbidden, rateLimited, unauthorized } from '../http/errors';
+import { journal } from '../journal/journal';
+import { hashToken } from '../lib/ids';
+import { ingestCacheOf } from './cache';
+import { parseMessage, type MessageType, type Parsed } from './messages';
+import * as repo from './repository';
+
+/** The write key of a request, from `Authorization: Bearer mqw_…` or `?writeKey=mqw_…`, or 401. */
+export async function authenticateWriteKey(
+  ctx: AppContext,
+  authorization: string | undefined,
+  queryKey: string | undefined,
+): Promise<repo.WriteKeyRow> {
+  const token = authorization?.startsWith('Bearer ')
+    ? authorization.slice(7).trim()
+    : (queryKey?.trim() ?? '');
+  if (!token) throw unauthorized(INGEST_MESSAGES.missingKey);
+  if (!token.startsWith(WRITE_KEY_PREFIX) || token.length > 200)
+    throw unauthorized(INGEST_MESSAGES.invalidKey);
+  const hash = hashToken(token);
+  const key = await ingestCacheOf(ctx.db).writeKey(hash, () => repo.findWriteKeyByHash(ctx.db, hash));
+  if (!key) throw unauthorized(INGEST_MESSAGES.invalidKey);
+  noteUse(ctx, key);
+  return key;
+}
+
+const lastNoted = new WeakMap<repo.WriteKeyRow, number>();
+/** Records lastUsedAt at most once a minute per key and process, without holding up the answer. */
+function noteUse(ctx: AppContext, key: repo.WriteKeyRow) {
+  const now = Date.now();
+  if ((lastNoted.get(key) ?? 0) > now - 60_000) return;
+  lastNoted.set(key, now);
+  repo
+    .touchWriteKey(ctx.db, key.workspaceId, key.id, new Date(now))
+    .catch((err: unknown) => ctx.log.warn({ err }, 'could not record the use of a write key'));
+}
+
+/** Whether pages of `origin` may send with the key: any origin when the key names none. */
+export const originAllowed = (key: repo.WriteKeyRow, origin: string) =>
+  key.origins.length === 0 || key.origins.includes(origin);
+
+/**
+ * A browser's request must come from one of the key's origins (403 otherwise); requests without an
+ * Origin header come from servers and apps, which the origins do not limit.
+ */
+export function checkOrigin(key: repo.WriteKeyRow, origin: string | undefined) {
+  if (origin !== undefined && !originAllowed(key, origin))
+    throw forbidden(INGEST_MESSAGES.originNotAllowed(origin));
+}
+
+/** Where a request comes from, as its audit row names it. */
+interface Sender {
+  key: repo.WriteKeyRow;
+  address: string;
+}
+
+/**
+ * Writes the messages of one request: each one read by the workspace's definitions (a message that
+ * does not fit is rejected with its reason, the others kept), then, in one transaction journaled by
+ * one audit row, the events (their profiles created when new), the identified profiles' attributes,
+ * and the anonymous visitors' events moved to the profiles they turned out to be. Events are written
+ * before the identities are merged, so a visitor's events sent in the same batch move too.
+ */
+export async function ingest(
+  ctx: AppContext,
+  sender: Sender,
+  messages: unknown[],
+  expected?: MessageType,
+): Promise<IngestAnswer> {
+  const { key } = sender;
+  const workspaceId = key.workspaceId;
+  const retryAfter = ingestCacheOf(ctx.db).take(key.id, messages.length, ctx.config.ingestRateLimit);
+  if (retryAfter !== undefined) throw rateLimited(INGEST_MESSAGES.rateLimited, retryAfter);
+  const defs = await ingestCacheOf(ctx.db).definitionsOf(workspaceId, () =>
+    loadDefinitions(ctx.db, workspaceId),
+  );
+  const now = new Date().toISOString();
+  const events: customers.EventTuple[] = [];
+  const known = new Set<string>();
+  const identified: Extract<Parsed, { type: 'identify' }>[] = [];
+  const errors: IngestAnswer['errors'] = [];
+  messages.forEach((message, index) => {
+    const parsed = parseMessage(message, expected, defs, workspaceId, now);
+    if ('error' in parsed) errors.push({ index, message: parsed.error });
+    else if (parsed.type === 'identify') identified.push(parsed);
+    else {
+      events.push(parsed.row);
+      if (parsed.profileId) known.add(parsed.profileId);
+    }
+  });
+  const accepted = events.length + identified.length;
+  if (accepted > 0) {
+    await ctx.db.transaction(async (tx) => {
+      await customers.insertEvents(tx, workspaceId, events);
+      await repo.ensureProfiles(tx, workspaceId, [...known]);
+      let moved = 0;
+      if (identified.length) {
+        await customers.upsertProfiles(tx, workspaceId, attributesByProfile(identified));
+        const eventKeys = [...defs.eventsByKey.keys()];
+        for (const { anonymousId, profileId } of identified) {
+          if (anonymousId) moved += await repo.moveEvents(tx, workspaceId, anonymousId, profileId, eventKeys);
+        }
+      }
+      // One row per request, never one per event.
+      await journal(tx, {
+        audit: [
+          {
+            workspaceId,
+            user: { id: `write-key:${key.id}`, name: key.name, address: sender.address },
+            action: 'customer-events.ingested',
+            targetType: 'write-key',
+            targetId: key.id,
+            label: key.name,
+            detail: { events: events.length, identified: identified.length, moved, rejected: errors.length },
+          },
+        ],
+      });
+    });
+  }
+  return { accepted, rejected: errors.length, errors };
+}
+
+/** Each identified profile once, its attributes merged in the order they were sent. */
+function attributesByProfile(identified: { profileId: string; attributes: Record<string, unknown> }[]) {
+  const byProfile = new Map<string, Record<string, unknown>>();
+  for (const { profileId, attributes } of identified)
+    byProfile.set(profileId, { ...byProfile.get(profileId), ...attributes });
+  return [...byProfile];
+}

@@ -1,0 +1,94 @@
+import {
+  CreateWriteKeyBody,
+  INGEST_MESSAGES,
+  WRITE_KEY_PREFIX,
+  type WriteKeySummary,
+} from '@shared/api/ingest';
+import type { z } from 'zod';
+import type { AppContext } from '../context';
+import { actorOf, journal } from '../journal/journal';
+import { notFound } from '../http/errors';
+import { hashToken, randomId, randomToken } from '../lib/ids';
+import { requireManager, type WorkspaceAccess } from '../workspaces/access';
+import * as repo from './repository';
+
+function toSummary(row: repo.WriteKeyRow): WriteKeySummary {
+  return {
+    id: row.id,
+    name: row.name,
+    origins: row.origins,
+    createdBy: row.createdByName,
+    createdById: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+/** Creates a write key (managers only); the secret is answered this once and only its hash kept. */
+export async function createWriteKey(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  body: z.output<typeof CreateWriteKeyBody>,
+) {
+  requireManager(access);
+  const key = `${WRITE_KEY_PREFIX}${randomToken()}`;
+  const id = randomId(16);
+  const workspaceId = access.workspace.id;
+  const origins = [...new Set(body.origins)];
+  await ctx.db.transaction(async (tx) => {
+    await repo.insertWriteKey(tx, {
+      workspaceId,
+      id,
+      name: body.name,
+      origins,
+      keyHash: hashToken(key),
+      createdBy: access.user.id,
+      createdByName: access.member.displayName,
+    });
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId,
+          user: actorOf(access),
+          action: 'write-key.created',
+          targetType: 'write-key',
+          targetId: id,
+          label: body.name,
+          detail: { name: body.name, origins },
+        },
+      ],
+      changes: [{ kind: 'keys', workspaceId }],
+    });
+  });
+  return { id, key };
+}
+
+export async function listWriteKeys(ctx: AppContext, access: WorkspaceAccess) {
+  requireManager(access);
+  return { keys: (await repo.listWriteKeys(ctx.db, access.workspace.id)).map(toSummary) };
+}
+
+/** Revokes a key: the next request with it answers 401, in every server process. */
+export async function revokeWriteKey(ctx: AppContext, access: WorkspaceAccess, id: string) {
+  requireManager(access);
+  const workspaceId = access.workspace.id;
+  await ctx.db.transaction(async (tx) => {
+    const row = await repo.deleteWriteKey(tx, workspaceId, id);
+    if (!row) throw notFound(INGEST_MESSAGES.keyNotFound);
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId,
+          user: actorOf(access),
+          action: 'write-key.revoked',
+          targetType: 'write-key',
+          targetId: id,
+          label: row.name,
+          detail: { name: row.name },
+        },
+      ],
+      changes: [{ kind: 'keys', workspaceId }],
+    });
+  });
+  return { id, revoked: true as const };
+}
