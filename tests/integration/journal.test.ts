@@ -31,6 +31,16 @@ let postId: string;
 let emailId: string;
 let webhookId: string;
 let keyId: string;
+let writeKeyId: string;
+let writeKey: string;
+/** An ingestion request with the write key the table created. */
+const ingest = (path: string, payload: object) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/ingest/v1/${path}`,
+    headers: { authorization: `Bearer ${writeKey}` },
+    payload,
+  });
 let scheduleId: string;
 let batchId: string;
 let storageName: string;
@@ -187,6 +197,35 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'DELETE /api/v1/workspaces/:ws/api-keys/:id': {
     action: 'api-key.revoked',
     send: () => call(t, 'DELETE', wsUrl(ws, `api-keys/${keyId}`), manager),
+  },
+  'POST /api/v1/workspaces/:ws/write-keys': {
+    action: 'write-key.created',
+    send: async () => {
+      const res = await call(t, 'POST', wsUrl(ws, 'write-keys'), manager, { name: 'Site', origins: [] });
+      writeKeyId = res.json().id;
+      writeKey = res.json().key;
+      return res;
+    },
+  },
+  'POST /ingest/v1/track': {
+    action: 'customer-events.ingested',
+    send: () =>
+      ingest('track', { profileId: 'p1', event: 'purchase', properties: { amount: 3 }, id: 'journal-1' }),
+  },
+  'POST /ingest/v1/identify': {
+    action: 'customer-events.ingested',
+    send: () => ingest('identify', { profileId: 'p1', anonymousId: 'visitor-1', attributes: {} }),
+  },
+  'POST /ingest/v1/batch': {
+    action: 'customer-events.ingested',
+    send: () =>
+      ingest('batch', {
+        batch: [{ type: 'track', profileId: 'p1', event: 'purchase', properties: { amount: 4 } }],
+      }),
+  },
+  'DELETE /api/v1/workspaces/:ws/write-keys/:id': {
+    action: 'write-key.revoked',
+    send: () => call(t, 'DELETE', wsUrl(ws, `write-keys/${writeKeyId}`), manager),
   },
   'POST /api/v1/workspaces/:ws/webhooks': {
     action: 'webhook.created',

@@ -28,6 +28,7 @@ const PUBLIC: Record<string, string> = {
   'POST /api/v1/events': 'analytics events, anonymous too; a workspace is recorded only for its members',
   'GET /fun/emailImage/':
     "images of sent emails: the signed link is the credential, recipients aren't members",
+  'GET /sdk/marquee.js': 'the browser script websites load; it holds no workspace data',
   'GET /fun/auth/:provider/callback':
     "the provider's OAuth redirect: no workspace parameter; the state cookie sealed for this session names it and its manager access is checked there",
 };
@@ -35,6 +36,7 @@ const PUBLIC: Record<string, string> = {
 const PUBLIC_PREFIXES: Record<string, string> = {
   '/api/docs': 'the OpenAPI document and its viewer',
   '/delivery/v1/': 'the delivery API, with its own workspace API keys (delivery.test.ts)',
+  '/ingest/v1/': 'event ingestion from websites and apps, with its own write keys (ingest.test.ts)',
 };
 /**
  * Routes for any signed-in user, before or without a workspace: they answer 401 without a session. They
@@ -130,6 +132,8 @@ beforeAll(async () => {
   };
   idAfter = {
     'api-keys': key.id,
+    // The scope answers before the key is looked up, so any id of the right shape will do.
+    'write-keys': key.id,
     webhooks: hook.id,
     items: post.id,
     emails: post.id,
