@@ -239,6 +239,7 @@ test('workspace and settings screens have no serious or critical axe violations'
     ['subscription', 'Subscription'],
     ['batches', 'Batches'],
     ['api-keys', /API keys/i],
+    ['write-keys', /Write keys/i],
     ['webhooks', 'Webhooks'],
     ['audit', /Audit/i],
   ] as const) {
