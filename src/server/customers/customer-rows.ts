@@ -1,4 +1,5 @@
 import { convertValue, isBlank, toStoredDate } from '@shared/criteria/convert';
+import { EMAIL_CONSENT_STATE, type EmailConsentState } from '@shared/api/customers';
 import type { AttributeType } from '@shared/criteria/operators';
 import type { CustomerDefinitions } from './definitions';
 import type { RecordLine } from './read-records';
@@ -6,7 +7,8 @@ import type { EventTuple } from './repository';
 
 export type ImportKind = 'profiles' | 'customer-events';
 
-export type ProfileRow = [string, Record<string, unknown>];
+/** A profile's id, attributes and, when the row has the reserved `emailConsent` field, its email consent. */
+type ProfileRow = [string, Record<string, unknown>, EmailConsentState?];
 type Row<K extends ImportKind> = K extends 'profiles' ? ProfileRow : EventTuple;
 export type Converted<K extends ImportKind> = { row: Row<K> } | { error: string };
 
@@ -41,7 +43,7 @@ function convertFields(
 export type ReadRecord = Exclude<RecordLine, { error: string }>;
 
 /** The names a row itself has; the other CSV columns are attributes or properties. */
-const PROFILE_FIELDS: ReadonlySet<string> = new Set(['id', 'attributes']);
+const PROFILE_FIELDS: ReadonlySet<string> = new Set(['id', 'attributes', 'emailConsent']);
 const EVENT_FIELDS: ReadonlySet<string> = new Set(['profileId', 'event', 'at', 'properties']);
 
 /** The attributes or properties of an NDJSON row: its nested object, or why the row is refused. */
@@ -99,13 +101,26 @@ function csvObject(layout: CsvLayout, cells: string[]) {
 const asText = (value: unknown) =>
   typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 
-function profileRow(rawId: unknown, fields: Fields, defs: CustomerDefinitions): Converted<'profiles'> {
+function profileRow(
+  rawId: unknown,
+  fields: Fields,
+  defs: CustomerDefinitions,
+  rawConsent: unknown,
+): Converted<'profiles'> {
   const profileId = asText(rawId);
   if (!profileId) return { error: 'id is required' };
   if (profileId.length > 200) return { error: 'id is longer than 200 characters' };
   if (typeof fields === 'string') return { error: fields };
+  const consent = isBlank(rawConsent)
+    ? undefined
+    : EMAIL_CONSENT_STATE.safeParse(asText(rawConsent).toLowerCase());
+  if (consent && !consent.success)
+    return {
+      error: `emailConsent: ${JSON.stringify(rawConsent)} is not subscribed, unsubscribed or unknown`,
+    };
   const converted = convertFields(fields, defs.attributesByKey, 'attribute');
-  return typeof converted === 'string' ? { error: converted } : { row: [profileId, converted] };
+  if (typeof converted === 'string') return { error: converted };
+  return { row: consent ? [profileId, converted, consent.data] : [profileId, converted] };
 }
 
 /** One live or imported event checked: known profile id, event key, date and properties by type. */
@@ -165,10 +180,22 @@ export class ImportRows {
 
   profile(record: ReadRecord): Converted<'profiles'> {
     if (!('cells' in record)) {
-      return profileRow(record.value.id, nestedFields(record.value, PROFILE_FIELDS, 'attributes'), this.defs);
+      const { value } = record;
+      return profileRow(
+        value.id,
+        nestedFields(value, PROFILE_FIELDS, 'attributes'),
+        this.defs,
+        value.emailConsent,
+      );
     }
     const layout = this.layout!;
-    return profileRow(csvCell(layout, record.cells, 'id'), csvFields(layout, record.cells), this.defs);
+    const { cells } = record;
+    return profileRow(
+      csvCell(layout, cells, 'id'),
+      csvFields(layout, cells),
+      this.defs,
+      csvCell(layout, cells, 'emailConsent'),
+    );
   }
 
   event(record: ReadRecord): Converted<'customer-events'> {

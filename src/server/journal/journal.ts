@@ -14,7 +14,17 @@ export interface Actor {
 }
 
 type AuditTargetType =
-  'item' | 'workspace' | 'member' | 'api-key' | 'webhook' | 'schedule' | 'import' | 'test-send' | 'file';
+  | 'item'
+  | 'workspace'
+  | 'member'
+  | 'api-key'
+  | 'webhook'
+  | 'schedule'
+  | 'import'
+  | 'test-send'
+  | 'file'
+  | 'profile'
+  | 'suppression';
 
 export interface AuditRecord {
   workspaceId: string;
