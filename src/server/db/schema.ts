@@ -281,7 +281,8 @@ export const customerEvents = pgTable(
 
 /**
  * Each profile's number of events per event key, kept by `insertEvents` in the transaction of every
- * event insert (the only way events are written; nothing deletes them). It serves the audience
+ * event insert (the only way events are written; an erasure deletes a profile's events and counts
+ * together). It serves the audience
  * compiler's all-time COUNT rules without a where clause: the count at asOf is this count minus the
  * profile's events of that key later than asOf, read from `customer_events_window_idx` (a range that is
  * empty or tiny for an asOf of now), so the rule reads one row per profile instead of every event.

@@ -270,8 +270,10 @@ function TimelineCard({ ws, detail }: { ws: string; detail: ProfileDetail }) {
           <Table.Tbody>
             {events.map((e, index) => (
               <Table.Tr key={`${e.at}-${index}`}>
-                <Table.Td w={200}>
-                  <Text size="sm">{formatDateTime(e.at)}</Text>
+                <Table.Td w={240}>
+                  <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                    {formatDateTime(e.at)}
+                  </Text>
                 </Table.Td>
                 <Table.Td w={160}>
                   <Badge variant="light">{labelOf.get(e.event) ?? e.event}</Badge>
