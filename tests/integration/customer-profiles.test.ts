@@ -80,6 +80,8 @@ describe('profile search', () => {
     expect(ids(await get(viewer, 'profiles?search=jane.doe@example'))).toEqual(['c-100']);
     expect(ids(await get(viewer, 'profiles?search=JANE'))).toEqual(['c-100', 'x-jane']);
     expect(ids(await get(viewer, 'profiles?search=example.com'))).toEqual(['c-100', 'c-300']);
+    // A page that the first profiles by id fill comes from them.
+    expect(ids(await get(viewer, 'profiles?search=example.com&limit=1'))).toEqual(['c-100']);
     expect(ids(await get(viewer, 'profiles?search=rome'))).toEqual(['c-200']);
     expect(ids(await get(viewer, 'profiles?search=x-jane'))).toEqual(['x-jane']);
     expect(ids(await get(viewer, 'profiles?search=nobody-here'))).toEqual([]);
