@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
 import {
   acceptCookies,
   patchBasics,
@@ -15,6 +16,18 @@ import {
  * and kept on the suppression list, which Settings › Suppression list shows. Seeded through the API.
  */
 test.beforeEach(async ({ context }) => acceptCookies(context));
+
+/** Serious and critical axe violations of the page as it is, and its number of level-one headings. */
+async function accessibilityProblems(page: Page) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  const h1s = await page.locator('h1').count();
+  return {
+    violations: violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+    h1s,
+  };
+}
 
 test('find a customer by email, read the timeline, edit, erase and see the suppression list', async ({
   page,
@@ -107,6 +120,7 @@ test('find a customer by email, read the timeline, edit, erase and see the suppr
   await expect(timeline.getByRole('row').first()).toContainText('/products/30');
   await expect(timeline.getByRole('row').nth(15)).toContainText('Purchase');
   await shot(page, 'customer-profile-02-profile');
+  expect(await accessibilityProblems(page)).toEqual({ violations: [], h1s: 1 });
   await page.getByRole('button', { name: 'Load More' }).click();
   await expect(timeline.getByRole('row')).toHaveCount(31);
   await page.getByRole('combobox', { name: 'Filter by event' }).click();
@@ -136,6 +150,7 @@ test('find a customer by email, read the timeline, edit, erase and see the suppr
   const list = page.getByTestId('suppressions-table');
   await expect(list.getByRole('row', { name: /crm-1001/ })).toContainText('Erased');
   await shot(page, 'customer-profile-05-suppressions');
+  expect(await accessibilityProblems(page)).toEqual({ violations: [], h1s: 1 });
 });
 
 async function attributeId(request: import('@playwright/test').APIRequestContext, ws: string, key: string) {
