@@ -116,9 +116,22 @@ describe('profile search', () => {
   });
 
   it('answers 401 without a session and 404 outside the workspace', async () => {
-    expect((await call(t, 'GET', url('profiles?search=jane'))).statusCode).toBe(401);
-    expect((await call(t, 'GET', url('profiles?search=jane'), outsider)).statusCode).toBe(404);
-    expect((await call(t, 'GET', url('profiles/c-100'), outsider)).statusCode).toBe(404);
+    for (const path of [
+      'profiles?search=jane',
+      'profiles/c-100',
+      'profiles/c-100/events',
+      'profiles/c-100/audiences',
+      'suppressions',
+    ]) {
+      expect((await call(t, 'GET', url(path))).statusCode, path).toBe(401);
+      expect((await call(t, 'GET', url(path), outsider)).statusCode, path).toBe(404);
+    }
+    expect((await call(t, 'POST', url('suppressions'), undefined, { email: 'a@b.example' })).statusCode).toBe(
+      401,
+    );
+    expect((await call(t, 'POST', url('suppressions'), outsider, { email: 'a@b.example' })).statusCode).toBe(
+      404,
+    );
   });
 });
 
