@@ -14,6 +14,7 @@ const benches = [
   ['near search (1,000,000 events with addresses on PostgreSQL)', 'bench/places.ts'],
   ['audiences (1,000,000 profiles, 10,000,000 events on PostgreSQL)', 'bench/audiences.ts'],
   ['events from websites and apps (POST /ingest/v1/batch on PostgreSQL)', 'bench/ingest.ts'],
+  ['profile search (1,000,000 profiles on PostgreSQL)', 'bench/profiles.ts'],
   ['dashboard stats (1,000,000 items on PostgreSQL)', 'bench/stats.ts'],
 ] as const;
 

@@ -238,6 +238,7 @@ test('workspace and settings screens have no serious or critical axe violations'
     ['roles', 'Roles'],
     ['subscription', 'Subscription'],
     ['batches', 'Batches'],
+    ['suppressions', 'Suppression list'],
     ['api-keys', /API keys/i],
     ['write-keys', /Write keys/i],
     ['webhooks', 'Webhooks'],

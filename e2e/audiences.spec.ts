@@ -76,10 +76,9 @@ test('import customers, build an audience with a live size, save and read it bac
   await expect(dialog.getByTestId('batch-errors')).toContainText('at: "not-a-date" is not a date');
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByTestId('profiles-table')).toContainText('u5');
-  await page.getByRole('cell', { name: 'u2', exact: true }).click();
-  await expect(page.getByTestId('profile-events')).toContainText('purchase');
   await shot(page, 'audiences-02-customers');
-  await page.keyboard.press('Escape');
+  await page.getByRole('link', { name: 'u2', exact: true }).click();
+  await expect(page.getByTestId('profile-timeline')).toContainText('Purchase');
 
   await page.goto(`/${ws}/_settings/batches`);
   await expect(page.locator('[data-status="done with errors"]')).toHaveCount(2);

@@ -49,6 +49,8 @@ import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
 import { geohashFunRoutes, placesFunRoutes } from './places/routes';
 import { batchRoutes } from './batches/routes';
 import { customerRoutes } from './customers/routes';
+import { profileRoutes } from './customers/profiles-routes';
+import { suppressionRoutes } from './customers/suppression-routes';
 import { audienceRoutes } from './audiences/routes';
 import { emailFunRoutes, emailImageRoutes, emailRoutes } from './email/routes';
 import { apiKeyRoutes } from './api-keys/routes';
@@ -282,6 +284,8 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
           publishingRoutes,
           batchRoutes,
           customerRoutes,
+          profileRoutes,
+          suppressionRoutes,
           audienceRoutes,
           emailRoutes,
           apiKeyRoutes,

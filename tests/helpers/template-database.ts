@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../src/server/db/client';
+import { openDatabase, PGLITE_EXTENSIONS } from '../../src/server/db/client';
 import { migrateDatabase } from '../../src/server/db/migrate';
 import { randomId } from '../../src/server/lib/ids';
 
@@ -28,7 +28,7 @@ export default async function setup(project: TestProject) {
 }
 
 async function setupPglite(project: TestProject) {
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   await migrateDatabase({ db: drizzle(client) as never, kind: 'pglite', close: () => client.close() });
   // Uncompressed: each test file loads it, and gunzip would cost more than the bytes do.
   const dump = await client.dumpDataDir('none');

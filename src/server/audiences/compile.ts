@@ -204,6 +204,20 @@ export function customerTables(partition?: number): CustomerTables {
   };
 }
 
+/**
+ * The customer tables as one profile's rows: a compiled tree over them decides that profile alone, each
+ * event leaf an index range of its events (the audiences a profile is in).
+ */
+export function profileTables(workspaceId: string, profileId: string): CustomerTables {
+  const only = (table: string, column: string) =>
+    sql`(select * from ${sql.identifier(table)} where workspace_id = ${workspaceId}::text and ${sql.identifier(column)} = ${profileId}::text)`;
+  return {
+    profiles: only('customer_profiles', 'id'),
+    events: only('customer_events', 'profile_id'),
+    counts: only('customer_event_counts', 'profile_id'),
+  };
+}
+
 interface Compile {
   catalog: CriteriaCatalog;
   tables: CustomerTables;

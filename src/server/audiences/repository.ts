@@ -77,6 +77,21 @@ export async function countEach(db: Db, workspaceId: string, partitions: Partiti
   };
 }
 
+/** Which of several expressions (over one profile's tables, `profileTables`) hold, in one statement. */
+export async function matchEach(db: Db, workspaceId: string, part: PartitionCounts): Promise<boolean[]> {
+  if (!part.expressions.length) return [];
+  const columns = part.expressions.map(
+    (matches, index) => sql`(${matches}) as ${sql.identifier(`m${index}`)}`,
+  );
+  const [row] = rows<Record<string, boolean>>(
+    await withAudienceSettings(db, false, (tx) =>
+      tx.execute(sql`select ${sql.join(columns, sql`, `)} from ${profilesWith(part)}
+        where p.workspace_id = ${workspaceId}::text`),
+    ),
+  );
+  return part.expressions.map((_, index) => row?.[`m${index}`] === true);
+}
+
 /** Matching profiles ordered by id, a keyset page after `after`. */
 export async function matchingProfiles(
   db: Db,

@@ -4,6 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   AudienceSizes,
   CriteriaDefinitions,
+  ProfileAudiences,
+  ProfileId,
   SampleAnswer,
   SizeAnswer,
   SizeBody,
@@ -85,5 +87,18 @@ export async function audienceRoutes(instance: FastifyInstance, ctx: AppContext)
         .header('content-disposition', `attachment; filename="audience-${request.params.itemId}.csv"`)
         .send(Readable.from(lines));
     },
+  );
+
+  app.get(
+    '/profiles/:profileId/audiences',
+    {
+      schema: {
+        tags,
+        summary: 'The audiences a profile is in now',
+        params: WorkspaceParams.extend({ profileId: ProfileId }),
+        response: { 200: ProfileAudiences, 404: ErrorBody },
+      },
+    },
+    async (request) => audiences.profileAudiences(ctx, request.access, request.params.profileId),
   );
 }

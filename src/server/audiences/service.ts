@@ -5,12 +5,13 @@ import { checkCriteria } from '@shared/criteria/check';
 import type { CriteriaGroup } from '@shared/criteria/tree';
 import type { AppContext } from '../context';
 import { loadDefinitions, type CustomerDefinitions } from '../customers/definitions';
+import { findProfile } from '../customers/profiles-repository';
 import { AppError, notFound } from '../http/errors';
 import type { SchemaScope } from '../items/scope';
 import type { ItemSaveHook } from '../items/save-hooks';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { CUSTOMER_PARTITIONS } from '../db/schema';
-import { compileCriteria, customerTables } from './compile';
+import { compileCriteria, customerTables, profileTables } from './compile';
 import * as repo from './repository';
 
 const refused = (node: string, message: string) =>
@@ -131,6 +132,35 @@ export async function recordDailyAudienceSizes(ctx: AppContext): Promise<number>
     await measureAudienceSizes(ctx, workspaceId, now);
   }
   return 0;
+}
+
+/**
+ * The audiences a profile is in now (any member may ask): every audience whose criteria check, compiled
+ * over that profile's rows alone (`profileTables`) and decided in one statement.
+ */
+export async function profileAudiences(ctx: AppContext, access: WorkspaceAccess, profileId: string) {
+  const workspaceId = access.workspace.id;
+  if (!(await findProfile(ctx.db, workspaceId, profileId))) throw notFound('Profile not found');
+  const defs = await loadDefinitions(ctx.db, workspaceId);
+  const now = new Date();
+  const tables = profileTables(workspaceId, profileId);
+  const joins: SQL[] = [];
+  const audiences: { id: string; label: string }[] = [];
+  const expressions: SQL[] = [];
+  for (const [id, audience] of defs.catalog.audiences) {
+    const criteria = audience.criteria ?? { label: '1', predicate: 'and', children: [] };
+    if (checkCriteria(criteria, defs.catalog, id)) continue;
+    audiences.push({ id, label: audience.label });
+    expressions.push(
+      compileCriteria(criteria as CriteriaGroup, defs.catalog, now, workspaceId, id, joins, tables).matches,
+    );
+  }
+  const holds = await repo.matchEach(ctx.db, workspaceId, { expressions, profiles: tables.profiles, joins });
+  return {
+    audiences: audiences
+      .filter((_, index) => holds[index])
+      .sort((a, b) => a.label.localeCompare(b.label) || a.id.localeCompare(b.id)),
+  };
 }
 
 const CSV_PAGE = 5000;

@@ -1,13 +1,17 @@
+import type { EmailConsentState } from '@shared/api/customers';
 import { addProgress, type BatchProgress } from '../batches/repository';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
-import type { ImportKind, ProfileRow } from './customer-rows';
+import type { ImportKind } from './customer-rows';
+import { applyImportConsents } from './profiles-repository';
 import * as repo from './repository';
 import * as segments from './segments';
 
 /** Rows to write in one transaction, with the progress they make. */
 export interface Chunk {
-  profiles: ProfileRow[];
+  profiles: [id: string, attributes: Record<string, unknown>][];
+  /** Email consents given by the rows (the reserved `emailConsent` field). */
+  consents: Map<string, EmailConsentState>;
   events: repo.EventsByKey;
   eventCount: number;
   progress: BatchProgress;
@@ -66,6 +70,7 @@ export class ChunkWriter {
     const { workspaceId } = this;
     return this.ctx.db.transaction(async (tx) => {
       await repo.upsertProfiles(tx, workspaceId, chunk.profiles);
+      await applyImportConsents(tx, workspaceId, chunk.consents);
       if (segment === undefined) await repo.insertEvents(tx, workspaceId, chunk.events);
       else await segments.copyIntoSegment(tx, segment, workspaceId, chunk.events);
       await addProgress(tx, workspaceId, this.batchId, chunk.progress);

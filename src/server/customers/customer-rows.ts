@@ -1,4 +1,5 @@
 import { convertValue, isBlank, toStoredDate } from '@shared/criteria/convert';
+import { EMAIL_CONSENT_STATE, type EmailConsentState } from '@shared/api/customers';
 import type { AttributeType } from '@shared/criteria/operators';
 import { ANONYMOUS_PREFIX, INGEST_MESSAGES } from '@shared/api/ingest';
 import type { CustomerDefinitions } from './definitions';
@@ -7,7 +8,8 @@ import type { EventTuple } from './repository';
 
 export type ImportKind = 'profiles' | 'customer-events';
 
-export type ProfileRow = [string, Record<string, unknown>];
+/** A profile's id, attributes and, when the row has the reserved `emailConsent` field, its email consent. */
+type ProfileRow = [string, Record<string, unknown>, EmailConsentState?];
 type Row<K extends ImportKind> = K extends 'profiles' ? ProfileRow : EventTuple;
 export type Converted<K extends ImportKind> = { row: Row<K> } | { error: string };
 
@@ -42,7 +44,7 @@ function convertFields(
 export type ReadRecord = Exclude<RecordLine, { error: string }>;
 
 /** The names a row itself has; the other CSV columns are attributes or properties. */
-const PROFILE_FIELDS: ReadonlySet<string> = new Set(['id', 'attributes']);
+const PROFILE_FIELDS: ReadonlySet<string> = new Set(['id', 'attributes', 'emailConsent']);
 const EVENT_FIELDS: ReadonlySet<string> = new Set(['profileId', 'event', 'at', 'properties']);
 /** A row's own names by kind: not attributes or properties, never mapped. */
 export const OWN_FIELDS: Record<ImportKind, ReadonlySet<string>> = {
@@ -127,14 +129,27 @@ function csvObject(layout: CsvLayout, cells: string[]) {
 const asText = (value: unknown) =>
   typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 
-function profileRow(rawId: unknown, fields: Fields, defs: CustomerDefinitions): Converted<'profiles'> {
+function profileRow(
+  rawId: unknown,
+  fields: Fields,
+  defs: CustomerDefinitions,
+  rawConsent: unknown,
+): Converted<'profiles'> {
   const profileId = asText(rawId);
   if (!profileId) return { error: 'id is required' };
   if (profileId.length > 200) return { error: 'id is longer than 200 characters' };
   if (profileId.startsWith(ANONYMOUS_PREFIX)) return { error: `id: ${INGEST_MESSAGES.reservedId}` };
   if (typeof fields === 'string') return { error: fields };
+  const consent = isBlank(rawConsent)
+    ? undefined
+    : EMAIL_CONSENT_STATE.safeParse(asText(rawConsent).toLowerCase());
+  if (consent && !consent.success)
+    return {
+      error: `emailConsent: ${JSON.stringify(rawConsent)} is not subscribed, unsubscribed or unknown`,
+    };
   const converted = convertFields(fields, defs.attributesByKey, 'attribute');
-  return typeof converted === 'string' ? { error: converted } : { row: [profileId, converted] };
+  if (typeof converted === 'string') return { error: converted };
+  return { row: consent ? [profileId, converted, consent.data] : [profileId, converted] };
 }
 
 /** One live or imported event checked: known profile id, event key, date and properties by type. */
@@ -206,11 +221,18 @@ export class ImportRows {
 
   profile(record: ReadRecord): Converted<'profiles'> {
     if (!('cells' in record)) {
-      const fields = nestedFields(record.value, PROFILE_FIELDS, 'attributes', this.mapped);
-      return profileRow(record.value.id, fields, this.defs);
+      const { value } = record;
+      const fields = nestedFields(value, PROFILE_FIELDS, 'attributes', this.mapped);
+      return profileRow(value.id, fields, this.defs, value.emailConsent);
     }
     const layout = this.layout!;
-    return profileRow(csvCell(layout, record.cells, 'id'), csvFields(layout, record.cells), this.defs);
+    const { cells } = record;
+    return profileRow(
+      csvCell(layout, cells, 'id'),
+      csvFields(layout, cells),
+      this.defs,
+      csvCell(layout, cells, 'emailConsent'),
+    );
   }
 
   event(record: ReadRecord): Converted<'customer-events'> {

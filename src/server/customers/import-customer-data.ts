@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ImportMapping } from '@shared/api/customer-imports';
+import { MAX_BATCH_ERRORS, type EmailConsentState } from '@shared/api/customers';
 import type { BatchProgress } from '../batches/repository';
 import { endBatch, getBatch, startBatch } from '../batches/service';
 import type { AppContext } from '../context';
@@ -11,6 +12,8 @@ import { loadDefinitions } from './definitions';
 import { createDefinitions, resolveMapping } from './import-mapping';
 import { readRecords, type ImportFormat, type RecordLine } from './read-records';
 import * as repo from './repository';
+import { suppressedProfileIds } from './suppression-repository';
+import { suppressedMessage } from './suppression-service';
 import { requireImporter } from './service';
 
 export interface ImportSource {
@@ -46,9 +49,11 @@ export async function importCustomerData(
     kind === 'profiles' ? 'profiles-import' : 'customer-events-import',
     { fileName: source.fileName, bytesTotal: source.bytesTotal },
   );
+  // Read before the body is watched: a watched body flows, and nothing may await while it does.
+  const suppressed = await suppressedProfileIds(ctx.db, workspaceId);
   const body = watchBody(source);
   const rows = new ImportRows(kind, defs, resolved?.columns);
-  const chunk = new ChunkReader(kind, rows);
+  const chunk = new ChunkReader(kind, rows, suppressed);
   const writer = new ChunkWriter(ctx, workspaceId, batchId, kind);
   const flush = async () => writer.write(chunk.take(body.bytesRead));
   try {
@@ -96,11 +101,14 @@ function watchBody(source: ImportSource): BodyWatch {
 class ChunkReader {
   private progress: BatchProgress = { processed: 0, failed: 0, errors: [] };
   private profiles = new Map<string, Record<string, unknown>>();
+  private consents = new Map<string, EmailConsentState>();
   private events: repo.EventsByKey = new Map();
 
   constructor(
     private readonly kind: ImportKind,
     private readonly rows: ImportRows,
+    /** Profile ids on the suppression list: their rows are refused. */
+    private readonly suppressed: ReadonlySet<string>,
   ) {}
 
   /** Rows read into this chunk, taken or refused. */
@@ -122,12 +130,14 @@ class ChunkReader {
     // In id order, so concurrent imports touching the same profiles lock them in the same order.
     const profiles = [...this.profiles.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const events = this.events;
+    const consents = this.consents;
     this.progress = { processed: 0, failed: 0, errors: [] };
     this.profiles = new Map();
+    this.consents = new Map();
     this.events = new Map();
     let eventCount = 0;
     for (const group of events.values()) eventCount += group.length;
-    return { profiles, events, eventCount, progress };
+    return { profiles, consents, events, eventCount, progress };
   }
 
   private refuse(line: number, message: string) {
@@ -137,13 +147,16 @@ class ChunkReader {
 
   private addProfile(line: number, converted: Converted<'profiles'>) {
     if ('error' in converted) return this.refuse(line, converted.error);
-    const [id, attributes] = converted.row;
+    const [id, attributes, consent] = converted.row;
+    if (this.suppressed.has(id)) return this.refuse(line, suppressedMessage(id));
     this.profiles.set(id, { ...this.profiles.get(id), ...attributes });
+    if (consent) this.consents.set(id, consent);
     this.progress.processed += 1;
   }
 
   private addEvent(line: number, converted: Converted<'customer-events'>) {
     if ('error' in converted) return this.refuse(line, converted.error);
+    if (this.suppressed.has(converted.row[0])) return this.refuse(line, suppressedMessage(converted.row[0]));
     const key = converted.row[1];
     const group = this.events.get(key);
     if (group) group.push(converted.row);

@@ -165,27 +165,3 @@ export async function findProfile(db: Db, workspaceId: string, id: string) {
   );
   return row;
 }
-
-/**
- * A profile's latest events. The index leads with the event key, so the workspace's event keys are
- * walked first (a skip scan: one probe per key) and each key's latest events read by one probe.
- */
-export async function latestEvents(db: Db, workspaceId: string, profileId: string, limit: number) {
-  return rows<{ event: string; at: string | Date; properties: Record<string, unknown> }>(
-    await db.execute(sql`
-      with recursive keys(event) as (
-        select min(event) from customer_events where workspace_id = ${workspaceId}::text
-        union all
-        select (select min(event) from customer_events
-                where workspace_id = ${workspaceId}::text and event > keys.event)
-        from keys where keys.event is not null
-      )
-      select e.event, e.at, e.properties from keys
-      cross join lateral (
-        select event, at, properties from customer_events
-        where workspace_id = ${workspaceId}::text and event = keys.event and profile_id = ${profileId}::text
-        order by at desc limit ${limit}::int
-      ) e
-      order by e.at desc limit ${limit}::int`),
-  );
-}

@@ -2,15 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
-import {
-  ImportAnswer,
-  LiveEventsAnswer,
-  LiveEventsBody,
-  ProfileDetail,
-  ProfileId,
-  ProfilePage,
-  ProfilesQuery,
-} from '@shared/api/customers';
+import { ImportAnswer, LiveEventsAnswer, LiveEventsBody } from '@shared/api/customers';
 import { ImportMapping, PreviewAnswer } from '@shared/api/customer-imports';
 import { ErrorBody } from '@shared/api/errors';
 import { z } from 'zod';
@@ -135,7 +127,7 @@ function previewRoute(scope: FastifyInstance, ctx: AppContext, path: string, kin
   );
 }
 
-/** `/api/v1/workspaces/{ws}/profiles…` and `…/customer-events…`, under the workspace scope: customer data imports, tracking and reading. */
+/** `/api/v1/workspaces/{ws}/profiles/import` and `…/customer-events…`, under the workspace scope: customer data imports and tracking. */
 export async function customerRoutes(instance: FastifyInstance, ctx: AppContext) {
   await instance.register(async (scope) => {
     // Imports are streamed: these parsers hand the body over unread, so it is never held whole.
@@ -194,33 +186,6 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
         },
       },
       async (request) => customers.trackEvents(ctx, request.access, request.body.events),
-    );
-
-    app.get(
-      '/profiles',
-      {
-        schema: {
-          tags,
-          summary: 'Profiles by id, keyset-paged',
-          params,
-          querystring: ProfilesQuery,
-          response: { 200: ProfilePage },
-        },
-      },
-      async (request) => customers.listProfiles(ctx, request.access, request.query),
-    );
-
-    app.get(
-      '/profiles/:profileId',
-      {
-        schema: {
-          tags,
-          summary: "One profile's attributes and latest events",
-          params: WorkspaceParams.extend({ profileId: ProfileId }),
-          response: { 200: ProfileDetail },
-        },
-      },
-      async (request) => customers.getProfile(ctx, request.access, request.params.profileId),
     );
   });
 }

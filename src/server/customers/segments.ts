@@ -15,7 +15,8 @@ import { EVENT_COPY_COLUMNS, eventsCopyText, type EventsByKey } from './reposito
  * without indexes, invisible to readers (its table is not attached yet), and its indexes are built
  * once, sorted, when it is attached: COPY and index build take a tenth of that.
  *
- * Segments are never written again (events are never updated or deleted), so attaching is the whole
+ * Segments are never written again (events are never updated; only erasing a profile deletes its
+ * events, wherever they are), so attaching is the whole
  * life of one. Their number is bounded: attaching one more than `maxSegments` folds the smallest into
  * it (its rows copied in before the indexes are built, its tables dropped in the same transaction).
  *

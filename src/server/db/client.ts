@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import postgres from 'postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -80,6 +81,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const client = await PGlite.create(options.pgliteDir, {
     startParams: PGLITE_START_PARAMS,
+    extensions: PGLITE_EXTENSIONS,
     loadDataDir: options.pgliteDir ? undefined : options.pgliteTemplate,
   });
   return {
@@ -150,6 +152,9 @@ export const notificationsFor = (db: Db | Tx): Notifications | undefined => noti
  * memory). One process with a small team's data does well with much less: measured with bench/memory.ts,
  * idle RSS went from about 300 MB to 170 MB.
  */
+/** The contrib extensions the migrations create (pg_trgm: profile search). */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 const PGLITE_START_PARAMS = [
   ...PGlite.defaultStartParams,
   ...[

@@ -225,8 +225,50 @@ export const customerProfiles = pgTable(
     id: text('id').notNull(),
     attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The profile's email consent: subscribed, unsubscribed or unknown (what campaigns read). */
+    emailConsent: text('email_consent').notNull().default('unknown'),
+    /** When and how the consent last changed (an import, a member's edit, the API); null while never set. */
+    emailConsentAt: timestamp('email_consent_at', { withTimezone: true }),
+    emailConsentSource: text('email_consent_source'),
   },
+  // Search (`profiles-repository.ts`) reads a trigram GIN index over the id and the string attribute
+  // values, lowercased: `customer_profiles_search_idx`, added by hand in migration 0021 (drizzle has no
+  // operator class on an expression).
   (t) => [primaryKey({ columns: [t.workspaceId, t.id] })],
+);
+
+/**
+ * A workspace's suppression list: profile ids and email addresses that must not come back or be
+ * written to. Imports and live tracking refuse a listed profile id; campaigns skip a listed address
+ * or profile. Reasons: unsubscribed, bounced, complained, erased (an erased profile kept out) or
+ * manual (added by hand).
+ */
+export const customerSuppressions = pgTable(
+  'customer_suppressions',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    profileId: text('profile_id'),
+    /** Lowercased. */
+    email: text('email'),
+    reason: text('reason').notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+    createdBy: text('created_by'),
+    createdByName: text('created_by_name'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    uniqueIndex('customer_suppressions_profile_key')
+      .on(t.workspaceId, t.profileId)
+      .where(sql`${t.profileId} is not null`),
+    uniqueIndex('customer_suppressions_email_key')
+      .on(t.workspaceId, t.email)
+      .where(sql`${t.email} is not null`),
+    index('customer_suppressions_recent_idx').on(t.workspaceId, t.createdAt),
+  ],
 );
 
 /**
@@ -261,7 +303,8 @@ export const customerEvents = pgTable(
 
 /**
  * Each profile's number of events per event key, kept by `insertEvents` in the transaction of every
- * event insert (the only way events are written; nothing deletes them). It serves the audience
+ * event insert (the only way events are written; an erasure deletes a profile's events and counts
+ * together). It serves the audience
  * compiler's all-time COUNT rules without a where clause: the count at asOf is this count minus the
  * profile's events of that key later than asOf, read from `customer_events_window_idx` (a range that is
  * empty or tiny for an asOf of now), so the rule reads one row per profile instead of every event.

@@ -23,7 +23,9 @@ type AuditTargetType =
   | 'schedule'
   | 'import'
   | 'test-send'
-  | 'file';
+  | 'file'
+  | 'profile'
+  | 'suppression';
 
 export interface AuditRecord {
   workspaceId: string;

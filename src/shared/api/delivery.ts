@@ -161,6 +161,10 @@ export const AUDIT_ACTIONS = [
   'import.finished',
   'customer-events.tracked',
   'customer-events.ingested',
+  'profile.updated',
+  'profile.erased',
+  'suppression.added',
+  'suppression.removed',
   'test-send.sent',
   'test-send.failed',
   'file.uploaded',
@@ -177,7 +181,9 @@ export const AuditEntry = z.object({
   action: z.string(),
   targetType: z
     .string()
-    .describe('item, workspace, member, api-key, webhook, schedule, import, test-send or file'),
+    .describe(
+      'item, workspace, member, api-key, webhook, schedule, import, test-send, file, profile or suppression',
+    ),
   targetId: z.string(),
   label: z
     .string()

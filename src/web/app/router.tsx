@@ -78,6 +78,10 @@ function settingsRoute(): RouteObject {
       { path: 'roles', lazy: screen(() => import('@web/features/settings/roles-route')) },
       { path: 'subscription', lazy: screen(() => import('@web/features/settings/subscription-route')) },
       { path: 'batches', lazy: screen(() => import('@web/features/settings/batches-route')) },
+      {
+        path: 'suppressions',
+        lazy: screen(() => import('@web/features/suppressions/suppressions-route')),
+      },
       { path: 'api-keys', lazy: screen(() => import('@web/features/api-keys/api-keys-route')) },
       { path: 'write-keys', lazy: screen(() => import('@web/features/ingest-keys/write-keys-route')) },
       { path: 'webhooks', lazy: screen(() => import('@web/features/webhooks/webhooks-route')) },
@@ -170,6 +174,10 @@ export function createRoutes(client: QueryClient): RouteObject[] {
                     {
                       path: 'marketing/_customers',
                       lazy: screen(() => import('@web/features/customers/customers-route')),
+                    },
+                    {
+                      path: 'marketing/_customers/:profileId',
+                      lazy: screen(() => import('@web/features/customers/profile-route')),
                     },
                     {
                       path: ':domain',

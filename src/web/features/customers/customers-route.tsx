@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import {
-  Badge,
+  Anchor,
   Button,
   Card,
-  Drawer,
   EmptyState,
   Group,
   Skeleton,
@@ -18,67 +17,23 @@ import { IconSearch, IconUpload, IconUsers } from '@tabler/icons-react';
 import { FormError } from '@web/components/form-error';
 import { formatDateTime } from '@web/lib/dates';
 import { useCurrentWorkspace } from '@web/lib/workspace';
-import { useProfile, useProfiles } from './api/get-profiles';
+import { Link, useNavigate } from 'react-router';
+import { PROFILE_SEARCH_MIN } from '@shared/api/customers';
+import { useProfiles } from './api/get-profiles';
 import { ImportDialog } from './components/import-dialog';
 
 const show = (value: unknown) => (Array.isArray(value) ? value.join(', ') : String(value));
 
-function ProfileDrawer({ ws, id, onClose }: { ws: string; id: string | null; onClose: () => void }) {
-  const { data, error } = useProfile(ws, id);
-  return (
-    <Drawer opened={id !== null} onClose={onClose} position="right" size="md" title={`Profile ${id ?? ''}`}>
-      {error ? (
-        <FormError error={error} />
-      ) : !data ? (
-        <Skeleton h={200} />
-      ) : (
-        <Stack>
-          <Table data-testid="profile-attributes" fz="sm">
-            <Table.Tbody>
-              {Object.entries(data.profile.attributes).map(([key, value]) => (
-                <Table.Tr key={key}>
-                  <Table.Th w={140}>{key}</Table.Th>
-                  <Table.Td>{show(value)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          <Title order={5}>Latest events</Title>
-          {data.events.length === 0 ? (
-            <Text c="dimmed" size="sm">
-              No events yet.
-            </Text>
-          ) : (
-            <Table fz="xs" data-testid="profile-events">
-              <Table.Tbody>
-                {data.events.map((event, index) => (
-                  <Table.Tr key={index}>
-                    <Table.Td>
-                      <Badge variant="light">{event.event}</Badge>
-                    </Table.Td>
-                    <Table.Td>{formatDateTime(event.at)}</Table.Td>
-                    <Table.Td c="dimmed">
-                      {Object.entries(event.properties)
-                        .map(([key, value]) => `${key}: ${show(value)}`)
-                        .join(' · ')}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          )}
-        </Stack>
-      )}
-    </Drawer>
-  );
-}
-
-/** /{workspace}/marketing/_customers: imported customer profiles, paged by id, with the import dialog. */
+/**
+ * /{workspace}/marketing/_customers: customer profiles, paged by id or found by id, email or any string
+ * attribute; a row opens the profile. With the import dialog.
+ */
 export default function CustomersRoute() {
   const workspace = useCurrentWorkspace();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
-  const [openId, setOpenId] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const profilePath = (id: string) => `/${workspace.id}/marketing/_customers/${encodeURIComponent(id)}`;
   const [importOpen, setImportOpen] = useState(false);
   const profiles = useProfiles(workspace.id, debounced);
   const rows = profiles.data?.pages.flatMap((page) => page.profiles) ?? [];
@@ -95,11 +50,16 @@ export default function CustomersRoute() {
       </Group>
       <TextInput
         leftSection={<IconSearch size={16} />}
-        placeholder="Search by profile id"
-        aria-label="Search by profile id"
+        placeholder="Search by id, email or any attribute"
+        aria-label="Search customers"
+        description={
+          search.trim() && search.trim().length < PROFILE_SEARCH_MIN
+            ? `Ids starting with this; from ${PROFILE_SEARCH_MIN} characters, emails and attributes too`
+            : undefined
+        }
         value={search}
         onChange={(event) => setSearch(event.currentTarget.value)}
-        maw={360}
+        maw={420}
       />
       {profiles.error ? (
         <FormError error={profiles.error} />
@@ -128,10 +88,18 @@ export default function CustomersRoute() {
               {rows.map((profile) => (
                 <Table.Tr
                   key={profile.id}
-                  onClick={() => setOpenId(profile.id)}
+                  onClick={() => void navigate(profilePath(profile.id))}
                   style={{ cursor: 'pointer' }}
                 >
-                  <Table.Td fw={550}>{profile.id}</Table.Td>
+                  <Table.Td fw={550}>
+                    <Anchor
+                      component={Link}
+                      to={profilePath(profile.id)}
+                      onClick={(e) => e.stopPropagation()}
+                    >
+                      {profile.id}
+                    </Anchor>
+                  </Table.Td>
                   <Table.Td>
                     <Text size="xs" c="dimmed" lineClamp={1}>
                       {Object.entries(profile.attributes)
@@ -157,7 +125,6 @@ export default function CustomersRoute() {
           Load More
         </Button>
       )}
-      <ProfileDrawer ws={workspace.id} id={openId} onClose={() => setOpenId(null)} />
       <ImportDialog ws={workspace.id} opened={importOpen} onClose={() => setImportOpen(false)} />
     </Stack>
   );

@@ -6,6 +6,7 @@ import {
   IconHistory,
   IconKey,
   IconBroadcast,
+  IconMailOff,
   IconWebhook,
   IconShieldLock,
   IconStack2,
@@ -26,6 +27,12 @@ export const SETTINGS_SECTIONS: { id: string; label: string; icon: Icon; descrip
   { id: 'roles', label: 'Roles', icon: IconShieldLock, description: 'Who may edit, publish and approve' },
   { id: 'subscription', label: 'Subscription', icon: IconCreditCard, description: 'Plan and usage' },
   { id: 'batches', label: 'Batches', icon: IconStack2, description: 'Bulk jobs and their state' },
+  {
+    id: 'suppressions',
+    label: 'Suppression list',
+    icon: IconMailOff,
+    description: 'Customers and addresses that are kept out of imports, tracking and sends',
+  },
   {
     id: 'api-keys',
     label: 'API keys',
