@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ImportMapping } from '@shared/api/customer-imports';
-import { MAX_BATCH_ERRORS, type EmailConsentState } from '@shared/api/customers';
+import type { EmailConsentState } from '@shared/api/customers';
 import type { BatchProgress } from '../batches/repository';
 import { endBatch, getBatch, startBatch } from '../batches/service';
 import type { AppContext } from '../context';
