@@ -32,6 +32,7 @@ let emailId: string;
 let webhookId: string;
 let keyId: string;
 let writeKeyId: string;
+let suppressionId: string;
 let writeKey: string;
 /** An ingestion request with the write key the table created. */
 const ingest = (path: string, payload: object) =>
@@ -305,6 +306,31 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
           { profileId: 'p1', event: 'purchase', at: new Date().toISOString(), properties: { amount: 2 } },
         ],
       }),
+  },
+  'PATCH /api/v1/workspaces/:ws/profiles/:profileId': {
+    action: 'profile.updated',
+    send: async () => {
+      const read = await call(t, 'GET', wsUrl(ws, 'profiles/p1'), manager);
+      const { updatedAt } = read.json().profile;
+      return call(t, 'PATCH', wsUrl(ws, 'profiles/p1'), manager, { updatedAt, emailConsent: 'subscribed' });
+    },
+  },
+  'POST /api/v1/workspaces/:ws/suppressions': {
+    action: 'suppression.added',
+    send: async () => {
+      const res = await call(t, 'POST', wsUrl(ws, 'suppressions'), manager, { email: 'gone@example.test' });
+      suppressionId = res.json().suppression.id;
+      return res;
+    },
+  },
+  'DELETE /api/v1/workspaces/:ws/suppressions/:suppressionId': {
+    action: 'suppression.removed',
+    send: () => call(t, 'DELETE', wsUrl(ws, `suppressions/${suppressionId}`), manager),
+  },
+  // Not suppressed: the ingestion entries below write to p1 again.
+  'DELETE /api/v1/workspaces/:ws/profiles/:profileId': {
+    action: 'profile.erased',
+    send: () => call(t, 'DELETE', wsUrl(ws, 'profiles/p1'), manager),
   },
   'POST /api/v1/workspaces/:ws/emails/:id/test-send': {
     action: 'test-send.sent',

@@ -129,6 +129,7 @@ beforeAll(async () => {
     provider: 'facebook',
     service: post.id,
     placeId: 'place-1',
+    suppressionId: 'entry-1',
   };
   idAfter = {
     'api-keys': key.id,
