@@ -109,8 +109,8 @@ test('writes go on after the migration: a profile upsert and an event land in th
     insert into customer_profiles (workspace_id, id, attributes) values ('w1', 'c1', '{"age": 99}')
     on conflict (workspace_id, id) do update set attributes = excluded.attributes`);
   await database.db.execute(sql`
-    insert into customer_events (workspace_id, profile_id, event, at, properties)
-    values ('w1', 'c1', 'visit', now(), '{}')`);
+    insert into customer_events (workspace_id, profile_id, event, at, properties, ident)
+    values ('w1', 'c1', 'visit', now(), '{}', 0)`);
   const [row] = rows<{ age: number; events: number | string }>(
     await database.db.execute(sql`
       select (attributes->>'age')::int as age,

@@ -11,6 +11,7 @@ import {
   group,
   importBody,
   sizeOf,
+  storedEventLines,
   wsUrl,
   type MarketingDefinitions,
 } from '../factories/customers';
@@ -66,15 +67,7 @@ const track = async (ws: string, events: ReturnType<typeof someEvents>) => {
   expect(res.statusCode, res.body).toBe(200);
 };
 
-const storedEvents = async (ws: string) =>
-  rows<{ line: string }>(
-    await t.database.db.execute(sql`
-      select line from (
-        select profile_id || ' ' || event || ' ' || to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS')
-          || ' ' || properties::text as line
-        from customer_events where workspace_id = ${ws}) e
-      order by line collate "C"`),
-  ).map((row) => row.line);
+const storedEvents = (ws: string) => storedEventLines(t, ws);
 
 const storedCounts = async (ws: string) =>
   rows<{ line: string }>(

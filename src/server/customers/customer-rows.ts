@@ -42,7 +42,7 @@ export type ReadRecord = Exclude<RecordLine, { error: string }>;
 
 /** The names a row itself has; the other CSV columns are attributes or properties. */
 const PROFILE_FIELDS: ReadonlySet<string> = new Set(['id', 'attributes']);
-const EVENT_FIELDS: ReadonlySet<string> = new Set(['profileId', 'event', 'at', 'properties']);
+const EVENT_FIELDS: ReadonlySet<string> = new Set(['profileId', 'event', 'at', 'properties', 'id']);
 
 /** The attributes or properties of an NDJSON row: its nested object, or why the row is refused. */
 function nestedFields(
@@ -108,13 +108,17 @@ function profileRow(rawId: unknown, fields: Fields, defs: CustomerDefinitions): 
   return typeof converted === 'string' ? { error: converted } : { row: [profileId, converted] };
 }
 
-/** One live or imported event checked: known profile id, event key, date and properties by type. */
+/**
+ * One live or imported event checked: known profile id, event key, date and properties by type, and
+ * the source's own id for the event when it has one (blank: none).
+ */
 function eventRow(
   rawId: unknown,
   rawKey: unknown,
   rawAt: unknown,
   fields: Fields,
   defs: CustomerDefinitions,
+  rawEventId?: unknown,
 ): Converted<'customer-events'> {
   const id = asText(rawId);
   if (!id) return { error: 'profileId is required' };
@@ -124,13 +128,23 @@ function eventRow(
   const when = toStoredDate(rawAt);
   if (!when) return { error: `at: ${JSON.stringify(rawAt ?? null)} is not a date` };
   if (typeof fields === 'string') return { error: fields };
+  const eventId = asText(rawEventId);
+  if (eventId.length > 200) return { error: 'id is longer than 200 characters' };
   const converted = convertFields(fields, propertyTypes, 'property');
-  return typeof converted === 'string' ? { error: converted } : { row: [id, key, when, converted] };
+  if (typeof converted === 'string') return { error: converted };
+  return { row: eventId ? [id, key, when, converted, eventId] : [id, key, when, converted] };
 }
 
 /** An NDJSON or live event. */
 export const eventFromObject = (value: Record<string, unknown>, defs: CustomerDefinitions) =>
-  eventRow(value.profileId, value.event, value.at, nestedFields(value, EVENT_FIELDS, 'properties'), defs);
+  eventRow(
+    value.profileId,
+    value.event,
+    value.at,
+    nestedFields(value, EVENT_FIELDS, 'properties'),
+    defs,
+    value.id,
+  );
 
 const HEADERS: Record<ImportKind, string[]> = {
   profiles: ['id'],
@@ -181,6 +195,7 @@ export class ImportRows {
       csvCell(layout, cells, 'at'),
       csvFields(layout, cells),
       this.defs,
+      csvCell(layout, cells, 'id'),
     );
   }
 }

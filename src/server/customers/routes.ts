@@ -70,6 +70,8 @@ async function importSource(request: FastifyRequest): Promise<ImportSource> {
   };
 }
 
+const EVENTS_ONCE =
+  'Each event is stored once: an event with the id of one stored for the profile, or without an id the same profile, event, at and properties as one stored, is skipped, and counts only once. ';
 const IMPORT_ANSWER =
   'The whole file is read and written before the answer: 201 with the finished batch (done, or failed with why), its errors naming the lines that did not fit.';
 
@@ -99,7 +101,8 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
               kind === 'profiles'
                 ? 'text/csv (header `id` then attribute keys), application/x-ndjson (`{"id","attributes":{…}}`) or a multipart file. Re-importing an id updates it; an empty cell leaves a value as it was. ' +
                   IMPORT_ANSWER
-                : 'text/csv (header `profileId,event,at` then property keys), application/x-ndjson (`{"profileId","event","at","properties":{…}}`) or a multipart file. ' +
+                : 'text/csv (header `profileId,event,at` then property keys, and an `id` column for the source\'s own event ids), application/x-ndjson (`{"profileId","event","at","properties":{…},"id"}`) or a multipart file. ' +
+                  EVENTS_ONCE +
                   IMPORT_ANSWER,
             consumes: ['text/csv', 'application/x-ndjson', 'multipart/form-data'],
             params,
@@ -119,7 +122,7 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
         schema: {
           tags,
           summary: 'Track up to 1,000 events (all written or none)',
-          description: 'Answers 200 once the events are stored, with how many there were.',
+          description: `${EVENTS_ONCE}Answers 200 once the events are stored, with how many there were.`,
           params,
           body: LiveEventsBody,
           response: { 200: LiveEventsAnswer, 400: ErrorBody, 403: ErrorBody },
