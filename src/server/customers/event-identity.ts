@@ -12,7 +12,9 @@
  * An identity is written once, with the row, and never recomputed: when a row's profile_id is changed
  * (an anonymous visitor's events moved to the profile it became), the row keeps its identity, so a
  * source id still finds it under the new profile; a derived identity stays the one hashed from the
- * profile id it was written with.
+ * profile id it was written with. Identities are unique per profile, so such a move must leave out
+ * (delete) the rows whose identity the new profile has already (`customer_events_ident_idx` refuses
+ * them in their segment; elsewhere they would be stored twice), and move the counts of those it moves.
  */
 
 /** The text a derived identity hashes (SQL: `derivedIdentityText` in migration 0019 spells the same). */
