@@ -18,7 +18,7 @@
  */
 
 /** The text a derived identity hashes (SQL: `derivedIdentityText` in migration 0019 spells the same). */
-export function derivedIdentityText(
+function derivedIdentityText(
   workspaceId: string,
   profileId: string,
   event: string,
@@ -29,7 +29,7 @@ export function derivedIdentityText(
 }
 
 /** The text a source id's identity hashes. */
-export const sourceIdentityText = (workspaceId: string, id: string) => `${workspaceId}\x1e${id}`;
+const sourceIdentityText = (workspaceId: string, id: string) => `${workspaceId}\x1e${id}`;
 
 /** The identity of an event, as COPY text of a bigint. */
 export function eventIdentity(
@@ -136,7 +136,7 @@ let buffer = Buffer.alloc(4096);
  * PostgreSQL's `hashtextextended(text, 0)` (`hash_bytes_extended`, Bob Jenkins' lookup3 over the
  * UTF-8 bytes, as on every little-endian machine) as the decimal text of a signed bigint.
  */
-export function hashTextExtended(text: string): string {
+function hashTextExtended(text: string): string {
   if (text.length * 3 > buffer.length) buffer = Buffer.alloc(text.length * 3);
   const k = buffer;
   let len = k.write(text, 0, 'utf8');
@@ -205,7 +205,7 @@ export function hashTextExtended(text: string): string {
  * The decimal text of the signed 64-bit integer `hi * 2^32 + lo` (hi signed, lo unsigned), in exact
  * double arithmetic (a BigInt took as long as the hash): the value is cut at 10^6 twice.
  */
-export function int64Text(hi: number, lo: number) {
+function int64Text(hi: number, lo: number) {
   let sign = '';
   let high = hi >>> 0;
   if (hi < 0) {
