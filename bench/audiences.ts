@@ -1,8 +1,10 @@
 /**
  * Audiences benchmark (DESIGN §7): seeds one workspace on PostgreSQL with BENCH_PROFILES
  * profiles and BENCH_EVENTS events through the import path (streamed CSV bodies through app.inject),
- * printing the import rates, then times the size of 10 fixed criteria trees (p50/p95 over BENCH_RUNS
- * requests each, server time through app.inject).
+ * printing the import rates, then imports an export overlapping the events (their last tenth again
+ * and as many new ones), checking that only the new ones are stored and the counts stay exact, then
+ * times the size of 10 fixed criteria trees (p50/p95 over BENCH_RUNS requests each, server time
+ * through app.inject).
  *
  *   npx tsx bench/audiences.ts       (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test)
  *   BENCH_PROFILES=100000 BENCH_EVENTS=1000000 npx tsx bench/audiences.ts
@@ -16,6 +18,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { performance } from 'node:perf_hooks';
@@ -97,6 +100,33 @@ function* eventLines() {
       rand() < 0.4
         ? `c${profile},purchase,${at},${Math.floor(rand() * 200)},${skus[i % 4]},\n`
         : `c${profile},visit,${at},,,${rand() < 0.5 ? 'home' : 'pricing'}\n`;
+    if (chunk.length > 64_000) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk;
+}
+
+/**
+ * An export overlapping the imported file: its header, its last tenth, and as many new events (each
+ * added to `fresh`), interleaved.
+ */
+async function* overlapLines(file: string, fresh: Set<string>) {
+  const rand = random(3);
+  const from = EVENTS - Math.floor(EVENTS / 10);
+  let row = 0;
+  let chunk = '';
+  for await (const line of readline.createInterface({ input: fs.createReadStream(file) })) {
+    // Row 0 is the header.
+    if (row === 0 || row > from) chunk += `${line}\n`;
+    if (row++ > from) {
+      const profile = Math.floor(rand() ** 2 * PROFILES);
+      const at = new Date(Date.now() - Math.floor(rand() * 365 * DAY)).toISOString();
+      const added = `c${profile},download,${at},,,`;
+      fresh.add(added);
+      chunk += `${added}\n`;
+    }
     if (chunk.length > 64_000) {
       yield chunk;
       chunk = '';
@@ -234,10 +264,17 @@ async function main() {
         key: 'visit',
         properties: [{ name: 'page', type: 'string' }],
       });
+      // Only the overlapping import has these: the trees below read the same events with it as without.
+      await item('behavioral-event', { name: 'download', key: 'download', properties: [] });
 
       // The file is written before the clock starts, as a customer's export exists before its upload:
       // the import is timed, not this process making up the data (CPU the server would not spend).
-      const importStream = async (what: string, lines: Generator<string>, count: number) => {
+      const importStream = async (
+        what: string,
+        lines: Iterable<string> | AsyncIterable<string>,
+        count: number,
+        label: string = what,
+      ) => {
         const file = path.join(dataDir, `${what}.csv`);
         await pipeline(Readable.from(lines), fs.createWriteStream(file));
         const t0 = performance.now();
@@ -252,15 +289,41 @@ async function main() {
           },
           201,
         );
-        fs.rmSync(file);
+        if (what === 'customer-events') fs.renameSync(file, eventsFile);
+        else fs.rmSync(file);
         const seconds = (performance.now() - t0) / 1000;
         const cpu = process.cpuUsage(cpu0);
         log(
-          `import ${what}: ${batch.processed.toLocaleString()} rows (${batch.failed} failed) in ${seconds.toFixed(1)} s = ${Math.round(count / seconds).toLocaleString()} rows/s (server process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, PostgreSQL CPU ${(postgresCpuSeconds() - pgCpu0).toFixed(1)} s, load ${os.loadavg()[0].toFixed(1)})`,
+          `import ${label}: ${batch.processed.toLocaleString()} rows (${batch.failed} failed) in ${seconds.toFixed(1)} s = ${Math.round(count / seconds).toLocaleString()} rows/s (server process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, PostgreSQL CPU ${(postgresCpuSeconds() - pgCpu0).toFixed(1)} s, load ${os.loadavg()[0].toFixed(1)})`,
         );
       };
       await importStream('profiles', profileLines(), PROFILES);
+      const eventsFile = path.join(dataDir, 'events-imported.csv');
       await importStream('customer-events', eventLines(), EVENTS);
+      // An overlapping export: the last tenth of the events again, and as many new ones (downloads,
+      // which the first import has not), which alone are stored; the counts must stay exact.
+      const stored = async () => {
+        const [row] = rows<{ events: string | number; mismatches: string | number }>(
+          await database.db.execute(sql`
+            select (select count(*) from customer_events) as events,
+              (select count(*) from customer_event_counts c
+               full join (select workspace_id, event, profile_id, count(*) as n from customer_events
+                          group by workspace_id, event, profile_id) e
+                 on e.workspace_id = c.workspace_id and e.event = c.event and e.profile_id = c.profile_id
+               where c.count is distinct from e.n) as mismatches`),
+        );
+        return { events: Number(row.events), mismatches: Number(row.mismatches) };
+      };
+      const before = await stored();
+      const fresh = new Set<string>();
+      const overlap = overlapLines(eventsFile, fresh);
+      await importStream('customer-events', overlap, Math.round(EVENTS / 5), 'overlapping customer-events');
+      const after = await stored();
+      log(
+        `  stored events ${before.events.toLocaleString()} → ${after.events.toLocaleString()} (+${(after.events - before.events).toLocaleString()}, new ${fresh.size.toLocaleString()}); counts not equal to the events: ${before.mismatches} before, ${after.mismatches} after`,
+      );
+      if (after.events - before.events !== fresh.size || after.mismatches)
+        throw new Error('the overlapping import doubled or lost events, or the counts are off');
       return ws;
     }
     const a = (key: string, operator: string, value: unknown) => ({

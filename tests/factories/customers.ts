@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+import { rows } from '@server/db/migrate';
 import type { TestUser } from './users';
 import type { TestApp } from '../helpers/test-app';
 import { call, createItem } from './items';
@@ -101,3 +103,14 @@ export const group = (predicate: string, children: unknown[], label = '1') => ({
 
 export const sizeOf = async (t: TestApp, user: TestUser, ws: string, criteria: unknown, asOf?: string) =>
   call(t, 'POST', wsUrl(ws, 'audiences/size'), user, { criteria, ...(asOf ? { asOf } : {}) });
+
+/** A workspace's stored events, one line each (profile, event, time to the second, properties), sorted. */
+export const storedEventLines = async (t: TestApp, ws: string) =>
+  rows<{ line: string }>(
+    await t.database.db.execute(sql`
+      select line from (
+        select profile_id || ' ' || event || ' ' || to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS')
+          || ' ' || properties::text as line
+        from customer_events where workspace_id = ${ws}) e
+      order by line collate "C"`),
+  ).map((row) => row.line);

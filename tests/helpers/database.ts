@@ -1,8 +1,12 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '@server/db/client';
-import { migrateDatabase } from '@server/db/migrate';
+import { MIGRATIONS_DIR, migrateDatabase } from '@server/db/migrate';
 import { randomId } from '@server/lib/ids';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
@@ -56,4 +60,21 @@ export async function openTestDatabase(options: { migrate?: boolean } = {}): Pro
       await admin.end();
     },
   };
+}
+
+/** Applies the migrations up to number `last` (a database as an earlier release left it). */
+export async function migrateUpTo(database: TestDatabase, last: number) {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-migrations-'));
+  fs.cpSync(MIGRATIONS_DIR, folder, { recursive: true });
+  const journalFile = path.join(folder, 'meta/_journal.json');
+  const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { idx: number }[] };
+  journal.entries = journal.entries.filter((entry) => entry.idx <= last);
+  fs.writeFileSync(journalFile, JSON.stringify(journal));
+  try {
+    const config = { migrationsFolder: folder };
+    if (database.kind === 'pglite') await migratePglite(database.db as never, config);
+    else await migratePostgres(database.db as never, config);
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
 }

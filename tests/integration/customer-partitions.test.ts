@@ -1,12 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import { MIGRATIONS_DIR, migrateDatabase, rows } from '@server/db/migrate';
+import { migrateDatabase, rows } from '@server/db/migrate';
 import { CUSTOMER_PARTITIONS } from '@server/db/schema';
-import { openTestDatabase, type TestDatabase } from '../helpers/database';
+import { migrateUpTo, openTestDatabase, type TestDatabase } from '../helpers/database';
 
 /**
  * Migration 0013 turns the customer tables of a database that already holds customer data into hash
@@ -15,23 +10,6 @@ import { openTestDatabase, type TestDatabase } from '../helpers/database';
  */
 let database: TestDatabase;
 let before: string[];
-
-/** The database migrated up to 0012, the last migration before the partitions. */
-async function migrateUpTo0012() {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-migrations-'));
-  fs.cpSync(MIGRATIONS_DIR, folder, { recursive: true });
-  const journalFile = path.join(folder, 'meta/_journal.json');
-  const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((entry) => entry.idx <= 12);
-  fs.writeFileSync(journalFile, JSON.stringify(journal));
-  try {
-    const config = { migrationsFolder: folder };
-    if (database.kind === 'pglite') await migratePglite(database.db as never, config);
-    else await migratePostgres(database.db as never, config);
-  } finally {
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
-}
 
 const dump = async () =>
   rows<{ line: string }>(
@@ -48,7 +26,7 @@ const dump = async () =>
 
 beforeAll(async () => {
   database = await openTestDatabase({ migrate: false });
-  await migrateUpTo0012();
+  await migrateUpTo(database, 12);
   for (const ws of ['w1', 'w2']) {
     await database.db.execute(sql`
       insert into workspaces (id, name, basics, roles, subscription, created_by)
@@ -109,8 +87,8 @@ test('writes go on after the migration: a profile upsert and an event land in th
     insert into customer_profiles (workspace_id, id, attributes) values ('w1', 'c1', '{"age": 99}')
     on conflict (workspace_id, id) do update set attributes = excluded.attributes`);
   await database.db.execute(sql`
-    insert into customer_events (workspace_id, profile_id, event, at, properties)
-    values ('w1', 'c1', 'visit', now(), '{}')`);
+    insert into customer_events (workspace_id, profile_id, event, at, properties, ident)
+    values ('w1', 'c1', 'visit', now(), '{}', 0)`);
   const [row] = rows<{ age: number; events: number | string }>(
     await database.db.execute(sql`
       select (attributes->>'age')::int as age,

@@ -226,7 +226,9 @@ describe('write keys', () => {
   it('limits the events of a key per minute with 429, writing nothing of the refused request', async () => {
     const { key } = await createKey();
     const many = (n: number, page: string) =>
-      ({ batch: Array.from({ length: n }, () => visit({ profileId: 'limited' }, page)) }) as const;
+      ({
+        batch: Array.from({ length: n }, (_, i) => visit({ profileId: 'limited' }, `${page}/${i}`)),
+      }) as const;
     expect((await send('batch', key, many(RATE_LIMIT - 5, '/a'))).statusCode).toBe(202);
     const limited = await send('batch', key, many(6, '/b'));
     expect(limited.statusCode).toBe(429);
@@ -444,6 +446,20 @@ describe('an anonymous visitor becoming a known profile', () => {
     expect(res.json()).toMatchObject({ accepted: 3, rejected: 0 });
     expect(await countsOf('merge-batch')).toEqual(['visit 2']);
     expect(await eventsOf('anon:visitor-3')).toEqual([]);
+    expect(await countMismatches()).toBe(0);
+  });
+
+  it('keeps an event sent both before and after the identify (the same id) once', async () => {
+    const { key } = await createKey();
+    const again = { event: 'purchase', properties: { amount: 5 }, id: 'order-77' };
+    await send('track', key, { ...again, anonymousId: 'visitor-4' });
+    await send('track', key, visit({ anonymousId: 'visitor-4' }, '/cart'));
+    // The page retried after the identify: the same order, now under the profile.
+    await send('track', key, { ...again, profileId: 'merge-retry' });
+    await send('identify', key, { profileId: 'merge-retry', anonymousId: 'visitor-4' });
+    expect(await eventsOf('merge-retry')).toEqual(['purchase 1', 'visit 1']);
+    expect(await countsOf('merge-retry')).toEqual(['purchase 1', 'visit 1']);
+    expect(await eventsOf('anon:visitor-4')).toEqual([]);
     expect(await countMismatches()).toBe(0);
   });
 });

@@ -45,7 +45,7 @@ export type ReadRecord = Exclude<RecordLine, { error: string }>;
 
 /** The names a row itself has; the other CSV columns are attributes or properties. */
 const PROFILE_FIELDS: ReadonlySet<string> = new Set(['id', 'attributes', 'emailConsent']);
-const EVENT_FIELDS: ReadonlySet<string> = new Set(['profileId', 'event', 'at', 'properties']);
+const EVENT_FIELDS: ReadonlySet<string> = new Set(['profileId', 'event', 'at', 'properties', 'id']);
 /** A row's own names by kind: not attributes or properties, never mapped. */
 export const OWN_FIELDS: Record<ImportKind, ReadonlySet<string>> = {
   profiles: PROFILE_FIELDS,
@@ -152,13 +152,17 @@ function profileRow(
   return { row: consent ? [profileId, converted, consent.data] : [profileId, converted] };
 }
 
-/** One live or imported event checked: known profile id, event key, date and properties by type. */
+/**
+ * One live or imported event checked: known profile id, event key, date and properties by type, and
+ * the source's own id for the event when it has one (blank: none).
+ */
 function eventRow(
   rawId: unknown,
   rawKey: unknown,
   rawAt: unknown,
   fields: Fields,
   defs: CustomerDefinitions,
+  rawEventId?: unknown,
 ): Converted<'customer-events'> {
   const id = asText(rawId);
   if (!id) return { error: 'profileId is required' };
@@ -169,8 +173,11 @@ function eventRow(
   const when = toStoredDate(rawAt);
   if (!when) return { error: `at: ${JSON.stringify(rawAt ?? null)} is not a date` };
   if (typeof fields === 'string') return { error: fields };
+  const eventId = asText(rawEventId);
+  if (eventId.length > 200) return { error: 'id is longer than 200 characters' };
   const converted = convertFields(fields, propertyTypes, 'property');
-  return typeof converted === 'string' ? { error: converted } : { row: [id, key, when, converted] };
+  if (typeof converted === 'string') return { error: converted };
+  return { row: eventId ? [id, key, when, converted, eventId] : [id, key, when, converted] };
 }
 
 /** An NDJSON or live event. */
@@ -185,6 +192,7 @@ export const eventFromObject = (
     value.at,
     nestedFields(value, EVENT_FIELDS, 'properties', mapped),
     defs,
+    value.id,
   );
 
 const HEADERS: Record<ImportKind, string[]> = {
@@ -245,6 +253,7 @@ export class ImportRows {
       csvCell(layout, cells, 'at'),
       csvFields(layout, cells),
       this.defs,
+      csvCell(layout, cells, 'id'),
     );
   }
 }

@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import { copyFrom, copyRows, copyValue, type Db, type Tx } from '../db/client';
 import { rows } from '../db/migrate';
+import { eventIdentity, jsonbText } from './event-identity';
 
 /** The workspace's customer-profile-attribute, behavioral-event and audience items: what criteria and imports refer to. */
 export interface DefinitionRow {
@@ -49,7 +50,10 @@ export async function upsertProfiles(
   });
 }
 
-/** An event to write; `id` is the source's own id of the event, when it has one. */
+/**
+ * An event to write: its profile, event key, time, properties, and the source's own id for it when the
+ * source has one (its identity; else one is derived from the rest: `event-identity.ts`).
+ */
 export type EventTuple = [
   profileId: string,
   event: string,
@@ -74,63 +78,87 @@ function byEventKey(events: EventTuple[]): EventsByKey {
 const byProfile = (a: EventTuple, b: EventTuple) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 /** The columns the COPY text of `eventsCopyText` fills. */
-export const EVENT_COPY_COLUMNS = ['workspace_id', 'profile_id', 'event', 'at', 'properties'];
+export const EVENT_COPY_COLUMNS = ['workspace_id', 'profile_id', 'event', 'at', 'properties', 'ident'];
+const columns = sql.raw(EVENT_COPY_COLUMNS.join(', '));
 
 /**
- * The COPY text of events, key by key. With `runs`, each key's events are sorted by profile and each
- * profile's run (its number of events of that key) is reported. Written here rather than by copyRows:
- * no row arrays, and the workspace and the event key escaped once (the server's CPU and PostgreSQL's
- * share two cores during an import).
+ * The COPY text of events, key by key, with each event's identity; `sorted`, each key's events sorted
+ * by profile (the order of the live partitions' indexes, so a chunk's entries land on neighbouring
+ * pages). Written here rather than by copyRows: no row arrays, and the workspace and the event key
+ * escaped once (the server's CPU and PostgreSQL's share two cores during an import). The properties
+ * are written as jsonb prints them, the text their identity hashes.
  */
-export function eventsCopyText(
-  workspaceId: string,
-  byKey: EventsByKey,
-  runs?: (event: string, profileId: string, count: number) => void,
-) {
+export function eventsCopyText(workspaceId: string, byKey: EventsByKey, sorted = false) {
   const prefix = `${copyValue(workspaceId)}\t`;
   let text = '';
   for (const key of [...byKey.keys()].sort()) {
     const event = `\t${copyValue(key)}\t`;
-    const group = runs ? byKey.get(key)!.sort(byProfile) : byKey.get(key)!;
-    let run = 0;
-    for (let i = 0; i < group.length; i++) {
-      const [profileId, , at, properties] = group[i];
-      text += `${prefix}${copyValue(profileId)}${event}${at}\t${copyValue(JSON.stringify(properties))}\n`;
-      run += 1;
-      if (runs && (i + 1 === group.length || group[i + 1][0] !== profileId)) {
-        runs(key, profileId, run);
-        run = 0;
-      }
+    const group = sorted ? byKey.get(key)!.sort(byProfile) : byKey.get(key)!;
+    for (const [profileId, , at, properties, id] of group) {
+      const json = jsonbText(properties);
+      const ident = eventIdentity(workspaceId, profileId, key, at, json, id);
+      text += `${prefix}${copyValue(profileId)}${event}${at}\t${copyValue(json)}\t${ident}\n`;
     }
   }
   return text;
 }
 
 /**
- * Writes events into the live partitions and, in the same transaction, adds them to each profile's
- * count per event key (`customer_event_counts`, which the audience compiler reads for all-time COUNT
- * rules). The events are copied in index order, event key then profile, so a chunk's index entries land
- * on neighbouring pages; a profile's events are then side by side, so its count is their run. The
- * counts are merged by one statement in that order, so concurrent imports lock the same rows in the
- * same order. (A large import writes most of its events into segments instead: `segments.ts`.)
+ * Live writers (`insertEvents`) hold this advisory lock shared, and a segment being attached takes it
+ * alone for its last step (`segments.ts`): a live write then either sees the attached segment's events
+ * or is seen by the attach.
+ */
+export const LIVE_EVENTS_LOCK = 0x5e9e48;
+
+/**
+ * Moves staged events into the live partitions, each one not stored yet, and adds those it stored to
+ * each profile's count per event key (`customer_event_counts`, which the audience compiler reads for
+ * all-time COUNT rules), in one statement. An event is stored once per profile: the unique index on
+ * its identity (`on conflict do nothing`: a repeat within the batch, an event already live, or one a
+ * concurrent writer stores first) and a probe of the attached segments, whose identities the live
+ * partitions' index does not hold. Rows are inserted in index order, event key then profile, and the
+ * counts merged in that order, so concurrent writers lock the same rows in the same order. `staged` is
+ * a table of EVENT_COPY_COLUMNS emptied by the statement (a temporary table, or a small segment).
+ */
+export async function insertStaged(tx: Tx, staged: SQLWrapper) {
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${LIVE_EVENTS_LOCK})`);
+  await tx.execute(sql`
+    with staged as (delete from ${staged} returning ${columns}),
+    stored as (
+      insert into customer_events (${columns})
+      select ${columns} from staged s
+      where not exists (
+        select 1 from customer_events e
+        where e.ident = s.ident and e.profile_id = s.profile_id and e.segment <> 0)
+      order by event, profile_id
+      on conflict do nothing
+      returning workspace_id, event, profile_id)
+    insert into customer_event_counts (workspace_id, event, profile_id, count)
+    select workspace_id, event, profile_id, count(*) from stored
+    group by workspace_id, event, profile_id
+    order by workspace_id, event, profile_id
+    on conflict (workspace_id, event, profile_id) do update
+      set count = customer_event_counts.count + excluded.count`);
+}
+
+/**
+ * Writes events into the live partitions, each one once (see `insertStaged`), with their counts: the
+ * events are copied into a staging table first. (A large import writes most of its events into
+ * segments instead: `segments.ts`.)
  */
 export async function insertEvents(db: Db | Tx, workspaceId: string, events: EventsByKey | EventTuple[]) {
   const byKey = Array.isArray(events) ? byEventKey(events) : events;
   if (!byKey.size) return;
-  const counts: { event: string; profileId: string; count: number }[] = [];
-  const text = eventsCopyText(workspaceId, byKey, (event, profileId, count) =>
-    counts.push({ event, profileId, count }),
-  );
+  const text = eventsCopyText(workspaceId, byKey, true);
   // In a transaction of its own (a savepoint inside the caller's): live tracking calls this outside one.
   await db.transaction(async (tx) => {
-    await copyFrom(tx, 'customer_events', EVENT_COPY_COLUMNS, text);
     await tx.execute(sql`
-      insert into customer_event_counts (workspace_id, event, profile_id, count)
-      select ${workspaceId}::text, r.event, r."profileId", r.count
-      from json_to_recordset(${JSON.stringify(counts)}::json) as r(event text, "profileId" text, count bigint)
-      order by r.event, r."profileId"
-      on conflict (workspace_id, event, profile_id) do update
-        set count = customer_event_counts.count + excluded.count`);
+      create temp table if not exists events_import (
+        workspace_id text not null, profile_id text not null, event text not null,
+        at timestamptz not null, properties jsonb not null, ident bigint not null
+      ) on commit delete rows`);
+    await copyFrom(tx, 'events_import', EVENT_COPY_COLUMNS, text);
+    await insertStaged(tx, sql`events_import`);
   });
 }
 

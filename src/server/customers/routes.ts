@@ -100,6 +100,8 @@ const MappingQuery = z.object({
 const MAPPING_HELP =
   ' Columns map to attributes (or event properties) by the `mapping`: `{"columns": {"First Name": {"key": "firstName", "type": "string"}, "notes": "skip"}, "events": {"signup": {"properties": [{"name": "plan", "type": "string"}]}}}`. A column to a key no attribute has, with a `type`, creates that attribute first (an item of customer-profile-attribute, with its history); `events` creates behavioral events or gives existing ones more properties. A column the mapping leaves out goes to the key it spells. The preview (`…/import/preview`, same body) answers a proposed `mapping` to send as it is.';
 
+const EVENTS_ONCE =
+  'Each event is stored once: an event with the id of one stored for the profile, or without an id the same profile, event, at and properties as one stored, is skipped, and counts only once. ';
 const IMPORT_ANSWER =
   'The whole file is read and written before the answer: 201 with the finished batch (done, or failed with why), its errors naming the lines that did not fit.';
 
@@ -154,7 +156,8 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
                 ? 'text/csv (header `id` then attribute keys), application/x-ndjson (`{"id","attributes":{…}}`) or a multipart file. Re-importing an id updates it; an empty cell leaves a value as it was. ' +
                   IMPORT_ANSWER +
                   MAPPING_HELP
-                : 'text/csv (header `profileId,event,at` then property keys), application/x-ndjson (`{"profileId","event","at","properties":{…}}`) or a multipart file. ' +
+                : 'text/csv (header `profileId,event,at` then property keys, and an `id` column for the source\'s own event ids), application/x-ndjson (`{"profileId","event","at","properties":{…},"id"}`) or a multipart file. ' +
+                  EVENTS_ONCE +
                   IMPORT_ANSWER +
                   MAPPING_HELP,
             consumes: ['text/csv', 'application/x-ndjson', 'multipart/form-data'],
@@ -179,7 +182,7 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
         schema: {
           tags,
           summary: 'Track up to 1,000 events (all written or none)',
-          description: 'Answers 200 once the events are stored, with how many there were.',
+          description: `${EVENTS_ONCE}Answers 200 once the events are stored, with how many there were.`,
           params,
           body: LiveEventsBody,
           response: { 200: LiveEventsAnswer, 400: ErrorBody, 403: ErrorBody },

@@ -1,8 +1,14 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { copyFrom, type Db, type Tx } from '../db/client';
 import { rows } from '../db/migrate';
 import { CUSTOMER_PARTITIONS } from '../db/schema';
-import { EVENT_COPY_COLUMNS, eventsCopyText, type EventsByKey } from './repository';
+import {
+  EVENT_COPY_COLUMNS,
+  eventsCopyText,
+  insertStaged,
+  LIVE_EVENTS_LOCK,
+  type EventsByKey,
+} from './repository';
 
 /**
  * Segments: a large import's own partitions of `customer_events` (migration 0014). Every hash partition
@@ -53,7 +59,8 @@ export async function openSegment(db: Db): Promise<number> {
         event text not null,
         at timestamptz not null,
         properties jsonb not null,
-        segment bigint not null default ${sql.raw(String(segment))} check (segment = ${sql.raw(String(segment))})
+        segment bigint not null default ${sql.raw(String(segment))} check (segment = ${sql.raw(String(segment))}),
+        ident bigint not null
       ) partition by hash (profile_id)`);
     for (const n of partitions) {
       await tx.execute(sql`
@@ -85,10 +92,38 @@ const countSegment = (tx: Tx, segment: number) =>
 const addCounts = (tx: Tx) =>
   tx.execute(sql`
     insert into customer_event_counts (workspace_id, event, profile_id, count)
-    select workspace_id, event, profile_id, count from segment_counts
+    select workspace_id, event, profile_id, count from segment_counts where count > 0
     order by workspace_id, event, profile_id
     on conflict (workspace_id, event, profile_id) do update
       set count = customer_event_counts.count + excluded.count`);
+
+/** Whether an event of the segment `s` is stored already, in the partitions `where` picks. */
+const storedAlready = (where: SQL) => sql`
+  exists (select 1 from customer_events e
+          where e.ident = s.ident and e.profile_id = s.profile_id and ${where})`;
+
+/**
+ * Gives the segment its unique index on the identity: built at once when its events are distinct (an
+ * import's are, but for a file that repeats itself); else the repeats are deleted, the first kept.
+ */
+async function uniqueIdentities(tx: Tx, segment: number) {
+  const build = sql`create unique index on ${segmentTable(segment)} (ident, profile_id, segment)`;
+  const built = await tx
+    .transaction(async (savepoint) => {
+      await savepoint.execute(build);
+      return true;
+    })
+    .catch((err: unknown) => {
+      if (!isUniqueViolation(err)) throw err;
+      return false;
+    });
+  if (built) return;
+  // A profile's events are in one partition, where a row's ctid tells the first.
+  await tx.execute(sql`
+    delete from ${segmentTable(segment)} d using ${segmentTable(segment)} k
+    where d.ident = k.ident and d.profile_id = k.profile_id and d.ctid > k.ctid`);
+  await tx.execute(build);
+}
 
 /** The attached segments, smallest first (by the size of partition 0's table). */
 async function attachedSegments(tx: Tx) {
@@ -102,39 +137,54 @@ async function attachedSegments(tx: Tx) {
 }
 
 /**
- * Makes an open segment's events visible, with their counts, in one transaction: a segment of fewer
- * than `directRows` events is moved into the live partitions (not worth partitions of its own);
- * otherwise its indexes are built and its partitions attached, after folding in the smallest attached
- * segment when there are `maxSegments` already.
+ * Makes an open segment's events visible, with their counts, in one transaction, each event once: a
+ * segment of fewer than `directRows` events is moved into the live partitions as live events are
+ * written (not worth partitions of its own); otherwise the events already stored are deleted from it
+ * (in attached segments first, then, with live writes held off, in the live partitions), its indexes
+ * are built and its partitions attached, after folding in the smallest attached segment when there are
+ * `maxSegments` already. Attaching is one at a time, so two imports' segments never both keep an event.
  */
 export async function attachSegment(db: Db, segment: number, rowCount: number, policy: SegmentPolicy) {
   const moved = rowCount < policy.directRows;
+  const table = segmentTable(segment);
   await db.transaction(async (tx) => {
-    await tx.execute(sql`set local enable_partitionwise_aggregate = on`);
-    await countSegment(tx, segment);
     if (moved) {
-      await tx.execute(sql`
-        insert into customer_events (${columns}) select ${columns} from ${segmentTable(segment)}
-        order by event, profile_id`);
-      await tx.execute(sql`drop table ${segmentTable(segment)}`);
-      await addCounts(tx);
+      await insertStaged(tx, table);
+      await tx.execute(sql`drop table ${table}`);
       return;
     }
+    await tx.execute(sql`set local enable_partitionwise_aggregate = on`);
+    await tx.execute(sql`set local enable_partitionwise_join = on`);
     await tx.execute(sql`select pg_advisory_xact_lock(${ATTACH_LOCK})`);
+    // Attached segments change only here, one attach at a time.
+    await tx.execute(sql`delete from ${table} s where ${storedAlready(sql`e.segment <> 0`)}`);
+    await uniqueIdentities(tx, segment);
+    await countSegment(tx, segment);
     const attached = await attachedSegments(tx);
     const folded = attached.length >= policy.maxSegments ? attached[0] : undefined;
     if (folded !== undefined) {
       await tx.execute(sql`
-        insert into ${segmentTable(segment)} (${columns})
+        insert into ${table} (${columns})
         select ${columns} from customer_events where segment = ${folded}::int8`);
     }
+    await tx.execute(
+      sql`create index on ${table} (workspace_id, event, at, profile_id) include (properties)`,
+    );
+    await tx.execute(sql`create index on ${table} (workspace_id, event, profile_id, at)`);
+    // Live writes are held off from here to the commit: each sees the segment attached, or is seen here.
+    await tx.execute(sql`select pg_advisory_xact_lock(${LIVE_EVENTS_LOCK})`);
     await tx.execute(sql`
-      create index on ${segmentTable(segment)} (workspace_id, event, at, profile_id) include (properties)`);
-    await tx.execute(sql`create index on ${segmentTable(segment)} (workspace_id, event, profile_id, at)`);
+      with live as (
+        delete from ${table} s where ${storedAlready(sql`e.segment = 0`)}
+        returning workspace_id, event, profile_id)
+      update segment_counts c set count = c.count - l.count
+      from (select workspace_id, event, profile_id, count(*) as count from live
+            group by workspace_id, event, profile_id) l
+      where c.workspace_id = l.workspace_id and c.event = l.event and c.profile_id = l.profile_id`);
     for (const n of partitions) {
-      await tx.execute(sql`alter table ${segmentTable(segment)} detach partition ${segmentPart(segment, n)}`);
+      await tx.execute(sql`alter table ${table} detach partition ${segmentPart(segment, n)}`);
     }
-    await tx.execute(sql`drop table ${segmentTable(segment)}`);
+    await tx.execute(sql`drop table ${table}`);
     for (const n of partitions) {
       await tx.execute(sql`
         alter table ${liveParent(n)} attach partition ${segmentPart(segment, n)}
@@ -157,9 +207,11 @@ export async function attachSegment(db: Db, segment: number, rowCount: number, p
   }
 }
 
-const isUndefinedTable = (err: unknown) =>
-  (err as { cause?: { code?: string } }).cause?.code === '42P01' ||
-  (err as { code?: string }).code === '42P01';
+const errorCode = (err: unknown) =>
+  (err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code;
+const isUniqueViolation = (err: unknown) => errorCode(err) === '23505';
+
+const isUndefinedTable = (err: unknown) => errorCode(err) === '42P01';
 
 /** Drops an open segment and its events (an import whose segment could not be attached). */
 export async function dropSegment(db: Db, segment: number) {

@@ -294,17 +294,24 @@ export const customerEvents = pgTable(
     properties: jsonb('properties').$type<Record<string, unknown>>().notNull(),
     /** 0 for the live partitions; a large import's own partitions otherwise (`customers/segments.ts`). */
     segment: bigint('segment', { mode: 'number' }).notNull().default(0),
+    /**
+     * The event's identity (`customers/event-identity.ts`): each is stored once per profile. A unique
+     * index must hold the partition keys, so `customer_events_ident_idx` is unique per segment; the
+     * write path keeps it unique across segments (`insertEvents`, `attachSegment`).
+     */
+    ident: bigint('ident', { mode: 'bigint' }).notNull(),
   },
   (t) => [
     index('customer_events_window_idx').on(t.workspaceId, t.event, t.at, t.profileId),
     index('customer_events_event_profile_idx').on(t.workspaceId, t.event, t.profileId, t.at),
+    uniqueIndex('customer_events_ident_idx').on(t.ident, t.profileId, t.segment),
   ],
 );
 
 /**
  * Each profile's number of events per event key, kept by `insertEvents` in the transaction of every
  * event insert (the only way events are written; an erasure deletes a profile's events and counts
- * together). It serves the audience
+ * together): only the events it stored count, never those already there. It serves the audience
  * compiler's all-time COUNT rules without a where clause: the count at asOf is this count minus the
  * profile's events of that key later than asOf, read from `customer_events_window_idx` (a range that is
  * empty or tiny for an asOf of now), so the rule reads one row per profile instead of every event.

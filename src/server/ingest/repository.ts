@@ -76,6 +76,20 @@ export async function moveEvents(
 ): Promise<number> {
   if (!eventKeys.length) return 0;
   const keys = [...eventKeys].sort();
+  // An event the profile already has (the same source id, sent again after the identify) stays once:
+  // the visitor's copy goes, and its count with it, before the rest moves.
+  await tx.execute(sql`
+    with gone as (
+      delete from customer_events v
+      where v.workspace_id = ${workspaceId}::text and v.event = any(${sql.param(keys)}::text[])
+        and v.profile_id = ${from}::text
+        and exists (select 1 from customer_events k
+                    where k.ident = v.ident and k.profile_id = ${to}::text and k.workspace_id = v.workspace_id)
+      returning v.event
+    )
+    update customer_event_counts c set count = c.count - g.n
+    from (select event, count(*) as n from gone group by event) g
+    where c.workspace_id = ${workspaceId}::text and c.event = g.event and c.profile_id = ${from}::text`);
   const moved = rows<{ event: string }>(
     await tx.execute(sql`
       with moved as (

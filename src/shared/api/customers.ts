@@ -34,6 +34,13 @@ export const LiveEvent = z.object({
   event: z.string().min(1).max(200).describe('The key of a behavioral-event item'),
   at: z.string().describe('ISO date-time'),
   properties: z.record(z.string(), z.unknown()).optional(),
+  id: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      "The source's own id for the event: an event sent again with the same id is stored once. Without one, an event is the same as another with the same profile, event, at and properties",
+    ),
 });
 export const LiveEventsBody = z.object({
   events: z.array(LiveEvent).min(1).max(MAX_LIVE_EVENTS),
