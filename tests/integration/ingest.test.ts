@@ -314,6 +314,31 @@ describe('messages', () => {
     ]);
   });
 
+  it('keeps an erased customer on the suppression list out: its tracks and identifies are rejected', async () => {
+    const { key } = await createKey();
+    await send('track', key, visit({ profileId: 'erased-1' }, '/before'));
+    const erased = await call(t, 'DELETE', wsUrl(team.ws, 'profiles/erased-1?suppress=true'), manager);
+    expect(erased.statusCode, erased.body).toBe(200);
+    const res = await send('batch', key, {
+      batch: [
+        visit({ profileId: 'erased-1' }, '/after'),
+        { type: 'identify', profileId: 'erased-1', anonymousId: 'visitor-9', attributes: { city: 'Oslo' } },
+        visit({ profileId: 'kept-1' }),
+      ],
+    });
+    expect(res.json()).toEqual({
+      accepted: 1,
+      rejected: 2,
+      errors: [
+        { index: 0, message: 'profile "erased-1" is on the suppression list: not written' },
+        { index: 1, message: 'profile "erased-1" is on the suppression list: not written' },
+      ],
+    });
+    expect(await eventsOf('erased-1')).toEqual([]);
+    expect((await profile('erased-1')).statusCode).toBe(404);
+    expect(await eventsOf('kept-1')).toEqual(['visit 1']);
+  });
+
   it("takes the spec's analytics event document as a track, and text/plain bodies with ?writeKey=", async () => {
     const { key } = await createKey();
     const res = await t.app.inject({

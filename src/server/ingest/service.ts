@@ -2,6 +2,8 @@ import { INGEST_MESSAGES, WRITE_KEY_PREFIX, type IngestAnswer } from '@shared/ap
 import type { AppContext } from '../context';
 import { loadDefinitions } from '../customers/definitions';
 import * as customers from '../customers/repository';
+import { suppressedAmong } from '../customers/suppression-repository';
+import { suppressedMessage } from '../customers/suppression-service';
 import { forbidden, rateLimited, unauthorized } from '../http/errors';
 import { journal } from '../journal/journal';
 import { hashToken } from '../lib/ids';
@@ -79,17 +81,22 @@ export async function ingest(
     loadDefinitions(ctx.db, workspaceId),
   );
   const now = new Date().toISOString();
+  const parsed = messages.map((message) => parseMessage(message, expected, defs, workspaceId, now));
+  // An erased customer kept on the suppression list stays out, as it does of imports.
+  const named = parsed.flatMap((message) => ('error' in message ? [] : [profileOf(message)]));
+  const suppressed = await suppressedAmong(ctx.db, workspaceId, [...new Set(named)]);
   const events: customers.EventTuple[] = [];
   const known = new Set<string>();
   const identified: Extract<Parsed, { type: 'identify' }>[] = [];
   const errors: IngestAnswer['errors'] = [];
-  messages.forEach((message, index) => {
-    const parsed = parseMessage(message, expected, defs, workspaceId, now);
-    if ('error' in parsed) errors.push({ index, message: parsed.error });
-    else if (parsed.type === 'identify') identified.push(parsed);
+  parsed.forEach((message, index) => {
+    if ('error' in message) errors.push({ index, message: message.error });
+    else if (suppressed.has(profileOf(message)))
+      errors.push({ index, message: suppressedMessage(profileOf(message)) });
+    else if (message.type === 'identify') identified.push(message);
     else {
-      events.push(parsed.row);
-      if (parsed.profileId) known.add(parsed.profileId);
+      events.push(message.row);
+      if (message.profileId) known.add(message.profileId);
     }
   });
   const accepted = events.length + identified.length;
@@ -123,6 +130,10 @@ export async function ingest(
   }
   return { accepted, rejected: errors.length, errors };
 }
+
+/** The profile a message writes to (an anonymous visitor's own id for its events). */
+const profileOf = (message: Exclude<Parsed, { error: string }>) =>
+  message.type === 'identify' ? message.profileId : message.row[0];
 
 /** Each identified profile once, its attributes merged in the order they were sent. */
 function attributesByProfile(identified: { profileId: string; attributes: Record<string, unknown> }[]) {
