@@ -141,10 +141,17 @@ test('a page on another origin sends events with the browser script and they sho
     expect((await (await page.request.get(profileUrl)).json()).events).toHaveLength(3);
     await stranger.close();
 
-    // The customers screen lists the profile.
+    // The customers screen lists the profile, and its page shows what the site sent.
     await page.goto(`/${ws}/marketing/_customers`);
     await expect(page.getByTestId('profiles-table').getByText('site-customer-1')).toBeVisible();
     await shot(page, 'ingest-02-customers');
+    await page.getByTestId('profiles-table').getByRole('link', { name: 'site-customer-1' }).click();
+    const timeline = page.getByTestId('profile-timeline');
+    await expect(timeline.getByRole('row')).toHaveCount(3);
+    await expect(timeline).toContainText('Signup');
+    await expect(timeline).toContainText('Page view');
+    await expect(page.getByTestId('profile-attributes')).toContainText('pro');
+    await shot(page, 'ingest-02b-profile');
     await page.goto(`/${ws}/_settings/write-keys`);
     await expect(page.getByRole('table', { name: 'Write keys' }).getByText('Never')).toBeHidden();
     await shot(page, 'ingest-03-write-key-used');
