@@ -120,10 +120,51 @@ describe('import preview', () => {
     expect(types).toMatchObject({ n: 'number', b: 'boolean', d: 'date', a: 'array', s: 'string', e: null });
   });
 
+  it("reads a CRM export's own id column under its own name, and imports by it with the mapping", async () => {
+    const file = 'Email Address,Customer ID,Age\nkim@example.com,crm-1,30\nlee@example.com,crm-2,40\n';
+    const preview = (await post(importer, 'profiles/import/preview', 'text/csv', file)).json();
+    const byColumn = Object.fromEntries(preview.columns.map((c: { column: string }) => [c.column, c]));
+    expect(byColumn['Customer ID']).toMatchObject({ own: true, match: 'own', key: 'id' });
+    expect(byColumn['Customer ID'].keyChange).toBe('Read as the id of each row');
+    expect(preview.mapping.columns['Customer ID']).toEqual({ key: 'id' });
+    // Without the mapping the file has no id column; with the preview's, it imports by Customer ID.
+    const refused = (await post(importer, 'profiles/import', 'text/csv', file)).json().batch;
+    expect(refused).toMatchObject({ status: 'failed', processed: 0 });
+    const mapped = await post(importer, withMapping('profiles/import', preview.mapping), 'text/csv', file);
+    expect(mapped.json().batch).toMatchObject({ status: 'done', processed: 2, failed: 0 });
+    const profile = (await call(t, 'GET', wsUrl(team.ws, 'profiles/crm-2'), manager)).json().profile;
+    expect(profile.attributes).toMatchObject({ age: 40 });
+    // Events too: a user id, an event name and a timestamp.
+    const events = 'user_id,event_name,timestamp,amount\ncrm-1,purchase,2024-05-01T10:00:00Z,12\n';
+    const eventPreview = (await post(importer, 'customer-events/import/preview', 'text/csv', events)).json();
+    expect(eventPreview.mapping.columns).toMatchObject({
+      user_id: { key: 'profileId' },
+      event_name: { key: 'event' },
+      timestamp: { key: 'at' },
+    });
+    const imported = await post(
+      importer,
+      withMapping('customer-events/import', eventPreview.mapping),
+      'text/csv',
+      events,
+    );
+    expect(imported.json().batch).toMatchObject({ status: 'done', processed: 1 });
+    // Two columns for one own name are refused, naming both.
+    const twice = await post(
+      importer,
+      withMapping('profiles/import', { columns: { 'Customer ID': { key: 'id' } } }),
+      'text/csv',
+      'id,Customer ID\na,b\n',
+    );
+    expect(twice.json().batch.errorGroups[0].message).toBe(
+      'Import stopped: The columns "id" and "Customer ID" both give id',
+    );
+  });
+
   it('refuses a header that cannot be imported with 400, and a member who may not import with 403', async () => {
-    const bad = await post(importer, 'profiles/import/preview', 'text/csv', 'name,id\nx,y');
+    const bad = await post(importer, 'profiles/import/preview', 'text/csv', 'name,email\nx,y');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.message).toBe('The header row must start with id');
+    expect(bad.json().error.message).toBe('The header row needs the column id, or a column mapped to it');
     const denied = await post(viewer, 'profiles/import/preview', 'text/csv', CRM);
     expect(denied.statusCode).toBe(403);
     expect(denied.json().error.message).toBe('You do not have permission to import customer data');
@@ -307,7 +348,11 @@ describe('batch states and grouped errors', () => {
     const stopped = (await post(importer, 'profiles/import', 'text/csv', 'name\nx\n')).json().batch;
     expect(stopped.status).toBe('failed');
     expect(stopped.errorGroups).toEqual([
-      { message: 'Import stopped: The header row must start with id', count: 1, lines: [0] },
+      {
+        message: 'Import stopped: The header row needs the column id, or a column mapped to it',
+        count: 1,
+        lines: [0],
+      },
     ]);
   });
 

@@ -90,9 +90,9 @@ function nestedFields(
 }
 
 /**
- * Where a CSV row's fields are, read once from the header: a column of the row's own names by its
- * name, every other column as an attribute or property. A name given twice takes its last column,
- * in the place of its first, as when the columns were the keys of one object.
+ * Where a CSV row's fields are, read once from the header: a column of the row's own names (by its
+ * name, or mapped to one) by that name, every other column as an attribute or property. A name given
+ * twice takes its last column, in the place of its first, as when the columns were the keys of one object.
  */
 interface CsvLayout {
   columns: string[];
@@ -104,8 +104,20 @@ interface CsvLayout {
 function csvLayout(columns: string[], own: ReadonlySet<string>, mapped: ColumnKeys): CsvLayout {
   const at = new Map<string, number>();
   columns.forEach((name, index) => at.set(name, index));
-  const ownAt = new Map([...at].filter(([name]) => own.has(name)));
-  const fieldColumns = [...at.keys()].filter((name) => !own.has(name));
+  const ownOf = (name: string) => {
+    const to = mapped.get(name);
+    if (to && own.has(to)) return to;
+    return own.has(name) && !mapped.has(name) ? name : undefined;
+  };
+  const ownAt = new Map<string, number>();
+  for (const [name, index] of at) {
+    const ownName = ownOf(name);
+    if (ownName === undefined) continue;
+    const other = [...at.keys()].find((column) => column !== name && ownOf(column) === ownName);
+    if (other !== undefined) throw new Error(`The columns "${name}" and "${other}" both give ${ownName}`);
+    ownAt.set(ownName, index);
+  }
+  const fieldColumns = [...at.keys()].filter((name) => ownOf(name) === undefined && !own.has(name));
   const fields = mapFields({ keys: fieldColumns, values: fieldColumns.map((name) => at.get(name)) }, mapped);
   return { columns, ownAt, fieldKeys: [...fields.keys], fieldAt: fields.values as number[] };
 }
@@ -195,7 +207,13 @@ export const eventFromObject = (
     value.id,
   );
 
-const HEADERS: Record<ImportKind, string[]> = {
+/** The refusal of a CSV header without a row's own columns. */
+export const missingColumnsMessage = (missing: string[]) =>
+  missing.length === 1
+    ? `The header row needs the column ${missing[0]}, or a column mapped to it`
+    : `The header row needs the columns ${missing.join(', ')}, or columns mapped to them`;
+
+export const HEADERS: Record<ImportKind, string[]> = {
   profiles: ['id'],
   'customer-events': ['profileId', 'event', 'at'],
 };
@@ -213,13 +231,12 @@ export class ImportRows {
     private readonly mapped: ColumnKeys = new Map(),
   ) {}
 
-  /** Refuses a CSV header that does not start with the kind's own columns; reads where the fields are. */
+  /** Reads where a CSV's fields are; refuses a header without the kind's own columns, by name or mapped. */
   readonly checkHeader = (columns: string[]) => {
-    const expected = HEADERS[this.kind];
-    if (expected.some((name, index) => columns[index] !== name)) {
-      throw new Error(`The header row must start with ${expected.join(',')}`);
-    }
-    this.layout = csvLayout(columns, OWN_FIELDS[this.kind], this.mapped);
+    const layout = csvLayout(columns, OWN_FIELDS[this.kind], this.mapped);
+    const missing = HEADERS[this.kind].filter((name) => !layout.ownAt.has(name));
+    if (missing.length) throw new Error(missingColumnsMessage(missing));
+    this.layout = layout;
   };
 
   /** The record as one object, for the walk for unsafe text. */

@@ -39,7 +39,7 @@ export async function importCustomerData(
   requireImporter(access);
   const workspaceId = access.workspace.id;
   let defs = await loadDefinitions(ctx.db, workspaceId);
-  const resolved = mapping && resolveMapping(kind, mapping, defs);
+  const resolved = mapping && resolveMapping(kind, mapping, defs, source.format);
   if (resolved && (await createDefinitions(ctx, access, resolved))) {
     defs = await loadDefinitions(ctx.db, workspaceId);
   }

@@ -16,7 +16,13 @@ import { AppError, badRequest } from '../http/errors';
 import { createItem, updateItem } from '../items/service';
 import { schemaIn } from '../items/scope';
 import type { WorkspaceAccess } from '../workspaces/access';
-import { OWN_FIELDS, type ColumnKeys, type ImportKind } from './customer-rows';
+import {
+  HEADERS,
+  missingColumnsMessage,
+  OWN_FIELDS,
+  type ColumnKeys,
+  type ImportKind,
+} from './customer-rows';
 import type { CustomerDefinitions } from './definitions';
 import { readRecords, type ImportFormat, type RecordLine } from './read-records';
 import { listDefinitions } from './repository';
@@ -75,6 +81,31 @@ class ColumnSample {
   }
 }
 
+/** Names a CRM export gives the row's own columns, compared without case, spaces or punctuation. */
+const OWN_ALIASES: Record<string, string[]> = {
+  id: ['id', 'customerid', 'contactid', 'userid', 'profileid', 'externalid', 'clientid', 'memberid'],
+  profileId: ['profileid', 'customerid', 'contactid', 'userid', 'id', 'externalid', 'clientid', 'memberid'],
+  event: ['event', 'eventname', 'eventtype', 'eventkey', 'action'],
+  at: ['at', 'timestamp', 'time', 'occurredat', 'eventtime', 'datetime', 'date', 'createdat'],
+};
+const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * The columns of a CSV header that are the row's own: each own name's column as spelled, else the
+ * first column with one of its usual names (`Customer ID` for id, `timestamp` for at).
+ */
+function ownColumnsOf(kind: ImportKind, columns: string[]) {
+  const found = new Map<string, string>();
+  for (const name of HEADERS[kind]) {
+    const free = (column: string) => !found.has(column);
+    const column =
+      columns.find((c) => c === name && free(c)) ??
+      OWN_ALIASES[name].map((alias) => columns.find((c) => squash(c) === alias && free(c))).find(Boolean);
+    if (column !== undefined) found.set(column, name);
+  }
+  return found;
+}
+
 /** What a preview read: columns in order, the first rows, the events of an event import. */
 class PreviewReader {
   readonly columns = new Map<string, ColumnSample>();
@@ -83,17 +114,24 @@ class PreviewReader {
   readonly eventRows = new Map<string, { rows: number; columns: Set<string> }>();
   rowsRead = 0;
   private header: string[] | undefined;
+  /** A CSV's columns that are the row's own (id, profileId, event, at), by the own name each gives. */
+  readonly ownNames = new Map<string, string>();
 
   constructor(private readonly kind: ImportKind) {}
 
   readonly checkHeader = (columns: string[]) => {
-    const expected = this.kind === 'profiles' ? ['id'] : ['profileId', 'event', 'at'];
-    if (expected.some((name, index) => columns[index] !== name)) {
-      throw badRequest(`The header row must start with ${expected.join(',')}`);
-    }
+    for (const [column, name] of ownColumnsOf(this.kind, columns)) this.ownNames.set(column, name);
+    const found = new Set(this.ownNames.values());
+    const missing = HEADERS[this.kind].filter((name) => !found.has(name));
+    if (missing.length) throw badRequest(missingColumnsMessage(missing));
     this.header = columns;
     for (const column of columns) this.sample(column);
   };
+
+  /** The column that gives an own name (the name itself in NDJSON). */
+  private columnOf(name: string) {
+    return [...this.ownNames].find(([, own]) => own === name)?.[0] ?? name;
+  }
 
   private sample(column: string) {
     let sample = this.columns.get(column);
@@ -124,12 +162,14 @@ class PreviewReader {
     }
     if (this.firstRows.length < PREVIEW_SAMPLE_ROWS) this.firstRows.push(fields);
     if (this.kind === 'customer-events') {
-      const event = asCell(fields.get('event')).trim();
+      const event = asCell(fields.get(this.columnOf('event'))).trim();
       if (!event) return;
       let seen = this.eventRows.get(event);
       if (!seen) this.eventRows.set(event, (seen = { rows: 0, columns: new Set() }));
       seen.rows += 1;
-      for (const [column, value] of fields) if (!own.has(column) && !isBlank(value)) seen.columns.add(column);
+      for (const [column, value] of fields) {
+        if (!own.has(column) && !this.ownNames.has(column) && !isBlank(value)) seen.columns.add(column);
+      }
     }
   }
 
@@ -208,6 +248,7 @@ function proposeColumn(
   sample: ColumnSample,
   known: Known[],
   taken: Set<string>,
+  ownName: string | undefined,
 ): PreviewColumn {
   const { column } = sample;
   const inferred = inferType(sample.values);
@@ -217,13 +258,14 @@ function proposeColumn(
     filled: sample.filled,
     samples: sample.values.slice(0, SAMPLES).map(asCell),
   };
-  if (OWN_FIELDS[kind].has(column)) {
+  if (ownName !== undefined || OWN_FIELDS[kind].has(column)) {
+    const key = ownName ?? column;
     return {
       ...read,
       own: true,
       match: 'own',
-      key: column,
-      keyChange: null,
+      key,
+      keyChange: key === column ? null : `Read as the ${key} of each row`,
       label: column,
       type: 'string',
       options: [],
@@ -270,10 +312,13 @@ export async function previewImport(
   }
   const known = knownOf(kind, defs);
   const taken = new Set(known.map((k) => k.key));
-  const columns = [...reader.columns.values()].map((sample) => proposeColumn(kind, sample, known, taken));
+  const columns = [...reader.columns.values()].map((sample) =>
+    proposeColumn(kind, sample, known, taken, reader.ownNames.get(sample.column)),
+  );
   const mapping: ImportMapping = { columns: {}, events: {} };
   const keyOfColumn = new Map<string, { key: string; type: InferredType }>();
   for (const c of columns) {
+    if (c.own && c.key !== c.column) mapping.columns[c.column] = { key: c.key };
     if (c.own) continue;
     keyOfColumn.set(c.column, { key: c.key, type: toPropertyType(c.type) });
     if (c.match !== 'new') {
@@ -328,6 +373,7 @@ export function resolveMapping(
   kind: ImportKind,
   mapping: ImportMapping,
   defs: CustomerDefinitions,
+  format: ImportFormat,
 ): ResolvedMapping {
   const own = OWN_FIELDS[kind];
   const columns = new Map<string, string | null>();
@@ -345,8 +391,10 @@ export function resolveMapping(
     const other = targets.get(key);
     if (other !== undefined) throw badRequest(`${at}: "${other}" goes to "${key}" too`);
     targets.set(key, column);
-    if (own.has(key)) throw badRequest(`${at}: "${key}" is a column of its own`);
+    // A CSV column may be the row's id (or profileId, event, at) under another name; NDJSON names them.
+    if (own.has(key) && format !== 'csv') throw badRequest(`${at}: "${key}" is a field of its own`);
     columns.set(column, key);
+    if (own.has(key)) continue;
     const exists = kind === 'profiles' ? defs.attributesByKey.has(key) : knownProperties.has(key);
     if (exists || (kind === 'customer-events' && key === column)) continue;
     if (!isDataKey(key) || isReservedName(key)) {

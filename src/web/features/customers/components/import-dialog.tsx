@@ -71,6 +71,8 @@ function mappingOf(
 ): ImportMappingInput {
   const columns: Record<string, ColumnMapping> = {};
   for (const column of preview.columns) {
+    // A row's id (or profileId, event, at) under another name in the file.
+    if (column.own && column.key !== column.column) columns[column.column] = { key: column.key };
     if (column.own) continue;
     const choice = choices[column.column];
     if (choice.action === 'skip') {
@@ -203,6 +205,7 @@ function MappingStep({
   existingKeys: ReadonlySet<string>;
 }) {
   const mapped = preview.columns.filter((column) => !column.own);
+  const renamedOwn = preview.columns.filter((column) => column.own && column.key !== column.column);
   const toCreate = preview.events.filter((event) => preview.mapping.events[event.key]);
   return (
     <Stack gap="xs" data-testid="import-preview">
@@ -210,6 +213,11 @@ function MappingStep({
         {preview.rowsRead.toLocaleString('en')} rows read. Each column goes to the attribute with its key; new
         attributes are created with the import. Nothing is written until you import.
       </Text>
+      {renamedOwn.map((column) => (
+        <Text size="sm" key={column.column} data-testid="own-column">
+          <b>{column.column}</b> is read as each row&apos;s {column.key}.
+        </Text>
+      ))}
       <Table withTableBorder verticalSpacing={6} aria-label="Columns">
         <Table.Thead>
           <Table.Tr>
