@@ -153,10 +153,10 @@ export async function customerRoutes(instance: FastifyInstance, ctx: AppContext)
             summary: kind === 'profiles' ? 'Import customer profiles' : 'Import customer events',
             description:
               kind === 'profiles'
-                ? 'text/csv (header `id` then attribute keys), application/x-ndjson (`{"id","attributes":{…}}`) or a multipart file. Re-importing an id updates it; an empty cell leaves a value as it was. ' +
+                ? 'text/csv (a header with an `id` column, or one mapped to `id`, and attribute keys), application/x-ndjson (`{"id","attributes":{…}}`) or a multipart file. Re-importing an id updates it; an empty cell leaves a value as it was. ' +
                   IMPORT_ANSWER +
                   MAPPING_HELP
-                : 'text/csv (header `profileId,event,at` then property keys, and an `id` column for the source\'s own event ids), application/x-ndjson (`{"profileId","event","at","properties":{…},"id"}`) or a multipart file. ' +
+                : 'text/csv (a header with `profileId`, `event` and `at` columns, or columns mapped to them, property keys, and an `id` column for the source\'s own event ids), application/x-ndjson (`{"profileId","event","at","properties":{…},"id"}`) or a multipart file. ' +
                   EVENTS_ONCE +
                   IMPORT_ANSWER +
                   MAPPING_HELP,
