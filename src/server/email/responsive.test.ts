@@ -49,7 +49,7 @@ describe('responsiveBody', () => {
     expect(responsiveBody('<table width="640"><tr><td>x</td></tr></table>')).toContain(
       'class="marquee-fluid"',
     );
-    const narrow = '<table width="120"><tr><td>x</td></tr></table>';
+    const narrow = '<table width="320"><tr><td>x</td></tr></table>';
     expect(responsiveBody(narrow)).toBe(narrow);
   });
 });

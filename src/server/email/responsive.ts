@@ -12,6 +12,8 @@ import { GMAIL_CLIP_BYTES } from '@shared/api/email';
 const CONTENT_WIDTH = 600;
 /** Below this width the columns of a multi-column row stack. */
 const STACK_BELOW = 480;
+/** The narrowest phone screen: a table fixed wider than this shrinks to the screen. */
+const PHONE_WIDTH = 320;
 
 /** Cells that stack on phones, and fixed-width tables that shrink to the screen. */
 const STACK_CLASS = 'marquee-stack';
@@ -53,12 +55,12 @@ function withStyle(tag: string, declarations: string) {
   return withAttribute(tag, 'style', style ? `${style};${declarations}` : declarations);
 }
 
-/** A width of more than a phone's, in pixels: a width attribute or an inline `width`. */
+/** A fixed width (a width attribute or an inline `width` in pixels) wider than a phone. */
 function isFixedWide(tag: string) {
   const attribute = attributeOf(tag, 'width');
   const inline = /(?:^|;)\s*width\s*:\s*(\d+(?:\.\d+)?)px/i.exec(attributeOf(tag, 'style') ?? '')?.[1];
   const px = inline ?? (attribute && /^\d+$/.test(attribute.trim()) ? attribute : undefined);
-  return px !== undefined && Number(px) > STACK_BELOW - 100;
+  return px !== undefined && Number(px) > PHONE_WIDTH;
 }
 
 interface Cell {
