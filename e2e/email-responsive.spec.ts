@@ -65,6 +65,15 @@ test('a test email reads on a phone: preheader, fluid image, stacked columns; an
   await expect(page.locator('[data-field="preheader"]')).toContainText(
     'Twenty percent off everything this week',
   );
+  // The preview at phone width is the document a phone gets.
+  await page.getByLabel('Template preview size').getByText('Phone', { exact: true }).click();
+  const previewFrame = page.frameLocator('iframe[title="Template preview"]');
+  await expect
+    .poll(async () => (await previewFrame.locator('#right').boundingBox())?.x ?? 0)
+    .toBeLessThan((await previewFrame.locator('#left').boundingBox())!.x + 10);
+  await page.locator('iframe[title="Template preview"]').scrollIntoViewIfNeeded();
+  await shot(page, 'email-responsive-00-preview-phone');
+
   const panel = page.getByTestId('email-test-send');
   await panel.getByRole('button', { name: 'Send test' }).click();
   await expect(panel.getByText(`Test sent to ${testAddress}`)).toBeVisible();
@@ -141,6 +150,19 @@ test('a 1/2 Section built in the editor stacks on a phone in the sent test, unde
   await expect(page.frameLocator('.gjs-frame').locator('td')).toHaveCount(2);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Email Template created')).toBeVisible({ timeout: 15_000 });
+
+  // The saved email's preview at phone width shows the document a phone gets: the halves stacked.
+  const previewCells = page.frameLocator('iframe[title="Template preview"]').locator('td.marquee-stack');
+  await expect(previewCells).toHaveCount(2);
+  await page.getByLabel('Template preview size').getByText('Phone', { exact: true }).click();
+  await expect
+    .poll(async () => {
+      const [a, b] = [await previewCells.nth(0).boundingBox(), await previewCells.nth(1).boundingBox()];
+      return !!a && !!b && b.y >= a.y + a.height - 1;
+    })
+    .toBe(true);
+  await page.locator('iframe[title="Template preview"]').scrollIntoViewIfNeeded();
+  await shot(page, 'email-responsive-05-preview-phone');
 
   const panel = page.getByTestId('email-test-send');
   await panel.getByRole('button', { name: 'Send test' }).click();

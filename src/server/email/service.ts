@@ -8,6 +8,7 @@ import {
   type TestSendProvider,
   type TestSendRecord,
 } from '@shared/api/email';
+import { emailDocument, htmlSize } from '@shared/email/email-document';
 import { fillMergeTags, type MergeAttributes } from '@shared/email/merge-tags';
 import { StorageName } from '@shared/media/contract';
 import { splitEmailList } from '@shared/schemas/marketing';
@@ -26,7 +27,6 @@ import type { WorkspaceAccess } from '../workspaces/access';
 import { isSignedImageLink, signOwnImages, type ImageLink } from '../media/image-links';
 import * as repo from './repository';
 import { absoluteImageUrls, sanitizeMessageHtml } from './sanitize';
-import { emailDocument, htmlSize } from './responsive';
 
 export interface OutgoingMessage {
   to: string[];

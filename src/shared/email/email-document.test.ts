@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailDocument, htmlSize, preheaderHtml, responsiveBody } from './responsive';
+import { emailDocument, htmlSize, preheaderHtml, responsiveBody } from './email-document';
 
 /** The newsletter preset's 50/50 section as the sanitiser writes it, a nested one-cell table inside. */
 const TWO_COLUMNS =

@@ -1,8 +1,9 @@
-import { GMAIL_CLIP_BYTES } from '@shared/api/email';
+import { GMAIL_CLIP_BYTES } from '../api/email';
 
 /**
  * The document a mail client receives, built from a sanitised message body: fluid on phones, with the
- * preview text inboxes show after the subject, and its size against Gmail's clipping limit.
+ * preview text inboxes show after the subject, and its size against Gmail's clipping limit. The server
+ * sends it; the editor's preview shows the same document.
  *
  * This post-processes the sanitised, inlined HTML (always well-formed, attributes double-quoted and
  * escaped, no comments) rather than converting the editor's markup to MJML: see docs/architecture.md.
@@ -154,6 +155,6 @@ export function emailDocument(body: string, options: { preheader?: string } = {}
 
 /** The size of the HTML as sent, and whether Gmail clips it. */
 export function htmlSize(html: string) {
-  const htmlBytes = Buffer.byteLength(html, 'utf8');
+  const htmlBytes = new TextEncoder().encode(html).byteLength;
   return { htmlBytes, clipped: htmlBytes > GMAIL_CLIP_BYTES };
 }
