@@ -220,3 +220,22 @@ export const solidPng = (width: number, height: number, background: { r: number;
   sharp({ create: { width, height, channels: 3, background } })
     .png()
     .toBuffer();
+
+/** Drags a newsletter block from GrapesJS's block panel into the canvas with real mouse input. */
+export async function dragBlock(page: Page, label: string) {
+  // Selecting a component shows its styles; the last button of the views panel brings the blocks back.
+  if ((await page.locator('.gjs-block:visible').count()) === 0)
+    await page.locator('.gjs-pn-views .gjs-pn-btn').last().click();
+  const block = page
+    .locator('.gjs-block:visible')
+    .filter({ has: page.locator('.gjs-block-label', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) })
+    .first();
+  await block.scrollIntoViewIfNeeded({ timeout: 10_000 });
+  const from = (await block.boundingBox())!;
+  const frame = (await page.locator('.gjs-frame').boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(frame.x + frame.width / 2, frame.y + 60, { steps: 12 });
+  await page.mouse.move(frame.x + frame.width / 2, frame.y + 80, { steps: 6 });
+  await page.mouse.up();
+}

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   EmailImageQuery,
+  EmailPreviewAnswer,
+  EmailPreviewQuery,
   ItemTestSendBody,
   MergeTagList,
   TestSendAnswer,
@@ -38,6 +40,21 @@ export async function emailRoutes(instance: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => email.sendItemTest(ctx, request.access, request.params.id, request.body),
+  );
+
+  app.get(
+    '/emails/:id/preview',
+    {
+      schema: {
+        tags,
+        summary:
+          'The saved email item as a test send would send it: subject, preheader, HTML document, text, and the HTML size against Gmail’s 102 KB clipping',
+        params: EmailParams,
+        querystring: EmailPreviewQuery,
+        response: { 200: EmailPreviewAnswer },
+      },
+    },
+    async (request) => email.previewItem(ctx, request.access, request.params.id, request.query),
   );
 
   app.get(

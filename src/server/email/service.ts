@@ -3,10 +3,12 @@ import {
   EMAIL_MESSAGES,
   SENDGRID_SETTING,
   Recipients,
+  type EmailPreviewAnswer,
   type TestSendBody,
   type TestSendProvider,
   type TestSendRecord,
 } from '@shared/api/email';
+import { emailDocument, htmlSize } from '@shared/email/email-document';
 import { fillMergeTags, type MergeAttributes } from '@shared/email/merge-tags';
 import { StorageName } from '@shared/media/contract';
 import { splitEmailList } from '@shared/schemas/marketing';
@@ -33,22 +35,17 @@ export interface OutgoingMessage {
   html: string;
 }
 
-/** A sanitised HTML body as a whole document, the way mail clients expect it. */
-const htmlDocument = (body: string) =>
-  '<!DOCTYPE html><html><head><meta charset="utf-8">' +
-  '<meta name="viewport" content="width=device-width, initial-scale=1"></head>' +
-  `<body>${body}</body></html>`;
-
 /**
  * The message as sent: merge tags filled from the attributes (or their defaults), the HTML sanitised
  * (whatever the caller sent) with the workspace's own images as signed links under PUBLIC_URL that a
- * recipient can load (other relative URLs made absolute there too), and a text part (the
- * given text, or text derived from the HTML).
+ * recipient can load (other relative URLs made absolute there too), made a responsive document with
+ * the preheader as its hidden preview text, and a text part (the given text, or text derived from the
+ * HTML).
  */
 function composeMessage(
   ctx: AppContext,
   workspaceId: string,
-  content: { recipients: string[]; subject: string; text: string; html: string },
+  content: { recipients: string[]; subject: string; text: string; html: string; preheader?: string },
   attributes: MergeAttributes = {},
 ): OutgoingMessage {
   const filledHtml = content.html.trim() ? fillMergeTags(content.html, attributes, { html: true }) : '';
@@ -68,7 +65,7 @@ function composeMessage(
       .replace(/[\r\n]+/g, ' ')
       .trim(),
     text,
-    html: body ? htmlDocument(body) : '',
+    html: body ? emailDocument(body, { preheader: fillMergeTags(content.preheader ?? '', attributes) }) : '',
   };
 }
 
@@ -164,7 +161,11 @@ async function testSend(
     throw providerFailed(error);
   }
   const row = await finishTestSend(ctx, scope, started, { status: 'sent' });
-  return { message: EMAIL_MESSAGES.sentTo(message.to), testSend: presentTestSend(row) };
+  return {
+    message: EMAIL_MESSAGES.sentTo(message.to),
+    testSend: presentTestSend(row),
+    ...htmlSize(message.html),
+  };
 }
 
 /** Records how a test send ended, journaled (the subject labels the audit row). */
@@ -226,9 +227,32 @@ export async function sendTest(
 
 interface StoredEmail {
   subject?: string;
+  preheader?: string;
   textBody?: string;
   testAddresses?: string;
   template?: { combinedMarkup?: string };
+}
+
+/** An email item's stored content as a message to the given recipients. */
+function itemMessage(
+  ctx: AppContext,
+  workspaceId: string,
+  data: StoredEmail,
+  recipients: string[],
+  attributes: MergeAttributes,
+) {
+  return composeMessage(
+    ctx,
+    workspaceId,
+    {
+      recipients,
+      subject: data.subject ?? '',
+      preheader: data.preheader ?? '',
+      text: data.textBody ?? '',
+      html: data.template?.combinedMarkup ?? '',
+    },
+    attributes,
+  );
 }
 
 /** An email item's stored content (sanitised on save), to its test addresses unless others are given. */
@@ -248,21 +272,35 @@ export async function sendItemTest(
   const data = item.data as StoredEmail;
   const addresses = Recipients.safeParse(options.recipients ?? splitEmailList(data.testAddresses ?? ''));
   if (!addresses.success) throw badRequest(`testAddresses: ${addresses.error.issues[0].message}`);
-  const recipients = addresses.data;
   const attributes = await mergeAttributesOf(ctx, access.workspace.id, options);
-  const message = composeMessage(
-    ctx,
-    access.workspace.id,
-    {
-      recipients,
-      subject: data.subject ?? '',
-      text: data.textBody ?? '',
-      html: data.template?.combinedMarkup ?? '',
-    },
-    attributes,
-  );
+  const message = itemMessage(ctx, access.workspace.id, data, addresses.data, attributes);
   if (!message.subject) throw badRequest('subject: Subject is required');
   return testSend(ctx, scope, options.provider, message, id);
+}
+
+/**
+ * The saved email as a test send would send it (merge tags filled from the profile, else their
+ * defaults), with the HTML's size in bytes and whether Gmail clips it; any member may read it, like
+ * the item.
+ */
+export async function previewItem(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  id: string,
+  options: { profileId?: string },
+): Promise<EmailPreviewAnswer> {
+  const scope = schemaIn(access, 'email');
+  const item = await requireItem(ctx, scope, id);
+  const data = item.data as StoredEmail;
+  const attributes = await mergeAttributesOf(ctx, access.workspace.id, options);
+  const message = itemMessage(ctx, access.workspace.id, data, [], attributes);
+  return {
+    subject: message.subject,
+    preheader: fillMergeTags(data.preheader ?? '', attributes).trim(),
+    html: message.html,
+    text: message.text,
+    ...htmlSize(message.html),
+  };
 }
 
 /** The recent test sends of an email item; any member may read them, like the item. */

@@ -12,7 +12,12 @@ export const EMAIL_MESSAGES = {
   rateLimited: (limit: number) =>
     `Too many test sends: this workspace may send ${limit} an hour. Try again later.`,
   sentTo: (recipients: readonly string[]) => `Test sent to ${recipients.join(', ')}`,
+  clipped: (htmlBytes: number) =>
+    `Gmail clips messages over 102 KB: this one is ${Math.ceil(htmlBytes / 1024)} KB.`,
 } as const;
+
+/** Gmail hides the rest of a message whose HTML is over 102 KB behind '[Message clipped]'. */
+export const GMAIL_CLIP_BYTES = 102 * 1024;
 
 /** What switches on test sends through the SendGrid-compatible provider. */
 export const SENDGRID_SETTING = 'SENDGRID_API_KEY';
@@ -46,6 +51,7 @@ export const TestSendBody = z.object({
   subject: z.string().trim().min(1, { error: 'Subject is required' }).max(998),
   text: z.string().max(1_000_000).default(''),
   html: z.string().max(4_000_000).default(''),
+  preheader: z.string().max(1000).optional().describe('Preview text inboxes show after the subject'),
   attributes: MergeAttributesBody.optional(),
   profileId: ProfileId.optional(),
 });
@@ -74,11 +80,30 @@ export const TestSendRecord = z.object({
 });
 export type TestSendRecord = z.infer<typeof TestSendRecord>;
 
+/** The sent HTML's size: Gmail clips a message over {@link GMAIL_CLIP_BYTES}. */
+const HtmlSize = {
+  htmlBytes: z.number().int().describe("The HTML part's size in bytes (UTF-8)"),
+  clipped: z.boolean().describe('Over 102 KB (102 × 1024 bytes): Gmail clips it'),
+};
+
 export const TestSendAnswer = z.object({
   message: z.string().describe("'Test sent to …'"),
   testSend: TestSendRecord,
+  ...HtmlSize,
 });
 export type TestSendAnswer = z.infer<typeof TestSendAnswer>;
+
+/** `GET …/emails/{id}/preview`: the saved email as a test send would send it. */
+export const EmailPreviewQuery = z.object({ profileId: ProfileId.optional() });
+
+export const EmailPreviewAnswer = z.object({
+  subject: z.string(),
+  preheader: z.string(),
+  html: z.string().describe('The HTML part as sent: a whole, responsive document'),
+  text: z.string(),
+  ...HtmlSize,
+});
+export type EmailPreviewAnswer = z.infer<typeof EmailPreviewAnswer>;
 
 export const TestSendList = z.object({ testSends: z.array(TestSendRecord) });
 export type TestSendList = z.infer<typeof TestSendList>;

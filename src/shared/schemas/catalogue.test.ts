@@ -60,7 +60,15 @@ describe('built-in catalogue', () => {
     ]);
     expect(keysOf('audience')).toEqual(['name', 'description', 'criteria', 'socialInterests']);
     expect(keysOf('behavioral-event')).toEqual(['name', 'key', 'properties', 'description']);
-    expect(keysOf('email')).toEqual(['name', 'subject', 'template', 'textBody', 'testAddresses', 'images']);
+    expect(keysOf('email')).toEqual([
+      'name',
+      'subject',
+      'preheader',
+      'template',
+      'textBody',
+      'testAddresses',
+      'images',
+    ]);
     expect(keysOf('copy')).toEqual(['name', 'text', 'channel', 'startTime', 'endTime', 'combinations']);
     expect(keysOf('event')).toEqual([
       'name',
@@ -153,6 +161,13 @@ describe('built-in catalogue', () => {
     expect(validateField(testAddresses, 'a@x.io, nope')).toBe(
       'Test Addresses must be comma-separated email addresses: a@x.io, nope',
     );
+  });
+
+  it("limits an email's preheader to 250 characters", async () => {
+    const { validateField } = await import('../validation/validate-item');
+    const preheader = field('email', 'preheader');
+    expect(validateField(preheader, 'x'.repeat(250))).toBeUndefined();
+    expect(validateField(preheader, 'x'.repeat(251))).toBe('Preheader must be at most 250 characters');
   });
 
   describe.each(BUILT_IN_DOMAINS.flatMap((d) => d.schemas.map((s) => [s.name, s] as [string, SchemaType])))(

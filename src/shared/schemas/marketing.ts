@@ -3,6 +3,8 @@ import { defineDomain, defineSchema } from './define';
 import type { FieldDef, SelectOption } from './types';
 
 const EMAIL_PATTERN = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
+/** Inboxes show about 100 characters of preview text; a little more leaves room for merge tags. */
+const PREHEADER_MAX = 250;
 
 /** 'a@x.io, b@y.org' → ['a@x.io', 'b@y.org']; blanks between commas are dropped. */
 export function splitEmailList(text: string): string[] {
@@ -103,6 +105,18 @@ const email = defineSchema({
   fields: [
     name,
     { key: 'subject', label: 'Subject', type: 'text', required: true },
+    {
+      key: 'preheader',
+      label: 'Preheader',
+      type: 'text',
+      description: 'The preview text inboxes show after the subject (hidden in the email itself).',
+      validators: [
+        {
+          test: (value) => typeof value !== 'string' || value.length <= PREHEADER_MAX,
+          message: `%l must be at most ${PREHEADER_MAX} characters`,
+        },
+      ],
+    },
     { key: 'template', label: 'Template', type: 'email-template', labelWidth: 12 },
     { key: 'textBody', label: 'Text Body', type: 'multiline' },
     {

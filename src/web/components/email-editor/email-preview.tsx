@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Group, Paper, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
+import { emailDocument } from '@shared/email/email-document';
 import { fillMergeTags, mergeTagsIn } from '@shared/email/merge-tags';
 import { useMediaWorkspace } from '../media/media-workspace';
 import { PreviewValuesForm, usePreviewValues } from './preview-profile-values';
@@ -31,7 +32,8 @@ function EmailFrame({ label, body, device }: { label: string; body: string; devi
         title={`${label} preview`}
         // No scripts ever; same origin only so the workspace's own images load with the session.
         sandbox="allow-same-origin"
-        srcDoc={`<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head><body style="margin:0">${body}</body></html>`}
+        // The document a recipient gets: at phone width its columns stack as they will there.
+        srcDoc={emailDocument(body)}
         style={{
           display: 'block',
           width: DEVICE_WIDTHS[device],

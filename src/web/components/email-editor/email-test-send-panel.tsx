@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconSend } from '@tabler/icons-react';
-import type { ItemTestSendBody, TestSendProvider } from '@shared/api/email';
+import { IconAlertTriangle, IconSend } from '@tabler/icons-react';
+import { EMAIL_MESSAGES, type ItemTestSendBody, type TestSendProvider } from '@shared/api/email';
 import { splitEmailList } from '@shared/schemas/marketing';
 import { errorMessage } from '@web/lib/api-client';
 import { SettingHintForCaller, settingOf } from '../setting-hint';
+import { useEmailPreview } from './api/get-email-preview';
 import { useTestSends } from './api/list-test-sends';
 import { useSendTest } from './api/send-test';
 import { RecentTestSends } from './recent-test-sends';
@@ -61,23 +62,41 @@ function TestSendControls({
   );
 }
 
+/** Before sending: the saved email's HTML is over Gmail's 102 KB, so Gmail would clip it. */
+function ClippedWarning({ htmlBytes }: { htmlBytes: number }) {
+  return (
+    <Alert
+      color="yellow"
+      variant="light"
+      icon={<IconAlertTriangle size={18} />}
+      data-testid="email-size-warning"
+    >
+      {EMAIL_MESSAGES.clipped(htmlBytes)}
+    </Alert>
+  );
+}
+
 /**
  * The email item screen's test send: 'Send test' sends the saved email to the item's test
- * addresses and answers 'Test sent to …' or the provider's error; below, the recent test sends.
+ * addresses and answers 'Test sent to …' or the provider's error; before that, a warning when Gmail
+ * would clip the message (the server measures the HTML it sends); below, the recent test sends.
  */
 export function EmailTestSendPanel({
   workspaceId,
   itemId,
+  version,
   testAddresses,
   canSend,
 }: {
   workspaceId: string;
   itemId: string;
+  version?: number;
   testAddresses: unknown;
   canSend: boolean;
 }) {
   const sends = useTestSends(workspaceId, itemId);
   const send = useSendTest(workspaceId, itemId);
+  const preview = useEmailPreview(workspaceId, itemId, version);
   const addresses = splitEmailList(typeof testAddresses === 'string' ? testAddresses : '');
   return (
     <Paper p={{ base: 'sm', sm: 'lg' }} radius="md" data-testid="email-test-send">
@@ -101,6 +120,7 @@ export function EmailTestSendPanel({
             />
           )}
         </Group>
+        {preview.data?.clipped && <ClippedWarning htmlBytes={preview.data.htmlBytes} />}
         {send.isSuccess && (
           <Alert color="teal" variant="light" role="status" withCloseButton onClose={() => send.reset()}>
             {send.data.message}

@@ -265,6 +265,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               <EmailTestSendPanel
                 workspaceId={workspace.id}
                 itemId={id}
+                version={current.version}
                 testAddresses={current.data.testAddresses}
                 canSend={current.abilities.canEdit}
               />
