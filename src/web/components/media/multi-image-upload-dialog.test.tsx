@@ -29,6 +29,8 @@ describe('MultiImageUploadDialog', () => {
       processed: 0,
       failed: 0,
       errors: [],
+      errorGroups: [],
+      errorKinds: 0,
       bytesTotal: null,
       bytesRead: 0,
       startedAt: '2026-01-01T00:00:00.000Z',
