@@ -1,5 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { acceptCookies, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
+import { FakeDns } from '../tests/fixtures/dns-server';
+import { DNS_PORT, acceptCookies, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
+
+const dns = new FakeDns();
+test.beforeAll(async () => {
+  await dns.start(DNS_PORT);
+});
+test.afterAll(() => dns.stop());
 
 test('a manager adds a sender and sees the DNS records its domain needs', async ({ page, context }) => {
   await acceptCookies(context);
@@ -47,6 +54,20 @@ test('a manager adds a sender and sees the DNS records its domain needs', async 
   await page.getByRole('button', { name: 'Save address' }).click();
   await expect(page.getByText('Postal address saved')).toBeVisible();
   await shot(page, '53-settings-sending-records');
+
+  // Checking before the records are published says what is missing; once they are, the domain is verified.
+  await domain.getByRole('button', { name: 'Check DNS records' }).click();
+  const problems = domain.getByRole('list', { name: 'Problems found' });
+  await expect(problems).toContainText('SPF: news.example.test has no TXT record starting with v=spf1');
+  await expect(problems).toContainText('DKIM: marquee1._domainkey.news.example.test has no TXT record');
+  dns.txt.set('news.example.test', ['v=spf1 a mx ~all']);
+  dns.txt.set('marquee1._domainkey.news.example.test', [(await dkim.textContent())!]);
+  await domain.getByRole('button', { name: 'Check DNS records' }).click();
+  await expect(domain.getByText('Verified', { exact: true })).toBeVisible();
+  await expect(problems).toBeHidden();
+  await expect(domain.getByText(/likely land in spam/)).toBeHidden();
+  await expect(senders.getByText('Verified', { exact: true })).toBeVisible();
+  await shot(page, '54-settings-sending-verified');
 
   // Editing keeps the domain and its key.
   await senders.getByRole('button', { name: 'Edit news@news.example.test' }).click();

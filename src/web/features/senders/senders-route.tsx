@@ -316,8 +316,9 @@ function DomainCard({
         </List>
       )}
       <Text size="sm" mb="sm">
-        Publish these TXT records in the DNS of {domain.domain}. Mail from it is signed with DKIM once they
-        are found.
+        {domain.verified
+          ? `Keep these TXT records in the DNS of ${domain.domain}: mail from it is signed with DKIM.`
+          : `Publish these TXT records in the DNS of ${domain.domain}, then check them. Mail from it is signed with DKIM once they are found.`}
       </Text>
       <Table verticalSpacing="xs" aria-label={`DNS records of ${domain.domain}`} layout="fixed">
         <Table.Thead>
