@@ -42,7 +42,9 @@ test('a manager adds a sender and sees the DNS records its domain needs', async 
     ),
   ).toBeVisible();
   await expect(domain.getByTestId('spf-value')).toHaveText('v=spf1 a mx ~all');
-  await expect(domain.getByText('marquee1._domainkey.news.example.test')).toBeVisible();
+  const dkimHost = (await domain
+    .getByText(/^marquee-[a-z0-9]+\._domainkey\.news\.example\.test$/)
+    .textContent())!;
   const dkim = domain.getByTestId('dkim-value');
   await expect(dkim).toHaveText(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/]{300,}=*$/);
   await shot(page, '52-settings-sending');
@@ -59,9 +61,9 @@ test('a manager adds a sender and sees the DNS records its domain needs', async 
   await domain.getByRole('button', { name: 'Check DNS records' }).click();
   const problems = domain.getByRole('list', { name: 'Problems found' });
   await expect(problems).toContainText('SPF: news.example.test has no TXT record starting with v=spf1');
-  await expect(problems).toContainText('DKIM: marquee1._domainkey.news.example.test has no TXT record');
+  await expect(problems).toContainText(`DKIM: ${dkimHost} has no TXT record`);
   dns.txt.set('news.example.test', ['v=spf1 a mx ~all']);
-  dns.txt.set('marquee1._domainkey.news.example.test', [(await dkim.textContent())!]);
+  dns.txt.set(dkimHost, [(await dkim.textContent())!]);
   await domain.getByRole('button', { name: 'Check DNS records' }).click();
   await expect(domain.getByText('Verified', { exact: true })).toBeVisible();
   await expect(problems).toBeHidden();

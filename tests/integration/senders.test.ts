@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { and, eq } from 'drizzle-orm';
 import { MESSAGES } from '@shared/api/errors';
@@ -8,6 +10,7 @@ import { dkimOptionsFor } from '@server/senders/service';
 import { unseal } from '@server/services/sealing';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { FakeDns } from '../fixtures/dns-server';
+import { readOutbox } from '../helpers/outbox';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { call, role, teamWorkspace, type Team } from '../factories/items';
 import { createWorkspace } from '../factories/workspaces';
@@ -25,6 +28,7 @@ beforeAll(async () => {
   manager = await verifiedUser(t, { name: 'Sam Sender' });
   team = await teamWorkspace(t, manager, {
     name: 'Sending',
+    domains: ['blogging', 'marketing'],
     roles: { writer: role('Writer', { canEdit: ['blog-post'] }) },
     people: { 'Wes Writer': ['writer'] },
   });
@@ -72,10 +76,11 @@ describe('senders', () => {
     const settings = await listing();
     expect(settings.senders.map((s) => s.id)).toEqual([sender.id]);
     const domain = domainIn(settings, 'mail.acme.test');
-    expect(domain).toMatchObject({ selector: 'marquee1', verified: false, checkedAt: null, problems: [] });
+    expect(domain).toMatchObject({ verified: false, checkedAt: null, problems: [] });
+    expect(domain.selector).toMatch(/^marquee-[a-z0-9]{10}$/);
     const [spf, dkim] = domain.records;
     expect(spf).toEqual({ kind: 'spf', type: 'TXT', name: 'mail.acme.test', value: 'v=spf1 a mx ~all' });
-    expect(dkim.name).toBe('marquee1._domainkey.mail.acme.test');
+    expect(dkim.name).toBe(`${domain.selector}._domainkey.mail.acme.test`);
     expect(dkim.value).toMatch(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/]+=*$/);
     const key = crypto.createPublicKey({
       key: Buffer.from(dkim.value.split('p=')[1], 'base64'),
@@ -191,6 +196,8 @@ describe('domain verification', () => {
     return res.json() as SendingDomain;
   };
 
+  const dkimName = () => `${domain.selector}._domainkey.mail.acme.test`;
+
   beforeAll(async () => {
     const settings = await listing();
     senderId = settings.senders[0].id;
@@ -204,7 +211,7 @@ describe('domain verification', () => {
     expect(result.checkedAt).not.toBeNull();
     expect(result.problems).toEqual([
       SENDER_MESSAGES.spfMissing('mail.acme.test'),
-      SENDER_MESSAGES.dkimMissing('marquee1._domainkey.mail.acme.test'),
+      SENDER_MESSAGES.dkimMissing(dkimName()),
     ]);
     expect(await dkimOptionsFor(server(), team.ws, 'news@mail.acme.test')).toBeUndefined();
   });
@@ -213,10 +220,10 @@ describe('domain verification', () => {
     const otherKey = crypto.generateKeyPairSync('rsa', { modulusLength: 1024 });
     const otherP = otherKey.publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
     dns.txt.set('mail.acme.test', ['v=spf1 a mx ~all', 'v=spf1 include:other.test ~all']);
-    dns.txt.set('marquee1._domainkey.mail.acme.test', [`v=DKIM1; k=rsa; p=${otherP}`]);
+    dns.txt.set(dkimName(), [`v=DKIM1; k=rsa; p=${otherP}`]);
     expect((await verify()).problems).toEqual([
       SENDER_MESSAGES.spfSeveral('mail.acme.test', 2),
-      SENDER_MESSAGES.dkimWrongKey('marquee1._domainkey.mail.acme.test'),
+      SENDER_MESSAGES.dkimWrongKey(dkimName()),
     ]);
   });
 
@@ -253,7 +260,7 @@ describe('domain verification', () => {
 
   it('signs mail from the verified domain with its key, which the published record verifies', async () => {
     const dkim = await dkimOptionsFor(server(), team.ws, 'Acme News <news@MAIL.acme.test>');
-    expect(dkim).toMatchObject({ domainName: 'mail.acme.test', keySelector: 'marquee1' });
+    expect(dkim).toMatchObject({ domainName: 'mail.acme.test', keySelector: domain.selector });
     expect(await dkimOptionsFor(server(), team.ws, 'someone@unknown.test')).toBeUndefined();
     const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
     const info = await transport.sendMail({
@@ -264,10 +271,58 @@ describe('domain verification', () => {
       dkim,
     });
     const message = (info.message as Buffer).toString('latin1');
-    const p = dns.txt.get('marquee1._domainkey.mail.acme.test')![0].split('p=')[1];
+    const p = dns.txt.get(dkimName())![0].split('p=')[1];
     expect(verifyDkim(message, p)).toBe(true);
     // The same message with its body changed no longer verifies: the check can fail.
     expect(verifyDkim(message.replace('See you', 'See  me'), p)).toBe(false);
+  });
+
+  it('signs a test send when MAIL_FROM is on a domain the workspace verified', async () => {
+    const testSend = async (mailFrom: string, subject: string) => {
+      t.config.mailFrom = mailFrom;
+      const res = await call(t, 'POST', `/fun/testSend/smtp?__marquee_workspace=${team.ws}`, manager, {
+        recipients: ['reader@example.test'],
+        subject,
+        html: '<p>Hello</p>',
+      });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      const mail = readOutbox(t.dataDir).find((m) => m.subject === subject)!;
+      // The outbox writes Unix line ends; DKIM is computed over the CRLF form that goes on the wire.
+      return fs.readFileSync(path.join(t.dataDir, 'outbox', mail.file), 'latin1').replace(/\r?\n/g, '\r\n');
+    };
+    const mailFrom = t.config.mailFrom;
+    try {
+      const signed = await testSend('Acme News <news@mail.acme.test>', 'Signed test');
+      expect(signed).toMatch(/^DKIM-Signature: .*d=mail\.acme\.test;/m);
+      const p = dns.txt.get(dkimName())![0].split('p=')[1];
+      expect(verifyDkim(signed, p)).toBe(true);
+      const unsigned = await testSend('Marquee <no-reply@marquee.local>', 'Unsigned test');
+      expect(unsigned).not.toContain('DKIM-Signature');
+    } finally {
+      t.config.mailFrom = mailFrom;
+    }
+  });
+
+  it('gives another workspace sending from the same domain a key and record of its own', async () => {
+    const other = (await createWorkspace(t.app, manager, 'Sister brand')).id;
+    const res = await call(t, 'POST', `/api/v1/workspaces/${other}/senders`, manager, {
+      fromName: 'Sister',
+      fromAddress: 'hello@mail.acme.test',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const theirs = (await call(t, 'GET', `/api/v1/workspaces/${other}/senders`, manager)).json().domains[0];
+    expect(theirs.selector).not.toBe(domain.selector);
+    expect(theirs.records[1].value).not.toBe(domain.records[1].value);
+    // Both records published side by side: both workspaces verify.
+    dns.txt.set(theirs.records[1].name, [theirs.records[1].value]);
+    const verified = await call(
+      t,
+      'POST',
+      `/api/v1/workspaces/${other}/senders/${res.json().id}/verify`,
+      manager,
+    );
+    expect(verified.json()).toMatchObject({ verified: true, problems: [] });
+    expect(await verify()).toMatchObject({ verified: true, problems: [] });
   });
 
   it('stops signing when a later check finds the records gone', async () => {

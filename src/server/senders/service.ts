@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import {
-  DKIM_SELECTOR,
+  DKIM_SELECTOR_PREFIX,
   SENDER_MESSAGES,
   domainOf,
   type PatchSenderBody,
@@ -67,7 +67,7 @@ async function newDomainKey(ctx: AppContext, workspaceId: string, domain: string
   return {
     workspaceId,
     domain,
-    selector: DKIM_SELECTOR,
+    selector: `${DKIM_SELECTOR_PREFIX}${randomId(10).toLowerCase()}`,
     publicKey: publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
     privateKey: seal(
       ctx.config.secret,

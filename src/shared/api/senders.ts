@@ -15,8 +15,12 @@ export const SENDER_MESSAGES = {
   lookupFailed: (name: string, code: string) => `DNS: looking up ${name} failed (${code})`,
 } as const;
 
-/** The DKIM selector Marquee's keys are published under (`{selector}._domainkey.{domain}`). */
-export const DKIM_SELECTOR = 'marquee1';
+/**
+ * How the DKIM selectors of Marquee's keys begin (`{selector}._domainkey.{domain}`). Each workspace's
+ * key for a domain gets a selector of its own, so two workspaces sending from one domain publish two
+ * records side by side instead of one overwriting the other.
+ */
+export const DKIM_SELECTOR_PREFIX = 'marquee-';
 
 const Address = z
   .string()
