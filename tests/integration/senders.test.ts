@@ -115,6 +115,11 @@ describe('senders', () => {
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json()).toMatchObject({ fromName: 'Acme Deals', replyTo: null });
 
+    // A patch changes only what it names: the first sender keeps its reply-to.
+    const first = after.senders[0];
+    const named = await call(t, 'PATCH', url(`/${first.id}`), manager, { fromName: 'Acme News' });
+    expect(named.json()).toMatchObject({ fromName: 'Acme News', replyTo: 'team@acme.test' });
+
     const moved = await call(t, 'PATCH', url(`/${second.id}`), manager, { fromAddress: 'deals@shop.test' });
     expect(moved.json()).toMatchObject({ domain: 'shop.test' });
     expect((await listing()).domains.map((d) => d.domain)).toEqual(['mail.acme.test', 'shop.test']);
