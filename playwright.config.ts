@@ -13,6 +13,9 @@ const GEOCODER_PORT = PORT + 1000;
 const SOCIAL_PORT = PORT + 1100;
 // Past every checkout's geocoder port (PORT + 1000), so neighbouring E2E_PORTs never collide.
 const VISUALISATION_PORT = PORT + 2000;
+// The sending spec's DNS server (tests/fixtures/dns-server.ts; e2e/fixtures.ts DNS_PORT): UDP, so it
+// shares the number with the visualisation's TCP port. Nothing listens there otherwise.
+const DNS_PORT = VISUALISATION_PORT;
 
 // One fresh data directory per run; the specs read mail from its outbox. The config is evaluated again
 // in each worker, so the directory made by the main process is handed on through the environment.
@@ -110,6 +113,7 @@ export default defineConfig({
         ...fakeSocialEnv(`http://127.0.0.1:${SOCIAL_PORT}`),
         VISUALISATION_URL: `http://127.0.0.1:${VISUALISATION_PORT}/report`,
         VISUALISATION_HEADER: 'X-Report-Key: e2e-key',
+        DNS_SERVERS: `127.0.0.1:${DNS_PORT}`,
       },
     },
   ],

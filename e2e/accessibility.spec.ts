@@ -131,6 +131,12 @@ async function seedAll(browser: Browser): Promise<Seeded> {
       altText: 'A blue harbour',
     })
   ).id;
+  // Settings › Sending with a sender, so its domain's records and the spam warning are audited too.
+  const sender = await page.request.post(`/api/v1/workspaces/${ws}/senders`, {
+    headers: SAME_ORIGIN,
+    data: { fromName: 'Harbour News', fromAddress: 'news@harbour.example.test' },
+  });
+  expect(sender.status(), await sender.text()).toBe(201);
   await context.close();
   return { email: user.email, ws, oobeWs, items };
 }
@@ -242,6 +248,7 @@ test('workspace and settings screens have no serious or critical axe violations'
     ['api-keys', /API keys/i],
     ['write-keys', /Write keys/i],
     ['webhooks', 'Webhooks'],
+    ['sending', 'Sending'],
     ['audit', /Audit/i],
   ] as const) {
     await audit.visit(`/${ws}/_settings/${path}`, heading(name), `settings › ${path}`);

@@ -12,6 +12,8 @@ export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT ?? 8090}`;
  * Headers of a request the web app itself makes: the server refuses cookie-authenticated writes from
  * any other origin, and Playwright's API requests send no Origin of their own.
  */
+/** The UDP port of the DNS server the app's sending-domain checks ask (playwright.config.ts DNS_SERVERS). */
+export const DNS_PORT = Number(process.env.E2E_PORT ?? 8090) + 2000;
 export const SAME_ORIGIN = { origin: BASE_URL };
 
 let counter = 0;

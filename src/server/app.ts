@@ -59,6 +59,7 @@ import { ingestCacheOf } from './ingest/cache';
 import { auditRoutes } from './audit/routes';
 import { deliveryRoutes } from './delivery/routes';
 import { webhookRoutes } from './webhooks/routes';
+import { senderRoutes } from './senders/routes';
 import { scheduleRoutes } from './schedules/routes';
 import { startWorker } from './jobs/worker';
 import { serviceCallbackRoutes, servicesFunRoutes } from './services/routes';
@@ -292,6 +293,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
           writeKeyRoutes,
           auditRoutes,
           webhookRoutes,
+          senderRoutes,
           scheduleRoutes,
           statsRoutes,
         ]),

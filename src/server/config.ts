@@ -19,6 +19,13 @@ export interface Config {
   secret: string;
   smtpUrl?: string;
   mailFrom: string;
+  /**
+   * DNS servers the sending-domain check asks (`DNS_SERVERS`: comma-separated `ip` or `ip:port`);
+   * empty: the system's resolvers.
+   */
+  dnsServers: string[];
+  /** The mail provider's SPF domain that a sending domain's SPF record must include (`MAIL_SPF_INCLUDE`). */
+  spfInclude?: string;
   logLevel: string;
   /**
    * Proxies whose X-Forwarded-For / -Proto are believed (addresses, CIDRs or proxy-addr's names such as
@@ -177,6 +184,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secret: env.MARQUEE_SECRET || readOrCreateSecret(dataDir),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Marquee <no-reply@marquee.local>',
+    dnsServers: (env.DNS_SERVERS ?? '')
+      .split(',')
+      .map((server) => server.trim())
+      .filter(Boolean),
+    spfInclude: env.MAIL_SPF_INCLUDE?.trim() || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     authRateLimit: Number(env.AUTH_RATE_LIMIT ?? 20),

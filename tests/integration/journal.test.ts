@@ -12,6 +12,7 @@ import { newUserInput, verifiedUser, type TestUser } from '../factories/users';
 import { createWorkspace, patchWorkspace } from '../factories/workspaces';
 import { blogPostData, call, createItem, itemUrl, role } from '../factories/items';
 import { defineCustomerData, importBody, wsUrl } from '../factories/customers';
+import { FakeDns } from '../fixtures/dns-server';
 
 /**
  * Every write route journals: a valid request to it leaves an audit row with its action and, on
@@ -30,6 +31,8 @@ let ws: string;
 let postId: string;
 let emailId: string;
 let webhookId: string;
+let senderId: string;
+const dns = new FakeDns();
 let keyId: string;
 let writeKeyId: string;
 let suppressionId: string;
@@ -256,6 +259,34 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
     action: 'webhook.deleted',
     send: () => call(t, 'DELETE', wsUrl(ws, `webhooks/${webhookId}`), manager),
   },
+  'POST /api/v1/workspaces/:ws/senders': {
+    action: 'sender.created',
+    send: async () => {
+      const res = await call(t, 'POST', wsUrl(ws, 'senders'), manager, {
+        fromName: 'News',
+        fromAddress: 'news@journal.test',
+      });
+      senderId = res.json().id;
+      return res;
+    },
+  },
+  'PATCH /api/v1/workspaces/:ws/senders/:id': {
+    action: 'sender.updated',
+    send: () => call(t, 'PATCH', wsUrl(ws, `senders/${senderId}`), manager, { fromName: 'The News' }),
+  },
+  'POST /api/v1/workspaces/:ws/senders/:id/verify': {
+    action: 'sending-domain.checked',
+    send: () => call(t, 'POST', wsUrl(ws, `senders/${senderId}/verify`), manager),
+  },
+  'PUT /api/v1/workspaces/:ws/senders/postal-address': {
+    action: 'postal-address.updated',
+    send: () =>
+      call(t, 'PUT', wsUrl(ws, 'senders/postal-address'), manager, { postalAddress: '1 Market Street' }),
+  },
+  'DELETE /api/v1/workspaces/:ws/senders/:id': {
+    action: 'sender.deleted',
+    send: () => call(t, 'DELETE', wsUrl(ws, `senders/${senderId}`), manager),
+  },
   'POST /api/v1/workspaces/:ws/files': {
     action: 'file.uploaded',
     send: async () => {
@@ -375,6 +406,7 @@ beforeAll(async () => {
   t = await createTestApp(
     {
       webhookAllowPrivate: true,
+      dnsServers: [await dns.start()],
       visualisation: { url: `http://127.0.0.1:${port}/stats`, header: undefined },
     },
     { onRoute: seen },
@@ -399,6 +431,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await new Promise((resolve) => visualisation.close(resolve));
+  await dns.stop();
 });
 
 describe('the write journal', () => {

@@ -104,6 +104,7 @@ beforeAll(async () => {
     events: ['item.saved'],
     active: false,
   });
+  const sender = await created('POST', '/senders', { fromName: 'News', fromAddress: 'news@scope.test' });
   const batch = await created('POST', '/batches', { kind: 'image-upload', total: 1 });
   await created('POST', '/members/invitations', { email: 'invited@example.com', roles: [] });
   const schedule = await call(t, 'POST', `${itemUrl(ws, 'blog-post', post.id)}/schedules`, manager, {
@@ -136,6 +137,7 @@ beforeAll(async () => {
     // The scope answers before the key is looked up, so any id of the right shape will do.
     'write-keys': key.id,
     webhooks: hook.id,
+    senders: sender.id,
     items: post.id,
     emails: post.id,
     'generate-types': 'blog-post',

@@ -802,3 +802,59 @@ export const audienceSizes = pgTable(
     index('audience_sizes_day_idx').on(t.workspaceId, t.day),
   ],
 );
+
+/** The From identities of a workspace's campaigns (Settings › Sending); managers write, members read. */
+export const senders = pgTable(
+  'senders',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    fromName: text('from_name').notNull(),
+    fromAddress: text('from_address').notNull(),
+    replyTo: text('reply_to'),
+    /** The domain of from_address, lower case: the sending_domains row its mail is signed with. */
+    domain: text('domain').notNull(),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.id] })],
+);
+
+/**
+ * A domain the workspace sends from: the DKIM key pair Marquee generated for it (the private key sealed
+ * under MARQUEE_SECRET for this workspace and domain) and what the last DNS check found. The row stays
+ * when its last sender goes, so a sender added again keeps the key already published.
+ */
+export const sendingDomains = pgTable(
+  'sending_domains',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    domain: text('domain').notNull(),
+    selector: text('selector').notNull(),
+    /** The public key as published in the DKIM record's p= (base64 of the SubjectPublicKeyInfo DER). */
+    publicKey: text('public_key').notNull(),
+    privateKey: text('private_key').notNull(),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    problems: text('problems')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.domain] })],
+);
+
+/** A workspace's sending settings: the postal address every campaign's footer carries. */
+export const sendingSettings = pgTable('sending_settings', {
+  workspaceId: text('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  postalAddress: text('postal_address').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  updatedBy: text('updated_by').notNull(),
+});

@@ -19,6 +19,7 @@ import { findProfile } from '../customers/repository';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
 import { actorOf, journal } from '../journal/journal';
 import { requireItem } from '../items/service';
+import { dkimOptionsFor } from '../senders/service';
 import { thumbnailOf } from '../media/resize';
 import { imageChecksOf } from '../media/image-checks';
 import type { OutputFormat } from '../files/images';
@@ -78,8 +79,15 @@ function requireConfigured(ctx: AppContext, provider: TestSendProvider) {
 }
 
 /** Hands the message to the provider; throws with the provider's own words when it refuses. */
-async function deliver(ctx: AppContext, provider: TestSendProvider, message: OutgoingMessage) {
+async function deliver(
+  ctx: AppContext,
+  provider: TestSendProvider,
+  message: OutgoingMessage,
+  workspaceId: string,
+) {
   if (provider === 'smtp') {
+    // Signed with the workspace's DKIM key when MAIL_FROM's domain is one it has verified.
+    const dkim = await dkimOptionsFor(ctx, workspaceId, ctx.config.mailFrom);
     // SMTP_URL when set, else the outbox in DATA_DIR/outbox.
     try {
       await ctx.mailer.send({
@@ -87,6 +95,7 @@ async function deliver(ctx: AppContext, provider: TestSendProvider, message: Out
         subject: message.subject,
         text: message.text,
         ...(message.html ? { html: message.html } : {}),
+        ...(dkim ? { dkim } : {}),
       });
     } catch (err) {
       throw new Error(`The mail server refused the message: ${(err as Error).message}`, { cause: err });
@@ -153,7 +162,7 @@ async function testSend(
     throw rateLimited(EMAIL_MESSAGES.rateLimited(ctx.config.testSendsPerHour));
   }
   try {
-    await deliver(ctx, provider, message);
+    await deliver(ctx, provider, message, scope.workspace.id);
   } catch (err) {
     const error = (err as Error).message;
     ctx.log.warn({ provider, workspaceId: scope.workspace.id, error }, 'test send failed');

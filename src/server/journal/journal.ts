@@ -25,7 +25,9 @@ type AuditTargetType =
   | 'test-send'
   | 'file'
   | 'profile'
-  | 'suppression';
+  | 'suppression'
+  | 'sender'
+  | 'sending-domain';
 
 export interface AuditRecord {
   workspaceId: string;

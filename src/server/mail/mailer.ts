@@ -11,6 +11,8 @@ export interface Mail {
   html?: string;
   /** The link the mail exists for; logged when writing to the outbox so a laptop user can follow it. */
   link?: string;
+  /** nodemailer's DKIM signing options (senders/service.ts dkimOptionsFor). */
+  dkim?: { domainName: string; keySelector: string; privateKey: string };
 }
 
 export interface Mailer {
@@ -41,6 +43,7 @@ export function createMailer(options: {
           subject: mail.subject,
           text: mail.text,
           html: mail.html,
+          dkim: mail.dkim,
         });
       },
     };
@@ -59,6 +62,7 @@ export function createMailer(options: {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        dkim: mail.dkim,
       });
       await fs.mkdir(options.outboxDir, { recursive: true });
       const file = path.join(

@@ -165,6 +165,11 @@ export const AUDIT_ACTIONS = [
   'profile.erased',
   'suppression.added',
   'suppression.removed',
+  'sender.created',
+  'sender.updated',
+  'sender.deleted',
+  'sending-domain.checked',
+  'postal-address.updated',
   'test-send.sent',
   'test-send.failed',
   'file.uploaded',
@@ -182,7 +187,7 @@ export const AuditEntry = z.object({
   targetType: z
     .string()
     .describe(
-      'item, workspace, member, api-key, webhook, schedule, import, test-send, file, profile or suppression',
+      'item, workspace, member, api-key, webhook, schedule, import, test-send, file, profile, suppression, sender or sending-domain',
     ),
   targetId: z.string(),
   label: z

@@ -7,6 +7,7 @@ import {
   IconKey,
   IconBroadcast,
   IconMailOff,
+  IconMailForward,
   IconWebhook,
   IconShieldLock,
   IconStack2,
@@ -27,6 +28,12 @@ export const SETTINGS_SECTIONS: { id: string; label: string; icon: Icon; descrip
   { id: 'roles', label: 'Roles', icon: IconShieldLock, description: 'Who may edit, publish and approve' },
   { id: 'subscription', label: 'Subscription', icon: IconCreditCard, description: 'Plan and usage' },
   { id: 'batches', label: 'Batches', icon: IconStack2, description: 'Bulk jobs and their state' },
+  {
+    id: 'sending',
+    label: 'Sending',
+    icon: IconMailForward,
+    description: 'Senders, their domains’ DNS records and the postal address for the footer',
+  },
   {
     id: 'suppressions',
     label: 'Suppression list',

@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import { SendingSettings } from '@shared/api/senders';
+import { apiRequest } from '@web/lib/api-client';
+
+export const sendersQueryKey = (workspaceId: string) => ['workspaces', workspaceId, 'senders'] as const;
+export const sendersPath = (workspaceId: string) =>
+  `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/senders`;
+
+/** GET …/senders: the senders, their domains with the records to publish, and the postal address. */
+export const useSending = (workspaceId: string) =>
+  useQuery({
+    queryKey: sendersQueryKey(workspaceId),
+    queryFn: () => apiRequest(sendersPath(workspaceId), { schema: SendingSettings }),
+  });
