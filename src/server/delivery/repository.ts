@@ -59,76 +59,43 @@ const column = (keys: readonly CopyKey[], name: keyof CopyKey) => sql.param(keys
 const keyText = (key: CopyKey) => `${key.workspaceId}\t${key.stage}\t${key.schema}\t${key.id}`;
 
 /**
- * Copies asked for by id are read together, whatever their workspaces: one statement by primary key
- * for all those asked for while the event loop handles one round of I/O, or, under load, while the
- * batches already out come back (`BatchTurns`). No memo: the delivery cache keeps answers.
+ * Copies asked for by id while the event loop handles one round of I/O are read together, whatever
+ * their workspaces: one statement by primary key for all of them (under load, the single reads of
+ * several requests share a round trip and a write to the socket). No memo: the delivery cache keeps
+ * answers.
  */
-const copyLoader = preparedPerDb((db) => {
-  const turns = new BatchTurns(BATCHES_IN_FLIGHT);
-  return new DataLoader<CopyKey, Copy | undefined, string>((keys) => turns.run(() => readCopies(db, keys)), {
-    cache: false,
-    batchScheduleFn: (dispatch) => setImmediate(() => turns.whenFree(dispatch)),
-    maxBatchSize: 500,
-  });
-});
-
-/**
- * Batches of single reads in flight at once, at most. Under load the keys asked for while they are
- * out gather into the next batch, which goes as soon as one comes back: fewer, larger statements
- * (each round trip costs the server a socket write and PostgreSQL a statement), and at a light load
- * a read goes at once as before.
- */
-const BATCHES_IN_FLIGHT = 2;
-
-class BatchTurns {
-  private inFlight = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private readonly max: number) {}
-
-  /** Calls `dispatch` once fewer than `max` batches are out (it then starts one with `run`). */
-  whenFree(dispatch: () => void) {
-    if (this.inFlight < this.max) dispatch();
-    else this.waiting.push(dispatch);
-  }
-
-  async run<T>(batch: () => Promise<T>): Promise<T> {
-    this.inFlight += 1;
-    try {
-      return await batch();
-    } finally {
-      this.inFlight -= 1;
-      this.waiting.shift()?.();
-    }
-  }
-}
-
-async function readCopies(db: Db, keys: readonly CopyKey[]): Promise<(Copy | undefined)[]> {
-  const result = await db.execute(sql`
-    select p.id, p.schema, p.version, p.published_at, p.data, p.refs, p.slug, p.previous_slugs,
-           p.workspace_id, p.stage
-    from unnest(${column(keys, 'workspaceId')}::text[], ${column(keys, 'schema')}::text[],
-                ${column(keys, 'id')}::text[], ${column(keys, 'stage')}::text[])
-           as wanted(workspace_id, schema, id, stage)
-    join ${published} p on p.workspace_id = wanted.workspace_id and p.schema = wanted.schema
-           and p.id = wanted.id and p.stage = wanted.stage`);
-  const found = new Map(
-    rows<CopyRow>(result).map((row) => [
-      keyText({ workspaceId: row.workspace_id, stage: row.stage, schema: row.schema, id: row.id }),
-      {
-        id: row.id,
-        schema: row.schema,
-        version: row.version,
-        publishedAt: new Date(row.published_at),
-        data: row.data,
-        refs: row.refs,
-        slug: row.slug,
-        previousSlugs: row.previous_slugs,
+const copyLoader = preparedPerDb(
+  (db) =>
+    new DataLoader<CopyKey, Copy | undefined, string>(
+      async (keys) => {
+        const result = await db.execute(sql`
+          select p.id, p.schema, p.version, p.published_at, p.data, p.refs, p.slug, p.previous_slugs,
+                 p.workspace_id, p.stage
+          from unnest(${column(keys, 'workspaceId')}::text[], ${column(keys, 'schema')}::text[],
+                      ${column(keys, 'id')}::text[], ${column(keys, 'stage')}::text[])
+                 as wanted(workspace_id, schema, id, stage)
+          join ${published} p on p.workspace_id = wanted.workspace_id and p.schema = wanted.schema
+                 and p.id = wanted.id and p.stage = wanted.stage`);
+        const found = new Map(
+          rows<CopyRow>(result).map((row) => [
+            keyText({ workspaceId: row.workspace_id, stage: row.stage, schema: row.schema, id: row.id }),
+            {
+              id: row.id,
+              schema: row.schema,
+              version: row.version,
+              publishedAt: new Date(row.published_at),
+              data: row.data,
+              refs: row.refs,
+              slug: row.slug,
+              previousSlugs: row.previous_slugs,
+            },
+          ]),
+        );
+        return keys.map((key) => found.get(keyText(key)));
       },
-    ]),
-  );
-  return keys.map((key) => found.get(keyText(key)));
-}
+      { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 100 },
+    ),
+);
 
 /** A copy by id (the delivery API's most frequent read), batched with the others asked for meanwhile. */
 export function copyById(db: Db, place: DeliveredPlace, id: string): Promise<Copy | undefined> {
