@@ -216,6 +216,7 @@ function useGrapesEditor(
 
     let timer: ReturnType<typeof setTimeout> | undefined;
     const sync = () => {
+      timer = undefined;
       const template = readTemplate(editor);
       onChangeRef.current(template);
       if (draftKey) writeDraft(draftKey, template);
@@ -225,12 +226,23 @@ function useGrapesEditor(
       clearTimeout(timer);
       timer = setTimeout(sync, 250);
     };
+    // An edit still waiting for its quarter second reaches the form before a press outside the editor
+    // (Save, most of all), so the edit saved is the last one made.
+    const flushOutside = (event: Event) => {
+      if (timer === undefined || container.contains(event.target as Node)) return;
+      clearTimeout(timer);
+      sync();
+    };
+    document.addEventListener('pointerdown', flushOutside, true);
+    document.addEventListener('keydown', flushOutside, true);
     editor.on('update', handleUpdate);
     editor.on('asset:custom', (request: AssetsCustomData) =>
       setAssetRequest(request.open ? { ...request } : null),
     );
     return () => {
       clearTimeout(timer);
+      document.removeEventListener('pointerdown', flushOutside, true);
+      document.removeEventListener('keydown', flushOutside, true);
       editor.destroy();
       editorRef.current = null;
     };

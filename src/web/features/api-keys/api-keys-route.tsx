@@ -1,11 +1,9 @@
 import { useState } from 'react';
 import {
-  Alert,
   Badge,
   Button,
   Card,
   Code,
-  CopyButton,
   EmptyState,
   Group,
   MultiSelect,
@@ -18,11 +16,12 @@ import {
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
-import { IconCheck, IconCopy, IconKey, IconTrash } from '@tabler/icons-react';
+import { IconKey, IconTrash } from '@tabler/icons-react';
 import { CreateApiKeyBody, type ApiKeySummary } from '@shared/api/delivery';
 import { stageValue } from '@shared/publishing/stages';
 import type { Workspace } from '@shared/api/workspaces';
 import { FormError } from '@web/components/form-error';
+import { SecretShownOnce } from '@web/components/secret-shown-once';
 import { formatDateTime, fromNow } from '@web/lib/dates';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { useCreateApiKey } from './api/create-api-key';
@@ -85,36 +84,7 @@ function CreateKeyCard({ workspace }: { workspace: Workspace }) {
           </Button>
         </Group>
       </form>
-      {created && (
-        <Alert
-          mt="md"
-          color="teal"
-          variant="light"
-          title={`Key "${created.name}" created`}
-          data-testid="new-api-key"
-        >
-          <Text size="sm" mb="xs">
-            Copy it now: it is shown only this once.
-          </Text>
-          <Group gap="xs" wrap="nowrap">
-            <Code block style={{ flex: 1, wordBreak: 'break-all' }} data-testid="api-key-secret">
-              {created.key}
-            </Code>
-            <CopyButton value={created.key}>
-              {({ copied, copy }) => (
-                <Button
-                  size="xs"
-                  variant="light"
-                  onClick={copy}
-                  leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-                >
-                  {copied ? 'Copied' : 'Copy'}
-                </Button>
-              )}
-            </CopyButton>
-          </Group>
-        </Alert>
-      )}
+      {created && <SecretShownOnce name={created.name} secret={created.key} testId="api-key" />}
     </Card>
   );
 }

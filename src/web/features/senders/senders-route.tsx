@@ -5,7 +5,6 @@ import {
   Button,
   Card,
   Code,
-  CopyButton,
   EmptyState,
   Group,
   List,
@@ -20,14 +19,7 @@ import {
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
-import {
-  IconAlertTriangle,
-  IconCheck,
-  IconCopy,
-  IconMailPlus,
-  IconPencil,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconAlertTriangle, IconMailPlus, IconPencil, IconTrash } from '@tabler/icons-react';
 import {
   SENDER_MESSAGES,
   SenderBody,
@@ -35,6 +27,7 @@ import {
   type SendingDomain,
   type SendingSettings,
 } from '@shared/api/senders';
+import { CopyTextButton } from '@web/components/copy-text-button';
 import { FormError } from '@web/components/form-error';
 import { formatDateTime } from '@web/lib/dates';
 import { showToast } from '@web/lib/toast';
@@ -337,7 +330,11 @@ function DomainCard({
               <Table.Td>
                 <Stack gap={4} align="flex-start">
                   <Code style={{ wordBreak: 'break-all' }}>{record.name}</Code>
-                  <Copy value={record.name} label={`Copy ${record.kind.toUpperCase()} host`} />
+                  <CopyTextButton
+                    value={record.name}
+                    label={`Copy ${record.kind.toUpperCase()} host`}
+                    compact
+                  />
                 </Stack>
               </Table.Td>
               <Table.Td>
@@ -345,7 +342,11 @@ function DomainCard({
                   <Code style={{ wordBreak: 'break-all' }} data-testid={`${record.kind}-value`}>
                     {record.value}
                   </Code>
-                  <Copy value={record.value} label={`Copy ${record.kind.toUpperCase()} value`} />
+                  <CopyTextButton
+                    value={record.value}
+                    label={`Copy ${record.kind.toUpperCase()} value`}
+                    compact
+                  />
                 </Stack>
               </Table.Td>
             </Table.Tr>
@@ -357,24 +358,6 @@ function DomainCard({
         {domain.verifiedAt ? ` · verified ${formatDateTime(domain.verifiedAt)}` : ''}
       </Text>
     </Card>
-  );
-}
-
-function Copy({ value, label }: { value: string; label: string }) {
-  return (
-    <CopyButton value={value}>
-      {({ copied, copy }) => (
-        <Button
-          size="compact-xs"
-          variant="subtle"
-          onClick={copy}
-          aria-label={label}
-          leftSection={copied ? <IconCheck size={12} /> : <IconCopy size={12} />}
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </Button>
-      )}
-    </CopyButton>
   );
 }
 
