@@ -397,6 +397,59 @@ describe('messages', () => {
   });
 });
 
+describe('bad input', () => {
+  it('never reaches a 5xx: NUL, lone surrogates, deep nesting, prototype keys, huge and malformed bodies', async () => {
+    const { key } = await createKey();
+    const deep = `{"type":"track","profileId":"p-bad","event":"visit","properties":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`;
+    const messages: unknown[] = [
+      visit({ profileId: 'nul\u0000id' }),
+      visit({ profileId: 'lone\ud800' }),
+      { type: 'track', profileId: 'p-bad', event: 'visit', properties: { page: 'x\u0000y' } },
+      { type: 'track', profileId: 'p-bad', event: 'visit', properties: { constructor: 'x', __proto__: 'y' } },
+      { type: 'track', profileId: 'constructor', event: '__proto__', properties: {} },
+      { type: 'identify', profileId: 'p-bad', attributes: { constructor: 1, toString: 'x' } },
+      { type: 'track', profileId: 'x'.repeat(100_000), event: 'visit', properties: {} },
+      { type: 'track', profileId: 'p-bad', event: 'visit', at: 'not a date', properties: {} },
+      { type: 'track', profileId: 'p-bad', event: 'visit', id: 'i'.repeat(500), properties: {} },
+      null,
+      'a string',
+      [1, 2],
+    ];
+    for (const message of messages) {
+      const res = await send('track', key, message);
+      expect(res.statusCode, `${res.statusCode} ${res.body.slice(0, 200)}`).toBeLessThan(500);
+      expect(res.statusCode === 202 ? res.json().rejected : 1).toBeGreaterThan(0);
+    }
+    const batch = await send('batch', key, { batch: messages });
+    expect(batch.statusCode, batch.body.slice(0, 200)).toBeLessThan(500);
+    const nested = await t.app.inject({
+      method: 'POST',
+      url: '/ingest/v1/track',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload: deep,
+    });
+    expect(nested.statusCode, nested.body.slice(0, 200)).toBeGreaterThanOrEqual(400);
+    expect(nested.statusCode).toBeLessThan(500);
+    for (const body of [
+      '{"batch": [',
+      'null',
+      '[]',
+      '{"batch": "x"}',
+      `{"batch": [${'{},'.repeat(600)}{}]}`,
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/ingest/v1/batch',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        payload: body,
+      });
+      expect(res.statusCode, `${body.slice(0, 20)}: ${res.body.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+    }
+    expect(await eventsOf('p-bad')).toEqual([]);
+  });
+});
+
 describe('an anonymous visitor becoming a known profile', () => {
   const visitsAtLeast = (count: number) =>
     group('and', [
