@@ -858,3 +858,146 @@ export const sendingSettings = pgTable('sending_settings', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   updatedBy: text('updated_by').notNull(),
 });
+
+/**
+ * What a campaign send froze when it was asked for: the email's content, the sender and the postal
+ * address, so editing the campaign or its template during a send changes nothing already under way.
+ */
+export interface SendContent {
+  subject: string;
+  preheader: string;
+  html: string;
+  text: string;
+  fromName: string;
+  fromAddress: string;
+  replyTo: string | null;
+  postalAddress: string;
+  /** Opens and clicks recorded (the campaign's setting when the send was asked for). */
+  tracking: boolean;
+}
+
+/**
+ * One send of a campaign: a snapshot of its audience's reachable members (`campaign_recipients`),
+ * worked through in chunks (`campaign_chunks`). States: queued (waiting for its time or its snapshot),
+ * sending, paused, done, cancelled. The counts are kept by the transactions that change recipients.
+ */
+export const campaignSends = pgTable(
+  'campaign_sends',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    campaignVersion: integer('campaign_version').notNull(),
+    emailId: text('email_id').notNull(),
+    emailVersion: integer('email_version').notNull(),
+    audienceId: text('audience_id').notNull(),
+    senderId: text('sender_id').notNull(),
+    /** smtp or sendgrid. */
+    provider: text('provider').notNull(),
+    state: text('state').notNull(),
+    content: jsonb('content').$type<SendContent>().notNull(),
+    /** When the snapshot is due (the campaign's send time, or when it was asked for). */
+    sendAt: timestamp('send_at', { withTimezone: true }).notNull(),
+    /** Set once the audience was snapshotted into campaign_recipients. */
+    snapshotAt: timestamp('snapshot_at', { withTimezone: true }),
+    /** The audience's members at the snapshot, before suppressed, unsubscribed and address-less ones were left out. */
+    audienceSize: integer('audience_size').notNull().default(0),
+    recipients: integer('recipients').notNull().default(0),
+    sent: integer('sent').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    createdByName: text('created_by_name').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    error: text('error'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    index('campaign_sends_campaign_idx').on(t.workspaceId, t.campaignId, t.createdAt),
+    index('campaign_sends_due_idx')
+      .on(t.sendAt)
+      .where(sql`${t.state} = 'queued'`),
+  ],
+);
+
+/**
+ * A send's recipients, numbered from 1 in profile order. `status`: pending, sent or failed (a
+ * permanent refusal, `error` saying why). Tracking and unsubscribe tokens name a recipient by its
+ * number, never by its profile id or address. No foreign key: a snapshot writes 500,000 rows at once.
+ */
+export const campaignRecipients = pgTable(
+  'campaign_recipients',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    sendId: text('send_id').notNull(),
+    n: integer('n').notNull(),
+    profileId: text('profile_id').notNull(),
+    email: text('email').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    error: text('error'),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.sendId, t.n] })],
+);
+
+/**
+ * The units of a send's work: recipients first_n..last_n. A process claims a chunk with a lease it
+ * renews while it works; a chunk whose lease ran out (its process died) is taken over, and its
+ * recipients already sent are skipped. `not_before` holds a chunk back after a provider asked to slow down.
+ */
+export const campaignChunks = pgTable(
+  'campaign_chunks',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    sendId: text('send_id').notNull(),
+    firstN: integer('first_n').notNull(),
+    lastN: integer('last_n').notNull(),
+    done: boolean('done').notNull().default(false),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    claimedBy: text('claimed_by'),
+    notBefore: timestamp('not_before', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.sendId, t.firstN] }),
+    index('campaign_chunks_open_idx')
+      .on(t.sendId, t.firstN)
+      .where(sql`not ${t.done}`),
+  ],
+);
+
+/** The links of a send's message, numbered from 1: a click token names a link by its number. */
+export const campaignLinks = pgTable(
+  'campaign_links',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    sendId: text('send_id').notNull(),
+    idx: integer('idx').notNull(),
+    url: text('url').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.sendId, t.idx] })],
+);
+
+/**
+ * What recipients did with a send: open, click (per link; `link` 0 for the rest), bounce, complaint,
+ * unsubscribe. One row per recipient, kind and link, with the first time and how many times.
+ */
+export const campaignEngagement = pgTable(
+  'campaign_engagement',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    sendId: text('send_id').notNull(),
+    n: integer('n').notNull(),
+    kind: text('kind').notNull(),
+    link: integer('link').notNull().default(0),
+    firstAt: timestamp('first_at', { withTimezone: true }).notNull().defaultNow(),
+    count: integer('count').notNull().default(1),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.sendId, t.n, t.kind, t.link] }),
+    index('campaign_engagement_kind_idx').on(t.workspaceId, t.sendId, t.kind, t.firstAt),
+  ],
+);

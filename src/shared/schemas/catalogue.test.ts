@@ -39,6 +39,7 @@ describe('built-in catalogue', () => {
       'audience',
       'behavioral-event',
       'email',
+      'campaign',
       'copy',
       'event',
     ]);
@@ -233,8 +234,8 @@ describe('catalogue helpers', () => {
 
   it('lists all schema names once', () => {
     const names = allSchemaNames();
-    expect(names).toHaveLength(11);
-    expect(new Set(names).size).toBe(11);
+    expect(names).toHaveLength(12);
+    expect(new Set(names).size).toBe(12);
   });
 
   it("defaults pluralTitle to title + 's'", () => {

@@ -203,8 +203,52 @@ export const event = defineSchema({
   topFields: ['name', 'startTime', 'endTime'],
 });
 
+/** The providers a campaign sends through; empty means SMTP (SMTP_URL, or the outbox). */
+export const CAMPAIGN_PROVIDERS = ['smtp', 'sendgrid'] as const;
+
+const campaign = defineSchema({
+  name: 'campaign',
+  title: 'Campaign',
+  icon: 'send',
+  fields: [
+    name,
+    { key: 'email', label: 'Email', type: 'reference', schemaTypes: ['email'], required: true },
+    { key: 'audience', label: 'Audience', type: 'reference', schemaTypes: ['audience'], required: true },
+    { key: 'sender', label: 'Sender', type: 'sender', required: true },
+    {
+      key: 'subject',
+      label: 'Subject',
+      type: 'text',
+      description: "Leave empty to use the email template's subject. Merge tags are filled per recipient.",
+    },
+    {
+      key: 'sendAt',
+      label: 'Send Time',
+      type: 'datetime',
+      description: 'Leave empty to send when Send is pressed; otherwise Send queues it for this time.',
+    },
+    {
+      key: 'provider',
+      label: 'Provider',
+      type: 'select',
+      options: [
+        { value: 'smtp', label: 'SMTP' },
+        { value: 'sendgrid', label: 'SendGrid' },
+      ],
+      description: 'Empty: SMTP.',
+    },
+    {
+      key: 'noTracking',
+      label: 'Do not track opens and clicks',
+      type: 'boolean',
+    },
+    { key: 'notes', label: 'Notes', type: 'multiline' },
+  ],
+  topFields: ['name', 'subject', 'sendAt'],
+});
+
 export const marketing = defineDomain({
   name: 'marketing',
   title: 'Marketing',
-  schemas: [customerProfileAttribute, audience, behavioralEvent, email, copy, event],
+  schemas: [customerProfileAttribute, audience, behavioralEvent, email, campaign, copy, event],
 });

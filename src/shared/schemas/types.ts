@@ -164,6 +164,10 @@ interface ServiceConnectionField extends FieldBase {
 interface SocialInterestsField extends FieldBase {
   type: 'social-interests';
 }
+/** The id of one of the workspace's senders (Settings › Sending). */
+interface SenderField extends FieldBase {
+  type: 'sender';
+}
 
 export type FieldDef =
   | TextField
@@ -190,7 +194,8 @@ export type FieldDef =
   | CriteriaField
   | AddressField
   | ServiceConnectionField
-  | SocialInterestsField;
+  | SocialInterestsField
+  | SenderField;
 
 export type FieldType = FieldDef['type'];
 
@@ -220,6 +225,7 @@ export const FIELD_TYPES = [
   'address',
   'service-connection',
   'social-interests',
+  'sender',
 ] as const satisfies readonly FieldType[];
 
 /** A variation dimension of a schema (for example locale), whose values combination rows choose. */

@@ -65,6 +65,18 @@ const samples: Record<string, Record<string, unknown>> = {
     testAddresses: 'a@x.io, b@y.org',
     images: [imageRef],
   },
+  campaign: {
+    name: 'Autumn launch',
+    email: { schemaType: 'email', id: 'e1', label: 'Welcome' },
+    audience: { schemaType: 'audience', id: 'a1', label: 'Big spenders' },
+    sender: 'sndr1',
+    subject: 'Hello {{firstName}}',
+    sendAt: '2024-03-01T17:00:00.000Z',
+    sendAt_tz: 'Europe/Paris',
+    provider: 'smtp',
+    noTracking: false,
+    notes: 'Approved by legal',
+  },
   copy: {
     name: 'Headline',
     text: 'Big sale',

@@ -65,6 +65,10 @@ function fieldValueSchema(field: FieldDef, schema?: SchemaType): z.ZodType {
       return serviceConnectionSchema;
     case 'social-interests':
       return socialInterestsSchema;
+    case 'sender':
+      return z
+        .string()
+        .regex(/^[A-Za-z0-9]{1,40}$/, { error: `${field.label}: choose one of the workspace's senders` });
   }
 }
 

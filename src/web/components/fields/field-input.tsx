@@ -67,6 +67,8 @@ const FIELD_COMPONENTS: Record<FieldType, ComponentType<FieldProps>> = {
   address: AddressDisplay,
   'service-connection': ServiceConnectionDisplay,
   'social-interests': SocialInterestsDisplay,
+  // The sender chooser is registered in ITEM_FIELD_EDITORS; the id is shown until it loads.
+  sender: TextField as ComponentType<FieldProps>,
 };
 
 /** One field of a scope, drawn by its type's component (or a registered replacement editor). */

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { Email } from './auth';
+import { TestSendProvider } from './email';
+
+/**
+ * The HTTP contract of campaigns: sends (`POST …/campaigns/{id}/send`, their state, pause, resume,
+ * cancel), what a send would reach now, a preview as a profile, a test send, and the results; plus the
+ * public unsubscribe and tracking routes a recipient's mail client calls.
+ */
+
+export const CAMPAIGN_MESSAGES = {
+  notFound: 'Campaign not found',
+  sendNotFound: 'Send not found',
+  needsApproval: 'This version of the campaign needs every approval before it can be sent',
+  noEmail: 'Choose the email template to send',
+  noAudience: 'Choose the audience to send to',
+  noSender: 'Choose a sender',
+  emailGone: "The campaign's email template no longer exists",
+  audienceGone: "The campaign's audience no longer exists",
+  senderGone: "The campaign's sender no longer exists; choose another in the campaign",
+  noPostalAddress: 'Add the postal address for the footer in Settings › Sending before sending',
+  notConfigured: 'Service not configured',
+  alreadySending: 'This campaign already has a send under way: pause, resume or cancel it first',
+  cannotPause: (state: string) => `Only a queued or sending send can be paused; this one is ${state}`,
+  cannotResume: (state: string) => `Only a paused send can be resumed; this one is ${state}`,
+  cannotCancel: (state: string) => `This send is ${state} already`,
+  sending: (recipients: number) =>
+    `Sending to ${recipients.toLocaleString('en-US')} ${recipients === 1 ? 'recipient' : 'recipients'}`,
+  likelySpam: 'Mail from this sender will likely land in spam until its domain is verified.',
+  badToken: 'This link is not valid',
+  unsubscribed: 'You are unsubscribed',
+  resubscribed: 'You are subscribed again',
+} as const;
+
+export const SEND_STATES = ['queued', 'sending', 'paused', 'done', 'cancelled'] as const;
+export const SendState = z.enum(SEND_STATES);
+export type SendState = z.infer<typeof SendState>;
+
+/** The providers a campaign can send through: SMTP_URL (or the outbox) and the SendGrid-compatible API. */
+export const CampaignProvider = TestSendProvider;
+
+/** `POST …/campaigns/{id}/send`: nothing, or the provider when the campaign does not name one. */
+export const SendCampaignBody = z
+  .object({
+    /** Send now even when the campaign has a send time (otherwise the send waits for it). */
+    now: z.boolean().optional(),
+  })
+  .strict()
+  .default({});
+export type SendCampaignBody = z.input<typeof SendCampaignBody>;
+
+export const SendCounts = z.object({
+  /** The audience's members at the snapshot. */
+  audience: z.number(),
+  /** Those the send goes to: members minus suppressed, unsubscribed and those without an email. */
+  recipients: z.number(),
+  sent: z.number(),
+  failed: z.number(),
+  pending: z.number(),
+});
+export type SendCounts = z.infer<typeof SendCounts>;
+
+export const CampaignSend = z.object({
+  id: z.string(),
+  campaignId: z.string(),
+  campaignVersion: z.number(),
+  state: SendState,
+  provider: z.string(),
+  subject: z.string(),
+  sendAt: z.string().describe('ISO time the snapshot is (or was) due'),
+  snapshotAt: z.string().nullable(),
+  counts: SendCounts,
+  createdAt: z.string(),
+  createdBy: z.string(),
+  createdByName: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type CampaignSend = z.infer<typeof CampaignSend>;
+
+export const CampaignSendAnswer = z.object({ message: z.string(), send: CampaignSend });
+export type CampaignSendAnswer = z.infer<typeof CampaignSendAnswer>;
+
+export const CampaignSends = z.object({ sends: z.array(CampaignSend) });
+export type CampaignSends = z.infer<typeof CampaignSends>;
+
+/** `GET …/campaigns/{id}/readiness`: who a send would reach now, and what stops it. */
+export const CampaignReadiness = z.object({
+  audienceSize: z.number(),
+  /** Members a send would reach now. */
+  recipients: z.number(),
+  suppressed: z.number(),
+  unsubscribed: z.number(),
+  withoutEmail: z.number(),
+  /** The campaign's version is fully approved (or its schema needs no approval). */
+  approved: z.boolean(),
+  canSend: z.boolean().describe('The caller may send (publish rights on campaign)'),
+  /** What must change before a send: CAMPAIGN_MESSAGES texts. */
+  problems: z.array(z.string()),
+  /** Warnings that do not stop a send (an unverified sender, a clipped message). */
+  warnings: z.array(z.string()),
+  senderVerified: z.boolean(),
+  htmlBytes: z.number(),
+  clipped: z.boolean(),
+  /** The send under way (queued, sending or paused), if any. */
+  current: CampaignSend.nullable(),
+});
+export type CampaignReadiness = z.infer<typeof CampaignReadiness>;
+
+/** `GET …/campaigns/{id}/preview?profileId=`: the message as that profile would get it. */
+export const CampaignPreview = z.object({
+  profileId: z.string().nullable(),
+  subject: z.string(),
+  html: z.string(),
+  text: z.string(),
+  htmlBytes: z.number(),
+  clipped: z.boolean(),
+});
+export type CampaignPreview = z.infer<typeof CampaignPreview>;
+
+/** `POST …/campaigns/{id}/test-send`: the campaign's message to test addresses, filled as a profile. */
+export const CampaignTestSendBody = z
+  .object({
+    recipients: z.array(Email).min(1).max(10).optional(),
+    profileId: z.string().trim().min(1).max(200).optional(),
+    provider: CampaignProvider.optional(),
+  })
+  .strict();
+export type CampaignTestSendBody = z.input<typeof CampaignTestSendBody>;
+
+const Rate = z.number().describe('A share of delivered, 0 to 1');
+
+/** `GET …/campaigns/{id}/sends/{sendId}/results`. */
+export const CampaignResults = z.object({
+  sendId: z.string(),
+  counts: z.object({
+    recipients: z.number(),
+    delivered: z.number(),
+    failed: z.number(),
+    opened: z.number(),
+    clicked: z.number(),
+    bounced: z.number(),
+    complained: z.number(),
+    unsubscribed: z.number(),
+  }),
+  rates: z.object({
+    opened: Rate,
+    clicked: Rate,
+    bounced: Rate,
+    unsubscribed: Rate,
+  }),
+  /** Unique opens and clicks per hour since the send started (ISO hour). */
+  timeline: z.array(z.object({ at: z.string(), opens: z.number(), clicks: z.number() })),
+  links: z.array(z.object({ idx: z.number(), url: z.string(), clicks: z.number(), recipients: z.number() })),
+});
+export type CampaignResults = z.infer<typeof CampaignResults>;
+
+/** The email-* customer events a send records on each profile (its properties: campaign, send, and url for clicks). */
+export const EMAIL_EVENTS = {
+  delivered: 'email-delivered',
+  opened: 'email-opened',
+  clicked: 'email-clicked',
+  bounced: 'email-bounced',
+  unsubscribed: 'email-unsubscribed',
+} as const;
+
+/** Public paths a recipient's mail client calls (no session): unsubscribe, open pixel, click redirect. */
+export const PUBLIC_EMAIL_PATHS = {
+  unsubscribe: (token: string) => `/u/${token}`,
+  open: (token: string) => `/t/o/${token}`,
+  click: (token: string) => `/t/c/${token}`,
+} as const;
