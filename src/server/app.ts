@@ -60,6 +60,8 @@ import { auditRoutes } from './audit/routes';
 import { deliveryRoutes } from './delivery/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { senderRoutes } from './senders/routes';
+import { campaignRoutes } from './campaigns/routes';
+import { closeTransports } from './campaigns/engine';
 import { scheduleRoutes } from './schedules/routes';
 import { startWorker } from './jobs/worker';
 import { serviceCallbackRoutes, servicesFunRoutes } from './services/routes';
@@ -151,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (config.jobs) {
     const worker = startWorker(ctx);
     app.addHook('onClose', () => worker.stop());
+    app.addHook('onClose', async () => closeTransports(ctx));
   }
   return app;
 }
@@ -294,6 +297,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
           auditRoutes,
           webhookRoutes,
           senderRoutes,
+          campaignRoutes,
           scheduleRoutes,
           statsRoutes,
         ]),
