@@ -164,6 +164,15 @@ describe('opens and clicks', () => {
     ]);
   });
 
+  it('records nothing for a HEAD request (a link checker)', async () => {
+    const head = (url: string) => t.app.inject({ method: 'HEAD', url });
+    expect((await head(`/t/o/${send.token('o', 6)}`)).statusCode).toBe(200);
+    const click = await head(`/t/c/${send.token('c', 6, 1)}`);
+    expect(click.statusCode).toBe(302);
+    expect(click.headers.location).toBe(LINKS[0]);
+    expect(await engagement(send.id, 6)).toEqual([]);
+  });
+
   it('redirects only to links the message has', async () => {
     for (const link of [0, 3, 99]) {
       const res = await get(`/t/c/${send.token('c', 2, link)}`);

@@ -134,7 +134,7 @@ export async function emailPublicRoutes(instance: FastifyInstance, ctx: AppConte
       },
     },
     async (request, reply) => {
-      await tracking.recordOpen(ctx, request.params.token);
+      await tracking.recordOpen(ctx, request.params.token, request.method === 'GET');
       return reply.header('cache-control', NO_STORE).type('image/gif').send(PIXEL);
     },
   );
@@ -149,7 +149,7 @@ export async function emailPublicRoutes(instance: FastifyInstance, ctx: AppConte
       },
     },
     async (request, reply) => {
-      const url = await tracking.recordClick(ctx, request.params.token);
+      const url = await tracking.recordClick(ctx, request.params.token, request.method === 'GET');
       return reply.header('cache-control', NO_STORE).redirect(url, 302);
     },
   );

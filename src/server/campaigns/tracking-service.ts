@@ -28,10 +28,13 @@ export async function recipientOf(ctx: AppContext, token: string, kind: TokenKin
   return { recipient, link: fields.link };
 }
 
-/** `GET /t/o/{token}`: the recipient opened the message; recorded once (then counted) unless tracking is off. */
-export async function recordOpen(ctx: AppContext, token: string) {
+/**
+ * `GET /t/o/{token}`: the recipient opened the message; recorded once (then counted) unless tracking
+ * is off or `record` is false (a HEAD request: a link checker, not a reader).
+ */
+export async function recordOpen(ctx: AppContext, token: string, record = true) {
   const { recipient } = await recipientOf(ctx, token, 'o');
-  if (!recipient.tracking) return;
+  if (!recipient.tracking || !record) return;
   await ensureEmailEvents(ctx, recipient.workspace_id);
   const at = new Date();
   await ctx.db.transaction(async (tx) => {
@@ -43,13 +46,13 @@ export async function recordOpen(ctx: AppContext, token: string) {
 /**
  * `GET /t/c/{token}`: the URL of the link the recipient clicked, only ever one of the send's own
  * links (404 for a number the message does not have). Records the click per link, and an open when
- * none was recorded (images blocked), unless tracking is off.
+ * none was recorded (images blocked), unless tracking is off or `record` is false (a HEAD request).
  */
-export async function recordClick(ctx: AppContext, token: string) {
+export async function recordClick(ctx: AppContext, token: string, record = true) {
   const { recipient, link } = await recipientOf(ctx, token, 'c');
   const url = link > 0 && (await repo.findLinkUrl(ctx.db, recipient.workspace_id, recipient.send_id, link));
   if (!url) throw notFound(CAMPAIGN_MESSAGES.badToken);
-  if (!recipient.tracking) return url;
+  if (!recipient.tracking || !record) return url;
   await ensureEmailEvents(ctx, recipient.workspace_id);
   const at = new Date();
   await ctx.db.transaction(async (tx) => {
