@@ -57,6 +57,7 @@ import { apiKeyRoutes } from './api-keys/routes';
 import { ingestRoutes, sdkRoutes, writeKeyRoutes } from './ingest/routes';
 import { ingestCacheOf } from './ingest/cache';
 import { auditRoutes } from './audit/routes';
+import { emailHookRoutes, emailPublicRoutes } from './campaigns/public-routes';
 import { deliveryRoutes } from './delivery/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { senderRoutes } from './senders/routes';
@@ -93,7 +94,18 @@ export interface AppOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
-const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/ingest/', '/sdk/', '/healthz', '/__/'];
+const API_PREFIXES = [
+  '/api/',
+  '/fun/',
+  '/delivery/',
+  '/ingest/',
+  '/sdk/',
+  '/healthz',
+  '/__/',
+  '/u/',
+  '/t/',
+  '/hooks/',
+];
 
 /** Turns the caches on and registers them for the journal's change notices (journal/changes.ts). */
 function subscribeCaches(db: Db, readDb: Db, config: Config) {
@@ -336,6 +348,9 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   // Events from websites and apps with workspace write keys, and the browser script that sends them.
   await app.register(async (ingestApi) => ingestRoutes(ingestApi, ctx), { prefix: '/ingest/v1' });
   await sdkRoutes(app);
+  // What a recipient's mail client and the email provider call: unsubscribe, opens, clicks, bounces.
+  await app.register(async (scope) => emailPublicRoutes(scope, ctx));
+  await app.register(async (scope) => emailHookRoutes(scope, ctx));
   // Public runtime configuration.
   await publicConfigRoutes(app, ctx);
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { SERVICE_PROVIDERS, type ServiceProvider } from '@shared/api/services';
 import { DEFAULT_APP_VERSION } from '@shared/api/public-config';
+import { webhookPublicKey } from './campaigns/sendgrid-signature';
 import type { SegmentPolicy } from './customers/segments';
 
 export interface Config {
@@ -72,6 +73,11 @@ export interface Config {
   sendgridApiKey?: string;
   /** Base URL of the SendGrid-compatible v3 API (tests point it at a local fake). */
   sendgridUrl: string;
+  /**
+   * The public key of SendGrid's Signed Event Webhook (`SENDGRID_WEBHOOK_PUBLIC_KEY`, PEM or base64
+   * DER): with it, `POST /hooks/email/sendgrid` takes only signed event posts (403 otherwise).
+   */
+  sendgridWebhookPublicKey?: string;
   /** Email template test sends allowed per workspace per hour. */
   testSendsPerHour: number;
   campaigns: CampaignConfig;
@@ -236,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sendgridApiKey: env.SENDGRID_API_KEY || undefined,
     sendgridUrl: (env.SENDGRID_URL ?? 'https://api.sendgrid.com').replace(/\/+$/, ''),
+    sendgridWebhookPublicKey: checkedPublicKey(env.SENDGRID_WEBHOOK_PUBLIC_KEY),
     testSendsPerHour: Math.max(0, Number(env.TEST_SEND_RATE_LIMIT ?? 60) || 0),
     campaigns: {
       connections: Math.min(100, Math.max(1, Number(env.CAMPAIGN_SMTP_CONNECTIONS ?? 8) || 8)),
@@ -261,6 +268,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventSegments: { directRows: 100_000, segmentRows: 4_000_000, maxSegments: 16 },
     visualisation: { url: env.VISUALISATION_URL || undefined, header: env.VISUALISATION_HEADER || undefined },
   };
+}
+
+/** SENDGRID_WEBHOOK_PUBLIC_KEY, refused at start when it is not an ECDSA public key. */
+function checkedPublicKey(value: string | undefined) {
+  if (!value?.trim()) return undefined;
+  try {
+    webhookPublicKey(value);
+  } catch (err) {
+    throw new Error(`SENDGRID_WEBHOOK_PUBLIC_KEY is not a public key: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  return value;
 }
 
 /** TRUST_PROXY: empty or `false` trusts no proxy; otherwise a comma-separated list of addresses or CIDRs. */

@@ -163,6 +163,8 @@ export const AUDIT_ACTIONS = [
   'customer-events.ingested',
   'profile.updated',
   'profile.erased',
+  'profile.unsubscribed',
+  'profile.resubscribed',
   'suppression.added',
   'suppression.removed',
   'sender.created',
