@@ -113,6 +113,8 @@ async function newCampaign(overrides: Record<string, unknown> = {}, approved = t
   return campaign;
 }
 
+/** The first send, which the erasure at the end looks at. */
+let firstSendId: string;
 /** Accounts are made through `plain` (its mail goes to the outbox); everything else through `t`. */
 let plain: TestApp;
 
@@ -237,6 +239,7 @@ describe('a campaign send', () => {
     const res = await call(t, 'POST', sendUrl(campaignId, '/send'), team.members.sender, {});
     expect(res.statusCode, res.body).toBe(202);
     sendId = res.json().send.id;
+    firstSendId = sendId;
     expect(res.json().send).toMatchObject({ state: 'queued', campaignId });
     await until(campaignId, sendId, ['done']);
     const send = await getSend(campaignId, sendId);
@@ -450,5 +453,19 @@ describe('bad input and rights', () => {
     expect(sink.received.at(-1)!.envelopeTo).toEqual(['qa@example.com']);
     const denied = await call(t, 'POST', sendUrl(campaign.id, '/test-send'), team.members.legal, {});
     expect(denied.statusCode).toBe(403);
+  });
+});
+
+describe('erasure', () => {
+  it('forgets an erased profile in every send, keeping what was done by recipient number only', async () => {
+    const profileIds = async () =>
+      rows<{ profile_id: string }>(
+        await t.database.db.execute(
+          sql`select profile_id from campaign_recipients where send_id = ${firstSendId} order by n`,
+        ),
+      ).map((r) => r.profile_id);
+    expect(await profileIds()).toContain('p-2');
+    expect((await call(t, 'DELETE', wsUrl(team.ws, 'profiles/p-2'), manager)).statusCode).toBe(200);
+    expect(await profileIds()).toEqual(['p-1', 'p-7', 'p-8']);
   });
 });
