@@ -62,6 +62,8 @@ import { webhookRoutes } from './webhooks/routes';
 import { senderRoutes } from './senders/routes';
 import { scheduleRoutes } from './schedules/routes';
 import { startWorker } from './jobs/worker';
+import { installJobQueues } from './queue/queue';
+import { JOB_QUEUES } from './queue/queues';
 import { serviceCallbackRoutes, servicesFunRoutes } from './services/routes';
 import { sandboxFunRoutes } from './sandbox/routes';
 import { publicConfigRoutes } from './public-config/routes';
@@ -120,6 +122,8 @@ const itemSaveHooks = (): ItemSaveHook[] => [
 /** Builds the whole HTTP application around an open, migrated database. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db, readDb = db } = options;
+  // Every process enqueues (webhook deliveries, schedules), whether it runs jobs or not.
+  await installJobQueues(db, JOB_QUEUES);
   subscribeCaches(db, readDb, config);
   const app = Fastify({
     logger: withRedaction(options.logger ?? { level: config.logLevel }),
@@ -149,7 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await serveWebApp(app, config.webDir);
 
   if (config.jobs) {
-    const worker = startWorker(ctx);
+    const worker = await startWorker(ctx);
     app.addHook('onClose', () => worker.stop());
   }
   return app;
