@@ -65,9 +65,9 @@ export interface Config {
    */
   jobsExpireSeconds: number;
   /** How often abandoned jobs are looked for (seconds; pg-boss's maintenance, done by one process). */
-  jobsMaintenanceSeconds: number;
+  jobsCheckSeconds: number;
   /** Wait before a failed or abandoned job is tried again (seconds); each next retry waits about twice as long. */
-  jobsRetryDelaySeconds: number;
+  jobsRetrySeconds: number;
   /** Webhooks may call private, loopback and link-local addresses (tests, intranets). */
   webhookAllowPrivate: boolean;
   /** Wait before the first webhook or CDN purge retry (ms); each next retry waits twice as long. */
@@ -234,8 +234,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs: !/^(0|false|no)$/i.test(env.JOBS ?? ''),
     jobsPollMs: Math.max(500, Number(env.JOBS_POLL_MS ?? 1000) || 1000),
     jobsExpireSeconds: Math.max(2, Number(env.JOBS_EXPIRE_SECONDS ?? 60) || 60),
-    jobsMaintenanceSeconds: Math.max(1, Number(env.JOBS_MAINTENANCE_SECONDS ?? 30) || 30),
-    jobsRetryDelaySeconds: Math.max(1, Number(env.JOBS_RETRY_DELAY_SECONDS ?? 10) || 10),
+    jobsCheckSeconds: Math.max(1, Number(env.JOBS_CHECK_SECONDS ?? 30) || 30),
+    jobsRetrySeconds: Math.max(1, Number(env.JOBS_RETRY_SECONDS ?? 10) || 10),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
     webhookRetryBaseMs: Math.max(10, Number(env.WEBHOOK_RETRY_BASE_MS ?? 10_000) || 10_000),
     deliveryPurge: env.DELIVERY_PURGE_URL

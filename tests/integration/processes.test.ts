@@ -289,7 +289,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('the job worker across server 
 
   it('a process killed mid-delivery has its delivery finished by another', async () => {
     // Fast takeover: a try counts as abandoned after 6 s, looked for every second, retried after 1 s.
-    const fast = { JOBS_EXPIRE_SECONDS: '6', JOBS_MAINTENANCE_SECONDS: '1', JOBS_RETRY_DELAY_SECONDS: '1' };
+    const fast = { JOBS_EXPIRE_SECONDS: '6', JOBS_CHECK_SECONDS: '1', JOBS_RETRY_SECONDS: '1' };
     const api = await start({ JOBS: '0' });
     const doomed = await start(fast);
     const { items, token } = await hookedWorkspace(api);

@@ -11,8 +11,10 @@ import { requeueWaiting } from '../queue/rows';
  * or finished schedule is left alone.
  */
 export async function runSchedules(ctx: AppContext, keys: RowKey[]) {
-  const claimed = await claimSchedules(ctx.db, keys, jobLeaseMs(ctx.config));
-  for (const row of claimed) {
+  for (const key of keys) {
+    // Claimed one at a time, just before it runs: the lease covers its run, not the batch's.
+    const [row] = await claimSchedules(ctx.db, [key], jobLeaseMs(ctx.config));
+    if (!row) continue;
     try {
       await runSchedule(ctx, row);
     } catch (err) {

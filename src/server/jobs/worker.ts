@@ -25,7 +25,7 @@ export interface JobHandler<T extends object> {
   cron?: string;
   /**
    * Does the work of the jobs' data. A throw fails the batch, which pg-boss tries again after
-   * JOBS_RETRY_DELAY_SECONDS; `stopping` is aborted when the server stops.
+   * JOBS_RETRY_SECONDS; `stopping` is aborted when the server stops.
    */
   handle(ctx: AppContext, data: T[], stopping: AbortSignal): Promise<void>;
 }
@@ -52,7 +52,7 @@ const RECURRING_KEY = 'recurring';
 /**
  * The background worker: pg-boss over this process's database client, working every queue of
  * JOB_HANDLERS, so several processes share the jobs. A job whose process dies is tried again elsewhere
- * once it has run JOBS_EXPIRE_SECONDS (pg-boss checks every JOBS_MAINTENANCE_SECONDS). `stop` aborts
+ * once it has run JOBS_EXPIRE_SECONDS (pg-boss checks every JOBS_CHECK_SECONDS). `stop` aborts
  * what is under way (handlers record it and queue it again), then waits for the handlers and pg-boss's
  * queries to end.
  */
@@ -72,7 +72,7 @@ export async function startWorker(ctx: AppContext) {
     migrate: true,
     supervise: true,
     schedule: true,
-    maintenanceIntervalSeconds: config.jobsMaintenanceSeconds,
+    maintenanceIntervalSeconds: config.jobsCheckSeconds,
   });
   boss.on('error', (err: unknown) => {
     if (!stopping.signal.aborted) ctx.log.error({ err }, 'job queue failed');
@@ -86,7 +86,7 @@ export async function startWorker(ctx: AppContext) {
       name: queue.name,
       ...policy,
       retryLimit: 20,
-      retryDelay: config.jobsRetryDelaySeconds,
+      retryDelay: config.jobsRetrySeconds,
       retryBackoff: true,
       expireInSeconds: config.jobsExpireSeconds,
     });

@@ -43,7 +43,7 @@ export interface EnqueueOptions {
   singletonKey?: string;
   /** Tries after the first when the handler fails or its process dies (default: the queue's). */
   retryLimit?: number;
-  /** Seconds before a retry (default: the queue's, `JOBS_RETRY_DELAY_SECONDS`). */
+  /** Seconds before a retry (default: the queue's, `JOBS_RETRY_SECONDS`). */
   retryDelay?: number;
   /** Double the delay on each retry. */
   retryBackoff?: boolean;
