@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { recordDailyAudienceSizes } from '../audiences/service';
 import { jobDb, onEnqueue, type JobQueue } from '../queue/queue';
@@ -15,7 +16,7 @@ import { sweepDueWork } from './sweep';
 import { sendWebhooks } from './webhook-sender';
 
 /** What works a queue's jobs in every process that runs jobs. */
-export interface JobHandler<T extends object> {
+interface JobHandler<T extends object> {
   queue: JobQueue<T>;
   /** Jobs fetched at once and given to one call (default 1). */
   batchSize?: number;
@@ -23,6 +24,8 @@ export interface JobHandler<T extends object> {
   pollSeconds?: number;
   /** A cron expression (UTC) on which one job is added; one is also added when a worker starts. */
   cron?: string;
+  /** Whether this process works the queue (default: always); no worker, no polling. */
+  enabled?(config: Config): boolean;
   /**
    * Does the work of the jobs' data. A throw fails the batch, which pg-boss tries again after
    * JOBS_RETRY_SECONDS; `stopping` is aborted when the server stops.
@@ -36,7 +39,12 @@ const handler = <T extends object>(definition: JobHandler<T>) => definition as u
 const JOB_HANDLERS: JobHandler<object>[] = [
   handler({ queue: WEBHOOK_DELIVERY_QUEUE, batchSize: 10, handle: sendWebhooks }),
   handler({ queue: SCHEDULE_QUEUE, batchSize: 10, handle: (ctx, keys) => runSchedules(ctx, keys) }),
-  handler({ queue: DELIVERY_PURGE_QUEUE, batchSize: PURGE_BATCH, handle: sendPurges }),
+  handler({
+    queue: DELIVERY_PURGE_QUEUE,
+    batchSize: PURGE_BATCH,
+    enabled: (config) => config.deliveryPurge !== undefined,
+    handle: sendPurges,
+  }),
   handler({
     queue: AUDIENCE_SIZES_QUEUE,
     pollSeconds: 30,
@@ -73,13 +81,16 @@ export async function startWorker(ctx: AppContext) {
     supervise: true,
     schedule: true,
     maintenanceIntervalSeconds: config.jobsCheckSeconds,
+    // The cron jobs are added every 10 minutes at the most often: their queue need not be polled every 5 s.
+    cronWorkerIntervalSeconds: 30,
   });
   boss.on('error', (err: unknown) => {
     if (!stopping.signal.aborted) ctx.log.error({ err }, 'job queue failed');
   });
   await boss.start();
   const unsubscribe: (() => void)[] = [];
-  for (const { queue, batchSize = 1, pollSeconds, cron, handle } of JOB_HANDLERS) {
+  for (const { queue, batchSize = 1, pollSeconds, cron, enabled, handle } of JOB_HANDLERS) {
+    if (enabled && !enabled(config)) continue;
     const policy = { policy: queue.policy };
     await boss.createQueue(queue.name, { name: queue.name, ...policy });
     await boss.updateQueue(queue.name, {

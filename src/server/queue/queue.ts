@@ -17,7 +17,7 @@ import { afterCommit, rootOf, type Db, type Tx } from '../db/client';
  *   lease) so the work itself happens once.
  */
 
-export const JOB_SCHEMA = 'pgboss';
+const JOB_SCHEMA = 'pgboss';
 
 /** A named queue and the shape of its jobs' data. */
 export interface JobQueue<T extends object> {
