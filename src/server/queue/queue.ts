@@ -128,6 +128,7 @@ export async function enqueue<T extends object>(
   data: T,
   options: EnqueueOptions = {},
 ): Promise<string | null> {
+  requireInstalled(queue);
   const id = await sender.send(queue.name, data, { ...toBossOptions(options), db: jobDb(db) });
   if (!isLater(options.startAfter)) await afterCommit(db, async () => wakeWorkers(rootOf(db), queue));
   return id;
@@ -139,6 +140,7 @@ export async function enqueueMany<T extends object>(
   queue: JobQueue<T>,
   jobs: (EnqueueOptions & { data: T })[],
 ) {
+  requireInstalled(queue);
   if (jobs.length === 0) return;
   await sender.insert(
     jobs.map(({ data, startAfter, ...options }) => ({
@@ -179,8 +181,19 @@ export function insertJobsFrom<T extends object>(queue: JobQueue<T>, rows: SQL):
 export async function installJobQueues(db: Db, queues: readonly JobQueue<object>[]) {
   const boss = new PgBoss({ db: jobDb(db), supervise: false, schedule: false, migrate: true });
   await boss.start();
-  for (const queue of queues) await boss.createQueue(queue.name, { name: queue.name, policy: queue.policy });
+  for (const queue of queues) {
+    await boss.createQueue(queue.name, { name: queue.name, policy: queue.policy });
+    installedQueues.add(queue.name);
+  }
   await boss.stop({ graceful: false });
+}
+
+/** The queues `installJobQueues` created: pg-boss drops a job for any other queue without a word. */
+const installedQueues = new Set<string>();
+
+function requireInstalled(queue: JobQueue<object>) {
+  if (!installedQueues.has(queue.name))
+    throw new Error(`Job queue "${queue.name}" is not created: add it to JOB_QUEUES (queue/queues.ts)`);
 }
 
 /** The workers started on a database, by queue, so a job enqueued in this process starts without a poll. */
