@@ -89,9 +89,9 @@ export interface JournalEntry {
 
 /**
  * Records a change to workspace data, in the transaction of the change: its audit rows, the deliveries
- * of its webhook events and their jobs (the outbox the sender works through), the notice that drops every cache it
- * touches (changes.ts) and the purge of a CDN in front of the delivery API (purges.ts); a workspace
- * with no cached data changed still gets a `workspace` notice. Every write path goes through here, so
+ * of its webhook events with their jobs (the outbox the sender works through), the notice that drops
+ * every cache it touches (changes.ts) and the purge of a CDN in front of the delivery API (purges.ts);
+ * a workspace with no cached data changed still gets a `workspace` notice. Every write path goes through here, so
  * none can forget one of them.
  */
 export async function journal(tx: Tx | Db, entry: JournalEntry) {
