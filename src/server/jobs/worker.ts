@@ -24,6 +24,10 @@ interface JobHandler<T extends object> {
   pollSeconds?: number;
   /** A cron expression (UTC) on which one job is added; one is also added when a worker starts. */
   cron?: string;
+  /** How long a try may run before it counts as abandoned (default: JOBS_EXPIRE_SECONDS). */
+  expireInSeconds?: number;
+  /** Retries after a failed or abandoned try (default 20, with backoff from JOBS_RETRY_SECONDS). */
+  retryLimit?: number;
   /** Whether this process works the queue (default: always); no worker, no polling. */
   enabled?(config: Config): boolean;
   /**
@@ -89,17 +93,18 @@ export async function startWorker(ctx: AppContext) {
   });
   await boss.start();
   const unsubscribe: (() => void)[] = [];
-  for (const { queue, batchSize = 1, pollSeconds, cron, enabled, handle } of JOB_HANDLERS) {
+  for (const handler of JOB_HANDLERS) {
+    const { queue, batchSize = 1, pollSeconds, cron, enabled, handle } = handler;
     if (enabled && !enabled(config)) continue;
     const policy = { policy: queue.policy };
     await boss.createQueue(queue.name, { name: queue.name, ...policy });
     await boss.updateQueue(queue.name, {
       name: queue.name,
       ...policy,
-      retryLimit: 20,
+      retryLimit: handler.retryLimit ?? 20,
       retryDelay: config.jobsRetrySeconds,
       retryBackoff: true,
-      expireInSeconds: config.jobsExpireSeconds,
+      expireInSeconds: handler.expireInSeconds ?? config.jobsExpireSeconds,
     });
     const pollingIntervalSeconds = Math.max(0.5, pollSeconds ?? config.jobsPollMs / 1000);
     const worker = await boss.work<object>(
