@@ -281,26 +281,26 @@ describe.runIf(testDatabaseKind() === 'postgres')('the job worker across server 
     for (const [i, name] of names.entries())
       expect((await call(i % 2 ? a : b, 'POST', items, token, post(name))).status).toBe(201);
 
-    await expect.poll(() => receiver.acknowledged.length, { timeout: 30_000 }).toBe(names.length);
+    await expect.poll(() => receiver.acknowledged.length, { timeout: 60_000 }).toBe(names.length);
     const itemIds = receiver.requests.map((r) => JSON.parse(r.body).itemId as string);
     expect(new Set(itemIds).size).toBe(names.length);
     expect(receiver.requests).toHaveLength(names.length);
-  });
+  }, 120_000);
 
   it('a process killed mid-delivery has its delivery finished by another', async () => {
-    // Fast takeover: a try counts as abandoned after 6 s, looked for every second, retried after 1 s.
-    const fast = { JOBS_EXPIRE_SECONDS: '6', JOBS_CHECK_SECONDS: '1', JOBS_RETRY_SECONDS: '1' };
+    // Fast takeover: a try counts as abandoned after 10 s, looked for every second, retried after 1 s.
+    const fast = { JOBS_EXPIRE_SECONDS: '10', JOBS_CHECK_SECONDS: '1', JOBS_RETRY_SECONDS: '1' };
     const api = await start({ JOBS: '0' });
     const doomed = await start(fast);
     const { items, token } = await hookedWorkspace(api);
     receiver.plan = ['hang'];
     expect((await call(api, 'POST', items, token, post('Doomed'))).status).toBe(201);
-    await expect.poll(() => receiver.requests.length, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => receiver.requests.length, { timeout: 30_000 }).toBe(1);
     doomed.child.kill('SIGKILL');
 
     await start(fast);
-    await expect.poll(() => receiver.acknowledged.length, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => receiver.acknowledged.length, { timeout: 60_000 }).toBe(1);
     expect(receiver.requests).toHaveLength(2);
     expect(receiver.requests[1].body).toBe(receiver.requests[0].body);
-  });
+  }, 120_000);
 });
