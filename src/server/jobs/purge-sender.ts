@@ -27,22 +27,24 @@ export async function sendPurges(ctx: AppContext, jobs: RowKey[], stopping: Abor
   if (!target) return;
   const leaseMs = jobLeaseMs(ctx.config);
   const claimed = await claimPurges(ctx.db, jobs, leaseMs);
+  if (claimed.length > 0) {
+    const keys = [...new Set(claimed.flatMap((purge) => purge.keys))];
+    const { error } = await postJson(
+      target.url,
+      JSON.stringify({ keys }),
+      {
+        'user-agent': 'Marquee-Purge/1',
+        ...(target.token ? { authorization: `Bearer ${target.token}` } : {}),
+      },
+      stopping,
+      leaseMs,
+    );
+    if (error === null) await deletePurges(ctx.db, claimed);
+    else await recordFailure(ctx, claimed, error, stopping.aborted);
+  }
+  // After the failed ones got their retry's job: the one per row a requeue would add is then dropped.
   if (claimed.length < jobs.length)
     await requeueWaiting(ctx.db, DELIVERY_PURGE_QUEUE, await waitingPurges(ctx.db, jobs));
-  if (claimed.length === 0) return;
-  const keys = [...new Set(claimed.flatMap((purge) => purge.keys))];
-  const { error } = await postJson(
-    target.url,
-    JSON.stringify({ keys }),
-    {
-      'user-agent': 'Marquee-Purge/1',
-      ...(target.token ? { authorization: `Bearer ${target.token}` } : {}),
-    },
-    stopping,
-    leaseMs,
-  );
-  if (error === null) await deletePurges(ctx.db, claimed);
-  else await recordFailure(ctx, claimed, error, stopping.aborted);
 }
 
 async function recordFailure(ctx: AppContext, claimed: ClaimedPurge[], error: string, interrupted: boolean) {
