@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import type { AppContext } from '@server/context';
+import { sendWebhooks } from '@server/jobs/webhook-sender';
+import { claimDeliveries } from '@server/webhooks/repository';
 import { buildApp } from '@server/app';
 import { webhookDeliveries } from '@server/db/schema';
 import { rows } from '@server/db/migrate';
@@ -98,6 +101,24 @@ describe('the job queue', () => {
     worker = await startJobWorker();
     await expect.poll(() => receiver.acknowledged, { timeout: 10_000 }).toContain('{"n":"twice asked"}');
     expect(receiver.requests.slice(before).map((r) => r.body)).toEqual(['{"n":"twice asked"}']);
+  });
+
+  it('does not send a delivery again when its job is tried while the first try still holds the row', async () => {
+    await worker.close();
+    const id = await t.database.db.transaction((tx) => queueDelivery(tx, '{"n":"held"}'));
+    const key = { workspaceId: ws, id };
+    // The first try claimed the row and is still sending (or its process died): a lease of 2 s.
+    expect(await claimDeliveries(t.database.db, [key], 2000)).toHaveLength(1);
+    const before = receiver.requests.length;
+    const ctx = { db: t.database.db, config: { ...t.config, webhookAllowPrivate: true }, log: t.app.log };
+    await sendWebhooks(ctx as AppContext, [key], new AbortController().signal);
+    expect(receiver.requests.length).toBe(before);
+
+    // Once the lease is over, the work is taken over.
+    worker = await startJobWorker();
+    await expect.poll(() => receiver.acknowledged, { timeout: 10_000 }).toContain('{"n":"held"}');
+    const [row] = await t.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
+    expect(row).toMatchObject({ status: 'delivered', tries: 2 });
   });
 
   it('picks up due rows that have no job (written before the queue, or whose job was lost)', async () => {
