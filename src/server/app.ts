@@ -65,6 +65,8 @@ import { campaignRoutes } from './campaigns/routes';
 import { closeTransports } from './campaigns/engine';
 import { scheduleRoutes } from './schedules/routes';
 import { startWorker } from './jobs/worker';
+import { installJobQueues } from './queue/queue';
+import { JOB_QUEUES } from './queue/queues';
 import { serviceCallbackRoutes, servicesFunRoutes } from './services/routes';
 import { sandboxFunRoutes } from './sandbox/routes';
 import { publicConfigRoutes } from './public-config/routes';
@@ -134,6 +136,8 @@ const itemSaveHooks = (): ItemSaveHook[] => [
 /** Builds the whole HTTP application around an open, migrated database. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db, readDb = db } = options;
+  // Every process enqueues (webhook deliveries, schedules), whether it runs jobs or not.
+  await installJobQueues(db, JOB_QUEUES);
   subscribeCaches(db, readDb, config);
   const app = Fastify({
     logger: withRedaction(options.logger ?? { level: config.logLevel }),
@@ -163,7 +167,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await serveWebApp(app, config.webDir);
 
   if (config.jobs) {
-    const worker = startWorker(ctx);
+    const worker = await startWorker(ctx);
     app.addHook('onClose', () => worker.stop());
     app.addHook('onClose', async () => closeTransports(ctx));
   }

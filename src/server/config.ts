@@ -58,8 +58,17 @@ export interface Config {
   googleVisionUrl: string;
   /** Run the background jobs (webhook deliveries, schedules) in this process. */
   jobs: boolean;
-  /** How often the job worker looks for due work (ms). */
+  /** How often the job worker looks for due jobs (ms; at least 500, pg-boss's shortest poll). */
   jobsPollMs: number;
+  /**
+   * How long a job may run before it counts as abandoned (its process died) and is tried again by
+   * another process; the rows a job claims are its for as long (seconds).
+   */
+  jobsExpireSeconds: number;
+  /** How often abandoned jobs are looked for (seconds; pg-boss's maintenance, done by one process). */
+  jobsCheckSeconds: number;
+  /** Wait before a failed or abandoned job is tried again (seconds); each next retry waits about twice as long. */
+  jobsRetrySeconds: number;
   /** Webhooks may call private, loopback and link-local addresses (tests, intranets). */
   webhookAllowPrivate: boolean;
   /** Wait before the first webhook or CDN purge retry (ms); each next retry waits twice as long. */
@@ -255,7 +264,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBaseMs: Math.max(10, Number(env.CAMPAIGN_RETRY_BASE_MS ?? 30_000) || 30_000),
     },
     jobs: !/^(0|false|no)$/i.test(env.JOBS ?? ''),
-    jobsPollMs: Math.max(50, Number(env.JOBS_POLL_MS ?? 1000) || 1000),
+    jobsPollMs: Math.max(500, Number(env.JOBS_POLL_MS ?? 1000) || 1000),
+    jobsExpireSeconds: Math.max(2, Number(env.JOBS_EXPIRE_SECONDS ?? 60) || 60),
+    jobsCheckSeconds: Math.max(1, Number(env.JOBS_CHECK_SECONDS ?? 30) || 30),
+    jobsRetrySeconds: Math.max(1, Number(env.JOBS_RETRY_SECONDS ?? 10) || 10),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
     webhookRetryBaseMs: Math.max(10, Number(env.WEBHOOK_RETRY_BASE_MS ?? 10_000) || 10_000),
     deliveryPurge: env.DELIVERY_PURGE_URL

@@ -8,6 +8,8 @@ import type { TestProject } from 'vitest/node';
 import { openDatabase, PGLITE_EXTENSIONS } from '../../src/server/db/client';
 import { migrateDatabase } from '../../src/server/db/migrate';
 import { randomId } from '../../src/server/lib/ids';
+import { installJobQueues } from '../../src/server/queue/queue';
+import { JOB_QUEUES } from '../../src/server/queue/queues';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,7 +21,8 @@ declare module 'vitest' {
 }
 
 /**
- * Vitest global setup of the integration projects: migrates one database per run, which every test file
+ * Vitest global setup of the integration projects: migrates one database per run (with the job queue's
+ * tables, which buildApp would otherwise create in each), which every test file
  * then copies instead of running all migrations itself (PGlite starts from the dump without its initdb).
  */
 export default async function setup(project: TestProject) {
@@ -29,7 +32,9 @@ export default async function setup(project: TestProject) {
 
 async function setupPglite(project: TestProject) {
   const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  await migrateDatabase({ db: drizzle(client) as never, kind: 'pglite', close: () => client.close() });
+  const db = drizzle(client) as never;
+  await migrateDatabase({ db, kind: 'pglite', close: () => client.close() });
+  await installJobQueues(db, JOB_QUEUES);
   // Uncompressed: each test file loads it, and gunzip would cost more than the bytes do.
   const dump = await client.dumpDataDir('none');
   await client.close();
@@ -50,6 +55,7 @@ async function setupPostgres(project: TestProject) {
   // Closed before any copy: PostgreSQL copies only a template nobody is connected to.
   const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: 1 });
   await migrateDatabase(database);
+  await installJobQueues(database.db, JOB_QUEUES);
   await database.close();
   project.provide('postgresTemplateName', name);
   return async () => {

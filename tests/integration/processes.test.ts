@@ -10,6 +10,7 @@ import postgres from 'postgres';
 import type { Item } from '@shared/api/items';
 import { randomId } from '@server/lib/ids';
 import { readOutbox, tokenOf } from '../helpers/outbox';
+import { Receiver } from '../fixtures/http-receiver';
 import { testDatabaseKind } from '../helpers/database';
 
 const PUBLIC_URL = 'http://marquee.test';
@@ -42,11 +43,12 @@ interface ServerProcess {
 }
 
 /** `src/server/main.ts` in a child process of its own, as `npm start` would run it. */
-async function startServer(databaseUrl: string): Promise<ServerProcess> {
+async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-process-'));
   const output: string[] = [];
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/server/main.ts'], {
+  // One process (tsx as a loader, not its CLI, which would run the server in a child): SIGKILL reaches it.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -59,6 +61,7 @@ async function startServer(databaseUrl: string): Promise<ServerProcess> {
       AUTH_RATE_LIMIT: '10000',
       LOG_LEVEL: 'warn',
       WEB_DIR: path.join(dataDir, 'no-web'),
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -73,7 +76,7 @@ async function startServer(databaseUrl: string): Promise<ServerProcess> {
 }
 
 async function stopServer(server: ServerProcess) {
-  if (server.child.exitCode === null) {
+  if (server.child.exitCode === null && server.child.signalCode === null) {
     const exited = new Promise((resolve) => server.child.once('exit', resolve));
     server.child.kill('SIGTERM');
     await exited;
@@ -93,48 +96,58 @@ async function call(server: ServerProcess, method: string, url: string, token?: 
   return { status: res.status, body: (await res.json()) as Record<string, never> };
 }
 
+/** A new database on the PostgreSQL server of TEST_DATABASE_URL, for processes of a test's own. */
+async function createDatabase() {
+  const admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+  const name = `marquee_p_${randomId(10).toLowerCase()}`;
+  await admin.unsafe(`create database "${name}"`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Signs up and verifies through process `a` (its outbox), signs in; answers the user and token. */
+async function verifiedUserOf(a: ServerProcess, name: string) {
+  const email = `${name.toLowerCase()}-${randomId(6).toLowerCase()}@example.test`;
+  expect(
+    (await call(a, 'POST', '/auth/sign-up', undefined, { name, email, password: PASSWORD })).status,
+  ).toBe(202);
+  const link = await eventually('the verification mail', async () =>
+    readOutbox(a.dataDir)
+      .filter((m) => m.to.includes(email))
+      .map((m) => m.text.match(/https?:\/\/\S*\/user\/verify-email\?token=\S+/)?.[0])
+      .find(Boolean),
+  );
+  expect((await call(a, 'POST', '/auth/verify-email', undefined, { token: tokenOf(link) })).status).toBe(200);
+  const signIn = await call(a, 'POST', '/auth/sign-in', undefined, { email, password: PASSWORD });
+  expect(signIn.status).toBe(200);
+  return { email, id: (signIn.body.user as { id: string }).id, token: signIn.body.token as string };
+}
+
 describe.runIf(testDatabaseKind() === 'postgres')('two server processes on one PostgreSQL', () => {
-  let admin: postgres.Sql;
-  let databaseName: string;
+  let database: Awaited<ReturnType<typeof createDatabase>>;
   let a: ServerProcess;
   let b: ServerProcess;
 
   beforeAll(async () => {
-    admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
-    databaseName = `marquee_p_${randomId(10).toLowerCase()}`;
-    await admin.unsafe(`create database "${databaseName}"`);
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${databaseName}`;
+    database = await createDatabase();
     // One after the other: the first migrates the new database.
-    a = await startServer(url.toString());
-    b = await startServer(url.toString());
+    a = await startServer(database.url);
+    b = await startServer(database.url);
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all([a && stopServer(a), b && stopServer(b)]);
-    await admin.unsafe(`drop database if exists "${databaseName}" with (force)`);
-    await admin.end();
+    await database?.drop();
   }, 60_000);
 
-  /** Signs up and verifies through process `a` (its outbox), signs in; answers the user and token. */
-  async function verifiedUser(name: string) {
-    const email = `${name.toLowerCase()}-${randomId(6).toLowerCase()}@example.test`;
-    expect(
-      (await call(a, 'POST', '/auth/sign-up', undefined, { name, email, password: PASSWORD })).status,
-    ).toBe(202);
-    const link = await eventually('the verification mail', async () =>
-      readOutbox(a.dataDir)
-        .filter((m) => m.to.includes(email))
-        .map((m) => m.text.match(/https?:\/\/\S*\/user\/verify-email\?token=\S+/)?.[0])
-        .find(Boolean),
-    );
-    expect((await call(a, 'POST', '/auth/verify-email', undefined, { token: tokenOf(link) })).status).toBe(
-      200,
-    );
-    const signIn = await call(a, 'POST', '/auth/sign-in', undefined, { email, password: PASSWORD });
-    expect(signIn.status).toBe(200);
-    return { email, id: (signIn.body.user as { id: string }).id, token: signIn.body.token as string };
-  }
+  const verifiedUser = (name: string) => verifiedUserOf(a, name);
 
   /** Two reads, so that the second surely came from the process's cache. */
   async function warm(server: ServerProcess, url: string, token: string, status: number) {
@@ -216,4 +229,78 @@ describe.runIf(testDatabaseKind() === 'postgres')('two server processes on one P
     await expect.poll(async () => (await call(b, 'GET', url, manager.token)).status).toBe(404);
     await expect.poll(async () => (await page()).map((i) => i.id)).toEqual([other.body.id]);
   });
+});
+
+describe.runIf(testDatabaseKind() === 'postgres')('the job worker across server processes', () => {
+  const receiver = new Receiver();
+  let receiverUrl: string;
+  let database: Awaited<ReturnType<typeof createDatabase>>;
+  const servers: ServerProcess[] = [];
+  const start = async (env: Record<string, string> = {}) => {
+    const server = await startServer(database.url, {
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      JOBS_POLL_MS: '500',
+      ...env,
+    });
+    servers.push(server);
+    return server;
+  };
+
+  beforeEach(async () => {
+    receiverUrl = await receiver.start();
+    receiver.requests = [];
+    receiver.acknowledged = [];
+    database = await createDatabase();
+  });
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map(stopServer));
+    await receiver.stop();
+    await database?.drop();
+  }, 60_000);
+
+  /** A workspace with a webhook on `item.saved` to the receiver; answers its items URL and the token. */
+  async function hookedWorkspace(server: ServerProcess) {
+    const manager = await verifiedUserOf(server, 'Hank');
+    const created = await call(server, 'POST', '/workspaces', manager.token, { name: 'Hooked' });
+    expect(created.status).toBe(201);
+    const ws = created.body.id as string;
+    const hook = await call(server, 'POST', `/workspaces/${ws}/webhooks`, manager.token, {
+      url: receiverUrl,
+      events: ['item.saved'],
+    });
+    expect(hook.status).toBe(201);
+    return { items: `/workspaces/${ws}/items/blog-post`, token: manager.token };
+  }
+  const post = (name: string) => ({ data: { name, slug: name.toLowerCase(), body: '<p>Hi</p>' } });
+
+  it('two processes share the webhook deliveries and none is sent twice', async () => {
+    const a = await start();
+    const b = await start();
+    const { items, token } = await hookedWorkspace(a);
+    const names = Array.from({ length: 30 }, (_, i) => `Shared${i}`);
+    for (const [i, name] of names.entries())
+      expect((await call(i % 2 ? a : b, 'POST', items, token, post(name))).status).toBe(201);
+
+    await expect.poll(() => receiver.acknowledged.length, { timeout: 60_000 }).toBe(names.length);
+    const itemIds = receiver.requests.map((r) => JSON.parse(r.body).itemId as string);
+    expect(new Set(itemIds).size).toBe(names.length);
+    expect(receiver.requests).toHaveLength(names.length);
+  }, 120_000);
+
+  it('a process killed mid-delivery has its delivery finished by another', async () => {
+    // Fast takeover: a try counts as abandoned after 10 s, looked for every second, retried after 1 s.
+    const fast = { JOBS_EXPIRE_SECONDS: '10', JOBS_CHECK_SECONDS: '1', JOBS_RETRY_SECONDS: '1' };
+    const api = await start({ JOBS: '0' });
+    const doomed = await start(fast);
+    const { items, token } = await hookedWorkspace(api);
+    receiver.plan = ['hang'];
+    expect((await call(api, 'POST', items, token, post('Doomed'))).status).toBe(201);
+    await expect.poll(() => receiver.requests.length, { timeout: 30_000 }).toBe(1);
+    doomed.child.kill('SIGKILL');
+
+    await start(fast);
+    await expect.poll(() => receiver.acknowledged.length, { timeout: 60_000 }).toBe(1);
+    expect(receiver.requests).toHaveLength(2);
+    expect(receiver.requests[1].body).toBe(receiver.requests[0].body);
+  }, 120_000);
 });

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Schedule } from '@shared/api/schedules';
+import { sql } from 'drizzle-orm';
 import { buildApp } from '@server/app';
+import { rows } from '@server/db/migrate';
 import { openDatabase, type Database } from '@server/db/client';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { testDatabaseKind } from '../helpers/database';
@@ -162,6 +164,25 @@ describe('scheduled publishing', () => {
     const again = await call(t, 'DELETE', `${schedulesUrl(item.id)}/${schedule.id}`, manager);
     expect(again.statusCode).toBe(409);
     expect((await call(t, 'DELETE', `${schedulesUrl(item.id)}/nope`, manager)).statusCode).toBe(404);
+  });
+
+  it('does not run when cancelled, though its job comes due', async () => {
+    const item = await post('Cancelled in time');
+    const schedule = await plan(item.id, { stage: 'live', at: soon(600) });
+    expect((await call(t, 'DELETE', `${schedulesUrl(item.id)}/${schedule.id}`, manager)).statusCode).toBe(
+      200,
+    );
+    const jobState = async () =>
+      rows<{ state: string }>(
+        await t.database.db.execute(
+          sql`select state from pgboss.job where name = 'schedule' and data->>'id' = ${schedule.id}`,
+        ),
+      ).map((job) => job.state);
+    await expect.poll(jobState, { timeout: 10_000 }).toEqual(['completed']);
+    expect((await scheduleOf(item.id, schedule.id)).status).toBe('cancelled');
+    expect((await getItem(t, manager, team.ws, 'blog-post', item.id)).publishStatus.live).toBe(
+      'NOT_PUBLISHED',
+    );
   });
 
   it('checks its input and the caller’s rights', async () => {

@@ -117,21 +117,15 @@ async function measureAudienceSizes(ctx: AppContext, workspaceId: string, now = 
   return { sizes, profiles: counted.profiles };
 }
 
-const DAILY_CHECK_MS = 10 * 60 * 1000;
-const nextDailyCheck = new WeakMap<AppContext, number>();
-
 /**
- * The job worker's daily point: every 10 minutes at most (the look-up reads every audience item), measures
- * and records the audience sizes of the workspaces that have an audience without a size recorded today.
+ * The job worker's daily point (its job runs every 10 minutes): measures and records the audience sizes
+ * of the workspaces that have an audience without a size recorded today.
  */
-export async function recordDailyAudienceSizes(ctx: AppContext): Promise<number> {
+export async function recordDailyAudienceSizes(ctx: AppContext) {
   const now = new Date();
-  if (now.getTime() < (nextDailyCheck.get(ctx) ?? 0)) return 0;
-  nextDailyCheck.set(ctx, now.getTime() + DAILY_CHECK_MS);
   for (const workspaceId of await repo.workspacesWithoutSizesToday(ctx.db, now, 50)) {
     await measureAudienceSizes(ctx, workspaceId, now);
   }
-  return 0;
 }
 
 /**

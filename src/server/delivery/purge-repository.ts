@@ -1,5 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
+import { DELIVERY_PURGE_QUEUE, type RowKey } from '../queue/queues';
+import { keysRelation, queueDueOutboxRows, waitingOutboxRows } from '../queue/rows';
 import { rows as resultRows } from '../db/migrate';
 import { deliveryPurges } from '../db/schema';
 
@@ -11,18 +13,16 @@ export interface ClaimedPurge {
 }
 
 /**
- * Claims due purges in one statement, as the webhook sender claims its deliveries: FOR UPDATE SKIP
- * LOCKED, so several processes never take the same row, and a lease (next_at moved on), so a process
- * that dies mid-send leaves the row to be tried again once the lease is over.
+ * Claims those of the purges `keys` that are due, in one statement, as the webhook sender claims its
+ * deliveries: FOR UPDATE SKIP LOCKED, so several processes never take the same row, and a lease (next_at
+ * moved on), so a process that dies mid-send leaves the row to be tried again once the lease is over.
  */
-export async function claimDuePurges(db: Db, limit: number, leaseMs: number): Promise<ClaimedPurge[]> {
+export async function claimPurges(db: Db, keys: RowKey[], leaseMs: number): Promise<ClaimedPurge[]> {
   const result = await db.execute(sql`
     with due as (
-      select workspace_id, id from delivery_purges
-      where status = 'pending' and next_at <= now()
-      order by next_at
-      limit ${limit}
-      for update skip locked
+      select p.workspace_id, p.id from delivery_purges p join ${keysRelation(keys)} using (workspace_id, id)
+      where p.status = 'pending' and p.next_at <= now()
+      for update of p skip locked
     )
     update delivery_purges p
     set tries = p.tries + 1, next_at = now() + ${leaseMs} * interval '1 millisecond'
@@ -37,6 +37,12 @@ export async function claimDuePurges(db: Db, limit: number, leaseMs: number): Pr
   }));
 }
 
+/** Those of the purges `keys` still pending, with when they are due (or their lease ends). */
+export const waitingPurges = (db: Db, keys: RowKey[]) => waitingOutboxRows(db, 'delivery_purges', keys);
+
+/** A job for each pending purge due by now (the sweep). */
+export const queueDuePurges = (db: Db) => queueDueOutboxRows(db, 'delivery_purges', DELIVERY_PURGE_QUEUE);
+
 const isOneOf = (purges: readonly ClaimedPurge[]): SQL =>
   sql`(${deliveryPurges.workspaceId}, ${deliveryPurges.id}) in (${sql.join(
     purges.map((p) => sql`(${p.workspaceId}, ${p.id})`),
@@ -50,7 +56,7 @@ export async function deletePurges(db: Db, purges: readonly ClaimedPurge[]) {
 
 /** Records a failed try of purges: due again at `nextAt`, or failed for good (nextAt null). */
 export async function recordFailedPurges(
-  db: Db,
+  db: Db | Tx,
   purges: readonly ClaimedPurge[],
   outcome: { error: string; nextAt: Date | null },
 ) {

@@ -1,6 +1,4 @@
 const TIMEOUT_MS = 10_000;
-/** A lease that outlives a request, so no other process takes work still being sent. */
-export const SEND_LEASE_MS = TIMEOUT_MS + 5_000;
 
 /** How a POST went: the answer's status, if any, and why it failed (null when answered 2xx). */
 export interface PostOutcome {
@@ -9,14 +7,16 @@ export interface PostOutcome {
 }
 
 /**
- * POSTs a JSON body for the job worker's senders: no redirects followed, at most 10 s, and aborted when
- * the server stops (`stopping`), which the outcome says so the work is due again at once.
+ * POSTs a JSON body for the job worker's senders: no redirects followed, at most 10 s and at most half the
+ * lease on the work (so no other process takes work still being sent), and aborted when the server stops
+ * (`stopping`), which the outcome says so the work is due again at once.
  */
 export async function postJson(
   url: string,
   body: string,
   headers: Record<string, string>,
   stopping: AbortSignal,
+  leaseMs: number,
 ): Promise<PostOutcome> {
   try {
     const response = await fetch(url, {
@@ -24,7 +24,7 @@ export async function postJson(
       headers: { 'content-type': 'application/json', ...headers },
       body,
       redirect: 'manual',
-      signal: AbortSignal.any([stopping, AbortSignal.timeout(TIMEOUT_MS)]),
+      signal: AbortSignal.any([stopping, AbortSignal.timeout(Math.min(TIMEOUT_MS, leaseMs / 2))]),
     });
     await response.body?.cancel();
     const error = response.ok ? null : `Answered HTTP ${response.status}`;

@@ -1,20 +1,26 @@
 import type { AppContext } from '../context';
-import { claimDueSchedules } from '../schedules/repository';
+import { claimSchedules, waitingSchedules } from '../schedules/repository';
 import { runSchedule } from '../schedules/service';
+import { jobLeaseMs } from './lease';
+import { SCHEDULE_QUEUE, type RowKey } from '../queue/queues';
+import { requeueWaiting } from '../queue/rows';
 
-/** A claimed schedule is another process's for this long; after it, a died process's work is taken over. */
-const LEASE_MS = 60_000;
-
-/** Claims the due schedules and runs them; answers how many ran. */
-export async function runDueSchedules(ctx: AppContext): Promise<number> {
-  const claimed = await claimDueSchedules(ctx.db, 10, LEASE_MS);
-  for (const row of claimed) {
+/**
+ * Runs the schedules of a batch of jobs that are due; those not due yet (or held by another try) get a
+ * job again for when they are, and so does one whose run failed (once its lease is over). A cancelled
+ * or finished schedule is left alone.
+ */
+export async function runSchedules(ctx: AppContext, keys: RowKey[]) {
+  for (const key of keys) {
+    // Claimed one at a time, just before it runs: the lease covers its run, not the batch's.
+    const [row] = await claimSchedules(ctx.db, [key], jobLeaseMs(ctx.config));
+    if (!row) continue;
     try {
       await runSchedule(ctx, row);
     } catch (err) {
-      // Left running: it is tried again once its lease is over.
       ctx.log.error({ err, schedule: row.id }, 'scheduled publish failed');
     }
   }
-  return claimed.length;
+  // Those not claimed, and those claimed whose run failed (still running: due again after the lease).
+  await requeueWaiting(ctx.db, SCHEDULE_QUEUE, await waitingSchedules(ctx.db, keys));
 }

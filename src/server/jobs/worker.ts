@@ -1,54 +1,143 @@
+import PgBoss from 'pg-boss';
+import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { recordDailyAudienceSizes } from '../audiences/service';
-import { runCampaignWork } from '../campaigns/engine';
-import { runDueSchedules } from './scheduler';
-import { sendDuePurges } from './purge-sender';
-import { sendDueWebhooks } from './webhook-sender';
+import { jobDb, onEnqueue, type JobQueue } from '../queue/queue';
+import {
+  AUDIENCE_SIZES_QUEUE,
+  DELIVERY_PURGE_QUEUE,
+  SCHEDULE_QUEUE,
+  SWEEP_QUEUE,
+  WEBHOOK_DELIVERY_QUEUE,
+} from '../queue/queues';
+import { runSchedules } from './scheduler';
+import { PURGE_BATCH, sendPurges } from './purge-sender';
+import { sweepDueWork } from './sweep';
+import { sendWebhooks } from './webhook-sender';
 
-/** A job that does the due part of its work and answers how many things it did. */
-type Job = (ctx: AppContext, stopping: AbortSignal) => Promise<number>;
+/** What works a queue's jobs in every process that runs jobs. */
+interface JobHandler<T extends object> {
+  queue: JobQueue<T>;
+  /** Jobs fetched at once and given to one call (default 1). */
+  batchSize?: number;
+  /** Look for jobs every this many seconds instead of every JOBS_POLL_MS (queues fed by `cron`). */
+  pollSeconds?: number;
+  /** A cron expression (UTC) on which one job is added; one is also added when a worker starts. */
+  cron?: string;
+  /** How long a try may run before it counts as abandoned (default: JOBS_EXPIRE_SECONDS). */
+  expireInSeconds?: number;
+  /** Retries after a failed or abandoned try (default 20, with backoff from JOBS_RETRY_SECONDS). */
+  retryLimit?: number;
+  /** Whether this process works the queue (default: always); no worker, no polling. */
+  enabled?(config: Config): boolean;
+  /**
+   * Does the work of the jobs' data. A throw fails the batch, which pg-boss tries again after
+   * JOBS_RETRY_SECONDS; `stopping` is aborted when the server stops.
+   */
+  handle(ctx: AppContext, data: T[], stopping: AbortSignal): Promise<void>;
+}
 
-const JOBS: Record<string, Job> = {
-  schedules: runDueSchedules,
-  webhooks: sendDueWebhooks,
-  deliveryPurges: sendDuePurges,
-  audienceSizes: recordDailyAudienceSizes,
-  campaigns: runCampaignWork,
-};
+const handler = <T extends object>(definition: JobHandler<T>) => definition as unknown as JobHandler<object>;
+
+/** Every queue's handler. */
+const JOB_HANDLERS: JobHandler<object>[] = [
+  handler({ queue: WEBHOOK_DELIVERY_QUEUE, batchSize: 10, handle: sendWebhooks }),
+  handler({ queue: SCHEDULE_QUEUE, batchSize: 10, handle: (ctx, keys) => runSchedules(ctx, keys) }),
+  handler({
+    queue: DELIVERY_PURGE_QUEUE,
+    batchSize: PURGE_BATCH,
+    enabled: (config) => config.deliveryPurge !== undefined,
+    handle: sendPurges,
+  }),
+  handler({
+    queue: AUDIENCE_SIZES_QUEUE,
+    pollSeconds: 30,
+    cron: '*/10 * * * *',
+    handle: (ctx) => recordDailyAudienceSizes(ctx),
+  }),
+  handler({ queue: SWEEP_QUEUE, pollSeconds: 30, cron: '* * * * *', handle: (ctx) => sweepDueWork(ctx) }),
+];
+
+/** The singleton key of the jobs `cron` and a worker's start add: one waiting at a time. */
+const RECURRING_KEY = 'recurring';
 
 /**
- * The background worker: every JOBS_POLL_MS it runs each job until nothing is due. Work is claimed from
- * PostgreSQL (FOR UPDATE SKIP LOCKED with a lease), so several processes share it and each piece runs
- * once. `stop` aborts what is under way (it is recorded and tried again) and waits for the loop to end.
+ * The background worker: pg-boss over this process's database client, working every queue of
+ * JOB_HANDLERS, so several processes share the jobs. A job whose process dies is tried again elsewhere
+ * once it has run JOBS_EXPIRE_SECONDS (pg-boss checks every JOBS_CHECK_SECONDS). `stop` aborts
+ * what is under way (handlers record it and queue it again), then waits for the handlers and pg-boss's
+ * queries to end.
  */
-export function startWorker(ctx: AppContext) {
+export async function startWorker(ctx: AppContext) {
+  const { config } = ctx;
   const stopping = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-
-  const runOnce = async () => {
-    for (const [name, job] of Object.entries(JOBS)) {
-      try {
-        while (!stopping.signal.aborted && (await job(ctx, stopping.signal)) > 0) {
-          // more may be due
-        }
-      } catch (err) {
-        if (!stopping.signal.aborted) ctx.log.error({ err, job: name }, 'background job failed');
-      }
-    }
+  const queries = new Set<Promise<unknown>>();
+  const track = (query: Promise<unknown>) => {
+    queries.add(query);
+    void query.then(
+      () => queries.delete(query),
+      () => queries.delete(query),
+    );
   };
-  const tick = () => {
-    running = runOnce().finally(() => {
-      if (!stopping.signal.aborted) timer = setTimeout(tick, ctx.config.jobsPollMs);
+  const boss = new PgBoss({
+    db: jobDb(ctx.db, track),
+    migrate: true,
+    supervise: true,
+    schedule: true,
+    maintenanceIntervalSeconds: config.jobsCheckSeconds,
+    // The cron jobs are added every 10 minutes at the most often: their queue need not be polled every 5 s.
+    cronWorkerIntervalSeconds: 30,
+  });
+  boss.on('error', (err: unknown) => {
+    if (!stopping.signal.aborted) ctx.log.error({ err }, 'job queue failed');
+  });
+  await boss.start();
+  const unsubscribe: (() => void)[] = [];
+  for (const handler of JOB_HANDLERS) {
+    const { queue, batchSize = 1, pollSeconds, cron, enabled, handle } = handler;
+    if (enabled && !enabled(config)) continue;
+    const policy = { policy: queue.policy };
+    await boss.createQueue(queue.name, { name: queue.name, ...policy });
+    await boss.updateQueue(queue.name, {
+      name: queue.name,
+      ...policy,
+      retryLimit: handler.retryLimit ?? 20,
+      retryDelay: config.jobsRetrySeconds,
+      retryBackoff: true,
+      expireInSeconds: handler.expireInSeconds ?? config.jobsExpireSeconds,
     });
-  };
-  timer = setTimeout(tick, 0);
+    const pollingIntervalSeconds = Math.max(0.5, pollSeconds ?? config.jobsPollMs / 1000);
+    const worker = await boss.work<object>(
+      queue.name,
+      { batchSize, pollingIntervalSeconds },
+      async (jobs) => {
+        // Fetched while stopping: failed at once, so another process tries them.
+        if (stopping.signal.aborted) throw new Error('The server is stopping');
+        await handle(
+          ctx,
+          jobs.map((job) => job.data),
+          stopping.signal,
+        );
+      },
+    );
+    unsubscribe.push(onEnqueue(ctx.db, queue.name, () => boss.notifyWorker(worker)));
+    if (cron) {
+      await boss.schedule(queue.name, cron, {}, { tz: 'UTC', singletonKey: RECURRING_KEY });
+      await boss.send(queue.name, {}, { singletonKey: RECURRING_KEY });
+      boss.notifyWorker(worker);
+    }
+  }
 
   return {
     async stop() {
       stopping.abort();
-      clearTimeout(timer);
-      await running;
+      for (const stop of unsubscribe) stop();
+      await boss.stop({ graceful: true, timeout: 30_000 });
+      // Fetches under way when the workers were told to stop, and the fail of what they fetched.
+      do {
+        await Promise.allSettled([...queries]);
+        await new Promise((resolve) => setImmediate(resolve));
+      } while (queries.size > 0);
     },
   };
 }

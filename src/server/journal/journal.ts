@@ -5,6 +5,8 @@ import type { Db, Tx } from '../db/client';
 import { auditLog } from '../db/schema';
 import { announceChanges, type Change } from './changes';
 import { queuePurge, type DeliveryPurge } from './purges';
+import { insertJobsFrom } from '../queue/queue';
+import { rowJobs, WEBHOOK_DELIVERY_QUEUE } from '../queue/queues';
 
 /** Who acts: account id, display name and, in a request, the client address. */
 export interface Actor {
@@ -88,9 +90,9 @@ export interface JournalEntry {
 
 /**
  * Records a change to workspace data, in the transaction of the change: its audit rows, the deliveries
- * of its webhook events (the outbox the sender works through), the notice that drops every cache it
- * touches (changes.ts) and the purge of a CDN in front of the delivery API (purges.ts); a workspace
- * with no cached data changed still gets a `workspace` notice. Every write path goes through here, so
+ * of its webhook events with their jobs (the outbox the sender works through), the notice that drops
+ * every cache it touches (changes.ts) and the purge of a CDN in front of the delivery API (purges.ts);
+ * a workspace with no cached data changed still gets a `workspace` notice. Every write path goes through here, so
  * none can forget one of them.
  */
 export async function journal(tx: Tx | Db, entry: JournalEntry) {
@@ -145,6 +147,7 @@ export function itemJournalCtes(
       from ${sql.raw(source)}
     )`,
     sql`, webhook_outbox as (${outboxInsert(sql.raw(`${source} s`), event, null)})`,
+    sql`, webhook_jobs as (${deliveryJobs('webhook_outbox')})`,
   ];
 }
 
@@ -154,12 +157,15 @@ export const itemsWritten = (db: Db | Tx, workspaceId: string) =>
 
 function outboxRowsOf({ item, event, stage }: ItemEvent): SQL {
   const source = sql`(values (${item.workspaceId}::text, ${item.schema}::text, ${item.id}::text, ${item.version}::int)) as s(workspace_id, schema, id, version)`;
-  return outboxInsert(source, event, stage ?? null);
+  return sql`with outbox as (${outboxInsert(source, event, stage ?? null)}) ${deliveryJobs('outbox')}`;
 }
+
+/** A job for each delivery the CTE `outbox` queued (in the same statement, so they commit together). */
+const deliveryJobs = (outbox: string) => insertJobsFrom(WEBHOOK_DELIVERY_QUEUE, rowJobs(sql.raw(outbox)));
 
 /**
  * Queues one delivery per active webhook of the item's workspace subscribed to the event (and to its
- * schema), with the body the sender posts. `source` is a relation named s: a CTE name gets the alias
+ * schema), with the body the sender posts; answers the deliveries' keys. `source` is a relation named s: a CTE name gets the alias
  * here, a VALUES list carries it.
  */
 function outboxInsert(source: SQL, event: WebhookEvent, stage: string | null): SQL {
@@ -173,5 +179,6 @@ function outboxInsert(source: SQL, event: WebhookEvent, stage: string | null): S
       from ${source}
       join webhooks w on w.workspace_id = s.workspace_id and w.active and ${event}::text = any(w.events)
         and (w.schemas is null or s.schema = any(w.schemas))
-    ) due`;
+    ) due
+    returning workspace_id, id`;
 }

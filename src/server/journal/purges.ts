@@ -1,5 +1,7 @@
 import { rootOf, type Db, type Tx } from '../db/client';
 import { deliveryPurges } from '../db/schema';
+import { enqueue } from '../queue/queue';
+import { DELIVERY_PURGE_QUEUE, rowKey } from '../queue/queues';
 
 /** The cache keys of delivered answers a change made stale (`@shared/publishing/surrogate-keys`). */
 export interface DeliveryPurge {
@@ -24,8 +26,12 @@ export function queueDeliveryPurges(db: Db): () => void {
   };
 }
 
-/** Writes the purge's outbox row in the change's transaction, when this database purges a CDN. */
+/** Writes the purge's outbox row and its job in the change's transaction, when this database purges a CDN. */
 export async function queuePurge(tx: Db | Tx, purge: DeliveryPurge) {
   if (purge.keys.length === 0 || !purgingApps.get(rootOf(tx))) return;
-  await tx.insert(deliveryPurges).values({ workspaceId: purge.workspaceId, keys: [...new Set(purge.keys)] });
+  const [row] = await tx
+    .insert(deliveryPurges)
+    .values({ workspaceId: purge.workspaceId, keys: [...new Set(purge.keys)] })
+    .returning({ workspaceId: deliveryPurges.workspaceId, id: deliveryPurges.id });
+  await enqueue(tx, DELIVERY_PURGE_QUEUE, row, { singletonKey: rowKey(row) });
 }

@@ -3,6 +3,9 @@ import type { Db, Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
 import { schedules } from '../db/schema';
 import type { ItemKey } from '../items/repository';
+import { insertJobsFrom } from '../queue/queue';
+import { rowJobs, SCHEDULE_QUEUE, SWEEP_LIMIT, type RowKey } from '../queue/queues';
+import { keysRelation, waitingRows, type WaitingRow } from '../queue/rows';
 
 export type ScheduleRow = typeof schedules.$inferSelect;
 
@@ -47,17 +50,17 @@ export async function findSchedule(db: Db | Tx, key: ItemKey, id: string) {
 }
 
 /**
- * Claims due schedules in one statement: pending ones whose time has come, and running ones whose lease
- * ran out (their process died). FOR UPDATE SKIP LOCKED keeps two processes from taking the same row.
+ * Claims those of the schedules `keys` that are due, in one statement: pending ones whose time has come,
+ * and running ones whose lease ran out (their process died). FOR UPDATE SKIP LOCKED keeps two processes
+ * from taking the same row; the lease keeps a job tried again while its first try still runs from
+ * running the schedule twice.
  */
-export async function claimDueSchedules(db: Db, limit: number, leaseMs: number): Promise<ScheduleRow[]> {
+export async function claimSchedules(db: Db, keys: RowKey[], leaseMs: number): Promise<ScheduleRow[]> {
   const result = await db.execute(sql`
     with due as (
-      select workspace_id, id from schedules
-      where at <= now() and (status = 'pending' or (status = 'running' and lease_until < now()))
-      order by at
-      limit ${limit}
-      for update skip locked
+      select s.workspace_id, s.id from schedules s join ${keysRelation(keys)} using (workspace_id, id)
+      where ${isDue}
+      for update of s skip locked
     )
     update schedules s set status = 'running', lease_until = now() + ${leaseMs} * interval '1 millisecond'
     from due where s.workspace_id = due.workspace_id and s.id = due.id
@@ -79,6 +82,21 @@ export async function claimDueSchedules(db: Db, limit: number, leaseMs: number):
     createdByName: r.created_by_name as string,
   }));
 }
+
+const isDue = sql`s.at <= now() and (s.status = 'pending' or (s.status = 'running' and s.lease_until < now()))`;
+
+/** Those of the schedules `keys` still to run, with when: their time, or the end of a try's lease. */
+export async function waitingSchedules(db: Db, keys: RowKey[]): Promise<WaitingRow[]> {
+  const result = await db.execute(sql`
+    select s.workspace_id, s.id, case when s.status = 'running' then s.lease_until else s.at end as due_at
+    from schedules s join ${keysRelation(keys)} using (workspace_id, id)
+    where s.status in ('pending', 'running')`);
+  return waitingRows(result, 'due_at');
+}
+
+/** A job for each schedule due by now (the sweep: schedules whose job was lost or that predate the queue). */
+export const queueDueSchedules = (db: Db) =>
+  db.execute(insertJobsFrom(SCHEDULE_QUEUE, rowJobs(sql`schedules s where ${isDue} limit ${SWEEP_LIMIT}`)));
 
 export async function finishSchedule(db: Db, row: ScheduleRow, outcome: { refusedBecause: string | null }) {
   await db

@@ -9,6 +9,8 @@ import { actorOf, itemLabel, journal } from '../journal/journal';
 import { loadSchemaScope, requireRight, type SchemaScope } from '../items/scope';
 import { unpublishItem } from '../publishing/service';
 import { forgetCachedMembership } from '../workspaces/repository';
+import { enqueue } from '../queue/queue';
+import { rowKey, SCHEDULE_QUEUE } from '../queue/queues';
 import * as repo from './repository';
 
 const toSchedule = (row: repo.ScheduleRow): Schedule => ({
@@ -56,6 +58,12 @@ export async function createSchedule(
       createdBy: scope.user.id,
       createdByName: scope.member.displayName,
     });
+    await enqueue(
+      tx,
+      SCHEDULE_QUEUE,
+      { workspaceId: inserted.workspaceId, id: inserted.id },
+      { startAfter: at, singletonKey: rowKey(inserted) },
+    );
     await journal(tx, {
       audit: [
         {

@@ -2,6 +2,9 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
 import { webhookDeliveries, webhooks } from '../db/schema';
+import { enqueue } from '../queue/queue';
+import { rowKey, WEBHOOK_DELIVERY_QUEUE, type RowKey } from '../queue/queues';
+import { keysRelation, queueDueOutboxRows, waitingOutboxRows } from '../queue/rows';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -92,6 +95,12 @@ export async function copyDelivery(tx: Tx, delivery: DeliveryRow, id: string) {
       body: delivery.body,
     })
     .returning();
+  await enqueue(
+    tx,
+    WEBHOOK_DELIVERY_QUEUE,
+    { workspaceId: row.workspaceId, id },
+    { singletonKey: rowKey(row) },
+  );
   return row;
 }
 
@@ -107,18 +116,16 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims due deliveries in one statement: FOR UPDATE SKIP LOCKED, so several processes never take the
- * same row, and a lease (next_at moved on), so a process that dies mid-send leaves the row to be tried
- * again once the lease is over.
+ * Claims those of the deliveries `keys` that are due, in one statement: FOR UPDATE SKIP LOCKED, so two
+ * processes never take the same row, and a lease (next_at moved on), so a job tried again while its first
+ * try is still sending finds the row taken, and a process that dies mid-send leaves it due after the lease.
  */
-export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(db: Db, keys: RowKey[], leaseMs: number): Promise<ClaimedDelivery[]> {
   const result = await db.execute(sql`
     with due as (
-      select workspace_id, id from webhook_deliveries
-      where status = 'pending' and next_at <= now()
-      order by next_at
-      limit ${limit}
-      for update skip locked
+      select d.workspace_id, d.id from webhook_deliveries d join ${keysRelation(keys)} using (workspace_id, id)
+      where d.status = 'pending' and d.next_at <= now()
+      for update of d skip locked
     )
     update webhook_deliveries d
     set tries = d.tries + 1, next_at = now() + ${leaseMs} * interval '1 millisecond'
@@ -138,9 +145,17 @@ export async function claimDueDeliveries(db: Db, limit: number, leaseMs: number)
   }));
 }
 
+/** Those of the deliveries `keys` still pending, with when they are due (or their lease ends). */
+export const waitingDeliveries = (db: Db, keys: RowKey[]) =>
+  waitingOutboxRows(db, 'webhook_deliveries', keys);
+
+/** A job for each pending delivery due by now (the sweep: rows whose job was lost or that predate the queue). */
+export const queueDueDeliveries = (db: Db) =>
+  queueDueOutboxRows(db, 'webhook_deliveries', WEBHOOK_DELIVERY_QUEUE);
+
 /** Records the outcome of a try: delivered, due again at `nextAt`, or failed for good (nextAt null). */
 export async function recordTry(
-  db: Db,
+  db: Db | Tx,
   delivery: { workspaceId: string; id: string },
   outcome: { delivered: boolean; statusCode: number | null; error: string | null; nextAt: Date | null },
 ) {

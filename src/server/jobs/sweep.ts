@@ -1,0 +1,18 @@
+import type { AppContext } from '../context';
+import { queueDuePurges } from '../delivery/purge-repository';
+import { queueDueSchedules } from '../schedules/repository';
+import { queueDueDeliveries } from '../webhooks/repository';
+import { wakeWorkers } from '../queue/queue';
+import { DELIVERY_PURGE_QUEUE, SCHEDULE_QUEUE, WEBHOOK_DELIVERY_QUEUE } from '../queue/queues';
+
+/**
+ * Queues a job for every row whose work is due (a job for a row that has one waiting is dropped by its
+ * key): rows written before the queue, and any whose job was lost. Runs every minute and at each start.
+ */
+export async function sweepDueWork(ctx: AppContext) {
+  await queueDueDeliveries(ctx.db);
+  await queueDueSchedules(ctx.db);
+  if (ctx.config.deliveryPurge) await queueDuePurges(ctx.db);
+  for (const queue of [WEBHOOK_DELIVERY_QUEUE, SCHEDULE_QUEUE, DELIVERY_PURGE_QUEUE])
+    wakeWorkers(ctx.db, queue);
+}

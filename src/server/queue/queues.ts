@@ -1,0 +1,39 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { defineQueue } from './queue';
+
+/** A row of an outbox table that a job works on. */
+export interface RowKey {
+  workspaceId: string;
+  id: string;
+}
+
+/** One webhook delivery to try (its row in webhook_deliveries keeps the tries the API shows). */
+export const WEBHOOK_DELIVERY_QUEUE = defineQueue<RowKey>('webhook-delivery', 'short');
+/** One scheduled publish or unpublish, due at the schedule's time. */
+export const SCHEDULE_QUEUE = defineQueue<RowKey>('schedule', 'short');
+/** One queued CDN purge; purges due together go out as one request. */
+export const DELIVERY_PURGE_QUEUE = defineQueue<RowKey>('delivery-purge', 'short');
+/** The daily audience sizes of the dashboard (every 10 minutes, for the workspaces not measured today). */
+export const AUDIENCE_SIZES_QUEUE = defineQueue<Record<string, never>>('audience-sizes', 'short');
+/** Queues a job for due rows that have none (rows written before the queue, work whose job was lost). */
+export const SWEEP_QUEUE = defineQueue<Record<string, never>>('jobs-sweep', 'short');
+
+/** Rows of one kind the sweep queues a job for at most, each time it runs. */
+export const SWEEP_LIMIT = 10_000;
+
+/** Every queue; buildApp creates them. */
+export const JOB_QUEUES = [
+  WEBHOOK_DELIVERY_QUEUE,
+  SCHEDULE_QUEUE,
+  DELIVERY_PURGE_QUEUE,
+  AUDIENCE_SIZES_QUEUE,
+  SWEEP_QUEUE,
+];
+
+/** The singleton key of a row's job: one waiting job per row. */
+export const rowKey = (row: RowKey) => `${row.workspaceId}/${row.id}`;
+
+/** `rowKey` in SQL: the jobs (data and singleton key, for `insertJobsFrom`) of the rows `from` selects. */
+export const rowJobs = (from: SQL) =>
+  sql`(select jsonb_build_object('workspaceId', workspace_id, 'id', id) as data,
+         workspace_id || '/' || id as singleton_key from ${from})`;
