@@ -16,6 +16,7 @@ import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import type { Domain, SchemaType } from '@shared/schemas/types';
 import { ItemForm } from '@web/components/item-form/item-form';
+import { CampaignPanel } from '@web/components/campaigns/campaign-panel';
 import { EmailTestSendPanel } from '@web/components/email-editor/email-test-send-panel';
 import { NotFoundPage } from '@web/components/not-found-page';
 import { useItem } from './api/get-item';
@@ -43,6 +44,7 @@ import { useItemRoute } from './use-item-route';
 import { showToast } from '@web/lib/toast';
 
 const EMAIL_SCHEMA = 'email';
+const CAMPAIGN_SCHEMA = 'campaign';
 
 /** /{workspace}/{domain}/{schema}/{id}: the item form with a right drawer of publishing, approvals, comments and history. */
 export default function SingleItemRoute() {
@@ -196,6 +198,32 @@ function ItemSidePanel({ workspace, domain, item }: { workspace: Workspace; doma
   );
 }
 
+/** What some schemas add below the form: the email's test send, the campaign's sending and results. */
+function SchemaPanel({ workspace, item }: { workspace: Workspace; item: Item }) {
+  if (item.schema === EMAIL_SCHEMA)
+    return (
+      <EmailTestSendPanel
+        workspaceId={workspace.id}
+        itemId={item.id}
+        version={item.version}
+        testAddresses={item.data.testAddresses}
+        canSend={item.abilities.canEdit}
+      />
+    );
+  if (item.schema === CAMPAIGN_SCHEMA)
+    return (
+      <CampaignPanel
+        workspaceId={workspace.id}
+        campaignId={item.id}
+        version={item.version}
+        approvals={item.approvedBy.length}
+        sendAt={item.data.sendAt}
+        sendAtZone={item.data.sendAt_tz}
+      />
+    );
+  return null;
+}
+
 function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { id: string }) {
   const item = useItem(workspace.id, schema.name, id);
   const environment = useItemFormEnvironment(workspace);
@@ -261,15 +289,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               onSave={handleSave}
               {...environment}
             />
-            {schema.name === EMAIL_SCHEMA && (
-              <EmailTestSendPanel
-                workspaceId={workspace.id}
-                itemId={id}
-                version={current.version}
-                testAddresses={current.data.testAddresses}
-                canSend={current.abilities.canEdit}
-              />
-            )}
+            <SchemaPanel workspace={workspace} item={current} />
           </Stack>
         </Grid.Col>
         {isWide && (
