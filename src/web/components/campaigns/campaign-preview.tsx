@@ -33,8 +33,8 @@ export function CampaignPreview({
   const { subject, html, clipped, htmlBytes } = preview.data;
   return (
     <Stack gap="xs" data-testid="campaign-preview">
-      <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-        <Text size="sm" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+      <Group justify="space-between" gap="xs" align="flex-start">
+        <Text size="sm" style={{ flex: '1 1 240px', minWidth: 0, overflowWrap: 'anywhere' }}>
           <Text span c="dimmed">
             Subject:{' '}
           </Text>

@@ -37,7 +37,12 @@ export function PastSends({
                 <Table.Td>{when}</Table.Td>
                 <Table.Td>{send.createdByName}</Table.Td>
                 <Table.Td>
-                  <Badge size="sm" variant="light" color={STATE_COLORS[send.state]}>
+                  <Badge
+                    size="sm"
+                    variant="light"
+                    color={STATE_COLORS[send.state]}
+                    styles={{ label: { overflow: 'visible' } }}
+                  >
                     {send.state}
                   </Badge>
                   {send.error && (
@@ -46,7 +51,7 @@ export function PastSends({
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td ta="right">
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                   {formatCount(send.counts.sent)} / {formatCount(send.counts.recipients)}
                 </Table.Td>
                 <Table.Td ta="right">

@@ -28,7 +28,8 @@ function Tile({ label, value, detail }: { label: string; value: number; detail: 
 function ResultTiles({ results }: { results: CampaignResults }) {
   const { counts, rates } = results;
   return (
-    <SimpleGrid cols={{ base: 2, xs: 3, lg: 5 }} spacing="xs">
+    // The panel is narrower than the screen beside the activity column: its own width decides.
+    <SimpleGrid type="container" cols={{ base: 2, '420px': 3, '760px': 5 }} spacing="xs">
       <Tile label="Delivered" value={counts.delivered} detail={`of ${formatCount(counts.recipients)}`} />
       <Tile label="Opened" value={counts.opened} detail={formatRate(rates.opened)} />
       <Tile label="Clicked" value={counts.clicked} detail={formatRate(rates.clicked)} />

@@ -1,4 +1,4 @@
-import { Anchor, Group, Select, Skeleton, Text } from '@mantine/core';
+import { Anchor, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { CAMPAIGN_MESSAGES } from '@shared/api/campaigns';
 import { settingsPath } from '@web/app/guards';
@@ -67,10 +67,10 @@ export function SenderField(props: FieldProps) {
       size={compact ? 'xs' : 'sm'}
       maw={520}
       renderOption={({ option }) => (
-        <Group gap="xs" wrap="nowrap">
+        <Stack gap={2} align="flex-start">
           <Text size="sm">{option.label}</Text>
           {isUnverified(option.value) && <UnverifiedBadge />}
-        </Group>
+        </Stack>
       )}
     />
   );
