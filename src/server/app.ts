@@ -57,9 +57,12 @@ import { apiKeyRoutes } from './api-keys/routes';
 import { ingestRoutes, sdkRoutes, writeKeyRoutes } from './ingest/routes';
 import { ingestCacheOf } from './ingest/cache';
 import { auditRoutes } from './audit/routes';
+import { emailHookRoutes, emailPublicRoutes } from './campaigns/public-routes';
 import { deliveryRoutes } from './delivery/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { senderRoutes } from './senders/routes';
+import { campaignRoutes } from './campaigns/routes';
+import { closeTransports } from './campaigns/engine';
 import { scheduleRoutes } from './schedules/routes';
 import { startWorker } from './jobs/worker';
 import { serviceCallbackRoutes, servicesFunRoutes } from './services/routes';
@@ -91,7 +94,18 @@ export interface AppOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
-const API_PREFIXES = ['/api/', '/fun/', '/delivery/', '/ingest/', '/sdk/', '/healthz', '/__/'];
+const API_PREFIXES = [
+  '/api/',
+  '/fun/',
+  '/delivery/',
+  '/ingest/',
+  '/sdk/',
+  '/healthz',
+  '/__/',
+  '/u/',
+  '/t/',
+  '/hooks/',
+];
 
 /** Turns the caches on and registers them for the journal's change notices (journal/changes.ts). */
 function subscribeCaches(db: Db, readDb: Db, config: Config) {
@@ -151,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (config.jobs) {
     const worker = startWorker(ctx);
     app.addHook('onClose', () => worker.stop());
+    app.addHook('onClose', async () => closeTransports(ctx));
   }
   return app;
 }
@@ -294,6 +309,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
           auditRoutes,
           webhookRoutes,
           senderRoutes,
+          campaignRoutes,
           scheduleRoutes,
           statsRoutes,
         ]),
@@ -332,6 +348,9 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   // Events from websites and apps with workspace write keys, and the browser script that sends them.
   await app.register(async (ingestApi) => ingestRoutes(ingestApi, ctx), { prefix: '/ingest/v1' });
   await sdkRoutes(app);
+  // What a recipient's mail client and the email provider call: unsubscribe, opens, clicks, bounces.
+  await app.register(async (scope) => emailPublicRoutes(scope, ctx));
+  await app.register(async (scope) => emailHookRoutes(scope, ctx));
   // Public runtime configuration.
   await publicConfigRoutes(app, ctx);
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { SERVICE_PROVIDERS, type ServiceProvider } from '@shared/api/services';
 import { DEFAULT_APP_VERSION } from '@shared/api/public-config';
+import { webhookPublicKey } from './campaigns/sendgrid-signature';
 import type { SegmentPolicy } from './customers/segments';
 
 export interface Config {
@@ -72,8 +73,14 @@ export interface Config {
   sendgridApiKey?: string;
   /** Base URL of the SendGrid-compatible v3 API (tests point it at a local fake). */
   sendgridUrl: string;
+  /**
+   * The public key of SendGrid's Signed Event Webhook (`SENDGRID_WEBHOOK_PUBLIC_KEY`, PEM or base64
+   * DER): with it, `POST /hooks/email/sendgrid` takes only signed event posts (403 otherwise).
+   */
+  sendgridWebhookPublicKey?: string;
   /** Email template test sends allowed per workspace per hour. */
   testSendsPerHour: number;
+  campaigns: CampaignConfig;
   /** Address lookup: Google Places when its key is set, else a Nominatim geocoder, else none. */
   places: PlacesConfig;
   /** Test runs (`/fun/testCollection/runTest`) allowed per user per minute. */
@@ -166,6 +173,20 @@ export interface S3Config {
   forcePathStyle: boolean;
 }
 
+/** How campaign sends are worked through (README: Campaigns). */
+export interface CampaignConfig {
+  /** SMTP connections each process keeps open while it sends (CAMPAIGN_SMTP_CONNECTIONS). */
+  connections: number;
+  /** Messages a second each process hands to each provider; 0: as fast as it goes (CAMPAIGN_RATE_*). */
+  ratePerSecond: { smtp: number; sendgrid: number };
+  /** Recipients per unit of work a process claims (CAMPAIGN_CHUNK_SIZE). */
+  chunkSize: number;
+  /** How long a claimed chunk stays a process's without it renewing the claim (CAMPAIGN_LEASE_MS). */
+  leaseMs: number;
+  /** The wait before a recipient the provider deferred is tried again; doubled each time (CAMPAIGN_RETRY_BASE_MS). */
+  retryBaseMs: number;
+}
+
 const SECRET_FILE = 'marquee-secret';
 
 /** Reads the environment; on first start with no MARQUEE_SECRET it creates one in DATA_DIR and reuses it after. */
@@ -221,7 +242,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sendgridApiKey: env.SENDGRID_API_KEY || undefined,
     sendgridUrl: (env.SENDGRID_URL ?? 'https://api.sendgrid.com').replace(/\/+$/, ''),
+    sendgridWebhookPublicKey: checkedPublicKey(env.SENDGRID_WEBHOOK_PUBLIC_KEY),
     testSendsPerHour: Math.max(0, Number(env.TEST_SEND_RATE_LIMIT ?? 60) || 0),
+    campaigns: {
+      connections: Math.min(100, Math.max(1, Number(env.CAMPAIGN_SMTP_CONNECTIONS ?? 8) || 8)),
+      ratePerSecond: {
+        smtp: Math.max(0, Number(env.CAMPAIGN_RATE_SMTP ?? 0) || 0),
+        sendgrid: Math.max(0, Number(env.CAMPAIGN_RATE_SENDGRID ?? 100) || 0),
+      },
+      chunkSize: Math.max(1, Number(env.CAMPAIGN_CHUNK_SIZE ?? 500) || 500),
+      leaseMs: Math.max(1000, Number(env.CAMPAIGN_LEASE_MS ?? 60_000) || 60_000),
+      retryBaseMs: Math.max(10, Number(env.CAMPAIGN_RETRY_BASE_MS ?? 30_000) || 30_000),
+    },
     jobs: !/^(0|false|no)$/i.test(env.JOBS ?? ''),
     jobsPollMs: Math.max(50, Number(env.JOBS_POLL_MS ?? 1000) || 1000),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === '1',
@@ -236,6 +268,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventSegments: { directRows: 100_000, segmentRows: 4_000_000, maxSegments: 16 },
     visualisation: { url: env.VISUALISATION_URL || undefined, header: env.VISUALISATION_HEADER || undefined },
   };
+}
+
+/** SENDGRID_WEBHOOK_PUBLIC_KEY, refused at start when it is not an ECDSA public key. */
+function checkedPublicKey(value: string | undefined) {
+  if (!value?.trim()) return undefined;
+  try {
+    webhookPublicKey(value);
+  } catch (err) {
+    throw new Error(`SENDGRID_WEBHOOK_PUBLIC_KEY is not a public key: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  return value;
 }
 
 /** TRUST_PROXY: empty or `false` trusts no proxy; otherwise a comma-separated list of addresses or CIDRs. */

@@ -13,6 +13,7 @@ import { createWorkspace, patchWorkspace } from '../factories/workspaces';
 import { blogPostData, call, createItem, itemUrl, role } from '../factories/items';
 import { defineCustomerData, importBody, wsUrl } from '../factories/customers';
 import { FakeDns } from '../fixtures/dns-server';
+import { seedSend, type SeededSend } from '../factories/campaign-sends';
 
 /**
  * Every write route journals: a valid request to it leaves an audit row with its action and, on
@@ -37,6 +38,7 @@ let keyId: string;
 let writeKeyId: string;
 let suppressionId: string;
 let writeKey: string;
+let campaignSend: SeededSend;
 /** An ingestion request with the write key the table created. */
 const ingest = (path: string, payload: object) =>
   t.app.inject({
@@ -358,6 +360,29 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
     action: 'suppression.removed',
     send: () => call(t, 'DELETE', wsUrl(ws, `suppressions/${suppressionId}`), manager),
   },
+  'POST /u/:token': {
+    action: 'profile.unsubscribed',
+    send: () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/u/${campaignSend.token('u', 1)}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'List-Unsubscribe=One-Click',
+      }),
+  },
+  'POST /u/:token/resubscribe': {
+    action: 'profile.resubscribed',
+    send: () => t.app.inject({ method: 'POST', url: `/u/${campaignSend.token('u', 1)}/resubscribe` }),
+  },
+  'POST /hooks/email/:provider': {
+    action: 'suppression.added',
+    send: () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/hooks/email/smtp',
+        payload: { token: campaignSend.token('u', 2), recipient: 'p1-old@journal.test', status: '5.1.1' },
+      }),
+  },
   // Not suppressed: the ingestion entries below write to p1 again.
   'DELETE /api/v1/workspaces/:ws/profiles/:profileId': {
     action: 'profile.erased',
@@ -424,6 +449,12 @@ beforeAll(async () => {
       template: { combinedMarkup: '<p>Hi</p>' },
     })
   ).id;
+  campaignSend = await seedSend(t, ws, {
+    recipients: [
+      { profileId: 'p1', email: 'p1@journal.test' },
+      { profileId: 'p1', email: 'p1-old@journal.test' },
+    ],
+  });
   serviceId = (
     await createItem(t, manager, ws, 'service', { name: 'Page', connection: { provider: 'facebook' } })
   ).id;

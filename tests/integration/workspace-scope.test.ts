@@ -29,6 +29,13 @@ const PUBLIC: Record<string, string> = {
   'GET /fun/emailImage/':
     "images of sent emails: the signed link is the credential, recipients aren't members",
   'GET /sdk/marquee.js': 'the browser script websites load; it holds no workspace data',
+  'GET /u/:token': "a campaign message's unsubscribe page: the signed recipient token is the credential",
+  'POST /u/:token': 'one-click unsubscribe (RFC 8058): the signed recipient token is the credential',
+  'POST /u/:token/resubscribe': 'undoes an unsubscribe: the signed recipient token is the credential',
+  'GET /t/o/:token': "a campaign message's open pixel: the signed recipient token is the credential",
+  'GET /t/c/:token': "a campaign message's link: the signed recipient token is the credential",
+  'POST /hooks/email/:provider':
+    "the email provider's events: signed (SENDGRID_WEBHOOK_PUBLIC_KEY) or naming a signed recipient token",
   'GET /fun/auth/:provider/callback':
     "the provider's OAuth redirect: no workspace parameter; the state cookie sealed for this session names it and its manager access is checked there",
 };

@@ -202,6 +202,15 @@ export async function audienceProfilesCsv(ctx: AppContext, access: WorkspaceAcce
   })();
 }
 
+/** An audience's criteria compiled at `asOf` over the whole profile tables; null when the audience is gone. */
+export async function compiledAudience(ctx: AppContext, workspaceId: string, audienceId: string, asOf: Date) {
+  const defs = await loadDefinitions(ctx.db, workspaceId);
+  const audience = defs.catalog.audiences.get(audienceId);
+  if (!audience) return null;
+  const criteria = audience.criteria ?? { label: '1', predicate: 'and', children: [] };
+  return compileCriteria(checked(defs, criteria, audienceId), defs.catalog, asOf, workspaceId, audienceId);
+}
+
 /** The attributes, events and audiences a rule builder offers; any member may read. */
 export async function criteriaDefinitions(ctx: AppContext, access: WorkspaceAccess) {
   const { catalog } = await loadDefinitions(ctx.db, access.workspace.id);

@@ -137,7 +137,7 @@ function emailScope(access: WorkspaceAccess): SchemaScope {
  * of the attempt, the hand-over to the provider, and the record's result. 502 with the provider's
  * error when it refuses.
  */
-async function testSend(
+export async function testSend(
   ctx: AppContext,
   scope: SchemaScope,
   provider: TestSendProvider,

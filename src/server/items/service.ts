@@ -98,19 +98,40 @@ async function checkItemData(
 /** Creates an item at version 1 with its first history version, in one statement (one transaction). */
 export async function createItem(ctx: AppContext, scope: SchemaScope, data: Record<string, unknown>) {
   requireRight(scope, 'edit');
-  const checked = await checkItemData(ctx, scope, data);
-  const patch = { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() };
+  const patch = await firstVersionOf(ctx, scope, data);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const row = await repo.insertFirstVersion(
-      ctx.db,
-      keyOf(scope, randomId(20)),
-      patch,
-      itemJournalCtes('created', { action: 'item.created', user: actorOf(scope) }, 'item.saved'),
-    );
+    const row = await insertFirstVersion(ctx, scope, randomId(20), patch);
     if (row) return row;
   }
   throw conflict('Could not find a free id for the new item; try again');
 }
+
+/**
+ * Creates an item under an id the caller chooses, unless an item of the schema has that id already
+ * (answers undefined then, writing nothing): what lets concurrent callers create a built-in item once.
+ */
+export async function createItemWithId(
+  ctx: AppContext,
+  scope: SchemaScope,
+  id: string,
+  data: Record<string, unknown>,
+) {
+  requireRight(scope, 'edit');
+  return insertFirstVersion(ctx, scope, id, await firstVersionOf(ctx, scope, data));
+}
+
+async function firstVersionOf(ctx: AppContext, scope: SchemaScope, data: Record<string, unknown>) {
+  const checked = await checkItemData(ctx, scope, data);
+  return { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() };
+}
+
+const insertFirstVersion = (ctx: AppContext, scope: SchemaScope, id: string, patch: repo.ItemPatch) =>
+  repo.insertFirstVersion(
+    ctx.db,
+    keyOf(scope, id),
+    patch,
+    itemJournalCtes('created', { action: 'item.created', user: actorOf(scope) }, 'item.saved'),
+  );
 
 /**
  * Saves the next version of an item: version + 1, approvals start over, a history row with the full

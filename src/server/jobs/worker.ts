@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { recordDailyAudienceSizes } from '../audiences/service';
+import { runCampaignWork } from '../campaigns/engine';
 import { runDueSchedules } from './scheduler';
 import { sendDuePurges } from './purge-sender';
 import { sendDueWebhooks } from './webhook-sender';
@@ -12,6 +13,7 @@ const JOBS: Record<string, Job> = {
   webhooks: sendDueWebhooks,
   deliveryPurges: sendDuePurges,
   audienceSizes: recordDailyAudienceSizes,
+  campaigns: runCampaignWork,
 };
 
 /**

@@ -27,7 +27,8 @@ type AuditTargetType =
   | 'profile'
   | 'suppression'
   | 'sender'
-  | 'sending-domain';
+  | 'sending-domain'
+  | 'campaign';
 
 export interface AuditRecord {
   workspaceId: string;

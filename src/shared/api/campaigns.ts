@@ -26,6 +26,7 @@ export const CAMPAIGN_MESSAGES = {
   cannotCancel: (state: string) => `This send is ${state} already`,
   sending: (recipients: number) =>
     `Sending to ${recipients.toLocaleString('en-US')} ${recipients === 1 ? 'recipient' : 'recipients'}`,
+  queued: 'The send is queued: its audience is taken when it starts',
   likelySpam: 'Mail from this sender will likely land in spam until its domain is verified.',
   badToken: 'This link is not valid',
   unsubscribed: 'You are unsubscribed',

@@ -163,6 +163,8 @@ export const AUDIT_ACTIONS = [
   'customer-events.ingested',
   'profile.updated',
   'profile.erased',
+  'profile.unsubscribed',
+  'profile.resubscribed',
   'suppression.added',
   'suppression.removed',
   'sender.created',
@@ -172,6 +174,10 @@ export const AUDIT_ACTIONS = [
   'postal-address.updated',
   'test-send.sent',
   'test-send.failed',
+  'campaign.send',
+  'campaign.pause',
+  'campaign.resume',
+  'campaign.cancel',
   'file.uploaded',
   'file.updated',
   'visualisation.refreshed',
@@ -187,7 +193,7 @@ export const AuditEntry = z.object({
   targetType: z
     .string()
     .describe(
-      'item, workspace, member, api-key, webhook, schedule, import, test-send, file, profile, suppression, sender or sending-domain',
+      'item, workspace, member, api-key, webhook, schedule, import, test-send, file, profile, suppression, sender, sending-domain or campaign',
     ),
   targetId: z.string(),
   label: z

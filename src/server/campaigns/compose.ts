@@ -1,0 +1,162 @@
+import { convert as htmlToText } from 'html-to-text';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import DKIM from 'nodemailer/lib/dkim';
+import { PUBLIC_EMAIL_PATHS } from '@shared/api/campaigns';
+import { emailDocument } from '@shared/email/email-document';
+import { fillMergeTags, type MergeAttributes } from '@shared/email/merge-tags';
+import type { SendContent } from '../db/schema';
+import { signOwnImages } from '../media/image-links';
+import { absoluteImageUrls, sanitizeMessageHtml } from '../email/sanitize';
+import type { DkimOptions } from '../senders/service';
+import { signToken } from './tokens';
+
+/**
+ * A campaign's message in two steps: `freezeContent` once per send (sanitised HTML, own images signed,
+ * links numbered, the footer, the open pixel), `personalise` once per recipient (merge tags, the
+ * recipient's signed links and headers). Markers stand where a recipient's own URLs go:
+ * `%%mq:c:N%%` the click link of link N, `%%mq:o%%` the open pixel, `%%mq:u%%` the unsubscribe page.
+ */
+const MARKER = /%%mq:([cou])(?::(\d+))?%%/g;
+const HREF = /(<a\b[^>]*?\shref=")([^"]*)"/gi;
+
+export interface EmailSource {
+  subject: string;
+  preheader: string;
+  html: string;
+  textBody: string;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+function footerHtml(postalAddress: string) {
+  const lines = postalAddress.split(/\r?\n/).map(escapeHtml).join('<br>');
+  return (
+    '<div style="padding:24px 16px;color:#6b7280;font:12px/1.5 Arial,sans-serif;text-align:center">' +
+    `${lines}<br><a href="%%mq:u%%" style="color:#6b7280;text-decoration:underline">Unsubscribe</a></div>`
+  );
+}
+
+/**
+ * The send's content with its links: each http(s) link without merge tags becomes a numbered click
+ * link when tracking is on (`links[N-1]` is link N's URL); the footer with the postal address and the
+ * unsubscribe link, and the open pixel when tracking is on, are added.
+ */
+export function freezeContent(
+  source: EmailSource,
+  options: {
+    workspaceId: string;
+    publicUrl: string;
+    secret: string;
+    tracking: boolean;
+    postalAddress: string;
+  },
+): { html: string; text: string; links: string[] } {
+  const { publicUrl, secret, workspaceId } = options;
+  let body = source.html.trim()
+    ? absoluteImageUrls(
+        signOwnImages(sanitizeMessageHtml(source.html), { publicUrl, secret, workspaceId }),
+        publicUrl,
+      )
+    : `<p>${escapeHtml(source.textBody).replace(/\r?\n/g, '<br>')}</p>`;
+  const links: string[] = [];
+  if (options.tracking) {
+    body = body.replace(HREF, (whole, head: string, href: string) => {
+      const url = href.replace(/&amp;/g, '&');
+      if (!/^https?:\/\//i.test(url) || url.includes('{{')) return whole;
+      let index = links.indexOf(url);
+      if (index < 0) index = links.push(url) - 1;
+      return `${head}%%mq:c:${index + 1}%%"`;
+    });
+  }
+  const pixel = options.tracking
+    ? '<img src="%%mq:o%%" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">'
+    : '';
+  const html = emailDocument(body + footerHtml(options.postalAddress) + pixel, {
+    preheader: source.preheader,
+  });
+  const ownText = source.textBody.trim()
+    ? source.textBody
+    : htmlToText(body, { wordwrap: 100, selectors: [{ selector: 'img', format: 'skip' }] });
+  const text = `${ownText.trim()}\n\n--\n${options.postalAddress.trim()}\nUnsubscribe: %%mq:u%%\n`;
+  return { html, text, links };
+}
+
+export interface Recipient {
+  n: number;
+  email: string;
+  attributes: MergeAttributes;
+}
+
+export interface PersonalMessage {
+  from: { name: string; address: string };
+  to: string;
+  replyTo?: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  headers: Record<string, string>;
+  /** The recipient's unsubscribe token (SendGrid carries it back in its events). */
+  unsubscribeToken: string;
+}
+
+/** One recipient's message: merge tags filled, their own signed links, List-Unsubscribe (RFC 8058). */
+export function personalise(
+  content: SendContent,
+  send: { workspaceId: string; id: string },
+  recipient: Recipient,
+  options: { publicUrl: string; secret: string; unsubscribeMailto: string },
+): PersonalMessage {
+  const token = (kind: 'c' | 'o' | 'u', link = 0) =>
+    signToken({ kind, workspaceId: send.workspaceId, sendId: send.id, n: recipient.n, link }, options.secret);
+  const unsubscribeToken = token('u');
+  const unsubscribeUrl = options.publicUrl + PUBLIC_EMAIL_PATHS.unsubscribe(unsubscribeToken);
+  const urlOf = (kind: string, link?: string) =>
+    kind === 'u'
+      ? unsubscribeUrl
+      : options.publicUrl +
+        (kind === 'o'
+          ? PUBLIC_EMAIL_PATHS.open(token('o'))
+          : PUBLIC_EMAIL_PATHS.click(token('c', Number(link))));
+  const fill = (text: string, html: boolean) =>
+    fillMergeTags(text, recipient.attributes, { html }).replace(MARKER, (_, kind: string, link?: string) =>
+      urlOf(kind, link),
+    );
+  const domain = content.fromAddress.split('@')[1] ?? 'marquee.local';
+  return {
+    from: { name: content.fromName, address: content.fromAddress },
+    to: recipient.email,
+    ...(content.replyTo ? { replyTo: content.replyTo } : {}),
+    subject: fillMergeTags(content.subject, recipient.attributes)
+      .replace(/[\r\n]+/g, ' ')
+      .trim(),
+    text: fill(content.text, false),
+    html: fill(content.html, true),
+    messageId: `<${send.id}.${recipient.n}.${send.workspaceId}@${domain}>`,
+    headers: {
+      'List-Unsubscribe': `<${unsubscribeUrl}>, <mailto:${options.unsubscribeMailto}?subject=unsubscribe%20${unsubscribeToken}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+    unsubscribeToken,
+  };
+}
+
+/** The message as MIME bytes, DKIM-signed when the sender's domain is verified. */
+export async function mimeOf(message: PersonalMessage, dkim: DkimOptions | undefined): Promise<Buffer> {
+  const node = new MailComposer({
+    from: message.from,
+    to: message.to,
+    ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    messageId: message.messageId,
+    headers: message.headers,
+  }).compile();
+  if (!dkim) return node.build();
+  const signed = new DKIM(dkim).sign(await node.build());
+  const chunks: Buffer[] = [];
+  for await (const chunk of signed) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

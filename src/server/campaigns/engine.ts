@@ -1,0 +1,290 @@
+import os from 'node:os';
+import path from 'node:path';
+import { EMAIL_EVENTS } from '@shared/api/campaigns';
+import type { AppContext } from '../context';
+import { insertEvents, type EventTuple } from '../customers/repository';
+import { compiledAudience } from '../audiences/service';
+import { dkimOptionsFor } from '../senders/service';
+import { randomId } from '../lib/ids';
+import { mimeOf, personalise } from './compose';
+import * as repo from './repository';
+import {
+  outboxTransport,
+  ProviderRefusal,
+  sendGridTransport,
+  smtpTransport,
+  type CampaignTransport,
+  type HeldMessage,
+} from './transports';
+
+/** This process, as the holder of chunk leases. */
+const OWNER = `${os.hostname()}:${process.pid}:${randomId(6)}`;
+/** After this many tries a deferred recipient fails for good. */
+const MAX_ATTEMPTS = 5;
+/** email-delivered events are written this many at a time. */
+const EVENT_BATCH = 200;
+
+/** Each app's (its configuration's) open provider connections. */
+const transportsOf = new WeakMap<object, Map<string, CampaignTransport>>();
+
+function transportFor(ctx: AppContext, provider: string): CampaignTransport {
+  let transports = transportsOf.get(ctx.config);
+  if (!transports) transportsOf.set(ctx.config, (transports = new Map()));
+  const known = transports.get(provider);
+  if (known) return known;
+  const { config } = ctx;
+  const transport =
+    provider === 'sendgrid'
+      ? sendGridTransport(config.sendgridApiKey ?? '', config.sendgridUrl)
+      : config.smtpUrl
+        ? smtpTransport(config.smtpUrl, config.campaigns.connections)
+        : outboxTransport(path.join(config.dataDir, 'outbox'));
+  transports.set(provider, transport);
+  return transport;
+}
+
+/** Closes the app's provider connections (the app's close). */
+export function closeTransports(ctx: AppContext) {
+  for (const transport of transportsOf.get(ctx.config)?.values() ?? []) transport.close();
+  transportsOf.delete(ctx.config);
+}
+
+/** At most `perSecond` takes a second in this process (0: no limit). */
+class RateLimit {
+  private next = 0;
+  constructor(private readonly perSecond: number) {}
+  async take() {
+    if (!this.perSecond) return;
+    const now = Date.now();
+    const at = Math.max(now, this.next);
+    this.next = at + 1000 / this.perSecond;
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+  }
+}
+const limitsOf = new WeakMap<object, Map<string, RateLimit>>();
+const limitFor = (ctx: AppContext, provider: string) => {
+  let limits = limitsOf.get(ctx.config);
+  if (!limits) limitsOf.set(ctx.config, (limits = new Map()));
+  let limit = limits.get(provider);
+  if (!limit) {
+    const { ratePerSecond } = ctx.config.campaigns;
+    limit = new RateLimit(provider === 'sendgrid' ? ratePerSecond.sendgrid : ratePerSecond.smtp);
+    limits.set(provider, limit);
+  }
+  return limit;
+};
+
+/**
+ * Commits recipients as sent in groups: each message waits, held, for the commit that records it;
+ * messages that became ready while a commit ran go together in the next. A commit that finds the chunk
+ * no longer this process's (its lease was taken over) or the send no longer sending records nothing,
+ * and its messages are dropped.
+ */
+class GroupCommit {
+  private queue: { n: number; resolve: (ok: boolean) => void }[] = [];
+  private running = false;
+  stopped = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly chunk: repo.ChunkRow,
+  ) {}
+
+  add(n: number): Promise<boolean> {
+    if (this.stopped) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.queue.push({ n, resolve });
+      if (!this.running) void this.run();
+    });
+  }
+
+  private async run() {
+    this.running = true;
+    while (this.queue.length) {
+      const batch = this.queue.splice(0);
+      let ok = false;
+      if (!this.stopped) {
+        try {
+          ok = await this.ctx.db.transaction(async (tx) => {
+            if (!(await repo.holdChunk(tx, this.chunk, OWNER, this.ctx.config.campaigns.leaseMs)))
+              return false;
+            await repo.markSent(
+              tx,
+              this.chunk,
+              batch.map((entry) => entry.n),
+            );
+            return true;
+          });
+        } catch (err) {
+          this.ctx.log.error({ err, send: this.chunk.sendId }, 'campaign commit failed');
+        }
+        if (!ok) this.stopped = true;
+      }
+      for (const entry of batch) entry.resolve(ok);
+    }
+    this.running = false;
+  }
+}
+
+/** Runs `work` over `items` with at most `limit` at once. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]);
+  });
+  await Promise.all(lanes);
+}
+
+/**
+ * Sends one claimed chunk: each pending recipient's message held at the provider, recorded as sent in
+ * a group commit, then released. Recipients erased, unsubscribed or suppressed since the snapshot fail
+ * with the reason; deferred ones go back to pending and the chunk waits before it is claimed again.
+ */
+async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortSignal) {
+  const send = await repo.findSend(ctx.db, chunk.workspaceId, chunk.sendId);
+  if (!send) return;
+  const content = send.content;
+  const { publicUrl, secret } = ctx.config;
+  const dkim = await dkimOptionsFor(ctx, send.workspaceId, content.fromAddress);
+  const transport = transportFor(ctx, send.provider);
+  const limit = limitFor(ctx, send.provider);
+  const unsubscribeMailto = content.replyTo || content.fromAddress;
+  const recipients = await repo.pendingRecipients(ctx.db, chunk);
+
+  const failures: { n: number; error: string }[] = [];
+  const deferred: number[] = [];
+  let deferredWereSent = 0;
+  let retryAfter = 0;
+  const delivered: EventTuple[] = [];
+  const commit = new GroupCommit(ctx, chunk);
+  const flushDelivered = async (all: boolean) => {
+    while (delivered.length >= (all ? 1 : EVENT_BATCH)) {
+      await insertEvents(ctx.db, send.workspaceId, delivered.splice(0, EVENT_BATCH));
+    }
+  };
+
+  const sendOne = async (recipient: repo.PendingRecipient) => {
+    if (commit.stopped || stopping.aborted) return;
+    if (!recipient.attributes) return void failures.push({ n: recipient.n, error: 'The profile was erased' });
+    if (recipient.leftOut) {
+      return void failures.push({ n: recipient.n, error: 'Unsubscribed or suppressed since the send began' });
+    }
+    const message = personalise(
+      content,
+      send,
+      { ...recipient, attributes: recipient.attributes },
+      {
+        publicUrl,
+        secret,
+        unsubscribeMailto,
+      },
+    );
+    await limit.take();
+    let held: HeldMessage;
+    try {
+      held = await transport.hold(message, () => mimeOf(message, dkim));
+    } catch (err) {
+      return refused(recipient, err, false);
+    }
+    if (!(await commit.add(recipient.n))) return held.abort();
+    try {
+      await held.release();
+    } catch (err) {
+      return refused(recipient, err, true);
+    }
+    delivered.push([
+      recipient.profileId,
+      EMAIL_EVENTS.delivered,
+      new Date().toISOString(),
+      { campaign: send.campaignId, send: send.id },
+      `${send.id}:${recipient.n}:delivered`,
+    ]);
+    if (delivered.length >= EVENT_BATCH) await flushDelivered(false);
+  };
+
+  const refused = (recipient: repo.PendingRecipient, err: unknown, wasSent: boolean) => {
+    const refusal =
+      err instanceof ProviderRefusal
+        ? err
+        : new ProviderRefusal((err as Error).message ?? String(err), false);
+    if (refusal.fatal) {
+      commit.stopped = true;
+      stopReason = refusal.message;
+    }
+    if (refusal.permanent || recipient.attempts + 1 >= MAX_ATTEMPTS) {
+      failures.push({ n: recipient.n, error: refusal.message });
+    } else {
+      deferred.push(recipient.n);
+      if (wasSent) deferredWereSent += 1;
+      retryAfter = Math.max(retryAfter, refusal.retryAfterMs ?? 0);
+    }
+  };
+  let stopReason: string | undefined;
+
+  try {
+    await eachLimited(recipients, Math.max(1, ctx.config.campaigns.connections), sendOne);
+  } finally {
+    await flushDelivered(true).catch((err) => ctx.log.error({ err }, 'email-delivered events not recorded'));
+    await repo.markFailed(ctx.db, chunk, failures);
+    await repo.markDeferred(ctx.db, chunk, deferred, deferredWereSent);
+    const backoff = deferred.length
+      ? Math.max(
+          retryAfter,
+          ctx.config.campaigns.retryBaseMs * 2 ** Math.min(6, recipients[0]?.attempts ?? 0),
+        )
+      : 0;
+    const finished = await ctx.db.transaction(async (tx) => {
+      if (stopReason) {
+        await repo.setState(tx, send.workspaceId, send.id, 'paused', { error: stopReason });
+      }
+      return repo.releaseChunk(tx, chunk, OWNER, backoff ? new Date(Date.now() + backoff) : null);
+    });
+    if (finished) ctx.log.info({ send: send.id, campaign: send.campaignId }, 'campaign send done');
+  }
+}
+
+/** Snapshots a send's audience and lets its chunks be claimed; a send whose audience is gone stops. */
+export async function snapshotSend(ctx: AppContext, workspaceId: string, sendId: string) {
+  const send = await repo.findSend(ctx.db, workspaceId, sendId);
+  if (!send || send.state !== 'sending' || send.snapshotAt) return;
+  const compiled = await compiledAudience(ctx, workspaceId, send.audienceId, new Date());
+  if (!compiled) {
+    await ctx.db.transaction((tx) =>
+      repo.setState(tx, workspaceId, sendId, 'cancelled', {
+        finishedAt: new Date(),
+        error: "The campaign's audience no longer exists",
+      }),
+    );
+    return;
+  }
+  await repo.snapshotRecipients(
+    ctx.db,
+    send,
+    compiled,
+    ctx.config.campaigns.chunkSize,
+    async (tx, counts) => {
+      await repo.recordSnapshot(tx, workspaceId, sendId, counts);
+      await repo.finishIfDone(tx, workspaceId, sendId);
+    },
+  );
+}
+
+/**
+ * The background job: snapshots the sends that are due, takes over snapshots a dead process left,
+ * then works one chunk. Answers how many things it did, so the worker calls again while work is left.
+ */
+export async function runCampaignWork(ctx: AppContext, stopping: AbortSignal): Promise<number> {
+  let done = 0;
+  const due = await repo.claimDueSends(ctx.db, 5);
+  const orphans = await repo.sendsWithoutSnapshot(ctx.db, ctx.config.campaigns.leaseMs);
+  for (const send of [...due, ...orphans]) {
+    if (stopping.aborted) return done;
+    await snapshotSend(ctx, send.workspace_id, send.id);
+    done += 1;
+  }
+  if (stopping.aborted) return done;
+  const chunk = await repo.claimChunk(ctx.db, OWNER, ctx.config.campaigns.leaseMs);
+  if (!chunk) return done;
+  await workChunk(ctx, chunk, stopping);
+  return done + 1;
+}

@@ -1,0 +1,450 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { rows } from '../db/migrate';
+import { campaignChunks, campaignLinks, campaignSends } from '../db/schema';
+import { withAudienceSettings } from '../audiences/repository';
+import type { CompiledCriteria } from '../audiences/compile';
+
+export type SendRow = typeof campaignSends.$inferSelect;
+export type ChunkRow = typeof campaignChunks.$inferSelect;
+
+const sendKey = (workspaceId: string, id: string) =>
+  and(eq(campaignSends.workspaceId, workspaceId), eq(campaignSends.id, id));
+
+export async function insertSend(tx: Tx, row: typeof campaignSends.$inferInsert, links: string[]) {
+  const [send] = await tx.insert(campaignSends).values(row).returning();
+  if (links.length) {
+    await tx
+      .insert(campaignLinks)
+      .values(
+        links.map((url, index) => ({ workspaceId: row.workspaceId, sendId: row.id, idx: index + 1, url })),
+      );
+  }
+  return send;
+}
+
+export async function findSend(db: Db | Tx, workspaceId: string, id: string) {
+  const [row] = await db.select().from(campaignSends).where(sendKey(workspaceId, id));
+  return row;
+}
+
+/** The send row locked for a state change. */
+export async function lockSend(tx: Tx, workspaceId: string, id: string) {
+  const [row] = await tx.select().from(campaignSends).where(sendKey(workspaceId, id)).for('update');
+  return row;
+}
+
+export async function listSends(db: Db, workspaceId: string, campaignId: string) {
+  return db
+    .select()
+    .from(campaignSends)
+    .where(and(eq(campaignSends.workspaceId, workspaceId), eq(campaignSends.campaignId, campaignId)))
+    .orderBy(desc(campaignSends.createdAt))
+    .limit(50);
+}
+
+/** The campaign's send still under way (queued, sending or paused), if any. */
+export async function currentSend(db: Db | Tx, workspaceId: string, campaignId: string) {
+  const [row] = await db
+    .select()
+    .from(campaignSends)
+    .where(
+      and(
+        eq(campaignSends.workspaceId, workspaceId),
+        eq(campaignSends.campaignId, campaignId),
+        inArray(campaignSends.state, ['queued', 'sending', 'paused']),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function setState(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+  state: string,
+  extra: Partial<typeof campaignSends.$inferInsert> = {},
+) {
+  const [row] = await tx
+    .update(campaignSends)
+    .set({ state, ...extra })
+    .where(sendKey(workspaceId, id))
+    .returning();
+  return row;
+}
+
+export async function recordSnapshot(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+  counts: { audience: number; recipients: number },
+) {
+  await tx
+    .update(campaignSends)
+    .set({ snapshotAt: new Date(), audienceSize: counts.audience, recipients: counts.recipients })
+    .where(sendKey(workspaceId, id));
+}
+
+/** A reachable member: an address that looks like one, not unsubscribed, not on the suppression list. */
+const reachable = (workspaceId: string) => sql`
+  m.email ~ '^[^[:space:]@]+@[^[:space:]@]+$' and m.email_consent <> 'unsubscribed'
+  and not exists (
+    select 1 from customer_suppressions s
+    where s.workspace_id = ${workspaceId}::text and (s.profile_id = m.id or s.email = m.email))`;
+
+const membersOf = (compiled: CompiledCriteria, workspaceId: string) => sql`
+  select p.id, lower(btrim(p.attributes ->> 'email')) as email, p.email_consent
+  from ${compiled.profiles} p ${sql.join(compiled.joins, sql` `)}
+  where p.workspace_id = ${workspaceId}::text and ${compiled.matches}`;
+
+/**
+ * Freezes who a send goes to, in one statement: the audience's members now, minus those without an
+ * address, unsubscribed or suppressed, one per address (the first profile id), numbered in profile
+ * order; then the chunks of `chunkSize` recipients. Answers the audience's size and the recipients.
+ */
+export async function snapshotRecipients(
+  db: Db,
+  send: { workspaceId: string; id: string },
+  compiled: CompiledCriteria,
+  chunkSize: number,
+  finish: (tx: Tx, counts: { audience: number; recipients: number }) => Promise<void>,
+) {
+  return withAudienceSettings(db, false, async (tx) => {
+    // Another process may have taken the same orphaned snapshot over: the first to lock the row does it.
+    const locked = await lockSend(tx, send.workspaceId, send.id);
+    if (!locked || locked.snapshotAt) return null;
+    const [counts] = rows<{ audience: string | number; recipients: string | number }>(
+      await tx.execute(sql`
+        with members as materialized (${membersOf(compiled, send.workspaceId)}),
+        reach as (
+          select distinct on (m.email) m.id, m.email from members m
+          where ${reachable(send.workspaceId)}
+          order by m.email, m.id),
+        stored as (
+          insert into campaign_recipients (workspace_id, send_id, n, profile_id, email)
+          select ${send.workspaceId}::text, ${send.id}::text, row_number() over (order by id), id, email
+          from reach
+          returning 1)
+        select (select count(*) from members) as audience, (select count(*) from stored) as recipients`),
+    );
+    const result = { audience: Number(counts.audience), recipients: Number(counts.recipients) };
+    await tx.execute(sql`
+      insert into campaign_chunks (workspace_id, send_id, first_n, last_n)
+      select ${send.workspaceId}::text, ${send.id}::text, g, least(g + ${chunkSize}::int - 1, ${result.recipients}::int)
+      from generate_series(1, ${result.recipients}::int, ${chunkSize}::int) g`);
+    await finish(tx, result);
+    return result;
+  });
+}
+
+/** Who a send would reach now (the campaign screen), without writing anything. */
+export async function reachNow(db: Db, workspaceId: string, compiled: CompiledCriteria) {
+  const [row] = rows<Record<string, string | number>>(
+    await withAudienceSettings(db, false, (tx) =>
+      tx.execute(sql`
+        with members as materialized (${membersOf(compiled, workspaceId)})
+        select count(*) as audience,
+          count(*) filter (where m.email is null or m.email !~ '^[^[:space:]@]+@[^[:space:]@]+$') as without_email,
+          count(*) filter (where m.email_consent = 'unsubscribed') as unsubscribed,
+          count(distinct m.email) filter (where ${reachable(workspaceId)}) as recipients
+        from members m`),
+    ),
+  );
+  const audience = Number(row.audience);
+  const recipients = Number(row.recipients);
+  const withoutEmail = Number(row.without_email);
+  const unsubscribed = Number(row.unsubscribed);
+  return {
+    audience,
+    recipients,
+    withoutEmail,
+    unsubscribed,
+    suppressed: Math.max(0, audience - recipients - withoutEmail - unsubscribed),
+  };
+}
+
+/** Queued sends whose time has come, claimed (state sending) so only one process snapshots each. */
+export async function claimDueSends(db: Db, limit: number) {
+  return rows<{ workspace_id: string; id: string }>(
+    await db.execute(sql`
+      update campaign_sends s set state = 'sending', started_at = now()
+      where (s.workspace_id, s.id) in (
+        select workspace_id, id from campaign_sends
+        where state = 'queued' and send_at <= now()
+        order by send_at limit ${limit}::int
+        for update skip locked)
+      returning s.workspace_id, s.id`),
+  );
+}
+
+/** Sends marked sending whose snapshot never finished (their process died): taken over. */
+export async function sendsWithoutSnapshot(db: Db, olderThanMs: number) {
+  return rows<{ workspace_id: string; id: string }>(
+    await db.execute(sql`
+      select workspace_id, id from campaign_sends
+      where state = 'sending' and snapshot_at is null
+        and started_at < now() - make_interval(secs => ${olderThanMs / 1000}::float8)`),
+  );
+}
+
+/**
+ * Claims one chunk of a sending send that nobody holds (or whose holder's lease ran out), for `owner`
+ * until the lease ends.
+ */
+export async function claimChunk(db: Db, owner: string, leaseMs: number): Promise<ChunkRow | undefined> {
+  const [row] = rows<{
+    workspace_id: string;
+    send_id: string;
+    first_n: number;
+    last_n: number;
+  }>(
+    await db.execute(sql`
+      update campaign_chunks c
+      set claimed_by = ${owner}::text, lease_until = now() + make_interval(secs => ${leaseMs / 1000}::float8)
+      where (c.workspace_id, c.send_id, c.first_n) = (
+        select k.workspace_id, k.send_id, k.first_n from campaign_chunks k
+        join campaign_sends s on s.workspace_id = k.workspace_id and s.id = k.send_id
+        where not k.done and s.state = 'sending'
+          and (k.lease_until is null or k.lease_until < now())
+          and (k.not_before is null or k.not_before <= now())
+        order by s.created_at, k.first_n
+        limit 1
+        for update of k skip locked)
+      returning c.workspace_id, c.send_id, c.first_n, c.last_n`),
+  );
+  return row
+    ? {
+        workspaceId: row.workspace_id,
+        sendId: row.send_id,
+        firstN: row.first_n,
+        lastN: row.last_n,
+        done: false,
+        leaseUntil: null,
+        claimedBy: owner,
+        notBefore: null,
+      }
+    : undefined;
+}
+
+export interface PendingRecipient {
+  n: number;
+  profileId: string;
+  email: string;
+  attempts: number;
+  /** The profile's attributes now; null when the profile was erased since the snapshot. */
+  attributes: Record<string, unknown> | null;
+  /** Suppressed or unsubscribed since the snapshot. */
+  leftOut: boolean;
+}
+
+/** A chunk's recipients not sent yet, with their profiles' attributes as they are now. */
+export async function pendingRecipients(db: Db, chunk: ChunkRow): Promise<PendingRecipient[]> {
+  const found = rows<{
+    n: number;
+    profile_id: string;
+    email: string;
+    attempts: number;
+    attributes: Record<string, unknown> | null;
+    left_out: boolean;
+  }>(
+    await db.execute(sql`
+      select r.n, r.profile_id, r.email, r.attempts, p.attributes,
+        (p.email_consent = 'unsubscribed' or exists (
+          select 1 from customer_suppressions s
+          where s.workspace_id = r.workspace_id and (s.profile_id = r.profile_id or s.email = r.email))) as left_out
+      from campaign_recipients r
+      left join customer_profiles p on p.workspace_id = r.workspace_id and p.id = r.profile_id
+      where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
+        and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.status = 'pending'
+      order by r.n`),
+  );
+  return found.map((row) => ({
+    n: row.n,
+    profileId: row.profile_id,
+    email: row.email,
+    attempts: row.attempts,
+    attributes: row.attributes,
+    leftOut: row.left_out === true,
+  }));
+}
+
+/**
+ * Renews `owner`'s lease on the chunk while its send is still sending; false when the chunk is no
+ * longer the owner's or the send was paused or cancelled (the caller must then send nothing more).
+ */
+export async function holdChunk(tx: Tx, chunk: ChunkRow, owner: string, leaseMs: number) {
+  const held = rows(
+    await tx.execute(sql`
+      update campaign_chunks c
+      set lease_until = now() + make_interval(secs => ${leaseMs / 1000}::float8)
+      from campaign_sends s
+      where c.workspace_id = ${chunk.workspaceId}::text and c.send_id = ${chunk.sendId}::text
+        and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${owner}::text and not c.done
+        and s.workspace_id = c.workspace_id and s.id = c.send_id and s.state = 'sending'
+      returning 1`),
+  );
+  return held.length === 1;
+}
+
+/** Recipients the caller is about to hand over for good: sent, counted on the send. */
+export async function markSent(tx: Tx, chunk: ChunkRow, numbers: number[]) {
+  if (!numbers.length) return;
+  await tx.execute(sql`
+    update campaign_recipients set status = 'sent', sent_at = now(), attempts = attempts + 1
+    where workspace_id = ${chunk.workspaceId}::text and send_id = ${chunk.sendId}::text
+      and n = any(${sql.param(numbers)}::int[]) and status = 'pending'`);
+  await tx
+    .update(campaignSends)
+    .set({ sent: sql`${campaignSends.sent} + ${numbers.length}::int` })
+    .where(sendKey(chunk.workspaceId, chunk.sendId));
+}
+
+/** Recipients that will never get this send (a permanent refusal, an erased or suppressed profile). */
+export async function markFailed(
+  db: Db | Tx,
+  chunk: ChunkRow,
+  failures: { n: number; error: string; wasSent?: boolean }[],
+) {
+  if (!failures.length) return;
+  const numbers = failures.map((f) => f.n);
+  const errors = failures.map((f) => f.error.slice(0, 1000));
+  const updated = rows<{ was_sent: boolean }>(
+    await db.execute(sql`
+      with f as (select * from unnest(${sql.param(numbers)}::int[], ${sql.param(errors)}::text[]) as f(n, error)),
+      before as (
+        select r.n, r.status from campaign_recipients r join f on f.n = r.n
+        where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
+          and r.status <> 'failed'
+        for update of r)
+      update campaign_recipients r set status = 'failed', error = f.error, attempts = r.attempts + 1,
+        sent_at = null
+      from f, before b
+      where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
+        and r.n = f.n and b.n = f.n
+      returning b.status = 'sent' as was_sent`),
+  );
+  const wereSent = updated.filter((row) => row.was_sent).length;
+  await db
+    .update(campaignSends)
+    .set({
+      failed: sql`${campaignSends.failed} + ${updated.length}::int`,
+      sent: sql`${campaignSends.sent} - ${wereSent}::int`,
+    })
+    .where(sendKey(chunk.workspaceId, chunk.sendId));
+}
+
+/** Recipients the provider deferred (or took back after a 4xx): pending again, tried later. */
+export async function markDeferred(db: Db | Tx, chunk: ChunkRow, numbers: number[], wasSent: number) {
+  if (!numbers.length) return;
+  await db.execute(sql`
+    update campaign_recipients set status = 'pending', sent_at = null, attempts = attempts + 1
+    where workspace_id = ${chunk.workspaceId}::text and send_id = ${chunk.sendId}::text
+      and n = any(${sql.param(numbers)}::int[])`);
+  if (wasSent) {
+    await db
+      .update(campaignSends)
+      .set({ sent: sql`${campaignSends.sent} - ${wasSent}::int` })
+      .where(sendKey(chunk.workspaceId, chunk.sendId));
+  }
+}
+
+/**
+ * Lets go of a chunk: done when none of its recipients is pending, else free again from `notBefore`.
+ * Then, when the send has no open chunk left, it is done. Answers whether the send finished.
+ */
+export async function releaseChunk(tx: Tx, chunk: ChunkRow, owner: string, notBefore: Date | null) {
+  await tx.execute(sql`
+    update campaign_chunks c
+    set done = not exists (
+          select 1 from campaign_recipients r
+          where r.workspace_id = c.workspace_id and r.send_id = c.send_id
+            and r.n between c.first_n and c.last_n and r.status = 'pending'),
+        claimed_by = null, lease_until = null, not_before = ${notBefore}::timestamptz
+    where c.workspace_id = ${chunk.workspaceId}::text and c.send_id = ${chunk.sendId}::text
+      and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${owner}::text`);
+  return finishIfDone(tx, chunk.workspaceId, chunk.sendId);
+}
+
+/** A sending send with no open chunk becomes done; answers whether it did now. */
+export async function finishIfDone(tx: Tx, workspaceId: string, sendId: string) {
+  const finished = rows(
+    await tx.execute(sql`
+      update campaign_sends s set state = 'done', finished_at = now()
+      where s.workspace_id = ${workspaceId}::text and s.id = ${sendId}::text and s.state = 'sending'
+        and s.snapshot_at is not null
+        and not exists (
+          select 1 from campaign_chunks c
+          where c.workspace_id = s.workspace_id and c.send_id = s.id and not c.done)
+      returning 1`),
+  );
+  return finished.length === 1;
+}
+
+/** Resuming or cancelling: every lease on the send's chunks is dropped (a worker holding one stops). */
+export async function dropLeases(tx: Tx, workspaceId: string, sendId: string) {
+  await tx
+    .update(campaignChunks)
+    .set({ claimedBy: null, leaseUntil: null, notBefore: null })
+    .where(and(eq(campaignChunks.workspaceId, workspaceId), eq(campaignChunks.sendId, sendId)));
+}
+
+export async function linksOf(db: Db, workspaceId: string, sendId: string) {
+  return db
+    .select()
+    .from(campaignLinks)
+    .where(and(eq(campaignLinks.workspaceId, workspaceId), eq(campaignLinks.sendId, sendId)))
+    .orderBy(campaignLinks.idx);
+}
+
+/** What recipients did with a send: unique counts per kind, per hour, and per link. */
+export async function engagementOf(db: Db, workspaceId: string, sendId: string) {
+  const [counts] = rows<Record<string, string | number>>(
+    await db.execute(sql`
+      select
+        count(distinct n) filter (where kind = 'open') as opened,
+        count(distinct n) filter (where kind = 'click') as clicked,
+        count(distinct n) filter (where kind = 'bounce') as bounced,
+        count(distinct n) filter (where kind = 'complaint') as complained,
+        count(distinct n) filter (where kind = 'unsubscribe') as unsubscribed
+      from campaign_engagement where workspace_id = ${workspaceId}::text and send_id = ${sendId}::text`),
+  );
+  const timeline = rows<{ at: Date | string; opens: string | number; clicks: string | number }>(
+    await db.execute(sql`
+      select date_trunc('hour', first_at) as at,
+        count(*) filter (where kind = 'open') as opens,
+        count(*) filter (where kind = 'click') as clicks
+      from campaign_engagement
+      where workspace_id = ${workspaceId}::text and send_id = ${sendId}::text and kind in ('open', 'click')
+      group by 1 order by 1`),
+  );
+  const links = rows<{ idx: number; url: string; clicks: string | number; recipients: string | number }>(
+    await db.execute(sql`
+      select l.idx, l.url, coalesce(sum(e.count), 0) as clicks, count(e.n) as recipients
+      from campaign_links l
+      left join campaign_engagement e on e.workspace_id = l.workspace_id and e.send_id = l.send_id
+        and e.kind = 'click' and e.link = l.idx
+      where l.workspace_id = ${workspaceId}::text and l.send_id = ${sendId}::text
+      group by l.idx, l.url order by l.idx`),
+  );
+  return {
+    counts: {
+      opened: Number(counts.opened),
+      clicked: Number(counts.clicked),
+      bounced: Number(counts.bounced),
+      complained: Number(counts.complained),
+      unsubscribed: Number(counts.unsubscribed),
+    },
+    timeline: timeline.map((row) => ({
+      at: new Date(row.at).toISOString(),
+      opens: Number(row.opens),
+      clicks: Number(row.clicks),
+    })),
+    links: links.map((row) => ({
+      idx: row.idx,
+      url: row.url,
+      clicks: Number(row.clicks),
+      recipients: Number(row.recipients),
+    })),
+  };
+}

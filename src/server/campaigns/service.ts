@@ -1,0 +1,419 @@
+import {
+  CAMPAIGN_MESSAGES,
+  type CampaignPreview,
+  type CampaignReadiness,
+  type CampaignSend,
+  type CampaignTestSendBody,
+  type SendCampaignBody,
+} from '@shared/api/campaigns';
+import { EMAIL_MESSAGES, Recipients, SENDGRID_SETTING, type TestSendProvider } from '@shared/api/email';
+import { splitEmailList } from '@shared/schemas/marketing';
+import { htmlSize } from '@shared/email/email-document';
+import { can } from '@shared/permissions/permissions';
+import { isFullyApproved, remainingApprovals } from '@shared/publishing/approvals';
+import type { AppContext } from '../context';
+import type { SendContent } from '../db/schema';
+import { badRequest, conflict, forbidden, notConfigured, notFound } from '../http/errors';
+import { compiledAudience } from '../audiences/service';
+import { findProfile } from '../customers/profiles-repository';
+import { requireItem } from '../items/service';
+import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
+import { testSend as sendTestMessage } from '../email/service';
+import type { ItemRow } from '../items/repository';
+import { actorOf, journal } from '../journal/journal';
+import { randomId } from '../lib/ids';
+import * as senders from '../senders/repository';
+import type { WorkspaceAccess } from '../workspaces/access';
+import { freezeContent, personalise } from './compose';
+import * as repo from './repository';
+
+interface Reference {
+  id?: string;
+}
+interface CampaignData {
+  name?: string;
+  email?: Reference | null;
+  audience?: Reference | null;
+  sender?: string | null;
+  subject?: string | null;
+  sendAt?: string | null;
+  provider?: string | null;
+  noTracking?: boolean | null;
+}
+interface EmailData {
+  subject?: string;
+  preheader?: string;
+  textBody?: string;
+  template?: { combinedMarkup?: string };
+}
+
+export function presentSend(row: repo.SendRow): CampaignSend {
+  const iso = (at: Date | null) => (at ? at.toISOString() : null);
+  return {
+    id: row.id,
+    campaignId: row.campaignId,
+    campaignVersion: row.campaignVersion,
+    state: row.state as CampaignSend['state'],
+    provider: row.provider,
+    subject: row.content.subject,
+    sendAt: row.sendAt.toISOString(),
+    snapshotAt: iso(row.snapshotAt),
+    counts: {
+      audience: row.audienceSize,
+      recipients: row.recipients,
+      sent: row.sent,
+      failed: row.failed,
+      pending: Math.max(0, row.recipients - row.sent - row.failed),
+    },
+    createdAt: row.createdAt.toISOString(),
+    createdBy: row.createdBy,
+    createdByName: row.createdByName,
+    startedAt: iso(row.startedAt),
+    finishedAt: iso(row.finishedAt),
+    error: row.error,
+  };
+}
+
+const campaignScope = (access: WorkspaceAccess) => schemaIn(access, 'campaign');
+
+/** Everything a send needs that the campaign names, or the first thing missing (400 with its message). */
+async function resolveCampaign(ctx: AppContext, scope: SchemaScope, item: ItemRow) {
+  const data = item.data as CampaignData;
+  const problems: string[] = [];
+  const emailId = data.email?.id;
+  const audienceId = data.audience?.id;
+  const email = emailId ? await requireItem(ctx, schemaIn(scope, 'email'), emailId).catch(() => null) : null;
+  if (!emailId) problems.push(CAMPAIGN_MESSAGES.noEmail);
+  else if (!email) problems.push(CAMPAIGN_MESSAGES.emailGone);
+  const compiled = audienceId
+    ? await compiledAudience(ctx, scope.workspace.id, audienceId, new Date())
+    : null;
+  if (!audienceId) problems.push(CAMPAIGN_MESSAGES.noAudience);
+  else if (!compiled) problems.push(CAMPAIGN_MESSAGES.audienceGone);
+  const sender = data.sender ? await senders.findSender(ctx.db, scope.workspace.id, data.sender) : undefined;
+  if (!data.sender) problems.push(CAMPAIGN_MESSAGES.noSender);
+  else if (!sender) problems.push(CAMPAIGN_MESSAGES.senderGone);
+  const postal = await senders.findPostalAddress(ctx.db, scope.workspace.id);
+  if (!postal?.trim()) problems.push(CAMPAIGN_MESSAGES.noPostalAddress);
+  const provider: TestSendProvider = data.provider === 'sendgrid' ? 'sendgrid' : 'smtp';
+  if (provider === 'sendgrid' && !ctx.config.sendgridApiKey) problems.push(CAMPAIGN_MESSAGES.notConfigured);
+  const domain = sender ? await senders.findDomain(ctx.db, scope.workspace.id, sender.domain) : undefined;
+  const emailData = (email?.data ?? {}) as EmailData;
+  const tracking = data.noTracking !== true;
+  const content: SendContent | null =
+    email && sender && postal
+      ? {
+          subject: (data.subject?.trim() || emailData.subject || '').trim(),
+          preheader: emailData.preheader ?? '',
+          html: '',
+          text: '',
+          fromName: sender.fromName,
+          fromAddress: sender.fromAddress,
+          replyTo: sender.replyTo,
+          postalAddress: postal,
+          tracking,
+        }
+      : null;
+  if (content && !content.subject) problems.push('subject: Subject is required');
+  let links: string[] = [];
+  if (content) {
+    const frozen = freezeContent(
+      {
+        subject: content.subject,
+        preheader: content.preheader,
+        html: emailData.template?.combinedMarkup ?? '',
+        textBody: emailData.textBody ?? '',
+      },
+      {
+        workspaceId: scope.workspace.id,
+        publicUrl: ctx.config.publicUrl,
+        secret: ctx.config.secret,
+        tracking,
+        postalAddress: content.postalAddress,
+      },
+    );
+    content.html = frozen.html;
+    content.text = frozen.text;
+    links = frozen.links;
+  }
+  return {
+    data,
+    email,
+    audienceId,
+    compiled,
+    sender,
+    senderVerified: !!domain?.verifiedAt,
+    provider,
+    content,
+    links,
+    problems,
+  };
+}
+
+function approvalOf(scope: SchemaScope, item: ItemRow) {
+  return isFullyApproved(remainingApprovals(scope.workspace.roles, item.schema, item.approvedRoles));
+}
+
+const canSend = (scope: SchemaScope) => can(scope.permissions, 'publish', 'campaign');
+
+/**
+ * `POST …/campaigns/{id}/send`: publish rights on campaign, the current version fully approved, nothing
+ * missing, no other send under way (409). The send is queued for the campaign's send time (or now) with
+ * the content frozen; the job worker snapshots the audience then and sends. 202 with the send.
+ */
+export async function requestSend(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  id: string,
+  body: SendCampaignBody,
+) {
+  const scope = campaignScope(access);
+  if (!canSend(scope)) throw forbidden('You do not have permission to send Campaigns');
+  const item = await requireItem(ctx, scope, id);
+  if (!approvalOf(scope, item)) throw conflict(CAMPAIGN_MESSAGES.needsApproval);
+  const resolved = await resolveCampaign(ctx, scope, item);
+  if (resolved.problems.length || !resolved.content || !resolved.email || !resolved.sender) {
+    const [problem] = resolved.problems;
+    if (problem === CAMPAIGN_MESSAGES.notConfigured) {
+      throw notConfigured(EMAIL_MESSAGES.notConfigured, { setting: SENDGRID_SETTING });
+    }
+    throw badRequest(problem);
+  }
+  const requestedAt = resolved.data.sendAt ? new Date(resolved.data.sendAt) : null;
+  const sendAt = !body?.now && requestedAt && requestedAt.getTime() > Date.now() ? requestedAt : new Date();
+  const row = await ctx.db.transaction(async (tx) => {
+    if (await repo.currentSend(tx, scope.workspace.id, id)) throw conflict(CAMPAIGN_MESSAGES.alreadySending);
+    const send = await repo.insertSend(
+      tx,
+      {
+        workspaceId: scope.workspace.id,
+        id: randomId(16),
+        campaignId: id,
+        campaignVersion: item.version,
+        emailId: resolved.email!.id,
+        emailVersion: resolved.email!.version,
+        audienceId: resolved.audienceId!,
+        senderId: resolved.sender!.id,
+        provider: resolved.provider,
+        state: 'queued',
+        content: resolved.content!,
+        sendAt,
+        createdBy: scope.user.id,
+        createdByName: scope.member.displayName,
+      },
+      resolved.links,
+    );
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: scope.workspace.id,
+          user: actorOf(scope),
+          action: 'campaign.send',
+          targetType: 'campaign',
+          targetId: id,
+          label: resolved.data.name ?? id,
+          schema: 'campaign',
+          detail: { sendId: send.id, version: item.version, sendAt: sendAt.toISOString() },
+        },
+      ],
+    });
+    return send;
+  });
+  return { message: CAMPAIGN_MESSAGES.queued, send: presentSend(row) };
+}
+
+async function requireSend(ctx: AppContext, access: WorkspaceAccess, campaignId: string, sendId: string) {
+  const row = await repo.findSend(ctx.db, access.workspace.id, sendId);
+  if (!row || row.campaignId !== campaignId) throw notFound(CAMPAIGN_MESSAGES.sendNotFound);
+  return row;
+}
+
+/** A send's state and counts; any member may read, like the campaign. */
+export async function getSend(ctx: AppContext, access: WorkspaceAccess, campaignId: string, sendId: string) {
+  campaignScope(access);
+  return presentSend(await requireSend(ctx, access, campaignId, sendId));
+}
+
+export async function listSends(ctx: AppContext, access: WorkspaceAccess, campaignId: string) {
+  const scope = campaignScope(access);
+  await requireItem(ctx, scope, campaignId);
+  const rows = await repo.listSends(ctx.db, access.workspace.id, campaignId);
+  return { sends: rows.map(presentSend) };
+}
+
+type SendAction = 'pause' | 'resume' | 'cancel';
+
+/** Pause, resume or cancel a send (publish rights on campaign); 409 when its state does not allow it. */
+export async function changeSend(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  campaignId: string,
+  sendId: string,
+  action: SendAction,
+) {
+  const scope = campaignScope(access);
+  if (!canSend(scope)) throw forbidden('You do not have permission to send Campaigns');
+  await requireSend(ctx, access, campaignId, sendId);
+  const row = await ctx.db.transaction(async (tx) => {
+    const send = await repo.lockSend(tx, access.workspace.id, sendId);
+    if (!send) throw notFound(CAMPAIGN_MESSAGES.sendNotFound);
+    let changed: repo.SendRow;
+    if (action === 'pause') {
+      if (send.state !== 'queued' && send.state !== 'sending') {
+        throw conflict(CAMPAIGN_MESSAGES.cannotPause(send.state));
+      }
+      changed = await repo.setState(tx, send.workspaceId, send.id, 'paused');
+    } else if (action === 'resume') {
+      if (send.state !== 'paused') throw conflict(CAMPAIGN_MESSAGES.cannotResume(send.state));
+      // A send paused before its time, or before its snapshot was taken, waits for them again.
+      const state = send.startedAt || send.snapshotAt ? 'sending' : 'queued';
+      changed = await repo.setState(tx, send.workspaceId, send.id, state, { error: null });
+      await repo.dropLeases(tx, send.workspaceId, send.id);
+      await repo.finishIfDone(tx, send.workspaceId, send.id);
+      changed = (await repo.findSend(tx, send.workspaceId, send.id))!;
+    } else {
+      if (send.state === 'done' || send.state === 'cancelled') {
+        throw conflict(CAMPAIGN_MESSAGES.cannotCancel(send.state));
+      }
+      changed = await repo.setState(tx, send.workspaceId, send.id, 'cancelled', { finishedAt: new Date() });
+    }
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: send.workspaceId,
+          user: actorOf(scope),
+          action: `campaign.${action}`,
+          targetType: 'campaign',
+          targetId: campaignId,
+          label: send.content.subject,
+          schema: 'campaign',
+          detail: { sendId },
+        },
+      ],
+    });
+    return changed;
+  });
+  return presentSend(row);
+}
+
+/** Who a send would reach now and what stands in its way; any member may read. */
+export async function readiness(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  id: string,
+): Promise<CampaignReadiness> {
+  const scope = campaignScope(access);
+  const item = await requireItem(ctx, scope, id);
+  const resolved = await resolveCampaign(ctx, scope, item);
+  const reach = resolved.compiled
+    ? await repo.reachNow(ctx.db, access.workspace.id, resolved.compiled)
+    : { audience: 0, recipients: 0, suppressed: 0, unsubscribed: 0, withoutEmail: 0 };
+  const approved = approvalOf(scope, item);
+  const problems = [...(approved ? [] : [CAMPAIGN_MESSAGES.needsApproval]), ...resolved.problems];
+  const size = htmlSize(resolved.content?.html ?? '');
+  const warnings = [
+    ...(resolved.sender && !resolved.senderVerified ? [CAMPAIGN_MESSAGES.likelySpam] : []),
+    ...(size.clipped ? [EMAIL_MESSAGES.clipped(size.htmlBytes)] : []),
+  ];
+  const current = await repo.currentSend(ctx.db, access.workspace.id, id);
+  return {
+    audienceSize: reach.audience,
+    recipients: reach.recipients,
+    suppressed: reach.suppressed,
+    unsubscribed: reach.unsubscribed,
+    withoutEmail: reach.withoutEmail,
+    approved,
+    canSend: canSend(scope),
+    problems,
+    warnings,
+    senderVerified: resolved.senderVerified,
+    ...size,
+    current: current ? presentSend(current) : null,
+  };
+}
+
+/** The message as a profile (or nobody: merge tags' defaults) would get it. */
+export async function preview(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  id: string,
+  profileId: string | undefined,
+): Promise<CampaignPreview> {
+  const scope = campaignScope(access);
+  const item = await requireItem(ctx, scope, id);
+  const resolved = await resolveCampaign(ctx, scope, item);
+  if (!resolved.content) throw badRequest(resolved.problems[0] ?? CAMPAIGN_MESSAGES.noEmail);
+  const profile = profileId ? await findProfile(ctx.db, access.workspace.id, profileId) : undefined;
+  if (profileId && !profile) throw notFound(`profileId: Profile "${profileId}" not found`);
+  const message = personalise(
+    resolved.content,
+    { workspaceId: access.workspace.id, id: 'preview' },
+    { n: 1, email: String(profile?.attributes.email ?? ''), attributes: profile?.attributes ?? {} },
+    {
+      publicUrl: ctx.config.publicUrl,
+      secret: ctx.config.secret,
+      unsubscribeMailto: resolved.content.fromAddress,
+    },
+  );
+  return {
+    profileId: profile?.id ?? null,
+    subject: message.subject,
+    html: message.html,
+    text: message.text,
+    ...htmlSize(message.html),
+  };
+}
+
+export { resolveCampaign };
+
+/** The campaign's message, filled as a profile, to test addresses (edit rights on campaign). */
+export async function sendCampaignTest(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  id: string,
+  body: CampaignTestSendBody,
+) {
+  const scope = campaignScope(access);
+  requireRight(scope, 'edit');
+  const item = await requireItem(ctx, scope, id);
+  const resolved = await resolveCampaign(ctx, scope, item);
+  if (!resolved.content) throw badRequest(resolved.problems[0] ?? CAMPAIGN_MESSAGES.noEmail);
+  const emailData = (resolved.email?.data ?? {}) as { testAddresses?: string };
+  const recipients = body.recipients ?? splitEmailList(emailData.testAddresses ?? '');
+  const addresses = Recipients.safeParse(recipients);
+  if (!addresses.success) throw badRequest(`recipients: ${addresses.error.issues[0].message}`);
+  const shown = await preview(ctx, access, id, body.profileId);
+  return sendTestMessage(
+    ctx,
+    scope,
+    body.provider ?? resolved.provider,
+    { to: addresses.data, subject: shown.subject, text: shown.text, html: shown.html },
+    id,
+  );
+}
+
+/** Delivered, opened, clicked, bounced and unsubscribed, over time and per link; any member may read. */
+export async function results(ctx: AppContext, access: WorkspaceAccess, campaignId: string, sendId: string) {
+  campaignScope(access);
+  const send = await requireSend(ctx, access, campaignId, sendId);
+  const found = await repo.engagementOf(ctx.db, access.workspace.id, sendId);
+  const delivered = send.sent;
+  const rate = (count: number) => (delivered ? count / delivered : 0);
+  return {
+    sendId,
+    counts: {
+      recipients: send.recipients,
+      delivered,
+      failed: send.failed,
+      ...found.counts,
+    },
+    rates: {
+      opened: rate(found.counts.opened),
+      clicked: rate(found.counts.clicked),
+      bounced: rate(found.counts.bounced),
+      unsubscribed: rate(found.counts.unsubscribed),
+    },
+    timeline: found.timeline,
+    links: found.links,
+  };
+}

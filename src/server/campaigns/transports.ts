@@ -1,0 +1,230 @@
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { Transporter } from 'nodemailer';
+import { randomId } from '../lib/ids';
+import type { PersonalMessage } from './compose';
+
+/**
+ * How a campaign message reaches a provider exactly once. `hold` hands the provider the whole message
+ * but its last part: SMTP gets everything up to the final `.` of DATA, the HTTP API everything but the
+ * body's last byte, so the provider cannot accept it yet. The caller then records the recipient as sent
+ * and only after that commit calls `release`, which sends the last part. A process that dies before
+ * the commit leaves an unfinished message the provider drops, and the recipient pending for whoever
+ * takes the chunk over; one that dies after it has already sent or is about to send the last part.
+ */
+export interface HeldMessage {
+  /** Sends the last part; resolves once the provider accepted the message. */
+  release(): Promise<void>;
+  /** Drops the message: the provider never accepts it. */
+  abort(): void;
+}
+
+export interface CampaignTransport {
+  hold(message: PersonalMessage, mime: () => Promise<Buffer>): Promise<HeldMessage>;
+  close(): void;
+}
+
+/** A provider's refusal: `permanent` for this recipient (5xx), else worth trying again later. */
+export class ProviderRefusal extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+    /** The provider asked for this much quiet (429 Retry-After), if it said. */
+    readonly retryAfterMs?: number,
+    /** Nothing will get through (bad credentials): the send stops instead of failing every recipient. */
+    readonly fatal = false,
+  ) {
+    super(message);
+    this.name = 'ProviderRefusal';
+  }
+}
+
+const loadNodemailer = () => import('nodemailer').then((m) => m.default);
+
+function smtpRefusal(err: unknown): ProviderRefusal {
+  const error = err as Error & { responseCode?: number; code?: string; response?: string };
+  const code = error.responseCode;
+  const text = error.response || error.message;
+  if (error.code === 'EAUTH')
+    return new ProviderRefusal(`The mail server refused the login: ${text}`, false, undefined, true);
+  if (code && code >= 500) return new ProviderRefusal(text, true);
+  return new ProviderRefusal(text, false);
+}
+
+/** SMTP_URL through a pool of `connections` connections, each kept for any number of messages. */
+export function smtpTransport(smtpUrl: string, connections: number): CampaignTransport {
+  let transport: Promise<Transporter> | undefined;
+  const pool = () =>
+    (transport ??= loadNodemailer().then((nodemailer) =>
+      nodemailer.createTransport(`${smtpUrl}${smtpUrl.includes('?') ? '&' : '?'}pool=true`, {
+        maxConnections: connections,
+        maxMessages: Infinity,
+      } as object),
+    ));
+  return {
+    async hold(message, mime) {
+      const raw = await mime();
+      const transporter = await pool();
+      let reads = 0;
+      let consumed!: () => void;
+      const bodyTaken = new Promise<void>((resolve) => (consumed = resolve));
+      // The first read takes the whole message; the second means it went on towards the server, whose
+      // final `.` waits for the end of this stream.
+      const body = new Readable({
+        read() {
+          reads += 1;
+          if (reads === 1) this.push(raw);
+          else if (reads === 2) consumed();
+        },
+      });
+      const accepted = transporter.sendMail({
+        envelope: { from: message.from.address, to: [message.to] },
+        raw: body,
+      });
+      accepted.catch(() => undefined);
+      await Promise.race([
+        bodyTaken,
+        accepted.then(
+          () => {
+            throw new ProviderRefusal('The mail server answered before the message ended', false);
+          },
+          (err) => {
+            throw smtpRefusal(err);
+          },
+        ),
+      ]);
+      return {
+        async release() {
+          body.push(null);
+          try {
+            await accepted;
+          } catch (err) {
+            throw smtpRefusal(err);
+          }
+        },
+        abort() {
+          body.destroy(new Error('The send was stopped'));
+        },
+      };
+    },
+    close() {
+      void transport?.then((t) => t.close());
+    },
+  };
+}
+
+/** Without SMTP_URL: each message becomes an .eml file under DATA_DIR/outbox/ once released. */
+export function outboxTransport(outboxDir: string): CampaignTransport {
+  return {
+    async hold(message, mime) {
+      const raw = await mime();
+      return {
+        async release() {
+          await fs.mkdir(outboxDir, { recursive: true });
+          const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+          await fs.writeFile(path.join(outboxDir, `${stamp}-${randomId(6)}.eml`), raw);
+        },
+        abort() {},
+      };
+    },
+    close() {},
+  };
+}
+
+/** The SendGrid v3 Mail Send body of one message: our own tracking, so SendGrid's is off. */
+function sendGridBody(message: PersonalMessage) {
+  return JSON.stringify({
+    personalizations: [
+      { to: [{ email: message.to }], custom_args: { marquee_token: message.unsubscribeToken } },
+    ],
+    from: { email: message.from.address, name: message.from.name },
+    ...(message.replyTo ? { reply_to: { email: message.replyTo } } : {}),
+    subject: message.subject,
+    content: [
+      { type: 'text/plain', value: message.text || ' ' },
+      ...(message.html ? [{ type: 'text/html', value: message.html }] : []),
+    ],
+    headers: { ...message.headers, 'Message-ID': message.messageId },
+    tracking_settings: { click_tracking: { enable: false }, open_tracking: { enable: false } },
+  });
+}
+
+function retryAfterMs(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** SendGrid's v3 Mail Send API (or a compatible one at `baseUrl`), one request per message. */
+export function sendGridTransport(apiKey: string, baseUrl: string): CampaignTransport {
+  const endpoint = new URL(`${baseUrl.replace(/\/+$/, '')}/v3/mail/send`);
+  const client = endpoint.protocol === 'https:' ? https : http;
+  const agent = new client.Agent({ keepAlive: true, maxSockets: 16 });
+  return {
+    async hold(message) {
+      const body = Buffer.from(sendGridBody(message));
+      const request = client.request(endpoint, {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          'content-type': 'application/json',
+          'content-length': body.length,
+        },
+        timeout: 20_000,
+      });
+      const answered = new Promise<void>((resolve, reject) => {
+        request.on('response', (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk.slice(0, 2000)));
+          response.on('end', () => {
+            const status = response.statusCode ?? 0;
+            if (status >= 200 && status < 300) return resolve();
+            const detail = (() => {
+              try {
+                return (JSON.parse(text) as { errors?: { message?: string }[] }).errors?.[0]?.message;
+              } catch {
+                return undefined;
+              }
+            })();
+            const words = `The email provider refused the message: ${detail ?? `HTTP ${status}`}`;
+            if (status === 401 || status === 403)
+              return reject(new ProviderRefusal(words, false, undefined, true));
+            if (status === 429)
+              return reject(new ProviderRefusal(words, false, retryAfterMs(response.headers['retry-after'])));
+            reject(new ProviderRefusal(words, status >= 400 && status < 500));
+          });
+        });
+        request.on('timeout', () => request.destroy(new Error('timed out')));
+        request.on('error', (err) =>
+          reject(new ProviderRefusal(`The email provider could not be reached: ${err.message}`, false)),
+        );
+      });
+      answered.catch(() => undefined);
+      await new Promise<void>((resolve, reject) => {
+        request.write(body.subarray(0, body.length - 1), (err) => (err ? reject(err) : resolve()));
+      }).catch(async () => {
+        await answered;
+      });
+      return {
+        async release() {
+          request.end(body.subarray(body.length - 1));
+          await answered;
+        },
+        abort() {
+          request.destroy();
+        },
+      };
+    },
+    close() {
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,364 @@
+import { sql } from 'drizzle-orm';
+import { CAMPAIGN_MESSAGES, type CampaignSend } from '@shared/api/campaigns';
+import { rows } from '@server/db/migrate';
+import { buildApp } from '@server/app';
+import type { Config } from '@server/config';
+import { verifyToken } from '@server/campaigns/tokens';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { startSmtpSink } from '../fixtures/smtp-sink';
+import { verifiedUser, type TestUser } from '../factories/users';
+import { approve, call, createItem, role, saveItem, teamWorkspace, type Team } from '../factories/items';
+import { attributeRule, defineCustomerData, group, importBody, wsUrl } from '../factories/customers';
+
+let t: TestApp;
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let manager: TestUser;
+let team: Team;
+let audienceId: string;
+let emailId: string;
+let senderId: string;
+
+const roles = {
+  marketer: role('Marketer', { canEdit: ['campaign', 'email', 'audience'] }),
+  sender: role('Sender', { canEdit: ['campaign'], canPublish: ['campaign'] }),
+  legal: role('Legal', { canEdit: [], mustApprove: ['campaign'] }),
+};
+
+const PROFILES = [
+  'id,email,first-name,tier,emailConsent',
+  'p-1,ada@example.com,Ada,gold,subscribed',
+  'p-2,Bob@Example.com,Bob,gold,',
+  'p-3,,Cy,gold,', // no address
+  'p-4,dee@example.com,Dee,gold,unsubscribed',
+  'p-5,eve@example.com,Eve,gold,', // suppressed below
+  'p-6,ada@example.com,Ada again,gold,', // the same address as p-1
+  'p-7,refused@example.com,Ref,gold,', // the server refuses it for good
+  'p-8,busy@example.com,Busy,gold,', // the server defers it once
+  'p-9,zed@example.com,Zed,silver,', // not in the audience
+].join('\n');
+
+const TEMPLATE = {
+  'gjs-nl-html':
+    '<p>Hello {{first-name|friend}}</p><p><a href="https://shop.example.com/autumn?x=1&amp;y=2">Shop</a> ' +
+    '<a href="https://shop.example.com/about">About</a> <a href="mailto:help@example.com">Help</a></p>',
+  'gjs-nl-css': '',
+};
+
+const sendUrl = (id: string, rest = '') => wsUrl(team.ws, `campaigns/${id}${rest}`);
+const getSend = async (id: string, sendId: string) =>
+  (await call(t, 'GET', sendUrl(id, `/sends/${sendId}`), manager)).json() as CampaignSend;
+const until = async (id: string, sendId: string, states: string[]) =>
+  expect
+    .poll(async () => (await getSend(id, sendId)).state, { timeout: 30_000, interval: 50 })
+    .toSatisfy((state: string) => states.includes(state));
+
+/** A campaign, approved by legal unless `approved` is false. */
+async function newCampaign(overrides: Record<string, unknown> = {}, approved = true) {
+  const campaign = await createItem(t, manager, team.ws, 'campaign', {
+    name: 'Autumn launch',
+    email: { schemaType: 'email', id: emailId, label: 'Autumn' },
+    audience: { schemaType: 'audience', id: audienceId, label: 'Gold' },
+    sender: senderId,
+    subject: 'Autumn for {{first-name|you}}',
+    ...overrides,
+  });
+  if (approved) {
+    const res = await approve(t, team.members.legal, team.ws, 'campaign', campaign.id, 'legal');
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  return campaign;
+}
+
+/** Accounts are made through `plain` (its mail goes to the outbox); everything else through `t`. */
+let plain: TestApp;
+
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  plain = await createTestApp();
+  const config: Config = {
+    ...plain.config,
+    smtpUrl: sink.url,
+    jobs: true,
+    jobsPollMs: 50,
+    campaigns: {
+      connections: 3,
+      ratePerSecond: { smtp: 0, sendgrid: 0 },
+      chunkSize: 2,
+      leaseMs: 5000,
+      retryBaseMs: 20,
+    },
+  };
+  const app = await buildApp({
+    config,
+    db: plain.database.db,
+    logger: process.env.TEST_LOG ? { level: 'error' } : false,
+  });
+  await app.ready();
+  t = { ...plain, app, config, close: () => app.close() };
+  manager = await verifiedUser(plain, { name: 'Mia Manager' });
+  team = await teamWorkspace(plain, manager, {
+    name: 'Campaigns',
+    domains: ['marketing'],
+    roles,
+    people: { marketer: ['marketer'], sender: ['sender'], legal: ['legal'] },
+  });
+  const defs = await defineCustomerData(t, manager, team.ws);
+  for (const key of ['email', 'first-name']) {
+    await createItem(t, manager, team.ws, 'customer-profile-attribute', {
+      name: key,
+      key,
+      attributeType: 'string',
+    });
+  }
+  const imported = await importBody(t, manager, team.ws, 'profiles', 'text/csv', PROFILES);
+  expect(imported.json().batch, imported.body).toMatchObject({ processed: 9, failed: 0 });
+  expect(
+    (await call(t, 'POST', wsUrl(team.ws, 'suppressions'), manager, { email: 'eve@example.com' })).statusCode,
+  ).toBe(201);
+  audienceId = (
+    await createItem(t, manager, team.ws, 'audience', {
+      name: 'Gold',
+      criteria: group('and', [attributeRule(defs, 'tier', '==', 'gold')]),
+    })
+  ).id;
+  emailId = (
+    await createItem(t, manager, team.ws, 'email', {
+      name: 'Autumn',
+      subject: 'Autumn is here',
+      preheader: 'New colours for {{first-name|you}}',
+      template: TEMPLATE,
+      testAddresses: 'qa@example.com',
+    })
+  ).id;
+  const sender = await call(t, 'POST', wsUrl(team.ws, 'senders'), manager, {
+    fromName: 'Acme News',
+    fromAddress: 'news@acme.example',
+    replyTo: 'hello@acme.example',
+  });
+  senderId = sender.json().id;
+  expect(
+    (
+      await call(t, 'PUT', wsUrl(team.ws, 'senders/postal-address'), manager, {
+        postalAddress: '1 Main St\nSpringfield',
+      })
+    ).statusCode,
+  ).toBe(200);
+});
+afterAll(async () => {
+  await t.close();
+  await plain.close();
+  await sink.close();
+});
+
+describe('a campaign send', () => {
+  let campaignId: string;
+  let sendId: string;
+
+  it('tells who a send would reach now and what stands in its way', async () => {
+    campaignId = (await newCampaign({}, false)).id;
+    const res = await call(t, 'GET', sendUrl(campaignId, '/readiness'), team.members.marketer);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      audienceSize: 8,
+      // ada, bob, refused, busy: one without an address, one unsubscribed, one suppressed, one address twice.
+      recipients: 4,
+      withoutEmail: 1,
+      unsubscribed: 1,
+      approved: false,
+      canSend: false,
+      senderVerified: false,
+      problems: [CAMPAIGN_MESSAGES.needsApproval],
+      warnings: [CAMPAIGN_MESSAGES.likelySpam],
+      current: null,
+    });
+  });
+
+  it('refuses a send without publish rights, and before every approval', async () => {
+    const denied = await call(t, 'POST', sendUrl(campaignId, '/send'), team.members.marketer, {});
+    expect(denied.statusCode).toBe(403);
+    const unapproved = await call(t, 'POST', sendUrl(campaignId, '/send'), team.members.sender, {});
+    expect(unapproved.statusCode).toBe(409);
+    expect(unapproved.json().error.message).toBe(CAMPAIGN_MESSAGES.needsApproval);
+    expect(rows(await t.database.db.execute(sql`select 1 from campaign_sends`))).toHaveLength(0);
+  });
+
+  it('sends once to each reachable member, personalised, with one-click unsubscribe and tracked links', async () => {
+    expect((await approve(t, team.members.legal, team.ws, 'campaign', campaignId, 'legal')).statusCode).toBe(
+      200,
+    );
+    const res = await call(t, 'POST', sendUrl(campaignId, '/send'), team.members.sender, {});
+    expect(res.statusCode, res.body).toBe(202);
+    sendId = res.json().send.id;
+    expect(res.json().send).toMatchObject({ state: 'queued', campaignId });
+    await until(campaignId, sendId, ['done']);
+    const send = await getSend(campaignId, sendId);
+    expect(send.counts).toEqual({ audience: 8, recipients: 4, sent: 3, failed: 1, pending: 0 });
+
+    const mine = sink.received.filter((m) => m.mail.subject?.startsWith('Autumn for'));
+    expect(mine.map((m) => m.envelopeTo[0]).sort()).toEqual([
+      'ada@example.com',
+      'bob@example.com',
+      'busy@example.com',
+    ]);
+    const ada = mine.find((m) => m.envelopeTo[0] === 'ada@example.com')!.mail;
+    expect(ada.subject).toBe('Autumn for Ada');
+    expect(ada.from?.value).toEqual([{ name: 'Acme News', address: 'news@acme.example' }]);
+    expect(ada.replyTo?.text).toBe('hello@acme.example');
+    const html = String(ada.html);
+    expect(html).toContain('Hello Ada');
+    expect(html).toContain('1 Main St<br>Springfield');
+    expect(html).toContain('New colours for Ada');
+    expect(html).toContain('href="mailto:help@example.com"');
+    expect(html).not.toContain('shop.example.com');
+    const clickTokens = [...html.matchAll(/http:\/\/marquee\.test\/t\/c\/([\w.-]+)"/g)].map((m) => m[1]);
+    expect(clickTokens).toHaveLength(2);
+    expect(clickTokens.map((token) => verifyToken(token, 'c', t.config.secret)?.link)).toEqual([1, 2]);
+    expect(html).toMatch(/<img src="http:\/\/marquee\.test\/t\/o\/[\w.-]+"/);
+    // Nothing in a tracking or unsubscribe URL names the profile or the address.
+    for (const [url] of html.matchAll(/http:\/\/marquee\.test\/(?:t|u)\/[^"]+/g)) {
+      const decoded = Buffer.from(url.split('/').pop()!.split('.')[0], 'base64url').toString();
+      expect(decoded).not.toMatch(/p-1|ada/);
+    }
+    expect(ada.text).toContain('Unsubscribe: http://marquee.test/u/');
+    const header = (name: string) =>
+      ada.headerLines
+        .find((line) => line.key === name)
+        ?.line.replace(/^[^:]+:\s*/, '')
+        .replace(/\r?\n\s+/g, ' ');
+    const unsubscribe = header('list-unsubscribe');
+    expect(unsubscribe).toMatch(
+      /^<http:\/\/marquee\.test\/u\/[\w.-]+>, <mailto:hello@acme\.example\?subject=unsubscribe%20[\w.-]+>$/,
+    );
+    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(ada.messageId).toBe(`<${sendId}.1.${team.ws}@acme.example>`);
+
+    const failed = rows<{ email: string; error: string }>(
+      await t.database.db.execute(
+        sql`select email, error from campaign_recipients where send_id = ${sendId} and status = 'failed'`,
+      ),
+    );
+    expect(failed).toEqual([{ email: 'refused@example.com', error: expect.stringContaining('550') }]);
+  });
+
+  it('records email-delivered on each profile it reached', async () => {
+    const events = rows<{ profile_id: string; properties: Record<string, string> }>(
+      await t.database.db.execute(
+        sql`select profile_id, properties from customer_events where workspace_id = ${team.ws} and event = 'email-delivered' order by profile_id`,
+      ),
+    );
+    expect(events.map((e) => e.profile_id)).toEqual(['p-1', 'p-2', 'p-8']);
+    expect(events[0].properties).toEqual({ campaign: campaignId, send: sendId });
+  });
+
+  it('lists the sends and answers results', async () => {
+    const list = await call(t, 'GET', sendUrl(campaignId, '/sends'), team.members.legal);
+    expect(list.json().sends.map((s: CampaignSend) => s.id)).toEqual([sendId]);
+    const results = await call(t, 'GET', sendUrl(campaignId, `/sends/${sendId}/results`), team.members.legal);
+    expect(results.statusCode, results.body).toBe(200);
+    expect(results.json()).toMatchObject({
+      counts: { recipients: 4, delivered: 3, failed: 1, opened: 0, clicked: 0 },
+      links: [
+        { idx: 1, url: 'https://shop.example.com/autumn?x=1&y=2', clicks: 0 },
+        { idx: 2, url: 'https://shop.example.com/about', clicks: 0 },
+      ],
+    });
+  });
+
+  it('answers 404 for a send of another campaign and for unknown ids', async () => {
+    const other = (await newCampaign({ name: 'Other' })).id;
+    expect((await call(t, 'GET', sendUrl(other, `/sends/${sendId}`), manager)).statusCode).toBe(404);
+    expect((await call(t, 'GET', sendUrl('nope', '/readiness'), manager)).statusCode).toBe(404);
+    expect((await call(t, 'POST', sendUrl(campaignId, `/sends/${sendId}/explode`), manager)).statusCode).toBe(
+      404,
+    );
+  });
+});
+
+describe('a send at a time, paused, resumed and cancelled', () => {
+  it('waits for its send time, refuses a second send meanwhile, and can be cancelled', async () => {
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+    const campaign = await newCampaign({ name: 'Later', sendAt: inAnHour, sendAt_tz: 'Europe/Paris' });
+    const res = await call(t, 'POST', sendUrl(campaign.id, '/send'), manager, {});
+    expect(res.statusCode, res.body).toBe(202);
+    const send = res.json().send as CampaignSend;
+    expect(send).toMatchObject({ state: 'queued', sendAt: inAnHour });
+    const again = await call(t, 'POST', sendUrl(campaign.id, '/send'), manager, {});
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe(CAMPAIGN_MESSAGES.alreadySending);
+    expect(
+      (await call(t, 'POST', sendUrl(campaign.id, `/sends/${send.id}/resume`), manager)).statusCode,
+    ).toBe(409);
+    const cancelled = await call(t, 'POST', sendUrl(campaign.id, `/sends/${send.id}/cancel`), manager);
+    expect(cancelled.json()).toMatchObject({ state: 'cancelled', counts: { sent: 0 } });
+    expect(
+      (await call(t, 'POST', sendUrl(campaign.id, `/sends/${send.id}/cancel`), manager)).statusCode,
+    ).toBe(409);
+  });
+
+  it('pauses mid-send without sending anyone twice, and resumes to the end', async () => {
+    const campaign = await newCampaign({ name: 'Paused' });
+    const before = sink.received.length;
+    const release = sink.hold();
+    const res = await call(t, 'POST', sendUrl(campaign.id, '/send'), manager, {});
+    const sendId = res.json().send.id as string;
+    await until(campaign.id, sendId, ['sending']);
+    const paused = await call(t, 'POST', sendUrl(campaign.id, `/sends/${sendId}/pause`), manager);
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect(paused.json().state).toBe('paused');
+    release();
+    const resumed = await call(t, 'POST', sendUrl(campaign.id, `/sends/${sendId}/resume`), manager);
+    expect(resumed.json().state).toMatch(/sending|done/);
+    await until(campaign.id, sendId, ['done']);
+    const mine = sink.received.slice(before).filter((m) => m.mail.messageId?.startsWith(`<${sendId}.`));
+    const addresses = mine.map((m) => m.envelopeTo[0]).sort();
+    expect(addresses).toEqual(['ada@example.com', 'bob@example.com', 'busy@example.com']);
+  });
+});
+
+describe('bad input and rights', () => {
+  it('says what is missing before a send', async () => {
+    const campaign = await newCampaign({ name: 'No sender', sender: 'gone1' });
+    const res = await call(t, 'POST', sendUrl(campaign.id, '/send'), manager, {});
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toBe(CAMPAIGN_MESSAGES.senderGone);
+    await saveItem(t, manager, team.ws, 'campaign', campaign.id, {
+      name: 'No sender',
+      email: { schemaType: 'email', id: emailId, label: 'Autumn' },
+      audience: { schemaType: 'audience', id: audienceId, label: 'Gold' },
+      sender: senderId,
+      provider: 'sendgrid',
+    });
+    await approve(t, team.members.legal, team.ws, 'campaign', campaign.id, 'legal');
+    const unconfigured = await call(t, 'POST', sendUrl(campaign.id, '/send'), manager, {});
+    expect(unconfigured.statusCode).toBe(503);
+  });
+
+  it('refuses outsiders and anonymous callers', async () => {
+    const outsider = await verifiedUser(plain, { name: 'Oz Outsider' });
+    const campaign = await newCampaign({ name: 'Private' });
+    expect((await call(t, 'GET', sendUrl(campaign.id, '/readiness'))).statusCode).toBe(401);
+    expect((await call(t, 'GET', sendUrl(campaign.id, '/readiness'), outsider)).statusCode).toBe(404);
+    expect((await call(t, 'POST', sendUrl(campaign.id, '/send'), outsider, {})).statusCode).toBe(404);
+  });
+
+  it('previews as a profile and test-sends the campaign message', async () => {
+    const campaign = await newCampaign({ name: 'Preview' });
+    const shown = await call(t, 'GET', sendUrl(campaign.id, '/preview?profileId=p-2'), team.members.legal);
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.json()).toMatchObject({ profileId: 'p-2', subject: 'Autumn for Bob', clipped: false });
+    expect(shown.json().html).toContain('Hello Bob');
+    expect(
+      (await call(t, 'GET', sendUrl(campaign.id, '/preview?profileId=nobody'), manager)).statusCode,
+    ).toBe(404);
+    const before = sink.received.length;
+    const sent = await call(t, 'POST', sendUrl(campaign.id, '/test-send'), team.members.marketer, {
+      profileId: 'p-1',
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    await expect.poll(() => sink.received.length).toBe(before + 1);
+    expect(sink.received.at(-1)!.mail.subject).toBe('Autumn for Ada');
+    expect(sink.received.at(-1)!.envelopeTo).toEqual(['qa@example.com']);
+    const denied = await call(t, 'POST', sendUrl(campaign.id, '/test-send'), team.members.legal, {});
+    expect(denied.statusCode).toBe(403);
+  });
+});
