@@ -22,7 +22,8 @@ function sendPercent({ counts }: CampaignSend) {
 
 function progressText(send: CampaignSend) {
   const { recipients, sent, failed } = send.counts;
-  if (send.state === 'queued' && !send.snapshotAt) return `Queued for ${formatDateTime(send.sendAt)}`;
+  if (send.state === 'queued' && !send.snapshotAt)
+    return Date.parse(send.sendAt) > Date.now() ? `Queued for ${formatDateTime(send.sendAt)}` : 'Starting…';
   const failedText = failed ? `, ${formatCount(failed)} failed` : '';
   return `${formatCount(sent)} of ${formatCount(recipients)} sent${failedText}`;
 }

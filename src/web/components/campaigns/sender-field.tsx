@@ -65,7 +65,6 @@ export function SenderField(props: FieldProps) {
       }
       inputWrapperOrder={INPUT_ORDER}
       size={compact ? 'xs' : 'sm'}
-      maw={520}
       renderOption={({ option }) => (
         <Stack gap={2} align="flex-start">
           <Text size="sm">{option.label}</Text>
