@@ -1,5 +1,18 @@
-import { useState } from 'react';
-import { Alert, Box, Button, Drawer, Grid, Group, Menu, Paper, Stack, Tabs, Text } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Drawer,
+  Grid,
+  Group,
+  Menu,
+  Paper,
+  Skeleton,
+  Stack,
+  Tabs,
+  Text,
+} from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconChecklist,
@@ -16,7 +29,6 @@ import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import type { Domain, SchemaType } from '@shared/schemas/types';
 import { ItemForm } from '@web/components/item-form/item-form';
-import { CampaignPanel } from '@web/components/campaigns/campaign-panel';
 import { EmailTestSendPanel } from '@web/components/email-editor/email-test-send-panel';
 import { NotFoundPage } from '@web/components/not-found-page';
 import { useItem } from './api/get-item';
@@ -42,6 +54,11 @@ import {
 } from './item-paths';
 import { useItemRoute } from './use-item-route';
 import { showToast } from '@web/lib/toast';
+
+/** Only campaign screens load the campaign panel. */
+const CampaignPanel = lazy(() =>
+  import('@web/components/campaigns/campaign-panel').then((module) => ({ default: module.CampaignPanel })),
+);
 
 const EMAIL_SCHEMA = 'email';
 const CAMPAIGN_SCHEMA = 'campaign';
@@ -212,14 +229,16 @@ function SchemaPanel({ workspace, item }: { workspace: Workspace; item: Item }) 
     );
   if (item.schema === CAMPAIGN_SCHEMA)
     return (
-      <CampaignPanel
-        workspaceId={workspace.id}
-        campaignId={item.id}
-        version={item.version}
-        approvals={item.approvedBy.length}
-        sendAt={item.data.sendAt}
-        sendAtZone={item.data.sendAt_tz}
-      />
+      <Suspense fallback={<Skeleton h={140} radius="md" />}>
+        <CampaignPanel
+          workspaceId={workspace.id}
+          campaignId={item.id}
+          version={item.version}
+          approvals={item.approvedBy.length}
+          sendAt={item.data.sendAt}
+          sendAtZone={item.data.sendAt_tz}
+        />
+      </Suspense>
     );
   return null;
 }
