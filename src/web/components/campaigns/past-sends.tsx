@@ -59,6 +59,7 @@ export function PastSends({
                     size="compact-xs"
                     variant={isSelected ? 'light' : 'subtle'}
                     aria-pressed={isSelected}
+                    disabled={send.startedAt === null}
                     aria-label={`Results of the send of ${when}`}
                     onClick={() => onSelect(send.id)}
                   >

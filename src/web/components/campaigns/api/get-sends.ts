@@ -5,6 +5,8 @@ import { campaignKeys, campaignPath, sendPath } from './campaign-keys';
 
 /** How often a send under way is asked for its progress. */
 const SEND_POLL_MS = 1000;
+/** How often a send that waits (paused, or queued for a later time) is asked whether it moved. */
+const WAITING_POLL_MS = 15_000;
 
 /** A send still moving, or waiting to: its counts can change. */
 export const isActiveSend = (state: SendState) =>
@@ -25,7 +27,13 @@ export const useCampaignSend = (workspaceId: string, campaignId: string, sendId:
     queryFn: ({ signal }) =>
       apiRequest(sendPath(workspaceId, campaignId, sendId!), { schema: CampaignSend, signal }),
     enabled: sendId !== null,
-    refetchInterval: (query) =>
-      query.state.data && isActiveSend(query.state.data.state) ? SEND_POLL_MS : false,
+    refetchInterval: (query) => {
+      const send = query.state.data;
+      if (!send || !isActiveSend(send.state)) return false;
+      const isWaiting =
+        send.state === 'paused' ||
+        (send.state === 'queued' && Date.parse(send.sendAt) > Date.now() + SEND_POLL_MS);
+      return isWaiting ? WAITING_POLL_MS : SEND_POLL_MS;
+    },
     refetchIntervalInBackground: false,
   });
