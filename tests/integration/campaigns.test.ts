@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { CAMPAIGN_MESSAGES, type CampaignSend } from '@shared/api/campaigns';
 import { rows } from '@server/db/migrate';
@@ -12,6 +14,48 @@ import { attributeRule, defineCustomerData, group, importBody, wsUrl } from '../
 
 let t: TestApp;
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let sendgrid: Awaited<ReturnType<typeof startFakeSendGrid>>;
+const SENDGRID_KEY = 'SG.campaigns';
+
+/**
+ * A SendGrid-compatible v3 API on 127.0.0.1: 202 for each message, except a 429 the first time it
+ * sees `busy@…` (with Retry-After: 0).
+ */
+interface SendGridBody {
+  personalizations: { to: { email: string }[]; custom_args: Record<string, string> }[];
+  from: object;
+  reply_to?: object;
+  subject: string;
+  headers: Record<string, string>;
+  content: { type: string }[];
+  tracking_settings: object;
+}
+
+async function startFakeSendGrid() {
+  const requests: { auth: string | undefined; body: SendGridBody }[] = [];
+  const seen = new Set<string>();
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+    req.on('end', () => {
+      const body = JSON.parse(raw) as SendGridBody;
+      const to = body.personalizations[0].to[0].email;
+      if (to.startsWith('busy@') && !seen.has(to)) {
+        seen.add(to);
+        res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ errors: [{ message: 'too many requests' }] }));
+      }
+      requests.push({ auth: req.headers.authorization, body });
+      res.writeHead(202).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 let manager: TestUser;
 let team: Team;
 let audienceId: string;
@@ -69,15 +113,20 @@ async function newCampaign(overrides: Record<string, unknown> = {}, approved = t
   return campaign;
 }
 
+/** The first send, which the erasure at the end looks at. */
+let firstSendId: string;
 /** Accounts are made through `plain` (its mail goes to the outbox); everything else through `t`. */
 let plain: TestApp;
 
 beforeAll(async () => {
   sink = await startSmtpSink();
+  sendgrid = await startFakeSendGrid();
   plain = await createTestApp();
   const config: Config = {
     ...plain.config,
     smtpUrl: sink.url,
+    sendgridApiKey: SENDGRID_KEY,
+    sendgridUrl: sendgrid.url,
     jobs: true,
     jobsPollMs: 50,
     campaigns: {
@@ -148,6 +197,7 @@ afterAll(async () => {
   await t.close();
   await plain.close();
   await sink.close();
+  await sendgrid.close();
 });
 
 describe('a campaign send', () => {
@@ -189,6 +239,7 @@ describe('a campaign send', () => {
     const res = await call(t, 'POST', sendUrl(campaignId, '/send'), team.members.sender, {});
     expect(res.statusCode, res.body).toBe(202);
     sendId = res.json().send.id;
+    firstSendId = sendId;
     expect(res.json().send).toMatchObject({ state: 'queued', campaignId });
     await until(campaignId, sendId, ['done']);
     const send = await getSend(campaignId, sendId);
@@ -238,6 +289,11 @@ describe('a campaign send', () => {
       ),
     );
     expect(failed).toEqual([{ email: 'refused@example.com', error: expect.stringContaining('550') }]);
+    // Refused for good by the receiving server: a hard bounce, so the address is suppressed.
+    const suppressions = await call(t, 'GET', wsUrl(team.ws, 'suppressions'), manager);
+    expect(suppressions.json().suppressions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ email: 'refused@example.com', reason: 'bounced' })]),
+    );
   });
 
   it('records email-delivered on each profile it reached', async () => {
@@ -256,7 +312,7 @@ describe('a campaign send', () => {
     const results = await call(t, 'GET', sendUrl(campaignId, `/sends/${sendId}/results`), team.members.legal);
     expect(results.statusCode, results.body).toBe(200);
     expect(results.json()).toMatchObject({
-      counts: { recipients: 4, delivered: 3, failed: 1, opened: 0, clicked: 0 },
+      counts: { recipients: 4, delivered: 3, failed: 1, opened: 0, clicked: 0, bounced: 1 },
       links: [
         { idx: 1, url: 'https://shop.example.com/autumn?x=1&y=2', clicks: 0 },
         { idx: 2, url: 'https://shop.example.com/about', clicks: 0 },
@@ -315,6 +371,42 @@ describe('a send at a time, paused, resumed and cancelled', () => {
   });
 });
 
+describe('a send through SendGrid', () => {
+  it('hands each message over once, with its token, its headers and our own tracking', async () => {
+    const campaign = await newCampaign({ name: 'Through SendGrid', provider: 'sendgrid' });
+    const res = await call(t, 'POST', sendUrl(campaign.id, '/send'), manager, {});
+    expect(res.statusCode, res.body).toBe(202);
+    const sendId = res.json().send.id as string;
+    await until(campaign.id, sendId, ['done']);
+    // refused@ bounced in the first send and is suppressed since: three recipients.
+    expect((await getSend(campaign.id, sendId)).counts).toMatchObject({
+      recipients: 3,
+      sent: 3,
+      failed: 0,
+      pending: 0,
+    });
+    const mine = sendgrid.requests.filter((r) =>
+      String(r.body.headers['Message-ID']).startsWith(`<${sendId}.`),
+    );
+    const to = mine.map((r) => r.body.personalizations[0].to[0].email as string).sort();
+    // busy@ was refused with a 429 once, and sent when the chunk was tried again.
+    expect(to).toEqual(['ada@example.com', 'bob@example.com', 'busy@example.com']);
+    const ada = mine.find((r) => r.body.personalizations[0].to[0].email === 'ada@example.com')!;
+    expect(ada.auth).toBe(`Bearer ${SENDGRID_KEY}`);
+    expect(ada.body.subject).toBe('Autumn for Ada');
+    expect(ada.body.from).toEqual({ email: 'news@acme.example', name: 'Acme News' });
+    expect(ada.body.reply_to).toEqual({ email: 'hello@acme.example' });
+    expect(ada.body.tracking_settings).toEqual({
+      click_tracking: { enable: false },
+      open_tracking: { enable: false },
+    });
+    expect(ada.body.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    const token = ada.body.personalizations[0].custom_args.marquee_token as string;
+    expect(verifyToken(token, 'u', t.config.secret)).toMatchObject({ sendId, n: 1 });
+    expect(ada.body.content.map((c: { type: string }) => c.type)).toEqual(['text/plain', 'text/html']);
+  });
+});
+
 describe('bad input and rights', () => {
   it('says what is missing before a send', async () => {
     const campaign = await newCampaign({ name: 'No sender', sender: 'gone1' });
@@ -329,7 +421,8 @@ describe('bad input and rights', () => {
       provider: 'sendgrid',
     });
     await approve(t, team.members.legal, team.ws, 'campaign', campaign.id, 'legal');
-    const unconfigured = await call(t, 'POST', sendUrl(campaign.id, '/send'), manager, {});
+    // A server without SENDGRID_API_KEY.
+    const unconfigured = await call(plain, 'POST', sendUrl(campaign.id, '/send'), manager, {});
     expect(unconfigured.statusCode).toBe(503);
   });
 
@@ -360,5 +453,19 @@ describe('bad input and rights', () => {
     expect(sink.received.at(-1)!.envelopeTo).toEqual(['qa@example.com']);
     const denied = await call(t, 'POST', sendUrl(campaign.id, '/test-send'), team.members.legal, {});
     expect(denied.statusCode).toBe(403);
+  });
+});
+
+describe('erasure', () => {
+  it('forgets an erased profile in every send, keeping what was done by recipient number only', async () => {
+    const profileIds = async () =>
+      rows<{ profile_id: string }>(
+        await t.database.db.execute(
+          sql`select profile_id from campaign_recipients where send_id = ${firstSendId} order by n`,
+        ),
+      ).map((r) => r.profile_id);
+    expect(await profileIds()).toContain('p-2');
+    expect((await call(t, 'DELETE', wsUrl(team.ws, 'profiles/p-2'), manager)).statusCode).toBe(200);
+    expect(await profileIds()).toEqual(['p-1', 'p-7', 'p-8']);
   });
 });

@@ -39,6 +39,8 @@ let writeKeyId: string;
 let suppressionId: string;
 let writeKey: string;
 let campaignSend: SeededSend;
+let campaignId: string;
+let campaignSendId: string;
 /** An ingestion request with the write key the table created. */
 const ingest = (path: string, payload: object) =>
   t.app.inject({
@@ -284,6 +286,35 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
     action: 'postal-address.updated',
     send: () =>
       call(t, 'PUT', wsUrl(ws, 'senders/postal-address'), manager, { postalAddress: '1 Market Street' }),
+  },
+  'POST /api/v1/workspaces/:ws/campaigns/:id/test-send': {
+    action: 'test-send.sent',
+    send: async () => {
+      const audience = await createItem(t, manager, ws, 'audience', { name: 'Everyone' });
+      campaignId = (
+        await createItem(t, manager, ws, 'campaign', {
+          name: 'Journal news',
+          email: { schemaType: 'email', id: emailId, label: 'Email' },
+          audience: { schemaType: 'audience', id: audience.id, label: 'Everyone' },
+          sender: senderId,
+        })
+      ).id;
+      return call(t, 'POST', wsUrl(ws, `campaigns/${campaignId}/test-send`), manager, {
+        recipients: ['qa@journal.test'],
+      });
+    },
+  },
+  'POST /api/v1/workspaces/:ws/campaigns/:id/send': {
+    action: 'campaign.send',
+    send: async () => {
+      const res = await call(t, 'POST', wsUrl(ws, `campaigns/${campaignId}/send`), manager, {});
+      campaignSendId = res.json().send?.id;
+      return res;
+    },
+  },
+  'POST /api/v1/workspaces/:ws/campaigns/:id/sends/:sendId/:action': {
+    action: 'campaign.cancel',
+    send: () => call(t, 'POST', wsUrl(ws, `campaigns/${campaignId}/sends/${campaignSendId}/cancel`), manager),
   },
   'DELETE /api/v1/workspaces/:ws/senders/:id': {
     action: 'sender.deleted',

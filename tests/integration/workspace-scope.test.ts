@@ -138,6 +138,8 @@ beforeAll(async () => {
     service: post.id,
     placeId: 'place-1',
     suppressionId: 'entry-1',
+    sendId: 'send-1',
+    action: 'pause',
   };
   idAfter = {
     'api-keys': key.id,
@@ -145,6 +147,7 @@ beforeAll(async () => {
     'write-keys': key.id,
     webhooks: hook.id,
     senders: sender.id,
+    campaigns: post.id,
     items: post.id,
     emails: post.id,
     'generate-types': 'blog-post',

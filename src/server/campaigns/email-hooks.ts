@@ -166,3 +166,14 @@ export async function smtpBounce(
   await recordOutcome(ctx, recipient, 'bounce', providerActor('SMTP', address), new Date(), note);
   return { received: 1, recorded: 1, ignored: 0 };
 }
+
+/** A recipient the mail server refused for good while the send handed it over (a 5xx): a hard bounce. */
+export async function bounceRefusedRecipient(
+  ctx: AppContext,
+  recipient: { workspaceId: string; sendId: string; n: number },
+  refusal: string,
+) {
+  const found = await repo.findRecipient(ctx.db, recipient.workspaceId, recipient.sendId, recipient.n);
+  if (!found) return;
+  await recordOutcome(ctx, found, 'bounce', providerActor('SMTP', null), new Date(), refusal.slice(0, 500));
+}

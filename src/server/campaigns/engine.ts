@@ -7,6 +7,8 @@ import { compiledAudience } from '../audiences/service';
 import { dkimOptionsFor } from '../senders/service';
 import { randomId } from '../lib/ids';
 import { mimeOf, personalise } from './compose';
+import { bounceRefusedRecipient } from './email-hooks';
+import { ensureEmailEvents } from './email-events';
 import * as repo from './repository';
 import {
   outboxTransport,
@@ -126,6 +128,43 @@ class GroupCommit {
   }
 }
 
+/** How a chunk's recipients that were not simply sent fared, written when the chunk is let go. */
+class ChunkOutcomes {
+  failures: { n: number; error: string }[] = [];
+  bounced: { n: number; error: string }[] = [];
+  deferred: number[] = [];
+  deferredWereSent = 0;
+  retryAfterMs = 0;
+  stopReason: string | undefined;
+
+  fail(n: number, error: string) {
+    this.failures.push({ n, error });
+  }
+
+  /** Sorts a provider's refusal; true when nothing more should be sent (the provider refuses us). */
+  refused(recipient: repo.PendingRecipient, err: unknown, wasSent: boolean) {
+    const refusal =
+      err instanceof ProviderRefusal
+        ? err
+        : new ProviderRefusal((err as Error).message ?? String(err), false);
+    if (refusal.permanent || recipient.attempts + 1 >= MAX_ATTEMPTS) {
+      this.fail(recipient.n, refusal.message);
+      if (refusal.bounce) this.bounced.push({ n: recipient.n, error: refusal.message });
+    } else {
+      this.deferred.push(recipient.n);
+      if (wasSent) this.deferredWereSent += 1;
+      this.retryAfterMs = Math.max(this.retryAfterMs, refusal.retryAfterMs ?? 0);
+    }
+    if (refusal.fatal) this.stopReason = refusal.message;
+    return refusal.fatal;
+  }
+
+  /** How long the chunk waits before it is claimed again: the provider's word, or a doubling backoff. */
+  backoffMs(baseMs: number, attempts: number) {
+    return this.deferred.length ? Math.max(this.retryAfterMs, baseMs * 2 ** Math.min(6, attempts)) : 0;
+  }
+}
+
 /** Runs `work` over `items` with at most `limit` at once. */
 async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
   let next = 0;
@@ -151,10 +190,7 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
   const unsubscribeMailto = content.replyTo || content.fromAddress;
   const recipients = await repo.pendingRecipients(ctx.db, chunk);
 
-  const failures: { n: number; error: string }[] = [];
-  const deferred: number[] = [];
-  let deferredWereSent = 0;
-  let retryAfter = 0;
+  const outcomes = new ChunkOutcomes();
   const delivered: EventTuple[] = [];
   const commit = new GroupCommit(ctx, chunk);
   const flushDelivered = async (all: boolean) => {
@@ -165,10 +201,9 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
 
   const sendOne = async (recipient: repo.PendingRecipient) => {
     if (commit.stopped || stopping.aborted) return;
-    if (!recipient.attributes) return void failures.push({ n: recipient.n, error: 'The profile was erased' });
-    if (recipient.leftOut) {
-      return void failures.push({ n: recipient.n, error: 'Unsubscribed or suppressed since the send began' });
-    }
+    if (!recipient.attributes) return outcomes.fail(recipient.n, 'The profile was erased');
+    if (recipient.leftOut)
+      return outcomes.fail(recipient.n, 'Unsubscribed or suppressed since the send began');
     const message = personalise(
       content,
       send,
@@ -197,45 +232,32 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
       EMAIL_EVENTS.delivered,
       new Date().toISOString(),
       { campaign: send.campaignId, send: send.id },
-      `${send.id}:${recipient.n}:delivered`,
+      `${send.id}:${recipient.n}:delivered:0`,
     ]);
     if (delivered.length >= EVENT_BATCH) await flushDelivered(false);
   };
 
   const refused = (recipient: repo.PendingRecipient, err: unknown, wasSent: boolean) => {
-    const refusal =
-      err instanceof ProviderRefusal
-        ? err
-        : new ProviderRefusal((err as Error).message ?? String(err), false);
-    if (refusal.fatal) {
-      commit.stopped = true;
-      stopReason = refusal.message;
-    }
-    if (refusal.permanent || recipient.attempts + 1 >= MAX_ATTEMPTS) {
-      failures.push({ n: recipient.n, error: refusal.message });
-    } else {
-      deferred.push(recipient.n);
-      if (wasSent) deferredWereSent += 1;
-      retryAfter = Math.max(retryAfter, refusal.retryAfterMs ?? 0);
-    }
+    if (outcomes.refused(recipient, err, wasSent)) commit.stopped = true;
   };
-  let stopReason: string | undefined;
 
   try {
     await eachLimited(recipients, Math.max(1, ctx.config.campaigns.connections), sendOne);
   } finally {
     await flushDelivered(true).catch((err) => ctx.log.error({ err }, 'email-delivered events not recorded'));
-    await repo.markFailed(ctx.db, chunk, failures);
-    await repo.markDeferred(ctx.db, chunk, deferred, deferredWereSent);
-    const backoff = deferred.length
-      ? Math.max(
-          retryAfter,
-          ctx.config.campaigns.retryBaseMs * 2 ** Math.min(6, recipients[0]?.attempts ?? 0),
-        )
-      : 0;
+    await repo.markFailed(ctx.db, chunk, outcomes.failures);
+    for (const bounce of outcomes.bounced) {
+      await bounceRefusedRecipient(
+        ctx,
+        { workspaceId: send.workspaceId, sendId: send.id, n: bounce.n },
+        bounce.error,
+      );
+    }
+    await repo.markDeferred(ctx.db, chunk, outcomes.deferred, outcomes.deferredWereSent);
+    const backoff = outcomes.backoffMs(ctx.config.campaigns.retryBaseMs, recipients[0]?.attempts ?? 0);
     const finished = await ctx.db.transaction(async (tx) => {
-      if (stopReason) {
-        await repo.setState(tx, send.workspaceId, send.id, 'paused', { error: stopReason });
+      if (outcomes.stopReason) {
+        await repo.setState(tx, send.workspaceId, send.id, 'paused', { error: outcomes.stopReason });
       }
       return repo.releaseChunk(tx, chunk, OWNER, backoff ? new Date(Date.now() + backoff) : null);
     });
@@ -247,6 +269,7 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
 export async function snapshotSend(ctx: AppContext, workspaceId: string, sendId: string) {
   const send = await repo.findSend(ctx.db, workspaceId, sendId);
   if (!send || send.state !== 'sending' || send.snapshotAt) return;
+  await ensureEmailEvents(ctx, workspaceId);
   const compiled = await compiledAudience(ctx, workspaceId, send.audienceId, new Date());
   if (!compiled) {
     await ctx.db.transaction((tx) =>

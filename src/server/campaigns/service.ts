@@ -257,7 +257,7 @@ export async function changeSend(
   const row = await ctx.db.transaction(async (tx) => {
     const send = await repo.lockSend(tx, access.workspace.id, sendId);
     if (!send) throw notFound(CAMPAIGN_MESSAGES.sendNotFound);
-    let changed: repo.SendRow;
+    let changed: repo.SendRow | undefined;
     if (action === 'pause') {
       if (send.state !== 'queued' && send.state !== 'sending') {
         throw conflict(CAMPAIGN_MESSAGES.cannotPause(send.state));
@@ -267,10 +267,10 @@ export async function changeSend(
       if (send.state !== 'paused') throw conflict(CAMPAIGN_MESSAGES.cannotResume(send.state));
       // A send paused before its time, or before its snapshot was taken, waits for them again.
       const state = send.startedAt || send.snapshotAt ? 'sending' : 'queued';
-      changed = await repo.setState(tx, send.workspaceId, send.id, state, { error: null });
+      await repo.setState(tx, send.workspaceId, send.id, state, { error: null });
       await repo.dropLeases(tx, send.workspaceId, send.id);
       await repo.finishIfDone(tx, send.workspaceId, send.id);
-      changed = (await repo.findSend(tx, send.workspaceId, send.id))!;
+      changed = await repo.findSend(tx, send.workspaceId, send.id);
     } else {
       if (send.state === 'done' || send.state === 'cancelled') {
         throw conflict(CAMPAIGN_MESSAGES.cannotCancel(send.state));
@@ -291,7 +291,7 @@ export async function changeSend(
         },
       ],
     });
-    return changed;
+    return changed!;
   });
   return presentSend(row);
 }

@@ -36,6 +36,8 @@ export class ProviderRefusal extends Error {
     readonly retryAfterMs?: number,
     /** Nothing will get through (bad credentials): the send stops instead of failing every recipient. */
     readonly fatal = false,
+    /** The receiving server refused the address itself: a hard bounce. */
+    readonly bounce = false,
   ) {
     super(message);
     this.name = 'ProviderRefusal';
@@ -50,7 +52,7 @@ function smtpRefusal(err: unknown): ProviderRefusal {
   const text = error.response || error.message;
   if (error.code === 'EAUTH')
     return new ProviderRefusal(`The mail server refused the login: ${text}`, false, undefined, true);
-  if (code && code >= 500) return new ProviderRefusal(text, true);
+  if (code && code >= 500) return new ProviderRefusal(text, true, undefined, false, true);
   return new ProviderRefusal(text, false);
 }
 

@@ -194,7 +194,7 @@ export async function applyImportConsents(
 }
 
 /**
- * Deletes a profile, its events and its event counts (in the caller's transaction). Each delete names
+ * Deletes a profile, its events, its event counts and its places in campaign sends (in the caller's transaction). Each delete names
  * the profile id, so it reaches one hash partition, and the events are found key by key through the
  * (workspace_id, event, profile_id, at) index of every segment. Answers the events deleted, or null
  * when there was no such profile.
@@ -206,6 +206,9 @@ export async function eraseProfile(tx: Tx, workspaceId: string, id: string): Pro
       returning id`),
   );
   if (!profile) return null;
+  // Its address leaves every campaign send too (what it did there stays, by recipient number only).
+  await tx.execute(sql`
+    delete from campaign_recipients where workspace_id = ${workspaceId}::text and profile_id = ${id}::text`);
   const keys = await eventKeys(tx, workspaceId);
   if (!keys.length) return 0;
   const keyList = sql`array[${sql.join(

@@ -941,7 +941,11 @@ export const campaignRecipients = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     error: text('error'),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.sendId, t.n] })],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.sendId, t.n] }),
+    // Erasing a profile removes it from every send (`eraseProfile`).
+    index('campaign_recipients_profile_idx').on(t.workspaceId, t.profileId),
+  ],
 );
 
 /**

@@ -1,0 +1,1 @@
+CREATE INDEX "campaign_recipients_profile_idx" ON "campaign_recipients" USING btree ("workspace_id","profile_id");

@@ -1,0 +1,124 @@
+// A campaign send survives kill -9: two real server processes on one PostgreSQL database send one
+// campaign to a real SMTP server; one is killed mid-send, the other takes its chunks over once their
+// leases run out, and every recipient receives exactly one message.
+import postgres from 'postgres';
+import type { CampaignSend } from '@shared/api/campaigns';
+import { randomId } from '@server/lib/ids';
+import { testDatabaseKind } from '../helpers/database';
+import {
+  callProcess,
+  eventually,
+  killServerProcess,
+  processUser,
+  startServerProcess,
+  stopServerProcess,
+  type ServerProcess,
+} from '../helpers/server-process';
+import { startSmtpSink } from '../fixtures/smtp-sink';
+
+const RECIPIENTS = 400;
+
+describe.runIf(testDatabaseKind() === 'postgres')('a campaign send across processes', () => {
+  let admin: postgres.Sql;
+  let databaseName: string;
+  let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+  let a: ServerProcess;
+  let b: ServerProcess;
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+    databaseName = `marquee_c_${randomId(10).toLowerCase()}`;
+    await admin.unsafe(`create database "${databaseName}"`);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${databaseName}`;
+    const env = {
+      SMTP_URL: sink.url,
+      JOBS_POLL_MS: '50',
+      CAMPAIGN_CHUNK_SIZE: '10',
+      CAMPAIGN_LEASE_MS: '1500',
+      // Slow enough that the send is still under way when a process is killed.
+      CAMPAIGN_RATE_SMTP: '100',
+      CAMPAIGN_SMTP_CONNECTIONS: '4',
+    };
+    // One after the other: the first migrates the new database.
+    a = await startServerProcess(url.toString(), env);
+    b = await startServerProcess(url.toString(), env);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([a && stopServerProcess(a), b && stopServerProcess(b)]);
+    await admin.unsafe(`drop database if exists "${databaseName}" with (force)`);
+    await admin.end();
+    await sink.close();
+  }, 60_000);
+
+  it('delivers exactly one message to every recipient when a sending process is killed', async () => {
+    const mails = () =>
+      sink.received.map((m) => ({ to: m.envelopeTo.join(', '), text: `${m.mail.text ?? ''}` }));
+    const manager = await processUser(a, 'Mia', mails);
+    const ws = (await callProcess(a, 'POST', '/workspaces', manager.token, { name: 'Kill' })).body
+      .id as string;
+    const api = (method: string, rest: string, body?: object | string, type?: string) =>
+      callProcess(a, method, `/workspaces/${ws}/${rest}`, manager.token, body, type);
+    const domains = { basics: { domains: ['marketing'] } };
+    expect((await callProcess(a, 'PATCH', `/workspaces/${ws}`, manager.token, domains)).status).toBe(200);
+    for (const key of ['email', 'tier']) {
+      const made = await api('POST', 'items/customer-profile-attribute', {
+        data: { name: key, key, attributeType: 'string' },
+      });
+      expect(made.status).toBe(201);
+    }
+    const csv = ['id,email,tier'];
+    for (let i = 1; i <= RECIPIENTS; i++) csv.push(`p-${i},r${i}@kill.test,gold`);
+    const imported = await api('POST', 'profiles/import', csv.join('\n'), 'text/csv');
+    expect(imported.body.batch).toMatchObject({ processed: RECIPIENTS, failed: 0 });
+    const audience = await api('POST', 'items/audience', { data: { name: 'Everyone' } });
+    const email = await api('POST', 'items/email', {
+      data: { name: 'News', subject: 'News for {{email}}', template: { combinedMarkup: '<p>Hello</p>' } },
+    });
+    const sender = await api('POST', 'senders', { fromName: 'Kill News', fromAddress: 'news@kill.test' });
+    expect((await api('PUT', 'senders/postal-address', { postalAddress: '1 Main St' })).status).toBe(200);
+    const campaign = await api('POST', 'items/campaign', {
+      data: {
+        name: 'Survivor',
+        email: { schemaType: 'email', id: email.body.id, label: 'News' },
+        audience: { schemaType: 'audience', id: audience.body.id, label: 'Everyone' },
+        sender: sender.body.id,
+      },
+    });
+    expect(campaign.status).toBe(201);
+    const before = sink.received.length;
+    const send = await api('POST', `campaigns/${campaign.body.id}/send`, {});
+    expect(send.status).toBe(202);
+    const sendId = (send.body.send as CampaignSend).id;
+
+    // Mid-send: some messages are in, most are not.
+    await eventually('the first messages', async () =>
+      sink.received.length - before >= 40 ? true : undefined,
+    );
+    await killServerProcess(a);
+    const state = async () =>
+      (
+        await callProcess(
+          b,
+          'GET',
+          `/workspaces/${ws}/campaigns/${campaign.body.id}/sends/${sendId}`,
+          manager.token,
+        )
+      ).body as unknown as CampaignSend;
+    await eventually('the send to finish in the other process', async () =>
+      (await state()).state === 'done' ? true : undefined,
+    );
+    const mine = sink.received.slice(before).filter((m) => m.mail.messageId?.startsWith(`<${sendId}.`));
+    const addresses = mine.map((m) => m.envelopeTo[0]);
+    expect(new Set(addresses).size).toBe(RECIPIENTS);
+    expect(addresses).toHaveLength(RECIPIENTS);
+    expect((await state()).counts).toMatchObject({
+      recipients: RECIPIENTS,
+      sent: RECIPIENTS,
+      failed: 0,
+      pending: 0,
+    });
+  }, 120_000);
+});
