@@ -107,6 +107,7 @@ export function SendProgress({
         striped={send.state === 'sending'}
         color={send.state === 'paused' ? 'orange' : 'blue'}
         aria-label="Send progress"
+        data-testid="send-progress-bar"
       />
     </Stack>
   );
