@@ -16,12 +16,12 @@ export function useSendCampaign(workspaceId: string, campaignId: string) {
         body,
         schema: CampaignSendAnswer,
       }),
-    onSuccess: ({ send }) => {
-      client.setQueryData(campaignKeys.send(workspaceId, campaignId, send.id), send);
-      return Promise.all([
+    // The send is not stored from this answer: by the time the readiness answers it may have moved on,
+    // and the panel asks for the send itself as soon as the readiness names it.
+    onSuccess: () =>
+      Promise.all([
         client.invalidateQueries({ queryKey: campaignKeys.readiness(workspaceId, campaignId) }),
         client.invalidateQueries({ queryKey: campaignKeys.sends(workspaceId, campaignId), exact: true }),
-      ]);
-    },
+      ]),
   });
 }
