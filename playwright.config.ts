@@ -114,6 +114,8 @@ export default defineConfig({
         VISUALISATION_URL: `http://127.0.0.1:${VISUALISATION_PORT}/report`,
         VISUALISATION_HEADER: 'X-Report-Key: e2e-key',
         DNS_SERVERS: `127.0.0.1:${DNS_PORT}`,
+        // A message a second, so the campaigns spec can watch a send of three recipients go.
+        CAMPAIGN_RATE_SMTP: '1',
       },
     },
   ],

@@ -137,6 +137,14 @@ async function seedAll(browser: Browser): Promise<Seeded> {
     data: { fromName: 'Harbour News', fromAddress: 'news@harbour.example.test' },
   });
   expect(sender.status(), await sender.text()).toBe(201);
+  items.campaign = (
+    await seedItem(page.request, ws, 'campaign', {
+      name: 'Harbour newsletter',
+      email: { id: items.email, schemaType: 'email', label: 'Welcome mail' },
+      audience: { id: items.audience, schemaType: 'audience', label: 'Adults' },
+      sender: ((await sender.json()) as { id: string }).id,
+    })
+  ).id;
   await context.close();
   return { email: user.email, ws, oobeWs, items };
 }
@@ -154,6 +162,7 @@ const DOMAIN_OF: Record<string, string> = {
   audience: 'marketing',
   event: 'marketing',
   email: 'marketing',
+  campaign: 'marketing',
   [IMAGE_SET]: 'assets',
 };
 const itemPath = (schema: string) => `/${seeded.ws}/${DOMAIN_OF[schema]}/${schema}/${seeded.items[schema]}`;

@@ -97,6 +97,25 @@ export const SAMPLE_ITEMS: Record<string, { before: ItemData; after: ItemData }>
       images: [SAMPLE_REFERENCES[0], SAMPLE_REFERENCES[2]],
     },
   },
+  campaign: {
+    before: {
+      name: 'Autumn newsletter',
+      email: { id: 'email-1', schemaType: 'email', label: 'Welcome email' },
+      audience: { id: 'aud-1', schemaType: 'audience', label: 'Loyal buyers' },
+      sender: 'sender-1',
+    },
+    after: {
+      name: 'Autumn newsletter',
+      email: { id: 'email-1', schemaType: 'email', label: 'Welcome email' },
+      audience: { id: 'aud-1', schemaType: 'audience', label: 'Loyal buyers' },
+      sender: 'sender-1',
+      subject: 'Autumn is here, {{firstName}}',
+      sendAt: '2025-10-01T08:00:00.000Z',
+      sendAt_tz: 'Europe/London',
+      provider: 'smtp',
+      notes: 'Goes out with the catalogue.',
+    },
+  },
   copy: {
     before: { name: 'Summer sale headline', text: 'Summer sale: 20% off' },
     after: {

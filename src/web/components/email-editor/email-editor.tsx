@@ -1,16 +1,5 @@
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
-import {
-  ActionIcon,
-  Alert,
-  Box,
-  Button,
-  Group,
-  Menu,
-  SegmentedControl,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Alert, Box, Button, Group, Menu, Stack, Text, Tooltip } from '@mantine/core';
 import {
   IconArrowBackUp,
   IconArrowForwardUp,
@@ -30,7 +19,7 @@ import { ImageSetPicker } from '../media/image-set-picker';
 import { useMediaWorkspace } from '../media/media-workspace';
 import type { InlineImage } from '../media/inline-image';
 import { useMergeTags } from './api/list-merge-tags';
-import { DEVICE_WIDTHS, type PreviewDevice } from './email-preview';
+import { DEVICE_WIDTHS, DeviceToggle, type PreviewDevice } from './email-preview';
 import { differsFrom, readDraft, writeDraft, type EmailDraft } from './email-draft';
 import classes from './email-editor.module.css';
 
@@ -309,16 +298,7 @@ function ViewControls({
 }) {
   return (
     <Group gap="xs">
-      <SegmentedControl
-        size="xs"
-        aria-label="Preview size"
-        value={device}
-        onChange={(next) => onDeviceChange(next as PreviewDevice)}
-        data={[
-          { value: 'desktop', label: 'Desktop' },
-          { value: 'phone', label: 'Phone' },
-        ]}
-      />
+      <DeviceToggle value={device} onChange={onDeviceChange} />
       <Tooltip label="Undo">
         <ActionIcon variant="default" aria-label="Undo" disabled={!history.canUndo} onClick={onUndo}>
           <IconArrowBackUp size={16} />

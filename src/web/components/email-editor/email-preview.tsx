@@ -19,8 +19,45 @@ function emailMarkup(template: unknown): string {
   return html.trim() ? `<style>${text(value['gjs-nl-css'])}</style>${html}` : '';
 }
 
-/** The email's document in a frame that runs no script, at the device's width. */
-function EmailFrame({ label, body, device }: { label: string; body: string; device: PreviewDevice }) {
+/** Desktop or phone: the width an email is shown at. */
+export function DeviceToggle({
+  value,
+  onChange,
+  label = 'Preview size',
+}: {
+  value: PreviewDevice;
+  onChange: (device: PreviewDevice) => void;
+  label?: string;
+}) {
+  return (
+    <SegmentedControl
+      size="xs"
+      aria-label={label}
+      value={value}
+      onChange={(next) => onChange(next as PreviewDevice)}
+      data={[
+        { value: 'desktop', label: 'Desktop' },
+        { value: 'phone', label: 'Phone' },
+      ]}
+    />
+  );
+}
+
+/** A whole email document in a frame that runs no script, at the device's width. */
+export function EmailDocumentFrame({
+  title,
+  document,
+  device,
+  height = 480,
+  isStale = false,
+}: {
+  title: string;
+  document: string;
+  device: PreviewDevice;
+  height?: number;
+  /** Shown faded while the next document loads. */
+  isStale?: boolean;
+}) {
   return (
     <Paper
       withBorder
@@ -29,19 +66,19 @@ function EmailFrame({ label, body, device }: { label: string; body: string; devi
       style={{ overflow: 'auto', background: 'var(--mantine-color-gray-1)' }}
     >
       <iframe
-        title={`${label} preview`}
+        title={title}
         // No scripts ever; same origin only so the workspace's own images load with the session.
         sandbox="allow-same-origin"
-        // The document a recipient gets: at phone width its columns stack as they will there.
-        srcDoc={emailDocument(body)}
+        srcDoc={document}
         style={{
           display: 'block',
           width: DEVICE_WIDTHS[device],
           maxWidth: '100%',
-          height: 480,
+          height,
           border: 0,
           margin: '0 auto',
           background: 'white',
+          opacity: isStale ? 0.6 : 1,
         }}
       />
     </Paper>
@@ -72,16 +109,7 @@ export function EmailPreview({ template, label }: { template: unknown; label: st
   return (
     <Stack gap={6}>
       <Group gap="sm">
-        <SegmentedControl
-          size="xs"
-          aria-label={`${label} preview size`}
-          value={device}
-          onChange={(next) => setDevice(next as PreviewDevice)}
-          data={[
-            { value: 'desktop', label: 'Desktop' },
-            { value: 'phone', label: 'Phone' },
-          ]}
-        />
+        <DeviceToggle value={device} onChange={setDevice} label={`${label} preview size`} />
         <Switch
           size="xs"
           label="Preview for a profile"
@@ -91,7 +119,8 @@ export function EmailPreview({ template, label }: { template: unknown; label: st
         />
       </Group>
       {isFilled && <PreviewValuesForm tags={tags} preview={preview} />}
-      <EmailFrame label={label} body={body} device={device} />
+      {/* The document a recipient gets: at phone width its columns stack as they will there. */}
+      <EmailDocumentFrame title={`${label} preview`} document={emailDocument(body)} device={device} />
     </Stack>
   );
 }

@@ -3,18 +3,11 @@ import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput, Title } fr
 import { IconAlertTriangle, IconSend } from '@tabler/icons-react';
 import { EMAIL_MESSAGES, type ItemTestSendBody, type TestSendProvider } from '@shared/api/email';
 import { splitEmailList } from '@shared/schemas/marketing';
-import { errorMessage } from '@web/lib/api-client';
-import { SettingHintForCaller, settingOf } from '../setting-hint';
 import { useEmailPreview } from './api/get-email-preview';
 import { useTestSends } from './api/list-test-sends';
 import { useSendTest } from './api/send-test';
 import { RecentTestSends } from './recent-test-sends';
-
-/** Who can switch the provider on, when the refusal was 'Service not configured'. */
-function TestSendSetting({ error }: { error: unknown }) {
-  const setting = settingOf(error);
-  return setting ? <SettingHintForCaller setting={setting} /> : null;
-}
+import { TestSendOutcome } from './test-send-outcome';
 
 const PROVIDERS: { value: TestSendProvider; label: string }[] = [
   { value: 'smtp', label: 'Mail server (SMTP or outbox)' },
@@ -121,17 +114,7 @@ export function EmailTestSendPanel({
           )}
         </Group>
         {preview.data?.clipped && <ClippedWarning htmlBytes={preview.data.htmlBytes} />}
-        {send.isSuccess && (
-          <Alert color="teal" variant="light" role="status" withCloseButton onClose={() => send.reset()}>
-            {send.data.message}
-          </Alert>
-        )}
-        {send.isError && (
-          <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => send.reset()}>
-            {errorMessage(send.error)}
-            <TestSendSetting error={send.error} />
-          </Alert>
-        )}
+        <TestSendOutcome send={send} />
         {sends.data && sends.data.testSends.length > 0 && (
           <RecentTestSends testSends={sends.data.testSends} />
         )}

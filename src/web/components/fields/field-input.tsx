@@ -25,6 +25,7 @@ import {
 } from './read-only-displays';
 import { ReferenceField, ReferenceListField } from './reference-field';
 import { SchemaSelectorField } from './schema-selector-field';
+import { SenderDisplay } from './sender-display';
 import { SelectField } from './select-field';
 import { TableField } from './table-field';
 import { TagsField } from './tags-field';
@@ -67,8 +68,7 @@ const FIELD_COMPONENTS: Record<FieldType, ComponentType<FieldProps>> = {
   address: AddressDisplay,
   'service-connection': ServiceConnectionDisplay,
   'social-interests': SocialInterestsDisplay,
-  // The sender chooser is registered in ITEM_FIELD_EDITORS; the id is shown until it loads.
-  sender: TextField as ComponentType<FieldProps>,
+  sender: SenderDisplay,
 };
 
 /** One field of a scope, drawn by its type's component (or a registered replacement editor). */

@@ -5,6 +5,7 @@ import { mediaFieldEditors } from '@web/components/media/field-editors';
 import { AddressField } from '@web/components/places/address-field';
 import { CriteriaField } from '@web/components/criteria-builder/criteria-field';
 import { EmailTemplateField } from '@web/components/email-editor/email-template-field';
+import { SenderField } from '@web/components/campaigns/sender-field';
 import { ServiceConnectionField } from '@web/components/services/service-connection-field';
 import { SocialInterestsField } from '@web/components/services/social-interests-field';
 
@@ -12,13 +13,15 @@ import { SocialInterestsField } from '@web/components/services/social-interests-
  * Full editors that replace the item form's built-in display of a field type on every item screen
  * (single item, quick view, new item). The media screens register the file, image-set and rich-text
  * editors here (from src/web/components/media/), the places screens the address editor;
- * the email template editor comes from src/web/components/email-editor/.
+ * the email template editor comes from src/web/components/email-editor/, the campaign's sender
+ * chooser from src/web/components/campaigns/.
  */
 export const ITEM_FIELD_EDITORS: Partial<Record<FieldType, ComponentType<FieldProps>>> = {
   ...mediaFieldEditors,
   address: AddressField,
   criteria: CriteriaField,
   'email-template': EmailTemplateField,
+  sender: SenderField,
   'service-connection': ServiceConnectionField,
   'social-interests': SocialInterestsField,
 };

@@ -1,5 +1,18 @@
-import { useState } from 'react';
-import { Alert, Box, Button, Drawer, Grid, Group, Menu, Paper, Stack, Tabs, Text } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Drawer,
+  Grid,
+  Group,
+  Menu,
+  Paper,
+  Skeleton,
+  Stack,
+  Tabs,
+  Text,
+} from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconChecklist,
@@ -42,7 +55,13 @@ import {
 import { useItemRoute } from './use-item-route';
 import { showToast } from '@web/lib/toast';
 
+/** Only campaign screens load the campaign panel. */
+const CampaignPanel = lazy(() =>
+  import('@web/components/campaigns/campaign-panel').then((module) => ({ default: module.CampaignPanel })),
+);
+
 const EMAIL_SCHEMA = 'email';
+const CAMPAIGN_SCHEMA = 'campaign';
 
 /** /{workspace}/{domain}/{schema}/{id}: the item form with a right drawer of publishing, approvals, comments and history. */
 export default function SingleItemRoute() {
@@ -196,6 +215,34 @@ function ItemSidePanel({ workspace, domain, item }: { workspace: Workspace; doma
   );
 }
 
+/** What some schemas add below the form: the email's test send, the campaign's sending and results. */
+function SchemaPanel({ workspace, item }: { workspace: Workspace; item: Item }) {
+  if (item.schema === EMAIL_SCHEMA)
+    return (
+      <EmailTestSendPanel
+        workspaceId={workspace.id}
+        itemId={item.id}
+        version={item.version}
+        testAddresses={item.data.testAddresses}
+        canSend={item.abilities.canEdit}
+      />
+    );
+  if (item.schema === CAMPAIGN_SCHEMA)
+    return (
+      <Suspense fallback={<Skeleton h={140} radius="md" />}>
+        <CampaignPanel
+          workspaceId={workspace.id}
+          campaignId={item.id}
+          version={item.version}
+          approvals={item.approvedBy.length}
+          sendAt={item.data.sendAt}
+          sendAtZone={item.data.sendAt_tz}
+        />
+      </Suspense>
+    );
+  return null;
+}
+
 function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { id: string }) {
   const item = useItem(workspace.id, schema.name, id);
   const environment = useItemFormEnvironment(workspace);
@@ -261,15 +308,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               onSave={handleSave}
               {...environment}
             />
-            {schema.name === EMAIL_SCHEMA && (
-              <EmailTestSendPanel
-                workspaceId={workspace.id}
-                itemId={id}
-                version={current.version}
-                testAddresses={current.data.testAddresses}
-                canSend={current.abilities.canEdit}
-              />
-            )}
+            <SchemaPanel workspace={workspace} item={current} />
           </Stack>
         </Grid.Col>
         {isWide && (

@@ -39,7 +39,7 @@ import {
   useUpdateSender,
   useVerifySender,
 } from './api/change-senders';
-import { useSending } from './api/list-senders';
+import { useSending } from '@web/lib/senders';
 
 /** /{workspace}/_settings/sending: senders, their domains' DNS records and the postal address. */
 export default function SendingRoute() {

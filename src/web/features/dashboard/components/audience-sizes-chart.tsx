@@ -1,6 +1,6 @@
 import { LineChart } from '@mantine/charts';
 import type { WorkspaceStats } from '@shared/api/stats';
-import { ChartCard } from './chart-card';
+import { ChartCard } from '@web/components/chart-card';
 
 const SERIES_COLORS = ['violet.6', 'teal.6', 'orange.6', 'blue.6', 'grape.6', 'red.6', 'lime.7', 'cyan.6'];
 

@@ -2,7 +2,7 @@ import { AreaChart, BarChart } from '@mantine/charts';
 import { Group, Text } from '@mantine/core';
 import { getSchema } from '@shared/schemas/catalogue';
 import type { WorkspaceStats } from '@shared/api/stats';
-import { ChartCard } from './chart-card';
+import { ChartCard } from '@web/components/chart-card';
 
 const schemaTitle = (name: string) => getSchema(name)?.pluralTitle ?? name;
 

@@ -4,7 +4,7 @@ import { IconRefresh } from '@tabler/icons-react';
 import { VISUALISATION_MESSAGES, VISUALISATION_SETTING, type VisualisationResult } from '@shared/api/stats';
 import { SettingHint, settingOf } from '@web/components/setting-hint';
 import { useRefreshVisualisation, useVisualisation } from '../api/visualisation';
-import { ChartCard } from './chart-card';
+import { ChartCard } from '@web/components/chart-card';
 
 /** The numbers at the top level of a result: what the history chart can draw. */
 function numericFields(result: unknown): Record<string, number> {

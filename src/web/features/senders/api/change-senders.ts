@@ -7,7 +7,7 @@ import {
   type SenderBody,
 } from '@shared/api/senders';
 import { apiRequest } from '@web/lib/api-client';
-import { sendersPath, sendersQueryKey } from './list-senders';
+import { sendersPath, sendersQueryKey } from '@web/lib/senders';
 
 const senderPath = (workspaceId: string, id: string) =>
   `${sendersPath(workspaceId)}/${encodeURIComponent(id)}`;

@@ -6,9 +6,13 @@ export const sendersQueryKey = (workspaceId: string) => ['workspaces', workspace
 export const sendersPath = (workspaceId: string) =>
   `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/senders`;
 
-/** GET …/senders: the senders, their domains with the records to publish, and the postal address. */
-export const useSending = (workspaceId: string) =>
+/**
+ * GET …/senders: the senders, their domains with the records to publish, and the postal address. Settings
+ * › Sending and the campaign's sender field share it.
+ */
+export const useSending = (workspaceId: string, enabled = true) =>
   useQuery({
     queryKey: sendersQueryKey(workspaceId),
-    queryFn: () => apiRequest(sendersPath(workspaceId), { schema: SendingSettings }),
+    queryFn: ({ signal }) => apiRequest(sendersPath(workspaceId), { schema: SendingSettings, signal }),
+    enabled: enabled && !!workspaceId,
   });
