@@ -117,8 +117,10 @@ describe('the job queue', () => {
     // Once the lease is over, the work is taken over.
     worker = await startJobWorker();
     await expect.poll(() => receiver.acknowledged, { timeout: 10_000 }).toContain('{"n":"held"}');
-    const [row] = await t.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
-    expect(row).toMatchObject({ status: 'delivered', tries: 2 });
+    // The row records the answer a moment after the receiver has it.
+    const row = async () =>
+      (await t.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0];
+    await expect.poll(row).toMatchObject({ status: 'delivered', tries: 2 });
   });
 
   it('picks up due rows that have no job (written before the queue, or whose job was lost)', async () => {

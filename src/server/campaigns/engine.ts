@@ -6,6 +6,9 @@ import { insertEvents, type EventTuple } from '../customers/repository';
 import { compiledAudience } from '../audiences/service';
 import { dkimOptionsFor } from '../senders/service';
 import { randomId } from '../lib/ids';
+import type { Db, Tx } from '../db/client';
+import { enqueue, enqueueMany } from '../queue/queue';
+import { CAMPAIGN_SEND_QUEUE, type SendLane } from '../queue/queues';
 import { mimeOf, personalise } from './compose';
 import { bounceRefusedRecipient } from './email-hooks';
 import { ensureEmailEvents } from './email-events';
@@ -292,22 +295,50 @@ export async function snapshotSend(ctx: AppContext, workspaceId: string, sendId:
   );
 }
 
+/** Lanes per send: jobs that work its chunks side by side, in whichever processes run jobs. */
+const SEND_LANES = 4;
+/** A lane works this long, then queues itself again, so no job runs for the length of a whole send. */
+const LANE_BUDGET_MS = 20_000;
+
+const laneKey = (lane: SendLane) => `${lane.workspaceId}/${lane.id}/${lane.lane}`;
+
 /**
- * The background job: snapshots the sends that are due, takes over snapshots a dead process left,
- * then works one chunk. Answers how many things it did, so the worker calls again while work is left.
+ * Queues the send's lanes (in the caller's transaction) to start at `startAfter`: a lane already
+ * waiting keeps its place.
  */
-export async function runCampaignWork(ctx: AppContext, stopping: AbortSignal): Promise<number> {
-  let done = 0;
-  const due = await repo.claimDueSends(ctx.db, 5);
-  const orphans = await repo.sendsWithoutSnapshot(ctx.db, ctx.config.campaigns.leaseMs);
-  for (const send of [...due, ...orphans]) {
-    if (stopping.aborted) return done;
-    await snapshotSend(ctx, send.workspace_id, send.id);
-    done += 1;
+export async function queueSendLanes(db: Db | Tx, send: { workspaceId: string; id: string }, startAfter?: Date) {
+  await enqueueMany(
+    db,
+    CAMPAIGN_SEND_QUEUE,
+    Array.from({ length: SEND_LANES }, (_, lane) => {
+      const data = { workspaceId: send.workspaceId, id: send.id, lane };
+      return { data, singletonKey: laneKey(data), ...(startAfter ? { startAfter } : {}) };
+    }),
+  );
+}
+
+/**
+ * A lane's job: a due send starts (the first lane snapshots its audience), then the lane claims and
+ * sends chunks for up to LANE_BUDGET_MS and queues itself for when there is more to do: at once, or
+ * when the first lease or hold ends (so a dead process's chunks are taken over).
+ */
+export async function workSendLanes(ctx: AppContext, lanes: SendLane[], stopping: AbortSignal) {
+  for (const lane of lanes) {
+    const send = await repo.startIfDue(ctx.db, lane.workspaceId, lane.id);
+    if (!send || send.state !== 'sending') continue;
+    if (!send.snapshotAt) await snapshotSend(ctx, lane.workspaceId, lane.id);
+    const deadline = Date.now() + LANE_BUDGET_MS;
+    while (!stopping.aborted && Date.now() < deadline) {
+      const chunk = await repo.claimChunk(ctx.db, send, OWNER, ctx.config.campaigns.leaseMs);
+      if (!chunk) break;
+      await workChunk(ctx, chunk, stopping);
+    }
+    const next = await repo.nextWorkAt(ctx.db, lane.workspaceId, lane.id);
+    if (next) await enqueue(ctx.db, CAMPAIGN_SEND_QUEUE, lane, { singletonKey: laneKey(lane), startAfter: next });
   }
-  if (stopping.aborted) return done;
-  const chunk = await repo.claimChunk(ctx.db, OWNER, ctx.config.campaigns.leaseMs);
-  if (!chunk) return done;
-  await workChunk(ctx, chunk, stopping);
-  return done + 1;
+}
+
+/** The sweep's part: every queued or sending send has its lanes queued (rows whose jobs were lost). */
+export async function queueActiveSends(ctx: AppContext) {
+  for (const send of await repo.activeSends(ctx.db)) await queueSendLanes(ctx.db, send, send.sendAt);
 }

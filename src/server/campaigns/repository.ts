@@ -164,35 +164,47 @@ export async function reachNow(db: Db, workspaceId: string, compiled: CompiledCr
   };
 }
 
-/** Queued sends whose time has come, claimed (state sending) so only one process snapshots each. */
-export async function claimDueSends(db: Db, limit: number) {
-  return rows<{ workspace_id: string; id: string }>(
-    await db.execute(sql`
-      update campaign_sends s set state = 'sending', started_at = now()
-      where (s.workspace_id, s.id) in (
-        select workspace_id, id from campaign_sends
-        where state = 'queued' and send_at <= now()
-        order by send_at limit ${limit}::int
-        for update skip locked)
-      returning s.workspace_id, s.id`),
-  );
+/** A queued send whose time has come becomes sending (once: the first lane to get here); answers the row. */
+export async function startIfDue(db: Db, workspaceId: string, id: string) {
+  await db.execute(sql`
+    update campaign_sends set state = 'sending', started_at = now()
+    where workspace_id = ${workspaceId}::text and id = ${id}::text and state = 'queued' and send_at <= now()`);
+  return findSend(db, workspaceId, id);
 }
 
-/** Sends marked sending whose snapshot never finished (their process died): taken over. */
-export async function sendsWithoutSnapshot(db: Db, olderThanMs: number) {
-  return rows<{ workspace_id: string; id: string }>(
+/** Sends a lane may have work for: queued or sending (the sweep queues their lanes again). */
+export async function activeSends(db: Db) {
+  return db
+    .select({ workspaceId: campaignSends.workspaceId, id: campaignSends.id, sendAt: campaignSends.sendAt })
+    .from(campaignSends)
+    .where(inArray(campaignSends.state, ['queued', 'sending']));
+}
+
+/**
+ * When a sending send's lanes should look again: now when a chunk is free, else when the first lease
+ * or hold ends; null when the send is not sending or has no open chunk.
+ */
+export async function nextWorkAt(db: Db, workspaceId: string, id: string): Promise<Date | null> {
+  const [row] = rows<{ at: Date | string | null }>(
     await db.execute(sql`
-      select workspace_id, id from campaign_sends
-      where state = 'sending' and snapshot_at is null
-        and started_at < now() - make_interval(secs => ${olderThanMs / 1000}::float8)`),
+      select min(greatest(coalesce(c.lease_until, now()), coalesce(c.not_before, now()))) as at
+      from campaign_chunks c join campaign_sends s on s.workspace_id = c.workspace_id and s.id = c.send_id
+      where c.workspace_id = ${workspaceId}::text and c.send_id = ${id}::text and not c.done
+        and s.state = 'sending'`),
   );
+  return row?.at ? new Date(row.at) : null;
 }
 
 /**
  * Claims one chunk of a sending send that nobody holds (or whose holder's lease ran out), for `owner`
  * until the lease ends.
  */
-export async function claimChunk(db: Db, owner: string, leaseMs: number): Promise<ChunkRow | undefined> {
+export async function claimChunk(
+  db: Db,
+  send: { workspaceId: string; id: string },
+  owner: string,
+  leaseMs: number,
+): Promise<ChunkRow | undefined> {
   const [row] = rows<{
     workspace_id: string;
     send_id: string;
@@ -205,10 +217,11 @@ export async function claimChunk(db: Db, owner: string, leaseMs: number): Promis
       where (c.workspace_id, c.send_id, c.first_n) = (
         select k.workspace_id, k.send_id, k.first_n from campaign_chunks k
         join campaign_sends s on s.workspace_id = k.workspace_id and s.id = k.send_id
-        where not k.done and s.state = 'sending'
+        where k.workspace_id = ${send.workspaceId}::text and k.send_id = ${send.id}::text
+          and not k.done and s.state = 'sending'
           and (k.lease_until is null or k.lease_until < now())
           and (k.not_before is null or k.not_before <= now())
-        order by s.created_at, k.first_n
+        order by k.first_n
         limit 1
         for update of k skip locked)
       returning c.workspace_id, c.send_id, c.first_n, c.last_n`),

@@ -25,6 +25,7 @@ import { randomId } from '../lib/ids';
 import * as senders from '../senders/repository';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { freezeContent, personalise } from './compose';
+import { queueSendLanes } from './engine';
 import * as repo from './repository';
 
 interface Reference {
@@ -203,6 +204,7 @@ export async function requestSend(
       },
       resolved.links,
     );
+    await queueSendLanes(tx, send, sendAt);
     await journal(tx, {
       audit: [
         {
@@ -269,6 +271,7 @@ export async function changeSend(
       const state = send.startedAt || send.snapshotAt ? 'sending' : 'queued';
       await repo.setState(tx, send.workspaceId, send.id, state, { error: null });
       await repo.dropLeases(tx, send.workspaceId, send.id);
+      await queueSendLanes(tx, send, state === 'queued' ? send.sendAt : undefined);
       await repo.finishIfDone(tx, send.workspaceId, send.id);
       changed = await repo.findSend(tx, send.workspaceId, send.id);
     } else {

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { queueActiveSends } from '../campaigns/engine';
 import { queueDuePurges } from '../delivery/purge-repository';
 import { queueDueSchedules } from '../schedules/repository';
 import { queueDueDeliveries } from '../webhooks/repository';
@@ -13,6 +14,7 @@ export async function sweepDueWork(ctx: AppContext) {
   await queueDueDeliveries(ctx.db);
   await queueDueSchedules(ctx.db);
   if (ctx.config.deliveryPurge) await queueDuePurges(ctx.db);
+  await queueActiveSends(ctx);
   for (const queue of [WEBHOOK_DELIVERY_QUEUE, SCHEDULE_QUEUE, DELIVERY_PURGE_QUEUE])
     wakeWorkers(ctx.db, queue);
 }

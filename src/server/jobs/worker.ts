@@ -2,9 +2,11 @@ import PgBoss from 'pg-boss';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { recordDailyAudienceSizes } from '../audiences/service';
+import { workSendLanes } from '../campaigns/engine';
 import { jobDb, onEnqueue, type JobQueue } from '../queue/queue';
 import {
   AUDIENCE_SIZES_QUEUE,
+  CAMPAIGN_SEND_QUEUE,
   DELIVERY_PURGE_QUEUE,
   SCHEDULE_QUEUE,
   SWEEP_QUEUE,
@@ -56,6 +58,9 @@ const JOB_HANDLERS: JobHandler<object>[] = [
     handle: (ctx) => recordDailyAudienceSizes(ctx),
   }),
   handler({ queue: SWEEP_QUEUE, pollSeconds: 30, cron: '* * * * *', handle: (ctx) => sweepDueWork(ctx) }),
+  // A lane renews its chunk leases as it works; its own job may run long (a throttled chunk), and a
+  // lane lost with its process is queued again by the sweep.
+  handler({ queue: CAMPAIGN_SEND_QUEUE, expireInSeconds: 3600, retryLimit: 5, handle: workSendLanes }),
 ];
 
 /** The singleton key of the jobs `cron` and a worker's start add: one waiting at a time. */

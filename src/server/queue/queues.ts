@@ -18,6 +18,14 @@ export const AUDIENCE_SIZES_QUEUE = defineQueue<Record<string, never>>('audience
 /** Queues a job for due rows that have none (rows written before the queue, work whose job was lost). */
 export const SWEEP_QUEUE = defineQueue<Record<string, never>>('jobs-sweep', 'short');
 
+/** One of a campaign send's lanes: each works the send's chunks for a while, then queues itself again. */
+export interface SendLane {
+  workspaceId: string;
+  id: string;
+  lane: number;
+}
+export const CAMPAIGN_SEND_QUEUE = defineQueue<SendLane>('campaign-send', 'short');
+
 /** Rows of one kind the sweep queues a job for at most, each time it runs. */
 export const SWEEP_LIMIT = 10_000;
 
@@ -28,6 +36,7 @@ export const JOB_QUEUES = [
   DELIVERY_PURGE_QUEUE,
   AUDIENCE_SIZES_QUEUE,
   SWEEP_QUEUE,
+  CAMPAIGN_SEND_QUEUE,
 ];
 
 /** The singleton key of a row's job: one waiting job per row. */
