@@ -183,7 +183,7 @@ export interface S3Config {
 }
 
 /** How campaign sends are worked through (README: Campaigns). */
-export interface CampaignConfig {
+interface CampaignConfig {
   /** SMTP connections each process keeps open while it sends (CAMPAIGN_SMTP_CONNECTIONS). */
   connections: number;
   /** Messages a second each process hands to each provider; 0: as fast as it goes (CAMPAIGN_RATE_*). */

@@ -16,7 +16,11 @@ const profilesWith = ({ profiles, joins }: Pick<CompiledCriteria, 'profiles' | '
  * where each takes whole partitions; elsewhere a parallel scan of the profiles had each worker build
  * the whole hash of every event aggregate again (twice the time on two cores).
  */
-export async function withAudienceSettings<T>(db: Db, parallel: boolean, run: (tx: Tx) => Promise<T>): Promise<T> {
+export async function withAudienceSettings<T>(
+  db: Db,
+  parallel: boolean,
+  run: (tx: Tx) => Promise<T>,
+): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.execute(
       parallel

@@ -10,7 +10,7 @@ import { schemaIn } from '../items/scope';
 import type { WorkspaceAccess } from '../workspaces/access';
 import type { EngagementKind } from './engagement';
 
-export type EmailEventKey = (typeof EMAIL_EVENTS)[keyof typeof EMAIL_EVENTS];
+type EmailEventKey = (typeof EMAIL_EVENTS)[keyof typeof EMAIL_EVENTS];
 
 const LABELS: Record<EmailEventKey, string> = {
   'email-delivered': 'Email delivered',
@@ -27,7 +27,7 @@ const PROPERTIES = [
 ];
 
 /** Who writes what Marquee creates by itself, as items and audit rows name it. */
-export const MARQUEE_ACTOR = { id: 'marquee', name: 'Marquee' } as const;
+const MARQUEE_ACTOR = { id: 'marquee', name: 'Marquee' } as const;
 
 /**
  * Marquee acting in a workspace with no member behind it: it may edit behavioral events only. Items

@@ -269,7 +269,7 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
 }
 
 /** Snapshots a send's audience and lets its chunks be claimed; a send whose audience is gone stops. */
-export async function snapshotSend(ctx: AppContext, workspaceId: string, sendId: string) {
+async function snapshotSend(ctx: AppContext, workspaceId: string, sendId: string) {
   const send = await repo.findSend(ctx.db, workspaceId, sendId);
   if (!send || send.state !== 'sending' || send.snapshotAt) return;
   await ensureEmailEvents(ctx, workspaceId);
@@ -306,7 +306,11 @@ const laneKey = (lane: SendLane) => `${lane.workspaceId}/${lane.id}/${lane.lane}
  * Queues the send's lanes (in the caller's transaction) to start at `startAfter`: a lane already
  * waiting keeps its place.
  */
-export async function queueSendLanes(db: Db | Tx, send: { workspaceId: string; id: string }, startAfter?: Date) {
+export async function queueSendLanes(
+  db: Db | Tx,
+  send: { workspaceId: string; id: string },
+  startAfter?: Date,
+) {
   await enqueueMany(
     db,
     CAMPAIGN_SEND_QUEUE,
@@ -334,7 +338,8 @@ export async function workSendLanes(ctx: AppContext, lanes: SendLane[], stopping
       await workChunk(ctx, chunk, stopping);
     }
     const next = await repo.nextWorkAt(ctx.db, lane.workspaceId, lane.id);
-    if (next) await enqueue(ctx.db, CAMPAIGN_SEND_QUEUE, lane, { singletonKey: laneKey(lane), startAfter: next });
+    if (next)
+      await enqueue(ctx.db, CAMPAIGN_SEND_QUEUE, lane, { singletonKey: laneKey(lane), startAfter: next });
   }
 }
 

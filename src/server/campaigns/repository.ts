@@ -402,14 +402,6 @@ export async function dropLeases(tx: Tx, workspaceId: string, sendId: string) {
     .where(and(eq(campaignChunks.workspaceId, workspaceId), eq(campaignChunks.sendId, sendId)));
 }
 
-export async function linksOf(db: Db, workspaceId: string, sendId: string) {
-  return db
-    .select()
-    .from(campaignLinks)
-    .where(and(eq(campaignLinks.workspaceId, workspaceId), eq(campaignLinks.sendId, sendId)))
-    .orderBy(campaignLinks.idx);
-}
-
 /** What recipients did with a send: unique counts per kind, per hour, and per link. */
 export async function engagementOf(db: Db, workspaceId: string, sendId: string) {
   const [counts] = rows<Record<string, string | number>>(

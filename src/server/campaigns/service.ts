@@ -48,7 +48,7 @@ interface EmailData {
   template?: { combinedMarkup?: string };
 }
 
-export function presentSend(row: repo.SendRow): CampaignSend {
+function presentSend(row: repo.SendRow): CampaignSend {
   const iso = (at: Date | null) => (at ? at.toISOString() : null);
   return {
     id: row.id,
@@ -366,8 +366,6 @@ export async function preview(
     ...htmlSize(message.html),
   };
 }
-
-export { resolveCampaign };
 
 /** The campaign's message, filled as a profile, to test addresses (edit rights on campaign). */
 export async function sendCampaignTest(

@@ -11,17 +11,17 @@ import { verifyToken, type TokenKind } from './tokens';
 import * as repo from './tracking-repository';
 
 /** How a consent changed by the links of a campaign message is sourced on the profile. */
-export const UNSUBSCRIBE_SOURCE = 'unsubscribe link';
+const UNSUBSCRIBE_SOURCE = 'unsubscribe link';
 
 /** Who acts when a recipient follows a message's unsubscribe link: no member, the request's address. */
-export const recipientActor = (address: string | null): Actor => ({
+const recipientActor = (address: string | null): Actor => ({
   id: 'email-recipient',
   name: 'Email recipient',
   address,
 });
 
 /** The recipient a token names, or 404 with CAMPAIGN_MESSAGES.badToken (forged, altered, of another kind or send). */
-export async function recipientOf(ctx: AppContext, token: string, kind: TokenKind) {
+async function recipientOf(ctx: AppContext, token: string, kind: TokenKind) {
   const fields = verifyToken(token, kind, ctx.config.secret);
   const recipient = fields && (await repo.findRecipient(ctx.db, fields.workspaceId, fields.sendId, fields.n));
   if (!fields || !recipient) throw notFound(CAMPAIGN_MESSAGES.badToken);

@@ -33,12 +33,12 @@ export const CAMPAIGN_MESSAGES = {
   resubscribed: 'You are subscribed again',
 } as const;
 
-export const SEND_STATES = ['queued', 'sending', 'paused', 'done', 'cancelled'] as const;
+const SEND_STATES = ['queued', 'sending', 'paused', 'done', 'cancelled'] as const;
 export const SendState = z.enum(SEND_STATES);
 export type SendState = z.infer<typeof SendState>;
 
 /** The providers a campaign can send through: SMTP_URL (or the outbox) and the SendGrid-compatible API. */
-export const CampaignProvider = TestSendProvider;
+const CampaignProvider = TestSendProvider;
 
 /** `POST …/campaigns/{id}/send`: nothing, or the provider when the campaign does not name one. */
 export const SendCampaignBody = z
@@ -50,7 +50,7 @@ export const SendCampaignBody = z
   .default({});
 export type SendCampaignBody = z.input<typeof SendCampaignBody>;
 
-export const SendCounts = z.object({
+const SendCounts = z.object({
   /** The audience's members at the snapshot. */
   audience: z.number(),
   /** Those the send goes to: members minus suppressed, unsubscribed and those without an email. */
@@ -59,7 +59,6 @@ export const SendCounts = z.object({
   failed: z.number(),
   pending: z.number(),
 });
-export type SendCounts = z.infer<typeof SendCounts>;
 
 export const CampaignSend = z.object({
   id: z.string(),

@@ -203,9 +203,6 @@ export const event = defineSchema({
   topFields: ['name', 'startTime', 'endTime'],
 });
 
-/** The providers a campaign sends through; empty means SMTP (SMTP_URL, or the outbox). */
-export const CAMPAIGN_PROVIDERS = ['smtp', 'sendgrid'] as const;
-
 const campaign = defineSchema({
   name: 'campaign',
   title: 'Campaign',
