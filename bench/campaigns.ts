@@ -15,7 +15,8 @@
  *
  * Targets: the snapshot under 10 s, ≥ 50,000 messages a minute, the server's RSS under 300 MB, no
  * message twice. The profiles are written with COPY (the attributes exist as items made through the
- * API); everything else goes through the HTTP API. It works in a fresh database it creates and drops.
+ * API); everything else goes through the HTTP API. It works in a fresh database it creates and drops
+ * (BENCH_KEEP_DB=1 keeps it).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -356,7 +357,8 @@ async function main() {
     }
     await sink.close();
     await db.end();
-    await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
+    if (process.env.BENCH_KEEP_DB) log(`kept database ${dbName}`);
+    else await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
     await admin.end();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
