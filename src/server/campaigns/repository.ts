@@ -295,6 +295,7 @@ export async function commitSent(
       sent as (
         update campaign_recipients set status = 'sent', sent_at = now(), attempts = attempts + 1
         where workspace_id = ${chunk.workspaceId}::text and send_id = ${chunk.sendId}::text
+          and n between ${chunk.firstN}::int and ${chunk.lastN}::int
           and n = any(${sql.param(numbers)}::int[]) and status = 'pending' and exists (select 1 from held)
         returning 1),
       counted as (
@@ -320,6 +321,7 @@ export async function markFailed(
       with f as (select * from unnest(${sql.param(numbers)}::int[], ${sql.param(errors)}::text[]) as f(n, error)),
       before as (
         select r.n, r.status from campaign_recipients r join f on f.n = r.n
+          and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int
         where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
           and r.status <> 'failed'
         for update of r)
@@ -327,7 +329,7 @@ export async function markFailed(
         sent_at = null
       from f, before b
       where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
-        and r.n = f.n and b.n = f.n
+        and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.n = f.n and b.n = f.n
       returning b.status = 'sent' as was_sent`),
   );
   const wereSent = updated.filter((row) => row.was_sent).length;
@@ -346,7 +348,7 @@ export async function markDeferred(db: Db | Tx, chunk: ChunkRow, numbers: number
   await db.execute(sql`
     update campaign_recipients set status = 'pending', sent_at = null, attempts = attempts + 1
     where workspace_id = ${chunk.workspaceId}::text and send_id = ${chunk.sendId}::text
-      and n = any(${sql.param(numbers)}::int[])`);
+      and n between ${chunk.firstN}::int and ${chunk.lastN}::int and n = any(${sql.param(numbers)}::int[])`);
   if (wasSent) {
     await db
       .update(campaignSends)
