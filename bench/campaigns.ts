@@ -296,10 +296,18 @@ async function main() {
     const { send } = await api('POST', `${sendUrl}/send`, {}, token);
     let state = send;
     let lastSent = 0;
+    // The server's RSS each time another tenth of the recipients is sent.
+    const rssByTenth: string[] = [];
+    let tenthsSeen = 0;
     let lastAt = performance.now();
     while (!['done', 'cancelled', 'paused'].includes(state.state)) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       state = await api('GET', `${sendUrl}/sends/${send.id}`, undefined, token);
+      const tenth = Math.floor((10 * state.counts.sent) / Math.max(1, state.counts.recipients));
+      if (tenth > tenthsSeen) {
+        tenthsSeen = tenth;
+        rssByTenth.push(`${tenth * 10} % ${rssMb(pid).toFixed(0)}`);
+      }
       if (state.counts.sent !== lastSent) {
         lastSent = state.counts.sent;
         lastAt = performance.now();
@@ -338,7 +346,7 @@ async function main() {
       `  database: ${sent.toLocaleString()} recipients sent, ${failed} failed, ${pending} pending; the send counts ${state.counts.sent.toLocaleString()} sent`,
     );
     log(
-      `  server RSS ${rssIdle.toFixed(0)} MB before the send, peak ${rssPeak.toFixed(0)} MB (target < 300 MB)`,
+      `  server RSS ${rssIdle.toFixed(0)} MB before the send, peak ${rssPeak.toFixed(0)} MB (target < 300 MB); at ${rssByTenth.join(', ')} MB sent`,
     );
     log(
       `  CPU seconds: server ${serverCpu.toFixed(1)} (${((serverCpu / counts.messages) * 1000).toFixed(2)} ms a message), PostgreSQL ${pgCpu.seconds.toFixed(1)} (this database's backends), sink (this process) ${sinkCpu.toFixed(1)}; ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`,
