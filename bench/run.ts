@@ -15,6 +15,7 @@ const benches = [
   ['audiences (1,000,000 profiles, 10,000,000 events on PostgreSQL)', 'bench/audiences.ts'],
   ['events from websites and apps (POST /ingest/v1/batch on PostgreSQL)', 'bench/ingest.ts'],
   ['profile search (1,000,000 profiles on PostgreSQL)', 'bench/profiles.ts'],
+  ['campaign send (500,000 of 1,000,000 profiles to an SMTP sink on PostgreSQL)', 'bench/campaigns.ts'],
   ['dashboard stats (1,000,000 items on PostgreSQL)', 'bench/stats.ts'],
 ] as const;
 

@@ -110,16 +110,13 @@ class GroupCommit {
       let ok = false;
       if (!this.stopped) {
         try {
-          ok = await this.ctx.db.transaction(async (tx) => {
-            if (!(await repo.holdChunk(tx, this.chunk, OWNER, this.ctx.config.campaigns.leaseMs)))
-              return false;
-            await repo.markSent(
-              tx,
-              this.chunk,
-              batch.map((entry) => entry.n),
-            );
-            return true;
-          });
+          ok = await repo.commitSent(
+            this.ctx.db,
+            this.chunk,
+            OWNER,
+            this.ctx.config.campaigns.leaseMs,
+            batch.map((entry) => entry.n),
+          );
         } catch (err) {
           this.ctx.log.error({ err, send: this.chunk.sendId }, 'campaign commit failed');
         }

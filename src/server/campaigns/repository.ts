@@ -283,34 +283,41 @@ export async function pendingRecipients(db: Db, chunk: ChunkRow): Promise<Pendin
 }
 
 /**
- * Renews `owner`'s lease on the chunk while its send is still sending; false when the chunk is no
- * longer the owner's or the send was paused or cancelled (the caller must then send nothing more).
+ * Records recipients the caller is about to hand over for good as sent, counted on the send, and
+ * renews `owner`'s lease on their chunk, in one statement; records nothing and answers false when the
+ * chunk is no longer the owner's or the send was paused or cancelled (the caller must then send
+ * nothing more).
  */
-export async function holdChunk(tx: Tx, chunk: ChunkRow, owner: string, leaseMs: number) {
-  const held = rows(
-    await tx.execute(sql`
-      update campaign_chunks c
-      set lease_until = now() + make_interval(secs => ${leaseMs / 1000}::float8)
-      from campaign_sends s
-      where c.workspace_id = ${chunk.workspaceId}::text and c.send_id = ${chunk.sendId}::text
-        and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${owner}::text and not c.done
-        and s.workspace_id = c.workspace_id and s.id = c.send_id and s.state = 'sending'
-      returning 1`),
+export async function commitSent(
+  db: Db,
+  chunk: ChunkRow,
+  owner: string,
+  leaseMs: number,
+  numbers: number[],
+): Promise<boolean> {
+  const [row] = rows<{ held: boolean }>(
+    await db.execute(sql`
+      with held as (
+        update campaign_chunks c
+        set lease_until = now() + make_interval(secs => ${leaseMs / 1000}::float8)
+        from campaign_sends s
+        where c.workspace_id = ${chunk.workspaceId}::text and c.send_id = ${chunk.sendId}::text
+          and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${owner}::text and not c.done
+          and s.workspace_id = c.workspace_id and s.id = c.send_id and s.state = 'sending'
+        returning 1),
+      sent as (
+        update campaign_recipients set status = 'sent', sent_at = now(), attempts = attempts + 1
+        where workspace_id = ${chunk.workspaceId}::text and send_id = ${chunk.sendId}::text
+          and n between ${chunk.firstN}::int and ${chunk.lastN}::int
+          and n = any(${sql.param(numbers)}::int[]) and status = 'pending' and exists (select 1 from held)
+        returning 1),
+      counted as (
+        update campaign_sends set sent = sent + (select count(*) from sent)::int
+        where workspace_id = ${chunk.workspaceId}::text and id = ${chunk.sendId}::text
+          and exists (select 1 from held))
+      select exists (select 1 from held) as held`),
   );
-  return held.length === 1;
-}
-
-/** Recipients the caller is about to hand over for good: sent, counted on the send. */
-export async function markSent(tx: Tx, chunk: ChunkRow, numbers: number[]) {
-  if (!numbers.length) return;
-  await tx.execute(sql`
-    update campaign_recipients set status = 'sent', sent_at = now(), attempts = attempts + 1
-    where workspace_id = ${chunk.workspaceId}::text and send_id = ${chunk.sendId}::text
-      and n = any(${sql.param(numbers)}::int[]) and status = 'pending'`);
-  await tx
-    .update(campaignSends)
-    .set({ sent: sql`${campaignSends.sent} + ${numbers.length}::int` })
-    .where(sendKey(chunk.workspaceId, chunk.sendId));
+  return row.held === true;
 }
 
 /** Recipients that will never get this send (a permanent refusal, an erased or suppressed profile). */
@@ -327,6 +334,7 @@ export async function markFailed(
       with f as (select * from unnest(${sql.param(numbers)}::int[], ${sql.param(errors)}::text[]) as f(n, error)),
       before as (
         select r.n, r.status from campaign_recipients r join f on f.n = r.n
+          and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int
         where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
           and r.status <> 'failed'
         for update of r)
@@ -334,7 +342,7 @@ export async function markFailed(
         sent_at = null
       from f, before b
       where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
-        and r.n = f.n and b.n = f.n
+        and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.n = f.n and b.n = f.n
       returning b.status = 'sent' as was_sent`),
   );
   const wereSent = updated.filter((row) => row.was_sent).length;
@@ -353,7 +361,7 @@ export async function markDeferred(db: Db | Tx, chunk: ChunkRow, numbers: number
   await db.execute(sql`
     update campaign_recipients set status = 'pending', sent_at = null, attempts = attempts + 1
     where workspace_id = ${chunk.workspaceId}::text and send_id = ${chunk.sendId}::text
-      and n = any(${sql.param(numbers)}::int[])`);
+      and n between ${chunk.firstN}::int and ${chunk.lastN}::int and n = any(${sql.param(numbers)}::int[])`);
   if (wasSent) {
     await db
       .update(campaignSends)

@@ -85,6 +85,8 @@ export function smtpTransport(smtpUrl: string, connections: number): CampaignTra
       const accepted = transporter.sendMail({
         envelope: { from: message.from.address, to: [message.to] },
         raw: body,
+        // Already in the raw message; given here, nodemailer does not draw a random one per message.
+        messageId: message.messageId,
       });
       accepted.catch(() => undefined);
       await Promise.race([
