@@ -3,13 +3,14 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import postgres from 'postgres';
 import { randomId } from '@server/lib/ids';
 import { readOutbox, tokenOf } from './outbox';
 
 /** Real server processes (`src/server/main.ts`, as `npm start` runs it) for tests across processes. */
 
 export const PROCESS_PUBLIC_URL = 'http://marquee.test';
-const PASSWORD = 'correct horse battery';
+export const PROCESS_PASSWORD = 'correct horse battery';
 
 export async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -41,7 +42,8 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-process-'));
   const output: string[] = [];
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'src/server/main.ts'], {
+  // One process (tsx as a loader, not its CLI, which would run the server in a child): SIGKILL reaches it.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -115,7 +117,7 @@ export async function processUser(
   const signUp = await callProcess(server, 'POST', '/auth/sign-up', undefined, {
     name,
     email,
-    password: PASSWORD,
+    password: PROCESS_PASSWORD,
   });
   if (signUp.status !== 202) throw new Error(`sign-up: ${signUp.status}`);
   const link = await eventually('the verification mail', async () =>
@@ -125,7 +127,26 @@ export async function processUser(
       .find(Boolean),
   );
   await callProcess(server, 'POST', '/auth/verify-email', undefined, { token: tokenOf(link) });
-  const signIn = await callProcess(server, 'POST', '/auth/sign-in', undefined, { email, password: PASSWORD });
+  const signIn = await callProcess(server, 'POST', '/auth/sign-in', undefined, {
+    email,
+    password: PROCESS_PASSWORD,
+  });
   if (signIn.status !== 200) throw new Error(`sign-in: ${signIn.status}`);
   return { email, id: (signIn.body.user as { id: string }).id, token: signIn.body.token as string };
+}
+
+/** A new database on the PostgreSQL server of TEST_DATABASE_URL, for processes of a test's own. */
+export async function createProcessDatabase() {
+  const admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+  const name = `marquee_p_${randomId(10).toLowerCase()}`;
+  await admin.unsafe(`create database "${name}"`);
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
 }

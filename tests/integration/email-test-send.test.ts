@@ -1,7 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import type { FastifyInstance } from 'fastify';
 import { desc, eq } from 'drizzle-orm';
 import { buildApp } from '@server/app';
@@ -9,41 +7,12 @@ import { testSends } from '@server/db/schema';
 import type { Config } from '@server/config';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { readOutbox } from '../helpers/outbox';
+import { startSmtpSink } from '../fixtures/smtp-sink';
 import { makeImage } from '../fixtures/images';
 import { removeFile, uploadImage } from '../fixtures/media';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { call, createItem, role, teamWorkspace, type Team } from '../factories/items';
 import { importBody } from '../factories/customers';
-
-/** A real SMTP server on 127.0.0.1 that keeps what it receives, parsed. */
-async function startSmtpServer() {
-  const received: { envelopeTo: string[]; mail: ParsedMail }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      // A mail server that refuses one address, for the provider's-error case.
-      if (address.address.startsWith('refused@')) callback(new Error('550 No such user here'));
-      else callback();
-    },
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          received.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), mail });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 /** A SendGrid-compatible v3 API on 127.0.0.1: 202 for a good key, SendGrid's error body otherwise. */
 async function startFakeSendGrid(apiKey: string) {
@@ -103,7 +72,7 @@ async function sameDatabaseApp(overrides: Partial<Config>): Promise<TestApp> {
   await app.ready();
   return { ...t, app, config, close: () => app.close() };
 }
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
 let sendgrid: Awaited<ReturnType<typeof startFakeSendGrid>>;
 let owner: TestUser;
 let outsider: TestUser;
@@ -116,7 +85,7 @@ const roles = {
 };
 
 beforeAll(async () => {
-  smtp = await startSmtpServer();
+  smtp = await startSmtpSink();
   sendgrid = await startFakeSendGrid(SENDGRID_KEY);
   t = await createTestApp({ sendgridApiKey: SENDGRID_KEY, sendgridUrl: sendgrid.url, testSendsPerHour: 8 });
   smtpApp = await sameDatabaseApp({ smtpUrl: smtp.url, sendgridApiKey: undefined });

@@ -1,134 +1,25 @@
 // Several server processes: a sign-out or a deactivation made through one process was served
 // from another process's read cache until READ_CACHE_TTL_MS ran out. Two real server processes on one
 // PostgreSQL database must refuse the revoked caller on the very next request.
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import postgres from 'postgres';
 import type { Item } from '@shared/api/items';
-import { randomId } from '@server/lib/ids';
-import { readOutbox, tokenOf } from '../helpers/outbox';
+import {
+  callProcess,
+  createProcessDatabase,
+  PROCESS_PASSWORD,
+  processUser,
+  startServerProcess,
+  stopServerProcess,
+  type ServerProcess,
+} from '../helpers/server-process';
 import { Receiver } from '../fixtures/http-receiver';
 import { testDatabaseKind } from '../helpers/database';
 
-const PUBLIC_URL = 'http://marquee.test';
-const PASSWORD = 'correct horse battery';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Polls until `check` answers something (the processes start and mail on their own time). */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-interface ServerProcess {
-  url: string;
-  dataDir: string;
-  child: ChildProcess;
-  output: string[];
-}
-
-/** `src/server/main.ts` in a child process of its own, as `npm start` would run it. */
-async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-process-'));
-  const output: string[] = [];
-  // One process (tsx as a loader, not its CLI, which would run the server in a child): SIGKILL reaches it.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL,
-      MARQUEE_SECRET: 'two-process-test',
-      READ_CACHE_TTL_MS: '5000',
-      AUTH_RATE_LIMIT: '10000',
-      LOG_LEVEL: 'warn',
-      WEB_DIR: path.join(dataDir, 'no-web'),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  await eventually(`the server on ${port} (${output.join('')})`, async () => {
-    if (child.exitCode !== null) throw new Error(`server exited: ${output.join('')}`);
-    return (await fetch(`${url}/healthz`)).ok || undefined;
-  });
-  return { url, dataDir, child, output };
-}
-
-async function stopServer(server: ServerProcess) {
-  if (server.child.exitCode === null && server.child.signalCode === null) {
-    const exited = new Promise((resolve) => server.child.once('exit', resolve));
-    server.child.kill('SIGTERM');
-    await exited;
-  }
-  fs.rmSync(server.dataDir, { recursive: true, force: true });
-}
-
-async function call(server: ServerProcess, method: string, url: string, token?: string, body?: object) {
-  const res = await fetch(`${server.url}/api/v1${url}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, never> };
-}
-
-/** A new database on the PostgreSQL server of TEST_DATABASE_URL, for processes of a test's own. */
-async function createDatabase() {
-  const admin = postgres(process.env.TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
-  const name = `marquee_p_${randomId(10).toLowerCase()}`;
-  await admin.unsafe(`create database "${name}"`);
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-  };
-}
-
-/** Signs up and verifies through process `a` (its outbox), signs in; answers the user and token. */
-async function verifiedUserOf(a: ServerProcess, name: string) {
-  const email = `${name.toLowerCase()}-${randomId(6).toLowerCase()}@example.test`;
-  expect(
-    (await call(a, 'POST', '/auth/sign-up', undefined, { name, email, password: PASSWORD })).status,
-  ).toBe(202);
-  const link = await eventually('the verification mail', async () =>
-    readOutbox(a.dataDir)
-      .filter((m) => m.to.includes(email))
-      .map((m) => m.text.match(/https?:\/\/\S*\/user\/verify-email\?token=\S+/)?.[0])
-      .find(Boolean),
-  );
-  expect((await call(a, 'POST', '/auth/verify-email', undefined, { token: tokenOf(link) })).status).toBe(200);
-  const signIn = await call(a, 'POST', '/auth/sign-in', undefined, { email, password: PASSWORD });
-  expect(signIn.status).toBe(200);
-  return { email, id: (signIn.body.user as { id: string }).id, token: signIn.body.token as string };
-}
+const startServer = (databaseUrl: string, env: Record<string, string> = {}) =>
+  startServerProcess(databaseUrl, { READ_CACHE_TTL_MS: '5000', ...env });
+const stopServer = stopServerProcess;
+const call = callProcess;
+const createDatabase = createProcessDatabase;
+const verifiedUserOf = (a: ServerProcess, name: string) => processUser(a, name);
 
 describe.runIf(testDatabaseKind() === 'postgres')('two server processes on one PostgreSQL', () => {
   let database: Awaited<ReturnType<typeof createDatabase>>;
@@ -178,7 +69,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('two server processes on one P
     // The invitation is accepted on the next sign-in of a verified address.
     const again = await call(a, 'POST', '/auth/sign-in', undefined, {
       email: editor.email,
-      password: PASSWORD,
+      password: PROCESS_PASSWORD,
     });
     expect(again.status).toBe(200);
     await warm(b, `/workspaces/${ws}`, editor.token, 200);
