@@ -6,7 +6,7 @@ import { insertEvents, type EventTuple } from '../customers/repository';
 import { compiledAudience } from '../audiences/service';
 import { dkimOptionsFor } from '../senders/service';
 import { randomId } from '../lib/ids';
-import type { Db, Tx } from '../db/client';
+import { commitThen, type Db, type Tx } from '../db/client';
 import { enqueue, enqueueMany } from '../queue/queue';
 import { CAMPAIGN_SEND_QUEUE, type SendLane } from '../queue/queues';
 import { mimeOf, personalise } from './compose';
@@ -81,12 +81,14 @@ const limitFor = (ctx: AppContext, provider: string) => {
 
 /**
  * Commits recipients as sent in groups: each message waits, held, for the commit that records it;
- * messages that became ready while a commit ran go together in the next. A commit that finds the chunk
- * no longer this process's (its lease was taken over) or the send no longer sending records nothing,
- * and its messages are dropped.
+ * messages that became ready while a commit ran go together in the next. Their last parts go to the
+ * provider in the same step as the COMMIT goes to PostgreSQL (`commitThen`), so a process killed at
+ * any moment leaves each message both recorded and sent, or neither. A commit that finds the chunk no
+ * longer this process's (its lease was taken over) or the send no longer sending records nothing, and
+ * its messages are dropped.
  */
 class GroupCommit {
-  private queue: { n: number; resolve: (ok: boolean) => void }[] = [];
+  private queue: { n: number; held: HeldMessage; resolve: (released?: Promise<void>) => void }[] = [];
   private running = false;
   stopped = false;
 
@@ -95,10 +97,11 @@ class GroupCommit {
     private readonly chunk: repo.ChunkRow,
   ) {}
 
-  add(n: number): Promise<boolean> {
-    if (this.stopped) return Promise.resolve(false);
+  /** Answers the message's release (the provider's answer to its last part), or nothing if dropped. */
+  add(n: number, held: HeldMessage): Promise<{ released: Promise<void> } | undefined> {
+    if (this.stopped) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      this.queue.push({ n, resolve });
+      this.queue.push({ n, held, resolve: (released) => resolve(released && { released }) });
       if (!this.running) void this.run();
     });
   }
@@ -107,22 +110,33 @@ class GroupCommit {
     this.running = true;
     while (this.queue.length) {
       const batch = this.queue.splice(0);
-      let ok = false;
+      let releases: Promise<void>[] | undefined;
+      const releaseAll = () => {
+        releases = batch.map((entry) => {
+          const released = entry.held.release();
+          released.catch(() => undefined);
+          return released;
+        });
+      };
       if (!this.stopped) {
         try {
-          ok = await repo.commitSent(
-            this.ctx.db,
-            this.chunk,
-            OWNER,
-            this.ctx.config.campaigns.leaseMs,
-            batch.map((entry) => entry.n),
+          const { chunk, ctx } = this;
+          const numbers = batch.map((entry) => entry.n);
+          const recorded = await commitThen(
+            ctx.db,
+            (tx) => repo.commitSent(tx, chunk, OWNER, ctx.config.campaigns.leaseMs, numbers),
+            releaseAll,
           );
+          if (!recorded) this.stopped = true;
         } catch (err) {
-          this.ctx.log.error({ err, send: this.chunk.sendId }, 'campaign commit failed');
+          this.ctx.log.error(
+            { err, send: this.chunk.sendId, released: !!releases },
+            'campaign commit failed',
+          );
+          if (!releases) this.stopped = true;
         }
-        if (!ok) this.stopped = true;
       }
-      for (const entry of batch) entry.resolve(ok);
+      batch.forEach((entry, i) => entry.resolve(releases?.[i]));
     }
     this.running = false;
   }
@@ -221,9 +235,10 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
     } catch (err) {
       return refused(recipient, err, false);
     }
-    if (!(await commit.add(recipient.n))) return held.abort();
+    const committed = await commit.add(recipient.n, held);
+    if (!committed) return held.abort();
     try {
-      await held.release();
+      await committed.released;
     } catch (err) {
       return refused(recipient, err, true);
     }

@@ -289,7 +289,7 @@ export async function pendingRecipients(db: Db, chunk: ChunkRow): Promise<Pendin
  * nothing more).
  */
 export async function commitSent(
-  db: Db,
+  db: Db | Tx,
   chunk: ChunkRow,
   owner: string,
   leaseMs: number,

@@ -11,12 +11,12 @@ import type { PersonalMessage } from './compose';
  * How a campaign message reaches a provider exactly once. `hold` hands the provider the whole message
  * but its last part: SMTP gets everything up to the final `.` of DATA, the HTTP API everything but the
  * body's last byte, so the provider cannot accept it yet. The caller then records the recipient as sent
- * and only after that commit calls `release`, which sends the last part. A process that dies before
- * the commit leaves an unfinished message the provider drops, and the recipient pending for whoever
- * takes the chunk over; one that dies after it has already sent or is about to send the last part.
+ * and calls `release`, which writes the last part at once, in the same step as the COMMIT. A process
+ * that dies before that step leaves an unfinished message the provider drops, and the recipient
+ * pending for whoever takes the chunk over.
  */
 export interface HeldMessage {
-  /** Sends the last part; resolves once the provider accepted the message. */
+  /** Writes the last part before it answers; resolves once the provider accepted the message. */
   release(): Promise<void>;
   /** Drops the message: the provider never accepts it. */
   abort(): void;

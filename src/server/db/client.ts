@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import { createRequire } from 'node:module';
@@ -10,7 +11,7 @@ import postgres from 'postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { TransactionRollbackError, type ExtractTablesWithRelations } from 'drizzle-orm';
 import * as schema from './schema';
 
 type Schema = typeof schema;
@@ -50,12 +51,37 @@ function connectNoDelay(options: { host: string[]; port: number[]; path?: string
       ? net.connect(options.path)
       : net.connect({ host: options.host[0], port: options.port[0] });
     socket.setNoDelay(true);
+    callingBackOnWrites(socket);
     socket.once('error', reject);
     socket.once('connect', () => {
       socket.off('error', reject);
       resolve(socket);
     });
   });
+}
+
+/** Callbacks waiting for the statement whose text holds their marker to be handed to the kernel. */
+const onWritten = new Map<string, () => void>();
+
+/**
+ * Has the socket call the `onWritten` callback of a marker once the write holding that marker is done:
+ * in the same turn of the event loop as the write, so no other work runs between the two.
+ */
+function callingBackOnWrites(socket: net.Socket) {
+  const write = socket.write.bind(socket) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  socket.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (!onWritten.size || !Buffer.isBuffer(chunk)) return write(chunk, ...rest);
+    const callbacks = [...onWritten].filter(([marker]) => chunk.includes(marker));
+    if (!callbacks.length) return write(chunk, ...rest);
+    for (const [marker] of callbacks) onWritten.delete(marker);
+    const done = rest.findIndex((arg) => typeof arg === 'function');
+    const then = done >= 0 ? (rest[done] as (err?: Error) => void) : undefined;
+    const args = done >= 0 ? rest.slice(0, done) : rest;
+    return write(chunk, ...args, (err?: Error) => {
+      if (!err) for (const [, callback] of callbacks) callback();
+      then?.(err);
+    });
+  }) as typeof socket.write;
 }
 
 /** postgres.js takes a `socket` factory, which its types leave out. */
@@ -72,6 +98,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connection: { application_name: 'marquee' },
     });
     const db = withCommitHooks(drizzlePostgres(preparingAll(client), { schema }) as unknown as Db);
+    committersOf.set(db, (work, written) => commitThenWrite(client, work, written));
     notificationsOf.set(db, {
       async listen(channel, onMessage, onRelisten) {
         // postgres.js keeps a dedicated connection for LISTEN and listens again after a reconnect.
@@ -117,7 +144,69 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 
-type PostgresClient = postgres.Sql | postgres.TransactionSql;
+type PostgresClient = postgres.Sql | postgres.TransactionSql | postgres.ReservedSql;
+
+/** How a database commits for `commitThen`. */
+type Committer = (work: (tx: Db | Tx) => Promise<boolean>, written: () => void) => Promise<boolean>;
+const committersOf = new WeakMap<Db, Committer>();
+
+/**
+ * Runs `work` in a transaction; when it answers true, commits, and calls `written` at the moment the
+ * COMMIT has gone to PostgreSQL, before anything else runs. Work that must happen if and only if the
+ * transaction commits (handing a provider the last part of a message) then cannot be cut from it by
+ * the process dying in between, only by the machine losing the COMMIT itself. On PGlite, which lives
+ * and dies with this process, `written` is called once the commit is done. Answers what `work` did.
+ */
+export async function commitThen(
+  db: Db,
+  work: (tx: Db | Tx) => Promise<boolean>,
+  written: () => void,
+): Promise<boolean> {
+  const committer = committersOf.get(db);
+  if (committer) return committer(work, written);
+  try {
+    await db.transaction(async (tx) => {
+      if (!(await work(tx))) tx.rollback();
+    });
+  } catch (err) {
+    if (err instanceof TransactionRollbackError) return false;
+    throw err;
+  }
+  written();
+  return true;
+}
+
+async function commitThenWrite(
+  client: postgres.Sql,
+  work: (tx: Db | Tx) => Promise<boolean>,
+  written: () => void,
+): Promise<boolean> {
+  const reserved = await client.reserve();
+  const marker = `mq-commit-${randomBytes(9).toString('base64url')}`;
+  let done = false;
+  try {
+    await reserved.unsafe('begin');
+    // drizzle sets its type parsers on `options`, which a reserved connection shares with its client.
+    const tx = Object.assign(preparingAll(reserved), { options: client.options });
+    const ok = await work(drizzlePostgres(tx, { schema }) as unknown as Db);
+    if (!ok) {
+      await reserved.unsafe('rollback');
+      return false;
+    }
+    onWritten.set(marker, () => {
+      done = true;
+      written();
+    });
+    await reserved.unsafe(`commit /* ${marker} */`);
+    return true;
+  } catch (err) {
+    if (!done) await reserved.unsafe('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    onWritten.delete(marker);
+    reserved.release();
+  }
+}
 
 /**
  * drizzle has postgres.js prepare only the queries given a name; any other query with parameters then
