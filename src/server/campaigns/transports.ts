@@ -2,10 +2,9 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import type { Transporter } from 'nodemailer';
 import { randomId } from '../lib/ids';
 import type { PersonalMessage } from './compose';
+import { SmtpError, smtpPool } from './smtp-client';
 
 /**
  * How a campaign message reaches a provider exactly once. `hold` hands the provider the whole message
@@ -44,79 +43,31 @@ export class ProviderRefusal extends Error {
   }
 }
 
-const loadNodemailer = () => import('nodemailer').then((m) => m.default);
-
 function smtpRefusal(err: unknown): ProviderRefusal {
-  const error = err as Error & { responseCode?: number; code?: string; response?: string };
-  const code = error.responseCode;
-  const text = error.response || error.message;
-  if (error.code === 'EAUTH')
-    return new ProviderRefusal(`The mail server refused the login: ${text}`, false, undefined, true);
-  if (code && code >= 500) return new ProviderRefusal(text, true, undefined, false, true);
-  return new ProviderRefusal(text, false);
+  if (!(err instanceof SmtpError)) return new ProviderRefusal((err as Error).message ?? String(err), false);
+  if (err.auth) return new ProviderRefusal(err.message, false, undefined, true);
+  if (err.code && err.code >= 500) return new ProviderRefusal(err.message, true, undefined, false, true);
+  return new ProviderRefusal(err.message, false);
 }
 
 /** SMTP_URL through a pool of `connections` connections, each kept for any number of messages. */
 export function smtpTransport(smtpUrl: string, connections: number): CampaignTransport {
-  let transport: Promise<Transporter> | undefined;
-  const pool = () =>
-    (transport ??= loadNodemailer().then((nodemailer) =>
-      nodemailer.createTransport(`${smtpUrl}${smtpUrl.includes('?') ? '&' : '?'}pool=true`, {
-        maxConnections: connections,
-        maxMessages: Infinity,
-      } as object),
-    ));
+  const pool = smtpPool(smtpUrl, connections);
   return {
     async hold(message, mime) {
       const raw = await mime();
-      const transporter = await pool();
-      let reads = 0;
-      let consumed!: () => void;
-      const bodyTaken = new Promise<void>((resolve) => (consumed = resolve));
-      // The first read takes the whole message; the second means it went on towards the server, whose
-      // final `.` waits for the end of this stream.
-      const body = new Readable({
-        read() {
-          reads += 1;
-          if (reads === 1) this.push(raw);
-          else if (reads === 2) consumed();
-        },
+      const held = await pool.hold(message.from.address, message.to, raw).catch((err: unknown) => {
+        throw smtpRefusal(err);
       });
-      const accepted = transporter.sendMail({
-        envelope: { from: message.from.address, to: [message.to] },
-        raw: body,
-        // Already in the raw message; given here, nodemailer does not draw a random one per message.
-        messageId: message.messageId,
-      });
-      accepted.catch(() => undefined);
-      await Promise.race([
-        bodyTaken,
-        accepted.then(
-          () => {
-            throw new ProviderRefusal('The mail server answered before the message ended', false);
-          },
-          (err) => {
-            throw smtpRefusal(err);
-          },
-        ),
-      ]);
       return {
-        async release() {
-          body.push(null);
-          try {
-            await accepted;
-          } catch (err) {
+        release: () =>
+          held.release().catch((err: unknown) => {
             throw smtpRefusal(err);
-          }
-        },
-        abort() {
-          body.destroy(new Error('The send was stopped'));
-        },
+          }),
+        abort: () => held.abort(),
       };
     },
-    close() {
-      void transport?.then((t) => t.close());
-    },
+    close: () => pool.close(),
   };
 }
 
