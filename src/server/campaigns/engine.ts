@@ -54,26 +54,47 @@ export function closeTransports(ctx: AppContext) {
   transportsOf.delete(ctx.config);
 }
 
-/** At most `perSecond` takes a second in this process (0: no limit). */
-class RateLimit {
-  private next = 0;
-  constructor(private readonly perSecond: number) {}
+/** A process claims this much of a provider's sending time at once. */
+const CLAIM_MS = 200;
+
+/**
+ * At most `perSecond` messages a second to a provider, across every process (0: no limit): a process
+ * claims CLAIM_MS of the provider's time in `campaign_rate` at once and spaces its messages over it.
+ */
+class SendingRate {
+  private slots: number[] = [];
+  private claiming: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly provider: string,
+    private readonly perSecond: number,
+  ) {}
+
   async take() {
     if (!this.perSecond) return;
-    const now = Date.now();
-    const at = Math.max(now, this.next);
-    this.next = at + 1000 / this.perSecond;
-    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+    while (!this.slots.length) {
+      await (this.claiming ??= this.claim().finally(() => (this.claiming = undefined)));
+    }
+    const wait = this.slots.shift()! - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  private async claim() {
+    const count = Math.max(1, Math.round((this.perSecond * CLAIM_MS) / 1000));
+    const start = Date.now() + (await repo.claimSendingTime(this.db, this.provider, count / this.perSecond));
+    for (let i = 0; i < count; i++) this.slots.push(start + (i * 1000) / this.perSecond);
   }
 }
-const limitsOf = new WeakMap<object, Map<string, RateLimit>>();
+const limitsOf = new WeakMap<object, Map<string, SendingRate>>();
 const limitFor = (ctx: AppContext, provider: string) => {
   let limits = limitsOf.get(ctx.config);
   if (!limits) limitsOf.set(ctx.config, (limits = new Map()));
   let limit = limits.get(provider);
   if (!limit) {
     const { ratePerSecond } = ctx.config.campaigns;
-    limit = new RateLimit(provider === 'sendgrid' ? ratePerSecond.sendgrid : ratePerSecond.smtp);
+    const perSecond = provider === 'sendgrid' ? ratePerSecond.sendgrid : ratePerSecond.smtp;
+    limit = new SendingRate(ctx.db, provider, perSecond);
     limits.set(provider, limit);
   }
   return limit;

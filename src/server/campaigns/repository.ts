@@ -461,3 +461,19 @@ export async function engagementOf(db: Db, workspaceId: string, sendId: string) 
     })),
   };
 }
+
+/**
+ * Claims `seconds` of a provider's sending time, shared by every process: answers how many
+ * milliseconds from now the claimed time starts (0 when the provider is idle).
+ */
+export async function claimSendingTime(db: Db, provider: string, seconds: number): Promise<number> {
+  const [row] = rows<{ wait_ms: number }>(
+    await db.execute(sql`
+      insert into campaign_rate as r (provider, next_at)
+      values (${provider}::text, now() + make_interval(secs => ${seconds}::float8))
+      on conflict (provider) do update
+        set next_at = greatest(r.next_at, now()) + make_interval(secs => ${seconds}::float8)
+      returning (extract(epoch from r.next_at - now()) - ${seconds}::float8) * 1000 as wait_ms`),
+  );
+  return Math.max(0, Number(row.wait_ms));
+}

@@ -185,10 +185,13 @@ async function commitThenWrite(
   const marker = `mq-commit-${randomBytes(9).toString('base64url')}`;
   let done = false;
   try {
-    await reserved.unsafe('begin');
+    // BEGIN goes out with the work's first statement, one round trip for both.
+    const begun = reserved.unsafe('begin').execute();
+    begun.catch(() => undefined);
     // drizzle sets its type parsers on `options`, which a reserved connection shares with its client.
     const tx = Object.assign(preparingAll(reserved), { options: client.options });
     const ok = await work(drizzlePostgres(tx, { schema }) as unknown as Db);
+    await begun;
     if (!ok) {
       await reserved.unsafe('rollback');
       return false;

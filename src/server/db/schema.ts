@@ -973,6 +973,15 @@ export const campaignChunks = pgTable(
   ],
 );
 
+/**
+ * The send rate each provider allows, shared by every process: `next_at` is when the next unclaimed
+ * message may go. A process claims a few messages' time at once and spaces them out itself.
+ */
+export const campaignRate = pgTable('campaign_rate', {
+  provider: text('provider').primaryKey(),
+  nextAt: timestamp('next_at', { withTimezone: true }).notNull(),
+});
+
 /** The links of a send's message, numbered from 1: a click token names a link by its number. */
 export const campaignLinks = pgTable(
   'campaign_links',
