@@ -139,7 +139,10 @@ class Session {
       await this.command('RSET', 250);
       throw new SmtpError(`${refused.code} ${refused.text}`, refused.code);
     }
-    this.write(data);
+    // Answered once the body is with the kernel, so the final `.` written later goes out right away.
+    await new Promise<void>((resolve, reject) =>
+      this.socket.write(data, (err) => (err ? reject(new SmtpError(err.message)) : resolve())),
+    );
   }
 
   /** Sends the final `.`, written before this answers; resolves on the server's acceptance. */
