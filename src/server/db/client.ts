@@ -188,9 +188,10 @@ async function commitThenWrite(
     // BEGIN goes out with the work's first statement, one round trip for both.
     const begun = reserved.unsafe('begin').execute();
     begun.catch(() => undefined);
-    // drizzle sets its type parsers on `options`, which a reserved connection shares with its client.
+    // drizzle sets its type parsers on `options`, which a reserved connection shares with its client;
+    // without the schema, whose relations it would work out again for every commit.
     const tx = Object.assign(preparingAll(reserved), { options: client.options });
-    const ok = await work(drizzlePostgres(tx, { schema }) as unknown as Db);
+    const ok = await work(drizzlePostgres(tx) as unknown as Db);
     await begun;
     if (!ok) {
       await reserved.unsafe('rollback');
