@@ -461,7 +461,7 @@ describe('erasure', () => {
     const profileIds = async () =>
       rows<{ profile_id: string }>(
         await t.database.db.execute(
-          sql`select profile_id from campaign_recipients where send_id = ${firstSendId} order by n`,
+          sql`select profile_id from campaign_recipients where send_id = ${firstSendId} order by profile_id`,
         ),
       ).map((r) => r.profile_id);
     expect(await profileIds()).toContain('p-2');

@@ -100,8 +100,8 @@ const membersOf = (compiled: CompiledCriteria, workspaceId: string) => sql`
 
 /**
  * Freezes who a send goes to, in one statement: the audience's members now, minus those without an
- * address, unsubscribed or suppressed, one per address (the first profile id), numbered in profile
- * order; then the chunks of `chunkSize` recipients. Answers the audience's size and the recipients.
+ * address, unsubscribed or suppressed, one per address (the first profile id), numbered in address
+ * order (the order picking one per address leaves them in: no second sort); then the chunks of `chunkSize` recipients. Answers the audience's size and the recipients.
  */
 export async function snapshotRecipients(
   db: Db,
@@ -123,7 +123,7 @@ export async function snapshotRecipients(
           order by m.email, m.id),
         stored as (
           insert into campaign_recipients (workspace_id, send_id, n, profile_id, email)
-          select ${send.workspaceId}::text, ${send.id}::text, row_number() over (order by id), id, email
+          select ${send.workspaceId}::text, ${send.id}::text, row_number() over (order by email), id, email
           from reach
           returning 1)
         select (select count(*) from members) as audience, (select count(*) from stored) as recipients`),
