@@ -4,7 +4,8 @@
  * workspace) each beside a bare Fastify route answering the same JSON in its own process, the item API's
  * list for scale, and each route's latency on one connection (p99 there is the server's own time). The
  * server's resident memory is sampled every half second throughout (seeding included) and printed as a
- * curve: memory must not grow with the number of published items or workspaces.
+ * curve: memory must not grow with the number of published items or workspaces. Beside the server's CPU
+ * time per answer, its PostgreSQL backends' when PostgreSQL runs on this machine.
  *
  *   npm run bench -- delivery     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test;
  *                                  BENCH_DELIVERY_ITEMS, default 1,000,000; BENCH_DELIVERY_WORKSPACES, 100)
@@ -103,6 +104,14 @@ async function seed(db: postgres.Sql, userId: string, workspaceIds: string[]) {
     });
   }
   await db`analyze`;
+}
+
+/** The server's PostgreSQL backends, when PostgreSQL runs on this machine (their CPU time is in /proc). */
+async function databaseBackends(db: postgres.Sql, url: URL) {
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(url.hostname)) return [];
+  const backends = await db<{ pid: number }[]>`
+    select pid from pg_stat_activity where datname = current_database() and application_name = 'marquee'`;
+  return backends.map((backend) => backend.pid);
 }
 
 const randomOf = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)];
@@ -214,8 +223,11 @@ async function main() {
     const chosen = scenarios.filter(([name]) => !only || only.some((word) => name.includes(word)));
     for (const [name, options] of chosen) {
       await load(name, { ...options, duration: WARMUP });
-      const pid = name.startsWith('bare') ? bare.pid : server.pid;
-      results.push(await load(name, { ...options, duration: DURATION }, pid));
+      const isBare = name.startsWith('bare');
+      const backends = isBare ? [] : await databaseBackends(db, url);
+      results.push(
+        await load(name, { ...options, duration: DURATION }, isBare ? bare.pid : server.pid, backends),
+      );
     }
     // One connection: no queueing, so the latency is the server's own time (plus loopback).
     for (const [name, options] of chosen.filter(([name]) => name.startsWith('delivery'))) {

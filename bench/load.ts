@@ -29,6 +29,8 @@ export interface LoadResult {
   errors: number;
   /** CPU time (user + system) the server process spent per answer: steadier than req/s on a busy machine. */
   serverCpuUs?: number;
+  /** CPU time PostgreSQL's backends (`databasePids`, on this machine) spent per answer. */
+  databaseCpuUs?: number;
 }
 
 /** CPU time a process has used, in µs, from Linux's /proc (clock ticks of 10 ms). */
@@ -37,16 +39,31 @@ function cpuTimeUs(pid: number) {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
+/** CPU time of processes, in µs; one that has ended counts nothing. */
+function totalCpuTimeUs(pids: number[]) {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      total += cpuTimeUs(pid);
+    } catch {
+      // ended
+    }
+  }
+  return total;
+}
+
 /**
  * One autocannon run with CONNECTIONS connections (unless options say otherwise): mean req/s, p50 and p99 latency, failures, and with
- * `serverPid` the server's CPU time per answer.
+ * `serverPid` the server's CPU time per answer (with `databasePids`, PostgreSQL's too).
  */
 export async function load(
   name: string,
   options: autocannon.Options,
   serverPid?: number,
+  databasePids: number[] = [],
 ): Promise<LoadResult> {
   const cpuBefore = serverPid ? cpuTimeUs(serverPid) : 0;
+  const databaseCpuBefore = totalCpuTimeUs(databasePids);
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
     autocannon({ ...options, connections: options.connections ?? CONNECTIONS }, (err, result) =>
       err ? reject(err) : resolve(result),
@@ -61,6 +78,11 @@ export async function load(
     errors: r.errors,
     ...(serverPid && r.requests.total > 0
       ? { serverCpuUs: Math.round((cpuTimeUs(serverPid) - cpuBefore) / r.requests.total) }
+      : {}),
+    ...(databasePids.length && r.requests.total > 0
+      ? {
+          databaseCpuUs: Math.round((totalCpuTimeUs(databasePids) - databaseCpuBefore) / r.requests.total),
+        }
       : {}),
   };
 }

@@ -23,18 +23,22 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext) {
   app.decorateRequest('sessionHash', null);
   const stopHousekeeping = startHousekeeping(ctx);
   app.addHook('onClose', async () => stopHousekeeping());
-  app.addHook('onRequest', async (request) => {
+  // Not async: requests without a token (and the delivery API's) pass without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     // The delivery API reads with workspace API keys, never with sessions.
-    if (request.url.startsWith('/delivery/')) return;
-    const token = tokenOf(request);
-    if (!token || token.length > 200) return;
-    const session = await resolveSession(ctx, token);
-    if (!session) return;
-    // The caller as seen from this request's address, which audit rows name. Carried on the caller
-    // instead of an AsyncLocalStorage: its promise hooks cost about a quarter of a cached read's CPU.
-    request.user = { ...session.user, address: request.ip };
-    request.sessionHash = session.sessionHash;
+    const token = request.url.startsWith('/delivery/') ? undefined : tokenOf(request);
+    if (!token || token.length > 200) return done();
+    identify(ctx, request, token).then(() => done(), done);
   });
+}
+
+async function identify(ctx: AppContext, request: FastifyRequest, token: string) {
+  const session = await resolveSession(ctx, token);
+  if (!session) return;
+  // The caller as seen from this request's address, which audit rows name. Carried on the caller
+  // instead of an AsyncLocalStorage: its promise hooks cost about a quarter of a cached read's CPU.
+  request.user = { ...session.user, address: request.ip };
+  request.sessionHash = session.sessionHash;
 }
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, days: number) {

@@ -1,8 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { SchemaType } from '@shared/schemas/types';
 import DataLoader from 'dataloader';
-import type { Db } from '../db/client';
-import { rows } from '../db/migrate';
+import { queryRows, type Db } from '../db/client';
 import { preparedPerDb } from '../db/prepared';
 import { published, publishedSlugs } from '../db/schema';
 import { copiesOfItems } from '../publishing/repository';
@@ -41,6 +40,8 @@ const ofPlace = (place: DeliveredPlace) =>
   );
 
 interface CopyRow {
+  /** bigint: text from postgres.js. */
+  at: number | string;
   id: string;
   schema: string;
   version: number;
@@ -49,14 +50,22 @@ interface CopyRow {
   refs: Copy['refs'];
   slug: string | null;
   previous_slugs: string[];
-  workspace_id: string;
-  stage: string;
 }
 
 type CopyKey = DeliveredPlace & { id: string };
-/** One array parameter of the keys' values (a plain array in `sql` would become a list of parameters). */
-const column = (keys: readonly CopyKey[], name: keyof CopyKey) => sql.param(keys.map((key) => key[name]));
-const keyText = (key: CopyKey) => `${key.workspaceId}\t${key.stage}\t${key.schema}\t${key.id}`;
+
+/**
+ * The copies of a JSON array of keys ([workspace, schema, id, stage] each), by primary key, each row
+ * with its key's place in the array (from 1). PostgreSQL cannot see how many rows jsonb_array_elements
+ * yields, so the prepared statement keeps one generic plan. Arrays of keys (unnest) would show it their
+ * length: a plan for a few keys then looks cheaper than the generic one, and every batch is planned
+ * anew, which costs PostgreSQL more than the reading.
+ */
+const COPIES_BY_KEY = `
+  select wanted.at, p.id, p.schema, p.version, p.published_at, p.data, p.refs, p.slug, p.previous_slugs
+  from jsonb_array_elements($1::jsonb) with ordinality as wanted(key, at)
+  join published p on p.workspace_id = wanted.key->>0 and p.schema = wanted.key->>1
+         and p.id = wanted.key->>2 and p.stage = wanted.key->>3`;
 
 /**
  * Copies asked for by id while the event loop handles one round of I/O are read together, whatever
@@ -68,30 +77,21 @@ const copyLoader = preparedPerDb(
   (db) =>
     new DataLoader<CopyKey, Copy | undefined, string>(
       async (keys) => {
-        const result = await db.execute(sql`
-          select p.id, p.schema, p.version, p.published_at, p.data, p.refs, p.slug, p.previous_slugs,
-                 p.workspace_id, p.stage
-          from unnest(${column(keys, 'workspaceId')}::text[], ${column(keys, 'schema')}::text[],
-                      ${column(keys, 'id')}::text[], ${column(keys, 'stage')}::text[])
-                 as wanted(workspace_id, schema, id, stage)
-          join ${published} p on p.workspace_id = wanted.workspace_id and p.schema = wanted.schema
-                 and p.id = wanted.id and p.stage = wanted.stage`);
-        const found = new Map(
-          rows<CopyRow>(result).map((row) => [
-            keyText({ workspaceId: row.workspace_id, stage: row.stage, schema: row.schema, id: row.id }),
-            {
-              id: row.id,
-              schema: row.schema,
-              version: row.version,
-              publishedAt: new Date(row.published_at),
-              data: row.data,
-              refs: row.refs,
-              slug: row.slug,
-              previousSlugs: row.previous_slugs,
-            },
-          ]),
-        );
-        return keys.map((key) => found.get(keyText(key)));
+        const wanted = JSON.stringify(keys.map((key) => [key.workspaceId, key.schema, key.id, key.stage]));
+        const found: (Copy | undefined)[] = new Array(keys.length).fill(undefined);
+        for (const row of await queryRows<CopyRow>(db, COPIES_BY_KEY, [wanted])) {
+          found[Number(row.at) - 1] = {
+            id: row.id,
+            schema: row.schema,
+            version: row.version,
+            publishedAt: new Date(row.published_at),
+            data: row.data,
+            refs: row.refs,
+            slug: row.slug,
+            previousSlugs: row.previous_slugs,
+          };
+        }
+        return found;
       },
       { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 100 },
     ),
