@@ -11,6 +11,7 @@ import {
 import { ErrorBody } from '@shared/api/errors';
 import type { AppContext } from '../context';
 import { AppError, badRequest, notFound } from '../http/errors';
+import { refuseUnsafeText } from '../http/input-guard';
 import { sendgridEvents, smtpBounce } from './email-hooks';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './sendgrid-signature';
 import * as tracking from './tracking-service';
@@ -207,6 +208,8 @@ function parseSmtpBounce(body: Buffer) {
   } catch {
     throw badRequest(TRACKING_MESSAGES.notJson);
   }
+  // The body is read raw, past the guard every parsed body goes through.
+  refuseUnsafeText(value);
   const parsed = SmtpBounceBody.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
