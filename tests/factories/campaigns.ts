@@ -1,7 +1,7 @@
 import type { TestApp } from '../helpers/test-app';
 import type { TestUser } from './users';
 import { call, createItem } from './items';
-import { group, importBody, wsUrl } from './customers';
+import { attributeRuleOn, group, importBody, wsUrl } from './customers';
 
 export interface SendableCampaign {
   campaignId: string;
@@ -50,16 +50,7 @@ export async function sendableCampaign(
   const audienceId = (
     await createItem(t, user, ws, 'audience', {
       name: 'News list',
-      criteria: group('and', [
-        {
-          type: 'attribute',
-          predicate: {
-            attribute: { schemaType: 'customer-profile-attribute', id: attributes.list, label: 'list' },
-          },
-          operator: '==',
-          value: 'news',
-        },
-      ]),
+      criteria: group('and', [attributeRuleOn(attributes.list, 'list', '==', 'news')]),
     })
   ).id;
   const emailId = (
