@@ -24,8 +24,12 @@ const tags = ['email-tracking'];
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const NO_STORE = 'no-store, no-cache, must-revalidate, private';
 
-/** Unsubscribe requests per client address per minute (a provider's one-click posts come from few). */
-const UNSUBSCRIBE_RATE = { rateLimit: { max: 600, timeWindow: '1 minute' } };
+/**
+ * Unsubscribe requests per client address per minute (a provider's one-click posts come from few).
+ * The routes read no session: a signed-in member's browser posts the page's form with `Origin: null`
+ * (the page's no-referrer policy), and must not be refused for the cookie it holds.
+ */
+const UNSUBSCRIBE_CONFIG = { rateLimit: { max: 600, timeWindow: '1 minute' }, sessionless: true };
 
 const wantsHtml = (request: FastifyRequest) => (request.headers.accept ?? '').includes('text/html');
 
@@ -79,7 +83,7 @@ export async function emailPublicRoutes(instance: FastifyInstance, ctx: AppConte
   app.get(
     '/u/:token',
     {
-      config: UNSUBSCRIBE_RATE,
+      config: UNSUBSCRIBE_CONFIG,
       schema: {
         tags,
         summary:
@@ -95,7 +99,7 @@ export async function emailPublicRoutes(instance: FastifyInstance, ctx: AppConte
   app.post(
     '/u/:token',
     {
-      config: UNSUBSCRIBE_RATE,
+      config: UNSUBSCRIBE_CONFIG,
       schema: {
         tags,
         summary: 'Unsubscribes the address in one request (RFC 8058 one-click, or the page’s button)',
@@ -110,7 +114,7 @@ export async function emailPublicRoutes(instance: FastifyInstance, ctx: AppConte
   app.post(
     '/u/:token/resubscribe',
     {
-      config: UNSUBSCRIBE_RATE,
+      config: UNSUBSCRIBE_CONFIG,
       schema: {
         tags,
         summary: 'Undoes an unsubscribe by the same link',
