@@ -458,6 +458,13 @@ describe('bad input and rights', () => {
       },
       clipped: false,
     });
+    // Broke: the audit row of a campaign's test send named the email schema for the campaign's id.
+    const audit = rows<{ schema: string }>(
+      await t.database.db.execute(
+        sql`select schema from audit_log where action = 'test-send.sent' and target_id = ${String(sent.json().testSend.id)}`,
+      ),
+    );
+    expect(audit).toEqual([{ schema: 'campaign' }]);
     await expect.poll(() => sink.received.length).toBe(before + 1);
     expect(sink.received.at(-1)!.mail.subject).toBe('Autumn for Ada');
     expect(sink.received.at(-1)!.envelopeTo).toEqual(['qa@example.com']);
