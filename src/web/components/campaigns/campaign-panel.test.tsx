@@ -196,6 +196,15 @@ describe('campaign panel: before a send', () => {
 });
 
 describe('campaign panel: a send under way', () => {
+  it("shows a scheduled send's time in the campaign's zone, as its Schedule button did", async () => {
+    const sendAt = '2099-03-01T14:00:00.000Z';
+    const queued = send({ state: 'queued', sendAt, snapshotAt: null, startedAt: null });
+    api.routes[`GET ${BASE}/readiness`] = () => [200, readiness({ current: queued })];
+    api.routes[`GET ${BASE}/sends/send-1`] = () => [200, queued];
+    await renderPanel({ sendAt, sendAtZone: 'Europe/Paris' });
+    await findByText('Queued for Sun Mar 1st, 2099 3:00 PM');
+  });
+
   it('pauses, resumes and polls the send until it is done, then shows its results', async () => {
     let current = send();
     api.routes[`GET ${BASE}/readiness`] = () => [
