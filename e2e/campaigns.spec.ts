@@ -1,15 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import {
-  acceptCookies,
-  BASE_URL,
-  mailLink,
-  patchBasics,
-  SAME_ORIGIN,
-  seedItem,
-  seedVerifiedUser,
-  seedWorkspace,
-  shot,
-} from './fixtures';
+import { acceptCookies, BASE_URL, mailLink, SAME_ORIGIN, shot } from './fixtures';
+import { seedCampaignBasics } from './campaign-seed';
 
 /**
  * A campaign end to end: profiles imported, an audience built over them, a campaign with an email
@@ -40,50 +31,28 @@ test('build an audience, send an approved campaign, watch it go, and see a click
   page,
 }) => {
   test.setTimeout(120_000);
-  await seedVerifiedUser(page.request, 'campaign');
-  const suffix = Date.now().toString(36);
-  const workspace = await seedWorkspace(page.request, `Campaigns ${suffix}`);
-  const ws = workspace.id;
-  await patchBasics(page.request, ws, { domains: ['marketing'] });
+  const target = `${BASE_URL}/healthz?from=autumn`;
+  // Customer data (three readers of the newsletter plan and one other), a sender whose domain is not
+  // verified, the footer's postal address and the email template.
+  const basics = await seedCampaignBasics(page.request, {
+    name: 'Campaigns',
+    readers: ['Ada', 'Bob', 'Cy'],
+    link: target,
+  });
+  const { ws, recipients, senderAddress } = basics;
   // The Admin role (the creator's) must approve every campaign version before it can go.
-  const roles = workspace.roles as Record<string, { mustApprove: string[] }>;
+  const workspace = (await (await page.request.get(`/api/v1/workspaces/${ws}`)).json()) as {
+    version: number;
+    roles: Record<string, { mustApprove: string[] }>;
+  };
   const patched = await page.request.patch(`/api/v1/workspaces/${ws}`, {
     headers: SAME_ORIGIN,
     data: {
-      roles: { ...roles, admin: { ...roles.admin, mustApprove: ['campaign'] } },
-      baseVersion: (
-        (await (await page.request.get(`/api/v1/workspaces/${ws}`)).json()) as { version: number }
-      ).version,
+      roles: { ...workspace.roles, admin: { ...workspace.roles.admin, mustApprove: ['campaign'] } },
+      baseVersion: workspace.version,
     },
   });
   expect(patched.status(), await patched.text()).toBe(200);
-
-  // Customer data: three readers of the newsletter plan and one other.
-  for (const [name, key] of [
-    ['Email', 'email'],
-    ['First name', 'firstName'],
-  ])
-    await seedItem(page.request, ws, 'customer-profile-attribute', { name, key, attributeType: 'string' });
-  await seedItem(page.request, ws, 'customer-profile-attribute', {
-    name: 'Plan',
-    key: 'plan',
-    attributeType: 'categorical',
-    options: ['news', 'none'],
-  });
-  const recipients = ['ada', 'bob', 'cy'].map((name) => `${name}-${suffix}@example.com`);
-  const csv = [
-    'id,email,firstName,plan',
-    `p-ada,${recipients[0]},Ada,news`,
-    `p-bob,${recipients[1]},Bob,news`,
-    `p-cy,${recipients[2]},Cy,news`,
-    `p-dee,dee-${suffix}@example.com,Dee,none`,
-  ].join('\n');
-  const imported = await page.request.post(`/api/v1/workspaces/${ws}/profiles/import`, {
-    headers: { ...SAME_ORIGIN, 'Content-Type': 'text/csv' },
-    data: csv,
-  });
-  expect(imported.status(), await imported.text()).toBe(201);
-  expect(((await imported.json()) as { batch: { status: string } }).batch.status).toBe('done');
 
   // The audience, built in the rule builder over those profiles.
   await page.goto(`/${ws}/marketing/audience/new`);
@@ -95,28 +64,6 @@ test('build an audience, send an approved campaign, watch it go, and see a click
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/${ws}/marketing/audience/(?!new)[A-Za-z0-9_-]+$`));
 
-  // A sender (its domain not verified) and the footer's postal address.
-  const sender = await page.request.post(`/api/v1/workspaces/${ws}/senders`, {
-    headers: SAME_ORIGIN,
-    data: { fromName: 'Acme News', fromAddress: `news@news-${suffix}.example.test` },
-  });
-  expect(sender.status(), await sender.text()).toBe(201);
-  const address = await page.request.put(`/api/v1/workspaces/${ws}/senders/postal-address`, {
-    headers: SAME_ORIGIN,
-    data: { postalAddress: 'Acme Ltd\n1 Market Street\nLeeds' },
-  });
-  expect(address.status(), await address.text()).toBe(200);
-
-  const target = `${BASE_URL}/healthz?from=autumn`;
-  await seedItem(page.request, ws, 'email', {
-    name: 'Autumn letter',
-    subject: 'Autumn news',
-    testAddresses: `qa-${suffix}@example.com`,
-    template: {
-      'gjs-nl-html': `<table><tr><td><h1>Autumn is here</h1><p><a href="${target}">Read the autumn news</a></p></td></tr></table>`,
-      'gjs-nl-css': 'h1{color:#223344}',
-    },
-  });
   // The campaign, made on its screen: the email template, the audience and the sender, whose
   // unverified domain is marked.
   await page.goto(`/${ws}/marketing/campaign/new`);
@@ -131,7 +78,7 @@ test('build an audience, send an approved campaign, watch it go, and see a click
     await page.getByRole('option', { name: label }).click();
   }
   await page.getByRole('combobox', { name: 'Sender', exact: true }).click();
-  const option = page.getByRole('option', { name: `Acme News <news@news-${suffix}.example.test>` });
+  const option = page.getByRole('option', { name: `Acme News <${senderAddress}>` });
   await expect(option).toContainText('not verified: likely spam');
   await option.click();
   await expect(page.getByText(/Not verified: Mail from this sender will likely land in spam/)).toBeVisible();
@@ -139,7 +86,7 @@ test('build an audience, send an approved campaign, watch it go, and see a click
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/${ws}/marketing/campaign/(?!new)[A-Za-z0-9_-]+$`));
   const campaignUrl = new URL(page.url()).pathname;
-  await expect(page.getByText(`Acme News <news@news-${suffix}.example.test>`)).toBeVisible();
+  await expect(page.getByText(`Acme News <${senderAddress}>`)).toBeVisible();
 
   // Before approval: the audience and reach show, Send is refused with the reason.
   const send = page.getByTestId('campaign-send');

@@ -70,14 +70,16 @@ export async function defineCustomerData(
   return { attributes, events };
 }
 
-export const attributeRule = (defs: MarketingDefinitions, key: string, operator: string, value: unknown) => ({
+/** A rule on the attribute item `id` (shown as `label`). */
+export const attributeRuleOn = (id: string, label: string, operator: string, value: unknown) => ({
   type: 'attribute',
-  predicate: {
-    attribute: { schemaType: 'customer-profile-attribute', id: defs.attributes[key].id, label: key },
-  },
+  predicate: { attribute: { schemaType: 'customer-profile-attribute', id, label } },
   operator,
   value,
 });
+
+export const attributeRule = (defs: MarketingDefinitions, key: string, operator: string, value: unknown) =>
+  attributeRuleOn(defs.attributes[key].id, key, operator, value);
 
 export const eventRule = (defs: MarketingDefinitions, key: string, over: Record<string, unknown> = {}) => ({
   type: 'event',

@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppOptions } from '@server/app';
-import { loadConfig, type Config } from '@server/config';
+import { buildApp } from '@server/app';
+import type { Config } from '@server/config';
 import { openDatabase, type Database } from '@server/db/client';
-import type { Mailer } from '@server/mail/mailer';
 import { openTestDatabase, type TestDatabase } from './database';
+import { startApp, type StartAppOptions } from './start-app';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -19,37 +16,10 @@ export interface TestApp {
 /** The real application on a fresh database, with its outbox in a temporary DATA_DIR. */
 export async function createTestApp(
   overrides: Partial<Config> = {},
-  options: { logger?: boolean | object; mailer?: Mailer } & Pick<AppOptions, 'onRoute'> = {},
+  options: StartAppOptions = {},
 ): Promise<TestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-test-'));
-  const database = await openTestDatabase();
-  const config: Config = {
-    ...loadConfig({ DATA_DIR: dataDir, MARQUEE_SECRET: 'test-secret', PUBLIC_URL: 'http://marquee.test' }),
-    authRateLimit: 10_000,
-    webDir: path.join(dataDir, 'no-web'),
-    // Background jobs run only in the tests that ask for them.
-    jobs: false,
-    ...overrides,
-  };
-  const app = await buildApp({
-    config,
-    db: database.db,
-    logger: options.logger ?? (process.env.TEST_LOG ? { level: 'error' } : false),
-    mailer: options.mailer,
-    onRoute: options.onRoute,
-  });
-  await app.ready();
-  return {
-    app,
-    database,
-    config,
-    dataDir,
-    async close() {
-      await app.close();
-      await database.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  // Background jobs run only in the tests that ask for them (startApp leaves them off).
+  return startApp(await openTestDatabase(), overrides, options);
 }
 
 export interface SecondServer {

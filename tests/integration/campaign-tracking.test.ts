@@ -332,6 +332,27 @@ describe('unsubscribe', () => {
     ]);
   });
 
+  it("takes the page's button from a browser signed in to the app, whose form posts with Origin: null", async () => {
+    // Broke: a member who opened their own campaign's unsubscribe link got "Cross-origin request refused".
+    const signedIn = {
+      ...html,
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'null',
+      cookie: `marquee_session=${manager.token}`,
+    };
+    const res = await post(`/u/${send.token('u', 4)}`, '', signedIn);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).toContain(CAMPAIGN_MESSAGES.unsubscribed);
+    expect(await consentOf('p4')).toMatchObject({ state: 'unsubscribed' });
+    expect((await post(`/u/${send.token('u', 4)}/resubscribe`, '', signedIn)).statusCode).toBe(200);
+    // The app's own routes still refuse such a post.
+    const app = await post(wsUrl(ws, 'suppressions'), '{}', {
+      ...signedIn,
+      'content-type': 'application/json',
+    });
+    expect(app.statusCode).toBe(403);
+  });
+
   it('answers JSON to a resubscribe that does not ask for a page', async () => {
     const res = await post(`/u/${send.token('u', 3)}/resubscribe`, '', {});
     expect(res.statusCode).toBe(200);

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { CAMPAIGN_MESSAGES, type CampaignSend } from '@shared/api/campaigns';
+import { CAMPAIGN_MESSAGES, CampaignTestSendAnswer, type CampaignSend } from '@shared/api/campaigns';
 import { rows } from '@server/db/migrate';
 import { buildApp } from '@server/app';
 import type { Config } from '@server/config';
@@ -448,6 +448,23 @@ describe('bad input and rights', () => {
       profileId: 'p-1',
     });
     expect(sent.statusCode, sent.body).toBe(200);
+    expect(CampaignTestSendAnswer.strict().parse(sent.json())).toMatchObject({
+      message: 'Test sent to qa@example.com',
+      testSend: {
+        itemId: campaign.id,
+        recipients: ['qa@example.com'],
+        subject: 'Autumn for Ada',
+        status: 'sent',
+      },
+      clipped: false,
+    });
+    // Broke: the audit row of a campaign's test send named the email schema for the campaign's id.
+    const audit = rows<{ schema: string }>(
+      await t.database.db.execute(
+        sql`select schema from audit_log where action = 'test-send.sent' and target_id = ${String(sent.json().testSend.id)}`,
+      ),
+    );
+    expect(audit).toEqual([{ schema: 'campaign' }]);
     await expect.poll(() => sink.received.length).toBe(before + 1);
     expect(sink.received.at(-1)!.mail.subject).toBe('Autumn for Ada');
     expect(sink.received.at(-1)!.envelopeTo).toEqual(['qa@example.com']);

@@ -6,14 +6,18 @@ import { uploadImage } from '../fixtures/media';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { createWorkspace, patchWorkspace } from '../factories/workspaces';
 import { blogPostData, createItem } from '../factories/items';
+import { sendableCampaign } from '../factories/campaigns';
+import { seedSend } from '../factories/campaign-sends';
 
 /**
  * Arbitrary JSON and strings — NUL, lone surrogates, deep nesting, `__proto__` and
  * `constructor` keys, huge strings — sent to every write route as a manager of a seeded workspace never
  * get a 5xx. The routes come from the app itself (an onRoute hook), so routes added later are fuzzed too.
+ * Campaign reads and the links in campaign messages are fuzzed with them: their paths carry ids and tokens.
  */
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const FUZZED_READS = /\/campaigns\/|^\/u\/|^\/t\//;
 /** Signing out would end the session the rest of the run signs in with. */
 const SKIPPED = new Set(['POST /api/v1/auth/sign-out']);
 
@@ -28,7 +32,7 @@ beforeAll(async () => {
     for (const method of [route.method].flat()) {
       const key = `${method} ${route.url}`;
       if (
-        WRITE_METHODS.has(method) &&
+        (WRITE_METHODS.has(method) || (method === 'GET' && FUZZED_READS.test(route.url))) &&
         !SKIPPED.has(key) &&
         !routes.some((r) => `${r.method} ${r.url}` === key)
       ) {
@@ -44,9 +48,20 @@ beforeAll(async () => {
   });
   const file = await uploadImage(t, manager, ws, await makeImage());
   const post = await createItem(t, manager, ws, 'blog-post', blogPostData({ coverImage: file }));
+  const reader = { id: 'reader-1', email: 'reader@example.com' };
+  const { campaignId } = await sendableCampaign(t, manager, ws, [reader]);
+  const send = await seedSend(t, ws, {
+    campaignId,
+    recipients: [{ profileId: reader.id, email: reader.email }],
+    links: ['https://shop.example.com/'],
+  });
   known = {
     ws: [ws],
-    id: [post.id],
+    id: [post.id, campaignId],
+    sendId: [send.id],
+    action: ['pause', 'resume', 'cancel'],
+    token: [send.token('u', 1), send.token('o', 1), send.token('c', 1, 1)],
+    provider: ['sendgrid', 'smtp'],
     schema: ['blog-post', 'service', 'audience'],
     userId: [manager.id],
     email: [manager.email],
@@ -132,13 +147,14 @@ const request = fc.record({
   route: fc.nat(),
   params: fc.dictionary(
     fc.constantFrom(
-      ...Object.keys({ ws: 1, id: 1, schema: 1, userId: 1, email: 1, storageName: 1, stage: 1, num: 1 }),
+      ...['ws', 'id', 'schema', 'userId', 'email', 'storageName', 'stage', 'num'],
+      ...['sendId', 'action', 'token', 'provider'],
     ),
     fc.oneof(fc.nat(), nastyString),
   ),
   query: fc.array(
     fc.tuple(
-      fc.constantFrom('__marquee_workspace', 'q', 'cursor', 'view', '__proto__', 'x'),
+      fc.constantFrom('__marquee_workspace', 'q', 'cursor', 'view', 'profileId', '__proto__', 'x'),
       fc.oneof(fc.constant('good'), nastyString),
     ),
     { maxLength: 3 },
@@ -162,7 +178,7 @@ function isServerFault(res: { statusCode: number; body: string }) {
   return !(res.statusCode === 503 && JSON.parse(res.body)?.error?.code === 'not_configured');
 }
 
-it('no write route answers 5xx to arbitrary input', async () => {
+it('no write route nor campaign read answers 5xx to arbitrary input', async () => {
   expect(routes.length).toBeGreaterThan(20);
   const failures: string[] = [];
   await fc.assert(

@@ -89,6 +89,23 @@ describe('the HTTP application', () => {
     );
   });
 
+  it("documents every campaign answer, the test send's too", async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    const campaign = '/api/v1/workspaces/{ws}/campaigns/{id}';
+    for (const [path, method, status] of [
+      ['/send', 'post', '202'],
+      ['/test-send', 'post', '200'],
+      ['/readiness', 'get', '200'],
+      ['/preview', 'get', '200'],
+      ['/sends', 'get', '200'],
+    ]) {
+      const answer = doc.paths[`${campaign}${path}`][method].responses[status];
+      expect(answer?.content?.['application/json']?.schema, path).toBeDefined();
+    }
+    const testSend = doc.paths[`${campaign}/test-send`].post.responses['200'].content['application/json'];
+    expect(JSON.stringify(testSend.schema)).toMatch(/testSend|TestSendAnswer/);
+  });
+
   it('answers unknown API paths with a JSON 404', async () => {
     const res = await t.app.inject({ url: '/api/v1/nothing-here' });
     expect(res.statusCode).toBe(404);

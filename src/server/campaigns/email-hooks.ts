@@ -2,6 +2,7 @@ import type crypto from 'node:crypto';
 import { TRACKING_MESSAGES, type EmailHookAnswer, type SmtpBounceBody } from '@shared/api/campaign-tracking';
 import type { AppContext } from '../context';
 import { badRequest, forbidden } from '../http/errors';
+import { withoutUnsafeText } from '../http/input-guard';
 import { journal, type Actor } from '../journal/journal';
 import { ensureEmailEvents } from './email-events';
 import { recordEngagement } from './engagement';
@@ -35,7 +36,9 @@ async function recipientOfToken(ctx: AppContext, text: unknown) {
 /**
  * A hard bounce or a complaint: the address goes on the suppression list (`bounced`, `complained`),
  * the send records it, and a bounce is also the profile's email-bounced event. An unsubscribe the
- * provider handled is recorded as the recipient's own. Journaled when the list changed.
+ * provider handled is recorded as the recipient's own. Journaled when the list changed. The note is
+ * what the provider said, cut short and made storable: SendGrid's events are not refused for their
+ * text (it would post the whole batch again and again), nor is a refusal the send engine heard.
  */
 async function recordOutcome(
   ctx: AppContext,
@@ -43,8 +46,9 @@ async function recordOutcome(
   outcome: Outcome,
   actor: Actor,
   at: Date,
-  note: string | null,
+  reported: string | null,
 ) {
+  const note = reported === null ? null : withoutUnsafeText(reported.slice(0, 500));
   if (outcome === 'unsubscribe') return unsubscribeRecipient(ctx, recipient, actor, at);
   await ensureEmailEvents(ctx, recipient.workspace_id);
   await ctx.db.transaction(async (tx) => {
@@ -141,7 +145,7 @@ export async function sendgridEvents(
     const outcome = outcomeOf(record);
     const recipient = outcome && (await recipientOfToken(ctx, tokenOf(record)));
     if (!outcome || !recipient) continue;
-    const note = typeof record.reason === 'string' ? record.reason.slice(0, 500) : null;
+    const note = typeof record.reason === 'string' ? record.reason : null;
     await recordOutcome(ctx, recipient, outcome, actor, eventTime(record.timestamp), note);
     recorded += 1;
   }
@@ -162,7 +166,7 @@ export async function smtpBounce(
   if (!recipient || !isHard || recipient.email !== body.recipient.trim().toLowerCase()) {
     return { received: 1, recorded: 0, ignored: 1 };
   }
-  const note = `${body.status}${body.diagnostic ? ` ${body.diagnostic}` : ''}`.slice(0, 500);
+  const note = `${body.status}${body.diagnostic ? ` ${body.diagnostic}` : ''}`;
   await recordOutcome(ctx, recipient, 'bounce', providerActor('SMTP', address), new Date(), note);
   return { received: 1, recorded: 1, ignored: 0 };
 }
@@ -175,5 +179,5 @@ export async function bounceRefusedRecipient(
 ) {
   const found = await repo.findRecipient(ctx.db, recipient.workspaceId, recipient.sendId, recipient.n);
   if (!found) return;
-  await recordOutcome(ctx, found, 'bounce', providerActor('SMTP', null), new Date(), refusal.slice(0, 500));
+  await recordOutcome(ctx, found, 'bounce', providerActor('SMTP', null), new Date(), refusal);
 }

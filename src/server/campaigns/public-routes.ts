@@ -11,6 +11,7 @@ import {
 import { ErrorBody } from '@shared/api/errors';
 import type { AppContext } from '../context';
 import { AppError, badRequest, notFound } from '../http/errors';
+import { refuseUnsafeText } from '../http/input-guard';
 import { sendgridEvents, smtpBounce } from './email-hooks';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './sendgrid-signature';
 import * as tracking from './tracking-service';
@@ -23,8 +24,12 @@ const tags = ['email-tracking'];
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const NO_STORE = 'no-store, no-cache, must-revalidate, private';
 
-/** Unsubscribe requests per client address per minute (a provider's one-click posts come from few). */
-const UNSUBSCRIBE_RATE = { rateLimit: { max: 600, timeWindow: '1 minute' } };
+/**
+ * Unsubscribe requests per client address per minute (a provider's one-click posts come from few).
+ * The routes read no session: a signed-in member's browser posts the page's form with `Origin: null`
+ * (the page's no-referrer policy), and must not be refused for the cookie it holds.
+ */
+const UNSUBSCRIBE_CONFIG = { rateLimit: { max: 600, timeWindow: '1 minute' }, sessionless: true };
 
 const wantsHtml = (request: FastifyRequest) => (request.headers.accept ?? '').includes('text/html');
 
@@ -78,7 +83,7 @@ export async function emailPublicRoutes(instance: FastifyInstance, ctx: AppConte
   app.get(
     '/u/:token',
     {
-      config: UNSUBSCRIBE_RATE,
+      config: UNSUBSCRIBE_CONFIG,
       schema: {
         tags,
         summary:
@@ -94,7 +99,7 @@ export async function emailPublicRoutes(instance: FastifyInstance, ctx: AppConte
   app.post(
     '/u/:token',
     {
-      config: UNSUBSCRIBE_RATE,
+      config: UNSUBSCRIBE_CONFIG,
       schema: {
         tags,
         summary: 'Unsubscribes the address in one request (RFC 8058 one-click, or the page’s button)',
@@ -109,7 +114,7 @@ export async function emailPublicRoutes(instance: FastifyInstance, ctx: AppConte
   app.post(
     '/u/:token/resubscribe',
     {
-      config: UNSUBSCRIBE_RATE,
+      config: UNSUBSCRIBE_CONFIG,
       schema: {
         tags,
         summary: 'Undoes an unsubscribe by the same link',
@@ -207,6 +212,8 @@ function parseSmtpBounce(body: Buffer) {
   } catch {
     throw badRequest(TRACKING_MESSAGES.notJson);
   }
+  // The body is read raw, past the guard every parsed body goes through.
+  refuseUnsafeText(value);
   const parsed = SmtpBounceBody.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

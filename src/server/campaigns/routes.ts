@@ -9,6 +9,7 @@ import {
   CampaignSend,
   CampaignSendAnswer,
   CampaignSends,
+  CampaignTestSendAnswer,
   CampaignTestSendBody,
   SendCampaignBody,
 } from '@shared/api/campaigns';
@@ -125,6 +126,7 @@ export async function campaignRoutes(instance: FastifyInstance, ctx: AppContext)
         description: "The campaign's message, filled as a profile, to test addresses (edit rights)",
         params: CampaignParams,
         body: CampaignTestSendBody,
+        response: { 200: CampaignTestSendAnswer },
       },
     },
     async (request) => campaigns.sendCampaignTest(ctx, request.access, request.params.id, request.body),

@@ -195,7 +195,7 @@ function finishTestSend(
           targetType: 'test-send',
           targetId: String(started.id),
           label: started.subject,
-          schema: started.itemId ? 'email' : null,
+          schema: started.itemId ? scope.schema.name : null,
           detail: {
             provider: started.provider,
             recipients: started.recipients,

@@ -18,6 +18,10 @@ const UNSAFE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 export const isUnsafeText = (text: string) => UNSAFE_TEXT.test(text);
 
+/** `text` with each NUL and unpaired surrogate replaced by U+FFFD, for text kept whatever it holds. */
+export const withoutUnsafeText = (text: string) =>
+  text.replace(new RegExp(UNSAFE_TEXT.source, 'g'), '\uFFFD');
+
 /**
  * The deepest nesting of arrays and objects in JSON text, read without parsing or recursion so that any
  * input is safe; it stops counting once past `limit`. Brackets inside strings do not count.

@@ -6,6 +6,16 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const CROSS_ORIGIN_MESSAGE = 'Cross-origin request refused';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route never reads the session (a recipient's unsubscribe link): a session cookie the browser
+     * happens to hold gives a forged request nothing, so the origin is not checked.
+     */
+    sessionless?: boolean;
+  }
+}
+
 /** The origin a browser says the request comes from: `Origin`, or failing it the `Referer`'s origin. */
 function requestOrigin(request: FastifyRequest): string | undefined {
   const origin = request.headers.origin;
@@ -23,7 +33,7 @@ function requestOrigin(request: FastifyRequest): string | undefined {
  * Against cross-site request forgery beyond SameSite=Lax: a state-changing request that a browser
  * authenticates with the session cookie must come from a page of PUBLIC_URL's origin (multipart
  * uploads and `text/plain` posts included). Bearer-token clients send no ambient credentials and are
- * not affected; neither are requests without the session cookie.
+ * not affected; neither are requests without the session cookie, nor routes marked `sessionless`.
  */
 export function registerOriginCheck(app: FastifyInstance, publicUrl: string) {
   const allowed = new URL(publicUrl).origin;
@@ -31,6 +41,7 @@ export function registerOriginCheck(app: FastifyInstance, publicUrl: string) {
   app.addHook('onRequest', (request, _reply, done) => {
     const isRefused =
       UNSAFE_METHODS.has(request.method) &&
+      !request.routeOptions.config?.sessionless &&
       !request.headers.authorization?.startsWith('Bearer ') &&
       Boolean(request.cookies[SESSION_COOKIE]) &&
       requestOrigin(request) !== allowed;

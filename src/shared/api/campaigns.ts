@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { Email } from './auth';
-import { TestSendProvider } from './email';
+import { ProfileId, Recipients, TestSendAnswer, TestSendProvider } from './email';
 
 /**
  * The HTTP contract of campaigns: sends (`POST …/campaigns/{id}/send`, their state, pause, resume,
@@ -122,12 +121,21 @@ export type CampaignPreview = z.infer<typeof CampaignPreview>;
 /** `POST …/campaigns/{id}/test-send`: the campaign's message to test addresses, filled as a profile. */
 export const CampaignTestSendBody = z
   .object({
-    recipients: z.array(Email).min(1).max(10).optional(),
-    profileId: z.string().trim().min(1).max(200).optional(),
-    provider: CampaignProvider.optional(),
+    recipients: Recipients.optional().describe(
+      "Addresses the test goes to; none: the email template's test addresses",
+    ),
+    profileId: ProfileId.optional(),
+    provider: CampaignProvider.optional().describe("The campaign's provider unless given"),
   })
   .strict();
 export type CampaignTestSendBody = z.input<typeof CampaignTestSendBody>;
+
+/**
+ * What `POST …/campaigns/{id}/test-send` answers: 'Test sent to …', the test send as recorded (its
+ * item the campaign), and the sent HTML's size; the answer of an email item's test send.
+ */
+export const CampaignTestSendAnswer = TestSendAnswer;
+export type CampaignTestSendAnswer = z.infer<typeof CampaignTestSendAnswer>;
 
 const Rate = z.number().describe('A share of delivered, 0 to 1');
 

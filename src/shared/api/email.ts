@@ -38,7 +38,7 @@ const MergeAttributesBody = z
   .refine((value) => Object.keys(value).length <= 500, { error: 'At most 500 attributes' })
   .describe('Attribute values of one customer profile, keyed by attribute key, filling the merge tags');
 
-const ProfileId = z
+export const ProfileId = z
   .string()
   .trim()
   .min(1)

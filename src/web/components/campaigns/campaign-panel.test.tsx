@@ -6,6 +6,7 @@ import {
   type CampaignReadiness,
   type CampaignResults,
   type CampaignSend,
+  type CampaignTestSendAnswer,
 } from '@shared/api/campaigns';
 import { installFakeApi, type FakeApi } from '@web/test/fake-api';
 import { click, findByText, waitFor } from '@web/test/render';
@@ -195,6 +196,15 @@ describe('campaign panel: before a send', () => {
 });
 
 describe('campaign panel: a send under way', () => {
+  it("shows a scheduled send's time in the campaign's zone, as its Schedule button did", async () => {
+    const sendAt = '2099-03-01T14:00:00.000Z';
+    const queued = send({ state: 'queued', sendAt, snapshotAt: null, startedAt: null });
+    api.routes[`GET ${BASE}/readiness`] = () => [200, readiness({ current: queued })];
+    api.routes[`GET ${BASE}/sends/send-1`] = () => [200, queued];
+    await renderPanel({ sendAt, sendAtZone: 'Europe/Paris' });
+    await findByText('Queued for Sun Mar 1st, 2099 3:00 PM');
+  });
+
   it('pauses, resumes and polls the send until it is done, then shows its results', async () => {
     let current = send();
     api.routes[`GET ${BASE}/readiness`] = () => [
@@ -282,7 +292,24 @@ describe('campaign panel: preview and test send', () => {
   });
 
   it('sends a test to the typed addresses and says where it went', async () => {
-    api.routes[`POST ${BASE}/test-send`] = () => [200, { message: 'Test sent to me@example.com' }];
+    const answer: CampaignTestSendAnswer = {
+      message: 'Test sent to me@example.com',
+      testSend: {
+        id: 1,
+        itemId: 'c1',
+        provider: 'smtp',
+        recipients: ['me@example.com', 'you@example.com'],
+        subject: 'Autumn',
+        at: '2026-11-20T09:00:00.000Z',
+        by: 'u-1',
+        byName: 'Mia',
+        status: 'sent',
+        error: null,
+      },
+      htmlBytes: 2048,
+      clipped: false,
+    };
+    api.routes[`POST ${BASE}/test-send`] = () => [200, answer];
     await renderPanel();
     await changeValue(
       (await screen.findByRole('textbox', { name: 'Test addresses' })) as HTMLInputElement,

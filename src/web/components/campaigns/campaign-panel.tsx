@@ -14,7 +14,7 @@ import { CampaignTestSend } from './campaign-test-send';
 import { PastSends } from './past-sends';
 import { ProfilePicker } from './profile-picker';
 import { ReadinessSummary } from './readiness-summary';
-import { futureSchedule, SendButton } from './send-button';
+import { campaignZone, futureSchedule, SendButton } from './send-button';
 import { SendProgress } from './send-progress';
 import { SendResults } from './send-results';
 
@@ -74,6 +74,7 @@ function SendSection({
       {current ? (
         <SendProgress
           send={current}
+          zone={campaignZone(sendAtZone)}
           pendingAction={control.isPending ? control.variables.action : null}
           onAction={(action) => control.mutate({ sendId: current.id, action })}
         />

@@ -23,11 +23,14 @@ export interface Schedule {
   zone: string;
 }
 
+/** The zone the campaign's send time is shown in: its own, or UTC. */
+export const campaignZone = (zone: unknown) => (typeof zone === 'string' && zone ? zone : 'UTC');
+
 export function futureSchedule(sendAt: unknown, zone: unknown, now = Date.now()): Schedule | null {
   if (typeof sendAt !== 'string' || !sendAt) return null;
   const at = Date.parse(sendAt);
   if (Number.isNaN(at) || at <= now) return null;
-  return { at: sendAt, zone: typeof zone === 'string' && zone ? zone : 'UTC' };
+  return { at: sendAt, zone: campaignZone(zone) };
 }
 
 const scheduleText = (schedule: Schedule) => formatInZone(schedule.at, schedule.zone);

@@ -2,7 +2,7 @@ import { Badge, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconPlayerPause, IconPlayerPlay, IconX } from '@tabler/icons-react';
 import type { CampaignSend, SendState } from '@shared/api/campaigns';
-import { formatDateTime } from '@web/lib/dates';
+import { formatInZone } from '@shared/time/format';
 import type { SendAction } from './api/control-send';
 import { formatCount } from './format';
 
@@ -20,24 +20,29 @@ function sendPercent({ counts }: CampaignSend) {
   return Math.min(100, ((counts.sent + counts.failed) / counts.recipients) * 100);
 }
 
-function progressText(send: CampaignSend) {
+function progressText(send: CampaignSend, zone: string) {
   const { recipients, sent, failed } = send.counts;
   if (send.state === 'queued' && !send.snapshotAt)
-    return Date.parse(send.sendAt) > Date.now() ? `Queued for ${formatDateTime(send.sendAt)}` : 'Starting…';
+    return Date.parse(send.sendAt) > Date.now()
+      ? `Queued for ${formatInZone(send.sendAt, zone)}`
+      : 'Starting…';
   const failedText = failed ? `, ${formatCount(failed)} failed` : '';
   return `${formatCount(sent)} of ${formatCount(recipients)} sent${failedText}`;
 }
 
 /**
  * A send under way: how far it got (sent and failed of its recipients) with Pause, Resume and Cancel.
- * The panel polls the send; this only draws it.
+ * A queued send's time is shown in `zone`, the campaign's, as its Schedule button showed it. The panel
+ * polls the send; this only draws it.
  */
 export function SendProgress({
   send,
+  zone,
   pendingAction,
   onAction,
 }: {
   send: CampaignSend;
+  zone: string;
   pendingAction: SendAction | null;
   onAction: (action: SendAction) => void;
 }) {
@@ -62,7 +67,7 @@ export function SendProgress({
             {send.state}
           </Badge>
           <Text size="sm" data-testid="send-progress-text">
-            {progressText(send)}
+            {progressText(send, zone)}
           </Text>
         </Group>
         <Group gap="xs">
