@@ -2,6 +2,8 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Release, ReleaseSummary } from '@shared/api/releases';
 import { auditLog, webhookDeliveries, webhooks } from '@server/db/schema';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { makeImage } from '../fixtures/images';
+import { uploadImage } from '../fixtures/media';
 import { verifiedUser, type TestUser } from '../factories/users';
 import {
   approve,
@@ -30,7 +32,7 @@ beforeAll(async () => {
   manager = await verifiedUser(t, { name: 'Rel Manager' });
   team = await teamWorkspace(t, manager, {
     name: 'Releasing',
-    domains: ['blogging', 'marketing'],
+    domains: ['blogging', 'marketing', 'assets'],
     roles: {
       editor: role('Editor', { canEdit: ['blog-post', 'copy'], canPublish: ['blog-post'] }),
       legal: role('Legal', { mustApprove: ['copy'] }),
@@ -279,6 +281,32 @@ describe('releases', () => {
     await t.database.db.delete(webhooks).where(eq(webhooks.id, 'relhook'));
   });
 
+  it('publishes the entries’ references with publishRefs, and only then', async () => {
+    const cat = await createItem(t, manager, team.ws, 'marquee-assets-image-set', {
+      name: 'Cat',
+      altText: 'Cat',
+      masterImage: await uploadImage(t, manager, team.ws, await makeImage({ seed: 3 }), 'cat.png'),
+    });
+    const email = await createItem(t, manager, team.ws, 'email', {
+      name: 'Pets',
+      subject: 'Pets',
+      images: [{ id: cat.id, schemaType: cat.schema, label: 'Cat' }],
+    });
+    const release = await newRelease();
+    await addEntries(release.id, [{ schema: 'email', itemId: email.id }]);
+    const plain = await call(t, 'POST', releasesUrl(`/${release.id}/publish`), manager, {});
+    expect(plain.statusCode, plain.body).toBe(200);
+    expect(await liveVersion('marquee-assets-image-set', cat.id)).toBeNull();
+    await call(t, 'POST', releasesUrl(`/${release.id}/revert`), manager);
+
+    const withRefs = await call(t, 'POST', releasesUrl(`/${release.id}/publish`), manager, {
+      publishRefs: true,
+    });
+    expect(withRefs.statusCode, withRefs.body).toBe(200);
+    expect(await liveVersion('email', email.id)).toBe(1);
+    expect(await liveVersion('marquee-assets-image-set', cat.id)).toBe(1);
+  });
+
   it('reverts: the previous versions come back and what was new is unpublished', async () => {
     const old = await post();
     expect((await publish(t, manager, team.ws, 'blog-post', old.id)).statusCode).toBe(200);
@@ -304,6 +332,8 @@ describe('releases', () => {
         })
       ).statusCode,
     ).toBe(409);
+
+    expect((await call(t, 'DELETE', releasesUrl(`/${release.id}`), manager)).statusCode).toBe(409);
 
     const reverted = await call(t, 'POST', releasesUrl(`/${release.id}/revert`), manager);
     expect(reverted.statusCode, reverted.body).toBe(200);

@@ -191,10 +191,8 @@ export async function updateRelease(
 }
 
 export async function deleteRelease(ctx: AppContext, access: WorkspaceAccess, id: string) {
-  requirePublisher(access);
-  await ctx.db.transaction(async (tx) => {
-    const release = await repo.deleteRelease(tx, access.workspace.id, id);
-    if (!release) throw notFound(RELEASE_MESSAGES.notFound);
+  await changeDraft(ctx, access, id, async (tx, release) => {
+    await repo.deleteRelease(tx, access.workspace.id, id);
     await journal(tx, { audit: [releaseAudit(access, release, 'release.deleted')] });
   });
   return { id, deleted: true as const };
