@@ -6,13 +6,13 @@ import { conflict, forbidden } from '../http/errors';
 import { lockItem } from '../items/repository';
 import { itemLabel, journal, type AuditRecord } from '../journal/journal';
 import { publishReferences } from '../publishing/publish-item';
-import { copiesOf, deleteCopy, upsertCopy } from '../publishing/repository';
+import { deleteCopy, upsertCopy } from '../publishing/repository';
 import { publishAudit } from '../publishing/service';
 import { can } from '@shared/permissions/permissions';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { entryState } from './entry-state';
 import * as repo from './repository';
-import { getRelease, releaseAudit, requirePublisher, requireRelease } from './service';
+import { getRelease, releaseAudit, requirePublisher, requireRelease, stageVersions } from './service';
 
 interface Done {
   schema: string;
@@ -58,18 +58,6 @@ async function journalRelease(
   });
 }
 
-/** What is in the release's stage for each of its entries now. */
-async function stageVersions(tx: Tx, release: repo.ReleaseRow, entries: repo.ReleaseEntryRow[]) {
-  const copies = await copiesOf(
-    tx,
-    release.workspaceId,
-    entries.map((e) => ({ schema: e.schema, id: e.itemId })),
-  );
-  return new Map(
-    copies.filter((c) => c.stage === release.stage).map((c) => [`${c.schema}/${c.id}`, c.version]),
-  );
-}
-
 /**
  * Publishes every entry of a release to its stage, each at its pinned version (or the current one), and
  * unpublishes the entries that say so: one transaction, so a refusal or failure at any entry leaves the
@@ -103,10 +91,11 @@ export async function publishRelease(
       const key = { workspaceId: entry.workspaceId, schema: entry.schema, id: entry.itemId };
       const detail = { stage: release.stage, release: id };
       if (entry.action === 'unpublish') {
-        await deleteCopy(tx, key, release.stage);
         await repo.recordOutcome(tx, entry, { previousVersion, publishedVersion: null });
-        const label = itemLabel(state.item?.data);
-        done.push({ ...key, audit: publishAudit(access, 'item.unpublished', key, { label, detail }) });
+        if (await deleteCopy(tx, key, release.stage)) {
+          const label = itemLabel(state.item?.data);
+          done.push({ ...key, audit: publishAudit(access, 'item.unpublished', key, { label, detail }) });
+        }
         continue;
       }
       const { item, content, scope } = state;

@@ -106,20 +106,26 @@ export async function createRelease(ctx: AppContext, access: WorkspaceAccess, bo
   return toSummary(row, 0);
 }
 
+/** What is in the release's stage for each of its entries now, by `schema/id`. */
+export async function stageVersions(
+  db: AppContext['db'] | Tx,
+  release: repo.ReleaseRow,
+  entries: repo.ReleaseEntryRow[],
+) {
+  const keys = entries.map((e) => ({ schema: e.schema, id: e.itemId }));
+  const copies = await copiesOf(db, release.workspaceId, keys);
+  return new Map(
+    copies.filter((c) => c.stage === release.stage).map((c) => [`${c.schema}/${c.id}`, c.version]),
+  );
+}
+
 /** A release with each entry's state: the version to publish, approvals, rights and what blocks it. */
 export async function getRelease(ctx: AppContext, access: WorkspaceAccess, id: string): Promise<Release> {
   const row = await requireRelease(ctx.db, access, id);
   const entries = await repo.listEntries(ctx.db, access.workspace.id, id);
   const states: EntryState[] = [];
   for (const entry of entries) states.push(await entryState(ctx.db, access, entry));
-  const copies = await copiesOf(
-    ctx.db,
-    access.workspace.id,
-    entries.map((e) => ({ schema: e.schema, id: e.itemId })),
-  );
-  const stageVersion = new Map(
-    copies.filter((c) => c.stage === row.stage).map((c) => [`${c.schema}/${c.id}`, c.version]),
-  );
+  const stageVersion = await stageVersions(ctx.db, row, entries);
   const presented = states.map((s) =>
     presentEntry(s, stageVersion.get(`${s.entry.schema}/${s.entry.itemId}`)),
   );
