@@ -64,6 +64,7 @@ import { senderRoutes } from './senders/routes';
 import { campaignRoutes } from './campaigns/routes';
 import { closeTransports } from './campaigns/engine';
 import { scheduleRoutes } from './schedules/routes';
+import { releaseRoutes } from './releases/routes';
 import { startWorker } from './jobs/worker';
 import { installJobQueues } from './queue/queue';
 import { JOB_QUEUES } from './queue/queues';
@@ -315,6 +316,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
           senderRoutes,
           campaignRoutes,
           scheduleRoutes,
+          releaseRoutes,
           statsRoutes,
         ]),
         { prefix: '/workspaces/:ws' },

@@ -50,6 +50,11 @@ const ingest = (path: string, payload: object) =>
     payload,
   });
 let scheduleId: string;
+let release: { id: string; updatedAt: string };
+const addReleaseEntry = () =>
+  call(t, 'POST', wsUrl(ws, `releases/${release.id}/entries`), manager, {
+    entries: [{ schema: 'blog-post', itemId: postId }],
+  });
 let batchId: string;
 let storageName: string;
 let serviceId: string;
@@ -193,6 +198,46 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'DELETE /api/v1/workspaces/:ws/items/:schema/:id/schedules/:scheduleId': {
     action: 'schedule.cancelled',
     send: () => call(t, 'DELETE', item(`/schedules/${scheduleId}`), manager),
+  },
+  'POST /api/v1/workspaces/:ws/releases': {
+    action: 'release.created',
+    send: async () => {
+      const res = await call(t, 'POST', wsUrl(ws, 'releases'), manager, { name: 'Launch', stage: 'live' });
+      release = res.json();
+      return res;
+    },
+  },
+  'PATCH /api/v1/workspaces/:ws/releases/:id': {
+    action: 'release.updated',
+    send: () =>
+      call(t, 'PATCH', wsUrl(ws, `releases/${release.id}`), manager, {
+        name: 'Spring launch',
+        updatedAt: release.updatedAt,
+      }),
+  },
+  'POST /api/v1/workspaces/:ws/releases/:id/entries': {
+    action: 'release.entries-added',
+    send: () => addReleaseEntry(),
+  },
+  'DELETE /api/v1/workspaces/:ws/releases/:id/entries': {
+    action: 'release.entries-removed',
+    send: () =>
+      call(t, 'DELETE', wsUrl(ws, `releases/${release.id}/entries`), manager, { itemIds: [postId] }),
+  },
+  'POST /api/v1/workspaces/:ws/releases/:id/publish': {
+    action: 'release.published',
+    send: async () => {
+      await addReleaseEntry();
+      return call(t, 'POST', wsUrl(ws, `releases/${release.id}/publish`), manager, {});
+    },
+  },
+  'POST /api/v1/workspaces/:ws/releases/:id/revert': {
+    action: 'release.reverted',
+    send: () => call(t, 'POST', wsUrl(ws, `releases/${release.id}/revert`), manager),
+  },
+  'DELETE /api/v1/workspaces/:ws/releases/:id': {
+    action: 'release.deleted',
+    send: () => call(t, 'DELETE', wsUrl(ws, `releases/${release.id}`), manager),
   },
   'POST /api/v1/workspaces/:ws/api-keys': {
     action: 'api-key.created',

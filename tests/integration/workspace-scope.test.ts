@@ -113,6 +113,7 @@ beforeAll(async () => {
   });
   const sender = await created('POST', '/senders', { fromName: 'News', fromAddress: 'news@scope.test' });
   const batch = await created('POST', '/batches', { kind: 'image-upload', total: 1 });
+  const release = await created('POST', '/releases', { name: 'Launch', stage: 'live' });
   await created('POST', '/members/invitations', { email: 'invited@example.com', roles: [] });
   const schedule = await call(t, 'POST', `${itemUrl(ws, 'blog-post', post.id)}/schedules`, manager, {
     stage: 'live',
@@ -147,6 +148,7 @@ beforeAll(async () => {
     'write-keys': key.id,
     webhooks: hook.id,
     senders: sender.id,
+    releases: release.id,
     campaigns: post.id,
     items: post.id,
     emails: post.id,

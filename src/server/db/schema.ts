@@ -1014,3 +1014,62 @@ export const campaignEngagement = pgTable(
     index('campaign_engagement_kind_idx').on(t.workspaceId, t.sendId, t.kind, t.firstAt),
   ],
 );
+
+/**
+ * A release: items published (or unpublished) together in one stage, all or nothing. States: draft
+ * (entries may change), published, reverted (its previous copies restored; it may be published again).
+ * `updated_at` is the version a save is based on (409 when stale).
+ */
+export const releases = pgTable(
+  'releases',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    stage: text('stage').notNull(),
+    publishAt: timestamp('publish_at', { withTimezone: true }),
+    publishAtTz: text('publish_at_tz'),
+    state: text('state').$type<'draft' | 'published' | 'reverted'>().notNull().default('draft'),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    updatedBy: text('updated_by').notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    publishedBy: text('published_by'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    index('releases_recent_idx').on(t.workspaceId, t.updatedAt, t.id),
+  ],
+);
+
+/**
+ * An item in a release: at a pinned version, or the latest at publish time when `version` is null.
+ * `previous_version` is the version that was in the stage before the release published it (null when
+ * there was none), so a revert can restore it.
+ */
+export const releaseEntries = pgTable(
+  'release_entries',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    releaseId: text('release_id').notNull(),
+    itemId: text('item_id').notNull(),
+    schema: text('schema').notNull(),
+    version: integer('version'),
+    action: text('action').$type<'publish' | 'unpublish'>().notNull().default('publish'),
+    previousVersion: integer('previous_version'),
+    /** The version the release put in the stage (null for an unpublish). */
+    publishedVersion: integer('published_version'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.releaseId, t.schema, t.itemId] }),
+    foreignKey({
+      columns: [t.workspaceId, t.releaseId],
+      foreignColumns: [releases.workspaceId, releases.id],
+    }).onDelete('cascade'),
+  ],
+);

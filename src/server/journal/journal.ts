@@ -30,7 +30,8 @@ type AuditTargetType =
   | 'suppression'
   | 'sender'
   | 'sending-domain'
-  | 'campaign';
+  | 'campaign'
+  | 'release';
 
 export interface AuditRecord {
   workspaceId: string;
@@ -79,10 +80,16 @@ interface ItemEvent {
   stage?: string | null;
 }
 
+/** A webhook event about a release as a whole: one delivery per subscribed webhook, however many items it holds. */
+interface ReleaseEvent {
+  release: { workspaceId: string; id: string; stage: string; schemas: string[]; entries: number };
+  event: Extract<WebhookEvent, `release.${string}`>;
+}
+
 /** What one change to workspace data leaves behind: audit rows, webhook deliveries, change notices, a CDN purge. */
 export interface JournalEntry {
   audit?: AuditRecord[];
-  events?: ItemEvent[];
+  events?: (ItemEvent | ReleaseEvent)[];
   changes?: Change[];
   /** For a change to published copies: the delivered answers' cache keys it made stale. */
   purge?: DeliveryPurge;
@@ -97,7 +104,8 @@ export interface JournalEntry {
  */
 export async function journal(tx: Tx | Db, entry: JournalEntry) {
   if (entry.audit?.length) await tx.insert(auditLog).values(entry.audit.map(auditValues));
-  for (const event of entry.events ?? []) await tx.execute(outboxRowsOf(event));
+  for (const event of entry.events ?? [])
+    await tx.execute('release' in event ? releaseOutboxRowsOf(event) : outboxRowsOf(event));
   if (entry.purge) await queuePurge(tx, entry.purge);
   const changes = [...(entry.changes ?? [])];
   const noticed = new Set(
@@ -158,6 +166,25 @@ export const itemsWritten = (db: Db | Tx, workspaceId: string) =>
 function outboxRowsOf({ item, event, stage }: ItemEvent): SQL {
   const source = sql`(values (${item.workspaceId}::text, ${item.schema}::text, ${item.id}::text, ${item.version}::int)) as s(workspace_id, schema, id, version)`;
   return sql`with outbox as (${outboxInsert(source, event, stage ?? null)}) ${deliveryJobs('outbox')}`;
+}
+
+/** The deliveries of a release event to the workspace's webhooks subscribed to it (and to one of its schemas). */
+function releaseOutboxRowsOf({ release, event }: ReleaseEvent): SQL {
+  const schemas = sql`${`{${release.schemas.map((s) => JSON.stringify(s)).join(',')}}`}::text[]`;
+  return sql`with outbox as (
+    insert into webhook_deliveries (workspace_id, id, webhook_id, event, body)
+    select workspace_id, delivery_id, webhook_id, ${event}::text,
+      json_build_object('id', delivery_id, 'event', ${event}::text, 'workspace', workspace_id, 'release', ${release.id}::text,
+        'stage', ${release.stage}::text, 'entries', ${release.entries}::int,
+        'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
+    from (
+      select w.workspace_id, w.id as webhook_id, gen_random_uuid()::text as delivery_id
+      from webhooks w
+      where w.workspace_id = ${release.workspaceId} and w.active and ${event}::text = any(w.events)
+        and (w.schemas is null or w.schemas && ${schemas})
+    ) due
+    returning workspace_id, id
+  ) ${deliveryJobs('outbox')}`;
 }
 
 /** A job for each delivery the CTE `outbox` queued (in the same statement, so they commit together). */

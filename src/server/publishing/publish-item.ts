@@ -7,9 +7,9 @@ import { findItemWithWriter, lockItem, type ItemRow } from '../items/repository'
 import { presentItem } from '../items/present';
 import { keyOf, resolveStage } from '../items/service';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
-import { assertPublishable } from './service';
+import { assertPublishable, publishAudit } from './service';
 import { copiesOf, upsertCopy } from './repository';
-import { actorOf, itemLabel, journal } from '../journal/journal';
+import { itemLabel, journal } from '../journal/journal';
 
 /** Restates a referenced item's refusal so the caller knows which reference stopped the publish. */
 function aboutReference(err: unknown, label: string): unknown {
@@ -22,13 +22,21 @@ function aboutReference(err: unknown, label: string): unknown {
  * Publishes the current version of referenced items that are not CURRENT in the stage. Each must be
  * publishable by the caller in its own right; any refusal undoes the whole publish.
  */
-async function publishReferences(tx: Tx, scope: SchemaScope, item: ItemRow, stage: string, at: Date) {
+export async function publishReferences(
+  tx: Tx,
+  scope: SchemaScope,
+  item: ItemRow,
+  stage: string,
+  at: Date,
+  skip: ReadonlySet<string> = new Set(),
+) {
   const done: PublishResult['published'] = [];
   const byLabel = Object.entries(item.refs).sort(
     ([idA, a], [idB, b]) => a.label.localeCompare(b.label) || idA.localeCompare(idB),
   );
   for (const [refId, ref] of byLabel) {
     const label = ref.label || refId;
+    if (skip.has(`${ref.schemaType}/${refId}`)) continue;
     try {
       const refScope = schemaIn(scope, ref.schemaType);
       requireRight(refScope, 'publish');
@@ -73,16 +81,12 @@ export async function publishItem(
     const all = [{ schema: item.schema, id: item.id, version: item.version }, ...refs];
     const workspaceId = scope.workspace.id;
     await journal(tx, {
-      audit: all.map((p) => ({
-        workspaceId,
-        user: actorOf(scope),
-        action: 'item.published' as const,
-        targetType: 'item' as const,
-        targetId: p.id,
-        label: p.id === item.id ? itemLabel(item.data) : (item.refs[p.id]?.label ?? null),
-        schema: p.schema,
-        detail: { stage, version: p.version },
-      })),
+      audit: all.map((p) =>
+        publishAudit(scope, 'item.published', p, {
+          label: p.id === item.id ? itemLabel(item.data) : (item.refs[p.id]?.label ?? null),
+          detail: { stage, version: p.version },
+        }),
+      ),
       events: all.map((p) => ({ item: { workspaceId, ...p }, event: 'item.published' as const, stage })),
       changes: [
         { kind: 'items', workspaceId },

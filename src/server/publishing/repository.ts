@@ -44,22 +44,36 @@ export async function copiesOf(
   return rows.filter(keep);
 }
 
+/** One version of an item's content, as its history keeps it. */
+export interface VersionContent {
+  version: number;
+  data: ItemRow['data'];
+  refs: ItemRow['refs'];
+}
+
 /**
- * Copies the item's current version to a stage, replacing an older copy. Its slug joins the slugs the
- * item was published under there, and the others become its previousSlugs.
+ * Copies the item's current version (or the given older one) to a stage, replacing an older copy. Its
+ * slug joins the slugs the item was published under there, and the others become its previousSlugs.
  */
-export async function upsertCopy(tx: Tx, item: ItemRow, stage: string, by: string, at: Date) {
-  const slug = slugOf(item.schema, item.data);
+export async function upsertCopy(
+  tx: Tx,
+  item: ItemRow,
+  stage: string,
+  by: string,
+  at: Date,
+  content: VersionContent = item,
+) {
+  const slug = slugOf(item.schema, content.data);
   const previousSlugs = slug ? await recordSlug(tx, item, stage, slug, at) : [];
   const values = {
     workspaceId: item.workspaceId,
     schema: item.schema,
     id: item.id,
     stage,
-    version: item.version,
+    version: content.version,
     itemVersion: item.version,
-    data: item.data,
-    refs: item.refs,
+    data: content.data,
+    refs: content.refs,
     publishedAt: at,
     publishedBy: by,
     slug,

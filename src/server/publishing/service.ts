@@ -8,7 +8,8 @@ import { presentItem } from '../items/present';
 import { keyOf, requireItem, resolveStage } from '../items/service';
 import { requireRight, type SchemaScope } from '../items/scope';
 import * as repo from './repository';
-import { actorOf, itemLabel, journal } from '../journal/journal';
+import type { WorkspaceAccess } from '../workspaces/access';
+import { actorOf, itemLabel, journal, type AuditRecord } from '../journal/journal';
 
 /**
  * Why an item may not be published, as a 409 with a clear message: approvals remain for its current
@@ -32,6 +33,22 @@ export function assertPublishable(scope: SchemaScope, item: ItemRow, what = 'Thi
   }
 }
 
+/** The audit row of one item put in or taken out of a stage. */
+export const publishAudit = (
+  scope: WorkspaceAccess,
+  action: 'item.published' | 'item.unpublished',
+  target: { schema: string; id: string },
+  rest: { label: string | null; detail: Record<string, unknown> },
+): AuditRecord => ({
+  workspaceId: scope.workspace.id,
+  user: actorOf(scope),
+  action,
+  targetType: 'item',
+  targetId: target.id,
+  schema: target.schema,
+  ...rest,
+});
+
 /** Removes the item's copy from a stage. */
 export async function unpublishItem(ctx: AppContext, scope: SchemaScope, id: string, stageParam: string) {
   requireRight(scope, 'publish');
@@ -42,16 +59,7 @@ export async function unpublishItem(ctx: AppContext, scope: SchemaScope, id: str
     if (!(await repo.deleteCopy(tx, key, stage))) return false;
     await journal(tx, {
       audit: [
-        {
-          workspaceId: scope.workspace.id,
-          user: actorOf(scope),
-          action: 'item.unpublished',
-          targetType: 'item',
-          targetId: id,
-          label: itemLabel(item.data),
-          schema: scope.schema.name,
-          detail: { stage },
-        },
+        publishAudit(scope, 'item.unpublished', key, { label: itemLabel(item.data), detail: { stage } }),
       ],
       events: [{ item: { ...key, version: item.version }, event: 'item.unpublished', stage }],
       changes: [

@@ -181,6 +181,13 @@ export const AUDIT_ACTIONS = [
   'file.uploaded',
   'file.updated',
   'visualisation.refreshed',
+  'release.created',
+  'release.updated',
+  'release.deleted',
+  'release.entries-added',
+  'release.entries-removed',
+  'release.published',
+  'release.reverted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -193,7 +200,7 @@ export const AuditEntry = z.object({
   targetType: z
     .string()
     .describe(
-      'item, workspace, member, api-key, webhook, schedule, import, test-send, file, profile, suppression, sender, sending-domain or campaign',
+      'item, workspace, member, api-key, webhook, schedule, import, test-send, file, profile, suppression, sender, sending-domain, campaign or release',
     ),
   targetId: z.string(),
   label: z

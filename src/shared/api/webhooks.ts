@@ -8,6 +8,8 @@ export const WEBHOOK_EVENTS = [
   'item.saved',
   'item.deleted',
   'item.approved',
+  'release.published',
+  'release.reverted',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -17,6 +19,8 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   'item.saved': 'Item saved',
   'item.deleted': 'Item deleted',
   'item.approved': 'Item approved',
+  'release.published': 'Release published',
+  'release.reverted': 'Release reverted',
 };
 
 /** The header that signs each delivery: `t={unix seconds},v1={hex HMAC-SHA256 of "{t}.{body}"}`. */

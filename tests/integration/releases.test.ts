@@ -1,0 +1,372 @@
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { Release, ReleaseSummary } from '@shared/api/releases';
+import { auditLog, webhookDeliveries, webhooks } from '@server/db/schema';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { makeImage } from '../fixtures/images';
+import { uploadImage } from '../fixtures/media';
+import { verifiedUser, type TestUser } from '../factories/users';
+import {
+  approve,
+  blogPostData,
+  call,
+  createItem,
+  getItem,
+  itemUrl,
+  publish,
+  role,
+  saveItem,
+  teamWorkspace,
+  type Team,
+} from '../factories/items';
+
+let t: TestApp;
+let manager: TestUser;
+let team: Team;
+let editor: TestUser;
+let legal: TestUser;
+let viewer: TestUser;
+let stranger: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  manager = await verifiedUser(t, { name: 'Rel Manager' });
+  team = await teamWorkspace(t, manager, {
+    name: 'Releasing',
+    domains: ['blogging', 'marketing', 'assets'],
+    roles: {
+      editor: role('Editor', { canEdit: ['blog-post', 'copy'], canPublish: ['blog-post'] }),
+      legal: role('Legal', { mustApprove: ['copy'] }),
+      viewer: role('Viewer', {}),
+    },
+    people: { 'Eda Editor': ['editor'], 'Lee Legal': ['legal'], 'Vic Viewer': ['viewer'] },
+  });
+  ({ 'Eda Editor': editor, 'Lee Legal': legal, 'Vic Viewer': viewer } = team.members);
+  stranger = await verifiedUser(t, { name: 'Sam Stranger' });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const releasesUrl = (rest = '') => `/api/v1/workspaces/${team.ws}/releases${rest}`;
+let n = 0;
+const post = (name = 'Post') => {
+  n += 1;
+  return createItem(
+    t,
+    manager,
+    team.ws,
+    'blog-post',
+    blogPostData({ name: `${name} ${n}`, slug: `post-${n}` }),
+  );
+};
+/** Saves a post's second version. */
+const saveV2 = (id: string, name: string, slug: string) =>
+  saveItem(t, manager, team.ws, 'blog-post', id, blogPostData({ name, slug }), 1);
+const copy = () => createItem(t, manager, team.ws, 'copy', { name: `Copy ${++n}`, text: 'Buy now' });
+
+async function newRelease(user = manager, body: object = {}): Promise<ReleaseSummary> {
+  const res = await call(t, 'POST', releasesUrl(), user, { name: 'Launch', stage: 'live', ...body });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+async function addEntries(id: string, entries: object[], user = manager): Promise<Release> {
+  const res = await call(t, 'POST', releasesUrl(`/${id}/entries`), user, { entries });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+/** The newest audit row's id, and the workspace's audit rows after one. */
+const lastAuditId = async () =>
+  Number((await t.database.db.select({ id: sql<number>`max(${auditLog.id})` }).from(auditLog))[0]?.id ?? 0);
+const auditAfter = (id: number) =>
+  t.database.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.workspaceId, team.ws), gt(auditLog.id, id)));
+const liveVersion = async (schema: string, id: string) =>
+  (await getItem(t, manager, team.ws, schema, id)).published.live?.version ?? null;
+
+describe('releases', () => {
+  it('are created, listed, read, changed (409 when stale) and deleted', async () => {
+    const created = await newRelease(manager, {
+      description: 'Spring',
+      publishAt: '2030-03-01T09:00:00-08:00',
+      publishAtTz: 'America/Los_Angeles',
+    });
+    expect(created).toMatchObject({ name: 'Launch', stage: 'live', state: 'draft', entryCount: 0 });
+    expect(created.publishAt).toBe('2030-03-01T17:00:00.000Z');
+
+    const list = await call(t, 'GET', releasesUrl(), viewer);
+    expect(list.statusCode).toBe(200);
+    expect(list.json().releases.map((r: ReleaseSummary) => r.id)).toContain(created.id);
+
+    const patched = await call(t, 'PATCH', releasesUrl(`/${created.id}`), manager, {
+      name: 'Spring launch',
+      updatedAt: created.updatedAt,
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json().name).toBe('Spring launch');
+
+    const stale = await call(t, 'PATCH', releasesUrl(`/${created.id}`), manager, {
+      name: 'Overwritten',
+      updatedAt: created.updatedAt,
+    });
+    expect(stale.statusCode).toBe(409);
+    const read = await call(t, 'GET', releasesUrl(`/${created.id}`), viewer);
+    expect(read.json()).toMatchObject({ name: 'Spring launch', entries: [], canPublish: false });
+
+    const badStage = await call(t, 'POST', releasesUrl(), manager, { name: 'X', stage: 'nowhere' });
+    expect(badStage.statusCode).toBe(400);
+
+    expect((await call(t, 'DELETE', releasesUrl(`/${created.id}`), manager)).statusCode).toBe(200);
+    expect((await call(t, 'GET', releasesUrl(`/${created.id}`), manager)).statusCode).toBe(404);
+  });
+
+  it('adds and removes entries in bulk', async () => {
+    const [a, b, c] = [await post(), await post(), await copy()];
+    const release = await newRelease();
+    const added = await addEntries(release.id, [
+      { schema: 'blog-post', itemId: a.id },
+      { schema: 'blog-post', itemId: b.id, version: 1 },
+      { schema: 'copy', itemId: c.id },
+    ]);
+    expect(added.entryCount).toBe(3);
+    expect(added.entries.find((e) => e.itemId === b.id)).toMatchObject({ version: 1, currentVersion: 1 });
+
+    const removed = await call(t, 'DELETE', releasesUrl(`/${release.id}/entries`), manager, {
+      itemIds: [a.id, c.id],
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json().entries.map((e: { itemId: string }) => e.itemId)).toEqual([b.id]);
+
+    const missing = await call(t, 'POST', releasesUrl(`/${release.id}/entries`), manager, {
+      entries: [{ schema: 'blog-post', itemId: 'nope' }],
+    });
+    expect(missing.statusCode).toBe(404);
+    const future = await call(t, 'POST', releasesUrl(`/${release.id}/entries`), manager, {
+      entries: [{ schema: 'blog-post', itemId: b.id, version: 7 }],
+    });
+    expect(future.statusCode).toBe(400);
+  });
+
+  it('lists what blocks publishing, entry by entry: approvals and rights', async () => {
+    const p = await post();
+    const c = await copy();
+    const release = await newRelease(editor);
+    await addEntries(
+      release.id,
+      [
+        { schema: 'blog-post', itemId: p.id },
+        { schema: 'copy', itemId: c.id },
+      ],
+      editor,
+    );
+    const asEditor: Release = (await call(t, 'GET', releasesUrl(`/${release.id}`), editor)).json();
+    const copyEntry = asEditor.entries.find((e) => e.itemId === c.id)!;
+    expect(copyEntry).toMatchObject({ fullyApproved: false, canPublish: false });
+    expect(copyEntry.blockers).toEqual([
+      'You do not have permission to publish Copies',
+      'This item needs approval before publishing. Waiting for: Legal',
+    ]);
+    expect(asEditor.entries.find((e) => e.itemId === p.id)!.blockers).toEqual([]);
+    expect(asEditor.canPublish).toBe(false);
+
+    const refused = await call(t, 'POST', releasesUrl(`/${release.id}/publish`), editor);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.details.blocked).toEqual([
+      { schema: 'copy', itemId: c.id, blockers: copyEntry.blockers },
+    ]);
+    // The manager may publish copies, but the approval is still missing.
+    expect((await call(t, 'POST', releasesUrl(`/${release.id}/publish`), manager)).statusCode).toBe(409);
+    expect(await liveVersion('blog-post', p.id)).toBeNull();
+
+    expect((await approve(t, legal, team.ws, 'copy', c.id, 'legal')).statusCode).toBe(200);
+    const published = await call(t, 'POST', releasesUrl(`/${release.id}/publish`), manager);
+    expect(published.statusCode, published.body).toBe(200);
+    expect(published.json().state).toBe('published');
+    expect(await liveVersion('blog-post', p.id)).toBe(1);
+    expect(await liveVersion('copy', c.id)).toBe(1);
+  });
+
+  it('publishes pinned versions as pinned and the others at their latest', async () => {
+    const pinned = await post();
+    const latest = await post();
+    const release = await newRelease();
+    await addEntries(release.id, [
+      { schema: 'blog-post', itemId: pinned.id, version: 1 },
+      { schema: 'blog-post', itemId: latest.id },
+    ]);
+    await saveV2(pinned.id, 'Pinned v2', 'p-v2');
+    await saveV2(latest.id, 'Latest v2', 'l-v2');
+
+    const read: Release = (await call(t, 'GET', releasesUrl(`/${release.id}`), manager)).json();
+    expect(read.entries.find((e) => e.itemId === pinned.id)).toMatchObject({
+      version: 1,
+      currentVersion: 2,
+      hasNewerVersion: true,
+    });
+    expect(read.entries.find((e) => e.itemId === latest.id)).toMatchObject({
+      version: null,
+      hasNewerVersion: false,
+    });
+
+    const res = await call(t, 'POST', releasesUrl(`/${release.id}/publish`), manager);
+    expect(res.statusCode, res.body).toBe(200);
+    const pinnedItem = await getItem(t, manager, team.ws, 'blog-post', pinned.id);
+    expect(pinnedItem.published.live?.version).toBe(1);
+    expect(pinnedItem.publishStatus.live).toBe('MODIFIED');
+    expect(await liveVersion('blog-post', latest.id)).toBe(2);
+    const delivered = await t.database.db.execute(
+      sql`select data->>'name' as name from published where workspace_id = ${team.ws} and id = ${pinned.id} and stage = 'live'`,
+    );
+    expect(JSON.stringify(delivered)).toContain(`Post`);
+    expect(JSON.stringify(delivered)).not.toContain('Pinned v2');
+  });
+
+  it('is all or nothing: an entry whose item was deleted meanwhile leaves the stage as it was', async () => {
+    // Entries go in schema order: the post is copied to the stage before the deleted copy is reached.
+    const p = await post();
+    const c = await copy();
+    await approve(t, legal, team.ws, 'copy', c.id, 'legal');
+    const release = await newRelease();
+    await addEntries(release.id, [
+      { schema: 'blog-post', itemId: p.id },
+      { schema: 'copy', itemId: c.id },
+    ]);
+    expect((await call(t, 'DELETE', itemUrl(team.ws, 'copy', c.id), manager)).statusCode).toBe(200);
+    const last = await lastAuditId();
+
+    const res = await call(t, 'POST', releasesUrl(`/${release.id}/publish`), manager);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.details.blocked).toEqual([
+      { schema: 'copy', itemId: c.id, blockers: ['This item no longer exists'] },
+    ]);
+    expect(await liveVersion('blog-post', p.id)).toBeNull();
+    const read: Release = (await call(t, 'GET', releasesUrl(`/${release.id}`), manager)).json();
+    expect(read.state).toBe('draft');
+    expect(read.entries.every((e) => e.previousVersion === null)).toBe(true);
+    const audit = await auditAfter(last);
+    expect(audit).toEqual([]);
+  });
+
+  it('journals one audit row per entry plus one for the release, and one webhook event', async () => {
+    await t.database.db.insert(webhooks).values({
+      workspaceId: team.ws,
+      id: 'relhook',
+      url: 'https://hooks.example.test/in',
+      events: ['release.published', 'item.published'],
+      secret: 'sealed',
+      createdBy: manager.id,
+    });
+    const items = [await post(), await post(), await post()];
+    const release = await newRelease();
+    await addEntries(
+      release.id,
+      items.map((i) => ({ schema: 'blog-post', itemId: i.id })),
+    );
+    const last = await lastAuditId();
+    expect((await call(t, 'POST', releasesUrl(`/${release.id}/publish`), manager)).statusCode).toBe(200);
+    const audit = await auditAfter(last);
+    expect(audit.map((a) => a.action).sort()).toEqual([
+      'item.published',
+      'item.published',
+      'item.published',
+      'release.published',
+    ]);
+    const deliveries = await t.database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.workspaceId, team.ws), eq(webhookDeliveries.webhookId, 'relhook')));
+    expect(deliveries.map((d) => d.event)).toEqual(['release.published']);
+    expect(JSON.parse(deliveries[0]!.body)).toMatchObject({ release: release.id, stage: 'live', entries: 3 });
+    await t.database.db.delete(webhooks).where(eq(webhooks.id, 'relhook'));
+  });
+
+  it('publishes the entries’ references with publishRefs, and only then', async () => {
+    const cat = await createItem(t, manager, team.ws, 'marquee-assets-image-set', {
+      name: 'Cat',
+      altText: 'Cat',
+      masterImage: await uploadImage(t, manager, team.ws, await makeImage({ seed: 3 }), 'cat.png'),
+    });
+    const email = await createItem(t, manager, team.ws, 'email', {
+      name: 'Pets',
+      subject: 'Pets',
+      images: [{ id: cat.id, schemaType: cat.schema, label: 'Cat' }],
+    });
+    const release = await newRelease();
+    await addEntries(release.id, [{ schema: 'email', itemId: email.id }]);
+    const plain = await call(t, 'POST', releasesUrl(`/${release.id}/publish`), manager, {});
+    expect(plain.statusCode, plain.body).toBe(200);
+    expect(await liveVersion('marquee-assets-image-set', cat.id)).toBeNull();
+    await call(t, 'POST', releasesUrl(`/${release.id}/revert`), manager);
+
+    const withRefs = await call(t, 'POST', releasesUrl(`/${release.id}/publish`), manager, {
+      publishRefs: true,
+    });
+    expect(withRefs.statusCode, withRefs.body).toBe(200);
+    expect(await liveVersion('email', email.id)).toBe(1);
+    expect(await liveVersion('marquee-assets-image-set', cat.id)).toBe(1);
+  });
+
+  it('reverts: the previous versions come back and what was new is unpublished', async () => {
+    const old = await post();
+    expect((await publish(t, manager, team.ws, 'blog-post', old.id)).statusCode).toBe(200);
+    await saveV2(old.id, 'Old v2', 'old-v2');
+    const fresh = await post();
+    const gone = await post();
+    expect((await publish(t, manager, team.ws, 'blog-post', gone.id)).statusCode).toBe(200);
+    const release = await newRelease();
+    await addEntries(release.id, [
+      { schema: 'blog-post', itemId: old.id },
+      { schema: 'blog-post', itemId: fresh.id },
+      { schema: 'blog-post', itemId: gone.id, action: 'unpublish' },
+    ]);
+    expect((await call(t, 'POST', releasesUrl(`/${release.id}/publish`), manager)).statusCode).toBe(200);
+    expect([await liveVersion('blog-post', old.id), await liveVersion('blog-post', fresh.id)]).toEqual([
+      2, 1,
+    ]);
+    expect(await liveVersion('blog-post', gone.id)).toBeNull();
+    expect(
+      (
+        await call(t, 'POST', releasesUrl(`/${release.id}/entries`), manager, {
+          entries: [{ schema: 'blog-post', itemId: old.id }],
+        })
+      ).statusCode,
+    ).toBe(409);
+
+    expect((await call(t, 'DELETE', releasesUrl(`/${release.id}`), manager)).statusCode).toBe(409);
+
+    const reverted = await call(t, 'POST', releasesUrl(`/${release.id}/revert`), manager);
+    expect(reverted.statusCode, reverted.body).toBe(200);
+    expect(reverted.json().state).toBe('reverted');
+    expect(await liveVersion('blog-post', old.id)).toBe(1);
+    expect(await liveVersion('blog-post', fresh.id)).toBeNull();
+    expect(await liveVersion('blog-post', gone.id)).toBe(1);
+    expect((await call(t, 'POST', releasesUrl(`/${release.id}/revert`), manager)).statusCode).toBe(409);
+  });
+
+  it('refuses members without rights (403) and everyone outside the workspace (404)', async () => {
+    const p = await post();
+    const release = await newRelease();
+    await addEntries(release.id, [{ schema: 'blog-post', itemId: p.id }]);
+    for (const [method, path, body] of [
+      ['POST', '', { name: 'X', stage: 'live' }],
+      ['PATCH', `/${release.id}`, { name: 'X', updatedAt: release.updatedAt }],
+      ['DELETE', `/${release.id}`, undefined],
+      ['POST', `/${release.id}/entries`, { entries: [{ schema: 'blog-post', itemId: p.id }] }],
+      ['DELETE', `/${release.id}/entries`, { itemIds: [p.id] }],
+      ['POST', `/${release.id}/publish`, {}],
+      ['POST', `/${release.id}/revert`, undefined],
+    ] as const) {
+      const url = releasesUrl(path);
+      expect((await call(t, method, url, viewer, body)).statusCode, `${method} ${path}`).toBe(403);
+      expect((await call(t, method, url, stranger, body)).statusCode, `${method} ${path}`).toBe(404);
+      expect((await call(t, method, url, undefined, body)).statusCode, `${method} ${path}`).toBe(401);
+    }
+    expect((await call(t, 'GET', releasesUrl(`/${release.id}`), stranger)).statusCode).toBe(404);
+    expect(await liveVersion('blog-post', p.id)).toBeNull();
+
+    const other = await teamWorkspace(t, stranger, { name: 'Elsewhere', roles: {}, people: {} });
+    const theirs = await call(t, 'GET', `/api/v1/workspaces/${other.ws}/releases/${release.id}`, stranger);
+    expect(theirs.statusCode).toBe(404);
+  });
+});
