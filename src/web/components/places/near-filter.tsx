@@ -1,10 +1,11 @@
-import { useState } from 'react';
-import { Button, Group, NumberInput, Popover, Stack, Text, TextInput } from '@mantine/core';
-import { IconCurrentLocation, IconMapPin } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
+import { Button, Group, Loader, Popover } from '@mantine/core';
+import { IconMapPin } from '@tabler/icons-react';
 import { DEFAULT_NEAR_RADIUS_KM, parseNear } from '@shared/geo/address';
 import type { Point } from '@shared/geo/geohash';
-import { PlaceSearch } from './place-search';
-import { usePlacesConfig } from './places-api';
+
+// The place lookup and the radius input load when the filter is first opened: list screens paint without them.
+const NearFilterForm = lazy(() => import('./near-filter-form'));
 
 export interface NearValue {
   center: Point;
@@ -31,7 +32,6 @@ export function NearFilter({
   const [text, setText] = useState(value ? format(value.center) : '');
   const [radius, setRadius] = useState<number | string>(value?.radiusKm ?? DEFAULT_NEAR_RADIUS_KM);
   const [problem, setProblem] = useState<string | null>(null);
-  const config = usePlacesConfig(workspaceId);
 
   const handleApply = () => {
     const center = parseNear(text);
@@ -48,6 +48,10 @@ export function NearFilter({
         setText(format({ latitude: position.coords.latitude, longitude: position.coords.longitude })),
       (error) => setProblem(`Your location is not available: ${error.message || 'permission denied'}`),
     );
+  const handleClear = () => {
+    onChange(null);
+    setOpened(false);
+  };
 
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-end" width={340} shadow="md" withArrow>
@@ -61,61 +65,26 @@ export function NearFilter({
         </Button>
       </Popover.Target>
       <Popover.Dropdown>
-        <Stack gap="xs">
-          {config.data?.provider && (
-            <PlaceSearch
-              workspaceId={workspaceId}
-              label="Find a place"
-              withLocation={false}
-              withinPortal={false}
-              onPick={(address) => {
-                if (typeof address.latitude === 'number' && typeof address.longitude === 'number') {
-                  setText(format({ latitude: address.latitude, longitude: address.longitude }));
-                }
-              }}
-            />
-          )}
-          <Group gap="xs" align="flex-end" wrap="nowrap">
-            <TextInput
-              style={{ flex: 1 }}
-              label="Near latitude, longitude"
-              placeholder="48.8566, 2.3522"
-              value={text}
-              onChange={(event) => setText(event.currentTarget.value)}
-              onKeyDown={(event) => event.key === 'Enter' && handleApply()}
-            />
-            <Button
-              variant="default"
-              px="xs"
-              aria-label="My location"
-              title="My location"
-              onClick={handleMyLocation}
-            >
-              <IconCurrentLocation size={16} />
-            </Button>
-          </Group>
-          <NumberInput label="Radius (km)" min={0.1} max={20000} value={radius} onChange={setRadius} />
-          {problem && (
-            <Text size="xs" c="red">
-              {problem}
-            </Text>
-          )}
-          <Group justify="flex-end" gap="xs">
-            {value && (
-              <Button
-                variant="subtle"
-                color="gray"
-                onClick={() => {
-                  onChange(null);
-                  setOpened(false);
-                }}
-              >
-                Clear
-              </Button>
-            )}
-            <Button onClick={handleApply}>Show nearby</Button>
-          </Group>
-        </Stack>
+        <Suspense
+          fallback={
+            <Group justify="center" p="md">
+              <Loader size="sm" />
+            </Group>
+          }
+        >
+          <NearFilterForm
+            workspaceId={workspaceId}
+            text={text}
+            onTextChange={setText}
+            onPlaceFound={(point) => setText(format(point))}
+            radius={radius}
+            onRadiusChange={setRadius}
+            problem={problem}
+            onMyLocation={handleMyLocation}
+            onApply={handleApply}
+            onClear={value ? handleClear : undefined}
+          />
+        </Suspense>
       </Popover.Dropdown>
     </Popover>
   );

@@ -3,7 +3,8 @@ import { MantineProvider } from '@mantine/core';
 import { MemoryRouter } from 'react-router';
 import { click, findByText, queryByText, render, waitFor } from '@web/test/render';
 import { theme } from '../../app/theme';
-import { QuickView, QuickViewLevelProvider, useQuickViewLevel } from './quick-view';
+import { QuickView } from './quick-view';
+import { QuickViewLevelProvider, useQuickViewLevel } from './quick-view-level';
 
 function Level() {
   return <span data-testid="level">{useQuickViewLevel()}</span>;

@@ -1,18 +1,9 @@
-import { createContext, useContext, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Anchor, Box, Button, Drawer, Group, Kbd, Stack, Text } from '@mantine/core';
 import { IconArrowUpRight, IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { QuickViewLevelProvider, useQuickViewLevel } from './quick-view-level';
 import { CLOSE_WHILE_EDITING_MESSAGE, quickViewWidth } from './quick-view-width';
-
-/** How many quick view panels enclose this part of the page: 0 on a plain page. */
-const QuickViewLevelContext = createContext(0);
-
-/** Inside a quick view (or any modal that provides a level) lists open nested panels instead of navigating. */
-export const useQuickViewLevel = () => useContext(QuickViewLevelContext);
-
-export function QuickViewLevelProvider({ level, children }: { level: number; children: ReactNode }) {
-  return <QuickViewLevelContext.Provider value={level}>{children}</QuickViewLevelContext.Provider>;
-}
 
 export interface QuickViewProps {
   opened: boolean;

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Alert, Button, Center, Paper, SimpleGrid, Skeleton, Stack } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
@@ -6,17 +6,21 @@ import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import { PageHeader } from '@web/components/page-header';
 import { NearFilter, type NearValue } from '@web/components/places/near-filter';
-import { useQuickViewLevel } from '@web/components/quick-view/quick-view';
+import { useQuickViewLevel } from '@web/components/quick-view/quick-view-level';
 import { errorMessage } from '@web/lib/api-client';
 import { useMembers } from '../api/get-members';
 import type { ListQuery } from '../api/keys';
 import { itemPathOf } from '../item-paths';
 import { ItemEntry } from './item-entry';
-import { ItemQuickViewPanel } from './item-quick-view';
 import { ItemSearchInput } from './item-search-input';
 import { ItemsEmptyState } from './items-empty-state';
 import { useItemListQuery } from './use-item-list-query';
 import { ViewModeToggle, useViewMode, type ViewMode } from './view-mode-toggle';
+
+// The quick view panel (a drawer) loads when an item is first peeked at: list screens paint without it.
+const ItemQuickViewPanel = lazy(() =>
+  import('./item-quick-view').then((m) => ({ default: m.ItemQuickViewPanel })),
+);
 
 export interface ItemListProps {
   workspace: Workspace;
@@ -169,13 +173,15 @@ export function ItemList({
         </ItemEntries>
       )}
       {peek && (
-        <ItemQuickViewPanel
-          workspace={workspace}
-          schema={peek.schema}
-          id={peek.id}
-          opened={!!peek}
-          onClose={() => setPeek(null)}
-        />
+        <Suspense fallback={null}>
+          <ItemQuickViewPanel
+            workspace={workspace}
+            schema={peek.schema}
+            id={peek.id}
+            opened={!!peek}
+            onClose={() => setPeek(null)}
+          />
+        </Suspense>
       )}
     </>
   );

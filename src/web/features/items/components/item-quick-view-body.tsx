@@ -4,7 +4,7 @@ import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import { domainOfSchema, getSchema } from '@shared/schemas/catalogue';
 import { ItemForm, type ItemFormMode } from '@web/components/item-form/item-form';
-import { useQuickViewLevel } from '@web/components/quick-view/quick-view';
+import { useQuickViewLevel } from '@web/components/quick-view/quick-view-level';
 import { useMembers } from '../api/get-members';
 import { userLabel } from '../item-labels';
 import { ItemConflictAlert } from './conflict-alert';

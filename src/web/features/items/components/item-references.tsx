@@ -5,7 +5,7 @@ import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import { getSchema } from '@shared/schemas/catalogue';
 import { UNNAMED_ITEM } from '@shared/validation/messages';
-import { useQuickViewLevel } from '@web/components/quick-view/quick-view';
+import { useQuickViewLevel } from '@web/components/quick-view/quick-view-level';
 import { SchemaIcon } from '@web/components/schema-icon';
 import { itemPathOf } from '../item-paths';
 
