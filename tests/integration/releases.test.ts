@@ -344,6 +344,41 @@ describe('releases', () => {
     expect((await call(t, 'POST', releasesUrl(`/${release.id}/revert`), manager)).statusCode).toBe(409);
   });
 
+  it('answers bad input with a 400 naming the field, and writes nothing', async () => {
+    const release = await newRelease();
+    const before = (await call(t, 'GET', releasesUrl(), manager)).json().releases.length;
+    const deep = `{"name":"Deep","stage":"live","description":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    const bad: [string, string, unknown, RegExp][] = [
+      ['POST', releasesUrl(), { name: 'Nul\u0000name', stage: 'live' }, /name/],
+      ['POST', releasesUrl(), { name: 'x'.repeat(201), stage: 'live' }, /name/],
+      ['POST', releasesUrl(), { name: ['Launch'], stage: 'live' }, /name/],
+      ['POST', releasesUrl(), Buffer.from(deep), /./],
+      ['POST', releasesUrl(), { name: 'Huge', stage: 'live', description: 'x'.repeat(3_000_000) }, /./],
+      ['POST', releasesUrl(`/${release.id}/entries`), { entries: [] }, /entries/],
+      ['POST', releasesUrl(`/${release.id}/entries`), { entries: [{ schema: 'blog-post' }] }, /itemId/],
+      ['DELETE', releasesUrl(`/${release.id}/entries`), { itemIds: 'all' }, /itemIds/],
+      ['PATCH', releasesUrl(`/${release.id}`), { name: 'No updatedAt' }, /updatedAt/],
+    ];
+    for (const [method, url, body, field] of bad) {
+      const json = { 'content-type': 'application/json' };
+      const res = await call(t, method as 'POST', url, manager, body as object, json);
+      expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(res.body).toMatch(field);
+    }
+    // Names that are also JavaScript's own properties are just names.
+    const odd = await call(t, 'POST', releasesUrl(), manager, { name: 'constructor', stage: 'live' });
+    expect(odd.statusCode).toBe(201);
+    const unknownItem = await call(t, 'POST', releasesUrl(`/${release.id}/entries`), manager, {
+      entries: [{ schema: 'blog-post', itemId: '__proto__' }],
+    });
+    expect(unknownItem.statusCode).toBeLessThan(500);
+    expect((await call(t, 'GET', releasesUrl(), manager)).json().releases).toHaveLength(before + 1);
+    expect((await call(t, 'GET', releasesUrl(`/${release.id}`), manager)).json().entries).toHaveLength(
+      unknownItem.statusCode < 300 ? 1 : 0,
+    );
+  });
+
   it('refuses members without rights (403) and everyone outside the workspace (404)', async () => {
     const p = await post();
     const release = await newRelease();
