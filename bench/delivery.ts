@@ -8,7 +8,8 @@
  * time per answer, its PostgreSQL backends' when PostgreSQL runs on this machine.
  *
  *   npm run bench -- delivery     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test;
- *                                  BENCH_DELIVERY_ITEMS, default 1,000,000; BENCH_DELIVERY_WORKSPACES, 100)
+ *                                  BENCH_DELIVERY_ITEMS, default 1,000,000; BENCH_DELIVERY_WORKSPACES, 100;
+ *                                  BENCH_ROUNDS, default 1: the scenarios in turn that many times)
  *
  * BENCH_SERVER_ARGS passes node flags to the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
@@ -27,6 +28,8 @@ const WORKSPACES = Number(process.env.BENCH_DELIVERY_WORKSPACES ?? 100);
 const PER_WORKSPACE = Math.floor(ITEM_COUNT / WORKSPACES);
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const WARMUP = 3;
+/** How many times the scenarios run in turn (BENCH_ROUNDS): the shares of each round are printed. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 const PORT = 8185;
 const BARE_PORT = 8186;
@@ -201,17 +204,12 @@ async function main() {
         return { ...req, path, headers: { ...req.headers, authorization: site.authorization } };
       },
     };
+    // Each delivery route just before the bare route answering its JSON, so that the pair meets the
+    // same machine: on a shared one, the rate of either moves by half within a minute.
     const scenarios: [string, autocannon.Options][] = [
       ['delivery list (first page of 12, random workspace)', { url: BASE, requests: [anyList] }],
-      ['delivery single (random item, random workspace)', { url: BASE, requests: [anySingle] }],
-      [
-        'item API list (first page of 12)',
-        {
-          url: `${BASE}/api/v1/workspaces/${first.ws}/items/blog-post?limit=12`,
-          headers: { authorization: `Bearer ${token}` },
-        },
-      ],
       ['bare Fastify, same list JSON', { url: `${BARE}/list` }],
+      ['delivery single (random item, random workspace)', { url: BASE, requests: [anySingle] }],
       [
         'bare Fastify, same single JSON',
         {
@@ -219,18 +217,36 @@ async function main() {
           requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/single/${randomId()}` }) }],
         },
       ],
+      [
+        'item API list (first page of 12)',
+        {
+          url: `${BASE}/api/v1/workspaces/${first.ws}/items/blog-post?limit=12`,
+          headers: { authorization: `Bearer ${token}` },
+        },
+      ],
     ];
     const results: LoadResult[] = [];
     // BENCH_SCENARIOS=single,bare runs only the scenarios whose names hold one of those words.
     const only = process.env.BENCH_SCENARIOS?.split(',');
     const chosen = scenarios.filter(([name]) => !only || only.some((word) => name.includes(word)));
-    for (const [name, options] of chosen) {
-      await load(name, { ...options, duration: WARMUP });
-      const isBare = name.startsWith('bare');
-      const backends = isBare ? [] : await databaseBackends(db, url);
-      results.push(
-        await load(name, { ...options, duration: DURATION }, isBare ? bare.pid : server.pid, backends),
-      );
+    const shares: { list: number; single: number }[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const ofRound: LoadResult[] = [];
+      for (const [name, options] of chosen) {
+        await load(name, { ...options, duration: WARMUP });
+        const isBare = name.startsWith('bare');
+        const backends = isBare ? [] : await databaseBackends(db, url);
+        const label = ROUNDS > 1 ? `${name} #${round}` : name;
+        ofRound.push(
+          await load(label, { ...options, duration: DURATION }, isBare ? bare.pid : server.pid, backends),
+        );
+      }
+      const rate = (name: string) => ofRound.find((r) => r.name.startsWith(name))?.reqPerSec ?? NaN;
+      shares.push({
+        list: rate('delivery list') / rate('bare Fastify, same list'),
+        single: rate('delivery single') / rate('bare Fastify, same single'),
+      });
+      results.push(...ofRound);
     }
     // One connection: no queueing, so the latency is the server's own time (plus loopback).
     for (const [name, options] of chosen.filter(([name]) => name.startsWith('delivery'))) {
@@ -239,11 +255,11 @@ async function main() {
       );
     }
     console.table(results);
-    const rate = (name: string) => results.find((r) => r.name.startsWith(name))?.reqPerSec ?? NaN;
-    const listShare = rate('delivery list') / rate('bare Fastify, same list');
-    const singleShare = rate('delivery single') / rate('bare Fastify, same single');
-    console.log(
-      `delivery list at ${(100 * listShare).toFixed(0)}% and single at ${(100 * singleShare).toFixed(0)}% of the bare route (budget ≥ 25%)`,
+    const percent = (share: number) => `${(100 * share).toFixed(0)}%`;
+    shares.forEach((share, at) =>
+      console.log(
+        `${ROUNDS > 1 ? `round ${at + 1}: ` : ''}delivery list at ${percent(share.list)} and single at ${percent(share.single)} of the bare route (budget ≥ 25%)`,
+      ),
     );
     printCurve(memory.stop());
   } finally {

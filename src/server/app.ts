@@ -58,7 +58,7 @@ import { ingestRoutes, sdkRoutes, writeKeyRoutes } from './ingest/routes';
 import { ingestCacheOf } from './ingest/cache';
 import { auditRoutes } from './audit/routes';
 import { emailHookRoutes, emailPublicRoutes } from './campaigns/public-routes';
-import { deliveryRoutes } from './delivery/routes';
+import { DELIVERY_PREFIX, deliveryRoutes } from './delivery/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { senderRoutes } from './senders/routes';
 import { campaignRoutes } from './campaigns/routes';
@@ -206,23 +206,27 @@ async function registerHttpBasics(app: FastifyInstance, config: Config) {
   registerInputGuards(app);
 
   await app.register(cookie);
-  registerSecurityHeaders(app, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...tileSources(config.places.tileUrl)],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'"],
-        upgradeInsecureRequests: null,
+  registerSecurityHeaders(
+    app,
+    {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'blob:', ...tileSources(config.places.tileUrl)],
+          connectSrc: ["'self'"],
+          workerSrc: ["'self'"],
+          upgradeInsecureRequests: null,
+        },
       },
+      crossOriginEmbedderPolicy: false,
+      // The service auth pop-up passes through the provider's origin and must keep its opener.
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+      hsts: false,
     },
-    crossOriginEmbedderPolicy: false,
-    // The service auth pop-up passes through the provider's origin and must keep its opener.
-    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-    hsts: false,
-  });
+    `${DELIVERY_PREFIX}/`,
+  );
   await app.register(rateLimit, { global: false });
 }
 
@@ -350,7 +354,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
     { prefix: '/fun' },
   );
   // DESIGN §5: read-only published content for websites and apps, with workspace API keys.
-  await app.register(async (deliveryApi) => deliveryRoutes(deliveryApi, ctx), { prefix: '/delivery/v1' });
+  await app.register(async (deliveryApi) => deliveryRoutes(deliveryApi, ctx), { prefix: DELIVERY_PREFIX });
   // Events from websites and apps with workspace write keys, and the browser script that sends them.
   await app.register(async (ingestApi) => ingestRoutes(ingestApi, ctx), { prefix: '/ingest/v1' });
   await sdkRoutes(app);

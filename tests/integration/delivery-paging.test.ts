@@ -1,5 +1,6 @@
 import { and, eq, like, sql } from 'drizzle-orm';
 import { published } from '@server/db/schema';
+import type { ApiKeyRow } from '@server/api-keys/repository';
 import { DeliveryCache } from '@server/delivery/cache';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { verifiedUser, type TestUser } from '../factories/users';
@@ -170,5 +171,26 @@ describe('the delivery cache', () => {
     expect((await cache.answer(list, render)).body).toBe('3');
     cache.apply({ kind: 'stage', workspaceId: 'ws', stage: 'live' });
     expect((await cache.answer(list, render)).body).toBe('4');
+  });
+
+  it("does not keep a key read while the workspace's keys changed", async () => {
+    const cache = new DeliveryCache();
+    const row = { workspaceId: 'ws', id: 'k1' } as ApiKeyRow;
+    let reads = 0;
+    const read = async (revokeMeanwhile: boolean) => {
+      reads++;
+      if (revokeMeanwhile) cache.apply({ kind: 'keys', workspaceId: 'ws' });
+      return row;
+    };
+    // Read while a revoke came in: sent, not kept, so the next request reads again.
+    expect(await cache.apiKey('mq_token', () => read(true))).toBe(row);
+    expect(await cache.apiKey('mq_token', () => read(false))).toBe(row);
+    expect(reads).toBe(2);
+    // Kept once read undisturbed; a change of the workspace's keys drops it.
+    expect(await cache.apiKey('mq_token', () => read(false))).toBe(row);
+    expect(reads).toBe(2);
+    cache.apply({ kind: 'keys', workspaceId: 'ws' });
+    expect(await cache.apiKey('mq_token', () => read(false))).toBe(row);
+    expect(reads).toBe(3);
   });
 });

@@ -254,6 +254,29 @@ describe('delivery API', () => {
     expect(res.headers['access-control-allow-headers']).toContain('Authorization');
   });
 
+  it("sends a JSON API's security headers, not a web page's, on answers, errors and unknown routes", async () => {
+    const { key } = await newKey(['live']);
+    const answers = [
+      await read(`${team.ws}/live/items/blog-post`, key),
+      await read(`${team.ws}/live/items/blog-post`),
+      await read(`${team.ws}/live/nothing-here/at/all`, key),
+    ];
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 401, 404]);
+    expect(answers[2].json().error.message).toBe(
+      `No route GET /delivery/v1/${team.ws}/live/nothing-here/at/all`,
+    );
+    for (const res of answers) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['x-frame-options']).toBeUndefined();
+    }
+    // The app's other answers keep helmet's whole set.
+    const other = await t.app.inject({ method: 'GET', url: '/api/v1/nothing-here' });
+    expect(other.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(other.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+
   it('pages with a cursor, picks fields, filters and orders on top-level fields', async () => {
     const paged = await teamWorkspace(t, manager, { name: 'Paged Delivery', roles: {}, people: {} });
     const { key } = await newKey(['live'], paged.ws);

@@ -37,6 +37,8 @@ export class DeliveryCache implements ChangeSubscriber {
   private readonly asked = new Set<number>();
   /** Counts the changes heard, so a render that overlapped one is not kept. */
   private changes = 0;
+  /** Counts the key changes heard, so a key read that overlapped one is not kept. */
+  private keyChanges = 0;
   /** Set when copies are read from a replica: an answer it had not caught up for is sent, not kept. */
   replica?: ReplicaLag;
 
@@ -79,12 +81,18 @@ export class DeliveryCache implements ChangeSubscriber {
     return false;
   }
 
-  async apiKey(hash: string, load: () => Promise<ApiKeyRow | undefined>) {
-    const kept = this.keys.get(hash);
+  /**
+   * The key row of a bearer token (kept by the token, which never leaves this process), or what `load`
+   * reads; not kept when keys changed while it read, so a revoked key is refused from then on.
+   */
+  async apiKey(token: string, load: () => Promise<ApiKeyRow | undefined>) {
+    const kept = this.keys.get(token);
     if (kept && kept.until > Date.now()) return kept.row ?? undefined;
+    const keyChangesBefore = this.keyChanges;
     const row = await load();
+    if (this.keyChanges !== keyChangesBefore) return row;
     if (this.keys.size >= MAX_KEYS) this.keys.clear();
-    this.keys.set(hash, { row: row ?? null, until: Date.now() + MAX_AGE_MS });
+    this.keys.set(token, { row: row ?? null, until: Date.now() + MAX_AGE_MS });
     return row;
   }
 
@@ -97,8 +105,9 @@ export class DeliveryCache implements ChangeSubscriber {
 
   /** A key of the workspace was created or revoked. */
   dropKeys(workspaceId: string) {
-    for (const [hash, { row }] of this.keys)
-      if (!row || row.workspaceId === workspaceId) this.keys.delete(hash);
+    this.keyChanges++;
+    for (const [token, { row }] of this.keys)
+      if (!row || row.workspaceId === workspaceId) this.keys.delete(token);
   }
 
   /** The bytes the kept answers take, as counted against the budget. */
@@ -108,6 +117,7 @@ export class DeliveryCache implements ChangeSubscriber {
 
   clear() {
     this.changes++;
+    this.keyChanges++;
     this.answers.clear();
     this.keys.clear();
   }

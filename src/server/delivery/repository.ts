@@ -68,34 +68,57 @@ const COPIES_BY_KEY = `
          and p.id = wanted.key->>2 and p.stage = wanted.key->>3`;
 
 /**
+ * At most this many batches of copies are read at a time: while they are under way, the copies asked for
+ * meanwhile gather into the next batch. Under load, every statement PostgreSQL runs and every write to
+ * its socket serves more answers; a lone request still reads at once.
+ */
+const BATCHES_IN_FLIGHT = 2;
+
+/**
  * Copies asked for by id while the event loop handles one round of I/O are read together, whatever
  * their workspaces: one statement by primary key for all of them (under load, the single reads of
  * several requests share a round trip and a write to the socket). No memo: the delivery cache keeps
  * answers.
  */
-const copyLoader = preparedPerDb(
-  (db) =>
-    new DataLoader<CopyKey, Copy | undefined, string>(
-      async (keys) => {
-        const wanted = JSON.stringify(keys.map((key) => [key.workspaceId, key.schema, key.id, key.stage]));
-        const found: (Copy | undefined)[] = new Array(keys.length).fill(undefined);
-        for (const row of await queryRows<CopyRow>(db, COPIES_BY_KEY, [wanted])) {
-          found[Number(row.at) - 1] = {
-            id: row.id,
-            schema: row.schema,
-            version: row.version,
-            publishedAt: new Date(row.published_at),
-            data: row.data,
-            refs: row.refs,
-            slug: row.slug,
-            previousSlugs: row.previous_slugs,
-          };
-        }
-        return found;
-      },
-      { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch), maxBatchSize: 100 },
-    ),
-);
+const copyLoader = preparedPerDb((db) => {
+  let inFlight = 0;
+  const waiting: (() => void)[] = [];
+  const readBatch = async (keys: readonly CopyKey[]) => {
+    const wanted = JSON.stringify(keys.map((key) => [key.workspaceId, key.schema, key.id, key.stage]));
+    const found: (Copy | undefined)[] = new Array(keys.length).fill(undefined);
+    for (const row of await queryRows<CopyRow>(db, COPIES_BY_KEY, [wanted])) {
+      found[Number(row.at) - 1] = {
+        id: row.id,
+        schema: row.schema,
+        version: row.version,
+        publishedAt: new Date(row.published_at),
+        data: row.data,
+        refs: row.refs,
+        slug: row.slug,
+        previousSlugs: row.previous_slugs,
+      };
+    }
+    return found;
+  };
+  return new DataLoader<CopyKey, Copy | undefined, string>(
+    async (keys) => {
+      inFlight++;
+      try {
+        return await readBatch(keys);
+      } finally {
+        inFlight--;
+        waiting.shift()?.();
+      }
+    },
+    {
+      cache: false,
+      // A batch takes keys until it is dispatched: one that waits for a slot keeps gathering them.
+      batchScheduleFn: (dispatch) =>
+        setImmediate(() => (inFlight < BATCHES_IN_FLIGHT ? dispatch() : waiting.push(dispatch))),
+      maxBatchSize: 100,
+    },
+  );
+});
 
 /** A copy by id (the delivery API's most frequent read), batched with the others asked for meanwhile. */
 export function copyById(db: Db, place: DeliveredPlace, id: string): Promise<Copy | undefined> {

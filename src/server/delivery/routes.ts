@@ -5,6 +5,7 @@ import { DeliveredItemSchema, DeliveryList, DeliveryQuery } from '@shared/api/de
 import { ItemId, SchemaName, StageParam } from '@shared/api/items';
 import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
+import { JSON_API_SECURITY_HEADERS } from '../http/security-headers';
 import type { Rendered } from './cache';
 import * as delivery from './service';
 
@@ -23,11 +24,16 @@ const SlugParams = ListParams.extend({
 const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=600';
 const CACHE_CONTROL_PURGED = `${CACHE_CONTROL}, s-maxage=86400`;
 
-const CORS_HEADERS = {
+/** Where the delivery API is mounted; its answers carry its own, shorter set of security headers. */
+export const DELIVERY_PREFIX = '/delivery/v1';
+
+/** Every answer's, errors' too: open CORS and the security headers of a JSON API. */
+const ANSWER_HEADERS = Object.freeze({
+  ...JSON_API_SECURITY_HEADERS,
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'ETag',
   'cross-origin-resource-policy': 'cross-origin',
-};
+});
 
 function queryTextOf(request: FastifyRequest) {
   const at = request.url.indexOf('?');
@@ -67,10 +73,16 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
 
   // Open CORS: any site may read with a key; errors carry the headers too so browsers can show them.
   app.addHook('onSend', (_request, reply, payload, done) => {
-    reply.headers(CORS_HEADERS);
+    reply.headers(ANSWER_HEADERS);
     if (reply.statusCode >= 400) reply.header('cache-control', 'no-store');
     done(null, payload);
   });
+  // Here, not the app's: so that its answer gets the headers above.
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({
+      error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}` },
+    }),
+  );
   app.options('/*', { schema: { hide: true } }, async (_request, reply) =>
     reply
       .code(204)

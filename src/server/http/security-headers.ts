@@ -23,11 +23,28 @@ export function securityHeadersOf(options: Readonly<HelmetOptions>): Record<stri
   return headers;
 }
 
-/** Sends helmet's headers with every answer of the app (routes may still set their own on top). */
-export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>) {
+/**
+ * What a JSON API's answers need of them: no MIME sniffing, and nothing to load or frame should one be
+ * opened as a page. The rest of helmet's set is for HTML documents.
+ */
+export const JSON_API_SECURITY_HEADERS = Object.freeze({
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+});
+
+/**
+ * Sends helmet's headers with every answer of the app (routes may still set their own on top), but for
+ * URLs under `apiPrefix`: that API sends JSON_API_SECURITY_HEADERS itself (every header costs CPU time
+ * on an answer of a few hundred bytes).
+ */
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: Readonly<HelmetOptions>,
+  apiPrefix?: string,
+) {
   const headers = securityHeadersOf(options);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (apiPrefix === undefined || !request.url.startsWith(apiPrefix)) reply.headers(headers);
     done();
   });
 }
