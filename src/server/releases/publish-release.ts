@@ -68,7 +68,7 @@ export async function publishRelease(
   ctx: AppContext,
   access: WorkspaceAccess,
   id: string,
-  options: { publishRefs: boolean },
+  options: { publishRefs: boolean; scheduled?: boolean },
 ) {
   requirePublisher(access);
   const at = new Date();
@@ -137,6 +137,12 @@ export async function publishRelease(
       publishedBy: access.user.id,
       updatedAt: at,
       updatedBy: access.user.id,
+      // Run by its schedule: done; published by hand: a schedule still waiting has nothing left to do.
+      ...(options.scheduled
+        ? { scheduleStatus: 'done' as const, ranAt: at, lastError: null, leaseUntil: null }
+        : release.scheduleStatus === 'pending'
+          ? { scheduleStatus: null, leaseUntil: null }
+          : {}),
     });
     await journalRelease(tx, access, published, done, 'release.published');
   });

@@ -20,6 +20,7 @@ import { copiesOf } from '../publishing/repository';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { entryState, type EntryState } from './entry-state';
 import * as repo from './repository';
+import { queueScheduledPublish, scheduleFields } from './schedule-repository';
 
 /** Releases are for members who may publish something: anyone else is refused every change. */
 export function requirePublisher(access: WorkspaceAccess) {
@@ -56,7 +57,19 @@ const toSummary = (row: repo.ReleaseRow, entryCount: number): ReleaseSummary => 
   updatedBy: row.updatedBy,
   publishedAt: row.publishedAt?.toISOString() ?? null,
   publishedBy: row.publishedBy,
+  scheduleStatus: row.scheduleStatus,
+  scheduledBy: row.scheduledBy,
+  lastError: row.lastError,
+  ranAt: row.ranAt?.toISOString() ?? null,
 });
+
+/** A publish time as set by a request: a time to come, or none. */
+function publishTimeOf(publishAt: string | null | undefined) {
+  if (!publishAt) return null;
+  const at = new Date(publishAt);
+  if (at.getTime() <= Date.now()) throw badRequest(RELEASE_MESSAGES.inThePast);
+  return at;
+}
 
 function stageOf(access: WorkspaceAccess, stage: string) {
   try {
@@ -86,6 +99,7 @@ export async function listReleases(ctx: AppContext, access: WorkspaceAccess) {
 export async function createRelease(ctx: AppContext, access: WorkspaceAccess, body: CreateReleaseBody) {
   requirePublisher(access);
   const stage = stageOf(access, body.stage);
+  const publishAt = publishTimeOf(body.publishAt);
   const now = new Date();
   const row = await ctx.db.transaction(async (tx) => {
     const inserted = await repo.insertRelease(tx, {
@@ -94,12 +108,14 @@ export async function createRelease(ctx: AppContext, access: WorkspaceAccess, bo
       name: body.name,
       description: body.description ?? '',
       stage,
-      publishAt: body.publishAt ? new Date(body.publishAt) : null,
+      publishAt,
       publishAtTz: body.publishAtTz ?? null,
       createdBy: access.user.id,
       updatedAt: now,
       updatedBy: access.user.id,
+      ...(publishAt ? scheduleFields(publishAt, access.user.id) : {}),
     });
+    if (publishAt) await queueScheduledPublish(tx, inserted, publishAt);
     await journal(tx, { audit: [releaseAudit(access, inserted, 'release.created', { stage })] });
     return inserted;
   });
@@ -181,15 +197,22 @@ export async function updateRelease(
   const stage = body.stage === undefined ? undefined : stageOf(access, body.stage);
   const row = await changeDraft(ctx, access, id, async (tx, release) => {
     if (release.updatedAt.getTime() !== basedOn.getTime()) throw conflict(RELEASE_MESSAGES.stale);
+    // A new time (or none) schedules the release again, to run with the rights of whoever set it.
+    const newTime =
+      body.publishAt !== undefined &&
+      (body.publishAt ? new Date(body.publishAt).getTime() : null) !== (release.publishAt?.getTime() ?? null);
+    const publishAt = newTime ? publishTimeOf(body.publishAt) : undefined;
     const updated = await repo.updateRelease(tx, access.workspace.id, id, {
       name: body.name,
       description: body.description,
       stage,
-      publishAt: body.publishAt === undefined ? undefined : body.publishAt ? new Date(body.publishAt) : null,
+      publishAt,
       publishAtTz: body.publishAtTz,
       updatedAt: new Date(),
       updatedBy: access.user.id,
+      ...(publishAt !== undefined ? scheduleFields(publishAt, access.user.id) : {}),
     });
+    if (publishAt) await queueScheduledPublish(tx, updated, publishAt);
     await journal(tx, { audit: [releaseAudit(access, updated, 'release.updated')] });
     return updated;
   });
