@@ -90,7 +90,7 @@ describe('scheduled releases', () => {
       { schema: 'blog-post', id: a.id },
       { schema: 'blog-post', id: b.id },
     ]);
-    const scheduled = await schedule(release, soon(600));
+    const scheduled = await schedule(release, soon(1500));
     expect(scheduled).toMatchObject({
       scheduleStatus: 'pending',
       scheduledBy: publisher.id,
@@ -113,7 +113,7 @@ describe('scheduled releases', () => {
       { schema: 'blog-post', id: a.id },
       { schema: 'copy', id: c.id },
     ]);
-    await schedule(release, soon(400));
+    await schedule(release, soon(1500));
     await waitForSchedule(release.id, 'refused');
     const refused = await read(release.id);
     expect(refused.state).toBe('draft');
@@ -126,7 +126,7 @@ describe('scheduled releases', () => {
   it('are refused at run time when the scheduler lost the right to publish', async () => {
     const a = await post();
     const release = await releaseOf([{ schema: 'blog-post', id: a.id }]);
-    await schedule(release, soon(1500));
+    await schedule(release, soon(3000));
     const demoted = await call(t, 'PATCH', `/api/v1/workspaces/${team.ws}/members/${publisher.id}`, manager, {
       roles: ['viewer'],
     });
@@ -146,11 +146,12 @@ describe('scheduled releases', () => {
     const [a, b] = [await post(), await post()];
     const moved = await releaseOf([{ schema: 'blog-post', id: a.id }]);
     const later = await schedule(moved, soon(60 * 60_000));
-    const earlier = await schedule(later, soon(400));
+    const earlier = await schedule(later, soon(2000));
     expect(earlier.scheduleStatus).toBe('pending');
 
     const cleared = await releaseOf([{ schema: 'blog-post', id: b.id }]);
-    const timed = await schedule(cleared, soon(300));
+    // Time enough to clear it before it comes due, on a busy machine too.
+    const timed = await schedule(cleared, soon(4000));
     const none = await schedule(timed, null);
     expect(none).toMatchObject({ publishAt: null, scheduleStatus: null, scheduledBy: null });
 
@@ -163,7 +164,7 @@ describe('scheduled releases', () => {
           sql`select state from pgboss.job where name = 'release-publish' and data->>'id' = ${cleared.id}`,
         ),
       ).map((job) => job.state);
-    await expect.poll(jobs, { timeout: 10_000 }).toEqual(['completed']);
+    await expect.poll(jobs, { timeout: 15_000 }).toEqual(['completed']);
     expect((await read(cleared.id)).state).toBe('draft');
     expect(await liveVersion('blog-post', b.id)).toBeNull();
   });

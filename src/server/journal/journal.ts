@@ -82,7 +82,15 @@ interface ItemEvent {
 
 /** A webhook event about a release as a whole: one delivery per subscribed webhook, however many items it holds. */
 interface ReleaseEvent {
-  release: { workspaceId: string; id: string; stage: string; schemas: string[]; entries: number };
+  release: {
+    workspaceId: string;
+    id: string;
+    stage: string;
+    schemas: string[];
+    entries: number;
+    /** The items it put in the stage (with their version) or took out of it. */
+    items: { id: string; schema: string; action: 'publish' | 'unpublish'; version: number | null }[];
+  };
   event: Extract<WebhookEvent, `release.${string}`>;
 }
 
@@ -103,7 +111,9 @@ export interface JournalEntry {
  * none can forget one of them.
  */
 export async function journal(tx: Tx | Db, entry: JournalEntry) {
-  if (entry.audit?.length) await tx.insert(auditLog).values(entry.audit.map(auditValues));
+  // In slices: one statement's parameters are limited (a release of thousands of items has a row each).
+  for (let at = 0; at < (entry.audit?.length ?? 0); at += AUDIT_ROWS_PER_INSERT)
+    await tx.insert(auditLog).values(entry.audit!.slice(at, at + AUDIT_ROWS_PER_INSERT).map(auditValues));
   for (const event of entry.events ?? [])
     await tx.execute('release' in event ? releaseOutboxRowsOf(event) : outboxRowsOf(event));
   if (entry.purge) await queuePurge(tx, entry.purge);
@@ -118,6 +128,8 @@ export async function journal(tx: Tx | Db, entry: JournalEntry) {
   }
   await announceChanges(tx, ...changes);
 }
+
+const AUDIT_ROWS_PER_INSERT = 2000;
 
 /** Announces account-level changes (a user's name, sign-out, revoked sessions), which keep no audit row. */
 export const journalAccountChange = (db: Db | Tx, ...changes: Change[]) => announceChanges(db, ...changes);
@@ -176,6 +188,7 @@ function releaseOutboxRowsOf({ release, event }: ReleaseEvent): SQL {
     select workspace_id, delivery_id, webhook_id, ${event}::text,
       json_build_object('id', delivery_id, 'event', ${event}::text, 'workspace', workspace_id, 'release', ${release.id}::text,
         'stage', ${release.stage}::text, 'entries', ${release.entries}::int,
+        'items', ${JSON.stringify(release.items)}::json,
         'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
     from (
       select w.workspace_id, w.id as webhook_id, gen_random_uuid()::text as delivery_id

@@ -16,9 +16,8 @@ import { resolveStage } from '../items/service';
 import { schemaIn } from '../items/scope';
 import { actorOf, itemLabel, journal, type AuditRecord } from '../journal/journal';
 import { randomId } from '../lib/ids';
-import { copiesOf } from '../publishing/repository';
 import type { WorkspaceAccess } from '../workspaces/access';
-import { entryState, type EntryState } from './entry-state';
+import { entryStates, type EntryState } from './entry-state';
 import * as repo from './repository';
 import { queueScheduledPublish, scheduleFields } from './schedule-repository';
 
@@ -122,26 +121,12 @@ export async function createRelease(ctx: AppContext, access: WorkspaceAccess, bo
   return toSummary(row, 0);
 }
 
-/** What is in the release's stage for each of its entries now, by `schema/id`. */
-export async function stageVersions(
-  db: AppContext['db'] | Tx,
-  release: repo.ReleaseRow,
-  entries: repo.ReleaseEntryRow[],
-) {
-  const keys = entries.map((e) => ({ schema: e.schema, id: e.itemId }));
-  const copies = await copiesOf(db, release.workspaceId, keys);
-  return new Map(
-    copies.filter((c) => c.stage === release.stage).map((c) => [`${c.schema}/${c.id}`, c.version]),
-  );
-}
-
 /** A release with each entry's state: the version to publish, approvals, rights and what blocks it. */
 export async function getRelease(ctx: AppContext, access: WorkspaceAccess, id: string): Promise<Release> {
   const row = await requireRelease(ctx.db, access, id);
   const entries = await repo.listEntries(ctx.db, access.workspace.id, id);
-  const states: EntryState[] = [];
-  for (const entry of entries) states.push(await entryState(ctx.db, access, entry));
-  const stageVersion = await stageVersions(ctx.db, row, entries);
+  const states = await entryStates(ctx.db, access, row, entries);
+  const stageVersion = await repo.stageVersionsOf(ctx.db, row);
   const presented = states.map((s) =>
     presentEntry(s, stageVersion.get(`${s.entry.schema}/${s.entry.itemId}`)),
   );

@@ -19,6 +19,10 @@ export const RELEASE_MESSAGES = {
   noRights: 'You do not have permission to publish any item type',
   itemNotFound: (id: string) => `Item "${id}" not found`,
   inThePast: 'publishAt: Choose a time in the future',
+  changedSince: (names: string[]) =>
+    `Published again since this release, so a revert would overwrite newer work: ${
+      names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ')
+    }`,
   schedulerGone: (name: string) => `${name} is no longer a member of the workspace`,
 } as const;
 
