@@ -106,6 +106,26 @@ export async function recordOutcomes(tx: Tx, release: ReleaseRow) {
     where e.workspace_id = ${release.workspaceId} and e.release_id = ${release.id}`);
 }
 
+/** The current version of each of the items that exist, by `schema/id`, in one statement. */
+export async function currentVersionsOf(
+  db: Db | Tx,
+  workspaceId: string,
+  keys: { schema: string; itemId: string }[],
+) {
+  const wanted = JSON.stringify(keys.map(({ schema, itemId }) => ({ schema, itemId })));
+  const result = await db.execute(sql`
+    select i.schema, i.id, i.version from items i
+    join json_to_recordset(${wanted}::json) as k(schema text, "itemId" text)
+      on i.schema = k.schema and i.id = k."itemId"
+    where i.workspace_id = ${workspaceId}`);
+  return new Map(
+    rows<{ schema: string; id: string; version: number }>(result).map((r) => [
+      `${r.schema}/${r.id}`,
+      Number(r.version),
+    ]),
+  );
+}
+
 /** What is in the release's stage now for each of its entries, by `schema/id`. */
 export async function stageVersionsOf(db: Db | Tx, release: ReleaseRow) {
   const result = await db.execute(sql`

@@ -11,7 +11,6 @@ import {
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
-import { findItem } from '../items/repository';
 import { resolveStage } from '../items/service';
 import { schemaIn } from '../items/scope';
 import { actorOf, itemLabel, journal, type AuditRecord } from '../journal/journal';
@@ -220,15 +219,12 @@ export async function addEntries(ctx: AppContext, access: WorkspaceAccess, id: s
     action: e.action ?? 'publish',
   }));
   await changeDraft(ctx, access, id, async (tx, release) => {
+    const versions = await repo.currentVersionsOf(tx, access.workspace.id, entries);
     for (const entry of entries) {
       schemaIn(access, entry.schema);
-      const item = await findItem(tx, {
-        workspaceId: access.workspace.id,
-        schema: entry.schema,
-        id: entry.itemId,
-      });
-      if (!item) throw notFound(RELEASE_MESSAGES.itemNotFound(entry.itemId));
-      if (entry.version !== null && entry.version > item.version) {
+      const current = versions.get(`${entry.schema}/${entry.itemId}`);
+      if (current === undefined) throw notFound(RELEASE_MESSAGES.itemNotFound(entry.itemId));
+      if (entry.version !== null && entry.version > current) {
         throw badRequest(`Version ${entry.version} of item "${entry.itemId}" does not exist`);
       }
     }
