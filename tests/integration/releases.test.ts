@@ -288,6 +288,31 @@ describe('releases', () => {
     await t.database.db.delete(webhooks).where(eq(webhooks.id, 'relhook'));
   });
 
+  it('journals a release of many items the same way, row for row', async () => {
+    const items = [];
+    for (let i = 0; i < 120; i++) items.push(await post('Many'));
+    const release = await newRelease();
+    await addEntries(
+      release.id,
+      items.map((i) => ({ schema: 'blog-post', itemId: i.id })),
+    );
+    const last = await lastAuditId();
+    const res = await call(t, 'POST', releasesUrl(`/${release.id}/publish`), editor);
+    expect(res.statusCode, res.body).toBe(200);
+    const audit = await auditAfter(last);
+    const published = audit.filter((a) => a.action === 'item.published');
+    expect(published.map((a) => a.targetId).sort()).toEqual(items.map((i) => i.id).sort());
+    expect(published[0]).toMatchObject({
+      userId: editor.id,
+      userName: 'Eda Editor',
+      targetType: 'item',
+      schema: 'blog-post',
+      detail: { stage: 'live', release: release.id, version: 1 },
+    });
+    expect(published[0]!.label).toMatch(/^Many \d+$/);
+    expect(audit.filter((a) => a.action === 'release.published')).toHaveLength(1);
+  });
+
   it('publishes the entries’ references with publishRefs, and only then', async () => {
     const cat = await createItem(t, manager, team.ws, 'marquee-assets-image-set', {
       name: 'Cat',

@@ -111,9 +111,7 @@ export interface JournalEntry {
  * none can forget one of them.
  */
 export async function journal(tx: Tx | Db, entry: JournalEntry) {
-  // In slices: one statement's parameters are limited (a release of thousands of items has a row each).
-  for (let at = 0; at < (entry.audit?.length ?? 0); at += AUDIT_ROWS_PER_INSERT)
-    await tx.insert(auditLog).values(entry.audit!.slice(at, at + AUDIT_ROWS_PER_INSERT).map(auditValues));
+  if (entry.audit?.length) await insertAudit(tx, entry.audit);
   for (const event of entry.events ?? [])
     await tx.execute('release' in event ? releaseOutboxRowsOf(event) : outboxRowsOf(event));
   if (entry.purge) await queuePurge(tx, entry.purge);
@@ -129,7 +127,23 @@ export async function journal(tx: Tx | Db, entry: JournalEntry) {
   await announceChanges(tx, ...changes);
 }
 
-const AUDIT_ROWS_PER_INSERT = 2000;
+/** From this many rows on, audit rows go in as one JSON parameter (a release has one per item). */
+const BULK_AUDIT_ROWS = 100;
+
+async function insertAudit(tx: Tx | Db, records: AuditRecord[]) {
+  if (records.length < BULK_AUDIT_ROWS) {
+    await tx.insert(auditLog).values(records.map(auditValues));
+    return;
+  }
+  // One parameter whatever the number of rows: a statement's parameters are limited to 65,535.
+  await tx.execute(sql`
+    insert into audit_log (workspace_id, user_id, user_name, action, target_type, target_id, label, schema, detail, address)
+    select r."workspaceId", r."userId", r."userName", r.action, r."targetType", r."targetId", r.label, r.schema,
+      r.detail, r.address
+    from jsonb_to_recordset(${JSON.stringify(records.map(auditValues))}::jsonb) as r("workspaceId" text,
+      "userId" text, "userName" text, action text, "targetType" text, "targetId" text, label text,
+      schema text, detail jsonb, address text)`);
+}
 
 /** Announces account-level changes (a user's name, sign-out, revoked sessions), which keep no audit row. */
 export const journalAccountChange = (db: Db | Tx, ...changes: Change[]) => announceChanges(db, ...changes);
