@@ -17,6 +17,7 @@ const benches = [
   ['profile search (1,000,000 profiles on PostgreSQL)', 'bench/profiles.ts'],
   ['campaign send (500,000 of 1,000,000 profiles to an SMTP sink on PostgreSQL)', 'bench/campaigns.ts'],
   ['dashboard stats (1,000,000 items on PostgreSQL)', 'bench/stats.ts'],
+  ['releases (10,000 items across 5 schemas published at once on PostgreSQL)', 'bench/releases.ts'],
 ] as const;
 
 /** Run only when named (`npm run bench -- peer`): they install or run other software, or repeat a bench. */

@@ -55,6 +55,7 @@ test('a manager creates an API key and reads a published item with it', async ({
   const secret = (await page.getByTestId('api-key-secret').textContent())!.trim();
   expect(secret).toMatch(/^mq_/);
   await expect(page.getByRole('table', { name: 'API keys' }).getByText('Website')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'API keys' }).getByText('Previews releases')).toBeHidden();
   await shot(page, 'delivery-01-api-key-created');
 
   // A website reads with the key alone: no session cookie.
@@ -82,6 +83,44 @@ test('a manager creates an API key and reads a published item with it', async ({
   await expect(row('api-key.created').locator('strong')).toHaveText('Website');
   await expect(row('item.published').locator('strong')).toHaveText('Read me from afar');
   await shot(page, 'delivery-03-audit-log');
+
+  // A key that may preview releases: ticked at creation, shown in the list, honoured by the API.
+  await page.goto(`/${ws}/_settings/api-keys`);
+  await page.getByLabel('Name').fill('Preview site');
+  await page.getByRole('checkbox', { name: 'May preview releases' }).check();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const previewSecret = (await page.getByTestId('api-key-secret').textContent())!.trim();
+  const previewRow = page
+    .getByRole('table', { name: 'API keys' })
+    .getByRole('row')
+    .filter({ hasText: 'Preview site' });
+  await expect(previewRow.getByText('Previews releases')).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: 'May preview releases' })).not.toBeChecked();
+  await shot(page, 'delivery-04-preview-key');
+  const release = await page.request.post(`/api/v1/workspaces/${ws}/releases`, {
+    data: { name: 'Launch', stage: 'live' },
+  });
+  expect(release.status(), await release.text()).toBe(201);
+  const releaseId = (await release.json()).id as string;
+  const entries = await page.request.post(`/api/v1/workspaces/${ws}/releases/${releaseId}/entries`, {
+    data: { entries: [{ schema: 'blog-post', itemId: draft.id }] },
+  });
+  expect(entries.status(), await entries.text()).toBe(200);
+  const previewer = await playwright.request.newContext({ baseURL: new URL(page.url()).origin });
+  const previewed = await previewer.get(
+    `/delivery/v1/${ws}/live/items/blog-post/${draft.id}?release=${releaseId}`,
+    { headers: { authorization: `Bearer ${previewSecret}` } },
+  );
+  expect(previewed.status(), await previewed.text()).toBe(200);
+  expect((await previewed.json()).data.name).toBe('Not yet');
+  expect(
+    (
+      await previewer.get(`/delivery/v1/${ws}/live/items/blog-post/${draft.id}?release=${releaseId}`, {
+        headers: auth,
+      })
+    ).status(),
+  ).toBe(403);
+  await previewer.dispose();
 });
 
 test('a manager registers a webhook and sees a delivery in its log after publishing', async ({ page }) => {

@@ -277,8 +277,40 @@ describe('releases', () => {
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.workspaceId, team.ws), eq(webhookDeliveries.webhookId, 'relhook')));
     expect(deliveries.map((d) => d.event)).toEqual(['release.published']);
-    expect(JSON.parse(deliveries[0]!.body)).toMatchObject({ release: release.id, stage: 'live', entries: 3 });
+    const body = JSON.parse(deliveries[0]!.body);
+    expect(body).toMatchObject({ release: release.id, stage: 'live', entries: 3 });
+    expect(body.items).toEqual(
+      expect.arrayContaining(
+        items.map((i) => ({ id: i.id, schema: 'blog-post', action: 'publish', version: 1 })),
+      ),
+    );
+    expect(body.items).toHaveLength(3);
     await t.database.db.delete(webhooks).where(eq(webhooks.id, 'relhook'));
+  });
+
+  it('journals a release of many items the same way, row for row', async () => {
+    const items = [];
+    for (let i = 0; i < 120; i++) items.push(await post('Many'));
+    const release = await newRelease();
+    await addEntries(
+      release.id,
+      items.map((i) => ({ schema: 'blog-post', itemId: i.id })),
+    );
+    const last = await lastAuditId();
+    const res = await call(t, 'POST', releasesUrl(`/${release.id}/publish`), editor);
+    expect(res.statusCode, res.body).toBe(200);
+    const audit = await auditAfter(last);
+    const published = audit.filter((a) => a.action === 'item.published');
+    expect(published.map((a) => a.targetId).sort()).toEqual(items.map((i) => i.id).sort());
+    expect(published[0]).toMatchObject({
+      userId: editor.id,
+      userName: 'Eda Editor',
+      targetType: 'item',
+      schema: 'blog-post',
+      detail: { stage: 'live', release: release.id, version: 1 },
+    });
+    expect(published[0]!.label).toMatch(/^Many \d+$/);
+    expect(audit.filter((a) => a.action === 'release.published')).toHaveLength(1);
   });
 
   it('publishes the entries’ references with publishRefs, and only then', async () => {
@@ -342,6 +374,39 @@ describe('releases', () => {
     expect(await liveVersion('blog-post', fresh.id)).toBeNull();
     expect(await liveVersion('blog-post', gone.id)).toBe(1);
     expect((await call(t, 'POST', releasesUrl(`/${release.id}/revert`), manager)).statusCode).toBe(409);
+  });
+
+  it('refuses to revert over what was published again since, naming it, and changes nothing', async () => {
+    const [kept, redone, removed] = [await post(), await post(), await post()];
+    expect((await publish(t, manager, team.ws, 'blog-post', removed.id)).statusCode).toBe(200);
+    const release = await newRelease();
+    await addEntries(release.id, [
+      { schema: 'blog-post', itemId: kept.id },
+      { schema: 'blog-post', itemId: redone.id },
+      { schema: 'blog-post', itemId: removed.id, action: 'unpublish' },
+    ]);
+    expect((await call(t, 'POST', releasesUrl(`/${release.id}/publish`), manager)).statusCode).toBe(200);
+    // Newer work after the release: a new version of one entry, and the unpublished one back.
+    await saveV2(redone.id, 'Redone v2', 'redone-v2');
+    expect((await publish(t, manager, team.ws, 'blog-post', redone.id)).statusCode).toBe(200);
+    expect((await publish(t, manager, team.ws, 'blog-post', removed.id)).statusCode).toBe(200);
+
+    const refused = await call(t, 'POST', releasesUrl(`/${release.id}/revert`), manager);
+    expect(refused.statusCode).toBe(409);
+    const { error } = refused.json();
+    expect(error.message).toMatch(
+      /^Published again since this release, so a revert would overwrite newer work: /,
+    );
+    expect(error.message).toContain('Redone v2');
+    expect(error.details.changed.map((c: { itemId: string }) => c.itemId).sort()).toEqual(
+      [redone.id, removed.id].sort(),
+    );
+    expect([
+      await liveVersion('blog-post', kept.id),
+      await liveVersion('blog-post', redone.id),
+      await liveVersion('blog-post', removed.id),
+    ]).toEqual([1, 2, 1]);
+    expect((await call(t, 'GET', releasesUrl(`/${release.id}`), manager)).json().state).toBe('published');
   });
 
   it('answers bad input with a 400 naming the field, and writes nothing', async () => {

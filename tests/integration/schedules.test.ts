@@ -1,11 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import type { Schedule } from '@shared/api/schedules';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '@server/app';
 import { rows } from '@server/db/migrate';
-import { openDatabase, type Database } from '@server/db/client';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { testDatabaseKind } from '../helpers/database';
+import { startJobWorkers } from '../helpers/job-workers';
 import { verifiedUser, type TestUser } from '../factories/users';
 import {
   blogPostData,
@@ -25,9 +22,7 @@ let manager: TestUser;
 let team: Team;
 let publisher: TestUser;
 let viewer: TestUser;
-/** Two more server processes on the same database, both running the job worker. */
-const workers: FastifyInstance[] = [];
-let second: Database | undefined;
+let workers: Awaited<ReturnType<typeof startJobWorkers>> | undefined;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -42,16 +37,10 @@ beforeAll(async () => {
     people: { 'Pia Publisher': ['publisher'], 'Vic Viewer': ['viewer'] },
   });
   ({ 'Pia Publisher': publisher, 'Vic Viewer': viewer } = team.members);
-  const config = { ...t.config, jobs: true, jobsPollMs: 50 };
-  if (testDatabaseKind() === 'postgres') {
-    second = await openDatabase({ databaseUrl: t.database.url!, maxConnections: 3 });
-  }
-  workers.push(await buildApp({ config, db: t.database.db, logger: false }));
-  workers.push(await buildApp({ config, db: (second ?? t.database).db, logger: false }));
+  workers = await startJobWorkers(t);
 });
 afterAll(async () => {
-  for (const worker of workers) await worker.close();
-  await second?.close();
+  await workers?.close();
   await t.close();
 });
 

@@ -21,6 +21,7 @@ function toSummary(row: repo.ApiKeyRow): ApiKeySummary {
     createdById: row.createdBy,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    preview: row.preview,
   };
 }
 
@@ -28,6 +29,7 @@ function toSummary(row: repo.ApiKeyRow): ApiKeySummary {
 export async function createApiKey(ctx: AppContext, access: WorkspaceAccess, body: CreateApiKeyBody) {
   requireManager(access);
   const stages = [...new Set(body.stages.map((stage) => resolveStageOr400(access, stage)))];
+  const preview = body.preview ?? false;
   const key = `${API_KEY_PREFIX}${randomToken()}`;
   const id = randomId(16);
   const workspaceId = access.workspace.id;
@@ -38,6 +40,7 @@ export async function createApiKey(ctx: AppContext, access: WorkspaceAccess, bod
       name: body.name,
       stages,
       keyHash: hashToken(key),
+      preview,
       createdBy: access.user.id,
       createdByName: access.member.displayName,
     });
@@ -50,7 +53,7 @@ export async function createApiKey(ctx: AppContext, access: WorkspaceAccess, bod
           targetType: 'api-key',
           targetId: id,
           label: body.name,
-          detail: { name: body.name, stages },
+          detail: { name: body.name, stages, preview },
         },
       ],
       changes: [{ kind: 'keys', workspaceId }],

@@ -584,6 +584,8 @@ export const apiKeys = pgTable(
     createdBy: text('created_by').notNull(),
     createdByName: text('created_by_name').notNull(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** May read a release's content before it is published (`?release={id}`). */
+    preview: boolean('preview').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.id] }), uniqueIndex('api_keys_hash_key').on(t.keyHash)],
 );
@@ -1039,10 +1041,23 @@ export const releases = pgTable(
     updatedBy: text('updated_by').notNull(),
     publishedAt: timestamp('published_at', { withTimezone: true }),
     publishedBy: text('published_by'),
+    /**
+     * The scheduled publish at `publish_at`: `pending` until its job claims it (`running`, held until
+     * `lease_until`), then `done` or `refused` with `last_error`; null when the release has no time. It
+     * runs with the rights of `scheduled_by` (who last set the time) as they are when it runs.
+     */
+    scheduleStatus: text('schedule_status').$type<'pending' | 'running' | 'done' | 'refused'>(),
+    scheduledBy: text('scheduled_by'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    ranAt: timestamp('ran_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.id] }),
     index('releases_recent_idx').on(t.workspaceId, t.updatedAt, t.id),
+    index('releases_due_idx')
+      .on(t.publishAt)
+      .where(sql`${t.scheduleStatus} in ('pending', 'running')`),
   ],
 );
 

@@ -7,6 +7,7 @@ import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import { JSON_API_SECURITY_HEADERS } from '../http/security-headers';
 import type { Rendered } from './cache';
+import { previewRelease } from './release-preview';
 import * as delivery from './service';
 
 const ListParams = z.object({ ws: WorkspaceId, stage: StageParam, schema: SchemaName });
@@ -52,6 +53,13 @@ function send(request: FastifyRequest, reply: FastifyReply, answer: Rendered, pu
   return reply.type('application/json; charset=utf-8').send(answer.body);
 }
 
+/** A release preview: for the key's holder only, never kept by a browser or CDN as live content. */
+function sendPreview(request: FastifyRequest, reply: FastifyReply, answer: Rendered) {
+  reply.headers({ etag: answer.etag, 'cache-control': 'private, no-store', vary: 'Authorization' });
+  if (delivery.isNotModified(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(answer.body);
+}
+
 /** `/delivery/v1/{ws}/{stage}/items/{schema}[/{id}]`: published copies for websites and apps, read with API keys. */
 export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -59,16 +67,31 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
   const security = [{ apiKey: [] }];
   const purged = ctx.config.deliveryPurge !== undefined;
 
-  /** Checks the key against the route's workspace, stage and schema, then sends what `find` answers. */
+  /**
+   * Checks the key against the route's workspace, stage and schema, then sends what `find` answers
+   * (with `?release=`, as the release will make it).
+   */
   async function answer(
-    request: FastifyRequest<{ Params: z.infer<typeof ListParams> }>,
+    request: FastifyRequest<{ Params: z.infer<typeof ListParams>; Querystring: DeliveryQuery }>,
     reply: FastifyReply,
-    find: (target: delivery.DeliveryTarget, queryText: string) => Promise<Rendered>,
+    find: (
+      ctx: AppContext,
+      target: delivery.DeliveryTarget,
+      query: DeliveryQuery,
+      queryText: string,
+    ) => Promise<Rendered>,
   ) {
     const key = await delivery.authenticateKey(ctx, request.headers.authorization);
     const { ws, stage, schema } = request.params;
     const target = delivery.resolveTarget(key, ws, stage, schema);
-    return send(request, reply, await find(target, queryTextOf(request)), purged);
+    if (request.query.release !== undefined) {
+      const { release, ...query } = request.query;
+      const preview = await previewRelease(ctx, key, target, release, (inPreview) =>
+        find(inPreview, target, query, ''),
+      );
+      return sendPreview(request, reply, preview);
+    }
+    return send(request, reply, await find(ctx, target, request.query, queryTextOf(request)), purged);
   }
 
   // Open CORS: any site may read with a key; errors carry the headers too so browsers can show them.
@@ -109,8 +132,8 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
       },
     },
     (request, reply) =>
-      answer(request, reply, (target, queryText) =>
-        delivery.listDelivered(ctx, target, request.query, queryText),
+      answer(request, reply, (c, target, query, queryText) =>
+        delivery.listDelivered(c, target, query, queryText),
       ),
   );
 
@@ -127,8 +150,8 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
       },
     },
     (request, reply) =>
-      answer(request, reply, (target, queryText) =>
-        delivery.getDelivered(ctx, target, request.params.id, request.query, queryText),
+      answer(request, reply, (c, target, query, queryText) =>
+        delivery.getDelivered(c, target, request.params.id, query, queryText),
       ),
   );
 
@@ -147,8 +170,8 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
       },
     },
     (request, reply) =>
-      answer(request, reply, (target, queryText) =>
-        delivery.getDeliveredBySlug(ctx, target, request.params.slug, request.query, queryText),
+      answer(request, reply, (c, target, query, queryText) =>
+        delivery.getDeliveredBySlug(c, target, request.params.slug, query, queryText),
       ),
   );
 }

@@ -1,10 +1,16 @@
 import type { AppContext } from '../context';
 import { queueActiveSends } from '../campaigns/engine';
 import { queueDuePurges } from '../delivery/purge-repository';
+import { queueDueReleases } from '../releases/schedule-repository';
 import { queueDueSchedules } from '../schedules/repository';
 import { queueDueDeliveries } from '../webhooks/repository';
 import { wakeWorkers } from '../queue/queue';
-import { DELIVERY_PURGE_QUEUE, SCHEDULE_QUEUE, WEBHOOK_DELIVERY_QUEUE } from '../queue/queues';
+import {
+  DELIVERY_PURGE_QUEUE,
+  RELEASE_PUBLISH_QUEUE,
+  SCHEDULE_QUEUE,
+  WEBHOOK_DELIVERY_QUEUE,
+} from '../queue/queues';
 
 /**
  * Queues a job for every row whose work is due (a job for a row that has one waiting is dropped by its
@@ -13,8 +19,9 @@ import { DELIVERY_PURGE_QUEUE, SCHEDULE_QUEUE, WEBHOOK_DELIVERY_QUEUE } from '..
 export async function sweepDueWork(ctx: AppContext) {
   await queueDueDeliveries(ctx.db);
   await queueDueSchedules(ctx.db);
+  await queueDueReleases(ctx.db);
   if (ctx.config.deliveryPurge) await queueDuePurges(ctx.db);
   await queueActiveSends(ctx);
-  for (const queue of [WEBHOOK_DELIVERY_QUEUE, SCHEDULE_QUEUE, DELIVERY_PURGE_QUEUE])
+  for (const queue of [WEBHOOK_DELIVERY_QUEUE, SCHEDULE_QUEUE, RELEASE_PUBLISH_QUEUE, DELIVERY_PURGE_QUEUE])
     wakeWorkers(ctx.db, queue);
 }

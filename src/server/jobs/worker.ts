@@ -8,10 +8,12 @@ import {
   AUDIENCE_SIZES_QUEUE,
   CAMPAIGN_SEND_QUEUE,
   DELIVERY_PURGE_QUEUE,
+  RELEASE_PUBLISH_QUEUE,
   SCHEDULE_QUEUE,
   SWEEP_QUEUE,
   WEBHOOK_DELIVERY_QUEUE,
 } from '../queue/queues';
+import { runReleaseJobs } from './release-scheduler';
 import { runSchedules } from './scheduler';
 import { PURGE_BATCH, sendPurges } from './purge-sender';
 import { sweepDueWork } from './sweep';
@@ -45,6 +47,7 @@ const handler = <T extends object>(definition: JobHandler<T>) => definition as u
 const JOB_HANDLERS: JobHandler<object>[] = [
   handler({ queue: WEBHOOK_DELIVERY_QUEUE, batchSize: 10, handle: sendWebhooks }),
   handler({ queue: SCHEDULE_QUEUE, batchSize: 10, handle: (ctx, keys) => runSchedules(ctx, keys) }),
+  handler({ queue: RELEASE_PUBLISH_QUEUE, handle: (ctx, keys) => runReleaseJobs(ctx, keys) }),
   handler({
     queue: DELIVERY_PURGE_QUEUE,
     batchSize: PURGE_BATCH,

@@ -82,7 +82,15 @@ interface ItemEvent {
 
 /** A webhook event about a release as a whole: one delivery per subscribed webhook, however many items it holds. */
 interface ReleaseEvent {
-  release: { workspaceId: string; id: string; stage: string; schemas: string[]; entries: number };
+  release: {
+    workspaceId: string;
+    id: string;
+    stage: string;
+    schemas: string[];
+    entries: number;
+    /** The items it put in the stage (with their version) or took out of it. */
+    items: { id: string; schema: string; action: 'publish' | 'unpublish'; version: number | null }[];
+  };
   event: Extract<WebhookEvent, `release.${string}`>;
 }
 
@@ -103,7 +111,7 @@ export interface JournalEntry {
  * none can forget one of them.
  */
 export async function journal(tx: Tx | Db, entry: JournalEntry) {
-  if (entry.audit?.length) await tx.insert(auditLog).values(entry.audit.map(auditValues));
+  if (entry.audit?.length) await insertAudit(tx, entry.audit);
   for (const event of entry.events ?? [])
     await tx.execute('release' in event ? releaseOutboxRowsOf(event) : outboxRowsOf(event));
   if (entry.purge) await queuePurge(tx, entry.purge);
@@ -117,6 +125,24 @@ export async function journal(tx: Tx | Db, entry: JournalEntry) {
     changes.push({ kind: 'workspace', workspaceId });
   }
   await announceChanges(tx, ...changes);
+}
+
+/** From this many rows on, audit rows go in as one JSON parameter (a release has one per item). */
+const BULK_AUDIT_ROWS = 100;
+
+async function insertAudit(tx: Tx | Db, records: AuditRecord[]) {
+  if (records.length < BULK_AUDIT_ROWS) {
+    await tx.insert(auditLog).values(records.map(auditValues));
+    return;
+  }
+  // One parameter whatever the number of rows: a statement's parameters are limited to 65,535.
+  await tx.execute(sql`
+    insert into audit_log (workspace_id, user_id, user_name, action, target_type, target_id, label, schema, detail, address)
+    select r."workspaceId", r."userId", r."userName", r.action, r."targetType", r."targetId", r.label, r.schema,
+      r.detail, r.address
+    from jsonb_to_recordset(${JSON.stringify(records.map(auditValues))}::jsonb) as r("workspaceId" text,
+      "userId" text, "userName" text, action text, "targetType" text, "targetId" text, label text,
+      schema text, detail jsonb, address text)`);
 }
 
 /** Announces account-level changes (a user's name, sign-out, revoked sessions), which keep no audit row. */
@@ -176,6 +202,7 @@ function releaseOutboxRowsOf({ release, event }: ReleaseEvent): SQL {
     select workspace_id, delivery_id, webhook_id, ${event}::text,
       json_build_object('id', delivery_id, 'event', ${event}::text, 'workspace', workspace_id, 'release', ${release.id}::text,
         'stage', ${release.stage}::text, 'entries', ${release.entries}::int,
+        'items', ${JSON.stringify(release.items)}::json,
         'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
     from (
       select w.workspace_id, w.id as webhook_id, gen_random_uuid()::text as delivery_id

@@ -11,6 +11,8 @@ export interface RowKey {
 export const WEBHOOK_DELIVERY_QUEUE = defineQueue<RowKey>('webhook-delivery', 'short');
 /** One scheduled publish or unpublish, due at the schedule's time. */
 export const SCHEDULE_QUEUE = defineQueue<RowKey>('schedule', 'short');
+/** One scheduled release publish, due at the release's publishAt. */
+export const RELEASE_PUBLISH_QUEUE = defineQueue<RowKey>('release-publish', 'short');
 /** One queued CDN purge; purges due together go out as one request. */
 export const DELIVERY_PURGE_QUEUE = defineQueue<RowKey>('delivery-purge', 'short');
 /** The daily audience sizes of the dashboard (every 10 minutes, for the workspaces not measured today). */
@@ -33,6 +35,7 @@ export const SWEEP_LIMIT = 10_000;
 export const JOB_QUEUES = [
   WEBHOOK_DELIVERY_QUEUE,
   SCHEDULE_QUEUE,
+  RELEASE_PUBLISH_QUEUE,
   DELIVERY_PURGE_QUEUE,
   AUDIENCE_SIZES_QUEUE,
   SWEEP_QUEUE,

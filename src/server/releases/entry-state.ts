@@ -1,12 +1,14 @@
 import { can } from '@shared/permissions/permissions';
+import { and, eq, type AnyColumn } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
+import { approvals, items, itemVersions, releaseEntries } from '../db/schema';
 import { AppError } from '../http/errors';
-import { findItem, lockItem, type ItemRow } from '../items/repository';
+import type { ItemRow } from '../items/repository';
 import { schemaIn, type SchemaScope } from '../items/scope';
 import type { VersionContent } from '../publishing/repository';
 import { assertPublishable } from '../publishing/service';
 import type { WorkspaceAccess } from '../workspaces/access';
-import { approvedRolesOf, versionContent, type ReleaseEntryRow } from './repository';
+import type { ReleaseEntryRow } from './repository';
 
 /** An entry as it stands: the item, the content a publish would copy, and what keeps it from going out. */
 export interface EntryState {
@@ -26,52 +28,132 @@ const messageOf = (err: unknown) => {
   throw err;
 };
 
+const keyOf = (schema: string, id: string) => `${schema}/${id}`;
+
+/** The joins from a release's entries to its items' rows (same workspace, schema and id). */
+const ofRelease = (release: { workspaceId: string; id: string }) =>
+  and(eq(releaseEntries.workspaceId, release.workspaceId), eq(releaseEntries.releaseId, release.id));
+
+/** The join of an entry to the rows of its pinned version in a table keyed like item_versions or approvals. */
+const onPinnedVersion = (columns: {
+  workspaceId: AnyColumn;
+  schema: AnyColumn;
+  itemId: AnyColumn;
+  version: AnyColumn;
+}) =>
+  and(
+    eq(columns.workspaceId, releaseEntries.workspaceId),
+    eq(columns.schema, releaseEntries.schema),
+    eq(columns.itemId, releaseEntries.itemId),
+    eq(columns.version, releaseEntries.version),
+  );
+
 /**
- * What a publish of the entry would do and what blocks it: the same checks as publishing one item
- * (rights, approvals of the version to publish, an incomplete current version), collected instead of
- * thrown. With `tx`, the item is locked until the transaction ends.
+ * What the release's entries stand on, read in three statements whatever their number: the items
+ * (locked until the transaction ends with `lock`), and the content and approvals of pinned versions.
  */
-export async function entryState(
+async function loadEntryData(db: Db | Tx, release: { workspaceId: string; id: string }, lock: boolean) {
+  const itemQuery = db
+    .select({ item: items })
+    .from(releaseEntries)
+    .innerJoin(
+      items,
+      and(
+        eq(items.workspaceId, releaseEntries.workspaceId),
+        eq(items.schema, releaseEntries.schema),
+        eq(items.id, releaseEntries.itemId),
+      ),
+    )
+    .where(ofRelease(release));
+  const itemRows = lock ? await itemQuery.for('update', { of: items }) : await itemQuery;
+  const versionRows = await db
+    .select({
+      schema: itemVersions.schema,
+      itemId: itemVersions.itemId,
+      version: itemVersions.num,
+      data: itemVersions.data,
+      refs: itemVersions.refs,
+    })
+    .from(releaseEntries)
+    .innerJoin(itemVersions, onPinnedVersion({ ...itemVersions, version: itemVersions.num }))
+    .where(ofRelease(release));
+  const approvalRows = await db
+    .select({ schema: approvals.schema, itemId: approvals.itemId, roleId: approvals.roleId })
+    .from(releaseEntries)
+    .innerJoin(approvals, onPinnedVersion(approvals))
+    .where(ofRelease(release));
+  const pinnedApprovals = new Map<string, string[]>();
+  for (const row of approvalRows) {
+    const key = keyOf(row.schema, row.itemId);
+    pinnedApprovals.set(key, [...(pinnedApprovals.get(key) ?? []), row.roleId]);
+  }
+  return {
+    items: new Map(itemRows.map(({ item }) => [keyOf(item.schema, item.id), item])),
+    versions: new Map(versionRows.map((v) => [keyOf(v.schema, v.itemId), v as VersionContent])),
+    pinnedApprovals,
+  };
+}
+
+/**
+ * What a publish of each entry would do and what blocks it: the same checks as publishing one item
+ * (rights, approvals of the version to publish, an incomplete current version), collected instead of
+ * thrown. With `lock` (in a transaction), the items are locked until it ends.
+ */
+export async function entryStates(
   db: Db | Tx,
   access: WorkspaceAccess,
-  entry: ReleaseEntryRow,
-  tx?: Tx,
-): Promise<EntryState> {
-  const blockers: string[] = [];
-  let scope: SchemaScope | undefined;
-  try {
-    scope = schemaIn(access, entry.schema);
-  } catch (err) {
-    blockers.push(messageOf(err));
-  }
-  const canPublish = Boolean(scope) && can(access.permissions, 'publish', entry.schema);
-  if (scope && !canPublish)
-    blockers.push(`You do not have permission to publish ${scope.schema.pluralTitle}`);
-  const key = { workspaceId: entry.workspaceId, schema: entry.schema, id: entry.itemId };
-  const item = tx ? await lockItem(tx, key) : await findItem(db, key);
-  const state = { entry, scope, item, canPublish, blockers, content: undefined, version: null };
-  if (entry.action === 'unpublish') return { ...state, fullyApproved: true };
-  if (!item) {
-    blockers.push('This item no longer exists');
-    return { ...state, fullyApproved: false };
-  }
-  const version = entry.version ?? item.version;
-  const isCurrent = version === item.version;
-  const content = isCurrent ? item : await versionContent(db, key, version);
-  if (!content) {
-    blockers.push(`Version ${version} of this item does not exist`);
-    return { ...state, version, fullyApproved: false };
-  }
-  const approvedRoles = isCurrent ? item.approvedRoles : await approvedRolesOf(db, key, version);
-  let fullyApproved = true;
-  if (scope) {
-    try {
-      // Only the current version is known to be incomplete: history keeps no validation state.
-      assertPublishable(scope, { ...item, approvedRoles, hasErrors: isCurrent && item.hasErrors });
-    } catch (err) {
-      blockers.push(messageOf(err));
-      fullyApproved = !(err instanceof AppError && err.details);
+  release: { workspaceId: string; id: string },
+  entries: ReleaseEntryRow[],
+  lock = false,
+): Promise<EntryState[]> {
+  const data = await loadEntryData(db, release, lock);
+  const scopes = new Map<string, SchemaScope | string>();
+  const scopeOf = (schema: string) => {
+    let scope = scopes.get(schema);
+    if (scope === undefined) {
+      try {
+        scope = schemaIn(access, schema);
+      } catch (err) {
+        scope = messageOf(err);
+      }
+      scopes.set(schema, scope);
     }
-  }
-  return { ...state, version, content, fullyApproved };
+    return scope;
+  };
+  return entries.map((entry) => {
+    const key = keyOf(entry.schema, entry.itemId);
+    const blockers: string[] = [];
+    const found = scopeOf(entry.schema);
+    const scope = typeof found === 'string' ? undefined : found;
+    if (typeof found === 'string') blockers.push(found);
+    const canPublish = Boolean(scope) && can(access.permissions, 'publish', entry.schema);
+    if (scope && !canPublish)
+      blockers.push(`You do not have permission to publish ${scope.schema.pluralTitle}`);
+    const item = data.items.get(key);
+    const state = { entry, scope, item, canPublish, blockers, content: undefined, version: null };
+    if (entry.action === 'unpublish') return { ...state, fullyApproved: true };
+    if (!item) {
+      blockers.push('This item no longer exists');
+      return { ...state, fullyApproved: false };
+    }
+    const version = entry.version ?? item.version;
+    const isCurrent = version === item.version;
+    const content = isCurrent ? item : data.versions.get(key);
+    if (!content) {
+      blockers.push(`Version ${version} of this item does not exist`);
+      return { ...state, version, fullyApproved: false };
+    }
+    const approvedRoles = isCurrent ? item.approvedRoles : (data.pinnedApprovals.get(key) ?? []);
+    let fullyApproved = true;
+    if (scope) {
+      try {
+        // Only the current version is known to be incomplete: history keeps no validation state.
+        assertPublishable(scope, { ...item, approvedRoles, hasErrors: isCurrent && item.hasErrors });
+      } catch (err) {
+        blockers.push(messageOf(err));
+        fullyApproved = !(err instanceof AppError && err.details);
+      }
+    }
+    return { ...state, version, content, fullyApproved };
+  });
 }

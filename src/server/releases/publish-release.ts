@@ -10,15 +10,24 @@ import { deleteCopy, upsertCopy } from '../publishing/repository';
 import { publishAudit } from '../publishing/service';
 import { can } from '@shared/permissions/permissions';
 import type { WorkspaceAccess } from '../workspaces/access';
-import { entryState } from './entry-state';
+import { entryStates } from './entry-state';
+import { putReleaseInStage } from './stage-copies';
 import * as repo from './repository';
-import { getRelease, releaseAudit, requirePublisher, requireRelease, stageVersions } from './service';
+import { getRelease, releaseAudit, requirePublisher, requireRelease } from './service';
 
 interface Done {
   schema: string;
   id: string;
   audit: AuditRecord;
 }
+
+/** An item of a release event's payload: what the publish or revert did to it. */
+const eventItem = (d: Done) => ({
+  id: d.id,
+  schema: d.schema,
+  action: d.audit.action === 'item.unpublished' ? ('unpublish' as const) : ('publish' as const),
+  version: (d.audit.detail?.version as number | undefined) ?? null,
+});
 
 /** The journal of a release going out or being reverted: one audit row per item and one for the release, one event, one notice. */
 async function journalRelease(
@@ -44,6 +53,7 @@ async function journalRelease(
           stage,
           schemas: [...new Set(done.map((d) => d.schema))],
           entries: done.length,
+          items: done.map(eventItem),
         },
       },
     ],
@@ -61,14 +71,14 @@ async function journalRelease(
 /**
  * Publishes every entry of a release to its stage, each at its pinned version (or the current one), and
  * unpublishes the entries that say so: one transaction, so a refusal or failure at any entry leaves the
- * stage as it was. Each entry goes through the same checks and copy as publishing one item; the blockers
- * of every entry are answered together (409).
+ * stage as it was. Each entry gets the same checks as publishing one item (its item locked meanwhile),
+ * the blockers of every entry answered together (409); the copies are then written set-based.
  */
 export async function publishRelease(
   ctx: AppContext,
   access: WorkspaceAccess,
   id: string,
-  options: { publishRefs: boolean },
+  options: { publishRefs: boolean; scheduled?: boolean },
 ) {
   requirePublisher(access);
   const at = new Date();
@@ -77,31 +87,26 @@ export async function publishRelease(
     if (release.state === 'published') throw conflict(RELEASE_MESSAGES.published);
     const entries = await repo.listEntries(tx, access.workspace.id, id);
     if (entries.length === 0) throw conflict(RELEASE_MESSAGES.empty);
-    const before = await stageVersions(tx, release, entries);
-    const inRelease = new Set(entries.map((e) => `${e.schema}/${e.itemId}`));
-    const blocked: { schema: string; itemId: string; blockers: string[] }[] = [];
+    const states = await entryStates(tx, access, release, entries, true);
+    const blocked = states
+      .filter((s) => s.blockers.length > 0)
+      .map((s) => ({ schema: s.entry.schema, itemId: s.entry.itemId, blockers: s.blockers }));
+    if (blocked.length > 0) throw conflict(RELEASE_MESSAGES.blocked, { blocked });
+
+    await repo.recordOutcomes(tx, release);
+    const removed = await putReleaseInStage(tx, release, at, access.user.id);
+    const detail = { stage: release.stage, release: id };
     const done: Done[] = [];
-    for (const entry of entries) {
-      const state = await entryState(tx, access, entry, tx);
-      if (state.blockers.length > 0) {
-        blocked.push({ schema: entry.schema, itemId: entry.itemId, blockers: state.blockers });
-        continue;
-      }
-      const previousVersion = before.get(`${entry.schema}/${entry.itemId}`) ?? null;
+    const byKey = new Map(states.map((s) => [`${s.entry.schema}/${s.entry.itemId}`, s]));
+    for (const copy of removed) {
+      const key = { workspaceId: release.workspaceId, schema: copy.schema, id: copy.id };
+      const label = itemLabel(byKey.get(`${copy.schema}/${copy.id}`)?.item?.data);
+      done.push({ ...key, audit: publishAudit(access, 'item.unpublished', key, { label, detail }) });
+    }
+    const inRelease = new Set(byKey.keys());
+    for (const { entry, item, content, scope } of states) {
+      if (entry.action !== 'publish' || !item || !content || !scope) continue;
       const key = { workspaceId: entry.workspaceId, schema: entry.schema, id: entry.itemId };
-      const detail = { stage: release.stage, release: id };
-      if (entry.action === 'unpublish') {
-        await repo.recordOutcome(tx, entry, { previousVersion, publishedVersion: null });
-        if (await deleteCopy(tx, key, release.stage)) {
-          const label = itemLabel(state.item?.data);
-          done.push({ ...key, audit: publishAudit(access, 'item.unpublished', key, { label, detail }) });
-        }
-        continue;
-      }
-      const { item, content, scope } = state;
-      if (!item || !content || !scope) continue;
-      await upsertCopy(tx, item, release.stage, access.user.id, at, content);
-      await repo.recordOutcome(tx, entry, { previousVersion, publishedVersion: content.version });
       done.push({
         ...key,
         audit: publishAudit(access, 'item.published', key, {
@@ -109,34 +114,38 @@ export async function publishRelease(
           detail: { ...detail, version: content.version },
         }),
       });
-      if (options.publishRefs) {
-        const refs = await publishReferences(
-          tx,
-          scope,
-          { ...item, refs: content.refs },
-          release.stage,
-          at,
-          inRelease,
-        );
-        for (const ref of refs) {
-          inRelease.add(`${ref.schema}/${ref.id}`);
-          done.push({
-            ...ref,
-            audit: publishAudit(access, 'item.published', ref, {
-              label: content.refs[ref.id]?.label ?? null,
-              detail: { ...detail, version: ref.version },
-            }),
-          });
-        }
+      if (!options.publishRefs) continue;
+      const refs = await publishReferences(
+        tx,
+        scope,
+        { ...item, refs: content.refs },
+        release.stage,
+        at,
+        inRelease,
+      );
+      for (const ref of refs) {
+        inRelease.add(`${ref.schema}/${ref.id}`);
+        done.push({
+          ...ref,
+          audit: publishAudit(access, 'item.published', ref, {
+            label: content.refs[ref.id]?.label ?? null,
+            detail: { ...detail, version: ref.version },
+          }),
+        });
       }
     }
-    if (blocked.length > 0) throw conflict(RELEASE_MESSAGES.blocked, { blocked });
     const published = await repo.updateRelease(tx, access.workspace.id, id, {
       state: 'published',
       publishedAt: at,
       publishedBy: access.user.id,
       updatedAt: at,
       updatedBy: access.user.id,
+      // Run by its schedule: done; published by hand: a schedule still waiting has nothing left to do.
+      ...(options.scheduled
+        ? { scheduleStatus: 'done' as const, ranAt: at, lastError: null, leaseUntil: null }
+        : release.scheduleStatus === 'pending'
+          ? { scheduleStatus: null, leaseUntil: null }
+          : {}),
     });
     await journalRelease(tx, access, published, done, 'release.published');
   });
@@ -162,11 +171,19 @@ export async function revertRelease(ctx: AppContext, access: WorkspaceAccess, id
     }
     const done: Done[] = [];
     const detail = { stage: release.stage, release: id, revert: true };
+    // What the stage holds now, to refuse overwriting what was published there after the release.
+    const inStage = await repo.stageVersionsOf(tx, release);
+    const changed: { schema: string; itemId: string; label: string | null }[] = [];
     for (const entry of entries) {
       const key = { workspaceId: entry.workspaceId, schema: entry.schema, id: entry.itemId };
       const item = await lockItem(tx, key);
       // A deleted item took its stage copies with it: nothing to restore.
       if (!item) continue;
+      const expected = entry.action === 'publish' ? entry.publishedVersion : null;
+      if ((inStage.get(`${entry.schema}/${entry.itemId}`) ?? null) !== expected) {
+        changed.push({ schema: entry.schema, itemId: entry.itemId, label: itemLabel(item.data) });
+        continue;
+      }
       const content =
         entry.previousVersion === null
           ? undefined
@@ -182,6 +199,10 @@ export async function revertRelease(ctx: AppContext, access: WorkspaceAccess, id
         const audit = publishAudit(access, 'item.unpublished', key, { label: itemLabel(item.data), detail });
         done.push({ ...key, audit });
       }
+    }
+    if (changed.length > 0) {
+      const names = changed.map((c) => c.label ?? c.itemId);
+      throw conflict(RELEASE_MESSAGES.changedSince(names), { changed });
     }
     const reverted = await repo.updateRelease(tx, access.workspace.id, id, {
       state: 'reverted',

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { approvals, itemVersions, releaseEntries, releases } from '../db/schema';
+import { rows } from '../db/migrate';
+import { itemVersions, releaseEntries, releases } from '../db/schema';
 import type { ItemKey } from '../items/repository';
 import type { VersionContent } from '../publishing/repository';
 
@@ -91,22 +92,53 @@ export async function deleteEntries(tx: Tx, workspaceId: string, releaseId: stri
     .returning({ schema: releaseEntries.schema, itemId: releaseEntries.itemId });
 }
 
-/** Records what a publish of the release replaced in the stage and what it put there, entry by entry. */
-export async function recordOutcome(
-  tx: Tx,
-  entry: ReleaseEntryRow,
-  outcome: { previousVersion: number | null; publishedVersion: number | null },
+/**
+ * Records what a publish of the release replaces in its stage and what it puts there, for every entry
+ * in one statement (before the copies change): the version in the stage now, and the version to publish.
+ */
+export async function recordOutcomes(tx: Tx, release: ReleaseRow) {
+  await tx.execute(sql`
+    update release_entries e set
+      previous_version = (select p.version from published p where p.workspace_id = e.workspace_id
+        and p.schema = e.schema and p.id = e.item_id and p.stage = ${release.stage}),
+      published_version = case when e.action = 'publish' then coalesce(e.version, (select i.version
+        from items i where i.workspace_id = e.workspace_id and i.schema = e.schema and i.id = e.item_id)) end
+    where e.workspace_id = ${release.workspaceId} and e.release_id = ${release.id}`);
+}
+
+/** The current version of each of the items that exist, by `schema/id`, in one statement. */
+export async function currentVersionsOf(
+  db: Db | Tx,
+  workspaceId: string,
+  keys: { schema: string; itemId: string }[],
 ) {
-  await tx
-    .update(releaseEntries)
-    .set(outcome)
-    .where(
-      and(
-        entriesOf(entry.workspaceId, entry.releaseId),
-        eq(releaseEntries.schema, entry.schema),
-        eq(releaseEntries.itemId, entry.itemId),
-      ),
-    );
+  const wanted = JSON.stringify(keys.map(({ schema, itemId }) => ({ schema, itemId })));
+  const result = await db.execute(sql`
+    select i.schema, i.id, i.version from items i
+    join json_to_recordset(${wanted}::json) as k(schema text, "itemId" text)
+      on i.schema = k.schema and i.id = k."itemId"
+    where i.workspace_id = ${workspaceId}`);
+  return new Map(
+    rows<{ schema: string; id: string; version: number }>(result).map((r) => [
+      `${r.schema}/${r.id}`,
+      Number(r.version),
+    ]),
+  );
+}
+
+/** What is in the release's stage now for each of its entries, by `schema/id`. */
+export async function stageVersionsOf(db: Db | Tx, release: ReleaseRow) {
+  const result = await db.execute(sql`
+    select e.schema, e.item_id, p.version from release_entries e
+    join published p on p.workspace_id = e.workspace_id and p.schema = e.schema and p.id = e.item_id
+      and p.stage = ${release.stage}
+    where e.workspace_id = ${release.workspaceId} and e.release_id = ${release.id}`);
+  return new Map(
+    rows<{ schema: string; item_id: string; version: number }>(result).map((r) => [
+      `${r.schema}/${r.item_id}`,
+      Number(r.version),
+    ]),
+  );
 }
 
 /** The rows of one version of an item, in a table keyed like item_versions or approvals. */
@@ -133,13 +165,4 @@ export async function versionContent(
     .from(itemVersions)
     .where(ofVersion({ ...itemVersions, version: itemVersions.num }, key, num));
   return row;
-}
-
-/** The roles that approved one version of an item. */
-export async function approvedRolesOf(db: Db | Tx, key: ItemKey, version: number) {
-  const rows = await db
-    .select({ roleId: approvals.roleId })
-    .from(approvals)
-    .where(ofVersion(approvals, key, version));
-  return rows.map((r) => r.roleId);
 }

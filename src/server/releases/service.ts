@@ -11,15 +11,14 @@ import {
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
-import { findItem } from '../items/repository';
 import { resolveStage } from '../items/service';
 import { schemaIn } from '../items/scope';
 import { actorOf, itemLabel, journal, type AuditRecord } from '../journal/journal';
 import { randomId } from '../lib/ids';
-import { copiesOf } from '../publishing/repository';
 import type { WorkspaceAccess } from '../workspaces/access';
-import { entryState, type EntryState } from './entry-state';
+import { entryStates, type EntryState } from './entry-state';
 import * as repo from './repository';
+import { queueScheduledPublish, scheduleFields } from './schedule-repository';
 
 /** Releases are for members who may publish something: anyone else is refused every change. */
 export function requirePublisher(access: WorkspaceAccess) {
@@ -56,7 +55,19 @@ const toSummary = (row: repo.ReleaseRow, entryCount: number): ReleaseSummary => 
   updatedBy: row.updatedBy,
   publishedAt: row.publishedAt?.toISOString() ?? null,
   publishedBy: row.publishedBy,
+  scheduleStatus: row.scheduleStatus,
+  scheduledBy: row.scheduledBy,
+  lastError: row.lastError,
+  ranAt: row.ranAt?.toISOString() ?? null,
 });
+
+/** A publish time as set by a request: a time to come, or none. */
+function publishTimeOf(publishAt: string | null | undefined) {
+  if (!publishAt) return null;
+  const at = new Date(publishAt);
+  if (at.getTime() <= Date.now()) throw badRequest(RELEASE_MESSAGES.inThePast);
+  return at;
+}
 
 function stageOf(access: WorkspaceAccess, stage: string) {
   try {
@@ -86,6 +97,7 @@ export async function listReleases(ctx: AppContext, access: WorkspaceAccess) {
 export async function createRelease(ctx: AppContext, access: WorkspaceAccess, body: CreateReleaseBody) {
   requirePublisher(access);
   const stage = stageOf(access, body.stage);
+  const publishAt = publishTimeOf(body.publishAt);
   const now = new Date();
   const row = await ctx.db.transaction(async (tx) => {
     const inserted = await repo.insertRelease(tx, {
@@ -94,38 +106,26 @@ export async function createRelease(ctx: AppContext, access: WorkspaceAccess, bo
       name: body.name,
       description: body.description ?? '',
       stage,
-      publishAt: body.publishAt ? new Date(body.publishAt) : null,
+      publishAt,
       publishAtTz: body.publishAtTz ?? null,
       createdBy: access.user.id,
       updatedAt: now,
       updatedBy: access.user.id,
+      ...(publishAt ? scheduleFields(publishAt, access.user.id) : {}),
     });
+    if (publishAt) await queueScheduledPublish(tx, inserted, publishAt);
     await journal(tx, { audit: [releaseAudit(access, inserted, 'release.created', { stage })] });
     return inserted;
   });
   return toSummary(row, 0);
 }
 
-/** What is in the release's stage for each of its entries now, by `schema/id`. */
-export async function stageVersions(
-  db: AppContext['db'] | Tx,
-  release: repo.ReleaseRow,
-  entries: repo.ReleaseEntryRow[],
-) {
-  const keys = entries.map((e) => ({ schema: e.schema, id: e.itemId }));
-  const copies = await copiesOf(db, release.workspaceId, keys);
-  return new Map(
-    copies.filter((c) => c.stage === release.stage).map((c) => [`${c.schema}/${c.id}`, c.version]),
-  );
-}
-
 /** A release with each entry's state: the version to publish, approvals, rights and what blocks it. */
 export async function getRelease(ctx: AppContext, access: WorkspaceAccess, id: string): Promise<Release> {
   const row = await requireRelease(ctx.db, access, id);
   const entries = await repo.listEntries(ctx.db, access.workspace.id, id);
-  const states: EntryState[] = [];
-  for (const entry of entries) states.push(await entryState(ctx.db, access, entry));
-  const stageVersion = await stageVersions(ctx.db, row, entries);
+  const states = await entryStates(ctx.db, access, row, entries);
+  const stageVersion = await repo.stageVersionsOf(ctx.db, row);
   const presented = states.map((s) =>
     presentEntry(s, stageVersion.get(`${s.entry.schema}/${s.entry.itemId}`)),
   );
@@ -181,15 +181,22 @@ export async function updateRelease(
   const stage = body.stage === undefined ? undefined : stageOf(access, body.stage);
   const row = await changeDraft(ctx, access, id, async (tx, release) => {
     if (release.updatedAt.getTime() !== basedOn.getTime()) throw conflict(RELEASE_MESSAGES.stale);
+    // A new time (or none) schedules the release again, to run with the rights of whoever set it.
+    const newTime =
+      body.publishAt !== undefined &&
+      (body.publishAt ? new Date(body.publishAt).getTime() : null) !== (release.publishAt?.getTime() ?? null);
+    const publishAt = newTime ? publishTimeOf(body.publishAt) : undefined;
     const updated = await repo.updateRelease(tx, access.workspace.id, id, {
       name: body.name,
       description: body.description,
       stage,
-      publishAt: body.publishAt === undefined ? undefined : body.publishAt ? new Date(body.publishAt) : null,
+      publishAt,
       publishAtTz: body.publishAtTz,
       updatedAt: new Date(),
       updatedBy: access.user.id,
+      ...(publishAt !== undefined ? scheduleFields(publishAt, access.user.id) : {}),
     });
+    if (publishAt) await queueScheduledPublish(tx, updated, publishAt);
     await journal(tx, { audit: [releaseAudit(access, updated, 'release.updated')] });
     return updated;
   });
@@ -212,15 +219,12 @@ export async function addEntries(ctx: AppContext, access: WorkspaceAccess, id: s
     action: e.action ?? 'publish',
   }));
   await changeDraft(ctx, access, id, async (tx, release) => {
+    const versions = await repo.currentVersionsOf(tx, access.workspace.id, entries);
     for (const entry of entries) {
       schemaIn(access, entry.schema);
-      const item = await findItem(tx, {
-        workspaceId: access.workspace.id,
-        schema: entry.schema,
-        id: entry.itemId,
-      });
-      if (!item) throw notFound(RELEASE_MESSAGES.itemNotFound(entry.itemId));
-      if (entry.version !== null && entry.version > item.version) {
+      const current = versions.get(`${entry.schema}/${entry.itemId}`);
+      if (current === undefined) throw notFound(RELEASE_MESSAGES.itemNotFound(entry.itemId));
+      if (entry.version !== null && entry.version > current) {
         throw badRequest(`Version ${entry.version} of item "${entry.itemId}" does not exist`);
       }
     }

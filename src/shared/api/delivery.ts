@@ -16,6 +16,8 @@ export const DELIVERY_MESSAGES = {
   keyNotFound: 'API key not found',
   stageNotAllowed: (stage: string) => `This API key may not read the stage "${stage}"`,
   itemNotPublished: 'Item not published in this stage',
+  previewNotAllowed:
+    'This API key may not preview releases: a workspace manager can create a key with the preview right',
 } as const;
 
 const ApiKeyName = z
@@ -32,9 +34,13 @@ export const CreateApiKeyBody = z
       .min(1, { error: 'Choose at least one stage' })
       .max(20)
       .describe('Stages (labels or values) the key may read'),
+    preview: z
+      .boolean()
+      .default(false)
+      .describe('May also read releases before they publish (?release={id})'),
   })
   .strict();
-export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBody>;
+export type CreateApiKeyBody = z.input<typeof CreateApiKeyBody>;
 
 export const CreatedApiKey = z.object({
   id: z.string(),
@@ -50,6 +56,7 @@ export const ApiKeySummary = z.object({
   createdById: z.string(),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable().describe('Last delivery request with the key (to the minute)'),
+  preview: z.boolean().describe('May read releases before they publish'),
 });
 export type ApiKeySummary = z.infer<typeof ApiKeySummary>;
 
@@ -117,6 +124,13 @@ export const DeliveryQuery = z
       .optional()
       .describe(
         'A top-level field, publishedAt or id; a leading "-" sorts descending (default -publishedAt)',
+      ),
+    release: z
+      .string()
+      .max(40)
+      .optional()
+      .describe(
+        'A release id: the content as it will be once the release publishes (keys with the preview right; never cached)',
       ),
     include: z.enum(['refs']).optional().describe('refs: embed referenced items published in the same stage'),
     depth: z.coerce

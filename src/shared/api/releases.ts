@@ -3,6 +3,7 @@ import { z } from 'zod';
 /** The HTTP contract of releases: items published or unpublished together in one stage, all or nothing. */
 
 const RELEASE_STATES = ['draft', 'published', 'reverted'] as const;
+const SCHEDULE_STATES = ['pending', 'running', 'done', 'refused'] as const;
 const ENTRY_ACTIONS = ['publish', 'unpublish'] as const;
 
 /** At most this many entries are added or removed in one request. */
@@ -17,6 +18,12 @@ export const RELEASE_MESSAGES = {
   blocked: 'This release cannot be published yet',
   noRights: 'You do not have permission to publish any item type',
   itemNotFound: (id: string) => `Item "${id}" not found`,
+  inThePast: 'publishAt: Choose a time in the future',
+  changedSince: (names: string[]) =>
+    `Published again since this release, so a revert would overwrite newer work: ${
+      names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ')
+    }`,
+  schedulerGone: (name: string) => `${name} is no longer a member of the workspace`,
 } as const;
 
 const ReleaseFields = {
@@ -115,6 +122,18 @@ export const ReleaseSummary = z.object({
   updatedBy: z.string(),
   publishedAt: z.string().nullable(),
   publishedBy: z.string().nullable(),
+  scheduleStatus: z
+    .enum(SCHEDULE_STATES)
+    .nullable()
+    .describe(
+      'The publish at publishAt: pending, running, done, or refused (lastError says why); null without a time',
+    ),
+  scheduledBy: z
+    .string()
+    .nullable()
+    .describe('Who set publishAt: the scheduled publish runs with their rights at that time'),
+  lastError: z.string().nullable().describe('Why the scheduled publish did not happen'),
+  ranAt: z.string().nullable().describe('When the scheduled publish ran (or was refused)'),
 });
 export type ReleaseSummary = z.infer<typeof ReleaseSummary>;
 

@@ -3,6 +3,7 @@ import {
   Badge,
   Button,
   Card,
+  Checkbox,
   Code,
   EmptyState,
   Group,
@@ -51,7 +52,7 @@ function CreateKeyCard({ workspace }: { workspace: Workspace }) {
   const stageOptions = workspace.basics.stages.map((label) => ({ value: stageValue(label), label }));
   const form = useForm({
     mode: 'controlled',
-    initialValues: { name: '', stages: stageOptions.slice(0, 1).map((o) => o.value) },
+    initialValues: { name: '', stages: stageOptions.slice(0, 1).map((o) => o.value), preview: false },
     validate: schemaResolver(CreateApiKeyBody, { sync: true }),
   });
   const handleSubmit = form.onSubmit((values) =>
@@ -77,6 +78,12 @@ function CreateKeyCard({ workspace }: { workspace: Workspace }) {
           <TextInput label="Name" placeholder="Website" {...form.getInputProps('name')} />
           <MultiSelect label="Stages it may read" data={stageOptions} {...form.getInputProps('stages')} />
         </Group>
+        <Checkbox
+          mt="md"
+          label="May preview releases"
+          description="Reads a release's content before it is published, with ?release={id}"
+          {...form.getInputProps('preview', { type: 'checkbox' })}
+        />
         <FormError error={create.error} />
         <Group justify="flex-end" mt="md">
           <Button type="submit" leftSection={<IconKey size={16} />} loading={create.isPending}>
@@ -143,6 +150,11 @@ function KeysTable({ workspace, keys }: { workspace: Workspace; keys: ApiKeySumm
                       {stageLabel(stage)}
                     </Badge>
                   ))}
+                  {key.preview && (
+                    <Badge variant="outline" color="grape" tt="none">
+                      Previews releases
+                    </Badge>
+                  )}
                 </Group>
               </Table.Td>
               <Table.Td>

@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm';
+import { allSchemaNames, getSchema } from '@shared/schemas/catalogue';
+import type { Tx } from '../db/client';
+import { rows } from '../db/migrate';
+import { slugFieldOf } from '../publishing/slugs';
+
+/** The name-slug field of each schema that has one, for SQL (`{schema: field}`). */
+const SLUG_FIELDS = JSON.stringify(
+  Object.fromEntries(
+    allSchemaNames().flatMap((name) => {
+      const field = slugFieldOf(getSchema(name));
+      return field ? [[name, field]] : [];
+    }),
+  ),
+);
+
+interface ReleaseInStage {
+  workspaceId: string;
+  id: string;
+  stage: string;
+}
+
+/**
+ * Puts the release's entries in its stage, set-based (three statements whatever their number) and
+ * checking nothing: each publish entry's pinned version (or the item's current one) copied over what
+ * is there, its slug recorded among the slugs it was published under and the others kept as its
+ * previousSlugs (as upsertCopy does for one item); each unpublish entry's copy removed. Answers the
+ * entries whose copy was removed.
+ */
+export async function putReleaseInStage(tx: Tx, release: ReleaseInStage, at: Date, by: string) {
+  const { workspaceId, id, stage } = release;
+  // Text: postgres.js takes no Date for a parameter of a raw statement.
+  const atText = at.toISOString();
+  const removed = await tx.execute(sql`
+    delete from published p using release_entries e
+    where e.workspace_id = ${workspaceId} and e.release_id = ${id} and e.action = 'unpublish'
+      and p.workspace_id = e.workspace_id and p.schema = e.schema and p.id = e.item_id and p.stage = ${stage}
+    returning p.schema, p.id`);
+  await tx.execute(sql`
+    create temporary table release_copies on commit drop as
+    select i.workspace_id, i.schema, i.id, coalesce(v.num, i.version) as version, i.version as item_version,
+      coalesce(v.data, i.data) as data, coalesce(v.refs, i.refs) as refs,
+      nullif(coalesce(v.data, i.data) ->> (${SLUG_FIELDS}::jsonb ->> i.schema), '') as slug
+    from release_entries e
+    join items i on i.workspace_id = e.workspace_id and i.schema = e.schema and i.id = e.item_id
+    left join item_versions v on e.version is not null and e.version <> i.version
+      and v.workspace_id = i.workspace_id and v.schema = i.schema and v.item_id = i.id and v.num = e.version
+    where e.workspace_id = ${workspaceId} and e.release_id = ${id} and e.action = 'publish'`);
+  await tx.execute(sql`
+    insert into published_slugs (workspace_id, stage, schema, slug, id, first_published_at)
+    select workspace_id, ${stage}, schema, slug, id, ${atText}::timestamptz from release_copies where slug is not null
+    on conflict do nothing`);
+  await tx.execute(sql`
+    insert into published as p
+      (workspace_id, schema, id, stage, version, item_version, data, refs, published_at, published_by, slug, previous_slugs)
+    select c.workspace_id, c.schema, c.id, ${stage}, c.version, c.item_version, c.data, c.refs, ${atText}::timestamptz, ${by}, c.slug,
+      case when c.slug is null then '{}'::text[] else coalesce((
+        select array_agg(s.slug order by s.first_published_at, s.slug) from published_slugs s
+        where s.workspace_id = c.workspace_id and s.stage = ${stage} and s.schema = c.schema
+          and s.id = c.id and s.slug <> c.slug), '{}'::text[]) end
+    from release_copies c
+    on conflict (workspace_id, schema, id, stage) do update set
+      version = excluded.version, item_version = excluded.item_version, data = excluded.data,
+      refs = excluded.refs, published_at = excluded.published_at, published_by = excluded.published_by,
+      slug = excluded.slug, previous_slugs = excluded.previous_slugs`);
+  await tx.execute(sql`drop table release_copies`);
+  return rows<{ schema: string; id: string }>(removed);
+}
