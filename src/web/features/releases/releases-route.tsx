@@ -1,7 +1,10 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Card, EmptyState, Skeleton, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Card, EmptyState, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconPackage, IconPlus } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
+import type { ReleaseSummary } from '@shared/api/releases';
+import type { Workspace } from '@shared/api/workspaces';
 import { FormError } from '@web/components/form-error';
 import { PageHeader } from '@web/components/page-header';
 import { useCurrentWorkspace } from '@web/lib/workspace';
@@ -17,6 +20,7 @@ export default function ReleasesRoute() {
   const { data, isPending, error } = useReleases(workspace.id);
   const [isCreating, setCreating] = useState(false);
   const mayCreate = workspace.__permissions.canPublish.length > 0;
+  const isWide = useMediaQuery('(min-width: 48em)', true);
 
   return (
     <>
@@ -49,48 +53,11 @@ export default function ReleasesRoute() {
         </Card>
       ) : data ? (
         <Card p={0} withBorder>
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" horizontalSpacing="md" aria-label="Releases" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Stage</Table.Th>
-                  <Table.Th>Entries</Table.Th>
-                  <Table.Th>State</Table.Th>
-                  <Table.Th>Publish time</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.releases.map((release) => {
-                  const state = RELEASE_STATE_LABELS[release.state];
-                  return (
-                    <Table.Tr key={release.id} data-testid="release-row">
-                      <Table.Td maw={320}>
-                        <Anchor component={Link} to={releasePath(workspace.id, release.id)} fw={600}>
-                          {release.name}
-                        </Anchor>
-                        {release.description && (
-                          <Text size="xs" c="dimmed" truncate="end">
-                            {release.description}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>{stageLabelOf(workspace.basics.stages, release.stage)}</Table.Td>
-                      <Table.Td>{release.entryCount}</Table.Td>
-                      <Table.Td>
-                        <Badge color={state.color} variant="light" tt="none">
-                          {state.label}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{releaseTimeLabel(release)}</Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          {isWide ? (
+            <ReleasesTable workspace={workspace} releases={data.releases} />
+          ) : (
+            <ReleaseCards workspace={workspace} releases={data.releases} />
+          )}
         </Card>
       ) : null}
       {isCreating && (
@@ -102,5 +69,88 @@ export default function ReleasesRoute() {
         />
       )}
     </>
+  );
+}
+
+interface ReleasesProps {
+  workspace: Workspace;
+  releases: ReleaseSummary[];
+}
+
+function StateBadge({ release }: { release: ReleaseSummary }) {
+  const state = RELEASE_STATE_LABELS[release.state];
+  return (
+    <Badge color={state.color} variant="light" tt="none">
+      {state.label}
+    </Badge>
+  );
+}
+
+function ReleasesTable({ workspace, releases }: ReleasesProps) {
+  return (
+    <Table verticalSpacing="sm" horizontalSpacing="md" aria-label="Releases" highlightOnHover>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Name</Table.Th>
+          <Table.Th>Stage</Table.Th>
+          <Table.Th>Entries</Table.Th>
+          <Table.Th>State</Table.Th>
+          <Table.Th>Publish time</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {releases.map((release) => (
+          <Table.Tr key={release.id} data-testid="release-row">
+            <Table.Td maw={320}>
+              <Anchor component={Link} to={releasePath(workspace.id, release.id)} fw={600}>
+                {release.name}
+              </Anchor>
+              {release.description && (
+                <Text size="xs" c="dimmed" truncate="end">
+                  {release.description}
+                </Text>
+              )}
+            </Table.Td>
+            <Table.Td>{stageLabelOf(workspace.basics.stages, release.stage)}</Table.Td>
+            <Table.Td>{release.entryCount}</Table.Td>
+            <Table.Td>
+              <StateBadge release={release} />
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">{releaseTimeLabel(release)}</Text>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** On phones each release is a card: its name, then stage, size, state and time. */
+function ReleaseCards({ workspace, releases }: ReleasesProps) {
+  return (
+    <Stack gap={0} component="ul" p={0} m={0} aria-label="Releases" style={{ listStyle: 'none' }}>
+      {releases.map((release, i) => (
+        <Stack
+          component="li"
+          key={release.id}
+          gap={4}
+          p="md"
+          data-testid="release-row"
+          style={i > 0 ? { borderTop: '1px solid var(--mantine-color-default-border)' } : undefined}
+        >
+          <Group justify="space-between" wrap="nowrap" align="flex-start">
+            <Anchor component={Link} to={releasePath(workspace.id, release.id)} fw={600}>
+              {release.name}
+            </Anchor>
+            <StateBadge release={release} />
+          </Group>
+          <Text size="sm" c="dimmed">
+            {stageLabelOf(workspace.basics.stages, release.stage)} · {release.entryCount}{' '}
+            {release.entryCount === 1 ? 'entry' : 'entries'} · {releaseTimeLabel(release)}
+          </Text>
+        </Stack>
+      ))}
+    </Stack>
   );
 }
