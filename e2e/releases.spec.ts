@@ -8,6 +8,7 @@ import {
   seedVerifiedUser,
   seedWorkspace,
   shot,
+  solidPng,
 } from './fixtures';
 
 test.beforeEach(async ({ context }) => acceptCookies(context));
@@ -16,6 +17,7 @@ const roles = {
   legal: { name: 'Legal', canEdit: [], canPublish: [], mustApprove: ['copy'] },
   writer: { name: 'Writer', canEdit: ['copy'], canPublish: [], mustApprove: [] },
 };
+const IMAGE_SET = 'marquee-assets-image-set';
 const DESKTOP = { width: 1360, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
@@ -225,4 +227,56 @@ test('a release from the item screen, by keyboard: New release, Add to release, 
     .click();
   await expect(page).toHaveURL(`/${ws}/_releases`);
   await expect(page.getByText('No releases yet')).toBeVisible();
+});
+
+test('the release page adds, in one click, the items its entries reference that are not current in its stage', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize(DESKTOP);
+  await seedVerifiedUser(page.request, 'refs');
+  const { id: ws } = await seedWorkspace(page.request, `Rel refs ${Date.now().toString(36)}`);
+  await patchBasics(page.request, ws, { domains: ['marketing', 'assets'] });
+  const upload = await page.request.post(`/api/v1/workspaces/${ws}/files`, {
+    headers: SAME_ORIGIN,
+    multipart: {
+      file: {
+        name: 'cat.png',
+        mimeType: 'image/png',
+        buffer: await solidPng(64, 64, { r: 200, g: 90, b: 40 }),
+      },
+    },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const cat = await seedItem(page.request, ws, IMAGE_SET, {
+    name: 'Cat',
+    altText: 'A cat',
+    masterImage: await upload.json(),
+  });
+  const email = await seedItem(page.request, ws, 'email', {
+    name: 'Pets',
+    subject: 'Pets',
+    images: [{ id: cat.id, schemaType: IMAGE_SET, label: 'Cat' }],
+  });
+  const created = await page.request.post(`/api/v1/workspaces/${ws}/releases`, {
+    headers: SAME_ORIGIN,
+    data: { name: 'Pets', stage: 'live' },
+  });
+  const release = (await created.json()) as { id: string };
+  const added = await page.request.post(`/api/v1/workspaces/${ws}/releases/${release.id}/entries`, {
+    headers: SAME_ORIGIN,
+    data: { entries: [{ schema: 'email', itemId: email.id, version: 1 }] },
+  });
+  expect(added.status(), await added.text()).toBe(200);
+
+  await page.goto(`/${ws}/_releases/${release.id}`);
+  const addRefs = page.getByRole('button', {
+    name: 'Add the item it references that is not current in Live',
+  });
+  await expect(addRefs).toBeVisible();
+  await shot(page, 'releases-13-references');
+  await addRefs.click();
+  await expect(entry(page, cat.id)).toContainText('Cat');
+  await expect(entry(page, cat.id)).toContainText('Latest (version 1)');
+  await expect(addRefs).toHaveCount(0);
 });
