@@ -145,6 +145,19 @@ async function seedAll(browser: Browser): Promise<Seeded> {
       sender: ((await sender.json()) as { id: string }).id,
     })
   ).id;
+  // A release with an entry waiting for nothing, so its screen shows entries and chips.
+  const release = await page.request.post(`/api/v1/workspaces/${ws}/releases`, {
+    headers: SAME_ORIGIN,
+    data: { name: 'Harbour launch', stage: 'live' },
+  });
+  expect(release.status(), await release.text()).toBe(201);
+  const releaseId = ((await release.json()) as { id: string }).id;
+  const entries = await page.request.post(`/api/v1/workspaces/${ws}/releases/${releaseId}/entries`, {
+    headers: SAME_ORIGIN,
+    data: { entries: [{ schema: 'copy', itemId: items.copy, version: 1 }] },
+  });
+  expect(entries.status(), await entries.text()).toBe(200);
+  items.release = releaseId;
   await context.close();
   return { email: user.email, ws, oobeWs, items };
 }
@@ -246,6 +259,8 @@ test('workspace and settings screens have no serious or critical axe violations'
   await expect(page.getByTestId('item-cards')).toBeVisible();
   await audit.check('list items as cards');
   await audit.visit(`/${ws}/marketing/_customers`, heading('Customers'), 'customers');
+  await audit.visit(`/${ws}/_releases`, heading('Releases'), 'releases');
+  await audit.visit(`/${ws}/_releases/${seeded.items.release}`, heading('Harbour launch'), 'release');
   await audit.visit(`/${ws}/no-such-domain/x/y/z/w`, heading('Page not found'), 'not found in workspace');
   for (const [path, name] of [
     ['basics', 'Basics'],
@@ -299,6 +314,22 @@ test('dialogs have no serious or critical axe violations', async ({ page }) => {
   await page.getByTestId('upload-images-option').click();
   await expect(page.getByRole('dialog', { name: 'Upload images' })).toBeVisible();
   await audit.check('bulk upload dialog');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // New release, and Add to release from a list selection.
+  await page.goto(`/${ws}/_releases`);
+  await page.getByRole('button', { name: 'New release' }).click();
+  await expect(page.getByRole('dialog', { name: 'New release' })).toBeVisible();
+  await audit.check('new release dialog');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.goto(`/${ws}/marketing/copy`);
+  await page.getByRole('checkbox', { name: 'Select Autumn headline' }).check();
+  await audit.check('list with a selection');
+  await page.getByRole('button', { name: 'Add to release' }).click();
+  await expect(page.getByRole('dialog', { name: 'Add 1 item to a release' })).toBeVisible();
+  await audit.check('add to release dialog');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
 

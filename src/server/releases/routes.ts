@@ -15,6 +15,7 @@ import {
 import type { AppContext } from '../context';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
 import { publishRelease, revertRelease } from './publish-release';
+import { releaseReferenceRoutes } from './references';
 import * as releases from './service';
 
 const ReleaseParams = WorkspaceParams.extend({
@@ -78,6 +79,7 @@ export async function releaseRoutes(instance: FastifyInstance, ctx: AppContext) 
   );
 
   await releaseChangeRoutes(instance, ctx);
+  await releaseReferenceRoutes(instance, ctx);
 }
 
 /** Entries added and removed in bulk, publish and revert. */

@@ -144,3 +144,22 @@ export const Release = ReleaseSummary.extend({
 export type Release = z.infer<typeof Release>;
 
 export const ReleaseList = z.object({ releases: z.array(ReleaseSummary) });
+
+export const ReleaseReference = z.object({
+  schema: z.string(),
+  itemId: z.string(),
+  label: z.string().describe('The label the referring item keeps for it'),
+  currentVersion: z.number().int(),
+  stageVersion: z
+    .number()
+    .int()
+    .nullable()
+    .describe('The version in the release’s stage now; null when none'),
+});
+export type ReleaseReference = z.infer<typeof ReleaseReference>;
+
+export const ReleaseReferences = z.object({
+  references: z
+    .array(ReleaseReference)
+    .describe('Items the entries reference that are not current in the stage and not in the release'),
+});

@@ -173,6 +173,14 @@ export function createRoutes(client: QueryClient): RouteObject[] {
                     },
                     settingsRoute(),
                     {
+                      path: '_releases',
+                      lazy: screen(() => import('@web/features/releases/releases-route')),
+                    },
+                    {
+                      path: '_releases/:releaseId',
+                      lazy: screen(() => import('@web/features/releases/release-route')),
+                    },
+                    {
                       path: 'marketing/_customers',
                       lazy: screen(() => import('@web/features/customers/customers-route')),
                     },

@@ -5,7 +5,7 @@ import { errorMessage } from '@web/lib/api-client';
 import { useDeleteItem } from './api/delete-item';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
 import { itemTitle, publishChips } from './item-labels';
-import { itemScreenPath, schemaListPath } from './item-paths';
+import { itemScreenPath, schemaListPath } from '@web/lib/item-paths';
 import { showToast } from '@web/lib/toast';
 
 /** /{workspace}/{domain}/{schema}/{id}/delete: asks, then deletes the item and its stage copies; the change log stays. */

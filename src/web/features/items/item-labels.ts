@@ -6,6 +6,7 @@ import { stageValue } from '@shared/publishing/stages';
 import type { PublishStatus } from '@shared/publishing/status';
 import type { SchemaType } from '@shared/schemas/types';
 import { UNNAMED_ITEM } from '@shared/validation/messages';
+import { PUBLISH_STATUS_COLORS, PUBLISH_STATUS_WORDS } from '@web/lib/publish-status';
 
 /** Spec §8: labels of members that cannot be resolved. */
 export const UNKNOWN_USER = 'UNKNOWN USER';
@@ -63,17 +64,6 @@ export interface PublishChip {
   clickable: boolean;
 }
 
-const STATUS_WORDS: Record<PublishStatus, string> = {
-  NOT_PUBLISHED: 'Not published',
-  MODIFIED: 'Modified',
-  CURRENT: 'Current',
-};
-const STATUS_COLORS: Record<PublishStatus, string> = {
-  NOT_PUBLISHED: 'gray',
-  MODIFIED: 'orange',
-  CURRENT: 'teal',
-};
-
 /** One chip per stage of the workspace, in the workspace's order. */
 export function publishChips(
   publishStatus: Readonly<Record<string, PublishStatus>>,
@@ -88,8 +78,8 @@ export function publishChips(
         stage,
         stageLabel,
         status,
-        label: `${stageLabel}: ${STATUS_WORDS[status]}`,
-        color: STATUS_COLORS[status],
+        label: `${stageLabel}: ${PUBLISH_STATUS_WORDS[status]}`,
+        color: PUBLISH_STATUS_COLORS[status],
         clickable: status !== 'NOT_PUBLISHED',
       };
     })

@@ -9,7 +9,7 @@ import { approvalsQueryOptions } from './api/get-approvals';
 import { historyQueryOptions } from './api/get-history';
 import { itemQueryOptions } from './api/get-item';
 import { NEW_ITEM_ID } from './api/save-item';
-import { schemaListPath } from './item-paths';
+import { schemaListPath } from '@web/lib/item-paths';
 import { showToast } from '@web/lib/toast';
 
 /** Spec §8: the notification title when a single item fails to load. */

@@ -20,6 +20,7 @@ import {
   IconGitCompare,
   IconLayoutSidebarRightExpand,
   IconLock,
+  IconPackage,
   IconTrash,
   IconUpload,
   IconWorldOff,
@@ -51,7 +52,7 @@ import {
   publishPath,
   schemaListPath,
   unpublishPath,
-} from './item-paths';
+} from '@web/lib/item-paths';
 import { useItemRoute } from './use-item-route';
 import { showToast } from '@web/lib/toast';
 
@@ -120,65 +121,85 @@ function NewItemScreen({ workspace, domain, schema }: ScreenProps) {
   );
 }
 
+/** The release picker loads when first opened. */
+const AddToReleaseDialog = lazy(() => import('@web/components/releases/add-to-release-dialog'));
+
 function ItemActions({ workspace, domain, item }: { workspace: Workspace; domain: string; item: Item }) {
   const ws = workspace.id;
   const { canEdit, canPublish } = item.abilities;
   const published = Object.values(item.publishStatus).some((s) => s !== 'NOT_PUBLISHED');
+  const [isAddingToRelease, setAddingToRelease] = useState(false);
   return (
-    <Menu position="bottom-end" shadow="md" width={220}>
-      <Menu.Target>
-        <Button variant="default" rightSection={<IconChevronDown size={14} />}>
-          Actions
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {canPublish && (
-          <Menu.Item
-            component={Link}
-            to={publishPath(ws, domain, item.schema, item.id)}
-            leftSection={<IconUpload size={16} />}
-          >
-            Publish…
-          </Menu.Item>
-        )}
-        {canPublish && published && (
-          <Menu.Item
-            component={Link}
-            to={unpublishPath(ws, domain, item.schema, item.id)}
-            leftSection={<IconWorldOff size={16} />}
-          >
-            Unpublish…
-          </Menu.Item>
-        )}
-        <Menu.Item
-          component={Link}
-          to={changelogPath(ws, domain, item.schema, item.id)}
-          leftSection={<IconGitCompare size={16} />}
-        >
-          Change log
-        </Menu.Item>
-        <Menu.Item
-          component={Link}
-          to={approvalsPath(ws, domain, item.schema, item.id)}
-          leftSection={<IconChecklist size={16} />}
-        >
-          Approvals
-        </Menu.Item>
-        {canEdit && (
-          <>
-            <Menu.Divider role="separator" />
+    <>
+      {isAddingToRelease && (
+        <Suspense fallback={null}>
+          <AddToReleaseDialog
+            workspace={workspace}
+            items={[{ schema: item.schema, itemId: item.id, version: item.version }]}
+            onClose={() => setAddingToRelease(false)}
+          />
+        </Suspense>
+      )}
+      <Menu position="bottom-end" shadow="md" width={220}>
+        <Menu.Target>
+          <Button variant="default" rightSection={<IconChevronDown size={14} />}>
+            Actions
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {canPublish && (
             <Menu.Item
               component={Link}
-              to={deleteItemPath(ws, domain, item.schema, item.id)}
-              color="red.9"
-              leftSection={<IconTrash size={16} />}
+              to={publishPath(ws, domain, item.schema, item.id)}
+              leftSection={<IconUpload size={16} />}
             >
-              Delete…
+              Publish…
             </Menu.Item>
-          </>
-        )}
-      </Menu.Dropdown>
-    </Menu>
+          )}
+          {canPublish && published && (
+            <Menu.Item
+              component={Link}
+              to={unpublishPath(ws, domain, item.schema, item.id)}
+              leftSection={<IconWorldOff size={16} />}
+            >
+              Unpublish…
+            </Menu.Item>
+          )}
+          {canPublish && (
+            <Menu.Item leftSection={<IconPackage size={16} />} onClick={() => setAddingToRelease(true)}>
+              Add to release…
+            </Menu.Item>
+          )}
+          <Menu.Item
+            component={Link}
+            to={changelogPath(ws, domain, item.schema, item.id)}
+            leftSection={<IconGitCompare size={16} />}
+          >
+            Change log
+          </Menu.Item>
+          <Menu.Item
+            component={Link}
+            to={approvalsPath(ws, domain, item.schema, item.id)}
+            leftSection={<IconChecklist size={16} />}
+          >
+            Approvals
+          </Menu.Item>
+          {canEdit && (
+            <>
+              <Menu.Divider role="separator" />
+              <Menu.Item
+                component={Link}
+                to={deleteItemPath(ws, domain, item.schema, item.id)}
+                color="red.9"
+                leftSection={<IconTrash size={16} />}
+              >
+                Delete…
+              </Menu.Item>
+            </>
+          )}
+        </Menu.Dropdown>
+      </Menu>
+    </>
   );
 }
 

@@ -9,6 +9,7 @@ import {
   IconCircleCheck,
   IconClockHour4,
   IconInbox,
+  IconPackage,
   IconUserEdit,
   IconUserCheck,
   type Icon,
@@ -198,6 +199,13 @@ export function ExploreNav({ workspace }: { workspace: Workspace }) {
           />
           <SectionLabel>Saved views</SectionLabel>
           <SavedViewLinks workspace={workspace} pathname={pathname} />
+          <NavLink
+            component={Link}
+            to={`/${workspace.id}/_releases`}
+            label="Releases"
+            active={pathname.startsWith(`/${workspace.id}/_releases`)}
+            leftSection={<IconPackage size={17} stroke={1.6} />}
+          />
 
           <SectionLabel>Content</SectionLabel>
           <DomainLinks workspace={workspace} pathname={pathname} />

@@ -17,7 +17,7 @@ import { IMAGE_SET_SCHEMA } from '@shared/schemas/assets';
 import type { Domain, SchemaType } from '@shared/schemas/types';
 import { LazyMultiImageUploadDialog } from '@web/components/media/multi-image-upload-lazy';
 import { DomainIcon, SchemaIcon } from '@web/components/schema-icon';
-import { schemaListPath } from '../item-paths';
+import { schemaListPath } from '@web/lib/item-paths';
 import { canUploadImages, editableTypes, newItemPath } from './editable-types';
 
 /** The 'Upload images' option of the Add dialog (spec §2: offered when the user may edit marquee-assets-image-set). */

@@ -4,7 +4,7 @@ import { IMAGE_SET_SCHEMA } from '@shared/schemas/assets';
 import type { Domain, SchemaType } from '@shared/schemas/types';
 import { visibleDomains } from '@web/lib/workspace-content';
 import { NEW_ITEM_ID } from '../api/save-item';
-import { itemScreenPath } from '../item-paths';
+import { itemScreenPath } from '@web/lib/item-paths';
 
 export interface EditableGroup {
   domain: Domain;

@@ -8,7 +8,7 @@ import { formatDateTime } from '@web/lib/dates';
 import { useHistory } from '../api/get-history';
 import { useMembers } from '../api/get-members';
 import { userLabel } from '../item-labels';
-import { changelogPath } from '../item-paths';
+import { changelogPath } from '@web/lib/item-paths';
 import { RestoreVersionButton } from './restore-version-button';
 
 /** The newest versions of the change log, each linking to a comparison with the one before. */

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { Item } from '@shared/api/items';
 import type { Roles } from '@shared/permissions/permissions';
 import { approvalChips, publishChips } from '../item-labels';
-import { publishPath } from '../item-paths';
+import { publishPath } from '@web/lib/item-paths';
 
 interface ChipsProps {
   item: Pick<Item, 'id' | 'schema' | 'publishStatus'>;

@@ -12,6 +12,8 @@ interface ItemEntryParts {
   updated: ReactNode;
   chips: ReactNode;
   quickView: ReactNode;
+  /** The selection checkbox, when the list offers one. */
+  select: ReactNode;
 }
 
 interface ItemEntryLayoutProps {
@@ -54,7 +56,10 @@ export function ItemEntryCard({ itemId, thumbSrc, icon, onOpen, parts }: ItemEnt
       </Card.Section>
       <Stack gap={6} mt="sm">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
-          {parts.title}
+          <Group gap="xs" wrap="nowrap" align="flex-start" style={{ minWidth: 0 }}>
+            {parts.select}
+            {parts.title}
+          </Group>
           {parts.quickView}
         </Group>
         {parts.meta}
@@ -81,6 +86,7 @@ export function ItemEntryRow({ itemId, thumbSrc, icon, onOpen, parts }: ItemEntr
       onClick={onOpen}
       className={classes.row}
     >
+      {parts.select}
       <Thumbnail src={thumbSrc} icon={icon} size={48} />
       <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
         {parts.title}

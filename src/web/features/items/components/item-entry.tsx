@@ -1,4 +1,5 @@
 import { ActionIcon, Anchor, Group, Text, Tooltip } from '@mantine/core';
+import classes from './item-entry.module.css';
 import { IconEye, IconMapPin } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Item } from '@shared/api/items';
@@ -9,7 +10,7 @@ import { distanceKm, type Point } from '@shared/geo/geohash';
 import { domainOfSchema, getSchema } from '@shared/schemas/catalogue';
 import type { SchemaType } from '@shared/schemas/types';
 import { itemThumbId, itemTitle, userLabel } from '../item-labels';
-import { itemPathOf } from '../item-paths';
+import { itemPathOf } from '@web/lib/item-paths';
 import { ApprovalChips, PublishChips } from './item-chips';
 import { UpdatedBy } from './updated-by';
 import { ItemEntryCard, ItemEntryRow } from './item-entry-layouts';
@@ -29,6 +30,8 @@ export interface ItemEntryProps {
   onQuickView?: (item: Item) => void;
   /** The centre of a near search: the entry shows how far its address is. */
   nearCenter?: Point;
+  /** Offered to members who may publish: the entry can be picked for a release. */
+  selection?: { isSelected: boolean; onToggle: (item: Item) => void };
 }
 
 /** The item's address on one line (schemas with an address), and its distance in a near search. */
@@ -82,6 +85,7 @@ export function ItemEntry({
   onOpen,
   onQuickView,
   nearCenter,
+  selection,
 }: ItemEntryProps) {
   const schema = getSchema(item.schema);
   const domain = domainOfSchema(item.schema)?.name ?? '_';
@@ -127,6 +131,17 @@ export function ItemEntry({
       </>
     ),
     quickView: onQuickView && <QuickViewButton title={title} onClick={() => onQuickView(item)} />,
+    select: selection && (
+      // A native checkbox: the list screen's bundle stays small (DESIGN §7).
+      <input
+        type="checkbox"
+        className={classes.select}
+        aria-label={`Select ${title}`}
+        checked={selection.isSelected}
+        onChange={() => selection.onToggle(item)}
+        onClick={(e) => e.stopPropagation()}
+      />
+    ),
   };
   const Layout = mode === 'cards' ? ItemEntryCard : ItemEntryRow;
   return (

@@ -6,7 +6,7 @@ import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import type { Domain, SchemaType } from '@shared/schemas/types';
 import { itemTitle } from '../item-labels';
-import { itemScreenPath, schemaListPath } from '../item-paths';
+import { itemScreenPath, schemaListPath } from '@web/lib/item-paths';
 import { ApprovalChips, PublishChips } from './item-chips';
 import { ScheduleChips } from './schedule-chips';
 

@@ -10,9 +10,10 @@ import { useQuickViewLevel } from '@web/components/quick-view/quick-view-level';
 import { errorMessage } from '@web/lib/api-client';
 import { useMembers } from '../api/get-members';
 import type { ListQuery } from '../api/keys';
-import { itemPathOf } from '../item-paths';
+import { itemPathOf } from '@web/lib/item-paths';
 import { ItemEntry } from './item-entry';
 import { ItemSearchInput } from './item-search-input';
+import { useReleaseSelection } from './release-selection';
 import { ItemsEmptyState } from './items-empty-state';
 import { useItemListQuery } from './use-item-list-query';
 import { ViewModeToggle, useViewMode, type ViewMode } from './view-mode-toggle';
@@ -21,7 +22,6 @@ import { ViewModeToggle, useViewMode, type ViewMode } from './view-mode-toggle';
 const ItemQuickViewPanel = lazy(() =>
   import('./item-quick-view').then((m) => ({ default: m.ItemQuickViewPanel })),
 );
-
 export interface ItemListProps {
   workspace: Workspace;
   query: ListQuery;
@@ -111,6 +111,8 @@ export function ItemList({
   const [peek, setPeek] = useState<Item | null>(null);
   const { searchText, setSearchText, q, near, setNear, items, all } = useItemListQuery(workspace.id, query);
   const members = useMembers(workspace.id);
+  // Releases are made by members who may publish something.
+  const selection = useReleaseSelection(workspace, level === 0);
 
   const handleOpen = (item: Item) => {
     if (level > 0) setPeek(item);
@@ -136,6 +138,7 @@ export function ItemList({
           </>
         }
       />
+      {selection.bar}
       {items.isPending ? (
         <ItemsLoading />
       ) : items.isError ? (
@@ -168,10 +171,12 @@ export function ItemList({
               nearCenter={near?.center}
               onOpen={handleOpen}
               onQuickView={level === 0 ? setPeek : undefined}
+              selection={selection.of(item)}
             />
           ))}
         </ItemEntries>
       )}
+      {selection.dialog}
       {peek && (
         <Suspense fallback={null}>
           <ItemQuickViewPanel

@@ -7,7 +7,7 @@ import { SchemaIcon } from '@web/components/schema-icon';
 import { errorMessage } from '@web/lib/api-client';
 import { useItem } from '../api/get-item';
 import { itemTitle } from '../item-labels';
-import { itemPathOf } from '../item-paths';
+import { itemPathOf } from '@web/lib/item-paths';
 import type { QuickViewPanelProps } from './item-references';
 
 // The form engine, field editors and save logic load with the first panel opened (DESIGN §7).

@@ -7,7 +7,7 @@ import { getSchema } from '@shared/schemas/catalogue';
 import { UNNAMED_ITEM } from '@shared/validation/messages';
 import { useQuickViewLevel } from '@web/components/quick-view/quick-view-level';
 import { SchemaIcon } from '@web/components/schema-icon';
-import { itemPathOf } from '../item-paths';
+import { itemPathOf } from '@web/lib/item-paths';
 
 /** The quick view panel of one item, handed in because that panel shows these references in turn. */
 export interface QuickViewPanelProps {

@@ -5,7 +5,7 @@ import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import { formatDateTime } from '@web/lib/dates';
 import { publishChips } from '../item-labels';
-import { publishPath, unpublishPath } from '../item-paths';
+import { publishPath, unpublishPath } from '@web/lib/item-paths';
 
 /** Publishing per stage: status chip, the copy's version, and Publish / Unpublish for publishers. */
 export function PublishingPanel({

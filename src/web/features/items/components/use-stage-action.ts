@@ -4,7 +4,7 @@ import type { CreateScheduleBody } from '@shared/api/schedules';
 import { showToast } from '@web/lib/toast';
 import { useCreateSchedule } from '../api/schedules';
 import type { PublishChip } from '../item-labels';
-import { itemScreenPath } from '../item-paths';
+import { itemScreenPath } from '@web/lib/item-paths';
 import type { ItemScreenContext } from './item-sub-screen';
 import { useSchedulePicker } from './schedule-picker';
 

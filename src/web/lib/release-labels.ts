@@ -1,0 +1,58 @@
+import type { PublishStatus } from '@shared/publishing/status';
+import type { Release, ReleaseEntry, ReleaseSummary } from '@shared/api/releases';
+import { stageValue } from '@shared/publishing/stages';
+import { dayjs } from '@shared/time/dayjs';
+import { DATE_DISPLAY_FORMAT } from '@shared/time/zones';
+
+export const RELEASE_STATE_LABELS: Record<ReleaseSummary['state'], { label: string; color: string }> = {
+  draft: { label: 'Draft', color: 'gray' },
+  published: { label: 'Published', color: 'teal' },
+  reverted: { label: 'Reverted', color: 'orange' },
+};
+
+/** The label of a stage value among the workspace's stage labels (the value itself when it is gone). */
+export const stageLabelOf = (stages: readonly string[], stage: string) =>
+  stages.find((label) => stageValue(label) === stage) ?? stage;
+
+/** The entry's publishing state in the release's stage, in the terms of the item chips (spec §4). */
+export function entryPublishStatus(
+  entry: Pick<ReleaseEntry, 'stageVersion' | 'currentVersion'>,
+): PublishStatus {
+  if (entry.stageVersion === null) return 'NOT_PUBLISHED';
+  return entry.stageVersion === entry.currentVersion ? 'CURRENT' : 'MODIFIED';
+}
+
+/** 'Version 3', or 'Latest (version 4)' when the entry goes out at whatever is current at publish time. */
+export function entryVersionLabel(entry: Pick<ReleaseEntry, 'version' | 'currentVersion'>) {
+  if (entry.version !== null) return `Version ${entry.version}`;
+  return entry.currentVersion === null ? 'Latest' : `Latest (version ${entry.currentVersion})`;
+}
+
+/**
+ * Why 'Publish release' is refused, in the order a person fixes them: the release's own state, rights,
+ * then each blocked entry by name. Empty when it can be published.
+ */
+export function publishRefusals(release: Release, canPublishSomething: boolean): string[] {
+  if (release.state === 'published') return ['This release is published. Revert it before publishing again.'];
+  if (!canPublishSomething) return ['You do not have permission to publish any item type'];
+  if (release.entries.length === 0) return ['This release has no entries'];
+  const blocked = release.entries.filter((e) => e.blockers.length > 0);
+  if (blocked.length === 0) return [];
+  return [
+    `${blocked.length} of ${release.entries.length} ${release.entries.length === 1 ? 'entry is' : 'entries are'} blocked:`,
+    ...blocked.map((e) => `${e.label || e.itemId}: ${e.blockers.join('; ')}`),
+  ];
+}
+
+/** When the release is meant to go out, in the zone it was chosen in; or when it went out. */
+export function releaseTimeLabel(
+  release: Pick<ReleaseSummary, 'publishAt' | 'publishAtTz' | 'publishedAt' | 'state'>,
+) {
+  if (release.state === 'published' && release.publishedAt)
+    return `Published ${dayjs(release.publishedAt).format(DATE_DISPLAY_FORMAT)}`;
+  if (!release.publishAt) return 'No time set';
+  const at = release.publishAtTz
+    ? dayjs(release.publishAt).tz(release.publishAtTz)
+    : dayjs(release.publishAt);
+  return `${at.format(DATE_DISPLAY_FORMAT)}${release.publishAtTz ? ` (${release.publishAtTz})` : ''}`;
+}

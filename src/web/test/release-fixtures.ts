@@ -1,0 +1,20 @@
+import type { ReleaseSummary } from '@shared/api/releases';
+
+/** A draft release to Live with no entries, as the API answers it, changed by `overrides`. */
+export const releaseSummary = (overrides: Partial<ReleaseSummary> = {}): ReleaseSummary => ({
+  id: 'r1',
+  name: 'Launch',
+  description: '',
+  stage: 'live',
+  publishAt: null,
+  publishAtTz: null,
+  state: 'draft',
+  entryCount: 0,
+  createdAt: '2026-11-01T10:00:00.000Z',
+  createdBy: 'u1',
+  updatedAt: '2026-11-01T10:00:00.000Z',
+  updatedBy: 'u1',
+  publishedAt: null,
+  publishedBy: null,
+  ...overrides,
+});
