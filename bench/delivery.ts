@@ -94,7 +94,8 @@ async function seed(db: postgres.Sql, userId: string, workspaceIds: string[]) {
         insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by)
         select ws, 'blog-post', 'item' || lpad(i::text, 8, '0'),
                jsonb_build_object('name', 'Post ' || i, 'slug', 'post-' || i, 'author', 'Bench',
-                 'body', '<p>Published post number ' || i || ' of a workspace with many.</p><p>' || repeat('Words worth reading. ', 12) || '</p>'),
+                 'body', '<p>Published post number ' || i || ' of a workspace with many.</p><p>' || repeat('Words worth reading. ', 12) || '</p>',
+                 '_locales', jsonb_build_object('fr-FR', jsonb_build_object('name', 'Article ' || i, 'slug', 'article-' || i))),
                '{}'::jsonb, 1, ${userId}, now() - i * interval '1 second', now() - i * interval '1 second', ${userId}
         from unnest(${batch}::text[]) as ws, generate_series(1, ${PER_WORKSPACE}::int) as i`;
       await tx`
@@ -116,6 +117,13 @@ async function databaseBackends(db: postgres.Sql, url: URL) {
     select pid from pg_stat_activity where datname = current_database() and application_name = 'marquee'`;
   return backends.map((backend) => backend.pid);
 }
+
+/** Every workspace has locales; its posts hold fr-FR titles and slugs, so fr-CA reads fall back per field. */
+const LOCALES = {
+  tags: ['en-US', 'fr-FR', 'fr-CA'],
+  default: 'en-US',
+  fallback: { 'fr-CA': 'fr-FR', 'fr-FR': 'en-US' },
+};
 
 const randomOf = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)];
 const randomId = () => `item${String(1 + Math.floor(Math.random() * PER_WORKSPACE)).padStart(8, '0')}`;
@@ -157,6 +165,7 @@ async function main() {
         { name: 'Bench', stages: ['live'] },
         token,
       );
+      await api('PATCH', `/api/v1/workspaces/${ws.id}`, { basics: { locales: LOCALES } }, token);
       sites.push({ ws: ws.id, authorization: `Bearer ${key}` });
     }
 
@@ -201,9 +210,21 @@ async function main() {
         return { ...req, path, headers: { ...req.headers, authorization: site.authorization } };
       },
     };
+    const anyLocalised: autocannon.Request = {
+      method: 'GET',
+      setupRequest: (req) => {
+        const site = randomOf(sites);
+        const path = `${singlePath(site.ws, randomId())}?locale=fr-CA`;
+        return { ...req, path, headers: { ...req.headers, authorization: site.authorization } };
+      },
+    };
     const scenarios: [string, autocannon.Options][] = [
       ['delivery list (first page of 12, random workspace)', { url: BASE, requests: [anyList] }],
       ['delivery single (random item, random workspace)', { url: BASE, requests: [anySingle] }],
+      [
+        'delivery localised single (?locale=fr-CA, falling back per field)',
+        { url: BASE, requests: [anyLocalised] },
+      ],
       [
         'item API list (first page of 12)',
         {
@@ -242,8 +263,9 @@ async function main() {
     const rate = (name: string) => results.find((r) => r.name.startsWith(name))?.reqPerSec ?? NaN;
     const listShare = rate('delivery list') / rate('bare Fastify, same list');
     const singleShare = rate('delivery single') / rate('bare Fastify, same single');
+    const localisedShare = rate('delivery localised single') / rate('bare Fastify, same single');
     console.log(
-      `delivery list at ${(100 * listShare).toFixed(0)}% and single at ${(100 * singleShare).toFixed(0)}% of the bare route (budget ≥ 25%)`,
+      `delivery list at ${(100 * listShare).toFixed(0)}%, single at ${(100 * singleShare).toFixed(0)}% and localised single at ${(100 * localisedShare).toFixed(0)}% of the bare route (budget ≥ 25%)`,
     );
     printCurve(memory.stop());
   } finally {

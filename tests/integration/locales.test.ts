@@ -368,6 +368,16 @@ describe('delivery with locales', () => {
     expect((await read(`/by-slug/bonjour?locale=en-US`)).statusCode).toBe(404);
   });
 
+  it('follows a change of the fallback chains at once', async () => {
+    expect((await read(`/${post.id}?locale=fr-CA`)).json().data.name).toBe('Bonjour');
+    const changed = await setLocales({ ...LOCALES, fallback: { 'fr-CA': 'en-US', 'fr-FR': 'en-US' } });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const item = (await read(`/${post.id}?locale=fr-CA`)).json();
+    expect(item.data.name).toBe('Good morning');
+    expect(item._locale).toEqual({ name: 'en-US', body: 'en-US' });
+    expect((await setLocales(LOCALES)).statusCode).toBe(200);
+  });
+
   it('refuses a locale the workspace does not have', async () => {
     const res = await read(`/${post.id}?locale=de-DE`);
     expect(res.statusCode).toBe(400);

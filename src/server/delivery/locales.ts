@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, sql } from 'drizzle-orm';
 import type { DeliveredItem } from '@shared/api/delivery';
 import {
   fallbackChain,
@@ -13,7 +13,8 @@ import type { SchemaType } from '@shared/schemas/types';
 import { isEmptyValue } from '@shared/validation/empty';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
-import { published, workspaces } from '../db/schema';
+import { published } from '../db/schema';
+import { localeSettingsCacheOf } from './locale-settings';
 import { badRequest } from '../http/errors';
 import { slugFieldOf } from '../publishing/slugs';
 import { copyBySlug, copyColumns, ofPlace, type Copy } from './repository';
@@ -28,15 +29,6 @@ export interface LocaleView {
 
 const ALL = '*';
 
-async function localeSettingsOf(db: Db, workspaceId: string): Promise<LocaleSettings | undefined> {
-  const [row] = await db
-    .select({ basics: workspaces.basics })
-    .from(workspaces)
-    .where(eq(workspaces.id, workspaceId))
-    .limit(1);
-  return row?.basics.locales;
-}
-
 /** The locale view a request asks for; 400 for a locale the workspace does not have. */
 export async function localeViewOf(
   ctx: AppContext,
@@ -44,7 +36,7 @@ export async function localeViewOf(
   locale: string,
   fallback: 'true' | 'false' | undefined,
 ): Promise<LocaleView> {
-  const settings = await localeSettingsOf(ctx.readDb, workspaceId);
+  const settings = await localeSettingsCacheOf(ctx.db).settingsOf(ctx.readDb, workspaceId);
   if (!settings) throw badRequest('locale: this workspace has no locales');
   if (locale !== ALL && !settings.tags.includes(locale)) {
     throw badRequest(
@@ -54,10 +46,11 @@ export async function localeViewOf(
   return { settings, locale, fallback: fallback !== 'false' };
 }
 
-const schemasOfView = new WeakMap<LocaleView, Map<SchemaType, SchemaType>>();
+/** Localised schemas per settings object (kept by the settings cache, so derived once per workspace). */
+const schemasOfSettings = new WeakMap<LocaleSettings, Map<SchemaType, SchemaType>>();
 function schemaInView(view: LocaleView, schema: SchemaType) {
-  let derived = schemasOfView.get(view);
-  if (!derived) schemasOfView.set(view, (derived = new Map()));
+  let derived = schemasOfSettings.get(view.settings);
+  if (!derived) schemasOfSettings.set(view.settings, (derived = new Map()));
   let localized = derived.get(schema);
   if (!localized) derived.set(schema, (localized = localizedSchema(schema, view.settings)));
   return localized;
