@@ -211,6 +211,42 @@ describe('localised items', () => {
   });
 });
 
+describe("the list's missing filter", () => {
+  it('lists the items with a localised value set in the default locale but not in the locale asked for', async () => {
+    const done = await createItem(
+      t,
+      manager,
+      team.ws,
+      'blog-post',
+      blogPostData({
+        name: 'Translated',
+        slug: 'translated',
+        body: '<p>Done</p>',
+        _locales: { 'fr-FR': { name: 'Traduit', slug: 'traduit', body: '<p>Fait</p>' } },
+      }),
+    );
+    const todo = await createItem(
+      t,
+      manager,
+      team.ws,
+      'blog-post',
+      blogPostData({ name: 'Half', _locales: { 'fr-FR': { name: 'Moitié' } } }),
+    );
+    const ids = async (query: string) => {
+      const res = await call(t, 'GET', `${itemsUrl(team.ws, 'blog-post')}?limit=100&${query}`, manager);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().items as { id: string }[]).map((item) => item.id);
+    };
+    const missingFr = await ids('missing=fr-FR');
+    expect(missingFr).toContain(todo.id);
+    expect(missingFr).not.toContain(done.id);
+    expect(await ids('missing=fr-CA')).toEqual(expect.arrayContaining([todo.id, done.id]));
+    const bad = await call(t, 'GET', `${itemsUrl(team.ws, 'blog-post')}?missing=en-US`, manager);
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad).message).toBe('missing: choose one of fr-FR, fr-CA');
+  });
+});
+
 describe('locale-limited roles', () => {
   let post: Item;
   beforeAll(async () => {

@@ -18,6 +18,7 @@ import { buildReferences } from './references';
 import { insertionRuleErrors } from './insertion-rules';
 import { listNear } from './list-near';
 import { normaliseLocaleSlugs, requireLocaleRights } from './locales';
+import { missingFilter } from './missing-in-locale';
 import { normaliseNameSlugs } from './name-slugs';
 import * as repo from './repository';
 import { runSaveHooks } from './save-hooks';
@@ -292,6 +293,7 @@ export async function listItems(
     q?: string;
     near?: string;
     radiusKm?: number;
+    missing?: string;
   },
 ): Promise<ItemList> {
   const schemas = schemaName
@@ -316,6 +318,7 @@ export async function listItems(
     cursor,
     limit: query.limit,
     search: query.q || undefined,
+    missingIn: query.missing === undefined ? undefined : missingFilter(access, schemaName, query.missing),
   });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
