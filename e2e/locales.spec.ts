@@ -15,6 +15,7 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
   page,
   browser,
 }) => {
+  test.setTimeout(120_000);
   await seedVerifiedUser(page.request, 'locales');
   const workspace = await seedWorkspace(page.request, `Locales ${Date.now().toString(36)}`, {
     roles: {
@@ -80,6 +81,20 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
   );
   await french.context.close();
 
+  // A save from the item screen keeps the translations it does not show.
+  await page.goto(`/${ws}/blogging/blog-post/${post.id}`);
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.locator('[data-field="excerpt"]').locator('textarea').first().fill('A short one');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByTestId('item-version')).toHaveText('Version 3');
+  const afterUiSave = await (
+    await page.request.get(`/api/v1/workspaces/${ws}/items/blog-post/${post.id}`)
+  ).json();
+  expect(afterUiSave.data).toMatchObject({
+    excerpt: 'A short one',
+    _locales: { 'fr-FR': { name: 'Bonjour' } },
+  });
+
   const published = await page.request.post(
     `/api/v1/workspaces/${ws}/items/blog-post/${post.id}/publish/live`,
     {
@@ -107,7 +122,7 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
   });
 
   // Removing a locale asks first.
-  await page.reload();
+  await page.goto(`/${ws}/_settings/locales`);
   await page.getByRole('button', { name: 'Remove fr-FR' }).click();
   await page.getByRole('button', { name: 'Save locales' }).click();
   await expect(page.getByRole('dialog', { name: 'Remove fr-FR?' })).toBeVisible();
