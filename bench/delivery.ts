@@ -97,7 +97,8 @@ async function seed(db: postgres.Sql, userId: string, workspaceIds: string[]) {
         insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by)
         select ws, 'blog-post', 'item' || lpad(i::text, 8, '0'),
                jsonb_build_object('name', 'Post ' || i, 'slug', 'post-' || i, 'author', 'Bench',
-                 'body', '<p>Published post number ' || i || ' of a workspace with many.</p><p>' || repeat('Words worth reading. ', 12) || '</p>'),
+                 'body', '<p>Published post number ' || i || ' of a workspace with many.</p><p>' || repeat('Words worth reading. ', 12) || '</p>',
+                 '_locales', jsonb_build_object('fr-FR', jsonb_build_object('name', 'Article ' || i, 'slug', 'article-' || i))),
                '{}'::jsonb, 1, ${userId}, now() - i * interval '1 second', now() - i * interval '1 second', ${userId}
         from unnest(${batch}::text[]) as ws, generate_series(1, ${PER_WORKSPACE}::int) as i`;
       await tx`
@@ -119,6 +120,13 @@ async function databaseBackends(db: postgres.Sql, url: URL) {
     select pid from pg_stat_activity where datname = current_database() and application_name = 'marquee'`;
   return backends.map((backend) => backend.pid);
 }
+
+/** Every workspace has locales; its posts hold fr-FR titles and slugs, so fr-CA reads fall back per field. */
+const LOCALES = {
+  tags: ['en-US', 'fr-FR', 'fr-CA'],
+  default: 'en-US',
+  fallback: { 'fr-CA': 'fr-FR', 'fr-FR': 'en-US' },
+};
 
 const randomOf = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)];
 const randomId = () => `item${String(1 + Math.floor(Math.random() * PER_WORKSPACE)).padStart(8, '0')}`;
@@ -160,6 +168,7 @@ async function main() {
         { name: 'Bench', stages: ['live'] },
         token,
       );
+      await api('PATCH', `/api/v1/workspaces/${ws.id}`, { basics: { locales: LOCALES } }, token);
       sites.push({ ws: ws.id, authorization: `Bearer ${key}` });
     }
 
@@ -204,6 +213,14 @@ async function main() {
         return { ...req, path, headers: { ...req.headers, authorization: site.authorization } };
       },
     };
+    const anyLocalised: autocannon.Request = {
+      method: 'GET',
+      setupRequest: (req) => {
+        const site = randomOf(sites);
+        const path = `${singlePath(site.ws, randomId())}?locale=fr-CA`;
+        return { ...req, path, headers: { ...req.headers, authorization: site.authorization } };
+      },
+    };
     // Each delivery route just before the bare route answering its JSON, so that the pair meets the
     // same machine: on a shared one, the rate of either moves by half within a minute.
     const scenarios: [string, autocannon.Options][] = [
@@ -218,6 +235,10 @@ async function main() {
         },
       ],
       [
+        'delivery localised single (?locale=fr-CA, falling back per field)',
+        { url: BASE, requests: [anyLocalised] },
+      ],
+      [
         'item API list (first page of 12)',
         {
           url: `${BASE}/api/v1/workspaces/${first.ws}/items/blog-post?limit=12`,
@@ -229,7 +250,7 @@ async function main() {
     // BENCH_SCENARIOS=single,bare runs only the scenarios whose names hold one of those words.
     const only = process.env.BENCH_SCENARIOS?.split(',');
     const chosen = scenarios.filter(([name]) => !only || only.some((word) => name.includes(word)));
-    const shares: { list: number; single: number }[] = [];
+    const shares: { list: number; single: number; localised: number }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const ofRound: LoadResult[] = [];
       for (const [name, options] of chosen) {
@@ -245,6 +266,7 @@ async function main() {
       shares.push({
         list: rate('delivery list') / rate('bare Fastify, same list'),
         single: rate('delivery single') / rate('bare Fastify, same single'),
+        localised: rate('delivery localised single') / rate('bare Fastify, same single'),
       });
       results.push(...ofRound);
     }
@@ -258,7 +280,7 @@ async function main() {
     const percent = (share: number) => `${(100 * share).toFixed(0)}%`;
     shares.forEach((share, at) =>
       console.log(
-        `${ROUNDS > 1 ? `round ${at + 1}: ` : ''}delivery list at ${percent(share.list)} and single at ${percent(share.single)} of the bare route (budget ≥ 25%)`,
+        `${ROUNDS > 1 ? `round ${at + 1}: ` : ''}delivery list at ${percent(share.list)}, single at ${percent(share.single)} and localised single at ${percent(share.localised)} of the bare route (budget ≥ 25%)`,
       ),
     );
     printCurve(memory.stop());

@@ -264,6 +264,7 @@ test('workspace and settings screens have no serious or critical axe violations'
   await audit.visit(`/${ws}/no-such-domain/x/y/z/w`, heading('Page not found'), 'not found in workspace');
   for (const [path, name] of [
     ['basics', 'Basics'],
+    ['locales', 'Locales'],
     ['users', 'Users'],
     ['roles', 'Roles'],
     ['subscription', 'Subscription'],

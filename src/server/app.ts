@@ -43,6 +43,7 @@ import { mediaRoutes } from './media/routes';
 import { sanitizeRoutes } from './sanitize/routes';
 import { itemFunRoutes, itemRoutes } from './items/routes';
 import { historyRoutes } from './history/routes';
+import { localeSettingsCacheOf } from './delivery/locale-settings';
 import { commentRoutes } from './comments/routes';
 import { approvalRoutes } from './approvals/routes';
 import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
@@ -115,6 +116,7 @@ function subscribeCaches(db: Db, readDb: Db, config: Config) {
   subscribeToChanges(db, 'read', enableReadCaches(db, config.readCacheTtlMs));
   if (config.readCacheTtlMs > 0) subscribeToChanges(db, 'items', enableItemCache(db));
   subscribeToChanges(db, 'delivery', deliveryCacheOf(db, config.deliveryCacheBytes));
+  subscribeToChanges(db, 'delivery-locales', localeSettingsCacheOf(db));
   subscribeToChanges(db, 'image-checks', imageChecksOf(db));
   subscribeToChanges(db, 'ingest', ingestCacheOf(db));
   // Published copies come from the replica: the delivery cache keeps only what it had caught up for.

@@ -22,7 +22,7 @@ export interface ListOptions {
 }
 
 const FILTER_KEY = /^filter\[([^\][]+)\](?:\[([^\][]+)\])?$/;
-const KNOWN = new Set(['cursor', 'limit', 'fields', 'order', 'include', 'depth']);
+const KNOWN = new Set(['cursor', 'limit', 'fields', 'order', 'include', 'depth', 'locale', 'fallback']);
 /** Keys that sort without being fields of the schema. */
 const META_ORDER = new Set(['publishedAt', 'id', 'version']);
 

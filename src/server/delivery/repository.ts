@@ -21,7 +21,7 @@ export interface Copy {
   previousSlugs: string[];
 }
 
-const copyColumns = {
+export const copyColumns = {
   id: published.id,
   schema: published.schema,
   version: published.version,
@@ -32,7 +32,7 @@ const copyColumns = {
   previousSlugs: published.previousSlugs,
 };
 
-const ofPlace = (place: DeliveredPlace) =>
+export const ofPlace = (place: DeliveredPlace) =>
   and(
     eq(published.workspaceId, place.workspaceId),
     eq(published.stage, place.stage),

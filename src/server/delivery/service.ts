@@ -15,6 +15,7 @@ import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import { hashToken } from '../lib/ids';
 import { slugFieldOf } from '../publishing/slugs';
 import { deliveryCacheOf, type Rendered } from './cache';
+import { copyByLocaleSlug, localeFacts, localeViewOf, localiseData, type LocaleView } from './locales';
 import { withPublicImages } from './public-images';
 import { encodeCursor, parseListOptions, pickFields, sortKindOf } from './query';
 import { copiesByKeys, copyById, copyBySlug, pageOfCopies, type Copy } from './repository';
@@ -91,11 +92,12 @@ async function deliverAll(
   ctx: AppContext,
   target: DeliveryTarget,
   copies: readonly Copy[],
-  options: { fields: string[] | null; depth: number },
+  options: { fields: string[] | null; depth: number; locale?: LocaleView },
   keys: Set<string>,
 ): Promise<DeliveredItem[]> {
   const items = copies.map((copy): DeliveredItem => {
     const schema = getSchema(copy.schema)!;
+    const localised = options.locale && localiseData(schema, copy.data, options.locale);
     const item: DeliveredItem = {
       id: copy.id,
       schema: copy.schema,
@@ -105,10 +107,11 @@ async function deliverAll(
         withPublicImages(
           ctx,
           { workspaceId: target.workspaceId, stage: target.stage, schema, id: copy.id },
-          copy.data,
+          localised ? localised.data : copy.data,
         ),
         options.fields,
       ),
+      ...(localised && localeFacts(options.locale!, localised.fellBack)),
     };
     if (slugFieldOf(schema)) item.previousSlugs = copy.previousSlugs;
     return item;
@@ -121,7 +124,13 @@ async function deliverAll(
   );
   for (const ref of wanted) keys.add(itemKey({ ...placeOf(target), schema: ref.schema }, ref.id));
   const found = await copiesByKeys(ctx.readDb, target.workspaceId, target.stage, wanted);
-  const embedded = await deliverAll(ctx, target, found, { fields: null, depth: options.depth - 1 }, keys);
+  const embedded = await deliverAll(
+    ctx,
+    target,
+    found,
+    { fields: null, depth: options.depth - 1, locale: options.locale },
+    keys,
+  );
   const byId = new Map(embedded.map((item) => [item.id, item]));
   copies.forEach((copy, at) => {
     items[at].refs = Object.fromEntries(Object.keys(copy.refs).map((id) => [id, byId.get(id) ?? null]));
@@ -157,10 +166,11 @@ export async function listDelivered(
   return deliveryCacheOf(ctx.db).answer(answerIdOf(target, 'list', queryText), async () => {
     const options = parseListOptions(target.schema, query);
     const place = placeOf(target);
+    const locale = await localeAsked(ctx, target, query);
     const rows = await pageOfCopies(ctx.readDb, place, target.schema, options);
     const page = rows.slice(0, options.limit);
     const keys = new Set([...placeKeys(place), schemaKey(place)]);
-    const items = await deliverAll(ctx, target, page, options, keys);
+    const items = await deliverAll(ctx, target, page, { ...options, locale }, keys);
     const last = page.at(-1);
     const nextCursor =
       rows.length > options.limit && last
@@ -170,6 +180,12 @@ export async function listDelivered(
   });
 }
 
+/** The locale view of a request with `?locale=`; none without, so such a request reads as it always has. */
+const localeAsked = (ctx: AppContext, target: DeliveryTarget, query: DeliveryQuery) =>
+  query.locale === undefined
+    ? undefined
+    : localeViewOf(ctx, target.workspaceId, query.locale, query.fallback);
+
 const cursorValueOf = (kind: ReturnType<typeof sortKindOf>, text: string | null) =>
   text !== null && (kind === 'integer' || kind === 'number') ? Number(text) : text;
 
@@ -178,20 +194,21 @@ async function deliverOne(
   ctx: AppContext,
   target: DeliveryTarget,
   query: DeliveryQuery,
-  lookup: { what: string; queryText: string; find: () => Promise<Copy | undefined> },
+  lookup: { what: string; queryText: string; find: (locale?: LocaleView) => Promise<Copy | undefined> },
 ): Promise<Rendered> {
   return deliveryCacheOf(ctx.db).answer(answerIdOf(target, lookup.what, lookup.queryText), async () => {
     const options = parseListOptions(target.schema, query);
     if (options.filters.length > 0 || query.cursor || query.limit || query.order) {
       throw badRequest('filter, order, cursor and limit apply to lists only');
     }
-    const copy = await lookup.find();
+    const locale = await localeAsked(ctx, target, query);
+    const copy = await lookup.find(locale);
     if (!copy) throw notFound(DELIVERY_MESSAGES.itemNotPublished);
     const place = placeOf(target);
     const keys = new Set([...placeKeys(place), itemKey(place, copy.id)]);
     // Which item a slug names changes with any publish of the schema.
     if (lookup.what.startsWith('slug/')) keys.add(schemaKey(place));
-    const [item] = await deliverAll(ctx, target, [copy], options, keys);
+    const [item] = await deliverAll(ctx, target, [copy], { ...options, locale }, keys);
     return rendered(item, keys);
   });
 }
@@ -223,7 +240,10 @@ export function getDeliveredBySlug(
   return deliverOne(ctx, target, query, {
     what: `slug/${slug}`,
     queryText,
-    find: () => copyBySlug(ctx.readDb, placeOf(target), slug),
+    find: (locale) =>
+      locale
+        ? copyByLocaleSlug(ctx.readDb, placeOf(target), target.schema, slug, locale)
+        : copyBySlug(ctx.readDb, placeOf(target), slug),
   });
 }
 

@@ -1,6 +1,12 @@
+import { localeValues, LOCALES_KEY } from '@shared/locales/locales';
 import type { FieldDef, Reference, SchemaType } from '@shared/schemas/types';
 import type { ItemReference } from '../db/schema';
 import { referencesInRichText } from '../sanitize/rich-text';
+
+const localesOf = (data: Readonly<Record<string, unknown>>): object => {
+  const locales = data[LOCALES_KEY];
+  return typeof locales === 'object' && locales !== null ? locales : {};
+};
 
 function isReference(value: unknown): value is Reference {
   return typeof value === 'object' && value !== null && typeof (value as Reference).id === 'string';
@@ -57,6 +63,7 @@ function collect(
 export function buildReferences(schema: Pick<SchemaType, 'fields'>, data: Readonly<Record<string, unknown>>) {
   const out = new Map<string, ItemReference>();
   collect(schema.fields, data, out);
+  for (const tag of Object.keys(localesOf(data))) collect(schema.fields, localeValues(data, tag), out);
   // fromEntries defines own properties, so an id such as "__proto__" stays an ordinary key.
   return Object.fromEntries(out) as Record<string, ItemReference>;
 }

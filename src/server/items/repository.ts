@@ -357,6 +357,8 @@ export interface ListQuery {
   limit: number;
   /** Case-insensitive text the item's name or title must contain. */
   search?: string;
+  /** Only items where one of these localised fields has a default value but none in the locale. */
+  missingIn?: { locale: string; keys: readonly string[] };
 }
 
 /** `%text%` for ILIKE, with the pattern characters of the text taken literally. */
@@ -417,6 +419,7 @@ async function listNearPage(db: Db, query: ListQuery, filter: FilterOf<'near'>):
 function workspaceAndSearch(query: ListQuery): (SQL | undefined)[] {
   const conditions: (SQL | undefined)[] = [eq(items.workspaceId, query.workspaceId)];
   if (query.search) conditions.push(nameOrTitleContains(query.search));
+  if (query.missingIn) conditions.push(missingInLocale(query.missingIn.locale, query.missingIn.keys));
   return conditions;
 }
 
@@ -452,9 +455,19 @@ async function listStageCopies(db: Db, query: ListQuery, filter: FilterOf<'stage
   return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.sortAt }));
 }
 
+/** Items with a localised field whose default value is set and whose value in `locale` is not. */
+function missingInLocale(locale: string, keys: readonly string[]): SQL {
+  const missing = keys.map(
+    (key) =>
+      sql`(coalesce(${items.data} ->> ${key}, '') <> '' and coalesce(${items.data} -> '_locales' -> ${locale} ->> ${key}, '') = '')`,
+  );
+  return missing.length > 0 ? sql`(${sql.join(missing, sql` or `)})` : sql`false`;
+}
+
 /** The list screen's own pages (one schema, all or mine, no search, up to 100): prepared ones. */
 const isPreparedPage = (query: ListQuery) =>
   !query.search &&
+  !query.missingIn &&
   query.schemas.length === 1 &&
   Number.isInteger(query.limit) &&
   query.limit >= 1 &&

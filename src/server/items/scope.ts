@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import type { UserRow } from '../auth/repository';
 import { AppError, forbidden, notFound } from '../http/errors';
 import { loadWorkspaceAccess, type WorkspaceAccess } from '../workspaces/access';
+import { schemaInWorkspace } from './locales';
 
 /** The caller's standing in a workspace plus the schema a route names. */
 export interface SchemaScope extends WorkspaceAccess {
@@ -54,7 +55,7 @@ export function schemaIn(access: WorkspaceAccess, schemaName: string): SchemaSco
   if (!domain || !enabledSchemaNames(access).names.has(schemaName)) {
     throw new AppError('domain_not_available', `Domain "${domain?.name ?? schemaName}" not available`);
   }
-  return { ...access, schema };
+  return { ...access, schema: schemaInWorkspace(access.workspace, schema) };
 }
 
 export async function loadSchemaScope(

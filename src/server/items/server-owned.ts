@@ -1,3 +1,4 @@
+import { LOCALES_KEY } from '@shared/locales/locales';
 import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import type { AppContext } from '../context';
 import { FILE_NOT_FOUND, fileRecordsOf } from '../files/service';
@@ -43,6 +44,11 @@ function slotsOfType(schema: SchemaType, data: Holder, type: FieldDef['type']): 
     }
   };
   visit(schema.fields, data, 'data');
+  const locales = data[LOCALES_KEY];
+  if (isHolder(locales)) {
+    for (const [tag, values] of Object.entries(locales))
+      if (isHolder(values)) visit(schema.fields, values, `data.${LOCALES_KEY}.${tag}`);
+  }
   return slots;
 }
 

@@ -1,4 +1,5 @@
 import { ITEM_MESSAGES, type ItemList } from '@shared/api/items';
+import { editableLocales } from '@shared/permissions/permissions';
 import { myApproverRoles } from '@shared/publishing/approvals';
 import { agingCutoff, parseSavedView, type SavedViewQuery } from '@shared/publishing/saved-views';
 import { findStage } from '@shared/publishing/status';
@@ -7,7 +8,7 @@ import type { SchemaType } from '@shared/schemas/types';
 import { VARIATION_KEY } from '@shared/schemas/types';
 import { decideSave } from '@shared/validation/form-actions';
 import { itemDataLimitError } from '@shared/validation/value-limits';
-import { validateItem } from '@shared/validation/validate-item';
+import { validateLocalizedItem } from '@shared/locales/validate';
 import type { AppContext } from '../context';
 import { AppError, badRequest, conflict, notFound } from '../http/errors';
 import { randomId } from '../lib/ids';
@@ -16,6 +17,8 @@ import { presentItem, presentItems } from './present';
 import { buildReferences } from './references';
 import { insertionRuleErrors } from './insertion-rules';
 import { listNear } from './list-near';
+import { normaliseLocaleSlugs, requireLocaleRights } from './locales';
+import { missingFilter } from './missing-in-locale';
 import { normaliseNameSlugs } from './name-slugs';
 import * as repo from './repository';
 import { runSaveHooks } from './save-hooks';
@@ -74,7 +77,7 @@ async function checkItemData(
     }));
     throw badRequest(`${issues[0].path}: ${issues[0].message}`, { issues });
   }
-  const owned = await normaliseNameSlugs(ctx, scope, parsed.data, id);
+  const owned = normaliseLocaleSlugs(schema, await normaliseNameSlugs(ctx, scope, parsed.data, id));
   await takeFileFacts(ctx, scope.workspace.id, schema, owned);
   // Field types that need the server (service connections, addresses, rich text, email templates,
   // criteria) check and complete the data through the hooks app.ts registers, in its order.
@@ -83,7 +86,7 @@ async function checkItemData(
   if (Object.keys(insertion).length > 0) {
     throw new AppError('validation_failed', Object.values(insertion)[0], { errors: insertion });
   }
-  const errors = validateItem(schema, data);
+  const errors = validateLocalizedItem(schema, data);
   const decision = decideSave(errors, schema.allowSaveWithErrors);
   if (!decision.allowed) throw new AppError('validation_failed', decision.message, { errors });
   const variation = data[VARIATION_KEY];
@@ -99,6 +102,7 @@ async function checkItemData(
 export async function createItem(ctx: AppContext, scope: SchemaScope, data: Record<string, unknown>) {
   requireRight(scope, 'edit');
   const patch = await firstVersionOf(ctx, scope, data);
+  requireLocaleRights(scope, {}, patch.data);
   for (let attempt = 0; attempt < 3; attempt++) {
     const row = await insertFirstVersion(ctx, scope, randomId(20), patch);
     if (row) return row;
@@ -117,7 +121,9 @@ export async function createItemWithId(
   data: Record<string, unknown>,
 ) {
   requireRight(scope, 'edit');
-  return insertFirstVersion(ctx, scope, id, await firstVersionOf(ctx, scope, data));
+  const patch = await firstVersionOf(ctx, scope, data);
+  requireLocaleRights(scope, {}, patch.data);
+  return insertFirstVersion(ctx, scope, id, patch);
 }
 
 async function firstVersionOf(ctx: AppContext, scope: SchemaScope, data: Record<string, unknown>) {
@@ -149,6 +155,11 @@ export async function updateItem(
   requireRight(scope, 'edit');
   const key = keyOf(scope, id);
   const checked = await checkItemData(ctx, scope, data, id);
+  if (editableLocales(scope.permissions, scope.schema.name)) {
+    const stored = await repo.findItem(ctx.db, key);
+    if (!stored) throw notFound(ITEM_MESSAGES.instanceNotFound);
+    requireLocaleRights(scope, stored.data, checked.data);
+  }
   const row = await repo.saveNextVersion(
     ctx.db,
     key,
@@ -282,6 +293,7 @@ export async function listItems(
     q?: string;
     near?: string;
     radiusKm?: number;
+    missing?: string;
   },
 ): Promise<ItemList> {
   const schemas = schemaName
@@ -306,6 +318,7 @@ export async function listItems(
     cursor,
     limit: query.limit,
     search: query.q || undefined,
+    missingIn: query.missing === undefined ? undefined : missingFilter(access, schemaName, query.missing),
   });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);

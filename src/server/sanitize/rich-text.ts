@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { LOCALES_KEY } from '@shared/locales/locales';
 import { getSchema } from '@shared/schemas/catalogue';
 import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import { parseOwnImageUrl } from '@shared/media/urls';
@@ -153,7 +154,20 @@ export function sanitizeItemData<T extends Readonly<Record<string, unknown>>>(
   data: T,
   options: SanitizeOptions = {},
 ): T {
-  return sanitizeFields(schema.fields, data, options) as T;
+  const out = sanitizeFields(schema.fields, data, options);
+  const locales = data[LOCALES_KEY];
+  // A localised rich-text field's other locales are HTML too.
+  if (typeof locales === 'object' && locales !== null && !Array.isArray(locales)) {
+    out[LOCALES_KEY] = Object.fromEntries(
+      Object.entries(locales).map(([tag, values]) => [
+        tag,
+        values && typeof values === 'object'
+          ? sanitizeFields(schema.fields, values as Record<string, unknown>, options)
+          : values,
+      ]),
+    );
+  }
+  return out as T;
 }
 
 export interface RichTextReference {

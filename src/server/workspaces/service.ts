@@ -12,6 +12,7 @@ import { badRequest, conflict } from '../http/errors';
 import { insertMember, trimRolesOfMembers } from './members-repository';
 import { joinInvitedWorkspaces } from './members-service';
 import { requireManager, requireVerifiedUser, type WorkspaceAccess } from './access';
+import { checkLocaleChange } from './locales';
 import * as repo from './repository';
 
 /** First path segments the app's own routes use: a workspace id must not shadow them. */
@@ -124,6 +125,9 @@ export async function updateWorkspace(ctx: AppContext, access: WorkspaceAccess, 
   const current = access.workspace;
   const basics = body.basics ? checkBasics(current.basics, body.basics) : undefined;
   const roles = body.roles ? trimRoles(body.roles, allSchemaNames()) : undefined;
+  if (basics) await checkLocaleChange(ctx.db, current.id, current.basics, basics, body.confirmRemoveLocales);
+  const localesChanged =
+    basics !== undefined && JSON.stringify(basics.locales) !== JSON.stringify(current.basics.locales);
   return ctx.db.transaction(async (tx) => {
     const row = await repo.updateWorkspace(tx, current.id, body.baseVersion ?? current.version, {
       ...(basics ? { basics, name: basics.name } : {}),
@@ -147,7 +151,14 @@ export async function updateWorkspace(ctx: AppContext, access: WorkspaceAccess, 
         detail: basics ? { basics } : { oobe: body.oobe },
       });
     if (roles) audits.push({ ...base, action: 'roles.updated', detail: { roles: Object.keys(roles) } });
-    await journal(tx, { audit: audits, changes: [repo.membershipsChanged(current.id)] });
+    await journal(tx, {
+      audit: audits,
+      // Delivered answers resolve locales and their fallbacks: they are rendered again.
+      changes: [
+        repo.membershipsChanged(current.id),
+        ...(localesChanged ? [{ kind: 'stage' as const, workspaceId: current.id }] : []),
+      ],
+    });
     return row;
   });
 }

@@ -79,6 +79,10 @@ export interface DeliveredItem {
   previousSlugs?: string[];
   /** With include=refs: referenced items published in the same stage, by id (null when not published there). */
   refs?: Record<string, DeliveredItem | null>;
+  /** With ?locale=: the locale asked for. */
+  locale?: string;
+  /** With ?locale=: the localised fields that fell back, each with the locale its value came from. */
+  _locale?: Record<string, string>;
 }
 
 export const DeliveredItemSchema = z.object({
@@ -93,6 +97,11 @@ export const DeliveredItemSchema = z.object({
     .describe(
       'For schemas with a slug: the other slugs the item was published under in this stage, oldest first (redirect those URLs to its slug)',
     ),
+  locale: z.string().optional().describe('With ?locale=: the locale asked for'),
+  _locale: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('With ?locale=: localised fields that fell back → the locale their value came from'),
   refs: z
     .record(z.string(), z.record(z.string(), z.unknown()).nullable())
     .optional()
@@ -140,6 +149,17 @@ export const DeliveryQuery = z
       .max(DELIVERY_MAX_DEPTH, { error: `depth is at most ${DELIVERY_MAX_DEPTH}` })
       .optional()
       .describe(`How deep include=refs embeds (1 to ${DELIVERY_MAX_DEPTH}, default 1)`),
+    locale: z
+      .string()
+      .max(35)
+      .optional()
+      .describe(
+        "A locale of the workspace: localised fields in it or the first of its fallback chain that has a value (the item's _locale names those that fell back); * for every locale",
+      ),
+    fallback: z
+      .enum(['true', 'false'], { error: 'fallback: true or false' })
+      .optional()
+      .describe('With locale: false answers only the values the locale has (default true)'),
   })
   .catchall(z.string().max(2000))
   .describe('Also filter[field]=value and filter[field][eq|ne|gt|gte|lt|lte|in]=value on top-level fields');

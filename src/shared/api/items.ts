@@ -143,6 +143,13 @@ export const ListItemsQuery = z.object({
     .min(1, { error: 'limit must be at least 1' })
     .max(MAX_QUERY_LIMIT, { error: `limit must be at most ${MAX_QUERY_LIMIT}` })
     .default(DEFAULT_QUERY_LIMIT),
+  missing: z
+    .string()
+    .max(35)
+    .optional()
+    .describe(
+      "A locale other than the default: only items with a localised field that has a default-locale value but none in it (one schema's list)",
+    ),
 });
 export type ListItemsQuery = z.input<typeof ListItemsQuery>;
 

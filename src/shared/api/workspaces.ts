@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LocaleSettings } from '../locales/locales';
 import { stageValue } from '../publishing/stages';
 import { isReservedName, reservedNameMessage } from '../text/reserved-names';
 import { DEFAULT_TIMEZONES } from '../time/zones';
@@ -13,6 +14,11 @@ const RoleSchema = z.object({
   canEdit: z.array(z.string().max(100)).max(500),
   canPublish: z.array(z.string().max(100)).max(500),
   mustApprove: z.array(z.string().max(100)).max(500),
+  locales: z
+    .array(z.string().max(35))
+    .max(50)
+    .optional()
+    .describe('When set, members holding only this role edit only these locales’ values'),
 });
 const RoleId = z
   .string()
@@ -30,6 +36,7 @@ export const Basics = z.object({
   stages: z.array(z.string().trim().min(1).max(60)).max(20),
   timezones: z.array(z.string().max(100)).max(50),
   dateFormat: z.string().max(60),
+  locales: LocaleSettings.optional().describe('Locales, default locale, fallbacks and localised fields'),
 });
 export type Basics = z.infer<typeof Basics>;
 
@@ -59,6 +66,10 @@ const PermissionsSchema = z.object({
   canApprove: z.array(z.string()),
   canManageWorkspace: z.boolean(),
   roles: z.array(z.string()),
+  editLocales: z
+    .record(z.string(), z.array(z.string()))
+    .optional()
+    .describe('Schemas the caller may edit in some locales only: schema → those locales'),
 });
 
 export const Workspace = z.object({
@@ -93,6 +104,11 @@ export const PatchWorkspaceBody = z
       .optional(),
     roles: RolesInput.optional(),
     oobe: z.object({ done: z.boolean() }).optional(),
+    confirmRemoveLocales: z
+      .array(z.string().max(35))
+      .max(50)
+      .optional()
+      .describe('Locales this save removes, confirmed: their values stay in history'),
     baseVersion: z
       .number()
       .int()

@@ -6,6 +6,8 @@ export interface Role {
   canEdit: string[];
   canPublish: string[];
   mustApprove: string[];
+  /** When not empty, the role edits only these locales' values of its schemas (none of the shared fields). */
+  locales?: string[];
 }
 
 export type Roles = Record<string, Role>;
@@ -23,6 +25,8 @@ export interface Permissions {
   canApprove: string[];
   canManageWorkspace: boolean;
   roles: string[];
+  /** Schemas the member edits in some locales only (every role granting the edit is locale-limited). */
+  editLocales?: Record<string, string[]>;
 }
 
 export type Action = 'edit' | 'publish' | 'approve';
@@ -50,13 +54,40 @@ export function effectivePermissions(roles: Roles, member: MemberRoles | undefin
     role.canPublish.forEach((s) => canPublish.add(s));
     role.mustApprove.forEach((s) => canApprove.add(s));
   }
+  const editLocales = localeLimits(roles, held);
   return {
     canEdit: [...canEdit].sort(),
     canPublish: [...canPublish].sort(),
     canApprove: [...canApprove].sort(),
     canManageWorkspace: member.isWorkspaceManager,
     roles: held,
+    ...(editLocales ? { editLocales } : {}),
   };
+}
+
+/**
+ * Per schema, the locales a member may edit when each held role granting its edit is limited to
+ * locales (the union of their lists); a schema some unlimited role grants is not limited.
+ */
+function localeLimits(roles: Roles, held: readonly string[]): Record<string, string[]> | undefined {
+  const limited = new Map<string, Set<string>>();
+  const unlimited = new Set<string>();
+  for (const roleId of held) {
+    const role = ownValue(roles, roleId)!;
+    for (const schema of role.canEdit) {
+      if (!role.locales?.length) unlimited.add(schema);
+      else role.locales.forEach((tag) => limited.set(schema, (limited.get(schema) ?? new Set()).add(tag)));
+    }
+  }
+  const entries = [...limited].filter(([schema]) => !unlimited.has(schema));
+  if (entries.length === 0) return undefined;
+  return Object.fromEntries(entries.map(([schema, tags]) => [schema, [...tags].sort()]));
+}
+
+/** The locales a member may edit values of in a schema, or undefined when every locale. */
+export function editableLocales(permissions: Permissions, schema: string): string[] | undefined {
+  const limits = permissions.editLocales;
+  return limits && Object.hasOwn(limits, schema) ? limits[schema] : undefined;
 }
 
 const LISTS: Record<Action, keyof Pick<Permissions, 'canEdit' | 'canPublish' | 'canApprove'>> = {

@@ -43,6 +43,10 @@ interface FieldBase {
   labelWidth?: number;
   description?: string;
   readOnly?: boolean;
+  /** One value per locale in workspaces with locales (text, rich-text, name-slug, file, reference). */
+  localized?: boolean;
+  /** For a localised field: the non-default locales it is required in too (`required` is the default's). */
+  requiredInLocales?: readonly string[];
 }
 
 export interface TextField extends FieldBase {
@@ -249,6 +253,8 @@ export interface SchemaType {
   topFields: readonly string[];
   allowCombinations?: boolean;
   allowSaveWithErrors?: boolean;
+  /** Set on the schema as a workspace with locales sees it (`localizedSchema`): its default and other locales. */
+  locales?: { default: string; others: readonly string[] };
 }
 
 export interface Domain {

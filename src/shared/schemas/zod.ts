@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLocalized, LOCALES_KEY } from '../locales/locales';
 import type { FieldDef, SchemaType, VariationDef } from './types';
 import { timezoneKey, VARIATION_KEY } from './types';
 import {
@@ -106,6 +107,19 @@ function combinationRowSchema(schema?: SchemaType) {
 }
 
 /**
+ * The other locales' values of localised fields: `{ 'fr-FR': { name, … } }`. Values of a locale the
+ * workspace no longer has are dropped on save (earlier versions keep them).
+ */
+function localesSchema(schema: SchemaType, tags: readonly string[]) {
+  const values = strictObject(fieldsShape(schema.fields.filter(isLocalized), schema), 'locale values');
+  return z
+    .record(z.string().max(35), values)
+    .transform((byTag) => Object.fromEntries(Object.entries(byTag).filter(([tag]) => tags.includes(tag))))
+    .nullable()
+    .optional();
+}
+
+/**
  * The zod schema of an item's data for a schema type: strict, so unknown fields are rejected
  * with a message naming them; structural checks per field type; `{key}_tz` companions for date-time
  * fields; `_variation` only in schemas with variations and combinations only with allowCombinations.
@@ -116,5 +130,6 @@ export function itemDataSchema(schema: SchemaType): z.ZodType<Record<string, unk
   if (schema.variations?.length) {
     shape[VARIATION_KEY] = variationsSchema(schema.variations, 'variation').nullable().optional();
   }
+  if (schema.locales) shape[LOCALES_KEY] = localesSchema(schema, schema.locales.others);
   return strictObject(shape, schema.name) as z.ZodType<Record<string, unknown>>;
 }

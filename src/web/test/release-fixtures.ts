@@ -16,5 +16,9 @@ export const releaseSummary = (overrides: Partial<ReleaseSummary> = {}): Release
   updatedBy: 'u1',
   publishedAt: null,
   publishedBy: null,
+  scheduleStatus: null,
+  scheduledBy: null,
+  lastError: null,
+  ranAt: null,
   ...overrides,
 });

@@ -1,0 +1,134 @@
+import { expect, test } from '@playwright/test';
+import {
+  SAME_ORIGIN,
+  acceptCookies,
+  seedItem,
+  seedMember,
+  seedVerifiedUser,
+  seedWorkspace,
+  shot,
+} from './fixtures';
+
+test.beforeEach(async ({ context }) => acceptCookies(context));
+
+test('a manager adds fr-FR, a French post is published and read in French; a French-only editor is refused English', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  await seedVerifiedUser(page.request, 'locales');
+  const workspace = await seedWorkspace(page.request, `Locales ${Date.now().toString(36)}`, {
+    roles: {
+      french: {
+        name: 'French editor',
+        canEdit: ['blog-post'],
+        canPublish: [],
+        mustApprove: [],
+        locales: ['fr-FR'],
+      },
+    },
+  });
+  const ws = workspace.id;
+  const post = await seedItem(page.request, ws, 'blog-post', {
+    name: 'Good morning',
+    slug: 'good-morning',
+    body: '<p>Morning</p>',
+  });
+
+  // Settings › Locales: the first locale becomes the default, the next falls back to it.
+  await page.goto(`/${ws}/_settings/locales`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Locales' })).toBeVisible();
+  const adding = page.getByRole('textbox', { name: 'Add a locale' });
+  await adding.fill('en-us');
+  await page.getByRole('button', { name: 'Add locale' }).click();
+  await expect(page.getByText('Unknown locale "en-us": use a BCP 47 tag such as fr-FR')).toBeVisible();
+  await adding.fill('en-US');
+  await page.getByRole('button', { name: 'Add locale' }).click();
+  await adding.fill('fr-FR');
+  await adding.press('Enter');
+  await expect(page.getByRole('radio', { name: 'en-US is the default locale' })).toBeChecked();
+  await expect(page.getByRole('combobox', { name: 'fr-FR falls back to' })).toHaveValue('en-US');
+  await shot(page, 'locales-settings');
+  await page.getByRole('button', { name: 'Save locales' }).click();
+  await expect(page.getByText('Locales saved')).toBeVisible();
+  const saved = await (await page.request.get(`/api/v1/workspaces/${ws}`)).json();
+  expect(saved.basics.locales).toEqual({
+    tags: ['en-US', 'fr-FR'],
+    default: 'en-US',
+    fallback: { 'fr-FR': 'en-US' },
+  });
+
+  // The French editor translates the post (through the API: the item screen has no locale switcher yet).
+  const french = await seedMember(browser, page.request, ws, 'Fran French', ['french']);
+  const current = await (
+    await french.page.request.get(`/api/v1/workspaces/${ws}/items/blog-post/${post.id}`)
+  ).json();
+  const translated = await french.page.request.put(`/api/v1/workspaces/${ws}/items/blog-post/${post.id}`, {
+    headers: SAME_ORIGIN,
+    data: {
+      data: { ...current.data, _locales: { 'fr-FR': { name: 'Bonjour', body: '<p>Matin</p>' } } },
+      baseVersion: current.version,
+    },
+  });
+  expect(translated.status(), await translated.text()).toBe(200);
+  const english = await french.page.request.put(`/api/v1/workspaces/${ws}/items/blog-post/${post.id}`, {
+    headers: SAME_ORIGIN,
+    data: { data: { ...current.data, name: 'Changed' }, baseVersion: current.version + 1 },
+  });
+  expect(english.status()).toBe(403);
+  expect((await english.json()).error.message).toBe(
+    'You do not have permission to edit en-US values of Blog Posts',
+  );
+  await french.context.close();
+
+  // A save from the item screen keeps the translations it does not show.
+  await page.goto(`/${ws}/blogging/blog-post/${post.id}`);
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.locator('[data-field="excerpt"]').locator('textarea').first().fill('A short one');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByTestId('item-version')).toHaveText('Version 3');
+  const afterUiSave = await (
+    await page.request.get(`/api/v1/workspaces/${ws}/items/blog-post/${post.id}`)
+  ).json();
+  expect(afterUiSave.data).toMatchObject({
+    excerpt: 'A short one',
+    _locales: { 'fr-FR': { name: 'Bonjour' } },
+  });
+
+  const published = await page.request.post(
+    `/api/v1/workspaces/${ws}/items/blog-post/${post.id}/publish/live`,
+    {
+      headers: SAME_ORIGIN,
+      data: { publishRefs: false },
+    },
+  );
+  expect(published.status(), await published.text()).toBe(200);
+  const key = await page.request.post(`/api/v1/workspaces/${ws}/api-keys`, {
+    headers: SAME_ORIGIN,
+    data: { name: 'Site', stages: ['live'] },
+  });
+  const { key: token } = await key.json();
+  const read = await page.request.get(
+    `/delivery/v1/${ws}/live/items/blog-post/by-slug/bonjour?locale=fr-FR`,
+    {
+      headers: { authorization: `Bearer ${token}` },
+    },
+  );
+  expect(read.status(), await read.text()).toBe(200);
+  expect(await read.json()).toMatchObject({
+    id: post.id,
+    locale: 'fr-FR',
+    data: { name: 'Bonjour', slug: 'bonjour', body: '<p>Matin</p>' },
+  });
+
+  // Removing a locale asks first.
+  await page.goto(`/${ws}/_settings/locales`);
+  await page.getByRole('button', { name: 'Remove fr-FR' }).click();
+  await page.getByRole('button', { name: 'Save locales' }).click();
+  await expect(page.getByRole('dialog', { name: 'Remove fr-FR?' })).toBeVisible();
+  await shot(page, 'locales-remove-confirm');
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText('Locales saved')).toBeVisible();
+  const after = await (await page.request.get(`/api/v1/workspaces/${ws}`)).json();
+  expect(after.basics.locales.tags).toEqual(['en-US']);
+});

@@ -1,0 +1,141 @@
+import { and, sql } from 'drizzle-orm';
+import type { DeliveredItem } from '@shared/api/delivery';
+import {
+  fallbackChain,
+  isLocalized,
+  localizedSchema,
+  LOCALES_KEY,
+  valueIn,
+  type LocaleSettings,
+} from '@shared/locales/locales';
+import type { DeliveredPlace } from '@shared/publishing/surrogate-keys';
+import type { SchemaType } from '@shared/schemas/types';
+import { isEmptyValue } from '@shared/validation/empty';
+import type { AppContext } from '../context';
+import type { Db } from '../db/client';
+import { published } from '../db/schema';
+import { localeSettingsCacheOf } from './locale-settings';
+import { badRequest } from '../http/errors';
+import { slugFieldOf } from '../publishing/slugs';
+import { copyBySlug, copyColumns, ofPlace, type Copy } from './repository';
+
+/** What `?locale=` (and `?fallback=`) ask of a delivered answer. */
+export interface LocaleView {
+  settings: LocaleSettings;
+  /** A locale of the workspace, or '*' for every locale. */
+  locale: string;
+  fallback: boolean;
+}
+
+const ALL = '*';
+
+/** The locale view a request asks for; 400 for a locale the workspace does not have. */
+export async function localeViewOf(
+  ctx: AppContext,
+  workspaceId: string,
+  locale: string,
+  fallback: 'true' | 'false' | undefined,
+): Promise<LocaleView> {
+  const settings = await localeSettingsCacheOf(ctx.db).settingsOf(ctx.readDb, workspaceId);
+  if (!settings) throw badRequest('locale: this workspace has no locales');
+  if (locale !== ALL && !settings.tags.includes(locale)) {
+    throw badRequest(
+      `locale: unknown locale "${locale}" (this workspace has ${settings.tags.join(', ')}, or *)`,
+    );
+  }
+  return { settings, locale, fallback: fallback !== 'false' };
+}
+
+/** Localised schemas per settings object (kept by the settings cache, so derived once per workspace). */
+const schemasOfSettings = new WeakMap<LocaleSettings, Map<SchemaType, SchemaType>>();
+function schemaInView(view: LocaleView, schema: SchemaType) {
+  let derived = schemasOfSettings.get(view.settings);
+  if (!derived) schemasOfSettings.set(view.settings, (derived = new Map()));
+  let localized = derived.get(schema);
+  if (!localized) derived.set(schema, (localized = localizedSchema(schema, view.settings)));
+  return localized;
+}
+
+/**
+ * A published copy's data in the asked locale: each localised field's value in that locale or, with
+ * fallback, in the first locale of its chain that has one (`fellBack` names that locale per field);
+ * without fallback a field the locale has no value for is left out. With '*', each localised field is
+ * `{ locale: value }` over the locales that have one. `_locales` itself is never delivered this way.
+ */
+export function localiseData(
+  schema: SchemaType,
+  data: Record<string, unknown>,
+  view: LocaleView,
+): { data: Record<string, unknown>; fellBack: Record<string, string> } {
+  const { settings } = view;
+  const { [LOCALES_KEY]: _values, ...out } = data;
+  const fellBack: Record<string, string> = {};
+  const fields = schemaInView(view, schema).fields.filter(isLocalized);
+  const chain =
+    view.locale === ALL
+      ? settings.tags
+      : view.fallback
+        ? fallbackChain(settings, view.locale)
+        : [view.locale];
+  for (const { key } of fields) {
+    if (view.locale === ALL) {
+      const all: Record<string, unknown> = {};
+      for (const tag of chain) {
+        const value = valueIn(data, key, tag, settings.default);
+        if (!isEmptyValue(value)) all[tag] = value;
+      }
+      out[key] = all;
+      continue;
+    }
+    const from = chain.find((tag) => !isEmptyValue(valueIn(data, key, tag, settings.default)));
+    if (from === undefined) delete out[key];
+    else {
+      out[key] = valueIn(data, key, from, settings.default);
+      if (from !== view.locale) fellBack[key] = from;
+    }
+  }
+  return { data: out, fellBack };
+}
+
+/** The locale facts of a delivered item: the locale asked for and, per field that fell back, the locale it came from. */
+export function localeFacts(view: LocaleView, fellBack: Record<string, string>): Partial<DeliveredItem> {
+  return { locale: view.locale, ...(Object.keys(fellBack).length > 0 ? { _locale: fellBack } : {}) };
+}
+
+/**
+ * The copy published under this slug in the asked locale: the locale's own slugs first, then (with
+ * fallback) those of its chain; the default locale's slug is the stored one, with its former slugs.
+ */
+export async function copyByLocaleSlug(
+  db: Db,
+  place: DeliveredPlace,
+  schema: SchemaType,
+  slug: string,
+  view: LocaleView,
+): Promise<Copy | undefined> {
+  const key = slugFieldOf(schema);
+  const tags =
+    view.locale === ALL
+      ? view.settings.tags
+      : view.fallback
+        ? fallbackChain(view.settings, view.locale)
+        : [view.locale];
+  for (const tag of tags) {
+    const found =
+      tag === view.settings.default || !key
+        ? await copyBySlug(db, place, slug)
+        : await copyByOtherLocaleSlug(db, place, key, tag, slug);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+async function copyByOtherLocaleSlug(db: Db, place: DeliveredPlace, key: string, tag: string, slug: string) {
+  const [found] = await db
+    .select(copyColumns)
+    .from(published)
+    .where(and(ofPlace(place), sql`${published.data} -> ${LOCALES_KEY} -> ${tag} ->> ${key} = ${slug}`))
+    .orderBy(published.id)
+    .limit(1);
+  return found;
+}
