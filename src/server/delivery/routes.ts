@@ -60,6 +60,31 @@ function sendPreview(request: FastifyRequest, reply: FastifyReply, answer: Rende
   return reply.type('application/json; charset=utf-8').send(answer.body);
 }
 
+/** Open CORS: any site may read with a key; errors carry the headers too so browsers can show them. */
+function openToWebsites(app: FastifyInstance) {
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    reply.headers(ANSWER_HEADERS);
+    if (reply.statusCode >= 400) reply.header('cache-control', 'no-store');
+    done(null, payload);
+  });
+  // Here, not the app's: so that its answer gets the headers above.
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({
+      error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}` },
+    }),
+  );
+  app.options('/*', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .code(204)
+      .headers({
+        'access-control-allow-methods': 'GET, OPTIONS',
+        'access-control-allow-headers': 'Authorization, If-None-Match',
+        'access-control-max-age': '86400',
+      })
+      .send(),
+  );
+}
+
 /** `/delivery/v1/{ws}/{stage}/items/{schema}[/{id}]`: published copies for websites and apps, read with API keys. */
 export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -94,28 +119,7 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
     return send(request, reply, await find(ctx, target, request.query, queryTextOf(request)), purged);
   }
 
-  // Open CORS: any site may read with a key; errors carry the headers too so browsers can show them.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    reply.headers(ANSWER_HEADERS);
-    if (reply.statusCode >= 400) reply.header('cache-control', 'no-store');
-    done(null, payload);
-  });
-  // Here, not the app's: so that its answer gets the headers above.
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({
-      error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}` },
-    }),
-  );
-  app.options('/*', { schema: { hide: true } }, async (_request, reply) =>
-    reply
-      .code(204)
-      .headers({
-        'access-control-allow-methods': 'GET, OPTIONS',
-        'access-control-allow-headers': 'Authorization, If-None-Match',
-        'access-control-max-age': '86400',
-      })
-      .send(),
-  );
+  openToWebsites(instance);
 
   app.get(
     '/:ws/:stage/items/:schema',
