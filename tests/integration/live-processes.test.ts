@@ -110,4 +110,40 @@ describe.runIf(testDatabaseKind() === 'postgres')('live streams across two serve
     await onB.next((e) => e.event === 'revoked');
     await onB.ended;
   });
+
+  it('a take-over through one process tells the first editor on the other; presence crosses too', async () => {
+    const one = await workspaceWithMember('Five');
+    const item = await call(
+      a,
+      'POST',
+      `/workspaces/${one.ws}/items/blog-post`,
+      one.manager.token,
+      post('locked'),
+    );
+    const lock = `/workspaces/${one.ws}/items/blog-post/${item.body.id as string}/lock`;
+    const first = await open(b, one.ws, one.manager.token);
+    expect((await call(b, 'PUT', lock, one.manager.token, { tab: 'tab-first-editor' })).status).toBe(200);
+    const second = await call(a, 'PUT', lock, one.member.token, { tab: 'tab-second-editor' });
+    // The member holds no edit right here: refused whatever the lock.
+    expect(second.status).toBe(403);
+    // The same person in another window is another editor: the first window is told of the take-over.
+    const tookOver = await call(a, 'PUT', lock, one.manager.token, {
+      tab: 'tab-other-window',
+      takeOver: true,
+    });
+    expect(tookOver.status).toBe(200);
+    const told = await first.next((e) => e.event === 'lock' && !!e.data.takenFrom);
+    expect(told.data).toMatchObject({
+      takenFrom: { tab: 'tab-first-editor' },
+      lock: { tab: 'tab-other-window' },
+    });
+
+    const here = await call(a, 'PUT', `/workspaces/${one.ws}/live/presence`, one.member.token, {
+      tab: 'tab-member-here',
+      list: 'blog-post',
+    });
+    expect(here.status).toBe(200);
+    const seen = await first.next((e) => e.event === 'presence' && e.data.tab === 'tab-member-here');
+    expect(seen.data).toMatchObject({ user: { id: one.member.id }, where: { list: 'blog-post' } });
+  });
 });

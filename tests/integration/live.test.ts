@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { openEventStream, type EventStream } from '../helpers/event-stream';
 import { verifiedUser, type TestUser } from '../factories/users';
@@ -42,8 +43,8 @@ beforeAll(async () => {
   manager = await verifiedUser(t, { name: 'Mia Manager' });
   team = await teamWorkspace(t, manager, {
     name: 'Live',
-    roles: { writer: role('Writer', { canEdit: ['blog-post'] }) },
-    people: { Wes: ['writer'], Vic: ['writer'], Sid: ['writer'] },
+    roles: { writer: role('Writer', { canEdit: ['blog-post'] }), reader: role('Reader', {}) },
+    people: { Wes: ['writer'], Vic: ['writer'], Sid: ['writer'], Lee: ['writer'], Rae: ['reader'] },
   });
   outsider = await verifiedUser(t, { name: 'Otto Outsider' });
   otherWs = (await createWorkspace(t.app, outsider, 'Elsewhere')).id;
@@ -129,4 +130,106 @@ it('ends at once when the member signs out, and not for another session of their
   const item = await createItem(t, manager, team.ws, 'blog-post', blogPostData({ slug: 'after-sign-out' }));
   await otherSession.next((e) => e.event === 'item' && e.data.id === item.id);
   expect(otherSession.events.some((e) => e.event === 'revoked')).toBe(false);
+});
+
+describe('edit locks', () => {
+  let postId: string;
+  const lockUrl = () => `${itemUrl(team.ws, 'blog-post', postId)}/lock`;
+  const take = (user: TestUser, tab: string, takeOver = false) =>
+    call(t, 'PUT', lockUrl(), user, { tab, takeOver });
+  beforeAll(async () => {
+    postId = (await createItem(t, manager, team.ws, 'blog-post', blogPostData({ slug: 'locked' }))).id;
+  });
+
+  it('is taken, renewed by its tab, refused to another editor, taken over with the first editor told, released', async () => {
+    const first = await open(team.ws, manager, 'tab-mia-12345');
+    const taken = await take(manager, 'tab-mia-12345');
+    expect(taken.statusCode).toBe(200);
+    expect(taken.json().lock).toMatchObject({
+      userId: manager.id,
+      name: 'Mia Manager',
+      tab: 'tab-mia-12345',
+    });
+    const renewed = await take(manager, 'tab-mia-12345');
+    expect(renewed.json().lock.takenAt).toBe(taken.json().lock.takenAt);
+    expect(Date.parse(renewed.json().lock.expiresAt)).toBeGreaterThanOrEqual(
+      Date.parse(taken.json().lock.expiresAt),
+    );
+
+    const refused = await take(team.members.Lee, 'tab-lee-12345');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({
+      message: 'Being edited by Mia Manager',
+      details: { lock: { userId: manager.id } },
+    });
+    // The same person in another tab is another editor too.
+    expect((await take(manager, 'tab-mia-other')).statusCode).toBe(409);
+    expect((await call(t, 'GET', lockUrl(), team.members.Lee)).json().lock).toMatchObject({
+      userId: manager.id,
+    });
+
+    const tookOver = await take(team.members.Lee, 'tab-lee-12345', true);
+    expect(tookOver.statusCode).toBe(200);
+    expect(tookOver.json().lock).toMatchObject({ userId: team.members.Lee.id, tab: 'tab-lee-12345' });
+    const told = await first.next((e) => e.event === 'lock' && e.data.id === postId && !!e.data.takenFrom);
+    expect(told.data).toMatchObject({
+      lock: { userId: team.members.Lee.id },
+      takenFrom: { userId: manager.id, tab: 'tab-mia-12345' },
+    });
+
+    // Only the holder's tab releases it.
+    expect((await call(t, 'DELETE', `${lockUrl()}?tab=tab-mia-12345`, manager)).json().lock).toMatchObject({
+      userId: team.members.Lee.id,
+    });
+    const released = await call(t, 'DELETE', `${lockUrl()}?tab=tab-lee-12345`, team.members.Lee);
+    expect(released.json()).toEqual({ lock: null });
+    await first.next((e) => e.event === 'lock' && e.data.id === postId && e.data.lock === null);
+  });
+
+  it('lapses after five minutes without renewal, when anyone may take it', async () => {
+    expect((await take(manager, 'tab-mia-12345')).statusCode).toBe(200);
+    expect((await take(team.members.Lee, 'tab-lee-12345')).statusCode).toBe(409);
+    // Five minutes idle, without waiting for them: the lock's end moved back.
+    await t.database.db.execute(
+      sql`update item_locks set expires_at = now() - interval '1 second' where item_id = ${postId}`,
+    );
+    expect((await call(t, 'GET', lockUrl(), team.members.Lee)).json()).toEqual({ lock: null });
+    const taken = await take(team.members.Lee, 'tab-lee-12345');
+    expect(taken.statusCode).toBe(200);
+    expect(taken.json().lock).toMatchObject({ userId: team.members.Lee.id });
+    await call(t, 'DELETE', `${lockUrl()}?tab=tab-lee-12345`, team.members.Lee);
+  });
+
+  it('is refused to a member who may not edit, and for an item that does not exist', async () => {
+    expect((await take(team.members.Rae, 'tab-rae-12345')).statusCode).toBe(403);
+    const missing = await call(t, 'PUT', `${itemUrl(team.ws, 'blog-post', 'nope')}/lock`, manager, {
+      tab: 'tab-mia-12345',
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+});
+
+describe('presence', () => {
+  it('tells the workspace’s streams where a tab is, shows it to streams opened later, and that it left', async () => {
+    const watcher = await open(team.ws, team.members.Lee, 'tab-lee-watch');
+    const leaving = await open(team.ws, team.members.Wes, 'tab-wes-leave');
+    const here = await call(t, 'PUT', `/api/v1/workspaces/${team.ws}/live/presence`, team.members.Wes, {
+      tab: 'tab-wes-leave',
+      item: { schema: 'blog-post', id: 'abc' },
+      field: 'body',
+    });
+    expect(here.statusCode).toBe(200);
+    const seen = await watcher.next((e) => e.event === 'presence' && e.data.tab === 'tab-wes-leave');
+    expect(seen.data).toEqual({
+      tab: 'tab-wes-leave',
+      user: { id: team.members.Wes.id, name: 'Wes' },
+      where: { item: { schema: 'blog-post', id: 'abc' }, field: 'body' },
+    });
+    const later = await open(team.ws, manager, 'tab-mia-later');
+    await later.next((e) => e.event === 'presence' && e.data.tab === 'tab-wes-leave');
+    leaving.close();
+    await watcher.next(
+      (e) => e.event === 'presence' && e.data.tab === 'tab-wes-leave' && e.data.where === null,
+    );
+  });
 });

@@ -14,6 +14,7 @@ import { rows } from '../db/migrate';
 export type Change =
   | { kind: 'workspace'; workspaceId: string }
   | ItemWritten
+  | LiveNotice
   | { kind: 'items'; workspaceId?: string }
   | { kind: 'stage'; workspaceId: string; stage?: string }
   | { kind: 'keys'; workspaceId: string }
@@ -32,6 +33,14 @@ export interface ItemWritten {
   version: number | null;
   action: string;
   actor: { id: string; name: string };
+}
+
+/** A live event for a workspace's streams that is no item write: presence, edit locks (server/live). */
+export interface LiveNotice {
+  kind: 'live';
+  workspaceId: string;
+  event: string;
+  data: Record<string, unknown>;
 }
 
 /** A cache told of changes: `apply` one, or `clear` everything when announcements may have been lost. */
@@ -55,6 +64,8 @@ function encodeChange(change: Change): string {
   switch (change.kind) {
     case 'workspace':
       return `workspace\t${change.workspaceId}`;
+    case 'live':
+      return `live\t${JSON.stringify([change.workspaceId, change.event, change.data])}`;
     case 'item': {
       // JSON escapes tabs and line breaks, so names keep to their line whatever they hold.
       const { workspaceId, schema, id, version, action, actor } = change;
@@ -75,11 +86,23 @@ function decodeChange(line: string): Change | undefined {
   const [kind, a = '', b = ''] = line.split('\t');
   if (kind === 'workspace' && a) return { kind, workspaceId: a };
   if (kind === 'item') return decodeItemWritten(a);
+  if (kind === 'live') return decodeLiveNotice(a);
   if (kind === 'items') return { kind, workspaceId: a || undefined };
   if (kind === 'stage' && a) return { kind, workspaceId: a, stage: b || undefined };
   if (kind === 'keys' && a) return { kind, workspaceId: a };
   if (kind === 'cache' && a) return { kind, name: a };
   return undefined;
+}
+
+function decodeLiveNotice(text: string): LiveNotice | undefined {
+  try {
+    const [workspaceId, event, data] = JSON.parse(text) as unknown[];
+    if (typeof workspaceId !== 'string' || typeof event !== 'string') return undefined;
+    if (!data || typeof data !== 'object') return undefined;
+    return { kind: 'live', workspaceId, event, data: data as Record<string, unknown> };
+  } catch {
+    return undefined;
+  }
 }
 
 function decodeItemWritten(text: string): ItemWritten | undefined {

@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { LIVE_EVENTS, type LiveItemEvent } from '@shared/api/live';
+import { LIVE_EVENTS, PRESENCE_GONE_MS, type LiveItemEvent, type LivePresenceEvent } from '@shared/api/live';
 import type { AppContext } from '../context';
-import { watchCommittedChanges, type Change } from '../journal/changes';
+import { watchCommittedChanges, type Change, type LiveNotice } from '../journal/changes';
+import { journal } from '../journal/journal';
 import { grantsStillHeld, type StreamGrant } from './repository';
 
 /** How often every stream's access is checked again, besides the journal's notices of revocations. */
@@ -29,8 +30,11 @@ const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.s
  */
 export class LiveHub {
   private readonly byWorkspace = new Map<string, Set<LiveStream>>();
+  /** Where each tab of each workspace was last said to be (by any process), and when. */
+  private readonly presence = new Map<string, Map<string, { event: LivePresenceEvent; at: number }>>();
   private readonly stopWatching: () => void;
   private readonly timers: NodeJS.Timeout[];
+  private closing = false;
   private recheck: { running: boolean; again: boolean } = { running: false, again: false };
 
   constructor(private readonly ctx: AppContext) {
@@ -44,6 +48,7 @@ export class LiveHub {
     this.timers = [
       setInterval(() => this.checkAccess(), RECHECK_MS),
       setInterval(() => this.broadcast(':\n\n'), KEEPALIVE_MS),
+      setInterval(() => this.forgetGonePresence(), PRESENCE_GONE_MS / 3),
     ];
     for (const timer of this.timers) timer.unref();
   }
@@ -58,8 +63,47 @@ export class LiveHub {
     let streams = this.byWorkspace.get(stream.workspaceId);
     if (!streams) this.byWorkspace.set(stream.workspaceId, (streams = new Set()));
     streams.add(stream);
-    stream.response.once('close', () => this.forget(stream));
+    stream.response.once('close', () => {
+      if (this.forget(stream) && !this.closing) void this.left(stream);
+    });
     this.write(stream, frame(LIVE_EVENTS.ready, { tab: stream.tab }));
+    for (const { event } of this.presence.get(stream.workspaceId)?.values() ?? [])
+      this.write(stream, frame(LIVE_EVENTS.presence, event));
+  }
+
+  /** Tells every process that a closed stream's tab left. */
+  private async left(stream: LiveStream) {
+    const event: LivePresenceEvent = { tab: stream.tab, user: { id: stream.userId, name: '' }, where: null };
+    await journal(this.ctx.db, {
+      changes: [
+        { kind: 'live', workspaceId: stream.workspaceId, event: LIVE_EVENTS.presence, data: { ...event } },
+      ],
+    }).catch((err: unknown) => this.ctx.log.warn({ err }, 'live: presence notice failed'));
+  }
+
+  private notice(change: LiveNotice) {
+    if (change.event === LIVE_EVENTS.presence) {
+      const event = change.data as unknown as LivePresenceEvent;
+      let tabs = this.presence.get(change.workspaceId);
+      if (!tabs) this.presence.set(change.workspaceId, (tabs = new Map()));
+      if (event.where) tabs.set(event.tab, { event, at: Date.now() });
+      else tabs.delete(event.tab);
+      if (tabs.size === 0) this.presence.delete(change.workspaceId);
+    }
+    this.send(change.workspaceId, change.event, change.data);
+  }
+
+  /** Forgets tabs not heard from for PRESENCE_GONE_MS (their process may have died without a word). */
+  private forgetGonePresence() {
+    const before = Date.now() - PRESENCE_GONE_MS;
+    for (const [workspaceId, tabs] of this.presence) {
+      for (const [tab, { event, at }] of tabs)
+        if (at < before) {
+          tabs.delete(tab);
+          this.send(workspaceId, LIVE_EVENTS.presence, { ...event, where: null });
+        }
+      if (tabs.size === 0) this.presence.delete(workspaceId);
+    }
   }
 
   /** Sends `event` to every stream of the workspace (presence and locks use this too). */
@@ -72,6 +116,7 @@ export class LiveHub {
 
   /** Ends every stream (the server is closing). */
   close() {
+    this.closing = true;
     this.stopWatching();
     for (const timer of this.timers) clearInterval(timer);
     for (const streams of this.byWorkspace.values()) for (const stream of streams) stream.response.end();
@@ -94,7 +139,8 @@ export class LiveHub {
           actor,
           at,
         } satisfies LiveItemEvent);
-      } else if (change.kind === 'cache' && ACCESS_CACHES.has(change.name)) accessChanged = true;
+      } else if (change.kind === 'live') this.notice(change);
+      else if (change.kind === 'cache' && ACCESS_CACHES.has(change.name)) accessChanged = true;
     }
     for (const change of changes)
       if (change.kind === 'items' && change.workspaceId && !itemsTold.has(change.workspaceId)) {
@@ -113,10 +159,12 @@ export class LiveHub {
     for (const streams of this.byWorkspace.values()) for (const stream of streams) this.write(stream, text);
   }
 
+  /** Answers whether the stream was still open here. */
   private forget(stream: LiveStream) {
     const streams = this.byWorkspace.get(stream.workspaceId);
-    streams?.delete(stream);
+    const had = streams?.delete(stream) ?? false;
     if (streams?.size === 0) this.byWorkspace.delete(stream.workspaceId);
+    return had;
   }
 
   /** Checks every stream's access again (once more after a running check when asked meanwhile). */
@@ -143,7 +191,7 @@ export class LiveHub {
     streams.forEach((stream, i) => {
       if (held.has(i)) return;
       stream.response.end(frame(LIVE_EVENTS.revoked, {}));
-      this.forget(stream);
+      if (this.forget(stream)) void this.left(stream);
     });
   }
 }
