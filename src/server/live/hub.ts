@@ -11,6 +11,8 @@ const RECHECK_MS = 30_000;
 const KEEPALIVE_MS = 25_000;
 /** A stream whose reader fell this far behind is closed (its tab reconnects and refetches). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** How often tabs not heard from are looked for. */
+const PRESENCE_CHECK_MS = 5_000;
 /** How long events gather before they are written to the streams. */
 const FLUSH_MS = 25;
 /** The read caches whose notices may mean a revoked session or membership. */
@@ -53,7 +55,7 @@ export class LiveHub {
     this.timers = [
       setInterval(() => this.checkAccess(), RECHECK_MS),
       setInterval(() => this.broadcast(':\n\n'), KEEPALIVE_MS),
-      setInterval(() => this.forgetGonePresence(), PRESENCE_GONE_MS / 3),
+      setInterval(() => this.forgetGonePresence(), PRESENCE_CHECK_MS),
     ];
     for (const timer of this.timers) timer.unref();
   }
@@ -98,9 +100,12 @@ export class LiveHub {
     this.send(change.workspaceId, change.event, change.data);
   }
 
-  /** Forgets tabs not heard from for PRESENCE_GONE_MS (their process may have died without a word). */
+  /**
+   * Forgets tabs not heard from for a while (their process may have died without a word): checked every
+   * PRESENCE_CHECK_MS, so each is gone within PRESENCE_GONE_MS of its last word.
+   */
   private forgetGonePresence() {
-    const before = Date.now() - PRESENCE_GONE_MS;
+    const before = Date.now() - (PRESENCE_GONE_MS - PRESENCE_CHECK_MS);
     for (const [workspaceId, tabs] of this.presence) {
       for (const [tab, { event, at }] of tabs)
         if (at < before) {

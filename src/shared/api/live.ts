@@ -47,8 +47,7 @@ export const LIVE_MESSAGES = {
 
 /** How long an edit lock holds without being renewed: the editor counts as idle after this. */
 export const LOCK_IDLE_MS = 5 * 60_000;
-/** How often a tab tells where it is; one not heard from for PRESENCE_GONE_MS is gone. */
-const PRESENCE_HEARTBEAT_MS = 10_000;
+/** A tab not heard from for this long is gone (tabs tell where they are every 10 s). */
 export const PRESENCE_GONE_MS = 30_000;
 
 export const TakeLockBody = z
