@@ -18,6 +18,10 @@ const benches = [
   ['campaign send (500,000 of 1,000,000 profiles to an SMTP sink on PostgreSQL)', 'bench/campaigns.ts'],
   ['dashboard stats (1,000,000 items on PostgreSQL)', 'bench/stats.ts'],
   ['releases (10,000 items across 5 schemas published at once on PostgreSQL)', 'bench/releases.ts'],
+  [
+    'live streams (2,000 streams on one process; changes across two processes on PostgreSQL)',
+    'bench/live.ts',
+  ],
 ] as const;
 
 /** Run only when named (`npm run bench -- peer`): they install or run other software, or repeat a bench. */
@@ -27,9 +31,14 @@ const onRequest = [
 
 const only = process.argv.slice(2);
 let failed = false;
-const chosen = only.length
-  ? [...benches, ...onRequest].filter(([, file]) => only.some((o) => file.includes(o)))
-  : benches;
+const all = [...benches, ...onRequest];
+/** A name that is a bench's file name picks that bench alone (`live` is not also `delivery`). */
+const exact = all.filter(([, file]) => only.some((o) => file === `bench/${o}.ts`));
+const chosen = !only.length
+  ? benches
+  : exact.length
+    ? exact
+    : all.filter(([, file]) => only.some((o) => file.includes(o)));
 for (const [name, file] of chosen) {
   if (!fs.existsSync(file)) {
     console.log(`\n## ${name}: ${file} is missing`);

@@ -66,6 +66,7 @@ import { campaignRoutes } from './campaigns/routes';
 import { closeTransports } from './campaigns/engine';
 import { scheduleRoutes } from './schedules/routes';
 import { releaseRoutes } from './releases/routes';
+import { liveRoutes } from './live/routes';
 import { startWorker } from './jobs/worker';
 import { installJobQueues } from './queue/queue';
 import { JOB_QUEUES } from './queue/queues';
@@ -324,6 +325,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
           scheduleRoutes,
           releaseRoutes,
           statsRoutes,
+          liveRoutes,
         ]),
         { prefix: '/workspaces/:ws' },
       );

@@ -93,6 +93,15 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'POST /api/v1/workspaces/:ws/profiles/import/preview': { none: 'reads: previews a profile import' },
   'POST /api/v1/workspaces/:ws/customer-events/import/preview': { none: 'reads: previews an event import' },
   'POST /fun/sanitizeHtml/': { none: 'answers sanitised HTML, stores nothing' },
+  'PUT /api/v1/workspaces/:ws/live/presence': {
+    none: 'presence lives in memory: the journal announces it to the streams, no audit row (live.test.ts)',
+  },
+  'PUT /api/v1/workspaces/:ws/items/:schema/:id/lock': {
+    none: 'a soft edit lock, no workspace data: the journal announces it to the streams (live.test.ts)',
+  },
+  'DELETE /api/v1/workspaces/:ws/items/:schema/:id/lock': {
+    none: 'releases a soft edit lock: the journal announces it to the streams (live.test.ts)',
+  },
   'POST /fun/testCollection/runTest': { none: 'runs code in a sandbox, stores nothing' },
 
   'POST /api/v1/workspaces': {

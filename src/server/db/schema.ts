@@ -1088,3 +1088,26 @@ export const releaseEntries = pgTable(
     }).onDelete('cascade'),
   ],
 );
+
+/**
+ * Soft edit locks (server/live): who is editing an item, from which tab, until when. A lock helps
+ * people; saves are still checked against the version (409 when stale). One row per item at most.
+ */
+export const itemLocks = pgTable(
+  'item_locks',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    schema: text('schema').notNull(),
+    itemId: text('item_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    userName: text('user_name').notNull(),
+    tab: text('tab').notNull(),
+    takenAt: timestamp('taken_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.schema, t.itemId] })],
+);

@@ -4,7 +4,7 @@ import { coveringCells, EARTH_RADIUS_KM, type Point } from '@shared/geo/geohash'
 import type { Db, Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
 import { preparedPerDb } from '../db/prepared';
-import { itemsWritten } from '../journal/journal';
+import { itemsWritten, type ItemJournal } from '../journal/journal';
 import { itemReadCacheOf } from './cache';
 import { items, members, placeGeohashOf, placeOf, published, publishedSlugs, users } from '../db/schema';
 
@@ -143,10 +143,10 @@ const json = (value: unknown) =>
 
 /**
  * The save of a new item as one statement, so one atomic round trip: the item at version 1 and its first
- * history version. Answers nothing when the id is taken. `extra` CTEs (each `, name as (…)`) read
+ * history version. Answers nothing when the id is taken. `journaled` CTEs (each `, name as (…)`) read
  * `created`: the journal's audit and outbox rows (journal/journal.ts `itemJournalCtes`).
  */
-export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch, extra: SQL[] = []) {
+export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch, journaled?: ItemJournal) {
   const at = sql`${patch.lastWrittenAt.toISOString()}::timestamptz`;
   const result = await db.execute(sql`
     with created as (
@@ -158,10 +158,10 @@ export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch,
     ), history as (
       insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs)
       select workspace_id, schema, id, version, last_written_at, last_written_by, data, refs from created
-    )${sql.join(extra)}
+    )${sql.join(journaled?.ctes ?? [])}
     select * from created`);
   const [row] = resultRows<SavedRow>(result);
-  if (row) await itemsWritten(db, key.workspaceId);
+  if (row) await itemsWritten(db, { ...key, version: 1 }, journaled);
   return row && toItemRow(row);
 }
 
@@ -169,14 +169,14 @@ export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch,
  * The save of the next version as one statement, so one atomic round trip (DESIGN §7: 1,000 saves/s):
  * version + 1 with no approvals yet, the history row with the full data, and the stage copies told of the
  * new version. With a base version, only when the stored version is still that one; answers nothing
- * when stale or absent. Answers the row with its stage copies (the new version has no approvals yet). `extra` CTEs (each `, name as (…)`) read `saved`: the audit row.
+ * when stale or absent. Answers the row with its stage copies (the new version has no approvals yet). `journaled` CTEs (each `, name as (…)`) read `saved`: the audit row.
  */
 export async function saveNextVersion(
   db: Db,
   key: ItemKey,
   baseVersion: number | undefined,
   patch: ItemPatch,
-  extra: SQL[] = [],
+  journaled?: ItemJournal,
 ) {
   const result = await db.execute(sql`
     with saved as (
@@ -193,14 +193,14 @@ export async function saveNextVersion(
       update published set item_version = saved.version from saved
       where published.workspace_id = saved.workspace_id and published.schema = saved.schema and published.id = saved.id
       returning published.stage, published.version, published.published_at, published.published_by
-    )${sql.join(extra)}
+    )${sql.join(journaled?.ctes ?? [])}
     select *, (
       select coalesce(json_agg(json_build_object('stage', c.stage, 'version', c.version, 'publishedAt', c.published_at, 'publishedBy', c.published_by)), '[]'::json)
       from copies c) as copies_json
     from saved`);
   const [row] = resultRows<SavedRow>(result);
   if (!row) return undefined;
-  await itemsWritten(db, key.workspaceId);
+  await itemsWritten(db, { ...key, version: Number(row.version) }, journaled);
   const copies = (typeof row.copies_json === 'string' ? JSON.parse(row.copies_json) : row.copies_json) as {
     stage: string;
     version: number;

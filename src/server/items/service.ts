@@ -24,7 +24,7 @@ import * as repo from './repository';
 import { runSaveHooks } from './save-hooks';
 import { takeFileFacts } from './server-owned';
 import type { AuditAction } from '@shared/api/delivery';
-import { actorOf, itemJournalCtes } from '../journal/journal';
+import { actorOf, itemJournal } from '../journal/journal';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
 
 export const keyOf = (scope: SchemaScope, id: string): repo.ItemKey => ({
@@ -136,7 +136,7 @@ const insertFirstVersion = (ctx: AppContext, scope: SchemaScope, id: string, pat
     ctx.db,
     keyOf(scope, id),
     patch,
-    itemJournalCtes('created', { action: 'item.created', user: actorOf(scope) }, 'item.saved'),
+    itemJournal('created', { action: 'item.created', user: actorOf(scope) }, 'item.saved'),
   );
 
 /**
@@ -165,7 +165,7 @@ export async function updateItem(
     key,
     baseVersion,
     { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() },
-    itemJournalCtes('saved', { ...audit, user: actorOf(scope) }, 'item.saved'),
+    itemJournal('saved', { ...audit, user: actorOf(scope) }, 'item.saved'),
   );
   if (row) return row;
   const current = await repo.findItem(ctx.db, key);

@@ -13,10 +13,35 @@ import { rows } from '../db/migrate';
  */
 export type Change =
   | { kind: 'workspace'; workspaceId: string }
+  | ItemWritten
+  | LiveNotice
   | { kind: 'items'; workspaceId?: string }
   | { kind: 'stage'; workspaceId: string; stage?: string }
   | { kind: 'keys'; workspaceId: string }
   | { kind: 'cache'; name: string; matches?: (key: string, value: never) => boolean };
+
+/**
+ * One committed write to one item, as live streams tell it (server/live): the item, the version it left
+ * (none for a deletion), what was done (the audit action) and who did it. Caches ignore it; the `items`
+ * change of the same write drops them.
+ */
+export interface ItemWritten {
+  kind: 'item';
+  workspaceId: string;
+  schema: string;
+  id: string;
+  version: number | null;
+  action: string;
+  actor: { id: string; name: string };
+}
+
+/** A live event for a workspace's streams that is no item write: presence, edit locks (server/live). */
+export interface LiveNotice {
+  kind: 'live';
+  workspaceId: string;
+  event: string;
+  data: Record<string, unknown>;
+}
 
 /** A cache told of changes: `apply` one, or `clear` everything when announcements may have been lost. */
 export interface ChangeSubscriber {
@@ -39,6 +64,13 @@ function encodeChange(change: Change): string {
   switch (change.kind) {
     case 'workspace':
       return `workspace\t${change.workspaceId}`;
+    case 'live':
+      return `live\t${JSON.stringify([change.workspaceId, change.event, change.data])}`;
+    case 'item': {
+      // JSON escapes tabs and line breaks, so names keep to their line whatever they hold.
+      const { workspaceId, schema, id, version, action, actor } = change;
+      return `item\t${JSON.stringify([workspaceId, schema, id, version, action, actor.id, actor.name])}`;
+    }
     case 'items':
       return `items\t${change.workspaceId ?? ''}`;
     case 'stage':
@@ -53,11 +85,44 @@ function encodeChange(change: Change): string {
 function decodeChange(line: string): Change | undefined {
   const [kind, a = '', b = ''] = line.split('\t');
   if (kind === 'workspace' && a) return { kind, workspaceId: a };
+  if (kind === 'item') return decodeItemWritten(a);
+  if (kind === 'live') return decodeLiveNotice(a);
   if (kind === 'items') return { kind, workspaceId: a || undefined };
   if (kind === 'stage' && a) return { kind, workspaceId: a, stage: b || undefined };
   if (kind === 'keys' && a) return { kind, workspaceId: a };
   if (kind === 'cache' && a) return { kind, name: a };
   return undefined;
+}
+
+function decodeLiveNotice(text: string): LiveNotice | undefined {
+  try {
+    const [workspaceId, event, data] = JSON.parse(text) as unknown[];
+    if (typeof workspaceId !== 'string' || typeof event !== 'string') return undefined;
+    if (!data || typeof data !== 'object') return undefined;
+    return { kind: 'live', workspaceId, event, data: data as Record<string, unknown> };
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeItemWritten(text: string): ItemWritten | undefined {
+  try {
+    const [workspaceId, schema, id, version, action, actorId, actorName] = JSON.parse(text) as unknown[];
+    if (![workspaceId, schema, id, action, actorId, actorName].every((v) => typeof v === 'string'))
+      return undefined;
+    if (version !== null && typeof version !== 'number') return undefined;
+    return {
+      kind: 'item',
+      workspaceId: workspaceId as string,
+      schema: schema as string,
+      id: id as string,
+      version,
+      action: action as string,
+      actor: { id: actorId as string, name: actorName as string },
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -86,6 +151,8 @@ interface Dispatcher {
    */
   senderId: string;
   echoes: Map<string, () => void>;
+  /** Told of changes once committed, this process's and the others' (live streams). */
+  watchers: Set<CommittedWatcher>;
   announcer?: Announcer;
   positions?: CommitPositions;
 }
@@ -95,7 +162,13 @@ function dispatcherOf(db: Db | Tx): Dispatcher {
   const root = rootOf(db);
   let dispatcher = dispatchers.get(root);
   if (!dispatcher) {
-    dispatcher = { subscribers: new Map(), listeners: 0, senderId: crypto.randomUUID(), echoes: new Map() };
+    dispatcher = {
+      subscribers: new Map(),
+      listeners: 0,
+      senderId: crypto.randomUUID(),
+      echoes: new Map(),
+      watchers: new Set(),
+    };
     dispatchers.set(root, dispatcher);
   }
   return dispatcher;
@@ -104,6 +177,26 @@ function dispatcherOf(db: Db | Tx): Dispatcher {
 /** Registers a cache under `name` (buildApp does, for each cache it turns on); a second registration replaces it. */
 export function subscribeToChanges(db: Db, name: string, subscriber: ChangeSubscriber) {
   dispatcherOf(db).subscribers.set(name, subscriber);
+}
+
+/**
+ * Told of changes once they committed: this process's own after its commit, another process's when its
+ * notice arrives. `lost` is called when notices may have been missed (the listening connection was lost).
+ */
+export interface CommittedWatcher {
+  committed(changes: Change[]): void;
+  lost(): void;
+}
+
+/** Adds a watcher of committed changes (server/live); answers how to remove it. */
+export function watchCommittedChanges(db: Db, watcher: CommittedWatcher) {
+  const { watchers } = dispatcherOf(db);
+  watchers.add(watcher);
+  return () => void watchers.delete(watcher);
+}
+
+function tellWatchers(dispatcher: Dispatcher, changes: Change[]) {
+  for (const watcher of dispatcher.watchers) watcher.committed(changes);
 }
 
 /** Tells `positions` where the WAL stood after each announced change (only with a read replica). */
@@ -132,6 +225,7 @@ export async function listenForChanges(db: Db): Promise<() => Promise<void>> {
       (payload) => hearNotice(dispatcher, payload),
       () => {
         for (const subscriber of dispatcher.subscribers.values()) subscriber.clear();
+        for (const watcher of dispatcher.watchers) watcher.lost();
       },
     );
   }
@@ -150,10 +244,12 @@ function hearNotice(dispatcher: Dispatcher, payload: string) {
   const changes = lines.map(decodeChange);
   if (changes.some((change) => change === undefined)) {
     for (const subscriber of dispatcher.subscribers.values()) subscriber.clear();
+    for (const watcher of dispatcher.watchers) watcher.lost();
     return;
   }
   if (lsn) dispatcher.positions?.committedBy(changes as Change[], lsn);
   applyLocally(dispatcher, changes as Change[]);
+  tellWatchers(dispatcher, changes as Change[]);
 }
 
 /** Resolves when this process hears the announcement `echo` back, or after ECHO_WAIT_MS. */
@@ -255,6 +351,7 @@ export async function announceChanges(db: Db | Tx, ...changes: Change[]) {
   if (changes.length === 0) return;
   const dispatcher = dispatcherOf(db);
   nowAndAfterCommit(db, () => applyLocally(dispatcher, changes));
+  if (dispatcher.watchers.size > 0) await afterCommit(db, async () => tellWatchers(dispatcher, changes));
   if (!notificationsFor(db)) return;
   const root = rootOf(db);
   const announcer = (dispatcher.announcer ??= new Announcer(root, dispatcher));

@@ -3,7 +3,7 @@ import type { AuditAction } from '@shared/api/delivery';
 import type { WebhookEvent } from '@shared/api/webhooks';
 import type { Db, Tx } from '../db/client';
 import { auditLog } from '../db/schema';
-import { announceChanges, type Change } from './changes';
+import { announceChanges, type Change, type ItemWritten } from './changes';
 import { queuePurge, type DeliveryPurge } from './purges';
 import { insertJobsFrom } from '../queue/queue';
 import { rowJobs, WEBHOOK_DELIVERY_QUEUE } from '../queue/queues';
@@ -115,7 +115,7 @@ export async function journal(tx: Tx | Db, entry: JournalEntry) {
   for (const event of entry.events ?? [])
     await tx.execute('release' in event ? releaseOutboxRowsOf(event) : outboxRowsOf(event));
   if (entry.purge) await queuePurge(tx, entry.purge);
-  const changes = [...(entry.changes ?? [])];
+  const changes = [...(entry.changes ?? []), ...itemNoticesOf(entry.audit ?? [])];
   const noticed = new Set(
     changes.map((change) => ('workspaceId' in change ? change.workspaceId : undefined)),
   );
@@ -145,6 +145,35 @@ async function insertAudit(tx: Tx | Db, records: AuditRecord[]) {
       schema text, detail jsonb, address text)`);
 }
 
+/** Past this many items in one write (a release), live streams are told to read their lists again instead. */
+const MAX_ITEM_NOTICES = 100;
+
+function itemNoticesOf(audit: AuditRecord[]): Change[] {
+  const written = audit.flatMap(itemWrittenOf);
+  if (written.length <= MAX_ITEM_NOTICES) return written;
+  return [...new Set(written.map((w) => w.workspaceId))].map((workspaceId) => ({
+    kind: 'items',
+    workspaceId,
+  }));
+}
+
+/** The live notice of an audited change to an item: the item, its version, the action and who acted. */
+function itemWrittenOf(record: AuditRecord): ItemWritten[] {
+  if (record.targetType !== 'item' || !record.schema) return [];
+  const version = record.detail?.version;
+  return [
+    {
+      kind: 'item',
+      workspaceId: record.workspaceId,
+      schema: record.schema,
+      id: record.targetId,
+      version: typeof version === 'number' ? version : null,
+      action: record.action,
+      actor: { id: record.user.id, name: record.user.name },
+    },
+  ];
+}
+
 /** Announces account-level changes (a user's name, sign-out, revoked sessions), which keep no audit row. */
 export const journalAccountChange = (db: Db | Tx, ...changes: Change[]) => announceChanges(db, ...changes);
 
@@ -168,7 +197,7 @@ function auditValues(record: AuditRecord) {
  * or `created` CTE (so the write stays one round trip, its audit and outbox rows committing with it).
  * Once the statement ran, announce with `itemsWritten`.
  */
-export function itemJournalCtes(
+function itemJournalCtes(
   source: 'saved' | 'created',
   audit: { action: AuditAction; user: Actor; detail?: Record<string, unknown> },
   event: WebhookEvent,
@@ -185,9 +214,38 @@ export function itemJournalCtes(
   ];
 }
 
-/** The change notice of items written by a statement that journaled through `itemJournalCtes`. */
-export const itemsWritten = (db: Db | Tx, workspaceId: string) =>
-  announceChanges(db, { kind: 'items', workspaceId });
+/** The journal of an item save or create done in one statement: its CTEs, and who did what for its notices. */
+export interface ItemJournal {
+  ctes: SQL[];
+  audit: { action: AuditAction; user: Actor };
+}
+
+/** The journal of an item save or create as CTEs of its statement (see `itemJournalCtes`); announce with `itemsWritten`. */
+export const itemJournal = (
+  source: 'saved' | 'created',
+  audit: { action: AuditAction; user: Actor; detail?: Record<string, unknown> },
+  event: WebhookEvent,
+): ItemJournal => ({ ctes: itemJournalCtes(source, audit, event), audit });
+
+/**
+ * The change notices of an item written by a statement that journaled through `itemJournal`: the
+ * workspace's item caches, and the write itself for live streams.
+ */
+export const itemsWritten = (db: Db | Tx, item: ItemRef, journaled: ItemJournal | undefined) =>
+  announceChanges(
+    db,
+    { kind: 'items', workspaceId: item.workspaceId },
+    ...(journaled
+      ? [
+          {
+            ...item,
+            kind: 'item' as const,
+            action: journaled.audit.action,
+            actor: { id: journaled.audit.user.id, name: journaled.audit.user.name },
+          },
+        ]
+      : []),
+  );
 
 function outboxRowsOf({ item, event, stage }: ItemEvent): SQL {
   const source = sql`(values (${item.workspaceId}::text, ${item.schema}::text, ${item.id}::text, ${item.version}::int)) as s(workspace_id, schema, id, version)`;
