@@ -21,7 +21,11 @@ import {
  * view and edit modes and with the main dialogs open; no serious or critical violation may remain.
  * Then the keyboard alone: visible focus, dialogs that trap and return focus, reordering and the focal point.
  */
-test.beforeEach(async ({ context }) => acceptCookies(context));
+test.beforeEach(async ({ context }) => {
+  await acceptCookies(context);
+  // The audits wait for the network to go quiet; the workspace's event stream never would (e2e/live.spec.ts covers it).
+  await context.route('**/api/v1/workspaces/*/live?*', (route) => route.abort());
+});
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const IMAGE_SET = 'marquee-assets-image-set';

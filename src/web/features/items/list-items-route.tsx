@@ -1,8 +1,10 @@
-import { Anchor, Breadcrumbs } from '@mantine/core';
+import { Anchor, Breadcrumbs, Group } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { hasAddressField } from '@shared/geo/address';
 import { getDomain } from '@shared/schemas/catalogue';
 import { NotFoundPage } from '@web/components/not-found-page';
+import { PresenceAvatars } from '@web/components/presence-avatars';
+import { useTellPresence } from '@web/lib/live';
 import { visibleDomains } from '@web/lib/workspace-content';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { AddItemButton } from './components/add-item-button';
@@ -34,11 +36,20 @@ export default function ListItemsRoute() {
         query={{ schema: schema.name, view: 'all' }}
         title={listTitle(undefined, [schema])}
         addButton={
-          <AddItemButton workspace={workspace} schema={{ domain: domain.name, name: schema.name }} />
+          <Group gap="sm" wrap="nowrap">
+            <ListPresence ws={workspace.id} schema={schema.name} />
+            <AddItemButton workspace={workspace} schema={{ domain: domain.name, name: schema.name }} />
+          </Group>
         }
         emptyDescription={`${schema.pluralTitle} created in this workspace will show up here.`}
         offerNear={hasAddressField(schema)}
       />
     </>
   );
+}
+
+/** Tells the workspace this tab shows the schema's list, and shows who else does. */
+function ListPresence({ ws, schema }: { ws: string; schema: string }) {
+  useTellPresence(ws, { list: schema });
+  return <PresenceAvatars label="Also on this list" where={(where) => where.list === schema} />;
 }
