@@ -5,7 +5,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { InsideMainLandmark } from '@web/components/main-landmark';
 import { ExploreAside } from '@web/features/explore/components/explore-aside';
-import { openLiveStream } from '@web/lib/live';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { workspaceSection } from '../guards';
 import { WorkspaceHeader } from './workspace-header';
@@ -27,16 +26,24 @@ export default function WorkspaceShell() {
   const client = useQueryClient();
 
   // One event stream per tab and workspace: other members' writes refresh what is shown.
-  useEffect(
-    () =>
-      openLiveStream({
+  // Loaded after the screen: it keeps the first load small.
+  useEffect(() => {
+    let close: (() => void) | undefined;
+    let left = false;
+    void import('@web/lib/live').then(({ openLiveStream }) => {
+      if (left) return;
+      close = openLiveStream({
         ws: workspace.id,
         client,
         // Access is gone: a full load lets the guards decide (sign-in, or another workspace).
         onRevoked: () => window.location.assign('/'),
-      }),
-    [workspace.id, client],
-  );
+      });
+    });
+    return () => {
+      left = true;
+      close?.();
+    };
+  }, [workspace.id, client]);
 
   // On small screens the drawers close once the user has picked where to go.
   useEffect(() => {

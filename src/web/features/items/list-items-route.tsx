@@ -1,16 +1,18 @@
+import { lazy, Suspense } from 'react';
 import { Anchor, Breadcrumbs, Group } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { hasAddressField } from '@shared/geo/address';
 import { getDomain } from '@shared/schemas/catalogue';
 import { NotFoundPage } from '@web/components/not-found-page';
-import { PresenceAvatars } from '@web/components/presence-avatars';
-import { useTellPresence } from '@web/lib/live';
 import { visibleDomains } from '@web/lib/workspace-content';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { AddItemButton } from './components/add-item-button';
 import { DomainUnavailable } from './components/domain-unavailable';
 import { ItemList } from './components/item-list';
 import { listTitle } from './item-labels';
+
+/** Presence loads after the list: it keeps the list screen's first load small. */
+const ListPresence = lazy(() => import('./components/list-presence'));
 
 /** /{workspace}/{domain}/{schema}: the items of one schema. */
 export default function ListItemsRoute() {
@@ -37,7 +39,9 @@ export default function ListItemsRoute() {
         title={listTitle(undefined, [schema])}
         addButton={
           <Group gap="sm" wrap="nowrap">
-            <ListPresence ws={workspace.id} schema={schema.name} />
+            <Suspense fallback={null}>
+              <ListPresence ws={workspace.id} schema={schema.name} />
+            </Suspense>
             <AddItemButton workspace={workspace} schema={{ domain: domain.name, name: schema.name }} />
           </Group>
         }
@@ -46,10 +50,4 @@ export default function ListItemsRoute() {
       />
     </>
   );
-}
-
-/** Tells the workspace this tab shows the schema's list, and shows who else does. */
-function ListPresence({ ws, schema }: { ws: string; schema: string }) {
-  useTellPresence(ws, { list: schema });
-  return <PresenceAvatars label="Also on this list" where={(where) => where.list === schema} />;
 }

@@ -73,7 +73,7 @@ function ChangedElsewhereNotice({
           <CompareView
             schema={schema}
             fields={orderedFields(schema)}
-            before={{ label: `Version ${item.version} (you are editing)`, data: item.data }}
+            before={{ label: `Version ${item.version} (your edits start from it)`, data: item.data }}
             after={{ label: `Version ${latest.version}`, data: latest.data }}
           />
         )}
