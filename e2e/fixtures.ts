@@ -241,3 +241,7 @@ export async function dragBlock(page: Page, label: string) {
   await page.mouse.move(frame.x + frame.width / 2, frame.y + 80, { steps: 6 });
   await page.mouse.up();
 }
+
+/** The item form's input of a field, by the field's key. */
+export const itemField = (page: Page, key: string) =>
+  page.locator(`[data-field="${key}"]`).locator('input, textarea').first();

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import {
   acceptCookies,
   patchBasics,
@@ -9,6 +9,7 @@ import {
   seedVerifiedUser,
   seedWorkspace,
   shot,
+  itemField,
 } from './fixtures';
 
 test.beforeEach(async ({ context }) => acceptCookies(context));
@@ -20,9 +21,7 @@ const roles = {
   viewer: { name: 'Viewer', canEdit: [], canPublish: [], mustApprove: [] },
 };
 
-/** The item form's input of a field, by the field's key. */
-const field = (page: Page, key: string) =>
-  page.locator(`[data-field="${key}"]`).locator('input, textarea').first();
+const field = itemField;
 
 test('an item from creation to deletion: edit twice, comment, approve, publish, change, compare, unpublish, delete', async ({
   page,

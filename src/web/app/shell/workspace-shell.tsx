@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { AppShell } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { InsideMainLandmark } from '@web/components/main-landmark';
 import { ExploreAside } from '@web/features/explore/components/explore-aside';
@@ -22,6 +23,27 @@ export default function WorkspaceShell() {
   const [isNavOpen, nav] = useDisclosure(false);
   const [isAsideOpenMobile, asideMobile] = useDisclosure(false);
   const [isAsideOpenDesktop, asideDesktop] = useDisclosure(true);
+  const client = useQueryClient();
+
+  // One event stream per tab and workspace: other members' writes refresh what is shown.
+  // Loaded after the screen: it keeps the first load small.
+  useEffect(() => {
+    let close: (() => void) | undefined;
+    let left = false;
+    void import('@web/lib/live').then(({ openLiveStream }) => {
+      if (left) return;
+      close = openLiveStream({
+        ws: workspace.id,
+        client,
+        // Access is gone: a full load lets the guards decide (sign-in, or another workspace).
+        onRevoked: () => window.location.assign('/'),
+      });
+    });
+    return () => {
+      left = true;
+      close?.();
+    };
+  }, [workspace.id, client]);
 
   // On small screens the drawers close once the user has picked where to go.
   useEffect(() => {

@@ -65,7 +65,7 @@ export interface ItemFormProps {
 }
 
 /** Fields in form order: the schema's topFields first, then the rest in schema order. */
-function orderedFields(schema: Pick<SchemaType, 'fields' | 'topFields'>): FieldDef[] {
+export function orderedFields(schema: Pick<SchemaType, 'fields' | 'topFields'>): FieldDef[] {
   const top = schema.topFields
     .map((key) => schema.fields.find((field) => field.key === key))
     .filter((field): field is FieldDef => !!field);

@@ -1,4 +1,5 @@
-import { Anchor, Breadcrumbs } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { Anchor, Breadcrumbs, Group } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { hasAddressField } from '@shared/geo/address';
 import { getDomain } from '@shared/schemas/catalogue';
@@ -9,6 +10,9 @@ import { AddItemButton } from './components/add-item-button';
 import { DomainUnavailable } from './components/domain-unavailable';
 import { ItemList } from './components/item-list';
 import { listTitle } from './item-labels';
+
+/** Presence loads after the list: it keeps the list screen's first load small. */
+const ListPresence = lazy(() => import('./components/list-presence'));
 
 /** /{workspace}/{domain}/{schema}: the items of one schema. */
 export default function ListItemsRoute() {
@@ -34,7 +38,12 @@ export default function ListItemsRoute() {
         query={{ schema: schema.name, view: 'all' }}
         title={listTitle(undefined, [schema])}
         addButton={
-          <AddItemButton workspace={workspace} schema={{ domain: domain.name, name: schema.name }} />
+          <Group gap="sm" wrap="nowrap">
+            <Suspense fallback={null}>
+              <ListPresence ws={workspace.id} schema={schema.name} />
+            </Suspense>
+            <AddItemButton workspace={workspace} schema={{ domain: domain.name, name: schema.name }} />
+          </Group>
         }
         emptyDescription={`${schema.pluralTitle} created in this workspace will show up here.`}
         offerNear={hasAddressField(schema)}

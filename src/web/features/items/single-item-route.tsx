@@ -40,6 +40,8 @@ import { ItemConflictAlert } from './components/conflict-alert';
 import { DomainDisabled } from './components/domain-unavailable';
 import { HistoryPanel } from './components/history-panel';
 import { ItemHeader } from './components/item-header';
+import { ItemLiveNotices } from './components/item-live-notices';
+import { useItemLive } from './components/use-item-live';
 import { PublishingPanel } from './components/publishing-panel';
 import { useItemFormEnvironment } from './components/use-item-form-environment';
 import { useItemSave } from './components/use-item-save';
@@ -270,6 +272,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
   const isWide = useMediaQuery('(min-width: 62em)', true);
   const [isDrawerOpen, setDrawerOpen] = useState(false);
   const [formKey, setFormKey] = useState(0);
+  const live = useItemLive(workspace.id, schema.name, id, item);
   const { handleSave, conflict, clearConflict } = useItemSave(
     workspace.id,
     schema.name,
@@ -287,6 +290,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
 
   const handleReload = async () => {
     clearConflict();
+    live.reset();
     await item.refetch();
     setFormKey((k) => k + 1);
   };
@@ -318,13 +322,21 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
       <Grid gap="lg" align="flex-start">
         <Grid.Col span={isFullWidth ? 12 : { base: 12, md: 7, xl: 8 }}>
           <Stack gap="md">
+            <ItemLiveNotices
+              ws={workspace.id}
+              schema={schema}
+              item={current}
+              live={live}
+              onReload={() => void handleReload()}
+            />
             {conflict && <ItemConflictAlert onReload={() => void handleReload()} />}
             <ItemForm
               key={formKey}
               schema={schema}
               value={current.data}
               hasBeenPublished={Object.keys(current.published).length > 0}
-              mode="view"
+              mode={live.mode}
+              onModeChange={live.handleModeChange}
               canEdit={current.abilities.canEdit}
               onSave={handleSave}
               {...environment}
