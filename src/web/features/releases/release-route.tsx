@@ -8,6 +8,7 @@ import {
   Card,
   Group,
   List,
+  Loader,
   Skeleton,
   Stack,
   Text,
@@ -17,6 +18,7 @@ import { modals } from '@mantine/modals';
 import {
   IconAlertTriangle,
   IconArrowBackUp,
+  IconCalendarTime,
   IconLink,
   IconRefresh,
   IconRocket,
@@ -39,12 +41,16 @@ import {
   useRemoveEntries,
   useUpdateRelease,
 } from '@web/lib/releases';
-import { ReleaseDetailsForm } from '@web/components/releases/release-details-form';
+import { PUBLISH_AT_FIELD_ID, ReleaseDetailsForm } from '@web/components/releases/release-details-form';
+import { useMemberName } from '@web/lib/members';
+import { itemPathOf } from '@web/lib/item-paths';
 import { ReleaseEntries } from './components/release-entries';
 import {
   RELEASE_STATE_LABELS,
+  changedSinceOf,
   publishRefusals,
   releaseTimeLabel,
+  scheduleLabel,
   stageLabelOf,
 } from '@web/lib/release-labels';
 import { releasesPath } from '@web/lib/release-paths';
@@ -71,6 +77,7 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
   const add = useAddEntries(ws);
   const remove = useRemoveEntries(ws, release.id);
   const state = RELEASE_STATE_LABELS[release.state];
+  const confirms = useReleaseConfirms(workspace, release, stageLabel);
   const busyItemId = add.isPending
     ? (add.variables.entries[0]?.itemId ?? null)
     : remove.isPending
@@ -103,10 +110,17 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
               </Text>
             </Group>
           </Stack>
-          <ReleaseActions workspace={workspace} release={release} stageLabel={stageLabel} />
+          <ReleaseActions workspace={workspace} release={release} confirms={confirms} />
         </Group>
       </Stack>
 
+      <ScheduleNotice
+        workspace={workspace}
+        release={release}
+        isEditable={isEditable}
+        onPublishNow={confirms.confirmPublish}
+      />
+      <RevertRefusal ws={ws} error={confirms.revert.error} />
       <PublishBlockers release={release} isPublisher={isPublisher} />
 
       <Card withBorder p={0}>
@@ -182,6 +196,120 @@ function AddReferencesButton({
       Add the {found.length === 1 ? 'item' : `${found.length} items`} it references that{' '}
       {found.length === 1 ? 'is' : 'are'} not current in {stageLabel}
     </Button>
+  );
+}
+
+/** Where the scheduled publish stands; a refused one says why, that nothing went out, and how to go on. */
+function ScheduleNotice({
+  workspace,
+  release,
+  isEditable,
+  onPublishNow,
+}: {
+  workspace: Workspace;
+  release: Release;
+  isEditable: boolean;
+  onPublishNow: () => void;
+}) {
+  const nameOf = useMemberName(workspace.id);
+  const update = useUpdateRelease(workspace.id, release.id);
+  const line = scheduleLabel(release, nameOf(release.scheduledBy));
+  if (!line) return null;
+  if (release.scheduleStatus === 'refused') {
+    return (
+      <Alert
+        color="red"
+        variant="light"
+        icon={<IconAlertTriangle size={18} />}
+        title="The scheduled publish was refused"
+        role="alert"
+        data-testid="release-schedule"
+      >
+        <Stack gap="xs">
+          <Text size="sm">
+            {line}. Nothing was published. {release.lastError}
+          </Text>
+          {isEditable && (
+            <Group gap="xs">
+              <Button
+                size="xs"
+                variant="default"
+                leftSection={<IconCalendarTime size={14} />}
+                onClick={() => {
+                  const field = document.getElementById(PUBLISH_AT_FIELD_ID);
+                  field?.scrollIntoView({ block: 'center' });
+                  field?.focus();
+                }}
+              >
+                Reschedule
+              </Button>
+              <Button size="xs" leftSection={<IconRocket size={14} />} onClick={onPublishNow}>
+                Publish now
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </Alert>
+    );
+  }
+  const isPending = release.scheduleStatus === 'pending';
+  return (
+    <Alert
+      color={release.scheduleStatus === 'done' ? 'teal' : 'blue'}
+      variant="light"
+      icon={release.scheduleStatus === 'running' ? <Loader size={16} /> : <IconCalendarTime size={18} />}
+      data-testid="release-schedule"
+    >
+      <Group justify="space-between" gap="sm">
+        <Text size="sm">
+          {line}
+          {isPending && '. It publishes with their rights at that time.'}
+        </Text>
+        {isPending && isEditable && (
+          <Button
+            size="xs"
+            variant="default"
+            loading={update.isPending}
+            onClick={() =>
+              update.mutate(
+                { publishAt: null, publishAtTz: null, updatedAt: release.updatedAt },
+                { onSuccess: () => showToast({ color: 'teal', message: 'Schedule cleared' }) },
+              )
+            }
+          >
+            Clear the schedule
+          </Button>
+        )}
+      </Group>
+      <FormError error={update.error} />
+    </Alert>
+  );
+}
+
+/** A revert refused because entries were published again since: the message and each such item, linked. */
+function RevertRefusal({ ws, error }: { ws: string; error: unknown }) {
+  const changed = changedSinceOf(error);
+  if (changed.length === 0) return null;
+  return (
+    <Alert
+      color="orange"
+      variant="light"
+      icon={<IconAlertTriangle size={18} />}
+      title="Nothing was reverted"
+      role="alert"
+      data-testid="revert-refused"
+    >
+      <Text size="sm">{error instanceof Error ? error.message : null}</Text>
+      <List size="sm" mt={4} spacing={2}>
+        {changed.map((c) => (
+          <List.Item key={`${c.schema}/${c.itemId}`}>
+            <Anchor component={Link} to={itemPathOf(ws, c.schema, c.itemId)} size="sm">
+              {c.label || c.itemId}
+            </Anchor>
+          </List.Item>
+        ))}
+      </List>
+    </Alert>
   );
 }
 
@@ -272,19 +400,15 @@ function useReleaseConfirms(workspace: Workspace, release: Release, stageLabel: 
 function ReleaseActions({
   workspace,
   release,
-  stageLabel,
+  confirms,
 }: {
   workspace: Workspace;
   release: Release;
-  stageLabel: string;
+  confirms: ReturnType<typeof useReleaseConfirms>;
 }) {
   const isPublished = release.state === 'published';
   const isPublisher = workspace.__permissions.canPublish.length > 0;
-  const { publish, revert, remove, confirmPublish, confirmRevert, confirmDelete } = useReleaseConfirms(
-    workspace,
-    release,
-    stageLabel,
-  );
+  const { publish, revert, remove, confirmPublish, confirmRevert, confirmDelete } = confirms;
   const refusals = publishRefusals(release, isPublisher);
   return (
     <Stack gap={6} align="flex-end">
@@ -322,7 +446,10 @@ function ReleaseActions({
           </Button>
         )}
       </Group>
-      <FormError error={publish.error ?? revert.error ?? remove.error} />
+      {/* A revert refused for newer work is explained, item by item, below the header. */}
+      <FormError
+        error={publish.error ?? (changedSinceOf(revert.error).length ? null : revert.error) ?? remove.error}
+      />
     </Stack>
   );
 }
@@ -372,7 +499,7 @@ function DetailsCard({
         </Alert>
       )}
       <ReleaseDetailsForm
-        key={`${formKey}:${readOnly}`}
+        key={`${formKey}:${readOnly}:${release.publishAt ?? ''}`}
         workspace={workspace}
         release={release}
         readOnly={readOnly}
