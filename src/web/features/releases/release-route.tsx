@@ -45,6 +45,7 @@ import { PUBLISH_AT_FIELD_ID, ReleaseDetailsForm } from '@web/components/release
 import { useMemberName } from '@web/lib/members';
 import { itemPathOf } from '@web/lib/item-paths';
 import { ReleaseEntries } from './components/release-entries';
+import { ReleasePreview } from './components/release-preview';
 import {
   RELEASE_STATE_LABELS,
   changedSinceOf,
@@ -162,6 +163,7 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
         )}
       </Card>
 
+      {!isPublished && <ReleasePreview workspace={workspace} release={release} />}
       <DetailsCard workspace={workspace} release={release} readOnly={!isEditable} />
     </Stack>
   );
