@@ -19,7 +19,6 @@ import {
   IconAlertTriangle,
   IconArrowBackUp,
   IconCalendarTime,
-  IconLink,
   IconRefresh,
   IconRocket,
   IconTrash,
@@ -37,10 +36,10 @@ import {
   useDeleteRelease,
   useRelease,
   useReleaseAction,
-  useReleaseReferences,
   useRemoveEntries,
   useUpdateRelease,
 } from '@web/lib/releases';
+import { AddReferencesButton } from '@web/components/releases/add-references-button';
 import { PUBLISH_AT_FIELD_ID, ReleaseDetailsForm } from '@web/components/releases/release-details-form';
 import { useMemberName } from '@web/lib/members';
 import { itemPathOf } from '@web/lib/item-paths';
@@ -132,7 +131,8 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
           {isEditable && (
             <AddReferencesButton
               ws={ws}
-              release={release}
+              releaseId={release.id}
+              enabled={release.entries.length > 0}
               stageLabel={stageLabel}
               isAdding={add.isPending}
               onAdd={(entries) => add.mutate({ id: release.id, entries })}
@@ -166,38 +166,6 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
       {!isPublished && <ReleasePreview workspace={workspace} release={release} />}
       <DetailsCard workspace={workspace} release={release} readOnly={!isEditable} />
     </Stack>
-  );
-}
-
-/** 'Add the N items it references that are not current in {stage}': one click, each at its latest version. */
-function AddReferencesButton({
-  ws,
-  release,
-  stageLabel,
-  isAdding,
-  onAdd,
-}: {
-  ws: string;
-  release: Release;
-  stageLabel: string;
-  isAdding: boolean;
-  onAdd: (entries: { schema: string; itemId: string }[]) => void;
-}) {
-  const references = useReleaseReferences(ws, release.id, release.entries.length > 0);
-  const found = references.data?.references ?? [];
-  if (found.length === 0) return null;
-  return (
-    <Button
-      variant="light"
-      size="xs"
-      leftSection={<IconLink size={14} />}
-      loading={isAdding}
-      title={found.map((r) => r.label).join(', ')}
-      onClick={() => onAdd(found.map((r) => ({ schema: r.schema, itemId: r.itemId })))}
-    >
-      Add the {found.length === 1 ? 'item' : `${found.length} items`} it references that{' '}
-      {found.length === 1 ? 'is' : 'are'} not current in {stageLabel}
-    </Button>
   );
 }
 
