@@ -125,10 +125,10 @@ export function useReleaseAction(ws: string, id: string, action: 'publish' | 're
   const onAnswer = useReleaseAnswer(ws);
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () =>
+    mutationFn: (options?: { publishRefs: boolean }) =>
       apiRequest(`${releasePath(ws, id)}/${action}`, {
         method: 'POST',
-        ...(action === 'publish' ? { body: { publishRefs: false } } : {}),
+        ...(action === 'publish' ? { body: { publishRefs: options?.publishRefs ?? false } } : {}),
         schema: Release,
       }),
     onSuccess: (release) => {

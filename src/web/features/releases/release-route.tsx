@@ -6,6 +6,7 @@ import {
   Breadcrumbs,
   Button,
   Card,
+  Checkbox,
   Group,
   List,
   Loader,
@@ -36,6 +37,7 @@ import {
   useDeleteRelease,
   useRelease,
   useReleaseAction,
+  useReleaseReferences,
   useRemoveEntries,
   useUpdateRelease,
 } from '@web/lib/releases';
@@ -314,6 +316,53 @@ function PublishBlockers({ release, isPublisher }: { release: Release; isPublish
   );
 }
 
+/** What publishing does, and the option to publish along the referenced items not current in the stage. */
+function PublishConfirmBody({
+  ws,
+  release,
+  stageLabel,
+  count,
+  onPublishRefsChange,
+}: {
+  ws: string;
+  release: Release;
+  stageLabel: string;
+  count: string;
+  onPublishRefsChange: (value: boolean) => void;
+}) {
+  const [publishRefs, setPublishRefs] = useState(false);
+  const references = useReleaseReferences(ws, release.id, true).data?.references ?? [];
+  return (
+    <Stack gap="sm">
+      <Text size="sm">
+        {count} change in {stageLabel} together. If any of them is refused, none is.
+      </Text>
+      {references.length > 0 && (
+        <>
+          <Checkbox
+            label="Also publish the items it references"
+            description={`${references.length} not current in ${stageLabel}, each at its latest version`}
+            checked={publishRefs}
+            onChange={(event) => {
+              setPublishRefs(event.currentTarget.checked);
+              onPublishRefsChange(event.currentTarget.checked);
+            }}
+          />
+          {publishRefs && (
+            <List size="sm" spacing={2} data-testid="publish-refs">
+              {references.map((r) => (
+                <List.Item key={`${r.schema}/${r.itemId}`}>
+                  {r.label} ({r.schema})
+                </List.Item>
+              ))}
+            </List>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
+
 /** Publish, revert and delete, each behind its confirm dialog. */
 function useReleaseConfirms(workspace: Workspace, release: Release, stageLabel: string) {
   const navigate = useNavigate();
@@ -322,21 +371,33 @@ function useReleaseConfirms(workspace: Workspace, release: Release, stageLabel: 
   const remove = useDeleteRelease(workspace.id);
   const count = `${release.entries.length} ${release.entries.length === 1 ? 'item' : 'items'}`;
 
-  const confirmPublish = () =>
+  const confirmPublish = () => {
+    // The dialog's checkbox, read when the person confirms.
+    let publishRefs = false;
     modals.openConfirmModal({
       title: `Publish “${release.name}” to ${stageLabel}?`,
       children: (
-        <Text size="sm">
-          {count} change in {stageLabel} together. If any of them is refused, none is.
-        </Text>
+        <PublishConfirmBody
+          ws={workspace.id}
+          release={release}
+          stageLabel={stageLabel}
+          count={count}
+          onPublishRefsChange={(value) => {
+            publishRefs = value;
+          }}
+        />
       ),
       labels: { confirm: 'Publish release', cancel: 'Cancel' },
       onConfirm: () =>
-        publish.mutate(undefined, {
-          onSuccess: () =>
-            showToast({ color: 'teal', message: `“${release.name}” is published in ${stageLabel}` }),
-        }),
+        publish.mutate(
+          { publishRefs },
+          {
+            onSuccess: () =>
+              showToast({ color: 'teal', message: `“${release.name}” is published in ${stageLabel}` }),
+          },
+        ),
     });
+  };
   const confirmRevert = () =>
     modals.openConfirmModal({
       title: `Revert “${release.name}”?`,
