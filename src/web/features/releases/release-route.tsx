@@ -120,6 +120,7 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
         workspace={workspace}
         release={release}
         isEditable={isEditable}
+        canPublishNow={publishRefusals(release, isPublisher).length === 0}
         onPublishNow={confirms.confirmPublish}
       />
       <RevertRefusal ws={ws} error={confirms.revert.error} />
@@ -176,11 +177,14 @@ function ScheduleNotice({
   workspace,
   release,
   isEditable,
+  canPublishNow,
   onPublishNow,
 }: {
   workspace: Workspace;
   release: Release;
   isEditable: boolean;
+  /** Nothing blocks publishing now (else the blockers below say what to do first). */
+  canPublishNow: boolean;
   onPublishNow: () => void;
 }) {
   const nameOf = useMemberName(workspace.id);
@@ -215,9 +219,11 @@ function ScheduleNotice({
               >
                 Reschedule
               </Button>
-              <Button size="xs" leftSection={<IconRocket size={14} />} onClick={onPublishNow}>
-                Publish now
-              </Button>
+              {canPublishNow && (
+                <Button size="xs" leftSection={<IconRocket size={14} />} onClick={onPublishNow}>
+                  Publish now
+                </Button>
+              )}
             </Group>
           )}
         </Stack>
