@@ -33,7 +33,7 @@ export function ReleasePreview({ workspace, release }: { workspace: Workspace; r
           <>
             {' '}
             (
-            <Anchor component={Link} to={`/${workspace.id}/_settings/api-keys`} size="sm">
+            <Anchor component={Link} to={`/${workspace.id}/_settings/api-keys`} size="sm" underline="always">
               API keys
             </Anchor>
             )
