@@ -181,7 +181,9 @@ test('a release from the item screen, by keyboard: New release, Add to release, 
   await shot(page, 'releases-11-new-release');
   await dialog.getByRole('button', { name: 'Create release' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Autumn' })).toBeVisible();
-  await expect(page.getByText('Wed Sep 1st, 2027 9:00 AM (Europe/Paris)')).toBeVisible();
+  await expect(page.getByTestId('release-schedule')).toContainText(
+    /^Scheduled for Wed Sep 1st, 2027 9:00 AM \(Europe\/Paris\) by .+\. It publishes with their rights/,
+  );
   await expect(page.getByRole('button', { name: 'Publish release' })).toHaveAccessibleDescription(
     /This release has no entries/,
   );
@@ -275,8 +277,110 @@ test('the release page adds, in one click, the items its entries reference that 
   });
   await expect(addRefs).toBeVisible();
   await shot(page, 'releases-13-references');
+  // Publishing offers to take the references along, naming them.
+  await page.getByRole('button', { name: 'Publish release' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Publish “Pets” to Live?' });
+  await confirm.getByRole('checkbox', { name: 'Also publish the items it references' }).check();
+  await expect(confirm.getByTestId('publish-refs')).toContainText('Cat');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
   await addRefs.click();
   await expect(entry(page, cat.id)).toContainText('Cat');
   await expect(entry(page, cat.id)).toContainText('Latest (version 1)');
   await expect(addRefs).toHaveCount(0);
+});
+
+test('a release’s publish time: a past one refused under its field, a schedule shown, a refused schedule explained', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize(DESKTOP);
+  const me = await seedVerifiedUser(page.request, 'scheduler');
+  const { id: ws } = await seedWorkspace(page.request, `Rel sched ${Date.now().toString(36)}`, { roles });
+  await patchBasics(page.request, ws, { domains: ['marketing'] });
+  const item = await seedItem(page.request, ws, 'copy', { name: 'Autumn sale', text: '10% off' });
+  const newRelease = async (name: string) => {
+    const created = await page.request.post(`/api/v1/workspaces/${ws}/releases`, {
+      headers: SAME_ORIGIN,
+      data: { name, stage: 'live' },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const release = (await created.json()) as { id: string; updatedAt: string };
+    const added = await page.request.post(`/api/v1/workspaces/${ws}/releases/${release.id}/entries`, {
+      headers: SAME_ORIGIN,
+      data: { entries: [{ schema: 'copy', itemId: item.id, version: 1 }] },
+    });
+    expect(added.status(), await added.text()).toBe(200);
+    return (await added.json()) as { id: string; updatedAt: string };
+  };
+
+  // Set on the page: a time in the past is refused under the field; one to come is scheduled.
+  const autumn = await newRelease('Autumn');
+  await page.goto(`/${ws}/_releases/${autumn.id}`);
+  const details = page.getByRole('form', { name: 'Release details' });
+  await details.getByRole('checkbox', { name: 'Set a publish time' }).check();
+  const publishAt = details.getByLabel('Publish at');
+  await publishAt.fill('2021-03-01T09:00');
+  await details.getByRole('button', { name: 'Save details' }).click();
+  await expect(details.getByText('Choose a time in the future')).toBeVisible();
+  await expect(publishAt).toHaveAttribute('aria-invalid', 'true');
+  await publishAt.fill('2031-03-01T09:00');
+  await details.getByRole('button', { name: 'Save details' }).click();
+  const schedule = page.getByTestId('release-schedule');
+  await expect(schedule).toContainText(
+    new RegExp(`Scheduled for Sat Mar 1st, 2031 9:00 AM \\(.+\\) by ${me.name}`),
+  );
+  await expect(page.getByTestId('release-preview')).toContainText(
+    `/delivery/v1/${ws}/live/items/copy?release=${autumn.id}`,
+  );
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, 'releases-14-scheduled');
+
+  // Scheduled through the API a moment ahead: the item waits for Legal, so the job refuses and publishes nothing.
+  const soon = await newRelease('Soon');
+  const scheduled = await page.request.patch(`/api/v1/workspaces/${ws}/releases/${soon.id}`, {
+    headers: SAME_ORIGIN,
+    data: {
+      publishAt: new Date(Date.now() + 2000).toISOString(),
+      publishAtTz: 'UTC',
+      updatedAt: soon.updatedAt,
+    },
+  });
+  expect(scheduled.status(), await scheduled.text()).toBe(200);
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/api/v1/workspaces/${ws}/releases/${soon.id}`);
+        return ((await res.json()) as { scheduleStatus: string }).scheduleStatus;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe('refused');
+  await page.goto(`/${ws}/_releases/${soon.id}`);
+  const refused = page.getByRole('alert').filter({ hasText: 'The scheduled publish was refused' });
+  await expect(refused).toContainText('Nothing was published.');
+  await expect(refused).toContainText('This release cannot be published yet');
+  await expect(refused.getByRole('button', { name: 'Reschedule' })).toBeVisible();
+  // Publishing now waits for Legal too: the blockers below say so, and no 'Publish now' is offered yet.
+  await expect(refused.getByRole('button', { name: 'Publish now' })).toHaveCount(0);
+  await expect(page.getByTestId('release-blockers')).toContainText('Waiting for: Legal');
+  await expect(page.getByTestId('release-state')).toHaveText('Draft');
+  await shot(page, 'releases-15-refused');
+  await refused.getByRole('button', { name: 'Reschedule' }).click();
+  await expect(page.getByLabel('Publish at')).toBeFocused();
+
+  // The list says where each schedule stands.
+  await page.goto(`/${ws}/_releases`);
+  await expect(
+    page.getByTestId('release-schedule').filter({ hasText: 'Scheduled publish refused' }),
+  ).toBeVisible();
+  await expect(page.getByTestId('release-schedule').filter({ hasText: 'Scheduled for' })).toBeVisible();
+  await shot(page, 'releases-16-list-schedules');
+  await page.setViewportSize(PHONE);
+  await shot(page, 'releases-17-list-schedules-phone');
+  await page.goto(`/${ws}/_releases/${soon.id}`);
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'The scheduled publish was refused' }),
+  ).toBeVisible();
+  await shot(page, 'releases-18-refused-phone');
 });

@@ -1,6 +1,15 @@
 import type { Release, ReleaseEntry } from '@shared/api/releases';
 import { releaseSummary } from '@web/test/release-fixtures';
-import { entryPublishStatus, entryVersionLabel, publishRefusals, releaseTimeLabel } from './release-labels';
+import { ApiError } from '@web/lib/api-client';
+import {
+  changedSinceOf,
+  entryPublishStatus,
+  entryVersionLabel,
+  publishAtErrorOf,
+  publishRefusals,
+  releaseTimeLabel,
+  scheduleLabel,
+} from './release-labels';
 
 const entry = (overrides: Partial<ReleaseEntry> = {}): ReleaseEntry => ({
   schema: 'copy',
@@ -74,5 +83,52 @@ describe('entry labels', () => {
     expect(
       releaseTimeLabel({ ...base, publishAt: '2027-09-01T07:00:00.000Z', publishAtTz: 'Europe/Paris' }),
     ).toBe('Wed Sep 1st, 2027 9:00 AM (Europe/Paris)');
+  });
+});
+
+describe('scheduleLabel', () => {
+  const scheduled = {
+    publishAt: '2027-09-01T07:00:00.000Z',
+    publishAtTz: 'Europe/Paris',
+    scheduleStatus: 'pending' as const,
+    ranAt: null,
+  };
+
+  it('says when and by whom a pending publish is scheduled, in its zone', () => {
+    expect(scheduleLabel(scheduled, 'Ada')).toBe(
+      'Scheduled for Wed Sep 1st, 2027 9:00 AM (Europe/Paris) by Ada',
+    );
+  });
+
+  it('follows the publish as it runs, goes out or is refused', () => {
+    expect(scheduleLabel({ ...scheduled, scheduleStatus: 'running' }, 'Ada')).toBe('Publishing…');
+    const ranAt = '2027-09-01T07:00:02.000Z';
+    expect(scheduleLabel({ ...scheduled, scheduleStatus: 'done', ranAt }, 'Ada')).toMatch(
+      /^Published by schedule at Wed Sep 1st, 2027 \d+:00 AM$/,
+    );
+    expect(scheduleLabel({ ...scheduled, scheduleStatus: 'refused', ranAt }, 'Ada')).toMatch(
+      /^Scheduled publish refused at /,
+    );
+    expect(scheduleLabel({ ...scheduled, scheduleStatus: null }, 'Ada')).toBeNull();
+  });
+});
+
+describe('server refusals', () => {
+  it('reads the items a refused revert lists, ignoring anything malformed', () => {
+    const changed = [{ schema: 'copy', itemId: 'i1', label: 'Spring sale' }];
+    expect(changedSinceOf(new ApiError(409, 'conflict', 'Published again since…', { changed }))).toEqual(
+      changed,
+    );
+    expect(changedSinceOf(new ApiError(409, 'conflict', 'x', { changed: [{ schema: 1 }] }))).toEqual([]);
+    expect(changedSinceOf(new Error('plain'))).toEqual([]);
+    expect(changedSinceOf(null)).toEqual([]);
+  });
+
+  it('takes the publish time refusal off its field prefix', () => {
+    expect(publishAtErrorOf(new ApiError(400, 'bad_request', 'publishAt: Choose a time in the future'))).toBe(
+      'Choose a time in the future',
+    );
+    expect(publishAtErrorOf(new ApiError(400, 'bad_request', 'name: Name is required'))).toBeNull();
+    expect(publishAtErrorOf(undefined)).toBeNull();
   });
 });

@@ -44,15 +44,76 @@ export function publishRefusals(release: Release, canPublishSomething: boolean):
   ];
 }
 
+/** The publish time in the zone it was chosen in, with that zone's name. */
+function publishAtLabel(release: Pick<ReleaseSummary, 'publishAt' | 'publishAtTz'>) {
+  if (!release.publishAt) return null;
+  const at = release.publishAtTz
+    ? dayjs(release.publishAt).tz(release.publishAtTz)
+    : dayjs(release.publishAt);
+  return `${at.format(DATE_DISPLAY_FORMAT)}${release.publishAtTz ? ` (${release.publishAtTz})` : ''}`;
+}
+
 /** When the release is meant to go out, in the zone it was chosen in; or when it went out. */
 export function releaseTimeLabel(
   release: Pick<ReleaseSummary, 'publishAt' | 'publishAtTz' | 'publishedAt' | 'state'>,
 ) {
   if (release.state === 'published' && release.publishedAt)
     return `Published ${dayjs(release.publishedAt).format(DATE_DISPLAY_FORMAT)}`;
-  if (!release.publishAt) return 'No time set';
-  const at = release.publishAtTz
-    ? dayjs(release.publishAt).tz(release.publishAtTz)
-    : dayjs(release.publishAt);
-  return `${at.format(DATE_DISPLAY_FORMAT)}${release.publishAtTz ? ` (${release.publishAtTz})` : ''}`;
+  return publishAtLabel(release) ?? 'No time set';
+}
+
+/** The colour a schedule line is shown in, by where the scheduled publish stands. */
+export const SCHEDULE_COLORS: Record<NonNullable<ReleaseSummary['scheduleStatus']>, string> = {
+  pending: 'blue',
+  running: 'blue',
+  done: 'teal',
+  refused: 'red',
+};
+
+type ScheduleFields = Pick<ReleaseSummary, 'publishAt' | 'publishAtTz' | 'scheduleStatus' | 'ranAt'>;
+
+/**
+ * Where the scheduled publish stands, in one line; null without a schedule. `schedulerName` is who set the
+ * time: the publish runs with their rights.
+ */
+export function scheduleLabel(release: ScheduleFields, schedulerName: string): string | null {
+  const ranAt = release.ranAt ? dayjs(release.ranAt).format(DATE_DISPLAY_FORMAT) : null;
+  switch (release.scheduleStatus) {
+    case 'pending':
+      return `Scheduled for ${publishAtLabel(release) ?? 'a time to come'} by ${schedulerName}`;
+    case 'running':
+      return 'Publishing…';
+    case 'done':
+      return ranAt ? `Published by schedule at ${ranAt}` : 'Published by schedule';
+    case 'refused':
+      return ranAt ? `Scheduled publish refused at ${ranAt}` : 'Scheduled publish refused';
+    default:
+      return null;
+  }
+}
+
+/** An item a revert refused to overwrite: published again since the release. */
+export interface ChangedSince {
+  schema: string;
+  itemId: string;
+  label: string | null;
+}
+
+/** The items a refused revert (409) lists in `details.changed`; empty for any other failure. */
+export function changedSinceOf(error: unknown): ChangedSince[] {
+  const details = (error as { details?: unknown } | null)?.details;
+  const changed = details && typeof details === 'object' ? (details as { changed?: unknown }).changed : null;
+  if (!Array.isArray(changed)) return [];
+  return changed.filter(
+    (c): c is ChangedSince =>
+      !!c && typeof c === 'object' && typeof c.schema === 'string' && typeof c.itemId === 'string',
+  );
+}
+
+const PUBLISH_AT_PREFIX = 'publishAt: ';
+
+/** The server's refusal of the publish time ('publishAt: …'), to show under the field; null otherwise. */
+export function publishAtErrorOf(error: unknown): string | null {
+  const message = error instanceof Error ? error.message : null;
+  return message?.startsWith(PUBLISH_AT_PREFIX) ? message.slice(PUBLISH_AT_PREFIX.length) : null;
 }

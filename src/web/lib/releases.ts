@@ -35,7 +35,20 @@ export const useRelease = (ws: string, id: string) =>
   useQuery({
     queryKey: releaseKeys.detail(ws, id),
     queryFn: () => apiRequest(releasePath(ws, id), { schema: Release }),
+    // Read again while its scheduled publish is due or running, to show how it went.
+    refetchInterval: (query) => (isScheduleDue(query.state.data) ? SCHEDULE_POLL_MS : false),
   });
+
+const SCHEDULE_POLL_MS = 2000;
+
+function isScheduleDue(release: Release | undefined) {
+  if (release?.scheduleStatus === 'running') return true;
+  return (
+    release?.scheduleStatus === 'pending' &&
+    release.publishAt !== null &&
+    Date.parse(release.publishAt) <= Date.now()
+  );
+}
 
 /** GET …/releases/{id}/references: referenced items not current in the release's stage, not in it yet. */
 export const useReleaseReferences = (ws: string, id: string, enabled: boolean) =>
@@ -112,10 +125,10 @@ export function useReleaseAction(ws: string, id: string, action: 'publish' | 're
   const onAnswer = useReleaseAnswer(ws);
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () =>
+    mutationFn: (options?: { publishRefs: boolean }) =>
       apiRequest(`${releasePath(ws, id)}/${action}`, {
         method: 'POST',
-        ...(action === 'publish' ? { body: { publishRefs: false } } : {}),
+        ...(action === 'publish' ? { body: { publishRefs: options?.publishRefs ?? false } } : {}),
         schema: Release,
       }),
     onSuccess: (release) => {

@@ -99,4 +99,40 @@ describe('AddToReleaseDialog', () => {
     expect(entriesCall()?.path).toBe(`${RELEASES}/r1/entries`);
     expect(onAdded).not.toHaveBeenCalled();
   });
+
+  it('offers, once added, the items the release references that are not current in its stage, in one click', async () => {
+    const refs = [
+      { schema: 'image', itemId: 'hero', label: 'Hero', currentVersion: 2, stageVersion: 1 },
+      { schema: 'copy', itemId: 'terms', label: 'Terms', currentVersion: 1, stageVersion: null },
+    ];
+    let remaining = refs;
+    api = installFakeApi({
+      [`GET ${RELEASES}`]: () => [200, { releases: [summary({ id: 'r1', name: 'Launch', entryCount: 4 })] }],
+      [`POST ${RELEASES}/r1/entries`]: (body) => {
+        const added = (body as { entries: { itemId: string }[] }).entries.map((e) => e.itemId);
+        remaining = remaining.filter((r) => !added.includes(r.itemId));
+        return [200, { ...summary({ id: 'r1' }), entries: [], canPublish: false }];
+      },
+      [`GET ${RELEASES}/r1/references`]: () => [200, { references: remaining }],
+    });
+    await open();
+    await waitFor(() => byLabel('Release'));
+    await pickOption(byLabel('Release'), 'Launch (Live, 4 entries)');
+    button('Add 2 items').click();
+    await findByText('2 items added to “Launch”.');
+    const addRefs = await waitFor(() => button('Add the 2 items it references that are not current in Live'));
+    addRefs.click();
+    await findByText('2 items added to “Launch”. 2 items it references added too.');
+    const calls = api.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/entries'));
+    expect(calls[1]?.body).toEqual({
+      entries: [
+        { schema: 'image', itemId: 'hero' },
+        { schema: 'copy', itemId: 'terms' },
+      ],
+    });
+    // Every reference is in the release now: nothing more to offer.
+    await waitFor(() =>
+      expect(() => button('Add the 2 items it references that are not current in Live')).toThrow(),
+    );
+  });
 });

@@ -7,6 +7,7 @@ import { FormError } from '@web/components/form-error';
 import { useAddEntries, useCreateRelease, useReleases } from '@web/lib/releases';
 import { stageLabelOf } from '@web/lib/release-labels';
 import { releasePath } from '@web/lib/release-paths';
+import { AddReferencesButton } from './add-references-button';
 import { ReleaseDetailsForm } from './release-details-form';
 
 /** An item to add, pinned at the version the person saw: what they checked is what goes out. */
@@ -14,6 +15,13 @@ export interface ReleaseCandidate {
   schema: string;
   itemId: string;
   version: number;
+}
+
+interface Added {
+  id: string;
+  name: string;
+  stageLabel: string;
+  count: number;
 }
 
 const itemsWord = (n: number) => `${n} ${n === 1 ? 'item' : 'items'}`;
@@ -38,8 +46,8 @@ export default function AddToReleaseDialog({
   const create = useCreateRelease(ws);
   const add = useAddEntries(ws);
 
-  const [added, setAdded] = useState<{ id: string; name: string; count: number } | null>(null);
-  const addTo = (release: Pick<ReleaseSummary, 'id' | 'name'>) =>
+  const [added, setAdded] = useState<Added | null>(null);
+  const addTo = (release: Pick<ReleaseSummary, 'id' | 'name' | 'stage'>) =>
     add.mutate(
       {
         id: release.id,
@@ -47,7 +55,12 @@ export default function AddToReleaseDialog({
       },
       {
         onSuccess: () => {
-          setAdded({ id: release.id, name: release.name, count: items.length });
+          setAdded({
+            id: release.id,
+            name: release.name,
+            stageLabel: stageLabelOf(workspace.basics.stages, release.stage),
+            count: items.length,
+          });
           onAdded?.();
         },
       },
@@ -109,20 +122,26 @@ export default function AddToReleaseDialog({
   );
 }
 
-function AddedNotice({
-  ws,
-  added,
-  onClose,
-}: {
-  ws: string;
-  added: { id: string; name: string; count: number };
-  onClose: () => void;
-}) {
+/** What was added, and the items the release references that are not current in its stage, one click away. */
+function AddedNotice({ ws, added, onClose }: { ws: string; added: Added; onClose: () => void }) {
+  const addRefs = useAddEntries(ws);
   return (
     <Stack gap="md" data-testid="added-to-release">
       <Text size="sm">
         {itemsWord(added.count)} added to “{added.name}”.
+        {addRefs.isSuccess && ` ${itemsWord(addRefs.variables.entries.length)} it references added too.`}
       </Text>
+      <FormError error={addRefs.error} />
+      <Group>
+        <AddReferencesButton
+          ws={ws}
+          releaseId={added.id}
+          enabled
+          stageLabel={added.stageLabel}
+          isAdding={addRefs.isPending}
+          onAdd={(entries) => addRefs.mutate({ id: added.id, entries })}
+        />
+      </Group>
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
           Done

@@ -5,6 +5,10 @@ import type { Workspace } from '@shared/api/workspaces';
 import { stageValue } from '@shared/publishing/stages';
 import { dayjs } from '@shared/time/dayjs';
 import { FormError } from '@web/components/form-error';
+import { publishAtErrorOf } from '@web/lib/release-labels';
+
+/** The id of the publish time field, for a link or button that takes the person to it. */
+export const PUBLISH_AT_FIELD_ID = 'release-publish-at';
 
 interface DetailsValues {
   name: string;
@@ -76,13 +80,15 @@ export function ReleaseDetailsForm({
     },
   });
   const stageOptions = workspace.basics.stages.map((label) => ({ value: stageValue(label), label }));
+  // A refused publish time (in the past) is shown under its field, not above the form.
+  const timeError = publishAtErrorOf(error);
   return (
     <form
       onSubmit={form.onSubmit((values) => onSubmit(releaseBody(values)))}
       noValidate
       aria-label="Release details"
     >
-      <FormError error={error} />
+      <FormError error={timeError ? null : error} />
       <Stack gap="sm">
         <TextInput label="Name" required readOnly={readOnly} data-autofocus {...form.getInputProps('name')} />
         <Textarea
@@ -109,8 +115,10 @@ export function ReleaseDetailsForm({
             <TextInput
               type="datetime-local"
               label="Publish at"
+              id={PUBLISH_AT_FIELD_ID}
               readOnly={readOnly}
               {...form.getInputProps('localTime')}
+              error={form.errors.localTime ?? timeError}
             />
             <Select
               label="Time zone"

@@ -5,7 +5,7 @@ import { ItemForm } from '@web/components/item-form/item-form';
 import { errorMessage } from '@web/lib/api-client';
 import { formatDateTime } from '@web/lib/dates';
 import { useHistory, useVersion } from './api/get-history';
-import { useMembers } from './api/get-members';
+import { useMembers } from '@web/lib/members';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
 import { useItemFormEnvironment } from './components/use-item-form-environment';
 import { VersionTable } from './components/version-table';

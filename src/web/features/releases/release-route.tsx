@@ -6,8 +6,10 @@ import {
   Breadcrumbs,
   Button,
   Card,
+  Checkbox,
   Group,
   List,
+  Loader,
   Skeleton,
   Stack,
   Text,
@@ -17,7 +19,7 @@ import { modals } from '@mantine/modals';
 import {
   IconAlertTriangle,
   IconArrowBackUp,
-  IconLink,
+  IconCalendarTime,
   IconRefresh,
   IconRocket,
   IconTrash,
@@ -39,12 +41,18 @@ import {
   useRemoveEntries,
   useUpdateRelease,
 } from '@web/lib/releases';
-import { ReleaseDetailsForm } from '@web/components/releases/release-details-form';
+import { AddReferencesButton } from '@web/components/releases/add-references-button';
+import { PUBLISH_AT_FIELD_ID, ReleaseDetailsForm } from '@web/components/releases/release-details-form';
+import { useMemberName } from '@web/lib/members';
+import { itemPathOf } from '@web/lib/item-paths';
 import { ReleaseEntries } from './components/release-entries';
+import { ReleasePreview } from './components/release-preview';
 import {
   RELEASE_STATE_LABELS,
+  changedSinceOf,
   publishRefusals,
   releaseTimeLabel,
+  scheduleLabel,
   stageLabelOf,
 } from '@web/lib/release-labels';
 import { releasesPath } from '@web/lib/release-paths';
@@ -71,6 +79,7 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
   const add = useAddEntries(ws);
   const remove = useRemoveEntries(ws, release.id);
   const state = RELEASE_STATE_LABELS[release.state];
+  const confirms = useReleaseConfirms(workspace, release, stageLabel);
   const busyItemId = add.isPending
     ? (add.variables.entries[0]?.itemId ?? null)
     : remove.isPending
@@ -103,10 +112,18 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
               </Text>
             </Group>
           </Stack>
-          <ReleaseActions workspace={workspace} release={release} stageLabel={stageLabel} />
+          <ReleaseActions workspace={workspace} release={release} confirms={confirms} />
         </Group>
       </Stack>
 
+      <ScheduleNotice
+        workspace={workspace}
+        release={release}
+        isEditable={isEditable}
+        canPublishNow={publishRefusals(release, isPublisher).length === 0}
+        onPublishNow={confirms.confirmPublish}
+      />
+      <RevertRefusal ws={ws} error={confirms.revert.error} />
       <PublishBlockers release={release} isPublisher={isPublisher} />
 
       <Card withBorder p={0}>
@@ -117,7 +134,8 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
           {isEditable && (
             <AddReferencesButton
               ws={ws}
-              release={release}
+              releaseId={release.id}
+              enabled={release.entries.length > 0}
               stageLabel={stageLabel}
               isAdding={add.isPending}
               onAdd={(entries) => add.mutate({ id: release.id, entries })}
@@ -148,40 +166,128 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
         )}
       </Card>
 
+      {!isPublished && <ReleasePreview workspace={workspace} release={release} />}
       <DetailsCard workspace={workspace} release={release} readOnly={!isEditable} />
     </Stack>
   );
 }
 
-/** 'Add the N items it references that are not current in {stage}': one click, each at its latest version. */
-function AddReferencesButton({
-  ws,
+/** Where the scheduled publish stands; a refused one says why, that nothing went out, and how to go on. */
+function ScheduleNotice({
+  workspace,
   release,
-  stageLabel,
-  isAdding,
-  onAdd,
+  isEditable,
+  canPublishNow,
+  onPublishNow,
 }: {
-  ws: string;
+  workspace: Workspace;
   release: Release;
-  stageLabel: string;
-  isAdding: boolean;
-  onAdd: (entries: { schema: string; itemId: string }[]) => void;
+  isEditable: boolean;
+  /** Nothing blocks publishing now (else the blockers below say what to do first). */
+  canPublishNow: boolean;
+  onPublishNow: () => void;
 }) {
-  const references = useReleaseReferences(ws, release.id, release.entries.length > 0);
-  const found = references.data?.references ?? [];
-  if (found.length === 0) return null;
+  const nameOf = useMemberName(workspace.id);
+  const update = useUpdateRelease(workspace.id, release.id);
+  const line = scheduleLabel(release, nameOf(release.scheduledBy));
+  if (!line) return null;
+  if (release.scheduleStatus === 'refused') {
+    return (
+      <Alert
+        color="red"
+        variant="light"
+        icon={<IconAlertTriangle size={18} />}
+        title="The scheduled publish was refused"
+        role="alert"
+        data-testid="release-schedule"
+      >
+        <Stack gap="xs">
+          <Text size="sm">
+            {line}. Nothing was published. {release.lastError}
+          </Text>
+          {isEditable && (
+            <Group gap="xs">
+              <Button
+                size="xs"
+                variant="default"
+                leftSection={<IconCalendarTime size={14} />}
+                onClick={() => {
+                  const field = document.getElementById(PUBLISH_AT_FIELD_ID);
+                  field?.scrollIntoView({ block: 'center' });
+                  field?.focus();
+                }}
+              >
+                Reschedule
+              </Button>
+              {canPublishNow && (
+                <Button size="xs" leftSection={<IconRocket size={14} />} onClick={onPublishNow}>
+                  Publish now
+                </Button>
+              )}
+            </Group>
+          )}
+        </Stack>
+      </Alert>
+    );
+  }
+  const isPending = release.scheduleStatus === 'pending';
   return (
-    <Button
+    <Alert
+      color={release.scheduleStatus === 'done' ? 'teal' : 'blue'}
       variant="light"
-      size="xs"
-      leftSection={<IconLink size={14} />}
-      loading={isAdding}
-      title={found.map((r) => r.label).join(', ')}
-      onClick={() => onAdd(found.map((r) => ({ schema: r.schema, itemId: r.itemId })))}
+      icon={release.scheduleStatus === 'running' ? <Loader size={16} /> : <IconCalendarTime size={18} />}
+      data-testid="release-schedule"
     >
-      Add the {found.length === 1 ? 'item' : `${found.length} items`} it references that{' '}
-      {found.length === 1 ? 'is' : 'are'} not current in {stageLabel}
-    </Button>
+      <Group justify="space-between" gap="sm">
+        <Text size="sm">
+          {line}
+          {isPending && '. It publishes with their rights at that time.'}
+        </Text>
+        {isPending && isEditable && (
+          <Button
+            size="xs"
+            variant="default"
+            loading={update.isPending}
+            onClick={() =>
+              update.mutate(
+                { publishAt: null, publishAtTz: null, updatedAt: release.updatedAt },
+                { onSuccess: () => showToast({ color: 'teal', message: 'Schedule cleared' }) },
+              )
+            }
+          >
+            Clear the schedule
+          </Button>
+        )}
+      </Group>
+      <FormError error={update.error} />
+    </Alert>
+  );
+}
+
+/** A revert refused because entries were published again since: the message and each such item, linked. */
+function RevertRefusal({ ws, error }: { ws: string; error: unknown }) {
+  const changed = changedSinceOf(error);
+  if (changed.length === 0) return null;
+  return (
+    <Alert
+      color="orange"
+      variant="light"
+      icon={<IconAlertTriangle size={18} />}
+      title="Nothing was reverted"
+      role="alert"
+      data-testid="revert-refused"
+    >
+      <Text size="sm">{error instanceof Error ? error.message : null}</Text>
+      <List size="sm" mt={4} spacing={2}>
+        {changed.map((c) => (
+          <List.Item key={`${c.schema}/${c.itemId}`}>
+            <Anchor component={Link} to={itemPathOf(ws, c.schema, c.itemId)} size="sm">
+              {c.label || c.itemId}
+            </Anchor>
+          </List.Item>
+        ))}
+      </List>
+    </Alert>
   );
 }
 
@@ -216,6 +322,53 @@ function PublishBlockers({ release, isPublisher }: { release: Release; isPublish
   );
 }
 
+/** What publishing does, and the option to publish along the referenced items not current in the stage. */
+function PublishConfirmBody({
+  ws,
+  release,
+  stageLabel,
+  count,
+  onPublishRefsChange,
+}: {
+  ws: string;
+  release: Release;
+  stageLabel: string;
+  count: string;
+  onPublishRefsChange: (value: boolean) => void;
+}) {
+  const [publishRefs, setPublishRefs] = useState(false);
+  const references = useReleaseReferences(ws, release.id, true).data?.references ?? [];
+  return (
+    <Stack gap="sm">
+      <Text size="sm">
+        {count} change in {stageLabel} together. If any of them is refused, none is.
+      </Text>
+      {references.length > 0 && (
+        <>
+          <Checkbox
+            label="Also publish the items it references"
+            description={`${references.length} not current in ${stageLabel}, each at its latest version`}
+            checked={publishRefs}
+            onChange={(event) => {
+              setPublishRefs(event.currentTarget.checked);
+              onPublishRefsChange(event.currentTarget.checked);
+            }}
+          />
+          {publishRefs && (
+            <List size="sm" spacing={2} data-testid="publish-refs">
+              {references.map((r) => (
+                <List.Item key={`${r.schema}/${r.itemId}`}>
+                  {r.label} ({r.schema})
+                </List.Item>
+              ))}
+            </List>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
+
 /** Publish, revert and delete, each behind its confirm dialog. */
 function useReleaseConfirms(workspace: Workspace, release: Release, stageLabel: string) {
   const navigate = useNavigate();
@@ -224,21 +377,33 @@ function useReleaseConfirms(workspace: Workspace, release: Release, stageLabel: 
   const remove = useDeleteRelease(workspace.id);
   const count = `${release.entries.length} ${release.entries.length === 1 ? 'item' : 'items'}`;
 
-  const confirmPublish = () =>
+  const confirmPublish = () => {
+    // The dialog's checkbox, read when the person confirms.
+    let publishRefs = false;
     modals.openConfirmModal({
       title: `Publish “${release.name}” to ${stageLabel}?`,
       children: (
-        <Text size="sm">
-          {count} change in {stageLabel} together. If any of them is refused, none is.
-        </Text>
+        <PublishConfirmBody
+          ws={workspace.id}
+          release={release}
+          stageLabel={stageLabel}
+          count={count}
+          onPublishRefsChange={(value) => {
+            publishRefs = value;
+          }}
+        />
       ),
       labels: { confirm: 'Publish release', cancel: 'Cancel' },
       onConfirm: () =>
-        publish.mutate(undefined, {
-          onSuccess: () =>
-            showToast({ color: 'teal', message: `“${release.name}” is published in ${stageLabel}` }),
-        }),
+        publish.mutate(
+          { publishRefs },
+          {
+            onSuccess: () =>
+              showToast({ color: 'teal', message: `“${release.name}” is published in ${stageLabel}` }),
+          },
+        ),
     });
+  };
   const confirmRevert = () =>
     modals.openConfirmModal({
       title: `Revert “${release.name}”?`,
@@ -272,19 +437,15 @@ function useReleaseConfirms(workspace: Workspace, release: Release, stageLabel: 
 function ReleaseActions({
   workspace,
   release,
-  stageLabel,
+  confirms,
 }: {
   workspace: Workspace;
   release: Release;
-  stageLabel: string;
+  confirms: ReturnType<typeof useReleaseConfirms>;
 }) {
   const isPublished = release.state === 'published';
   const isPublisher = workspace.__permissions.canPublish.length > 0;
-  const { publish, revert, remove, confirmPublish, confirmRevert, confirmDelete } = useReleaseConfirms(
-    workspace,
-    release,
-    stageLabel,
-  );
+  const { publish, revert, remove, confirmPublish, confirmRevert, confirmDelete } = confirms;
   const refusals = publishRefusals(release, isPublisher);
   return (
     <Stack gap={6} align="flex-end">
@@ -322,7 +483,10 @@ function ReleaseActions({
           </Button>
         )}
       </Group>
-      <FormError error={publish.error ?? revert.error ?? remove.error} />
+      {/* A revert refused for newer work is explained, item by item, below the header. */}
+      <FormError
+        error={publish.error ?? (changedSinceOf(revert.error).length ? null : revert.error) ?? remove.error}
+      />
     </Stack>
   );
 }
@@ -372,7 +536,7 @@ function DetailsCard({
         </Alert>
       )}
       <ReleaseDetailsForm
-        key={`${formKey}:${readOnly}`}
+        key={`${formKey}:${readOnly}:${release.publishAt ?? ''}`}
         workspace={workspace}
         release={release}
         readOnly={readOnly}

@@ -10,7 +10,14 @@ import { PageHeader } from '@web/components/page-header';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { useReleases } from '@web/lib/releases';
 import { NewReleaseModal } from './components/new-release-modal';
-import { RELEASE_STATE_LABELS, releaseTimeLabel, stageLabelOf } from '@web/lib/release-labels';
+import {
+  RELEASE_STATE_LABELS,
+  SCHEDULE_COLORS,
+  releaseTimeLabel,
+  scheduleLabel,
+  stageLabelOf,
+} from '@web/lib/release-labels';
+import { useMemberName } from '@web/lib/members';
 import { releasePath } from '@web/lib/release-paths';
 
 /** /{workspace}/_releases: the workspace's releases and 'New release'. */
@@ -86,6 +93,18 @@ function StateBadge({ release }: { release: ReleaseSummary }) {
   );
 }
 
+/** Where the release's scheduled publish stands; nothing without a schedule. */
+function ScheduleLine({ ws, release }: { ws: string; release: ReleaseSummary }) {
+  const nameOf = useMemberName(ws);
+  const line = scheduleLabel(release, nameOf(release.scheduledBy));
+  if (!line || !release.scheduleStatus) return null;
+  return (
+    <Text size="xs" c={`${SCHEDULE_COLORS[release.scheduleStatus]}.8`} data-testid="release-schedule">
+      {line}
+    </Text>
+  );
+}
+
 function ReleasesTable({ workspace, releases }: ReleasesProps) {
   return (
     <Table verticalSpacing="sm" horizontalSpacing="md" aria-label="Releases" highlightOnHover>
@@ -118,6 +137,7 @@ function ReleasesTable({ workspace, releases }: ReleasesProps) {
             </Table.Td>
             <Table.Td>
               <Text size="sm">{releaseTimeLabel(release)}</Text>
+              <ScheduleLine ws={workspace.id} release={release} />
             </Table.Td>
           </Table.Tr>
         ))}
@@ -149,6 +169,7 @@ function ReleaseCards({ workspace, releases }: ReleasesProps) {
             {stageLabelOf(workspace.basics.stages, release.stage)} · {release.entryCount}{' '}
             {release.entryCount === 1 ? 'entry' : 'entries'} · {releaseTimeLabel(release)}
           </Text>
+          <ScheduleLine ws={workspace.id} release={release} />
         </Stack>
       ))}
     </Stack>

@@ -7,7 +7,7 @@ import { errorMessage } from '@web/lib/api-client';
 import { formatDateTime, fromNow } from '@web/lib/dates';
 import { useAddComment } from '../api/add-comment';
 import { useComments } from '../api/get-comments';
-import { useMembers } from '../api/get-members';
+import { useMembers } from '@web/lib/members';
 import { userLabel } from '../item-labels';
 
 const initials = (name: string) =>

@@ -6,7 +6,7 @@ import type { Workspace } from '@shared/api/workspaces';
 import { errorMessage } from '@web/lib/api-client';
 import { formatDateTime } from '@web/lib/dates';
 import { useHistory } from '../api/get-history';
-import { useMembers } from '../api/get-members';
+import { useMembers } from '@web/lib/members';
 import { userLabel } from '../item-labels';
 import { changelogPath } from '@web/lib/item-paths';
 import { RestoreVersionButton } from './restore-version-button';

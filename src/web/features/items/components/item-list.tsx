@@ -8,7 +8,7 @@ import { PageHeader } from '@web/components/page-header';
 import { NearFilter, type NearValue } from '@web/components/places/near-filter';
 import { useQuickViewLevel } from '@web/components/quick-view/quick-view-level';
 import { errorMessage } from '@web/lib/api-client';
-import { useMembers } from '../api/get-members';
+import { useMembers } from '@web/lib/members';
 import type { ListQuery } from '../api/keys';
 import { itemPathOf } from '@web/lib/item-paths';
 import { ItemEntry } from './item-entry';

@@ -5,7 +5,7 @@ import type { Workspace } from '@shared/api/workspaces';
 import { domainOfSchema, getSchema } from '@shared/schemas/catalogue';
 import { ItemForm, type ItemFormMode } from '@web/components/item-form/item-form';
 import { useQuickViewLevel } from '@web/components/quick-view/quick-view-level';
-import { useMembers } from '../api/get-members';
+import { useMembers } from '@web/lib/members';
 import { userLabel } from '../item-labels';
 import { ItemConflictAlert } from './conflict-alert';
 import { ApprovalChips, PublishChips } from './item-chips';

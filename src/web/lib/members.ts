@@ -13,3 +13,10 @@ const membersQueryOptions = (ws: string) =>
   queryOptions({ queryKey: membersQueryKey(ws), queryFn: () => getMembers(ws), staleTime: 60_000 });
 
 export const useMembers = (ws: string) => useQuery(membersQueryOptions(ws));
+
+/** The display name of a member by user id, for lines like 'Scheduled … by {name}'. */
+export function useMemberName(ws: string) {
+  const members = useMembers(ws).data?.members;
+  return (userId: string | null) =>
+    members?.find((m) => m.userId === userId)?.displayName.trim() || 'a former member';
+}
