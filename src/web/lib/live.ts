@@ -199,7 +199,8 @@ export function openLiveStream({ ws, client, onRevoked }: StreamOptions): () => 
     setPresence(new Map());
   };
 
-  open();
+  // Without EventSource (test environments, very old browsers) the app works as before, without live updates.
+  if (typeof EventSource !== 'undefined') open();
   return close;
 }
 
