@@ -41,7 +41,7 @@ import { DomainDisabled } from './components/domain-unavailable';
 import { HistoryPanel } from './components/history-panel';
 import { ItemHeader } from './components/item-header';
 import { PublishingPanel } from './components/publishing-panel';
-import { useItemFormEnvironment } from './components/use-item-form-environment';
+import { formLocales, useItemFormEnvironment } from './components/use-item-form-environment';
 import { useItemSave } from './components/use-item-save';
 import { itemTitle } from './item-labels';
 import {
@@ -112,6 +112,7 @@ function NewItemScreen({ workspace, domain, schema }: ScreenProps) {
           isNew
           mode="edit"
           canEdit={canEdit}
+          locales={formLocales(workspace, schema.name)}
           onSave={handleSave}
           onCancel={() => navigate(schemaListPath(workspace.id, domain.name, schema.name))}
           {...environment}
@@ -326,6 +327,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               hasBeenPublished={Object.keys(current.published).length > 0}
               mode="view"
               canEdit={current.abilities.canEdit}
+              locales={formLocales(workspace, schema.name)}
               onSave={handleSave}
               {...environment}
             />
