@@ -215,7 +215,9 @@ function LocalizedFieldRow({
   const { locales, locale } = view;
   const editable = editing && canEditLocale(locales, locale);
   const inputId = `${formId}-${locale}-${field.key}`;
-  const labelled = { ...field, label: `${field.label} (${locale})` } as FieldDef;
+  // Required in another locale only where the workspace says so.
+  const required = field.requiredInLocales?.includes(locale) === true;
+  const labelled = { ...field, label: `${field.label} (${locale})`, required } as FieldDef;
   const input = (
     <FieldInput
       field={labelled}
