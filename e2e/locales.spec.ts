@@ -58,28 +58,61 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
     fallback: { 'fr-FR': 'en-US' },
   });
 
-  // The French editor translates the post (through the API: the item screen has no locale switcher yet).
+  // The French editor opens the post in French and translates it beside the English.
   const french = await seedMember(browser, page.request, ws, 'Fran French', ['french']);
+  await french.page.goto(`/${ws}/blogging/blog-post/${post.id}`);
+  await french.page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(french.page.getByRole('combobox', { name: 'Locale' })).toHaveValue('fr-FR');
+  const title = french.page.locator('[data-field="name"]');
+  await expect(title.getByText('Falling back to en-US')).toBeVisible();
+  await french.page.getByRole('switch', { name: 'Side by side with en-US' }).check();
+  await expect(title.getByRole('group', { name: 'Title (en-US)' })).toContainText('Good morning');
+  await french.page.getByRole('textbox', { name: 'Title (fr-FR)' }).fill('Bonjour');
+  await expect(title.getByText('Translated')).toBeVisible();
+  await shot(french.page, 'locales-side-by-side');
+  await french.page.setViewportSize({ width: 390, height: 844 });
+  await shot(french.page, 'locales-side-by-side-phone');
+  await french.page.setViewportSize({ width: 1280, height: 800 });
+  await french.page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(french.page.getByTestId('item-version')).toHaveText('Version 2');
+  // English stays read-only for a French editor, and the server refuses an English change.
+  await french.page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await french.page.getByRole('combobox', { name: 'Locale' }).selectOption('en-US');
+  await expect(french.page.locator('[data-field="name"]')).toContainText('Good morning');
+  await expect(french.page.getByRole('textbox', { name: 'Title' })).toHaveCount(0);
   const current = await (
     await french.page.request.get(`/api/v1/workspaces/${ws}/items/blog-post/${post.id}`)
   ).json();
-  const translated = await french.page.request.put(`/api/v1/workspaces/${ws}/items/blog-post/${post.id}`, {
-    headers: SAME_ORIGIN,
-    data: {
-      data: { ...current.data, _locales: { 'fr-FR': { name: 'Bonjour', body: '<p>Matin</p>' } } },
-      baseVersion: current.version,
-    },
-  });
-  expect(translated.status(), await translated.text()).toBe(200);
+  expect(current.data._locales).toEqual({ 'fr-FR': { name: 'Bonjour', slug: 'bonjour' } });
   const english = await french.page.request.put(`/api/v1/workspaces/${ws}/items/blog-post/${post.id}`, {
     headers: SAME_ORIGIN,
-    data: { data: { ...current.data, name: 'Changed' }, baseVersion: current.version + 1 },
+    data: { data: { ...current.data, name: 'Changed' }, baseVersion: current.version },
   });
   expect(english.status()).toBe(403);
   expect((await english.json()).error.message).toBe(
     'You do not have permission to edit en-US values of Blog Posts',
   );
   await french.context.close();
+
+  // The list finds the posts still missing French values.
+  await seedItem(page.request, ws, 'blog-post', {
+    name: 'Untranslated',
+    slug: 'untranslated',
+    body: '<p>x</p>',
+  });
+  await seedItem(page.request, ws, 'blog-post', {
+    name: 'All French',
+    slug: 'all-french',
+    body: '<p>y</p>',
+    _locales: { 'fr-FR': { name: 'Tout français', body: '<p>z</p>' } },
+  });
+  await page.goto(`/${ws}/blogging/blog-post`);
+  await expect(page.getByText('All French')).toBeVisible();
+  await page.getByRole('combobox', { name: 'Translations' }).selectOption('fr-FR');
+  await expect(page.getByText('Untranslated')).toBeVisible();
+  await expect(page.getByText('Good morning')).toBeVisible(); // its body is not translated yet
+  await expect(page.getByText('All French')).toHaveCount(0);
+  await shot(page, 'locales-missing-filter');
 
   // A save from the item screen keeps the translations it does not show.
   await page.goto(`/${ws}/blogging/blog-post/${post.id}`);
@@ -118,7 +151,8 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
   expect(await read.json()).toMatchObject({
     id: post.id,
     locale: 'fr-FR',
-    data: { name: 'Bonjour', slug: 'bonjour', body: '<p>Matin</p>' },
+    data: { name: 'Bonjour', slug: 'bonjour', body: '<p>Morning</p>' },
+    _locale: { body: 'en-US' },
   });
 
   // Removing a locale asks first.

@@ -1,3 +1,4 @@
+import { LOCALES_KEY } from '@shared/locales/locales';
 import type { ValidationErrors } from '@shared/validation/validate-item';
 
 const isMessageMap = (value: unknown): value is Record<string, string> =>
@@ -39,8 +40,14 @@ export function errorsByField(errors: Readonly<Record<string, string>>): Validat
   return Object.fromEntries([...grouped].map(([key, messages]) => [key, messages.join(' ')]));
 }
 
-/** `errors` without the paths under the given top-level field keys. */
+/** The field an error path belongs to: its top-level key, or '_locales.fr-FR.name' for a locale's value. */
+export function errorKey(path: string): string {
+  const parts = path.split('.');
+  return parts[0] === LOCALES_KEY ? parts.slice(0, 3).join('.') : parts[0];
+}
+
+/** `errors` without the paths under the given field keys (as `errorKey` names them). */
 export function withoutFields(errors: ValidationErrors, keys: readonly string[]): ValidationErrors {
-  const remaining = Object.entries(errors).filter(([path]) => !keys.includes(path.split('.')[0]));
+  const remaining = Object.entries(errors).filter(([path]) => !keys.includes(errorKey(path)));
   return remaining.length === Object.keys(errors).length ? errors : Object.fromEntries(remaining);
 }

@@ -11,12 +11,15 @@ export function FieldRow({
   field,
   inputId,
   editing,
+  status,
   children,
 }: {
   field: FieldDef;
   inputId?: string;
   /** In edit mode labels line up with inputs and required fields are starred. */
   editing: boolean;
+  /** Beside the label: a localised field's state in the locale shown. */
+  status?: ReactNode;
   children: ReactNode;
 }) {
   const labelWidth = clampLabelWidth(field.labelWidth);
@@ -25,7 +28,7 @@ export function FieldRow({
     <Box data-field={field.key} py={4}>
       <Grid gap={{ base: 4, sm: 'md' }} align="flex-start">
         <Grid.Col span={{ base: 12, sm: labelWidth }} data-label-width={labelWidth}>
-          <Group gap={6} pt={stacked || !editing ? 0 : { base: 0, sm: 6 }} wrap="nowrap">
+          <Group gap={6} pt={stacked || !editing ? 0 : { base: 0, sm: 6 }} wrap={status ? 'wrap' : 'nowrap'}>
             <Text
               component="label"
               htmlFor={editing ? inputId : undefined}
@@ -40,6 +43,7 @@ export function FieldRow({
                 </Text>
               )}
             </Text>
+            {status}
           </Group>
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: stacked ? 12 : 12 - labelWidth }} style={{ minWidth: 0 }}>

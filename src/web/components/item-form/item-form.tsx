@@ -1,7 +1,9 @@
 import { useEffect, useId, useMemo, useState, type ComponentType } from 'react';
-import { Alert, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Box, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconAlertTriangle } from '@tabler/icons-react';
+import { isLocalized, LOCALES_KEY } from '@shared/locales/locales';
+import { validateLocalizedItem } from '@shared/locales/validate';
 import { sameValue } from '@shared/schemas/compare';
 import { isFieldVisible } from '@shared/schemas/display-if';
 import type { FieldDef, FieldType, SchemaType } from '@shared/schemas/types';
@@ -13,14 +15,24 @@ import {
   INCOMPLETE_ITEM_MESSAGE,
 } from '@shared/validation/messages';
 import { fixedNameSlugs } from '@shared/validation/name-slug';
-import { validateItem, type ValidationErrors } from '@shared/validation/validate-item';
+import type { ValidationErrors } from '@shared/validation/validate-item';
 import { DEFAULT_SCHEMA_OPTIONS, FieldEnvironmentContext } from '../fields/field-environment';
 import { FieldInput } from '../fields/field-input';
 import type { FieldEnvironment, FieldProps, ItemData, ReferenceSearch } from '../fields/types';
 import { CompareView } from './compare-view';
-import { errorsByField, fieldErrorsOf, withoutFields } from './field-errors';
+import { errorKey, errorsByField, fieldErrorsOf, withoutFields } from './field-errors';
 import { FieldRow } from './field-row';
 import { ItemFormToolbar } from './item-form-toolbar';
+import {
+  canEditLocale,
+  LocaleBar,
+  localePathPrefix,
+  localeScope,
+  localeStatus,
+  LocaleStatusBadge,
+  patchLocaleData,
+  type FormLocales,
+} from './item-locales';
 import { patchItemData, prepareItemData } from './prepare-item-data';
 
 export type ItemFormMode = 'view' | 'edit' | 'compare';
@@ -62,6 +74,11 @@ export interface ItemFormProps {
   schemaOptions?: readonly { value: string; label: string }[];
   /** Replacement editors per field type (rich text, criteria, files, …), from the screen. */
   fieldEditors?: Partial<Record<FieldType, ComponentType<FieldProps>>>;
+  /**
+   * The workspace's locales, when it has some: a schema with localised fields (`schema.locales`) then
+   * offers a locale switcher and a side-by-side view.
+   */
+  locales?: FormLocales;
 }
 
 /** Fields in form order: the schema's topFields first, then the rest in schema order. */
@@ -71,8 +88,6 @@ export function orderedFields(schema: Pick<SchemaType, 'fields' | 'topFields'>):
     .filter((field): field is FieldDef => !!field);
   return [...top, ...schema.fields.filter((field) => !schema.topFields.includes(field.key))];
 }
-
-const topKey = (path: string) => path.split('.')[0];
 
 function useSyncedState<T>(source: T, same: (a: T, b: T) => boolean = Object.is) {
   const [seen, setSeen] = useState(source);
@@ -169,7 +184,81 @@ function useAsyncErrors(
   return asyncErrors;
 }
 
-/** The visible fields of the item, each in its labelled row. */
+/** How the fields show a locale: the one edited, its settings and whether the default sits beside it. */
+interface LocaleView {
+  locales: FormLocales;
+  locale: string;
+  sideBySide: boolean;
+}
+
+/** One localised field in a non-default locale: its status, and the default's value beside it when asked. */
+function LocalizedFieldRow({
+  formId,
+  field,
+  data,
+  scope,
+  editing,
+  errors,
+  view,
+  onPatch,
+}: {
+  formId: string;
+  field: FieldDef;
+  data: ItemData;
+  /** The data with each localised field holding the shown locale's value. */
+  scope: ItemData;
+  editing: boolean;
+  errors: ValidationErrors;
+  view: LocaleView;
+  onPatch: (patch: Readonly<ItemData>, tag: string) => void;
+}) {
+  const { locales, locale } = view;
+  const editable = editing && canEditLocale(locales, locale);
+  const inputId = `${formId}-${locale}-${field.key}`;
+  // Required in another locale only where the workspace says so.
+  const required = field.requiredInLocales?.includes(locale) === true;
+  const labelled = { ...field, label: `${field.label} (${locale})`, required } as FieldDef;
+  const input = (
+    <FieldInput
+      field={labelled}
+      scope={scope}
+      onPatch={(patch) => onPatch(patch, locale)}
+      readOnly={!editable}
+      errors={errors}
+      pathPrefix={localePathPrefix(locales, locale)}
+      inputId={inputId}
+    />
+  );
+  return (
+    <FieldRow
+      field={labelled}
+      inputId={inputId}
+      editing={editable}
+      status={<LocaleStatusBadge status={localeStatus(data, field.key, locale, locales)} />}
+    >
+      {view.sideBySide ? (
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" data-side-by-side>
+          <Box aria-label={`${field.label} (${locales.default})`} role="group">
+            <Text size="xs" c="dimmed">
+              {locales.default}
+            </Text>
+            <FieldInput field={field} scope={data} onPatch={() => {}} readOnly errors={{}} />
+          </Box>
+          <Box>
+            <Text size="xs" c="dimmed">
+              {locale}
+            </Text>
+            {input}
+          </Box>
+        </SimpleGrid>
+      ) : (
+        input
+      )}
+    </FieldRow>
+  );
+}
+
+/** The visible fields of the item, each in its labelled row; localised ones in the locale shown. */
 function ItemFormFields({
   formId,
   schema,
@@ -177,27 +266,53 @@ function ItemFormFields({
   editing,
   errors,
   onPatch,
+  localeView,
 }: {
   formId: string;
   schema: SchemaType;
   data: ItemData;
   editing: boolean;
   errors: ValidationErrors;
-  onPatch: (patch: Readonly<ItemData>) => void;
+  /** With `tag`: a patch of that locale's values. */
+  onPatch: (patch: Readonly<ItemData>, tag?: string) => void;
+  localeView?: LocaleView;
 }) {
   const visibleFields = orderedFields(schema).filter((field) => isFieldVisible(field, data));
+  const inDefault = !localeView || localeView.locale === localeView.locales.default;
+  const scope = inDefault ? data : localeScope(schema, data, localeView.locale);
   return (
     <Paper p={{ base: 'sm', sm: 'lg' }} radius="md">
       <Stack gap="sm">
         {visibleFields.map((field) => {
+          if (localeView && !inDefault && isLocalized(field))
+            return (
+              <LocalizedFieldRow
+                key={field.key}
+                formId={formId}
+                field={field}
+                data={data}
+                scope={scope}
+                editing={editing}
+                errors={errors}
+                view={localeView}
+                onPatch={onPatch}
+              />
+            );
           const inputId = `${formId}-${field.key}`;
+          // A locale-limited editor edits only its locales' values: never the shared fields.
+          const editable =
+            editing &&
+            (!localeView ||
+              (isLocalized(field)
+                ? canEditLocale(localeView.locales, localeView.locales.default)
+                : !localeView.locales.editable));
           return (
-            <FieldRow key={field.key} field={field} inputId={inputId} editing={editing}>
+            <FieldRow key={field.key} field={field} inputId={inputId} editing={editable}>
               <FieldInput
                 field={field}
                 scope={data}
                 onPatch={onPatch}
-                readOnly={!editing}
+                readOnly={!editable}
                 errors={errors}
                 inputId={inputId}
               />
@@ -254,7 +369,7 @@ function useShownErrors({
     if (!editing) return {};
     const own = showAllErrors
       ? errors
-      : Object.fromEntries(Object.entries(errors).filter(([path]) => touched.has(topKey(path))));
+      : Object.fromEntries(Object.entries(errors).filter(([path]) => touched.has(errorKey(path))));
     return { ...asyncErrors, ...serverErrors, ...own };
   }, [editing, showAllErrors, errors, touched, asyncErrors, serverErrors]);
 
@@ -322,17 +437,50 @@ function useItemValidation({
   isSaved: boolean;
 }) {
   const allowSaveWithErrors = schema.allowSaveWithErrors === true;
-  const errors = useMemo(() => validateItem(schema, data), [schema, data]);
+  const errors = useMemo(() => validateLocalizedItem(schema, data), [schema, data]);
   const valid = Object.keys(errors).length === 0;
   const { canSave, canReset } = formActions({ dirty, valid, allowSaveWithErrors });
   const blocked = editing && dirty && !valid && !allowSaveWithErrors;
   // The banner speaks of the stored item (spec §5): shown once it was saved with errors, not while a
   // new item is still being filled in.
   const isStoredIncomplete = useMemo(
-    () => allowSaveWithErrors && isSaved && Object.keys(validateItem(schema, baseline)).length > 0,
+    () => allowSaveWithErrors && isSaved && Object.keys(validateLocalizedItem(schema, baseline)).length > 0,
     [allowSaveWithErrors, isSaved, schema, baseline],
   );
   return { errors, canSave, canReset, blocked, isStoredIncomplete };
+}
+
+/** The locale a form opens in: the default, or a locale-limited editor's first. */
+const firstLocale = (locales: FormLocales | undefined) =>
+  !locales || canEditLocale(locales, locales.default)
+    ? (locales?.default ?? '')
+    : (locales.editable?.find((tag) => locales.others.includes(tag)) ?? locales.default);
+
+/** A patch of the default locale's values and shared fields, or (with `tag`) of one other locale's values. */
+const patchDraft = (
+  schema: SchemaType,
+  previous: ItemData,
+  patch: Readonly<ItemData>,
+  fixedSlugs: ReadonlySet<string>,
+  tag?: string,
+) =>
+  tag ? patchLocaleData(schema, previous, tag, patch) : patchItemData(schema, previous, patch, fixedSlugs);
+
+/** The locale the fields show and whether the default sits beside it; the locale bar's props. */
+function useShownLocale(locales: FormLocales | undefined) {
+  const [locale, setLocale] = useState(() => firstLocale(locales));
+  const [sideBySide, setSideBySide] = useState(false);
+  return {
+    locales,
+    view: locales && { locales, locale, sideBySide: sideBySide && locale !== locales.default },
+    bar: locales && {
+      locales,
+      locale,
+      onLocaleChange: setLocale,
+      sideBySide,
+      onSideBySideChange: setSideBySide,
+    },
+  };
 }
 
 /**
@@ -350,7 +498,7 @@ export function ItemForm(props: ItemFormProps) {
   const [isSaved, setSaved] = useState(!props.isNew);
 
   const editing = mode === 'edit';
-  const allowSaveWithErrors = schema.allowSaveWithErrors === true;
+  const shown = useShownLocale(schema.locales ? props.locales : undefined);
   const validation = useItemValidation({ schema, data, baseline, dirty, editing, isSaved });
   const { errors } = validation;
 
@@ -363,9 +511,9 @@ export function ItemForm(props: ItemFormProps) {
     [schema.fields, baseline, props.hasBeenPublished],
   );
 
-  const handlePatch = (patch: Readonly<ItemData>) => {
-    setData((previous) => patchItemData(schema, previous, patch, fixedSlugs));
-    feedback.touch(Object.keys(patch));
+  const handlePatch = (patch: Readonly<ItemData>, tag?: string) => {
+    setData((previous) => patchDraft(schema, previous, patch, fixedSlugs, tag));
+    feedback.touch(Object.keys(patch).map((key) => (tag ? `${LOCALES_KEY}.${tag}.${key}` : key)));
     setSaveError(null);
   };
 
@@ -376,7 +524,7 @@ export function ItemForm(props: ItemFormProps) {
   };
 
   const handleSave = async () => {
-    const decision = decideSave(errors, allowSaveWithErrors);
+    const decision = decideSave(errors, schema.allowSaveWithErrors === true);
     if (!decision.allowed) return feedback.showAll();
     setSaving(true);
     setSaveError(null);
@@ -425,6 +573,7 @@ export function ItemForm(props: ItemFormProps) {
           saveError={saveError}
           onDismissSaveError={() => setSaveError(null)}
         />
+        {shown.bar && mode !== 'compare' && <LocaleBar {...shown.bar} />}
         {mode === 'compare' && compareWith ? (
           <CompareView
             schema={schema}
@@ -440,6 +589,7 @@ export function ItemForm(props: ItemFormProps) {
             editing={editing}
             errors={feedback.shownErrors}
             onPatch={handlePatch}
+            localeView={shown.view}
           />
         )}
       </Stack>

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Anchor, Breadcrumbs, Group } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { hasAddressField } from '@shared/geo/address';
+import { localizedSchema } from '@shared/locales/locales';
 import { getDomain } from '@shared/schemas/catalogue';
 import { NotFoundPage } from '@web/components/not-found-page';
 import { visibleDomains } from '@web/lib/workspace-content';
@@ -23,6 +24,7 @@ export default function ListItemsRoute() {
   if (!known || !schema) return <NotFoundPage />;
   const domain = visibleDomains(workspace).find((d) => d.name === known.name);
   if (!domain) return <DomainUnavailable domain={known.name} />;
+  const { locales } = workspace.basics;
 
   return (
     <>
@@ -47,6 +49,7 @@ export default function ListItemsRoute() {
         }
         emptyDescription={`${schema.pluralTitle} created in this workspace will show up here.`}
         offerNear={hasAddressField(schema)}
+        missingLocales={locales && localizedSchema(schema, locales).locales?.others}
       />
     </>
   );

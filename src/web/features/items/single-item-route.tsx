@@ -43,7 +43,7 @@ import { ItemHeader } from './components/item-header';
 import { ItemLiveNotices } from './components/item-live-notices';
 import { useItemLive } from './components/use-item-live';
 import { PublishingPanel } from './components/publishing-panel';
-import { useItemFormEnvironment } from './components/use-item-form-environment';
+import { formLocales, useItemFormEnvironment } from './components/use-item-form-environment';
 import { useItemSave } from './components/use-item-save';
 import { itemTitle } from './item-labels';
 import {
@@ -114,6 +114,7 @@ function NewItemScreen({ workspace, domain, schema }: ScreenProps) {
           isNew
           mode="edit"
           canEdit={canEdit}
+          locales={formLocales(workspace, schema.name)}
           onSave={handleSave}
           onCancel={() => navigate(schemaListPath(workspace.id, domain.name, schema.name))}
           {...environment}
@@ -338,6 +339,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               mode={live.mode}
               onModeChange={live.handleModeChange}
               canEdit={current.abilities.canEdit}
+              locales={formLocales(workspace, schema.name)}
               onSave={handleSave}
               {...environment}
             />

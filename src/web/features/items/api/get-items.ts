@@ -14,6 +14,7 @@ export function getItems(
   if (query.q?.trim()) params.set('q', query.q.trim());
   if (query.near) params.set('near', query.near);
   if (query.near && query.radiusKm) params.set('radiusKm', String(query.radiusKm));
+  if (query.missing) params.set('missing', query.missing);
   if (query.cursor) params.set('cursor', query.cursor);
   return apiRequest(`${itemsPath(ws, query.schema)}?${params}`, { schema: ItemList, signal });
 }

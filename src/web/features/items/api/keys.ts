@@ -12,6 +12,8 @@ export interface ListQuery {
   /** '{latitude},{longitude}': items whose address lies within radiusKm, nearest first. */
   near?: string;
   radiusKm?: number;
+  /** A locale other than the default: the items with a localised value missing in it. */
+  missing?: string;
 }
 
 export const itemKeys = {

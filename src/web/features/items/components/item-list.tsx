@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { Alert, Button, Center, Paper, SimpleGrid, Skeleton, Stack } from '@mantine/core';
+import { Alert, Button, Center, NativeSelect, Paper, SimpleGrid, Skeleton, Stack } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import type { Item } from '@shared/api/items';
@@ -35,10 +35,60 @@ export interface ItemListProps {
   showSchema?: boolean;
   /** Offer the "Near" filter (schemas with an address). */
   offerNear?: boolean;
+  /** The locales (other than the default) a 'Missing in' filter offers (a schema with localised fields). */
+  missingLocales?: readonly string[];
 }
 
-/** Why the list is empty: nothing near the place, nothing matching the search, or nothing at all yet. */
-function emptyListDescription(near: NearValue | null, q: string, emptyDescription?: string) {
+/** Narrows the list to the items with a localised value missing in one locale. */
+function MissingLocaleFilter({
+  locales,
+  value,
+  onChange,
+}: {
+  locales: readonly string[] | undefined;
+  value: string;
+  onChange: (tag: string) => void;
+}) {
+  if (!locales?.length) return null;
+  return (
+    <NativeSelect
+      aria-label="Translations"
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      data={[
+        { value: '', label: 'Every locale' },
+        ...locales.map((tag) => ({ value: tag, label: `Missing in ${tag}` })),
+      ]}
+    />
+  );
+}
+
+/** The filters a list offers besides its search: Near (schemas with an address) and Missing in a locale. */
+function ListFilters({
+  workspaceId,
+  offerNear,
+  missingLocales,
+  list,
+}: Pick<ItemListProps, 'offerNear' | 'missingLocales'> & {
+  workspaceId: string;
+  list: ReturnType<typeof useItemListQuery>;
+}) {
+  return (
+    <>
+      {offerNear && <NearFilter workspaceId={workspaceId} value={list.near} onChange={list.setNear} />}
+      <MissingLocaleFilter locales={missingLocales} value={list.missing} onChange={list.setMissing} />
+    </>
+  );
+}
+
+/** Why the list is empty: nothing missing a locale, near the place, matching the search, or at all yet. */
+function emptyListDescription(
+  near: NearValue | null,
+  q: string,
+  emptyDescription?: string,
+  missing?: string,
+) {
+  if (missing) return `Nothing${q ? ` named “${q}”` : ''} is missing values in ${missing}.`;
   if (near)
     return `Nothing${q ? ` named “${q}”` : ''} within ${near.radiusKm} km of ${near.center.latitude}, ${near.center.longitude}.`;
   return q ? `Nothing here has a name or title containing “${q}”.` : emptyDescription;
@@ -104,12 +154,14 @@ export function ItemList({
   emptyDescription,
   showSchema,
   offerNear,
+  missingLocales,
 }: ItemListProps) {
   const navigate = useNavigate();
   const level = useQuickViewLevel();
   const [mode, setMode] = useViewMode();
   const [peek, setPeek] = useState<Item | null>(null);
-  const { searchText, setSearchText, q, near, setNear, items, all } = useItemListQuery(workspace.id, query);
+  const listQuery = useItemListQuery(workspace.id, query);
+  const { searchText, setSearchText, q, near, items, all } = listQuery;
   const members = useMembers(workspace.id);
   // Releases are made by members who may publish something.
   const selection = useReleaseSelection(workspace, level === 0);
@@ -132,7 +184,7 @@ export function ItemList({
               onChange={setSearchText}
               isSearching={items.isPlaceholderData}
             />
-            {offerNear && <NearFilter workspaceId={workspace.id} value={near} onChange={setNear} />}
+            <ListFilters workspaceId={workspace.id} {...{ offerNear, missingLocales }} list={listQuery} />
             <ViewModeToggle value={mode} onChange={setMode} />
             {addButton}
           </>
@@ -152,7 +204,7 @@ export function ItemList({
           {errorMessage(items.error)}
         </Alert>
       ) : all.length === 0 ? (
-        <ItemsEmptyState description={emptyListDescription(near, q, emptyDescription)} />
+        <ItemsEmptyState description={emptyListDescription(near, q, emptyDescription, listQuery.missing)} />
       ) : (
         <ItemEntries
           mode={mode}

@@ -8,6 +8,19 @@ import { createInsertionCheck } from '../api/insertion-check';
 import { createReferenceSearch } from '../api/search-references';
 import { ITEM_FIELD_EDITORS } from '../field-editors';
 
+/** The locales an item form offers for one schema, and those the user may edit (none: every one). */
+export function formLocales(workspace: Pick<Workspace, 'basics' | '__permissions'>, schemaName: string) {
+  const { locales } = workspace.basics;
+  if (!locales) return undefined;
+  const limits = workspace.__permissions.editLocales;
+  return {
+    default: locales.default,
+    others: locales.tags.filter((tag) => tag !== locales.default),
+    fallback: locales.fallback,
+    editable: limits && Object.hasOwn(limits, schemaName) ? limits[schemaName] : undefined,
+  };
+}
+
 /** What every ItemForm on the item screens gets from the workspace and the API. */
 export function useItemFormEnvironment(workspace: Pick<Workspace, 'id' | 'basics'>) {
   const client = useQueryClient();
