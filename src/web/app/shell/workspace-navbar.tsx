@@ -1,14 +1,24 @@
+import { lazy, Suspense } from 'react';
 import { Divider, NavLink } from '@mantine/core';
 import { IconSettings, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Workspace } from '@shared/api/workspaces';
 import { ExploreNav } from '@web/features/explore/components/explore-nav';
-import { SettingsNav } from '@web/features/settings/components/settings-nav';
 import { settingsPath } from '../guards';
+
+// Loaded with the settings screens, which import it too: the item screens do without it.
+const SettingsNav = lazy(() =>
+  import('@web/features/settings/components/settings-nav').then((m) => ({ default: m.SettingsNav })),
+);
 
 /** The left navigation: the settings pages while in settings, else the explore navigation, Customers and Settings. */
 export function WorkspaceNavbar({ workspace, isSettings }: { workspace: Workspace; isSettings: boolean }) {
-  if (isSettings) return <SettingsNav workspaceId={workspace.id} />;
+  if (isSettings)
+    return (
+      <Suspense>
+        <SettingsNav workspaceId={workspace.id} />
+      </Suspense>
+    );
   return (
     <>
       <ExploreNav workspace={workspace} />
