@@ -444,6 +444,11 @@ export const published = pgTable(
     // The delivery API's default order (newest first) and keyset pages of one schema.
     index('published_delivery_idx').on(t.workspaceId, t.stage, t.schema, t.publishedAt, t.id),
     index('published_slug_idx').on(t.workspaceId, t.stage, t.schema, t.slug),
+    // Slugs of the other locales (`data._locales[tag][slug]`), for by-slug with ?locale=: only copies
+    // that hold locales are in it, so workspaces without them pay nothing.
+    index('published_locale_values_idx')
+      .using('gin', sql`(${t.data} -> '_locales') jsonb_path_ops`)
+      .where(sql`${t.data} ? '_locales'`),
     index('published_outdated_idx')
       .on(t.workspaceId, t.stage, t.publishedAt, t.id)
       .where(sql`${t.version} < ${t.itemVersion}`),

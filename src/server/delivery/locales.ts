@@ -134,7 +134,14 @@ async function copyByOtherLocaleSlug(db: Db, place: DeliveredPlace, key: string,
   const [found] = await db
     .select(copyColumns)
     .from(published)
-    .where(and(ofPlace(place), sql`${published.data} -> ${LOCALES_KEY} -> ${tag} ->> ${key} = ${slug}`))
+    .where(
+      and(
+        ofPlace(place),
+        // As published_locale_values_idx reads it: its predicate, and containment.
+        sql`${published.data} ? '_locales'`,
+        sql`${published.data} -> '_locales' @> ${JSON.stringify({ [tag]: { [key]: slug } })}::jsonb`,
+      ),
+    )
     .orderBy(published.id)
     .limit(1);
   return found;

@@ -1,0 +1,1 @@
+CREATE INDEX "published_locale_values_idx" ON "published" USING gin (("data" -> '_locales') jsonb_path_ops) WHERE "published"."data" ? '_locales';
