@@ -404,6 +404,53 @@ describe('delivery with locales', () => {
     expect((await read(`/by-slug/bonjour?locale=en-US`)).statusCode).toBe(404);
   });
 
+  it('filters, sorts and pages lists by the values of the locale asked for', async () => {
+    const bee = await createItem(
+      t,
+      manager,
+      team.ws,
+      'blog-post',
+      blogPostData({
+        name: 'Zebra',
+        slug: 'zebra',
+        body: '<p>Stripes</p>',
+        author: 'Ann',
+        _locales: { 'fr-FR': { name: 'Abeille' } },
+      }),
+    );
+    expect((await publish(t, manager, team.ws, 'blog-post', bee.id)).statusCode).toBe(200);
+    const ids = async (query: string) =>
+      ((await read(`?filter[author]=Ann&${query}`)).json().items as { id: string }[]).map((i) => i.id);
+
+    expect(await ids('order=name')).toEqual([post.id, bee.id]);
+    expect(await ids('order=name&locale=fr-FR')).toEqual([bee.id, post.id]);
+    expect(await ids('order=-name&locale=fr-CA')).toEqual([post.id, bee.id]);
+    expect(await ids('filter[name]=Abeille&locale=fr-FR')).toEqual([bee.id]);
+    expect(await ids('filter[name]=Abeille')).toEqual([]);
+    expect(await ids('filter[slug]=bonjour&locale=fr-FR')).toEqual([post.id]);
+    expect(await ids('filter[slug]=bon-matin&locale=fr-CA')).toEqual([post.id]);
+    expect(await ids('filter[slug]=good-morning&locale=fr-FR')).toEqual([]);
+    // Zebra's French slug follows its French name; it has none in fr-CA, which falls back to fr-FR.
+    expect(await ids('filter[slug]=abeille&locale=fr-CA')).toEqual([bee.id]);
+    expect(await ids('filter[slug]=abeille&locale=fr-CA&fallback=false')).toEqual([]);
+    expect(await ids('filter[slug]=zebra&locale=fr-FR')).toEqual([]);
+    expect(await ids('filter[slug][in]=bon-matin,abeille&locale=fr-CA&order=name')).toEqual([
+      bee.id,
+      post.id,
+    ]);
+    expect(await ids('filter[name][gte]=B&locale=fr-FR')).toEqual([post.id]);
+    // With * lists filter by the default locale's values.
+    expect(await ids('filter[name]=Zebra&locale=*')).toEqual([bee.id]);
+
+    const first = (await read('?filter[author]=Ann&order=name&limit=1&locale=fr-FR')).json();
+    expect(first.items.map((i: { id: string }) => i.id)).toEqual([bee.id]);
+    const second = (
+      await read(`?filter[author]=Ann&order=name&limit=1&locale=fr-FR&cursor=${first.nextCursor}`)
+    ).json();
+    expect(second.items.map((i: { id: string }) => i.id)).toEqual([post.id]);
+    expect(second.nextCursor).toBeNull();
+  });
+
   it('follows a change of the fallback chains at once', async () => {
     expect((await read(`/${post.id}?locale=fr-CA`)).json().data.name).toBe('Bonjour');
     const changed = await setLocales({ ...LOCALES, fallback: { 'fr-CA': 'en-US', 'fr-FR': 'en-US' } });

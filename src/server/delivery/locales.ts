@@ -1,4 +1,4 @@
-import { and, sql } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
 import type { DeliveredItem } from '@shared/api/delivery';
 import {
   fallbackChain,
@@ -17,7 +17,7 @@ import { published } from '../db/schema';
 import { localeSettingsCacheOf } from './locale-settings';
 import { badRequest } from '../http/errors';
 import { slugFieldOf } from '../publishing/slugs';
-import { copyBySlug, copyColumns, ofPlace, type Copy } from './repository';
+import { copyBySlug, copyColumns, ofPlace, type Copy, type LocalisedValue } from './repository';
 
 /** What `?locale=` (and `?fallback=`) ask of a delivered answer. */
 export interface LocaleView {
@@ -95,6 +95,50 @@ export function localiseData(
     }
   }
   return { data: out, fellBack };
+}
+
+/** A value that counts as missing, as isEmptyValue sees it: null, '' or []. */
+const present = (value: SQL) =>
+  sql`(case when ${value} in ('null'::jsonb, '""'::jsonb, '[]'::jsonb) then null else ${value} end)`;
+
+/**
+ * How a list filters and sorts by localised fields in the asked locale: by the value localiseData
+ * delivers (the locale's, or the first of its chain that has one). With '*', by the stored values.
+ */
+export function localisedValueOf(schema: SchemaType, view: LocaleView): LocalisedValue {
+  const { settings } = view;
+  if (view.locale === ALL) return () => undefined;
+  const chain = view.fallback ? fallbackChain(settings, view.locale) : [view.locale];
+  if (chain.length === 1 && chain[0] === settings.default) return () => undefined;
+  const localized = new Set(
+    schemaInView(view, schema)
+      .fields.filter(isLocalized)
+      .map((f) => f.key),
+  );
+  const slugKey = slugFieldOf(schema);
+  const valueIn = (field: string, tag: string) =>
+    tag === settings.default
+      ? sql`(${published.data} -> ${field})`
+      : sql`(${published.data} -> '_locales' -> ${tag} -> ${field})`;
+  // A copy delivered under this slug holds it in one of the chain's locales: the slug column's index
+  // or published_locale_values_idx finds those.
+  const holding = (field: string, wanted: string) =>
+    sql`(${sql.join(
+      chain.map((tag) =>
+        tag === settings.default
+          ? sql`${published.slug} = ${wanted}`
+          : sql`(${published.data} ? '_locales' and ${published.data} -> '_locales' @> ${JSON.stringify({ [tag]: { [field]: wanted } })}::jsonb)`,
+      ),
+      sql` or `,
+    )})`;
+  return (field) => {
+    if (!localized.has(field)) return undefined;
+    const values = chain.map((tag) => present(valueIn(field, tag)));
+    return {
+      value: values.length === 1 ? values[0] : sql`coalesce(${sql.join(values, sql`, `)})`,
+      ...(field === slugKey && { mayEqual: (wanted: string) => holding(field, wanted) }),
+    };
+  };
 }
 
 /** The locale facts of a delivered item: the locale asked for and, per field that fell back, the locale it came from. */

@@ -188,21 +188,50 @@ interface SortKey {
   notNull?: boolean;
 }
 
+/**
+ * Where a list reads a field's value: stored, or for a localised field in a request's locale the SQL
+ * of that locale's value with its fallbacks (jsonb), and for a slug a condition an index can serve that
+ * every copy whose value is `wanted` meets.
+ */
+export type LocalisedValue = (
+  field: string,
+) => { value: SQL; mayEqual?: (wanted: string) => SQL } | undefined;
+
+interface FieldValues {
+  json(field: string): SQL;
+  text(field: string): SQL;
+  localised: LocalisedValue;
+  /** The slug column serves the field: it holds the stored (default locale's) slug. */
+  isSlugColumn(field: string): boolean;
+}
+
+function fieldValues(schema: SchemaType, localised: LocalisedValue = () => undefined): FieldValues {
+  return {
+    json: (field) => localised(field)?.value ?? sql`(${published.data}->${field})`,
+    text: (field) => {
+      const value = localised(field)?.value;
+      return value ? sql`(${value} #>> '{}')` : sql`(${published.data}->>${field})`;
+    },
+    localised,
+    isSlugColumn: (field) => field === slugFieldOf(schema) && !localised(field),
+  };
+}
+
 /** Numbers sort by value, everything else as text; missing values sort last. */
-function sortKeyOf(schema: SchemaType, key: string): SortKey {
+function sortKeyOf(schema: SchemaType, values: FieldValues, key: string): SortKey {
   const kind = sortKindOf(schema, key);
   if (kind === 'timestamp')
     return { expression: sql`${published.publishedAt}`, cast: 'timestamptz', notNull: true };
   if (kind === 'integer') return { expression: sql`${published.version}`, cast: 'integer', notNull: true };
   if (key === 'id') return { expression: sql`${published.id}`, cast: 'text', notNull: true };
-  if (key === slugFieldOf(schema)) return { expression: sql`${published.slug}`, cast: 'text' };
+  if (values.isSlugColumn(key)) return { expression: sql`${published.slug}`, cast: 'text' };
   if (kind === 'number') {
     return {
-      expression: sql`(case when jsonb_typeof(${published.data}->${key}) = 'number' then (${published.data}->>${key})::numeric end)`,
+      expression: sql`(case when jsonb_typeof(${values.json(key)}) = 'number' then ${values.text(key)}::numeric end)`,
       cast: 'numeric',
     };
   }
-  return { expression: sql`(${published.data}->>${key})`, cast: 'text' };
+  return { expression: values.text(key), cast: 'text' };
 }
 
 const castTo = (value: unknown, cast: SortKey['cast']) =>
@@ -232,49 +261,50 @@ function afterCursor(sortKey: SortKey, descending: boolean, cursor: ListOptions[
 }
 
 /** A value of a field equals the text asked for: any element of a list, `null` or '' for a missing one. */
-function equalsText(schema: SchemaType, field: string, wanted: string): SQL {
-  if (field === slugFieldOf(schema)) {
+function equalsText(values: FieldValues, field: string, wanted: string): SQL {
+  if (values.isSlugColumn(field)) {
     return wanted === '' || wanted === 'null'
       ? sql`${published.slug} is null`
       : sql`${published.slug} = ${wanted}`;
   }
-  const json = sql`(${published.data}->${field})`;
-  const scalar = sql`(jsonb_typeof(${json}) in ('string', 'number', 'boolean') and ${published.data}->>${field} = ${wanted})`;
+  const json = values.json(field);
+  const scalar = sql`(jsonb_typeof(${json}) in ('string', 'number', 'boolean') and ${values.text(field)} = ${wanted})`;
   const inList = sql`(jsonb_typeof(${json}) = 'array' and exists (select 1 from jsonb_array_elements_text(${json}) as element(value) where element.value = ${wanted}))`;
-  const missing =
-    wanted === '' || wanted === 'null' ? sql` or ${json} is null or jsonb_typeof(${json}) = 'null'` : sql``;
-  return sql`(${scalar} or ${inList}${missing})`;
+  if (wanted === '' || wanted === 'null')
+    return sql`(${scalar} or ${inList} or ${json} is null or jsonb_typeof(${json}) = 'null')`;
+  const mayEqual = values.localised(field)?.mayEqual;
+  return sql`(${mayEqual ? sql`${mayEqual(wanted)} and ` : sql``}(${scalar} or ${inList}))`;
 }
 
 const COMPARISONS = { gt: sql`>`, gte: sql`>=`, lt: sql`<`, lte: sql`<=` } as const;
 
 /** Numbers compare by value (never with text that is not a number), other values as text. */
-function compares(field: string, op: keyof typeof COMPARISONS, wanted: string): SQL {
-  const json = sql`(${published.data}->${field})`;
-  const text = sql`(${published.data}->>${field})`;
+function compares(values: FieldValues, field: string, op: keyof typeof COMPARISONS, wanted: string): SQL {
+  const json = values.json(field);
+  const text = values.text(field);
   const number = Number(wanted);
   const asNumber =
     wanted.trim() !== '' && Number.isFinite(number)
-      ? sql`(${published.data}->>${field})::numeric ${COMPARISONS[op]} ${String(number)}::numeric`
+      ? sql`${text}::numeric ${COMPARISONS[op]} ${String(number)}::numeric`
       : sql`false`;
   return sql`(case when jsonb_typeof(${json}) = 'number' then ${asNumber}
     when jsonb_typeof(${json}) in ('string', 'boolean') then ${text} ${COMPARISONS[op]} ${wanted}::text
     else false end)`;
 }
 
-function matches(schema: SchemaType, filter: Filter): SQL {
+function matches(values: FieldValues, filter: Filter): SQL {
   switch (filter.op) {
     case 'eq':
-      return equalsText(schema, filter.field, filter.value);
+      return equalsText(values, filter.field, filter.value);
     case 'ne':
-      return sql`not coalesce(${equalsText(schema, filter.field, filter.value)}, false)`;
+      return sql`not coalesce(${equalsText(values, filter.field, filter.value)}, false)`;
     case 'in':
       return sql`(${sql.join(
-        filter.value.split(',').map((value) => equalsText(schema, filter.field, value)),
+        filter.value.split(',').map((value) => equalsText(values, filter.field, value)),
         sql` or `,
       )})`;
     default:
-      return compares(filter.field, filter.op, filter.value);
+      return compares(values, filter.field, filter.op, filter.value);
   }
 }
 
@@ -283,9 +313,16 @@ function matches(schema: SchemaType, filter: Filter): SQL {
  * with one row more than the page to tell whether another follows. Each row carries the value it sorts
  * by, as text, for the next cursor.
  */
-export async function pageOfCopies(db: Db, place: DeliveredPlace, schema: SchemaType, options: ListOptions) {
+export async function pageOfCopies(
+  db: Db,
+  place: DeliveredPlace,
+  schema: SchemaType,
+  options: ListOptions,
+  localised?: LocalisedValue,
+) {
   const { key, descending } = options.order;
-  const sortKey = sortKeyOf(schema, key);
+  const values = fieldValues(schema, localised);
+  const sortKey = sortKeyOf(schema, values, key);
   const direction = descending ? sql`desc` : sql`asc`;
   return db
     .select({ ...copyColumns, sortValue: sql<string | null>`(${sortKey.expression})::text` })
@@ -293,7 +330,7 @@ export async function pageOfCopies(db: Db, place: DeliveredPlace, schema: Schema
     .where(
       and(
         ofPlace(place),
-        ...options.filters.map((filter) => matches(schema, filter)),
+        ...options.filters.map((filter) => matches(values, filter)),
         afterCursor(sortKey, descending, options.cursor),
       ),
     )

@@ -15,7 +15,14 @@ import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import { hashToken } from '../lib/ids';
 import { slugFieldOf } from '../publishing/slugs';
 import { deliveryCacheOf, type Rendered } from './cache';
-import { copyByLocaleSlug, localeFacts, localeViewOf, localiseData, type LocaleView } from './locales';
+import {
+  copyByLocaleSlug,
+  localeFacts,
+  localeViewOf,
+  localisedValueOf,
+  localiseData,
+  type LocaleView,
+} from './locales';
 import { withPublicImages } from './public-images';
 import { encodeCursor, parseListOptions, pickFields, sortKindOf } from './query';
 import { copiesByKeys, copyById, copyBySlug, pageOfCopies, type Copy } from './repository';
@@ -167,7 +174,13 @@ export async function listDelivered(
     const options = parseListOptions(target.schema, query);
     const place = placeOf(target);
     const locale = await localeAsked(ctx, target, query);
-    const rows = await pageOfCopies(ctx.readDb, place, target.schema, options);
+    const rows = await pageOfCopies(
+      ctx.readDb,
+      place,
+      target.schema,
+      options,
+      locale && localisedValueOf(target.schema, locale),
+    );
     const page = rows.slice(0, options.limit);
     const keys = new Set([...placeKeys(place), schemaKey(place)]);
     const items = await deliverAll(ctx, target, page, { ...options, locale }, keys);
