@@ -196,3 +196,45 @@ test('a member signed out or deactivated elsewhere leaves the workspace at once'
   await bea.context.close();
   await cy.context.close();
 });
+
+test('a stream that drops or is refused is opened again, and what was missed meanwhile is shown', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  await seedVerifiedUser(page.request, 'ada');
+  const workspace = await seedWorkspace(page.request, `Drop ${Date.now().toString(36)}`, { roles });
+  await patchBasics(page.request, workspace.id, { domains: ['blogging'] });
+  const ws = workspace.id;
+  const listUrl = `/${ws}/blogging/blog-post`;
+  await seedItem(page.request, ws, 'blog-post', { name: 'Harbour notes', body: '<p>Boats.</p>' });
+  const bea = await seedMember(browser, page.request, ws, 'Bea Editor', ['editor']);
+  const b = bea.page;
+
+  // Bea's first stream opens and ends at once (the browser reconnects by itself); the next is refused
+  // (the app reopens it after a wait), and an item is added meanwhile; the third is the server's own.
+  let streams = 0;
+  await b.route(`**/api/v1/workspaces/${ws}/live?*`, async (route) => {
+    streams += 1;
+    if (streams === 1)
+      return route.fulfill({
+        status: 200,
+        contentType: 'text/event-stream',
+        body: 'retry: 200\n\nevent: ready\ndata: {}\n\n',
+      });
+    if (streams === 2) {
+      await expect(b.getByText('Harbour notes', { exact: true })).toBeVisible();
+      await seedItem(page.request, ws, 'blog-post', { name: 'Lighthouse diary', body: '<p>Light.</p>' });
+      return route.fulfill({ status: 503, contentType: 'application/json', body: '{}' });
+    }
+    return route.continue();
+  });
+  await b.goto(listUrl);
+  await expect(b.getByText('Lighthouse diary', { exact: true })).toBeVisible();
+  expect(streams).toBe(3);
+
+  // The stream opened again carries the next write.
+  await seedItem(page.request, ws, 'blog-post', { name: 'Tide tables', body: '<p>Tides.</p>' });
+  await expect(b.getByText('Tide tables', { exact: true })).toBeVisible();
+  await bea.context.close();
+});
