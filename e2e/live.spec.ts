@@ -126,16 +126,16 @@ test('an item deleted elsewhere is marked, in view mode and in edit mode', async
   };
 
   // Bea's stream is open once Ada's presence reaches her (tabs tell it at least every 10 s).
-  const open = async (id: string) => {
+  const open = async (id: string, adaAt = itemUrl(id)) => {
     await b.goto(itemUrl(id));
-    await page.goto(itemUrl(id));
+    await page.goto(adaAt);
     await expect(b.getByRole('group', { name: 'Also on this item' }).getByRole('img')).toHaveCount(1, {
       timeout: 15_000,
     });
   };
 
-  // Viewed: the last version stays, marked, with nothing offered that acts on it.
-  await open(viewed.id);
+  // Viewed (Ada on its approvals screen): the last version stays, marked, with nothing offered that acts on it.
+  await open(viewed.id, `/${ws}/approvals/blogging/blog-post/${viewed.id}`);
   await expect(b.getByRole('button', { name: 'Actions' })).toBeVisible();
   await deleteItem(viewed.id);
   const notice = b.getByTestId('item-deleted');
@@ -144,6 +144,7 @@ test('an item deleted elsewhere is marked, in view mode and in edit mode', async
   await expect(b.locator('[data-field="name"]')).toContainText('Old pier');
   await expect(b.getByRole('button', { name: 'Actions' })).toBeHidden();
   await expect(b.getByRole('button', { name: 'Edit', exact: true })).toBeHidden();
+  await expect(b.getByText('Read-only: this item was deleted')).toBeVisible();
   await shot(b, 'live-05-deleted-view');
 
   // Edited: the edits stay in the form; the notice says a save cannot succeed.
