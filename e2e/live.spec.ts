@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
 import {
   acceptCookies,
   patchBasics,
@@ -16,6 +17,15 @@ test.beforeEach(async ({ context }) => acceptCookies(context));
 const roles = { editor: { name: 'Editor', canEdit: ['blog-post'], canPublish: [], mustApprove: [] } };
 
 const field = itemField;
+
+/** The serious or critical axe findings (WCAG A and AA) inside the notice with `testId`. */
+async function axeFindings(page: Page, testId: string) {
+  const { violations } = await new AxeBuilder({ page })
+    .include(`[data-testid="${testId}"]`)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+}
 
 test('two members: a save reaches the other tab’s list and item, presence shows, a lock is taken over', async ({
   page,
@@ -92,6 +102,7 @@ test('two members: a save reaches the other tab’s list and item, presence show
   await expect(offer).toContainText('Restore your unsaved changes from');
   await expect(offer).toContainText('made on version 2');
   await shot(page, 'live-04-draft-offer');
+  expect(await axeFindings(page, 'draft-offer')).toEqual([]);
   await offer.getByRole('button', { name: 'Restore' }).click();
   await expect(field(page, 'name')).toHaveValue('Harbour notes, third try');
   await expect(offer).toBeHidden();
@@ -146,6 +157,7 @@ test('an item deleted elsewhere is marked, in view mode and in edit mode', async
   await expect(b.getByRole('button', { name: 'Edit', exact: true })).toBeHidden();
   await expect(b.getByText('Read-only: this item was deleted')).toBeVisible();
   await shot(b, 'live-05-deleted-view');
+  expect(await axeFindings(b, 'item-deleted')).toEqual([]);
 
   // Edited: the edits stay in the form; the notice says a save cannot succeed.
   await open(edited.id);
