@@ -2,7 +2,7 @@ import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconHistory, IconTrash } from '@tabler/icons-react';
 import { LIVE_MESSAGES } from '@shared/api/live';
 import { formatDateTime } from '@web/lib/dates';
-import type { ItemDraft } from '../item-drafts';
+import type { ItemDraft } from '@web/lib/item-drafts';
 
 /** Unsaved edits kept in this browser: put them back in the form (edit mode), or forget them. */
 export function UnsavedDraftOffer({

@@ -12,7 +12,7 @@ import {
 } from '@web/components/item-form/test-utils';
 import { click } from '@web/test/render';
 import { act } from 'react';
-import { itemDraftKey, keepItemDraft, readItemDraft } from '../item-drafts';
+import { itemDraftKey, keepItemDraft, readItemDraft } from '@web/lib/item-drafts';
 import { UnsavedDraftOffer } from './unsaved-draft-offer';
 import { useUnsavedDraft } from './use-unsaved-draft';
 

@@ -1,6 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ItemData } from '@web/components/fields/types';
-import { forgetItemDraft, itemDraftKey, keepItemDraft, readItemDraft, type ItemDraft } from '../item-drafts';
+import {
+  forgetItemDraft,
+  itemDraftKey,
+  keepItemDraft,
+  readItemDraft,
+  type ItemDraft,
+} from '@web/lib/item-drafts';
 import type { ItemLive } from './use-item-live';
 
 function keepIfLockLost(

@@ -44,6 +44,15 @@ export function keepItemDraft(key: string, version: number, data: ItemData, stor
   }
 }
 
+/** Forgets every kept draft (signing out: the next user of this browser sees none). */
+export function forgetItemDrafts(storage: Storage = localStorage) {
+  try {
+    for (const key of Object.keys(storage)) if (key.startsWith(PREFIX)) storage.removeItem(key);
+  } catch {
+    // Storage may be unavailable (private mode); nothing was kept then.
+  }
+}
+
 export function forgetItemDraft(key: string, storage: Storage = localStorage) {
   try {
     storage.removeItem(key);
