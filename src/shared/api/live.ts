@@ -43,6 +43,8 @@ export interface LiveItemEvent {
 export const LIVE_MESSAGES = {
   beingEdited: (name: string) => `Being edited by ${name}`,
   changedBy: (name: string, time: string) => `Changed by ${name} at ${time}`,
+  deletedBy: (name: string, time: string) => `Deleted by ${name} at ${time}`,
+  restoreDraft: (time: string) => `Restore your unsaved changes from ${time}`,
 } as const;
 
 /** How long an edit lock holds without being renewed: the editor counts as idle after this. */

@@ -1,4 +1,5 @@
 import { ApiError } from './api-client';
+import { itemDraftKey, keepItemDraft, readItemDraft } from './item-drafts';
 import { forgetOfflineCopies, withOfflineCopy } from './offline-copy';
 
 const offline = () => Promise.reject(new ApiError(0, 'network_error', 'Cannot reach the server.'));
@@ -18,11 +19,14 @@ describe('withOfflineCopy', () => {
     await expect(withOfflineCopy('ws', refused)).rejects.toThrow('Workspace not found');
   });
 
-  it('forgets every copy (sign-out)', async () => {
+  it('forgets every copy and every kept item draft (sign-out)', async () => {
     await withOfflineCopy('me', async () => 'Ann');
+    const draft = itemDraftKey('acme', 'blog-post', 'post1');
+    keepItemDraft(draft, 2, { name: 'Unsaved' });
     localStorage.setItem('other', 'kept');
     forgetOfflineCopies();
     await expect(withOfflineCopy('me', offline)).rejects.toThrow();
+    expect(readItemDraft(draft)).toBeNull();
     expect(localStorage.getItem('other')).toBe('kept');
   });
 });

@@ -1,9 +1,11 @@
 import { isApiError } from './api-client';
+import { forgetItemDrafts } from './item-drafts';
 
 /**
  * The last answers the route guards need (who is signed in, the workspace), kept in localStorage so a
  * screen visited before opens without a network: the service worker has its code, this its frame's data.
- * Only these are kept; lists and items always come from the server. Signing out forgets them.
+ * Only these are kept; lists and items always come from the server. Signing out forgets them, and the
+ * unsaved item edits kept in this browser too.
  */
 const PREFIX = 'marquee:offline:';
 
@@ -11,6 +13,7 @@ const PREFIX = 'marquee:offline:';
 const isNetworkError = (e: unknown) => isApiError(e) && e.status === 0;
 
 export function forgetOfflineCopies() {
+  forgetItemDrafts();
   try {
     for (const key of Object.keys(localStorage)) if (key.startsWith(PREFIX)) localStorage.removeItem(key);
   } catch {

@@ -42,6 +42,8 @@ interface ToolbarActionsProps {
   schema: SchemaType;
   mode: ItemFormMode;
   canEdit: boolean;
+  /** Said in view mode without `canEdit`, instead of the missing right. */
+  readOnlyReason?: string;
   actions: ItemFormActions;
   onModeChange: (mode: ItemFormMode) => void;
   onCancel: () => void;
@@ -54,6 +56,7 @@ function ToolbarActions({
   schema,
   mode,
   canEdit,
+  readOnlyReason,
   actions: { canSave, canReset, saving },
   onModeChange,
   onCancel,
@@ -70,7 +73,9 @@ function ToolbarActions({
       {mode === 'view' && !canEdit && (
         <Group gap={6} c="dimmed">
           <IconLock size={16} />
-          <Text size="sm">Read-only: you cannot edit {schema.pluralTitle.toLowerCase()}</Text>
+          <Text size="sm">
+            {readOnlyReason ?? `Read-only: you cannot edit ${schema.pluralTitle.toLowerCase()}`}
+          </Text>
         </Group>
       )}
       {mode === 'compare' && (

@@ -41,6 +41,10 @@ export interface ItemFormProps {
   schema: SchemaType;
   /** The item's stored data (for a new item, `{}`). */
   value: ItemData;
+  /** Values the form starts from instead of `value`'s (unsaved edits restored); `value` stays what Reset returns to. */
+  initialData?: ItemData;
+  /** Told the form's values whenever they change, and whether they differ from the stored data. */
+  onDataChange?: (data: ItemData, dirty: boolean) => void;
   /** A new item, not saved yet: its empty fields are not an incomplete item. */
   isNew?: boolean;
   /** The item has been published in some stage: its name-slugs no longer follow the name. */
@@ -48,6 +52,8 @@ export interface ItemFormProps {
   mode: ItemFormMode;
   /** False for users who cannot edit the schema (spec §6): the form stays read-only. */
   canEdit: boolean;
+  /** Why the form is read-only, when not for the user's rights (the toolbar's text). */
+  readOnlyReason?: string;
   /** Compare mode: the other version, shown on the left; `value` is shown on the right. */
   compareWith?: { label: string; data: ItemData };
   /** Heading of `value` in compare mode. */
@@ -100,11 +106,12 @@ function useSyncedState<T>(source: T, same: (a: T, b: T) => boolean = Object.is)
  * The form's data and the stored data it started from (`baseline`); new stored data replaces both
  * unless the user has changes.
  */
-function useItemDraft(schema: SchemaType, value: ItemData) {
+function useItemDraft({ schema, value, initialData, onDataChange }: ItemFormProps) {
   const [prepared, setPrepared] = useState(() => prepareItemData(schema, value));
   const [baseline, setBaseline] = useState<ItemData>(prepared.data);
-  const [data, setData] = useState<ItemData>(prepared.data);
+  const [data, setData] = useState<ItemData>(initialData ?? prepared.data);
   const dirty = !sameValue(baseline, data);
+  useEffect(() => onDataChange?.(data, dirty), [onDataChange, data, dirty]);
   if (useSyncedState(value, sameValue) && !dirty) {
     const next = prepareItemData(schema, value);
     setPrepared(next);
@@ -483,15 +490,23 @@ function useShownLocale(locales: FormLocales | undefined) {
   };
 }
 
+/** The name-slugs that no longer follow the name (stored ones, once published). */
+function useFixedSlugs(schema: SchemaType, baseline: ItemData, hasBeenPublished: boolean) {
+  return useMemo(
+    () => fixedNameSlugs(schema.fields, baseline, hasBeenPublished),
+    [schema.fields, baseline, hasBeenPublished],
+  );
+}
+
 /**
  * The item form (spec §2, §4, §5): view, edit and compare modes over a schema's fields. Edit offers
  * Save (only when dirty and valid, or when the schema allows saving with errors), Reset (only when
  * dirty) and Cancel (confirmed when there are unsaved changes); view offers Edit to those who may.
  */
 export function ItemForm(props: ItemFormProps) {
-  const { schema, value, canEdit, compareWith, onSave, onCancel, validateAsync } = props;
+  const { schema, canEdit, compareWith, onSave, onCancel, validateAsync } = props;
   const formId = useId();
-  const { prepared, baseline, setBaseline, data, setData, dirty } = useItemDraft(schema, value);
+  const { prepared, baseline, setBaseline, data, setData, dirty } = useItemDraft(props);
   const { mode, changeMode } = useItemFormMode(props);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -506,10 +521,7 @@ export function ItemForm(props: ItemFormProps) {
   const feedback = useShownErrors({ editing, errors, asyncErrors: validateAsync ? asyncErrors : undefined });
   const environment = useItemFieldEnvironment(props, prepared.loadedDefaults);
 
-  const fixedSlugs = useMemo(
-    () => fixedNameSlugs(schema.fields, baseline, props.hasBeenPublished === true),
-    [schema.fields, baseline, props.hasBeenPublished],
-  );
+  const fixedSlugs = useFixedSlugs(schema, baseline, props.hasBeenPublished === true);
 
   const handlePatch = (patch: Readonly<ItemData>, tag?: string) => {
     setData((previous) => patchDraft(schema, previous, patch, fixedSlugs, tag));
@@ -558,6 +570,7 @@ export function ItemForm(props: ItemFormProps) {
           schema={schema}
           mode={mode}
           canEdit={canEdit}
+          readOnlyReason={props.readOnlyReason}
           dirty={dirty}
           blocked={validation.blocked}
           showAllErrors={feedback.showAllErrors}

@@ -36,12 +36,12 @@ import { useItem } from './api/get-item';
 import { NEW_ITEM_ID } from './api/save-item';
 import { ApprovalsPanel } from './components/approvals-panel';
 import { CommentsPanel } from './components/comments-panel';
-import { ItemConflictAlert } from './components/conflict-alert';
 import { DomainDisabled } from './components/domain-unavailable';
 import { HistoryPanel } from './components/history-panel';
 import { ItemHeader } from './components/item-header';
-import { ItemLiveNotices } from './components/item-live-notices';
+import { ItemLiveForm } from './components/item-live-form';
 import { useItemLive } from './components/use-item-live';
+import { useUnsavedDraft } from './components/use-unsaved-draft';
 import { PublishingPanel } from './components/publishing-panel';
 import { formLocales, useItemFormEnvironment } from './components/use-item-form-environment';
 import { useItemSave } from './components/use-item-save';
@@ -269,16 +269,16 @@ function SchemaPanel({ workspace, item }: { workspace: Workspace; item: Item }) 
 
 function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { id: string }) {
   const item = useItem(workspace.id, schema.name, id);
-  const environment = useItemFormEnvironment(workspace);
   const isWide = useMediaQuery('(min-width: 62em)', true);
   const [isDrawerOpen, setDrawerOpen] = useState(false);
   const [formKey, setFormKey] = useState(0);
   const live = useItemLive(workspace.id, schema.name, id, item);
+  const draft = useUnsavedDraft(workspace.id, schema.name, id, live, item.data?.version);
   const { handleSave, conflict, clearConflict } = useItemSave(
     workspace.id,
     schema.name,
     id,
-    item.data?.version,
+    draft.baseVersion,
     (saved) => showToast({ color: 'teal', message: `Saved as version ${saved.version}` }),
   );
 
@@ -296,7 +296,15 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
     setFormKey((k) => k + 1);
   };
 
-  const side = <ItemSidePanel workspace={workspace} domain={domain.name} item={current} />;
+  // A deleted item keeps its last version on screen; nothing that acts on it is offered.
+  const isDeleted = live.deleted !== null;
+  const side = isDeleted ? (
+    <Text size="sm" c="dimmed">
+      This item was deleted.
+    </Text>
+  ) : (
+    <ItemSidePanel workspace={workspace} domain={domain.name} item={current} />
+  );
 
   return (
     <>
@@ -316,34 +324,25 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
                 Activity
               </Button>
             )}
-            <ItemActions workspace={workspace} domain={domain.name} item={current} />
+            {!isDeleted && <ItemActions workspace={workspace} domain={domain.name} item={current} />}
           </>
         }
       />
       <Grid gap="lg" align="flex-start">
         <Grid.Col span={isFullWidth ? 12 : { base: 12, md: 7, xl: 8 }}>
           <Stack gap="md">
-            <ItemLiveNotices
-              ws={workspace.id}
+            <ItemLiveForm
+              workspace={workspace}
               schema={schema}
               item={current}
               live={live}
+              draft={draft}
+              conflict={conflict}
+              formKey={formKey}
+              onSave={handleSave}
               onReload={() => void handleReload()}
             />
-            {conflict && <ItemConflictAlert onReload={() => void handleReload()} />}
-            <ItemForm
-              key={formKey}
-              schema={schema}
-              value={current.data}
-              hasBeenPublished={Object.keys(current.published).length > 0}
-              mode={live.mode}
-              onModeChange={live.handleModeChange}
-              canEdit={current.abilities.canEdit}
-              locales={formLocales(workspace, schema.name)}
-              onSave={handleSave}
-              {...environment}
-            />
-            <SchemaPanel workspace={workspace} item={current} />
+            {!isDeleted && <SchemaPanel workspace={workspace} item={current} />}
           </Stack>
         </Grid.Col>
         {isWide && (

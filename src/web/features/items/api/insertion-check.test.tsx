@@ -7,29 +7,12 @@ import { getSchema } from '@shared/schemas/catalogue';
 import { ItemForm } from '@web/components/item-form/item-form';
 import { byLabel, renderUi } from '@web/components/item-form/test-utils';
 import { click, waitFor } from '@web/test/render';
+import { testItem } from '@web/test/test-item';
 import { useItemFormEnvironment } from '../components/use-item-form-environment';
 import { createInsertionCheck } from './insertion-check';
 
-const item = (schema: string, id: string, data: Record<string, unknown>): Item => ({
-  id,
-  schema,
-  data: { name: id, ...data },
-  _references: {},
-  version: 1,
-  lastWrittenBy: 'u1',
-  lastWrittenByName: 'Ada',
-  lastWrittenAt: '2026-01-01T00:00:00.000Z',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  createdBy: 'u1',
-  hasErrors: false,
-  variation: null,
-  publishStatus: {},
-  published: {},
-  fullyApproved: true,
-  remainingApprovals: [],
-  approvedBy: [],
-  abilities: { canEdit: true, canPublish: true, canApprove: false },
-});
+const item = (schema: string, id: string, data: Record<string, unknown>): Item =>
+  testItem(schema, id, { name: id, ...data });
 
 const stored: Record<string, Item> = {
   early: item('copy', 'early', { text: 'x', startTime: '2025-07-03T00:00:00.000Z' }),

@@ -1,28 +1,10 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Item } from '@shared/api/items';
+import { testItem } from '@web/test/test-item';
 import { REFERENCE_SEARCH_LIMIT, createReferenceSearch } from './search-references';
 
-const item = (schema: string, id: string, name: string): Item => ({
-  id,
-  schema,
-  data: { name },
-  _references: {},
-  version: 1,
-  lastWrittenBy: 'u1',
-  lastWrittenByName: 'Ada',
-  lastWrittenAt: '2026-01-01T00:00:00.000Z',
-  createdAt: '2026-01-01T00:00:00.000Z',
-  createdBy: 'u1',
-  hasErrors: false,
-  variation: null,
-  publishStatus: {},
-  published: {},
-  fullyApproved: true,
-  remainingApprovals: [],
-  approvedBy: [],
-  abilities: { canEdit: true, canPublish: true, canApprove: false },
-});
+const item = (schema: string, id: string, name: string): Item => testItem(schema, id, { name });
 
 /** Answers each schema's list with the items the test gives; records the URLs asked. */
 function stubItemsApi(bySchema: Record<string, Item[]>) {

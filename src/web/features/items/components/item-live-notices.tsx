@@ -1,6 +1,13 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Text } from '@mantine/core';
-import { IconEye, IconGitCompare, IconLock, IconRefresh, IconUserExclamation } from '@tabler/icons-react';
+import {
+  IconEye,
+  IconGitCompare,
+  IconLock,
+  IconRefresh,
+  IconTrash,
+  IconUserExclamation,
+} from '@tabler/icons-react';
 import { LIVE_MESSAGES, type ItemLock } from '@shared/api/live';
 import type { Item } from '@shared/api/items';
 import type { SchemaType } from '@shared/schemas/types';
@@ -105,7 +112,7 @@ function BeingEditedNotice({
       <Group justify="space-between" gap="sm">
         <Text size="sm">
           {onTakeOver
-            ? `Taking over tells ${lock.name}; their unsaved changes stay in their browser.`
+            ? `Taking over tells ${lock.name}; their unsaved changes are kept in their browser.`
             : 'You are viewing the last saved version.'}
         </Text>
         {onTakeOver && (
@@ -125,7 +132,7 @@ function BeingEditedNotice({
   );
 }
 
-/** This tab's lock was taken over: the edits made here stay in the form, unsaved. */
+/** This tab's lock was taken over: the edits made here stay in the form, and are kept in the browser. */
 function TakenOverNotice({ name, onDismiss }: { name: string; onDismiss: () => void }) {
   return (
     <Alert
@@ -140,8 +147,28 @@ function TakenOverNotice({ name, onDismiss }: { name: string; onDismiss: () => v
       data-testid="taken-over"
     >
       <Text size="sm">
-        Your unsaved changes are still here in this browser. Copy what you need: saving now may be refused
-        once {name} saves.
+        Your unsaved changes stay in the form and are kept in this browser: opening the item again offers to
+        restore them. Saving now is refused once {name} saves.
+      </Text>
+    </Alert>
+  );
+}
+
+/** Another member deleted the item: what is shown stays, but nothing can be done with it any more. */
+function DeletedNotice({ change, editing }: { change: ChangedElsewhere; editing: boolean }) {
+  return (
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconTrash size={18} />}
+      title={LIVE_MESSAGES.deletedBy(change.name, formatDateTime(change.at))}
+      role="alert"
+      data-testid="item-deleted"
+    >
+      <Text size="sm">
+        {editing
+          ? 'Your unsaved changes stay in the form, but saving them cannot succeed: copy what you need.'
+          : 'This is its last version; it can no longer be edited, published or commented on.'}
       </Text>
     </Alert>
   );
@@ -163,6 +190,7 @@ export function ItemLiveNotices({
 }) {
   const { lock } = live;
   const offerTakeOver = item.abilities.canEdit && !live.isViewOnly;
+  if (live.deleted) return <DeletedNotice change={live.deleted} editing={live.editing} />;
   return (
     <>
       <PresenceAvatars

@@ -4,6 +4,7 @@ import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import type { Domain, SchemaType } from '@shared/schemas/types';
 import { NotFoundPage } from '@web/components/not-found-page';
+import { useTellPresence } from '@web/lib/live';
 import { useItem } from '../api/get-item';
 import { useItemRoute } from '../use-item-route';
 import { DomainDisabled } from './domain-unavailable';
@@ -14,6 +15,12 @@ export interface ItemScreenContext {
   domain: Domain;
   schema: SchemaType;
   item: Item;
+}
+
+/** Members on the item's screen see who is on its other screens too. */
+function ItemPresence({ ws, item }: { ws: string; item: Item }) {
+  useTellPresence(ws, { item: { schema: item.schema, id: item.id }, field: null });
+  return null;
 }
 
 /** The frame of the screens about one item (change log, approvals, publish, unpublish, delete). */
@@ -35,6 +42,7 @@ export function ItemSubScreen({
   const context = { workspace: route.workspace, domain: route.domain, schema: route.schema, item: item.data };
   return (
     <Box maw={maxWidth}>
+      <ItemPresence ws={route.ws} item={item.data} />
       <ItemHeader {...context} section={section} />
       {children(context)}
     </Box>

@@ -5,6 +5,7 @@ import type { ItemFormMode } from '@web/components/item-form/item-form';
 import { useLiveEvents, useTellPresence } from '@web/lib/live';
 import { useItemLock } from './use-item-lock';
 
+/** Who wrote the item elsewhere, and when. */
 export interface ChangedElsewhere {
   name: string;
   at: string;
@@ -33,6 +34,7 @@ function useEditedField(editing: boolean) {
 export function useItemLive(ws: string, schema: string, id: string, item: UseQueryResult<Item>) {
   const [mode, setMode] = useState<ItemFormMode>('view');
   const [changedElsewhere, setChangedElsewhere] = useState<ChangedElsewhere | null>(null);
+  const [deleted, setDeleted] = useState<ChangedElsewhere | null>(null);
   const [isViewOnly, setViewOnly] = useState(false);
   const editing = mode === 'edit';
   const lock = useItemLock(ws, schema, id, editing);
@@ -42,28 +44,42 @@ export function useItemLive(ws: string, schema: string, id: string, item: UseQue
   useLiveEvents({
     item: (event) => {
       if (event.schema !== schema || event.id !== id) return;
+      // Deleted: nothing to refetch; the screen says so and keeps what it shows (and the user's edits).
+      if (event.version === null) return setDeleted({ name: event.actor.name, at: event.at });
       const shown = item.data?.version ?? 0;
       if (event.version !== null && event.version <= shown) return;
       if (editing) setChangedElsewhere({ name: event.actor.name, at: event.at });
       else void item.refetch();
     },
     reset: () => {
-      if (!editing) void item.refetch();
+      if (!editing && !deleted) void item.refetch();
     },
   });
 
-  const handleModeChange = (next: ItemFormMode) => {
-    setMode(next);
-    if (next !== 'edit') return setChangedElsewhere(null);
+  /** Edit mode, with the lock; answers false (back in view mode) when another editor holds it. */
+  const edit = async () => {
+    setMode('edit');
     setViewOnly(false);
-    void lock.take().then((taken) => !taken && setMode('view'));
+    const taken = await lock.take();
+    if (!taken) setMode('view');
+    return taken;
+  };
+
+  const handleModeChange = (next: ItemFormMode) => {
+    if (next === 'edit') return void edit();
+    setMode(next);
+    setChangedElsewhere(null);
   };
 
   return {
     mode,
     editing,
+    edit,
     handleModeChange,
     changedElsewhere,
+    deleted,
+    /** Editing, but another tab now holds the lock (taken over, or taken after it lapsed). */
+    lockLost: editing && (lock.takenOverBy !== null || lock.heldByOther !== null),
     lock,
     isViewOnly,
     viewOnly: () => setViewOnly(true),
