@@ -105,6 +105,13 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
   );
   await french.context.close();
 
+  // Settings › Users names the limit beside the member's role.
+  await page.goto(`/${ws}/_settings/users`);
+  await expect(
+    page.getByTestId(`member-${french.email}`).getByText('French editor (fr-FR only)'),
+  ).toBeVisible();
+  await shot(page, 'locales-users-role-limit');
+
   // The list finds the posts still missing French values.
   await seedItem(page.request, ws, 'blog-post', {
     name: 'Untranslated',
@@ -169,8 +176,11 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
   // Removing a locale asks first.
   await page.goto(`/${ws}/_settings/locales`);
   await page.getByRole('button', { name: 'Remove fr-FR' }).click();
-  await page.getByRole('button', { name: 'Save locales' }).click();
-  await expect(page.getByRole('dialog', { name: 'Remove fr-FR?' })).toBeVisible();
+  // Confirm dialogs need Mantine's modals, loaded after the screen: a click before they are in is lost.
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Save locales' }).click();
+    await expect(page.getByRole('dialog', { name: 'Remove fr-FR?' })).toBeVisible({ timeout: 2000 });
+  }).toPass();
   await shot(page, 'locales-remove-confirm');
   await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByText('Locales saved')).toBeVisible();

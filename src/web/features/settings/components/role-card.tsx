@@ -13,6 +13,7 @@ import {
 import { IconTrash } from '@tabler/icons-react';
 import { localeName } from '@shared/locales/locales';
 import type { Role } from '@shared/permissions/permissions';
+import { localeLimitLabel } from '../role-label';
 
 const LISTS = [
   { key: 'canEdit', label: 'Can edit', description: 'Create and change items of these types' },
@@ -23,9 +24,6 @@ const LISTS = [
     description: 'Items of these types need this role’s approval',
   },
 ] as const;
-
-/** How a role's locale limit reads: 'fr-FR only', 'fr-FR, fr-CA only'. */
-const localeLimitLabel = (tags: readonly string[]) => `${tags.join(', ')} only`;
 
 /**
  * The locales a role may be limited to: the workspace's, and any it still holds of a locale since
