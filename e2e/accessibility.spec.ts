@@ -3,6 +3,7 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import {
   BASE_URL,
   PASSWORD,
+  FRENCH_EDITOR,
   SAME_ORIGIN,
   acceptCookies,
   patchBasics,
@@ -457,6 +458,48 @@ test('dialogs have no serious or critical axe violations', async ({ page }) => {
   await page.getByRole('button', { name: 'Import', exact: true }).first().click();
   await expect(page.getByRole('dialog', { name: 'Import customer data' })).toBeVisible();
   await audit.check('customer import dialog');
+  audit.expectClean();
+});
+
+test('locale screens have no serious or critical axe violations', async ({ page }) => {
+  test.setTimeout(180_000);
+  await seedVerifiedUser(page.request, 'a11y-locales');
+  const { id: ws } = await seedWorkspace(page.request, `Locales a11y ${Date.now().toString(36)}`, {
+    basics: { locales: { tags: ['en-US', 'fr-FR'], default: 'en-US', fallback: { 'fr-FR': 'en-US' } } },
+    roles: { french: { ...FRENCH_EDITOR, locales: ['fr-FR'] } },
+  });
+  const post = await seedItem(page.request, ws, 'blog-post', {
+    name: 'Good morning',
+    slug: 'good-morning',
+    body: '<p>Morning</p>',
+    _locales: { 'fr-FR': { name: 'Bonjour' } },
+  });
+  const audit = new Audit(page);
+
+  await audit.visit(`/${ws}/_settings/roles`, heading('Roles'), 'roles with locales');
+  await expect(page.getByText('fr-FR only')).toBeVisible();
+  // The keyboard opens the list: focus, then the down arrow.
+  await page.getByTestId('role-french').getByLabel('Locales', { exact: true }).focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('option', { name: /en-US/ })).toBeVisible();
+  await audit.check('roles with the locales list open');
+  await page.keyboard.press('Escape');
+
+  await audit.visit(
+    `/${ws}/blogging/blog-post/${post.id}`,
+    (p) => p.getByTestId('locale-bar'),
+    'item locale bar (view)',
+  );
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.getByRole('combobox', { name: 'Locale' }).selectOption('fr-FR');
+  await page.getByRole('switch', { name: 'Side by side with en-US' }).check();
+  await expect(page.getByRole('textbox', { name: 'Title (fr-FR)' })).toBeVisible();
+  await audit.check('item in fr-FR, side by side (edit)');
+
+  await audit.visit(`/${ws}/blogging/blog-post`, heading(/Blog Posts/), 'list with locales');
+  await page.getByRole('combobox', { name: 'Translations' }).selectOption('fr-FR');
+  await expect(page.getByText('Good morning')).toBeVisible();
+  await audit.check('list missing fr-FR');
   audit.expectClean();
 });
 

@@ -126,17 +126,22 @@ export async function signInApi(request: APIRequestContext, email: string, passw
 export async function seedWorkspace(
   request: APIRequestContext,
   name: string,
-  { done = true, roles }: { done?: boolean; roles?: Record<string, unknown> } = {},
+  {
+    done = true,
+    roles,
+    basics,
+  }: { done?: boolean; roles?: Record<string, unknown>; basics?: Record<string, unknown> } = {},
 ) {
   const res = await request.post('/api/v1/workspaces', { headers: SAME_ORIGIN, data: { name } });
   expect(res.status(), await res.text()).toBe(201);
   let workspace = (await res.json()) as { id: string; version: number; roles: Record<string, unknown> };
-  if (done || roles) {
+  if (done || roles || basics) {
     const patch = await request.patch(`/api/v1/workspaces/${workspace.id}`, {
       headers: SAME_ORIGIN,
       data: {
         ...(done ? { oobe: { done: true } } : {}),
         ...(roles ? { roles: { ...workspace.roles, ...roles } } : {}),
+        ...(basics ? { basics } : {}),
         baseVersion: workspace.version,
       },
     });
@@ -185,6 +190,14 @@ export async function seedMember(
   expect(res.status(), await res.text()).toBe(200);
   return { context, page, email, name, id: user.id };
 }
+
+/** A role editing blog posts, for the locale tests to limit to French. */
+export const FRENCH_EDITOR = {
+  name: 'French editor',
+  canEdit: ['blog-post'],
+  canPublish: [],
+  mustApprove: [],
+};
 
 /** Sets a workspace's basics (domains, stages) through the API. */
 export async function patchBasics(

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import {
+  FRENCH_EDITOR,
   SAME_ORIGIN,
   acceptCookies,
   seedItem,
@@ -18,15 +19,7 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
   test.setTimeout(120_000);
   await seedVerifiedUser(page.request, 'locales');
   const workspace = await seedWorkspace(page.request, `Locales ${Date.now().toString(36)}`, {
-    roles: {
-      french: {
-        name: 'French editor',
-        canEdit: ['blog-post'],
-        canPublish: [],
-        mustApprove: [],
-        locales: ['fr-FR'],
-      },
-    },
+    roles: { french: FRENCH_EDITOR },
   });
   const ws = workspace.id;
   const post = await seedItem(page.request, ws, 'blog-post', {
@@ -57,6 +50,24 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
     default: 'en-US',
     fallback: { 'fr-FR': 'en-US' },
   });
+
+  // Settings › Roles: the French editor is limited to fr-FR.
+  await page.goto(`/${ws}/_settings/roles`);
+  const role = page.getByTestId('role-french');
+  const roleLocales = role.getByLabel('Locales', { exact: true });
+  await expect(roleLocales).toHaveAttribute('placeholder', 'All locales');
+  await roleLocales.click();
+  await page.getByRole('option', { name: 'fr-FR · French (France)' }).click();
+  await page.keyboard.press('Escape');
+  await expect(role.getByText('fr-FR only')).toBeVisible();
+  await shot(page, 'locales-role-limit');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'locales-role-limit-phone');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('button', { name: 'Save roles' }).click();
+  await expect(page.getByText('Roles saved')).toBeVisible();
+  const withRole = await (await page.request.get(`/api/v1/workspaces/${ws}`)).json();
+  expect(withRole.roles.french.locales).toEqual(['fr-FR']);
 
   // The French editor opens the post in French and translates it beside the English.
   const french = await seedMember(browser, page.request, ws, 'Fran French', ['french']);
@@ -93,6 +104,13 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
     'You do not have permission to edit en-US values of Blog Posts',
   );
   await french.context.close();
+
+  // Settings › Users names the limit beside the member's role.
+  await page.goto(`/${ws}/_settings/users`);
+  await expect(
+    page.getByTestId(`member-${french.email}`).getByText('French editor (fr-FR only)'),
+  ).toBeVisible();
+  await shot(page, 'locales-users-role-limit');
 
   // The list finds the posts still missing French values.
   await seedItem(page.request, ws, 'blog-post', {
@@ -158,8 +176,11 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
   // Removing a locale asks first.
   await page.goto(`/${ws}/_settings/locales`);
   await page.getByRole('button', { name: 'Remove fr-FR' }).click();
-  await page.getByRole('button', { name: 'Save locales' }).click();
-  await expect(page.getByRole('dialog', { name: 'Remove fr-FR?' })).toBeVisible();
+  // Confirm dialogs need Mantine's modals, loaded after the screen: a click before they are in is lost.
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Save locales' }).click();
+    await expect(page.getByRole('dialog', { name: 'Remove fr-FR?' })).toBeVisible({ timeout: 2000 });
+  }).toPass();
   await shot(page, 'locales-remove-confirm');
   await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByText('Locales saved')).toBeVisible();

@@ -1,5 +1,6 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Item } from '@shared/api/items';
+import type { LocaleSettings } from '@shared/locales/locales';
 import type { Role, Roles } from '@shared/permissions/permissions';
 import type { TestApp } from '../helpers/test-app';
 import { newUserInput, verifiedUser, type TestUser } from './users';
@@ -55,11 +56,21 @@ export interface Team {
 export async function teamWorkspace(
   t: TestApp,
   manager: TestUser,
-  options: { name: string; domains?: string[]; roles: Roles; people: Record<string, string[]> },
+  options: {
+    name: string;
+    domains?: string[];
+    locales?: LocaleSettings;
+    roles: Roles;
+    people: Record<string, string[]>;
+  },
 ): Promise<Team> {
   const ws = await createWorkspace(t.app, manager, options.name);
   const patched = await patchWorkspace(t.app, manager, ws.id, {
-    basics: { domains: options.domains ?? ['blogging'], stages: ['Live', 'Staging'] },
+    basics: {
+      domains: options.domains ?? ['blogging'],
+      stages: ['Live', 'Staging'],
+      ...(options.locales ? { locales: options.locales } : {}),
+    },
     roles: { ...ws.roles, ...options.roles },
   });
   if (patched.statusCode !== 200) throw new Error(`patch workspace failed: ${patched.body}`);

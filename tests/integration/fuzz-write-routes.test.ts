@@ -44,7 +44,11 @@ beforeAll(async () => {
   manager = await verifiedUser(t, { name: 'Fuzz Manager' });
   const ws = (await createWorkspace(t.app, manager, 'Fuzz')).id;
   await patchWorkspace(t.app, manager, ws, {
-    basics: { domains: ['blogging', 'marketing', 'assets', 'admin'], stages: ['Live', 'Staging'] },
+    basics: {
+      domains: ['blogging', 'marketing', 'assets', 'admin'],
+      stages: ['Live', 'Staging'],
+      locales: { tags: ['en-US', 'fr-FR'], default: 'en-US', fallback: { 'fr-FR': 'en-US' } },
+    },
   });
   const file = await uploadImage(t, manager, ws, await makeImage());
   const post = await createItem(t, manager, ws, 'blog-post', blogPostData({ coverImage: file }));
@@ -101,9 +105,16 @@ const jsonValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => 
     { depthSize: 'small', withCrossShrink: true },
     jsonLeaf,
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(nastyString, fc.constantFrom('data', 'name', 'roles', 'basics')), tie('value'), {
-      maxKeys: 4,
-    }),
+    fc.dictionary(
+      fc.oneof(
+        nastyString,
+        fc.constantFrom('data', 'name', 'roles', 'basics', 'locales', '_locales', 'fr-FR'),
+      ),
+      tie('value'),
+      {
+        maxKeys: 4,
+      },
+    ),
   ),
 })).value;
 const nested = (open: string, close: string, depth: number) => open.repeat(depth) + '1' + close.repeat(depth);
@@ -122,6 +133,7 @@ const bodyText = fc.oneof(
         'connection',
         'criteria',
         'excerpt',
+        '_locales',
       ),
       jsonValue,
     )
@@ -215,6 +227,11 @@ it('every write route survives the classic attacks', async () => {
     '{"__proto__":{"admin":true}}',
     '{"constructor":{"prototype":{"admin":true}}}',
     '{"roles":["constructor"],"name":"constructor","stages":["constructor"]}',
+    '{"basics":{"locales":{"tags":["en-US","constructor"],"default":"prototype","fallback":{"constructor":"en-US"},"fields":{"constructor":{"toString":{"requiredIn":["prototype"]}}}}}}',
+    `{"basics":{"locales":{"tags":${JSON.stringify(Array.from({ length: 10_000 }, (_, i) => `en-${i}`))},"default":"en-0","fallback":{}}}}`,
+    '{"roles":{"fr":{"name":"fr","canEdit":[],"canPublish":[],"mustApprove":[],"locales":["constructor","de-DE","fr-FR"]}}}',
+    '{"data":{"_locales":{"constructor":{"name":"x"},"prototype":{},"toString":null}}}',
+    '{"data":{"_locales":{"fr-FR":{"constructor":"x","toString":{}}}}}',
   ];
   for (const route of routes) {
     const url = route.url.replace(/:(\w+)/g, (_, name: string) => (known[name] ?? ['x'])[0]);

@@ -1,5 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { MAX_BODY_DEPTH, UNSAFE_KEY_MESSAGE, UNSAFE_TEXT_MESSAGE } from '@server/http/input-guard';
+import {
+  MAX_BODY_DEPTH,
+  POISONED_BODY_MESSAGE,
+  UNSAFE_KEY_MESSAGE,
+  UNSAFE_TEXT_MESSAGE,
+} from '@server/http/input-guard';
 import { ITEM_MESSAGES } from '@shared/api/items';
 import { LIMIT_MESSAGES } from '@shared/validation/value-limits';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -303,6 +308,28 @@ describe('malformed requests', () => {
       });
       expect({ body, status: res.statusCode }).toEqual({ body, status: 400 });
     }
+  });
+
+  it('says a body holding __proto__ or constructor.prototype is refused for that, and other bad JSON for what it is', async () => {
+    // Broke: a __proto__ key answered "Body is not valid JSON", which it is.
+    const url = `/api/v1/workspaces/${ws}`;
+    for (const body of [
+      '{"__proto__":{"admin":true}}',
+      '{"basics":{"name":"x","__proto__":{"admin":true}}}',
+      '{"constructor":{"prototype":{"admin":true}}}',
+    ]) {
+      expect(errorOf(await rawJson('PATCH', url, body, manager))).toMatchObject({
+        status: 400,
+        message: POISONED_BODY_MESSAGE,
+      });
+    }
+    expect(errorOf(await rawJson('PATCH', url, '{"__proto__":', manager))).toMatchObject({
+      status: 400,
+      message: "Body is not valid JSON but content-type is set to 'application/json'",
+    });
+    expect(errorOf(await rawJson('PATCH', url, '{"constructor":{"name":"x"}}', manager)).message).not.toBe(
+      POISONED_BODY_MESSAGE,
+    );
   });
 
   it('answers PATCH of a member with {} with 400', async () => {

@@ -12,6 +12,8 @@ export const MAX_BODY_DEPTH = 64;
 
 export const UNSAFE_TEXT_MESSAGE = 'Text must not contain NUL characters or unpaired surrogates';
 export const UNSAFE_KEY_MESSAGE = 'Field names must not contain NUL characters or unpaired surrogates';
+export const POISONED_BODY_MESSAGE =
+  'The request body must not hold a "__proto__" key, nor a "constructor" key holding "prototype"';
 
 /** NUL, a high surrogate without its low half, or a low surrogate without its high half. */
 const UNSAFE_TEXT = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -96,15 +98,31 @@ export function refuseUnsafeText(value: unknown, root = '') {
   if (found) throw badRequest(`${found.path}: ${found.message}`);
 }
 
-/** Parses bodies of `contentType` as JSON, refusing ones nested deeper than MAX_BODY_DEPTH. */
+function isJson(text: string) {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Parses bodies of `contentType` as JSON, refusing ones nested deeper than MAX_BODY_DEPTH and ones
+ * holding keys that would reach an object's prototype (Fastify's parser calls those "not valid JSON").
+ */
 export function parseJsonAs(app: FastifyInstance, contentType: string) {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser(contentType, { parseAs: 'string' }, (request, body, done) => {
-    if (jsonDepthExceeds(body as string, MAX_BODY_DEPTH)) {
+    const text = body as string;
+    if (jsonDepthExceeds(text, MAX_BODY_DEPTH)) {
       done(badRequest(`The request body nests deeper than ${MAX_BODY_DEPTH} levels`), undefined);
       return;
     }
-    parseJson(request, body as string, done);
+    parseJson(request, text, (error, parsed) => {
+      if (error && text.length > 0 && isJson(text)) done(badRequest(POISONED_BODY_MESSAGE), undefined);
+      else done(error, parsed);
+    });
   });
 }
 

@@ -1,6 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Basics } from '@shared/api/workspaces';
-import { localeMessages, localeSettingsError } from '@shared/locales/locales';
+import { localeMessages, localeSettingsError, type LocaleSettings } from '@shared/locales/locales';
+import { ownValue } from '@shared/text/reserved-names';
+import type { Roles } from '@shared/permissions/permissions';
 import { getSchema } from '@shared/schemas/catalogue';
 import type { Db } from '../db/client';
 import { items } from '../db/schema';
@@ -43,5 +45,20 @@ export async function checkLocaleChange(
   if (unconfirmed.length > 0) throw badRequest(localeMessages.removalNeedsConfirmation(unconfirmed));
   if (before.default !== settings.default && (await hasItems(db, workspaceId))) {
     throw badRequest(`basics.locales: ${localeMessages.defaultChanged}`);
+  }
+}
+
+/**
+ * Each role's locales are the workspace's (400 naming the first that is not). A locale since removed
+ * that the role already held may stay, so that its other changes can be saved: it grants nothing.
+ */
+export function checkRoleLocales(roles: Roles, stored: Roles, settings: LocaleSettings | undefined) {
+  for (const [id, role] of Object.entries(roles)) {
+    const held = ownValue(stored, id)?.locales ?? [];
+    for (const tag of role.locales ?? []) {
+      if (settings?.tags.includes(tag) || held.includes(tag)) continue;
+      const message = settings ? localeMessages.notListed(tag) : localeMessages.noLocales;
+      throw badRequest(`roles.${id}.locales: ${message}`);
+    }
   }
 }

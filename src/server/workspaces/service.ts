@@ -12,7 +12,7 @@ import { badRequest, conflict } from '../http/errors';
 import { insertMember, trimRolesOfMembers } from './members-repository';
 import { joinInvitedWorkspaces } from './members-service';
 import { requireManager, requireVerifiedUser, type WorkspaceAccess } from './access';
-import { checkLocaleChange } from './locales';
+import { checkLocaleChange, checkRoleLocales } from './locales';
 import * as repo from './repository';
 
 /** First path segments the app's own routes use: a workspace id must not shadow them. */
@@ -126,6 +126,7 @@ export async function updateWorkspace(ctx: AppContext, access: WorkspaceAccess, 
   const basics = body.basics ? checkBasics(current.basics, body.basics) : undefined;
   const roles = body.roles ? trimRoles(body.roles, allSchemaNames()) : undefined;
   if (basics) await checkLocaleChange(ctx.db, current.id, current.basics, basics, body.confirmRemoveLocales);
+  if (roles) checkRoleLocales(roles, current.roles, (basics ?? current.basics).locales);
   const localesChanged =
     basics !== undefined && JSON.stringify(basics.locales) !== JSON.stringify(current.basics.locales);
   return ctx.db.transaction(async (tx) => {

@@ -18,7 +18,9 @@ const RoleSchema = z.object({
     .array(z.string().max(35))
     .max(50)
     .optional()
-    .describe('When set, members holding only this role edit only these locales’ values'),
+    .describe(
+      'When set, members holding only this role edit only these locales’ values; each one of the workspace’s locales',
+    ),
 });
 const RoleId = z
   .string()

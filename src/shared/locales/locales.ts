@@ -14,21 +14,26 @@ const LOCALIZABLE_TYPES: readonly FieldType[] = ['text', 'rich-text', 'name-slug
 
 const Tag = z.string().max(35);
 
+/** A record of at most `max` entries: a map's size is not bounded by its keys' and values' schemas. */
+const atMost = <T extends z.ZodRecord>(record: T, max: number) =>
+  record.refine((value) => Object.keys(value).length <= max, { error: `At most ${max} entries` });
+
 export const LocaleSettings = z.object({
   tags: z.array(Tag).min(1, { error: 'A workspace with locales needs at least one' }).max(50),
   default: Tag,
   /** Each locale's next locale to read when it has no value: fr-CA → fr-FR → en-US is two entries. */
-  fallback: z.record(Tag, Tag),
+  fallback: atMost(z.record(Tag, Tag), 50),
   /**
    * Per schema, the fields localised in this workspace (overriding the schema's own `localized` flags)
    * and, per field, the other locales in which it is required too.
    */
-  fields: z
-    .record(
+  fields: atMost(
+    z.record(
       z.string().max(100),
-      z.record(z.string().max(100), z.object({ requiredIn: z.array(Tag).max(50) })),
-    )
-    .optional(),
+      atMost(z.record(z.string().max(100), z.object({ requiredIn: z.array(Tag).max(50) })), 500),
+    ),
+    500,
+  ).optional(),
 });
 export type LocaleSettings = z.infer<typeof LocaleSettings>;
 
@@ -85,6 +90,8 @@ export const localeMessages = {
   unknownTag: (tag: string) => `Unknown locale "${tag}": use a BCP 47 tag such as fr-FR`,
   twice: (tag: string) => `Locale ${tag} is listed twice`,
   defaultNotListed: (tag: string) => `The default locale ${tag} must be one of the workspace's locales`,
+  notListed: (tag: string) => `${tag} is not one of the workspace's locales`,
+  noLocales: 'This workspace has no locales: add them in Settings › Locales first',
   fallbackUnknown: (from: string, to: string) =>
     `${from} cannot fall back to ${to}: not one of the workspace's locales`,
   fallbackSelf: (tag: string) => `${tag} cannot fall back to itself`,
@@ -120,9 +127,7 @@ export function localeSettingsError(
   if (!seen.has(settings.default)) return localeMessages.defaultNotListed(settings.default);
   for (const [from, to] of Object.entries(settings.fallback)) {
     if (!seen.has(from))
-      return isKnownLocale(from)
-        ? localeMessages.fallbackUnknown(from, from)
-        : localeMessages.unknownTag(from);
+      return isKnownLocale(from) ? localeMessages.notListed(from) : localeMessages.unknownTag(from);
     if (!seen.has(to)) return localeMessages.fallbackUnknown(from, to);
     if (from === to) return localeMessages.fallbackSelf(from);
   }

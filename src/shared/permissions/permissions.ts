@@ -123,6 +123,7 @@ export function trimRoles(roles: Roles, existingSchemas: readonly string[]): Rol
         canEdit: keep(role.canEdit),
         canPublish: keep(role.canPublish),
         mustApprove: keep(role.mustApprove),
+        ...(role.locales ? { locales: [...new Set(role.locales)] } : {}),
       },
     ]),
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isLocalized, LOCALES_KEY } from '../locales/locales';
+import { isKnownLocale, isLocalized, localeMessages, LOCALES_KEY } from '../locales/locales';
 import type { FieldDef, SchemaType, VariationDef } from './types';
 import { timezoneKey, VARIATION_KEY } from './types';
 import {
@@ -108,12 +108,18 @@ function combinationRowSchema(schema?: SchemaType) {
 
 /**
  * The other locales' values of localised fields: `{ 'fr-FR': { name, … } }`. Values of a locale the
- * workspace no longer has are dropped on save (earlier versions keep them).
+ * workspace no longer has are dropped on save (earlier versions keep them); a key that is no locale at
+ * all (`constructor`, `fr-fr`) is refused.
  */
 function localesSchema(schema: SchemaType, tags: readonly string[]) {
   const values = strictObject(fieldsShape(schema.fields.filter(isLocalized), schema), 'locale values');
   return z
     .record(z.string().max(35), values)
+    .superRefine((byTag, ctx) => {
+      for (const tag of Object.keys(byTag))
+        if (!isKnownLocale(tag))
+          ctx.addIssue({ code: 'custom', message: localeMessages.unknownTag(tag), path: [tag] });
+    })
     .transform((byTag) => Object.fromEntries(Object.entries(byTag).filter(([tag]) => tags.includes(tag))))
     .nullable()
     .optional();

@@ -5,6 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { User } from '@shared/api/auth';
 import type { Workspace } from '@shared/api/workspaces';
 import { findByText, render, waitFor } from '@web/test/render';
+import { makeWorkspace } from '@web/test/workspace';
 import { AppProviders } from './providers';
 import { forgetLocation } from './guard-actions';
 import { createRoutes } from './router';
@@ -12,30 +13,6 @@ import { createRoutes } from './router';
 type Handler = (body: unknown) => [number, unknown?];
 
 const verified: User = { id: 'u1', name: 'Ada Lovelace', email: 'ada@example.com', emailVerified: true };
-
-const makeWorkspace = (overrides: Partial<Workspace> = {}): Workspace => ({
-  id: 'acme',
-  name: 'Acme',
-  basics: {
-    name: 'Acme',
-    domains: ['blogging'],
-    stages: ['Live'],
-    timezones: ['America/New_York'],
-    dateFormat: 'relative',
-  },
-  roles: { admin: { name: 'Admin', canEdit: ['blog-post'], canPublish: ['blog-post'], mustApprove: [] } },
-  oobe: { done: true },
-  subscription: { plan: 'free' },
-  version: 1,
-  __permissions: {
-    canEdit: ['blog-post'],
-    canPublish: ['blog-post'],
-    canApprove: [],
-    canManageWorkspace: true,
-    roles: ['admin'],
-  },
-  ...overrides,
-});
 
 let routes: Record<string, Handler>;
 let calls: { method: string; path: string; body: unknown }[];

@@ -110,6 +110,7 @@ export default function RolesRoute() {
             id={id}
             role={draft[id]}
             schemaOptions={options}
+            workspaceLocales={workspace.basics.locales?.tags}
             onChange={(patch) => setRole(id, patch)}
             onDelete={() => handleDelete(id)}
           />

@@ -31,13 +31,14 @@ import { useInviteMember } from './api/invite-member';
 import { useMembers } from './api/get-members';
 import { useRevokeInvitation } from './api/revoke-invitation';
 import { useUpdateMember, type MemberPatch } from './api/update-member';
+import { roleLabel } from './role-label';
 import { showToast } from '@web/lib/toast';
 
 /** What a member without roles may do: only roles grant editing, publishing and approving (spec §6). */
 const VIEW_ONLY_NOTICE = 'With no role they will only see content, not edit, publish or approve it.';
 
 const roleOptions = (workspace: Workspace) =>
-  Object.entries(workspace.roles).map(([id, role]) => ({ value: id, label: role.name }));
+  Object.entries(workspace.roles).map(([id, role]) => ({ value: id, label: roleLabel(role) }));
 
 /** /{workspace}/_settings/users: invite by email with roles, manage members, revoke invitations. */
 export default function UsersRoute() {

@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Badge,
   Card,
   Group,
   MultiSelect,
@@ -10,7 +11,9 @@ import {
   type ComboboxData,
 } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
+import { localeName } from '@shared/locales/locales';
 import type { Role } from '@shared/permissions/permissions';
+import { localeLimitLabel } from '../role-label';
 
 const LISTS = [
   { key: 'canEdit', label: 'Can edit', description: 'Create and change items of these types' },
@@ -22,20 +25,39 @@ const LISTS = [
   },
 ] as const;
 
-/** One role being edited: its name, its id, Delete, and the schemas it can edit, publish and must approve. */
+/**
+ * The locales a role may be limited to: the workspace's, and any it still holds of a locale since
+ * removed (kept, so that it can be taken off).
+ */
+function localeOptions(workspaceLocales: readonly string[], held: readonly string[]) {
+  const removed = held.filter((tag) => !workspaceLocales.includes(tag));
+  return [
+    ...workspaceLocales.map((tag) => ({ value: tag, label: `${tag} · ${localeName(tag)}` })),
+    ...removed.map((tag) => ({ value: tag, label: `${tag} · removed from the workspace` })),
+  ];
+}
+
+/**
+ * One role being edited: its name, its id, Delete, the schemas it can edit, publish and must approve
+ * and, in a workspace with locales, the locales it is limited to.
+ */
 export function RoleCard({
   id,
   role,
   schemaOptions,
+  workspaceLocales,
   onChange,
   onDelete,
 }: {
   id: string;
   role: Role;
   schemaOptions: ComboboxData;
+  /** The workspace's locales; undefined when it has none. */
+  workspaceLocales?: readonly string[];
   onChange: (patch: Partial<Role>) => void;
   onDelete: () => void;
 }) {
+  const limitedTo = role.locales ?? [];
   return (
     <Card p="lg" data-testid={`role-${id}`}>
       <Stack gap="md">
@@ -47,6 +69,11 @@ export function RoleCard({
             error={role.name.trim() ? undefined : 'Role name is required'}
             style={{ flex: 1 }}
           />
+          {limitedTo.length > 0 && (
+            <Badge variant="light" tt="none" mb={8} style={{ flexShrink: 0 }}>
+              {localeLimitLabel(limitedTo)}
+            </Badge>
+          )}
           <Text size="xs" c="dimmed" ff="monospace" pb={10} visibleFrom="sm">
             {id}
           </Text>
@@ -77,6 +104,19 @@ export function RoleCard({
             hidePickedOptions
           />
         ))}
+        {workspaceLocales && (
+          <MultiSelect
+            label="Locales"
+            description="Members holding only this role edit only these locales’ values; none chosen: all locales"
+            data={localeOptions(workspaceLocales, limitedTo)}
+            value={limitedTo}
+            onChange={(value) => onChange({ locales: value.length ? value : undefined })}
+            placeholder={limitedTo.length ? undefined : 'All locales'}
+            clearable
+            clearButtonProps={{ 'aria-label': 'All locales: clear the limit' }}
+            hidePickedOptions
+          />
+        )}
       </Stack>
     </Card>
   );
