@@ -20,6 +20,20 @@ function storedTags(data: Data): string[] {
   return Object.keys(all).filter((tag) => tag !== '__proto__');
 }
 
+/**
+ * The locales to show versions in: the default, the workspace's others, then any locale only the
+ * versions still hold values for (removed from the workspace since), in alphabetical order.
+ */
+export function versionLocales(
+  locales: NonNullable<SchemaType['locales']>,
+  versions: readonly Data[],
+): string[] {
+  const removed = [...new Set(versions.flatMap(storedTags))]
+    .filter((tag) => tag !== locales.default && !locales.others.includes(tag))
+    .sort();
+  return [locales.default, ...locales.others, ...removed];
+}
+
 /** A locale's own value: an empty one is no value (the locale falls back). */
 const ownValue = (data: Data, key: string, tag: string, defaultTag: string) => {
   const value = valueIn(data, key, tag, defaultTag);
@@ -35,11 +49,8 @@ const ownValue = (data: Data, key: string, tag: string, defaultTag: string) => {
 export function localeChanges(schema: LocalizedSchema, before: Data, after: Data): LocaleChanges {
   const localized = schema.fields.filter(isLocalized);
   const shared = schema.fields.filter((field) => !isLocalized(field));
-  const { default: defaultTag, others } = schema.locales;
-  const removed = [...new Set([...storedTags(before), ...storedTags(after)])]
-    .filter((tag) => tag !== defaultTag && !others.includes(tag))
-    .sort();
-  const locales = [defaultTag, ...others, ...removed].filter((tag) =>
+  const defaultTag = schema.locales.default;
+  const locales = versionLocales(schema.locales, [before, after]).filter((tag) =>
     localized.some(
       (field) =>
         !sameValue(ownValue(before, field.key, tag, defaultTag), ownValue(after, field.key, tag, defaultTag)),

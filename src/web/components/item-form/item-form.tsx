@@ -79,6 +79,10 @@ export interface ItemFormProps {
    * offers a locale switcher and a side-by-side view.
    */
   locales?: FormLocales;
+  /** The locale shown first (the default, or a locale-limited editor's first, when missing or unknown). */
+  initialLocale?: string;
+  /** The user picked another locale to show. */
+  onLocaleChange?: (tag: string) => void;
 }
 
 /** Fields in form order: the schema's topFields first, then the rest in schema order. */
@@ -450,11 +454,13 @@ function useItemValidation({
   return { errors, canSave, canReset, blocked, isStoredIncomplete };
 }
 
-/** The locale a form opens in: the default, or a locale-limited editor's first. */
-const firstLocale = (locales: FormLocales | undefined) =>
-  !locales || canEditLocale(locales, locales.default)
-    ? (locales?.default ?? '')
-    : (locales.editable?.find((tag) => locales.others.includes(tag)) ?? locales.default);
+/** The locale a form opens in: the one asked for, the default, or a locale-limited editor's first. */
+const firstLocale = (locales: FormLocales | undefined, initial: string | undefined) =>
+  locales && initial && (initial === locales.default || locales.others.includes(initial))
+    ? initial
+    : !locales || canEditLocale(locales, locales.default)
+      ? (locales?.default ?? '')
+      : (locales.editable?.find((tag) => locales.others.includes(tag)) ?? locales.default);
 
 /** A patch of the default locale's values and shared fields, or (with `tag`) of one other locale's values. */
 const patchDraft = (
@@ -467,21 +473,35 @@ const patchDraft = (
   tag ? patchLocaleData(schema, previous, tag, patch) : patchItemData(schema, previous, patch, fixedSlugs);
 
 /** The locale the fields show and whether the default sits beside it; the locale bar's props. */
-function useShownLocale(locales: FormLocales | undefined) {
-  const [locale, setLocale] = useState(() => firstLocale(locales));
+function useShownLocale(
+  locales: FormLocales | undefined,
+  { initialLocale, onLocaleChange }: Pick<ItemFormProps, 'initialLocale' | 'onLocaleChange'>,
+) {
+  const [locale, setLocale] = useState(() => firstLocale(locales, initialLocale));
   const [sideBySide, setSideBySide] = useState(false);
+  const changeLocale = (tag: string) => {
+    setLocale(tag);
+    onLocaleChange?.(tag);
+  };
   return {
-    locales,
     view: locales && { locales, locale, sideBySide: sideBySide && locale !== locales.default },
+    compare: { locales, initialLocale: locale, onLocaleChange: changeLocale },
     bar: locales && {
       locales,
       locale,
-      onLocaleChange: setLocale,
+      onLocaleChange: changeLocale,
       sideBySide,
       onSideBySideChange: setSideBySide,
     },
   };
 }
+
+/** The name-slugs that no longer follow their names (stored ones, once the item was published). */
+const useFixedSlugs = (schema: SchemaType, baseline: ItemData, hasBeenPublished: boolean) =>
+  useMemo(
+    () => fixedNameSlugs(schema.fields, baseline, hasBeenPublished),
+    [schema.fields, baseline, hasBeenPublished],
+  );
 
 /**
  * The item form (spec §2, §4, §5): view, edit and compare modes over a schema's fields. Edit offers
@@ -498,7 +518,7 @@ export function ItemForm(props: ItemFormProps) {
   const [isSaved, setSaved] = useState(!props.isNew);
 
   const editing = mode === 'edit';
-  const shown = useShownLocale(schema.locales ? props.locales : undefined);
+  const shown = useShownLocale(schema.locales ? props.locales : undefined, props);
   const validation = useItemValidation({ schema, data, baseline, dirty, editing, isSaved });
   const { errors } = validation;
 
@@ -506,10 +526,7 @@ export function ItemForm(props: ItemFormProps) {
   const feedback = useShownErrors({ editing, errors, asyncErrors: validateAsync ? asyncErrors : undefined });
   const environment = useItemFieldEnvironment(props, prepared.loadedDefaults);
 
-  const fixedSlugs = useMemo(
-    () => fixedNameSlugs(schema.fields, baseline, props.hasBeenPublished === true),
-    [schema.fields, baseline, props.hasBeenPublished],
-  );
+  const fixedSlugs = useFixedSlugs(schema, baseline, props.hasBeenPublished === true);
 
   const handlePatch = (patch: Readonly<ItemData>, tag?: string) => {
     setData((previous) => patchDraft(schema, previous, patch, fixedSlugs, tag));
@@ -580,6 +597,7 @@ export function ItemForm(props: ItemFormProps) {
             fields={orderedFields(schema)}
             before={compareWith}
             after={{ label: props.valueLabel ?? 'Current version', data }}
+            {...shown.compare}
           />
         ) : (
           <ItemFormFields

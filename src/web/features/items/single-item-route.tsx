@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import {
   Alert,
   Box,
@@ -38,7 +38,7 @@ import { ApprovalsPanel } from './components/approvals-panel';
 import { CommentsPanel } from './components/comments-panel';
 import { ItemConflictAlert } from './components/conflict-alert';
 import { DomainDisabled } from './components/domain-unavailable';
-import { HistoryPanel } from './components/history-panel';
+import { HistoryPanel, type HistoryPanelProps } from './components/history-panel';
 import { ItemHeader } from './components/item-header';
 import { ItemLiveNotices } from './components/item-live-notices';
 import { useItemLive } from './components/use-item-live';
@@ -206,7 +206,7 @@ function ItemActions({ workspace, domain, item }: { workspace: Workspace; domain
   );
 }
 
-function ItemSidePanel({ workspace, domain, item }: { workspace: Workspace; domain: string; item: Item }) {
+function ItemSidePanel({ workspace, domain, item, locale }: HistoryPanelProps) {
   return (
     <Tabs defaultValue="publishing" keepMounted={false} data-testid="item-drawer">
       <Tabs.List grow mb="md" style={{ flexWrap: 'nowrap' }}>
@@ -233,7 +233,7 @@ function ItemSidePanel({ workspace, domain, item }: { workspace: Workspace; doma
         <CommentsPanel workspace={workspace} item={item} />
       </Tabs.Panel>
       <Tabs.Panel value="history">
-        <HistoryPanel workspace={workspace} domain={domain} item={item} />
+        <HistoryPanel workspace={workspace} domain={domain} item={item} locale={locale} />
       </Tabs.Panel>
     </Tabs>
   );
@@ -267,12 +267,37 @@ function SchemaPanel({ workspace, item }: { workspace: Workspace; item: Item }) 
   return null;
 }
 
+/** On narrow screens, the side panel opens from the right. */
+function ActivityDrawer({
+  opened,
+  onClose,
+  item,
+  children,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  item: Item;
+  children: ReactNode;
+}) {
+  return (
+    <Drawer
+      opened={opened}
+      onClose={onClose}
+      position="right"
+      title={<Text fw={600}>{itemTitle(item.data)}</Text>}
+    >
+      {children}
+    </Drawer>
+  );
+}
+
 function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { id: string }) {
   const item = useItem(workspace.id, schema.name, id);
   const environment = useItemFormEnvironment(workspace);
   const isWide = useMediaQuery('(min-width: 62em)', true);
   const [isDrawerOpen, setDrawerOpen] = useState(false);
   const [formKey, setFormKey] = useState(0);
+  const [locale, setLocale] = useState<string>();
   const live = useItemLive(workspace.id, schema.name, id, item);
   const { handleSave, conflict, clearConflict } = useItemSave(
     workspace.id,
@@ -296,7 +321,8 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
     setFormKey((k) => k + 1);
   };
 
-  const side = <ItemSidePanel workspace={workspace} domain={domain.name} item={current} />;
+  const side = <ItemSidePanel workspace={workspace} domain={domain.name} item={current} locale={locale} />;
+  const locales = formLocales(workspace, schema.name);
 
   return (
     <>
@@ -328,6 +354,8 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               schema={schema}
               item={current}
               live={live}
+              locales={locales}
+              locale={locale}
               onReload={() => void handleReload()}
             />
             {conflict && <ItemConflictAlert onReload={() => void handleReload()} />}
@@ -339,7 +367,9 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               mode={live.mode}
               onModeChange={live.handleModeChange}
               canEdit={current.abilities.canEdit}
-              locales={formLocales(workspace, schema.name)}
+              locales={locales}
+              initialLocale={locale}
+              onLocaleChange={setLocale}
               onSave={handleSave}
               {...environment}
             />
@@ -360,14 +390,9 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
         )}
       </Grid>
       {!isWide && (
-        <Drawer
-          opened={isDrawerOpen}
-          onClose={() => setDrawerOpen(false)}
-          position="right"
-          title={<Text fw={600}>{itemTitle(current.data)}</Text>}
-        >
+        <ActivityDrawer opened={isDrawerOpen} onClose={() => setDrawerOpen(false)} item={current}>
           {side}
-        </Drawer>
+        </ActivityDrawer>
       )}
       <Group h={24} />
     </>
