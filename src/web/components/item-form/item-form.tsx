@@ -477,15 +477,17 @@ function useShownLocale(
   locales: FormLocales | undefined,
   { initialLocale, onLocaleChange }: Pick<ItemFormProps, 'initialLocale' | 'onLocaleChange'>,
 ) {
-  const [locale, setLocale] = useState(() => firstLocale(locales, initialLocale));
+  // Asked for or picked; a comparison also shows a locale only its versions hold (removed since).
+  const [picked, setPicked] = useState(initialLocale);
+  const locale = firstLocale(locales, picked);
   const [sideBySide, setSideBySide] = useState(false);
   const changeLocale = (tag: string) => {
-    setLocale(tag);
+    setPicked(tag);
     onLocaleChange?.(tag);
   };
   return {
     view: locales && { locales, locale, sideBySide: sideBySide && locale !== locales.default },
-    compare: { locales, initialLocale: locale, onLocaleChange: changeLocale },
+    compare: { locales, initialLocale: picked ?? locale, onLocaleChange: changeLocale },
     bar: locales && {
       locales,
       locale,

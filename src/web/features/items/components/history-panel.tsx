@@ -44,7 +44,7 @@ export function HistoryPanel({ workspace, domain, item, locale }: HistoryPanelPr
   return (
     <Stack gap="md" data-testid="history-panel">
       {filter && <HistoryLocaleFilter {...filter} />}
-      <Timeline bulletSize={14} lineWidth={2} active={0}>
+      <Timeline bulletSize={14} lineWidth={2} active={versions[0]?.thisVersion === item.version ? 0 : -1}>
         {versions.map((version) => (
           <Timeline.Item
             key={version.id}

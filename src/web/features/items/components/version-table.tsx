@@ -27,45 +27,47 @@ export function VersionTable({
   const withChanges = versions.some((v) => v.changes);
   return (
     <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
-      <Table highlightOnHover verticalSpacing="xs" data-testid="changelog-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Version</Table.Th>
-            <Table.Th>Saved by</Table.Th>
-            <Table.Th>When</Table.Th>
-            {withChanges && <Table.Th>Changed</Table.Th>}
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {versions.map((v) => (
-            <Table.Tr
-              key={v.id}
-              data-version={v.thisVersion}
-              bg={compared.includes(v.thisVersion) ? 'var(--mantine-primary-color-light)' : undefined}
-            >
-              <Table.Td fw={600}>{v.thisVersion}</Table.Td>
-              <Table.Td>{userLabel(v.by, v.byName, members)}</Table.Td>
-              <Table.Td>{formatDateTime(v.at)}</Table.Td>
-              {withChanges && (
-                <Table.Td>
-                  {v.changes && (
-                    <LocaleChangeChips changes={v.changes} label={`Version ${v.thisVersion} changed`} />
-                  )}
-                </Table.Td>
-              )}
-              <Table.Td ta="right">
-                {v.thisVersion === item.version && (
-                  <Badge size="xs" color="teal" variant="light">
-                    Current
-                  </Badge>
-                )}
-                <RestoreVersionButton ws={workspaceId} item={item} num={v.thisVersion} />
-              </Table.Td>
+      <Table.ScrollContainer minWidth={withChanges ? 720 : 560} type="native">
+        <Table highlightOnHover verticalSpacing="xs" data-testid="changelog-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Version</Table.Th>
+              <Table.Th>Saved by</Table.Th>
+              <Table.Th>When</Table.Th>
+              {withChanges && <Table.Th>Changed</Table.Th>}
+              <Table.Th />
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {versions.map((v) => (
+              <Table.Tr
+                key={v.id}
+                data-version={v.thisVersion}
+                bg={compared.includes(v.thisVersion) ? 'var(--mantine-primary-color-light)' : undefined}
+              >
+                <Table.Td fw={600}>{v.thisVersion}</Table.Td>
+                <Table.Td>{userLabel(v.by, v.byName, members)}</Table.Td>
+                <Table.Td>{formatDateTime(v.at)}</Table.Td>
+                {withChanges && (
+                  <Table.Td>
+                    {v.changes && (
+                      <LocaleChangeChips changes={v.changes} label={`Version ${v.thisVersion} changed`} />
+                    )}
+                  </Table.Td>
+                )}
+                <Table.Td ta="right">
+                  {v.thisVersion === item.version && (
+                    <Badge size="xs" color="teal" variant="light">
+                      Current
+                    </Badge>
+                  )}
+                  <RestoreVersionButton ws={workspaceId} item={item} num={v.thisVersion} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
     </Paper>
   );
 }
