@@ -197,6 +197,6 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
   await page.goto(`/${ws}/changelog/blogging/blog-post/${post.id}?from=1&to=2&locale=fr-FR`);
   await expect(page.getByRole('combobox', { name: 'Locale' })).toHaveValue('fr-FR');
   await expect(page.locator('[data-field="name"] [data-side="after"]')).toContainText('Bonjour');
-  await page.getByTestId('compare-locale-bar').evaluate((bar) => bar.scrollIntoView());
+  await page.getByTestId('compare-locale-bar').evaluate((bar) => bar.scrollIntoView({ block: 'center' }));
   await shot(page, 'locales-compare-phone');
 });
