@@ -43,7 +43,7 @@ function CompareLocaleBar({
           label: differing.includes(tag) ? `${tag} (differs)` : tag,
         }))}
       />
-      <Group gap={6} mb={6} wrap="nowrap">
+      <Group gap={6} mb={6}>
         <Text size="sm" c="dimmed">
           {differing.length === 0 && !shared ? 'No locale differs' : 'Differs in'}
         </Text>
