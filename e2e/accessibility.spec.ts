@@ -307,6 +307,37 @@ test('item screens in view and edit modes have no serious or critical axe violat
   audit.expectClean();
 });
 
+test('history and compare of localised content have no serious or critical axe violations', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signInApi(page.request, seeded.email);
+  const { id: ws } = await seedWorkspace(page.request, `Locales ${Date.now().toString(36)}`);
+  await patchBasics(page.request, ws, {
+    domains: ['blogging'],
+    stages: ['Staging', 'Live'],
+    locales: { tags: ['en-US', 'fr-FR'], default: 'en-US', fallback: { 'fr-FR': 'en-US' } },
+  });
+  const data = { name: 'Harbour walk', slug: 'harbour-walk', body: '<p>A walk along the harbour.</p>' };
+  const post = await seedItem(page.request, ws, 'blog-post', data);
+  const saved = await page.request.put(`/api/v1/workspaces/${ws}/items/blog-post/${post.id}`, {
+    headers: SAME_ORIGIN,
+    data: { data: { ...data, _locales: { 'fr-FR': { name: 'Promenade au port' } } }, baseVersion: 1 },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+  const audit = new Audit(page);
+  await page.goto(`/${ws}/blogging/blog-post/${post.id}`);
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(page.getByRole('list', { name: 'Version 2 changed' })).toBeVisible();
+  await audit.check('history with locale changes');
+  await audit.visit(
+    `/${ws}/changelog/blogging/blog-post/${post.id}?from=1&to=2&locale=fr-FR`,
+    (p) => p.getByTestId('compare-locale-bar'),
+    'compare in fr-FR',
+  );
+  audit.expectClean();
+});
+
 test('dialogs have no serious or critical axe violations', async ({ page }) => {
   test.setTimeout(300_000);
   await signInApi(page.request, seeded.email);

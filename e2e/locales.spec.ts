@@ -146,6 +146,27 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
     _locales: { 'fr-FR': { name: 'Bonjour' } },
   });
 
+  // History says which locales each version changed, and narrows to French changes.
+  await page.getByRole('tab', { name: 'History' }).click();
+  const history = page.getByTestId('history-panel');
+  const changesOf = (num: number) => history.getByRole('list', { name: `Version ${num} changed` });
+  await expect(changesOf(3)).toHaveText('Shared fields');
+  await expect(changesOf(2)).toHaveText('fr-FR');
+  await history.getByRole('combobox', { name: 'Show' }).selectOption('fr-FR');
+  await expect(history.locator('[data-version]')).toHaveCount(1);
+  await shot(page, 'locales-history');
+  // Compare opens in French: the title fell back to English before, and reads Bonjour after.
+  await history.getByRole('link', { name: 'Compare with version 1' }).click();
+  await expect(page.getByRole('combobox', { name: 'Locale' })).toHaveValue('fr-FR');
+  await expect(page.getByRole('combobox', { name: 'Locale' })).toContainText('fr-FR (differs)');
+  const compared = page.locator('[data-field="name"]');
+  await expect(compared).toHaveAttribute('data-changed', 'true');
+  await expect(compared).toContainText('Title (fr-FR)');
+  await expect(compared.locator('[data-side="before"]')).toContainText('Falling back to en-US');
+  await expect(compared.locator('[data-side="after"]')).toContainText('Bonjour');
+  await expect(page.getByText('_locales')).toHaveCount(0);
+  await shot(page, 'locales-compare');
+
   const published = await page.request.post(
     `/api/v1/workspaces/${ws}/items/blog-post/${post.id}/publish/live`,
     {
@@ -183,4 +204,17 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
   await expect(page.getByText('Locales saved')).toBeVisible();
   const after = await (await page.request.get(`/api/v1/workspaces/${ws}`)).json();
   expect(after.basics.locales.tags).toEqual(['en-US']);
+
+  // History still shows the French values its versions hold, here at phone width.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/${ws}/blogging/blog-post/${post.id}`);
+  await page.getByRole('button', { name: 'Activity' }).click();
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(page.getByRole('list', { name: 'Version 2 changed' })).toHaveText('fr-FR');
+  await shot(page, 'locales-history-phone');
+  await page.goto(`/${ws}/changelog/blogging/blog-post/${post.id}?from=1&to=2&locale=fr-FR`);
+  await expect(page.getByRole('combobox', { name: 'Locale' })).toHaveValue('fr-FR');
+  await expect(page.locator('[data-field="name"] [data-side="after"]')).toContainText('Bonjour');
+  await page.getByTestId('compare-locale-bar').evaluate((bar) => bar.scrollIntoView({ block: 'center' }));
+  await shot(page, 'locales-compare-phone');
 });

@@ -325,6 +325,45 @@ describe('history per locale', () => {
     expect((await version(1)).data).toMatchObject({ name: 'One', _locales: { 'fr-FR': { name: 'Un' } } });
     expect((await version(2)).data).toMatchObject({ name: 'One', _locales: { 'fr-FR': { name: 'Deux' } } });
   });
+
+  it('says which locales each version changed, and whether shared fields did', async () => {
+    const post = await createItem(
+      t,
+      manager,
+      team.ws,
+      'blog-post',
+      blogPostData({ name: 'One', author: 'Ann' }),
+    );
+    const saves = [
+      { ...post.data, _locales: { 'fr-FR': { name: 'Un' } } },
+      { ...post.data, name: 'Two', _locales: { 'fr-FR': { name: 'Un' } } },
+      { ...post.data, name: 'Two', author: 'Someone else', _locales: { 'fr-FR': { name: 'Un' } } },
+    ];
+    let version = post.version;
+    for (const data of saves)
+      version = (await saveItem(t, manager, team.ws, 'blog-post', post.id, data, version)).version;
+    const res = await call(t, 'GET', `${itemUrl(team.ws, 'blog-post', post.id)}/history`, manager);
+    expect(res.statusCode, res.body).toBe(200);
+    const changes = (res.json().versions as { thisVersion: number; changes: unknown }[]).map((v) => [
+      v.thisVersion,
+      v.changes,
+    ]);
+    expect(changes).toEqual([
+      [4, { locales: [], shared: true }],
+      // fr-FR falls back to en-US, whose name changed: only en-US changed.
+      [3, { locales: ['en-US'], shared: false }],
+      [2, { locales: ['fr-FR'], shared: false }],
+      [1, { locales: ['en-US'], shared: true }],
+    ]);
+  });
+
+  it('leaves the changes out where the workspace has no locales', async () => {
+    const plain = await teamWorkspace(t, manager, { name: 'No locales', roles: {}, people: {} });
+    const post = await createItem(t, manager, plain.ws, 'blog-post', blogPostData({ name: 'One' }));
+    const res = await call(t, 'GET', `${itemUrl(plain.ws, 'blog-post', post.id)}/history`, manager);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().versions[0]).not.toHaveProperty('changes');
+  });
 });
 
 describe('delivery with locales', () => {

@@ -31,6 +31,15 @@ export async function listVersions(db: Db, key: ItemKey) {
   return withAuthor(db).where(ofItem(key)).orderBy(desc(itemVersions.num));
 }
 
+/** The data of every version of an item, by number. */
+export async function listVersionData(db: Db, key: ItemKey) {
+  const rows = await db
+    .select({ num: itemVersions.num, data: itemVersions.data })
+    .from(itemVersions)
+    .where(ofItem(key));
+  return new Map(rows.map((row) => [row.num, row.data]));
+}
+
 export async function findVersion(db: Db, key: ItemKey, num: number) {
   const [row] = await db
     .select({

@@ -1,4 +1,5 @@
 import { ITEM_MESSAGES } from '@shared/api/items';
+import { localeChanges } from '@shared/locales/changes';
 import type { AppContext } from '../context';
 import { notFound } from '../http/errors';
 import { keyOf } from '../items/service';
@@ -12,6 +13,7 @@ import * as repo from './repository';
 export async function listHistory(ctx: AppContext, scope: SchemaScope, id: string) {
   const rows = await repo.listVersions(ctx.db, keyOf(scope, id));
   if (rows.length === 0) throw notFound(ITEM_MESSAGES.instanceNotFound);
+  const changes = await changesByVersion(ctx, scope, id);
   return rows.map((r) => ({
     id: String(r.num),
     num: r.num,
@@ -20,7 +22,20 @@ export async function listHistory(ctx: AppContext, scope: SchemaScope, id: strin
     byName: r.memberName ?? r.userName ?? null,
     thisVersion: r.num,
     previousVersion: r.num > 1 ? r.num - 1 : null,
+    ...(changes && { changes: changes(r.num) }),
   }));
+}
+
+/**
+ * Where the schema has localised fields: what each version changed against the one before, per locale
+ * (the first version against nothing). Versions' data is read only then.
+ */
+async function changesByVersion(ctx: AppContext, scope: SchemaScope, id: string) {
+  const { schema } = scope;
+  const locales = schema.locales;
+  if (!locales) return undefined;
+  const data = await repo.listVersionData(ctx.db, keyOf(scope, id));
+  return (num: number) => localeChanges({ ...schema, locales }, data.get(num - 1) ?? {}, data.get(num) ?? {});
 }
 
 /** The full data of one version, for the change log and to compare any two versions. */

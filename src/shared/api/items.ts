@@ -182,6 +182,17 @@ const HistoryEntry = z.object({
   byName: z.string().nullable(),
   thisVersion: z.number().int(),
   previousVersion: z.number().int().nullable(),
+  changes: z
+    .object({
+      locales: z
+        .array(z.string())
+        .describe("Locales whose own values of localised fields changed, the default's first"),
+      shared: z.boolean().describe('Whether a field every locale shares changed'),
+    })
+    .optional()
+    .describe(
+      'What this version changed against the previous one; only where the schema has localised fields',
+    ),
 });
 export const HistoryList = z.object({ versions: z.array(HistoryEntry).describe('Newest first') });
 export const HistoryVersion = z.object({

@@ -1,10 +1,14 @@
 import { useState } from 'react';
-import { Badge, Box, Grid, Group, Paper, Stack, Switch, Text } from '@mantine/core';
+import { Badge, Box, Grid, Group, NativeSelect, Paper, Stack, Switch, Text } from '@mantine/core';
+import { localeChanges, versionLocales } from '@shared/locales/changes';
+import { isLocalized } from '@shared/locales/locales';
 import { changedFields } from '@shared/schemas/compare';
 import { isFieldVisible } from '@shared/schemas/display-if';
 import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import { FieldInput } from '../fields/field-input';
 import type { ItemData } from '../fields/types';
+import { LocaleChangeChips } from './locale-change-chips';
+import { localeScope, localeStatus, LocaleStatusBadge, type FormLocales } from './item-locales';
 
 interface Side {
   label: string;
@@ -13,27 +17,176 @@ interface Side {
 
 const ignore = () => {};
 
+/** The locale both versions are shown in, marking the locales in which they differ. */
+function CompareLocaleBar({
+  tags,
+  differing,
+  shared,
+  locale,
+  onLocaleChange,
+}: {
+  tags: readonly string[];
+  differing: readonly string[];
+  shared: boolean;
+  locale: string;
+  onLocaleChange: (tag: string) => void;
+}) {
+  return (
+    <Group gap="md" align="flex-end" wrap="wrap" mb="sm" data-testid="compare-locale-bar">
+      <NativeSelect
+        label="Locale"
+        size="sm"
+        value={locale}
+        onChange={(event) => onLocaleChange(event.currentTarget.value)}
+        data={tags.map((tag) => ({
+          value: tag,
+          label: differing.includes(tag) ? `${tag} (differs)` : tag,
+        }))}
+      />
+      <Group gap={6} mb={6}>
+        <Text size="sm" c="dimmed">
+          {differing.length === 0 && !shared ? 'No locale differs' : 'Differs in'}
+        </Text>
+        <LocaleChangeChips changes={{ locales: [...differing], shared }} label="Locales that differ" />
+      </Group>
+    </Group>
+  );
+}
+
+/**
+ * The locale a comparison shows, when the schema has localised fields: each side's data with every
+ * localised field holding that locale's own value, and what tells the locales apart.
+ */
+function useCompareLocale(
+  schema: SchemaType,
+  before: ItemData,
+  after: ItemData,
+  options: Pick<CompareLocaleOptions, 'locales' | 'initialLocale' | 'onLocaleChange'>,
+) {
+  const { locales } = options;
+  const schemaLocales = locales && schema.locales;
+  const tags = schemaLocales ? versionLocales(schemaLocales, [before, after]) : [];
+  const [chosen, setChosen] = useState(options.initialLocale);
+  if (!locales || !schemaLocales) return undefined;
+  const locale = chosen && tags.includes(chosen) ? chosen : locales.default;
+  const changes = localeChanges({ fields: schema.fields, locales: schemaLocales }, before, after);
+  const inDefault = locale === locales.default;
+  return {
+    locales,
+    locale,
+    inDefault,
+    scope: (data: ItemData) => (inDefault ? data : localeScope(schema, data, locale)),
+    bar: {
+      tags,
+      differing: changes.locales,
+      shared: changes.shared,
+      locale,
+      onLocaleChange: (tag: string) => {
+        setChosen(tag);
+        options.onLocaleChange?.(tag);
+      },
+    },
+  };
+}
+
+interface CompareLocaleOptions {
+  /** The workspace's locales: localised fields are then compared in one locale at a time. */
+  locales?: FormLocales;
+  /** The locale shown first (the one the editor shows); the default locale when missing or unknown. */
+  initialLocale?: string;
+  onLocaleChange?: (tag: string) => void;
+}
+
+/** One field of both versions; a localised one in a locale other than the default says where it reads from. */
+function CompareFieldRow({
+  field,
+  sides,
+  isChanged,
+  locale,
+}: {
+  field: FieldDef;
+  sides: readonly (Side & { scope: ItemData })[];
+  isChanged: boolean;
+  locale: { tag: string; locales: FormLocales } | undefined;
+}) {
+  return (
+    <Box
+      data-field={field.key}
+      data-changed={isChanged || undefined}
+      px="xs"
+      py={6}
+      style={{
+        borderRadius: 'var(--mantine-radius-sm)',
+        borderLeft: `3px solid ${isChanged ? 'var(--mantine-color-orange-5)' : 'transparent'}`,
+        background: isChanged ? 'var(--mantine-color-orange-0)' : undefined,
+      }}
+    >
+      <Grid gap="md" align="flex-start">
+        <Grid.Col span={{ base: 12, sm: 3 }}>
+          <Group gap={6}>
+            <Text size="sm" fw={500}>
+              {locale ? `${field.label} (${locale.tag})` : field.label}
+            </Text>
+            {isChanged && (
+              <Badge size="xs" color="orange" variant="light">
+                Changed
+              </Badge>
+            )}
+          </Group>
+        </Grid.Col>
+        {sides.map((side, index) => (
+          <Grid.Col
+            key={side.label}
+            span={{ base: 12, sm: 4.5 }}
+            style={{ minWidth: 0 }}
+            data-side={index === 0 ? 'before' : 'after'}
+          >
+            <Text size="xs" c="dimmed" hiddenFrom="sm">
+              {side.label}
+            </Text>
+            {locale && (
+              <LocaleStatusBadge status={localeStatus(side.data, field.key, locale.tag, locale.locales)} />
+            )}
+            <FieldInput field={field} scope={side.scope} onPatch={ignore} readOnly errors={{}} />
+          </Grid.Col>
+        ))}
+      </Grid>
+    </Box>
+  );
+}
+
 /** Compare mode (spec §2): two versions side by side; fields whose values differ are marked. */
 export function CompareView({
   schema,
   fields,
   before,
   after,
+  ...localeOptions
 }: {
   schema: SchemaType;
   fields: FieldDef[];
   before: Side;
   after: Side;
-}) {
+} & CompareLocaleOptions) {
   const [onlyChanged, setOnlyChanged] = useState(false);
-  const changed = new Set(changedFields(schema, before.data, after.data));
+  const inLocale = useCompareLocale(schema, before.data, after.data, localeOptions);
+  const sides = [before, after].map((side) => ({
+    ...side,
+    scope: inLocale ? inLocale.scope(side.data) : side.data,
+  }));
+  const changed = new Set(changedFields(schema, sides[0].scope, sides[1].scope));
   const shown = fields.filter(
     (field) =>
       (isFieldVisible(field, before.data) || isFieldVisible(field, after.data)) &&
       (!onlyChanged || changed.has(field.key)),
   );
+  const localeOf = (field: FieldDef) =>
+    inLocale && !inLocale.inDefault && isLocalized(field)
+      ? { tag: inLocale.locale, locales: inLocale.locales }
+      : undefined;
   return (
     <Paper p={{ base: 'sm', sm: 'lg' }} radius="md">
+      {inLocale && <CompareLocaleBar {...inLocale.bar} />}
       <Group justify="space-between" mb="sm">
         <Text size="sm" c="dimmed">
           {changed.size === 0
@@ -61,51 +214,15 @@ export function CompareView({
         </Grid.Col>
       </Grid>
       <Stack gap={6}>
-        {shown.map((field) => {
-          const isChanged = changed.has(field.key);
-          return (
-            <Box
-              key={field.key}
-              data-field={field.key}
-              data-changed={isChanged || undefined}
-              px="xs"
-              py={6}
-              style={{
-                borderRadius: 'var(--mantine-radius-sm)',
-                borderLeft: `3px solid ${isChanged ? 'var(--mantine-color-orange-5)' : 'transparent'}`,
-                background: isChanged ? 'var(--mantine-color-orange-0)' : undefined,
-              }}
-            >
-              <Grid gap="md" align="flex-start">
-                <Grid.Col span={{ base: 12, sm: 3 }}>
-                  <Group gap={6}>
-                    <Text size="sm" fw={500}>
-                      {field.label}
-                    </Text>
-                    {isChanged && (
-                      <Badge size="xs" color="orange" variant="light">
-                        Changed
-                      </Badge>
-                    )}
-                  </Group>
-                </Grid.Col>
-                {[before, after].map((side) => (
-                  <Grid.Col
-                    key={side.label}
-                    span={{ base: 12, sm: 4.5 }}
-                    style={{ minWidth: 0 }}
-                    data-side={side === before ? 'before' : 'after'}
-                  >
-                    <Text size="xs" c="dimmed" hiddenFrom="sm">
-                      {side.label}
-                    </Text>
-                    <FieldInput field={field} scope={side.data} onPatch={ignore} readOnly errors={{}} />
-                  </Grid.Col>
-                ))}
-              </Grid>
-            </Box>
-          );
-        })}
+        {shown.map((field) => (
+          <CompareFieldRow
+            key={field.key}
+            field={field}
+            sides={sides}
+            isChanged={changed.has(field.key)}
+            locale={localeOf(field)}
+          />
+        ))}
       </Stack>
     </Paper>
   );

@@ -123,3 +123,79 @@ describe('item form locales', () => {
     expect(bodyText()).toContain('Good morning');
   });
 });
+
+describe('item form compare mode with locales', () => {
+  const before: ItemData = { ...value, _locales: { 'fr-FR': { name: 'Bonjour', slug: 'bonjour' } } };
+  const after: ItemData = { ...value, _locales: { 'fr-FR': { name: 'Salut', slug: 'salut' } } };
+  const compare = (overrides: Partial<ItemFormProps> = {}) =>
+    renderPost({
+      mode: 'compare',
+      value: after,
+      compareWith: { label: 'Version 1', data: before },
+      valueLabel: 'Version 2',
+      ...overrides,
+    });
+  const compareSelect = () =>
+    document.querySelector<HTMLSelectElement>('[data-testid="compare-locale-bar"] select')!;
+  const options = () => Array.from(compareSelect().options).map((option) => option.textContent);
+  const differing = () =>
+    Array.from(
+      document.querySelectorAll(
+        '[data-testid="compare-locale-bar"] [data-testid="locale-changes"] [role="listitem"]',
+      ),
+    ).map((chip) => chip.textContent);
+  const changedRows = () =>
+    Array.from(document.querySelectorAll('[data-changed]')).map((row) => row.getAttribute('data-field'));
+  async function pickCompareLocale(tag: string) {
+    await act(async () => {
+      compareSelect().value = tag;
+      compareSelect().dispatchEvent(new Event('change', { bubbles: true }));
+    });
+  }
+  const side = (key: string, which: 'before' | 'after') =>
+    document.querySelector(`[data-field="${key}"] [data-side="${which}"]`)?.textContent ?? '';
+
+  it('opens in the default locale, marking the locales that differ', async () => {
+    await compare();
+    expect(compareSelect().value).toBe('en-US');
+    expect(options()).toEqual(['en-US', 'fr-FR (differs)', 'fr-CA']);
+    expect(differing()).toEqual(['fr-FR']);
+    expect(changedRows()).toEqual([]);
+    expect(document.querySelector('[data-testid="locale-bar"]')).toBeNull();
+  });
+
+  it("shows the chosen locale's values side by side, never the raw _locales", async () => {
+    const onLocaleChange = vi.fn();
+    await compare({ onLocaleChange });
+    await pickCompareLocale('fr-FR');
+    expect(onLocaleChange).toHaveBeenCalledWith('fr-FR');
+    expect(changedRows().sort()).toEqual(['name', 'slug']);
+    expect(side('name', 'before')).toContain('Bonjour');
+    expect(side('name', 'after')).toContain('Salut');
+    expect(document.querySelector('[data-field="name"]')?.textContent).toContain('Title (fr-FR)');
+    expect(document.querySelector(`[data-field="_locales"]`)).toBeNull();
+    expect(bodyText()).not.toContain('_locales');
+  });
+
+  it('opens in the locale the editor shows, and marks a fallback', async () => {
+    await compare({ initialLocale: 'fr-CA' });
+    expect(compareSelect().value).toBe('fr-CA');
+    expect(changedRows()).toEqual([]);
+    expect(side('name', 'after')).toContain('Falling back to fr-FR');
+  });
+
+  it('still offers, and opens in, a locale removed from the workspace that the versions hold', async () => {
+    await compare({
+      initialLocale: 'de-DE',
+      compareWith: {
+        label: 'Version 1',
+        data: { ...before, _locales: { 'de-DE': { name: 'Guten Morgen' } } },
+      },
+      value: { ...after, _locales: { 'de-DE': { name: 'Hallo' } } },
+    });
+    expect(options()).toEqual(['en-US', 'fr-FR', 'fr-CA', 'de-DE (differs)']);
+    expect(compareSelect().value).toBe('de-DE');
+    expect(side('name', 'before')).toContain('Guten Morgen');
+    expect(side('name', 'after')).toContain('Hallo');
+  });
+});

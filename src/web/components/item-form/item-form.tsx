@@ -85,6 +85,10 @@ export interface ItemFormProps {
    * offers a locale switcher and a side-by-side view.
    */
   locales?: FormLocales;
+  /** The locale shown first (the default, or a locale-limited editor's first, when missing or unknown). */
+  initialLocale?: string;
+  /** The user picked another locale to show. */
+  onLocaleChange?: (tag: string) => void;
 }
 
 /** Fields in form order: the schema's topFields first, then the rest in schema order. */
@@ -457,11 +461,13 @@ function useItemValidation({
   return { errors, canSave, canReset, blocked, isStoredIncomplete };
 }
 
-/** The locale a form opens in: the default, or a locale-limited editor's first. */
-const firstLocale = (locales: FormLocales | undefined) =>
-  !locales || canEditLocale(locales, locales.default)
-    ? (locales?.default ?? '')
-    : (locales.editable?.find((tag) => locales.others.includes(tag)) ?? locales.default);
+/** The locale a form opens in: the one asked for, the default, or a locale-limited editor's first. */
+const firstLocale = (locales: FormLocales | undefined, initial: string | undefined) =>
+  locales && initial && (initial === locales.default || locales.others.includes(initial))
+    ? initial
+    : !locales || canEditLocale(locales, locales.default)
+      ? (locales?.default ?? '')
+      : (locales.editable?.find((tag) => locales.others.includes(tag)) ?? locales.default);
 
 /** A patch of the default locale's values and shared fields, or (with `tag`) of one other locale's values. */
 const patchDraft = (
@@ -474,16 +480,25 @@ const patchDraft = (
   tag ? patchLocaleData(schema, previous, tag, patch) : patchItemData(schema, previous, patch, fixedSlugs);
 
 /** The locale the fields show and whether the default sits beside it; the locale bar's props. */
-function useShownLocale(locales: FormLocales | undefined) {
-  const [locale, setLocale] = useState(() => firstLocale(locales));
+function useShownLocale(
+  locales: FormLocales | undefined,
+  { initialLocale, onLocaleChange }: Pick<ItemFormProps, 'initialLocale' | 'onLocaleChange'>,
+) {
+  // Asked for or picked; a comparison also shows a locale only its versions hold (removed since).
+  const [picked, setPicked] = useState(initialLocale);
+  const locale = firstLocale(locales, picked);
   const [sideBySide, setSideBySide] = useState(false);
+  const changeLocale = (tag: string) => {
+    setPicked(tag);
+    onLocaleChange?.(tag);
+  };
   return {
-    locales,
     view: locales && { locales, locale, sideBySide: sideBySide && locale !== locales.default },
+    compare: { locales, initialLocale: picked ?? locale, onLocaleChange: changeLocale },
     bar: locales && {
       locales,
       locale,
-      onLocaleChange: setLocale,
+      onLocaleChange: changeLocale,
       sideBySide,
       onSideBySideChange: setSideBySide,
     },
@@ -513,7 +528,7 @@ export function ItemForm(props: ItemFormProps) {
   const [isSaved, setSaved] = useState(!props.isNew);
 
   const editing = mode === 'edit';
-  const shown = useShownLocale(schema.locales ? props.locales : undefined);
+  const shown = useShownLocale(schema.locales ? props.locales : undefined, props);
   const validation = useItemValidation({ schema, data, baseline, dirty, editing, isSaved });
   const { errors } = validation;
 
@@ -593,6 +608,7 @@ export function ItemForm(props: ItemFormProps) {
             fields={orderedFields(schema)}
             before={compareWith}
             after={{ label: props.valueLabel ?? 'Current version', data }}
+            {...shown.compare}
           />
         ) : (
           <ItemFormFields

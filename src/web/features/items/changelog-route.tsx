@@ -7,7 +7,8 @@ import { formatDateTime } from '@web/lib/dates';
 import { useHistory, useVersion } from './api/get-history';
 import { useMembers } from '@web/lib/members';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
-import { useItemFormEnvironment } from './components/use-item-form-environment';
+import { formLocales, useItemFormEnvironment } from './components/use-item-form-environment';
+import { HistoryLocaleFilter, useHistoryLocaleFilter } from './components/history-locale-filter';
 import { VersionTable } from './components/version-table';
 import { userLabel } from './item-labels';
 
@@ -60,6 +61,7 @@ function Changelog({ workspace, schema, item }: ItemScreenContext) {
   const members = useMembers(workspace.id);
   const environment = useItemFormEnvironment(workspace);
   const versions = history.data?.versions ?? [];
+  const { shown, filter } = useHistoryLocaleFilter(workspace.basics.locales, versions);
   const newest = versions[0]?.thisVersion ?? item.version;
   const to = Number(params.get('to')) || newest;
   const from = Number(params.get('from')) || Math.max(1, to - 1);
@@ -76,6 +78,11 @@ function Changelog({ workspace, schema, item }: ItemScreenContext) {
   }
 
   const options = versions.map((v) => ({ value: String(v.thisVersion), label: `Version ${v.thisVersion}` }));
+  const chooseLocale = (tag: string) => {
+    const next = new URLSearchParams(params);
+    next.set('locale', tag);
+    setParams(next, { replace: true });
+  };
   const choose = (key: 'from' | 'to', value: string | null) => {
     if (!value) return;
     const next = new URLSearchParams(params);
@@ -92,10 +99,11 @@ function Changelog({ workspace, schema, item }: ItemScreenContext) {
 
   return (
     <Stack gap="lg">
+      {filter && <HistoryLocaleFilter {...filter} />}
       <VersionTable
         workspaceId={workspace.id}
         item={item}
-        versions={versions}
+        versions={shown}
         members={members.data?.members}
         compared={[from, to]}
       />
@@ -123,6 +131,9 @@ function Changelog({ workspace, schema, item }: ItemScreenContext) {
           canEdit={false}
           compareWith={{ label: label(from), data: left.data.data }}
           valueLabel={label(to)}
+          locales={formLocales(workspace, schema.name)}
+          initialLocale={params.get('locale') ?? undefined}
+          onLocaleChange={chooseLocale}
           onSave={async () => undefined}
           {...environment}
         />

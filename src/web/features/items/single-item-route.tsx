@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import {
   Alert,
   Box,
@@ -37,7 +37,7 @@ import { NEW_ITEM_ID } from './api/save-item';
 import { ApprovalsPanel } from './components/approvals-panel';
 import { CommentsPanel } from './components/comments-panel';
 import { DomainDisabled } from './components/domain-unavailable';
-import { HistoryPanel } from './components/history-panel';
+import { HistoryPanel, type HistoryPanelProps } from './components/history-panel';
 import { ItemHeader } from './components/item-header';
 import { ItemLiveForm } from './components/item-live-form';
 import { useItemLive } from './components/use-item-live';
@@ -206,7 +206,7 @@ function ItemActions({ workspace, domain, item }: { workspace: Workspace; domain
   );
 }
 
-function ItemSidePanel({ workspace, domain, item }: { workspace: Workspace; domain: string; item: Item }) {
+function ItemSidePanel({ workspace, domain, item, locale }: HistoryPanelProps) {
   return (
     <Tabs defaultValue="publishing" keepMounted={false} data-testid="item-drawer">
       <Tabs.List grow mb="md" style={{ flexWrap: 'nowrap' }}>
@@ -233,7 +233,7 @@ function ItemSidePanel({ workspace, domain, item }: { workspace: Workspace; doma
         <CommentsPanel workspace={workspace} item={item} />
       </Tabs.Panel>
       <Tabs.Panel value="history">
-        <HistoryPanel workspace={workspace} domain={domain} item={item} />
+        <HistoryPanel workspace={workspace} domain={domain} item={item} locale={locale} />
       </Tabs.Panel>
     </Tabs>
   );
@@ -267,11 +267,36 @@ function SchemaPanel({ workspace, item }: { workspace: Workspace; item: Item }) 
   return null;
 }
 
+/** On narrow screens, the side panel opens from the right. */
+function ActivityDrawer({
+  opened,
+  onClose,
+  item,
+  children,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  item: Item;
+  children: ReactNode;
+}) {
+  return (
+    <Drawer
+      opened={opened}
+      onClose={onClose}
+      position="right"
+      title={<Text fw={600}>{itemTitle(item.data)}</Text>}
+    >
+      {children}
+    </Drawer>
+  );
+}
+
 function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { id: string }) {
   const item = useItem(workspace.id, schema.name, id);
   const isWide = useMediaQuery('(min-width: 62em)', true);
   const [isDrawerOpen, setDrawerOpen] = useState(false);
   const [formKey, setFormKey] = useState(0);
+  const [locale, setLocale] = useState<string>();
   const live = useItemLive(workspace.id, schema.name, id, item);
   const draft = useUnsavedDraft(workspace.id, schema.name, id, live, item.data?.version);
   const { handleSave, conflict, clearConflict } = useItemSave(
@@ -303,7 +328,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
       This item was deleted.
     </Text>
   ) : (
-    <ItemSidePanel workspace={workspace} domain={domain.name} item={current} />
+    <ItemSidePanel workspace={workspace} domain={domain.name} item={current} locale={locale} />
   );
 
   return (
@@ -337,6 +362,8 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               item={current}
               live={live}
               draft={draft}
+              locale={locale}
+              onLocaleChange={setLocale}
               conflict={conflict}
               formKey={formKey}
               onSave={handleSave}
@@ -359,14 +386,9 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
         )}
       </Grid>
       {!isWide && (
-        <Drawer
-          opened={isDrawerOpen}
-          onClose={() => setDrawerOpen(false)}
-          position="right"
-          title={<Text fw={600}>{itemTitle(current.data)}</Text>}
-        >
+        <ActivityDrawer opened={isDrawerOpen} onClose={() => setDrawerOpen(false)} item={current}>
           {side}
-        </Drawer>
+        </ActivityDrawer>
       )}
       <Group h={24} />
     </>

@@ -10,20 +10,28 @@ import { useMembers } from '@web/lib/members';
 import { userLabel } from '../item-labels';
 import { changelogPath } from '@web/lib/item-paths';
 import { RestoreVersionButton } from './restore-version-button';
+import { LocaleChangeChips } from '@web/components/item-form/locale-change-chips';
+import { HistoryLocaleFilter, useHistoryLocaleFilter } from './history-locale-filter';
 
-/** The newest versions of the change log, each linking to a comparison with the one before. */
-export function HistoryPanel({
-  workspace,
-  domain,
-  item,
-}: {
+export interface HistoryPanelProps {
   workspace: Workspace;
   domain: string;
   item: Item;
-}) {
+  /** The locale the item form shows. */
+  locale?: string;
+}
+
+/**
+ * The newest versions of the change log, each with the locales it changed and linking to a comparison
+ * with the one before (in the locale filtered on, else the one the editor shows).
+ */
+export function HistoryPanel({ workspace, domain, item, locale }: HistoryPanelProps) {
   const history = useHistory(workspace.id, item.schema, item.id);
   const members = useMembers(workspace.id);
+  const { shown, filter } = useHistoryLocaleFilter(workspace.basics.locales, history.data?.versions ?? []);
   const base = changelogPath(workspace.id, domain, item.schema, item.id);
+  const compareLocale = filter?.locale || locale;
+  const inLocale = compareLocale ? `&locale=${encodeURIComponent(compareLocale)}` : '';
   if (history.isPending) return <Loader size="sm" />;
   if (history.isError) {
     return (
@@ -32,13 +40,15 @@ export function HistoryPanel({
       </Alert>
     );
   }
-  const versions = history.data.versions.slice(0, 8);
+  const versions = shown.slice(0, 8);
   return (
     <Stack gap="md" data-testid="history-panel">
-      <Timeline bulletSize={14} lineWidth={2} active={0}>
+      {filter && <HistoryLocaleFilter {...filter} />}
+      <Timeline bulletSize={14} lineWidth={2} active={versions[0]?.thisVersion === item.version ? 0 : -1}>
         {versions.map((version) => (
           <Timeline.Item
             key={version.id}
+            data-version={version.thisVersion}
             title={
               <Text size="sm" fw={600}>
                 Version {version.thisVersion}
@@ -48,10 +58,13 @@ export function HistoryPanel({
             <Text size="xs" c="dimmed">
               {userLabel(version.by, version.byName, members.data?.members)} · {formatDateTime(version.at)}
             </Text>
+            {version.changes && (
+              <LocaleChangeChips changes={version.changes} label={`Version ${version.thisVersion} changed`} />
+            )}
             {version.previousVersion !== null && (
               <Anchor
                 component={Link}
-                to={`${base}?from=${version.previousVersion}&to=${version.thisVersion}`}
+                to={`${base}?from=${version.previousVersion}&to=${version.thisVersion}${inLocale}`}
                 size="xs"
               >
                 Compare with version {version.previousVersion}

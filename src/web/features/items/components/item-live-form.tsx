@@ -20,6 +20,8 @@ export function ItemLiveForm({
   item,
   live,
   draft,
+  locale,
+  onLocaleChange,
   conflict,
   formKey,
   onSave,
@@ -30,6 +32,9 @@ export function ItemLiveForm({
   item: Item;
   live: ItemLive;
   draft: UnsavedDraft;
+  /** The locale the form shows (comparisons open in it), and its changes. */
+  locale: string | undefined;
+  onLocaleChange: (locale: string) => void;
   /** A save was refused as out of date. */
   conflict: boolean;
   /** A new key shows the stored version afresh. */
@@ -39,9 +44,18 @@ export function ItemLiveForm({
 }) {
   const environment = useItemFormEnvironment(workspace);
   const isDeleted = live.deleted !== null;
+  const locales = formLocales(workspace, schema.name);
   return (
     <>
-      <ItemLiveNotices ws={workspace.id} schema={schema} item={item} live={live} onReload={onReload} />
+      <ItemLiveNotices
+        ws={workspace.id}
+        schema={schema}
+        item={item}
+        live={live}
+        onReload={onReload}
+        locales={locales}
+        locale={locale}
+      />
       {draft.offer && (
         <UnsavedDraftOffer
           draft={draft.offer}
@@ -63,7 +77,9 @@ export function ItemLiveForm({
         onModeChange={live.handleModeChange}
         canEdit={item.abilities.canEdit && (!isDeleted || live.editing)}
         readOnlyReason={isDeleted ? 'Read-only: this item was deleted' : undefined}
-        locales={formLocales(workspace, schema.name)}
+        locales={locales}
+        initialLocale={locale}
+        onLocaleChange={onLocaleChange}
         onSave={(data) => onSave(data).then(draft.saved)}
         {...environment}
       />

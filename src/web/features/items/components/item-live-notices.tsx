@@ -12,6 +12,7 @@ import { LIVE_MESSAGES, type ItemLock } from '@shared/api/live';
 import type { Item } from '@shared/api/items';
 import type { SchemaType } from '@shared/schemas/types';
 import { CompareView } from '@web/components/item-form/compare-view';
+import type { FormLocales } from '@web/components/item-form/item-locales';
 import { orderedFields } from '@web/components/item-form/item-form';
 import { apiRequest } from '@web/lib/api-client';
 import { formatDateTime } from '@web/lib/dates';
@@ -19,6 +20,12 @@ import { Item as ItemAnswer } from '@shared/api/items';
 import { PresenceAvatars } from '@web/components/presence-avatars';
 import { itemPath } from '../api/keys';
 import type { ChangedElsewhere, ItemLive } from './use-item-live';
+
+/** The workspace's locales, and the one the item form shows: comparisons open in it. */
+interface LocaleOptions {
+  locales?: FormLocales;
+  locale?: string;
+}
 
 /**
  * The item changed while this tab edits it: the user's edits stay, and the version they are based on
@@ -30,13 +37,15 @@ function ChangedElsewhereNotice({
   item,
   change,
   onReload,
+  locales,
+  locale,
 }: {
   ws: string;
   schema: SchemaType;
   item: Item;
   change: ChangedElsewhere;
   onReload: () => void;
-}) {
+} & LocaleOptions) {
   const [latest, setLatest] = useState<Item | null>(null);
   const [error, setError] = useState<string | null>(null);
   const compare = () => {
@@ -82,6 +91,8 @@ function ChangedElsewhereNotice({
             fields={orderedFields(schema)}
             before={{ label: `Version ${item.version} (your edits start from it)`, data: item.data }}
             after={{ label: `Version ${latest.version}`, data: latest.data }}
+            locales={locales}
+            initialLocale={locale}
           />
         )}
       </Modal>
@@ -181,13 +192,15 @@ export function ItemLiveNotices({
   item,
   live,
   onReload,
+  locales,
+  locale,
 }: {
   ws: string;
   schema: SchemaType;
   item: Item;
   live: ItemLive;
   onReload: () => void;
-}) {
+} & LocaleOptions) {
   const { lock } = live;
   const offerTakeOver = item.abilities.canEdit && !live.isViewOnly;
   if (live.deleted) return <DeletedNotice change={live.deleted} editing={live.editing} />;
@@ -213,6 +226,8 @@ export function ItemLiveNotices({
           item={item}
           change={live.changedElsewhere}
           onReload={onReload}
+          locales={locales}
+          locale={locale}
         />
       )}
     </>
