@@ -159,11 +159,13 @@ function renderedText(text: string, keys: Iterable<string>): Rendered {
  * its order.
  */
 function storedItemText(copy: Copy, dataText: string, schema: SchemaType) {
-  const previousSlugs = slugFieldOf(schema) ? `,"previousSlugs":${JSON.stringify(copy.previousSlugs)}` : '';
-  return (
-    `{"id":${JSON.stringify(copy.id)},"schema":${JSON.stringify(copy.schema)},"version":${copy.version},` +
-    `"publishedAt":"${copy.publishedAt.toISOString()}","data":${dataText}${previousSlugs}}`
-  );
+  // Joined, not concatenated: the answer is one flat string, not a tree of its parts, while it is kept.
+  return [
+    `{"id":${JSON.stringify(copy.id)},"schema":${JSON.stringify(copy.schema)},"version":${copy.version},`,
+    `"publishedAt":"${copy.publishedAt.toISOString()}","data":`,
+    dataText,
+    slugFieldOf(schema) ? `,"previousSlugs":${JSON.stringify(copy.previousSlugs)}}` : '}',
+  ].join('');
 }
 
 /** Where an answer is kept in the delivery cache: by workspace and stage first (cache.ts drops by them). */
