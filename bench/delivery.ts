@@ -12,6 +12,10 @@
  *                                  BENCH_ROUNDS, default 1: the scenarios in turn that many times)
  *
  * BENCH_SERVER_ARGS passes node flags to the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+ * BENCH_PORT: the server's port (default 8185); the bare route listens on the next one.
+ * BENCH_BASELINE: another built Marquee checkout (e.g. main's: `node scripts/start.mjs --build-only` in
+ * it): its server runs on BENCH_PORT + 2 against the same seeded database, and each round runs its
+ * delivery scenarios beside this one's (which goes first alternates), so an A/B meets the same machine.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -31,8 +35,10 @@ const WARMUP = 3;
 /** How many times the scenarios run in turn (BENCH_ROUNDS): the shares of each round are printed. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
-const PORT = 8185;
-const BARE_PORT = 8186;
+const PORT = Number(process.env.BENCH_PORT ?? 8185);
+const BARE_PORT = PORT + 1;
+const BASELINE_DIR = process.env.BENCH_BASELINE;
+const BASELINE_PORT = PORT + 2;
 const BASE = `http://127.0.0.1:${PORT}`;
 const BARE = `http://127.0.0.1:${BARE_PORT}`;
 
@@ -138,22 +144,32 @@ async function main() {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-delivery-'));
-  const server = spawn(process.execPath, [...SERVER_ARGS, 'scripts/start.mjs'], {
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      DATA_DIR: dataDir,
-      DATABASE_URL: url.toString(),
-      LOG_LEVEL: 'warn',
-      AUTH_RATE_LIMIT: '1000000',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const startServer = (port: number, cwd = process.cwd()) =>
+    spawn(process.execPath, [...SERVER_ARGS, 'scripts/start.mjs'], {
+      cwd,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATA_DIR: fs.mkdtempSync(path.join(dataDir, 'server-')),
+        DATABASE_URL: url.toString(),
+        LOG_LEVEL: 'warn',
+        AUTH_RATE_LIMIT: '1000000',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+  const server = startServer(PORT);
   let bare: ChildProcess | undefined;
+  let baseline: ChildProcess | undefined;
   const db = postgres(url.toString(), { max: 2, onnotice: () => {} });
   try {
     await waitFor(`${BASE}/healthz`, server);
+    if (BASELINE_DIR) {
+      // After this one has migrated the database: both would otherwise migrate it at once.
+      baseline = startServer(BASELINE_PORT, BASELINE_DIR);
+      await waitFor(`http://127.0.0.1:${BASELINE_PORT}/healthz`, baseline);
+    }
     const memory = sampleMemory(server.pid!);
+    const baselineMemory = baseline && sampleMemory(baseline.pid!);
     // Sign-up answers without a session (the address must be verified first): sign in after it.
     const account = { name: 'Bench User', email: 'bench@example.test', password: 'correct horse battery' };
     await api('POST', '/api/v1/auth/sign-up', account);
@@ -173,6 +189,7 @@ async function main() {
     }
 
     memory.phase('seeding');
+    baselineMemory?.phase('seeding');
     const seedStart = Date.now();
     console.log(`seeding ${ITEM_COUNT.toLocaleString()} published blog posts over ${WORKSPACES} workspaces…`);
     await seed(
@@ -183,6 +200,7 @@ async function main() {
     console.log(`seeded in ${((Date.now() - seedStart) / 1000).toFixed(0)} s`);
 
     memory.phase('load');
+    baselineMemory?.phase('load');
     const listPath = (ws: string) => `/delivery/v1/${ws}/live/items/blog-post?limit=12`;
     const singlePath = (ws: string, id: string) => `/delivery/v1/${ws}/live/items/blog-post/${id}`;
     const [first] = sites;
@@ -250,42 +268,65 @@ async function main() {
     // BENCH_SCENARIOS=single,bare runs only the scenarios whose names hold one of those words.
     const only = process.env.BENCH_SCENARIOS?.split(',');
     const chosen = scenarios.filter(([name]) => !only || only.some((word) => name.includes(word)));
-    const shares: { list: number; single: number; localised: number }[] = [];
+    /** This server's delivery scenarios and, with BENCH_BASELINE, the baseline's beside each (first in even rounds). */
+    const ofServers = (round: number) =>
+      chosen.flatMap(([name, options]): [string, autocannon.Options, ChildProcess][] => {
+        if (name.startsWith('bare')) return [[name, options, bare!]];
+        const ours: [string, autocannon.Options, ChildProcess] = [name, options, server];
+        if (!baseline || !name.startsWith('delivery')) return [ours];
+        const theirs: [string, autocannon.Options, ChildProcess] = [
+          `baseline ${name}`,
+          { ...options, url: `http://127.0.0.1:${BASELINE_PORT}` },
+          baseline,
+        ];
+        return round % 2 ? [ours, theirs] : [theirs, ours];
+      });
+    const shares: { server: string; list: number; single: number; localised: number }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const ofRound: LoadResult[] = [];
-      for (const [name, options] of chosen) {
+      for (const [name, options, measured] of ofServers(round)) {
         await load(name, { ...options, duration: WARMUP });
         const isBare = name.startsWith('bare');
         const backends = isBare ? [] : await databaseBackends(db, url);
         const label = ROUNDS > 1 ? `${name} #${round}` : name;
-        ofRound.push(
-          await load(label, { ...options, duration: DURATION }, isBare ? bare.pid : server.pid, backends),
-        );
+        ofRound.push(await load(label, { ...options, duration: DURATION }, measured.pid, backends));
       }
       const rate = (name: string) => ofRound.find((r) => r.name.startsWith(name))?.reqPerSec ?? NaN;
-      shares.push({
-        list: rate('delivery list') / rate('bare Fastify, same list'),
-        single: rate('delivery single') / rate('bare Fastify, same single'),
-        localised: rate('delivery localised single') / rate('bare Fastify, same single'),
-      });
+      for (const prefix of baseline ? ['', 'baseline '] : ['']) {
+        shares.push({
+          server: prefix ? `round ${round}, baseline` : `round ${round}`,
+          list: rate(`${prefix}delivery list`) / rate('bare Fastify, same list'),
+          single: rate(`${prefix}delivery single`) / rate('bare Fastify, same single'),
+          localised: rate(`${prefix}delivery localised single`) / rate('bare Fastify, same single'),
+        });
+      }
       results.push(...ofRound);
     }
     // One connection: no queueing, so the latency is the server's own time (plus loopback).
-    for (const [name, options] of chosen.filter(([name]) => name.startsWith('delivery'))) {
+    for (const [name, options] of ofServers(1).filter(([name]) => name.includes('delivery'))) {
       results.push(
         await load(`${name}, 1 connection`, { ...options, duration: DURATION / 3, connections: 1 }),
       );
     }
     console.table(results);
     const percent = (share: number) => `${(100 * share).toFixed(0)}%`;
-    shares.forEach((share, at) =>
+    shares.forEach((share) =>
       console.log(
-        `${ROUNDS > 1 ? `round ${at + 1}: ` : ''}delivery list at ${percent(share.list)}, single at ${percent(share.single)} and localised single at ${percent(share.localised)} of the bare route (budget ≥ 25%)`,
+        `${ROUNDS > 1 || baseline ? `${share.server}: ` : ''}delivery list at ${percent(share.list)}, single at ${percent(share.single)} and localised single at ${percent(share.localised)} of the bare route (budget ≥ 25%)`,
       ),
     );
+    if (baselineMemory) {
+      console.log('baseline server:');
+      printCurve(baselineMemory.stop());
+      console.log('this server:');
+    }
     printCurve(memory.stop());
   } finally {
     bare?.kill('SIGTERM');
+    if (baseline?.exitCode === null) {
+      baseline.kill('SIGTERM');
+      await new Promise((r) => baseline!.once('exit', r));
+    }
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     await db.end();

@@ -10,7 +10,6 @@ import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
   serializerCompiler,
-  validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
 import type { Config } from './config';
@@ -29,6 +28,7 @@ import { withRedaction } from './http/log-redaction';
 import { BackgroundWork } from './lib/background';
 import { registerOriginCheck } from './http/origin-check';
 import { registerInputGuards } from './http/input-guard';
+import { zodValidatorCompiler } from './http/validation';
 import { registerSecurityHeaders } from './http/security-headers';
 import { depthSafe } from './http/json-output';
 import { registerAuthentication } from './auth/plugin';
@@ -203,7 +203,7 @@ function createContext(app: FastifyInstance, options: AppOptions): AppContext {
 
 /** zod validation and serialisation, the error model, input guards, cookies, security headers and rate limits. */
 async function registerHttpBasics(app: FastifyInstance, config: Config) {
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(depthSafe(serializerCompiler));
   registerErrorHandling(app);
   registerInputGuards(app);

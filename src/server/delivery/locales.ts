@@ -46,14 +46,53 @@ export async function localeViewOf(
   return { settings, locale, fallback: fallback !== 'false' };
 }
 
-/** Localised schemas per settings object (kept by the settings cache, so derived once per workspace). */
-const schemasOfSettings = new WeakMap<LocaleSettings, Map<SchemaType, SchemaType>>();
-function schemaInView(view: LocaleView, schema: SchemaType) {
-  let derived = schemasOfSettings.get(view.settings);
-  if (!derived) schemasOfSettings.set(view.settings, (derived = new Map()));
-  let localized = derived.get(schema);
-  if (!localized) derived.set(schema, (localized = localizedSchema(schema, view.settings)));
-  return localized;
+/**
+ * The keys of a schema's localised fields per settings object (kept by the settings cache, so derived
+ * once per workspace).
+ */
+const localizedKeysOfSettings = new WeakMap<LocaleSettings, Map<SchemaType, string[]>>();
+function localizedKeysInView(view: LocaleView, schema: SchemaType) {
+  let derived = localizedKeysOfSettings.get(view.settings);
+  if (!derived) localizedKeysOfSettings.set(view.settings, (derived = new Map()));
+  let keys = derived.get(schema);
+  if (!keys) {
+    keys = localizedSchema(schema, view.settings)
+      .fields.filter(isLocalized)
+      .map((field) => field.key);
+    derived.set(schema, keys);
+  }
+  return keys;
+}
+
+/** The locales a view reads, in order: every locale for '*', else the asked one and (with fallback) its chain. */
+const chainsOfSettings = new WeakMap<LocaleSettings, Map<string, readonly string[]>>();
+function chainOf(view: LocaleView): readonly string[] {
+  const { settings, locale } = view;
+  if (locale === ALL) return settings.tags;
+  if (!view.fallback) return [locale];
+  let chains = chainsOfSettings.get(settings);
+  if (!chains) chainsOfSettings.set(settings, (chains = new Map()));
+  let chain = chains.get(locale);
+  if (!chain) chains.set(locale, (chain = fallbackChain(settings, locale)));
+  return chain;
+}
+
+/** The data without `_locales`, its keys in their order (a copy, as an object rest would make). */
+function withoutLocales(data: Record<string, unknown>) {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(data)) {
+    if (key === LOCALES_KEY) continue;
+    // A key named __proto__ stays a plain property, never the copy's prototype.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, {
+        value: data[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = data[key];
+  }
+  return out;
 }
 
 /**
@@ -68,16 +107,10 @@ export function localiseData(
   view: LocaleView,
 ): { data: Record<string, unknown>; fellBack: Record<string, string> } {
   const { settings } = view;
-  const { [LOCALES_KEY]: _values, ...out } = data;
+  const out = withoutLocales(data);
   const fellBack: Record<string, string> = {};
-  const fields = schemaInView(view, schema).fields.filter(isLocalized);
-  const chain =
-    view.locale === ALL
-      ? settings.tags
-      : view.fallback
-        ? fallbackChain(settings, view.locale)
-        : [view.locale];
-  for (const { key } of fields) {
+  const chain = chainOf(view);
+  for (const key of localizedKeysInView(view, schema)) {
     if (view.locale === ALL) {
       const all: Record<string, unknown> = {};
       for (const tag of chain) {
@@ -108,13 +141,9 @@ const present = (value: SQL) =>
 export function localisedValueOf(schema: SchemaType, view: LocaleView): LocalisedValue {
   const { settings } = view;
   if (view.locale === ALL) return () => undefined;
-  const chain = view.fallback ? fallbackChain(settings, view.locale) : [view.locale];
+  const chain = chainOf(view);
   if (chain.length === 1 && chain[0] === settings.default) return () => undefined;
-  const localized = new Set(
-    schemaInView(view, schema)
-      .fields.filter(isLocalized)
-      .map((f) => f.key),
-  );
+  const localized = new Set(localizedKeysInView(view, schema));
   const slugKey = slugFieldOf(schema);
   const valueIn = (field: string, tag: string) =>
     tag === settings.default
@@ -158,13 +187,7 @@ export async function copyByLocaleSlug(
   view: LocaleView,
 ): Promise<Copy | undefined> {
   const key = slugFieldOf(schema);
-  const tags =
-    view.locale === ALL
-      ? view.settings.tags
-      : view.fallback
-        ? fallbackChain(view.settings, view.locale)
-        : [view.locale];
-  for (const tag of tags) {
+  for (const tag of chainOf(view)) {
     const found =
       tag === view.settings.default || !key
         ? await copyBySlug(db, place, slug)

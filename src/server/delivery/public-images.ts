@@ -136,3 +136,13 @@ export function withPublicImages(ctx: AppContext, copy: DeliveredCopy, data: Dat
   };
   return signFields(copy.schema.fields, data, signer, copy.schema.fields);
 }
+
+/**
+ * What withPublicImages changes shows in the JSON text of the data: a file's `storageName`, a
+ * reference's `thumbId`, or an image attribute in markup (src=, background=, style=). Data whose text
+ * holds none of them is delivered as it is.
+ */
+const SIGNED_MARKERS = /storageName|thumbId|src=|background=|style=/;
+
+/** Whether withPublicImages may change data with this JSON text (false: it would return it as it is). */
+export const mayHoldImages = (dataText: string) => SIGNED_MARKERS.test(dataText);

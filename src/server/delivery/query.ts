@@ -26,8 +26,11 @@ const KNOWN = new Set(['cursor', 'limit', 'fields', 'order', 'include', 'depth',
 /** Keys that sort without being fields of the schema. */
 const META_ORDER = new Set(['publishedAt', 'id', 'version']);
 
+const fieldKeysOfSchema = new WeakMap<SchemaType, Set<string>>();
 function fieldKeys(schema: SchemaType) {
-  return new Set(schema.fields.map((f) => f.key));
+  let keys = fieldKeysOfSchema.get(schema);
+  if (!keys) fieldKeysOfSchema.set(schema, (keys = new Set(schema.fields.map((f) => f.key))));
+  return keys;
 }
 
 function requireField(keys: Set<string>, field: string, what: string) {

@@ -16,9 +16,30 @@ export interface Copy {
   version: number;
   publishedAt: Date;
   data: Record<string, unknown>;
+  /** The data's JSON as read, where the read kept it (copies by id): an answer may send it as it is. */
+  dataText?: string;
   refs: Record<string, { schemaType: string }>;
   slug: string | null;
   previousSlugs: string[];
+}
+
+/** A copy read by id: its data is parsed only when something reads it (a plain answer sends the text). */
+class CopyById implements Copy {
+  #data?: Copy['data'];
+  constructor(
+    readonly id: string,
+    readonly schema: string,
+    readonly version: number,
+    readonly publishedAt: Date,
+    readonly dataText: string,
+    readonly refs: Copy['refs'],
+    readonly slug: string | null,
+    readonly previousSlugs: string[],
+  ) {}
+
+  get data(): Copy['data'] {
+    return (this.#data ??= JSON.parse(this.dataText) as Copy['data']);
+  }
 }
 
 export const copyColumns = {
@@ -46,7 +67,8 @@ interface CopyRow {
   schema: string;
   version: number;
   published_at: Date | string;
-  data: Copy['data'];
+  /** Text: parsed when read (CopyById). */
+  data: string;
   refs: Copy['refs'];
   slug: string | null;
   previous_slugs: string[];
@@ -62,7 +84,7 @@ type CopyKey = DeliveredPlace & { id: string };
  * anew, which costs PostgreSQL more than the reading.
  */
 const COPIES_BY_KEY = `
-  select wanted.at, p.id, p.schema, p.version, p.published_at, p.data, p.refs, p.slug, p.previous_slugs
+  select wanted.at, p.id, p.schema, p.version, p.published_at, p.data::text as data, p.refs, p.slug, p.previous_slugs
   from jsonb_array_elements($1::jsonb) with ordinality as wanted(key, at)
   join published p on p.workspace_id = wanted.key->>0 and p.schema = wanted.key->>1
          and p.id = wanted.key->>2 and p.stage = wanted.key->>3`;
@@ -87,16 +109,16 @@ const copyLoader = preparedPerDb((db) => {
     const wanted = JSON.stringify(keys.map((key) => [key.workspaceId, key.schema, key.id, key.stage]));
     const found: (Copy | undefined)[] = new Array(keys.length).fill(undefined);
     for (const row of await queryRows<CopyRow>(db, COPIES_BY_KEY, [wanted])) {
-      found[Number(row.at) - 1] = {
-        id: row.id,
-        schema: row.schema,
-        version: row.version,
-        publishedAt: new Date(row.published_at),
-        data: row.data,
-        refs: row.refs,
-        slug: row.slug,
-        previousSlugs: row.previous_slugs,
-      };
+      found[Number(row.at) - 1] = new CopyById(
+        row.id,
+        row.schema,
+        row.version,
+        row.published_at instanceof Date ? row.published_at : new Date(row.published_at),
+        row.data,
+        row.refs,
+        row.slug,
+        row.previous_slugs,
+      );
     }
     return found;
   };

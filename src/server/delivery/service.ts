@@ -23,7 +23,7 @@ import {
   localiseData,
   type LocaleView,
 } from './locales';
-import { withPublicImages } from './public-images';
+import { mayHoldImages, withPublicImages } from './public-images';
 import { encodeCursor, parseListOptions, pickFields, sortKindOf } from './query';
 import { copiesByKeys, copyById, copyBySlug, pageOfCopies, type Copy } from './repository';
 import {
@@ -86,6 +86,9 @@ const placeOf = (target: DeliveryTarget): DeliveredPlace => ({
   schema: target.schema.name,
 });
 
+/** A copy whose data's text shows nothing withPublicImages would sign (known for copies read by id). */
+const holdsNoImages = (copy: Copy) => copy.dataText !== undefined && !mayHoldImages(copy.dataText);
+
 const isDelivered = (schemaName: string) => {
   const schema = getSchema(schemaName);
   return schema && !domainOfSchema(schemaName)?.admin ? schema : undefined;
@@ -105,17 +108,20 @@ async function deliverAll(
   const items = copies.map((copy): DeliveredItem => {
     const schema = getSchema(copy.schema)!;
     const localised = options.locale && localiseData(schema, copy.data, options.locale);
+    const data = localised ? localised.data : copy.data;
     const item: DeliveredItem = {
       id: copy.id,
       schema: copy.schema,
       version: copy.version,
       publishedAt: copy.publishedAt.toISOString(),
       data: pickFields(
-        withPublicImages(
-          ctx,
-          { workspaceId: target.workspaceId, stage: target.stage, schema, id: copy.id },
-          localised ? localised.data : copy.data,
-        ),
+        holdsNoImages(copy)
+          ? data
+          : withPublicImages(
+              ctx,
+              { workspaceId: target.workspaceId, stage: target.stage, schema, id: copy.id },
+              data,
+            ),
         options.fields,
       ),
       ...(localised && localeFacts(options.locale!, localised.fellBack)),
@@ -146,9 +152,27 @@ async function deliverAll(
 }
 
 function rendered(body: unknown, keys: Iterable<string>): Rendered {
-  const text = JSON.stringify(body);
+  return renderedText(JSON.stringify(body), keys);
+}
+
+function renderedText(text: string, keys: Iterable<string>): Rendered {
   const etag = `"${crypto.hash('sha1', text, 'base64url')}"`;
   return { body: text, etag, keys: [...keys] };
+}
+
+/**
+ * The JSON of a copy delivered as stored (no locale, fields or refs asked for, no image to sign): its
+ * data's text spliced in as read, not parsed and serialised again. The keys of deliverAll's item, in
+ * its order.
+ */
+function storedItemText(copy: Copy, dataText: string, schema: SchemaType) {
+  // Joined, not concatenated: the answer is one flat string, not a tree of its parts, while it is kept.
+  return [
+    `{"id":${JSON.stringify(copy.id)},"schema":${JSON.stringify(copy.schema)},"version":${copy.version},`,
+    `"publishedAt":"${copy.publishedAt.toISOString()}","data":`,
+    dataText,
+    slugFieldOf(schema) ? `,"previousSlugs":${JSON.stringify(copy.previousSlugs)}}` : '}',
+  ].join('');
 }
 
 /** Where an answer is kept in the delivery cache: by workspace and stage first (cache.ts drops by them). */
@@ -221,6 +245,9 @@ async function deliverOne(
     const keys = new Set([...placeKeys(place), itemKey(place, copy.id)]);
     // Which item a slug names changes with any publish of the schema.
     if (lookup.what.startsWith('slug/')) keys.add(schemaKey(place));
+    // Nothing to change in the stored data: its text goes out as read.
+    if (!locale && !options.fields && options.depth <= 0 && holdsNoImages(copy))
+      return renderedText(storedItemText(copy, copy.dataText!, target.schema), keys);
     const [item] = await deliverAll(ctx, target, [copy], { ...options, locale }, keys);
     return rendered(item, keys);
   });
