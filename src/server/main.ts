@@ -1,10 +1,22 @@
 import path from 'node:path';
+import v8 from 'node:v8';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { DatabaseTooNewError, migrateDatabase } from './db/migrate';
 import { buildApp } from './app';
 
+/**
+ * A full collection is due once the heap grows half again over what the last one kept, instead of V8's
+ * up to four times: under random delivery reads the live heap stays near 50 MB while V8 let it reach
+ * 200 MB before collecting, with no gain in throughput. A flag given to node itself wins.
+ */
+function keepHeapNearLive() {
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
+  if (!given.includes('heap-growing-percent')) v8.setFlagsFromString('--heap-growing-percent=50');
+}
+
 async function main() {
+  keepHeapNearLive();
   const config = loadConfig();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
