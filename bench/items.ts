@@ -8,20 +8,13 @@
  *
  * It works in a fresh database it creates and drops again.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/client';
-import { migrateDatabase, rows } from '../src/server/db/migrate';
+import type { InjectOptions } from 'fastify';
+import { rows } from '../src/server/db/migrate';
+import { managerWithLegal, withInProcessApp } from './in-process';
 import { listItems, saveNextVersion, type ItemFilter } from '../src/server/items/repository';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ITEM_COUNT = Number(process.env.BENCH_ITEMS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const SAVES = Number(process.env.BENCH_SAVES ?? 3000);
@@ -46,65 +39,19 @@ function percentile(sorted: number[], p: number) {
 
 async function main() {
   const started = performance.now();
-  const dbName = `marquee_bench_${Date.now().toString(36)}`;
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${dbName}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: 20 });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-'));
-  let app: FastifyInstance | undefined;
-  try {
-    await migrateDatabase(database);
-    const config = {
-      ...loadConfig({ DATA_DIR: dataDir, MARQUEE_SECRET: 'bench', PUBLIC_URL: 'http://bench.test' }),
-      authRateLimit: 1_000_000,
-      webDir: path.join(dataDir, 'no-web'),
-    };
-    app = await buildApp({ config, db: database.db, logger: false });
-    await app.ready();
-    const inject = app.inject.bind(app);
-    const call = async (options: InjectOptions, expected = 200) => {
-      const res = await inject(options);
-      if (res.statusCode !== expected)
-        throw new Error(`${options.method} ${options.url}: ${res.statusCode} ${res.body}`);
-      return res;
-    };
-
-    // A verified user who manages a workspace with every domain, two stages and an approver role.
-    const account = { name: 'Bench User', email: 'bench@example.test', password: 'correct horse battery' };
-    await call({ method: 'POST', url: '/api/v1/auth/sign-up', payload: account }, 202);
-    const signIn = await call({ method: 'POST', url: '/api/v1/auth/sign-in', payload: account });
-    const { token, user } = signIn.json() as { token: string; user: { id: string } };
-    await database.db.execute(sql`update users set email_verified = true where id = ${user.id}`);
-    const headers = { authorization: `Bearer ${token}` };
-    const ws = (
-      await call({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: 'Bench' } }, 201)
-    ).json();
-    await call({
-      method: 'PATCH',
-      url: `/api/v1/workspaces/${ws.id}`,
-      headers,
-      payload: {
-        basics: { domains: ['marketing', 'assets', 'blogging', 'admin'], stages: ['Live', 'Staging'] },
-        roles: {
-          ...ws.roles,
-          legal: { name: 'Legal', canEdit: [], canPublish: [], mustApprove: ['blog-post', 'email'] },
-        },
-      },
-    });
-    await call({
-      method: 'PATCH',
-      url: `/api/v1/workspaces/${ws.id}/members/${user.id}`,
-      headers,
-      payload: { roles: ['admin', 'legal'] },
-    });
+  await withInProcessApp('items', {}, async (bench) => {
+    const { database, call } = bench;
+    const { user, headers, ws } = await managerWithLegal(
+      bench,
+      { domains: ['marketing', 'assets', 'blogging', 'admin'], stages: ['Live', 'Staging'] },
+      ['blog-post', 'email'],
+    );
 
     // 1,000,000 items over 8 schemas, one write every 3 s back to ~35 days ago; 1 in 10 written by the
     // bench user; a third of blog posts and emails approved by Legal; 30% published in Live, of which a
     // sixth is outdated; 5% in Staging. Every item has its first history version.
     log(`seeding ${ITEM_COUNT.toLocaleString()} items…`);
-    let t0 = performance.now();
+    const t0 = performance.now();
     const schemaArray = sql.raw(`ARRAY[${SCHEMAS.map((s) => `'${s}'`).join(',')}]`);
     const batch = 250_000;
     for (let from = 1; from <= ITEM_COUNT; from += batch) {
@@ -328,7 +275,6 @@ repository queries alone (${RUNS} runs each)`);
         ms(percentile(latencies, 99)).padStart(10),
       );
     }
-    t0 = performance.now();
     const plan = rows<{ 'QUERY PLAN': string }>(
       await database.db
         .execute(sql`explain analyze select * from items where workspace_id = ${ws.id} and schema = 'blog-post'
@@ -336,13 +282,7 @@ repository queries alone (${RUNS} runs each)`);
     );
     log('\nplan of the schema first page:\n' + plan.map((r) => `  ${r['QUERY PLAN']}`).join('\n'));
     log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  } finally {
-    await app?.close();
-    await database.close();
-    await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
-    await admin.end();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((err) => {

@@ -10,19 +10,10 @@
  * them); entries are added through the API, 1,000 a request. It works in a fresh database it creates
  * and drops again.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/client';
-import { migrateDatabase } from '../src/server/db/migrate';
+import { managerWithLegal, withInProcessApp } from './in-process';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ITEM_COUNT = Number(process.env.BENCH_RELEASE_ITEMS ?? 10_000);
 const SCHEMAS = ['blog-post', 'copy', 'email', 'audience', 'event'];
 const ENTRIES_PER_REQUEST = 1000;
@@ -34,57 +25,13 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function main() {
-  const dbName = `marquee_bench_rel_${Date.now().toString(36)}`;
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${dbName}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${dbName}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: 20 });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-'));
-  let app: FastifyInstance | undefined;
-  try {
-    await migrateDatabase(database);
-    const config = {
-      ...loadConfig({ DATA_DIR: dataDir, MARQUEE_SECRET: 'bench', PUBLIC_URL: 'http://bench.test' }),
-      authRateLimit: 1_000_000,
-      jobs: false,
-      webDir: path.join(dataDir, 'no-web'),
-    };
-    app = await buildApp({ config, db: database.db, logger: process.env.BENCH_LOG === '1' });
-    await app.ready();
-    const inject = app.inject.bind(app);
-    const call = async (options: InjectOptions, expected = 200) => {
-      const res = await inject(options);
-      if (res.statusCode !== expected)
-        throw new Error(`${options.method} ${options.url}: ${res.statusCode} ${res.body.slice(0, 500)}`);
-      return res;
-    };
-
-    // A manager of a workspace whose Legal role must approve every schema of the release.
-    const account = { name: 'Bench User', email: 'bench@example.test', password: 'correct horse battery' };
-    await call({ method: 'POST', url: '/api/v1/auth/sign-up', payload: account }, 202);
-    const signIn = await call({ method: 'POST', url: '/api/v1/auth/sign-in', payload: account });
-    const { token, user } = signIn.json() as { token: string; user: { id: string } };
-    await database.db.execute(sql`update users set email_verified = true where id = ${user.id}`);
-    const headers = { authorization: `Bearer ${token}` };
-    const ws = (
-      await call({ method: 'POST', url: '/api/v1/workspaces', headers, payload: { name: 'Bench' } }, 201)
-    ).json();
-    await call({
-      method: 'PATCH',
-      url: `/api/v1/workspaces/${ws.id}`,
-      headers,
-      payload: {
-        basics: { domains: ['marketing', 'blogging'], stages: ['Live'] },
-        roles: { ...ws.roles, legal: { name: 'Legal', canEdit: [], canPublish: [], mustApprove: SCHEMAS } },
-      },
-    });
-    await call({
-      method: 'PATCH',
-      url: `/api/v1/workspaces/${ws.id}/members/${user.id}`,
-      headers,
-      payload: { roles: ['admin', 'legal'] },
-    });
+  await withInProcessApp('rel', { jobs: false, logger: process.env.BENCH_LOG === '1' }, async (bench) => {
+    const { database, call } = bench;
+    const { user, headers, ws } = await managerWithLegal(
+      bench,
+      { domains: ['marketing', 'blogging'], stages: ['Live'] },
+      SCHEMAS,
+    );
 
     log(`seeding ${ITEM_COUNT.toLocaleString()} approved items across ${SCHEMAS.length} schemas…`);
     let t0 = performance.now();
@@ -196,13 +143,7 @@ async function main() {
       `single items by id (${SINGLE_READS}, random, first reads): p50 ${percentile(times, 50).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms`,
     );
     if (delivered !== ITEM_COUNT) throw new Error(`expected ${ITEM_COUNT} delivered items, got ${delivered}`);
-  } finally {
-    await app?.close();
-    await database.close();
-    await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
-    await admin.end();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((err: unknown) => {
