@@ -110,6 +110,16 @@ describe('the item screen told of writes elsewhere', () => {
     expect(refetch).not.toHaveBeenCalled();
   });
 
+  it('takes a write that leaves no version (a comment) for neither a deletion nor a change', async () => {
+    await send(event({ version: null, action: 'comment.created' }));
+    expect(bodyText()).not.toContain('Deleted by');
+    await click(button('Enter edit mode'));
+    await send(event({ version: null, action: 'comment.created' }));
+    expect(bodyText()).not.toContain('Deleted by');
+    expect(bodyText()).not.toContain('Changed by');
+    expect(refetch).not.toHaveBeenCalled();
+  });
+
   it('ignores writes of other items', async () => {
     await send(event({ id: 'post2', version: null }));
     expect(bodyText()).not.toContain('Deleted by');

@@ -45,9 +45,9 @@ export function useItemLive(ws: string, schema: string, id: string, item: UseQue
     item: (event) => {
       if (event.schema !== schema || event.id !== id) return;
       // Deleted: nothing to refetch; the screen says so and keeps what it shows (and the user's edits).
-      if (event.version === null) return setDeleted({ name: event.actor.name, at: event.at });
-      const shown = item.data?.version ?? 0;
-      if (event.version !== null && event.version <= shown) return;
+      if (event.action === 'item.deleted') return setDeleted({ name: event.actor.name, at: event.at });
+      // Writes that leave no version (a comment) do not change the item; its panels follow them.
+      if (event.version === null || event.version <= (item.data?.version ?? 0)) return;
       if (editing) setChangedElsewhere({ name: event.actor.name, at: event.at });
       else void item.refetch();
     },
