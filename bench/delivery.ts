@@ -1,9 +1,10 @@
 /**
  * The delivery API under load (DESIGN §7): 1,000,000 published blog posts over 100 workspaces on
  * PostgreSQL; list (first page of 12 of a random workspace) and single (a random item of a random
- * workspace) each beside a bare Fastify route answering the same JSON in its own process, the item API's
- * list for scale, and each route's latency on one connection (p99 there is the server's own time). The
- * server's resident memory is sampled every half second throughout (seeding included) and printed as a
+ * workspace) each beside a bare Fastify route answering the same JSON in its own process (short runs
+ * taking turns: BENCH_SLICES, default 5, over BENCH_DURATION seconds a side), the item API's list for
+ * scale, and each route's latency on one connection (p99 there is the server's own time). The server's
+ * resident memory is sampled every half second throughout (seeding included) and printed as a
  * curve: memory must not grow with the number of published items or workspaces. Beside the server's CPU
  * time per answer, its PostgreSQL backends' when PostgreSQL runs on this machine.
  *
@@ -15,7 +16,8 @@
  * BENCH_PORT: the server's port (default 8185); the bare route listens on the next one.
  * BENCH_BASELINE: another built Marquee checkout (e.g. main's: `node scripts/start.mjs --build-only` in
  * it): its server runs on BENCH_PORT + 2 against the same seeded database, and each round runs its
- * delivery scenarios beside this one's (which goes first alternates), so an A/B meets the same machine.
+ * delivery scenarios beside this one's, taking turns with it and the bare route, so an A/B meets the
+ * same machine. Both servers start after the database is migrated (migrating leaves a process larger).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -34,6 +36,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const WARMUP = 3;
 /** How many times the scenarios run in turn (BENCH_ROUNDS): the shares of each round are printed. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+/** How many turns each delivery scenario takes with its bare route in a round (BENCH_SLICES). */
+const SLICES = Number(process.env.BENCH_SLICES ?? 5);
 const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 const PORT = Number(process.env.BENCH_PORT ?? 8185);
 const BARE_PORT = PORT + 1;
@@ -137,6 +141,74 @@ const LOCALES = {
 const randomOf = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)];
 const randomId = () => `item${String(1 + Math.floor(Math.random() * PER_WORKSPACE)).padStart(8, '0')}`;
 
+/** Each delivery scenario's share of its bare route's rate. */
+interface Share {
+  list: number;
+  single: number;
+  localised: number;
+}
+
+/** One side of a comparison: what autocannon runs, and the process whose CPU time it costs. */
+interface Part {
+  name: string;
+  options: autocannon.Options;
+  pid: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** The runs of one side merged: its rate over all of them, CPU per answer over all, median p50, worst p99. */
+function merge(name: string, runs: LoadResult[]): LoadResult {
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  /** The mean of a per-answer figure over all answers, where every run has it. */
+  const weighted = (key: 'serverCpuUs' | 'databaseCpuUs') =>
+    runs.every((run) => run[key] !== undefined)
+      ? { [key]: Math.round(runs.reduce((sum, run) => sum + run[key]! * run.requests, 0) / requests) }
+      : {};
+  return {
+    name,
+    reqPerSec: Math.round(requests / runs.reduce((sum, run) => sum + run.seconds, 0)),
+    p50Ms: median(runs.map((run) => run.p50Ms)),
+    p99Ms: Math.max(...runs.map((run) => run.p99Ms)),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    requests,
+    seconds: Math.round(runs.reduce((sum, run) => sum + run.seconds, 0) * 100) / 100,
+    ...weighted('serverCpuUs'),
+    ...weighted('databaseCpuUs'),
+  };
+}
+
+/**
+ * `parts` and `bare` in SLICES short runs each, taking turns (who goes first moves round every turn),
+ * after a warm-up of each: every side merged, and each part's share of the bare route's rate, the
+ * median over the turns (each turn's rates were measured within seconds of each other).
+ */
+async function takingTurns(parts: Part[], bare: Part, databasePids: number[]) {
+  const sides = [...parts, bare];
+  for (const side of sides) await load(side.name, { ...side.options, duration: WARMUP });
+  const runs = sides.map((): LoadResult[] => []);
+  for (let turn = 0; turn < SLICES; turn++) {
+    for (let step = 0; step < sides.length; step++) {
+      const at = (turn + step) % sides.length;
+      const side = sides[at];
+      const pids = side === bare ? [] : databasePids;
+      runs[at].push(await load(side.name, { ...side.options, duration: DURATION / SLICES }, side.pid, pids));
+    }
+  }
+  const bareRuns = runs.at(-1)!;
+  return {
+    merged: sides.map((side, at) => merge(side.name, runs[at])),
+    shares: parts.map((_, at) =>
+      median(runs[at].map((run, turn) => run.reqPerSec / bareRuns[turn].reqPerSec)),
+    ),
+  };
+}
+
 async function main() {
   const dbName = `marquee_delivery_${Date.now().toString(36)}`;
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
@@ -157,13 +229,18 @@ async function main() {
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
-  const server = startServer(PORT);
+  let server = startServer(PORT);
   let bare: ChildProcess | undefined;
   let baseline: ChildProcess | undefined;
   const db = postgres(url.toString(), { max: 2, onnotice: () => {} });
   try {
     await waitFor(`${BASE}/healthz`, server);
     if (BASELINE_DIR) {
+      // The server that migrated the database holds more memory for a while: both start afresh instead.
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+      server = startServer(PORT);
+      await waitFor(`${BASE}/healthz`, server);
       // After this one has migrated the database: both would otherwise migrate it at once.
       baseline = startServer(BASELINE_PORT, BASELINE_DIR);
       await waitFor(`http://127.0.0.1:${BASELINE_PORT}/healthz`, baseline);
@@ -239,80 +316,105 @@ async function main() {
         return { ...req, path, headers: { ...req.headers, authorization: site.authorization } };
       },
     };
-    // Each delivery route just before the bare route answering its JSON, so that the pair meets the
-    // same machine: on a shared one, the rate of either moves by half within a minute.
-    const scenarios: [string, autocannon.Options][] = [
-      ['delivery list (first page of 12, random workspace)', { url: BASE, requests: [anyList] }],
-      ['bare Fastify, same list JSON', { url: `${BARE}/list` }],
-      ['delivery single (random item, random workspace)', { url: BASE, requests: [anySingle] }],
-      [
-        'bare Fastify, same single JSON',
-        {
-          url: BARE,
-          requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/single/${randomId()}` }) }],
-        },
-      ],
-      [
-        'delivery localised single (?locale=fr-CA, falling back per field)',
-        { url: BASE, requests: [anyLocalised] },
-      ],
-      [
-        'item API list (first page of 12)',
-        {
-          url: `${BASE}/api/v1/workspaces/${first.ws}/items/blog-post?limit=12`,
-          headers: { authorization: `Bearer ${token}` },
-        },
-      ],
+    // Each delivery route in short runs taking turns with the bare route answering its JSON, so that
+    // each pair meets the same machine: on a shared one, the rate of either moves by half within a minute.
+    const bareList: autocannon.Options = { url: `${BARE}/list` };
+    const bareSingle: autocannon.Options = {
+      url: BARE,
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/single/${randomId()}` }) }],
+    };
+    const scenarios: {
+      name: string;
+      key: keyof Share;
+      options: autocannon.Options;
+      bare: autocannon.Options;
+    }[] = [
+      {
+        name: 'delivery list (first page of 12, random workspace)',
+        key: 'list',
+        options: { url: BASE, requests: [anyList] },
+        bare: bareList,
+      },
+      {
+        name: 'delivery single (random item, random workspace)',
+        key: 'single',
+        options: { url: BASE, requests: [anySingle] },
+        bare: bareSingle,
+      },
+      {
+        name: 'delivery localised single (?locale=fr-CA, falling back per field)',
+        key: 'localised',
+        options: { url: BASE, requests: [anyLocalised] },
+        bare: bareSingle,
+      },
     ];
-    const results: LoadResult[] = [];
-    // BENCH_SCENARIOS=single,bare runs only the scenarios whose names hold one of those words.
+    const itemApiList: [string, autocannon.Options] = [
+      'item API list (first page of 12)',
+      {
+        url: `${BASE}/api/v1/workspaces/${first.ws}/items/blog-post?limit=12`,
+        headers: { authorization: `Bearer ${token}` },
+      },
+    ];
+    // BENCH_SCENARIOS=single,list runs only the scenarios whose names hold one of those words.
     const only = process.env.BENCH_SCENARIOS?.split(',');
-    const chosen = scenarios.filter(([name]) => !only || only.some((word) => name.includes(word)));
-    /** This server's delivery scenarios and, with BENCH_BASELINE, the baseline's beside each (first in even rounds). */
-    const ofServers = (round: number) =>
-      chosen.flatMap(([name, options]): [string, autocannon.Options, ChildProcess][] => {
-        if (name.startsWith('bare')) return [[name, options, bare!]];
-        const ours: [string, autocannon.Options, ChildProcess] = [name, options, server];
-        if (!baseline || !name.startsWith('delivery')) return [ours];
-        const theirs: [string, autocannon.Options, ChildProcess] = [
-          `baseline ${name}`,
-          { ...options, url: `http://127.0.0.1:${BASELINE_PORT}` },
-          baseline,
-        ];
-        return round % 2 ? [ours, theirs] : [theirs, ours];
-      });
-    const shares: { server: string; list: number; single: number; localised: number }[] = [];
+    const wanted = (name: string) => !only || only.some((word) => name.includes(word));
+    const results: LoadResult[] = [];
+    const shares: (Share & { server: string })[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const ofRound: LoadResult[] = [];
-      for (const [name, options, measured] of ofServers(round)) {
-        await load(name, { ...options, duration: WARMUP });
-        const isBare = name.startsWith('bare');
-        const backends = isBare ? [] : await databaseBackends(db, url);
-        const label = ROUNDS > 1 ? `${name} #${round}` : name;
-        ofRound.push(await load(label, { ...options, duration: DURATION }, measured.pid, backends));
+      const ours: Share = { list: NaN, single: NaN, localised: NaN };
+      const theirs: Share = { list: NaN, single: NaN, localised: NaN };
+      for (const scenario of scenarios.filter((s) => wanted(s.name))) {
+        const label = (name: string) => (ROUNDS > 1 ? `${name} #${round}` : name);
+        const parts: Part[] = [
+          { name: label(scenario.name), options: scenario.options, pid: server.pid! },
+          ...(baseline
+            ? [
+                {
+                  name: label(`baseline ${scenario.name}`),
+                  options: { ...scenario.options, url: `http://127.0.0.1:${BASELINE_PORT}` },
+                  pid: baseline.pid!,
+                },
+              ]
+            : []),
+        ];
+        const {
+          merged,
+          shares: [ourShare, theirShare],
+        } = await takingTurns(
+          parts,
+          {
+            name: label(`bare Fastify, same JSON (beside ${scenario.key})`),
+            options: scenario.bare,
+            pid: bare.pid!,
+          },
+          await databaseBackends(db, url),
+        );
+        results.push(...merged);
+        ours[scenario.key] = ourShare;
+        if (theirShare !== undefined) theirs[scenario.key] = theirShare;
       }
-      const rate = (name: string) => ofRound.find((r) => r.name.startsWith(name))?.reqPerSec ?? NaN;
-      for (const prefix of baseline ? ['', 'baseline '] : ['']) {
-        shares.push({
-          server: prefix ? `round ${round}, baseline` : `round ${round}`,
-          list: rate(`${prefix}delivery list`) / rate('bare Fastify, same list'),
-          single: rate(`${prefix}delivery single`) / rate('bare Fastify, same single'),
-          localised: rate(`${prefix}delivery localised single`) / rate('bare Fastify, same single'),
-        });
+      if (wanted(itemApiList[0])) {
+        await load(itemApiList[0], { ...itemApiList[1], duration: WARMUP });
+        const name = ROUNDS > 1 ? `${itemApiList[0]} #${round}` : itemApiList[0];
+        results.push(await load(name, { ...itemApiList[1], duration: DURATION }, server.pid));
       }
-      results.push(...ofRound);
+      shares.push({ server: `round ${round}`, ...ours });
+      if (baseline) shares.push({ server: `round ${round}, baseline`, ...theirs });
     }
     // One connection: no queueing, so the latency is the server's own time (plus loopback).
-    for (const [name, options] of ofServers(1).filter(([name]) => name.includes('delivery'))) {
-      results.push(
-        await load(`${name}, 1 connection`, { ...options, duration: DURATION / 3, connections: 1 }),
-      );
+    for (const scenario of scenarios.filter((s) => wanted(s.name))) {
+      const servers: [string, string][] = [[scenario.name, BASE]];
+      if (baseline) servers.push([`baseline ${scenario.name}`, `http://127.0.0.1:${BASELINE_PORT}`]);
+      for (const [name, base] of servers) {
+        const options = { ...scenario.options, url: base, duration: DURATION / 3, connections: 1 };
+        results.push(await load(`${name}, 1 connection`, options));
+      }
     }
     console.table(results);
     const percent = (share: number) => `${(100 * share).toFixed(0)}%`;
     shares.forEach((share) =>
       console.log(
-        `${ROUNDS > 1 || baseline ? `${share.server}: ` : ''}delivery list at ${percent(share.list)}, single at ${percent(share.single)} and localised single at ${percent(share.localised)} of the bare route (budget ≥ 25%)`,
+        `${ROUNDS > 1 || baseline ? `${share.server}: ` : ''}delivery list at ${percent(share.list)}, single at ${percent(share.single)} and localised single at ${percent(share.localised)} of the bare route, median of ${SLICES} turns (budget ≥ 25%)`,
       ),
     );
     if (baselineMemory) {

@@ -27,6 +27,9 @@ export interface LoadResult {
   p99Ms: number;
   non2xx: number;
   errors: number;
+  /** Answers in all, and over how many seconds. */
+  requests: number;
+  seconds: number;
   /** CPU time (user + system) the server process spent per answer: steadier than req/s on a busy machine. */
   serverCpuUs?: number;
   /** CPU time PostgreSQL's backends (`databasePids`, on this machine) spent per answer. */
@@ -76,6 +79,8 @@ export async function load(
     p99Ms: r.latency.p99,
     non2xx: r.non2xx,
     errors: r.errors,
+    requests: r.requests.total,
+    seconds: r.duration,
     ...(serverPid && r.requests.total > 0
       ? { serverCpuUs: Math.round((cpuTimeUs(serverPid) - cpuBefore) / r.requests.total) }
       : {}),
