@@ -45,7 +45,8 @@ const WORKERS = Number(process.env.E2E_WORKERS ?? 1);
 export default defineConfig({
   testDir: './e2e',
   forbidOnly: !!process.env.CI,
-  retries: 0,
+  // E2E_RETRIES (CI sets 1): a spec that failed runs once more; a pass then is reported as flaky.
+  retries: Number(process.env.E2E_RETRIES ?? 0),
   // Every spec signs up its own users and workspaces through the API, so files can run side by side
   // (E2E_WORKERS sets how many); the tests of one file stay in order in one worker (some seed in beforeAll).
   workers: WORKERS,
