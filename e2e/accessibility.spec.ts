@@ -249,7 +249,7 @@ test('signed-out screens have no serious or critical axe violations', async ({ p
 });
 
 test('workspace and settings screens have no serious or critical axe violations', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   await signInApi(page.request, seeded.email);
   const { ws } = seeded;
   const audit = new Audit(page);
@@ -288,7 +288,7 @@ test('workspace and settings screens have no serious or critical axe violations'
 });
 
 test('item screens in view and edit modes have no serious or critical axe violations', async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   await signInApi(page.request, seeded.email);
   const audit = new Audit(page);
   for (const schema of Object.keys(seeded.items)) {
