@@ -169,7 +169,6 @@ async function seedAll(browser: Browser): Promise<Seeded> {
 }
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(120_000);
   seeded = await seedAll(browser);
 });
 
@@ -310,7 +309,6 @@ test('item screens in view and edit modes have no serious or critical axe violat
 test('history and compare of localised content have no serious or critical axe violations', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   await signInApi(page.request, seeded.email);
   const { id: ws } = await seedWorkspace(page.request, `Locales ${Date.now().toString(36)}`);
   await patchBasics(page.request, ws, {

@@ -37,7 +37,6 @@ const hasFocusInside = (dialog: Locator) => dialog.evaluate((el) => el.contains(
 test('keyboard only: preview as a profile, send a test, send behind its confirmation, cancel', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const basics = await seedCampaignBasics(page.request, { name: 'Keys', readers: readers(60), link: LINK });
   const campaign = await seedCampaign(page.request, basics);
   await page.goto(campaign.path);
@@ -121,7 +120,6 @@ test('keyboard only: preview as a profile, send a test, send behind its confirma
 });
 
 test('pause, resume and cancel a running send', async ({ page }) => {
-  test.setTimeout(120_000);
   const basics = await seedCampaignBasics(page.request, {
     name: 'Controls',
     readers: readers(60),

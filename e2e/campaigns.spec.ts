@@ -30,7 +30,6 @@ async function shots(page: Page, name: string, testId: string) {
 test('build an audience, send an approved campaign, watch it go, and see a click in the results', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const target = `${BASE_URL}/healthz?from=autumn`;
   // Customer data (three readers of the newsletter plan and one other), a sender whose domain is not
   // verified, the footer's postal address and the email template.

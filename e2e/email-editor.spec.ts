@@ -22,7 +22,6 @@ async function addBlock(page: Page, label: string) {
 test('blocks added from the menu behave as dropped ones; merge tags keep the caret; nothing loads from outside', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const outside: string[] = [];
   page.on('request', (request) => {
     const url = request.url();

@@ -37,7 +37,6 @@ test('a test email reads on a phone: preheader, fluid image, stacked columns; an
   page,
   browser,
 }) => {
-  test.setTimeout(90_000);
   await seedVerifiedUser(page.request, 'responsive');
   const ws = (await seedWorkspace(page.request, `Responsive ${Date.now().toString(36)}`)).id;
   await patchBasics(page.request, ws, { domains: ['marketing'] });
@@ -130,7 +129,6 @@ test('a 1/2 Section built in the editor stacks on a phone in the sent test, unde
   page,
   browser,
 }) => {
-  test.setTimeout(90_000);
   await seedVerifiedUser(page.request, 'sections');
   const ws = (await seedWorkspace(page.request, `Sections ${Date.now().toString(36)}`)).id;
   await patchBasics(page.request, ws, { domains: ['marketing'] });
@@ -149,7 +147,7 @@ test('a 1/2 Section built in the editor stacks on a phone in the sent test, unde
   await dragBlock(page, '1/2 Section');
   await expect(page.frameLocator('.gjs-frame').locator('td')).toHaveCount(2);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(page.getByText('Email Template created')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Email Template created')).toBeVisible();
 
   // The saved email's preview at phone width shows the document a phone gets: the halves stacked.
   const previewCells = page.frameLocator('iframe[title="Template preview"]').locator('td.marquee-stack');

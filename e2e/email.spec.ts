@@ -33,7 +33,6 @@ function mailsTo(to: string) {
 test('design an email with blocks, an image and a merge tag; save, reload, send a test; a reload mid-edit offers the draft back', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   await seedVerifiedUser(page.request, 'emailer');
   const ws = (await seedWorkspace(page.request, `Email ${Date.now().toString(36)}`)).id;
   await patchBasics(page.request, ws, { domains: ['marketing', 'assets'] });
@@ -85,7 +84,7 @@ test('design an email with blocks, an image and a merge tag; save, reload, send 
   await editor.getByText('Desktop', { exact: true }).click();
 
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await expect(page.getByText('Email Template created')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Email Template created')).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/${ws}/marketing/email/[^/]+$`));
   const itemUrl = page.url();
 

@@ -71,7 +71,7 @@ export async function mailLink(to: string, pathFragment: string): Promise<string
         }
         return undefined;
       },
-      { message: `a mail to ${to} with a ${pathFragment} link`, timeout: 15_000 },
+      { message: `a mail to ${to} with a ${pathFragment} link`, timeout: 30_000 },
     )
     .toBeTruthy();
   return found!;
@@ -245,7 +245,7 @@ export async function dragBlock(page: Page, label: string) {
     .locator('.gjs-block:visible')
     .filter({ has: page.locator('.gjs-block-label', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) })
     .first();
-  await block.scrollIntoViewIfNeeded({ timeout: 10_000 });
+  await block.scrollIntoViewIfNeeded({ timeout: 20_000 });
   const from = (await block.boundingBox())!;
   const frame = (await page.locator('.gjs-frame').boundingBox())!;
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);

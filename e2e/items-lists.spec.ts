@@ -27,7 +27,6 @@ async function setup(page: Page, domains: string[]) {
 test('pages of 12 with Load More, explore across schemas, the Add dialog, references in nested quick views', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const ws = await setup(page, ['marketing', 'assets', 'blogging']);
   const copies = [];
   for (let i = 1; i <= 13; i++)

@@ -8,7 +8,6 @@ test('the list searches names, and a reference field finds an item older than th
   page,
 }) => {
   // 102 items are seeded one request at a time; on a busy machine that alone can take most of a minute.
-  test.setTimeout(120_000);
   await seedVerifiedUser(page.request, 'search');
   const { id: ws } = await seedWorkspace(page.request, `Search ${Date.now().toString(36)}`);
   await patchBasics(page.request, ws, { domains: ['marketing'] });

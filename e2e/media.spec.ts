@@ -272,7 +272,6 @@ test('bulk upload of 10 images, thumbnails in the list, image check, focal point
 test('a bulk upload goes on past a file the server refuses: its row shows why, the others are saved', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   await seedVerifiedUser(page.request, 'bulk');
   const workspace = await seedWorkspace(page.request, `Bulk ${Date.now().toString(36)}`);
   const ws = workspace.id;

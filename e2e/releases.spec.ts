@@ -160,7 +160,6 @@ test('a release from a list selection: blocked until approved, a newer version p
 test('a release from the item screen, by keyboard: New release, Add to release, then its details saved', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   await page.setViewportSize(DESKTOP);
   await seedVerifiedUser(page.request, 'keyboard');
   const { id: ws } = await seedWorkspace(page.request, `Rel keys ${Date.now().toString(36)}`);
@@ -234,7 +233,6 @@ test('a release from the item screen, by keyboard: New release, Add to release, 
 test('the release page adds, in one click, the items its entries reference that are not current in its stage', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   await page.setViewportSize(DESKTOP);
   await seedVerifiedUser(page.request, 'refs');
   const { id: ws } = await seedWorkspace(page.request, `Rel refs ${Date.now().toString(36)}`);

@@ -123,7 +123,6 @@ test('publish: while approvals remain, Publish to Live is disabled with the reas
 test('bulk upload step 2 fits the dialog at 1280 px, and is a card per image on a phone', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   // With a second domain, Add offers a choice of types and the bulk upload.
   const { ws } = await seedMarketer(page, 'uploader', ['assets', 'blogging']);
   await page.setViewportSize(DESKTOP);
@@ -346,7 +345,6 @@ test('Settings › Batches shows a bulk upload just made and an import as it run
   page,
   context,
 }) => {
-  test.setTimeout(120_000);
   const { ws } = await seedMarketer(page, 'batcher', ['marketing', 'assets']);
   await seedItem(page.request, ws, 'customer-profile-attribute', {
     name: 'Age',
