@@ -28,6 +28,7 @@ async function importFile(page: Page, kind: 'Profiles' | 'Events', name: string,
 }
 
 test('import customers, build an audience with a live size, save and read it back', async ({ page }) => {
+  test.setTimeout(240_000);
   await seedVerifiedUser(page.request, 'aud');
   const { id: ws } = await seedWorkspace(page.request, `Audiences ${Date.now().toString(36)}`);
   await patchBasics(page.request, ws, { domains: ['marketing'] });

@@ -16,6 +16,7 @@ test('a manager adds fr-FR, a French post is published and read in French; a Fre
   page,
   browser,
 }) => {
+  test.setTimeout(240_000);
   await seedVerifiedUser(page.request, 'locales');
   const workspace = await seedWorkspace(page.request, `Locales ${Date.now().toString(36)}`, {
     roles: { french: FRENCH_EDITOR },
