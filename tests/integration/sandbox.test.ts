@@ -1,4 +1,5 @@
-import { SANDBOX_MESSAGES } from '@shared/api/sandbox';
+import { SANDBOX_MEMORY_LIMIT_BYTES, SANDBOX_MESSAGES, SANDBOX_TIME_LIMIT_MS } from '@shared/api/sandbox';
+import { runInSandbox } from '@server/sandbox/quickjs-runner';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { newUserInput, verifiedUser, type TestUser } from '../factories/users';
 import { call, role, teamWorkspace, type Team } from '../factories/items';
@@ -119,6 +120,16 @@ describe('POST /fun/testCollection/runTest', () => {
     expect((await run('return 1;', outsider)).statusCode).toBe(404);
     expect((await run('return 1;', manager, otherWs)).statusCode).toBe(404);
     expect((await call(t, 'POST', runUrl(team.ws), undefined, { fun: 'return 1;' })).statusCode).toBe(401);
+  });
+});
+
+describe('runInSandbox', () => {
+  const limits = { timeLimitMs: SANDBOX_TIME_LIMIT_MS, memoryLimitBytes: SANDBOX_MEMORY_LIMIT_BYTES };
+
+  it('fails a run whose worker cannot load QuickJS in time with its own message, not the time limit', async () => {
+    const answer = await runInSandbox('return 1;', { ...limits, startupMs: 1 });
+    expect(answer).toMatchObject({ ok: false, error: SANDBOX_MESSAGES.startupTimeout });
+    expect(await runInSandbox('return 1;', limits)).toMatchObject({ ok: true, result: 1 });
   });
 });
 

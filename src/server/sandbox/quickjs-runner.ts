@@ -19,14 +19,21 @@ import {
 export interface SandboxLimits {
   timeLimitMs: number;
   memoryLimitBytes: number;
+  /** How long the worker may take to load QuickJS before the run fails (STARTUP_MS by default). */
+  startupMs?: number;
 }
 
 const DEFAULT_LIMITS: SandboxLimits = {
   timeLimitMs: SANDBOX_TIME_LIMIT_MS,
   memoryLimitBytes: SANDBOX_MEMORY_LIMIT_BYTES,
 };
-/** Time for the worker to start and load QuickJS, and to answer after the deadline, before it is ended. */
+/** Time for the worker to answer after the deadline before it is ended. */
 const GRACE_MS = 2000;
+/**
+ * Time for the worker to start and load QuickJS, counted apart from the test's own time limit: on a busy
+ * machine compiling QuickJS's WebAssembly can take seconds, which is not the test's doing.
+ */
+const STARTUP_MS = 30_000;
 
 const resolve = createRequire(import.meta.url).resolve;
 const WORKER_SOURCE = `
@@ -41,6 +48,7 @@ const describe = (value) => {
 };
 
 getQuickJS().then((quickJs) => {
+  parentPort.postMessage({ ready: true });
   const started = performance.now();
   const deadline = Date.now() + timeLimitMs;
   const runtime = quickJs.newRuntime();
@@ -101,13 +109,20 @@ getQuickJS().then((quickJs) => {
 
 /** Runs the body of an async function in the sandbox and answers `{ok, result, logs, error, ms}`. */
 export function runInSandbox(fun: string, limits: SandboxLimits = DEFAULT_LIMITS): Promise<RunTestAnswer> {
-  const started = performance.now();
+  let started = performance.now();
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { fun, ...limits, maxLogs: SANDBOX_MAX_LOGS, messages: SANDBOX_MESSAGES },
     resourceLimits: { maxOldGenerationSizeMb: 64 + Math.ceil(limits.memoryLimitBytes / 1024 / 1024) },
   });
   const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
+  const failed = (error: string): RunTestAnswer => ({
+    ok: false,
+    result: null,
+    logs: [],
+    error,
+    ms: elapsed(),
+  });
   return new Promise<RunTestAnswer>((settle) => {
     let isSettled = false;
     const done = (answer: RunTestAnswer) => {
@@ -117,22 +132,22 @@ export function runInSandbox(fun: string, limits: SandboxLimits = DEFAULT_LIMITS
       void worker.terminate();
       settle(answer);
     };
-    const timer = setTimeout(
-      () => done({ ok: false, result: null, logs: [], error: SANDBOX_MESSAGES.timeLimit, ms: elapsed() }),
-      limits.timeLimitMs + GRACE_MS,
+    let timer = setTimeout(
+      () => done(failed(SANDBOX_MESSAGES.startupTimeout)),
+      limits.startupMs ?? STARTUP_MS,
     );
-    worker.once('message', (answer: RunTestAnswer) => done(answer));
+    worker.on('message', (message: RunTestAnswer | { ready: true }) => {
+      if (!('ready' in message)) return done(message);
+      // QuickJS is loaded: from here on the test's own time counts.
+      started = performance.now();
+      clearTimeout(timer);
+      timer = setTimeout(() => done(failed(SANDBOX_MESSAGES.timeLimit)), limits.timeLimitMs + GRACE_MS);
+    });
     worker.once('error', (err) =>
-      done({
-        ok: false,
-        result: null,
-        logs: [],
-        error: /memory/i.test(err.message) ? SANDBOX_MESSAGES.memoryLimit : `Sandbox failed: ${err.message}`,
-        ms: elapsed(),
-      }),
+      done(
+        failed(/memory/i.test(err.message) ? SANDBOX_MESSAGES.memoryLimit : `Sandbox failed: ${err.message}`),
+      ),
     );
-    worker.once('exit', () =>
-      done({ ok: false, result: null, logs: [], error: 'Sandbox failed: the worker stopped', ms: elapsed() }),
-    );
+    worker.once('exit', () => done(failed('Sandbox failed: the worker stopped')));
   });
 }

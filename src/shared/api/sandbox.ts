@@ -21,6 +21,7 @@ export const SANDBOX_MESSAGES = {
   memoryLimit: `Memory limit exceeded: the test used more than ${SANDBOX_MEMORY_LIMIT_BYTES / 1024 / 1024} MB`,
   neverSettled: 'The test never finished: it awaits a promise that never settles',
   rateLimited: 'Too many test runs; try again in a minute',
+  startupTimeout: 'The sandbox did not start in time; try again',
 } as const;
 
 export const RunTestQuery = WorkspaceQuery;
