@@ -179,6 +179,32 @@ describe('delivery API', () => {
     expect((await read(`${team.ws}/live/items/blog-post/${item.id}`, key)).statusCode).toBe(404);
   });
 
+  it('answers many reads by id at once, each with its own item, in batches under way together', async () => {
+    const { key } = await newKey();
+    const items: Item[] = [];
+    for (let n = 0; n < 12; n++) items.push(await post(`Crowd ${n}`));
+    for (const item of items.slice(0, 9)) await publish(t, manager, team.ws, 'blog-post', item.id);
+    // Six waves of every item, a turn of the event loop apart: each wave's batch goes out while those
+    // before it are still under way, and the same item is in several; the three never published
+    // answer 404 every time.
+    const wanted: typeof items = [];
+    const pending = [];
+    for (let wave = 0; wave < 6; wave++) {
+      const order = wave % 2 ? [...items].reverse() : items;
+      wanted.push(...order);
+      pending.push(...order.map((item) => read(`${team.ws}/live/items/blog-post/${item.id}`, key)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const answers = await Promise.all(pending);
+    answers.forEach((res, at) => {
+      const item = wanted[at];
+      if (items.indexOf(item) < 9) {
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({ id: item.id, data: { name: item.data.name } });
+      } else expect(res.statusCode).toBe(404);
+    });
+  });
+
   it('reads only the key’s workspace (404) and stages (403)', async () => {
     const { key: stagingKey } = await newKey(['staging']);
     const res = await read(`${team.ws}/live/items/blog-post`, stagingKey);
