@@ -90,7 +90,14 @@ test('two members: a save reaches the other tab’s list and item, presence show
   await expect(page.getByTestId('changed-elsewhere')).toContainText('Changed by Bea Editor at');
   await expect(field(page, 'name')).toHaveValue('Harbour notes, third try');
   await page.getByRole('button', { name: 'Compare' }).click();
-  await expect(page.getByRole('dialog', { name: 'What Bea Editor changed' })).toBeVisible();
+  // Version 2, where Ada's edits start, beside Bea's version 3: the saved names, not Ada's unsaved one.
+  const compare = page.getByRole('dialog', { name: 'What Bea Editor changed' });
+  await expect(compare).toContainText('2 fields changed');
+  await expect(compare).toContainText('Version 2 (your edits start from it)');
+  await expect(compare).toContainText('Version 3');
+  await expect(compare).toContainText('Harbour notes, revised');
+  await expect(compare).toContainText('Harbour notes by Bea');
+  await expect(compare).not.toContainText('Harbour notes, third try');
   await shot(page, 'live-03-changed-elsewhere-compare');
   await page.keyboard.press('Escape');
 
