@@ -2,6 +2,7 @@ import type { Item } from '@shared/api/items';
 import { createTestApp, startSecondServer, type SecondServer, type TestApp } from '../helpers/test-app';
 import { makeImage } from '../fixtures/images';
 import { removeFile, uploadImage } from '../fixtures/media';
+import { queryRows } from '@server/db/client';
 import { testDatabaseKind } from '../helpers/database';
 import { verifiedUser, type TestUser } from '../factories/users';
 import {
@@ -691,5 +692,47 @@ describe.runIf(testDatabaseKind() === 'postgres')('delivery cache across server 
     await vi.waitFor(async () => expect((await loadOther(imageUrl)).statusCode).toBe(404), {
       timeout: 15_000,
     });
+  });
+});
+
+describe.runIf(testDatabaseKind() === 'postgres')('reads by id on PostgreSQL', () => {
+  /** The backends, other than the one asking, that ran the statement reading copies by id. */
+  const readers = () =>
+    queryRows<{ pid: number }>(
+      t.database.db,
+      `select pid from pg_stat_activity
+       where datname = current_database() and pid <> pg_backend_pid() and query like $1`,
+      ['%jsonb_array_elements($1::jsonb) with ordinality as wanted%'],
+    );
+
+  it('go out on one connection of their own, opened again once lost', async () => {
+    const { key } = await newKey();
+    const items: Item[] = [];
+    for (let n = 0; n < 5; n++) items.push(await post(`Reconnected ${n}`));
+    for (const item of items) await publish(t, manager, team.ws, 'blog-post', item.id);
+    const readItem = (item: Item) => read(`${team.ws}/live/items/blog-post/${item.id}`, key);
+
+    // Waves a turn of the event loop apart: several batches under way at once, all on that connection.
+    const pending = [];
+    for (let wave = 0; wave < 6; wave++) {
+      pending.push(...items.slice(0, 3).map(readItem));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const answers = await Promise.all(pending);
+    expect(answers.every((res) => res.statusCode === 200)).toBe(true);
+    // One backend (another server process of this file's, closed before, may take a moment to go).
+    await vi.waitFor(async () => expect(await readers()).toHaveLength(1));
+    const [reader] = await readers();
+
+    await queryRows(t.database.db, 'select pg_terminate_backend($1)', [reader.pid]);
+    await vi.waitFor(async () => expect((await readers()).map((r) => r.pid)).not.toContain(reader.pid));
+    // Items not read before (the others' answers are kept): the first read after the loss may fail
+    // with it; the next ones read on a new connection.
+    await vi.waitFor(async () => expect((await readItem(items[3])).statusCode).toBe(200), {
+      timeout: 15_000,
+    });
+    expect((await readItem(items[4])).json()).toMatchObject({ id: items[4].id, version: 1 });
+    const [again] = await readers();
+    expect(again.pid).not.toBe(reader.pid);
   });
 });
