@@ -11,6 +11,8 @@ fs.mkdirSync(resultsDir, { recursive: true });
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const skippedSuites = [];
+/** The failures, named again at the end: a long run's log is often read from its tail. */
+const failures = [];
 let runnerFailed = false;
 
 function run(label, args, env = {}) {
@@ -22,6 +24,40 @@ function run(label, args, env = {}) {
   });
   if (result.status !== 0) runnerFailed = true;
   return result.status;
+}
+
+/** A failure's first line, short enough to read in a summary. */
+const firstLine = (message = '') =>
+  message
+    .split('\n')
+    .find((line) => line.trim())
+    ?.trim()
+    .slice(0, 300) ?? '';
+
+function vitestFailures(report) {
+  return report.testResults.flatMap((file) => {
+    const where = path.relative(root, file.name);
+    const tests = file.assertionResults
+      .filter((test) => test.status === 'failed')
+      .map((test) => `${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    // A file can fail with no failed test: an error in a hook or while loading it.
+    if (tests.length === 0 && file.status === 'failed') tests.push(`${where}: ${firstLine(file.message)}`);
+    return tests;
+  });
+}
+
+function playwrightFailures(suites = [], titles = []) {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? []).flatMap((spec) =>
+      spec.tests
+        .filter((test) => test.status === 'unexpected')
+        .map((test) => {
+          const error = test.results.at(-1)?.error?.message;
+          return `${[...titles, suite.title, spec.title].filter(Boolean).join(' › ')}: ${firstLine(error)}`;
+        }),
+    ),
+    ...playwrightFailures(suite.suites, [...titles, suite.title]),
+  ]);
 }
 
 function readJson(file) {
@@ -49,6 +85,7 @@ if (vitest) {
   totals.passed += vitest.numPassedTests;
   totals.failed += vitest.numFailedTests;
   totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
+  failures.push(...vitestFailures(vitest));
 } else {
   console.error('Vitest wrote no results');
   totals.failed += 1;
@@ -69,8 +106,10 @@ if (fs.existsSync(chromium) && process.env.SKIP_E2E !== '1') {
       E2E_WORKERS: process.env.E2E_WORKERS ?? '1',
     },
   );
-  const stats = readJson(playwrightJson)?.stats;
+  const report = readJson(playwrightJson);
+  const stats = report?.stats;
   if (stats) {
+    failures.push(...playwrightFailures(report.suites));
     totals.passed += stats.expected + stats.flaky;
     totals.failed += stats.unexpected;
     totals.skipped += stats.skipped;
@@ -85,6 +124,10 @@ if (fs.existsSync(chromium) && process.env.SKIP_E2E !== '1') {
 }
 
 console.log('');
+if (failures.length > 0) {
+  console.log('Failed:');
+  for (const failure of failures) console.log(`  ${failure}`);
+}
 for (const suite of skippedSuites) console.log(`Skipped: ${suite}`);
 if (runnerFailed && totals.failed === 0) totals.failed = 1;
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
