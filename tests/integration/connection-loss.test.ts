@@ -38,7 +38,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('a lost PostgreSQL connection'
       else expect((outcome.reason as { code?: string }).code).not.toBe('57P01');
     });
 
-    await vi.waitFor(async () => expect(await numbers(10, 1)).toEqual([10]));
+    await vi.waitFor(async () => expect(await numbers(10, 1)).toEqual([10]), { timeout: 15_000 });
     expect(await numbers(20, 30)).toEqual(Array.from({ length: 30 }, (_, n) => 20 + n));
     expect(await backendPid()).not.toBe(pid);
   });
@@ -46,14 +46,17 @@ describe.runIf(testDatabaseKind() === 'postgres')('a lost PostgreSQL connection'
   it('does not hand the error of a statement lost with its connection to the next one', async () => {
     const pid = await backendPid();
     const sleeping = queryRows(pipeline(), 'select pg_sleep(30)', []);
-    await vi.waitFor(async () => {
-      const [row] = await queryRows<{ state: string }>(
-        database.db,
-        'select state from pg_stat_activity where pid = $1',
-        [pid],
-      );
-      expect(row?.state).toBe('active');
-    });
+    await vi.waitFor(
+      async () => {
+        const [row] = await queryRows<{ state: string }>(
+          database.db,
+          'select state from pg_stat_activity where pid = $1',
+          [pid],
+        );
+        expect(row?.state).toBe('active');
+      },
+      { timeout: 15_000 },
+    );
     await terminate(pid);
     await expect(sleeping).rejects.toThrow();
 

@@ -721,11 +721,13 @@ describe.runIf(testDatabaseKind() === 'postgres')('reads by id on PostgreSQL', (
     const answers = await Promise.all(pending);
     expect(answers.every((res) => res.statusCode === 200)).toBe(true);
     // One backend (another server process of this file's, closed before, may take a moment to go).
-    await vi.waitFor(async () => expect(await readers()).toHaveLength(1));
+    await vi.waitFor(async () => expect(await readers()).toHaveLength(1), { timeout: 15_000 });
     const [reader] = await readers();
 
     await queryRows(t.database.db, 'select pg_terminate_backend($1)', [reader.pid]);
-    await vi.waitFor(async () => expect((await readers()).map((r) => r.pid)).not.toContain(reader.pid));
+    await vi.waitFor(async () => expect((await readers()).map((r) => r.pid)).not.toContain(reader.pid), {
+      timeout: 15_000,
+    });
     // Items not read before (the others' answers are kept): the first read after the loss may fail
     // with it; the next ones read on a new connection.
     await vi.waitFor(async () => expect((await readItem(items[3])).statusCode).toBe(200), {

@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { cleanupRendered } from './render';
 
@@ -6,6 +7,10 @@ import { cleanupRendered } from './render';
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 afterEach(() => cleanupRendered());
+
+// findBy… and waitFor give up after a second by default, which a machine slowed by its neighbours can
+// take for one render; they still go on as soon as what they wait for shows.
+configure({ asyncUtilTimeout: 10_000 });
 
 // Mantine reads these browser APIs that jsdom does not have.
 const { getComputedStyle } = window;
