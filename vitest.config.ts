@@ -44,7 +44,12 @@ export default defineConfig({
           name: 'unit',
           globals: true,
           environment: 'node',
-          include: ['src/shared/**/*.test.ts', 'src/server/**/*.test.ts', 'eslint-rules/**/*.test.ts'],
+          include: [
+            'src/shared/**/*.test.ts',
+            'src/server/**/*.test.ts',
+            'eslint-rules/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
         },
       },
       {

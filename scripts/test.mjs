@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { playwrightFailures, vitestFailures } from './test-failures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(root, 'test-results');
@@ -24,40 +25,6 @@ function run(label, args, env = {}) {
   });
   if (result.status !== 0) runnerFailed = true;
   return result.status;
-}
-
-/** A failure's first line, short enough to read in a summary. */
-const firstLine = (message = '') =>
-  message
-    .split('\n')
-    .find((line) => line.trim())
-    ?.trim()
-    .slice(0, 300) ?? '';
-
-function vitestFailures(report) {
-  return report.testResults.flatMap((file) => {
-    const where = path.relative(root, file.name);
-    const tests = file.assertionResults
-      .filter((test) => test.status === 'failed')
-      .map((test) => `${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
-    // A file can fail with no failed test: an error in a hook or while loading it.
-    if (tests.length === 0 && file.status === 'failed') tests.push(`${where}: ${firstLine(file.message)}`);
-    return tests;
-  });
-}
-
-function playwrightFailures(suites = [], titles = []) {
-  return suites.flatMap((suite) => [
-    ...(suite.specs ?? []).flatMap((spec) =>
-      spec.tests
-        .filter((test) => test.status === 'unexpected')
-        .map((test) => {
-          const error = test.results.at(-1)?.error?.message;
-          return `${[...titles, suite.title, spec.title].filter(Boolean).join(' › ')}: ${firstLine(error)}`;
-        }),
-    ),
-    ...playwrightFailures(suite.suites, [...titles, suite.title]),
-  ]);
 }
 
 function readJson(file) {
@@ -85,7 +52,7 @@ if (vitest) {
   totals.passed += vitest.numPassedTests;
   totals.failed += vitest.numFailedTests;
   totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
-  failures.push(...vitestFailures(vitest));
+  failures.push(...vitestFailures(vitest, root));
 } else {
   console.error('Vitest wrote no results');
   totals.failed += 1;
