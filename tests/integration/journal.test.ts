@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { desc, gt } from 'drizzle-orm';
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
+import postgres from 'postgres';
 import { auditLog } from '@server/db/schema';
 import { subscribeToChanges, type Change } from '@server/journal/changes';
 import { createTestApp, startSecondServer, type SecondServer, type TestApp } from '../helpers/test-app';
@@ -582,6 +583,30 @@ describe('the write journal', () => {
             message: `${key}: no change notice heard by the other process`,
           })
           .toBe(true);
+      }
+    });
+
+    it('sends the changes of one write in one notice', async () => {
+      const post = await createItem(t, manager, ws, 'blog-post', blogPostData({ slug: 'one-notice' }));
+      const listener = postgres(t.database.url!, { max: 1, onnotice: () => {} });
+      const notices: string[] = [];
+      try {
+        await listener.listen('marquee_changes', (payload) => notices.push(payload));
+        const saved = await call(t, 'PUT', itemUrl(ws, 'blog-post', post.id), manager, {
+          data: blogPostData({ name: 'One notice', slug: 'one-notice' }),
+        });
+        expect(saved.statusCode, saved.body).toBe(200);
+        const version = String(saved.json<{ version: number }>().version);
+        const ofSave = () =>
+          notices
+            .flatMap((notice) => notice.split('\n').slice(1))
+            .filter((line) => line === `items\t${ws}` || (line.includes(post.id) && line.includes(version)));
+        await expect.poll(() => ofSave().length).toBe(2);
+        const carrying = notices.filter((notice) => notice.includes(post.id));
+        expect(carrying).toHaveLength(1);
+        expect(carrying[0].split('\n')).toContain(`items\t${ws}`);
+      } finally {
+        await listener.end();
       }
     });
   });

@@ -280,17 +280,17 @@ class Announcer {
 
   async announce(lines: string[], changes: Change[]) {
     const announced = this.dispatcher.positions?.announcing(changes);
-    await Promise.all(
-      lines.map(
-        (line) =>
-          new Promise<void>((resolve) => {
-            const waiting = this.pending.get(line);
-            if (waiting) waiting.push(resolve);
-            else this.pending.set(line, [resolve]);
-            if (!this.sending) void this.send();
-          }),
-      ),
+    const sent = lines.map(
+      (line) =>
+        new Promise<void>((resolve) => {
+          const waiting = this.pending.get(line);
+          if (waiting) waiting.push(resolve);
+          else this.pending.set(line, [resolve]);
+        }),
     );
+    // Every line pending first: a write's changes go out in one NOTIFY.
+    if (!this.sending) void this.send();
+    await Promise.all(sent);
     announced?.();
   }
 
