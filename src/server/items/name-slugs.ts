@@ -1,14 +1,19 @@
 import { isReservedName, reservedNameMessage } from '@shared/text/reserved-names';
-import { applyNameSlugs, fixedNameSlugs, type SlugBasis } from '@shared/validation/name-slug';
+import { applyNameSlugs, fixedNameSlugs, slugsNeedBasis, type SlugBasis } from '@shared/validation/name-slug';
 import type { AppContext } from '../context';
 import { badRequest } from '../http/errors';
 import { findPublishedState } from './repository';
 import type { SchemaScope } from './scope';
 
-/** The stored version a save of item `id` replaces, when the schema has name-slugs to compare with it. */
-async function slugBasisOf(ctx: AppContext, scope: SchemaScope, id: string): Promise<SlugBasis | undefined> {
+/** The stored version a save of item `id` replaces, when `data`'s name-slugs could come out otherwise over it. */
+async function slugBasisOf(
+  ctx: AppContext,
+  scope: SchemaScope,
+  id: string,
+  data: Record<string, unknown>,
+): Promise<SlugBasis | undefined> {
   const { fields } = scope.schema;
-  if (!fields.some((field) => field.type === 'name-slug')) return undefined;
+  if (!slugsNeedBasis(fields, data)) return undefined;
   const key = { workspaceId: scope.workspace.id, schema: scope.schema.name, id };
   const stored = await findPublishedState(ctx.db, key);
   return stored && { data: stored.data, fixed: fixedNameSlugs(fields, stored.data, stored.hasBeenPublished) };
@@ -26,7 +31,11 @@ export async function normaliseNameSlugs(
   id?: string,
 ) {
   const { schema } = scope;
-  const slugged = applyNameSlugs(schema.fields, data, id ? await slugBasisOf(ctx, scope, id) : undefined);
+  const slugged = applyNameSlugs(
+    schema.fields,
+    data,
+    id ? await slugBasisOf(ctx, scope, id, data) : undefined,
+  );
   for (const field of schema.fields) {
     const slug = field.type === 'name-slug' ? slugged[field.key] : undefined;
     // Slugs serve as keys (attribute and event keys): never one a plain object already answers to.

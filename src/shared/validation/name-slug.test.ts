@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { toKebabCase } from '../text/slug';
-import { applyNameSlugs, fixedNameSlugs, nameSlugValue, slugChanges, urlChangeMessage } from './name-slug';
+import {
+  applyNameSlugs,
+  fixedNameSlugs,
+  nameSlugValue,
+  slugChanges,
+  slugsNeedBasis,
+  urlChangeMessage,
+} from './name-slug';
 
 describe('nameSlugValue', () => {
   it('turns typed text into kebab-case', () => {
@@ -82,6 +89,43 @@ describe('stable slugs', () => {
     expect(
       applyNameSlugs(fields, { ...renamed, slug: '' }, { data: saved, fixed: new Set(['slug']) }).slug,
     ).toBe('autumn-tea-launch-now-shipping');
+  });
+
+  it('needs the stored version only for a typed slug other than the name derives', () => {
+    const renamed = { name: 'Autumn Tea Launch Now Shipping', slug: 'autumn-tea-launch' };
+    expect(slugsNeedBasis(fields, renamed)).toBe(true);
+    expect(slugsNeedBasis(fields, { ...renamed, slug: 'autumn-tea-launch-now-shipping' })).toBe(false);
+    expect(slugsNeedBasis(fields, { ...renamed, slug: 'Autumn Tea Launch Now Shipping' })).toBe(false);
+    expect(slugsNeedBasis(fields, { ...renamed, slug: '' })).toBe(false);
+    expect(slugsNeedBasis(fields, { name: 'No slug' })).toBe(false);
+    expect(slugsNeedBasis([fields[0]], renamed)).toBe(false);
+  });
+
+  it('makes the same slugs without the stored version where it does not need it', () => {
+    const keyFields = [fields[0], { ...fields[1], keepsDataKeys: true }];
+    const text = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom('', 'Tea Time', 'tea-time', 'teaTime'),
+    );
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        text,
+        text,
+        text,
+        text,
+        fc.boolean(),
+        (keepsKeys, name, typed, storedName, storedSlug, published) => {
+          const schemaFields = keepsKeys ? keyFields : fields;
+          const data = { name, slug: typed };
+          if (slugsNeedBasis(schemaFields, data)) return;
+          const stored = { name: storedName, slug: nameSlugValue(storedSlug, storedName, keepsKeys) };
+          const basis = { data: stored, fixed: fixedNameSlugs(schemaFields, stored, published) };
+          expect(applyNameSlugs(schemaFields, data, basis)).toEqual(applyNameSlugs(schemaFields, data));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
   });
 
   it('names the slugs a publish would change', () => {

@@ -71,6 +71,22 @@ export function applyNameSlugs(
   return result;
 }
 
+/**
+ * Whether the stored version could change what `applyNameSlugs` makes of `data`: only where a typed slug
+ * differs from the slug its source derives. Elsewhere a slug that follows its source comes out the same
+ * as one kept as typed, so a save need not read the stored version.
+ */
+export function slugsNeedBasis(fields: SchemaType['fields'], data: Readonly<Record<string, unknown>>) {
+  return nameSlugFields(fields).some((field) => {
+    const typed = data[field.key];
+    const source = data[field.from];
+    return (
+      nameSlugValue(typeof typed === 'string' ? typed : '', source, field.keepsDataKeys) !==
+      nameSlugValue('', source, field.keepsDataKeys)
+    );
+  });
+}
+
 /** A name-slug whose published value a publish replaces. */
 export interface SlugChange {
   key: string;
