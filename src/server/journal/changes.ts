@@ -57,8 +57,11 @@ const CHANGES_CHANNEL = 'marquee_changes';
 
 /** A NOTIFY payload holds under 8,000 bytes; lines past this many go in the next announcement. */
 const MAX_PAYLOAD_CHARS = 7_000;
-/** How long a write waits for its announcement to come back before it answers anyway. */
-const ECHO_WAIT_MS = 100;
+/**
+ * How long a write waits, once its announcement was sent, for it to come back before it answers anyway
+ * (only when the listening connection is lost does it not come back).
+ */
+const ECHO_WAIT_MS = 250;
 
 function encodeChange(change: Change): string {
   switch (change.kind) {
@@ -252,17 +255,23 @@ function hearNotice(dispatcher: Dispatcher, payload: string) {
   tellWatchers(dispatcher, changes as Change[]);
 }
 
-/** Resolves when this process hears the announcement `echo` back, or after ECHO_WAIT_MS. */
-function heard(dispatcher: Dispatcher, echo: string) {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      dispatcher.echoes.delete(echo);
-      resolve();
-    };
-    const timer = setTimeout(done, ECHO_WAIT_MS);
-    dispatcher.echoes.set(echo, done);
-  });
+/**
+ * Listens for the announcement `echo` coming back to this process: `sent` once it went out, which
+ * answers a promise resolved when it was heard, or ECHO_WAIT_MS after it went out. The wait starts
+ * once sent: on a busy machine, getting a connection and sending can take longer than hearing back.
+ */
+function hearBack(dispatcher: Dispatcher, echo: string) {
+  let hear!: () => void;
+  const heard = new Promise<void>((resolve) => (hear = resolve));
+  dispatcher.echoes.set(echo, hear);
+  const forget = () => void dispatcher.echoes.delete(echo);
+  const sent = async () => {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([heard, new Promise((resolve) => (timer = setTimeout(resolve, ECHO_WAIT_MS)))]);
+    clearTimeout(timer);
+    forget();
+  };
+  return { sent, forget };
 }
 
 /**
@@ -311,7 +320,7 @@ class Announcer {
     while (this.pending.size > 0) {
       const batch = this.takeBatch();
       const echo = crypto.randomUUID();
-      const echoed = this.dispatcher.listeners > 0 ? heard(this.dispatcher, echo) : undefined;
+      const echoed = this.dispatcher.listeners > 0 ? hearBack(this.dispatcher, echo) : undefined;
       const head = `${this.dispatcher.senderId}\t${echo}\t`;
       const body = batch.map(([line]) => `\n${line}`).join('');
       const positions = this.dispatcher.positions;
@@ -325,8 +334,9 @@ class Announcer {
             from (select pg_current_wal_insert_lsn()::text as lsn) as wal`),
         );
         positions?.committedBy(changes(), lsn);
-        await echoed;
+        await echoed?.sent();
       } catch {
+        echoed?.forget();
         // Unsent: the other processes keep what they read for at most their caches' bound on age.
         positions?.committedBy(changes(), undefined);
       }
@@ -343,8 +353,8 @@ class Announcer {
  * the transaction: a NOTIFY takes a lock that every committing transaction with a NOTIFY waits for
  * until its commit is flushed, so a NOTIFY in each write serialised the writes (measured, 20
  * connections: 3,200 to 4,700 commits/s without, 1,270 with). The writer waits for its notice to come
- * back on this process's own LISTEN (at most 100 ms), so by then PostgreSQL has handed it to every
- * listener; a notice lost with a process that dies between commit and NOTIFY costs at most each
+ * back on this process's own LISTEN (at most 250 ms once sent), so by then PostgreSQL has handed it to
+ * every listener; a notice lost with a process that dies between commit and NOTIFY costs at most each
  * cache's bound on age (30 s for items and delivery, the read caches' TTL for sessions and memberships).
  */
 export async function announceChanges(db: Db | Tx, ...changes: Change[]) {
