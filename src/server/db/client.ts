@@ -152,7 +152,7 @@ type PostgresClient = postgres.Sql | postgres.TransactionSql | postgres.Reserved
 const pipelines = new WeakMap<Db, Db>();
 
 /**
- * Gives `db` a connection of its own for `pipelinedOf`, opened on first use and reopened when lost.
+ * Gives `db` a connection of its own for `readPipelined`, opened on first use and reopened when lost.
  * A PostgreSQL backend woken for every statement costs both sides more than the statement itself
  * (the writer's write wakes it, and on a busy machine it then takes the writer's processor): on one
  * connection, statements sent while others run queue in its socket, and the backend goes from one to
@@ -170,11 +170,35 @@ function pipelineFor(db: Db, url: string, applicationName: string) {
 }
 
 /**
- * Where to send short reads by key that many requests make at once (the delivery API's reads by id):
- * `db`'s own connection on which they are pipelined, one after the other; `db` itself for PGlite and
- * transactions. Only for statements of well under a millisecond: each waits for those before it.
+ * A short read by key that many requests make at once (the delivery API's reads by id), sent on `db`'s
+ * own connection where such reads are pipelined, one after the other (`db` itself for PGlite and
+ * transactions). Only for statements of well under a millisecond: each waits for those before it.
+ * A read handed to the connection as it was lost is sent again, on the connection opened again.
  */
-export const pipelinedOf = (db: Db): Db => pipelines.get(db) ?? db;
+export async function readPipelined<T>(db: Db, text: string, params: unknown[]): Promise<T[]> {
+  const pipelined = pipelines.get(db) ?? db;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await queryRows<T>(pipelined, text, params);
+    } catch (error) {
+      if (attempt === READ_ATTEMPTS || !connectionLost(error)) throw error;
+    }
+  }
+}
+
+/**
+ * A socket error (a reset) comes before the connection is closed, so a read sent again at once can
+ * be handed to the same connection and lost with it; the third goes to the connection opened again.
+ */
+const READ_ATTEMPTS = 3;
+
+/**
+ * The connection went away before the answer came: closed or reset under it, or its backend ended by
+ * an administrator or a server restart (not this process ending its client).
+ */
+const CONNECTION_LOST_CODES = new Set(['CONNECTION_CLOSED', 'ECONNRESET', 'EPIPE', '57P01', '57P02']);
+const connectionLost = (error: unknown) =>
+  error instanceof Error && CONNECTION_LOST_CODES.has((error as { code?: string }).code ?? '');
 
 /** How a database commits for `commitThen`. */
 type Committer = (work: (tx: Db | Tx) => Promise<boolean>, written: () => void) => Promise<boolean>;

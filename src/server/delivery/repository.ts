@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { SchemaType } from '@shared/schemas/types';
 import DataLoader from 'dataloader';
-import { pipelinedOf, queryRows, type Db } from '../db/client';
+import { readPipelined, type Db } from '../db/client';
 import { preparedPerDb } from '../db/prepared';
 import { published, publishedSlugs } from '../db/schema';
 import { copiesOfItems } from '../publishing/repository';
@@ -90,7 +90,7 @@ const COPIES_BY_KEY = `
          and p.id = wanted.key->>2 and p.stage = wanted.key->>3`;
 
 /**
- * At most this many batches of copies are read at a time, pipelined on one connection (pipelinedOf):
+ * At most this many batches of copies are read at a time, pipelined on one connection (readPipelined):
  * while they are under way, the copies asked for meanwhile gather into the next batch, so under load
  * every statement serves more answers, and the backend finds the next batch waiting when it is done
  * with one. A lone request still reads at once. With two, PostgreSQL slept between batches; with
@@ -110,7 +110,7 @@ const copyLoader = preparedPerDb((db) => {
   const readBatch = async (keys: readonly CopyKey[]) => {
     const wanted = JSON.stringify(keys.map((key) => [key.workspaceId, key.schema, key.id, key.stage]));
     const found: (Copy | undefined)[] = new Array(keys.length).fill(undefined);
-    for (const row of await queryRows<CopyRow>(pipelinedOf(db), COPIES_BY_KEY, [wanted])) {
+    for (const row of await readPipelined<CopyRow>(db, COPIES_BY_KEY, [wanted])) {
       found[Number(row.at) - 1] = new CopyById(
         row.id,
         row.schema,
