@@ -68,6 +68,9 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     headless: true,
     viewport: { width: 1360, height: 860 },
+    // Without transitions a click lands where the button is: a dialog still growing moved its button
+    // between the press and the release, and the click went to neither.
+    reducedMotion: 'reduce',
   },
   projects: [
     { name: 'chromium', testIgnore: PWA_SPEC, use: chromium },

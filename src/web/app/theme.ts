@@ -25,6 +25,8 @@ const gray = DEFAULT_THEME.colors.gray.map((shade, index) =>
 export const theme = createTheme({
   primaryColor: 'marquee',
   primaryShade: 5,
+  // Dialogs, menus and drawers open without moving for people who ask their system for less motion.
+  respectReducedMotion: true,
   colors: { marquee, gray },
   defaultRadius: 'md',
   fontFamily:
