@@ -139,6 +139,13 @@ describe('opens and clicks', () => {
     ]);
   });
 
+  it('lets the pixel load in webmail that shows images from its own origin', async () => {
+    // The pixel answered Cross-Origin-Resource-Policy: same-origin, so such webmail never loaded it.
+    const res = await t.app.inject({ method: 'HEAD', url: `/t/o/${send.token('o', 1)}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
+  });
+
   it('redirects a click to its link, records it per link, and counts it as an open when none was', async () => {
     const res = await get(`/t/c/${send.token('c', 2, 1)}`);
     expect(res.statusCode).toBe(302);

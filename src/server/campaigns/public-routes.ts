@@ -140,7 +140,12 @@ export async function emailPublicRoutes(instance: FastifyInstance, ctx: AppConte
     },
     async (request, reply) => {
       await tracking.recordOpen(ctx, request.params.token, request.method === 'GET');
-      return reply.header('cache-control', NO_STORE).type('image/gif').send(PIXEL);
+      // Webmail shows a message's images from its own origin (or a proxy's): the pixel is meant for them.
+      return reply
+        .header('cache-control', NO_STORE)
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .type('image/gif')
+        .send(PIXEL);
     },
   );
 
