@@ -459,15 +459,26 @@ describe('bad input and rights', () => {
       clipped: false,
     });
     // Broke: the audit row of a campaign's test send named the email schema for the campaign's id.
-    const audit = rows<{ schema: string }>(
+    // Broke: it was labelled with the subject, not the email template sent.
+    const audit = rows<{ schema: string; label: string; detail: Record<string, unknown> }>(
       await t.database.db.execute(
-        sql`select schema from audit_log where action = 'test-send.sent' and target_id = ${String(sent.json().testSend.id)}`,
+        sql`select schema, label, detail from audit_log where action = 'test-send.sent' and target_id = ${String(sent.json().testSend.id)}`,
       ),
     );
-    expect(audit).toEqual([{ schema: 'campaign' }]);
+    expect(audit).toMatchObject([
+      {
+        schema: 'campaign',
+        label: 'Autumn',
+        detail: { emailTemplate: { id: emailId, title: 'Autumn' }, subject: 'Autumn for Ada' },
+      },
+    ]);
     await expect.poll(() => sink.received.length).toBe(before + 1);
-    expect(sink.received.at(-1)!.mail.subject).toBe('Autumn for Ada');
-    expect(sink.received.at(-1)!.envelopeTo).toEqual(['qa@example.com']);
+    const test = sink.received.at(-1)!;
+    expect(test.mail.subject).toBe('Autumn for Ada');
+    expect(test.envelopeTo).toEqual(['qa@example.com']);
+    // Broke: the test came from MAIL_FROM (Marquee <no-reply@…>), not the campaign's sender.
+    expect(test.mail.from?.value).toEqual([{ name: 'Acme News', address: 'news@acme.example' }]);
+    expect(test.mail.replyTo?.text).toBe('hello@acme.example');
     const denied = await call(t, 'POST', sendUrl(campaign.id, '/test-send'), team.members.legal, {});
     expect(denied.statusCode).toBe(403);
   });

@@ -20,7 +20,7 @@ import { requireItem } from '../items/service';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
 import { testSend as sendTestMessage } from '../email/service';
 import type { ItemRow } from '../items/repository';
-import { actorOf, journal } from '../journal/journal';
+import { actorOf, itemLabel, journal } from '../journal/journal';
 import { randomId } from '../lib/ids';
 import * as senders from '../senders/repository';
 import type { WorkspaceAccess } from '../workspaces/access';
@@ -384,12 +384,21 @@ export async function sendCampaignTest(
   const addresses = Recipients.safeParse(recipients);
   if (!addresses.success) throw badRequest(`recipients: ${addresses.error.issues[0].message}`);
   const shown = await preview(ctx, access, id, body.profileId);
+  const { content, email } = resolved;
   return sendTestMessage(
     ctx,
     scope,
     body.provider ?? resolved.provider,
-    { to: addresses.data, subject: shown.subject, text: shown.text, html: shown.html },
+    {
+      to: addresses.data,
+      subject: shown.subject,
+      text: shown.text,
+      html: shown.html,
+      from: { name: content.fromName, address: content.fromAddress },
+      replyTo: content.replyTo,
+    },
     id,
+    email ? { id: email.id, title: itemLabel(email.data) } : null,
   );
 }
 

@@ -17,7 +17,7 @@ import { FILE_NOT_FOUND } from '../files/service';
 import { badRequest, notConfigured, notFound, providerFailed, rateLimited } from '../http/errors';
 import { findProfile } from '../customers/repository';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
-import { actorOf, journal } from '../journal/journal';
+import { actorOf, itemLabel, journal } from '../journal/journal';
 import { requireItem } from '../items/service';
 import { dkimOptionsFor } from '../senders/service';
 import { thumbnailOf } from '../media/resize';
@@ -34,6 +34,15 @@ export interface OutgoingMessage {
   subject: string;
   text: string;
   html: string;
+  /** The sender a campaign's test shows, as its real send would; MAIL_FROM when absent. */
+  from?: { name: string; address: string };
+  replyTo?: string | null;
+}
+
+/** The email template a test send sent, named by its audit row. */
+export interface SentTemplate {
+  id: string;
+  title: string | null;
 }
 
 /**
@@ -87,7 +96,7 @@ async function deliver(
 ) {
   if (provider === 'smtp') {
     // Signed with the workspace's DKIM key when MAIL_FROM's domain is one it has verified.
-    const dkim = await dkimOptionsFor(ctx, workspaceId, ctx.config.mailFrom);
+    const dkim = await dkimOptionsFor(ctx, workspaceId, message.from?.address ?? ctx.config.mailFrom);
     // SMTP_URL when set, else the outbox in DATA_DIR/outbox.
     try {
       await ctx.mailer.send({
@@ -96,6 +105,8 @@ async function deliver(
         text: message.text,
         ...(message.html ? { html: message.html } : {}),
         ...(dkim ? { dkim } : {}),
+        ...(message.from ? { from: message.from } : {}),
+        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
       });
     } catch (err) {
       throw new Error(`The mail server refused the message: ${(err as Error).message}`, { cause: err });
@@ -105,8 +116,13 @@ async function deliver(
   const apiKey = ctx.config.sendgridApiKey;
   if (!apiKey) throw sendGridNotConfigured();
   await createSendGrid({ apiKey, baseUrl: ctx.config.sendgridUrl }).send({
-    from: parseFrom(ctx.config.mailFrom),
-    ...message,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    from: message.from
+      ? { email: message.from.address, name: message.from.name }
+      : parseFrom(ctx.config.mailFrom),
   });
 }
 
@@ -143,6 +159,7 @@ export async function testSend(
   provider: TestSendProvider,
   message: OutgoingMessage,
   itemId: string | null,
+  template: SentTemplate | null = null,
 ) {
   requireConfigured(ctx, provider);
   const started = await repo.startTestSend(
@@ -166,10 +183,10 @@ export async function testSend(
   } catch (err) {
     const error = (err as Error).message;
     ctx.log.warn({ provider, workspaceId: scope.workspace.id, error }, 'test send failed');
-    await finishTestSend(ctx, scope, started, { status: 'failed', error });
+    await finishTestSend(ctx, scope, started, template, { status: 'failed', error });
     throw providerFailed(error);
   }
-  const row = await finishTestSend(ctx, scope, started, { status: 'sent' });
+  const row = await finishTestSend(ctx, scope, started, template, { status: 'sent' });
   return {
     message: EMAIL_MESSAGES.sentTo(message.to),
     testSend: presentTestSend(row),
@@ -177,11 +194,12 @@ export async function testSend(
   };
 }
 
-/** Records how a test send ended, journaled (the subject labels the audit row). */
+/** Records how a test send ended, journaled (the template's title labels the audit row, else the subject). */
 function finishTestSend(
   ctx: AppContext,
   scope: SchemaScope,
   started: repo.TestSendRow,
+  template: SentTemplate | null,
   result: { status: 'sent' | 'failed'; error?: string },
 ) {
   return ctx.db.transaction(async (tx) => {
@@ -194,12 +212,14 @@ function finishTestSend(
           action: result.status === 'sent' ? 'test-send.sent' : 'test-send.failed',
           targetType: 'test-send',
           targetId: String(started.id),
-          label: started.subject,
+          label: template ? (template.title ?? template.id) : started.subject,
           schema: started.itemId ? scope.schema.name : null,
           detail: {
             provider: started.provider,
             recipients: started.recipients,
             itemId: started.itemId,
+            subject: started.subject,
+            ...(template ? { emailTemplate: template } : {}),
             ...(result.error ? { error: result.error } : {}),
           },
         },
@@ -284,7 +304,7 @@ export async function sendItemTest(
   const attributes = await mergeAttributesOf(ctx, access.workspace.id, options);
   const message = itemMessage(ctx, access.workspace.id, data, addresses.data, attributes);
   if (!message.subject) throw badRequest('subject: Subject is required');
-  return testSend(ctx, scope, options.provider, message, id);
+  return testSend(ctx, scope, options.provider, message, id, { id, title: itemLabel(item.data) });
 }
 
 /**

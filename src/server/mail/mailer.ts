@@ -11,6 +11,9 @@ export interface Mail {
   html?: string;
   /** The link the mail exists for; logged when writing to the outbox so a laptop user can follow it. */
   link?: string;
+  /** The sender; MAIL_FROM when absent. */
+  from?: { name: string; address: string };
+  replyTo?: string;
   /** nodemailer's DKIM signing options (senders/service.ts dkimOptionsFor). */
   dkim?: { domainName: string; keySelector: string; privateKey: string };
 }
@@ -38,7 +41,8 @@ export function createMailer(options: {
         await (
           await transport
         ).sendMail({
-          from: options.from,
+          from: mail.from ?? options.from,
+          replyTo: mail.replyTo,
           to: mail.to,
           subject: mail.subject,
           text: mail.text,
@@ -57,7 +61,8 @@ export function createMailer(options: {
       const info = await (
         await transport
       ).sendMail({
-        from: options.from,
+        from: mail.from ?? options.from,
+        replyTo: mail.replyTo,
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
