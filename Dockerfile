@@ -27,4 +27,5 @@ VOLUME /data
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "dist/server/main.mjs"]
+# A young generation of Node 20's size (docs/architecture.md, Memory).
+CMD ["node", "--max-semi-space-size=16", "dist/server/main.mjs"]
