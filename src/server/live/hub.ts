@@ -286,7 +286,7 @@ export class LiveHub {
    */
   private mayRead(stream: LiveStream, readable: ReadonlySet<string>) {
     const before = stream.readable;
-    if (readable === before) return;
+    if (readable === before || !this.byWorkspace.get(stream.workspaceId)?.has(stream)) return;
     stream.readable = readable;
     if (readable.size === before.size && [...readable].every((schema) => before.has(schema))) return;
     let text = '';
