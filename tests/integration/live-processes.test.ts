@@ -31,11 +31,13 @@ describe.runIf(testDatabaseKind() === 'postgres')('live streams across two serve
     await database?.drop();
   }, 120_000);
 
-  async function open(server: ServerProcess, ws: string, token: string) {
-    const stream = await openEventStream(
-      `${server.url}/api/v1/workspaces/${ws}/live?tab=tab-${streams.length}-process`,
-      token,
-    );
+  async function open(
+    server: ServerProcess,
+    ws: string,
+    token: string,
+    tab = `tab-${streams.length}-process`,
+  ) {
+    const stream = await openEventStream(`${server.url}/api/v1/workspaces/${ws}/live?tab=${tab}`, token);
     streams.push(stream);
     expect(stream.status).toBe(200);
     await stream.next((e) => e.event === 'ready');
@@ -121,7 +123,8 @@ describe.runIf(testDatabaseKind() === 'postgres')('live streams across two serve
       post('locked'),
     );
     const lock = `/workspaces/${one.ws}/items/blog-post/${item.body.id as string}/lock`;
-    const first = await open(b, one.ws, one.manager.token);
+    const first = await open(b, one.ws, one.manager.token, 'tab-first-editor');
+    const firstKey = (await first.next((e) => e.event === 'ready')).data.key;
     expect((await call(b, 'PUT', lock, one.manager.token, { tab: 'tab-first-editor' })).status).toBe(200);
     const second = await call(a, 'PUT', lock, one.member.token, { tab: 'tab-second-editor' });
     // The member holds no edit right here: refused whatever the lock.
@@ -133,17 +136,37 @@ describe.runIf(testDatabaseKind() === 'postgres')('live streams across two serve
     });
     expect(tookOver.status).toBe(200);
     const told = await first.next((e) => e.event === 'lock' && !!e.data.takenFrom);
-    expect(told.data).toMatchObject({
-      takenFrom: { tab: 'tab-first-editor' },
-      lock: { tab: 'tab-other-window' },
-    });
+    // A tab's key is the same in every process; its id is told to none.
+    const { key: otherWindowKey } = tookOver.body.lock as { key: string };
+    expect(told.data).toMatchObject({ takenFrom: { key: firstKey }, lock: { key: otherWindowKey } });
+    expect(otherWindowKey).not.toBe(firstKey);
+    expect(JSON.stringify(first.events)).not.toContain('tab-other-window');
 
+    const member = await open(b, one.ws, one.member.token, 'tab-member-here');
+    const memberKey = (await member.next((e) => e.event === 'ready')).data.key;
     const here = await call(a, 'PUT', `/workspaces/${one.ws}/live/presence`, one.member.token, {
       tab: 'tab-member-here',
       list: 'blog-post',
     });
     expect(here.status).toBe(200);
-    const seen = await first.next((e) => e.event === 'presence' && e.data.tab === 'tab-member-here');
+    const seen = await first.next((e) => e.event === 'presence' && e.data.key === memberKey);
     expect(seen.data).toMatchObject({ user: { id: one.member.id }, where: { list: 'blog-post' } });
+
+    // Another member's tab with the same id, told and closed on the other process, is a tab of their own.
+    const impostor = await open(a, one.ws, one.manager.token, 'tab-member-here');
+    const impostorKey = (await impostor.next((e) => e.event === 'ready')).data.key;
+    expect(impostorKey).not.toBe(memberKey);
+    await call(a, 'PUT', `/workspaces/${one.ws}/live/presence`, one.manager.token, {
+      tab: 'tab-member-here',
+      list: 'blog-post',
+    });
+    await first.next((e) => e.event === 'presence' && e.data.key === impostorKey);
+    impostor.close();
+    await first.next((e) => e.event === 'presence' && e.data.key === impostorKey && e.data.where === null);
+    const later = await open(a, one.ws, one.manager.token);
+    await later.next((e) => e.event === 'presence' && e.data.key === memberKey && e.data.where !== null);
+    expect(
+      first.events.some((e) => e.event === 'presence' && e.data.key === memberKey && e.data.where === null),
+    ).toBe(false);
   });
 });

@@ -143,12 +143,16 @@ describe('edit locks', () => {
 
   it('is taken, renewed by its tab, refused to another editor, taken over with the first editor told, released', async () => {
     const first = await open(team.ws, manager, 'tab-mia-12345');
+    const { key: miaKey } = (await first.next((e) => e.event === 'ready')).data;
     const taken = await take(manager, 'tab-mia-12345');
     expect(taken.statusCode).toBe(200);
-    expect(taken.json().lock).toMatchObject({
+    // The holder's tab is named by the key its stream was told, not by its id.
+    expect(taken.json().lock).toEqual({
       userId: manager.id,
       name: 'Mia Manager',
-      tab: 'tab-mia-12345',
+      key: miaKey,
+      takenAt: expect.any(String),
+      expiresAt: expect.any(String),
     });
     const renewed = await take(manager, 'tab-mia-12345');
     expect(renewed.json().lock.takenAt).toBe(taken.json().lock.takenAt);
@@ -170,12 +174,14 @@ describe('edit locks', () => {
 
     const tookOver = await take(team.members.Lee, 'tab-lee-12345', true);
     expect(tookOver.statusCode).toBe(200);
-    expect(tookOver.json().lock).toMatchObject({ userId: team.members.Lee.id, tab: 'tab-lee-12345' });
+    expect(tookOver.json().lock).toMatchObject({ userId: team.members.Lee.id });
+    expect(tookOver.json().lock.key).not.toBe(miaKey);
     const told = await first.next((e) => e.event === 'lock' && e.data.id === postId && !!e.data.takenFrom);
     expect(told.data).toMatchObject({
-      lock: { userId: team.members.Lee.id },
-      takenFrom: { userId: manager.id, tab: 'tab-mia-12345' },
+      lock: { userId: team.members.Lee.id, key: tookOver.json().lock.key },
+      takenFrom: { userId: manager.id, key: miaKey },
     });
+    expect(JSON.stringify(first.events)).not.toContain('tab-lee-12345');
 
     // Only the holder's tab releases it.
     expect((await call(t, 'DELETE', `${lockUrl()}?tab=tab-mia-12345`, manager)).json().lock).toMatchObject({
@@ -209,27 +215,124 @@ describe('edit locks', () => {
   });
 });
 
+const presenceUrl = (ws: string) => `/api/v1/workspaces/${ws}/live/presence`;
+const keyOf = async (stream: EventStream) => (await stream.next((e) => e.event === 'ready')).data.key;
+
 describe('presence', () => {
   it('tells the workspace’s streams where a tab is, shows it to streams opened later, and that it left', async () => {
     const watcher = await open(team.ws, team.members.Lee, 'tab-lee-watch');
     const leaving = await open(team.ws, team.members.Wes, 'tab-wes-leave');
-    const here = await call(t, 'PUT', `/api/v1/workspaces/${team.ws}/live/presence`, team.members.Wes, {
+    const key = await keyOf(leaving);
+    const here = await call(t, 'PUT', presenceUrl(team.ws), team.members.Wes, {
       tab: 'tab-wes-leave',
       item: { schema: 'blog-post', id: 'abc' },
       field: 'body',
     });
     expect(here.statusCode).toBe(200);
-    const seen = await watcher.next((e) => e.event === 'presence' && e.data.tab === 'tab-wes-leave');
+    const seen = await watcher.next((e) => e.event === 'presence' && e.data.key === key);
     expect(seen.data).toEqual({
-      tab: 'tab-wes-leave',
+      key,
       user: { id: team.members.Wes.id, name: 'Wes' },
       where: { item: { schema: 'blog-post', id: 'abc' }, field: 'body' },
     });
     const later = await open(team.ws, manager, 'tab-mia-later');
-    await later.next((e) => e.event === 'presence' && e.data.tab === 'tab-wes-leave');
+    await later.next((e) => e.event === 'presence' && e.data.key === key);
     leaving.close();
-    await watcher.next(
-      (e) => e.event === 'presence' && e.data.tab === 'tab-wes-leave' && e.data.where === null,
+    await watcher.next((e) => e.event === 'presence' && e.data.key === key && e.data.where === null);
+  });
+
+  // Broke: presence was kept by tab id alone and every stream was told every tab id: another member's
+  // PUT with that id replaced the tab's presence, and a stream opened and closed with it removed it.
+  it('is kept by member and tab, and tells no stream another member’s tab id', async () => {
+    const watcher = await open(team.ws, team.members.Lee, 'tab-lee-guard');
+    const wes = await open(team.ws, team.members.Wes, 'tab-wes-victim');
+    const wesKey = await keyOf(wes);
+    expect(wesKey).not.toContain('tab-wes-victim');
+    const where = { item: { schema: 'blog-post', id: 'victim' }, field: null };
+    await call(t, 'PUT', presenceUrl(team.ws), team.members.Wes, { tab: 'tab-wes-victim', ...where });
+    await watcher.next((e) => e.event === 'presence' && e.data.key === wesKey);
+
+    // Another member, told nothing of the tab's id, uses it anyway: that is a tab of their own.
+    const rae = team.members.Rae;
+    await call(t, 'PUT', presenceUrl(team.ws), rae, { tab: 'tab-wes-victim', list: 'blog-post' });
+    const raes = await watcher.next(
+      (e) => e.event === 'presence' && (e.data.user as { id: string }).id === rae.id,
     );
+    expect(raes.data.key).not.toBe(wesKey);
+    const impostor = await open(team.ws, rae, 'tab-wes-victim');
+    impostor.close();
+    await watcher.next(
+      (e) => e.event === 'presence' && e.data.key === raes.data.key && e.data.where === null,
+    );
+
+    // Wes's tab is where it was, for streams open and opened later.
+    const later = await open(team.ws, manager, 'tab-mia-guard');
+    const told = await later.next((e) => e.event === 'presence' && e.data.key === wesKey);
+    expect(told.data.where).toEqual(where);
+    const wesTold = watcher.events.filter((e) => e.event === 'presence' && e.data.key === wesKey);
+    expect(wesTold.map((e) => e.data.where)).toEqual([where]);
+    for (const stream of [watcher, later, impostor])
+      expect(JSON.stringify(stream.events)).not.toContain('tab-wes');
+  });
+});
+
+describe('schemas the member may not read', () => {
+  let admin: Team;
+  let nia: TestUser;
+  beforeAll(async () => {
+    admin = await teamWorkspace(t, manager, {
+      name: 'Admin live',
+      domains: ['blogging', 'admin'],
+      roles: { writer: role('Writer', { canEdit: ['blog-post', 'client-task'] }) },
+      people: { Nia: ['writer'] },
+    });
+    nia = admin.members.Nia;
+  });
+  const aboutTasks = (stream: EventStream) =>
+    stream.events.filter((e) => JSON.stringify(e.data).includes('client-task'));
+  const fence = async (streams: EventStream[], slug: string) => {
+    const written = await createItem(t, manager, admin.ws, 'blog-post', blogPostData({ slug }));
+    for (const stream of streams) await stream.next((e) => e.event === 'item' && e.data.id === written.id);
+  };
+
+  // Broke: a member refused items/client-task still got its item, lock and presence events.
+  it('carries none of their item, lock or presence events, and follows a change of rights', async () => {
+    const hers = await open(admin.ws, nia, 'tab-nia-12345');
+    const mine = await open(admin.ws, manager, 'tab-mia-admin');
+    const refused = await call(t, 'PUT', presenceUrl(admin.ws), nia, {
+      tab: 'tab-nia-12345',
+      list: 'client-task',
+    });
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json().error.message).toBe('Domain "admin" not available');
+
+    const task = await createItem(t, manager, admin.ws, 'client-task', { name: 'Managers only' });
+    const lock = `${itemUrl(admin.ws, 'client-task', task.id)}/lock`;
+    expect((await call(t, 'PUT', lock, manager, { tab: 'tab-mia-admin' })).statusCode).toBe(200);
+    const where = { item: { schema: 'client-task', id: task.id }, field: 'name' };
+    expect(
+      (await call(t, 'PUT', presenceUrl(admin.ws), manager, { tab: 'tab-mia-admin', ...where })).statusCode,
+    ).toBe(200);
+    await fence([mine, hers], 'fence-one');
+    expect(aboutTasks(mine).map((e) => e.event)).toEqual(['item', 'lock', 'presence']);
+    expect(aboutTasks(hers)).toEqual([]);
+
+    // Made a manager, she may read the admin domain: the stream says so without being opened again.
+    const member = `/api/v1/workspaces/${admin.ws}/members/${nia.id}`;
+    expect((await call(t, 'PATCH', member, manager, { isWorkspaceManager: true })).statusCode).toBe(200);
+    const miaKey = await keyOf(mine);
+    await hers.next((e) => e.event === 'presence' && e.data.key === miaKey && e.data.where !== null);
+    await hers.next((e) => e.event === 'reset');
+    await call(t, 'DELETE', `${lock}?tab=tab-mia-admin`, manager);
+    await hers.next((e) => e.event === 'lock' && e.data.id === task.id);
+
+    // And no longer one, the manager's tab leaves her stream and the admin domain's events stop.
+    expect((await call(t, 'PATCH', member, manager, { isWorkspaceManager: false })).statusCode).toBe(200);
+    await hers.next((e) => e.event === 'presence' && e.data.key === miaKey && e.data.where === null);
+    const told = aboutTasks(hers).length;
+    await saveItem(t, manager, admin.ws, 'client-task', task.id, { name: 'Still managers only' }, 1);
+    await fence([mine, hers], 'fence-two');
+    expect(aboutTasks(mine).filter((e) => e.event === 'item')).toHaveLength(2);
+    expect(aboutTasks(hers)).toHaveLength(told);
   });
 });

@@ -124,6 +124,7 @@ describe('webhooks', () => {
     expect((await call(t, 'GET', `${hooksUrl()}/${created.id}/deliveries`, manager)).statusCode).toBe(404);
   });
 
+  // Broke: `http://[::127.0.0.1]/` and NAT64 `http://[64:ff9b::7f00:1]/` were accepted as targets.
   it('refuses private, loopback and link-local addresses unless WEBHOOK_ALLOW_PRIVATE=1', async () => {
     const strict = await buildApp({
       config: { ...t.config, webhookAllowPrivate: false },
@@ -137,6 +138,13 @@ describe('webhooks', () => {
         'http://169.254.169.254/latest',
         'http://[::1]/x',
         'http://localhost/x',
+        'http://[::127.0.0.1]/',
+        'http://[64:ff9b::7f00:1]/',
+        'http://[::ffff:7f00:1]/',
+        'http://[2002:a9fe:a9fe::]/',
+        'http://[fec0::1]/',
+        'http://2130706433/',
+        'http://0x7f.1/',
       ]) {
         const res = await strict.inject({
           method: 'POST',
@@ -153,6 +161,40 @@ describe('webhooks', () => {
       }
     } finally {
       await strict.close();
+    }
+  });
+
+  // Broke: delivery let a stored NAT64 address of the loopback through, and resolved a name to check it
+  // apart from the resolution its connection used.
+  it('checks the address again at delivery, where the request connects', async () => {
+    const port = new URL(receiverUrl).port;
+    const hooks = [
+      await register({ url: `http://localhost:${port}/hook`, events: ['item.saved'] }),
+      await register({ url: `http://[64:ff9b::7f00:1]:${port}/hook`, events: ['item.saved'] }),
+    ];
+    await worker.close();
+    const strict = await buildApp({
+      config: { ...jobConfig(), webhookAllowPrivate: false },
+      db: t.database.db,
+      logger: false,
+    });
+    try {
+      const before = receiver.requests.length;
+      await createItem(t, manager, team.ws, 'blog-post', blogPostData({ name: 'Strict', slug: 'strict' }));
+      for (const hook of hooks)
+        await vi.waitFor(
+          async () =>
+            expect((await deliveries(hook.id))[0]).toMatchObject({
+              lastStatusCode: null,
+              lastError: 'url: Webhooks may not call private, loopback or link-local addresses',
+            }),
+          { timeout: 15_000 },
+        );
+      expect(receiver.requests.length).toBe(before);
+    } finally {
+      await strict.close();
+      for (const hook of hooks) await call(t, 'DELETE', `${hooksUrl()}/${hook.id}`, manager);
+      worker = await buildApp({ config: jobConfig(), db: t.database.db, logger: false });
     }
   });
 

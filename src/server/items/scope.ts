@@ -25,7 +25,7 @@ export function enabledSchemas(access: WorkspaceAccess): SchemaType[] {
 
 interface EnabledSchemas {
   list: SchemaType[];
-  names: Set<string>;
+  names: ReadonlySet<string>;
 }
 const enabledByWorkspace = new WeakMap<object, { manager?: EnabledSchemas; member?: EnabledSchemas }>();
 
@@ -36,13 +36,35 @@ function enabledSchemaNames(access: WorkspaceAccess): EnabledSchemas {
   if (!derived) enabledByWorkspace.set(workspace, (derived = {}));
   const known = isManager ? derived.manager : derived.member;
   if (known) return known;
-  const domains = workspace.basics.domains.filter((name) => isManager || !getDomain(name)?.admin);
-  const list = schemasOfDomains(domains);
-  const enabled = { list, names: new Set(list.map((s) => s.name)) };
+  const enabled = schemasReadable(workspace.basics.domains, isManager);
   if (isManager) derived.manager = enabled;
   else derived.member = enabled;
   return enabled;
 }
+
+function schemasReadable(domains: readonly string[], isManager: boolean): EnabledSchemas {
+  const list = schemasOfDomains(domains.filter((name) => isManager || !getDomain(name)?.admin));
+  return { list, names: new Set(list.map((s) => s.name)) };
+}
+
+/** The names of the schemas the caller may read in the workspace: those `schemaIn` resolves. */
+export const readableSchemaNames = (access: WorkspaceAccess): ReadonlySet<string> =>
+  readableSchemaNamesOf(access.workspace.basics.domains, access.permissions.canManageWorkspace);
+
+/**
+ * The schemas a member may read, told by the workspace's domains and whether the member manages it (for
+ * checks of many members in one query): one set per such pair, shared by every member it fits.
+ */
+export function readableSchemaNamesOf(domains: readonly string[], isManager: boolean): ReadonlySet<string> {
+  const key = `${isManager}\n${domains.join('\n')}`;
+  let names = readableByDomains.get(key);
+  if (!names) {
+    if (readableByDomains.size >= 1000) readableByDomains.clear();
+    readableByDomains.set(key, (names = schemasReadable(domains, isManager).names));
+  }
+  return names;
+}
+const readableByDomains = new Map<string, ReadonlySet<string>>();
 
 /**
  * Resolves a schema inside a workspace the caller belongs to. Unknown schemas and schemas of domains the

@@ -1,6 +1,6 @@
 import { SIGNATURE_HEADER } from '@shared/api/webhooks';
 import type { AppContext } from '../context';
-import { checkWebhookUrl } from '../webhooks/addresses';
+import { publicOnlyLookup, webhookUrl } from '../webhooks/addresses';
 import { claimDeliveries, recordTry, waitingDeliveries, type ClaimedDelivery } from '../webhooks/repository';
 import { openSecret } from '../lib/secret-box';
 import { WEBHOOK_SECRET_PURPOSE } from '../webhooks/service';
@@ -63,7 +63,7 @@ async function tryDelivery(
   let headers: Record<string, string>;
   try {
     if (!delivery.active) throw new Error('The webhook is inactive');
-    await checkWebhookUrl(delivery.url, ctx.config.webhookAllowPrivate);
+    webhookUrl(delivery.url, ctx.config.webhookAllowPrivate);
     headers = {
       'user-agent': 'Marquee-Webhooks/1',
       [SIGNATURE_HEADER]: signatureHeader(
@@ -74,5 +74,7 @@ async function tryDelivery(
   } catch (err) {
     return { statusCode: null, error: err instanceof Error ? err.message : String(err) };
   }
-  return postJson(delivery.url, delivery.body, headers, stopping, leaseMs);
+  // A name is resolved and checked again as the request connects, to the address it connects to.
+  const lookup = ctx.config.webhookAllowPrivate ? undefined : publicOnlyLookup;
+  return postJson(delivery.url, delivery.body, headers, stopping, leaseMs, lookup);
 }

@@ -1,6 +1,14 @@
 import type { ServerResponse } from 'node:http';
-import { LIVE_EVENTS, PRESENCE_GONE_MS, type LiveItemEvent, type LivePresenceEvent } from '@shared/api/live';
+import {
+  LIVE_EVENTS,
+  PRESENCE_GONE_MS,
+  type LiveItemEvent,
+  type LiveLockEvent,
+  type LivePresenceEvent,
+  type LiveReadyEvent,
+} from '@shared/api/live';
 import type { AppContext } from '../context';
+import { readableSchemaNamesOf } from '../items/scope';
 import { watchCommittedChanges, type Change, type LiveNotice } from '../journal/changes';
 import { journal } from '../journal/journal';
 import { grantsStillHeld, type StreamGrant } from './repository';
@@ -20,27 +28,50 @@ const ACCESS_CACHES = new Set(['session-user', 'membership']);
 
 /** One open event stream: a tab of a member in a workspace. */
 export interface LiveStream extends StreamGrant {
-  tab: string;
+  /** The tab's opaque key (tab-key.ts), the only name of it other streams are told. */
+  key: string;
+  /** The schemas the member may read (items/scope.ts): events of any other schema never reach the stream. */
+  readable: ReadonlySet<string>;
   response: ServerResponse;
 }
 
+/** Which streams an event is for, by the schemas their member may read; every stream when absent. */
+type Audience = (readable: ReadonlySet<string>) => boolean;
+/** An event about these schemas, for the streams whose member may read them all. */
+const readers =
+  (schemas: readonly string[]): Audience =>
+  (readable) =>
+    schemas.every((schema) => readable.has(schema));
+
+interface PresenceEntry {
+  event: LivePresenceEvent;
+  at: number;
+  /** The readers the tab's place is for (the item's schema, the list's). */
+  audience: Audience;
+}
+
+const placeSchemas = (where: LivePresenceEvent['where']) =>
+  [where?.item?.schema, where?.list].filter((schema) => schema !== undefined);
+
 const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+const goneFrame = (event: LivePresenceEvent) => frame(LIVE_EVENTS.presence, { ...event, where: null });
 
 /**
  * The streams of one server process, by workspace, fed from the journal's committed changes (one
  * LISTEN per process, journal/changes.ts): an event is encoded once per workspace and written to each
- * of its streams. Access is checked again for every stream, in one query, on each notice that may
- * revoke a session or a membership and every RECHECK_MS; a stream whose access is gone ends at once.
+ * of its streams whose member may read its schema (items, locks, the places of tabs). Access is checked
+ * again for every stream, in one query, on each notice that may revoke a session or a membership or
+ * change what a member may read, and every RECHECK_MS; a stream whose access is gone ends at once.
  */
 export class LiveHub {
   private readonly byWorkspace = new Map<string, Set<LiveStream>>();
-  /** Where each tab of each workspace was last said to be (by any process), and when. */
-  private readonly presence = new Map<string, Map<string, { event: LivePresenceEvent; at: number }>>();
+  /** Where each tab of each workspace (by its key) was last said to be (by any process), and when. */
+  private readonly presence = new Map<string, Map<string, PresenceEntry>>();
   private readonly stopWatching: () => void;
   private readonly timers: NodeJS.Timeout[];
   private closing = false;
   /** Events waiting for the next flush, by workspace. */
-  private readonly pending = new Map<string, string[]>();
+  private readonly pending = new Map<string, { text: string; audience?: Audience }[]>();
   private flushing: NodeJS.Timeout | undefined;
   private recheck: { running: boolean; again: boolean } = { running: false, again: false };
 
@@ -73,14 +104,14 @@ export class LiveHub {
     stream.response.once('close', () => {
       if (this.forget(stream) && !this.closing) void this.left(stream);
     });
-    this.write(stream, frame(LIVE_EVENTS.ready, { tab: stream.tab }));
-    for (const { event } of this.presence.get(stream.workspaceId)?.values() ?? [])
-      this.write(stream, frame(LIVE_EVENTS.presence, event));
+    this.write(stream, frame(LIVE_EVENTS.ready, { key: stream.key } satisfies LiveReadyEvent));
+    for (const { event, audience } of this.presence.get(stream.workspaceId)?.values() ?? [])
+      if (audience(stream.readable)) this.write(stream, frame(LIVE_EVENTS.presence, event));
   }
 
   /** Tells every process that a closed stream's tab left. */
   private async left(stream: LiveStream) {
-    const event: LivePresenceEvent = { tab: stream.tab, user: { id: stream.userId, name: '' }, where: null };
+    const event: LivePresenceEvent = { key: stream.key, user: { id: stream.userId, name: '' }, where: null };
     await journal(this.ctx.db, {
       changes: [
         { kind: 'live', workspaceId: stream.workspaceId, event: LIVE_EVENTS.presence, data: { ...event } },
@@ -89,15 +120,33 @@ export class LiveHub {
   }
 
   private notice(change: LiveNotice) {
-    if (change.event === LIVE_EVENTS.presence) {
-      const event = change.data as unknown as LivePresenceEvent;
-      let tabs = this.presence.get(change.workspaceId);
-      if (!tabs) this.presence.set(change.workspaceId, (tabs = new Map()));
-      if (event.where) tabs.set(event.tab, { event, at: Date.now() });
-      else tabs.delete(event.tab);
-      if (tabs.size === 0) this.presence.delete(change.workspaceId);
+    if (change.event === LIVE_EVENTS.presence)
+      return this.presenceNoticed(change.workspaceId, change.data as unknown as LivePresenceEvent);
+    if (change.event === LIVE_EVENTS.lock) {
+      const { schema } = change.data as unknown as LiveLockEvent;
+      return this.send(change.workspaceId, change.event, change.data, readers([schema]));
     }
     this.send(change.workspaceId, change.event, change.data);
+  }
+
+  /**
+   * Keeps where a tab is, and tells the streams that may read its place; those that could read where it
+   * was before, and not where it is now, are told it left.
+   */
+  private presenceNoticed(workspaceId: string, event: LivePresenceEvent) {
+    let tabs = this.presence.get(workspaceId);
+    if (!tabs) this.presence.set(workspaceId, (tabs = new Map()));
+    const before = tabs.get(event.key);
+    const audience = event.where ? readers(placeSchemas(event.where)) : undefined;
+    if (audience) {
+      tabs.set(event.key, { event, at: Date.now(), audience });
+      this.send(workspaceId, LIVE_EVENTS.presence, event, audience);
+    } else tabs.delete(event.key);
+    if (before) {
+      const stillTold = audience ?? (() => false);
+      this.sendFrame(workspaceId, goneFrame(before.event), (r) => before.audience(r) && !stillTold(r));
+    }
+    if (tabs.size === 0) this.presence.delete(workspaceId);
   }
 
   /**
@@ -107,10 +156,10 @@ export class LiveHub {
   private forgetGonePresence() {
     const before = Date.now() - (PRESENCE_GONE_MS - PRESENCE_CHECK_MS);
     for (const [workspaceId, tabs] of this.presence) {
-      for (const [tab, { event, at }] of tabs)
+      for (const [key, { event, at, audience }] of tabs)
         if (at < before) {
-          tabs.delete(tab);
-          this.send(workspaceId, LIVE_EVENTS.presence, { ...event, where: null });
+          tabs.delete(key);
+          this.sendFrame(workspaceId, goneFrame(event), audience);
         }
       if (tabs.size === 0) this.presence.delete(workspaceId);
     }
@@ -121,19 +170,35 @@ export class LiveHub {
    * one write per stream: at 100 writes a second and 2,000 streams a write per event and stream was
    * 200,000 socket writes a second, more than the process could do (measured with bench/live.ts).
    */
-  send(workspaceId: string, event: string, data: unknown) {
+  send(workspaceId: string, event: string, data: unknown, audience?: Audience) {
+    if (this.byWorkspace.has(workspaceId)) this.sendFrame(workspaceId, frame(event, data), audience);
+  }
+
+  private sendFrame(workspaceId: string, text: string, audience?: Audience) {
     if (!this.byWorkspace.has(workspaceId)) return;
     const pending = this.pending.get(workspaceId);
-    if (pending) pending.push(frame(event, data));
-    else this.pending.set(workspaceId, [frame(event, data)]);
+    if (pending) pending.push({ text, audience });
+    else this.pending.set(workspaceId, [{ text, audience }]);
     this.flushing ??= setTimeout(() => this.flush(), FLUSH_MS);
   }
 
+  /** Writes the gathered events: encoded once per workspace, and once more per set of readable schemas. */
   private flush() {
     this.flushing = undefined;
     for (const [workspaceId, frames] of this.pending) {
-      const text = frames.join('');
-      for (const stream of this.byWorkspace.get(workspaceId) ?? []) this.write(stream, text);
+      const everyone = frames.every((f) => !f.audience) ? frames.map((f) => f.text).join('') : undefined;
+      const byReadable = new Map<ReadonlySet<string>, string>();
+      for (const stream of this.byWorkspace.get(workspaceId) ?? []) {
+        let text = everyone ?? byReadable.get(stream.readable);
+        if (text === undefined) {
+          text = frames
+            .filter((f) => !f.audience || f.audience(stream.readable))
+            .map((f) => f.text)
+            .join('');
+          byReadable.set(stream.readable, text);
+        }
+        if (text) this.write(stream, text);
+      }
     }
     this.pending.clear();
   }
@@ -156,14 +221,8 @@ export class LiveHub {
       if (change.kind === 'item') {
         itemsTold.add(change.workspaceId);
         const { schema, id, version, action, actor } = change;
-        this.send(change.workspaceId, LIVE_EVENTS.item, {
-          schema,
-          id,
-          version,
-          action,
-          actor,
-          at,
-        } satisfies LiveItemEvent);
+        const event: LiveItemEvent = { schema, id, version, action, actor, at };
+        this.send(change.workspaceId, LIVE_EVENTS.item, event, readers([schema]));
       } else if (change.kind === 'live') this.notice(change);
       else if (change.kind === 'cache' && ACCESS_CACHES.has(change.name)) accessChanged = true;
     }
@@ -214,9 +273,27 @@ export class LiveHub {
     const streams = [...this.byWorkspace.values()].flatMap((set) => [...set]);
     const held = await grantsStillHeld(this.ctx.db, streams);
     streams.forEach((stream, i) => {
-      if (held.has(i)) return;
+      const grant = held.get(i);
+      if (grant) return this.mayRead(stream, readableSchemaNamesOf(grant.domains, grant.isManager));
       stream.response.end(frame(LIVE_EVENTS.revoked, {}));
       if (this.forget(stream)) void this.left(stream);
     });
+  }
+
+  /**
+   * Lets the stream carry the schemas its member may now read: the tabs whose place it no longer may
+   * read leave it, those it now may read arrive, and it is told to refetch what it shows.
+   */
+  private mayRead(stream: LiveStream, readable: ReadonlySet<string>) {
+    const before = stream.readable;
+    if (readable === before || !this.byWorkspace.get(stream.workspaceId)?.has(stream)) return;
+    stream.readable = readable;
+    if (readable.size === before.size && [...readable].every((schema) => before.has(schema))) return;
+    let text = '';
+    for (const { event, audience } of this.presence.get(stream.workspaceId)?.values() ?? []) {
+      if (audience(before) && !audience(readable)) text += goneFrame(event);
+      else if (!audience(before) && audience(readable)) text += frame(LIVE_EVENTS.presence, event);
+    }
+    this.write(stream, text + frame(LIVE_EVENTS.reset, {}));
   }
 }

@@ -15,6 +15,7 @@ import { conflict, notFound } from '../http/errors';
 import { findItem } from '../items/repository';
 import { requireRight, type SchemaScope } from '../items/scope';
 import { journal } from '../journal/journal';
+import { tabKey } from './tab-key';
 
 /**
  * Soft edit locks: entering edit mode takes the item's lock, the editor's tab renews it while they
@@ -32,17 +33,18 @@ interface LockRecord {
 }
 
 const iso = (value: string | Date) => new Date(value).toISOString();
-const presentRecord = (r: LockRecord): ItemLock => ({
+/** A lock as answered and told: its holder's tab by its key, never by its id. */
+const presentRecord = (ctx: AppContext, r: LockRecord): ItemLock => ({
   userId: r.user_id,
   name: r.user_name,
-  tab: r.tab,
+  key: tabKey(ctx.config.secret, r.user_id, r.tab),
   takenAt: iso(r.taken_at),
   expiresAt: iso(r.expires_at),
 });
-const presentRow = (r: LockRow): ItemLock => ({
+const presentRow = (ctx: AppContext, r: LockRow): ItemLock => ({
   userId: r.userId,
   name: r.userName,
-  tab: r.tab,
+  key: tabKey(ctx.config.secret, r.userId, r.tab),
   takenAt: r.takenAt.toISOString(),
   expiresAt: r.expiresAt.toISOString(),
 });
@@ -55,9 +57,14 @@ const keyOf = (scope: SchemaScope, id: string) =>
   );
 
 /** The item's lock while it holds, or null. */
-export async function currentLock(db: Db | Tx, scope: SchemaScope, id: string): Promise<ItemLock | null> {
+export async function currentLock(
+  ctx: AppContext,
+  db: Db | Tx,
+  scope: SchemaScope,
+  id: string,
+): Promise<ItemLock | null> {
   const [row] = await db.select().from(itemLocks).where(keyOf(scope, id)).limit(1);
-  return row && row.expiresAt.getTime() > Date.now() ? presentRow(row) : null;
+  return row && row.expiresAt.getTime() > Date.now() ? presentRow(ctx, row) : null;
 }
 
 const lockNotice = (scope: SchemaScope, event: LiveLockEvent) => ({
@@ -101,14 +108,18 @@ export async function takeLock(
         returning l.*`),
     );
     if (!row) {
-      const held = await currentLock(tx, scope, id);
+      const held = await currentLock(ctx, tx, scope, id);
       throw conflict(LIVE_MESSAGES.beingEdited(held?.name ?? ''), { lock: held });
     }
-    const lock = presentRecord(row);
-    const renewed = before && before.userId === lock.userId && before.tab === lock.tab;
+    const lock = presentRecord(ctx, row);
+    const renewed = before && before.userId === row.user_id && before.tab === row.tab;
     if (!renewed) {
       const takenFrom = before
-        ? { userId: before.userId, tab: before.tab, name: before.userName }
+        ? {
+            userId: before.userId,
+            key: tabKey(ctx.config.secret, before.userId, before.tab),
+            name: before.userName,
+          }
         : undefined;
       await journal(tx, { changes: [lockNotice(scope, { schema: key.schema, id, lock, takenFrom })] });
     }
@@ -126,6 +137,6 @@ export async function releaseLock(ctx: AppContext, scope: SchemaScope, id: strin
       .returning();
     if (released.length > 0)
       await journal(tx, { changes: [lockNotice(scope, { schema: scope.schema.name, id, lock: null })] });
-    return { lock: await currentLock(tx, scope, id) };
+    return { lock: await currentLock(ctx, tx, scope, id) };
   });
 }

@@ -12,11 +12,12 @@ import {
 import { ItemId, SchemaName } from '@shared/api/items';
 import type { AppContext } from '../context';
 import { unauthorized } from '../http/errors';
-import { schemaIn } from '../items/scope';
+import { readableSchemaNames, schemaIn } from '../items/scope';
 import { journal } from '../journal/journal';
 import { currentLock, releaseLock, takeLock } from './locks';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
 import { LiveHub } from './hub';
+import { tabKey } from './tab-key';
 
 const LockParams = WorkspaceParams.extend({ schema: SchemaName, id: ItemId });
 const Done = z.object({ ok: z.literal(true) });
@@ -38,7 +39,7 @@ export async function liveRoutes(instance: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         description:
-          'Server-Sent Events of the workspace: `item` (an item was written), `items` (refetch lists), `reset` (refetch everything), `revoked` (access is gone; do not reconnect)',
+          'Server-Sent Events of the workspace, of the schemas the member may read: `ready` (this tab’s key), `item` (an item was written), `lock`, `presence` (another tab, by its key), `items` (refetch lists), `reset` (refetch everything), `revoked` (access is gone; do not reconnect)',
         params: WorkspaceParams,
         querystring: LiveStreamQuery,
       },
@@ -57,7 +58,8 @@ export async function liveRoutes(instance: FastifyInstance, ctx: AppContext) {
       });
       reply.raw.write(`retry: ${RECONNECT_MS}\n\n`);
       hub.open({
-        tab: request.query.tab,
+        key: tabKey(ctx.config.secret, request.access.user.id, request.query.tab),
+        readable: readableSchemaNames(request.access),
         sessionHash: request.sessionHash,
         workspaceId: request.access.workspace.id,
         userId: request.access.user.id,
@@ -70,7 +72,7 @@ export async function liveRoutes(instance: FastifyInstance, ctx: AppContext) {
     {
       schema: {
         tags,
-        description: `Where the caller's tab is (an item and the field being edited, or a list); sent every 10 s, gone after 30 s unheard`,
+        description: `Where the caller's tab is (an item and the field being edited, or a list of a schema the caller may read); sent every 10 s, gone after 30 s unheard`,
         params: WorkspaceParams,
         body: PresenceBody,
         response: { 200: Done },
@@ -79,7 +81,10 @@ export async function liveRoutes(instance: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const { tab, ...where } = request.body;
       const { user, member, workspace } = request.access;
-      const event: LivePresenceEvent = { tab, user: { id: user.id, name: member.displayName }, where };
+      // A place is told only to those who may read its schema, and only a reader of it may tell it.
+      for (const schema of [where.item?.schema, where.list]) if (schema) schemaIn(request.access, schema);
+      const key = tabKey(ctx.config.secret, user.id, tab);
+      const event: LivePresenceEvent = { key, user: { id: user.id, name: member.displayName }, where };
       // No row is written: presence lives in each process's memory, told to the others by the journal's notice.
       await journal(ctx.db, {
         changes: [
@@ -108,7 +113,12 @@ function lockRoutes(instance: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => ({
-      lock: await currentLock(ctx.db, schemaIn(request.access, request.params.schema), request.params.id),
+      lock: await currentLock(
+        ctx,
+        ctx.db,
+        schemaIn(request.access, request.params.schema),
+        request.params.id,
+      ),
     }),
   );
 

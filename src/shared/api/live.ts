@@ -5,14 +5,17 @@ import { z } from 'zod';
  * (Server-Sent Events at `GET /api/v1/workspaces/{ws}/live?tab=…`), presence and soft edit locks.
  */
 
-/** A tab's id, chosen by the browser for the life of the tab. */
+/**
+ * A tab's id, chosen by the browser for the life of the tab and known to it alone: streams tell others'
+ * tabs by an opaque key of the member and the tab (`ready` tells a tab its own).
+ */
 const TabId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'tab: Not a tab id' });
 
 export const LiveStreamQuery = z.object({ tab: TabId });
 
 /** The events a stream sends, by their SSE event name. */
 export const LIVE_EVENTS = {
-  /** The stream is open: `{ tab }`. */
+  /** The stream is open: `LiveReadyEvent`. */
   ready: 'ready',
   /** An item was written: `LiveItemEvent`. */
   item: 'item',
@@ -27,6 +30,11 @@ export const LIVE_EVENTS = {
   /** Where a member's tab is, or that it left: `LivePresenceEvent`. */
   presence: 'presence',
 } as const;
+
+/** The `ready` event: this tab's key, as presence events and locks name it. */
+export interface LiveReadyEvent {
+  key: string;
+}
 
 export interface LiveItemEvent {
   schema: string;
@@ -62,7 +70,7 @@ export const TakeLockBody = z
 export const ItemLock = z.object({
   userId: z.string(),
   name: z.string(),
-  tab: z.string(),
+  key: z.string().describe('The opaque key of the holder’s tab (the `ready` event tells a tab its own)'),
   takenAt: z.string(),
   expiresAt: z.string(),
 });
@@ -89,12 +97,12 @@ export interface LiveLockEvent {
   schema: string;
   id: string;
   lock: ItemLock | null;
-  takenFrom?: { userId: string; tab: string; name: string };
+  takenFrom?: { userId: string; key: string; name: string };
 }
 
-/** The `presence` event: a tab is here (`where` null: it left). */
+/** The `presence` event: a member's tab, by its key, is here (`where` null: it left). */
 export interface LivePresenceEvent {
-  tab: string;
+  key: string;
   user: { id: string; name: string };
   where: Omit<PresenceBody, 'tab'> | null;
 }

@@ -5,6 +5,7 @@ import {
   type LiveItemEvent,
   type LiveLockEvent,
   type LivePresenceEvent,
+  type LiveReadyEvent,
   type PresenceBody,
 } from '@shared/api/live';
 import { apiRequest } from './api-client';
@@ -37,6 +38,17 @@ export function liveTabId(): string {
   }
 }
 
+let ownKey: string | null = null;
+
+/**
+ * This tab's key, as presence events and locks name it (the server tells it, on opening the stream and
+ * in the lock this tab takes); null until then.
+ */
+export const liveTabKey = () => ownKey;
+export function noteLiveTabKey(key: string) {
+  ownKey = key;
+}
+
 export interface LiveHandlers {
   item?: (event: LiveItemEvent) => void;
   lock?: (event: LiveLockEvent) => void;
@@ -65,7 +77,7 @@ export function useLiveEvents(handlers: LiveHandlers) {
   }, []);
 }
 
-// Presence: the other tabs of the workspace and where they are, as the stream last told.
+// Presence: the other tabs of the workspace (by key) and where they are, as the stream last told.
 let presence: ReadonlyMap<string, LivePresenceEvent> = new Map();
 const presenceWatchers = new Set<() => void>();
 
@@ -75,10 +87,10 @@ function setPresence(next: ReadonlyMap<string, LivePresenceEvent>) {
 }
 
 function notePresence(event: LivePresenceEvent) {
-  if (event.tab === liveTabId()) return;
+  if (event.key === ownKey) return;
   const next = new Map(presence);
-  if (event.where) next.set(event.tab, event);
-  else next.delete(event.tab);
+  if (event.where) next.set(event.key, event);
+  else next.delete(event.key);
   setPresence(next);
 }
 
@@ -87,7 +99,7 @@ const subscribePresence = (watcher: () => void) => {
   return () => presenceWatchers.delete(watcher);
 };
 
-/** The other tabs of the workspace, by tab id. */
+/** The other tabs of the workspace, by their keys. */
 export const usePresence = () => useSyncExternalStore(subscribePresence, () => presence);
 
 const workspaceKey = (ws: string): QueryKey => ['workspaces', ws];
@@ -146,7 +158,9 @@ export function openLiveStream({ ws, client, onRevoked }: StreamOptions): () => 
     const url = `/api/v1/workspaces/${encodeURIComponent(ws)}/live?tab=${encodeURIComponent(liveTabId())}`;
     const stream = new EventSource(url, { withCredentials: true });
     source = stream;
-    stream.addEventListener(LIVE_EVENTS.ready, () => {
+    stream.addEventListener(LIVE_EVENTS.ready, (message) => {
+      const ready = parse<LiveReadyEvent>(message);
+      if (ready?.key) noteLiveTabKey(ready.key);
       reopenDelay = REOPEN_MIN_MS;
       setPresence(new Map());
       // A stream opened again may have missed events.

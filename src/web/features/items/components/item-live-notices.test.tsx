@@ -56,13 +56,13 @@ describe('the item screen told of writes elsewhere', () => {
     vi.stubGlobal('EventSource', FakeEventSource);
     installFakeApi({
       'GET /api/v1/workspaces/acme/items/blog-post/post1/lock': () => [200, { lock: null }],
-      'PUT /api/v1/workspaces/acme/items/blog-post/post1/lock': (body) => [
+      'PUT /api/v1/workspaces/acme/items/blog-post/post1/lock': () => [
         200,
         {
           lock: {
             userId: 'u1',
             name: 'Ada',
-            tab: (body as { tab: string }).tab,
+            key: 'key-of-this-tab',
             takenAt: '2026-01-02T10:00:00.000Z',
             expiresAt: '2099-01-01T00:00:00.000Z',
           },
@@ -71,7 +71,7 @@ describe('the item screen told of writes elsewhere', () => {
       'PUT /api/v1/workspaces/acme/live/presence': () => [200, { ok: true }],
     });
     close = openLiveStream({ ws: 'acme', client: new QueryClient(), onRevoked: () => {} });
-    stream().send('ready');
+    stream().send('ready', { key: 'key-of-this-tab' });
     await renderUi(<Screen />);
   });
   afterEach(() => {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { ItemLock, LockAnswer } from '@shared/api/live';
 import { apiRequest, isApiError } from '@web/lib/api-client';
-import { liveTabId, useLiveEvents } from '@web/lib/live';
+import { liveTabId, liveTabKey, noteLiveTabKey, useLiveEvents } from '@web/lib/live';
 import { itemPath } from '../api/keys';
 
 /** An editor who has been active in this time renews the lock (it lapses after 5 minutes unrenewed). */
@@ -30,7 +30,7 @@ function releaseOnLeaving(ws: string, schema: string, id: string) {
 export function useItemLock(ws: string, schema: string, id: string, editing: boolean) {
   const [lock, setLock] = useState<ItemLock | null>(null);
   const [takenOverBy, setTakenOverBy] = useState<string | null>(null);
-  const held = lock !== null && lock.tab === liveTabId();
+  const held = lock !== null && lock.key === liveTabKey();
   const heldRef = useRef(held);
   heldRef.current = held;
 
@@ -48,7 +48,8 @@ export function useItemLock(ws: string, schema: string, id: string, editing: boo
     lock: (event) => {
       if (event.schema !== schema || event.id !== id) return;
       setLock(event.lock);
-      if (event.takenFrom?.tab === liveTabId() && event.lock) setTakenOverBy(event.lock.name);
+      if (event.takenFrom && event.takenFrom.key === liveTabKey() && event.lock)
+        setTakenOverBy(event.lock.name);
     },
   });
 
@@ -60,6 +61,8 @@ export function useItemLock(ws: string, schema: string, id: string, editing: boo
         body: { tab: liveTabId(), takeOver },
         schema: LockAnswer,
       });
+      // The lock this tab took names it: its key, whether or not the stream told it yet.
+      if (answer.lock) noteLiveTabKey(answer.lock.key);
       setLock(answer.lock);
       setTakenOverBy(null);
       return true;
