@@ -34,13 +34,18 @@ type DriverClient = PgliteClient | PostgresClient;
 // drizzle keeps the driver's client (or its transaction's) on the session, as copyFrom in db/client reads it.
 const clientOf = (db: Db | Tx) => (db as unknown as { session: { client: DriverClient } }).session.client;
 
-/** JSON for objects (postgres.js sends only strings for json parameters), null for undefined. */
+/**
+ * JSON for objects (postgres.js sends only strings for json parameters), ISO text for times (which it
+ * sends only for a parameter it knows to be one), null for undefined.
+ */
 const parameter = (value: unknown) =>
   value === undefined
     ? null
-    : value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date)
-      ? JSON.stringify(value)
-      : value;
+    : value instanceof Date
+      ? value.toISOString()
+      : value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? JSON.stringify(value)
+        : value;
 
 /** The rows of a statement, or of all the statements of a text (a RETURNING need not come last). */
 async function run(client: DriverClient, text: string, values?: unknown[]) {

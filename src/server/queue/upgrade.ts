@@ -19,6 +19,14 @@ const VERSION_10 = 24;
 
 const lock = sql`select pg_advisory_xact_lock(hashtext(${`marquee.${JOB_SCHEMA}.upgrade`}))`;
 
+/**
+ * Whether a schema exists, read from the catalog as of this statement: once the lock is held, a
+ * schema another process renamed or dropped meanwhile (to_regnamespace answers from a cache that a
+ * transaction refreshes only as it locks tables).
+ */
+const schemaExists = (name: string) =>
+  `exists (select from pg_catalog.pg_namespace where nspname = '${name}')`;
+
 /** Renames a pg-boss 10 schema aside, so that pg-boss 12 installs its own in its place. */
 export async function setAsideVersion10Schema(db: Db) {
   await db.transaction(async (tx) => {
@@ -26,7 +34,8 @@ export async function setAsideVersion10Schema(db: Db) {
     // Nested: the inner condition is planned only once the version table is known to exist.
     await tx.execute(
       sql.raw(`do $$ begin
-        if to_regclass('${JOB_SCHEMA}.version') is not null and to_regnamespace('${VERSION_10_SCHEMA}') is null then
+        if ${schemaExists(JOB_SCHEMA)} and not ${schemaExists(VERSION_10_SCHEMA)}
+          and exists (select from pg_catalog.pg_tables where schemaname = '${JOB_SCHEMA}' and tablename = 'version') then
           if (select max(version) from ${JOB_SCHEMA}.version) = ${VERSION_10} then
             alter schema ${JOB_SCHEMA} rename to ${VERSION_10_SCHEMA};
           end if;
@@ -46,7 +55,7 @@ export async function setAsideVersion10Schema(db: Db) {
 export async function copyVersion10Jobs(db: Db, boss: PgBoss, queues: readonly string[]) {
   await db.transaction(async (tx) => {
     await tx.execute(lock);
-    const found = await tx.execute(sql`select to_regnamespace(${VERSION_10_SCHEMA}) is not null as present`);
+    const found = await tx.execute(sql.raw(`select ${schemaExists(VERSION_10_SCHEMA)} as present`));
     if (!rows<{ present: boolean }>(found)[0]?.present) return;
     const schema = sql.raw(VERSION_10_SCHEMA);
     const waiting = await tx.execute(sql`
