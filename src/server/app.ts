@@ -140,8 +140,6 @@ const itemSaveHooks = (): ItemSaveHook[] => [
 /** Builds the whole HTTP application around an open, migrated database. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db, readDb = db } = options;
-  // Every process enqueues (webhook deliveries, schedules), whether it runs jobs or not.
-  await installJobQueues(db, JOB_QUEUES);
   subscribeCaches(db, readDb, config);
   const app = Fastify({
     logger: withRedaction(options.logger ?? { level: config.logLevel }),
@@ -152,6 +150,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  // Every process enqueues (webhook deliveries, schedules), whether it runs jobs or not; it stops
+  // sending last (onClose hooks run last first), once the work that may enqueue has ended.
+  const jobQueues = await installJobQueues(db, JOB_QUEUES, (err) =>
+    app.log.error({ err }, 'job queue failed'),
+  );
+  app.addHook('onClose', () => jobQueues.stop());
   const ctx = createContext(app, options);
   app.decorate('background', ctx.background);
   app.addHook('onClose', () => ctx.background.idle());

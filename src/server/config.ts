@@ -65,7 +65,7 @@ export interface Config {
    * another process; the rows a job claims are its for as long (seconds).
    */
   jobsExpireSeconds: number;
-  /** How often abandoned jobs are looked for (seconds; pg-boss's maintenance, done by one process). */
+  /** How often abandoned jobs are looked for (seconds; pg-boss's monitor, done by one process). */
   jobsCheckSeconds: number;
   /** Wait before a failed or abandoned job is tried again (seconds); each next retry waits about twice as long. */
   jobsRetrySeconds: number;

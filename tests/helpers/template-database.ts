@@ -30,11 +30,15 @@ export default async function setup(project: TestProject) {
   return kind === 'pglite' ? setupPglite(project) : setupPostgres(project);
 }
 
+const failSetup = (err: unknown) => {
+  throw err;
+};
+
 async function setupPglite(project: TestProject) {
   const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   const db = drizzle(client) as never;
   await migrateDatabase({ db, kind: 'pglite', close: () => client.close() });
-  await installJobQueues(db, JOB_QUEUES);
+  await (await installJobQueues(db, JOB_QUEUES, failSetup)).stop();
   // Uncompressed: each test file loads it, and gunzip would cost more than the bytes do.
   const dump = await client.dumpDataDir('none');
   await client.close();
@@ -55,7 +59,7 @@ async function setupPostgres(project: TestProject) {
   // Closed before any copy: PostgreSQL copies only a template nobody is connected to.
   const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: 1 });
   await migrateDatabase(database);
-  await installJobQueues(database.db, JOB_QUEUES);
+  await (await installJobQueues(database.db, JOB_QUEUES, failSetup)).stop();
   await database.close();
   project.provide('postgresTemplateName', name);
   return async () => {

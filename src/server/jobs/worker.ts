@@ -1,9 +1,10 @@
-import PgBoss from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { recordDailyAudienceSizes } from '../audiences/service';
 import { workSendLanes } from '../campaigns/engine';
-import { jobDb, onEnqueue, type JobQueue } from '../queue/queue';
+import { BOSS_OPTIONS, trackedJobDb } from '../queue/job-db';
+import { onEnqueue, type JobQueue } from '../queue/queue';
 import {
   AUDIENCE_SIZES_QUEUE,
   CAMPAIGN_SEND_QUEUE,
@@ -79,20 +80,17 @@ const RECURRING_KEY = 'recurring';
 export async function startWorker(ctx: AppContext) {
   const { config } = ctx;
   const stopping = new AbortController();
-  const queries = new Set<Promise<unknown>>();
-  const track = (query: Promise<unknown>) => {
-    queries.add(query);
-    void query.then(
-      () => queries.delete(query),
-      () => queries.delete(query),
-    );
-  };
+  const tracked = trackedJobDb(ctx.db);
   const boss = new PgBoss({
-    db: jobDb(ctx.db, track),
-    migrate: true,
+    ...BOSS_OPTIONS,
+    db: tracked.jobDb,
+    // installJobQueues has migrated the schema, and runs its background migrations.
+    migrate: false,
     supervise: true,
     schedule: true,
-    maintenanceIntervalSeconds: config.jobsCheckSeconds,
+    // Each queue's monitor, in one process at a time, fails the tries that ran past their expiry.
+    superviseIntervalSeconds: config.jobsCheckSeconds,
+    monitorIntervalSeconds: config.jobsCheckSeconds,
     // The cron jobs are added every 10 minutes at the most often: their queue need not be polled every 5 s.
     cronWorkerIntervalSeconds: 30,
   });
@@ -104,11 +102,8 @@ export async function startWorker(ctx: AppContext) {
   for (const handler of JOB_HANDLERS) {
     const { queue, batchSize = 1, pollSeconds, cron, enabled, handle } = handler;
     if (enabled && !enabled(config)) continue;
-    const policy = { policy: queue.policy };
-    await boss.createQueue(queue.name, { name: queue.name, ...policy });
+    await boss.createQueue(queue.name, { policy: queue.policy });
     await boss.updateQueue(queue.name, {
-      name: queue.name,
-      ...policy,
       retryLimit: handler.retryLimit ?? 20,
       retryDelay: config.jobsRetrySeconds,
       retryBackoff: true,
@@ -142,10 +137,7 @@ export async function startWorker(ctx: AppContext) {
       for (const stop of unsubscribe) stop();
       await boss.stop({ graceful: true, timeout: 30_000 });
       // Fetches under way when the workers were told to stop, and the fail of what they fetched.
-      do {
-        await Promise.allSettled([...queries]);
-        await new Promise((resolve) => setImmediate(resolve));
-      } while (queries.size > 0);
+      await tracked.settled();
     },
   };
 }

@@ -1,11 +1,13 @@
-import PgBoss from 'pg-boss';
+import { PgBoss, type JobInsert, type SendOptions } from 'pg-boss';
 import { sql, type SQL } from 'drizzle-orm';
 import { afterCommit, rootOf, type Db, type Tx } from '../db/client';
+import { BOSS_OPTIONS, JOB_SCHEMA, jobDb, trackedJobDb } from './job-db';
+import { copyVersion10Jobs, setAsideVersion10Schema } from './upgrade';
 
 /**
- * The job queue: pg-boss 10 (the last line that runs on Node 20) over our own database client, so it
- * works on PGlite as on PostgreSQL, with no pool of its own. Its tables live in the `pgboss` schema,
- * which `installJobQueues` creates when the app starts.
+ * The job queue: pg-boss 12 over our own database client, so it works on PGlite as on PostgreSQL, with
+ * no pool of its own. Its tables live in the `pgboss` schema, which `installJobQueues` creates (or
+ * migrates, from pg-boss 10's too: see `upgrade.ts`) when the app starts.
  *
  * Using it from a module:
  * - define the queue in `queue/queues.ts` with `defineQueue('name', { policy })`;
@@ -16,8 +18,6 @@ import { afterCommit, rootOf, type Db, type Tx } from '../db/client';
  *   `JOBS_EXPIRE_SECONDS`). A job may run more than once: handlers claim what they work on (a row with a
  *   lease) so the work itself happens once.
  */
-
-const JOB_SCHEMA = 'pgboss';
 
 /** A named queue and the shape of its jobs' data. */
 export interface JobQueue<T extends object> {
@@ -51,72 +51,7 @@ export interface EnqueueOptions {
   expireInSeconds?: number;
 }
 
-/** The `db` pg-boss runs its SQL through: our client, or the caller's transaction. */
-export interface JobDb {
-  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
-}
-
-/** pg-boss's commands that take a lock run as `BEGIN; …; COMMIT;` in one text. */
-const TRANSACTION_TEXT = /^\s*BEGIN;([\s\S]*)COMMIT;\s*$/;
-
-interface PgliteClient {
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
-  exec(text: string): Promise<{ rows: unknown[] }[]>;
-}
-interface PostgresClient {
-  unsafe(text: string, values?: unknown[]): Promise<unknown[]>;
-}
-type DriverClient = PgliteClient | PostgresClient;
-
-// drizzle keeps the driver's client (or its transaction's) on the session, as copyFrom in db/client reads it.
-const clientOf = (db: Db | Tx) => (db as unknown as { session: { client: DriverClient } }).session.client;
-
-/** JSON for objects (postgres.js sends only strings for json parameters), null for undefined. */
-const parameter = (value: unknown) =>
-  value === undefined
-    ? null
-    : value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date)
-      ? JSON.stringify(value)
-      : value;
-
-async function run(client: DriverClient, text: string, values?: unknown[]) {
-  if ('exec' in client) {
-    // PGlite: several statements only through exec, which takes no parameters.
-    if (values?.length) return client.query(text, values.map(parameter));
-    return (await client.exec(text)).at(-1) ?? { rows: [] };
-  }
-  return { rows: Array.from(await client.unsafe(text, (values ?? []).map(parameter))) };
-}
-
-/**
- * pg-boss's SQL over `db`. Its `BEGIN; …; COMMIT;` texts run in a transaction of ours: on postgres.js a
- * bare BEGIN on a pooled connection is refused, and on PGlite a failed one would leave the only
- * connection in an aborted transaction.
- */
-export function jobDb(db: Db | Tx, onQuery?: (query: Promise<unknown>) => void): JobDb {
-  return {
-    executeSql(text, values) {
-      const locked = TRANSACTION_TEXT.exec(text);
-      const query = locked
-        ? rootOf(db).transaction((tx) => run(clientOf(tx), locked[1]))
-        : run(clientOf(db), text, values);
-      onQuery?.(query);
-      return query;
-    },
-  };
-}
-
-/** Sends jobs only, always through the `db` given to it (a transaction's). */
-const sender = new PgBoss({
-  db: {
-    executeSql: () => Promise.reject(new Error('Jobs are sent through a database handle')),
-  },
-  supervise: false,
-  schedule: false,
-  migrate: false,
-});
-
-const toBossOptions = (options: EnqueueOptions): PgBoss.SendOptions => ({
+const toBossOptions = (options: EnqueueOptions): SendOptions => ({
   ...options,
   startAfter: typeof options.startAfter === 'number' ? Math.ceil(options.startAfter) : options.startAfter,
 });
@@ -128,8 +63,7 @@ export async function enqueue<T extends object>(
   data: T,
   options: EnqueueOptions = {},
 ): Promise<string | null> {
-  requireInstalled(queue);
-  const id = await sender.send(queue.name, data, { ...toBossOptions(options), db: jobDb(db) });
+  const id = await senderFor(db, queue).send(queue.name, data, { ...toBossOptions(options), db: jobDb(db) });
   if (!isLater(options.startAfter)) await afterCommit(db, async () => wakeWorkers(rootOf(db), queue));
   return id;
 }
@@ -140,15 +74,15 @@ export async function enqueueMany<T extends object>(
   queue: JobQueue<T>,
   jobs: (EnqueueOptions & { data: T })[],
 ) {
-  requireInstalled(queue);
+  const sender = senderFor(db, queue);
   if (jobs.length === 0) return;
   await sender.insert(
-    jobs.map(({ data, startAfter, ...options }) => ({
-      name: queue.name,
+    queue.name,
+    jobs.map(({ data, startAfter, ...options }): JobInsert => ({
       data,
       ...options,
       startAfter: startAfter instanceof Date ? startAfter.toISOString() : startAfter,
-    })) as PgBoss.JobInsert[],
+    })),
     { db: jobDb(db) },
   );
   if (jobs.some((job) => !isLater(job.startAfter)))
@@ -160,40 +94,91 @@ const isLater = (startAfter: Date | number | undefined) =>
 
 /**
  * A statement part that adds one job per row of `rows` (a relation with `data` jsonb and `singleton_key`
- * text columns), with the queue's stored retry and expiry, for writes that must stay one statement (an
- * item save's webhook deliveries) or that queue many rows at once (the sweep). pg-boss's own insert
- * takes its rows as a parameter, so this is its `insertJobs` with the rows from SQL instead.
+ * text columns), with the queue's stored retry, expiry and retention, for writes that must stay one
+ * statement (an item save's webhook deliveries) or that queue many rows at once (the sweep). pg-boss's
+ * own insert takes its rows as a parameter, so this is its `insertJobs` (dist/plans.js) with the rows
+ * from SQL instead. It relies on pg-boss's tables, not on its code: the columns of `pgboss.queue` and
+ * `pgboss.job` that insert fills, `job_now()` (its clock), and `pgboss.job` being partitioned by queue
+ * name (a row inserted there lands in the queue's table, whose unique indexes hold the singleton keys).
  */
 export function insertJobsFrom<T extends object>(queue: JobQueue<T>, rows: SQL): SQL {
   const schema = sql.raw(JOB_SCHEMA);
-  return sql`insert into ${schema}.job (name, data, singleton_key, policy, retry_limit, retry_delay, retry_backoff, expire_in, keep_until)
-    select q.name, r.data, r.singleton_key, q.policy, coalesce(q.retry_limit, 2), coalesce(q.retry_delay, 0),
-      coalesce(q.retry_backoff, false), coalesce(q.expire_seconds, 900) * interval '1 second',
-      now() + coalesce(q.retention_minutes, 14 * 24 * 60) * interval '1 minute'
+  return sql`insert into ${schema}.job (name, data, singleton_key, policy, start_after, created_on, retry_limit,
+      retry_delay, retry_backoff, retry_delay_max, expire_seconds, deletion_seconds, keep_until, dead_letter,
+      heartbeat_seconds)
+    select q.name, r.data, r.singleton_key, q.policy, ${schema}.job_now(), ${schema}.job_now(), q.retry_limit,
+      q.retry_delay, q.retry_backoff, q.retry_delay_max, q.expire_seconds, q.deletion_seconds,
+      ${schema}.job_now() + q.retention_seconds * interval '1 second', q.dead_letter, q.heartbeat_seconds
     from ${rows} r join ${schema}.queue q on q.name = ${queue.name}
     on conflict do nothing`;
 }
 
-/**
- * Creates (or migrates) pg-boss's schema and the queues, so any process can enqueue, whether it runs jobs
- * or not (buildApp runs it; workers then set the queues' retry and expiry from their config).
- */
-export async function installJobQueues(db: Db, queues: readonly JobQueue<object>[]) {
-  const boss = new PgBoss({ db: jobDb(db), supervise: false, schedule: false, migrate: true });
-  await boss.start();
-  for (const queue of queues) {
-    await boss.createQueue(queue.name, { name: queue.name, policy: queue.policy });
-    installedQueues.add(queue.name);
-  }
-  await boss.stop({ graceful: false });
+/** The installed queues of a database, and the started pg-boss that sends their jobs. */
+interface Sender {
+  boss: PgBoss;
+  queues: ReadonlySet<string>;
 }
 
-/** The queues `installJobQueues` created: pg-boss drops a job for any other queue without a word. */
-const installedQueues = new Set<string>();
+/** Each database's senders: one per `installJobQueues` not yet stopped (several apps may share one). */
+const senders = new WeakMap<Db, Set<Sender>>();
 
-function requireInstalled(queue: JobQueue<object>) {
-  if (!installedQueues.has(queue.name))
-    throw new Error(`Job queue "${queue.name}" is not created: add it to JOB_QUEUES (queue/queues.ts)`);
+/**
+ * Creates (or migrates) pg-boss's schema and the queues, so any process can enqueue, whether it runs jobs
+ * or not (buildApp runs it; workers then set the queues' retry and expiry from their config). Answers
+ * how to stop sending: pg-boss sends only once started (it reads the queues' tables from a cache of
+ * them). It also runs the background migrations of later pg-boss versions (`migrate`). `onError`
+ * hears of its failures in the background (a refresh of that cache).
+ */
+export async function installJobQueues(
+  db: Db,
+  queues: readonly JobQueue<object>[],
+  onError: (err: unknown) => void,
+) {
+  await setAsideVersion10Schema(db);
+  const tracked = trackedJobDb(db);
+  const boss = new PgBoss({
+    ...BOSS_OPTIONS,
+    db: tracked.jobDb,
+    supervise: false,
+    schedule: false,
+    migrate: true,
+  });
+  boss.on('error', onError);
+  const stop = async () => {
+    await boss.stop({ graceful: false });
+    await tracked.settled();
+  };
+  try {
+    await boss.start();
+    for (const queue of queues) await boss.createQueue(queue.name, { policy: queue.policy });
+    await copyVersion10Jobs(
+      db,
+      boss,
+      queues.map((queue) => queue.name),
+    );
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const sender: Sender = { boss, queues: new Set(queues.map((queue) => queue.name)) };
+  const set = senders.get(db) ?? new Set();
+  senders.set(db, set);
+  set.add(sender);
+  return {
+    async stop() {
+      set.delete(sender);
+      await stop();
+    },
+  };
+}
+
+/**
+ * The pg-boss that sends `queue`'s jobs on the database of `db`. Only for an installed queue: pg-boss
+ * would otherwise look the queue up outside the caller's transaction (on PGlite, waiting for it).
+ */
+function senderFor(db: Db | Tx, queue: JobQueue<object>): PgBoss {
+  for (const sender of senders.get(rootOf(db)) ?? []) if (sender.queues.has(queue.name)) return sender.boss;
+  throw new Error(`Job queue "${queue.name}" is not created: add it to JOB_QUEUES (queue/queues.ts)`);
 }
 
 /** The workers started on a database, by queue, so a job enqueued in this process starts without a poll. */
