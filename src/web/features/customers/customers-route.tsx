@@ -18,7 +18,8 @@ import { FormError } from '@web/components/form-error';
 import { formatDateTime } from '@web/lib/dates';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { Link, useNavigate } from 'react-router';
-import { PROFILE_SEARCH_MIN } from '@shared/api/customers';
+import { CUSTOMER_DATA_MESSAGES, PROFILE_SEARCH_MIN } from '@shared/api/customers';
+import { can } from '@shared/permissions/permissions';
 import { useProfiles } from './api/get-profiles';
 import { ImportDialog } from './components/import-dialog';
 
@@ -26,7 +27,8 @@ const show = (value: unknown) => (Array.isArray(value) ? value.join(', ') : Stri
 
 /**
  * /{workspace}/marketing/_customers: customer profiles, paged by id or found by id, email or any string
- * attribute; a row opens the profile. With the import dialog.
+ * attribute; a row opens the profile. With the import dialog; the profiles only for members who may
+ * read customer data.
  */
 export default function CustomersRoute() {
   const workspace = useCurrentWorkspace();
@@ -35,7 +37,8 @@ export default function CustomersRoute() {
   const navigate = useNavigate();
   const profilePath = (id: string) => `/${workspace.id}/marketing/_customers/${encodeURIComponent(id)}`;
   const [importOpen, setImportOpen] = useState(false);
-  const profiles = useProfiles(workspace.id, debounced);
+  const canRead = can(workspace.__permissions, 'customerData', 'read');
+  const profiles = useProfiles(workspace.id, debounced, canRead);
   const rows = profiles.data?.pages.flatMap((page) => page.profiles) ?? [];
 
   return (
@@ -48,20 +51,23 @@ export default function CustomersRoute() {
           Import
         </Button>
       </Group>
-      <TextInput
-        leftSection={<IconSearch size={16} />}
-        placeholder="Search by id, email or any attribute"
-        aria-label="Search customers"
-        description={
-          search.trim() && search.trim().length < PROFILE_SEARCH_MIN
-            ? `Ids starting with this; from ${PROFILE_SEARCH_MIN} characters, emails and attributes too`
-            : undefined
-        }
-        value={search}
-        onChange={(event) => setSearch(event.currentTarget.value)}
-        maw={420}
-      />
-      {profiles.error ? (
+      {!canRead && <Text c="dimmed">{CUSTOMER_DATA_MESSAGES.read}.</Text>}
+      {canRead && (
+        <TextInput
+          leftSection={<IconSearch size={16} />}
+          placeholder="Search by id, email or any attribute"
+          aria-label="Search customers"
+          description={
+            search.trim() && search.trim().length < PROFILE_SEARCH_MIN
+              ? `Ids starting with this; from ${PROFILE_SEARCH_MIN} characters, emails and attributes too`
+              : undefined
+          }
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          maw={420}
+        />
+      )}
+      {!canRead ? null : profiles.error ? (
         <FormError error={profiles.error} />
       ) : profiles.isPending ? (
         <Skeleton h={200} />
