@@ -14,7 +14,7 @@ export const SERVER_KEY_PREFIX = 'mqs_';
  * a profile's protected attributes; a server key is a secret kept on servers, refused from a browser,
  * and may.
  */
-export const INGEST_KEY_KINDS = ['write', 'server'] as const;
+const INGEST_KEY_KINDS = ['write', 'server'] as const;
 export type IngestKeyKind = (typeof INGEST_KEY_KINDS)[number];
 /** Most messages one `/ingest/v1/batch` call takes. */
 const MAX_INGEST_BATCH = 500;

@@ -26,21 +26,12 @@ import { ImportDialog } from './components/import-dialog';
 const show = (value: unknown) => (Array.isArray(value) ? value.join(', ') : String(value));
 
 /**
- * /{workspace}/marketing/_customers: customer profiles, paged by id or found by id, email or any string
- * attribute; a row opens the profile. With the import dialog; the profiles only for members who may
- * read customer data.
+ * /{workspace}/marketing/_customers: customer profiles (for members who may read customer data), paged
+ * by id or found by id, email or any string attribute; a row opens the profile. With the import dialog.
  */
 export default function CustomersRoute() {
   const workspace = useCurrentWorkspace();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 250);
-  const navigate = useNavigate();
-  const profilePath = (id: string) => `/${workspace.id}/marketing/_customers/${encodeURIComponent(id)}`;
   const [importOpen, setImportOpen] = useState(false);
-  const canRead = can(workspace.__permissions, 'customerData', 'read');
-  const profiles = useProfiles(workspace.id, debounced, canRead);
-  const rows = profiles.data?.pages.flatMap((page) => page.profiles) ?? [];
-
   return (
     <Stack>
       <Group justify="space-between">
@@ -51,23 +42,41 @@ export default function CustomersRoute() {
           Import
         </Button>
       </Group>
-      {!canRead && <Text c="dimmed">{CUSTOMER_DATA_MESSAGES.read}.</Text>}
-      {canRead && (
-        <TextInput
-          leftSection={<IconSearch size={16} />}
-          placeholder="Search by id, email or any attribute"
-          aria-label="Search customers"
-          description={
-            search.trim() && search.trim().length < PROFILE_SEARCH_MIN
-              ? `Ids starting with this; from ${PROFILE_SEARCH_MIN} characters, emails and attributes too`
-              : undefined
-          }
-          value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          maw={420}
-        />
+      {can(workspace.__permissions, 'customerData', 'read') ? (
+        <ProfileSearch ws={workspace.id} />
+      ) : (
+        <Text c="dimmed">{CUSTOMER_DATA_MESSAGES.read}.</Text>
       )}
-      {!canRead ? null : profiles.error ? (
+      <ImportDialog ws={workspace.id} opened={importOpen} onClose={() => setImportOpen(false)} />
+    </Stack>
+  );
+}
+
+/** The search box, the profiles it finds (or the first ones by id) and Load More. */
+function ProfileSearch({ ws }: { ws: string }) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 250);
+  const navigate = useNavigate();
+  const profilePath = (id: string) => `/${ws}/marketing/_customers/${encodeURIComponent(id)}`;
+  const profiles = useProfiles(ws, debounced);
+  const rows = profiles.data?.pages.flatMap((page) => page.profiles) ?? [];
+
+  return (
+    <>
+      <TextInput
+        leftSection={<IconSearch size={16} />}
+        placeholder="Search by id, email or any attribute"
+        aria-label="Search customers"
+        description={
+          search.trim() && search.trim().length < PROFILE_SEARCH_MIN
+            ? `Ids starting with this; from ${PROFILE_SEARCH_MIN} characters, emails and attributes too`
+            : undefined
+        }
+        value={search}
+        onChange={(event) => setSearch(event.currentTarget.value)}
+        maw={420}
+      />
+      {profiles.error ? (
         <FormError error={profiles.error} />
       ) : profiles.isPending ? (
         <Skeleton h={200} />
@@ -131,7 +140,6 @@ export default function CustomersRoute() {
           Load More
         </Button>
       )}
-      <ImportDialog ws={workspace.id} opened={importOpen} onClose={() => setImportOpen(false)} />
-    </Stack>
+    </>
   );
 }

@@ -17,9 +17,8 @@ export const profileKeys = {
  * GET …/profiles: keyset pages of profiles by id; with a search of three characters or more, one page
  * of the profiles whose id, email or another string attribute holds it.
  */
-export const useProfiles = (ws: string, search: string, enabled = true) =>
+export const useProfiles = (ws: string, search: string) =>
   useInfiniteQuery({
-    enabled,
     queryKey: profileKeys.list(ws, search),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam, signal }) => {
