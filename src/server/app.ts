@@ -50,6 +50,7 @@ import { publishingFunRoutes, publishingRoutes } from './publishing/routes';
 import { geohashFunRoutes, placesFunRoutes } from './places/routes';
 import { batchRoutes } from './batches/routes';
 import { customerRoutes } from './customers/routes';
+import { markProtectedAttributeOnSave } from './customers/definitions';
 import { profileRoutes } from './customers/profiles-routes';
 import { suppressionRoutes } from './customers/suppression-routes';
 import { audienceRoutes } from './audiences/routes';
@@ -135,6 +136,7 @@ const itemSaveHooks = (): ItemSaveHook[] => [
   sanitizeRichTextOnSave,
   prepareEmailFieldsOnSave,
   checkAudienceCriteriaOnSave,
+  markProtectedAttributeOnSave,
 ];
 
 /** Builds the whole HTTP application around an open, migrated database. */

@@ -27,7 +27,7 @@ beforeAll(async () => {
   team = await teamWorkspace(t, manager, {
     name: 'Audiences',
     domains: ['marketing'],
-    roles: { marketer: role('Marketer', { canEdit: ['audience'] }) },
+    roles: { marketer: role('Marketer', { canEdit: ['audience'], customerData: ['read', 'export'] }) },
     people: { 'Max Marketer': ['marketer'] },
   });
   member = team.members['Max Marketer'];

@@ -63,9 +63,9 @@ let emailId: string;
 let senderId: string;
 
 const roles = {
-  marketer: role('Marketer', { canEdit: ['campaign', 'email', 'audience'] }),
+  marketer: role('Marketer', { canEdit: ['campaign', 'email', 'audience'], customerData: ['read'] }),
   sender: role('Sender', { canEdit: ['campaign'], canPublish: ['campaign'] }),
-  legal: role('Legal', { canEdit: [], mustApprove: ['campaign'] }),
+  legal: role('Legal', { canEdit: [], mustApprove: ['campaign'], customerData: ['read'] }),
 };
 
 const PROFILES = [

@@ -16,8 +16,8 @@ beforeAll(async () => {
     name: 'Mapped imports',
     domains: ['marketing'],
     roles: {
-      analyst: role('Analyst', { canEdit: ['customer-profile-attribute'] }),
-      viewer: role('Viewer', { canEdit: ['audience'] }),
+      analyst: role('Analyst', { canEdit: ['customer-profile-attribute'], customerData: ['read', 'erase'] }),
+      viewer: role('Viewer', { canEdit: ['audience'], customerData: ['read'] }),
     },
     people: { 'Ann Analyst': ['analyst'], 'Val Viewer': ['viewer'] },
   });

@@ -26,8 +26,8 @@ beforeAll(async () => {
     name: 'Customers',
     domains: ['marketing'],
     roles: {
-      analyst: role('Analyst', { canEdit: ['customer-profile-attribute'] }),
-      viewer: role('Viewer', { canEdit: ['audience'] }),
+      analyst: role('Analyst', { canEdit: ['customer-profile-attribute'], customerData: ['read', 'erase'] }),
+      viewer: role('Viewer', { canEdit: ['audience'], customerData: ['read'] }),
     },
     people: { 'Ann Analyst': ['analyst'], 'Val Viewer': ['viewer'] },
   });

@@ -80,7 +80,7 @@ let team: Team;
 let itemId: string;
 
 const roles = {
-  emailer: role('Emailer', { canEdit: ['email'] }),
+  emailer: role('Emailer', { canEdit: ['email'], customerData: ['read'] }),
   blogger: role('Blogger', { canEdit: ['blog-post'] }),
 };
 

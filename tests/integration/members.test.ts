@@ -79,6 +79,7 @@ describe('inviting', () => {
       canApprove: [],
       canManageWorkspace: false,
       roles: ['editor'],
+      customerData: [],
     });
     const members = (await api('GET', `/workspaces/${ws.id}/members`, editor)).json();
     expect(members.invitations).toEqual([]);

@@ -43,6 +43,7 @@ describe('creating a workspace', () => {
       canEdit: allSchemaNames(),
       canPublish: allSchemaNames(),
       mustApprove: [],
+      customerData: ['read', 'export', 'erase'],
     });
     const perms = (ws as unknown as { __permissions: Record<string, unknown> }).__permissions;
     expect(perms).toMatchObject({ canManageWorkspace: true, roles: ['admin'], canApprove: [] });
@@ -187,7 +188,7 @@ describe('saving basics, roles and onboarding', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().roles).toEqual({
-      writer: { name: 'Writer', canEdit: ['blog-post'], canPublish: [], mustApprove: [] },
+      writer: { name: 'Writer', canEdit: ['blog-post'], canPublish: [], mustApprove: [], customerData: [] },
     });
     // The owner held only 'admin', which no longer exists: their role list is trimmed, their manager flag stays.
     const members = (await get(`/workspaces/${ws.id}/members`, owner)).json().members;

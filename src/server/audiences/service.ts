@@ -9,7 +9,7 @@ import { findProfile } from '../customers/profiles-repository';
 import { AppError, notFound } from '../http/errors';
 import type { SchemaScope } from '../items/scope';
 import type { ItemSaveHook } from '../items/save-hooks';
-import type { WorkspaceAccess } from '../workspaces/access';
+import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access';
 import { CUSTOMER_PARTITIONS } from '../db/schema';
 import { compileCriteria, customerTables, profileTables } from './compile';
 import * as repo from './repository';
@@ -71,8 +71,9 @@ const presentProfile = (row: {
   updatedAt: new Date(row.updated_at).toISOString(),
 });
 
-/** Up to 10 matching profiles. */
+/** Up to 10 matching profiles, for members who may read customer data. */
 export async function sampleOf(ctx: AppContext, access: WorkspaceAccess, criteria: unknown, asOf?: string) {
+  requireCustomerData(access, 'read');
   const defs = await loadDefinitions(ctx.db, access.workspace.id);
   const matches = compileCriteria(checked(defs, criteria), defs.catalog, asOfOf(asOf), access.workspace.id);
   return {
@@ -129,10 +130,11 @@ export async function recordDailyAudienceSizes(ctx: AppContext) {
 }
 
 /**
- * The audiences a profile is in now (any member may ask): every audience whose criteria check, compiled
+ * The audiences a profile is in now (members who may read customer data): every audience whose criteria check, compiled
  * over that profile's rows alone (`profileTables`) and decided in one statement.
  */
 export async function profileAudiences(ctx: AppContext, access: WorkspaceAccess, profileId: string) {
+  requireCustomerData(access, 'read');
   const workspaceId = access.workspace.id;
   if (!(await findProfile(ctx.db, workspaceId, profileId))) throw notFound('Profile not found');
   const defs = await loadDefinitions(ctx.db, workspaceId);
@@ -166,9 +168,11 @@ const csvCell = (value: unknown) => {
 
 /**
  * An audience's matching profiles as CSV (header `id` then the workspace's attribute keys), produced
- * page by page (keyset on id, CSV_PAGE rows a statement) so no answer is held whole.
+ * page by page (keyset on id, CSV_PAGE rows a statement) so no answer is held whole. Needs the export
+ * right over customer data.
  */
 export async function audienceProfilesCsv(ctx: AppContext, access: WorkspaceAccess, itemId: string) {
+  requireCustomerData(access, 'export');
   const defs = await loadDefinitions(ctx.db, access.workspace.id);
   const audience = defs.catalog.audiences.get(itemId);
   if (!audience) throw notFound(ITEM_MESSAGES.instanceNotFound);

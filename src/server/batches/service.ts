@@ -5,7 +5,7 @@ import { MAX_BATCH_ERRORS } from '@shared/api/customers';
 import { conflict, forbidden, notFound } from '../http/errors';
 import { randomId } from '../lib/ids';
 import { actorOf, journal } from '../journal/journal';
-import type { WorkspaceAccess } from '../workspaces/access';
+import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access';
 import * as repo from './repository';
 
 /** Groups of row errors a batch answers (the CSV has them all). */
@@ -13,7 +13,19 @@ const ERROR_GROUPS = 20;
 
 type Grouped = Awaited<ReturnType<typeof repo.errorGroups>>;
 
-const presentBatch = (row: repo.BatchRow, grouped: Grouped): Batch => ({
+/** Customer data imports: their row errors quote the imported values. */
+const CUSTOMER_IMPORTS = new Set(['profiles-import', 'customer-events-import']);
+const showsCustomerData = (row: repo.BatchRow) => CUSTOMER_IMPORTS.has(row.kind);
+const mayReadErrors = (access: WorkspaceAccess, row: repo.BatchRow) =>
+  !showsCustomerData(row) || can(access.permissions, 'customerData', 'read');
+
+/** A batch as the caller sees it: a customer import's row errors only for members who may read customer data. */
+const presentBatch = (access: WorkspaceAccess, row: repo.BatchRow, grouped: Grouped): Batch => {
+  const batch = presentRow(row, grouped);
+  return mayReadErrors(access, row) ? batch : { ...batch, errors: [], errorGroups: [] };
+};
+
+const presentRow = (row: repo.BatchRow, grouped: Grouped): Batch => ({
   id: row.id,
   kind: row.kind,
   fileName: row.fileName,
@@ -37,13 +49,13 @@ export async function listBatches(ctx: AppContext, access: WorkspaceAccess) {
   const rows = await repo.listBatches(ctx.db, access.workspace.id);
   const failing = rows.filter((row) => row.failed > 0 || row.state === 'failed').map((row) => row.id);
   const grouped = await repo.errorGroups(ctx.db, access.workspace.id, failing, ERROR_GROUPS);
-  return rows.map((row) => presentBatch(row, grouped));
+  return rows.map((row) => presentBatch(access, row, grouped));
 }
 
 export async function getBatch(ctx: AppContext, access: WorkspaceAccess, id: string) {
   const row = await repo.findBatch(ctx.db, access.workspace.id, id);
   if (!row) throw notFound('Batch not found');
-  return presentBatch(row, await repo.errorGroups(ctx.db, access.workspace.id, [id], ERROR_GROUPS));
+  return presentBatch(access, row, await repo.errorGroups(ctx.db, access.workspace.id, [id], ERROR_GROUPS));
 }
 
 /** A CSV cell: quoted when it holds a comma, quote or line break; a leading =+-@ is escaped for spreadsheets. */
@@ -52,10 +64,14 @@ function csvCell(text: string) {
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-/** Every row error of a batch as CSV (`line,message`, in line order); any member may read. */
+/**
+ * Every row error of a batch as CSV (`line,message`, in line order); any member may read, a customer
+ * import's only members who may read customer data.
+ */
 export async function batchErrorsCsv(ctx: AppContext, access: WorkspaceAccess, id: string) {
   const row = await repo.findBatch(ctx.db, access.workspace.id, id);
   if (!row) throw notFound('Batch not found');
+  if (showsCustomerData(row)) requireCustomerData(access, 'read');
   const errors = await repo.allErrors(ctx.db, access.workspace.id, id);
   const lines = ['line,message', ...errors.map((e) => `${e.line},${csvCell(e.message)}`)];
   return {

@@ -23,7 +23,7 @@ import type { ItemRow } from '../items/repository';
 import { actorOf, itemLabel, journal } from '../journal/journal';
 import { randomId } from '../lib/ids';
 import * as senders from '../senders/repository';
-import type { WorkspaceAccess } from '../workspaces/access';
+import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access';
 import { freezeContent, personalise } from './compose';
 import { queueSendLanes } from './engine';
 import * as repo from './repository';
@@ -335,13 +335,17 @@ export async function readiness(
   };
 }
 
-/** The message as a profile (or nobody: merge tags' defaults) would get it. */
+/**
+ * The message as a profile (members who may read customer data) or nobody (merge tags' defaults)
+ * would get it.
+ */
 export async function preview(
   ctx: AppContext,
   access: WorkspaceAccess,
   id: string,
   profileId: string | undefined,
 ): Promise<CampaignPreview> {
+  if (profileId) requireCustomerData(access, 'read');
   const scope = campaignScope(access);
   const item = await requireItem(ctx, scope, id);
   const resolved = await resolveCampaign(ctx, scope, item);

@@ -6,6 +6,7 @@ import {
   type PropertyType,
 } from '@shared/criteria/operators';
 import type { Db } from '../db/client';
+import type { ItemSaveHook } from '../items/save-hooks';
 import { listDefinitions } from './repository';
 
 /** The workspace's attributes and events by key (what imports convert with) and by id (the criteria catalogue). */
@@ -13,7 +14,24 @@ export interface CustomerDefinitions {
   catalog: CriteriaCatalog;
   attributesByKey: Map<string, AttributeType>;
   eventsByKey: Map<string, Map<string, PropertyType>>;
+  /** Attribute keys a write key may set on a profile without them but never change (`isProtected`). */
+  protectedKeys: Set<string>;
 }
+
+const PROTECTED_BY_DEFAULT = 'email';
+
+/**
+ * Whether an attribute is protected from write keys: as its definition's `protected` flag says, and
+ * `email` when the flag is not set, since a changed address sends the customer's mail elsewhere.
+ */
+const isProtected = (data: { key?: unknown; protected?: unknown }) =>
+  typeof data.protected === 'boolean' ? data.protected : data.key === PROTECTED_BY_DEFAULT;
+
+/** An attribute protected by default is saved with its flag set, so its form shows what applies. */
+export const markProtectedAttributeOnSave: ItemSaveHook = (_ctx, scope, data) =>
+  scope.schema.name === 'customer-profile-attribute' && data.protected === undefined && isProtected(data)
+    ? { ...data, protected: true }
+    : data;
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
@@ -22,6 +40,7 @@ export async function loadDefinitions(db: Db, workspaceId: string): Promise<Cust
     catalog: { attributes: new Map(), events: new Map(), audiences: new Map() },
     attributesByKey: new Map(),
     eventsByKey: new Map(),
+    protectedKeys: new Set(),
   };
   for (const row of await listDefinitions(db, workspaceId)) {
     const label = text(row.data.name);
@@ -39,6 +58,7 @@ export async function loadDefinitions(db: Db, workspaceId: string): Promise<Cust
         : [];
       defs.catalog.attributes.set(row.id, { key, type, label, options });
       defs.attributesByKey.set(key, type);
+      if (isProtected(row.data)) defs.protectedKeys.add(key);
     } else {
       const properties = new Map<string, PropertyType>();
       for (const property of Array.isArray(row.data.properties) ? row.data.properties : []) {

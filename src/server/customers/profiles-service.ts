@@ -12,7 +12,7 @@ import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { randomId } from '../lib/ids';
 import { actorOf, journal } from '../journal/journal';
-import type { WorkspaceAccess } from '../workspaces/access';
+import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access';
 import { loadDefinitions } from './definitions';
 import * as repo from './repository';
 import * as profiles from './profiles-repository';
@@ -42,7 +42,7 @@ const mayEdit = (access: WorkspaceAccess) =>
   access.permissions.canManageWorkspace || can(access.permissions, 'edit', 'customer-profile-attribute');
 
 /**
- * Profiles by search text; any member may read. From PROFILE_SEARCH_MIN characters the id and string
+ * Profiles by search text, for members who may read customer data. From PROFILE_SEARCH_MIN characters the id and string
  * attribute values are searched (one page, the profile of that exact id first); a shorter text, or
  * none, pages through ids starting with it.
  */
@@ -51,6 +51,7 @@ export async function listProfiles(
   access: WorkspaceAccess,
   query: { search?: string; cursor?: string; limit: number },
 ) {
+  requireCustomerData(access, 'read');
   const search = query.search?.trim() ?? '';
   if (search.length >= PROFILE_SEARCH_MIN) {
     const found = await profiles.searchProfiles(ctx.db, access.workspace.id, search, query.limit);
@@ -82,6 +83,7 @@ async function requireProfile(ctx: AppContext, access: WorkspaceAccess, id: stri
 
 /** One profile: attributes, the attribute labels, consent, its latest events and what the caller may do. */
 export async function getProfile(ctx: AppContext, access: WorkspaceAccess, id: string) {
+  requireCustomerData(access, 'read');
   const row = await requireProfile(ctx, access, id);
   const [defs, keys] = await Promise.all([
     loadDefinitions(ctx.db, access.workspace.id),
@@ -130,6 +132,7 @@ export async function profileTimeline(
   id: string,
   query: z.infer<typeof ProfileEventsQuery>,
 ) {
+  requireCustomerData(access, 'read');
   await requireProfile(ctx, access, id);
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
   const keys = query.event ? [query.event] : await profiles.eventKeys(ctx.db, access.workspace.id);
@@ -154,7 +157,7 @@ export async function profileTimeline(
 }
 
 /**
- * A member who may import edits a profile's attributes (by their types; null removes one) and its
+ * A member who may import and read customer data edits a profile's attributes (by their types; null removes one) and its
  * email consent, if nobody changed the profile since `updatedAt` (409 otherwise). Journaled with the
  * keys changed, never their values.
  */
@@ -165,6 +168,7 @@ export async function editProfile(
   body: z.infer<typeof ProfileEditBody>,
 ) {
   requireImporter(access);
+  requireCustomerData(access, 'read');
   const defs = await loadDefinitions(ctx.db, access.workspace.id);
   const set: Record<string, unknown> = {};
   const remove: string[] = [];
@@ -220,7 +224,7 @@ const erasedTarget = (workspaceId: string, id: string) =>
 /**
  * Erases a profile: it, its events and its counts go in one transaction, with an audit row that keeps
  * none of its data (the id only as a digest); with `suppress`, the id goes on the suppression list so
- * an import or tracking call cannot bring it back. A member who may import may erase.
+ * an import or tracking call cannot bring it back. Needs the erase right over customer data.
  */
 export async function eraseProfile(
   ctx: AppContext,
@@ -228,7 +232,7 @@ export async function eraseProfile(
   id: string,
   suppress: boolean,
 ): Promise<z.infer<typeof EraseProfileAnswer>> {
-  requireImporter(access);
+  requireCustomerData(access, 'erase');
   const workspaceId = access.workspace.id;
   return ctx.db.transaction(async (tx) => {
     const events = await profiles.eraseProfile(tx, workspaceId, id);

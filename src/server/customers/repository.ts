@@ -20,15 +20,22 @@ export async function listDefinitions(db: Db, workspaceId: string): Promise<Defi
 }
 
 /**
- * Inserts or updates profiles: given attributes replace those keys, others stay. The rows are copied
- * into a staging table (emptied at commit) and merged by one statement; ids must be distinct.
+ * Inserts or updates profiles: given attributes replace those keys, others stay, except that a stored
+ * value of a `keep` key is never replaced. The rows are copied into a staging table (emptied at
+ * commit) and merged by one statement; ids must be distinct.
  */
 export async function upsertProfiles(
   db: Db | Tx,
   workspaceId: string,
   profiles: [id: string, attributes: Record<string, unknown>][],
+  keep: readonly string[] = [],
 ) {
   if (!profiles.length) return;
+  const given = keep.length
+    ? sql`(excluded.attributes - array(
+        select key from jsonb_object_keys(customer_profiles.attributes) as stored(key)
+        where key = any(${sql.param([...keep])}::text[])))`
+    : sql`excluded.attributes`;
   // In a transaction of its own (a savepoint inside the caller's): one connection, and the staging
   // rows are moved out by the merge.
   await db.transaction(async (tx) => {
@@ -46,7 +53,7 @@ export async function upsertProfiles(
       insert into customer_profiles (workspace_id, id, attributes, updated_at)
       select ${workspaceId}, id, attributes, now() from staged
       on conflict (workspace_id, id) do update
-        set attributes = customer_profiles.attributes || excluded.attributes, updated_at = excluded.updated_at`);
+        set attributes = customer_profiles.attributes || ${given}, updated_at = excluded.updated_at`);
   });
 }
 

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { randomId } from '../lib/ids';
 import { actorOf, journal } from '../journal/journal';
-import { requireManager, type WorkspaceAccess } from '../workspaces/access';
+import { requireCustomerData, requireManager, type WorkspaceAccess } from '../workspaces/access';
 import * as repo from './suppression-repository';
 
 const present = (row: repo.SuppressionRow): Suppression => ({
@@ -29,12 +29,13 @@ function decodeCursor(text: string) {
   return { at, id };
 }
 
-/** The suppression list, newest first; any member may read it, a manager may change it. */
+/** The suppression list, newest first; members who may read customer data read it, a manager changes it. */
 export async function listSuppressions(
   ctx: AppContext,
   access: WorkspaceAccess,
   query: z.infer<typeof SuppressionsQuery>,
 ) {
+  requireCustomerData(access, 'read');
   const rows = await repo.listSuppressions(ctx.db, access.workspace.id, {
     search: query.search?.trim() || undefined,
     after: query.cursor ? decodeCursor(query.cursor) : undefined,

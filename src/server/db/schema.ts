@@ -16,6 +16,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { Basics } from '@shared/api/workspaces';
+import type { IngestKeyKind } from '@shared/api/ingest';
 import type { Roles } from '@shared/permissions/permissions';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -596,8 +597,9 @@ export const apiKeys = pgTable(
 );
 
 /**
- * Write keys of a workspace for events from websites and apps (`/ingest/v1/…`): only the SHA-256 of the
- * key is kept; `origins` are the browser origins that may send with it (empty: any).
+ * Ingest keys of a workspace for events from websites, apps and servers (`/ingest/v1/…`): only the
+ * SHA-256 of the key is kept; `origins` are the browser origins that may send with a write key (empty:
+ * any). A server key is never used from a browser and may overwrite protected attributes.
  */
 export const writeKeys = pgTable(
   'write_keys',
@@ -607,6 +609,8 @@ export const writeKeys = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     id: text('id').notNull(),
     name: text('name').notNull(),
+    /** 'write': a website's or app's key, sent to browsers; 'server': a secret kept on servers. */
+    kind: text('kind').$type<IngestKeyKind>().notNull().default('write'),
     origins: text('origins').array().notNull(),
     keyHash: text('key_hash').notNull(),
     createdAt: createdAt(),

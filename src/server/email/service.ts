@@ -24,7 +24,7 @@ import { thumbnailOf } from '../media/resize';
 import { imageChecksOf } from '../media/image-checks';
 import type { OutputFormat } from '../files/images';
 import { createSendGrid, parseFrom } from '../providers/sendgrid';
-import type { WorkspaceAccess } from '../workspaces/access';
+import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access';
 import { isSignedImageLink, signOwnImages, type ImageLink } from '../media/image-links';
 import * as repo from './repository';
 import { absoluteImageUrls, sanitizeMessageHtml } from './sanitize';
@@ -232,11 +232,13 @@ function finishTestSend(
 /** The merge tags' values: a stored customer profile's attributes when one is named, then those given. */
 async function mergeAttributesOf(
   ctx: AppContext,
-  workspaceId: string,
+  access: WorkspaceAccess,
   options: { attributes?: MergeAttributes; profileId?: string },
 ): Promise<MergeAttributes> {
   if (!options.profileId) return options.attributes ?? {};
-  const profile = await findProfile(ctx.db, workspaceId, options.profileId);
+  // A message filled as a profile shows its attributes.
+  requireCustomerData(access, 'read');
+  const profile = await findProfile(ctx.db, access.workspace.id, options.profileId);
   if (!profile) throw notFound(`profileId: Profile "${options.profileId}" not found`);
   return { ...profile.attributes, ...options.attributes };
 }
@@ -249,7 +251,7 @@ export async function sendTest(
   body: TestSendBody,
 ) {
   const scope = emailScope(access);
-  const attributes = await mergeAttributesOf(ctx, access.workspace.id, body);
+  const attributes = await mergeAttributesOf(ctx, access, body);
   const message = composeMessage(ctx, access.workspace.id, body, attributes);
   return testSend(ctx, scope, provider, message, null);
 }
@@ -301,7 +303,7 @@ export async function sendItemTest(
   const data = item.data as StoredEmail;
   const addresses = Recipients.safeParse(options.recipients ?? splitEmailList(data.testAddresses ?? ''));
   if (!addresses.success) throw badRequest(`testAddresses: ${addresses.error.issues[0].message}`);
-  const attributes = await mergeAttributesOf(ctx, access.workspace.id, options);
+  const attributes = await mergeAttributesOf(ctx, access, options);
   const message = itemMessage(ctx, access.workspace.id, data, addresses.data, attributes);
   if (!message.subject) throw badRequest('subject: Subject is required');
   return testSend(ctx, scope, options.provider, message, id, { id, title: itemLabel(item.data) });
@@ -321,7 +323,7 @@ export async function previewItem(
   const scope = schemaIn(access, 'email');
   const item = await requireItem(ctx, scope, id);
   const data = item.data as StoredEmail;
-  const attributes = await mergeAttributesOf(ctx, access.workspace.id, options);
+  const attributes = await mergeAttributesOf(ctx, access, options);
   const message = itemMessage(ctx, access.workspace.id, data, [], attributes);
   return {
     subject: message.subject,

@@ -63,6 +63,23 @@ export async function ensureProfiles(tx: Tx, workspaceId: string, ids: string[])
 }
 
 /**
+ * The stored values of the given attribute keys of the given profiles (those that have any), with the
+ * profiles locked until the transaction ends, in id order as `ensureProfiles` locks them.
+ */
+export async function lockAttributes(tx: Tx, workspaceId: string, ids: string[], keys: readonly string[]) {
+  const found = rows<{ id: string; held: Record<string, unknown> | null }>(
+    await tx.execute(sql`
+      select id, (select jsonb_object_agg(key, value) from jsonb_each(attributes)
+                  where key = any(${sql.param([...keys])}::text[])) as held
+      from customer_profiles
+      where workspace_id = ${workspaceId} and id = any(${sql.param([...ids].sort())}::text[])
+      order by id
+      for update`),
+  );
+  return new Map(found.map((row) => [row.id, row.held ?? {}]));
+}
+
+/**
  * Moves an anonymous visitor's events, of the given event keys, to a profile: each key's count moves
  * from the visitor's row of `customer_event_counts` to the profile's (added to what it had), then the
  * events themselves. Both are read by their indexes, one probe per event key. Answers how many events moved.

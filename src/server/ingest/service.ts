@@ -1,4 +1,4 @@
-import { INGEST_MESSAGES, WRITE_KEY_PREFIX, type IngestAnswer } from '@shared/api/ingest';
+import { INGEST_MESSAGES, SERVER_KEY_PREFIX, WRITE_KEY_PREFIX, type IngestAnswer } from '@shared/api/ingest';
 import type { AppContext } from '../context';
 import { loadDefinitions } from '../customers/definitions';
 import * as customers from '../customers/repository';
@@ -9,23 +9,27 @@ import { journal } from '../journal/journal';
 import { hashToken } from '../lib/ids';
 import { ingestCacheOf } from './cache';
 import { parseMessage, type MessageType, type Parsed } from './messages';
+import { withoutProtectedChanges, type Identified, type Refusal } from './protected-attributes';
 import * as repo from './repository';
 
-/** The write key of a request, from `Authorization: Bearer mqw_…` or `?writeKey=mqw_…`, or 401. */
+/**
+ * The ingest key of a request, or 401: a write key from `Authorization: Bearer mqw_…` or
+ * `?writeKey=mqw_…`, a server key from `Authorization: Bearer mqs_…` only.
+ */
 export async function authenticateWriteKey(
   ctx: AppContext,
   authorization: string | undefined,
   queryKey: string | undefined,
 ): Promise<repo.WriteKeyRow> {
-  const token = authorization?.startsWith('Bearer ')
-    ? authorization.slice(7).trim()
-    : (queryKey?.trim() ?? '');
+  const inHeader = authorization?.startsWith('Bearer ') === true;
+  const token = inHeader ? authorization!.slice(7).trim() : (queryKey?.trim() ?? '');
   if (!token) throw unauthorized(INGEST_MESSAGES.missingKey);
-  if (!token.startsWith(WRITE_KEY_PREFIX) || token.length > 200)
+  if (!(token.startsWith(WRITE_KEY_PREFIX) || token.startsWith(SERVER_KEY_PREFIX)) || token.length > 200)
     throw unauthorized(INGEST_MESSAGES.invalidKey);
   const hash = hashToken(token);
   const key = await ingestCacheOf(ctx.db).writeKey(hash, () => repo.findWriteKeyByHash(ctx.db, hash));
   if (!key) throw unauthorized(INGEST_MESSAGES.invalidKey);
+  if (key.kind === 'server' && !inHeader) throw unauthorized(INGEST_MESSAGES.serverKeyInQuery);
   noteUse(ctx, key);
   return key;
 }
@@ -41,17 +45,19 @@ function noteUse(ctx: AppContext, key: repo.WriteKeyRow) {
     .catch((err: unknown) => ctx.log.warn({ err }, 'could not record the use of a write key'));
 }
 
-/** Whether pages of `origin` may send with the key: any origin when the key names none. */
+/** Whether pages of `origin` may send with the key: any origin when a write key names none; never a server key. */
 export const originAllowed = (key: repo.WriteKeyRow, origin: string) =>
-  key.origins.length === 0 || key.origins.includes(origin);
+  key.kind === 'write' && (key.origins.length === 0 || key.origins.includes(origin));
 
 /**
- * A browser's request must come from one of the key's origins (403 otherwise); requests without an
- * Origin header come from servers and apps, which the origins do not limit.
+ * A browser's request must come from one of a write key's origins (403 otherwise), and never carries
+ * a server key; requests without an Origin header come from servers and apps, which the origins do
+ * not limit.
  */
 export function checkOrigin(key: repo.WriteKeyRow, origin: string | undefined) {
-  if (origin !== undefined && !originAllowed(key, origin))
-    throw forbidden(INGEST_MESSAGES.originNotAllowed(origin));
+  if (origin === undefined) return;
+  if (key.kind === 'server') throw forbidden(INGEST_MESSAGES.serverKeyFromBrowser);
+  if (!originAllowed(key, origin)) throw forbidden(INGEST_MESSAGES.originNotAllowed(origin));
 }
 
 /** Where a request comes from, as its audit row names it. */
@@ -65,7 +71,8 @@ interface Sender {
  * does not fit is rejected with its reason, the others kept), then, in one transaction journaled by
  * one audit row, the events (their profiles created when new), the identified profiles' attributes,
  * and the anonymous visitors' events moved to the profiles they turned out to be. Events are written
- * before the identities are merged, so a visitor's events sent in the same batch move too.
+ * before the identities are merged, so a visitor's events sent in the same batch move too. A write key
+ * does not change protected attributes (`withoutProtectedChanges`): the answer names those refused.
  */
 export async function ingest(
   ctx: AppContext,
@@ -87,26 +94,31 @@ export async function ingest(
   const suppressed = await suppressedAmong(ctx.db, workspaceId, [...new Set(named)]);
   const events: customers.EventTuple[] = [];
   const known = new Set<string>();
-  const identified: Extract<Parsed, { type: 'identify' }>[] = [];
+  const identified: Identified[] = [];
   const errors: IngestAnswer['errors'] = [];
   parsed.forEach((message, index) => {
     if ('error' in message) errors.push({ index, message: message.error });
     else if (suppressed.has(profileOf(message)))
       errors.push({ index, message: suppressedMessage(profileOf(message)) });
-    else if (message.type === 'identify') identified.push(message);
+    else if (message.type === 'identify') identified.push({ ...message, index });
     else {
       events.push(message.row);
       if (message.profileId) known.add(message.profileId);
     }
   });
   const accepted = events.length + identified.length;
+  // A server key may change them: it is a secret of the workspace's own servers.
+  const protectedKeys = key.kind === 'write' ? [...defs.protectedKeys].sort() : [];
+  let refusals: Refusal[] = [];
   if (accepted > 0) {
     await ctx.db.transaction(async (tx) => {
       await customers.insertEvents(tx, workspaceId, events);
       await repo.ensureProfiles(tx, workspaceId, [...known]);
       let moved = 0;
       if (identified.length) {
-        await customers.upsertProfiles(tx, workspaceId, attributesByProfile(identified));
+        const checked = await withoutProtectedChanges(tx, workspaceId, identified, protectedKeys);
+        refusals = checked.refusals;
+        await customers.upsertProfiles(tx, workspaceId, attributesByProfile(checked.allowed), protectedKeys);
         const eventKeys = [...defs.eventsByKey.keys()];
         for (const { anonymousId, profileId } of identified) {
           if (anonymousId) moved += await repo.moveEvents(tx, workspaceId, anonymousId, profileId, eventKeys);
@@ -122,14 +134,27 @@ export async function ingest(
             targetType: 'write-key',
             targetId: key.id,
             label: key.name,
-            detail: { events: events.length, identified: identified.length, moved, rejected: errors.length },
+            detail: {
+              events: events.length,
+              identified: identified.length,
+              moved,
+              rejected: errors.length,
+              ...(refusals.length ? { refused: refusedKeys(refusals) } : {}),
+            },
           },
         ],
       });
     });
   }
-  return { accepted, rejected: errors.length, errors };
+  return {
+    accepted,
+    rejected: errors.length,
+    errors,
+    ...(refusals.length ? { refused: refusedKeys(refusals), refusals } : {}),
+  };
 }
+
+const refusedKeys = (refusals: Refusal[]) => [...new Set(refusals.flatMap((r) => r.attributes))].sort();
 
 /** The profile a message writes to (an anonymous visitor's own id for its events). */
 const profileOf = (message: Exclude<Parsed, { error: string }>) =>

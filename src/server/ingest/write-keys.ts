@@ -1,13 +1,14 @@
 import {
   CreateWriteKeyBody,
   INGEST_MESSAGES,
+  SERVER_KEY_PREFIX,
   WRITE_KEY_PREFIX,
   type WriteKeySummary,
 } from '@shared/api/ingest';
 import type { z } from 'zod';
 import type { AppContext } from '../context';
 import { actorOf, journal } from '../journal/journal';
-import { notFound } from '../http/errors';
+import { badRequest, notFound } from '../http/errors';
 import { hashToken, randomId, randomToken } from '../lib/ids';
 import { requireManager, type WorkspaceAccess } from '../workspaces/access';
 import * as repo from './repository';
@@ -16,6 +17,7 @@ function toSummary(row: repo.WriteKeyRow): WriteKeySummary {
   return {
     id: row.id,
     name: row.name,
+    kind: row.kind,
     origins: row.origins,
     createdBy: row.createdByName,
     createdById: row.createdBy,
@@ -24,14 +26,18 @@ function toSummary(row: repo.WriteKeyRow): WriteKeySummary {
   };
 }
 
-/** Creates a write key (managers only); the secret is answered this once and only its hash kept. */
+/**
+ * Creates a write key or a server key (managers only); the secret is answered this once and only its
+ * hash kept. A server key takes no origins: it is never used from a browser.
+ */
 export async function createWriteKey(
   ctx: AppContext,
   access: WorkspaceAccess,
   body: z.output<typeof CreateWriteKeyBody>,
 ) {
   requireManager(access);
-  const key = `${WRITE_KEY_PREFIX}${randomToken()}`;
+  if (body.kind === 'server' && body.origins.length) throw badRequest(INGEST_MESSAGES.serverKeyOrigins);
+  const key = `${body.kind === 'server' ? SERVER_KEY_PREFIX : WRITE_KEY_PREFIX}${randomToken()}`;
   const id = randomId(16);
   const workspaceId = access.workspace.id;
   const origins = [...new Set(body.origins)];
@@ -40,6 +46,7 @@ export async function createWriteKey(
       workspaceId,
       id,
       name: body.name,
+      kind: body.kind,
       origins,
       keyHash: hashToken(key),
       createdBy: access.user.id,
@@ -54,7 +61,7 @@ export async function createWriteKey(
           targetType: 'write-key',
           targetId: id,
           label: body.name,
-          detail: { name: body.name, origins },
+          detail: { name: body.name, kind: body.kind, origins },
         },
       ],
       changes: [{ kind: 'keys', workspaceId }],

@@ -1,5 +1,11 @@
 import { MESSAGES } from '@shared/api/errors';
-import { effectivePermissions, type Permissions } from '@shared/permissions/permissions';
+import { CUSTOMER_DATA_MESSAGES } from '@shared/api/customers';
+import {
+  can,
+  effectivePermissions,
+  type CustomerDataRight,
+  type Permissions,
+} from '@shared/permissions/permissions';
 import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import type { Caller } from '../auth/repository';
@@ -73,4 +79,12 @@ function permissionsOf(membership: Membership): Permissions {
 
 export function requireManager(access: WorkspaceAccess) {
   if (!access.permissions.canManageWorkspace) throw forbidden(MESSAGES.managerRequired);
+}
+
+/**
+ * A right over customers' personal data (403 without it). Asked before anything is looked up, so a
+ * member without it learns nothing, not even whether a profile exists.
+ */
+export function requireCustomerData(access: WorkspaceAccess, right: CustomerDataRight) {
+  if (!can(access.permissions, 'customerData', right)) throw forbidden(CUSTOMER_DATA_MESSAGES[right]);
 }

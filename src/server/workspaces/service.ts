@@ -1,6 +1,11 @@
 import { DEFAULT_BASICS, type Basics, type PatchWorkspaceBody, type Workspace } from '@shared/api/workspaces';
 import { MESSAGES } from '@shared/api/errors';
-import { trimRoles, type Permissions, type Roles } from '@shared/permissions/permissions';
+import {
+  CUSTOMER_DATA_RIGHTS,
+  trimRoles,
+  type Permissions,
+  type Roles,
+} from '@shared/permissions/permissions';
 import { normaliseStages } from '@shared/publishing/stages';
 import { toKebabCase } from '@shared/text/slug';
 import { isKnownTimezone } from '@shared/time/zones';
@@ -61,7 +66,13 @@ export async function createWorkspace(ctx: AppContext, caller: Caller | null, na
   const user = requireVerifiedUser(caller);
   const everySchema = allSchemaNames();
   const roles: Roles = {
-    [ADMIN_ROLE_ID]: { name: 'Admin', canEdit: everySchema, canPublish: everySchema, mustApprove: [] },
+    [ADMIN_ROLE_ID]: {
+      name: 'Admin',
+      canEdit: everySchema,
+      canPublish: everySchema,
+      mustApprove: [],
+      customerData: [...CUSTOMER_DATA_RIGHTS],
+    },
   };
   return ctx.db.transaction(async (tx) => {
     const ids = [...candidateIds(name), `${candidateIds(name)[0]}-${Date.now().toString(36)}`];

@@ -16,6 +16,13 @@ export const SAMPLE_SIZE = 10;
 
 export const ImportAnswer = z.object({ batch: Batch });
 
+/** The refusals of a member without a customer data right (403). */
+export const CUSTOMER_DATA_MESSAGES = {
+  read: 'You do not have permission to read customer data',
+  export: 'You do not have permission to export customer data',
+  erase: 'You do not have permission to erase customer data',
+} as const;
+
 export const ProfileId = z.string().min(1).max(200).describe("The profile's external id");
 
 /** Characters from which a profile search looks inside ids and attribute values (trigrams). */

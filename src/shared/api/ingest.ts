@@ -6,6 +6,16 @@ import { z } from 'zod';
  */
 
 export const WRITE_KEY_PREFIX = 'mqw_';
+/** Server keys are told apart at a glance (and by secret scanners) from write keys. */
+export const SERVER_KEY_PREFIX = 'mqs_';
+
+/**
+ * The two kinds of ingest key: a write key is public (a website's pages carry it) and may not change
+ * a profile's protected attributes; a server key is a secret kept on servers, refused from a browser,
+ * and may.
+ */
+const INGEST_KEY_KINDS = ['write', 'server'] as const;
+export type IngestKeyKind = (typeof INGEST_KEY_KINDS)[number];
 /** Most messages one `/ingest/v1/batch` call takes. */
 const MAX_INGEST_BATCH = 500;
 /**
@@ -16,6 +26,9 @@ export const ANONYMOUS_PREFIX = 'anon:';
 
 export const INGEST_MESSAGES = {
   missingKey: 'A write key is required: send Authorization: Bearer mqw_… or ?writeKey=mqw_…',
+  serverKeyInQuery: 'A server key goes in the Authorization header, never in the address',
+  serverKeyFromBrowser: 'A server key may not be used from a browser: use a write key there',
+  serverKeyOrigins: 'origins: a server key is never used from a browser, so it takes no origins',
   invalidKey: 'This write key is not valid or was revoked',
   keyNotFound: 'Write key not found',
   originNotAllowed: (origin: string) => `The origin ${origin} may not send events with this write key`,
@@ -43,6 +56,12 @@ const AllowedOrigin = z
 export const CreateWriteKeyBody = z
   .object({
     name: WriteKeyName.describe('What sends with the key, e.g. "Website"'),
+    kind: z
+      .enum(INGEST_KEY_KINDS)
+      .default('write')
+      .describe(
+        'write (default): for browsers and apps, may not overwrite protected attributes; server: a secret for servers only, may',
+      ),
     origins: z
       .array(AllowedOrigin)
       .max(20, { error: 'At most 20 origins' })
@@ -54,12 +73,17 @@ export type CreateWriteKeyBody = z.input<typeof CreateWriteKeyBody>;
 
 export const CreatedWriteKey = z.object({
   id: z.string(),
-  key: z.string().describe('The secret, shown this once: send it as Authorization: Bearer mqw_…'),
+  key: z
+    .string()
+    .describe(
+      'The secret, shown this once: send it as Authorization: Bearer mqw_… (or mqs_… for a server key)',
+    ),
 });
 
 export const WriteKeySummary = z.object({
   id: z.string(),
   name: z.string(),
+  kind: z.enum(INGEST_KEY_KINDS),
   origins: z.array(z.string()).describe('Origins allowed to send with the key; empty: any'),
   createdBy: z.string().describe('Name of the member who created the key'),
   createdById: z.string(),
@@ -103,5 +127,15 @@ export const IngestAnswer = z.object({
   errors: z
     .array(z.object({ index: z.number().int(), message: z.string() }))
     .describe('Why each rejected message was refused, by its index in the request'),
+  refused: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Protected attributes a write key may not change that accepted identify messages tried to (their other attributes were set); only when there were some',
+    ),
+  refusals: z
+    .array(z.object({ index: z.number().int(), attributes: z.array(z.string()) }))
+    .optional()
+    .describe('The protected attributes refused, by message index; only when there were some'),
 });
 export type IngestAnswer = z.infer<typeof IngestAnswer>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LocaleSettings } from '../locales/locales';
+import { CUSTOMER_DATA_RIGHTS } from '../permissions/permissions';
 import { stageValue } from '../publishing/stages';
 import { isReservedName, reservedNameMessage } from '../text/reserved-names';
 import { DEFAULT_TIMEZONES } from '../time/zones';
@@ -20,6 +21,13 @@ const RoleSchema = z.object({
     .optional()
     .describe(
       'When set, members holding only this role edit only these locales’ values; each one of the workspace’s locales',
+    ),
+  customerData: z
+    .array(z.enum(CUSTOMER_DATA_RIGHTS))
+    .max(CUSTOMER_DATA_RIGHTS.length * 2)
+    .optional()
+    .describe(
+      'Rights over customers’ personal data: read (profiles, their events, suppressions, audience members, previews as a profile), export (audience CSV) and erase; export and erase imply read. Missing: none',
     ),
 });
 const RoleId = z
@@ -72,6 +80,9 @@ const PermissionsSchema = z.object({
     .record(z.string(), z.array(z.string()))
     .optional()
     .describe('Schemas the caller may edit in some locales only: schema → those locales'),
+  customerData: z
+    .array(z.enum(CUSTOMER_DATA_RIGHTS))
+    .describe('The caller’s rights over customer data (managers: all)'),
 });
 
 export const Workspace = z.object({

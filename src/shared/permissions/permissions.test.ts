@@ -95,3 +95,42 @@ describe('trimming on workspace save', () => {
     expect(approverRoleIds(roles, 'event')).toEqual([]);
   });
 });
+
+describe('customer data rights', () => {
+  const withData: Roles = {
+    support: { name: 'Support', canEdit: [], canPublish: [], mustApprove: [], customerData: ['read'] },
+    privacy: { name: 'Privacy', canEdit: [], canPublish: [], mustApprove: [], customerData: ['erase'] },
+    editor: roles.editor,
+  };
+  const member = (held: string[], isWorkspaceManager = false) =>
+    effectivePermissions(withData, { active: true, roles: held, isWorkspaceManager });
+
+  it('grants nothing to a role without the setting', () => {
+    const p = member(['editor']);
+    expect(p.customerData).toEqual([]);
+    expect(can(p, 'customerData', 'read')).toBe(false);
+  });
+
+  it('is the union across the member roles; erase and export imply read', () => {
+    expect(member(['support']).customerData).toEqual(['read']);
+    expect(member(['privacy']).customerData).toEqual(['read', 'erase']);
+    expect(can(member(['support', 'privacy']), 'customerData', 'export')).toBe(false);
+  });
+
+  it('gives a manager every right, and an inactive member none', () => {
+    expect(member([], true).customerData).toEqual(['read', 'export', 'erase']);
+    expect(
+      effectivePermissions(withData, { active: false, roles: ['support'], isWorkspaceManager: true })
+        .customerData,
+    ).toEqual([]);
+  });
+
+  it('is stored trimmed on save: known rights once each, in order, read added when implied', () => {
+    const trimmed = trimRoles(
+      { r: { ...roles.editor, customerData: ['erase', 'export', 'erase'] }, s: roles.legal },
+      ['copy'],
+    );
+    expect(trimmed.r.customerData).toEqual(['read', 'export', 'erase']);
+    expect(trimmed.s.customerData).toEqual([]);
+  });
+});

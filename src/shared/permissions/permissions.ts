@@ -8,7 +8,18 @@ export interface Role {
   mustApprove: string[];
   /** When not empty, the role edits only these locales' values of its schemas (none of the shared fields). */
   locales?: string[];
+  /** What the role may do with customers' personal data; none when missing. */
+  customerData?: CustomerDataRight[];
 }
+
+/**
+ * Rights over customers' personal data (profiles, their events, the suppression list, audiences'
+ * members, messages filled as a profile): a list of granted rights, not a level, so a role may erase
+ * without exporting. Exporting and erasing both imply reading: neither can be done to a profile one
+ * cannot find. Managers hold every right.
+ */
+export const CUSTOMER_DATA_RIGHTS = ['read', 'export', 'erase'] as const;
+export type CustomerDataRight = (typeof CUSTOMER_DATA_RIGHTS)[number];
 
 export type Roles = Record<string, Role>;
 
@@ -27,6 +38,8 @@ export interface Permissions {
   roles: string[];
   /** Schemas the member edits in some locales only (every role granting the edit is locale-limited). */
   editLocales?: Record<string, string[]>;
+  /** The member's rights over customer data: the union across their roles, every right for a manager. */
+  customerData: CustomerDataRight[];
 }
 
 export type Action = 'edit' | 'publish' | 'approve';
@@ -37,7 +50,15 @@ const NO_PERMISSIONS: Permissions = Object.freeze({
   canApprove: [],
   canManageWorkspace: false,
   roles: [],
+  customerData: [],
 }) as Permissions;
+
+/** A role's customer data rights as stored: known ones, once each, in their order, reading added when implied. */
+export function normaliseCustomerData(rights: readonly string[] | undefined): CustomerDataRight[] {
+  const granted = new Set(rights ?? []);
+  if (granted.has('export') || granted.has('erase')) granted.add('read');
+  return CUSTOMER_DATA_RIGHTS.filter((right) => granted.has(right));
+}
 
 /** Effective lists of a member: the union of their roles' lists; nothing for an inactive or missing member. */
 export function effectivePermissions(roles: Roles, member: MemberRoles | undefined | null): Permissions {
@@ -45,6 +66,7 @@ export function effectivePermissions(roles: Roles, member: MemberRoles | undefin
   const canEdit = new Set<string>();
   const canPublish = new Set<string>();
   const canApprove = new Set<string>();
+  const customerData: string[] = [];
   const held: string[] = [];
   for (const roleId of member.roles) {
     const role = ownValue(roles, roleId);
@@ -53,6 +75,7 @@ export function effectivePermissions(roles: Roles, member: MemberRoles | undefin
     role.canEdit.forEach((s) => canEdit.add(s));
     role.canPublish.forEach((s) => canPublish.add(s));
     role.mustApprove.forEach((s) => canApprove.add(s));
+    customerData.push(...(role.customerData ?? []));
   }
   const editLocales = localeLimits(roles, held);
   return {
@@ -61,6 +84,7 @@ export function effectivePermissions(roles: Roles, member: MemberRoles | undefin
     canApprove: [...canApprove].sort(),
     canManageWorkspace: member.isWorkspaceManager,
     roles: held,
+    customerData: member.isWorkspaceManager ? [...CUSTOMER_DATA_RIGHTS] : normaliseCustomerData(customerData),
     ...(editLocales ? { editLocales } : {}),
   };
 }
@@ -96,9 +120,15 @@ const LISTS: Record<Action, keyof Pick<Permissions, 'canEdit' | 'canPublish' | '
   approve: 'canApprove',
 };
 
-/** The spec's $can(action, schemaType): true if the schema is in the list for that action. */
-export function can(permissions: Permissions, action: Action, schema: string): boolean {
-  return permissions[LISTS[action]].includes(schema);
+/**
+ * The spec's $can(action, schemaType): true if the schema is in the list for that action; and
+ * `can(permissions, 'customerData', right)`: true if the member holds that right over customer data.
+ */
+export function can(permissions: Permissions, action: Action, schema: string): boolean;
+export function can(permissions: Permissions, action: 'customerData', right: CustomerDataRight): boolean;
+export function can(permissions: Permissions, action: Action | 'customerData', what: string): boolean {
+  if (action === 'customerData') return permissions.customerData.includes(what as CustomerDataRight);
+  return permissions[LISTS[action]].includes(what);
 }
 
 /** Roles whose mustApprove list holds the schema: each must approve a version before it is fully approved. */
@@ -124,6 +154,7 @@ export function trimRoles(roles: Roles, existingSchemas: readonly string[]): Rol
         canPublish: keep(role.canPublish),
         mustApprove: keep(role.mustApprove),
         ...(role.locales ? { locales: [...new Set(role.locales)] } : {}),
+        customerData: normaliseCustomerData(role.customerData),
       },
     ]),
   );

@@ -57,6 +57,7 @@ describe('built-in catalogue', () => {
       'key',
       'attributeType',
       'options',
+      'protected',
       'description',
     ]);
     expect(keysOf('audience')).toEqual(['name', 'description', 'criteria', 'socialInterests']);

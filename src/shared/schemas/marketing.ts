@@ -55,6 +55,13 @@ const customerProfileAttribute = defineSchema({
       displayIf: { field: 'attributeType', in: ['categorical', 'array'] },
       description: 'The values a categorical or array attribute may take.',
     },
+    {
+      key: 'protected',
+      label: 'Protected',
+      type: 'boolean',
+      description:
+        'Write keys (websites and apps) may set it on a profile that has none, never change it; server keys may. An email attribute is protected unless this is switched off.',
+    },
     description,
   ],
   topFields: ['name', 'key', 'attributeType'],

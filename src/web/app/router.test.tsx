@@ -139,7 +139,14 @@ describe('route guards in the router', () => {
 
   it('refuses settings to a member who is not a manager: notification, controller_error, back to explore', async () => {
     const member = makeWorkspace({
-      __permissions: { canEdit: [], canPublish: [], canApprove: [], canManageWorkspace: false, roles: [] },
+      __permissions: {
+        canEdit: [],
+        canPublish: [],
+        canApprove: [],
+        canManageWorkspace: false,
+        roles: [],
+        customerData: [],
+      },
     });
     routes = { ...signedIn(verified, [member]), 'POST /api/v1/events': () => [204] };
     const { location } = await visit('/acme/_settings');
@@ -155,7 +162,14 @@ describe('route guards in the router', () => {
 
   it('hides Need my approval from a member without roles', async () => {
     const member = makeWorkspace({
-      __permissions: { canEdit: [], canPublish: [], canApprove: [], canManageWorkspace: false, roles: [] },
+      __permissions: {
+        canEdit: [],
+        canPublish: [],
+        canApprove: [],
+        canManageWorkspace: false,
+        roles: [],
+        customerData: [],
+      },
     });
     routes = signedIn(verified, [member]);
     await visit('/acme/_items/all');

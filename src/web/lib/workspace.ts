@@ -6,6 +6,7 @@ import {
   type PatchWorkspaceBody,
   type Workspace as WorkspaceType,
 } from '@shared/api/workspaces';
+import { can, type CustomerDataRight } from '@shared/permissions/permissions';
 import { apiRequest } from './api-client';
 import { withOfflineCopy } from './offline-copy';
 
@@ -44,6 +45,15 @@ export function useCurrentWorkspace(): WorkspaceType {
   const { workspace } = useParams();
   if (!workspace) throw new Error(WORKSPACE_NOT_INITIALIZED);
   return useSuspenseQuery(workspaceQueryOptions(workspace)).data;
+}
+
+/**
+ * Whether the caller holds a right over customer data in a workspace (false while it loads or without
+ * one), so shared components may ask before offering to show a profile's data.
+ */
+export function useCanCustomerData(workspaceId: string, right: CustomerDataRight): boolean {
+  const { data } = useQuery({ ...workspaceQueryOptions(workspaceId), enabled: workspaceId !== '' });
+  return data !== undefined && can(data.__permissions, 'customerData', right);
 }
 
 const updateWorkspace = (id: string, body: PatchWorkspaceBody) =>

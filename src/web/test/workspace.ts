@@ -21,6 +21,7 @@ export const makeWorkspace = (overrides: Partial<Workspace> = {}): Workspace => 
     canApprove: [],
     canManageWorkspace: true,
     roles: ['admin'],
+    customerData: ['read', 'export', 'erase'],
   },
   ...overrides,
 });

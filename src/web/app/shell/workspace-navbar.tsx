@@ -3,6 +3,7 @@ import { Divider, NavLink } from '@mantine/core';
 import { IconSettings, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Workspace } from '@shared/api/workspaces';
+import { can } from '@shared/permissions/permissions';
 import { ExploreNav } from '@web/features/explore/components/explore-nav';
 import { settingsPath } from '../guards';
 
@@ -11,7 +12,14 @@ const SettingsNav = lazy(() =>
   import('@web/features/settings/components/settings-nav').then((m) => ({ default: m.SettingsNav })),
 );
 
-/** The left navigation: the settings pages while in settings, else the explore navigation, Customers and Settings. */
+/** Members who may read customer data, and those who may import it (on the same screen). */
+const mayOpenCustomers = ({ __permissions: rights }: Workspace) =>
+  can(rights, 'customerData', 'read') || can(rights, 'edit', 'customer-profile-attribute');
+
+/**
+ * The left navigation: the settings pages while in settings, else the explore navigation, Customers
+ * (for members who may read or import customer data) and Settings.
+ */
 export function WorkspaceNavbar({ workspace, isSettings }: { workspace: Workspace; isSettings: boolean }) {
   if (isSettings)
     return (
@@ -22,7 +30,7 @@ export function WorkspaceNavbar({ workspace, isSettings }: { workspace: Workspac
   return (
     <>
       <ExploreNav workspace={workspace} />
-      {workspace.basics.domains.includes('marketing') && (
+      {workspace.basics.domains.includes('marketing') && mayOpenCustomers(workspace) && (
         <NavLink
           component={Link}
           to={`/${workspace.id}/marketing/_customers`}

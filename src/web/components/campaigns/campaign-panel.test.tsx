@@ -9,6 +9,7 @@ import {
   type CampaignTestSendAnswer,
 } from '@shared/api/campaigns';
 import { installFakeApi, type FakeApi } from '@web/test/fake-api';
+import { makeWorkspace } from '@web/test/workspace';
 import { click, findByText, waitFor } from '@web/test/render';
 import { bodyText, button, changeValue, renderUi } from '../item-form/test-utils';
 import { CampaignPanel } from './campaign-panel';
@@ -91,6 +92,7 @@ beforeEach(() => {
       },
     ],
     [`GET ${BASE}/sends`]: () => [200, { sends: [] }],
+    'GET /api/v1/workspaces/acme': () => [200, makeWorkspace()],
     'GET /api/v1/workspaces/acme/profiles': (_, url) => [
       200,
       {
@@ -260,6 +262,19 @@ describe('campaign panel: a send under way', () => {
 });
 
 describe('campaign panel: preview and test send', () => {
+  it('offers no profile to preview as to a member who may not read customer data', async () => {
+    const member = makeWorkspace();
+    member.__permissions = { ...member.__permissions, canManageWorkspace: false, customerData: [] };
+    api.routes['GET /api/v1/workspaces/acme'] = () => [200, member];
+    await renderPanel();
+    expect((await screen.findByTestId('campaign-preview-subject')).textContent).toBe(
+      'Hello there, autumn is here',
+    );
+    await waitFor(() => expect(api.calls.some((c) => c.path === '/api/v1/workspaces/acme')).toBe(true));
+    expect(screen.queryAllByLabelText('Preview as')).toEqual([]);
+    expect(api.calls.some((c) => c.path.endsWith('/profiles'))).toBe(false);
+  });
+
   it('previews as a profile found by search, with its subject, in a frame without scripts', async () => {
     await renderPanel();
     expect((await screen.findByTestId('campaign-preview-subject')).textContent).toBe(
@@ -269,9 +284,9 @@ describe('campaign panel: preview and test send', () => {
     expect(frame.getAttribute('sandbox')).toBe('allow-same-origin');
     expect(frame.getAttribute('srcdoc')).toContain('<p>Autumn</p>');
 
-    const picker = screen
-      .getAllByLabelText('Preview as')
-      .find((element) => element.tagName === 'INPUT') as HTMLInputElement;
+    const picker = (await screen.findAllByLabelText('Preview as')).find(
+      (element) => element.tagName === 'INPUT',
+    ) as HTMLInputElement;
     await click(picker);
     await changeValue(picker, 'ada');
     await waitFor(() => expect(api.calls.some((c) => c.search.includes('search=ada'))).toBe(true));

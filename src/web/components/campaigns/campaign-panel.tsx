@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { CampaignReadiness, CampaignSend } from '@shared/api/campaigns';
 import { FormError } from '../form-error';
 import { showToast } from '@web/lib/toast';
+import { useCanCustomerData } from '@web/lib/workspace';
 import { campaignKeys } from './api/campaign-keys';
 import { useControlSend } from './api/control-send';
 import { useCampaignReadiness } from './api/get-readiness';
@@ -94,12 +95,15 @@ function SendSection({
   );
 }
 
-/** The message as a chosen profile gets it, and a test send of it. */
+/** The message as a chosen profile gets it (members who may read customer data), and a test send of it. */
 function PreviewSection({ campaign, version }: { campaign: CampaignRef; version: number }) {
   const [profileId, setProfileId] = useState<string | null>(null);
+  const canPickProfile = useCanCustomerData(campaign.workspaceId, 'read');
   return (
     <Section title="Preview and test" testId="campaign-preview-section">
-      <ProfilePicker workspaceId={campaign.workspaceId} value={profileId} onChange={setProfileId} />
+      {canPickProfile && (
+        <ProfilePicker workspaceId={campaign.workspaceId} value={profileId} onChange={setProfileId} />
+      )}
       <CampaignPreview {...campaign} version={version} profileId={profileId} />
       <CampaignTestSend {...campaign} profileId={profileId} />
     </Section>

@@ -8,7 +8,7 @@ import type { CriteriaCatalog } from '@shared/criteria/catalog';
 import type { CriteriaDefinitions } from '@shared/api/customers';
 import type { CriteriaGroup } from '@shared/criteria/tree';
 import type { FieldProps } from '@web/components/fields/types';
-import { useCurrentWorkspace } from '@web/lib/workspace';
+import { useCanCustomerData, useCurrentWorkspace } from '@web/lib/workspace';
 import { useAudienceSample, useAudienceSize, useCriteriaDefinitions } from './api';
 import { GroupNode } from './group-node';
 
@@ -73,12 +73,16 @@ function SampleModal({ ws, criteria, onClose }: { ws: string; criteria: string; 
   );
 }
 
-/** The live size of a complete tree (debounced; a newer tree cancels the older request) and its sample. */
+/**
+ * The live size of a complete tree (debounced; a newer tree cancels the older request) and, for members
+ * who may read customer data, its sample.
+ */
 function AudienceSize({ ws, tree, defs }: { ws: string; tree: CriteriaGroup; defs: CriteriaDefinitions }) {
   const problem = checkCriteria(tree, catalogOf(defs));
   const [debounced] = useDebouncedValue(problem ? null : JSON.stringify(tree), SIZE_DEBOUNCE_MS);
   const size = useAudienceSize(ws, problem ? null : debounced);
   const [sampleOpen, setSampleOpen] = useState(false);
+  const canSample = useCanCustomerData(ws, 'read');
   return (
     <Group gap="sm" data-testid="audience-size">
       <IconUsers size={16} />
@@ -100,7 +104,7 @@ function AudienceSize({ ws, tree, defs }: { ws: string; tree: CriteriaGroup; def
       {(size.isFetching || debounced !== (problem ? null : JSON.stringify(tree))) && !problem && (
         <Loader size={12} />
       )}
-      {!problem && debounced && (
+      {!problem && debounced && canSample && (
         <Button size="compact-xs" variant="light" onClick={() => setSampleOpen(true)}>
           Sample
         </Button>

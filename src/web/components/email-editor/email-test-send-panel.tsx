@@ -3,6 +3,7 @@ import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput, Title } fr
 import { IconAlertTriangle, IconSend } from '@tabler/icons-react';
 import { EMAIL_MESSAGES, type ItemTestSendBody, type TestSendProvider } from '@shared/api/email';
 import { splitEmailList } from '@shared/schemas/marketing';
+import { useCanCustomerData } from '@web/lib/workspace';
 import { useEmailPreview } from './api/get-email-preview';
 import { useTestSends } from './api/list-test-sends';
 import { useSendTest } from './api/send-test';
@@ -14,18 +15,21 @@ const PROVIDERS: { value: TestSendProvider; label: string }[] = [
   { value: 'sendgrid', label: 'SendGrid' },
 ];
 
-/** The provider, the profile whose values fill the merge tags, and Send test. */
+/** The provider, the profile whose values fill the merge tags (members who may read them), and Send test. */
 function TestSendControls({
+  workspaceId,
   hasAddresses,
   sending,
   onSend,
 }: {
+  workspaceId: string;
   hasAddresses: boolean;
   sending: boolean;
   onSend: (body: ItemTestSendBody) => void;
 }) {
   const [provider, setProvider] = useState<TestSendProvider>('smtp');
   const [profileId, setProfileId] = useState('');
+  const canReadProfiles = useCanCustomerData(workspaceId, 'read');
   return (
     <Group gap="xs">
       <Select
@@ -36,18 +40,25 @@ function TestSendControls({
         onChange={(next) => next && setProvider(next as TestSendProvider)}
         w={240}
       />
-      <TextInput
-        aria-label="Customer profile id for the merge tags"
-        placeholder="Profile id (optional)"
-        value={profileId}
-        onChange={(event) => setProfileId(event.currentTarget.value)}
-        w={200}
-      />
+      {canReadProfiles && (
+        <TextInput
+          aria-label="Customer profile id for the merge tags"
+          placeholder="Profile id (optional)"
+          value={profileId}
+          onChange={(event) => setProfileId(event.currentTarget.value)}
+          w={200}
+        />
+      )}
       <Button
         leftSection={<IconSend size={16} />}
         loading={sending}
         disabled={!hasAddresses}
-        onClick={() => onSend({ provider, ...(profileId.trim() ? { profileId: profileId.trim() } : {}) })}
+        onClick={() =>
+          onSend({
+            provider,
+            ...(canReadProfiles && profileId.trim() ? { profileId: profileId.trim() } : {}),
+          })
+        }
       >
         Send test
       </Button>
@@ -107,6 +118,7 @@ export function EmailTestSendPanel({
           </div>
           {canSend && (
             <TestSendControls
+              workspaceId={workspaceId}
               hasAddresses={addresses.length > 0}
               sending={send.isPending}
               onSend={(body) => send.mutate(body)}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, SimpleGrid, TextInput } from '@mantine/core';
 import type { MergeTag } from '@shared/email/merge-tags';
+import { useCanCustomerData } from '@web/lib/workspace';
 import { getProfile } from './api/get-profile';
 
 /** A stored profile's values for the merge tags, as text: lists joined with commas, other objects skipped. */
@@ -51,7 +52,10 @@ export function usePreviewValues(workspaceId: string) {
   };
 }
 
-/** The customer profile to load, and an input per merge tag holding the value it is filled with. */
+/**
+ * The customer profile to load (for members who may read customer data), and an input per merge tag
+ * holding the value it is filled with.
+ */
 export function PreviewValuesForm({
   tags,
   preview,
@@ -60,27 +64,30 @@ export function PreviewValuesForm({
   preview: ReturnType<typeof usePreviewValues>;
 }) {
   const { workspaceId, values, setValue, profileId, setProfileId, profileError, isLoadingProfile } = preview;
+  const canReadProfiles = useCanCustomerData(workspaceId, 'read');
   return (
     <>
-      <Group gap="xs" align="flex-end">
-        <TextInput
-          size="xs"
-          label="Customer profile id"
-          placeholder="Load a stored profile's values"
-          value={profileId}
-          error={profileError}
-          onChange={(event) => setProfileId(event.currentTarget.value)}
-        />
-        <Button
-          size="xs"
-          variant="light"
-          disabled={!profileId.trim() || !workspaceId}
-          loading={isLoadingProfile}
-          onClick={() => preview.loadProfile(tags)}
-        >
-          Load profile
-        </Button>
-      </Group>
+      {canReadProfiles && (
+        <Group gap="xs" align="flex-end">
+          <TextInput
+            size="xs"
+            label="Customer profile id"
+            placeholder="Load a stored profile's values"
+            value={profileId}
+            error={profileError}
+            onChange={(event) => setProfileId(event.currentTarget.value)}
+          />
+          <Button
+            size="xs"
+            variant="light"
+            disabled={!profileId.trim() || !workspaceId}
+            loading={isLoadingProfile}
+            onClick={() => preview.loadProfile(tags)}
+          >
+            Load profile
+          </Button>
+        </Group>
+      )}
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs">
         {tags.map((tag) => (
           <TextInput

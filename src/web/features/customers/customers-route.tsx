@@ -18,26 +18,20 @@ import { FormError } from '@web/components/form-error';
 import { formatDateTime } from '@web/lib/dates';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { Link, useNavigate } from 'react-router';
-import { PROFILE_SEARCH_MIN } from '@shared/api/customers';
+import { CUSTOMER_DATA_MESSAGES, PROFILE_SEARCH_MIN } from '@shared/api/customers';
+import { can } from '@shared/permissions/permissions';
 import { useProfiles } from './api/get-profiles';
 import { ImportDialog } from './components/import-dialog';
 
 const show = (value: unknown) => (Array.isArray(value) ? value.join(', ') : String(value));
 
 /**
- * /{workspace}/marketing/_customers: customer profiles, paged by id or found by id, email or any string
- * attribute; a row opens the profile. With the import dialog.
+ * /{workspace}/marketing/_customers: customer profiles (for members who may read customer data), paged
+ * by id or found by id, email or any string attribute; a row opens the profile. With the import dialog.
  */
 export default function CustomersRoute() {
   const workspace = useCurrentWorkspace();
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 250);
-  const navigate = useNavigate();
-  const profilePath = (id: string) => `/${workspace.id}/marketing/_customers/${encodeURIComponent(id)}`;
   const [importOpen, setImportOpen] = useState(false);
-  const profiles = useProfiles(workspace.id, debounced);
-  const rows = profiles.data?.pages.flatMap((page) => page.profiles) ?? [];
-
   return (
     <Stack>
       <Group justify="space-between">
@@ -48,6 +42,27 @@ export default function CustomersRoute() {
           Import
         </Button>
       </Group>
+      {can(workspace.__permissions, 'customerData', 'read') ? (
+        <ProfileSearch ws={workspace.id} />
+      ) : (
+        <Text c="dimmed">{CUSTOMER_DATA_MESSAGES.read}.</Text>
+      )}
+      <ImportDialog ws={workspace.id} opened={importOpen} onClose={() => setImportOpen(false)} />
+    </Stack>
+  );
+}
+
+/** The search box, the profiles it finds (or the first ones by id) and Load More. */
+function ProfileSearch({ ws }: { ws: string }) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 250);
+  const navigate = useNavigate();
+  const profilePath = (id: string) => `/${ws}/marketing/_customers/${encodeURIComponent(id)}`;
+  const profiles = useProfiles(ws, debounced);
+  const rows = profiles.data?.pages.flatMap((page) => page.profiles) ?? [];
+
+  return (
+    <>
       <TextInput
         leftSection={<IconSearch size={16} />}
         placeholder="Search by id, email or any attribute"
@@ -125,7 +140,6 @@ export default function CustomersRoute() {
           Load More
         </Button>
       )}
-      <ImportDialog ws={workspace.id} opened={importOpen} onClose={() => setImportOpen(false)} />
-    </Stack>
+    </>
   );
 }

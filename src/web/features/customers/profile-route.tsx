@@ -18,7 +18,8 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconPencil, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { EmailConsentState, ProfileDetail } from '@shared/api/customers';
+import { CUSTOMER_DATA_MESSAGES, type EmailConsentState, type ProfileDetail } from '@shared/api/customers';
+import { can } from '@shared/permissions/permissions';
 import { FormError } from '@web/components/form-error';
 import { PageHeader } from '@web/components/page-header';
 import { formatDateTime, fromNow } from '@web/lib/dates';
@@ -361,7 +362,9 @@ function EraseDialog({
 export default function ProfileRoute() {
   const workspace = useCurrentWorkspace();
   const { profileId = '' } = useParams();
-  const { data, error } = useProfile(workspace.id, profileId);
+  const rights = workspace.__permissions;
+  const canRead = can(rights, 'customerData', 'read');
+  const { data, error } = useProfile(workspace.id, canRead ? profileId : null);
   const [eraseOpen, setEraseOpen] = useState(false);
   const back = (
     <Anchor component={Link} to={`/${workspace.id}/marketing/_customers`} size="sm">
@@ -370,11 +373,11 @@ export default function ProfileRoute() {
       </Group>
     </Anchor>
   );
-  if (error) {
+  if (error || !canRead) {
     return (
       <Stack>
         {back}
-        <FormError error={error} />
+        {canRead ? <FormError error={error} /> : <Text c="dimmed">{CUSTOMER_DATA_MESSAGES.read}.</Text>}
       </Stack>
     );
   }
@@ -386,7 +389,8 @@ export default function ProfileRoute() {
         title={profileId}
         description={data ? `Updated ${formatDateTime(data.profile.updatedAt)}` : undefined}
         actions={
-          data?.abilities.canEdit && (
+          data &&
+          can(rights, 'customerData', 'erase') && (
             <Button
               color="red"
               variant="light"

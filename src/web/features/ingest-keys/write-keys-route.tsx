@@ -6,6 +6,7 @@ import {
   Code,
   EmptyState,
   Group,
+  SegmentedControl,
   Skeleton,
   Stack,
   Table,
@@ -17,7 +18,7 @@ import {
 import { schemaResolver, useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { IconKey, IconTrash } from '@tabler/icons-react';
-import { CreateWriteKeyBody, type WriteKeySummary } from '@shared/api/ingest';
+import { CreateWriteKeyBody, type IngestKeyKind, type WriteKeySummary } from '@shared/api/ingest';
 import type { Workspace } from '@shared/api/workspaces';
 import { FormError } from '@web/components/form-error';
 import { SecretShownOnce } from '@web/components/secret-shown-once';
@@ -27,7 +28,10 @@ import { useCreateWriteKey } from './api/create-write-key';
 import { useWriteKeys } from './api/list-write-keys';
 import { useRevokeWriteKey } from './api/revoke-write-key';
 
-/** /{workspace}/_settings/write-keys: keys websites and apps send customer events with, created and revoked by managers. */
+/**
+ * /{workspace}/_settings/write-keys: keys websites and apps send customer events with (write keys) and
+ * the workspace's own servers do (server keys), created and revoked by managers.
+ */
 export default function WriteKeysRoute() {
   const workspace = useCurrentWorkspace();
   const { data, isPending, error } = useWriteKeys(workspace.id);
@@ -49,11 +53,11 @@ function CreateKeyCard({ workspace }: { workspace: Workspace }) {
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const form = useForm({
     mode: 'controlled',
-    initialValues: { name: '', origins: [] as string[] },
+    initialValues: { name: '', kind: 'write' as IngestKeyKind, origins: [] as string[] },
     validate: schemaResolver(CreateWriteKeyBody, { sync: true }),
   });
   const handleSubmit = form.onSubmit((values) =>
-    create.mutate(values, {
+    create.mutate(values.kind === 'server' ? { ...values, origins: [] } : values, {
       onSuccess: ({ key }) => {
         setCreated({ name: values.name, key });
         form.reset();
@@ -70,16 +74,29 @@ function CreateKeyCard({ workspace }: { workspace: Workspace }) {
           Websites and apps send customer events to <Code>/ingest/v1/track</Code>,{' '}
           <Code>/ingest/v1/identify</Code> and <Code>/ingest/v1/batch</Code> with{' '}
           <Code>Authorization: Bearer mqw_…</Code>. A page loads <Code>/sdk/marquee.js</Code> and calls{' '}
-          <Code>marquee.init(key)</Code>.
+          <Code>marquee.init(key)</Code>. A write key is public: it may set a protected attribute (email
+          unless switched off, and those an attribute marks) on a profile without one, never change it. A
+          server key (<Code>mqs_…</Code>) may: keep it on your servers, never in a page or an app.
         </Text>
+        <SegmentedControl
+          aria-label="Kind of key"
+          mb="md"
+          data={[
+            { value: 'write', label: 'Write key (websites and apps)' },
+            { value: 'server', label: 'Server key (secret)' },
+          ]}
+          {...form.getInputProps('kind')}
+        />
         <Group align="flex-start" grow>
           <TextInput label="Name" placeholder="Website" {...form.getInputProps('name')} />
-          <TagsInput
-            label="Allowed origins"
-            description="Pages of these origins may send; none: any origin"
-            placeholder="https://www.example.com"
-            {...form.getInputProps('origins')}
-          />
+          {form.values.kind === 'write' && (
+            <TagsInput
+              label="Allowed origins"
+              description="Pages of these origins may send; none: any origin"
+              placeholder="https://www.example.com"
+              {...form.getInputProps('origins')}
+            />
+          )}
         </Group>
         <FormError error={create.error} />
         <Group justify="flex-end" mt="md">
@@ -137,9 +154,18 @@ function KeysTable({ workspace, keys }: { workspace: Workspace; keys: WriteKeySu
                 <Text size="sm" fw={550}>
                   {key.name}
                 </Text>
+                {key.kind === 'server' && (
+                  <Badge size="xs" variant="light" color="grape">
+                    Server key
+                  </Badge>
+                )}
               </Table.Td>
               <Table.Td>
-                {key.origins.length ? (
+                {key.kind === 'server' ? (
+                  <Text size="sm" c="dimmed">
+                    No browser
+                  </Text>
+                ) : key.origins.length ? (
                   <Group gap={4}>
                     {key.origins.map((origin) => (
                       <Badge key={origin} variant="light" tt="none">

@@ -70,7 +70,7 @@ describe('roles screen locales', () => {
     await click(button('Save roles'));
     await findByText('Roles saved');
     expect(sent).toEqual({
-      roles: { french: { ...FRENCH, locales: ['fr-FR'] } },
+      roles: { french: { ...FRENCH, locales: ['fr-FR'], customerData: [] } },
       baseVersion: 4,
     });
     expect(api.calls.filter((call) => call.method === 'PATCH')).toHaveLength(1);

@@ -66,7 +66,7 @@ export default function RolesRoute() {
     const id = newRoleId(name, Object.keys(draft));
     setDraft((roles) => ({
       ...roles,
-      [id]: { name: name.trim(), canEdit: [], canPublish: [], mustApprove: [] },
+      [id]: { name: name.trim(), canEdit: [], canPublish: [], mustApprove: [], customerData: [] },
     }));
     addModal.close();
   };

@@ -2,7 +2,7 @@ import { canUploadImages, editableTypes, newItemPath } from './editable-types';
 
 const workspace = (domains: string[], canEdit: string[], canManageWorkspace = false) => ({
   basics: { name: 'Acme', domains, stages: ['Live'], timezones: [], dateFormat: 'relative' },
-  __permissions: { canEdit, canPublish: [], canApprove: [], canManageWorkspace, roles: [] },
+  __permissions: { canEdit, canPublish: [], canApprove: [], canManageWorkspace, roles: [], customerData: [] },
 });
 
 describe('editableTypes', () => {

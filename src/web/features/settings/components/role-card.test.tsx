@@ -77,3 +77,26 @@ describe('role card locales', () => {
     expect(inputLabelled('Can edit')).not.toBeNull();
   });
 });
+
+describe('role card customer data', () => {
+  const box = (label: string) => inputLabelled(label)!;
+  const READ = 'Read profiles, their events and the suppression list';
+
+  it('grants nothing by default and reading with exporting or erasing, which hold it fixed', async () => {
+    const changes = await renderCard(editor);
+    expect([READ, 'Export audience members as CSV', 'Erase profiles'].map((l) => box(l).checked)).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    await act(async () => box('Erase profiles').click());
+    expect(changes.at(-1)?.customerData).toEqual(['read', 'erase']);
+    expect(box(READ).checked).toBe(true);
+    expect(box(READ).disabled).toBe(true);
+    await act(async () => box('Erase profiles').click());
+    expect(changes.at(-1)?.customerData).toEqual(['read']);
+    expect(box(READ).disabled).toBe(false);
+    await act(async () => box(READ).click());
+    expect(changes.at(-1)?.customerData).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Badge,
   Card,
+  Checkbox,
   Group,
   MultiSelect,
   Stack,
@@ -12,7 +13,7 @@ import {
 } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { localeName } from '@shared/locales/locales';
-import type { Role } from '@shared/permissions/permissions';
+import { normaliseCustomerData, type CustomerDataRight, type Role } from '@shared/permissions/permissions';
 import { localeLimitLabel } from '../role-label';
 
 const LISTS = [
@@ -24,6 +25,37 @@ const LISTS = [
     description: 'Items of these types need this role’s approval',
   },
 ] as const;
+
+const CUSTOMER_DATA: { right: CustomerDataRight; label: string }[] = [
+  { right: 'read', label: 'Read profiles, their events and the suppression list' },
+  { right: 'export', label: 'Export audience members as CSV' },
+  { right: 'erase', label: 'Erase profiles' },
+];
+
+/** The role's rights over customer data; reading is implied by, and held with, exporting and erasing. */
+function CustomerDataRights({
+  rights,
+  onChange,
+}: {
+  rights: CustomerDataRight[];
+  onChange: (rights: CustomerDataRight[]) => void;
+}) {
+  const implied = rights.includes('export') || rights.includes('erase');
+  return (
+    <Checkbox.Group
+      label="Customer data"
+      description="What members holding this role may do with customers’ personal data"
+      value={rights}
+      onChange={(value) => onChange(normaliseCustomerData(value))}
+    >
+      <Stack gap="xs" mt="xs">
+        {CUSTOMER_DATA.map(({ right, label }) => (
+          <Checkbox key={right} value={right} label={label} disabled={right === 'read' && implied} />
+        ))}
+      </Stack>
+    </Checkbox.Group>
+  );
+}
 
 /**
  * The locales a role may be limited to: the workspace's, and any it still holds of a locale since
@@ -38,8 +70,8 @@ function localeOptions(workspaceLocales: readonly string[], held: readonly strin
 }
 
 /**
- * One role being edited: its name, its id, Delete, the schemas it can edit, publish and must approve
- * and, in a workspace with locales, the locales it is limited to.
+ * One role being edited: its name, its id, Delete, the schemas it can edit, publish and must approve,
+ * its rights over customer data and, in a workspace with locales, the locales it is limited to.
  */
 export function RoleCard({
   id,
@@ -104,6 +136,10 @@ export function RoleCard({
             hidePickedOptions
           />
         ))}
+        <CustomerDataRights
+          rights={role.customerData ?? []}
+          onChange={(customerData) => onChange({ customerData })}
+        />
         {workspaceLocales && (
           <MultiSelect
             label="Locales"

@@ -1,0 +1,1 @@
+ALTER TABLE "write_keys" ADD COLUMN "kind" text DEFAULT 'write' NOT NULL;
