@@ -159,6 +159,7 @@ describe('the cache checks callers as before', () => {
       canEdit: false,
       canPublish: false,
       canApprove: false,
+      canDelete: false,
     });
     expect((await read(item.id, legal)).item.abilities.canApprove).toBe(true);
     expect((await firstPage(viewer)).find((i) => i.id === item.id)?.abilities.canEdit).toBe(false);

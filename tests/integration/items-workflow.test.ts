@@ -262,6 +262,28 @@ describe('publishing', () => {
     );
   });
 
+  // An editor without the publish right deleted a published post, unpublishing it everywhere.
+  it('lets only a member who may publish delete a published item', async () => {
+    const [published, draft] = [await post(), await post(blogPostData({ name: 'Draft', slug: 'draft' }))];
+    await approveBoth(published.id);
+    expect((await publish(t, publisher, team.ws, 'blog-post', published.id, 'staging')).statusCode).toBe(200);
+    expect((await getItem(t, editor, team.ws, 'blog-post', published.id)).abilities.canDelete).toBe(false);
+    const refused = await call(t, 'DELETE', itemUrl(team.ws, 'blog-post', published.id), editor);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toBe(
+      'You do not have permission to delete published Blog Posts: deleting one unpublishes it, which needs permission to publish Blog Posts',
+    );
+    expect((await getItem(t, viewer, team.ws, 'blog-post', published.id)).publishStatus.staging).toBe(
+      'CURRENT',
+    );
+    // A draft is the editor's to delete; a member who may edit and publish deletes a published one.
+    expect((await getItem(t, editor, team.ws, 'blog-post', draft.id)).abilities.canDelete).toBe(true);
+    expect((await call(t, 'DELETE', itemUrl(team.ws, 'blog-post', draft.id), editor)).statusCode).toBe(200);
+    expect((await call(t, 'DELETE', itemUrl(team.ws, 'blog-post', published.id), manager)).statusCode).toBe(
+      200,
+    );
+  });
+
   it('refuses unknown stages and missing items with clear messages', async () => {
     const item = await post();
     const mars = await publish(t, publisher, team.ws, 'blog-post', item.id, 'mars');

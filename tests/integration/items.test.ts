@@ -68,7 +68,7 @@ describe('creating and saving', () => {
       fullyApproved: true,
       remainingApprovals: [],
       approvedBy: [],
-      abilities: { canEdit: true, canPublish: false, canApprove: false },
+      abilities: { canEdit: true, canPublish: false, canApprove: false, canDelete: true },
     });
     expect(item.id).toMatch(/^[A-Za-z0-9]{20}$/);
     expect(Date.parse(item.lastWrittenAt)).toBeGreaterThanOrEqual(before - 1000);
@@ -305,12 +305,18 @@ describe('rights', () => {
   it('lets members without edit rights read items, read-only', async () => {
     const item = await createItem(t, editor, team.ws, 'blog-post', blogPostData());
     const seen = await getItem(t, viewer, team.ws, 'blog-post', item.id);
-    expect(seen.abilities).toEqual({ canEdit: false, canPublish: false, canApprove: false });
+    expect(seen.abilities).toEqual({
+      canEdit: false,
+      canPublish: false,
+      canApprove: false,
+      canDelete: false,
+    });
     expect((await call(t, 'GET', itemsUrl(team.ws, 'blog-post'), viewer)).statusCode).toBe(200);
     expect((await getItem(t, publisher, team.ws, 'blog-post', item.id)).abilities).toEqual({
       canEdit: false,
       canPublish: true,
       canApprove: false,
+      canDelete: false,
     });
   });
 
@@ -416,7 +422,8 @@ describe('deleting', () => {
       (await call(t, 'POST', `${itemUrl(team.ws, 'blog-post', item.id)}/publish/live`, publisher, {}))
         .statusCode,
     ).toBe(200);
-    const res = await call(t, 'DELETE', itemUrl(team.ws, 'blog-post', item.id), editor);
+    // Deleting a published item unpublishes it: the manager may edit and publish.
+    const res = await call(t, 'DELETE', itemUrl(team.ws, 'blog-post', item.id), manager);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ id: item.id, schema: 'blog-post', deleted: true });
     expect((await call(t, 'GET', itemUrl(team.ws, 'blog-post', item.id), editor)).statusCode).toBe(404);

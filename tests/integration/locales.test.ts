@@ -298,6 +298,25 @@ describe('locale-limited roles', () => {
     expect(created.statusCode).toBe(403);
     expect((await getItem(t, manager, team.ws, 'blog-post', post.id)).version).toBe(post.version);
   });
+
+  // A French-only editor deleted a whole published post, taking it off Live.
+  it('are refused deleting a whole item, published or not, and are not offered it', async () => {
+    const draft = await createItem(t, manager, team.ws, 'blog-post', blogPostData({ name: 'Draft' }));
+    const published = await createItem(t, manager, team.ws, 'blog-post', blogPostData({ name: 'Out' }));
+    expect((await publish(t, manager, team.ws, 'blog-post', published.id, 'staging')).statusCode).toBe(200);
+    const message =
+      "You do not have permission to delete Blog Posts: deleting one removes every locale's values, and you may edit only fr-CA, fr-FR";
+    for (const id of [published.id, draft.id]) {
+      expect((await getItem(t, french, team.ws, 'blog-post', id)).abilities.canDelete).toBe(false);
+      const res = await call(t, 'DELETE', itemUrl(team.ws, 'blog-post', id), french);
+      expect(res.statusCode).toBe(403);
+      expect(errorOf(res)).toEqual({ code: 'forbidden', message });
+    }
+    const kept = await getItem(t, manager, team.ws, 'blog-post', published.id);
+    expect(kept.publishStatus.staging).toBe('CURRENT');
+    expect(kept.abilities.canDelete).toBe(true);
+    expect((await getItem(t, manager, team.ws, 'blog-post', draft.id)).version).toBe(1);
+  });
 });
 
 describe('history per locale', () => {

@@ -1,16 +1,26 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Release, ReleaseSummary } from '@shared/api/releases';
+import { RELEASE_MESSAGES, type Release, type ReleaseSummary } from '@shared/api/releases';
 import { auditLog } from '@server/db/schema';
 import { rows } from '@server/db/migrate';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { startJobWorkers } from '../helpers/job-workers';
 import { verifiedUser, type TestUser } from '../factories/users';
-import { blogPostData, call, createItem, getItem, role, teamWorkspace, type Team } from '../factories/items';
+import {
+  approve,
+  blogPostData,
+  call,
+  createItem,
+  getItem,
+  role,
+  teamWorkspace,
+  type Team,
+} from '../factories/items';
 
 let t: TestApp;
 let manager: TestUser;
 let team: Team;
 let publisher: TestUser;
+let blogger: TestUser;
 let workers: Awaited<ReturnType<typeof startJobWorkers>> | undefined;
 
 beforeAll(async () => {
@@ -21,12 +31,13 @@ beforeAll(async () => {
     domains: ['blogging', 'marketing'],
     roles: {
       publisher: role('Publisher', { canEdit: ['blog-post', 'copy'], canPublish: ['blog-post', 'copy'] }),
+      blogger: role('Blogger', { canEdit: ['blog-post'], canPublish: ['blog-post'] }),
       legal: role('Legal', { mustApprove: ['copy'] }),
       viewer: role('Viewer', {}),
     },
-    people: { 'Pia Publisher': ['publisher'] },
+    people: { 'Pia Publisher': ['publisher'], 'Bo Blogger': ['blogger'], 'Lu Legal': ['legal'] },
   });
-  publisher = team.members['Pia Publisher'];
+  ({ 'Pia Publisher': publisher, 'Bo Blogger': blogger } = team.members);
   workers = await startJobWorkers(t);
 });
 afterAll(async () => {
@@ -50,8 +61,8 @@ const post = () => {
 const copy = () => createItem(t, manager, team.ws, 'copy', { name: `Copy ${++n}`, text: 'Soon' });
 
 /** A release of the items, not scheduled yet. */
-async function releaseOf(items: { schema: string; id: string }[], user = publisher) {
-  const created = await call(t, 'POST', releasesUrl(), user, { name: `R${++n}`, stage: 'live' });
+async function releaseOf(items: { schema: string; id: string }[], user = publisher, stage = 'live') {
+  const created = await call(t, 'POST', releasesUrl(), user, { name: `R${++n}`, stage });
   expect(created.statusCode, created.body).toBe(201);
   const id = (created.json() as ReleaseSummary).id;
   const entries = items.map((i) => ({ schema: i.schema, itemId: i.id }));
@@ -77,6 +88,13 @@ const waitForSchedule = (id: string, status: ReleaseSummary['scheduleStatus']) =
   vi.waitFor(async () => expect((await read(id)).scheduleStatus).toBe(status), { timeout: 15_000 });
 const liveVersion = async (schema: string, id: string) =>
   (await getItem(t, manager, team.ws, schema, id)).published.live?.version ?? null;
+/** The states of the publish jobs queued for a release. */
+const jobsOf = async (id: string) =>
+  rows<{ state: string }>(
+    await t.database.db.execute(
+      sql`select state from pgboss.job where name = 'release-publish' and data->>'id' = ${id}`,
+    ),
+  ).map((job) => job.state);
 const releaseAudit = async (id: string) =>
   t.database.db
     .select({ action: auditLog.action })
@@ -158,15 +176,67 @@ describe('scheduled releases', () => {
     await waitForSchedule(moved.id, 'done');
     expect(await liveVersion('blog-post', a.id)).toBe(1);
     // The cleared release's job came due too, and did nothing.
-    const jobs = async () =>
-      rows<{ state: string }>(
-        await t.database.db.execute(
-          sql`select state from pgboss.job where name = 'release-publish' and data->>'id' = ${cleared.id}`,
-        ),
-      ).map((job) => job.state);
-    await expect.poll(jobs, { timeout: 15_000 }).toEqual(['completed']);
+    await expect.poll(() => jobsOf(cleared.id), { timeout: 15_000 }).toEqual(['completed']);
     expect((await read(cleared.id)).state).toBe('draft');
     expect(await liveVersion('blog-post', b.id)).toBeNull();
+  });
+
+  // A member who may publish less than the manager moved the manager's scheduled release to Live, and it ran there.
+  it('are cleared by a change of their entries or stage by someone else, and do not run', async () => {
+    const a = await post();
+    const release = await releaseOf([{ schema: 'blog-post', id: a.id }], manager, 'staging');
+    // Time enough to change it before it comes due, on a busy machine too.
+    const scheduled = await schedule(release, soon(4000), manager);
+    const moved = await call(t, 'PATCH', releasesUrl(`/${release.id}`), blogger, {
+      stage: 'live',
+      updatedAt: scheduled.updatedAt,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const cleared = {
+      scheduleStatus: 'cleared',
+      scheduledBy: manager.id,
+      lastError: RELEASE_MESSAGES.scheduleCleared('Bo Blogger', 'Rs Manager'),
+    };
+    expect(moved.json()).toMatchObject(cleared);
+
+    await expect.poll(() => jobsOf(release.id), { timeout: 15_000 }).toEqual(['completed']);
+    expect(await read(release.id)).toMatchObject({ state: 'draft', stage: 'live', ...cleared });
+    expect(await liveVersion('blog-post', a.id)).toBeNull();
+    expect((await getItem(t, manager, team.ws, 'blog-post', a.id)).published.staging).toBeUndefined();
+  });
+
+  it('are refused at run time, publishing nothing, when the scheduler may no longer publish one of their schemas', async () => {
+    const [a, c] = [await post(), await copy()];
+    await approve(t, team.members['Lu Legal'], team.ws, 'copy', c.id, 'legal');
+    const release = await releaseOf([
+      { schema: 'blog-post', id: a.id },
+      { schema: 'copy', id: c.id },
+    ]);
+    await schedule(release, soon(3000));
+    const narrowed = await call(
+      t,
+      'PATCH',
+      `/api/v1/workspaces/${team.ws}/members/${publisher.id}`,
+      manager,
+      {
+        roles: ['blogger'],
+      },
+    );
+    expect(narrowed.statusCode).toBe(200);
+    try {
+      await waitForSchedule(release.id, 'refused');
+      const refused = await read(release.id);
+      expect(refused.state).toBe('draft');
+      expect(refused.lastError).toBe(
+        `${RELEASE_MESSAGES.blocked}: copy/${c.id}: You do not have permission to publish Copies`,
+      );
+      expect(await liveVersion('blog-post', a.id)).toBeNull();
+      expect(await liveVersion('copy', c.id)).toBeNull();
+    } finally {
+      await call(t, 'PATCH', `/api/v1/workspaces/${team.ws}/members/${publisher.id}`, manager, {
+        roles: ['publisher'],
+      });
+    }
   });
 
   it('refuse a publish time in the past', async () => {

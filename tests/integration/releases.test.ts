@@ -1,5 +1,5 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
-import type { Release, ReleaseSummary } from '@shared/api/releases';
+import { RELEASE_MESSAGES, type Release, type ReleaseSummary } from '@shared/api/releases';
 import { auditLog, webhookDeliveries, webhooks } from '@server/db/schema';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { makeImage } from '../fixtures/images';
@@ -23,6 +23,7 @@ let t: TestApp;
 let manager: TestUser;
 let team: Team;
 let editor: TestUser;
+let publisher: TestUser;
 let legal: TestUser;
 let viewer: TestUser;
 let stranger: TestUser;
@@ -35,12 +36,23 @@ beforeAll(async () => {
     domains: ['blogging', 'marketing', 'assets'],
     roles: {
       editor: role('Editor', { canEdit: ['blog-post', 'copy'], canPublish: ['blog-post'] }),
+      publisher: role('Publisher', { canPublish: ['blog-post', 'copy'] }),
       legal: role('Legal', { mustApprove: ['copy'] }),
       viewer: role('Viewer', {}),
     },
-    people: { 'Eda Editor': ['editor'], 'Lee Legal': ['legal'], 'Vic Viewer': ['viewer'] },
+    people: {
+      'Eda Editor': ['editor'],
+      'Pat Publisher': ['publisher'],
+      'Lee Legal': ['legal'],
+      'Vic Viewer': ['viewer'],
+    },
   });
-  ({ 'Eda Editor': editor, 'Lee Legal': legal, 'Vic Viewer': viewer } = team.members);
+  ({
+    'Eda Editor': editor,
+    'Pat Publisher': publisher,
+    'Lee Legal': legal,
+    'Vic Viewer': viewer,
+  } = team.members);
   stranger = await verifiedUser(t, { name: 'Sam Stranger' });
 });
 afterAll(async () => {
@@ -151,16 +163,14 @@ describe('releases', () => {
   it('lists what blocks publishing, entry by entry: approvals and rights', async () => {
     const p = await post();
     const c = await copy();
-    const release = await newRelease(editor);
-    await addEntries(
-      release.id,
-      [
-        { schema: 'blog-post', itemId: p.id },
-        { schema: 'copy', itemId: c.id },
-      ],
-      editor,
-    );
+    const release = await newRelease();
+    const added = await addEntries(release.id, [
+      { schema: 'blog-post', itemId: p.id },
+      { schema: 'copy', itemId: c.id },
+    ]);
+    expect(added.canChange).toBe(true);
     const asEditor: Release = (await call(t, 'GET', releasesUrl(`/${release.id}`), editor)).json();
+    expect(asEditor.canChange).toBe(false);
     const copyEntry = asEditor.entries.find((e) => e.itemId === c.id)!;
     expect(copyEntry).toMatchObject({ fullyApproved: false, canPublish: false });
     expect(copyEntry.blockers).toEqual([
@@ -468,5 +478,238 @@ describe('releases', () => {
     const other = await teamWorkspace(t, stranger, { name: 'Elsewhere', roles: {}, people: {} });
     const theirs = await call(t, 'GET', `/api/v1/workspaces/${other.ws}/releases/${release.id}`, stranger);
     expect(theirs.statusCode).toBe(404);
+  });
+
+  // A member who may publish only blog posts added copies to a manager's release and moved its stage.
+  it('refuses a change of entries, stage or time to a member who may not publish all of it, writing nothing', async () => {
+    const [p, c] = [await post(), await copy()];
+    const release = await newRelease();
+    await addEntries(release.id, [
+      { schema: 'blog-post', itemId: p.id },
+      { schema: 'copy', itemId: c.id },
+    ]);
+    const before: Release = (await call(t, 'GET', releasesUrl(`/${release.id}`), manager)).json();
+    const [more, other] = [await post(), await copy()];
+    const refusedMessage = RELEASE_MESSAGES.cannotChange('Copies');
+    for (const [method, path, body] of [
+      ['POST', '/entries', { entries: [{ schema: 'copy', itemId: other.id }] }],
+      ['POST', '/entries', { entries: [{ schema: 'copy', itemId: other.id, action: 'unpublish' }] }],
+      ['POST', '/entries', { entries: [{ schema: 'blog-post', itemId: more.id }] }],
+      ['DELETE', '/entries', { itemIds: [c.id] }],
+      ['PATCH', '', { stage: 'staging', updatedAt: before.updatedAt }],
+      ['PATCH', '', { publishAt: '2031-01-01T00:00:00Z', updatedAt: before.updatedAt }],
+    ] as const) {
+      const res = await call(t, method, releasesUrl(`/${release.id}${path}`), editor, body);
+      expect(res.statusCode, `${method} ${path} ${res.body}`).toBe(403);
+      expect(res.json().error).toEqual({ code: 'forbidden', message: refusedMessage });
+    }
+    expect((await call(t, 'GET', releasesUrl(`/${release.id}`), manager)).json()).toEqual(before);
+
+    // A release of blog posts only is theirs to change, and stays so only without copies.
+    const own = await newRelease(editor);
+    expect((await addEntries(own.id, [{ schema: 'blog-post', itemId: more.id }], editor)).canChange).toBe(
+      true,
+    );
+    const copyIn = await call(t, 'POST', releasesUrl(`/${own.id}/entries`), editor, {
+      entries: [{ schema: 'copy', itemId: other.id }],
+    });
+    expect(copyIn.statusCode).toBe(403);
+    expect(copyIn.json().error.message).toBe(refusedMessage);
+  });
+
+  // The audit log named only who published a release, not who had put each entry in it.
+  it('names who added each entry, in the release and in the audit of its publish', async () => {
+    const [p, c] = [await post(), await copy()];
+    await approve(t, legal, team.ws, 'copy', c.id, 'legal');
+    const release = await newRelease(editor);
+    await addEntries(release.id, [{ schema: 'blog-post', itemId: p.id }], editor);
+    const last = await lastAuditId();
+    const added = await addEntries(release.id, [{ schema: 'copy', itemId: c.id, version: 1 }], publisher);
+    expect(added.entries.map((e) => [e.itemId, e.addedBy, e.addedByName])).toEqual(
+      expect.arrayContaining([
+        [p.id, editor.id, 'Eda Editor'],
+        [c.id, publisher.id, 'Pat Publisher'],
+      ]),
+    );
+    const [entriesAdded] = await auditAfter(last);
+    expect(entriesAdded).toMatchObject({
+      action: 'release.entries-added',
+      userId: publisher.id,
+      detail: { count: 1, entries: [{ schema: 'copy', itemId: c.id, action: 'publish', version: 1 }] },
+    });
+
+    const published = await call(t, 'POST', releasesUrl(`/${release.id}/publish`), manager);
+    expect(published.statusCode, published.body).toBe(200);
+    const items = (await auditAfter(last)).filter((a) => a.action === 'item.published');
+    expect(items.map((a) => [a.targetId, a.userId, a.detail])).toEqual(
+      expect.arrayContaining([
+        [p.id, manager.id, expect.objectContaining({ addedBy: editor.id, addedByName: 'Eda Editor' })],
+        [c.id, manager.id, expect.objectContaining({ addedBy: publisher.id, addedByName: 'Pat Publisher' })],
+      ]),
+    );
+  });
+});
+
+describe('changes of a release the manager scheduled, by every role', () => {
+  type Actor = 'manager' | 'publisher' | 'editor' | 'legal' | 'viewer' | 'stranger' | 'anonymous';
+  const actors: Record<Actor, () => TestUser | undefined> = {
+    manager: () => manager,
+    publisher: () => publisher,
+    editor: () => editor,
+    legal: () => legal,
+    viewer: () => viewer,
+    stranger: () => stranger,
+    anonymous: () => undefined,
+  };
+  type Kind = 'entries' | 'stage' | 'time' | 'details';
+  /** What each may do: the publisher may publish both schemas, the editor blog posts only. */
+  const expected: Record<Actor, (kind: Kind) => number> = {
+    manager: () => 200,
+    publisher: () => 200,
+    editor: (kind) => (kind === 'details' ? 200 : 403),
+    legal: () => 403,
+    viewer: () => 403,
+    stranger: () => 404,
+    anonymous: () => 401,
+  };
+  interface Scheduled {
+    release: Release;
+    postId: string;
+  }
+  const url = (f: Scheduled, rest = '') => releasesUrl(`/${f.release.id}${rest}`);
+  const patch = (f: Scheduled, user: TestUser | undefined, body: object) =>
+    call(t, 'PATCH', url(f), user, { ...body, updatedAt: f.release.updatedAt });
+  const changes: [
+    string,
+    Kind,
+    (f: Scheduled, user: TestUser | undefined) => Promise<{ statusCode: number; body: string }>,
+  ][] = [
+    [
+      'adds a blog post',
+      'entries',
+      async (f, user) =>
+        call(t, 'POST', url(f, '/entries'), user, {
+          entries: [{ schema: 'blog-post', itemId: (await post()).id }],
+        }),
+    ],
+    [
+      'adds a copy to publish',
+      'entries',
+      async (f, user) =>
+        call(t, 'POST', url(f, '/entries'), user, {
+          entries: [{ schema: 'copy', itemId: (await copy()).id }],
+        }),
+    ],
+    [
+      'adds a copy to unpublish',
+      'entries',
+      async (f, user) =>
+        call(t, 'POST', url(f, '/entries'), user, {
+          entries: [{ schema: 'copy', itemId: (await copy()).id, action: 'unpublish' }],
+        }),
+    ],
+    [
+      'pins an entry’s version',
+      'entries',
+      (f, user) =>
+        call(t, 'POST', url(f, '/entries'), user, {
+          entries: [{ schema: 'blog-post', itemId: f.postId, version: 1 }],
+        }),
+    ],
+    [
+      'removes an entry',
+      'entries',
+      (f, user) => call(t, 'DELETE', url(f, '/entries'), user, { itemIds: [f.postId] }),
+    ],
+    ['moves it to Staging', 'stage', (f, user) => patch(f, user, { stage: 'staging' })],
+    ['sets another time', 'time', (f, user) => patch(f, user, { publishAt: '2031-06-01T09:00:00Z' })],
+    ['clears its time', 'time', (f, user) => patch(f, user, { publishAt: null, publishAtTz: null })],
+    ['renames it', 'details', (f, user) => patch(f, user, { name: 'Renamed', stage: 'live' })],
+  ];
+  const cases = changes.flatMap(([what, kind, send]) =>
+    (Object.keys(actors) as Actor[]).map((actor) => [actor, what, kind, send] as const),
+  );
+
+  /** A release of a post and a copy, scheduled by the manager for a time to come. */
+  async function scheduled(): Promise<Scheduled> {
+    const [p, c] = [await post(), await copy()];
+    const release = await newRelease(manager, {
+      publishAt: '2031-01-01T09:00:00Z',
+      publishAtTz: 'Europe/Paris',
+    });
+    await addEntries(release.id, [
+      { schema: 'blog-post', itemId: p.id },
+      { schema: 'copy', itemId: c.id },
+    ]);
+    return { release: await readRelease(release.id), postId: p.id };
+  }
+  const readRelease = async (id: string): Promise<Release> =>
+    (await call(t, 'GET', releasesUrl(`/${id}`), manager)).json();
+
+  it.each(cases)('%s %s', async (actor, _what, kind, send) => {
+    const f = await scheduled();
+    expect(f.release).toMatchObject({ scheduleStatus: 'pending', scheduledBy: manager.id });
+    const user = actors[actor]();
+    const res = await send(f, user);
+    const status = expected[actor](kind);
+    expect(res.statusCode, res.body).toBe(status);
+    const after = await readRelease(f.release.id);
+    if (status !== 200) {
+      expect(after).toEqual(f.release);
+      return;
+    }
+    if (kind === 'time') {
+      const cleared = after.publishAt === null;
+      expect(after).toMatchObject(
+        cleared
+          ? { scheduleStatus: null, scheduledBy: null }
+          : { scheduleStatus: 'pending', scheduledBy: user!.id },
+      );
+    } else if (kind === 'details' || user === manager) {
+      expect(after).toMatchObject({
+        publishAt: f.release.publishAt,
+        scheduleStatus: 'pending',
+        scheduledBy: manager.id,
+        lastError: null,
+      });
+    } else {
+      // Someone else changed what the manager scheduled: it waits for someone to schedule it again.
+      expect(after).toMatchObject({
+        scheduleStatus: 'cleared',
+        scheduledBy: manager.id,
+        lastError: RELEASE_MESSAGES.scheduleCleared('Pat Publisher', 'Rel Manager'),
+      });
+    }
+  });
+
+  it('is scheduled again, with the rights of who does it, by naming its time once cleared', async () => {
+    const f = await scheduled();
+    expect((await call(t, 'DELETE', url(f, '/entries'), publisher, { itemIds: [f.postId] })).statusCode).toBe(
+      200,
+    );
+    const cleared = await readRelease(f.release.id);
+    expect(cleared.scheduleStatus).toBe('cleared');
+    // Saving its details as they are leaves it cleared; naming the time schedules it.
+    const renamed = await call(t, 'PATCH', url(f), editor, {
+      name: 'Still cleared',
+      updatedAt: cleared.updatedAt,
+    });
+    expect(renamed.json()).toMatchObject({ scheduleStatus: 'cleared', scheduledBy: manager.id });
+    const refused = await call(t, 'PATCH', url(f), editor, {
+      publishAt: cleared.publishAt,
+      updatedAt: renamed.json().updatedAt,
+    });
+    expect(refused.statusCode).toBe(403);
+    const again = await call(t, 'PATCH', url(f), manager, {
+      publishAt: cleared.publishAt,
+      updatedAt: renamed.json().updatedAt,
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({
+      publishAt: cleared.publishAt,
+      scheduleStatus: 'pending',
+      scheduledBy: manager.id,
+      lastError: null,
+    });
   });
 });

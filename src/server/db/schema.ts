@@ -1053,9 +1053,11 @@ export const releases = pgTable(
     /**
      * The scheduled publish at `publish_at`: `pending` until its job claims it (`running`, held until
      * `lease_until`), then `done` or `refused` with `last_error`; null when the release has no time. It
-     * runs with the rights of `scheduled_by` (who last set the time) as they are when it runs.
+     * runs with the rights of `scheduled_by` (who last set the time) as they are when it runs. A change of
+     * its entries or stage by anyone else sets `cleared` (`last_error` says who): it does not run until
+     * someone schedules it again.
      */
-    scheduleStatus: text('schedule_status').$type<'pending' | 'running' | 'done' | 'refused'>(),
+    scheduleStatus: text('schedule_status').$type<'pending' | 'running' | 'done' | 'refused' | 'cleared'>(),
     scheduledBy: text('scheduled_by'),
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     lastError: text('last_error'),
@@ -1087,6 +1089,9 @@ export const releaseEntries = pgTable(
     previousVersion: integer('previous_version'),
     /** The version the release put in the stage (null for an unpublish). */
     publishedVersion: integer('published_version'),
+    /** Who added the entry or last changed its version or action (null for entries from before it was kept). */
+    addedBy: text('added_by'),
+    addedByName: text('added_by_name'),
     createdAt: createdAt(),
   },
   (t) => [

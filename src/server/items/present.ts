@@ -1,5 +1,5 @@
 import type { Item } from '@shared/api/items';
-import { can } from '@shared/permissions/permissions';
+import { can, deleteRefusal } from '@shared/permissions/permissions';
 import {
   approverRoleLabel,
   isFullyApproved,
@@ -89,6 +89,7 @@ export async function presentItems(
         canEdit: can(access.permissions, 'edit', item.schema),
         canPublish: can(access.permissions, 'publish', item.schema),
         canApprove: needsApprovalFrom(remaining, access.permissions.roles),
+        canDelete: deleteRefusal(access.permissions, item.schema, copies.length > 0) === null,
       },
     };
   });

@@ -8,12 +8,11 @@ import { itemLabel, journal, type AuditRecord } from '../journal/journal';
 import { publishReferences } from '../publishing/publish-item';
 import { deleteCopy, upsertCopy } from '../publishing/repository';
 import { publishAudit } from '../publishing/service';
-import { can } from '@shared/permissions/permissions';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { entryStates } from './entry-state';
 import { putReleaseInStage } from './stage-copies';
 import * as repo from './repository';
-import { getRelease, releaseAudit, requirePublisher, requireRelease } from './service';
+import { getRelease, releaseAudit, requirePublisher, requireRelease, unpublishableSchemas } from './service';
 
 interface Done {
   schema: string;
@@ -28,6 +27,10 @@ const eventItem = (d: Done) => ({
   action: d.audit.action === 'item.unpublished' ? ('unpublish' as const) : ('publish' as const),
   version: (d.audit.detail?.version as number | undefined) ?? null,
 });
+
+/** Who put an entry in the release, for the audit row of what publishing it did. */
+const addedByOf = (entry: repo.ReleaseEntryRow | undefined) =>
+  entry?.addedBy ? { addedBy: entry.addedBy, addedByName: entry.addedByName } : {};
 
 /** The journal of a release going out or being reverted: one audit row per item and one for the release, one event, one notice. */
 async function journalRelease(
@@ -85,6 +88,9 @@ export async function publishRelease(
   await ctx.db.transaction(async (tx) => {
     const release = await requireRelease(tx, access, id, true);
     if (release.state === 'published') throw conflict(RELEASE_MESSAGES.published);
+    // A run claimed before a change cleared the schedule, or before its scheduler set another time.
+    if (options.scheduled && (release.scheduleStatus !== 'running' || release.scheduledBy !== access.user.id))
+      throw conflict(RELEASE_MESSAGES.notScheduled);
     const entries = await repo.listEntries(tx, access.workspace.id, id);
     if (entries.length === 0) throw conflict(RELEASE_MESSAGES.empty);
     const states = await entryStates(tx, access, release, entries, true);
@@ -100,8 +106,15 @@ export async function publishRelease(
     const byKey = new Map(states.map((s) => [`${s.entry.schema}/${s.entry.itemId}`, s]));
     for (const copy of removed) {
       const key = { workspaceId: release.workspaceId, schema: copy.schema, id: copy.id };
-      const label = itemLabel(byKey.get(`${copy.schema}/${copy.id}`)?.item?.data);
-      done.push({ ...key, audit: publishAudit(access, 'item.unpublished', key, { label, detail }) });
+      const state = byKey.get(`${copy.schema}/${copy.id}`);
+      const label = itemLabel(state?.item?.data);
+      done.push({
+        ...key,
+        audit: publishAudit(access, 'item.unpublished', key, {
+          label,
+          detail: { ...detail, ...addedByOf(state?.entry) },
+        }),
+      });
     }
     const inRelease = new Set(byKey.keys());
     for (const { entry, item, content, scope } of states) {
@@ -111,7 +124,7 @@ export async function publishRelease(
         ...key,
         audit: publishAudit(access, 'item.published', key, {
           label: itemLabel(content.data),
-          detail: { ...detail, version: content.version },
+          detail: { ...detail, version: content.version, ...addedByOf(entry) },
         }),
       });
       if (!options.publishRefs) continue;
@@ -163,12 +176,11 @@ export async function revertRelease(ctx: AppContext, access: WorkspaceAccess, id
     const release = await requireRelease(tx, access, id, true);
     if (release.state !== 'published') throw conflict(RELEASE_MESSAGES.notPublished);
     const entries = await repo.listEntries(tx, access.workspace.id, id);
-    const denied = entries.filter((e) => !can(access.permissions, 'publish', e.schema));
-    if (denied.length > 0) {
-      throw forbidden(
-        `You do not have permission to publish ${[...new Set(denied.map((e) => e.schema))].join(', ')}`,
-      );
-    }
+    const denied = unpublishableSchemas(
+      access,
+      entries.map((e) => e.schema),
+    );
+    if (denied.length > 0) throw forbidden(`You do not have permission to publish ${denied.join(', ')}`);
     const done: Done[] = [];
     const detail = { stage: release.stage, release: id, revert: true };
     // What the stage holds now, to refuse overwriting what was published there after the release.

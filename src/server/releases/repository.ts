@@ -68,6 +68,15 @@ export async function listEntries(db: Db | Tx, workspaceId: string, releaseId: s
     .orderBy(releaseEntries.schema, releaseEntries.itemId);
 }
 
+/** The schemas of a release's entries, each once. */
+export async function entrySchemas(db: Db | Tx, workspaceId: string, releaseId: string) {
+  const found = await db
+    .selectDistinct({ schema: releaseEntries.schema })
+    .from(releaseEntries)
+    .where(entriesOf(workspaceId, releaseId));
+  return found.map((r) => r.schema);
+}
+
 /** Adds entries, or changes the version and action of entries already there. */
 export async function upsertEntries(tx: Tx, rows: (typeof releaseEntries.$inferInsert)[]) {
   if (rows.length === 0) return;
@@ -81,7 +90,12 @@ export async function upsertEntries(tx: Tx, rows: (typeof releaseEntries.$inferI
         releaseEntries.schema,
         releaseEntries.itemId,
       ],
-      set: { version: sql`excluded.version`, action: sql`excluded.action` },
+      set: {
+        version: sql`excluded.version`,
+        action: sql`excluded.action`,
+        addedBy: sql`excluded.added_by`,
+        addedByName: sql`excluded.added_by_name`,
+      },
     });
 }
 

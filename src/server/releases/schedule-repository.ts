@@ -75,10 +75,20 @@ export const queueDueReleases = (db: Db) =>
     insertJobsFrom(RELEASE_PUBLISH_QUEUE, rowJobs(sql`releases r where ${isDue} limit ${SWEEP_LIMIT}`)),
   );
 
-/** Records why a scheduled publish did not happen (the release stays as it was). */
-export async function refuseScheduledPublish(db: Db, release: RowKey, reason: string) {
+/**
+ * Records why a scheduled publish did not happen (the release stays as it was), unless the run is no
+ * longer the release's to record: a change cleared its schedule, or a new time replaced it.
+ */
+export async function refuseScheduledPublish(db: Db, release: ClaimedRelease, reason: string) {
   await db
     .update(releases)
     .set({ scheduleStatus: 'refused', lastError: reason, ranAt: sql`now()`, leaseUntil: null })
-    .where(and(eq(releases.workspaceId, release.workspaceId), eq(releases.id, release.id)));
+    .where(
+      and(
+        eq(releases.workspaceId, release.workspaceId),
+        eq(releases.id, release.id),
+        eq(releases.scheduleStatus, 'running'),
+        eq(releases.scheduledBy, release.scheduledBy),
+      ),
+    );
 }

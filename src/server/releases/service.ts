@@ -8,6 +8,8 @@ import {
   type RemoveEntriesBody,
   type UpdateReleaseBody,
 } from '@shared/api/releases';
+import { can } from '@shared/permissions/permissions';
+import { getSchema } from '@shared/schemas/catalogue';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
@@ -16,6 +18,7 @@ import { schemaIn } from '../items/scope';
 import { actorOf, itemLabel, journal, type AuditRecord } from '../journal/journal';
 import { randomId } from '../lib/ids';
 import type { WorkspaceAccess } from '../workspaces/access';
+import { findMember } from '../workspaces/members-repository';
 import { entryStates, type EntryState } from './entry-state';
 import * as repo from './repository';
 import { queueScheduledPublish, scheduleFields } from './schedule-repository';
@@ -23,6 +26,41 @@ import { queueScheduledPublish, scheduleFields } from './schedule-repository';
 /** Releases are for members who may publish something: anyone else is refused every change. */
 export function requirePublisher(access: WorkspaceAccess) {
   if (access.permissions.canPublish.length === 0) throw forbidden(RELEASE_MESSAGES.noRights);
+}
+
+/** The plural titles of those of `schemas` the member may not publish. */
+export function unpublishableSchemas(access: WorkspaceAccess, schemas: Iterable<string>): string[] {
+  return [...new Set(schemas)]
+    .filter((schema) => !can(access.permissions, 'publish', schema))
+    .map((schema) => getSchema(schema)?.pluralTitle ?? schema);
+}
+
+/**
+ * Changing a release's entries, stage or time needs what publishing it needs: the publish right on every
+ * schema it holds, before the change and after it (403 otherwise, before anything is written).
+ */
+function requireChangeRights(access: WorkspaceAccess, schemas: Iterable<string>) {
+  const denied = unpublishableSchemas(access, schemas);
+  if (denied.length > 0) throw forbidden(RELEASE_MESSAGES.cannotChange(denied.join(', ')));
+}
+
+/**
+ * A schedule still to run, after someone other than its scheduler changed the release's entries or
+ * stage: cleared, since it would run with the scheduler's rights on what they did not choose. The
+ * scheduler stays named as who is to schedule it again. No change for anyone else.
+ */
+async function scheduleAfterChange(tx: Tx, access: WorkspaceAccess, release: repo.ReleaseRow) {
+  const waiting = release.scheduleStatus === 'pending' || release.scheduleStatus === 'running';
+  if (!waiting || !release.scheduledBy || release.scheduledBy === access.user.id) return {};
+  const scheduler = await findMember(tx, access.workspace.id, release.scheduledBy);
+  return {
+    scheduleStatus: 'cleared' as const,
+    leaseUntil: null,
+    lastError: RELEASE_MESSAGES.scheduleCleared(
+      access.member.displayName,
+      scheduler?.displayName ?? 'another member',
+    ),
+  };
 }
 
 export const releaseAudit = (
@@ -129,11 +167,18 @@ export async function getRelease(ctx: AppContext, access: WorkspaceAccess, id: s
   const presented = states.map((s) =>
     presentEntry(s, stageVersion.get(`${s.entry.schema}/${s.entry.itemId}`)),
   );
+  const isDraft = row.state !== 'published';
   return {
     ...toSummary(row, entries.length),
     entries: presented,
-    canPublish:
-      row.state !== 'published' && presented.length > 0 && presented.every((e) => e.blockers.length === 0),
+    canPublish: isDraft && presented.length > 0 && presented.every((e) => e.blockers.length === 0),
+    canChange:
+      isDraft &&
+      access.permissions.canPublish.length > 0 &&
+      unpublishableSchemas(
+        access,
+        entries.map((e) => e.schema),
+      ).length === 0,
   };
 }
 
@@ -152,6 +197,8 @@ function presentEntry(state: EntryState, stageVersion: number | undefined): Rele
     stageVersion: stageVersion ?? null,
     previousVersion: entry.previousVersion,
     blockers: state.blockers,
+    addedBy: entry.addedBy,
+    addedByName: entry.addedByName,
   };
 }
 
@@ -181,11 +228,24 @@ export async function updateRelease(
   const stage = body.stage === undefined ? undefined : stageOf(access, body.stage);
   const row = await changeDraft(ctx, access, id, async (tx, release) => {
     if (release.updatedAt.getTime() !== basedOn.getTime()) throw conflict(RELEASE_MESSAGES.stale);
-    // A new time (or none) schedules the release again, to run with the rights of whoever set it.
+    const stageChanged = stage !== undefined && stage !== release.stage;
+    // A new time (or none) schedules the release again, to run with the rights of whoever set it; so does
+    // the time of a schedule a change cleared.
     const newTime =
       body.publishAt !== undefined &&
-      (body.publishAt ? new Date(body.publishAt).getTime() : null) !== (release.publishAt?.getTime() ?? null);
+      ((body.publishAt ? new Date(body.publishAt).getTime() : null) !==
+        (release.publishAt?.getTime() ?? null) ||
+        (body.publishAt !== null && release.scheduleStatus === 'cleared'));
+    if (stageChanged || newTime) {
+      requireChangeRights(access, await repo.entrySchemas(tx, access.workspace.id, id));
+    }
     const publishAt = newTime ? publishTimeOf(body.publishAt) : undefined;
+    const schedule =
+      publishAt !== undefined
+        ? scheduleFields(publishAt, access.user.id)
+        : stageChanged
+          ? await scheduleAfterChange(tx, access, release)
+          : {};
     const updated = await repo.updateRelease(tx, access.workspace.id, id, {
       name: body.name,
       description: body.description,
@@ -194,10 +254,13 @@ export async function updateRelease(
       publishAtTz: body.publishAtTz,
       updatedAt: new Date(),
       updatedBy: access.user.id,
-      ...(publishAt !== undefined ? scheduleFields(publishAt, access.user.id) : {}),
+      ...schedule,
     });
     if (publishAt) await queueScheduledPublish(tx, updated, publishAt);
-    await journal(tx, { audit: [releaseAudit(access, updated, 'release.updated')] });
+    const cleared = updated.scheduleStatus === 'cleared' && release.scheduleStatus !== 'cleared';
+    await journal(tx, {
+      audit: [releaseAudit(access, updated, 'release.updated', cleared ? { scheduleCleared: true } : null)],
+    });
     return updated;
   });
   return toSummary(row, await repo.countEntries(ctx.db, access.workspace.id, id));
@@ -219,20 +282,28 @@ export async function addEntries(ctx: AppContext, access: WorkspaceAccess, id: s
     action: e.action ?? 'publish',
   }));
   await changeDraft(ctx, access, id, async (tx, release) => {
+    for (const entry of entries) schemaIn(access, entry.schema);
+    requireChangeRights(access, [
+      ...(await repo.entrySchemas(tx, access.workspace.id, id)),
+      ...entries.map((e) => e.schema),
+    ]);
     const versions = await repo.currentVersionsOf(tx, access.workspace.id, entries);
     for (const entry of entries) {
-      schemaIn(access, entry.schema);
       const current = versions.get(`${entry.schema}/${entry.itemId}`);
       if (current === undefined) throw notFound(RELEASE_MESSAGES.itemNotFound(entry.itemId));
       if (entry.version !== null && entry.version > current) {
         throw badRequest(`Version ${entry.version} of item "${entry.itemId}" does not exist`);
       }
     }
+    const addedBy = { addedBy: access.user.id, addedByName: access.member.displayName };
     await repo.upsertEntries(
       tx,
-      entries.map((e) => ({ workspaceId: access.workspace.id, releaseId: id, ...e })),
+      entries.map((e) => ({ workspaceId: access.workspace.id, releaseId: id, ...e, ...addedBy })),
     );
-    await touch(tx, access, release, 'release.entries-added', { count: entries.length });
+    await touch(tx, access, release, 'release.entries-added', {
+      count: entries.length,
+      entries: entries.map(({ schema, itemId, action, version }) => ({ schema, itemId, action, version })),
+    });
   });
   return getRelease(ctx, access, id);
 }
@@ -244,13 +315,17 @@ export async function removeEntries(
   body: RemoveEntriesBody,
 ) {
   await changeDraft(ctx, access, id, async (tx, release) => {
+    requireChangeRights(access, await repo.entrySchemas(tx, access.workspace.id, id));
     const removed = await repo.deleteEntries(tx, access.workspace.id, id, body.itemIds);
-    await touch(tx, access, release, 'release.entries-removed', { count: removed.length });
+    await touch(tx, access, release, 'release.entries-removed', { count: removed.length, entries: removed });
   });
   return getRelease(ctx, access, id);
 }
 
-/** Marks the release changed (a stale save based on it gets 409) and journals the change. */
+/**
+ * Marks the release's entries changed (a stale save based on it gets 409; a schedule set by someone else
+ * is cleared) and journals the change.
+ */
 async function touch(
   tx: Tx,
   access: WorkspaceAccess,
@@ -258,9 +333,12 @@ async function touch(
   action: AuditRecord['action'],
   detail: Record<string, unknown>,
 ) {
+  const schedule = await scheduleAfterChange(tx, access, release);
   await repo.updateRelease(tx, access.workspace.id, release.id, {
     updatedAt: new Date(),
     updatedBy: access.user.id,
+    ...schedule,
   });
-  await journal(tx, { audit: [releaseAudit(access, release, action, detail)] });
+  const cleared = schedule.scheduleStatus ? { scheduleCleared: true } : {};
+  await journal(tx, { audit: [releaseAudit(access, release, action, { ...detail, ...cleared })] });
 }

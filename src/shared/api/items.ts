@@ -16,6 +16,12 @@ export const ITEM_MESSAGES = {
   versionNotFound: 'Version not found',
   invalidCursor: 'Invalid cursor: ask for the first page again',
   incompleteItem: 'This item is incomplete. Finish editing before publishing.',
+  deleteNeedsEveryLocale: (what: string, locales: string[]) =>
+    `You do not have permission to delete ${what}: deleting one removes every locale's values, and you may edit only ${
+      locales.length ? locales.join(', ') : 'no locale'
+    }`,
+  deleteNeedsPublish: (what: string) =>
+    `You do not have permission to delete published ${what}: deleting one unpublishes it, which needs permission to publish ${what}`,
 } as const;
 
 export const SchemaName = z
@@ -52,6 +58,9 @@ const Abilities = z
     canEdit: z.boolean(),
     canPublish: z.boolean(),
     canApprove: z.boolean().describe('The caller holds a role that has yet to approve the current version'),
+    canDelete: z
+      .boolean()
+      .describe('The caller may edit every locale of it and, when it is published in a stage, publish it'),
   })
   .describe("The caller's abilities on this item");
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** The HTTP contract of releases: items published or unpublished together in one stage, all or nothing. */
 
 const RELEASE_STATES = ['draft', 'published', 'reverted'] as const;
-const SCHEDULE_STATES = ['pending', 'running', 'done', 'refused'] as const;
+const SCHEDULE_STATES = ['pending', 'running', 'done', 'refused', 'cleared'] as const;
 const ENTRY_ACTIONS = ['publish', 'unpublish'] as const;
 
 /** At most this many entries are added or removed in one request. */
@@ -24,18 +24,25 @@ export const RELEASE_MESSAGES = {
       names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ')
     }`,
   schedulerGone: (name: string) => `${name} is no longer a member of the workspace`,
+  cannotChange: (what: string) =>
+    `You do not have permission to publish ${what}, so you cannot change this release's entries, stage or time`,
+  scheduleCleared: (changer: string, scheduler: string) =>
+    `${changer} changed this release after ${scheduler} scheduled it, so it does not publish until it is scheduled again`,
+  notScheduled: 'This release is no longer scheduled to publish now',
 } as const;
+
+const PublishAt = z.iso
+  .datetime({ offset: true, error: 'publishAt: Not a date and time' })
+  .nullable()
+  .describe('When the release is meant to go out (ISO 8601 with its offset)');
+const PublishAtTz = z.string().max(100).nullable().describe('The time zone publishAt was chosen in');
 
 const ReleaseFields = {
   name: z.string().trim().min(1, { error: 'name: Name is required' }).max(200),
   description: z.string().max(5000).default(''),
   stage: z.string().trim().min(1, { error: 'stage: Choose a stage' }).max(60),
-  publishAt: z.iso
-    .datetime({ offset: true, error: 'publishAt: Not a date and time' })
-    .nullable()
-    .default(null)
-    .describe('When the release is meant to go out (ISO 8601 with its offset)'),
-  publishAtTz: z.string().max(100).nullable().default(null).describe('The time zone publishAt was chosen in'),
+  publishAt: PublishAt.default(null),
+  publishAtTz: PublishAtTz.default(null),
 };
 
 export const CreateReleaseBody = z.object(ReleaseFields).strict();
@@ -46,8 +53,11 @@ export const UpdateReleaseBody = z
     name: ReleaseFields.name.optional(),
     description: z.string().max(5000).optional(),
     stage: ReleaseFields.stage.optional(),
-    publishAt: ReleaseFields.publishAt.optional(),
-    publishAtTz: ReleaseFields.publishAtTz.optional(),
+    // Left out, the time stays as it is (a default would clear it).
+    publishAt: PublishAt.optional().describe(
+      'A new time schedules the release to run with the caller’s rights; its time again schedules a cleared release again',
+    ),
+    publishAtTz: PublishAtTz.optional(),
     updatedAt: z.string().max(40).describe('updatedAt of the release as read; 409 when it changed since'),
   })
   .strict();
@@ -104,6 +114,8 @@ export const ReleaseEntry = z.object({
   stageVersion: z.number().int().nullable().describe('The version in the release’s stage now'),
   previousVersion: z.number().int().nullable().describe('What was in the stage before the release published'),
   blockers: z.array(z.string()).describe('Why this entry keeps the release from publishing'),
+  addedBy: z.string().nullable().describe('Who added the entry or last changed its version or action'),
+  addedByName: z.string().nullable(),
 });
 export type ReleaseEntry = z.infer<typeof ReleaseEntry>;
 
@@ -126,12 +138,14 @@ export const ReleaseSummary = z.object({
     .enum(SCHEDULE_STATES)
     .nullable()
     .describe(
-      'The publish at publishAt: pending, running, done, or refused (lastError says why); null without a time',
+      'The publish at publishAt: pending, running, done, refused (lastError says why), or cleared by a change of its entries or stage by someone other than scheduledBy (lastError says who); null without a time',
     ),
   scheduledBy: z
     .string()
     .nullable()
-    .describe('Who set publishAt: the scheduled publish runs with their rights at that time'),
+    .describe(
+      'Who set publishAt: the scheduled publish runs with their rights at that time; once cleared, who is to schedule it again',
+    ),
   lastError: z.string().nullable().describe('Why the scheduled publish did not happen'),
   ranAt: z.string().nullable().describe('When the scheduled publish ran (or was refused)'),
 });
@@ -140,6 +154,11 @@ export type ReleaseSummary = z.infer<typeof ReleaseSummary>;
 export const Release = ReleaseSummary.extend({
   entries: z.array(ReleaseEntry),
   canPublish: z.boolean().describe('No entry blocks the release and the caller may publish it'),
+  canChange: z
+    .boolean()
+    .describe(
+      'The caller may change its entries, stage and time: it is not published and they may publish every entry',
+    ),
 });
 export type Release = z.infer<typeof Release>;
 

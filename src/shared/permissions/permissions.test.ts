@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   approverRoleIds,
   can,
+  deleteRefusal,
   effectivePermissions,
   trimMemberRoles,
   trimRoles,
@@ -132,5 +133,23 @@ describe('customer data rights', () => {
     );
     expect(trimmed.r.customerData).toEqual(['read', 'export', 'erase']);
     expect(trimmed.s.customerData).toEqual([]);
+  });
+});
+
+describe('deleteRefusal', () => {
+  const member = (held: string[], extra: Roles = {}) =>
+    effectivePermissions({ ...roles, ...extra }, { active: true, roles: held, isWorkspaceManager: false });
+  const french = { french: { ...roles.publisher!, name: 'French', locales: ['fr-FR'] } };
+
+  it('needs the edit right, in every locale, and the publish right once published', () => {
+    expect(deleteRefusal(member(['publisher']), 'copy', true)).toBeNull();
+    expect(deleteRefusal(member(['editor']), 'copy', false)).toBeNull();
+    expect(deleteRefusal(member(['editor']), 'copy', true)).toMatch(
+      /^You do not have permission to delete published Copies/,
+    );
+    expect(deleteRefusal(member(['legal']), 'copy', false)).toBe('You do not have permission to edit Copies');
+    expect(deleteRefusal(member(['french'], french), 'copy', false)).toMatch(/you may edit only fr-FR$/);
+    // A role without the limit lifts it.
+    expect(deleteRefusal(member(['french', 'publisher'], french), 'copy', true)).toBeNull();
   });
 });

@@ -1,3 +1,5 @@
+import { ITEM_MESSAGES } from '../api/items';
+import { getSchema } from '../schemas/catalogue';
 import { ownValue } from '../text/reserved-names';
 
 /** Spec §3 Workspace roles and §6: a role lists the schema names it may edit, publish and must approve. */
@@ -129,6 +131,20 @@ export function can(permissions: Permissions, action: 'customerData', right: Cus
 export function can(permissions: Permissions, action: Action | 'customerData', what: string): boolean {
   if (action === 'customerData') return permissions.customerData.includes(what as CustomerDataRight);
   return permissions[LISTS[action]].includes(what);
+}
+
+/**
+ * Why the member may not delete an item of the schema, or null when they may. A delete takes the whole
+ * item: every locale's values, so it needs the edit right in every locale; and, for an item published
+ * in any stage, its copies there, so it needs the right to unpublish it (publish).
+ */
+export function deleteRefusal(permissions: Permissions, schema: string, isPublished: boolean): string | null {
+  const what = getSchema(schema)?.pluralTitle ?? schema;
+  if (!can(permissions, 'edit', schema)) return `You do not have permission to edit ${what}`;
+  const locales = editableLocales(permissions, schema);
+  if (locales) return ITEM_MESSAGES.deleteNeedsEveryLocale(what, locales);
+  if (isPublished && !can(permissions, 'publish', schema)) return ITEM_MESSAGES.deleteNeedsPublish(what);
+  return null;
 }
 
 /** Roles whose mustApprove list holds the schema: each must approve a version before it is fully approved. */

@@ -1,5 +1,5 @@
 import type { Release, ReleaseEntry } from '@shared/api/releases';
-import { releaseSummary } from '@web/test/release-fixtures';
+import { releaseAnswer } from '@web/test/release-fixtures';
 import { ApiError } from '@web/lib/api-client';
 import {
   changedSinceOf,
@@ -24,15 +24,18 @@ const entry = (overrides: Partial<ReleaseEntry> = {}): ReleaseEntry => ({
   stageVersion: null,
   previousVersion: null,
   blockers: [],
+  addedBy: 'u1',
+  addedByName: 'Ada',
   ...overrides,
 });
 
-const release = (entries: ReleaseEntry[], overrides: Partial<Release> = {}): Release => ({
-  ...releaseSummary({ entryCount: entries.length }),
-  entries,
-  canPublish: entries.every((e) => e.blockers.length === 0),
-  ...overrides,
-});
+const release = (entries: ReleaseEntry[], overrides: Partial<Release> = {}): Release =>
+  releaseAnswer({
+    entryCount: entries.length,
+    entries,
+    canPublish: entries.every((e) => e.blockers.length === 0),
+    ...overrides,
+  });
 
 describe('publishRefusals', () => {
   it('is empty when every entry is ready and the caller may publish', () => {
@@ -110,6 +113,12 @@ describe('scheduleLabel', () => {
       /^Scheduled publish refused at /,
     );
     expect(scheduleLabel({ ...scheduled, scheduleStatus: null }, 'Ada')).toBeNull();
+  });
+
+  it('names who is to schedule it again once a change by someone else cleared it', () => {
+    expect(scheduleLabel({ ...scheduled, scheduleStatus: 'cleared' }, 'Ada')).toBe(
+      'Ada must schedule it again for Wed Sep 1st, 2027 9:00 AM (Europe/Paris)',
+    );
   });
 });
 

@@ -68,13 +68,15 @@ export const SCHEDULE_COLORS: Record<NonNullable<ReleaseSummary['scheduleStatus'
   running: 'blue',
   done: 'teal',
   refused: 'red',
+  cleared: 'orange',
 };
 
 type ScheduleFields = Pick<ReleaseSummary, 'publishAt' | 'publishAtTz' | 'scheduleStatus' | 'ranAt'>;
 
 /**
  * Where the scheduled publish stands, in one line; null without a schedule. `schedulerName` is who set the
- * time: the publish runs with their rights.
+ * time: the publish runs with their rights; once a change by someone else cleared it, they are to
+ * schedule it again.
  */
 export function scheduleLabel(release: ScheduleFields, schedulerName: string): string | null {
   const ranAt = release.ranAt ? dayjs(release.ranAt).format(DATE_DISPLAY_FORMAT) : null;
@@ -87,6 +89,8 @@ export function scheduleLabel(release: ScheduleFields, schedulerName: string): s
       return ranAt ? `Published by schedule at ${ranAt}` : 'Published by schedule';
     case 'refused':
       return ranAt ? `Scheduled publish refused at ${ranAt}` : 'Scheduled publish refused';
+    case 'cleared':
+      return `${schedulerName} must schedule it again for ${publishAtLabel(release) ?? 'a time to come'}`;
     default:
       return null;
   }

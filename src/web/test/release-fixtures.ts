@@ -1,4 +1,4 @@
-import type { ReleaseSummary } from '@shared/api/releases';
+import type { Release, ReleaseSummary } from '@shared/api/releases';
 
 /** A draft release to Live with no entries, as the API answers it, changed by `overrides`. */
 export const releaseSummary = (overrides: Partial<ReleaseSummary> = {}): ReleaseSummary => ({
@@ -20,5 +20,14 @@ export const releaseSummary = (overrides: Partial<ReleaseSummary> = {}): Release
   scheduledBy: null,
   lastError: null,
   ranAt: null,
+  ...overrides,
+});
+
+/** That release as read with its entries (none) by a member who may change it. */
+export const releaseAnswer = (overrides: Partial<Release> = {}): Release => ({
+  ...releaseSummary(),
+  entries: [],
+  canPublish: false,
+  canChange: true,
   ...overrides,
 });

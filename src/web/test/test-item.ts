@@ -19,5 +19,5 @@ export const testItem = (schema: string, id: string, data: Record<string, unknow
   fullyApproved: true,
   remainingApprovals: [],
   approvedBy: [],
-  abilities: { canEdit: true, canPublish: true, canApprove: false },
+  abilities: { canEdit: true, canPublish: true, canApprove: false, canDelete: true },
 });

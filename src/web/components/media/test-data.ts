@@ -88,5 +88,5 @@ export const itemAnswer = (
   fullyApproved: true,
   remainingApprovals: [],
   approvedBy: [],
-  abilities: { canEdit: true, canPublish: true, canApprove: false },
+  abilities: { canEdit: true, canPublish: true, canApprove: false, canDelete: true },
 });

@@ -1,7 +1,7 @@
 import { MemoryRouter } from 'react-router';
 import type { Workspace } from '@shared/api/workspaces';
 import { installFakeApi, type FakeApi } from '@web/test/fake-api';
-import { releaseSummary } from '@web/test/release-fixtures';
+import { releaseAnswer, releaseSummary } from '@web/test/release-fixtures';
 import { findByText, waitFor } from '@web/test/render';
 import { button, changeValue, pickOption, renderUi } from '../item-form/test-utils';
 import AddToReleaseDialog from './add-to-release-dialog';
@@ -54,10 +54,7 @@ describe('AddToReleaseDialog', () => {
     api = installFakeApi({
       [`GET ${RELEASES}`]: () => [200, { releases: [summary({ id: 'old', state: 'published' })] }],
       [`POST ${RELEASES}`]: (body) => [201, summary({ id: 'new1', ...(body as object) })],
-      [`POST ${RELEASES}/new1/entries`]: () => [
-        200,
-        { ...summary({ id: 'new1' }), entries: [], canPublish: false },
-      ],
+      [`POST ${RELEASES}/new1/entries`]: () => [200, releaseAnswer({ id: 'new1' })],
     });
     const onAdded = await open();
     // The only release went out already: the dialog starts on a new one.
@@ -111,7 +108,7 @@ describe('AddToReleaseDialog', () => {
       [`POST ${RELEASES}/r1/entries`]: (body) => {
         const added = (body as { entries: { itemId: string }[] }).entries.map((e) => e.itemId);
         remaining = remaining.filter((r) => !added.includes(r.itemId));
-        return [200, { ...summary({ id: 'r1' }), entries: [], canPublish: false }];
+        return [200, releaseAnswer({ id: 'r1' })];
       },
       [`GET ${RELEASES}/r1/references`]: () => [200, { references: remaining }],
     });

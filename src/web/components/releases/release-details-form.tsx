@@ -58,6 +58,7 @@ export function ReleaseDetailsForm({
   isSaving,
   error,
   readOnly = false,
+  scheduleReadOnly = readOnly,
   onSubmit,
   onCancel,
 }: {
@@ -67,6 +68,8 @@ export function ReleaseDetailsForm({
   isSaving: boolean;
   error: unknown;
   readOnly?: boolean;
+  /** The target stage and publish time cannot change (the member may not publish every entry). */
+  scheduleReadOnly?: boolean;
   onSubmit: (body: Required<CreateReleaseBody>) => void;
   onCancel?: () => void;
 }) {
@@ -102,12 +105,12 @@ export function ReleaseDetailsForm({
           label="Target stage"
           data={stageOptions}
           allowDeselect={false}
-          disabled={readOnly}
+          disabled={scheduleReadOnly}
           {...form.getInputProps('stage')}
         />
         <Checkbox
           label="Set a publish time"
-          disabled={readOnly}
+          disabled={scheduleReadOnly}
           {...form.getInputProps('hasTime', { type: 'checkbox' })}
         />
         {form.values.hasTime && (
@@ -116,7 +119,7 @@ export function ReleaseDetailsForm({
               type="datetime-local"
               label="Publish at"
               id={PUBLISH_AT_FIELD_ID}
-              readOnly={readOnly}
+              readOnly={scheduleReadOnly}
               {...form.getInputProps('localTime')}
               error={form.errors.localTime ?? timeError}
             />
@@ -125,7 +128,7 @@ export function ReleaseDetailsForm({
               data={[...new Set([...zonesOf(workspace), form.values.zone])]}
               allowDeselect={false}
               searchable
-              disabled={readOnly}
+              disabled={scheduleReadOnly}
               {...form.getInputProps('zone')}
             />
           </Group>

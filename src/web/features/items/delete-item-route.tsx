@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
+import { deleteRefusal } from '@shared/permissions/permissions';
 import { errorMessage } from '@web/lib/api-client';
 import { useDeleteItem } from './api/delete-item';
 import { ItemSubScreen, type ItemScreenContext } from './components/item-sub-screen';
@@ -30,10 +31,11 @@ function DeleteScreen({ workspace, domain, schema, item }: ItemScreenContext) {
       },
     );
 
-  if (!item.abilities.canEdit) {
+  if (!item.abilities.canDelete) {
+    const refusal = deleteRefusal(workspace.__permissions, schema.name, published.length > 0);
     return (
       <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
-        You do not have permission to delete {schema.pluralTitle}.
+        {refusal ?? `You do not have permission to delete ${schema.pluralTitle}`}.
       </Alert>
     );
   }

@@ -1,31 +1,8 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import {
-  Alert,
-  Box,
-  Button,
-  Drawer,
-  Grid,
-  Group,
-  Menu,
-  Paper,
-  Skeleton,
-  Stack,
-  Tabs,
-  Text,
-} from '@mantine/core';
+import { Alert, Box, Button, Drawer, Grid, Group, Paper, Skeleton, Stack, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import {
-  IconChecklist,
-  IconChevronDown,
-  IconGitCompare,
-  IconLayoutSidebarRightExpand,
-  IconLock,
-  IconPackage,
-  IconTrash,
-  IconUpload,
-  IconWorldOff,
-} from '@tabler/icons-react';
-import { Link, useNavigate } from 'react-router';
+import { IconLayoutSidebarRightExpand, IconLock } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import type { Domain, SchemaType } from '@shared/schemas/types';
@@ -38,6 +15,7 @@ import { ApprovalsPanel } from './components/approvals-panel';
 import { CommentsPanel } from './components/comments-panel';
 import { DomainDisabled } from './components/domain-unavailable';
 import { HistoryPanel, type HistoryPanelProps } from './components/history-panel';
+import { ItemActions } from './components/item-actions';
 import { ItemHeader } from './components/item-header';
 import { ItemLiveForm } from './components/item-live-form';
 import { useItemLive } from './components/use-item-live';
@@ -46,15 +24,7 @@ import { PublishingPanel } from './components/publishing-panel';
 import { formLocales, useItemFormEnvironment } from './components/use-item-form-environment';
 import { useItemSave } from './components/use-item-save';
 import { itemTitle } from './item-labels';
-import {
-  approvalsPath,
-  changelogPath,
-  deleteItemPath,
-  itemScreenPath,
-  publishPath,
-  schemaListPath,
-  unpublishPath,
-} from '@web/lib/item-paths';
+import { itemScreenPath, schemaListPath } from '@web/lib/item-paths';
 import { useItemRoute } from './use-item-route';
 import { showToast } from '@web/lib/toast';
 
@@ -121,88 +91,6 @@ function NewItemScreen({ workspace, domain, schema }: ScreenProps) {
         />
       )}
     </Box>
-  );
-}
-
-/** The release picker loads when first opened. */
-const AddToReleaseDialog = lazy(() => import('@web/components/releases/add-to-release-dialog'));
-
-function ItemActions({ workspace, domain, item }: { workspace: Workspace; domain: string; item: Item }) {
-  const ws = workspace.id;
-  const { canEdit, canPublish } = item.abilities;
-  const published = Object.values(item.publishStatus).some((s) => s !== 'NOT_PUBLISHED');
-  const [isAddingToRelease, setAddingToRelease] = useState(false);
-  return (
-    <>
-      {isAddingToRelease && (
-        <Suspense fallback={null}>
-          <AddToReleaseDialog
-            workspace={workspace}
-            items={[{ schema: item.schema, itemId: item.id, version: item.version }]}
-            onClose={() => setAddingToRelease(false)}
-          />
-        </Suspense>
-      )}
-      <Menu position="bottom-end" shadow="md" width={220}>
-        <Menu.Target>
-          <Button variant="default" rightSection={<IconChevronDown size={14} />}>
-            Actions
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {canPublish && (
-            <Menu.Item
-              component={Link}
-              to={publishPath(ws, domain, item.schema, item.id)}
-              leftSection={<IconUpload size={16} />}
-            >
-              Publish…
-            </Menu.Item>
-          )}
-          {canPublish && published && (
-            <Menu.Item
-              component={Link}
-              to={unpublishPath(ws, domain, item.schema, item.id)}
-              leftSection={<IconWorldOff size={16} />}
-            >
-              Unpublish…
-            </Menu.Item>
-          )}
-          {canPublish && (
-            <Menu.Item leftSection={<IconPackage size={16} />} onClick={() => setAddingToRelease(true)}>
-              Add to release…
-            </Menu.Item>
-          )}
-          <Menu.Item
-            component={Link}
-            to={changelogPath(ws, domain, item.schema, item.id)}
-            leftSection={<IconGitCompare size={16} />}
-          >
-            Change log
-          </Menu.Item>
-          <Menu.Item
-            component={Link}
-            to={approvalsPath(ws, domain, item.schema, item.id)}
-            leftSection={<IconChecklist size={16} />}
-          >
-            Approvals
-          </Menu.Item>
-          {canEdit && (
-            <>
-              <Menu.Divider role="separator" />
-              <Menu.Item
-                component={Link}
-                to={deleteItemPath(ws, domain, item.schema, item.id)}
-                color="red.9"
-                leftSection={<IconTrash size={16} />}
-              >
-                Delete…
-              </Menu.Item>
-            </>
-          )}
-        </Menu.Dropdown>
-      </Menu>
-    </>
   );
 }
 

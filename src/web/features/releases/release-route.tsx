@@ -9,23 +9,15 @@ import {
   Checkbox,
   Group,
   List,
-  Loader,
   Skeleton,
   Stack,
   Text,
   Title,
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import {
-  IconAlertTriangle,
-  IconArrowBackUp,
-  IconCalendarTime,
-  IconRefresh,
-  IconRocket,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconAlertTriangle, IconArrowBackUp, IconRefresh, IconRocket, IconTrash } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { Release, ReleaseEntry } from '@shared/api/releases';
+import type { CreateReleaseBody, Release, ReleaseEntry, UpdateReleaseBody } from '@shared/api/releases';
 import type { Workspace } from '@shared/api/workspaces';
 import { FormError } from '@web/components/form-error';
 import { NotFoundPage } from '@web/components/not-found-page';
@@ -42,17 +34,16 @@ import {
   useUpdateRelease,
 } from '@web/lib/releases';
 import { AddReferencesButton } from '@web/components/releases/add-references-button';
-import { PUBLISH_AT_FIELD_ID, ReleaseDetailsForm } from '@web/components/releases/release-details-form';
-import { useMemberName } from '@web/lib/members';
+import { ReleaseDetailsForm } from '@web/components/releases/release-details-form';
 import { itemPathOf } from '@web/lib/item-paths';
 import { ReleaseEntries } from './components/release-entries';
 import { ReleasePreview } from './components/release-preview';
+import { ScheduleNotice } from './components/schedule-notice';
 import {
   RELEASE_STATE_LABELS,
   changedSinceOf,
   publishRefusals,
   releaseTimeLabel,
-  scheduleLabel,
   stageLabelOf,
 } from '@web/lib/release-labels';
 import { releasesPath } from '@web/lib/release-paths';
@@ -75,7 +66,8 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
   const stageLabel = stageLabelOf(workspace.basics.stages, release.stage);
   const isPublished = release.state === 'published';
   const isPublisher = workspace.__permissions.canPublish.length > 0;
-  const isEditable = !isPublished && isPublisher;
+  // Its entries, stage and time change only for members who may publish all of it; its name for any publisher.
+  const { canChange } = release;
   const add = useAddEntries(ws);
   const remove = useRemoveEntries(ws, release.id);
   const state = RELEASE_STATE_LABELS[release.state];
@@ -119,7 +111,7 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
       <ScheduleNotice
         workspace={workspace}
         release={release}
-        isEditable={isEditable}
+        canChange={canChange}
         canPublishNow={publishRefusals(release, isPublisher).length === 0}
         onPublishNow={confirms.confirmPublish}
       />
@@ -131,7 +123,7 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
           <Title order={2} size="h4">
             Entries
           </Title>
-          {isEditable && (
+          {canChange && (
             <AddReferencesButton
               ws={ws}
               releaseId={release.id}
@@ -153,7 +145,7 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
             release={release}
             stageLabel={stageLabel}
             actions={{
-              isEditable,
+              isEditable: canChange,
               busyItemId,
               onPin: (entry: ReleaseEntry, version: number) =>
                 add.mutate({
@@ -167,100 +159,8 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
       </Card>
 
       {!isPublished && <ReleasePreview workspace={workspace} release={release} />}
-      <DetailsCard workspace={workspace} release={release} readOnly={!isEditable} />
+      <DetailsCard workspace={workspace} release={release} readOnly={isPublished || !isPublisher} />
     </Stack>
-  );
-}
-
-/** Where the scheduled publish stands; a refused one says why, that nothing went out, and how to go on. */
-function ScheduleNotice({
-  workspace,
-  release,
-  isEditable,
-  canPublishNow,
-  onPublishNow,
-}: {
-  workspace: Workspace;
-  release: Release;
-  isEditable: boolean;
-  /** Nothing blocks publishing now (else the blockers below say what to do first). */
-  canPublishNow: boolean;
-  onPublishNow: () => void;
-}) {
-  const nameOf = useMemberName(workspace.id);
-  const update = useUpdateRelease(workspace.id, release.id);
-  const line = scheduleLabel(release, nameOf(release.scheduledBy));
-  if (!line) return null;
-  if (release.scheduleStatus === 'refused') {
-    return (
-      <Alert
-        color="red"
-        variant="light"
-        icon={<IconAlertTriangle size={18} />}
-        title="The scheduled publish was refused"
-        role="alert"
-        data-testid="release-schedule"
-      >
-        <Stack gap="xs">
-          <Text size="sm">
-            {line}. Nothing was published. {release.lastError}
-          </Text>
-          {isEditable && (
-            <Group gap="xs">
-              <Button
-                size="xs"
-                variant="default"
-                leftSection={<IconCalendarTime size={14} />}
-                onClick={() => {
-                  const field = document.getElementById(PUBLISH_AT_FIELD_ID);
-                  field?.scrollIntoView({ block: 'center' });
-                  field?.focus();
-                }}
-              >
-                Reschedule
-              </Button>
-              {canPublishNow && (
-                <Button size="xs" leftSection={<IconRocket size={14} />} onClick={onPublishNow}>
-                  Publish now
-                </Button>
-              )}
-            </Group>
-          )}
-        </Stack>
-      </Alert>
-    );
-  }
-  const isPending = release.scheduleStatus === 'pending';
-  return (
-    <Alert
-      color={release.scheduleStatus === 'done' ? 'teal' : 'blue'}
-      variant="light"
-      icon={release.scheduleStatus === 'running' ? <Loader size={16} /> : <IconCalendarTime size={18} />}
-      data-testid="release-schedule"
-    >
-      <Group justify="space-between" gap="sm">
-        <Text size="sm">
-          {line}
-          {isPending && '. It publishes with their rights at that time.'}
-        </Text>
-        {isPending && isEditable && (
-          <Button
-            size="xs"
-            variant="default"
-            loading={update.isPending}
-            onClick={() =>
-              update.mutate(
-                { publishAt: null, publishAtTz: null, updatedAt: release.updatedAt },
-                { onSuccess: () => showToast({ color: 'teal', message: 'Schedule cleared' }) },
-              )
-            }
-          >
-            Clear the schedule
-          </Button>
-        )}
-      </Group>
-      <FormError error={update.error} />
-    </Alert>
   );
 }
 
@@ -491,6 +391,26 @@ function ReleaseActions({
   );
 }
 
+/**
+ * What a save of the details changes: a stage or time left as they were is not sent, so saving a name
+ * neither needs the rights a new schedule does nor schedules a cleared release again.
+ */
+function detailsChange(
+  release: Release,
+  body: Required<CreateReleaseBody>,
+): Omit<UpdateReleaseBody, 'updatedAt'> {
+  const sameTime =
+    (body.publishAt === null ? null : Date.parse(body.publishAt)) ===
+      (release.publishAt === null ? null : Date.parse(release.publishAt)) &&
+    body.publishAtTz === release.publishAtTz;
+  return {
+    name: body.name,
+    description: body.description,
+    ...(body.stage === release.stage ? {} : { stage: body.stage }),
+    ...(sameTime ? {} : { publishAt: body.publishAt, publishAtTz: body.publishAtTz }),
+  };
+}
+
 /** The release's details, editable while it is not published; a stale save (409) offers to reload. */
 function DetailsCard({
   workspace,
@@ -501,6 +421,7 @@ function DetailsCard({
   release: Release;
   readOnly: boolean;
 }) {
+  const scheduleReadOnly = readOnly || !release.canChange;
   const update = useUpdateRelease(workspace.id, release.id);
   const [formKey, setFormKey] = useState(0);
   const isStale = isApiError(update.error) && update.error.status === 409;
@@ -536,16 +457,17 @@ function DetailsCard({
         </Alert>
       )}
       <ReleaseDetailsForm
-        key={`${formKey}:${readOnly}:${release.publishAt ?? ''}`}
+        key={`${formKey}:${readOnly}:${scheduleReadOnly}:${release.publishAt ?? ''}`}
         workspace={workspace}
         release={release}
         readOnly={readOnly}
+        scheduleReadOnly={scheduleReadOnly}
         submitLabel="Save details"
         isSaving={update.isPending}
         error={isStale ? null : update.error}
         onSubmit={(body) =>
           update.mutate(
-            { ...body, updatedAt: release.updatedAt },
+            { ...detailsChange(release, body), updatedAt: release.updatedAt },
             { onSuccess: () => showToast({ color: 'teal', message: 'Release saved' }) },
           )
         }

@@ -120,6 +120,7 @@ function entryParts(ws: string, entry: ReleaseEntry, stageLabel: string, actions
         </Anchor>
         <Text size="xs" c="dimmed">
           {getSchema(entry.schema)?.title ?? entry.schema}
+          {entry.addedByName && ` · added by ${entry.addedByName}`}
         </Text>
       </>
     ),
