@@ -1,11 +1,7 @@
 import { MESSAGES } from '@shared/api/errors';
 import { CUSTOMER_DATA_MESSAGES } from '@shared/api/customers';
-import {
-  can,
-  effectivePermissions,
-  type CustomerDataRight,
-  type Permissions,
-} from '@shared/permissions/permissions';
+import { can, effectivePermissions, type Permissions } from '@shared/permissions/permissions';
+import { type CustomerDataRight } from '@shared/permissions/customer-data-rights';
 import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import type { Caller } from '../auth/repository';

@@ -1,11 +1,7 @@
 import { DEFAULT_BASICS, type Basics, type PatchWorkspaceBody, type Workspace } from '@shared/api/workspaces';
 import { MESSAGES } from '@shared/api/errors';
-import {
-  CUSTOMER_DATA_RIGHTS,
-  trimRoles,
-  type Permissions,
-  type Roles,
-} from '@shared/permissions/permissions';
+import { trimRoles, type Permissions, type Roles } from '@shared/permissions/permissions';
+import { CUSTOMER_DATA_RIGHTS } from '@shared/permissions/customer-data-rights';
 import { normaliseStages } from '@shared/publishing/stages';
 import { toKebabCase } from '@shared/text/slug';
 import { isKnownTimezone } from '@shared/time/zones';

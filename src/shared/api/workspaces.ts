@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LocaleSettings } from '../locales/locales';
-import { CUSTOMER_DATA_RIGHTS } from '../permissions/permissions';
+import { CUSTOMER_DATA_RIGHTS } from '../permissions/customer-data-rights';
 import { stageValue } from '../publishing/stages';
 import { isReservedName, reservedNameMessage } from '../text/reserved-names';
 import { DEFAULT_TIMEZONES } from '../time/zones';

@@ -1,6 +1,7 @@
 import { ITEM_MESSAGES } from '../api/items';
 import { getSchema } from '../schemas/catalogue';
 import { ownValue } from '../text/reserved-names';
+import { CUSTOMER_DATA_RIGHTS, type CustomerDataRight } from './customer-data-rights';
 
 /** Spec §3 Workspace roles and §6: a role lists the schema names it may edit, publish and must approve. */
 export interface Role {
@@ -13,15 +14,6 @@ export interface Role {
   /** What the role may do with customers' personal data; none when missing. */
   customerData?: CustomerDataRight[];
 }
-
-/**
- * Rights over customers' personal data (profiles, their events, the suppression list, audiences'
- * members, messages filled as a profile): a list of granted rights, not a level, so a role may erase
- * without exporting. Exporting and erasing both imply reading: neither can be done to a profile one
- * cannot find. Managers hold every right.
- */
-export const CUSTOMER_DATA_RIGHTS = ['read', 'export', 'erase'] as const;
-export type CustomerDataRight = (typeof CUSTOMER_DATA_RIGHTS)[number];
 
 export type Roles = Record<string, Role>;
 

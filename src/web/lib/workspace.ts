@@ -6,7 +6,8 @@ import {
   type PatchWorkspaceBody,
   type Workspace as WorkspaceType,
 } from '@shared/api/workspaces';
-import { can, type CustomerDataRight } from '@shared/permissions/permissions';
+import { can } from '@shared/permissions/permissions';
+import { type CustomerDataRight } from '@shared/permissions/customer-data-rights';
 import { apiRequest } from './api-client';
 import { withOfflineCopy } from './offline-copy';
 

@@ -13,7 +13,8 @@ import {
 } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { localeName } from '@shared/locales/locales';
-import { normaliseCustomerData, type CustomerDataRight, type Role } from '@shared/permissions/permissions';
+import { normaliseCustomerData, type Role } from '@shared/permissions/permissions';
+import { type CustomerDataRight } from '@shared/permissions/customer-data-rights';
 import { localeLimitLabel } from '../role-label';
 
 const LISTS = [
