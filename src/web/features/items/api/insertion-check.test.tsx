@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import { insertionErrors, locationNotAllowed } from '@shared/media/insertion-rules';
@@ -10,6 +10,10 @@ import { click, waitFor } from '@web/test/render';
 import { testItem } from '@web/test/test-item';
 import { useItemFormEnvironment } from '../components/use-item-form-environment';
 import { createInsertionCheck } from './insertion-check';
+
+// The form's file fields load their editor lazily: a test that ended first left that import to run
+// after the environment was torn down, which failed the run on a slow machine.
+beforeAll(() => import('@web/components/media/file-field-editor'));
 
 const item = (schema: string, id: string, data: Record<string, unknown>): Item =>
   testItem(schema, id, { name: id, ...data });
