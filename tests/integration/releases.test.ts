@@ -561,7 +561,7 @@ describe('changes of a release the manager scheduled, by every role', () => {
     stranger: () => stranger,
     anonymous: () => undefined,
   };
-  type Kind = 'entries' | 'stage' | 'time' | 'details';
+  type Kind = 'entries' | 'stage' | 'time' | 'details' | 'delete';
   /** What each may do: the publisher may publish both schemas, the editor blog posts only. */
   const expected: Record<Actor, (kind: Kind) => number> = {
     manager: () => 200,
@@ -625,6 +625,8 @@ describe('changes of a release the manager scheduled, by every role', () => {
     ['sets another time', 'time', (f, user) => patch(f, user, { publishAt: '2031-06-01T09:00:00Z' })],
     ['clears its time', 'time', (f, user) => patch(f, user, { publishAt: null, publishAtTz: null })],
     ['renames it', 'details', (f, user) => patch(f, user, { name: 'Renamed', stage: 'live' })],
+    // Broke: deleting took only a publish right on something, so a narrow publisher deleted it.
+    ['deletes it', 'delete', (f, user) => call(t, 'DELETE', url(f), user)],
   ];
   const cases = changes.flatMap(([what, kind, send]) =>
     (Object.keys(actors) as Actor[]).map((actor) => [actor, what, kind, send] as const),
@@ -658,7 +660,9 @@ describe('changes of a release the manager scheduled, by every role', () => {
       expect(after).toEqual(f.release);
       return;
     }
-    if (kind === 'time') {
+    if (kind === 'delete') {
+      expect((await call(t, 'GET', url(f), manager)).statusCode).toBe(404);
+    } else if (kind === 'time') {
       const cleared = after.publishAt === null;
       expect(after).toMatchObject(
         cleared

@@ -268,6 +268,8 @@ export async function updateRelease(
 
 export async function deleteRelease(ctx: AppContext, access: WorkspaceAccess, id: string) {
   await changeDraft(ctx, access, id, async (tx, release) => {
+    // Deleting drops what someone may have scheduled: it takes what changing the entries takes.
+    requireChangeRights(access, await repo.entrySchemas(tx, access.workspace.id, id));
     await repo.deleteRelease(tx, access.workspace.id, id);
     await journal(tx, { audit: [releaseAudit(access, release, 'release.deleted')] });
   });

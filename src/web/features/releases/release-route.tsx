@@ -371,7 +371,7 @@ function ReleaseActions({
             Publish release
           </Button>
         )}
-        {isPublisher && !isPublished && (
+        {release.canChange && (
           <Button
             variant="default"
             c="red.9"
