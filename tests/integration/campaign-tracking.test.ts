@@ -122,6 +122,31 @@ describe('tokens', () => {
     expect(refused.statusCode).toBe(404);
     expect(await engagement(send.id, 1)).toEqual([]);
   });
+
+  it('takes a token only as it was written, not in other base64 spellings of the same bytes', async () => {
+    // Broke: a changed final character, `==` padding or the `+/` alphabet made more valid tokens.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    /** The same bytes with a changed unused trailing bit (22 characters of 16 bytes leave four). */
+    const lastBitFlipped = (part: string) =>
+      part.slice(0, -1) + alphabet[alphabet.indexOf(part.at(-1)!) ^ 1];
+    const tokens = PROFILES.map((_, i) => send.token('u', i + 1));
+    // A token whose parts spell a character that the `+/` alphabet writes differently.
+    const mixed = tokens.find((token) => /[-_]/.test(token))!;
+    expect(mixed).toBeDefined();
+    for (const token of tokens) expect((await get(`/u/${token}`)).statusCode, token).toBe(200);
+    const [payload, signature] = tokens[0].split('.');
+    const spellings = [
+      `${payload}.${lastBitFlipped(signature)}`,
+      `${payload}.${signature}==`,
+      `${payload}=.${signature}`,
+      mixed.replace(/-/g, '+').replace(/_/g, '/'),
+    ];
+    for (const spelling of spellings) {
+      const res = await get(`/u/${encodeURIComponent(spelling)}`);
+      expect(res.statusCode, spelling).toBe(404);
+      expect(res.json().error.message, spelling).toBe(CAMPAIGN_MESSAGES.badToken);
+    }
+  });
 });
 
 describe('opens and clicks', () => {
