@@ -2,9 +2,11 @@ import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { CAMPAIGN_MESSAGES, EMAIL_EVENTS } from '@shared/api/campaigns';
 import { TRACKING_MESSAGES } from '@shared/api/campaign-tracking';
+import { SUPPRESSION_NOTE_MAX } from '@shared/api/customers';
 import { auditLog, campaignEngagement } from '@server/db/schema';
 import { rows } from '@server/db/migrate';
 import { signToken } from '@server/campaigns/tokens';
+import { buildApp } from '@server/app';
 import { createTestApp, startSecondServer, type TestApp } from '../helpers/test-app';
 import { testDatabaseKind } from '../helpers/database';
 import { verifiedUser, type TestUser } from '../factories/users';
@@ -127,8 +129,7 @@ describe('tokens', () => {
     // Broke: a changed final character, `==` padding or the `+/` alphabet made more valid tokens.
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     /** The same bytes with a changed unused trailing bit (22 characters of 16 bytes leave four). */
-    const lastBitFlipped = (part: string) =>
-      part.slice(0, -1) + alphabet[alphabet.indexOf(part.at(-1)!) ^ 1];
+    const lastBitFlipped = (part: string) => part.slice(0, -1) + alphabet[alphabet.indexOf(part.at(-1)!) ^ 1];
     const tokens = PROFILES.map((_, i) => send.token('u', i + 1));
     // A token whose parts spell a character that the `+/` alphabet writes differently.
     const mixed = tokens.find((token) => /[-_]/.test(token))!;
@@ -455,6 +456,34 @@ describe('provider hooks', () => {
     },
   ];
 
+  it('refuses every event with 503 when no key is configured, recording nothing', async () => {
+    // Broke: without SENDGRID_WEBHOOK_PUBLIC_KEY unsigned events were taken, so anyone holding a
+    // recipient's unsubscribe token could list them as a complainer.
+    const unkeyed = await buildApp({
+      config: { ...t.config, sendgridWebhookPublicKey: undefined },
+      db: t.database.db,
+      logger: false,
+    });
+    try {
+      const res = await unkeyed.inject({
+        method: 'POST',
+        url: '/hooks/email/sendgrid',
+        payload: JSON.stringify(events()),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error).toMatchObject({
+        code: 'not_configured',
+        details: { setting: 'SENDGRID_WEBHOOK_PUBLIC_KEY' },
+      });
+    } finally {
+      await unkeyed.close();
+    }
+    expect(await engagement(send.id, 5)).toEqual([]);
+    expect(await engagement(send.id, 6)).toEqual([]);
+    expect((await suppressions()).filter((s) => s.reason !== 'unsubscribed')).toEqual([]);
+  });
+
   it('refuses a bad or missing signature when a key is configured', async () => {
     for (const sign of ['bad', 'none'] as const) {
       const res = await sendgridPost(events(), sign);
@@ -487,6 +516,27 @@ describe('provider hooks', () => {
     expect((await sendgridPost(events())).statusCode).toBe(200);
     expect(await eventsOf('p5')).toHaveLength(1);
     expect(await engagement(send.id, 5)).toEqual([{ kind: 'bounce', link: 0, count: 2 }]);
+  });
+
+  it('keeps what the provider said as a note of plain text, at most 500 characters', async () => {
+    // Broke: an event's reason was stored as it came, markup and all.
+    const noted = await seedSend(t, ws, {
+      recipients: [{ profileId: 'p1', email: 'Noted@Example.test' }],
+      links: LINKS,
+    });
+    const reason =
+      '<script>alert(1)</script><b onclick="x()">550</b>\u0007 <user@example.test>\n\n<img src=x onerror=alert(1)>' +
+      ' rejected'.repeat(100);
+    const res = await sendgridPost([
+      { event: 'spamreport', email: 'Noted@Example.test', marquee_token: noted.token('u', 1), reason },
+    ]);
+    expect(res.json()).toMatchObject({ recorded: 1 });
+    const entry = (await suppressions()).find((s) => s.email === 'noted@example.test') as unknown as {
+      note: string;
+    };
+    expect(entry.note).toHaveLength(SUPPRESSION_NOTE_MAX);
+    expect(entry.note.startsWith('alert(1) 550 <user@example.test> rejected rejected')).toBe(true);
+    expect(entry.note).not.toMatch(/<(?!user@)|\p{Cc}/u);
   });
 
   it('never lets a resubscribe lift a bounce', async () => {

@@ -3,11 +3,7 @@ import { z } from 'zod';
 import { WorkspaceId } from '@shared/api/workspaces';
 import { WORKSPACE_QUERY_PARAM } from '@shared/media/contract';
 import type { AppContext } from '../context';
-import {
-  requireVerifiedUser,
-  resolveWorkspaceAccess,
-  type WorkspaceAccess,
-} from './access';
+import { requireVerifiedUser, resolveWorkspaceAccess, type WorkspaceAccess } from './access';
 
 declare module 'fastify' {
   interface FastifyRequest {
