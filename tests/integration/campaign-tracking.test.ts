@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { CAMPAIGN_MESSAGES, EMAIL_EVENTS } from '@shared/api/campaigns';
 import { TRACKING_MESSAGES } from '@shared/api/campaign-tracking';
@@ -14,6 +13,7 @@ import { createWorkspace, patchWorkspace } from '../factories/workspaces';
 import { call, itemsUrl } from '../factories/items';
 import { defineCustomerData, group, importBody, sizeOf, wsUrl } from '../factories/customers';
 import { seedSend, type SeededSend } from '../factories/campaign-sends';
+import { signedHeaders, webhookKeys } from '../fixtures/sendgrid-webhook';
 
 /**
  * What a recipient's mail client and the email provider call: the unsubscribe page and one-click
@@ -25,15 +25,13 @@ let t: TestApp;
 let manager: TestUser;
 let ws: string;
 let send: SeededSend;
-const keys = crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+const keys = webhookKeys();
 const LINKS = ['https://shop.example.test/sale?utm=news', 'https://example.test/about'];
 const PROFILES = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
 const emailOf = (n: number) => `Reader${n}@Example.test`;
 
 beforeAll(async () => {
-  t = await createTestApp({
-    sendgridWebhookPublicKey: keys.publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
-  });
+  t = await createTestApp({ sendgridWebhookPublicKey: keys.publicKey });
   manager = await verifiedUser(t, { name: 'Tracking Manager' });
   ws = (await createWorkspace(t.app, manager, 'Tracking')).id;
   await patchWorkspace(t.app, manager, ws, { basics: { domains: ['marketing'], stages: ['Live'] } });
@@ -390,23 +388,14 @@ describe('unsubscribe', () => {
 /** A SendGrid Event Webhook post, signed with the test's key unless told otherwise. */
 function sendgridPost(events: unknown, sign: 'valid' | 'bad' | 'none' = 'valid') {
   const body = typeof events === 'string' ? events : JSON.stringify(events);
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signer = sign === 'bad' ? crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' }) : keys;
-  const signature = crypto
-    .sign('sha256', Buffer.from(timestamp + body), signer.privateKey)
-    .toString('base64');
+  const signer = sign === 'bad' ? webhookKeys() : keys;
   return t.app.inject({
     method: 'POST',
     url: '/hooks/email/sendgrid',
     payload: body,
     headers: {
       'content-type': 'application/json',
-      ...(sign === 'none'
-        ? {}
-        : {
-            'x-twilio-email-event-webhook-signature': signature,
-            'x-twilio-email-event-webhook-timestamp': timestamp,
-          }),
+      ...(sign === 'none' ? {} : signedHeaders(signer.privateKey, body)),
     },
   });
 }
