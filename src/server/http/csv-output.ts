@@ -11,7 +11,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 
 /** One cell: nothing for null, a list joined with `|`, formulas escaped, quoted when it must be. */
-export function csvCell(value: unknown): string {
+function csvCell(value: unknown): string {
   if (value === undefined || value === null) return '';
   const text = Array.isArray(value) ? value.join('|') : String(value);
   const safe = FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
