@@ -84,7 +84,8 @@ export interface Config {
   sendgridUrl: string;
   /**
    * The public key of SendGrid's Signed Event Webhook (`SENDGRID_WEBHOOK_PUBLIC_KEY`, PEM or base64
-   * DER): with it, `POST /hooks/email/sendgrid` takes only signed event posts (403 otherwise).
+   * DER): `POST /hooks/email/sendgrid` takes only event posts signed with it (403 otherwise), and
+   * none without it (503).
    */
   sendgridWebhookPublicKey?: string;
   /** Email template test sends allowed per workspace per hour. */

@@ -216,7 +216,7 @@ describe('sizes', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.body).toBe(
-      'id,age,city,renews,tags,tier,vip\na,31,Paris,2026-06-20T12:00:00.000Z,news|sale,gold,true\nb,45,Rome,2026-05-01T00:00:00.000Z,sale,silver,false\n',
+      'id,age,city,renews,tags,tier,vip\r\na,31,Paris,2026-06-20T12:00:00.000Z,news|sale,gold,true\r\nb,45,Rome,2026-05-01T00:00:00.000Z,sale,silver,false\r\n',
     );
     expect((await call(t, 'GET', wsUrl(team.ws, 'audiences/nope/profiles.csv'), member)).statusCode).toBe(
       404,

@@ -1,10 +1,11 @@
-import crypto from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { CAMPAIGN_MESSAGES, EMAIL_EVENTS } from '@shared/api/campaigns';
 import { TRACKING_MESSAGES } from '@shared/api/campaign-tracking';
+import { SUPPRESSION_NOTE_MAX } from '@shared/api/customers';
 import { auditLog, campaignEngagement } from '@server/db/schema';
 import { rows } from '@server/db/migrate';
 import { signToken } from '@server/campaigns/tokens';
+import { buildApp } from '@server/app';
 import { createTestApp, startSecondServer, type TestApp } from '../helpers/test-app';
 import { testDatabaseKind } from '../helpers/database';
 import { verifiedUser, type TestUser } from '../factories/users';
@@ -12,6 +13,7 @@ import { createWorkspace, patchWorkspace } from '../factories/workspaces';
 import { call, itemsUrl } from '../factories/items';
 import { defineCustomerData, group, importBody, sizeOf, wsUrl } from '../factories/customers';
 import { seedSend, type SeededSend } from '../factories/campaign-sends';
+import { signedHeaders, webhookKeys } from '../fixtures/sendgrid-webhook';
 
 /**
  * What a recipient's mail client and the email provider call: the unsubscribe page and one-click
@@ -23,15 +25,13 @@ let t: TestApp;
 let manager: TestUser;
 let ws: string;
 let send: SeededSend;
-const keys = crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+const keys = webhookKeys();
 const LINKS = ['https://shop.example.test/sale?utm=news', 'https://example.test/about'];
 const PROFILES = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
 const emailOf = (n: number) => `Reader${n}@Example.test`;
 
 beforeAll(async () => {
-  t = await createTestApp({
-    sendgridWebhookPublicKey: keys.publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
-  });
+  t = await createTestApp({ sendgridWebhookPublicKey: keys.publicKey });
   manager = await verifiedUser(t, { name: 'Tracking Manager' });
   ws = (await createWorkspace(t.app, manager, 'Tracking')).id;
   await patchWorkspace(t.app, manager, ws, { basics: { domains: ['marketing'], stages: ['Live'] } });
@@ -121,6 +121,30 @@ describe('tokens', () => {
     const refused = await oneClick(forged);
     expect(refused.statusCode).toBe(404);
     expect(await engagement(send.id, 1)).toEqual([]);
+  });
+
+  it('takes a token only as it was written, not in other base64 spellings of the same bytes', async () => {
+    // Broke: a changed final character, `==` padding or the `+/` alphabet made more valid tokens.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    /** The same bytes with a changed unused trailing bit (22 characters of 16 bytes leave four). */
+    const lastBitFlipped = (part: string) => part.slice(0, -1) + alphabet[alphabet.indexOf(part.at(-1)!) ^ 1];
+    const tokens = PROFILES.map((_, i) => send.token('u', i + 1));
+    // A token whose parts spell a character that the `+/` alphabet writes differently.
+    const mixed = tokens.find((token) => /[-_]/.test(token))!;
+    expect(mixed).toBeDefined();
+    for (const token of tokens) expect((await get(`/u/${token}`)).statusCode, token).toBe(200);
+    const [payload, signature] = tokens[0].split('.');
+    const spellings = [
+      `${payload}.${lastBitFlipped(signature)}`,
+      `${payload}.${signature}==`,
+      `${payload}=.${signature}`,
+      mixed.replace(/-/g, '+').replace(/_/g, '/'),
+    ];
+    for (const spelling of spellings) {
+      const res = await get(`/u/${encodeURIComponent(spelling)}`);
+      expect(res.statusCode, spelling).toBe(404);
+      expect(res.json().error.message, spelling).toBe(CAMPAIGN_MESSAGES.badToken);
+    }
   });
 });
 
@@ -371,23 +395,14 @@ describe('unsubscribe', () => {
 /** A SendGrid Event Webhook post, signed with the test's key unless told otherwise. */
 function sendgridPost(events: unknown, sign: 'valid' | 'bad' | 'none' = 'valid') {
   const body = typeof events === 'string' ? events : JSON.stringify(events);
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signer = sign === 'bad' ? crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' }) : keys;
-  const signature = crypto
-    .sign('sha256', Buffer.from(timestamp + body), signer.privateKey)
-    .toString('base64');
+  const signer = sign === 'bad' ? webhookKeys() : keys;
   return t.app.inject({
     method: 'POST',
     url: '/hooks/email/sendgrid',
     payload: body,
     headers: {
       'content-type': 'application/json',
-      ...(sign === 'none'
-        ? {}
-        : {
-            'x-twilio-email-event-webhook-signature': signature,
-            'x-twilio-email-event-webhook-timestamp': timestamp,
-          }),
+      ...(sign === 'none' ? {} : signedHeaders(signer.privateKey, body)),
     },
   });
 }
@@ -437,6 +452,34 @@ describe('provider hooks', () => {
     },
   ];
 
+  it('refuses every event with 503 when no key is configured, recording nothing', async () => {
+    // Broke: without SENDGRID_WEBHOOK_PUBLIC_KEY unsigned events were taken, so anyone holding a
+    // recipient's unsubscribe token could list them as a complainer.
+    const unkeyed = await buildApp({
+      config: { ...t.config, sendgridWebhookPublicKey: undefined },
+      db: t.database.db,
+      logger: false,
+    });
+    try {
+      const res = await unkeyed.inject({
+        method: 'POST',
+        url: '/hooks/email/sendgrid',
+        payload: JSON.stringify(events()),
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error).toMatchObject({
+        code: 'not_configured',
+        details: { setting: 'SENDGRID_WEBHOOK_PUBLIC_KEY' },
+      });
+    } finally {
+      await unkeyed.close();
+    }
+    expect(await engagement(send.id, 5)).toEqual([]);
+    expect(await engagement(send.id, 6)).toEqual([]);
+    expect((await suppressions()).filter((s) => s.reason !== 'unsubscribed')).toEqual([]);
+  });
+
   it('refuses a bad or missing signature when a key is configured', async () => {
     for (const sign of ['bad', 'none'] as const) {
       const res = await sendgridPost(events(), sign);
@@ -469,6 +512,27 @@ describe('provider hooks', () => {
     expect((await sendgridPost(events())).statusCode).toBe(200);
     expect(await eventsOf('p5')).toHaveLength(1);
     expect(await engagement(send.id, 5)).toEqual([{ kind: 'bounce', link: 0, count: 2 }]);
+  });
+
+  it('keeps what the provider said as a note of plain text, at most 500 characters', async () => {
+    // Broke: an event's reason was stored as it came, markup and all.
+    const noted = await seedSend(t, ws, {
+      recipients: [{ profileId: 'p1', email: 'Noted@Example.test' }],
+      links: LINKS,
+    });
+    const reason =
+      '<script>alert(1)</script><b onclick="x()">550</b>\u0007 <user@example.test>\n\n<img src=x onerror=alert(1)>' +
+      ' rejected'.repeat(100);
+    const res = await sendgridPost([
+      { event: 'spamreport', email: 'Noted@Example.test', marquee_token: noted.token('u', 1), reason },
+    ]);
+    expect(res.json()).toMatchObject({ recorded: 1 });
+    const entry = (await suppressions()).find((s) => s.email === 'noted@example.test') as unknown as {
+      note: string;
+    };
+    expect(entry.note).toHaveLength(SUPPRESSION_NOTE_MAX);
+    expect(entry.note.startsWith('alert(1) 550 <user@example.test> rejected rejected')).toBe(true);
+    expect(entry.note).not.toMatch(/<(?!user@)|\p{Cc}/u);
   });
 
   it('never lets a resubscribe lift a bounce', async () => {

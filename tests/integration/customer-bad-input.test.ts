@@ -7,6 +7,7 @@ import { call, teamWorkspace, type Team } from '../factories/items';
 import { defineCustomerData, wsUrl } from '../factories/customers';
 import { sendableCampaign } from '../factories/campaigns';
 import { seedSend, type SeededSend } from '../factories/campaign-sends';
+import { signedHeaders, webhookKeys } from '../fixtures/sendgrid-webhook';
 
 /**
  * The customer-data, sending and campaign routes past their checks: NUL, lone surrogates, prototype
@@ -15,13 +16,14 @@ import { seedSend, type SeededSend } from '../factories/campaign-sends';
  * 4xx naming what is wrong, never a 5xx, and write nothing.
  */
 let t: TestApp;
+const sendgridKeys = webhookKeys();
 let manager: TestUser;
 let team: Team;
 let campaignId: string;
 let send: SeededSend;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ sendgridWebhookPublicKey: sendgridKeys.publicKey });
   manager = await verifiedUser(t, { name: 'Bea Bad-Input' });
   team = await teamWorkspace(t, manager, {
     name: 'Bad input',
@@ -256,7 +258,13 @@ describe('bad input to campaigns and their public routes', () => {
 
   it('provider hooks: malformed, deep, huge and NUL-holding reports', async () => {
     const token = send.token('u', 1);
-    const post = (provider: string, body: string) => raw('POST', `/hooks/email/${provider}`, body);
+    const post = (provider: string, body: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/hooks/email/${provider}`,
+        headers: { 'content-type': 'application/json', ...signedHeaders(sendgridKeys.privateKey, body) },
+        payload: body,
+      });
     for (const [provider, body, status] of [
       ['sendgrid', '{', 400],
       ['sendgrid', '{"event":"bounce"}', 400],
@@ -295,6 +303,7 @@ describe('bad input to campaigns and their public routes', () => {
         sql`select note from customer_suppressions where workspace_id = ${team.ws}`,
       ),
     );
-    expect(notes).toEqual([{ note: 'a\ufffdb\ufffd' }]);
+    // A note is plain text: the NUL, a control character, becomes a space; the lone surrogate U+FFFD.
+    expect(notes).toEqual([{ note: 'a b\ufffd' }]);
   });
 });

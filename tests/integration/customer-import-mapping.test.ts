@@ -171,6 +171,74 @@ describe('import preview', () => {
   });
 });
 
+describe('previews of bodies no import takes', () => {
+  const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+  it('answers 400 naming the line for a CSV record over 1,000,000 characters', async () => {
+    // Broke: the preview answered 500 where the import stopped with the line.
+    const cell = 'x'.repeat(1_000_001);
+    // Quoted or not, ended by a line break or by the body, the record is too long wherever pieces end.
+    for (const body of [
+      `id,city\nok1,Lyon\nbig,"${cell}"\n`,
+      `id,city\nok1,Lyon\nbig,${cell}\nok2,Rome\n`,
+      `id,city\nok1,Lyon\nbig,"${cell}`,
+    ]) {
+      const res = await post(importer, 'profiles/import/preview', 'text/csv', body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatchObject({
+        code: 'invalid_request',
+        message: 'line 3 starts a record longer than 1,000,000 characters',
+      });
+    }
+  });
+
+  it('answers 400 naming the line for an NDJSON line nested 5,000 levels deep, profiles and events', async () => {
+    // Broke: both previews answered 500 (RangeError: Maximum call stack size exceeded).
+    const lines = {
+      'profiles/import/preview': [
+        JSON.stringify({ id: 'ok1', attributes: { city: 'Lyon' } }),
+        `{"id":"deep","attributes":{"city":${deep(5000)}}}`,
+      ],
+      'customer-events/import/preview': [
+        JSON.stringify({ profileId: 'ok1', event: 'purchase', at: '2026-01-01T00:00:00Z' }),
+        `{"profileId":"ok1","event":"purchase","at":"2026-01-01T00:00:00Z","properties":{"sku":${deep(5000)}}}`,
+      ],
+    };
+    for (const [path, body] of Object.entries(lines)) {
+      const res = await post(importer, path, 'application/x-ndjson', body.join('\n'));
+      expect(res.statusCode, path).toBe(400);
+      expect(res.json().error.message, path).toBe('line 2 nests deeper than 64 levels');
+    }
+  });
+
+  it('stops an NDJSON import at a line nested too deep, keeping the rows before it', async () => {
+    const profiles = [
+      JSON.stringify({ id: 'before-deep', attributes: { city: 'Lyon' } }),
+      `{"id":"deep","attributes":{"city":${deep(5000)}}}`,
+      JSON.stringify({ id: 'after-deep', attributes: { city: 'Lyon' } }),
+    ];
+    const res = await post(importer, 'profiles/import', 'application/x-ndjson', profiles.join('\n'));
+    expect(res.statusCode).toBe(201);
+    expect(res.json().batch.errors).toContainEqual({
+      line: 0,
+      message: 'Import stopped: line 2 nests deeper than 64 levels',
+    });
+    const found = async (id: string) =>
+      (await call(t, 'GET', wsUrl(team.ws, `profiles/${id}`), manager)).statusCode;
+    expect(await found('before-deep')).toBe(200);
+    expect(await found('after-deep')).toBe(404);
+    const events = [
+      `{"profileId":"before-deep","event":"purchase","at":"2026-01-01T00:00:00Z","properties":{"sku":${deep(5000)}}}`,
+    ];
+    const stopped = await post(importer, 'customer-events/import', 'application/x-ndjson', events.join('\n'));
+    expect(stopped.statusCode).toBe(201);
+    expect(stopped.json().batch.errors).toContainEqual({
+      line: 0,
+      message: 'Import stopped: line 1 nests deeper than 64 levels',
+    });
+  });
+});
+
 describe('mapped import', () => {
   it('creates the new attributes as items with their history, then imports under the mapped keys', async () => {
     const preview = (await post(importer, 'profiles/import/preview', 'text/csv', CRM)).json();

@@ -165,8 +165,14 @@ const inWorkspacePath = (url: string) => url === WORKSPACE_PATH || url.startsWit
 const isFun = (url: string) => url.startsWith('/fun/');
 const scoped = () => routes.filter((r) => !isPublic(r) && !(key(r) in SIGNED_IN));
 
+/** What a function service route needs in its query besides the workspace to get past its own checks. */
+const FUN_QUERY: Record<string, () => string> = {
+  '/fun/imageResize/': () => `id=${known.storageName}&w=100&`,
+  '/fun/sanity/': () => `id=${known.storageName}&`,
+};
+
 /** The route's URL with every parameter naming a real thing of the target workspace. */
-function filled(url: string): string {
+function filled(url: string, workspace = ws): string {
   const segments = url.split('/');
   const path = segments
     .map((segment, i) => {
@@ -178,7 +184,9 @@ function filled(url: string): string {
       return encodeURIComponent(value);
     })
     .join('/');
-  return isFun(url) ? `${path}?__marquee_workspace=${ws}` : path;
+  if (!isFun(url)) return path;
+  const query = FUN_QUERY[url]?.() ?? '';
+  return `${path}?${query}__marquee_workspace=${encodeURIComponent(workspace)}`;
 }
 
 describe('the workspace scope', () => {
@@ -222,6 +230,31 @@ describe('the workspace scope', () => {
         wrong.push(`${key(route)} → ${res.statusCode} ${res.body.slice(0, 120)}`);
       }
     }
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it("answers 404 'Workspace not found' on every function service route to a workspace value that names none", async () => {
+    // Broke: /fun/imageResize/ with __marquee_workspace=../../etc/passwd answered 500 (no access resolved).
+    const values = [
+      '../../etc/passwd',
+      '..',
+      `${ws}/..`,
+      `../${ws}`,
+      '..\\..\\windows',
+      `${ws}%2F..%2F..`,
+      './',
+      'no-such-workspace',
+    ];
+    const wrong: string[] = [];
+    for (const route of scoped().filter((r) => isFun(r.url))) {
+      for (const value of values) {
+        const res = await call(t, route.method as 'GET', filled(route.url, value), manager);
+        if (res.statusCode !== 404 || res.json().error?.message !== MESSAGES.workspaceNotFound) {
+          wrong.push(`${key(route)} ${value} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+        }
+      }
+    }
+    expect(scoped().filter((r) => isFun(r.url)).length).toBeGreaterThan(5);
     expect(wrong).toEqual([]);
   }, 120_000);
 

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -13,6 +12,7 @@ import {
 import { ErrorBody } from '@shared/api/errors';
 import { ItemId } from '@shared/api/items';
 import type { AppContext } from '../context';
+import { sendCsv } from '../http/csv-output';
 import { schemaIn } from '../items/scope';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
 import * as audiences from './service';
@@ -82,10 +82,7 @@ export async function audienceRoutes(instance: FastifyInstance, ctx: AppContext)
     async (request, reply) => {
       const scope = schemaIn(request.access, 'audience');
       const lines = await audiences.audienceProfilesCsv(ctx, scope, request.params.itemId);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="audience-${request.params.itemId}.csv"`)
-        .send(Readable.from(lines));
+      return sendCsv(reply, `audience-${request.params.itemId}.csv`, lines);
     },
   );
 

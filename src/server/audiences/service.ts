@@ -7,6 +7,7 @@ import type { AppContext } from '../context';
 import { loadDefinitions, type CustomerDefinitions } from '../customers/definitions';
 import { findProfile } from '../customers/profiles-repository';
 import { AppError, notFound } from '../http/errors';
+import { csvRow } from '../http/csv-output';
 import type { SchemaScope } from '../items/scope';
 import type { ItemSaveHook } from '../items/save-hooks';
 import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access';
@@ -160,11 +161,6 @@ export async function profileAudiences(ctx: AppContext, access: WorkspaceAccess,
 }
 
 const CSV_PAGE = 5000;
-const csvCell = (value: unknown) => {
-  if (value === undefined || value === null) return '';
-  const text = Array.isArray(value) ? value.join('|') : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
 
 /**
  * An audience's matching profiles as CSV (header `id` then the workspace's attribute keys), produced
@@ -186,14 +182,12 @@ export async function audienceProfilesCsv(ctx: AppContext, access: WorkspaceAcce
   );
   const keys = [...defs.attributesByKey.keys()].sort();
   return (async function* () {
-    yield ['id', ...keys].map(csvCell).join(',') + '\n';
+    yield csvRow(['id', ...keys]);
     let after: string | undefined;
     for (;;) {
       const page = await repo.matchingProfiles(ctx.db, access.workspace.id, matches, CSV_PAGE, after);
       if (!page.length) return;
-      yield page
-        .map((row) => [row.id, ...keys.map((key) => row.attributes[key])].map(csvCell).join(',') + '\n')
-        .join('');
+      yield page.map((row) => csvRow([row.id, ...keys.map((key) => row.attributes[key])])).join('');
       after = page[page.length - 1].id;
       if (page.length < CSV_PAGE) return;
     }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Batch, BatchList, StartUploadBatchBody, UploadProgressBody } from '@shared/api/workspaces';
 import { ErrorBody } from '@shared/api/errors';
 import type { AppContext } from '../context';
+import { sendCsv } from '../http/csv-output';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
 import * as service from './service';
 
@@ -46,10 +47,7 @@ export async function batchRoutes(instance: FastifyInstance, ctx: AppContext) {
     },
     async (request, reply) => {
       const { fileName, csv } = await service.batchErrorsCsv(ctx, request.access, request.params.batchId);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${fileName.replace(/[^\w.-]+/g, '_')}"`)
-        .send(csv);
+      return sendCsv(reply, fileName, csv);
     },
   );
 

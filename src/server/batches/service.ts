@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { can } from '@shared/permissions/permissions';
 import { MAX_BATCH_ERRORS } from '@shared/api/customers';
 import { conflict, forbidden, notFound } from '../http/errors';
+import { csvRow } from '../http/csv-output';
 import { randomId } from '../lib/ids';
 import { actorOf, journal } from '../journal/journal';
 import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access';
@@ -58,12 +59,6 @@ export async function getBatch(ctx: AppContext, access: WorkspaceAccess, id: str
   return presentBatch(access, row, await repo.errorGroups(ctx.db, access.workspace.id, [id], ERROR_GROUPS));
 }
 
-/** A CSV cell: quoted when it holds a comma, quote or line break; a leading =+-@ is escaped for spreadsheets. */
-function csvCell(text: string) {
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 /**
  * Every row error of a batch as CSV (`line,message`, in line order); any member may read, a customer
  * import's only members who may read customer data.
@@ -73,10 +68,9 @@ export async function batchErrorsCsv(ctx: AppContext, access: WorkspaceAccess, i
   if (!row) throw notFound('Batch not found');
   if (showsCustomerData(row)) requireCustomerData(access, 'read');
   const errors = await repo.allErrors(ctx.db, access.workspace.id, id);
-  const lines = ['line,message', ...errors.map((e) => `${e.line},${csvCell(e.message)}`)];
   return {
     fileName: `${row.fileName?.replace(/\.[^.]*$/, '') || row.kind}-errors.csv`,
-    csv: `${lines.join('\r\n')}\r\n`,
+    csv: [csvRow(['line', 'message']), ...errors.map((e) => csvRow([e.line, e.message]))].join(''),
   };
 }
 

@@ -5,7 +5,8 @@ import { encodeWord, encodeWords, foldLines, quoteString } from 'nodemailer/lib/
 import { encode as qpEncode, wrap as qpWrap } from 'nodemailer/lib/qp';
 import { PUBLIC_EMAIL_PATHS } from '@shared/api/campaigns';
 import { emailDocument } from '@shared/email/email-document';
-import { fillMergeTags, type MergeAttributes } from '@shared/email/merge-tags';
+import { fillMergeTags, fillMergeUrl, type MergeAttributes } from '@shared/email/merge-tags';
+import { decodeEntities } from '@shared/email/safe-url';
 import type { SendContent } from '../db/schema';
 import { signOwnImages } from '../media/image-links';
 import { absoluteImageUrls, sanitizeMessageHtml } from '../email/sanitize';
@@ -41,9 +42,10 @@ function footerHtml(postalAddress: string) {
 }
 
 /**
- * The send's content with its links: each http(s) link without merge tags becomes a numbered click
- * link when tracking is on (`links[N-1]` is link N's URL); the footer with the postal address and the
- * unsubscribe link, and the open pixel when tracking is on, are added.
+ * The send's content with its links: each http(s) link, and each link whose URL starts with a merge
+ * tag, becomes a numbered click link when tracking is on (`links[N-1]` is link N's URL as written, its
+ * merge tags filled for each recipient when they click: `clickTarget`); the footer with the postal
+ * address and the unsubscribe link, and the open pixel when tracking is on, are added.
  */
 export function freezeContent(
   source: EmailSource,
@@ -65,8 +67,8 @@ export function freezeContent(
   const links: string[] = [];
   if (options.tracking) {
     body = body.replace(HREF, (whole, head: string, href: string) => {
-      const url = href.replace(/&amp;/g, '&');
-      if (!/^https?:\/\//i.test(url) || url.includes('{{')) return whole;
+      const url = decodeEntities(href);
+      if (!/^(?:https?:\/\/|\{\{)/i.test(url.trim())) return whole;
       let index = links.indexOf(url);
       if (index < 0) index = links.push(url) - 1;
       return `${head}%%mq:c:${index + 1}%%"`;
@@ -83,6 +85,15 @@ export function freezeContent(
     : htmlToText(body, { wordwrap: 100, selectors: [{ selector: 'img', format: 'skip' }] });
   const text = `${ownText.trim()}\n\n--\n${options.postalAddress.trim()}\nUnsubscribe: %%mq:u%%\n`;
   return { html, text, links };
+}
+
+/**
+ * Where click link `url` (as `freezeContent` numbered it) takes a recipient with these attributes: its
+ * merge tags filled, and only ever to an http(s) URL; undefined when it makes none.
+ */
+export function clickTarget(url: string, attributes: MergeAttributes): string | undefined {
+  const filled = fillMergeUrl(url, attributes, 'link');
+  return filled !== undefined && /^https?:/i.test(filled.trim()) ? filled : undefined;
 }
 
 export interface Recipient {

@@ -1,7 +1,13 @@
 import type crypto from 'node:crypto';
-import { TRACKING_MESSAGES, type EmailHookAnswer, type SmtpBounceBody } from '@shared/api/campaign-tracking';
+import {
+  SENDGRID_WEBHOOK_SETTING,
+  TRACKING_MESSAGES,
+  type EmailHookAnswer,
+  type SmtpBounceBody,
+} from '@shared/api/campaign-tracking';
+import { SUPPRESSION_NOTE_MAX } from '@shared/api/customers';
 import type { AppContext } from '../context';
-import { badRequest, forbidden } from '../http/errors';
+import { badRequest, forbidden, notConfigured } from '../http/errors';
 import { withoutUnsafeText } from '../http/input-guard';
 import { journal, type Actor } from '../journal/journal';
 import { ensureEmailEvents } from './email-events';
@@ -33,6 +39,22 @@ async function recipientOfToken(ctx: AppContext, text: unknown) {
   return fields ? repo.findRecipient(ctx.db, fields.workspaceId, fields.sendId, fields.n) : undefined;
 }
 
+/** An HTML tag or comment; `<user@example.com>` in a bounce's diagnostic is no tag and stays. */
+const MARKUP = /<!--[\s\S]*?(?:-->|$)|<\/?[A-Za-z][A-Za-z0-9-]*(?:[\s/][^<>]*)?(?:>|$)/g;
+
+/**
+ * What a provider said, as the plain text a suppression's note is: markup and control characters
+ * removed, runs of white space made one space, at most SUPPRESSION_NOTE_MAX characters.
+ */
+function plainNote(reported: string) {
+  const text = reported
+    .slice(0, 16 * SUPPRESSION_NOTE_MAX)
+    .replace(MARKUP, ' ')
+    .replace(/[\p{Cc}\s]+/gu, ' ')
+    .trim();
+  return withoutUnsafeText(Array.from(text).slice(0, SUPPRESSION_NOTE_MAX).join('')) || null;
+}
+
 /**
  * A hard bounce or a complaint: the address goes on the suppression list (`bounced`, `complained`),
  * the send records it, and a bounce is also the profile's email-bounced event. An unsubscribe the
@@ -48,7 +70,7 @@ async function recordOutcome(
   at: Date,
   reported: string | null,
 ) {
-  const note = reported === null ? null : withoutUnsafeText(reported.slice(0, 500));
+  const note = reported === null ? null : plainNote(reported);
   if (outcome === 'unsubscribe') return unsubscribeRecipient(ctx, recipient, actor, at);
   await ensureEmailEvents(ctx, recipient.workspace_id);
   await ctx.db.transaction(async (tx) => {
@@ -115,10 +137,11 @@ const publicKeyOf = (text: string) => {
 };
 
 /**
- * `POST /hooks/email/sendgrid`: a batch of SendGrid Event Webhook events. With
- * SENDGRID_WEBHOOK_PUBLIC_KEY, the body must carry a valid signature over its timestamp and raw bytes
- * (403 otherwise). Each event is mapped to its recipient by its marquee_token; one without a valid
- * token, or of a kind not recorded, is counted as ignored.
+ * `POST /hooks/email/sendgrid`: a batch of SendGrid Event Webhook events, taken only signed: without
+ * SENDGRID_WEBHOOK_PUBLIC_KEY it answers 503 `not_configured` (anyone holding a recipient's
+ * unsubscribe token could otherwise report them as a complainer), and the body must carry a valid
+ * signature over its timestamp and raw bytes (403 otherwise). Each event is mapped to its recipient
+ * by its marquee_token; one without a valid token, or of a kind not recorded, is counted as ignored.
  */
 export async function sendgridEvents(
   ctx: AppContext,
@@ -127,7 +150,10 @@ export async function sendgridEvents(
   address: string | null,
 ): Promise<EmailHookAnswer> {
   const keyText = ctx.config.sendgridWebhookPublicKey;
-  if (keyText && !isSignedEventBody(publicKeyOf(keyText), headers.signature, headers.timestamp, body)) {
+  if (!keyText) {
+    throw notConfigured(TRACKING_MESSAGES.webhookNotConfigured, { setting: SENDGRID_WEBHOOK_SETTING });
+  }
+  if (!isSignedEventBody(publicKeyOf(keyText), headers.signature, headers.timestamp, body)) {
     throw forbidden(TRACKING_MESSAGES.badSignature);
   }
   let events: unknown;

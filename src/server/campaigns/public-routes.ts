@@ -167,7 +167,7 @@ export async function emailPublicRoutes(instance: FastifyInstance, ctx: AppConte
 
 /**
  * `POST /hooks/email/{provider}`: bounces, complaints and unsubscribes reported by the email provider
- * (`sendgrid`: its Event Webhook, signed when SENDGRID_WEBHOOK_PUBLIC_KEY is set; `smtp`: one bounce
+ * (`sendgrid`: its Event Webhook, signed, 503 without SENDGRID_WEBHOOK_PUBLIC_KEY; `smtp`: one bounce
  * in SmtpBounceBody's form). The body is read raw, as the signature covers its bytes.
  */
 export async function emailHookRoutes(instance: FastifyInstance, ctx: AppContext) {
@@ -186,7 +186,7 @@ export async function emailHookRoutes(instance: FastifyInstance, ctx: AppContext
         tags,
         summary: "An email provider's event webhook: sendgrid (Event Webhook) or smtp (one bounce)",
         params: z.object({ provider: z.string().max(100) }),
-        response: { 200: EmailHookAnswer, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+        response: { 200: EmailHookAnswer, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 503: ErrorBody },
       },
     },
     async (request) => {

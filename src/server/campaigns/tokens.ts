@@ -33,12 +33,24 @@ export function signToken(token: RecipientToken, secret: string): string {
   return `${Buffer.from(payload).toString('base64url')}.${signatureOf(payload, secret).toString('base64url')}`;
 }
 
+/**
+ * The bytes of base64url text in the one spelling `signToken` writes, else undefined: Node's decoder
+ * also takes `+/`, padding and unused trailing bits, and each such spelling would be one more valid
+ * token for the same recipient.
+ */
+function canonicalBytes(text: string): Buffer | undefined {
+  const bytes = Buffer.from(text, 'base64url');
+  return bytes.toString('base64url') === text ? bytes : undefined;
+}
+
 /** The token's fields, or null when it is malformed, of another kind, or its signature does not match. */
 export function verifyToken(text: string, kind: TokenKind, secret: string): RecipientToken | null {
   const [encoded, signature, ...rest] = text.split('.');
   if (!encoded || !signature || rest.length) return null;
-  const payload = Buffer.from(encoded, 'base64url').toString();
-  const given = Buffer.from(signature, 'base64url');
+  const payloadBytes = canonicalBytes(encoded);
+  const given = canonicalBytes(signature);
+  if (!payloadBytes || !given) return null;
+  const payload = payloadBytes.toString();
   const expected = signatureOf(payload, secret);
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
   const [tokenKind, workspaceId, sendId, n, link] = payload.split(':');

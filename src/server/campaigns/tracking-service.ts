@@ -1,11 +1,13 @@
 import { CAMPAIGN_MESSAGES, EMAIL_EVENTS } from '@shared/api/campaigns';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
+import { findProfile } from '../customers/repository';
 import { insertSuppression } from '../customers/suppression-repository';
 import { notFound } from '../http/errors';
 import { randomId } from '../lib/ids';
 import { journal, type Actor } from '../journal/journal';
 import { ensureEmailEvents, recordEmailEvent } from './email-events';
+import { clickTarget } from './compose';
 import { recordEngagement } from './engagement';
 import { verifyToken, type TokenKind } from './tokens';
 import * as repo from './tracking-repository';
@@ -50,7 +52,9 @@ export async function recordOpen(ctx: AppContext, token: string, record = true) 
  */
 export async function recordClick(ctx: AppContext, token: string, record = true) {
   const { recipient, link } = await recipientOf(ctx, token, 'c');
-  const url = link > 0 && (await repo.findLinkUrl(ctx.db, recipient.workspace_id, recipient.send_id, link));
+  const written =
+    link > 0 && (await repo.findLinkUrl(ctx.db, recipient.workspace_id, recipient.send_id, link));
+  const url = written && (await linkTarget(ctx, recipient, written));
   if (!url) throw notFound(CAMPAIGN_MESSAGES.badToken);
   if (!recipient.tracking || !record) return url;
   await ensureEmailEvents(ctx, recipient.workspace_id);
@@ -64,6 +68,13 @@ export async function recordClick(ctx: AppContext, token: string, record = true)
     }
   });
   return url;
+}
+
+/** A link's URL as the recipient's message had it: merge tags filled from their profile (none when erased). */
+async function linkTarget(ctx: AppContext, recipient: repo.RecipientRecord, url: string) {
+  if (!url.includes('{{')) return url;
+  const profile = await findProfile(ctx.db, recipient.workspace_id, recipient.profile_id);
+  return profile ? clickTarget(url, profile.attributes) : undefined;
 }
 
 /** What the unsubscribe page shows: the workspace, the address (partly hidden) and its state. */

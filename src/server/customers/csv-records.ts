@@ -1,3 +1,5 @@
+import { badRequest } from '../http/errors';
+
 /** A CSV record: its cells, or why it cannot be read; `line` is the line it starts on (1-based). */
 export type CsvRecord = { line: number; cells: string[] } | { line: number; error: string };
 
@@ -25,6 +27,11 @@ export class CsvRecords {
   private started = false;
   /** A record found too long after records that came before it: thrown once those are handed over. */
   private failure: Error | undefined;
+
+  /** Why reading stopped after the records last handed over, if it did. */
+  get stopped(): Error | undefined {
+    return this.failure;
+  }
 
   /** The records that the text read so far completes. */
   take(piece: string): CsvRecord[] {
@@ -64,20 +71,22 @@ export class CsvRecords {
         if (end === text.length && !ended) break;
         // A CR at the end of the text so far may be the first half of a CRLF.
         if (end === text.length - 1 && text.charCodeAt(end) === CR && !ended) break;
+        if (end - at > MAX_RECORD_CHARS) break;
         if (end > at) records.push({ line: this.line, cells: text.slice(at, end).split(',') });
         at = afterBreak(text, end);
         this.line += 1;
         continue;
       }
       const quoted = readQuoted(text, at, ended, this.line);
-      if (!quoted) break;
+      if (!quoted || quoted.next - at > MAX_RECORD_CHARS) break;
       records.push(quoted.record);
       at = quoted.next;
       this.line += quoted.lines;
     }
     this.rest = text.slice(at);
+    // Whether the long record ended in this piece or not: the limit may not depend on where pieces end.
     if (this.rest.length > MAX_RECORD_CHARS) {
-      const failure = new Error(
+      const failure = badRequest(
         `line ${this.line} starts a record longer than ${MAX_RECORD_CHARS.toLocaleString('en')} characters`,
       );
       if (!records.length) throw failure;

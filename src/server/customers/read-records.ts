@@ -1,4 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
+import { badRequest } from '../http/errors';
+import { jsonDepthExceeds, MAX_BODY_DEPTH } from '../http/input-guard';
 import { CsvRecords, MAX_RECORD_CHARS, type CsvRecord } from './csv-records';
 
 export type ImportFormat = 'csv' | 'ndjson';
@@ -25,12 +27,20 @@ export async function* readRecords(
   // Invalid UTF-8 becomes U+FFFD, and a character split between two pieces is joined again.
   const decoder = new StringDecoder('utf8');
   const lines = format === 'csv' ? csvLines(checkHeader) : ndjsonLines();
+  // A reader that stops throws at its next piece, so the body is read on until then, not answered early.
   for await (const piece of source) yield lines.take(decoder.write(piece));
   yield lines.take(decoder.end(), true);
+  const stopped = lines.stopped();
+  if (stopped) throw stopped;
 }
 
 interface LineReader {
   take(text: string, ended?: boolean): RecordLine[];
+  /**
+   * Why reading stopped (a 400 naming the line) after the lines last handed over: those are kept, what
+   * follows is not read. `take` throws it at once when no line comes before it, else at the next call.
+   */
+  stopped(): Error | undefined;
 }
 
 function csvLines(checkHeader: (columns: string[]) => void): LineReader {
@@ -52,7 +62,8 @@ function csvLines(checkHeader: (columns: string[]) => void): LineReader {
   };
   return {
     take(text, ended) {
-      const records = [...csv.take(text), ...(ended ? csv.finish() : [])];
+      const records = csv.take(text);
+      if (ended && !csv.stopped) records.push(...csv.finish());
       const out: RecordLine[] = [];
       for (const record of records) {
         const line = check(record);
@@ -60,15 +71,29 @@ function csvLines(checkHeader: (columns: string[]) => void): LineReader {
       }
       return out;
     },
+    stopped: () => csv.stopped,
   };
 }
 
-/** NDJSON lines split as `readline` splits them (LF, CRLF or CR); blank lines are skipped. */
+const tooLong = (line: number) =>
+  badRequest(`line ${line} is longer than ${MAX_RECORD_CHARS.toLocaleString('en')} characters`);
+
+/**
+ * NDJSON lines split as `readline` splits them (LF, CRLF or CR); blank lines are skipped. A line longer
+ * than MAX_RECORD_CHARS or nested deeper than a request body may be stops the reading: no customer's
+ * row is either, and the depth is checked before parsing, since walking such a value overflows the stack.
+ */
 function ndjsonLines(): LineReader {
   let rest = '';
   let line = 0;
-  // A line found too long after lines that came before it: thrown once those are handed over.
+  // A line found too long or too deep after lines that came before it: thrown once those are handed over.
   let failure: Error | undefined;
+  const stop = (error: Error, out: RecordLine[]) => {
+    failure = error;
+    rest = '';
+    if (!out.length) throw error;
+    return out;
+  };
   return {
     take(text, ended) {
       if (failure) throw failure;
@@ -77,17 +102,14 @@ function ndjsonLines(): LineReader {
       rest = ended ? '' : parts.pop()!;
       // A CR that ends the text so far may be half of a CRLF: its line waits for the next piece.
       if (!ended && joined.endsWith('\r')) rest = `${parts.pop()!}\r`;
-      if (rest.length > MAX_RECORD_CHARS) {
-        failure = new Error(
-          `line ${line + parts.length + 1} is longer than ${MAX_RECORD_CHARS.toLocaleString('en')} characters`,
-        );
-        if (!parts.length) throw failure;
-        rest = '';
-      }
       const out: RecordLine[] = [];
       for (const part of parts) {
         line += 1;
+        if (part.length > MAX_RECORD_CHARS) return stop(tooLong(line), out);
         if (!part.trim()) continue;
+        if (jsonDepthExceeds(part, MAX_BODY_DEPTH)) {
+          return stop(badRequest(`line ${line} nests deeper than ${MAX_BODY_DEPTH} levels`), out);
+        }
         try {
           const value: unknown = JSON.parse(part);
           if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -97,7 +119,9 @@ function ndjsonLines(): LineReader {
           out.push({ line, error: 'not valid JSON' });
         }
       }
+      if (rest.length > MAX_RECORD_CHARS) return stop(tooLong(line + 1), out);
       return out;
     },
+    stopped: () => failure,
   };
 }

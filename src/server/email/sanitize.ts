@@ -1,6 +1,7 @@
 import juice from 'juice';
 import postcss, { type AtRule, type Declaration, type Root, type Rule } from 'postcss';
 import sanitizeHtml from 'sanitize-html';
+import { hasSafeScheme, URL_SCHEMES } from '@shared/email/safe-url';
 import type { ItemSaveHook } from '../items/save-hooks';
 
 /**
@@ -57,11 +58,15 @@ const allowedStyles = Object.fromEntries(
 /** An image's data: URL of a raster type; everything else with a data: scheme is dropped. */
 const DATA_IMAGE = /^data:image\/(?:png|jpe?g|gif|webp);base64,[A-Za-z0-9+/=\s]+$/i;
 
-/** Images come from http(s), our own relative file URLs or a raster data: URL. */
+/**
+ * Images come from http(s), our own relative file URLs, a raster data: URL or a merge tag (whose value
+ * must be an http(s) URL when the message is filled: `fillMergeTags`).
+ */
 const isImageSource = (src: string) =>
-  /^(?:https?:\/\/|\/(?!\/))/i.test(src.trim()) || DATA_IMAGE.test(src.trim());
-/** Links go to http(s), mail, phone, an anchor, our own paths or a merge tag. */
-const isLinkTarget = (href: string) => /^(?:https?:\/\/|mailto:|tel:|#|\/(?!\/)|\{\{)/i.test(href.trim());
+  hasSafeScheme(src, 'image') || /^(?:\/(?!\/)|\{\{)/.test(src.trim()) || DATA_IMAGE.test(src.trim());
+/** Links go to http(s), mail, phone, an anchor, our own paths or a merge tag (checked likewise). */
+const isLinkTarget = (href: string) =>
+  hasSafeScheme(href, 'link') || /^(?:#|\/(?!\/)|\{\{)/.test(href.trim());
 
 /** Only new-tab links keep a target, and those never hand the opener to the other page. */
 function linkAttributes(attribs: Record<string, string>) {
@@ -86,8 +91,8 @@ const EMAIL_POLICY: sanitizeHtml.IOptions = {
     ul: ['type'],
     ...Object.fromEntries(TABLES.map((tag) => [tag, TABLE_ATTRIBUTES])),
   },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-  allowedSchemesByTag: { img: ['http', 'https', 'data'] },
+  allowedSchemes: [...URL_SCHEMES.link],
+  allowedSchemesByTag: { img: [...URL_SCHEMES.image, 'data'] },
   allowedSchemesAppliedToAttributes: ['href', 'src', 'background', 'cite'],
   allowProtocolRelative: false,
   allowedStyles: { '*': allowedStyles },

@@ -46,11 +46,11 @@ export interface SentTemplate {
 }
 
 /**
- * The message as sent: merge tags filled from the attributes (or their defaults), the HTML sanitised
- * (whatever the caller sent) with the workspace's own images as signed links under PUBLIC_URL that a
- * recipient can load (other relative URLs made absolute there too), made a responsive document with
- * the preheader as its hidden preview text, and a text part (the given text, or text derived from the
- * HTML).
+ * The message as sent: the HTML sanitised (whatever the caller sent) with the workspace's own images
+ * as signed links under PUBLIC_URL that a recipient can load (other relative URLs made absolute there
+ * too), then merge tags filled from the attributes (or their defaults), as a campaign fills them; made
+ * a responsive document with the preheader as its hidden preview text, and a text part (the given
+ * text, or text derived from the HTML).
  */
 function composeMessage(
   ctx: AppContext,
@@ -58,12 +58,15 @@ function composeMessage(
   content: { recipients: string[]; subject: string; text: string; html: string; preheader?: string },
   attributes: MergeAttributes = {},
 ): OutgoingMessage {
-  const filledHtml = content.html.trim() ? fillMergeTags(content.html, attributes, { html: true }) : '';
   const { publicUrl, secret } = ctx.config;
-  const body = filledHtml
-    ? absoluteImageUrls(
-        signOwnImages(sanitizeMessageHtml(filledHtml), { publicUrl, secret, workspaceId }),
-        publicUrl,
+  const body = content.html.trim()
+    ? fillMergeTags(
+        absoluteImageUrls(
+          signOwnImages(sanitizeMessageHtml(content.html), { publicUrl, secret, workspaceId }),
+          publicUrl,
+        ),
+        attributes,
+        { html: true },
       )
     : '';
   const text = content.text.trim()

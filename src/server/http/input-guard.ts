@@ -28,7 +28,7 @@ export const withoutUnsafeText = (text: string) =>
  * The deepest nesting of arrays and objects in JSON text, read without parsing or recursion so that any
  * input is safe; it stops counting once past `limit`. Brackets inside strings do not count.
  */
-function jsonDepthExceeds(text: string, limit: number): boolean {
+export function jsonDepthExceeds(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

@@ -3,12 +3,7 @@ import { z } from 'zod';
 import { WorkspaceId } from '@shared/api/workspaces';
 import { WORKSPACE_QUERY_PARAM } from '@shared/media/contract';
 import type { AppContext } from '../context';
-import {
-  loadWorkspaceAccess,
-  requireVerifiedUser,
-  resolveWorkspaceAccess,
-  type WorkspaceAccess,
-} from './access';
+import { requireVerifiedUser, resolveWorkspaceAccess, type WorkspaceAccess } from './access';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,8 +38,9 @@ export function workspaceScope(ctx: AppContext, concepts: ScopedRoutes[]) {
 
 /**
  * The same single resolution for the function service routes, which carry the workspace in
- * `__marquee_workspace`. A missing or malformed value is left to the route's query schema, which answers
- * 400 naming the parameter as before (every route under this scope requires it).
+ * `__marquee_workspace`. A missing value is left to the route's query schema, which answers 400 naming
+ * the parameter (every route under this scope requires it); any other value is resolved like the path's
+ * `:ws`, so one that cannot be a workspace id (`../..`) is answered 404 like a stranger's.
  */
 export function funWorkspaceScope(ctx: AppContext, concepts: ScopedRoutes[]) {
   return async (scope: FastifyInstance) => {
@@ -53,8 +49,9 @@ export function funWorkspaceScope(ctx: AppContext, concepts: ScopedRoutes[]) {
       'onRequest',
       async (request: FastifyRequest<{ Querystring: Record<string, string | string[] | undefined> }>) => {
         const user = requireVerifiedUser(request.user);
-        const workspaceId = WorkspaceId.safeParse(request.query[WORKSPACE_QUERY_PARAM]);
-        if (workspaceId.success) request.access = await loadWorkspaceAccess(ctx, user, workspaceId.data);
+        const workspaceId = request.query[WORKSPACE_QUERY_PARAM];
+        if (workspaceId === undefined || workspaceId === '') return;
+        request.access = await resolveWorkspaceAccess(ctx, user, workspaceId);
       },
     );
     for (const routes of concepts) await routes(scope, ctx);

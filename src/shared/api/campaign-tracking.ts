@@ -6,9 +6,13 @@ import { z } from 'zod';
  * pixel), `/t/c/{token}` (click redirect) and `/hooks/email/{provider}` (bounces and complaints).
  */
 
+/** The setting without which SendGrid's Event Webhook is refused (its events are taken only signed). */
+export const SENDGRID_WEBHOOK_SETTING = 'SENDGRID_WEBHOOK_PUBLIC_KEY';
+
 export const TRACKING_MESSAGES = {
   unknownProvider: (provider: string) => `Unknown email provider "${provider}": use sendgrid or smtp`,
   badSignature: 'The event webhook signature is missing or not valid',
+  webhookNotConfigured: 'Service not configured',
   notJson: 'The body is not JSON',
   notEvents: 'The body must be a JSON array of events',
   unsubscribeTitle: 'Unsubscribe',

@@ -147,6 +147,8 @@ export const EraseProfileAnswer = z.object({
 });
 
 export const SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'complained', 'erased', 'manual'] as const;
+/** The longest note a suppression keeps, a member's or (cut to it) what an email provider reported. */
+export const SUPPRESSION_NOTE_MAX = 500;
 export const Suppression = z.object({
   id: z.string(),
   profileId: z.string().nullable(),
@@ -172,7 +174,7 @@ export const SuppressionBody = z
     profileId: ProfileId.optional(),
     email: z.email({ error: 'email: enter an email address' }).max(320).optional(),
     reason: z.enum(SUPPRESSION_REASONS).default('manual'),
-    note: z.string().max(500).optional(),
+    note: z.string().max(SUPPRESSION_NOTE_MAX).optional(),
   })
   .refine((body) => body.profileId || body.email, { error: 'Give a profile id, an email address or both' });
 export const SuppressionAnswer = z.object({ suppression: Suppression });

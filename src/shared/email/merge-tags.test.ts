@@ -17,6 +17,32 @@ describe('merge tags', () => {
     expect(fillMergeTags('{{constructor|none}} {{__proto__|p}}', {})).toBe('none p');
   });
 
+  it('fills a URL attribute only with a URL of an allowed scheme, else drops the attribute', () => {
+    // Broke: a value of javascript:… or data:… became the link's target as it was.
+    const html = (value: string) =>
+      fillMergeTags('<a href="{{u}}" title="{{u}}">x</a><img src="{{u}}">', { u: value }, { html: true });
+    for (const value of [
+      'javascript:alert(1)',
+      ' JaVaScRiPt:alert(1)',
+      'java\tscript:alert(1)',
+      '\u0001javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:x',
+    ]) {
+      expect(html(value), value).not.toMatch(/href=|src=/);
+    }
+    expect(html('https://a.test/?q=1&r="2"')).toBe(
+      '<a href="https://a.test/?q=1&amp;r=&quot;2&quot;" title="https://a.test/?q=1&amp;r=&quot;2&quot;">x</a>' +
+        '<img src="https://a.test/?q=1&amp;r=&quot;2&quot;">',
+    );
+    expect(html('mailto:a@b.test')).toBe('<a href="mailto:a@b.test" title="mailto:a@b.test">x</a><img>');
+    // A value cannot spell another merge tag, nor anything where an attribute's name goes.
+    expect(
+      fillMergeTags('<a href="https://a.test/{{u}}">', { u: '{{email}}', email: 'e' }, { html: true }),
+    ).toBe('<a href="https://a.test/&#123;&#123;email&#125;&#125;">');
+    expect(fillMergeTags('<a {{u}}>x</a>', { u: 'onclick=alert(1)' }, { html: true })).toBe('<a >x</a>');
+  });
+
   it('lists the tags a text uses, once each', () => {
     expect(mergeTagsIn('{{a}} {{b|x}} {{a|y}}')).toEqual([{ key: 'a' }, { key: 'b', defaultValue: 'x' }]);
     expect(mergeTagText('first-name', 'friend')).toBe('{{first-name|friend}}');
