@@ -410,7 +410,10 @@ export async function dropLeases(tx: Tx, workspaceId: string, sendId: string) {
     .where(and(eq(campaignChunks.workspaceId, workspaceId), eq(campaignChunks.sendId, sendId)));
 }
 
-/** What recipients did with a send: unique counts per kind, per hour, and per link. */
+/**
+ * What recipients did with a send: people per kind, per hour (by their first time), and per link with
+ * its clicks, repeats included.
+ */
 export async function engagementOf(db: Db, workspaceId: string, sendId: string) {
   const [counts] = rows<Record<string, string | number>>(
     await db.execute(sql`
@@ -425,15 +428,16 @@ export async function engagementOf(db: Db, workspaceId: string, sendId: string) 
   const timeline = rows<{ at: Date | string; opens: string | number; clicks: string | number }>(
     await db.execute(sql`
       select date_trunc('hour', first_at) as at,
-        count(*) filter (where kind = 'open') as opens,
-        count(*) filter (where kind = 'click') as clicks
+        count(distinct n) filter (where kind = 'open') as opens,
+        count(distinct n) filter (where kind = 'click') as clicks
       from campaign_engagement
       where workspace_id = ${workspaceId}::text and send_id = ${sendId}::text and kind in ('open', 'click')
       group by 1 order by 1`),
   );
-  const links = rows<{ idx: number; url: string; clicks: string | number; recipients: string | number }>(
+  // One engagement row per recipient and link: its count is that recipient's clicks on the link.
+  const links = rows<{ idx: number; url: string; people: string | number; total_clicks: string | number }>(
     await db.execute(sql`
-      select l.idx, l.url, coalesce(sum(e.count), 0) as clicks, count(e.n) as recipients
+      select l.idx, l.url, count(distinct e.n) as people, coalesce(sum(e.count), 0) as total_clicks
       from campaign_links l
       left join campaign_engagement e on e.workspace_id = l.workspace_id and e.send_id = l.send_id
         and e.kind = 'click' and e.link = l.idx
@@ -456,8 +460,8 @@ export async function engagementOf(db: Db, workspaceId: string, sendId: string) 
     links: links.map((row) => ({
       idx: row.idx,
       url: row.url,
-      clicks: Number(row.clicks),
-      recipients: Number(row.recipients),
+      people: Number(row.people),
+      totalClicks: Number(row.total_clicks),
     })),
   };
 }

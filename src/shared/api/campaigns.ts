@@ -158,9 +158,16 @@ export const CampaignResults = z.object({
     bounced: Rate,
     unsubscribed: Rate,
   }),
-  /** Unique opens and clicks per hour since the send started (ISO hour). */
+  /** Per hour since the send started (ISO hour): people whose first open, or a first click on a link, fell in it. */
   timeline: z.array(z.object({ at: z.string(), opens: z.number(), clicks: z.number() })),
-  links: z.array(z.object({ idx: z.number(), url: z.string(), clicks: z.number(), recipients: z.number() })),
+  links: z.array(
+    z.object({
+      idx: z.number(),
+      url: z.string(),
+      people: z.number().describe('Recipients who clicked the link, each counted once'),
+      totalClicks: z.number().describe("Every click on the link, a person's repeats included"),
+    }),
+  ),
 });
 export type CampaignResults = z.infer<typeof CampaignResults>;
 
