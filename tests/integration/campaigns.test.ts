@@ -243,7 +243,14 @@ describe('a campaign send', () => {
     expect(res.json().send).toMatchObject({ state: 'queued', campaignId });
     await until(campaignId, sendId, ['done']);
     const send = await getSend(campaignId, sendId);
-    expect(send.counts).toEqual({ audience: 8, recipients: 4, sent: 3, failed: 1, pending: 0 });
+    expect(send.counts).toEqual({
+      audience: 8,
+      recipients: 4,
+      alreadyReceived: 0,
+      sent: 3,
+      failed: 1,
+      pending: 0,
+    });
 
     const mine = sink.received.filter((m) => m.mail.subject?.startsWith('Autumn for'));
     expect(mine.map((m) => m.envelopeTo[0]).sort()).toEqual([
@@ -314,8 +321,8 @@ describe('a campaign send', () => {
     expect(results.json()).toMatchObject({
       counts: { recipients: 4, delivered: 3, failed: 1, opened: 0, clicked: 0, bounced: 1 },
       links: [
-        { idx: 1, url: 'https://shop.example.com/autumn?x=1&y=2', clicks: 0 },
-        { idx: 2, url: 'https://shop.example.com/about', clicks: 0 },
+        { idx: 1, url: 'https://shop.example.com/autumn?x=1&y=2', people: 0, totalClicks: 0 },
+        { idx: 2, url: 'https://shop.example.com/about', people: 0, totalClicks: 0 },
       ],
     });
   });
@@ -495,5 +502,63 @@ describe('erasure', () => {
     expect(await profileIds()).toContain('p-2');
     expect((await call(t, 'DELETE', wsUrl(team.ws, 'profiles/p-2'), manager)).statusCode).toBe(200);
     expect(await profileIds()).toEqual(['p-1', 'p-7', 'p-8']);
+  });
+});
+
+describe('a later send of a campaign', () => {
+  it('goes only to members no earlier send reached, unless it is sent again to everyone', async () => {
+    // Broke: pressing Send after a send finished sent every recipient a second copy.
+    const campaign = await newCampaign({ name: 'Again' });
+    const addressesOf = (sendId: string) =>
+      sink.received
+        .filter((m) => m.mail.messageId?.startsWith(`<${sendId}.`))
+        .map((m) => m.envelopeTo[0])
+        .sort();
+    const send = async (body: object) => {
+      const res = await call(t, 'POST', sendUrl(campaign.id, '/send'), team.members.sender, body);
+      expect(res.statusCode, res.body).toBe(202);
+      const sendId = res.json().send.id as string;
+      await until(campaign.id, sendId, ['done']);
+      return getSend(campaign.id, sendId);
+    };
+    const first = await send({});
+    expect(first).toMatchObject({ everyone: false, counts: { recipients: 2, alreadyReceived: 0, sent: 2 } });
+    expect(addressesOf(first.id)).toEqual(['ada@example.com', 'busy@example.com']);
+
+    // A member joins the audience after the first send.
+    const joined = await importBody(
+      t,
+      manager,
+      team.ws,
+      'profiles',
+      'text/csv',
+      'id,email,tier\np-10,new@example.com,gold',
+    );
+    expect(joined.statusCode, joined.body).toBe(201);
+    const ready = await call(t, 'GET', sendUrl(campaign.id, '/readiness'), manager);
+    expect(ready.json()).toMatchObject({ recipients: 1, alreadyReceived: 2 });
+
+    const second = await send({});
+    expect(second).toMatchObject({ everyone: false, counts: { recipients: 1, alreadyReceived: 2, sent: 1 } });
+    expect(addressesOf(second.id)).toEqual(['new@example.com']);
+    expect((await call(t, 'GET', sendUrl(campaign.id, '/readiness'), manager)).json()).toMatchObject({
+      recipients: 0,
+      alreadyReceived: 3,
+    });
+
+    const denied = await call(t, 'POST', sendUrl(campaign.id, '/send'), team.members.marketer, {
+      everyone: true,
+    });
+    expect(denied.statusCode).toBe(403);
+    const bad = await call(t, 'POST', sendUrl(campaign.id, '/send'), team.members.sender, {
+      everyone: 'yes',
+    });
+    expect(bad.statusCode).toBe(400);
+
+    const again = await send({ everyone: true });
+    expect(again).toMatchObject({ everyone: true, counts: { recipients: 3, alreadyReceived: 0, sent: 3 } });
+    expect(addressesOf(again.id)).toEqual(['ada@example.com', 'busy@example.com', 'new@example.com']);
+    const list = await call(t, 'GET', sendUrl(campaign.id, '/sends'), manager);
+    expect(list.json().sends.map((s: CampaignSend) => s.id)).toEqual([again.id, second.id, first.id]);
   });
 });

@@ -74,15 +74,15 @@ export async function setState(
   return row;
 }
 
-export async function recordSnapshot(
-  tx: Tx,
-  workspaceId: string,
-  id: string,
-  counts: { audience: number; recipients: number },
-) {
+export async function recordSnapshot(tx: Tx, workspaceId: string, id: string, counts: SnapshotCounts) {
   await tx
     .update(campaignSends)
-    .set({ snapshotAt: new Date(), audienceSize: counts.audience, recipients: counts.recipients })
+    .set({
+      snapshotAt: new Date(),
+      audienceSize: counts.audience,
+      recipients: counts.recipients,
+      alreadyReceived: counts.alreadyReceived,
+    })
     .where(sendKey(workspaceId, id));
 }
 
@@ -93,42 +93,74 @@ const reachable = (workspaceId: string) => sql`
     select 1 from customer_suppressions s
     where s.workspace_id = ${workspaceId}::text and (s.profile_id = m.id or s.email = m.email))`;
 
+/**
+ * The recipients of the campaign's other sends who got (or may have got) its message: sent, in flight
+ * or unconfirmed. A later send leaves them out unless it goes to everyone.
+ */
+const receivedOf = (workspaceId: string, campaignId: string, exceptSendId: string) => sql`
+  select r.profile_id, r.email from campaign_recipients r
+  join campaign_sends s on s.workspace_id = r.workspace_id and s.id = r.send_id
+  where s.workspace_id = ${workspaceId}::text and s.campaign_id = ${campaignId}::text
+    and s.id <> ${exceptSendId}::text and r.status in ('sent', 'sending', 'unconfirmed')`;
+
+const notReceived = sql`not exists (select 1 from received x where x.email = m.email)
+  and not exists (select 1 from received x where x.profile_id = m.id)`;
+
 const membersOf = (compiled: CompiledCriteria, workspaceId: string) => sql`
   select p.id, lower(btrim(p.attributes ->> 'email')) as email, p.email_consent
   from ${compiled.profiles} p ${sql.join(compiled.joins, sql` `)}
   where p.workspace_id = ${workspaceId}::text and ${compiled.matches}`;
 
+/** A snapshot's counts: the audience's members, the recipients, and those an earlier send reached. */
+export interface SnapshotCounts {
+  audience: number;
+  recipients: number;
+  alreadyReceived: number;
+}
+
 /**
  * Freezes who a send goes to, in one statement: the audience's members now, minus those without an
  * address, unsubscribed or suppressed, one per address (the first profile id), numbered in address
- * order (the order picking one per address leaves them in: no second sort); then the chunks of `chunkSize` recipients. Answers the audience's size and the recipients.
+ * order (the order picking one per address leaves them in: no second sort), minus, unless the send
+ * goes to everyone, those an earlier send of the campaign reached (by profile or address); then the
+ * chunks of `chunkSize` recipients. Answers the counts.
  */
 export async function snapshotRecipients(
   db: Db,
-  send: { workspaceId: string; id: string },
+  send: { workspaceId: string; id: string; campaignId: string; everyone: boolean },
   compiled: CompiledCriteria,
   chunkSize: number,
-  finish: (tx: Tx, counts: { audience: number; recipients: number }) => Promise<void>,
+  finish: (tx: Tx, counts: SnapshotCounts) => Promise<void>,
 ) {
   return withAudienceSettings(db, false, async (tx) => {
     // Another process may have taken the same orphaned snapshot over: the first to lock the row does it.
     const locked = await lockSend(tx, send.workspaceId, send.id);
     if (!locked || locked.snapshotAt) return null;
-    const [counts] = rows<{ audience: string | number; recipients: string | number }>(
+    const [counts] = rows<Record<'audience' | 'recipients' | 'reachable', string | number>>(
       await tx.execute(sql`
         with members as materialized (${membersOf(compiled, send.workspaceId)}),
-        reach as (
+        received as materialized (${receivedOf(send.workspaceId, send.campaignId, send.id)}),
+        reachable as (
           select distinct on (m.email) m.id, m.email from members m
           where ${reachable(send.workspaceId)}
           order by m.email, m.id),
+        reach as (
+          select m.id, m.email from reachable m
+          where ${send.everyone ? sql`true` : notReceived}),
         stored as (
           insert into campaign_recipients (workspace_id, send_id, n, profile_id, email)
           select ${send.workspaceId}::text, ${send.id}::text, row_number() over (order by email), id, email
           from reach
           returning 1)
-        select (select count(*) from members) as audience, (select count(*) from stored) as recipients`),
+        select (select count(*) from members) as audience, (select count(*) from stored) as recipients,
+          (select count(*) from reachable) as reachable`),
     );
-    const result = { audience: Number(counts.audience), recipients: Number(counts.recipients) };
+    const recipients = Number(counts.recipients);
+    const result = {
+      audience: Number(counts.audience),
+      recipients,
+      alreadyReceived: Number(counts.reachable) - recipients,
+    };
     await tx.execute(sql`
       insert into campaign_chunks (workspace_id, send_id, first_n, last_n)
       select ${send.workspaceId}::text, ${send.id}::text, g, least(g + ${chunkSize}::int - 1, ${result.recipients}::int)
@@ -138,20 +170,26 @@ export async function snapshotRecipients(
   });
 }
 
-/** Who a send would reach now (the campaign screen), without writing anything. */
-export async function reachNow(db: Db, workspaceId: string, compiled: CompiledCriteria) {
+/**
+ * Who a send of the campaign would reach now (the campaign screen), without writing anything:
+ * `recipients` those no earlier send reached, `alreadyReceived` the other reachable ones.
+ */
+export async function reachNow(db: Db, workspaceId: string, campaignId: string, compiled: CompiledCriteria) {
   const [row] = rows<Record<string, string | number>>(
     await withAudienceSettings(db, false, (tx) =>
       tx.execute(sql`
-        with members as materialized (${membersOf(compiled, workspaceId)})
+        with members as materialized (${membersOf(compiled, workspaceId)}),
+        received as materialized (${receivedOf(workspaceId, campaignId, '')})
         select count(*) as audience,
           count(*) filter (where m.email is null or m.email !~ '^[^[:space:]@]+@[^[:space:]@]+$') as without_email,
           count(*) filter (where m.email_consent = 'unsubscribed') as unsubscribed,
-          count(distinct m.email) filter (where ${reachable(workspaceId)}) as recipients
+          count(distinct m.email) filter (where ${reachable(workspaceId)}) as reachable,
+          count(distinct m.email) filter (where ${reachable(workspaceId)} and ${notReceived}) as recipients
         from members m`),
     ),
   );
   const audience = Number(row.audience);
+  const reachableNow = Number(row.reachable);
   const recipients = Number(row.recipients);
   const withoutEmail = Number(row.without_email);
   const unsubscribed = Number(row.unsubscribed);
@@ -160,7 +198,8 @@ export async function reachNow(db: Db, workspaceId: string, compiled: CompiledCr
     recipients,
     withoutEmail,
     unsubscribed,
-    suppressed: Math.max(0, audience - recipients - withoutEmail - unsubscribed),
+    alreadyReceived: reachableNow - recipients,
+    suppressed: Math.max(0, audience - reachableNow - withoutEmail - unsubscribed),
   };
 }
 

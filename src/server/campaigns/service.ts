@@ -56,12 +56,14 @@ function presentSend(row: repo.SendRow): CampaignSend {
     campaignVersion: row.campaignVersion,
     state: row.state as CampaignSend['state'],
     provider: row.provider,
+    everyone: row.everyone,
     subject: row.content.subject,
     sendAt: row.sendAt.toISOString(),
     snapshotAt: iso(row.snapshotAt),
     counts: {
       audience: row.audienceSize,
       recipients: row.recipients,
+      alreadyReceived: row.alreadyReceived,
       sent: row.sent,
       failed: row.failed,
       pending: Math.max(0, row.recipients - row.sent - row.failed),
@@ -196,6 +198,7 @@ export async function requestSend(
         audienceId: resolved.audienceId!,
         senderId: resolved.sender!.id,
         provider: resolved.provider,
+        everyone: body?.everyone === true,
         state: 'queued',
         content: resolved.content!,
         sendAt,
@@ -215,7 +218,12 @@ export async function requestSend(
           targetId: id,
           label: resolved.data.name ?? id,
           schema: 'campaign',
-          detail: { sendId: send.id, version: item.version, sendAt: sendAt.toISOString() },
+          detail: {
+            sendId: send.id,
+            version: item.version,
+            sendAt: sendAt.toISOString(),
+            everyone: send.everyone,
+          },
         },
       ],
     });
@@ -309,8 +317,8 @@ export async function readiness(
   const item = await requireItem(ctx, scope, id);
   const resolved = await resolveCampaign(ctx, scope, item);
   const reach = resolved.compiled
-    ? await repo.reachNow(ctx.db, access.workspace.id, resolved.compiled)
-    : { audience: 0, recipients: 0, suppressed: 0, unsubscribed: 0, withoutEmail: 0 };
+    ? await repo.reachNow(ctx.db, access.workspace.id, id, resolved.compiled)
+    : { audience: 0, recipients: 0, alreadyReceived: 0, suppressed: 0, unsubscribed: 0, withoutEmail: 0 };
   const approved = approvalOf(scope, item);
   const problems = [...(approved ? [] : [CAMPAIGN_MESSAGES.needsApproval]), ...resolved.problems];
   const size = htmlSize(resolved.content?.html ?? '');
@@ -322,6 +330,7 @@ export async function readiness(
   return {
     audienceSize: reach.audience,
     recipients: reach.recipients,
+    alreadyReceived: reach.alreadyReceived,
     suppressed: reach.suppressed,
     unsubscribed: reach.unsubscribed,
     withoutEmail: reach.withoutEmail,

@@ -903,6 +903,8 @@ export const campaignSends = pgTable(
     senderId: text('sender_id').notNull(),
     /** smtp or sendgrid. */
     provider: text('provider').notNull(),
+    /** Sent again to every member; otherwise only to members no earlier send of the campaign reached. */
+    everyone: boolean('everyone').notNull().default(false),
     state: text('state').notNull(),
     content: jsonb('content').$type<SendContent>().notNull(),
     /** When the snapshot is due (the campaign's send time, or when it was asked for). */
@@ -912,6 +914,8 @@ export const campaignSends = pgTable(
     /** The audience's members at the snapshot, before suppressed, unsubscribed and address-less ones were left out. */
     audienceSize: integer('audience_size').notNull().default(0),
     recipients: integer('recipients').notNull().default(0),
+    /** Reachable members left out at the snapshot because an earlier send of the campaign reached them. */
+    alreadyReceived: integer('already_received').notNull().default(0),
     sent: integer('sent').notNull().default(0),
     failed: integer('failed').notNull().default(0),
     createdAt: createdAt(),

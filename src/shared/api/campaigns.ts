@@ -44,6 +44,13 @@ export const SendCampaignBody = z
   .object({
     /** Send now even when the campaign has a send time (otherwise the send waits for it). */
     now: z.boolean().optional(),
+    everyone: z
+      .boolean()
+      .optional()
+      .describe(
+        'Send again to every member, those an earlier send of the campaign reached included; ' +
+          'otherwise only members no earlier send reached get it',
+      ),
   })
   .strict()
   .default({});
@@ -52,8 +59,13 @@ export type SendCampaignBody = z.input<typeof SendCampaignBody>;
 const SendCounts = z.object({
   /** The audience's members at the snapshot. */
   audience: z.number(),
-  /** Those the send goes to: members minus suppressed, unsubscribed and those without an email. */
+  /**
+   * Those the send goes to: members minus suppressed, unsubscribed and those without an email, and
+   * minus those an earlier send of the campaign reached unless it goes to everyone.
+   */
   recipients: z.number(),
+  /** Reachable members left out because an earlier send of the campaign reached them. */
+  alreadyReceived: z.number(),
   sent: z.number(),
   failed: z.number(),
   pending: z.number(),
@@ -65,6 +77,8 @@ export const CampaignSend = z.object({
   campaignVersion: z.number(),
   state: SendState,
   provider: z.string(),
+  /** Sent again to every member, not only to those no earlier send reached. */
+  everyone: z.boolean(),
   subject: z.string(),
   sendAt: z.string().describe('ISO time the snapshot is (or was) due'),
   snapshotAt: z.string().nullable(),
@@ -87,8 +101,10 @@ export type CampaignSends = z.infer<typeof CampaignSends>;
 /** `GET …/campaigns/{id}/readiness`: who a send would reach now, and what stops it. */
 export const CampaignReadiness = z.object({
   audienceSize: z.number(),
-  /** Members a send would reach now. */
+  /** Members a send would reach now: those no earlier send of the campaign reached. */
   recipients: z.number(),
+  /** Reachable members an earlier send of the campaign reached: a send to everyone reaches them too. */
+  alreadyReceived: z.number(),
   suppressed: z.number(),
   unsubscribed: z.number(),
   withoutEmail: z.number(),

@@ -4,7 +4,10 @@ import { formatDateTime } from '@web/lib/dates';
 import { formatCount } from './format';
 import { STATE_COLORS } from './send-progress';
 
-/** The campaign's sends, newest first, each with a button that shows its results. */
+const total = (sends: readonly CampaignSend[], count: 'sent' | 'recipients') =>
+  sends.reduce((sum, send) => sum + send.counts[count], 0);
+
+/** The campaign's sends, newest first, each with a button that shows its results; then their total. */
 export function PastSends({
   sends,
   selectedId,
@@ -22,6 +25,7 @@ export function PastSends({
             <Table.Th>Started</Table.Th>
             <Table.Th>By</Table.Th>
             <Table.Th>State</Table.Th>
+            <Table.Th>To</Table.Th>
             <Table.Th ta="right">Sent</Table.Th>
             <Table.Th>
               <VisuallyHidden>Results</VisuallyHidden>
@@ -51,6 +55,7 @@ export function PastSends({
                     </Text>
                   )}
                 </Table.Td>
+                <Table.Td>{send.everyone ? 'Everyone' : 'New members'}</Table.Td>
                 <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                   {formatCount(send.counts.sent)} / {formatCount(send.counts.recipients)}
                 </Table.Td>
@@ -70,6 +75,17 @@ export function PastSends({
             );
           })}
         </Table.Tbody>
+        {sends.length > 1 && (
+          <Table.Tfoot>
+            <Table.Tr fw={600}>
+              <Table.Td colSpan={4}>Total of {formatCount(sends.length)} sends</Table.Td>
+              <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid="sends-total">
+                {formatCount(total(sends, 'sent'))} / {formatCount(total(sends, 'recipients'))}
+              </Table.Td>
+              <Table.Td />
+            </Table.Tr>
+          </Table.Tfoot>
+        )}
       </Table>
     </Table.ScrollContainer>
   );
