@@ -8,6 +8,7 @@ import type { Config } from '@server/config';
 import { verifyToken } from '@server/campaigns/tokens';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { startSmtpSink } from '../fixtures/smtp-sink';
+import { startJobWorkers } from '../helpers/job-workers';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { approve, call, createItem, role, saveItem, teamWorkspace, type Team } from '../factories/items';
 import { attributeRule, defineCustomerData, group, importBody, wsUrl } from '../factories/customers';
@@ -249,6 +250,7 @@ describe('a campaign send', () => {
       alreadyReceived: 0,
       sent: 3,
       failed: 1,
+      unconfirmed: 0,
       pending: 0,
     });
 
@@ -560,5 +562,116 @@ describe('a later send of a campaign', () => {
     expect(addressesOf(again.id)).toEqual(['ada@example.com', 'busy@example.com', 'new@example.com']);
     const list = await call(t, 'GET', sendUrl(campaign.id, '/sends'), manager);
     expect(list.json().sends.map((s: CampaignSend) => s.id)).toEqual([again.id, second.id, first.id]);
+  });
+});
+
+describe('a message the mail server never confirmed', () => {
+  const addressesOf = (sendId: string) =>
+    sink.received
+      .filter((m) => m.mail.messageId?.startsWith(`<${sendId}.`))
+      .map((m) => m.envelopeTo[0])
+      .sort();
+  const startSend = async (campaignId: string) => {
+    const res = await call(t, 'POST', sendUrl(campaignId, '/send'), team.members.sender, {});
+    expect(res.statusCode, res.body).toBe(202);
+    return res.json().send.id as string;
+  };
+
+  it('counts nobody sent before the 250, and a takeover marks those in flight unconfirmed, never sending them again', async () => {
+    // Broke: a recipient counted as sent once the final `.` was written, before the server's 250, and
+    // a takeover after the holder died took those for sent.
+    const campaign = await newCampaign({ name: 'In flight' });
+    const release = sink.hold();
+    const sendId = await startSend(campaign.id);
+    // The first chunk (ada and busy): each message whole at the server, its answer held back.
+    await expect.poll(() => sink.waiting, { timeout: 20_000, interval: 50 }).toBe(2);
+    expect((await getSend(campaign.id, sendId)).counts).toMatchObject({
+      sent: 0,
+      unconfirmed: 0,
+      pending: 3,
+    });
+
+    // Its holder's lease lapses, as a dead process's would, and other processes take the send over.
+    await t.database.db.execute(
+      sql`update campaign_chunks set lease_until = now() - interval '1 second' where send_id = ${sendId} and first_n = 1`,
+    );
+    const workers = await startJobWorkers(t);
+    try {
+      await expect
+        .poll(async () => (await getSend(campaign.id, sendId)).counts, { timeout: 20_000, interval: 50 })
+        .toMatchObject({ sent: 0, unconfirmed: 2 });
+      // new@ went out from the takeover; ada and busy did not go again.
+      await expect.poll(() => sink.waiting, { timeout: 20_000, interval: 50 }).toBe(3);
+
+      // The server's late answers still count: it did take the messages, once each.
+      release();
+      await until(campaign.id, sendId, ['done']);
+      await expect
+        .poll(async () => (await getSend(campaign.id, sendId)).counts, { timeout: 20_000, interval: 50 })
+        .toMatchObject({ recipients: 3, sent: 3, unconfirmed: 0, failed: 0, pending: 0 });
+      expect(addressesOf(sendId)).toEqual(['ada@example.com', 'busy@example.com', 'new@example.com']);
+    } finally {
+      release();
+      await workers.close();
+    }
+  }, 60_000);
+
+  it('records a message whose final `.` got no answer as unconfirmed, not sent, and does not send it again', async () => {
+    // Broke: a connection lost after the final `.` put the recipient back to pending, and it went again.
+    const joined = await importBody(
+      t,
+      manager,
+      team.ws,
+      'profiles',
+      'text/csv',
+      'id,email,tier\np-11,vanish@example.com,gold',
+    );
+    expect(joined.statusCode, joined.body).toBe(201);
+    const campaign = await newCampaign({ name: 'Unconfirmed' });
+    const sendId = await startSend(campaign.id);
+    await until(campaign.id, sendId, ['done']);
+    expect((await getSend(campaign.id, sendId)).counts).toMatchObject({
+      recipients: 4,
+      sent: 3,
+      unconfirmed: 1,
+      failed: 0,
+      pending: 0,
+    });
+    expect(addressesOf(sendId)).toEqual([
+      'ada@example.com',
+      'busy@example.com',
+      'new@example.com',
+      'vanish@example.com',
+    ]);
+    const statuses = rows<{ email: string; status: string }>(
+      await t.database.db.execute(
+        sql`select email, status from campaign_recipients where send_id = ${sendId} and status <> 'sent'`,
+      ),
+    );
+    expect(statuses).toEqual([{ email: 'vanish@example.com', status: 'unconfirmed' }]);
+    const results = await call(t, 'GET', sendUrl(campaign.id, `/sends/${sendId}/results`), manager);
+    expect(results.json().counts).toMatchObject({ recipients: 4, delivered: 3 });
+
+    // Resending them is the sender's choice, with its risk; nobody else's.
+    const resend = sendUrl(campaign.id, `/sends/${sendId}/resend-unconfirmed`);
+    expect((await call(t, 'POST', resend, team.members.marketer)).statusCode).toBe(403);
+    const outsider = await verifiedUser(plain, { name: 'Ola Outsider' });
+    expect((await call(t, 'POST', resend, outsider)).statusCode).toBe(404);
+    const resent = await call(t, 'POST', resend, team.members.sender);
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(resent.json()).toMatchObject({
+      message: CAMPAIGN_MESSAGES.resending(1),
+      send: { state: 'sending', counts: { unconfirmed: 0, pending: 1 } },
+    });
+    await until(campaign.id, sendId, ['done']);
+    expect((await getSend(campaign.id, sendId)).counts).toMatchObject({
+      sent: 4,
+      unconfirmed: 0,
+      pending: 0,
+    });
+    expect(addressesOf(sendId).filter((to) => to === 'vanish@example.com')).toHaveLength(2);
+    const again = await call(t, 'POST', resend, team.members.sender);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe(CAMPAIGN_MESSAGES.nothingUnconfirmed);
   });
 });

@@ -322,12 +322,12 @@ export async function pendingRecipients(db: Db, chunk: ChunkRow): Promise<Pendin
 }
 
 /**
- * Records recipients the caller is about to hand over for good as sent, counted on the send, and
- * renews `owner`'s lease on their chunk, in one statement; records nothing and answers false when the
- * chunk is no longer the owner's or the send was paused or cancelled (the caller must then send
- * nothing more).
+ * Records recipients the caller is about to hand over for good as in flight (`sending`), and renews
+ * `owner`'s lease on their chunk, in one statement; records nothing and answers false when the chunk
+ * is no longer the owner's or the send was paused or cancelled (the caller must then send nothing
+ * more). They count as sent only once the provider accepts them (`confirmSent`).
  */
-export async function commitSent(
+export async function commitInFlight(
   db: Db | Tx,
   chunk: ChunkRow,
   owner: string,
@@ -344,69 +344,119 @@ export async function commitSent(
           and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${owner}::text and not c.done
           and s.workspace_id = c.workspace_id and s.id = c.send_id and s.state = 'sending'
         returning 1),
-      sent as (
-        update campaign_recipients set status = 'sent', sent_at = now(), attempts = attempts + 1
+      flying as (
+        update campaign_recipients set status = 'sending', attempts = attempts + 1
         where workspace_id = ${chunk.workspaceId}::text and send_id = ${chunk.sendId}::text
           and n between ${chunk.firstN}::int and ${chunk.lastN}::int
           and n = any(${sql.param(numbers)}::int[]) and status = 'pending' and exists (select 1 from held)
-        returning 1),
-      counted as (
-        update campaign_sends set sent = sent + (select count(*) from sent)::int
-        where workspace_id = ${chunk.workspaceId}::text and id = ${chunk.sendId}::text
-          and exists (select 1 from held))
+        returning 1)
       select exists (select 1 from held) as held`),
   );
   return row.held === true;
 }
 
-/** Recipients that will never get this send (a permanent refusal, an erased or suppressed profile). */
-export async function markFailed(
-  db: Db | Tx,
-  chunk: ChunkRow,
-  failures: { n: number; error: string; wasSent?: boolean }[],
-) {
+/**
+ * Recipients whose message the provider accepted: sent, counted on the send. Also when a takeover
+ * marked them unconfirmed meanwhile (the acceptance came late, but it came): whoever holds the chunk.
+ */
+export async function confirmSent(db: Db | Tx, chunk: ChunkRow, numbers: number[]) {
+  if (!numbers.length) return;
+  await db.execute(sql`
+    with confirmed as (
+      update campaign_recipients r set status = 'sent', sent_at = now()
+      from campaign_recipients old_r
+      where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
+        and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.n = any(${sql.param(numbers)}::int[])
+        and r.status in ('sending', 'unconfirmed')
+        and old_r.workspace_id = r.workspace_id and old_r.send_id = r.send_id and old_r.n = r.n
+      returning old_r.status as was)
+    update campaign_sends
+    set sent = sent + (select count(*) from confirmed)::int,
+      unconfirmed = unconfirmed - (select count(*) from confirmed where was = 'unconfirmed')::int
+    where workspace_id = ${chunk.workspaceId}::text and id = ${chunk.sendId}::text`);
+}
+
+/**
+ * The chunk's recipients still in flight become unconfirmed, counted on the send, while `owner` holds
+ * it: when it is claimed (a dead or stalled holder's messages, never to be sent again) and when it is
+ * let go (messages whose answer never came).
+ */
+export async function markUnconfirmed(db: Db | Tx, chunk: ChunkRow, owner: string) {
+  await db.execute(sql`
+    with unconfirmed as (
+      update campaign_recipients r set status = 'unconfirmed'
+      where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
+        and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.status = 'sending'
+        and exists (
+          select 1 from campaign_chunks c
+          where c.workspace_id = r.workspace_id and c.send_id = r.send_id
+            and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${owner}::text)
+      returning 1)
+    update campaign_sends set unconfirmed = unconfirmed + (select count(*) from unconfirmed)::int
+    where workspace_id = ${chunk.workspaceId}::text and id = ${chunk.sendId}::text
+      and exists (select 1 from unconfirmed)`);
+}
+
+/**
+ * Recipients that will never get this send (a permanent refusal, an erased or suppressed profile),
+ * from pending or in flight.
+ */
+export async function markFailed(db: Db | Tx, chunk: ChunkRow, failures: { n: number; error: string }[]) {
   if (!failures.length) return;
   const numbers = failures.map((f) => f.n);
   const errors = failures.map((f) => f.error.slice(0, 1000));
-  const updated = rows<{ was_sent: boolean }>(
+  const updated = rows(
     await db.execute(sql`
-      with f as (select * from unnest(${sql.param(numbers)}::int[], ${sql.param(errors)}::text[]) as f(n, error)),
-      before as (
-        select r.n, r.status from campaign_recipients r join f on f.n = r.n
-          and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int
-        where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
-          and r.status <> 'failed'
-        for update of r)
-      update campaign_recipients r set status = 'failed', error = f.error, attempts = r.attempts + 1,
-        sent_at = null
-      from f, before b
+      with f as (select * from unnest(${sql.param(numbers)}::int[], ${sql.param(errors)}::text[]) as f(n, error))
+      update campaign_recipients r set status = 'failed', error = f.error, attempts = r.attempts + 1
+      from f
       where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
-        and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.n = f.n and b.n = f.n
-      returning b.status = 'sent' as was_sent`),
+        and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.n = f.n
+        and r.status in ('pending', 'sending')
+      returning 1`),
   );
-  const wereSent = updated.filter((row) => row.was_sent).length;
   await db
     .update(campaignSends)
-    .set({
-      failed: sql`${campaignSends.failed} + ${updated.length}::int`,
-      sent: sql`${campaignSends.sent} - ${wereSent}::int`,
-    })
+    .set({ failed: sql`${campaignSends.failed} + ${updated.length}::int` })
     .where(sendKey(chunk.workspaceId, chunk.sendId));
 }
 
-/** Recipients the provider deferred (or took back after a 4xx): pending again, tried later. */
-export async function markDeferred(db: Db | Tx, chunk: ChunkRow, numbers: number[], wasSent: number) {
+/** Recipients the provider deferred (or refused with a 4xx after the last part): pending again. */
+export async function markDeferred(db: Db | Tx, chunk: ChunkRow, numbers: number[]) {
   if (!numbers.length) return;
   await db.execute(sql`
-    update campaign_recipients set status = 'pending', sent_at = null, attempts = attempts + 1
+    update campaign_recipients set status = 'pending', attempts = attempts + 1
     where workspace_id = ${chunk.workspaceId}::text and send_id = ${chunk.sendId}::text
-      and n between ${chunk.firstN}::int and ${chunk.lastN}::int and n = any(${sql.param(numbers)}::int[])`);
-  if (wasSent) {
-    await db
-      .update(campaignSends)
-      .set({ sent: sql`${campaignSends.sent} - ${wasSent}::int` })
-      .where(sendKey(chunk.workspaceId, chunk.sendId));
-  }
+      and n between ${chunk.firstN}::int and ${chunk.lastN}::int and n = any(${sql.param(numbers)}::int[])
+      and status in ('pending', 'sending')`);
+}
+
+/**
+ * A done send's unconfirmed recipients become pending again and their chunks open, the send sending:
+ * the sender chose to risk a second copy. Answers how many.
+ */
+export async function reopenUnconfirmed(tx: Tx, workspaceId: string, sendId: string) {
+  const reopened = rows<{ n: number }>(
+    await tx.execute(sql`
+      update campaign_recipients set status = 'pending'
+      where workspace_id = ${workspaceId}::text and send_id = ${sendId}::text and status = 'unconfirmed'
+      returning n`),
+  );
+  if (!reopened.length) return 0;
+  const numbers = reopened.map((row) => row.n);
+  await tx.execute(sql`
+    update campaign_chunks set done = false, claimed_by = null, lease_until = null, not_before = null
+    where workspace_id = ${workspaceId}::text and send_id = ${sendId}::text
+      and exists (select 1 from unnest(${sql.param(numbers)}::int[]) as u(n) where u.n between first_n and last_n)`);
+  await tx
+    .update(campaignSends)
+    .set({
+      state: 'sending',
+      finishedAt: null,
+      unconfirmed: sql`${campaignSends.unconfirmed} - ${reopened.length}::int`,
+    })
+    .where(sendKey(workspaceId, sendId));
+  return reopened.length;
 }
 
 /**

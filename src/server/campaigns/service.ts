@@ -66,7 +66,8 @@ function presentSend(row: repo.SendRow): CampaignSend {
       alreadyReceived: row.alreadyReceived,
       sent: row.sent,
       failed: row.failed,
-      pending: Math.max(0, row.recipients - row.sent - row.failed),
+      unconfirmed: row.unconfirmed,
+      pending: Math.max(0, row.recipients - row.sent - row.failed - row.unconfirmed),
     },
     createdAt: row.createdAt.toISOString(),
     createdBy: row.createdBy,
@@ -305,6 +306,49 @@ export async function changeSend(
     return changed!;
   });
   return presentSend(row);
+}
+
+/**
+ * `POST …/sends/{sendId}/resend-unconfirmed` (publish rights on campaign): a done send's unconfirmed
+ * recipients are sent again, at the risk that some get it twice; 409 when the send is not done, has
+ * none, or another send of the campaign is under way.
+ */
+export async function resendUnconfirmed(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  campaignId: string,
+  sendId: string,
+) {
+  const scope = campaignScope(access);
+  if (!canSend(scope)) throw forbidden('You do not have permission to send Campaigns');
+  await requireSend(ctx, access, campaignId, sendId);
+  const row = await ctx.db.transaction(async (tx) => {
+    const send = await repo.lockSend(tx, access.workspace.id, sendId);
+    if (!send) throw notFound(CAMPAIGN_MESSAGES.sendNotFound);
+    if (send.state !== 'done') throw conflict(CAMPAIGN_MESSAGES.cannotResend(send.state));
+    if (await repo.currentSend(tx, send.workspaceId, campaignId)) {
+      throw conflict(CAMPAIGN_MESSAGES.alreadySending);
+    }
+    const count = await repo.reopenUnconfirmed(tx, send.workspaceId, send.id);
+    if (!count) throw conflict(CAMPAIGN_MESSAGES.nothingUnconfirmed);
+    await queueSendLanes(tx, send);
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: send.workspaceId,
+          user: actorOf(scope),
+          action: 'campaign.resend-unconfirmed',
+          targetType: 'campaign',
+          targetId: campaignId,
+          label: send.content.subject,
+          schema: 'campaign',
+          detail: { sendId, recipients: count },
+        },
+      ],
+    });
+    return { count, send: (await repo.findSend(tx, send.workspaceId, send.id))! };
+  });
+  return { message: CAMPAIGN_MESSAGES.resending(row.count), send: presentSend(row.send) };
 }
 
 /** Who a send would reach now and what stands in its way; any member may read. */

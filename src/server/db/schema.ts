@@ -918,6 +918,8 @@ export const campaignSends = pgTable(
     alreadyReceived: integer('already_received').notNull().default(0),
     sent: integer('sent').notNull().default(0),
     failed: integer('failed').notNull().default(0),
+    /** Recipients whose message went out but whose acceptance the server never confirmed. */
+    unconfirmed: integer('unconfirmed').notNull().default(0),
     createdAt: createdAt(),
     createdBy: text('created_by').notNull(),
     createdByName: text('created_by_name').notNull(),
@@ -935,8 +937,11 @@ export const campaignSends = pgTable(
 );
 
 /**
- * A send's recipients, numbered from 1 in profile order. `status`: pending, sent or failed (a
- * permanent refusal, `error` saying why). Tracking and unsubscribe tokens name a recipient by its
+ * A send's recipients, numbered from 1 in profile order. `status`: pending; sending (in flight: its
+ * message's last part is going or gone to the provider, whose acceptance is awaited); sent (the
+ * provider accepted it: SMTP's 250 after DATA, a 2xx from the API); unconfirmed (it was in flight
+ * when its process died or the connection broke, so nobody knows whether the provider took it); or
+ * failed (a permanent refusal, `error` saying why). Tracking and unsubscribe tokens name a recipient by its
  * number, never by its profile id or address. No foreign key: a snapshot writes 500,000 rows at once.
  */
 export const campaignRecipients = pgTable(

@@ -23,6 +23,11 @@ export const CAMPAIGN_MESSAGES = {
   cannotPause: (state: string) => `Only a queued or sending send can be paused; this one is ${state}`,
   cannotResume: (state: string) => `Only a paused send can be resumed; this one is ${state}`,
   cannotCancel: (state: string) => `This send is ${state} already`,
+  cannotResend: (state: string) =>
+    `Only a finished send's unconfirmed recipients can be resent; this one is ${state}`,
+  nothingUnconfirmed: 'This send has no unconfirmed recipients',
+  resending: (count: number) =>
+    `Resending to ${count.toLocaleString('en-US')} unconfirmed ${count === 1 ? 'recipient' : 'recipients'}`,
   sending: (recipients: number) =>
     `Sending to ${recipients.toLocaleString('en-US')} ${recipients === 1 ? 'recipient' : 'recipients'}`,
   queued: 'The send is queued: its audience is taken when it starts',
@@ -66,8 +71,15 @@ const SendCounts = z.object({
   recipients: z.number(),
   /** Reachable members left out because an earlier send of the campaign reached them. */
   alreadyReceived: z.number(),
+  /** Accepted by the provider (SMTP's 250 after the message, a 2xx from the API). */
   sent: z.number(),
   failed: z.number(),
+  /**
+   * Neither sent nor delivered: the message went out but the provider's acceptance never came (its
+   * process died or the connection broke). Not sent again unless the sender chooses to resend them.
+   */
+  unconfirmed: z.number(),
+  /** Not sent yet, in flight included. */
   pending: z.number(),
 });
 

@@ -13,6 +13,7 @@ import { click, findByText, waitFor } from '@web/test/render';
 import { bodyText, button, changeValue, renderUi } from '../item-form/test-utils';
 import { CampaignPanel } from './campaign-panel';
 import { NO_PUBLISH_RIGHTS, SEND_AGAIN } from './send-button';
+import { resendLabel } from './past-sends';
 
 const BASE = '/api/v1/workspaces/acme/campaigns/c1';
 
@@ -44,7 +45,15 @@ const send = (overrides: Partial<CampaignSend> = {}): CampaignSend => ({
   subject: 'Autumn news',
   sendAt: '2026-11-27T10:00:00.000Z',
   snapshotAt: '2026-11-27T10:00:01.000Z',
-  counts: { audience: 110, recipients: 100, alreadyReceived: 0, sent: 40, failed: 2, pending: 58 },
+  counts: {
+    audience: 110,
+    recipients: 100,
+    alreadyReceived: 0,
+    sent: 40,
+    failed: 2,
+    unconfirmed: 0,
+    pending: 58,
+  },
   createdAt: '2026-11-27T10:00:00.000Z',
   createdBy: 'u1',
   createdByName: 'Ada Lovelace',
@@ -269,7 +278,15 @@ describe('campaign panel: a send under way', () => {
     await act(async () => {
       current = send({
         state: 'done',
-        counts: { audience: 110, recipients: 100, alreadyReceived: 0, sent: 98, failed: 2, pending: 0 },
+        counts: {
+          audience: 110,
+          recipients: 100,
+          alreadyReceived: 0,
+          sent: 98,
+          failed: 2,
+          unconfirmed: 0,
+          pending: 0,
+        },
         finishedAt: '2026-11-27T10:05:00.000Z',
       });
     });
@@ -422,6 +439,62 @@ describe('campaign panel: results', () => {
     expect(cells[1]).toContain('Everyone');
     expect(cells[2]).toContain('New members');
     expect(cells[4]).toBe('Total of 3 sends120 / 300');
+  });
+
+  it('offers to resend the unconfirmed recipients of a finished send, stating the risk', async () => {
+    // Broke: recipients whose message no server confirmed counted as sent, with no way to reach them.
+    const unsure = send({
+      id: 'send-1',
+      state: 'done',
+      counts: {
+        audience: 110,
+        recipients: 100,
+        alreadyReceived: 0,
+        sent: 97,
+        failed: 0,
+        unconfirmed: 3,
+        pending: 0,
+      },
+    });
+    api.routes[`GET ${BASE}/sends`] = () => [200, { sends: [unsure] }];
+    api.routes[`POST ${BASE}/sends/send-1/resend-unconfirmed`] = () => [
+      200,
+      { message: CAMPAIGN_MESSAGES.resending(3), send: send({ state: 'sending' }) },
+    ];
+    await renderPanel();
+    const sends = await screen.findByRole('table', { name: 'Sends' });
+    await waitFor(() => expect(sends.textContent).toContain('3 unconfirmed'));
+    await click(within(sends).getByRole('button', { name: resendLabel(3) }));
+    const dialog = await confirmDialog();
+    expect(dialog.textContent).toContain('Resend to 3 recipients?');
+    expect(dialog.textContent).toContain('some of the 3 recipients may get the campaign twice');
+    await click(within(dialog).getByRole('button', { name: 'Resend' }));
+    await waitFor(() =>
+      expect(api.calls.find((c) => c.method === 'POST')?.path).toBe(
+        `${BASE}/sends/send-1/resend-unconfirmed`,
+      ),
+    );
+  });
+
+  it('offers no resend to a member who may not send', async () => {
+    const unsure = send({
+      state: 'done',
+      counts: {
+        audience: 110,
+        recipients: 100,
+        alreadyReceived: 0,
+        sent: 97,
+        failed: 0,
+        unconfirmed: 3,
+        pending: 0,
+      },
+    });
+    api.routes[`GET ${BASE}/readiness`] = () => [200, readiness({ canSend: false })];
+    api.routes[`GET ${BASE}/sends`] = () => [200, { sends: [unsure] }];
+    await renderPanel();
+    const sends = await screen.findByRole('table', { name: 'Sends' });
+    await waitFor(() => expect(sends.textContent).toContain('3 unconfirmed'));
+    expect(within(sends).queryByRole('button', { name: resendLabel(3) })).toBeNull();
   });
 
   it('picks an earlier send and shows its opens and clicks over time', async () => {

@@ -1,8 +1,47 @@
-import { Badge, Button, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import type { CampaignSend } from '@shared/api/campaigns';
 import { formatDateTime } from '@web/lib/dates';
-import { formatCount } from './format';
+import { formatCount, recipientsText } from './format';
 import { STATE_COLORS } from './send-progress';
+
+export const resendLabel = (count: number) => `Resend the ${formatCount(count)} unconfirmed`;
+
+/** The confirmation of a resend to a send's unconfirmed recipients, with its risk. */
+function confirmResend(send: CampaignSend, onConfirm: () => void) {
+  const who = recipientsText(send.counts.unconfirmed);
+  modals.openConfirmModal({
+    title: `Resend to ${who}?`,
+    children: (
+      <Text size="sm">
+        {`The mail server never confirmed it took these messages, but it may have: some of the ${who} may get the campaign twice.`}
+      </Text>
+    ),
+    labels: { confirm: 'Resend', cancel: 'Cancel' },
+    confirmProps: { color: 'orange' },
+    onConfirm,
+  });
+}
+
+function SendState({ send }: { send: CampaignSend }) {
+  return (
+    <>
+      <Badge
+        size="sm"
+        variant="light"
+        color={STATE_COLORS[send.state]}
+        styles={{ label: { overflow: 'visible' } }}
+      >
+        {send.state}
+      </Badge>
+      {send.error && (
+        <Text size="xs" c="red">
+          {send.error}
+        </Text>
+      )}
+    </>
+  );
+}
 
 const total = (sends: readonly CampaignSend[], count: 'sent' | 'recipients') =>
   sends.reduce((sum, send) => sum + send.counts[count], 0);
@@ -12,10 +51,13 @@ export function PastSends({
   sends,
   selectedId,
   onSelect,
+  onResend,
 }: {
   sends: readonly CampaignSend[];
   selectedId: string | null;
   onSelect: (sendId: string) => void;
+  /** Resends a finished send's unconfirmed recipients; none: the caller may not send. */
+  onResend?: (sendId: string) => void;
 }) {
   return (
     <Table.ScrollContainer minWidth={560}>
@@ -41,35 +83,40 @@ export function PastSends({
                 <Table.Td>{when}</Table.Td>
                 <Table.Td>{send.createdByName}</Table.Td>
                 <Table.Td>
-                  <Badge
-                    size="sm"
-                    variant="light"
-                    color={STATE_COLORS[send.state]}
-                    styles={{ label: { overflow: 'visible' } }}
-                  >
-                    {send.state}
-                  </Badge>
-                  {send.error && (
-                    <Text size="xs" c="red">
-                      {send.error}
-                    </Text>
-                  )}
+                  <SendState send={send} />
                 </Table.Td>
                 <Table.Td>{send.everyone ? 'Everyone' : 'New members'}</Table.Td>
                 <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                   {formatCount(send.counts.sent)} / {formatCount(send.counts.recipients)}
+                  {send.counts.unconfirmed > 0 && (
+                    <Text size="xs" c="orange">
+                      {formatCount(send.counts.unconfirmed)} unconfirmed
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td ta="right">
-                  <Button
-                    size="compact-xs"
-                    variant={isSelected ? 'light' : 'subtle'}
-                    aria-pressed={isSelected}
-                    disabled={send.startedAt === null}
-                    aria-label={`Results of the send of ${when}`}
-                    onClick={() => onSelect(send.id)}
-                  >
-                    Results
-                  </Button>
+                  <Stack gap={4} align="flex-end">
+                    {onResend && send.state === 'done' && send.counts.unconfirmed > 0 && (
+                      <Button
+                        size="compact-xs"
+                        variant="light"
+                        color="orange"
+                        onClick={() => confirmResend(send, () => onResend(send.id))}
+                      >
+                        {resendLabel(send.counts.unconfirmed)}
+                      </Button>
+                    )}
+                    <Button
+                      size="compact-xs"
+                      variant={isSelected ? 'light' : 'subtle'}
+                      aria-pressed={isSelected}
+                      disabled={send.startedAt === null}
+                      aria-label={`Results of the send of ${when}`}
+                      onClick={() => onSelect(send.id)}
+                    >
+                      Results
+                    </Button>
+                  </Stack>
                 </Table.Td>
               </Table.Tr>
             );

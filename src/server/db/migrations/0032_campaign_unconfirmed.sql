@@ -1,0 +1,1 @@
+ALTER TABLE "campaign_sends" ADD COLUMN "unconfirmed" integer DEFAULT 0 NOT NULL;
