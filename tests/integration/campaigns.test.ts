@@ -10,7 +10,16 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { startSmtpSink } from '../fixtures/smtp-sink';
 import { startJobWorkers } from '../helpers/job-workers';
 import { verifiedUser, type TestUser } from '../factories/users';
-import { approve, call, createItem, role, saveItem, teamWorkspace, type Team } from '../factories/items';
+import {
+  approve,
+  call,
+  createItem,
+  itemsUrl,
+  role,
+  saveItem,
+  teamWorkspace,
+  type Team,
+} from '../factories/items';
 import { attributeRule, defineCustomerData, group, importBody, wsUrl } from '../factories/customers';
 
 let t: TestApp;
@@ -114,8 +123,9 @@ async function newCampaign(overrides: Record<string, unknown> = {}, approved = t
   return campaign;
 }
 
-/** The first send, which the erasure at the end looks at. */
+/** The first send, which the erasure at the end looks at, and its campaign. */
 let firstSendId: string;
+let firstCampaignId: string;
 /** Accounts are made through `plain` (its mail goes to the outbox); everything else through `t`. */
 let plain: TestApp;
 
@@ -241,6 +251,7 @@ describe('a campaign send', () => {
     expect(res.statusCode, res.body).toBe(202);
     sendId = res.json().send.id;
     firstSendId = sendId;
+    firstCampaignId = campaignId;
     expect(res.json().send).toMatchObject({ state: 'queued', campaignId });
     await until(campaignId, sendId, ['done']);
     const send = await getSend(campaignId, sendId);
@@ -358,6 +369,44 @@ describe('a send at a time, paused, resumed and cancelled', () => {
     expect(
       (await call(t, 'POST', sendUrl(campaign.id, `/sends/${send.id}/cancel`), manager)).statusCode,
     ).toBe(409);
+  });
+
+  it("lists a queued send in the 'Scheduled' view, and each campaign's status with its counts", async () => {
+    // Broke: 'Scheduled' listed no queued campaign send, and nothing said where a campaign stood.
+    const scheduledIds = async (schema?: string) => {
+      const res = await call(t, 'GET', `${itemsUrl(team.ws, schema)}?view=scheduled`, team.members.legal);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().items.map((item: { id: string }) => item.id) as string[];
+    };
+    const statusOf = async (campaignId: string) => {
+      const res = await call(t, 'GET', wsUrl(team.ws, 'campaigns/statuses'), team.members.legal);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().statuses as { campaignId: string }[]).find((each) => each.campaignId === campaignId);
+    };
+    const inADay = new Date(Date.now() + 86_400_000).toISOString();
+    const later = await newCampaign({ name: 'Tomorrow', sendAt: inADay });
+    const draft = await newCampaign({ name: 'Draft' });
+    const res = await call(t, 'POST', sendUrl(later.id, '/send'), manager, {});
+    expect(res.statusCode, res.body).toBe(202);
+    expect(await scheduledIds('campaign')).toEqual([later.id]);
+    expect(await scheduledIds()).toContain(later.id);
+    expect(await statusOf(later.id)).toMatchObject({ status: 'scheduled', sendAt: inADay, sent: 0 });
+    expect(await statusOf(draft.id)).toBeUndefined();
+    expect(await statusOf(firstCampaignId)).toMatchObject({
+      status: 'sent',
+      recipients: 4,
+      sent: 3,
+      sends: 1,
+    });
+
+    const sendId = res.json().send.id as string;
+    expect((await call(t, 'POST', sendUrl(later.id, `/sends/${sendId}/cancel`), manager)).statusCode).toBe(
+      200,
+    );
+    expect(await scheduledIds('campaign')).toEqual([]);
+    expect(await statusOf(later.id)).toMatchObject({ status: 'draft', recipients: 0 });
+    const outsider = await verifiedUser(plain, { name: 'Sid Outsider' });
+    expect((await call(t, 'GET', wsUrl(team.ws, 'campaigns/statuses'), outsider)).statusCode).toBe(404);
   });
 
   it('pauses mid-send without sending anyone twice, and resumes to the end', async () => {

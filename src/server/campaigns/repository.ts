@@ -43,6 +43,42 @@ export async function listSends(db: Db, workspaceId: string, campaignId: string)
     .limit(50);
 }
 
+/**
+ * Per campaign of the workspace with a send: whether one is queued (and the first time), whether one
+ * is sending or paused, how many are done, and the recipients and sent of those not cancelled.
+ */
+export async function sendSummaries(db: Db, workspaceId: string) {
+  const found = rows<{
+    campaign_id: string;
+    queued_at: Date | string | null;
+    sending: boolean;
+    done: string | number;
+    recipients: string | number;
+    sent: string | number;
+    unconfirmed: string | number;
+  }>(
+    await db.execute(sql`
+      select campaign_id,
+        min(send_at) filter (where state = 'queued') as queued_at,
+        bool_or(state in ('sending', 'paused')) as sending,
+        count(*) filter (where state = 'done') as done,
+        coalesce(sum(recipients) filter (where state <> 'cancelled'), 0) as recipients,
+        coalesce(sum(sent), 0) as sent,
+        coalesce(sum(unconfirmed), 0) as unconfirmed
+      from campaign_sends where workspace_id = ${workspaceId}::text
+      group by campaign_id`),
+  );
+  return found.map((row) => ({
+    campaignId: row.campaign_id,
+    queuedAt: row.queued_at ? new Date(row.queued_at) : null,
+    sending: row.sending === true,
+    done: Number(row.done),
+    recipients: Number(row.recipients),
+    sent: Number(row.sent),
+    unconfirmed: Number(row.unconfirmed),
+  }));
+}
+
 /** The campaign's send still under way (queued, sending or paused), if any. */
 export async function currentSend(db: Db | Tx, workspaceId: string, campaignId: string) {
   const [row] = await db

@@ -9,6 +9,7 @@ import {
   CampaignSend,
   CampaignSendAnswer,
   CampaignSends,
+  CampaignStatuses,
   CampaignTestSendAnswer,
   CampaignTestSendBody,
   SendCampaignBody,
@@ -49,6 +50,19 @@ export async function campaignRoutes(instance: FastifyInstance, ctx: AppContext)
   );
 
   await sendRoutes(instance, ctx);
+
+  app.get(
+    '/campaigns/statuses',
+    {
+      schema: {
+        tags,
+        description: 'Where each campaign stands: draft, scheduled, sending or sent, with its counts',
+        params: WorkspaceParams,
+        response: { 200: CampaignStatuses },
+      },
+    },
+    async (request) => campaigns.campaignStatuses(ctx, request.access),
+  );
 
   app.get(
     '/campaigns/:id/readiness',

@@ -3,6 +3,7 @@ import {
   type CampaignPreview,
   type CampaignReadiness,
   type CampaignSend,
+  type CampaignStatuses,
   type CampaignTestSendBody,
   type SendCampaignBody,
 } from '@shared/api/campaigns';
@@ -250,6 +251,29 @@ export async function listSends(ctx: AppContext, access: WorkspaceAccess, campai
   await requireItem(ctx, scope, campaignId);
   const rows = await repo.listSends(ctx.db, access.workspace.id, campaignId);
   return { sends: rows.map(presentSend) };
+}
+
+/** Where each campaign of the workspace stands (the campaign list); any member may read. */
+export async function campaignStatuses(ctx: AppContext, access: WorkspaceAccess): Promise<CampaignStatuses> {
+  campaignScope(access);
+  const summaries = await repo.sendSummaries(ctx.db, access.workspace.id);
+  return {
+    statuses: summaries.map((summary) => ({
+      campaignId: summary.campaignId,
+      status: summary.sending
+        ? 'sending'
+        : summary.queuedAt
+          ? 'scheduled'
+          : summary.done > 0
+            ? 'sent'
+            : 'draft',
+      sendAt: summary.queuedAt?.toISOString() ?? null,
+      recipients: summary.recipients,
+      sent: summary.sent,
+      unconfirmed: summary.unconfirmed,
+      sends: summary.done,
+    })),
+  };
 }
 
 type SendAction = 'pause' | 'resume' | 'cancel';

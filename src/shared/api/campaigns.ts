@@ -110,6 +110,26 @@ export type CampaignSendAnswer = z.infer<typeof CampaignSendAnswer>;
 export const CampaignSends = z.object({ sends: z.array(CampaignSend) });
 export type CampaignSends = z.infer<typeof CampaignSends>;
 
+/**
+ * `GET …/campaigns/statuses`: where each campaign of the workspace stands. A campaign not listed is a
+ * draft (never sent, or its only sends were cancelled before any went).
+ */
+export const CampaignStatus = z.object({
+  campaignId: z.string(),
+  status: z.enum(['draft', 'scheduled', 'sending', 'sent']),
+  /** The queued send's time, when scheduled. */
+  sendAt: z.string().nullable(),
+  /** Over every send that was not cancelled. */
+  recipients: z.number(),
+  sent: z.number(),
+  unconfirmed: z.number(),
+  /** Sends that finished. */
+  sends: z.number(),
+});
+export type CampaignStatus = z.infer<typeof CampaignStatus>;
+export const CampaignStatuses = z.object({ statuses: z.array(CampaignStatus) });
+export type CampaignStatuses = z.infer<typeof CampaignStatuses>;
+
 /** `GET …/campaigns/{id}/readiness`: who a send would reach now, and what stops it. */
 export const CampaignReadiness = z.object({
   audienceSize: z.number(),

@@ -47,7 +47,9 @@ function useCurrentSend({ workspaceId, campaignId }: CampaignRef, current: Campa
   const send = polled.data ?? current;
   const hasStopped = !!send && !isActiveSend(send.state);
   useEffect(() => {
-    if (hasStopped) void client.invalidateQueries({ queryKey: campaignKeys.all(workspaceId, campaignId) });
+    if (!hasStopped) return;
+    void client.invalidateQueries({ queryKey: campaignKeys.all(workspaceId, campaignId) });
+    void client.invalidateQueries({ queryKey: campaignKeys.lists(workspaceId) });
   }, [hasStopped, client, workspaceId, campaignId]);
   return send && !hasStopped ? send : null;
 }
