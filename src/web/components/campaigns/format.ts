@@ -12,7 +12,7 @@ export const recipientsText = (recipients: number) =>
   `${formatCount(recipients)} ${recipients === 1 ? 'recipient' : 'recipients'}`;
 
 /** '1 new recipient', '1,234 new recipients' */
-export const newRecipientsText = (recipients: number) =>
+const newRecipientsText = (recipients: number) =>
   `${formatCount(recipients)} new ${recipients === 1 ? 'recipient' : 'recipients'}`;
 
 /** Whom a send reaches: its recipients, called new when an earlier send reached others. */
