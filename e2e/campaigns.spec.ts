@@ -124,18 +124,28 @@ test('build an audience, send an approved campaign, watch it go, and see a click
   await shots(page, 'campaigns-04-progress', 'campaign-send');
   await expect(progress).toBeHidden();
   await expect(results.getByTestId('result-delivered')).toContainText('3');
-  await expect(send.getByRole('button', { name: 'Send to 3 recipients' })).toBeVisible();
+  // Send again goes to nobody new unless the sender chooses to send to everyone again.
+  await expect(send.getByTestId('will-reach')).toHaveText('Will go to 0 new recipients');
+  await send.getByRole('button', { name: 'Send to 0 new recipients' }).click();
+  const again = page.getByRole('dialog', { name: 'Send to 0 new recipients?' });
+  await expect(again).toContainText('3 people in the audience already got this campaign in an earlier send');
+  await expect(again.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+  await expect(again.getByRole('button', { name: 'Send again to everyone' })).toBeEnabled();
+  await again.getByRole('button', { name: 'Cancel' }).click();
 
-  // One recipient opens the link of the message they got.
+  // One recipient opens the link of the message they got, twice.
   const link = await mailLink(recipients[0], '/t/c/');
-  await page.goto(link);
-  await expect(page).toHaveURL(target);
+  for (let i = 0; i < 2; i++) {
+    await page.goto(link);
+    await expect(page).toHaveURL(target);
+  }
 
   await page.goto(campaignUrl);
   await expect(results.getByTestId('result-clicked')).toContainText('1');
   const clicks = page.getByRole('table', { name: 'Clicks per link' });
-  await expect(clicks.getByRole('row', { name: new RegExp(target.replace(/[?.]/g, '\\$&')) })).toContainText(
-    '1',
-  );
+  const row = clicks.getByRole('row', { name: new RegExp(target.replace(/[?.]/g, '\\$&')) });
+  // One person, two clicks: each column says which it counts.
+  await expect(clicks.getByRole('columnheader')).toHaveText(['Link', 'People who clicked', 'Total clicks']);
+  await expect(row.getByRole('cell')).toHaveText([target, '1', '2']);
   await shots(page, 'campaigns-05-results', 'campaign-results');
 });

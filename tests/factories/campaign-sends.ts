@@ -12,7 +12,8 @@ export interface SeededSend {
 
 /**
  * A campaign send written straight into its tables, as the send engine leaves one once its message
- * went out: sent recipients numbered from 1 and the message's links numbered from 1.
+ * went out: sent (or the last `unconfirmed`: unconfirmed) recipients numbered from 1 and the message's
+ * links numbered from 1.
  */
 export async function seedSend(
   t: TestApp,
@@ -22,8 +23,12 @@ export async function seedSend(
     links?: string[];
     tracking?: boolean;
     campaignId?: string;
+    /** The last this many recipients are unconfirmed (their process died awaiting the provider's answer). */
+    unconfirmed?: number;
   },
 ): Promise<SeededSend> {
+  const unconfirmed = options.unconfirmed ?? 0;
+  const total = options.recipients.length;
   const id = randomId();
   const campaignId = options.campaignId ?? randomId();
   const db = t.database.db;
@@ -51,9 +56,10 @@ export async function seedSend(
     },
     sendAt: new Date(),
     snapshotAt: new Date(),
-    audienceSize: options.recipients.length,
-    recipients: options.recipients.length,
-    sent: options.recipients.length,
+    audienceSize: total,
+    recipients: total,
+    sent: total - unconfirmed,
+    unconfirmed,
     createdBy: 'test',
     createdByName: 'Test',
   });
@@ -64,9 +70,9 @@ export async function seedSend(
       n: index + 1,
       profileId: recipient.profileId,
       email: recipient.email,
-      status: 'sent',
+      status: index < total - unconfirmed ? 'sent' : 'unconfirmed',
       attempts: 1,
-      sentAt: new Date(),
+      sentAt: index < total - unconfirmed ? new Date() : null,
     })),
   );
   const links = options.links ?? [];

@@ -1,6 +1,8 @@
 // A campaign send survives kill -9: two real server processes on one PostgreSQL database send one
-// campaign to a real SMTP server; one is killed mid-send, the other takes its chunks over once their
-// leases run out. Every recipient receives exactly one message.
+// campaign to a real SMTP server; one is killed mid-send while messages of its are at the server
+// awaiting their 250, the other takes its chunks over once their leases run out. No recipient receives
+// two messages; those the killed process had in flight are unconfirmed, not sent again, and everyone
+// else is sent.
 import postgres from 'postgres';
 import type { CampaignSend } from '@shared/api/campaigns';
 import { randomId } from '@server/lib/ids';
@@ -53,7 +55,8 @@ describe.runIf(testDatabaseKind() === 'postgres')('a campaign send across proces
     await sink.close();
   }, 60_000);
 
-  it('delivers exactly one message to every recipient when a sending process is killed', async () => {
+  it('sends nobody twice when a sending process is killed, and counts its messages in flight unconfirmed', async () => {
+    // Broke: the killed process's messages whose 250 never came counted as sent.
     const mails = () =>
       sink.received.map((m) => ({ to: m.envelopeTo.join(', '), text: `${m.mail.text ?? ''}` }));
     const manager = await processUser(a, 'Mia', mails);
@@ -93,11 +96,17 @@ describe.runIf(testDatabaseKind() === 'postgres')('a campaign send across proces
     expect(send.status).toBe(202);
     const sendId = (send.body.send as CampaignSend).id;
 
-    // Mid-send: some messages are in, most are not.
+    // Mid-send: some messages are in, most are not. Then the server holds its answers back until each
+    // process has messages whole at the server (4 connections each: more than 4 are both's).
     await eventually('the first messages', async () =>
       sink.received.length - before >= 40 ? true : undefined,
     );
+    const release = sink.hold();
+    await eventually('messages of both processes in flight', async () =>
+      sink.waiting > 4 ? true : undefined,
+    );
     await killServerProcess(a);
+    release();
     const state = async () =>
       (
         await callProcess(
@@ -112,14 +121,13 @@ describe.runIf(testDatabaseKind() === 'postgres')('a campaign send across proces
     );
     const mine = sink.received.slice(before).filter((m) => m.mail.messageId?.startsWith(`<${sendId}.`));
     const addresses = mine.map((m) => m.envelopeTo[0]);
-    expect(addresses.sort()).toEqual(
-      Array.from({ length: RECIPIENTS }, (_, i) => `r${i + 1}@kill.test`).sort(),
-    );
-    expect((await state()).counts).toMatchObject({
-      recipients: RECIPIENTS,
-      sent: RECIPIENTS,
-      failed: 0,
-      pending: 0,
-    });
+    expect(new Set(addresses).size).toBe(addresses.length);
+    const { counts } = await state();
+    expect(counts).toMatchObject({ recipients: RECIPIENTS, failed: 0, pending: 0 });
+    expect(counts.unconfirmed).toBeGreaterThan(0);
+    expect(counts.sent + counts.unconfirmed).toBe(RECIPIENTS);
+    // Every one sent is at the server; of the unconfirmed, some may be (their 250 went to a dead process).
+    expect(addresses.length).toBeGreaterThanOrEqual(counts.sent);
+    expect(addresses.length).toBeLessThanOrEqual(RECIPIENTS);
   }, 120_000);
 });

@@ -195,6 +195,34 @@ describe('opens and clicks', () => {
     ]);
   });
 
+  it('counts the people who clicked a link once each, and its clicks apart', async () => {
+    // Broke: a link's `clicks` counted every hit beside `recipients`, so 3 clicks of one person read as 3.
+    const clicked = await seedSend(t, ws, {
+      recipients: [
+        { profileId: 'p1', email: emailOf(1) },
+        { profileId: 'p2', email: emailOf(2) },
+      ],
+      links: LINKS,
+    });
+    for (let i = 0; i < 3; i++) expect((await get(`/t/c/${clicked.token('c', 1, 1)}`)).statusCode).toBe(302);
+    expect((await get(`/t/c/${clicked.token('c', 1, 2)}`)).statusCode).toBe(302);
+    expect((await get(`/t/c/${clicked.token('c', 2, 1)}`)).statusCode).toBe(302);
+    const res = await call(
+      t,
+      'GET',
+      wsUrl(ws, `campaigns/${clicked.campaignId}/sends/${clicked.id}/results`),
+      manager,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().counts).toMatchObject({ clicked: 2, opened: 2 });
+    expect(res.json().links).toEqual([
+      { idx: 1, url: LINKS[0], people: 2, totalClicks: 4 },
+      { idx: 2, url: LINKS[1], people: 1, totalClicks: 1 },
+    ]);
+    // Two people clicked in this hour, one of them on two links.
+    expect(res.json().timeline).toEqual([expect.objectContaining({ opens: 2, clicks: 2 })]);
+  });
+
   it('records nothing for a HEAD request (a link checker)', async () => {
     const head = (url: string) => t.app.inject({ method: 'HEAD', url });
     expect((await head(`/t/o/${send.token('o', 6)}`)).statusCode).toBe(200);

@@ -8,8 +8,18 @@ import type { Config } from '@server/config';
 import { verifyToken } from '@server/campaigns/tokens';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { startSmtpSink } from '../fixtures/smtp-sink';
+import { startJobWorkers } from '../helpers/job-workers';
 import { verifiedUser, type TestUser } from '../factories/users';
-import { approve, call, createItem, role, saveItem, teamWorkspace, type Team } from '../factories/items';
+import {
+  approve,
+  call,
+  createItem,
+  itemsUrl,
+  role,
+  saveItem,
+  teamWorkspace,
+  type Team,
+} from '../factories/items';
 import { attributeRule, defineCustomerData, group, importBody, wsUrl } from '../factories/customers';
 
 let t: TestApp;
@@ -113,8 +123,9 @@ async function newCampaign(overrides: Record<string, unknown> = {}, approved = t
   return campaign;
 }
 
-/** The first send, which the erasure at the end looks at. */
+/** The first send, which the erasure at the end looks at, and its campaign. */
 let firstSendId: string;
+let firstCampaignId: string;
 /** Accounts are made through `plain` (its mail goes to the outbox); everything else through `t`. */
 let plain: TestApp;
 
@@ -240,10 +251,19 @@ describe('a campaign send', () => {
     expect(res.statusCode, res.body).toBe(202);
     sendId = res.json().send.id;
     firstSendId = sendId;
+    firstCampaignId = campaignId;
     expect(res.json().send).toMatchObject({ state: 'queued', campaignId });
     await until(campaignId, sendId, ['done']);
     const send = await getSend(campaignId, sendId);
-    expect(send.counts).toEqual({ audience: 8, recipients: 4, sent: 3, failed: 1, pending: 0 });
+    expect(send.counts).toEqual({
+      audience: 8,
+      recipients: 4,
+      alreadyReceived: 0,
+      sent: 3,
+      failed: 1,
+      unconfirmed: 0,
+      pending: 0,
+    });
 
     const mine = sink.received.filter((m) => m.mail.subject?.startsWith('Autumn for'));
     expect(mine.map((m) => m.envelopeTo[0]).sort()).toEqual([
@@ -314,8 +334,8 @@ describe('a campaign send', () => {
     expect(results.json()).toMatchObject({
       counts: { recipients: 4, delivered: 3, failed: 1, opened: 0, clicked: 0, bounced: 1 },
       links: [
-        { idx: 1, url: 'https://shop.example.com/autumn?x=1&y=2', clicks: 0 },
-        { idx: 2, url: 'https://shop.example.com/about', clicks: 0 },
+        { idx: 1, url: 'https://shop.example.com/autumn?x=1&y=2', people: 0, totalClicks: 0 },
+        { idx: 2, url: 'https://shop.example.com/about', people: 0, totalClicks: 0 },
       ],
     });
   });
@@ -349,6 +369,44 @@ describe('a send at a time, paused, resumed and cancelled', () => {
     expect(
       (await call(t, 'POST', sendUrl(campaign.id, `/sends/${send.id}/cancel`), manager)).statusCode,
     ).toBe(409);
+  });
+
+  it("lists a queued send in the 'Scheduled' view, and each campaign's status with its counts", async () => {
+    // Broke: 'Scheduled' listed no queued campaign send, and nothing said where a campaign stood.
+    const scheduledIds = async (schema?: string) => {
+      const res = await call(t, 'GET', `${itemsUrl(team.ws, schema)}?view=scheduled`, team.members.legal);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().items.map((item: { id: string }) => item.id) as string[];
+    };
+    const statusOf = async (campaignId: string) => {
+      const res = await call(t, 'GET', wsUrl(team.ws, 'campaigns/statuses'), team.members.legal);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().statuses as { campaignId: string }[]).find((each) => each.campaignId === campaignId);
+    };
+    const inADay = new Date(Date.now() + 86_400_000).toISOString();
+    const later = await newCampaign({ name: 'Tomorrow', sendAt: inADay });
+    const draft = await newCampaign({ name: 'Draft' });
+    const res = await call(t, 'POST', sendUrl(later.id, '/send'), manager, {});
+    expect(res.statusCode, res.body).toBe(202);
+    expect(await scheduledIds('campaign')).toEqual([later.id]);
+    expect(await scheduledIds()).toContain(later.id);
+    expect(await statusOf(later.id)).toMatchObject({ status: 'scheduled', sendAt: inADay, sent: 0 });
+    expect(await statusOf(draft.id)).toBeUndefined();
+    expect(await statusOf(firstCampaignId)).toMatchObject({
+      status: 'sent',
+      recipients: 4,
+      sent: 3,
+      sends: 1,
+    });
+
+    const sendId = res.json().send.id as string;
+    expect((await call(t, 'POST', sendUrl(later.id, `/sends/${sendId}/cancel`), manager)).statusCode).toBe(
+      200,
+    );
+    expect(await scheduledIds('campaign')).toEqual([]);
+    expect(await statusOf(later.id)).toMatchObject({ status: 'draft', recipients: 0 });
+    const outsider = await verifiedUser(plain, { name: 'Sid Outsider' });
+    expect((await call(t, 'GET', wsUrl(team.ws, 'campaigns/statuses'), outsider)).statusCode).toBe(404);
   });
 
   it('pauses mid-send without sending anyone twice, and resumes to the end', async () => {
@@ -495,5 +553,174 @@ describe('erasure', () => {
     expect(await profileIds()).toContain('p-2');
     expect((await call(t, 'DELETE', wsUrl(team.ws, 'profiles/p-2'), manager)).statusCode).toBe(200);
     expect(await profileIds()).toEqual(['p-1', 'p-7', 'p-8']);
+  });
+});
+
+describe('a later send of a campaign', () => {
+  it('goes only to members no earlier send reached, unless it is sent again to everyone', async () => {
+    // Broke: pressing Send after a send finished sent every recipient a second copy.
+    const campaign = await newCampaign({ name: 'Again' });
+    const addressesOf = (sendId: string) =>
+      sink.received
+        .filter((m) => m.mail.messageId?.startsWith(`<${sendId}.`))
+        .map((m) => m.envelopeTo[0])
+        .sort();
+    const send = async (body: object) => {
+      const res = await call(t, 'POST', sendUrl(campaign.id, '/send'), team.members.sender, body);
+      expect(res.statusCode, res.body).toBe(202);
+      const sendId = res.json().send.id as string;
+      await until(campaign.id, sendId, ['done']);
+      return getSend(campaign.id, sendId);
+    };
+    const first = await send({});
+    expect(first).toMatchObject({ everyone: false, counts: { recipients: 2, alreadyReceived: 0, sent: 2 } });
+    expect(addressesOf(first.id)).toEqual(['ada@example.com', 'busy@example.com']);
+
+    // A member joins the audience after the first send.
+    const joined = await importBody(
+      t,
+      manager,
+      team.ws,
+      'profiles',
+      'text/csv',
+      'id,email,tier\np-10,new@example.com,gold',
+    );
+    expect(joined.statusCode, joined.body).toBe(201);
+    const ready = await call(t, 'GET', sendUrl(campaign.id, '/readiness'), manager);
+    expect(ready.json()).toMatchObject({ recipients: 1, alreadyReceived: 2 });
+
+    const second = await send({});
+    expect(second).toMatchObject({ everyone: false, counts: { recipients: 1, alreadyReceived: 2, sent: 1 } });
+    expect(addressesOf(second.id)).toEqual(['new@example.com']);
+    expect((await call(t, 'GET', sendUrl(campaign.id, '/readiness'), manager)).json()).toMatchObject({
+      recipients: 0,
+      alreadyReceived: 3,
+    });
+
+    const denied = await call(t, 'POST', sendUrl(campaign.id, '/send'), team.members.marketer, {
+      everyone: true,
+    });
+    expect(denied.statusCode).toBe(403);
+    const bad = await call(t, 'POST', sendUrl(campaign.id, '/send'), team.members.sender, {
+      everyone: 'yes',
+    });
+    expect(bad.statusCode).toBe(400);
+
+    const again = await send({ everyone: true });
+    expect(again).toMatchObject({ everyone: true, counts: { recipients: 3, alreadyReceived: 0, sent: 3 } });
+    expect(addressesOf(again.id)).toEqual(['ada@example.com', 'busy@example.com', 'new@example.com']);
+    const list = await call(t, 'GET', sendUrl(campaign.id, '/sends'), manager);
+    expect(list.json().sends.map((s: CampaignSend) => s.id)).toEqual([again.id, second.id, first.id]);
+  });
+});
+
+describe('a message the mail server never confirmed', () => {
+  const addressesOf = (sendId: string) =>
+    sink.received
+      .filter((m) => m.mail.messageId?.startsWith(`<${sendId}.`))
+      .map((m) => m.envelopeTo[0])
+      .sort();
+  const startSend = async (campaignId: string) => {
+    const res = await call(t, 'POST', sendUrl(campaignId, '/send'), team.members.sender, {});
+    expect(res.statusCode, res.body).toBe(202);
+    return res.json().send.id as string;
+  };
+
+  it('counts nobody sent before the 250, and a takeover marks those in flight unconfirmed, never sending them again', async () => {
+    // Broke: a recipient counted as sent once the final `.` was written, before the server's 250, and
+    // a takeover after the holder died took those for sent.
+    const campaign = await newCampaign({ name: 'In flight' });
+    const release = sink.hold();
+    const sendId = await startSend(campaign.id);
+    // The first chunk (ada and busy): each message whole at the server, its answer held back.
+    await expect.poll(() => sink.waiting, { timeout: 20_000, interval: 50 }).toBe(2);
+    expect((await getSend(campaign.id, sendId)).counts).toMatchObject({
+      sent: 0,
+      unconfirmed: 0,
+      pending: 3,
+    });
+
+    // Its holder's lease lapses, as a dead process's would, and other processes take the send over.
+    await t.database.db.execute(
+      sql`update campaign_chunks set lease_until = now() - interval '1 second' where send_id = ${sendId} and first_n = 1`,
+    );
+    const workers = await startJobWorkers(t);
+    try {
+      await expect
+        .poll(async () => (await getSend(campaign.id, sendId)).counts, { timeout: 20_000, interval: 50 })
+        .toMatchObject({ sent: 0, unconfirmed: 2 });
+      // new@ went out from the takeover; ada and busy did not go again.
+      await expect.poll(() => sink.waiting, { timeout: 20_000, interval: 50 }).toBe(3);
+
+      // The server's late answers still count: it did take the messages, once each.
+      release();
+      await until(campaign.id, sendId, ['done']);
+      await expect
+        .poll(async () => (await getSend(campaign.id, sendId)).counts, { timeout: 20_000, interval: 50 })
+        .toMatchObject({ recipients: 3, sent: 3, unconfirmed: 0, failed: 0, pending: 0 });
+      expect(addressesOf(sendId)).toEqual(['ada@example.com', 'busy@example.com', 'new@example.com']);
+    } finally {
+      release();
+      await workers.close();
+    }
+  }, 60_000);
+
+  it('records a message whose final `.` got no answer as unconfirmed, not sent, and does not send it again', async () => {
+    // Broke: a connection lost after the final `.` put the recipient back to pending, and it went again.
+    const joined = await importBody(
+      t,
+      manager,
+      team.ws,
+      'profiles',
+      'text/csv',
+      'id,email,tier\np-11,vanish@example.com,gold',
+    );
+    expect(joined.statusCode, joined.body).toBe(201);
+    const campaign = await newCampaign({ name: 'Unconfirmed' });
+    const sendId = await startSend(campaign.id);
+    await until(campaign.id, sendId, ['done']);
+    expect((await getSend(campaign.id, sendId)).counts).toMatchObject({
+      recipients: 4,
+      sent: 3,
+      unconfirmed: 1,
+      failed: 0,
+      pending: 0,
+    });
+    expect(addressesOf(sendId)).toEqual([
+      'ada@example.com',
+      'busy@example.com',
+      'new@example.com',
+      'vanish@example.com',
+    ]);
+    const statuses = rows<{ email: string; status: string }>(
+      await t.database.db.execute(
+        sql`select email, status from campaign_recipients where send_id = ${sendId} and status <> 'sent'`,
+      ),
+    );
+    expect(statuses).toEqual([{ email: 'vanish@example.com', status: 'unconfirmed' }]);
+    const results = await call(t, 'GET', sendUrl(campaign.id, `/sends/${sendId}/results`), manager);
+    expect(results.json().counts).toMatchObject({ recipients: 4, delivered: 3 });
+
+    // Resending them is the sender's choice, with its risk; nobody else's.
+    const resend = sendUrl(campaign.id, `/sends/${sendId}/resend-unconfirmed`);
+    expect((await call(t, 'POST', resend, team.members.marketer)).statusCode).toBe(403);
+    const outsider = await verifiedUser(plain, { name: 'Ola Outsider' });
+    expect((await call(t, 'POST', resend, outsider)).statusCode).toBe(404);
+    const resent = await call(t, 'POST', resend, team.members.sender);
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(resent.json()).toMatchObject({
+      message: CAMPAIGN_MESSAGES.resending(1),
+      send: { state: 'sending', counts: { unconfirmed: 0, pending: 1 } },
+    });
+    await until(campaign.id, sendId, ['done']);
+    expect((await getSend(campaign.id, sendId)).counts).toMatchObject({
+      sent: 4,
+      unconfirmed: 0,
+      pending: 0,
+    });
+    expect(addressesOf(sendId).filter((to) => to === 'vanish@example.com')).toHaveLength(2);
+    const again = await call(t, 'POST', resend, team.members.sender);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.message).toBe(CAMPAIGN_MESSAGES.nothingUnconfirmed);
   });
 });

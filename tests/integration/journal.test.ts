@@ -371,6 +371,22 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
     action: 'campaign.cancel',
     send: () => call(t, 'POST', wsUrl(ws, `campaigns/${campaignId}/sends/${campaignSendId}/cancel`), manager),
   },
+  'POST /api/v1/workspaces/:ws/campaigns/:id/sends/:sendId/resend-unconfirmed': {
+    action: 'campaign.resend-unconfirmed',
+    send: async () => {
+      const unsure = await seedSend(t, ws, {
+        campaignId,
+        recipients: [{ profileId: 'p1', email: 'p1@journal.test' }],
+        unconfirmed: 1,
+      });
+      return call(
+        t,
+        'POST',
+        wsUrl(ws, `campaigns/${campaignId}/sends/${unsure.id}/resend-unconfirmed`),
+        manager,
+      );
+    },
+  },
   'DELETE /api/v1/workspaces/:ws/senders/:id': {
     action: 'sender.deleted',
     send: () => call(t, 'DELETE', wsUrl(ws, `senders/${senderId}`), manager),

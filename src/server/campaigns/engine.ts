@@ -101,12 +101,12 @@ const limitFor = (ctx: AppContext, provider: string) => {
 };
 
 /**
- * Commits recipients as sent in groups: each message waits, held, for the commit that records it;
- * messages that became ready while a commit ran go together in the next. Their last parts go to the
- * provider in the same step as the COMMIT goes to PostgreSQL (`commitThen`), so a process killed at
- * any moment leaves each message both recorded and sent, or neither. A commit that finds the chunk no
- * longer this process's (its lease was taken over) or the send no longer sending records nothing, and
- * its messages are dropped.
+ * Commits recipients as in flight in groups: each message waits, held, for the commit that records
+ * it; messages that became ready while a commit ran go together in the next. Their last parts go to
+ * the provider in the same step as the COMMIT goes to PostgreSQL (`commitThen`), so a process killed
+ * at any moment leaves each message both recorded in flight and released, or neither. A commit that
+ * finds the chunk no longer this process's (its lease was taken over) or the send no longer sending
+ * records nothing, and its messages are dropped.
  */
 class GroupCommit {
   private queue: { n: number; held: HeldMessage; resolve: (released?: Promise<void>) => void }[] = [];
@@ -145,7 +145,7 @@ class GroupCommit {
           const numbers = batch.map((entry) => entry.n);
           const recorded = await commitThen(
             ctx.db,
-            (tx) => repo.commitSent(tx, chunk, OWNER, ctx.config.campaigns.leaseMs, numbers),
+            (tx) => repo.commitInFlight(tx, chunk, OWNER, ctx.config.campaigns.leaseMs, numbers),
             releaseAll,
           );
           if (!recorded) this.stopped = true;
@@ -163,12 +163,54 @@ class GroupCommit {
   }
 }
 
+/**
+ * Records messages the provider accepted as sent in groups: those accepted while a write runs go
+ * together in the next. A write that fails leaves its recipients in flight, so unconfirmed once the
+ * chunk is let go.
+ */
+class Confirmations {
+  private queue: { n: number; resolve: (recorded: boolean) => void }[] = [];
+  private running = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly chunk: repo.ChunkRow,
+  ) {}
+
+  /** Answers whether the recipient was recorded as sent. */
+  add(n: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.queue.push({ n, resolve });
+      if (!this.running) void this.run();
+    });
+  }
+
+  private async run() {
+    this.running = true;
+    while (this.queue.length) {
+      const batch = this.queue.splice(0);
+      let recorded = true;
+      try {
+        await repo.confirmSent(
+          this.ctx.db,
+          this.chunk,
+          batch.map((entry) => entry.n),
+        );
+      } catch (err) {
+        recorded = false;
+        this.ctx.log.error({ err, send: this.chunk.sendId }, 'campaign acceptances not recorded');
+      }
+      for (const entry of batch) entry.resolve(recorded);
+    }
+    this.running = false;
+  }
+}
+
 /** How a chunk's recipients that were not simply sent fared, written when the chunk is let go. */
 class ChunkOutcomes {
   failures: { n: number; error: string }[] = [];
   bounced: { n: number; error: string }[] = [];
   deferred: number[] = [];
-  deferredWereSent = 0;
   retryAfterMs = 0;
   stopReason: string | undefined;
 
@@ -176,18 +218,21 @@ class ChunkOutcomes {
     this.failures.push({ n, error });
   }
 
-  /** Sorts a provider's refusal; true when nothing more should be sent (the provider refuses us). */
-  refused(recipient: repo.PendingRecipient, err: unknown, wasSent: boolean) {
+  /**
+   * Sorts a provider's refusal; true when nothing more should be sent (the provider refuses us). No
+   * answer after the last part (`released`) leaves the recipient in flight: unconfirmed, never resent.
+   */
+  refused(recipient: repo.PendingRecipient, err: unknown, released: boolean) {
     const refusal =
       err instanceof ProviderRefusal
         ? err
         : new ProviderRefusal((err as Error).message ?? String(err), false);
+    if (released && refusal.unanswered) return false;
     if (refusal.permanent || recipient.attempts + 1 >= MAX_ATTEMPTS) {
       this.fail(recipient.n, refusal.message);
       if (refusal.bounce) this.bounced.push({ n: recipient.n, error: refusal.message });
     } else {
       this.deferred.push(recipient.n);
-      if (wasSent) this.deferredWereSent += 1;
       this.retryAfterMs = Math.max(this.retryAfterMs, refusal.retryAfterMs ?? 0);
     }
     if (refusal.fatal) this.stopReason = refusal.message;
@@ -210,9 +255,11 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 }
 
 /**
- * Sends one claimed chunk: each pending recipient's message held at the provider, recorded as sent in
- * a group commit, then released. Recipients erased, unsubscribed or suppressed since the snapshot fail
- * with the reason; deferred ones go back to pending and the chunk waits before it is claimed again.
+ * Sends one claimed chunk: recipients a previous holder left in flight become unconfirmed; then each
+ * pending recipient's message is held at the provider, recorded as in flight in a group commit,
+ * released, and recorded as sent once the provider accepts it. Recipients erased, unsubscribed or
+ * suppressed since the snapshot fail with the reason; deferred ones go back to pending and the chunk
+ * waits before it is claimed again; those whose answer never came are unconfirmed.
  */
 async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortSignal) {
   const send = await repo.findSend(ctx.db, chunk.workspaceId, chunk.sendId);
@@ -223,11 +270,13 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
   const transport = transportFor(ctx, send.provider);
   const limit = limitFor(ctx, send.provider);
   const unsubscribeMailto = content.replyTo || content.fromAddress;
+  await repo.markUnconfirmed(ctx.db, chunk, OWNER);
   const recipients = await repo.pendingRecipients(ctx.db, chunk);
 
   const outcomes = new ChunkOutcomes();
   const delivered: EventTuple[] = [];
   const commit = new GroupCommit(ctx, chunk);
+  const confirmations = new Confirmations(ctx, chunk);
   const flushDelivered = async (all: boolean) => {
     while (delivered.length >= (all ? 1 : EVENT_BATCH)) {
       await insertEvents(ctx.db, send.workspaceId, delivered.splice(0, EVENT_BATCH));
@@ -263,6 +312,7 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
     } catch (err) {
       return refused(recipient, err, true);
     }
+    if (!(await confirmations.add(recipient.n))) return;
     delivered.push([
       recipient.profileId,
       EMAIL_EVENTS.delivered,
@@ -273,8 +323,8 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
     if (delivered.length >= EVENT_BATCH) await flushDelivered(false);
   };
 
-  const refused = (recipient: repo.PendingRecipient, err: unknown, wasSent: boolean) => {
-    if (outcomes.refused(recipient, err, wasSent)) commit.stopped = true;
+  const refused = (recipient: repo.PendingRecipient, err: unknown, released: boolean) => {
+    if (outcomes.refused(recipient, err, released)) commit.stopped = true;
   };
 
   try {
@@ -289,12 +339,13 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
         bounce.error,
       );
     }
-    await repo.markDeferred(ctx.db, chunk, outcomes.deferred, outcomes.deferredWereSent);
+    await repo.markDeferred(ctx.db, chunk, outcomes.deferred);
     const backoff = outcomes.backoffMs(ctx.config.campaigns.retryBaseMs, recipients[0]?.attempts ?? 0);
     const finished = await ctx.db.transaction(async (tx) => {
       if (outcomes.stopReason) {
         await repo.setState(tx, send.workspaceId, send.id, 'paused', { error: outcomes.stopReason });
       }
+      await repo.markUnconfirmed(tx, chunk, OWNER);
       return repo.releaseChunk(tx, chunk, OWNER, backoff ? new Date(Date.now() + backoff) : null);
     });
     if (finished) ctx.log.info({ send: send.id, campaign: send.campaignId }, 'campaign send done');

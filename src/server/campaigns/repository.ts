@@ -43,6 +43,42 @@ export async function listSends(db: Db, workspaceId: string, campaignId: string)
     .limit(50);
 }
 
+/**
+ * Per campaign of the workspace with a send: whether one is queued (and the first time), whether one
+ * is sending or paused, how many are done, and the recipients and sent of those not cancelled.
+ */
+export async function sendSummaries(db: Db, workspaceId: string) {
+  const found = rows<{
+    campaign_id: string;
+    queued_at: Date | string | null;
+    sending: boolean;
+    done: string | number;
+    recipients: string | number;
+    sent: string | number;
+    unconfirmed: string | number;
+  }>(
+    await db.execute(sql`
+      select campaign_id,
+        min(send_at) filter (where state = 'queued') as queued_at,
+        bool_or(state in ('sending', 'paused')) as sending,
+        count(*) filter (where state = 'done') as done,
+        coalesce(sum(recipients) filter (where state <> 'cancelled'), 0) as recipients,
+        coalesce(sum(sent), 0) as sent,
+        coalesce(sum(unconfirmed), 0) as unconfirmed
+      from campaign_sends where workspace_id = ${workspaceId}::text
+      group by campaign_id`),
+  );
+  return found.map((row) => ({
+    campaignId: row.campaign_id,
+    queuedAt: row.queued_at ? new Date(row.queued_at) : null,
+    sending: row.sending === true,
+    done: Number(row.done),
+    recipients: Number(row.recipients),
+    sent: Number(row.sent),
+    unconfirmed: Number(row.unconfirmed),
+  }));
+}
+
 /** The campaign's send still under way (queued, sending or paused), if any. */
 export async function currentSend(db: Db | Tx, workspaceId: string, campaignId: string) {
   const [row] = await db
@@ -74,15 +110,15 @@ export async function setState(
   return row;
 }
 
-export async function recordSnapshot(
-  tx: Tx,
-  workspaceId: string,
-  id: string,
-  counts: { audience: number; recipients: number },
-) {
+export async function recordSnapshot(tx: Tx, workspaceId: string, id: string, counts: SnapshotCounts) {
   await tx
     .update(campaignSends)
-    .set({ snapshotAt: new Date(), audienceSize: counts.audience, recipients: counts.recipients })
+    .set({
+      snapshotAt: new Date(),
+      audienceSize: counts.audience,
+      recipients: counts.recipients,
+      alreadyReceived: counts.alreadyReceived,
+    })
     .where(sendKey(workspaceId, id));
 }
 
@@ -93,42 +129,74 @@ const reachable = (workspaceId: string) => sql`
     select 1 from customer_suppressions s
     where s.workspace_id = ${workspaceId}::text and (s.profile_id = m.id or s.email = m.email))`;
 
+/**
+ * The recipients of the campaign's other sends who got (or may have got) its message: sent, in flight
+ * or unconfirmed. A later send leaves them out unless it goes to everyone.
+ */
+const receivedOf = (workspaceId: string, campaignId: string, exceptSendId: string) => sql`
+  select r.profile_id, r.email from campaign_recipients r
+  join campaign_sends s on s.workspace_id = r.workspace_id and s.id = r.send_id
+  where s.workspace_id = ${workspaceId}::text and s.campaign_id = ${campaignId}::text
+    and s.id <> ${exceptSendId}::text and r.status in ('sent', 'sending', 'unconfirmed')`;
+
+const notReceived = sql`not exists (select 1 from received x where x.email = m.email)
+  and not exists (select 1 from received x where x.profile_id = m.id)`;
+
 const membersOf = (compiled: CompiledCriteria, workspaceId: string) => sql`
   select p.id, lower(btrim(p.attributes ->> 'email')) as email, p.email_consent
   from ${compiled.profiles} p ${sql.join(compiled.joins, sql` `)}
   where p.workspace_id = ${workspaceId}::text and ${compiled.matches}`;
 
+/** A snapshot's counts: the audience's members, the recipients, and those an earlier send reached. */
+export interface SnapshotCounts {
+  audience: number;
+  recipients: number;
+  alreadyReceived: number;
+}
+
 /**
  * Freezes who a send goes to, in one statement: the audience's members now, minus those without an
  * address, unsubscribed or suppressed, one per address (the first profile id), numbered in address
- * order (the order picking one per address leaves them in: no second sort); then the chunks of `chunkSize` recipients. Answers the audience's size and the recipients.
+ * order (the order picking one per address leaves them in: no second sort), minus, unless the send
+ * goes to everyone, those an earlier send of the campaign reached (by profile or address); then the
+ * chunks of `chunkSize` recipients. Answers the counts.
  */
 export async function snapshotRecipients(
   db: Db,
-  send: { workspaceId: string; id: string },
+  send: { workspaceId: string; id: string; campaignId: string; everyone: boolean },
   compiled: CompiledCriteria,
   chunkSize: number,
-  finish: (tx: Tx, counts: { audience: number; recipients: number }) => Promise<void>,
+  finish: (tx: Tx, counts: SnapshotCounts) => Promise<void>,
 ) {
   return withAudienceSettings(db, false, async (tx) => {
     // Another process may have taken the same orphaned snapshot over: the first to lock the row does it.
     const locked = await lockSend(tx, send.workspaceId, send.id);
     if (!locked || locked.snapshotAt) return null;
-    const [counts] = rows<{ audience: string | number; recipients: string | number }>(
+    const [counts] = rows<Record<'audience' | 'recipients' | 'reachable', string | number>>(
       await tx.execute(sql`
         with members as materialized (${membersOf(compiled, send.workspaceId)}),
-        reach as (
+        received as materialized (${receivedOf(send.workspaceId, send.campaignId, send.id)}),
+        reachable as (
           select distinct on (m.email) m.id, m.email from members m
           where ${reachable(send.workspaceId)}
           order by m.email, m.id),
+        reach as (
+          select m.id, m.email from reachable m
+          where ${send.everyone ? sql`true` : notReceived}),
         stored as (
           insert into campaign_recipients (workspace_id, send_id, n, profile_id, email)
           select ${send.workspaceId}::text, ${send.id}::text, row_number() over (order by email), id, email
           from reach
           returning 1)
-        select (select count(*) from members) as audience, (select count(*) from stored) as recipients`),
+        select (select count(*) from members) as audience, (select count(*) from stored) as recipients,
+          (select count(*) from reachable) as reachable`),
     );
-    const result = { audience: Number(counts.audience), recipients: Number(counts.recipients) };
+    const recipients = Number(counts.recipients);
+    const result = {
+      audience: Number(counts.audience),
+      recipients,
+      alreadyReceived: Number(counts.reachable) - recipients,
+    };
     await tx.execute(sql`
       insert into campaign_chunks (workspace_id, send_id, first_n, last_n)
       select ${send.workspaceId}::text, ${send.id}::text, g, least(g + ${chunkSize}::int - 1, ${result.recipients}::int)
@@ -138,20 +206,26 @@ export async function snapshotRecipients(
   });
 }
 
-/** Who a send would reach now (the campaign screen), without writing anything. */
-export async function reachNow(db: Db, workspaceId: string, compiled: CompiledCriteria) {
+/**
+ * Who a send of the campaign would reach now (the campaign screen), without writing anything:
+ * `recipients` those no earlier send reached, `alreadyReceived` the other reachable ones.
+ */
+export async function reachNow(db: Db, workspaceId: string, campaignId: string, compiled: CompiledCriteria) {
   const [row] = rows<Record<string, string | number>>(
     await withAudienceSettings(db, false, (tx) =>
       tx.execute(sql`
-        with members as materialized (${membersOf(compiled, workspaceId)})
+        with members as materialized (${membersOf(compiled, workspaceId)}),
+        received as materialized (${receivedOf(workspaceId, campaignId, '')})
         select count(*) as audience,
           count(*) filter (where m.email is null or m.email !~ '^[^[:space:]@]+@[^[:space:]@]+$') as without_email,
           count(*) filter (where m.email_consent = 'unsubscribed') as unsubscribed,
-          count(distinct m.email) filter (where ${reachable(workspaceId)}) as recipients
+          count(distinct m.email) filter (where ${reachable(workspaceId)}) as reachable,
+          count(distinct m.email) filter (where ${reachable(workspaceId)} and ${notReceived}) as recipients
         from members m`),
     ),
   );
   const audience = Number(row.audience);
+  const reachableNow = Number(row.reachable);
   const recipients = Number(row.recipients);
   const withoutEmail = Number(row.without_email);
   const unsubscribed = Number(row.unsubscribed);
@@ -160,7 +234,8 @@ export async function reachNow(db: Db, workspaceId: string, compiled: CompiledCr
     recipients,
     withoutEmail,
     unsubscribed,
-    suppressed: Math.max(0, audience - recipients - withoutEmail - unsubscribed),
+    alreadyReceived: reachableNow - recipients,
+    suppressed: Math.max(0, audience - reachableNow - withoutEmail - unsubscribed),
   };
 }
 
@@ -283,12 +358,12 @@ export async function pendingRecipients(db: Db, chunk: ChunkRow): Promise<Pendin
 }
 
 /**
- * Records recipients the caller is about to hand over for good as sent, counted on the send, and
- * renews `owner`'s lease on their chunk, in one statement; records nothing and answers false when the
- * chunk is no longer the owner's or the send was paused or cancelled (the caller must then send
- * nothing more).
+ * Records recipients the caller is about to hand over for good as in flight (`sending`), and renews
+ * `owner`'s lease on their chunk, in one statement; records nothing and answers false when the chunk
+ * is no longer the owner's or the send was paused or cancelled (the caller must then send nothing
+ * more). They count as sent only once the provider accepts them (`confirmSent`).
  */
-export async function commitSent(
+export async function commitInFlight(
   db: Db | Tx,
   chunk: ChunkRow,
   owner: string,
@@ -305,69 +380,119 @@ export async function commitSent(
           and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${owner}::text and not c.done
           and s.workspace_id = c.workspace_id and s.id = c.send_id and s.state = 'sending'
         returning 1),
-      sent as (
-        update campaign_recipients set status = 'sent', sent_at = now(), attempts = attempts + 1
+      flying as (
+        update campaign_recipients set status = 'sending', attempts = attempts + 1
         where workspace_id = ${chunk.workspaceId}::text and send_id = ${chunk.sendId}::text
           and n between ${chunk.firstN}::int and ${chunk.lastN}::int
           and n = any(${sql.param(numbers)}::int[]) and status = 'pending' and exists (select 1 from held)
-        returning 1),
-      counted as (
-        update campaign_sends set sent = sent + (select count(*) from sent)::int
-        where workspace_id = ${chunk.workspaceId}::text and id = ${chunk.sendId}::text
-          and exists (select 1 from held))
+        returning 1)
       select exists (select 1 from held) as held`),
   );
   return row.held === true;
 }
 
-/** Recipients that will never get this send (a permanent refusal, an erased or suppressed profile). */
-export async function markFailed(
-  db: Db | Tx,
-  chunk: ChunkRow,
-  failures: { n: number; error: string; wasSent?: boolean }[],
-) {
+/**
+ * Recipients whose message the provider accepted: sent, counted on the send. Also when a takeover
+ * marked them unconfirmed meanwhile (the acceptance came late, but it came): whoever holds the chunk.
+ */
+export async function confirmSent(db: Db | Tx, chunk: ChunkRow, numbers: number[]) {
+  if (!numbers.length) return;
+  await db.execute(sql`
+    with confirmed as (
+      update campaign_recipients r set status = 'sent', sent_at = now()
+      from campaign_recipients old_r
+      where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
+        and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.n = any(${sql.param(numbers)}::int[])
+        and r.status in ('sending', 'unconfirmed')
+        and old_r.workspace_id = r.workspace_id and old_r.send_id = r.send_id and old_r.n = r.n
+      returning old_r.status as was)
+    update campaign_sends
+    set sent = sent + (select count(*) from confirmed)::int,
+      unconfirmed = unconfirmed - (select count(*) from confirmed where was = 'unconfirmed')::int
+    where workspace_id = ${chunk.workspaceId}::text and id = ${chunk.sendId}::text`);
+}
+
+/**
+ * The chunk's recipients still in flight become unconfirmed, counted on the send, while `owner` holds
+ * it: when it is claimed (a dead or stalled holder's messages, never to be sent again) and when it is
+ * let go (messages whose answer never came).
+ */
+export async function markUnconfirmed(db: Db | Tx, chunk: ChunkRow, owner: string) {
+  await db.execute(sql`
+    with unconfirmed as (
+      update campaign_recipients r set status = 'unconfirmed'
+      where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
+        and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.status = 'sending'
+        and exists (
+          select 1 from campaign_chunks c
+          where c.workspace_id = r.workspace_id and c.send_id = r.send_id
+            and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${owner}::text)
+      returning 1)
+    update campaign_sends set unconfirmed = unconfirmed + (select count(*) from unconfirmed)::int
+    where workspace_id = ${chunk.workspaceId}::text and id = ${chunk.sendId}::text
+      and exists (select 1 from unconfirmed)`);
+}
+
+/**
+ * Recipients that will never get this send (a permanent refusal, an erased or suppressed profile),
+ * from pending or in flight.
+ */
+export async function markFailed(db: Db | Tx, chunk: ChunkRow, failures: { n: number; error: string }[]) {
   if (!failures.length) return;
   const numbers = failures.map((f) => f.n);
   const errors = failures.map((f) => f.error.slice(0, 1000));
-  const updated = rows<{ was_sent: boolean }>(
+  const updated = rows(
     await db.execute(sql`
-      with f as (select * from unnest(${sql.param(numbers)}::int[], ${sql.param(errors)}::text[]) as f(n, error)),
-      before as (
-        select r.n, r.status from campaign_recipients r join f on f.n = r.n
-          and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int
-        where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
-          and r.status <> 'failed'
-        for update of r)
-      update campaign_recipients r set status = 'failed', error = f.error, attempts = r.attempts + 1,
-        sent_at = null
-      from f, before b
+      with f as (select * from unnest(${sql.param(numbers)}::int[], ${sql.param(errors)}::text[]) as f(n, error))
+      update campaign_recipients r set status = 'failed', error = f.error, attempts = r.attempts + 1
+      from f
       where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
-        and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.n = f.n and b.n = f.n
-      returning b.status = 'sent' as was_sent`),
+        and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.n = f.n
+        and r.status in ('pending', 'sending')
+      returning 1`),
   );
-  const wereSent = updated.filter((row) => row.was_sent).length;
   await db
     .update(campaignSends)
-    .set({
-      failed: sql`${campaignSends.failed} + ${updated.length}::int`,
-      sent: sql`${campaignSends.sent} - ${wereSent}::int`,
-    })
+    .set({ failed: sql`${campaignSends.failed} + ${updated.length}::int` })
     .where(sendKey(chunk.workspaceId, chunk.sendId));
 }
 
-/** Recipients the provider deferred (or took back after a 4xx): pending again, tried later. */
-export async function markDeferred(db: Db | Tx, chunk: ChunkRow, numbers: number[], wasSent: number) {
+/** Recipients the provider deferred (or refused with a 4xx after the last part): pending again. */
+export async function markDeferred(db: Db | Tx, chunk: ChunkRow, numbers: number[]) {
   if (!numbers.length) return;
   await db.execute(sql`
-    update campaign_recipients set status = 'pending', sent_at = null, attempts = attempts + 1
+    update campaign_recipients set status = 'pending', attempts = attempts + 1
     where workspace_id = ${chunk.workspaceId}::text and send_id = ${chunk.sendId}::text
-      and n between ${chunk.firstN}::int and ${chunk.lastN}::int and n = any(${sql.param(numbers)}::int[])`);
-  if (wasSent) {
-    await db
-      .update(campaignSends)
-      .set({ sent: sql`${campaignSends.sent} - ${wasSent}::int` })
-      .where(sendKey(chunk.workspaceId, chunk.sendId));
-  }
+      and n between ${chunk.firstN}::int and ${chunk.lastN}::int and n = any(${sql.param(numbers)}::int[])
+      and status in ('pending', 'sending')`);
+}
+
+/**
+ * A done send's unconfirmed recipients become pending again and their chunks open, the send sending:
+ * the sender chose to risk a second copy. Answers how many.
+ */
+export async function reopenUnconfirmed(tx: Tx, workspaceId: string, sendId: string) {
+  const reopened = rows<{ n: number }>(
+    await tx.execute(sql`
+      update campaign_recipients set status = 'pending'
+      where workspace_id = ${workspaceId}::text and send_id = ${sendId}::text and status = 'unconfirmed'
+      returning n`),
+  );
+  if (!reopened.length) return 0;
+  const numbers = reopened.map((row) => row.n);
+  await tx.execute(sql`
+    update campaign_chunks set done = false, claimed_by = null, lease_until = null, not_before = null
+    where workspace_id = ${workspaceId}::text and send_id = ${sendId}::text
+      and exists (select 1 from unnest(${sql.param(numbers)}::int[]) as u(n) where u.n between first_n and last_n)`);
+  await tx
+    .update(campaignSends)
+    .set({
+      state: 'sending',
+      finishedAt: null,
+      unconfirmed: sql`${campaignSends.unconfirmed} - ${reopened.length}::int`,
+    })
+    .where(sendKey(workspaceId, sendId));
+  return reopened.length;
 }
 
 /**
@@ -410,7 +535,10 @@ export async function dropLeases(tx: Tx, workspaceId: string, sendId: string) {
     .where(and(eq(campaignChunks.workspaceId, workspaceId), eq(campaignChunks.sendId, sendId)));
 }
 
-/** What recipients did with a send: unique counts per kind, per hour, and per link. */
+/**
+ * What recipients did with a send: people per kind, per hour (by their first time), and per link with
+ * its clicks, repeats included.
+ */
 export async function engagementOf(db: Db, workspaceId: string, sendId: string) {
   const [counts] = rows<Record<string, string | number>>(
     await db.execute(sql`
@@ -425,15 +553,16 @@ export async function engagementOf(db: Db, workspaceId: string, sendId: string) 
   const timeline = rows<{ at: Date | string; opens: string | number; clicks: string | number }>(
     await db.execute(sql`
       select date_trunc('hour', first_at) as at,
-        count(*) filter (where kind = 'open') as opens,
-        count(*) filter (where kind = 'click') as clicks
+        count(distinct n) filter (where kind = 'open') as opens,
+        count(distinct n) filter (where kind = 'click') as clicks
       from campaign_engagement
       where workspace_id = ${workspaceId}::text and send_id = ${sendId}::text and kind in ('open', 'click')
       group by 1 order by 1`),
   );
-  const links = rows<{ idx: number; url: string; clicks: string | number; recipients: string | number }>(
+  // One engagement row per recipient and link: its count is that recipient's clicks on the link.
+  const links = rows<{ idx: number; url: string; people: string | number; total_clicks: string | number }>(
     await db.execute(sql`
-      select l.idx, l.url, coalesce(sum(e.count), 0) as clicks, count(e.n) as recipients
+      select l.idx, l.url, count(distinct e.n) as people, coalesce(sum(e.count), 0) as total_clicks
       from campaign_links l
       left join campaign_engagement e on e.workspace_id = l.workspace_id and e.send_id = l.send_id
         and e.kind = 'click' and e.link = l.idx
@@ -456,8 +585,8 @@ export async function engagementOf(db: Db, workspaceId: string, sendId: string) 
     links: links.map((row) => ({
       idx: row.idx,
       url: row.url,
-      clicks: Number(row.clicks),
-      recipients: Number(row.recipients),
+      people: Number(row.people),
+      totalClicks: Number(row.total_clicks),
     })),
   };
 }

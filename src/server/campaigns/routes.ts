@@ -9,6 +9,7 @@ import {
   CampaignSend,
   CampaignSendAnswer,
   CampaignSends,
+  CampaignStatuses,
   CampaignTestSendAnswer,
   CampaignTestSendBody,
   SendCampaignBody,
@@ -34,8 +35,9 @@ export async function campaignRoutes(instance: FastifyInstance, ctx: AppContext)
       schema: {
         tags,
         description:
-          "Sends the campaign's current, fully approved version to its audience at its send time, or now " +
-          '(publish rights on campaign). 202 with the send; the audience is snapshotted when it starts.',
+          "Sends the campaign's current, fully approved version at its send time, or now, to its " +
+          "audience's members no earlier send of it reached, or with `everyone` to all of them (publish " +
+          'rights on campaign). 202 with the send; the audience is snapshotted when it starts.',
         params: CampaignParams,
         body: SendCampaignBody.optional(),
         response: { 202: CampaignSendAnswer },
@@ -47,49 +49,19 @@ export async function campaignRoutes(instance: FastifyInstance, ctx: AppContext)
         .send(await campaigns.requestSend(ctx, request.access, request.params.id, request.body ?? {})),
   );
 
-  app.get(
-    '/campaigns/:id/sends',
-    { schema: { tags, params: CampaignParams, response: { 200: CampaignSends } } },
-    async (request) => campaigns.listSends(ctx, request.access, request.params.id),
-  );
+  await sendRoutes(instance, ctx);
 
   app.get(
-    '/campaigns/:id/sends/:sendId',
+    '/campaigns/statuses',
     {
       schema: {
         tags,
-        description: 'A send: queued, sending, paused, done or cancelled, with its counts',
-        params: SendParams,
-        response: { 200: CampaignSend },
+        description: 'Where each campaign stands: draft, scheduled, sending or sent, with its counts',
+        params: WorkspaceParams,
+        response: { 200: CampaignStatuses },
       },
     },
-    async (request) => campaigns.getSend(ctx, request.access, request.params.id, request.params.sendId),
-  );
-
-  app.post(
-    '/campaigns/:id/sends/:sendId/:action',
-    {
-      schema: {
-        tags,
-        description: 'pause, resume or cancel a send (publish rights on campaign)',
-        params: SendParams.extend({ action: SendAction }),
-        response: { 200: CampaignSend },
-      },
-    },
-    async (request) =>
-      campaigns.changeSend(
-        ctx,
-        request.access,
-        request.params.id,
-        request.params.sendId,
-        request.params.action,
-      ),
-  );
-
-  app.get(
-    '/campaigns/:id/sends/:sendId/results',
-    { schema: { tags, params: SendParams, response: { 200: CampaignResults } } },
-    async (request) => campaigns.results(ctx, request.access, request.params.id, request.params.sendId),
+    async (request) => campaigns.campaignStatuses(ctx, request.access),
   );
 
   app.get(
@@ -130,5 +102,72 @@ export async function campaignRoutes(instance: FastifyInstance, ctx: AppContext)
       },
     },
     async (request) => campaigns.sendCampaignTest(ctx, request.access, request.params.id, request.body),
+  );
+}
+
+/** A campaign's sends: listed, each with its state, its control, its resend and its results. */
+async function sendRoutes(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const tags = ['campaigns'];
+
+  app.get(
+    '/campaigns/:id/sends',
+    { schema: { tags, params: CampaignParams, response: { 200: CampaignSends } } },
+    async (request) => campaigns.listSends(ctx, request.access, request.params.id),
+  );
+
+  app.get(
+    '/campaigns/:id/sends/:sendId',
+    {
+      schema: {
+        tags,
+        description: 'A send: queued, sending, paused, done or cancelled, with its counts',
+        params: SendParams,
+        response: { 200: CampaignSend },
+      },
+    },
+    async (request) => campaigns.getSend(ctx, request.access, request.params.id, request.params.sendId),
+  );
+
+  app.post(
+    '/campaigns/:id/sends/:sendId/resend-unconfirmed',
+    {
+      schema: {
+        tags,
+        description:
+          "Sends a finished send's unconfirmed recipients their message again (publish rights on " +
+          'campaign): the provider may have taken some of them already, so some may get it twice',
+        params: SendParams,
+        response: { 200: CampaignSendAnswer },
+      },
+    },
+    async (request) =>
+      campaigns.resendUnconfirmed(ctx, request.access, request.params.id, request.params.sendId),
+  );
+
+  app.post(
+    '/campaigns/:id/sends/:sendId/:action',
+    {
+      schema: {
+        tags,
+        description: 'pause, resume or cancel a send (publish rights on campaign)',
+        params: SendParams.extend({ action: SendAction }),
+        response: { 200: CampaignSend },
+      },
+    },
+    async (request) =>
+      campaigns.changeSend(
+        ctx,
+        request.access,
+        request.params.id,
+        request.params.sendId,
+        request.params.action,
+      ),
+  );
+
+  app.get(
+    '/campaigns/:id/sends/:sendId/results',
+    { schema: { tags, params: SendParams, response: { 200: CampaignResults } } },
+    async (request) => campaigns.results(ctx, request.access, request.params.id, request.params.sendId),
   );
 }

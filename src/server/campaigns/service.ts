@@ -3,6 +3,7 @@ import {
   type CampaignPreview,
   type CampaignReadiness,
   type CampaignSend,
+  type CampaignStatuses,
   type CampaignTestSendBody,
   type SendCampaignBody,
 } from '@shared/api/campaigns';
@@ -56,15 +57,18 @@ function presentSend(row: repo.SendRow): CampaignSend {
     campaignVersion: row.campaignVersion,
     state: row.state as CampaignSend['state'],
     provider: row.provider,
+    everyone: row.everyone,
     subject: row.content.subject,
     sendAt: row.sendAt.toISOString(),
     snapshotAt: iso(row.snapshotAt),
     counts: {
       audience: row.audienceSize,
       recipients: row.recipients,
+      alreadyReceived: row.alreadyReceived,
       sent: row.sent,
       failed: row.failed,
-      pending: Math.max(0, row.recipients - row.sent - row.failed),
+      unconfirmed: row.unconfirmed,
+      pending: Math.max(0, row.recipients - row.sent - row.failed - row.unconfirmed),
     },
     createdAt: row.createdAt.toISOString(),
     createdBy: row.createdBy,
@@ -196,6 +200,7 @@ export async function requestSend(
         audienceId: resolved.audienceId!,
         senderId: resolved.sender!.id,
         provider: resolved.provider,
+        everyone: body?.everyone === true,
         state: 'queued',
         content: resolved.content!,
         sendAt,
@@ -215,7 +220,12 @@ export async function requestSend(
           targetId: id,
           label: resolved.data.name ?? id,
           schema: 'campaign',
-          detail: { sendId: send.id, version: item.version, sendAt: sendAt.toISOString() },
+          detail: {
+            sendId: send.id,
+            version: item.version,
+            sendAt: sendAt.toISOString(),
+            everyone: send.everyone,
+          },
         },
       ],
     });
@@ -241,6 +251,29 @@ export async function listSends(ctx: AppContext, access: WorkspaceAccess, campai
   await requireItem(ctx, scope, campaignId);
   const rows = await repo.listSends(ctx.db, access.workspace.id, campaignId);
   return { sends: rows.map(presentSend) };
+}
+
+/** Where each campaign of the workspace stands (the campaign list); any member may read. */
+export async function campaignStatuses(ctx: AppContext, access: WorkspaceAccess): Promise<CampaignStatuses> {
+  campaignScope(access);
+  const summaries = await repo.sendSummaries(ctx.db, access.workspace.id);
+  return {
+    statuses: summaries.map((summary) => ({
+      campaignId: summary.campaignId,
+      status: summary.sending
+        ? 'sending'
+        : summary.queuedAt
+          ? 'scheduled'
+          : summary.done > 0
+            ? 'sent'
+            : 'draft',
+      sendAt: summary.queuedAt?.toISOString() ?? null,
+      recipients: summary.recipients,
+      sent: summary.sent,
+      unconfirmed: summary.unconfirmed,
+      sends: summary.done,
+    })),
+  };
 }
 
 type SendAction = 'pause' | 'resume' | 'cancel';
@@ -299,6 +332,49 @@ export async function changeSend(
   return presentSend(row);
 }
 
+/**
+ * `POST …/sends/{sendId}/resend-unconfirmed` (publish rights on campaign): a done send's unconfirmed
+ * recipients are sent again, at the risk that some get it twice; 409 when the send is not done, has
+ * none, or another send of the campaign is under way.
+ */
+export async function resendUnconfirmed(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  campaignId: string,
+  sendId: string,
+) {
+  const scope = campaignScope(access);
+  if (!canSend(scope)) throw forbidden('You do not have permission to send Campaigns');
+  await requireSend(ctx, access, campaignId, sendId);
+  const row = await ctx.db.transaction(async (tx) => {
+    const send = await repo.lockSend(tx, access.workspace.id, sendId);
+    if (!send) throw notFound(CAMPAIGN_MESSAGES.sendNotFound);
+    if (send.state !== 'done') throw conflict(CAMPAIGN_MESSAGES.cannotResend(send.state));
+    if (await repo.currentSend(tx, send.workspaceId, campaignId)) {
+      throw conflict(CAMPAIGN_MESSAGES.alreadySending);
+    }
+    const count = await repo.reopenUnconfirmed(tx, send.workspaceId, send.id);
+    if (!count) throw conflict(CAMPAIGN_MESSAGES.nothingUnconfirmed);
+    await queueSendLanes(tx, send);
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: send.workspaceId,
+          user: actorOf(scope),
+          action: 'campaign.resend-unconfirmed',
+          targetType: 'campaign',
+          targetId: campaignId,
+          label: send.content.subject,
+          schema: 'campaign',
+          detail: { sendId, recipients: count },
+        },
+      ],
+    });
+    return { count, send: (await repo.findSend(tx, send.workspaceId, send.id))! };
+  });
+  return { message: CAMPAIGN_MESSAGES.resending(row.count), send: presentSend(row.send) };
+}
+
 /** Who a send would reach now and what stands in its way; any member may read. */
 export async function readiness(
   ctx: AppContext,
@@ -309,8 +385,8 @@ export async function readiness(
   const item = await requireItem(ctx, scope, id);
   const resolved = await resolveCampaign(ctx, scope, item);
   const reach = resolved.compiled
-    ? await repo.reachNow(ctx.db, access.workspace.id, resolved.compiled)
-    : { audience: 0, recipients: 0, suppressed: 0, unsubscribed: 0, withoutEmail: 0 };
+    ? await repo.reachNow(ctx.db, access.workspace.id, id, resolved.compiled)
+    : { audience: 0, recipients: 0, alreadyReceived: 0, suppressed: 0, unsubscribed: 0, withoutEmail: 0 };
   const approved = approvalOf(scope, item);
   const problems = [...(approved ? [] : [CAMPAIGN_MESSAGES.needsApproval]), ...resolved.problems];
   const size = htmlSize(resolved.content?.html ?? '');
@@ -322,6 +398,7 @@ export async function readiness(
   return {
     audienceSize: reach.audience,
     recipients: reach.recipients,
+    alreadyReceived: reach.alreadyReceived,
     suppressed: reach.suppressed,
     unsubscribed: reach.unsubscribed,
     withoutEmail: reach.withoutEmail,

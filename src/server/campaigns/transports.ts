@@ -7,12 +7,13 @@ import type { PersonalMessage } from './compose';
 import { SmtpError, smtpPool } from './smtp-client';
 
 /**
- * How a campaign message reaches a provider exactly once. `hold` hands the provider the whole message
+ * How a campaign message reaches a provider at most once. `hold` hands the provider the whole message
  * but its last part: SMTP gets everything up to the final `.` of DATA, the HTTP API everything but the
- * body's last byte, so the provider cannot accept it yet. The caller then records the recipient as sent
- * and calls `release`, which writes the last part at once, in the same step as the COMMIT. A process
- * that dies before that step leaves an unfinished message the provider drops, and the recipient
- * pending for whoever takes the chunk over.
+ * body's last byte, so the provider cannot accept it yet. The caller then records the recipient as in
+ * flight and calls `release`, which writes the last part at once, in the same step as the COMMIT, and
+ * records it as sent once the provider accepts it. A process that dies before that step leaves an
+ * unfinished message the provider drops, and the recipient pending for whoever takes the chunk over;
+ * one that dies after it leaves the recipient in flight, which the takeover marks unconfirmed.
  */
 export interface HeldMessage {
   /** Writes the last part before it answers; resolves once the provider accepted the message. */
@@ -37,6 +38,11 @@ export class ProviderRefusal extends Error {
     readonly fatal = false,
     /** The receiving server refused the address itself: a hard bounce. */
     readonly bounce = false,
+    /**
+     * No answer came (the connection broke or timed out): after the last part, the provider may have
+     * taken the message (RFC 5321 §6.1), so it is not sent again.
+     */
+    readonly unanswered = false,
   ) {
     super(message);
     this.name = 'ProviderRefusal';
@@ -44,9 +50,11 @@ export class ProviderRefusal extends Error {
 }
 
 function smtpRefusal(err: unknown): ProviderRefusal {
-  if (!(err instanceof SmtpError)) return new ProviderRefusal((err as Error).message ?? String(err), false);
+  if (!(err instanceof SmtpError) || err.code === undefined) {
+    return new ProviderRefusal((err as Error).message ?? String(err), false, undefined, false, false, true);
+  }
   if (err.auth) return new ProviderRefusal(err.message, false, undefined, true);
-  if (err.code && err.code >= 500) return new ProviderRefusal(err.message, true, undefined, false, true);
+  if (err.code >= 500) return new ProviderRefusal(err.message, true, undefined, false, true);
   return new ProviderRefusal(err.message, false);
 }
 
@@ -159,7 +167,16 @@ export function sendGridTransport(apiKey: string, baseUrl: string): CampaignTran
         });
         request.on('timeout', () => request.destroy(new Error('timed out')));
         request.on('error', (err) =>
-          reject(new ProviderRefusal(`The email provider could not be reached: ${err.message}`, false)),
+          reject(
+            new ProviderRefusal(
+              `The email provider could not be reached: ${err.message}`,
+              false,
+              undefined,
+              false,
+              false,
+              true,
+            ),
+          ),
         );
       });
       answered.catch(() => undefined);

@@ -907,6 +907,8 @@ export const campaignSends = pgTable(
     senderId: text('sender_id').notNull(),
     /** smtp or sendgrid. */
     provider: text('provider').notNull(),
+    /** Sent again to every member; otherwise only to members no earlier send of the campaign reached. */
+    everyone: boolean('everyone').notNull().default(false),
     state: text('state').notNull(),
     content: jsonb('content').$type<SendContent>().notNull(),
     /** When the snapshot is due (the campaign's send time, or when it was asked for). */
@@ -916,8 +918,12 @@ export const campaignSends = pgTable(
     /** The audience's members at the snapshot, before suppressed, unsubscribed and address-less ones were left out. */
     audienceSize: integer('audience_size').notNull().default(0),
     recipients: integer('recipients').notNull().default(0),
+    /** Reachable members left out at the snapshot because an earlier send of the campaign reached them. */
+    alreadyReceived: integer('already_received').notNull().default(0),
     sent: integer('sent').notNull().default(0),
     failed: integer('failed').notNull().default(0),
+    /** Recipients whose message went out but whose acceptance the server never confirmed. */
+    unconfirmed: integer('unconfirmed').notNull().default(0),
     createdAt: createdAt(),
     createdBy: text('created_by').notNull(),
     createdByName: text('created_by_name').notNull(),
@@ -935,8 +941,11 @@ export const campaignSends = pgTable(
 );
 
 /**
- * A send's recipients, numbered from 1 in profile order. `status`: pending, sent or failed (a
- * permanent refusal, `error` saying why). Tracking and unsubscribe tokens name a recipient by its
+ * A send's recipients, numbered from 1 in profile order. `status`: pending; sending (in flight: its
+ * message's last part is going or gone to the provider, whose acceptance is awaited); sent (the
+ * provider accepted it: SMTP's 250 after DATA, a 2xx from the API); unconfirmed (it was in flight
+ * when its process died or the connection broke, so nobody knows whether the provider took it); or
+ * failed (a permanent refusal, `error` saying why). Tracking and unsubscribe tokens name a recipient by its
  * number, never by its profile id or address. No foreign key: a snapshot writes 500,000 rows at once.
  */
 export const campaignRecipients = pgTable(

@@ -504,8 +504,10 @@ function lastWriteConditions(query: ListQuery, filter: ItemFilter): (SQL | undef
   conditions.push(inSchemas(items.schema, query.schemas));
   if (filter.kind === 'written-by') conditions.push(eq(items.lastWrittenBy, filter.userId));
   if (filter.kind === 'scheduled') {
+    // A planned publish or unpublish, or a campaign's send queued for its time.
     conditions.push(
-      sql`exists (select 1 from schedules s where s.workspace_id = ${items.workspaceId} and s.schema = ${items.schema} and s.item_id = ${items.id} and s.status in ('pending', 'running'))`,
+      sql`(exists (select 1 from schedules s where s.workspace_id = ${items.workspaceId} and s.schema = ${items.schema} and s.item_id = ${items.id} and s.status in ('pending', 'running'))
+        or (${items.schema} = 'campaign' and exists (select 1 from campaign_sends cs where cs.workspace_id = ${items.workspaceId} and cs.campaign_id = ${items.id} and cs.state = 'queued')))`,
     );
   }
   if (filter.kind === 'awaiting') {

@@ -23,6 +23,11 @@ export const CAMPAIGN_MESSAGES = {
   cannotPause: (state: string) => `Only a queued or sending send can be paused; this one is ${state}`,
   cannotResume: (state: string) => `Only a paused send can be resumed; this one is ${state}`,
   cannotCancel: (state: string) => `This send is ${state} already`,
+  cannotResend: (state: string) =>
+    `Only a finished send's unconfirmed recipients can be resent; this one is ${state}`,
+  nothingUnconfirmed: 'This send has no unconfirmed recipients',
+  resending: (count: number) =>
+    `Resending to ${count.toLocaleString('en-US')} unconfirmed ${count === 1 ? 'recipient' : 'recipients'}`,
   sending: (recipients: number) =>
     `Sending to ${recipients.toLocaleString('en-US')} ${recipients === 1 ? 'recipient' : 'recipients'}`,
   queued: 'The send is queued: its audience is taken when it starts',
@@ -44,6 +49,13 @@ export const SendCampaignBody = z
   .object({
     /** Send now even when the campaign has a send time (otherwise the send waits for it). */
     now: z.boolean().optional(),
+    everyone: z
+      .boolean()
+      .optional()
+      .describe(
+        'Send again to every member, those an earlier send of the campaign reached included; ' +
+          'otherwise only members no earlier send reached get it',
+      ),
   })
   .strict()
   .default({});
@@ -52,10 +64,22 @@ export type SendCampaignBody = z.input<typeof SendCampaignBody>;
 const SendCounts = z.object({
   /** The audience's members at the snapshot. */
   audience: z.number(),
-  /** Those the send goes to: members minus suppressed, unsubscribed and those without an email. */
+  /**
+   * Those the send goes to: members minus suppressed, unsubscribed and those without an email, and
+   * minus those an earlier send of the campaign reached unless it goes to everyone.
+   */
   recipients: z.number(),
+  /** Reachable members left out because an earlier send of the campaign reached them. */
+  alreadyReceived: z.number(),
+  /** Accepted by the provider (SMTP's 250 after the message, a 2xx from the API). */
   sent: z.number(),
   failed: z.number(),
+  /**
+   * Neither sent nor delivered: the message went out but the provider's acceptance never came (its
+   * process died or the connection broke). Not sent again unless the sender chooses to resend them.
+   */
+  unconfirmed: z.number(),
+  /** Not sent yet, in flight included. */
   pending: z.number(),
 });
 
@@ -65,6 +89,8 @@ export const CampaignSend = z.object({
   campaignVersion: z.number(),
   state: SendState,
   provider: z.string(),
+  /** Sent again to every member, not only to those no earlier send reached. */
+  everyone: z.boolean(),
   subject: z.string(),
   sendAt: z.string().describe('ISO time the snapshot is (or was) due'),
   snapshotAt: z.string().nullable(),
@@ -84,11 +110,33 @@ export type CampaignSendAnswer = z.infer<typeof CampaignSendAnswer>;
 export const CampaignSends = z.object({ sends: z.array(CampaignSend) });
 export type CampaignSends = z.infer<typeof CampaignSends>;
 
+/**
+ * `GET …/campaigns/statuses`: where each campaign of the workspace stands. A campaign not listed is a
+ * draft (never sent, or its only sends were cancelled before any went).
+ */
+export const CampaignStatus = z.object({
+  campaignId: z.string(),
+  status: z.enum(['draft', 'scheduled', 'sending', 'sent']),
+  /** The queued send's time, when scheduled. */
+  sendAt: z.string().nullable(),
+  /** Over every send that was not cancelled. */
+  recipients: z.number(),
+  sent: z.number(),
+  unconfirmed: z.number(),
+  /** Sends that finished. */
+  sends: z.number(),
+});
+export type CampaignStatus = z.infer<typeof CampaignStatus>;
+export const CampaignStatuses = z.object({ statuses: z.array(CampaignStatus) });
+export type CampaignStatuses = z.infer<typeof CampaignStatuses>;
+
 /** `GET …/campaigns/{id}/readiness`: who a send would reach now, and what stops it. */
 export const CampaignReadiness = z.object({
   audienceSize: z.number(),
-  /** Members a send would reach now. */
+  /** Members a send would reach now: those no earlier send of the campaign reached. */
   recipients: z.number(),
+  /** Reachable members an earlier send of the campaign reached: a send to everyone reaches them too. */
+  alreadyReceived: z.number(),
   suppressed: z.number(),
   unsubscribed: z.number(),
   withoutEmail: z.number(),
@@ -158,9 +206,16 @@ export const CampaignResults = z.object({
     bounced: Rate,
     unsubscribed: Rate,
   }),
-  /** Unique opens and clicks per hour since the send started (ISO hour). */
+  /** Per hour since the send started (ISO hour): people whose first open, or a first click on a link, fell in it. */
   timeline: z.array(z.object({ at: z.string(), opens: z.number(), clicks: z.number() })),
-  links: z.array(z.object({ idx: z.number(), url: z.string(), clicks: z.number(), recipients: z.number() })),
+  links: z.array(
+    z.object({
+      idx: z.number(),
+      url: z.string(),
+      people: z.number().describe('Recipients who clicked the link, each counted once'),
+      totalClicks: z.number().describe("Every click on the link, a person's repeats included"),
+    }),
+  ),
 });
 export type CampaignResults = z.infer<typeof CampaignResults>;
 

@@ -212,6 +212,7 @@ export const AUDIT_ACTIONS = [
   'campaign.pause',
   'campaign.resume',
   'campaign.cancel',
+  'campaign.resend-unconfirmed',
   'file.uploaded',
   'file.updated',
   'visualisation.refreshed',

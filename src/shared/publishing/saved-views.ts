@@ -40,7 +40,7 @@ export interface ViewCandidate {
   approvedRoles: readonly string[];
   /** Stage value → the copy's version and publish time. */
   copies: Readonly<Record<string, { version: number; publishedAt: Date }>>;
-  /** A publish or unpublish is planned and has not run yet. */
+  /** A publish or unpublish is planned and has not run yet, or a campaign's send is queued. */
   isScheduled?: boolean;
 }
 

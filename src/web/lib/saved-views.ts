@@ -19,7 +19,7 @@ const STAGE_VIEW_LABEL: Record<StageViewId, (stage: string) => string> = {
 /**
  * The saved views a user sees in a workspace's sidebar (which items match a view is decided in
  * @shared/publishing/saved-views). 'Need my approval' appears only if the user has roles
- * (spec §6); 'Scheduled' holds items with a planned publish or unpublish.
+ * (spec §6); 'Scheduled' holds items with a planned publish or unpublish, and campaigns with a queued send.
  */
 export function savedViews(stages: readonly string[], permissions: Pick<Permissions, 'roles'>): SavedView[] {
   const views: SavedView[] = [

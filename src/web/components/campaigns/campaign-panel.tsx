@@ -9,6 +9,7 @@ import { campaignKeys } from './api/campaign-keys';
 import { useControlSend } from './api/control-send';
 import { useCampaignReadiness } from './api/get-readiness';
 import { isActiveSend, useCampaignSend, useCampaignSends } from './api/get-sends';
+import { useResendUnconfirmed } from './api/resend-unconfirmed';
 import { useSendCampaign } from './api/send-campaign';
 import { CampaignPreview } from './campaign-preview';
 import { CampaignTestSend } from './campaign-test-send';
@@ -47,7 +48,9 @@ function useCurrentSend({ workspaceId, campaignId }: CampaignRef, current: Campa
   const send = polled.data ?? current;
   const hasStopped = !!send && !isActiveSend(send.state);
   useEffect(() => {
-    if (hasStopped) void client.invalidateQueries({ queryKey: campaignKeys.all(workspaceId, campaignId) });
+    if (!hasStopped) return;
+    void client.invalidateQueries({ queryKey: campaignKeys.all(workspaceId, campaignId) });
+    void client.invalidateQueries({ queryKey: campaignKeys.lists(workspaceId) });
   }, [hasStopped, client, workspaceId, campaignId]);
   return send && !hasStopped ? send : null;
 }
@@ -110,22 +113,38 @@ function PreviewSection({ campaign, version }: { campaign: CampaignRef; version:
   );
 }
 
-/** The sends so far and the results of the one picked (the newest that started, at first). */
-function ResultsSection({ campaign }: { campaign: CampaignRef }) {
+/**
+ * The sends so far and the results of the one picked (the newest that started, at first); a finished
+ * send's unconfirmed recipients can be resent by whoever may send.
+ */
+function ResultsSection({ campaign, canSend }: { campaign: CampaignRef; canSend: boolean }) {
   const sends = useCampaignSends(campaign.workspaceId, campaign.campaignId);
+  const resend = useResendUnconfirmed(campaign.workspaceId, campaign.campaignId);
   const [chosenId, setChosenId] = useState<string | null>(null);
   const started = (sends.data?.sends ?? []).filter((send) => send.startedAt !== null);
   const shownId = started.find((send) => send.id === chosenId)?.id ?? started[0]?.id ?? null;
   return (
     <Section title="Results" testId="campaign-results">
-      <FormError error={sends.error} />
+      <FormError error={sends.error ?? resend.error} />
       {sends.data && sends.data.sends.length === 0 && (
         <Text size="sm" c="dimmed">
           Not sent yet. Results show here once a send starts.
         </Text>
       )}
       {sends.data && sends.data.sends.length > 0 && (
-        <PastSends sends={sends.data.sends} selectedId={shownId} onSelect={setChosenId} />
+        <PastSends
+          sends={sends.data.sends}
+          selectedId={shownId}
+          onSelect={setChosenId}
+          onResend={
+            canSend
+              ? (sendId) =>
+                  resend.mutate(sendId, {
+                    onSuccess: (answer) => showToast({ color: 'teal', message: answer.message }),
+                  })
+              : undefined
+          }
+        />
       )}
       {shownId && <SendResults {...campaign} sendId={shownId} />}
     </Section>
@@ -163,7 +182,7 @@ export function CampaignPanel({
         <Skeleton h={140} radius="md" />
       )}
       <PreviewSection campaign={campaign} version={version} />
-      <ResultsSection campaign={campaign} />
+      <ResultsSection campaign={campaign} canSend={readiness.data?.canSend ?? false} />
     </Stack>
   );
 }

@@ -1,7 +1,7 @@
 import { Alert, Group, List, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
 import type { CampaignReadiness } from '@shared/api/campaigns';
-import { formatCount, recipientsText } from './format';
+import { formatCount, reachText } from './format';
 
 /** Why some of the audience would not get the message: suppressed, unsubscribed, without an email. */
 function leftOutText({ suppressed, unsubscribed, withoutEmail }: CampaignReadiness) {
@@ -41,8 +41,13 @@ export function ReadinessSummary({ readiness }: { readiness: CampaignReadiness }
             Reach
           </Text>
           <Text fw={600} data-testid="will-reach">
-            Will go to {recipientsText(readiness.recipients)}
+            Will go to {reachText(readiness)}
           </Text>
+          {readiness.alreadyReceived > 0 && (
+            <Text size="sm" c="dimmed" data-testid="already-received">
+              {formatCount(readiness.alreadyReceived)} got it in an earlier send
+            </Text>
+          )}
           <Text size="sm" c="dimmed">
             {leftOutText(readiness)}
           </Text>

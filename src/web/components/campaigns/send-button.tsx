@@ -3,7 +3,7 @@ import { modals } from '@mantine/modals';
 import { IconCalendarTime, IconSend } from '@tabler/icons-react';
 import { CAMPAIGN_MESSAGES, type CampaignReadiness } from '@shared/api/campaigns';
 import { formatInZone } from '@shared/time/format';
-import { recipientsText } from './format';
+import { formatCount, reachText, recipientsText } from './format';
 
 export const NO_PUBLISH_RIGHTS = 'Sending a campaign needs publish rights on campaigns';
 const NO_RECIPIENTS = 'Nobody in the audience can receive it now';
@@ -13,7 +13,7 @@ function sendBlocker(readiness: CampaignReadiness): string | null {
   if (!readiness.canSend) return NO_PUBLISH_RIGHTS;
   if (!readiness.approved) return CAMPAIGN_MESSAGES.needsApproval;
   if (readiness.problems.length > 0) return readiness.problems[0];
-  if (readiness.recipients === 0) return NO_RECIPIENTS;
+  if (readiness.recipients + readiness.alreadyReceived === 0) return NO_RECIPIENTS;
   return null;
 }
 
@@ -35,6 +35,35 @@ export function futureSchedule(sendAt: unknown, zone: unknown, now = Date.now())
 
 const scheduleText = (schedule: Schedule) => formatInZone(schedule.at, schedule.zone);
 
+export const SEND_AGAIN = 'Send again to everyone';
+
+/** What the confirmation says of those an earlier send reached, and the button that includes them. */
+function AlreadyReceived({
+  readiness,
+  onEveryone,
+}: {
+  readiness: CampaignReadiness;
+  onEveryone: () => void;
+}) {
+  const { alreadyReceived, recipients } = readiness;
+  const everyone = recipientsText(alreadyReceived + recipients);
+  return (
+    <Stack gap="xs" align="flex-start" data-testid="already-received-confirm">
+      <Text size="sm">
+        {formatCount(alreadyReceived)} {alreadyReceived === 1 ? 'person' : 'people'} in the audience already
+        got this campaign in an earlier send:{' '}
+        {recipients > 0 ? `it goes only to the ${reachText(readiness)}.` : 'nobody new would get it.'}
+      </Text>
+      <Button size="xs" variant="light" color="orange" onClick={onEveryone}>
+        {SEND_AGAIN}
+      </Button>
+      <Text size="xs" c="dimmed">
+        {`${SEND_AGAIN} sends it to all ${everyone}: ${formatCount(alreadyReceived)} of them get it a second time.`}
+      </Text>
+    </Stack>
+  );
+}
+
 /**
  * Send to N recipients (or Schedule for the campaign's send time), each behind a confirmation; disabled
  * with the reason when the version is not approved, the caller may not publish, or something is missing.
@@ -48,23 +77,37 @@ export function SendButton({
   readiness: CampaignReadiness;
   schedule: Schedule | null;
   isPending: boolean;
-  onSend: (body: { now?: boolean }) => void;
+  onSend: (body: { now?: boolean; everyone?: boolean }) => void;
 }) {
   const blocker = sendBlocker(readiness);
-  const who = recipientsText(readiness.recipients);
-  const confirmSend = (now: boolean) =>
-    modals.openConfirmModal({
+  const who = reachText(readiness);
+  const confirmSend = (now: boolean) => {
+    const body = now ? { now: true } : {};
+    const modalId = modals.openConfirmModal({
       title: schedule && !now ? `Schedule for ${scheduleText(schedule)}?` : `Send to ${who}?`,
       children: (
-        <Text size="sm">
-          {schedule && !now
-            ? `The campaign goes to its audience at ${scheduleText(schedule)}: ${who} as of now; the audience is taken again then.`
-            : `The campaign goes to ${who} now. This cannot be undone, though a send can be paused or cancelled while it runs.`}
-        </Text>
+        <Stack gap="sm">
+          <Text size="sm">
+            {schedule && !now
+              ? `The campaign goes to its audience at ${scheduleText(schedule)}: ${who} as of now; the audience is taken again then.`
+              : `The campaign goes to ${who} now. This cannot be undone, though a send can be paused or cancelled while it runs.`}
+          </Text>
+          {readiness.alreadyReceived > 0 && (
+            <AlreadyReceived
+              readiness={readiness}
+              onEveryone={() => {
+                modals.close(modalId);
+                onSend({ ...body, everyone: true });
+              }}
+            />
+          )}
+        </Stack>
       ),
       labels: { confirm: schedule && !now ? 'Schedule' : 'Send', cancel: 'Cancel' },
-      onConfirm: () => onSend(now ? { now: true } : {}),
+      confirmProps: { disabled: readiness.recipients === 0 },
+      onConfirm: () => onSend(body),
     });
+  };
 
   return (
     <Stack gap={4} align="flex-start">

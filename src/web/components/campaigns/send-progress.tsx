@@ -14,20 +14,21 @@ export const STATE_COLORS: Record<SendState, string> = {
   cancelled: 'red',
 };
 
-/** The share of recipients handled (sent or failed), 0 to 100. */
+/** The share of recipients handled (sent, failed or unconfirmed), 0 to 100. */
 function sendPercent({ counts }: CampaignSend) {
   if (counts.recipients === 0) return 0;
-  return Math.min(100, ((counts.sent + counts.failed) / counts.recipients) * 100);
+  return Math.min(100, ((counts.sent + counts.failed + counts.unconfirmed) / counts.recipients) * 100);
 }
 
 function progressText(send: CampaignSend, zone: string) {
-  const { recipients, sent, failed } = send.counts;
+  const { recipients, sent, failed, unconfirmed } = send.counts;
   if (send.state === 'queued' && !send.snapshotAt)
     return Date.parse(send.sendAt) > Date.now()
       ? `Queued for ${formatInZone(send.sendAt, zone)}`
       : 'Starting…';
   const failedText = failed ? `, ${formatCount(failed)} failed` : '';
-  return `${formatCount(sent)} of ${formatCount(recipients)} sent${failedText}`;
+  const unconfirmedText = unconfirmed ? `, ${formatCount(unconfirmed)} unconfirmed` : '';
+  return `${formatCount(sent)} of ${formatCount(recipients)} sent${failedText}${unconfirmedText}`;
 }
 
 /**

@@ -39,7 +39,7 @@ function ResultTiles({ results }: { results: CampaignResults }) {
   );
 }
 
-/** Each tracked link of the message with its clicks and the recipients who clicked it. */
+/** Each tracked link of the message: the people who clicked it, and all its clicks (repeats included). */
 function LinkClicks({ links }: { links: CampaignResults['links'] }) {
   if (links.length === 0)
     return (
@@ -47,7 +47,9 @@ function LinkClicks({ links }: { links: CampaignResults['links'] }) {
         No tracked links in this message.
       </Text>
     );
-  const sorted = [...links].sort((a, b) => b.clicks - a.clicks || a.idx - b.idx);
+  const sorted = [...links].sort(
+    (a, b) => b.people - a.people || b.totalClicks - a.totalClicks || a.idx - b.idx,
+  );
   return (
     <Card withBorder radius="md" p={0}>
       <Table.ScrollContainer minWidth={420}>
@@ -55,8 +57,8 @@ function LinkClicks({ links }: { links: CampaignResults['links'] }) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Link</Table.Th>
-              <Table.Th ta="right">Clicks</Table.Th>
-              <Table.Th ta="right">Recipients</Table.Th>
+              <Table.Th ta="right">People who clicked</Table.Th>
+              <Table.Th ta="right">Total clicks</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -67,8 +69,8 @@ function LinkClicks({ links }: { links: CampaignResults['links'] }) {
                     {link.url}
                   </Anchor>
                 </Table.Td>
-                <Table.Td ta="right">{formatCount(link.clicks)}</Table.Td>
-                <Table.Td ta="right">{formatCount(link.recipients)}</Table.Td>
+                <Table.Td ta="right">{formatCount(link.people)}</Table.Td>
+                <Table.Td ta="right">{formatCount(link.totalClicks)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

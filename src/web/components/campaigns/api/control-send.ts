@@ -22,6 +22,7 @@ export function useControlSend(workspaceId: string, campaignId: string) {
       return Promise.all([
         client.invalidateQueries({ queryKey: campaignKeys.readiness(workspaceId, campaignId) }),
         client.invalidateQueries({ queryKey: campaignKeys.sends(workspaceId, campaignId), exact: true }),
+        client.invalidateQueries({ queryKey: campaignKeys.lists(workspaceId) }),
       ]);
     },
   });

@@ -22,6 +22,7 @@ export function useSendCampaign(workspaceId: string, campaignId: string) {
       Promise.all([
         client.invalidateQueries({ queryKey: campaignKeys.readiness(workspaceId, campaignId) }),
         client.invalidateQueries({ queryKey: campaignKeys.sends(workspaceId, campaignId), exact: true }),
+        client.invalidateQueries({ queryKey: campaignKeys.lists(workspaceId) }),
       ]),
   });
 }

@@ -11,6 +11,7 @@ import { domainOfSchema, getSchema } from '@shared/schemas/catalogue';
 import type { SchemaType } from '@shared/schemas/types';
 import { itemThumbId, itemTitle, userLabel } from '../item-labels';
 import { itemPathOf } from '@web/lib/item-paths';
+import { CampaignStatusBadge } from '@web/components/campaigns/campaign-status';
 import { ApprovalChips, PublishChips } from './item-chips';
 import { UpdatedBy } from './updated-by';
 import { ItemEntryCard, ItemEntryRow } from './item-entry-layouts';
@@ -128,6 +129,9 @@ export function ItemEntry({
           publishedOnly
         />
         <ApprovalChips item={item} roles={workspace.roles} />
+        {item.schema === 'campaign' && (
+          <CampaignStatusBadge workspaceId={workspace.id} campaignId={item.id} />
+        )}
       </>
     ),
     quickView: onQuickView && <QuickViewButton title={title} onClick={() => onQuickView(item)} />,
