@@ -9,7 +9,7 @@ import type { WorkspaceAccess } from '../workspaces/access';
 import { ChunkWriter, type Chunk } from './chunk-writer';
 import { ImportRows, type Converted, type ImportKind } from './customer-rows';
 import { loadDefinitions } from './definitions';
-import { createDefinitions, resolveMapping } from './import-mapping';
+import { createDefinitions, previewImport, resolveMapping } from './import-mapping';
 import { readRecords, type ImportFormat, type RecordLine } from './read-records';
 import * as repo from './repository';
 import { suppressedProfileIds } from './suppression-repository';
@@ -73,6 +73,22 @@ export async function importCustomerData(
     await endStoppedImport(ctx, access, batchId, err);
   }
   return getBatch(ctx, access, batchId);
+}
+
+/**
+ * The preview of an import by the workspace's definitions; an email column is proposed for the
+ * attribute campaigns read addresses from.
+ */
+export async function previewCustomerData(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  kind: ImportKind,
+  source: ImportSource,
+) {
+  requireImporter(access);
+  const defs = await loadDefinitions(ctx.db, access.workspace.id);
+  const emailAttribute = await repo.emailAttributeOf(ctx.db, access.workspace.id);
+  return previewImport(kind, defs, source.stream, source.format, emailAttribute);
 }
 
 /** How much of an import's body has arrived, and whether its text may hold what PostgreSQL cannot store. */

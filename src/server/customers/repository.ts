@@ -1,4 +1,5 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
+import { RECIPIENT_DEFAULTS } from '@shared/api/senders';
 import { copyFrom, copyRows, copyValue, type Db, type Tx } from '../db/client';
 import { rows } from '../db/migrate';
 import { eventIdentity, jsonbText } from './event-identity';
@@ -17,6 +18,14 @@ export async function listDefinitions(db: Db, workspaceId: string): Promise<Defi
       where workspace_id = ${workspaceId}
         and schema in ('customer-profile-attribute', 'behavioral-event', 'audience')`),
   );
+}
+
+/** The attribute the workspace's campaigns read addresses from (its sending settings). */
+export async function emailAttributeOf(db: Db, workspaceId: string) {
+  const [row] = rows<{ email_attribute: string }>(
+    await db.execute(sql`select email_attribute from sending_settings where workspace_id = ${workspaceId}`),
+  );
+  return row?.email_attribute ?? RECIPIENT_DEFAULTS.emailAttribute;
 }
 
 /**

@@ -856,12 +856,18 @@ export const sendingDomains = pgTable(
   (t) => [primaryKey({ columns: [t.workspaceId, t.domain] })],
 );
 
-/** A workspace's sending settings: the postal address every campaign's footer carries. */
+/**
+ * A workspace's sending settings: the postal address every campaign's footer carries, the attribute
+ * campaigns read addresses from, and whether they go to profiles whose consent is unknown. A workspace
+ * without a row has the defaults: no address, `email`, not to unknown consent.
+ */
 export const sendingSettings = pgTable('sending_settings', {
   workspaceId: text('workspace_id')
     .primaryKey()
     .references(() => workspaces.id, { onDelete: 'cascade' }),
-  postalAddress: text('postal_address').notNull(),
+  postalAddress: text('postal_address').notNull().default(''),
+  emailAttribute: text('email_attribute').notNull().default('email'),
+  mailUnknownConsent: boolean('mail_unknown_consent').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   updatedBy: text('updated_by').notNull(),
 });
