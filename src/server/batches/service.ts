@@ -20,6 +20,8 @@ const presentBatch = (row: repo.BatchRow, grouped: Grouped): Batch => ({
   status: row.state,
   total: row.total,
   processed: row.done,
+  stored: row.done - row.duplicates,
+  duplicates: row.duplicates,
   failed: row.failed,
   errors: row.errors,
   errorGroups: grouped.get(row.id)?.groups ?? [],

@@ -115,7 +115,7 @@ function watchBody(source: ImportSource): BodyWatch {
  * are grouped by key.
  */
 class ChunkReader {
-  private progress: BatchProgress = { processed: 0, failed: 0, errors: [] };
+  private progress: BatchProgress = { processed: 0, duplicates: 0, failed: 0, errors: [] };
   private profiles = new Map<string, Record<string, unknown>>();
   private consents = new Map<string, EmailConsentState>();
   private events: repo.EventsByKey = new Map();
@@ -147,7 +147,7 @@ class ChunkReader {
     const profiles = [...this.profiles.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const events = this.events;
     const consents = this.consents;
-    this.progress = { processed: 0, failed: 0, errors: [] };
+    this.progress = { processed: 0, duplicates: 0, failed: 0, errors: [] };
     this.profiles = new Map();
     this.consents = new Map();
     this.events = new Map();
@@ -165,7 +165,12 @@ class ChunkReader {
     if ('error' in converted) return this.refuse(line, converted.error);
     const [id, attributes, consent] = converted.row;
     if (this.suppressed.has(id)) return this.refuse(line, suppressedMessage(id));
-    this.profiles.set(id, { ...this.profiles.get(id), ...attributes });
+    const earlier = this.profiles.get(id);
+    // A row that repeats one earlier in the chunk adds nothing: a duplicate (the profile is written once).
+    if (earlier && repeats(earlier, attributes) && (!consent || this.consents.get(id) === consent)) {
+      this.progress.duplicates! += 1;
+    }
+    this.profiles.set(id, { ...earlier, ...attributes });
     if (consent) this.consents.set(id, consent);
     this.progress.processed += 1;
   }
@@ -180,6 +185,10 @@ class ChunkReader {
     this.progress.processed += 1;
   }
 }
+
+/** Whether a row's attributes are the values met already. */
+const repeats = (earlier: Record<string, unknown>, attributes: Record<string, unknown>) =>
+  Object.entries(attributes).every(([key, value]) => JSON.stringify(earlier[key]) === JSON.stringify(value));
 
 /** Ends a batch whose import stopped as failed, saying why. */
 async function endStoppedImport(ctx: AppContext, access: WorkspaceAccess, batchId: string, err: unknown) {

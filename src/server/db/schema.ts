@@ -161,8 +161,10 @@ export const batches = pgTable(
     fileName: text('file_name'),
     /** Rows (or files) seen so far: processed + failed. */
     total: integer('total').notNull().default(0),
-    /** Rows written (the API's `processed`). */
+    /** Rows taken (the API's `processed`): stored, or skipped as duplicates. */
     done: integer('done').notNull().default(0),
+    /** Rows taken that were not stored: an event stored already, a profile row that changes nothing. */
+    duplicates: integer('duplicates').notNull().default(0),
     failed: integer('failed').notNull().default(0),
     /** The body's length when the client sent one, and how much of it has been read: the progress bar. */
     bytesTotal: bigint('bytes_total', { mode: 'number' }),

@@ -1,0 +1,1 @@
+ALTER TABLE "batches" ADD COLUMN "duplicates" integer DEFAULT 0 NOT NULL;
