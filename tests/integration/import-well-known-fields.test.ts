@@ -123,6 +123,9 @@ describe('well-known customer fields in an import preview', () => {
       expect((await consentOf(ws, id)).state, id).toBe(state);
     }
     expect((await profile(ws, 'c1')).attributes).toEqual({ email: 'c1@example.com' });
+    // A column named like consent whose values are something else stays an ordinary column.
+    const plan = await preview(ws, 'id,Subscribed\nc1,pro plan\n');
+    expect(plan.byColumn.Subscribed).toMatchObject({ own: false, match: 'new', key: 'subscribed' });
     const bad = await importWith(ws, answer.mapping, 'id,Email,Email Consent\nc1,a@example.com,maybe\n');
     expect(bad.json().batch.errorGroups[0].message).toBe(
       'emailConsent: "maybe" is not subscribed, unsubscribed or unknown',

@@ -7,6 +7,7 @@ import {
   type PreviewAnswer,
   type PreviewColumn,
 } from '@shared/api/customer-imports';
+import { consentFromText } from '@shared/api/customers';
 import { convertValue, isBlank, toStoredDate } from '@shared/criteria/convert';
 import type { AttributeType } from '@shared/criteria/operators';
 import { isReservedName } from '@shared/text/reserved-names';
@@ -92,8 +93,6 @@ const CONSENT_NAMES = [
   'emailsubscription',
   'emailsubscribed',
   'subscribed',
-  'subscription',
-  'subscriptionstatus',
   'emailsubscriptionstatus',
   'emailmarketingconsent',
   'acceptsmarketing',
@@ -109,9 +108,9 @@ const WELL_KNOWN: { key: string; label: string; names: string[] }[] = [
   {
     key: 'first name',
     label: 'First name',
-    names: ['firstname', 'givenname', 'forename', 'fname', 'first', 'firstnames'],
+    names: ['firstname', 'givenname', 'forename', 'fname', 'firstnames'],
   },
-  { key: 'last name', label: 'Last name', names: ['lastname', 'surname', 'familyname', 'lname', 'last'] },
+  { key: 'last name', label: 'Last name', names: ['lastname', 'surname', 'familyname', 'lname'] },
   {
     key: 'phone',
     label: 'Phone',
@@ -446,6 +445,13 @@ export async function previewImport(
     for (const record of records) {
       reader.add(record);
       if (enough()) break outer;
+    }
+  }
+  // A column named like consent whose values do not all say one is an ordinary column.
+  for (const [column, name] of reader.ownNames) {
+    const values = reader.columns.get(column)?.values ?? [];
+    if (name === 'emailConsent' && !values.every((v) => consentFromText(asCell(v)))) {
+      reader.ownNames.delete(column);
     }
   }
   const known = knownOf(kind, defs);
