@@ -70,6 +70,13 @@ export async function seedCampaignBasics(
       data: { postalAddress: 'Acme Ltd\n1 Market Street\nLeeds' },
     }),
   );
+  // The imported profiles never set their consent: a new workspace would leave them out.
+  await ok(
+    request.put(`/api/v1/workspaces/${ws}/senders/recipients`, {
+      headers: SAME_ORIGIN,
+      data: { mailUnknownConsent: true },
+    }),
+  );
   const email = await seedItem(request, ws, 'email', {
     name: 'Autumn letter',
     subject: 'Autumn news',

@@ -4,7 +4,8 @@ import { acceptCookies, patchBasics, seedItem, seedVerifiedUser, seedWorkspace, 
 /**
  * A CRM export with camelCase and snake_case headers imported through the preview: columns matched
  * to existing attributes or proposed as new ones with inferred types, one renamed and one skipped
- * before anything is written; keys stay as the file spells them; Settings › Batches groups row errors.
+ * before anything is written; new keys in the workspace's style (kebab-case), the address to `email`;
+ * a second import of the same file says its rows were duplicates; Settings › Batches groups row errors.
  */
 test.beforeEach(async ({ context }) => acceptCookies(context));
 
@@ -37,17 +38,17 @@ test('import a CRM export through the preview, then read its grouped errors in S
   await dialog.getByRole('button', { name: 'Preview', exact: true }).click();
   const preview = dialog.getByTestId('import-preview');
   await expect(preview).toContainText('4 rows read');
-  // Keys as the file spells them; the header that is not a key says what it becomes.
-  await expect(dialog.getByLabel('Key for firstName')).toHaveValue('firstName');
-  await expect(dialog.getByLabel('Key for last_name')).toHaveValue('last_name');
-  await expect(dialog.getByLabel('Key for Email Address')).toHaveValue('email-address');
-  await expect(preview.locator('[data-column="Email Address"]')).toContainText('Becomes "email-address"');
+  // Keys in one style, the workspace's; the address goes where campaigns read it, and says so.
+  await expect(dialog.getByLabel('Key for firstName')).toHaveValue('first-name');
+  await expect(dialog.getByLabel('Key for last_name')).toHaveValue('last-name');
+  await expect(dialog.getByLabel('Key for Email Address')).toHaveValue('email');
+  await expect(preview.locator('[data-column="Email Address"]')).toContainText('Becomes "email"');
   await expect(preview.locator('[data-column="age"]')).toContainText('matched');
   await expect(dialog.getByLabel('Type of signup_date')).toHaveValue('Date');
   await expect(dialog.getByLabel('Type of interests')).toHaveValue('List of text');
   await expect(dialog.getByLabel('Type of is_vip')).toHaveValue('Yes / no');
   // Rename one key and skip one column before anything is written.
-  await dialog.getByLabel('Key for Email Address').fill('email');
+  await dialog.getByLabel('Key for is_vip').fill('vip');
   await dialog.getByLabel('Import column notes').uncheck();
   await shot(page, 'customer-import-01-preview');
 
@@ -61,14 +62,29 @@ test('import a CRM export through the preview, then read its grouped errors in S
 
   const profile = await (await page.request.get(`/api/v1/workspaces/${ws}/profiles/c1`)).json();
   expect(profile.profile.attributes).toEqual({
-    firstName: 'Ada',
-    last_name: 'Lovelace',
+    'first-name': 'Ada',
+    'last-name': 'Lovelace',
     email: 'ada@example.com',
     age: 36,
-    is_vip: true,
-    signup_date: '2024-03-01T00:00:00.000Z',
+    vip: true,
+    'signup-date': '2024-03-01T00:00:00.000Z',
     interests: ['math', 'poetry'],
   });
+
+  // The same file again: its rows change nothing, and the result says they were duplicates.
+  await page.getByRole('button', { name: 'Import', exact: true }).first().click();
+  await dialog
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'crm-export.csv', mimeType: 'text/csv', buffer: Buffer.from(CRM) });
+  await dialog.getByRole('button', { name: 'Preview', exact: true }).click();
+  // The attribute made from is_vip is found again by its name.
+  await expect(dialog.getByLabel('Key for is_vip')).toHaveValue('vip');
+  await dialog.getByLabel('Import column notes').uncheck();
+  await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(dialog.getByTestId('batch-progress')).toContainText(
+    '3 processed: 0 stored, 3 duplicates skipped, 1 failed',
+  );
+  await dialog.getByRole('button', { name: 'Done' }).click();
 
   // A file of 1,200 rows that all fail: one line on the page, all of them in the CSV.
   const bad = ['id,phone', ...Array.from({ length: 1200 }, (_, i) => `x${i},555-${i}`)].join('\n');
@@ -86,7 +102,8 @@ test('import a CRM export through the preview, then read its grouped errors in S
   await expect(row.getByTestId('batch-errors')).toContainText(
     'unknown attribute "phone" — 1,200 rows: 2, 3, 4',
   );
-  await expect(page.locator('[data-status="done with errors"]')).toHaveCount(1);
+  // The CRM export, imported twice.
+  await expect(page.locator('[data-status="done with errors"]')).toHaveCount(2);
   const download = page.waitForEvent('download');
   await row.getByRole('link', { name: /Download all 1,200 row errors/ }).click();
   const csv = await (

@@ -76,6 +76,11 @@ export async function sendableCampaign(
     await call(t, 'PUT', wsUrl(ws, 'senders/postal-address'), user, { postalAddress: '1 Main St' }),
     'set postal address',
   );
+  // The profiles these campaigns go to never set their consent: a new workspace would leave them out.
+  expectOk(
+    await call(t, 'PUT', wsUrl(ws, 'senders/recipients'), user, { mailUnknownConsent: true }),
+    'mail unknown consent',
+  );
   const senderId = (sender.json() as { id: string }).id;
   const campaignId = (
     await createItem(t, user, ws, 'campaign', {

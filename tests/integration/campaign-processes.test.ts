@@ -82,6 +82,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('a campaign send across proces
     });
     const sender = await api('POST', 'senders', { fromName: 'Kill News', fromAddress: 'news@kill.test' });
     expect((await api('PUT', 'senders/postal-address', { postalAddress: '1 Main St' })).status).toBe(200);
+    expect((await api('PUT', 'senders/recipients', { mailUnknownConsent: true })).status).toBe(200);
     const campaign = await api('POST', 'items/campaign', {
       data: {
         name: 'Survivor',

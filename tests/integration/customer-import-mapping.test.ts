@@ -63,16 +63,20 @@ describe('import preview', () => {
     expect(byColumn.Age).toMatchObject({ match: 'key', key: 'age', type: 'number' });
     expect(byColumn.city).toMatchObject({ match: 'key', key: 'city', type: 'string', filled: 2 });
     expect(byColumn.vip).toMatchObject({ match: 'key', key: 'vip', type: 'boolean' });
-    // New ones keep the key as the file spells it when it is a key.
+    // Well-known fields get the key they have everywhere, in the workspace's style (kebab-case here).
     expect(byColumn.firstName).toMatchObject({
       match: 'new',
-      key: 'firstName',
-      keyChange: null,
+      key: 'first-name',
+      label: 'First name',
+      keyChange: 'Becomes "first-name": the first name of each profile',
       type: 'string',
     });
-    expect(byColumn.last_name).toMatchObject({ match: 'new', key: 'last_name', keyChange: null });
+    expect(byColumn.last_name).toMatchObject({ match: 'new', key: 'last-name', label: 'Last name' });
+    // Other new ones get a key in the workspace's style too.
     expect(byColumn.signup_date).toMatchObject({
       match: 'new',
+      key: 'signup-date',
+      keyChange: 'Becomes "signup-date": new keys are kebab-case, like the workspace\'s',
       type: 'date',
       samples: ['2024-03-01', '2024-04-12', '2023-12-09'],
     });
@@ -81,20 +85,20 @@ describe('import preview', () => {
       type: 'array',
       options: ['math', 'poetry', 'chess', 'navy'],
     });
-    // A header that is not a key says what it becomes, before the import.
+    // The address goes to the attribute campaigns read it from, and says so before the import.
     expect(byColumn['Email Address']).toMatchObject({
       match: 'new',
-      key: 'email-address',
-      label: 'Email Address',
-      keyChange: 'Becomes "email-address": keys are letters, digits, _ and -, starting with a letter',
+      key: 'email',
+      label: 'Email',
+      keyChange: 'Becomes "email": the email of each profile',
     });
     expect(preview.rows[0]).toEqual(CRM.split('\n')[1].split(','));
     expect(preview.mapping.columns).toEqual({
-      firstName: { key: 'firstName', type: 'string', label: 'firstName' },
-      last_name: { key: 'last_name', type: 'string', label: 'last_name' },
-      'Email Address': { key: 'email-address', type: 'string', label: 'Email Address' },
+      firstName: { key: 'first-name', type: 'string', label: 'First name' },
+      last_name: { key: 'last-name', type: 'string', label: 'Last name' },
+      'Email Address': { key: 'email', type: 'string', label: 'Email' },
       Age: { key: 'age' },
-      signup_date: { key: 'signup_date', type: 'date', label: 'signup_date' },
+      signup_date: { key: 'signup-date', type: 'date', label: 'signup_date' },
       interests: {
         key: 'interests',
         type: 'array',
@@ -102,7 +106,7 @@ describe('import preview', () => {
         options: ['math', 'poetry', 'chess', 'navy'],
       },
     });
-    expect((await attributeItems()).map((i) => i.data.key)).not.toContain('firstName');
+    expect((await attributeItems()).map((i) => i.data.key)).not.toContain('first-name');
     const batches = (await call(t, 'GET', wsUrl(team.ws, 'batches'), manager)).json().batches;
     expect(batches).toEqual([]);
   });
@@ -255,12 +259,12 @@ describe('mapped import', () => {
     expect(res.json().batch).toMatchObject({ status: 'done', processed: 3, failed: 0, errorGroups: [] });
     const profile = (await call(t, 'GET', wsUrl(team.ws, 'profiles/c1'), manager)).json().profile;
     expect(profile.attributes).toEqual({
-      firstName: 'Ada',
+      'first-name': 'Ada',
       lastName: 'Lovelace',
-      'email-address': 'ada@example.com',
+      email: 'ada@example.com',
       age: 36,
       vip: true,
-      signup_date: '2024-03-01T00:00:00.000Z',
+      'signup-date': '2024-03-01T00:00:00.000Z',
       interests: ['math', 'poetry'],
     });
     const created = (await attributeItems()).find((i) => i.data.key === 'lastName')!;
@@ -292,8 +296,8 @@ describe('mapped import', () => {
   it('answers 400 for a mapping it cannot follow, before anything is written', async () => {
     const cases: [unknown, string][] = [
       [
-        { columns: { email: { key: 'email' } } },
-        'mapping.columns.email: no attribute has the key "email"; give its type to create it',
+        { columns: { nick: { key: 'nickname' } } },
+        'mapping.columns.nick: no attribute has the key "nickname"; give its type to create it',
       ],
       [
         { columns: { x: { key: '1st', type: 'string' } } },
@@ -374,8 +378,8 @@ describe('event imports that map', () => {
 describe('batch states and grouped errors', () => {
   it('ends done with errors when some rows fail, groups errors by message, and downloads all of them as CSV', async () => {
     const rows = [
-      'id,email,age',
-      ...Array.from({ length: 1000 }, (_, i) => `g${i},g${i}@example.com,`),
+      'id,nickname,age',
+      ...Array.from({ length: 1000 }, (_, i) => `g${i},g${i},`),
       'ok1,,20',
       'bad,,old',
     ];
@@ -389,7 +393,7 @@ describe('batch states and grouped errors', () => {
       errorKinds: 2,
     });
     expect(batch.errorGroups).toEqual([
-      { message: 'unknown attribute "email"', count: 1000, lines: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11] },
+      { message: 'unknown attribute "nickname"', count: 1000, lines: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11] },
       { message: 'age: "old" is not a number', count: 1, lines: [1003] },
     ]);
     expect(batch.errors).toHaveLength(100);
@@ -400,8 +404,8 @@ describe('batch states and grouped errors', () => {
     expect(csvLines).toHaveLength(1002);
     expect(csvLines.slice(0, 3)).toEqual([
       'line,message',
-      '2,"unknown attribute ""email"""',
-      '3,"unknown attribute ""email"""',
+      '2,"unknown attribute ""nickname"""',
+      '3,"unknown attribute ""nickname"""',
     ]);
     expect(csvLines[1001]).toBe('1003,"age: ""old"" is not a number"');
     const listed = (await call(t, 'GET', wsUrl(team.ws, 'batches'), viewer)).json().batches;

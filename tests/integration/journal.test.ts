@@ -342,6 +342,10 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
     send: () =>
       call(t, 'PUT', wsUrl(ws, 'senders/postal-address'), manager, { postalAddress: '1 Market Street' }),
   },
+  'PUT /api/v1/workspaces/:ws/senders/recipients': {
+    action: 'recipient-settings.updated',
+    send: () => call(t, 'PUT', wsUrl(ws, 'senders/recipients'), manager, { mailUnknownConsent: true }),
+  },
   'POST /api/v1/workspaces/:ws/campaigns/:id/test-send': {
     action: 'test-send.sent',
     send: async () => {

@@ -13,6 +13,7 @@ const columns = {
   fileName: batches.fileName,
   total: batches.total,
   done: batches.done,
+  duplicates: batches.duplicates,
   failed: batches.failed,
   bytesTotal: batches.bytesTotal,
   bytesRead: batches.bytesRead,
@@ -50,6 +51,8 @@ export async function listBatches(db: Db, workspaceId: string): Promise<BatchRow
 
 export interface BatchProgress {
   processed: number;
+  /** Of those processed, how many were duplicates (not stored). */
+  duplicates?: number;
   failed: number;
   errors: { line: number; message: string }[];
   bytesRead?: number;
@@ -96,6 +99,7 @@ export async function addProgress(
     .update(batches)
     .set({
       done: sql`${batches.done} + ${progress.processed}`,
+      ...(progress.duplicates ? { duplicates: sql`${batches.duplicates} + ${progress.duplicates}` } : {}),
       failed: sql`${batches.failed} + ${progress.failed}`,
       ...(countsTotal ? { total: sql`${batches.total} + ${progress.processed + progress.failed}` } : {}),
       ...(progress.errors.length

@@ -33,6 +33,8 @@ const presentRow = (row: repo.BatchRow, grouped: Grouped): Batch => ({
   status: row.state,
   total: row.total,
   processed: row.done,
+  stored: row.done - row.duplicates,
+  duplicates: row.duplicates,
   failed: row.failed,
   errors: row.errors,
   errorGroups: grouped.get(row.id)?.groups ?? [],

@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { insertEvents, type EventTuple } from '../customers/repository';
 import { compiledAudience } from '../audiences/service';
 import { dkimOptionsFor } from '../senders/service';
+import { findRecipientSettings } from '../senders/repository';
 import { randomId } from '../lib/ids';
 import { commitThen, type Db, type Tx } from '../db/client';
 import { enqueue, enqueueMany } from '../queue/queue';
@@ -367,10 +368,13 @@ async function snapshotSend(ctx: AppContext, workspaceId: string, sendId: string
     );
     return;
   }
+  // The workspace's rules as they are when the audience is taken, not when the send was asked for.
+  const rules = await findRecipientSettings(ctx.db, workspaceId);
   await repo.snapshotRecipients(
     ctx.db,
     send,
     compiled,
+    rules,
     ctx.config.campaigns.chunkSize,
     async (tx, counts) => {
       await repo.recordSnapshot(tx, workspaceId, sendId, counts);

@@ -122,9 +122,22 @@ export async function recordSnapshot(tx: Tx, workspaceId: string, id: string, co
     .where(sendKey(workspaceId, id));
 }
 
-/** A reachable member: an address that looks like one, not unsubscribed, not on the suppression list. */
-const reachable = (workspaceId: string) => sql`
-  m.email ~ '^[^[:space:]@]+@[^[:space:]@]+$' and m.email_consent <> 'unsubscribed'
+/** Who a workspace's campaigns go to: where addresses are read, and whether unknown consent is mailed. */
+export interface RecipientRules {
+  emailAttribute: string;
+  mailUnknownConsent: boolean;
+}
+
+const HAS_ADDRESS = sql`m.email ~ '^[^[:space:]@]+@[^[:space:]@]+$'`;
+/** Consent that leaves a member out: unsubscribed, and unknown unless the workspace mails it. */
+const consentLeavesOut = (rules: RecipientRules) =>
+  rules.mailUnknownConsent
+    ? sql`m.email_consent = 'unsubscribed'`
+    : sql`m.email_consent in ('unsubscribed', 'unknown')`;
+
+/** A reachable member: an address that looks like one, consent that allows it, not suppressed. */
+const reachable = (workspaceId: string, rules: RecipientRules) => sql`
+  ${HAS_ADDRESS} and not (${consentLeavesOut(rules)})
   and not exists (
     select 1 from customer_suppressions s
     where s.workspace_id = ${workspaceId}::text and (s.profile_id = m.id or s.email = m.email))`;
@@ -142,8 +155,8 @@ const receivedOf = (workspaceId: string, campaignId: string, exceptSendId: strin
 const notReceived = sql`not exists (select 1 from received x where x.email = m.email)
   and not exists (select 1 from received x where x.profile_id = m.id)`;
 
-const membersOf = (compiled: CompiledCriteria, workspaceId: string) => sql`
-  select p.id, lower(btrim(p.attributes ->> 'email')) as email, p.email_consent
+const membersOf = (compiled: CompiledCriteria, workspaceId: string, rules: RecipientRules) => sql`
+  select p.id, lower(btrim(p.attributes ->> ${rules.emailAttribute}::text)) as email, p.email_consent
   from ${compiled.profiles} p ${sql.join(compiled.joins, sql` `)}
   where p.workspace_id = ${workspaceId}::text and ${compiled.matches}`;
 
@@ -165,6 +178,7 @@ export async function snapshotRecipients(
   db: Db,
   send: { workspaceId: string; id: string; campaignId: string; everyone: boolean },
   compiled: CompiledCriteria,
+  rules: RecipientRules,
   chunkSize: number,
   finish: (tx: Tx, counts: SnapshotCounts) => Promise<void>,
 ) {
@@ -174,11 +188,11 @@ export async function snapshotRecipients(
     if (!locked || locked.snapshotAt) return null;
     const [counts] = rows<Record<'audience' | 'recipients' | 'reachable', string | number>>(
       await tx.execute(sql`
-        with members as materialized (${membersOf(compiled, send.workspaceId)}),
+        with members as materialized (${membersOf(compiled, send.workspaceId, rules)}),
         received as materialized (${receivedOf(send.workspaceId, send.campaignId, send.id)}),
         reachable as (
           select distinct on (m.email) m.id, m.email from members m
-          where ${reachable(send.workspaceId)}
+          where ${reachable(send.workspaceId, rules)}
           order by m.email, m.id),
         reach as (
           select m.id, m.email from reachable m
@@ -208,19 +222,29 @@ export async function snapshotRecipients(
 
 /**
  * Who a send of the campaign would reach now (the campaign screen), without writing anything:
- * `recipients` those no earlier send reached, `alreadyReceived` the other reachable ones.
+ * `recipients` those no earlier send reached, `alreadyReceived` the other reachable ones. Each member
+ * left out is counted once, for the first reason of: without an address, unsubscribed, consent unknown
+ * (when the workspace does not mail it), suppressed or a second profile of the same address.
  */
-export async function reachNow(db: Db, workspaceId: string, campaignId: string, compiled: CompiledCriteria) {
+export async function reachNow(
+  db: Db,
+  workspaceId: string,
+  campaignId: string,
+  compiled: CompiledCriteria,
+  rules: RecipientRules,
+) {
   const [row] = rows<Record<string, string | number>>(
     await withAudienceSettings(db, false, (tx) =>
       tx.execute(sql`
-        with members as materialized (${membersOf(compiled, workspaceId)}),
+        with members as materialized (${membersOf(compiled, workspaceId, rules)}),
         received as materialized (${receivedOf(workspaceId, campaignId, '')})
         select count(*) as audience,
-          count(*) filter (where m.email is null or m.email !~ '^[^[:space:]@]+@[^[:space:]@]+$') as without_email,
-          count(*) filter (where m.email_consent = 'unsubscribed') as unsubscribed,
-          count(distinct m.email) filter (where ${reachable(workspaceId)}) as reachable,
-          count(distinct m.email) filter (where ${reachable(workspaceId)} and ${notReceived}) as recipients
+          count(*) filter (where m.email is null or not (${HAS_ADDRESS})) as without_email,
+          count(*) filter (where ${HAS_ADDRESS} and m.email_consent = 'unsubscribed') as unsubscribed,
+          count(*) filter (where ${HAS_ADDRESS} and m.email_consent = 'unknown'
+            and not ${rules.mailUnknownConsent}::boolean) as unknown_consent,
+          count(distinct m.email) filter (where ${reachable(workspaceId, rules)}) as reachable,
+          count(distinct m.email) filter (where ${reachable(workspaceId, rules)} and ${notReceived}) as recipients
         from members m`),
     ),
   );
@@ -229,13 +253,15 @@ export async function reachNow(db: Db, workspaceId: string, campaignId: string, 
   const recipients = Number(row.recipients);
   const withoutEmail = Number(row.without_email);
   const unsubscribed = Number(row.unsubscribed);
+  const unknownConsent = Number(row.unknown_consent);
   return {
     audience,
     recipients,
     withoutEmail,
     unsubscribed,
     alreadyReceived: reachableNow - recipients,
-    suppressed: Math.max(0, audience - reachableNow - withoutEmail - unsubscribed),
+    unknownConsent,
+    suppressed: Math.max(0, audience - reachableNow - withoutEmail - unsubscribed - unknownConsent),
   };
 }
 

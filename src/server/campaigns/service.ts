@@ -24,6 +24,7 @@ import type { ItemRow } from '../items/repository';
 import { actorOf, itemLabel, journal } from '../journal/journal';
 import { randomId } from '../lib/ids';
 import * as senders from '../senders/repository';
+import { listDefinitions } from '../customers/repository';
 import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access';
 import { freezeContent, personalise } from './compose';
 import { queueSendLanes } from './engine';
@@ -375,6 +376,14 @@ export async function resendUnconfirmed(
   return { message: CAMPAIGN_MESSAGES.resending(row.count), send: presentSend(row.send) };
 }
 
+/** The workspace's text attributes, which campaigns may read addresses from. */
+async function addressAttributes(ctx: AppContext, workspaceId: string) {
+  return (await listDefinitions(ctx.db, workspaceId))
+    .filter((row) => row.schema === 'customer-profile-attribute' && row.data.attributeType === 'string')
+    .map((row) => ({ key: String(row.data.key), label: String(row.data.name ?? row.data.key) }))
+    .sort((a, b) => a.key.localeCompare(b.key));
+}
+
 /** Who a send would reach now and what stands in its way; any member may read. */
 export async function readiness(
   ctx: AppContext,
@@ -384,9 +393,18 @@ export async function readiness(
   const scope = campaignScope(access);
   const item = await requireItem(ctx, scope, id);
   const resolved = await resolveCampaign(ctx, scope, item);
+  const rules = await senders.findRecipientSettings(ctx.db, access.workspace.id);
   const reach = resolved.compiled
-    ? await repo.reachNow(ctx.db, access.workspace.id, id, resolved.compiled)
-    : { audience: 0, recipients: 0, alreadyReceived: 0, suppressed: 0, unsubscribed: 0, withoutEmail: 0 };
+    ? await repo.reachNow(ctx.db, access.workspace.id, id, resolved.compiled, rules)
+    : {
+        audience: 0,
+        recipients: 0,
+        alreadyReceived: 0,
+        suppressed: 0,
+        unsubscribed: 0,
+        withoutEmail: 0,
+        unknownConsent: 0,
+      };
   const approved = approvalOf(scope, item);
   const problems = [...(approved ? [] : [CAMPAIGN_MESSAGES.needsApproval]), ...resolved.problems];
   const size = htmlSize(resolved.content?.html ?? '');
@@ -402,6 +420,11 @@ export async function readiness(
     suppressed: reach.suppressed,
     unsubscribed: reach.unsubscribed,
     withoutEmail: reach.withoutEmail,
+    unknownConsent: reach.unknownConsent,
+    emailAttribute: rules.emailAttribute,
+    mailUnknownConsent: rules.mailUnknownConsent,
+    addressAttributes: await addressAttributes(ctx, access.workspace.id),
+    canChangeRecipients: access.permissions.canManageWorkspace,
     approved,
     canSend: canSend(scope),
     problems,
@@ -429,10 +452,11 @@ export async function preview(
   if (!resolved.content) throw badRequest(resolved.problems[0] ?? CAMPAIGN_MESSAGES.noEmail);
   const profile = profileId ? await findProfile(ctx.db, access.workspace.id, profileId) : undefined;
   if (profileId && !profile) throw notFound(`profileId: Profile "${profileId}" not found`);
+  const { emailAttribute } = await senders.findRecipientSettings(ctx.db, access.workspace.id);
   const message = personalise(
     resolved.content,
     { workspaceId: access.workspace.id, id: 'preview' },
-    { n: 1, email: String(profile?.attributes.email ?? ''), attributes: profile?.attributes ?? {} },
+    { n: 1, email: String(profile?.attributes[emailAttribute] ?? ''), attributes: profile?.attributes ?? {} },
     {
       publicUrl: ctx.config.publicUrl,
       secret: ctx.config.secret,

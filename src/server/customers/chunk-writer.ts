@@ -37,7 +37,16 @@ export class ChunkWriter {
     kind: ImportKind,
   ) {
     this.inFlightMax = kind === 'profiles' ? 1 : 2;
-    this.segments = new SegmentLoader(ctx.db, ctx.config.eventSegments);
+    // A segment's repeats are found when it is attached: they count as the batch's duplicates then.
+    this.segments = new SegmentLoader(ctx.db, ctx.config.eventSegments, (tx, duplicates) =>
+      addProgress(
+        tx,
+        workspaceId,
+        batchId,
+        { processed: 0, failed: 0, errors: [], duplicates },
+        { countsTotal: false },
+      ),
+    );
   }
 
   /** Starts the chunk's write once a write is free to start; a full segment is attached when written. */
@@ -69,11 +78,14 @@ export class ChunkWriter {
   private async writeChunk(chunk: Chunk, segment: number | undefined) {
     const { workspaceId } = this;
     return this.ctx.db.transaction(async (tx) => {
-      await repo.upsertProfiles(tx, workspaceId, chunk.profiles);
-      await applyImportConsents(tx, workspaceId, chunk.consents);
-      if (segment === undefined) await repo.insertEvents(tx, workspaceId, chunk.events);
-      else await segments.copyIntoSegment(tx, segment, workspaceId, chunk.events);
-      await addProgress(tx, workspaceId, this.batchId, chunk.progress);
+      const unchanged = await repo.upsertProfiles(tx, workspaceId, chunk.profiles);
+      for (const id of await applyImportConsents(tx, workspaceId, chunk.consents)) unchanged.delete(id);
+      let duplicates = chunk.progress.duplicates ?? 0;
+      duplicates += unchanged.size;
+      if (segment === undefined) {
+        duplicates += chunk.eventCount - (await repo.insertEvents(tx, workspaceId, chunk.events));
+      } else await segments.copyIntoSegment(tx, segment, workspaceId, chunk.events);
+      await addProgress(tx, workspaceId, this.batchId, { ...chunk.progress, duplicates });
     });
   }
 
@@ -101,6 +113,7 @@ class SegmentLoader {
   constructor(
     private readonly db: Db,
     private readonly policy: segments.SegmentPolicy,
+    private readonly recordDuplicates: segments.RecordDuplicates,
   ) {}
 
   /**
@@ -129,7 +142,7 @@ class SegmentLoader {
     const previous = this.attaching;
     // After the previous attach; a segment not attached (that failed, or the one before it) is dropped.
     this.attaching = previous
-      .then(() => segments.attachSegment(this.db, full.id, full.rows, this.policy))
+      .then(() => segments.attachSegment(this.db, full.id, full.rows, this.policy, this.recordDuplicates))
       .catch(async (err: unknown) => {
         await segments.dropSegment(this.db, full.id).catch(() => {});
         throw err;

@@ -1,5 +1,5 @@
 import { convertValue, isBlank, toStoredDate } from '@shared/criteria/convert';
-import { EMAIL_CONSENT_STATE, type EmailConsentState } from '@shared/api/customers';
+import { consentFromText, type EmailConsentState } from '@shared/api/customers';
 import type { AttributeType } from '@shared/criteria/operators';
 import { ANONYMOUS_PREFIX, INGEST_MESSAGES } from '@shared/api/ingest';
 import type { CustomerDefinitions } from './definitions';
@@ -154,14 +154,14 @@ function profileRow(
   if (typeof fields === 'string') return { error: fields };
   const consent = isBlank(rawConsent)
     ? undefined
-    : EMAIL_CONSENT_STATE.safeParse(asText(rawConsent).toLowerCase());
-  if (consent && !consent.success)
+    : consentFromText(typeof rawConsent === 'boolean' ? String(rawConsent) : asText(rawConsent));
+  if (!isBlank(rawConsent) && !consent)
     return {
       error: `emailConsent: ${JSON.stringify(rawConsent)} is not subscribed, unsubscribed or unknown`,
     };
   const converted = convertFields(fields, defs.attributesByKey, 'attribute');
   if (typeof converted === 'string') return { error: converted };
-  return { row: consent ? [profileId, converted, consent.data] : [profileId, converted] };
+  return { row: consent ? [profileId, converted, consent] : [profileId, converted] };
 }
 
 /**

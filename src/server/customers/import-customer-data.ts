@@ -9,7 +9,7 @@ import type { WorkspaceAccess } from '../workspaces/access';
 import { ChunkWriter, type Chunk } from './chunk-writer';
 import { ImportRows, type Converted, type ImportKind } from './customer-rows';
 import { loadDefinitions } from './definitions';
-import { createDefinitions, resolveMapping } from './import-mapping';
+import { createDefinitions, previewImport, resolveMapping } from './import-mapping';
 import { readRecords, type ImportFormat, type RecordLine } from './read-records';
 import * as repo from './repository';
 import { suppressedProfileIds } from './suppression-repository';
@@ -75,6 +75,22 @@ export async function importCustomerData(
   return getBatch(ctx, access, batchId);
 }
 
+/**
+ * The preview of an import by the workspace's definitions; an email column is proposed for the
+ * attribute campaigns read addresses from.
+ */
+export async function previewCustomerData(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  kind: ImportKind,
+  source: ImportSource,
+) {
+  requireImporter(access);
+  const defs = await loadDefinitions(ctx.db, access.workspace.id);
+  const emailAttribute = await repo.emailAttributeOf(ctx.db, access.workspace.id);
+  return previewImport(kind, defs, source.stream, source.format, emailAttribute);
+}
+
 /** How much of an import's body has arrived, and whether its text may hold what PostgreSQL cannot store. */
 interface BodyWatch {
   bytesRead: number;
@@ -99,7 +115,7 @@ function watchBody(source: ImportSource): BodyWatch {
  * are grouped by key.
  */
 class ChunkReader {
-  private progress: BatchProgress = { processed: 0, failed: 0, errors: [] };
+  private progress: BatchProgress = { processed: 0, duplicates: 0, failed: 0, errors: [] };
   private profiles = new Map<string, Record<string, unknown>>();
   private consents = new Map<string, EmailConsentState>();
   private events: repo.EventsByKey = new Map();
@@ -131,7 +147,7 @@ class ChunkReader {
     const profiles = [...this.profiles.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const events = this.events;
     const consents = this.consents;
-    this.progress = { processed: 0, failed: 0, errors: [] };
+    this.progress = { processed: 0, duplicates: 0, failed: 0, errors: [] };
     this.profiles = new Map();
     this.consents = new Map();
     this.events = new Map();
@@ -149,7 +165,12 @@ class ChunkReader {
     if ('error' in converted) return this.refuse(line, converted.error);
     const [id, attributes, consent] = converted.row;
     if (this.suppressed.has(id)) return this.refuse(line, suppressedMessage(id));
-    this.profiles.set(id, { ...this.profiles.get(id), ...attributes });
+    const earlier = this.profiles.get(id);
+    // A row that repeats one earlier in the chunk adds nothing: a duplicate (the profile is written once).
+    if (earlier && repeats(earlier, attributes) && (!consent || this.consents.get(id) === consent)) {
+      this.progress.duplicates! += 1;
+    }
+    this.profiles.set(id, { ...earlier, ...attributes });
     if (consent) this.consents.set(id, consent);
     this.progress.processed += 1;
   }
@@ -164,6 +185,10 @@ class ChunkReader {
     this.progress.processed += 1;
   }
 }
+
+/** Whether a row's attributes are the values met already. */
+const repeats = (earlier: Record<string, unknown>, attributes: Record<string, unknown>) =>
+  Object.entries(attributes).every(([key, value]) => JSON.stringify(earlier[key]) === JSON.stringify(value));
 
 /** Ends a batch whose import stopped as failed, saying why. */
 async function endStoppedImport(ctx: AppContext, access: WorkspaceAccess, batchId: string, err: unknown) {

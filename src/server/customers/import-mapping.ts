@@ -7,10 +7,11 @@ import {
   type PreviewAnswer,
   type PreviewColumn,
 } from '@shared/api/customer-imports';
+import { consentFromText } from '@shared/api/customers';
 import { convertValue, isBlank, toStoredDate } from '@shared/criteria/convert';
 import type { AttributeType } from '@shared/criteria/operators';
 import { isReservedName } from '@shared/text/reserved-names';
-import { isDataKey, toDataKey } from '@shared/text/slug';
+import { isDataKey, toDataKey, toKebabCase } from '@shared/text/slug';
 import type { AppContext } from '../context';
 import { AppError, badRequest } from '../http/errors';
 import { createItem, updateItem } from '../items/service';
@@ -81,14 +82,64 @@ class ColumnSample {
   }
 }
 
+/** Names a CRM export gives a profile's email consent (its values: yes/no, opted in/out…). */
+const CONSENT_NAMES = [
+  'emailconsent',
+  'consent',
+  'marketingconsent',
+  'emailoptin',
+  'optin',
+  'optedin',
+  'emailsubscription',
+  'emailsubscribed',
+  'subscribed',
+  'emailsubscriptionstatus',
+  'emailmarketingconsent',
+  'acceptsmarketing',
+  'acceptsemailmarketing',
+];
+
+/**
+ * The customer fields every CRM has, by the names its exports give them (compared like `loose`): the
+ * words of the key a workspace without such an attribute gets, its name, and the names it goes by.
+ */
+const WELL_KNOWN: { key: string; label: string; names: string[] }[] = [
+  { key: 'email', label: 'Email', names: ['email', 'emailaddress', 'mail', 'mailaddress', 'emails'] },
+  {
+    key: 'first name',
+    label: 'First name',
+    names: ['firstname', 'givenname', 'forename', 'fname', 'firstnames'],
+  },
+  { key: 'last name', label: 'Last name', names: ['lastname', 'surname', 'familyname', 'lname'] },
+  {
+    key: 'phone',
+    label: 'Phone',
+    names: [
+      'phone',
+      'phonenumber',
+      'telephone',
+      'tel',
+      'telephonenumber',
+      'mobile',
+      'mobilephone',
+      'mobilenumber',
+      'cellphone',
+      'cell',
+    ],
+  },
+];
+
 /** Names a CRM export gives the row's own columns, compared without case, spaces or punctuation. */
 const OWN_ALIASES: Record<string, string[]> = {
   id: ['id', 'customerid', 'contactid', 'userid', 'profileid', 'externalid', 'clientid', 'memberid'],
   profileId: ['profileid', 'customerid', 'contactid', 'userid', 'id', 'externalid', 'clientid', 'memberid'],
   event: ['event', 'eventname', 'eventtype', 'eventkey', 'action'],
   at: ['at', 'timestamp', 'time', 'occurredat', 'eventtime', 'datetime', 'date', 'createdat'],
+  emailConsent: CONSENT_NAMES,
 };
-const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Own columns a row may have besides those its header needs: a profile's email consent. */
+const OPTIONAL_OWN: Record<ImportKind, string[]> = { profiles: ['emailConsent'], 'customer-events': [] };
 
 /**
  * The columns of a CSV header that are the row's own: each own name's column as spelled, else the
@@ -96,11 +147,11 @@ const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
  */
 function ownColumnsOf(kind: ImportKind, columns: string[]) {
   const found = new Map<string, string>();
-  for (const name of HEADERS[kind]) {
+  for (const name of [...HEADERS[kind], ...OPTIONAL_OWN[kind]]) {
     const free = (column: string) => !found.has(column);
     const column =
       columns.find((c) => c === name && free(c)) ??
-      OWN_ALIASES[name].map((alias) => columns.find((c) => squash(c) === alias && free(c))).find(Boolean);
+      OWN_ALIASES[name].map((alias) => columns.find((c) => loose(c) === alias && free(c))).find(Boolean);
     if (column !== undefined) found.set(column, name);
   }
   return found;
@@ -210,20 +261,79 @@ function matchOf(column: string, known: Known[]): { known: Known; by: 'key' | 'l
   return byLabel && { known: byLabel, by: 'label' };
 }
 
-/** The key a new attribute gets from a column, and why it differs when it must. */
-function proposedKey(column: string, taken: ReadonlySet<string>): { key: string; change: string | null } {
-  let key = toDataKey(column);
-  let why = 'keys are letters, digits, _ and -, starting with a letter';
-  if (!isDataKey(key)) key = `field-${key}`.replace(/-+$/, '');
+/** How a workspace spells its keys of several words: `first-name`, `first_name` or `firstName`. */
+type KeyStyle = 'kebab' | 'snake' | 'camel';
+const STYLE_NAMES: Record<KeyStyle, string> = {
+  kebab: 'kebab-case',
+  snake: 'snake_case',
+  camel: 'camelCase',
+};
+const JOINERS: Record<KeyStyle, string> = { kebab: '-', snake: '_', camel: '' };
+
+/** The style most of the workspace's keys of several words have; kebab-case when none has several. */
+function keyStyleOf(keys: Iterable<string>): KeyStyle {
+  const counts: Record<KeyStyle, number> = { kebab: 0, snake: 0, camel: 0 };
+  for (const key of keys) {
+    if (key.includes('-')) counts.kebab += 1;
+    else if (key.includes('_')) counts.snake += 1;
+    else if (/[a-z0-9][A-Z]/.test(key)) counts.camel += 1;
+  }
+  if (counts.snake > counts.kebab && counts.snake >= counts.camel) return 'snake';
+  return counts.camel > counts.kebab && counts.camel > counts.snake ? 'camel' : 'kebab';
+}
+
+/** A text's words as a key in a style: `First Name` → `first-name`, `first_name` or `firstName`. */
+function keyInStyle(text: string, style: KeyStyle) {
+  const words = toKebabCase(text).split('-').filter(Boolean);
+  const cased = style === 'camel' ? words.map((w, i) => (i ? w[0].toUpperCase() + w.slice(1) : w)) : words;
+  return cased.join(JOINERS[style]).slice(0, 100);
+}
+
+/**
+ * The key a new attribute gets from a column (in the workspace's style; event properties as the file
+ * spells them, when that is a key), and why it differs from the column when it does.
+ */
+function proposedKey(
+  column: string,
+  taken: ReadonlySet<string>,
+  style: KeyStyle | null,
+): { key: string; change: string | null } {
+  const base = style ? keyInStyle(column, style) : toDataKey(column);
+  let key = base;
+  let why =
+    style && isDataKey(column.trim())
+      ? `new keys are ${STYLE_NAMES[style]}, like the workspace's`
+      : 'keys are letters, digits, _ and -, starting with a letter';
+  const joiner = style ? JOINERS[style] : '-';
+  if (!isDataKey(key)) key = style ? keyInStyle(`field ${base}`, style) : `field-${key}`.replace(/-+$/, '');
   if (isReservedName(key)) {
-    key = `${key}-value`;
+    key = `${key}${joiner}value`;
     why = `"${column}" is a reserved name`;
   }
   for (let n = 2; taken.has(key); n++) {
-    key = `${toDataKey(column)}-${n}`;
+    key = `${base}${joiner}${n}`;
     why = 'another column has that key';
   }
   return { key, change: key === column ? null : `Becomes "${key}": ${why}` };
+}
+
+/**
+ * The well-known field a column is (`E-mail`, `Given name`, `Mobile`…), as the workspace keys it: its
+ * attribute with one of the field's names as key or label (for the email, first the attribute campaigns
+ * read addresses from), else a new one in the workspace's style.
+ */
+function wellKnownOf(column: string, known: Known[], addressKey: string, style: KeyStyle) {
+  const wanted = loose(column);
+  const field = WELL_KNOWN.find((f) => f.names.includes(wanted));
+  if (!field) return undefined;
+  const address = field.key === 'email' ? known.find((k) => k.key === addressKey) : undefined;
+  const existing =
+    address ??
+    known.find((k) => field.names.includes(loose(k.key))) ??
+    known.find((k) => field.names.includes(loose(k.label)));
+  if (existing) return { known: existing, isNew: false };
+  const key = field.key === 'email' ? addressKey : keyInStyle(field.key, style);
+  return { known: { key, label: field.label, type: 'string' as const }, isNew: true };
 }
 
 /** Distinct elements of an array column's values, for the options of an attribute created. */
@@ -242,14 +352,27 @@ function optionsOf(values: readonly unknown[]) {
 
 const labelOf = (column: string) => column.trim().slice(0, 200) || column;
 
+/** What a preview proposes keys by: the workspace's style, and where campaigns read addresses. */
+interface Proposing {
+  known: Known[];
+  /** Keys the workspace has or the preview has proposed. */
+  taken: Set<string>;
+  /** Keys a well-known column went to: a second column of the same field is an ordinary one. */
+  claimed: Set<string>;
+  style: KeyStyle;
+  addressKey: string;
+}
+
+const OWN_LABELS: Record<string, string> = { emailConsent: 'email consent' };
+
 /** A column of a preview: own, matched to what the workspace has, or proposed as new. */
 function proposeColumn(
   kind: ImportKind,
   sample: ColumnSample,
-  known: Known[],
-  taken: Set<string>,
+  proposing: Proposing,
   ownName: string | undefined,
 ): PreviewColumn {
+  const { known, taken } = proposing;
   const { column } = sample;
   const inferred = inferType(sample.values);
   const read = {
@@ -265,18 +388,31 @@ function proposeColumn(
       own: true,
       match: 'own',
       key,
-      keyChange: key === column ? null : `Read as the ${key} of each row`,
+      keyChange: key === column ? null : `Read as the ${OWN_LABELS[key] ?? key} of each row`,
       label: column,
       type: 'string',
       options: [],
     };
+  }
+  const exact = known.some((k) => k.key === column);
+  const wellKnown =
+    kind === 'profiles' && !exact
+      ? wellKnownOf(column, known, proposing.addressKey, proposing.style)
+      : undefined;
+  if (wellKnown && !proposing.claimed.has(wellKnown.known.key)) {
+    const { key, label, type } = wellKnown.known;
+    proposing.claimed.add(key);
+    taken.add(key);
+    const keyChange = key === column ? null : `Becomes "${key}": the ${label.toLowerCase()} of each profile`;
+    const match = wellKnown.isNew ? 'new' : 'key';
+    return { ...read, own: false, match, key, keyChange, label, type, options: [] };
   }
   const match = matchOf(column, known);
   if (match) {
     const { key, label, type } = match.known;
     return { ...read, own: false, match: match.by, key, keyChange: null, label, type, options: [] };
   }
-  const { key, change } = proposedKey(column, taken);
+  const { key, change } = proposedKey(column, taken, kind === 'profiles' ? proposing.style : null);
   taken.add(key);
   const type = inferred ?? 'string';
   const options = type === 'array' ? optionsOf(sample.values) : [];
@@ -301,6 +437,7 @@ export async function previewImport(
   defs: CustomerDefinitions,
   stream: Readable,
   format: ImportFormat,
+  addressKey: string,
 ): Promise<PreviewAnswer> {
   const reader = new PreviewReader(kind);
   const enough = () => reader.rowsRead >= PREVIEW_ROWS;
@@ -310,10 +447,23 @@ export async function previewImport(
       if (enough()) break outer;
     }
   }
+  // A column named like consent whose values do not all say one is an ordinary column.
+  for (const [column, name] of reader.ownNames) {
+    const values = reader.columns.get(column)?.values ?? [];
+    if (name === 'emailConsent' && !values.every((v) => consentFromText(asCell(v)))) {
+      reader.ownNames.delete(column);
+    }
+  }
   const known = knownOf(kind, defs);
-  const taken = new Set(known.map((k) => k.key));
+  const proposing: Proposing = {
+    known,
+    taken: new Set(known.map((k) => k.key)),
+    claimed: new Set(),
+    style: keyStyleOf(known.map((k) => k.key)),
+    addressKey,
+  };
   const columns = [...reader.columns.values()].map((sample) =>
-    proposeColumn(kind, sample, known, taken, reader.ownNames.get(sample.column)),
+    proposeColumn(kind, sample, proposing, reader.ownNames.get(sample.column)),
   );
   const mapping: ImportMapping = { columns: {}, events: {} };
   const keyOfColumn = new Map<string, { key: string; type: InferredType }>();

@@ -183,14 +183,18 @@ export async function applyImportConsents(
   tx: Tx,
   workspaceId: string,
   consents: Map<string, EmailConsentState>,
-) {
-  if (!consents.size) return;
+): Promise<Set<string>> {
+  if (!consents.size) return new Set();
   const given = [...consents].map(([id, state]) => ({ id, state }));
-  await tx.execute(sql`
-    update customer_profiles p set
-      email_consent = c.state, email_consent_at = now(), email_consent_source = 'import'
-    from json_to_recordset(${JSON.stringify(given)}::json) as c(id text, state text)
-    where p.workspace_id = ${workspaceId}::text and p.id = c.id and p.email_consent <> c.state`);
+  const changed = rows<{ id: string }>(
+    await tx.execute(sql`
+      update customer_profiles p set
+        email_consent = c.state, email_consent_at = now(), email_consent_source = 'import'
+      from json_to_recordset(${JSON.stringify(given)}::json) as c(id text, state text)
+      where p.workspace_id = ${workspaceId}::text and p.id = c.id and p.email_consent <> c.state
+      returning p.id`),
+  );
+  return new Set(changed.map((row) => row.id));
 }
 
 /**

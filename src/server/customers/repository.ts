@@ -1,4 +1,5 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
+import { RECIPIENT_DEFAULTS } from '@shared/api/senders';
 import { copyFrom, copyRows, copyValue, type Db, type Tx } from '../db/client';
 import { rows } from '../db/migrate';
 import { eventIdentity, jsonbText } from './event-identity';
@@ -19,18 +20,27 @@ export async function listDefinitions(db: Db, workspaceId: string): Promise<Defi
   );
 }
 
+/** The attribute the workspace's campaigns read addresses from (its sending settings). */
+export async function emailAttributeOf(db: Db, workspaceId: string) {
+  const [row] = rows<{ email_attribute: string }>(
+    await db.execute(sql`select email_attribute from sending_settings where workspace_id = ${workspaceId}`),
+  );
+  return row?.email_attribute ?? RECIPIENT_DEFAULTS.emailAttribute;
+}
+
 /**
  * Inserts or updates profiles: given attributes replace those keys, others stay, except that a stored
- * value of a `keep` key is never replaced. The rows are copied into a staging table (emptied at
- * commit) and merged by one statement; ids must be distinct.
+ * value of a `keep` key is never replaced; a profile they would not change is left as it was. The rows
+ * are copied into a staging table (emptied at commit) and merged by one statement; ids must be
+ * distinct. Answers the ids of the profiles left as they were.
  */
 export async function upsertProfiles(
   db: Db | Tx,
   workspaceId: string,
   profiles: [id: string, attributes: Record<string, unknown>][],
   keep: readonly string[] = [],
-) {
-  if (!profiles.length) return;
+): Promise<Set<string>> {
+  if (!profiles.length) return new Set();
   const given = keep.length
     ? sql`(excluded.attributes - array(
         select key from jsonb_object_keys(customer_profiles.attributes) as stored(key)
@@ -38,7 +48,7 @@ export async function upsertProfiles(
     : sql`excluded.attributes`;
   // In a transaction of its own (a savepoint inside the caller's): one connection, and the staging
   // rows are moved out by the merge.
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx.execute(sql`
       create temp table if not exists profiles_import (id text not null, attributes jsonb not null)
       on commit delete rows`);
@@ -48,12 +58,19 @@ export async function upsertProfiles(
       ['id', 'attributes'],
       profiles.map(([id, attributes]) => [id, JSON.stringify(attributes)]),
     );
-    await tx.execute(sql`
-      with staged as (delete from profiles_import returning id, attributes)
-      insert into customer_profiles (workspace_id, id, attributes, updated_at)
-      select ${workspaceId}, id, attributes, now() from staged
-      on conflict (workspace_id, id) do update
-        set attributes = customer_profiles.attributes || ${given}, updated_at = excluded.updated_at`);
+    const written = rows<{ id: string }>(
+      await tx.execute(sql`
+        with staged as (delete from profiles_import returning id, attributes)
+        insert into customer_profiles (workspace_id, id, attributes, updated_at)
+        select ${workspaceId}, id, attributes, now() from staged
+        on conflict (workspace_id, id) do update
+          set attributes = customer_profiles.attributes || ${given}, updated_at = excluded.updated_at
+          where customer_profiles.attributes is distinct from customer_profiles.attributes || ${given}
+        returning id`),
+    );
+    const unchanged = new Set(profiles.map(([id]) => id));
+    for (const { id } of written) unchanged.delete(id);
+    return unchanged;
   });
 }
 
@@ -127,9 +144,10 @@ export const LIVE_EVENTS_LOCK = 0x5e9e48;
  * counts merged in that order, so concurrent writers lock the same rows in the same order. `staged` is
  * a table of EVENT_COPY_COLUMNS emptied by the statement (a temporary table, or a small segment).
  */
-export async function insertStaged(tx: Tx, staged: SQLWrapper) {
+export async function insertStaged(tx: Tx, staged: SQLWrapper): Promise<number> {
   await tx.execute(sql`select pg_advisory_xact_lock_shared(${LIVE_EVENTS_LOCK})`);
-  await tx.execute(sql`
+  const [row] = rows<{ stored: string | number }>(
+    await tx.execute(sql`
     with staged as (delete from ${staged} returning ${columns}),
     stored as (
       insert into customer_events (${columns})
@@ -139,33 +157,37 @@ export async function insertStaged(tx: Tx, staged: SQLWrapper) {
         where e.ident = s.ident and e.profile_id = s.profile_id and e.segment <> 0)
       order by event, profile_id
       on conflict do nothing
-      returning workspace_id, event, profile_id)
-    insert into customer_event_counts (workspace_id, event, profile_id, count)
-    select workspace_id, event, profile_id, count(*) from stored
-    group by workspace_id, event, profile_id
-    order by workspace_id, event, profile_id
-    on conflict (workspace_id, event, profile_id) do update
-      set count = customer_event_counts.count + excluded.count`);
+      returning workspace_id, event, profile_id),
+    counted as (
+      insert into customer_event_counts (workspace_id, event, profile_id, count)
+      select workspace_id, event, profile_id, count(*) from stored
+      group by workspace_id, event, profile_id
+      order by workspace_id, event, profile_id
+      on conflict (workspace_id, event, profile_id) do update
+        set count = customer_event_counts.count + excluded.count)
+    select count(*) as stored from stored`),
+  );
+  return Number(row.stored);
 }
 
 /**
  * Writes events into the live partitions, each one once (see `insertStaged`), with their counts: the
  * events are copied into a staging table first. (A large import writes most of its events into
- * segments instead: `segments.ts`.)
+ * segments instead: `segments.ts`.) Answers how many were stored: the others were stored already.
  */
 export async function insertEvents(db: Db | Tx, workspaceId: string, events: EventsByKey | EventTuple[]) {
   const byKey = Array.isArray(events) ? byEventKey(events) : events;
-  if (!byKey.size) return;
+  if (!byKey.size) return 0;
   const text = eventsCopyText(workspaceId, byKey, true);
   // In a transaction of its own (a savepoint inside the caller's): live tracking calls this outside one.
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx.execute(sql`
       create temp table if not exists events_import (
         workspace_id text not null, profile_id text not null, event text not null,
         at timestamptz not null, properties jsonb not null, ident bigint not null
       ) on commit delete rows`);
     await copyFrom(tx, 'events_import', EVENT_COPY_COLUMNS, text);
-    await insertStaged(tx, sql`events_import`);
+    return insertStaged(tx, sql`events_import`);
   });
 }
 

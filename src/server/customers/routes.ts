@@ -10,9 +10,8 @@ import type { AppContext } from '../context';
 import { AppError } from '../http/errors';
 import { malformedMultipart } from '../http/multipart';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
-import { loadDefinitions } from './definitions';
-import { importCustomerData, type ImportSource } from './import-customer-data';
-import { parseMapping, previewImport } from './import-mapping';
+import { importCustomerData, previewCustomerData, type ImportSource } from './import-customer-data';
+import { parseMapping } from './import-mapping';
 import type { ImportFormat } from './read-records';
 import type { ImportKind } from './customer-rows';
 import * as customers from './service';
@@ -123,8 +122,7 @@ function previewRoute(scope: FastifyInstance, ctx: AppContext, path: string, kin
     async (request) => {
       customers.requireImporter(request.access);
       const source = await importSource(request);
-      const defs = await loadDefinitions(ctx.db, request.access.workspace.id);
-      return previewImport(kind, defs, source.stream, source.format);
+      return previewCustomerData(ctx, request.access, kind, source);
     },
   );
 }

@@ -37,6 +37,9 @@ export interface SegmentPolicy {
   maxSegments: number;
 }
 
+/** Records, in the attach's transaction, how many of a segment's events were stored already. */
+export type RecordDuplicates = (tx: Tx, duplicates: number) => Promise<void>;
+
 /** Serialises attaching (the fold's choice of the smallest segment, and its drop). */
 const ATTACH_LOCK = 0x5e9e47;
 const partitions = Array.from({ length: CUSTOMER_PARTITIONS }, (_, n) => n);
@@ -106,7 +109,7 @@ const storedAlready = (where: SQL) => sql`
  * Gives the segment its unique index on the identity: built at once when its events are distinct (an
  * import's are, but for a file that repeats itself); else the repeats are deleted, the first kept.
  */
-async function uniqueIdentities(tx: Tx, segment: number) {
+async function uniqueIdentities(tx: Tx, segment: number): Promise<number> {
   const build = sql`create unique index on ${segmentTable(segment)} (ident, profile_id, segment)`;
   const built = await tx
     .transaction(async (savepoint) => {
@@ -117,12 +120,23 @@ async function uniqueIdentities(tx: Tx, segment: number) {
       if (!isUniqueViolation(err)) throw err;
       return false;
     });
-  if (built) return;
+  if (built) return 0;
   // A profile's events are in one partition, where a row's ctid tells the first.
-  await tx.execute(sql`
-    delete from ${segmentTable(segment)} d using ${segmentTable(segment)} k
-    where d.ident = k.ident and d.profile_id = k.profile_id and d.ctid > k.ctid`);
+  const repeats = await deleted(
+    tx,
+    sql`delete from ${segmentTable(segment)} d using ${segmentTable(segment)} k
+    where d.ident = k.ident and d.profile_id = k.profile_id and d.ctid > k.ctid returning 1`,
+  );
   await tx.execute(build);
+  return repeats;
+}
+
+/** How many rows a `delete … returning 1` deleted. */
+async function deleted(tx: Tx, statement: SQL) {
+  const [row] = rows<{ n: string | number }>(
+    await tx.execute(sql`with gone as (${statement}) select count(*) as n from gone`),
+  );
+  return Number(row.n);
 }
 
 /** The attached segments, smallest first (by the size of partition 0's table). */
@@ -144,21 +158,31 @@ async function attachedSegments(tx: Tx) {
  * are built and its partitions attached, after folding in the smallest attached segment when there are
  * `maxSegments` already. Attaching is one at a time, so two imports' segments never both keep an event.
  */
-export async function attachSegment(db: Db, segment: number, rowCount: number, policy: SegmentPolicy) {
+export async function attachSegment(
+  db: Db,
+  segment: number,
+  rowCount: number,
+  policy: SegmentPolicy,
+  recordDuplicates?: RecordDuplicates,
+) {
   const moved = rowCount < policy.directRows;
   const table = segmentTable(segment);
   await db.transaction(async (tx) => {
     if (moved) {
-      await insertStaged(tx, table);
+      const stored = await insertStaged(tx, table);
       await tx.execute(sql`drop table ${table}`);
+      await recordDuplicates?.(tx, rowCount - stored);
       return;
     }
     await tx.execute(sql`set local enable_partitionwise_aggregate = on`);
     await tx.execute(sql`set local enable_partitionwise_join = on`);
     await tx.execute(sql`select pg_advisory_xact_lock(${ATTACH_LOCK})`);
     // Attached segments change only here, one attach at a time.
-    await tx.execute(sql`delete from ${table} s where ${storedAlready(sql`e.segment <> 0`)}`);
-    await uniqueIdentities(tx, segment);
+    let duplicates = await deleted(
+      tx,
+      sql`delete from ${table} s where ${storedAlready(sql`e.segment <> 0`)} returning 1`,
+    );
+    duplicates += await uniqueIdentities(tx, segment);
     await countSegment(tx, segment);
     const attached = await attachedSegments(tx);
     const folded = attached.length >= policy.maxSegments ? attached[0] : undefined;
@@ -173,14 +197,19 @@ export async function attachSegment(db: Db, segment: number, rowCount: number, p
     await tx.execute(sql`create index on ${table} (workspace_id, event, profile_id, at)`);
     // Live writes are held off from here to the commit: each sees the segment attached, or is seen here.
     await tx.execute(sql`select pg_advisory_xact_lock(${LIVE_EVENTS_LOCK})`);
-    await tx.execute(sql`
-      with live as (
-        delete from ${table} s where ${storedAlready(sql`e.segment = 0`)}
-        returning workspace_id, event, profile_id)
-      update segment_counts c set count = c.count - l.count
-      from (select workspace_id, event, profile_id, count(*) as count from live
-            group by workspace_id, event, profile_id) l
-      where c.workspace_id = l.workspace_id and c.event = l.event and c.profile_id = l.profile_id`);
+    const [live] = rows<{ n: string | number }>(
+      await tx.execute(sql`
+        with live as (
+          delete from ${table} s where ${storedAlready(sql`e.segment = 0`)}
+          returning workspace_id, event, profile_id),
+        uncounted as (
+          update segment_counts c set count = c.count - l.count
+          from (select workspace_id, event, profile_id, count(*) as count from live
+                group by workspace_id, event, profile_id) l
+          where c.workspace_id = l.workspace_id and c.event = l.event and c.profile_id = l.profile_id)
+        select count(*) as n from live`),
+    );
+    duplicates += Number(live.n);
     for (const n of partitions) {
       await tx.execute(sql`alter table ${table} detach partition ${segmentPart(segment, n)}`);
     }
@@ -191,6 +220,7 @@ export async function attachSegment(db: Db, segment: number, rowCount: number, p
         for values in (${sql.raw(String(segment))})`);
     }
     await addCounts(tx);
+    await recordDuplicates?.(tx, duplicates);
     // Last: dropping a partition locks its parent against readers until the commit.
     if (folded !== undefined) {
       for (const n of partitions) await tx.execute(sql`drop table ${segmentPart(folded, n)}`);

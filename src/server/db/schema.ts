@@ -162,8 +162,10 @@ export const batches = pgTable(
     fileName: text('file_name'),
     /** Rows (or files) seen so far: processed + failed. */
     total: integer('total').notNull().default(0),
-    /** Rows written (the API's `processed`). */
+    /** Rows taken (the API's `processed`): stored, or skipped as duplicates. */
     done: integer('done').notNull().default(0),
+    /** Rows taken that were not stored: an event stored already, a profile row that changes nothing. */
+    duplicates: integer('duplicates').notNull().default(0),
     failed: integer('failed').notNull().default(0),
     /** The body's length when the client sent one, and how much of it has been read: the progress bar. */
     bytesTotal: bigint('bytes_total', { mode: 'number' }),
@@ -860,12 +862,18 @@ export const sendingDomains = pgTable(
   (t) => [primaryKey({ columns: [t.workspaceId, t.domain] })],
 );
 
-/** A workspace's sending settings: the postal address every campaign's footer carries. */
+/**
+ * A workspace's sending settings: the postal address every campaign's footer carries, the attribute
+ * campaigns read addresses from, and whether they go to profiles whose consent is unknown. A workspace
+ * without a row has the defaults: no address, `email`, not to unknown consent.
+ */
 export const sendingSettings = pgTable('sending_settings', {
   workspaceId: text('workspace_id')
     .primaryKey()
     .references(() => workspaces.id, { onDelete: 'cascade' }),
-  postalAddress: text('postal_address').notNull(),
+  postalAddress: text('postal_address').notNull().default(''),
+  emailAttribute: text('email_attribute').notNull().default('email'),
+  mailUnknownConsent: boolean('mail_unknown_consent').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   updatedBy: text('updated_by').notNull(),
 });

@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { RECIPIENT_DEFAULTS } from '@shared/api/senders';
 import type { Db, Tx } from '../db/client';
-import { senders, sendingDomains, sendingSettings } from '../db/schema';
+import { items, senders, sendingDomains, sendingSettings } from '../db/schema';
 
 export type SenderRow = typeof senders.$inferSelect;
 export type SendingDomainRow = typeof sendingDomains.$inferSelect;
@@ -86,6 +87,46 @@ export async function findPostalAddress(db: Db | Tx, workspaceId: string) {
     .from(sendingSettings)
     .where(eq(sendingSettings.workspaceId, workspaceId));
   return row?.postalAddress ?? '';
+}
+
+/** Who the workspace's campaigns go to (the defaults when it never saved its sending settings). */
+export async function findRecipientSettings(db: Db | Tx, workspaceId: string) {
+  const [row] = await db
+    .select({
+      emailAttribute: sendingSettings.emailAttribute,
+      mailUnknownConsent: sendingSettings.mailUnknownConsent,
+    })
+    .from(sendingSettings)
+    .where(eq(sendingSettings.workspaceId, workspaceId));
+  return row ?? RECIPIENT_DEFAULTS;
+}
+
+/** Whether one of the workspace's customer profile attributes has the key. */
+export async function isAttributeKey(db: Db, workspaceId: string, key: string) {
+  const found = await db
+    .select({ id: items.id })
+    .from(items)
+    .where(
+      and(
+        eq(items.workspaceId, workspaceId),
+        eq(items.schema, 'customer-profile-attribute'),
+        sql`${items.data} ->> 'key' = ${key}`,
+      ),
+    )
+    .limit(1);
+  return found.length > 0;
+}
+
+export async function saveRecipientSettings(
+  tx: Tx,
+  row: { workspaceId: string; emailAttribute: string; mailUnknownConsent: boolean; updatedBy: string },
+) {
+  const values = { ...row, updatedAt: new Date() };
+  const { workspaceId: _, ...changes } = values;
+  await tx
+    .insert(sendingSettings)
+    .values(values)
+    .onConflictDoUpdate({ target: sendingSettings.workspaceId, set: changes });
 }
 
 export async function savePostalAddress(

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import {
   PatchSenderBody,
   PostalAddressBody,
+  RecipientSettings,
+  RecipientSettingsBody,
   SENDER_MESSAGES,
   Sender,
   SenderBody,
@@ -62,6 +64,21 @@ export async function senderRoutes(instance: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => senders.savePostalAddress(ctx, request.access, request.body),
+  );
+
+  app.put(
+    '/senders/recipients',
+    {
+      schema: {
+        tags,
+        description:
+          "Who campaigns go to (managers): the attribute each profile's address is read from, and whether profiles whose consent is unknown are mailed",
+        params: WorkspaceParams,
+        body: RecipientSettingsBody,
+        response: { 200: RecipientSettings },
+      },
+    },
+    async (request) => senders.saveRecipientSettings(ctx, request.access, request.body),
   );
 
   app.patch(

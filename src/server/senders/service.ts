@@ -6,13 +6,15 @@ import {
   domainOf,
   type PatchSenderBody,
   type PostalAddressBody,
+  type RecipientSettingsBody,
+  SENDING_MESSAGES,
   type Sender,
   type SenderBody,
   type SendingDomain,
 } from '@shared/api/senders';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
-import { notFound } from '../http/errors';
+import { badRequest, notFound } from '../http/errors';
 import { actorOf, journal } from '../journal/journal';
 import { randomId } from '../lib/ids';
 import { seal, unseal } from '../services/sealing';
@@ -53,6 +55,7 @@ export async function listSending(ctx: AppContext, access: WorkspaceAccess) {
     senders: senders.map(toSender),
     domains: domains.map((row) => toDomain(ctx, row)),
     postalAddress: await repo.findPostalAddress(ctx.db, workspaceId),
+    recipients: await repo.findRecipientSettings(ctx.db, workspaceId),
     canManage: access.permissions.canManageWorkspace,
   };
 }
@@ -234,6 +237,43 @@ export async function savePostalAddress(ctx: AppContext, access: WorkspaceAccess
     });
   });
   return { postalAddress };
+}
+
+/**
+ * Who campaigns go to (managers): the attribute addresses are read from, which must be one of the
+ * workspace's customer profile attributes (400 otherwise), and whether unknown consent is mailed.
+ */
+export async function saveRecipientSettings(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  body: RecipientSettingsBody,
+) {
+  requireManager(access);
+  const workspaceId = access.workspace.id;
+  const next = { ...(await repo.findRecipientSettings(ctx.db, workspaceId)), ...body };
+  if (
+    body.emailAttribute !== undefined &&
+    !(await repo.isAttributeKey(ctx.db, workspaceId, body.emailAttribute))
+  ) {
+    throw badRequest(SENDING_MESSAGES.unknownAttribute(body.emailAttribute));
+  }
+  await ctx.db.transaction(async (tx) => {
+    await repo.saveRecipientSettings(tx, { workspaceId, ...next, updatedBy: access.user.id });
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId,
+          user: actorOf(access),
+          action: 'recipient-settings.updated',
+          targetType: 'workspace',
+          targetId: workspaceId,
+          label: access.workspace.name,
+          detail: next,
+        },
+      ],
+    });
+  });
+  return next;
 }
 
 /** nodemailer's `dkim` option: how a message from one of the workspace's domains is signed. */

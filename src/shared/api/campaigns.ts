@@ -140,6 +140,16 @@ export const CampaignReadiness = z.object({
   suppressed: z.number(),
   unsubscribed: z.number(),
   withoutEmail: z.number(),
+  /** Members with an address whose consent is unknown, left out while the workspace does not mail them. */
+  unknownConsent: z.number(),
+  emailAttribute: z.string().describe("The attribute each profile's address is read from"),
+  mailUnknownConsent: z.boolean().describe('Profiles whose consent is unknown are mailed'),
+  addressAttributes: z
+    .array(z.object({ key: z.string(), label: z.string() }))
+    .describe('The text attributes addresses may be read from instead'),
+  canChangeRecipients: z
+    .boolean()
+    .describe('The caller may change where addresses are read and whether unknown consent is mailed'),
   /** The campaign's version is fully approved (or its schema needs no approval). */
   approved: z.boolean(),
   canSend: z.boolean().describe('The caller may send (publish rights on campaign)'),

@@ -28,8 +28,33 @@ export const ProfileId = z.string().min(1).max(200).describe("The profile's exte
 /** Characters from which a profile search looks inside ids and attribute values (trigrams). */
 export const PROFILE_SEARCH_MIN = 3;
 
-export const EMAIL_CONSENT_STATE = z.enum(['subscribed', 'unsubscribed', 'unknown']);
+const EMAIL_CONSENT_STATE = z.enum(['subscribed', 'unsubscribed', 'unknown']);
 export type EmailConsentState = z.infer<typeof EMAIL_CONSENT_STATE>;
+
+/** How files spell consent, compared without case, spaces or punctuation: yes/no, true/false, 1/0, opted in/out. */
+const CONSENT_WORDS: Record<string, EmailConsentState> = {
+  subscribed: 'subscribed',
+  subscribe: 'subscribed',
+  yes: 'subscribed',
+  y: 'subscribed',
+  true: 'subscribed',
+  '1': 'subscribed',
+  optedin: 'subscribed',
+  optin: 'subscribed',
+  unsubscribed: 'unsubscribed',
+  unsubscribe: 'unsubscribed',
+  no: 'unsubscribed',
+  n: 'unsubscribed',
+  false: 'unsubscribed',
+  '0': 'unsubscribed',
+  optedout: 'unsubscribed',
+  optout: 'unsubscribed',
+  unknown: 'unknown',
+};
+
+/** The consent a file's value gives (`Opted In`, `no`, `1`…), or undefined when it names none. */
+export const consentFromText = (text: string): EmailConsentState | undefined =>
+  CONSENT_WORDS[text.toLowerCase().replace(/[^a-z0-9]/g, '')];
 const EmailConsent = z.object({
   state: EMAIL_CONSENT_STATE,
   changedAt: z.string().nullable().describe('When it last changed; null while never set'),

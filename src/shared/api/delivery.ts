@@ -206,6 +206,7 @@ export const AUDIT_ACTIONS = [
   'sender.deleted',
   'sending-domain.checked',
   'postal-address.updated',
+  'recipient-settings.updated',
   'test-send.sent',
   'test-send.failed',
   'campaign.send',

@@ -94,10 +94,39 @@ export const PostalAddressBody = z
   .strict();
 export type PostalAddressBody = z.input<typeof PostalAddressBody>;
 
+/**
+ * Who campaigns go to: the attribute each profile's address is read from, and whether profiles whose
+ * consent is unknown (never set) are mailed. A new workspace reads `email` and mails only those
+ * subscribed; workspaces made before the setting existed keep mailing unknown consent.
+ */
+export const RecipientSettings = z
+  .object({
+    emailAttribute: z
+      .string()
+      .trim()
+      .min(1, { error: 'emailAttribute: choose the attribute addresses are read from' })
+      .max(100)
+      .describe("The key of the customer profile attribute that holds each profile's address"),
+    mailUnknownConsent: z
+      .boolean()
+      .describe('Campaigns go to profiles whose email consent is unknown (never set), not only subscribed'),
+  })
+  .strict();
+export type RecipientSettings = z.infer<typeof RecipientSettings>;
+/** What a workspace that never saved its sending settings has. */
+export const RECIPIENT_DEFAULTS: RecipientSettings = { emailAttribute: 'email', mailUnknownConsent: false };
+export const RecipientSettingsBody = RecipientSettings.partial().strict();
+export type RecipientSettingsBody = z.input<typeof RecipientSettingsBody>;
+
+export const SENDING_MESSAGES = {
+  unknownAttribute: (key: string) => `emailAttribute: no customer profile attribute has the key "${key}"`,
+} as const;
+
 export const SendingSettings = z.object({
   senders: z.array(Sender),
   domains: z.array(SendingDomain).describe('One per domain of the senders'),
   postalAddress: z.string(),
+  recipients: RecipientSettings,
   canManage: z.boolean().describe('Whether the caller may add, change and verify senders'),
 });
 export type SendingSettings = z.infer<typeof SendingSettings>;

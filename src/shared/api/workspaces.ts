@@ -205,8 +205,12 @@ export const Batch = z.object({
       'done: every row written; done with errors: some rows failed; failed: rows failed and none was written, or the job stopped',
     ),
   total: z.number().describe('Rows seen so far (processed + failed)'),
-  processed: z.number().describe('Rows written'),
-  failed: z.number().describe('Rows skipped'),
+  processed: z.number().describe('Rows taken: stored plus duplicates'),
+  stored: z.number().describe('Rows written'),
+  duplicates: z
+    .number()
+    .describe('Rows skipped as duplicates: an event stored already, a profile row that changes nothing'),
+  failed: z.number().describe('Rows refused, each with its error'),
   errors: z.array(BatchRowError).describe('The first 100 row errors'),
   errorGroups: z
     .array(BatchErrorGroup)

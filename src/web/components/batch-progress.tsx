@@ -17,6 +17,19 @@ function batchPercent(batch: Batch) {
   return batch.total ? (100 * (batch.processed + batch.failed)) / batch.total : 0;
 }
 
+const count = (n: number) => n.toLocaleString('en');
+
+/**
+ * What a batch did with its rows: `20,000 processed, 3 failed`, and when some were duplicates, how
+ * many of those processed were stored and how many skipped.
+ */
+function batchCountsText(batch: Batch) {
+  const failed = batch.failed ? `, ${count(batch.failed)} failed` : '';
+  if (!batch.duplicates) return `${count(batch.processed)} processed${failed}`;
+  const skipped = `${count(batch.duplicates)} ${batch.duplicates === 1 ? 'duplicate' : 'duplicates'} skipped`;
+  return `${count(batch.processed)} processed: ${count(batch.stored)} stored, ${skipped}${failed}`;
+}
+
 /** A batch's status, progress bar and counts (the settings batches page and the import dialog). */
 export function BatchProgress({ batch }: { batch: Batch }) {
   const isRunning = batch.status === 'running' || batch.status === 'queued';
@@ -26,9 +39,8 @@ export function BatchProgress({ batch }: { batch: Batch }) {
         <Badge color={BATCH_STATUS_COLORS[batch.status]} variant="light">
           {batch.status}
         </Badge>
-        <Text size="xs" c="dimmed">
-          {batch.processed.toLocaleString('en')} processed
-          {batch.failed ? `, ${batch.failed.toLocaleString('en')} failed` : ''}
+        <Text size="xs" c="dimmed" data-testid="batch-counts">
+          {batchCountsText(batch)}
         </Text>
       </Group>
       <Progress

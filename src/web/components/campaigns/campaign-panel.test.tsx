@@ -11,7 +11,7 @@ import {
 import { installFakeApi, type FakeApi } from '@web/test/fake-api';
 import { makeWorkspace } from '@web/test/workspace';
 import { click, findByText, waitFor } from '@web/test/render';
-import { bodyText, button, changeValue, renderUi } from '../item-form/test-utils';
+import { bodyText, button, byLabel, changeValue, pickOption, renderUi } from '../item-form/test-utils';
 import { CampaignPanel } from './campaign-panel';
 import { NO_PUBLISH_RIGHTS, SEND_AGAIN } from './send-button';
 import { resendLabel } from './past-sends';
@@ -25,6 +25,14 @@ const readiness = (overrides: Partial<CampaignReadiness> = {}): CampaignReadines
   suppressed: 40,
   unsubscribed: 20,
   withoutEmail: 6,
+  unknownConsent: 0,
+  emailAttribute: 'email',
+  mailUnknownConsent: false,
+  addressAttributes: [
+    { key: 'email', label: 'Email' },
+    { key: 'work-email', label: 'Work email' },
+  ],
+  canChangeRecipients: false,
   approved: true,
   canSend: true,
   problems: [],
@@ -139,7 +147,36 @@ describe('campaign panel: before a send', () => {
     await renderPanel();
     expect((await screen.findByTestId('audience-size')).textContent).toBe('1,300');
     expect(screen.getByTestId('will-reach').textContent).toBe('Will go to 1,234 recipients');
-    expect(bodyText()).toContain('Left out: 40 suppressed, 20 unsubscribed, 6 without an email address');
+    expect(bodyText()).toContain(
+      'Left out: 40 suppressed, 20 unsubscribed, 6 without an email address in “email”',
+    );
+  });
+
+  it('says which attribute addresses are read from and how many unknown consent leaves out', async () => {
+    // The panel said '79 without an email address' and never which attribute it read, nor who consent left out.
+    api.routes[`GET ${BASE}/readiness`] = () => [200, readiness({ unknownConsent: 79 })];
+    await renderPanel();
+    await findByText(/79 whose consent is unknown/);
+    expect(screen.getByTestId('recipient-rules').textContent).toContain(
+      'Addresses are read from the attribute “email”. Only profiles that subscribed are mailed',
+    );
+  });
+
+  it('lets a manager choose the attribute addresses are read from, and whether unknown consent is mailed', async () => {
+    // The panel offered no way to read addresses from the attribute an import had put them in.
+    api.routes[`GET ${BASE}/readiness`] = () => [200, readiness({ canChangeRecipients: true })];
+    const saved: unknown[] = [];
+    api.routes['PUT /api/v1/workspaces/acme/senders/recipients'] = (body) => {
+      saved.push(body);
+      return [200, { emailAttribute: 'email', mailUnknownConsent: false, ...(body as object) }];
+    };
+    await renderPanel();
+    const select = await waitFor(() => byLabel('Addresses are read from'));
+    await pickOption(select, 'Work email (work-email)');
+    await waitFor(() => expect(saved).toEqual([{ emailAttribute: 'work-email' }]));
+    await click(byLabel('Also mail profiles whose consent is unknown'));
+    await waitFor(() => expect(saved).toHaveLength(2));
+    expect(saved[1]).toEqual({ mailUnknownConsent: true });
   });
 
   it('lists the problems and warnings, and says why Send is disabled', async () => {

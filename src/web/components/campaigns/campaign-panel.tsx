@@ -73,7 +73,7 @@ function SendSection({
   const current = useCurrentSend(campaign, readiness.current);
   return (
     <Section title="Send" testId="campaign-send">
-      <ReadinessSummary readiness={readiness} />
+      <ReadinessSummary workspaceId={workspaceId} readiness={readiness} />
       <FormError error={start.error ?? control.error} />
       {current ? (
         <SendProgress

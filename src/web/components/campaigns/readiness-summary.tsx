@@ -2,13 +2,24 @@ import { Alert, Group, List, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react';
 import type { CampaignReadiness } from '@shared/api/campaigns';
 import { formatCount, reachText } from './format';
+import { RecipientRules } from './recipient-rules';
 
-/** Why some of the audience would not get the message: suppressed, unsubscribed, without an email. */
-function leftOutText({ suppressed, unsubscribed, withoutEmail }: CampaignReadiness) {
+/**
+ * Why some of the audience would not get the message: suppressed, unsubscribed, consent unknown,
+ * without an address (in the attribute addresses are read from).
+ */
+function leftOutText({
+  suppressed,
+  unsubscribed,
+  unknownConsent,
+  withoutEmail,
+  emailAttribute,
+}: CampaignReadiness) {
   const parts = [
     suppressed && `${formatCount(suppressed)} suppressed`,
     unsubscribed && `${formatCount(unsubscribed)} unsubscribed`,
-    withoutEmail && `${formatCount(withoutEmail)} without an email address`,
+    unknownConsent && `${formatCount(unknownConsent)} whose consent is unknown`,
+    withoutEmail && `${formatCount(withoutEmail)} without an email address in “${emailAttribute}”`,
   ].filter(Boolean);
   return parts.length ? `Left out: ${parts.join(', ')}` : 'Nobody in the audience is left out';
 }
@@ -24,7 +35,13 @@ function Messages({ messages }: { messages: readonly string[] }) {
 }
 
 /** The audience's size now, whom a send would reach, and what stops or troubles a send. */
-export function ReadinessSummary({ readiness }: { readiness: CampaignReadiness }) {
+export function ReadinessSummary({
+  workspaceId,
+  readiness,
+}: {
+  workspaceId: string;
+  readiness: CampaignReadiness;
+}) {
   return (
     <Stack gap="sm">
       <Group gap="xl" align="flex-start">
@@ -53,6 +70,7 @@ export function ReadinessSummary({ readiness }: { readiness: CampaignReadiness }
           </Text>
         </div>
       </Group>
+      <RecipientRules workspaceId={workspaceId} readiness={readiness} />
       {readiness.problems.length > 0 && (
         <Alert
           color="red"

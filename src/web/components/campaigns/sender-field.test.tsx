@@ -52,6 +52,7 @@ const settings = (overrides: Partial<SendingSettings> = {}): SendingSettings => 
     },
   ],
   postalAddress: '',
+  recipients: { emailAttribute: 'email', mailUnknownConsent: false },
   canManage: true,
   ...overrides,
 });

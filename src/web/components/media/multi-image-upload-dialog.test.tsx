@@ -27,6 +27,8 @@ describe('MultiImageUploadDialog', () => {
       status: 'running',
       total: 4,
       processed: 0,
+      stored: 0,
+      duplicates: 0,
       failed: 0,
       errors: [],
       errorGroups: [],

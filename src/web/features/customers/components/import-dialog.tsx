@@ -38,6 +38,13 @@ const HINTS: Record<ImportKind, string> = {
     'CSV with a header row: profileId, event, at, then one column per property. Or NDJSON: {"profileId", "event", "at", "properties": {…}}.',
 };
 
+/** What the preview says columns go to: a profile's attributes, or an event's properties. */
+const PREVIEW_TEXT: Record<ImportKind, string> = {
+  profiles: 'Each column goes to the attribute with its key; new attributes are created with the import.',
+  'customer-events':
+    'Each column goes to the event property with its key; properties an event lacks are added to it with the import.',
+};
+
 const TYPES: { value: InferredType; label: string }[] = [
   { value: 'string', label: 'Text' },
   { value: 'number', label: 'Number' },
@@ -187,7 +194,7 @@ function ColumnRow({
 }
 
 /** The preview: each column's proposal, to confirm, rename, retype or skip; events to create. */
-function MappingStep({
+export function MappingStep({
   kind,
   preview,
   choices,
@@ -210,12 +217,12 @@ function MappingStep({
   return (
     <Stack gap="xs" data-testid="import-preview">
       <Text size="sm">
-        {preview.rowsRead.toLocaleString('en')} rows read. Each column goes to the attribute with its key; new
-        attributes are created with the import. Nothing is written until you import.
+        {preview.rowsRead.toLocaleString('en')} rows read. {PREVIEW_TEXT[kind]} Nothing is written until you
+        import.
       </Text>
       {renamedOwn.map((column) => (
         <Text size="sm" key={column.column} data-testid="own-column">
-          <b>{column.column}</b> is read as each row&apos;s {column.key}.
+          <b>{column.column}</b> is {column.keyChange?.replace(/^Read/, 'read')}.
         </Text>
       ))}
       <Table withTableBorder verticalSpacing={6} aria-label="Columns">
