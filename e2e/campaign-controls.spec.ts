@@ -150,7 +150,8 @@ test('pause, resume and cancel a running send', async ({ page }) => {
   await expect(progress).toBeHidden();
   const sends = page.getByRole('table', { name: 'Sends' });
   await expect(sends.getByText('cancelled')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Send to 60 recipients' })).toBeVisible();
+  // A later send goes to those the cancelled one did not reach.
+  await expect(page.getByRole('button', { name: /^Send to \d+ new recipients?$/ })).toBeVisible();
   const cancelled = await getSend(page.request, basics.ws, campaign.id, sendId);
   expect(cancelled.state).toBe('cancelled');
   expect(cancelled.counts.sent).toBeLessThan(60);

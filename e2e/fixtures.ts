@@ -62,7 +62,8 @@ export async function mailLink(to: string, pathFragment: string): Promise<string
           const text = decodeQuotedPrintable(fs.readFileSync(path.join(outbox, file), 'utf8'));
           const toLine = text.match(/^To:.*$/im)?.[0] ?? '';
           if (!toLine.toLowerCase().includes(to.toLowerCase())) continue;
-          const links = text.match(/https?:\/\/[^\s"<>]+/g) ?? [];
+          // A text part writes its links in brackets: [https://…].
+          const links = text.match(/https?:\/\/[^\s"<>[\]]+/g) ?? [];
           const link = links.find((l) => l.includes(pathFragment));
           if (link) {
             found = link.replace(/&amp;/g, '&');

@@ -110,8 +110,10 @@ function SavedViewLinks({ workspace, pathname }: { workspace: Workspace; pathnam
         );
       })}
       {stages.map((stage) => (
+        // A group that opens and closes is a button with aria-expanded; NavLink's default <a> may not carry it.
         <NavLink
           key={stage}
+          component="button"
           label={stage}
           leftSection={<IconCircleCheck size={17} stroke={1.6} />}
           defaultOpened={pathname.includes('-in/')}
@@ -151,6 +153,7 @@ function DomainLinks({ workspace, pathname }: { workspace: Workspace; pathname: 
       {domains.map((domain) => (
         <NavLink
           key={domain.name}
+          component="button"
           label={domain.title}
           leftSection={<DomainIcon name={domain.name} size={17} />}
           defaultOpened
