@@ -44,6 +44,7 @@ test('a manager edits basics and roles, and sees subscription and batches', asyn
     canEdit: [],
     canPublish: [],
     mustApprove: ['blog-post'],
+    customerData: [],
   });
 
   await page.getByRole('link', { name: 'Subscription' }).click();
