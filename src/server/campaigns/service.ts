@@ -13,6 +13,8 @@ import { htmlSize } from '@shared/email/email-document';
 import { can } from '@shared/permissions/permissions';
 import { isFullyApproved, remainingApprovals } from '@shared/publishing/approvals';
 import type { AppContext } from '../context';
+import type { AuditAction } from '@shared/api/delivery';
+import type { Tx } from '../db/client';
 import type { SendContent } from '../db/schema';
 import { badRequest, conflict, forbidden, notConfigured, notFound } from '../http/errors';
 import { compiledAudience } from '../audiences/service';
@@ -277,6 +279,42 @@ export async function campaignStatuses(ctx: AppContext, access: WorkspaceAccess)
   };
 }
 
+/**
+ * Runs `change` on a send of the campaign, locked in a transaction, for a member who may send it
+ * (403 otherwise, 404 for a send that is not the campaign's), and journals its audit row.
+ */
+async function changeLockedSend<T>(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  campaignId: string,
+  sendId: string,
+  change: (tx: Tx, send: repo.SendRow) => Promise<{ result: T; action: AuditAction; detail?: object }>,
+): Promise<T> {
+  const scope = campaignScope(access);
+  if (!canSend(scope)) throw forbidden('You do not have permission to send Campaigns');
+  await requireSend(ctx, access, campaignId, sendId);
+  return ctx.db.transaction(async (tx) => {
+    const send = await repo.lockSend(tx, access.workspace.id, sendId);
+    if (!send) throw notFound(CAMPAIGN_MESSAGES.sendNotFound);
+    const { result, action, detail } = await change(tx, send);
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId: send.workspaceId,
+          user: actorOf(scope),
+          action,
+          targetType: 'campaign',
+          targetId: campaignId,
+          label: send.content.subject,
+          schema: 'campaign',
+          detail: { sendId, ...detail },
+        },
+      ],
+    });
+    return result;
+  });
+}
+
 type SendAction = 'pause' | 'resume' | 'cancel';
 
 /** Pause, resume or cancel a send (publish rights on campaign); 409 when its state does not allow it. */
@@ -287,12 +325,7 @@ export async function changeSend(
   sendId: string,
   action: SendAction,
 ) {
-  const scope = campaignScope(access);
-  if (!canSend(scope)) throw forbidden('You do not have permission to send Campaigns');
-  await requireSend(ctx, access, campaignId, sendId);
-  const row = await ctx.db.transaction(async (tx) => {
-    const send = await repo.lockSend(tx, access.workspace.id, sendId);
-    if (!send) throw notFound(CAMPAIGN_MESSAGES.sendNotFound);
+  const row = await changeLockedSend(ctx, access, campaignId, sendId, async (tx, send) => {
     let changed: repo.SendRow | undefined;
     if (action === 'pause') {
       if (send.state !== 'queued' && send.state !== 'sending') {
@@ -314,21 +347,7 @@ export async function changeSend(
       }
       changed = await repo.setState(tx, send.workspaceId, send.id, 'cancelled', { finishedAt: new Date() });
     }
-    await journal(tx, {
-      audit: [
-        {
-          workspaceId: send.workspaceId,
-          user: actorOf(scope),
-          action: `campaign.${action}`,
-          targetType: 'campaign',
-          targetId: campaignId,
-          label: send.content.subject,
-          schema: 'campaign',
-          detail: { sendId },
-        },
-      ],
-    });
-    return changed!;
+    return { result: changed!, action: `campaign.${action}` as const };
   });
   return presentSend(row);
 }
@@ -344,12 +363,7 @@ export async function resendUnconfirmed(
   campaignId: string,
   sendId: string,
 ) {
-  const scope = campaignScope(access);
-  if (!canSend(scope)) throw forbidden('You do not have permission to send Campaigns');
-  await requireSend(ctx, access, campaignId, sendId);
-  const row = await ctx.db.transaction(async (tx) => {
-    const send = await repo.lockSend(tx, access.workspace.id, sendId);
-    if (!send) throw notFound(CAMPAIGN_MESSAGES.sendNotFound);
+  const row = await changeLockedSend(ctx, access, campaignId, sendId, async (tx, send) => {
     if (send.state !== 'done') throw conflict(CAMPAIGN_MESSAGES.cannotResend(send.state));
     if (await repo.currentSend(tx, send.workspaceId, campaignId)) {
       throw conflict(CAMPAIGN_MESSAGES.alreadySending);
@@ -357,21 +371,12 @@ export async function resendUnconfirmed(
     const count = await repo.reopenUnconfirmed(tx, send.workspaceId, send.id);
     if (!count) throw conflict(CAMPAIGN_MESSAGES.nothingUnconfirmed);
     await queueSendLanes(tx, send);
-    await journal(tx, {
-      audit: [
-        {
-          workspaceId: send.workspaceId,
-          user: actorOf(scope),
-          action: 'campaign.resend-unconfirmed',
-          targetType: 'campaign',
-          targetId: campaignId,
-          label: send.content.subject,
-          schema: 'campaign',
-          detail: { sendId, recipients: count },
-        },
-      ],
-    });
-    return { count, send: (await repo.findSend(tx, send.workspaceId, send.id))! };
+    const resent = (await repo.findSend(tx, send.workspaceId, send.id))!;
+    return {
+      result: { count, send: resent },
+      action: 'campaign.resend-unconfirmed',
+      detail: { recipients: count },
+    };
   });
   return { message: CAMPAIGN_MESSAGES.resending(row.count), send: presentSend(row.send) };
 }
