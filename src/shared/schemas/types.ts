@@ -47,6 +47,8 @@ interface FieldBase {
   localized?: boolean;
   /** For a localised field: the non-default locales it is required in too (`required` is the default's). */
   requiredInLocales?: readonly string[];
+  /** A built-in field server code relies on: the content model may not remove or retype it. */
+  locked?: boolean;
 }
 
 export interface TextField extends FieldBase {
@@ -172,6 +174,15 @@ interface SocialInterestsField extends FieldBase {
 interface SenderField extends FieldBase {
   type: 'sender';
 }
+/**
+ * Modular content: an ordered list of blocks, each `{ _type, _key, …fields }` of one of `blockTypes`
+ * (names of the model's block types); blocks fields inside blocks nest up to `MAX_BLOCK_DEPTH` levels.
+ */
+export interface BlocksField extends FieldBase {
+  type: 'blocks';
+  blockTypes: readonly string[];
+  maxBlocks?: number;
+}
 
 export type FieldDef =
   | TextField
@@ -199,7 +210,8 @@ export type FieldDef =
   | AddressField
   | ServiceConnectionField
   | SocialInterestsField
-  | SenderField;
+  | SenderField
+  | BlocksField;
 
 export type FieldType = FieldDef['type'];
 
@@ -230,6 +242,7 @@ export const FIELD_TYPES = [
   'service-connection',
   'social-interests',
   'sender',
+  'blocks',
 ] as const satisfies readonly FieldType[];
 
 /** A variation dimension of a schema (for example locale), whose values combination rows choose. */
@@ -253,6 +266,8 @@ export interface SchemaType {
   topFields: readonly string[];
   allowCombinations?: boolean;
   allowSaveWithErrors?: boolean;
+  /** The model's block types, by name, set on every schema the registry answers (blocks fields use them). */
+  blockTypes?: Readonly<Record<string, BlockType>>;
   /** Set on the schema as a workspace with locales sees it (`localizedSchema`): its default and other locales. */
   locales?: { default: string; others: readonly string[] };
 }
@@ -281,6 +296,14 @@ export interface CombinationRow {
   _slug: string;
   variations: Record<string, string>;
   overrides: Record<string, unknown>;
+}
+
+/** A block of modular content (hero, feature grid…): defined once in the model, used by blocks fields. */
+export interface BlockType {
+  name: string;
+  title: string;
+  icon?: string;
+  fields: readonly FieldDef[];
 }
 
 /** Key of the time zone companion of a date-time field (spec §3). */

@@ -1,0 +1,60 @@
+/**
+ * A workspace's content model as data: its domains with their schemas, and the block types that blocks
+ * fields use. Plain JSON all through, so it is stored, exported and sent to the browser as it is.
+ */
+import type { BlockType, FieldDef, SchemaType } from '../schemas/types';
+
+export type { BlockType };
+
+export interface ModelDomain {
+  name: string;
+  title: string;
+  /** For workspace managers only (spec §3 "admin flag"). */
+  admin?: boolean;
+  landingSchema?: string;
+  schemas: SchemaType[];
+}
+
+/** Blocks inside blocks go this deep at most. */
+export const MAX_BLOCK_DEPTH = 5;
+
+export interface ContentModelDoc {
+  domains: ModelDomain[];
+  blockTypes: BlockType[];
+}
+
+/** Where a field operation acts: a schema's fields or a block type's. */
+export type FieldOwner = { schema: string; blockType?: undefined } | { blockType: string; schema?: undefined };
+
+/** Field properties an `updateField` may change: everything but its key and type. */
+export type FieldPatch = Record<string, unknown>;
+
+/**
+ * One step of a change set. Field operations name their owner (`schema` or `blockType`); `index` is a
+ * position in the owner's list of fields (default: the end).
+ */
+export type ModelOp =
+  | { op: 'addDomain'; domain: Omit<ModelDomain, 'schemas'>; index?: number }
+  | { op: 'updateDomain'; domain: string; patch: Partial<Omit<ModelDomain, 'name' | 'schemas'>> }
+  | { op: 'removeDomain'; domain: string }
+  | { op: 'addSchema'; domain: string; schema: SchemaType; index?: number }
+  | { op: 'updateSchema'; schema: string; patch: Partial<Omit<SchemaType, 'name' | 'fields'>> }
+  | { op: 'removeSchema'; schema: string }
+  | { op: 'moveSchema'; schema: string; domain: string; index?: number }
+  | ({ op: 'addField'; field: FieldDef; index?: number } & FieldOwner)
+  | ({ op: 'updateField'; key: string; patch: FieldPatch } & FieldOwner)
+  | ({ op: 'renameField'; from: string; to: string } & FieldOwner)
+  | ({ op: 'retypeField'; key: string; field: FieldDef } & FieldOwner)
+  | ({ op: 'removeField'; key: string } & FieldOwner)
+  | ({ op: 'moveField'; key: string; index: number } & FieldOwner)
+  | { op: 'addBlockType'; blockType: BlockType }
+  | { op: 'updateBlockType'; blockType: string; patch: Partial<Omit<BlockType, 'name' | 'fields'>> }
+  | { op: 'removeBlockType'; blockType: string };
+
+export type ModelOpName = ModelOp['op'];
+
+/** A change set as a client sends it: the model version it was made against and its operations. */
+export interface ChangeSet {
+  baseVersion: number;
+  ops: ModelOp[];
+}
