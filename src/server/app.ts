@@ -68,6 +68,7 @@ import { closeTransports } from './campaigns/engine';
 import { scheduleRoutes } from './schedules/routes';
 import { releaseRoutes } from './releases/routes';
 import { liveRoutes } from './live/routes';
+import { contentModelRoutes } from './model/routes';
 import { startWorker } from './jobs/worker';
 import { installJobQueues } from './queue/queue';
 import { JOB_QUEUES } from './queue/queues';
@@ -332,6 +333,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
           releaseRoutes,
           statsRoutes,
           liveRoutes,
+          contentModelRoutes,
         ]),
         { prefix: '/workspaces/:ws' },
       );

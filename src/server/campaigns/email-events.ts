@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { EMAIL_EVENTS } from '@shared/api/campaigns';
+import type { ContentModel } from '@shared/model/registry';
 import type { AppContext } from '../context';
 import type { Db, Tx } from '../db/client';
 import { workspaces } from '../db/schema';
@@ -7,6 +8,7 @@ import { insertEvents, listDefinitions } from '../customers/repository';
 import { AppError } from '../http/errors';
 import { createItemWithId } from '../items/service';
 import { schemaIn } from '../items/scope';
+import { modelOf } from '../model/repository';
 import type { WorkspaceAccess } from '../workspaces/access';
 import type { EngagementKind } from './engagement';
 
@@ -33,8 +35,9 @@ const MARQUEE_ACTOR = { id: 'marquee', name: 'Marquee' } as const;
  * Marquee acting in a workspace with no member behind it: it may edit behavioral events only. Items
  * written this way name MARQUEE_ACTOR as their writer.
  */
-function marqueeAccess(workspace: typeof workspaces.$inferSelect): WorkspaceAccess {
+function marqueeAccess(workspace: typeof workspaces.$inferSelect, model: ContentModel): WorkspaceAccess {
   return {
+    model,
     user: { id: MARQUEE_ACTOR.id, address: null },
     member: { displayName: MARQUEE_ACTOR.name },
     workspace,
@@ -81,7 +84,7 @@ async function createEmailEvents(ctx: AppContext, workspaceId: string) {
   if (!workspace) return false;
   let scope;
   try {
-    scope = schemaIn(marqueeAccess(workspace), 'behavioral-event');
+    scope = schemaIn(marqueeAccess(workspace, await modelOf(ctx.db, workspace)), 'behavioral-event');
   } catch (err) {
     if (err instanceof AppError) return false;
     throw err;

@@ -18,6 +18,7 @@ import {
 import type { Basics } from '@shared/api/workspaces';
 import type { IngestKeyKind } from '@shared/api/ingest';
 import type { Roles } from '@shared/permissions/permissions';
+import type { ContentModelDoc, ModelOp } from '@shared/model/types';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -86,9 +87,72 @@ export const workspaces = pgTable('workspaces', {
   oobeDone: boolean('oobe_done').notNull().default(false),
   subscription: jsonb('subscription').$type<{ plan: string }>().notNull(),
   version: integer('version').notNull().default(1),
+  /** The version of the workspace's content model; 0 is the built-in one, which has no `content_models` row. */
+  modelVersion: integer('model_version').notNull().default(0),
   createdAt: createdAt(),
   createdBy: text('created_by').notNull(),
 });
+
+/** Every version of a workspace's content model but the built-in version 0, as one document. */
+export const contentModels = pgTable(
+  'content_models',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    doc: jsonb('doc').$type<ContentModelDoc>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.version] })],
+);
+
+/** An applied change set: what it did to the model (ops, and the ops that undo it) and to the items. */
+export const contentModelChanges = pgTable(
+  'content_model_changes',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    baseVersion: integer('base_version').notNull(),
+    version: integer('version').notNull(),
+    ops: jsonb('ops').$type<ModelOp[]>().notNull(),
+    inverse: jsonb('inverse').$type<ModelOp[]>().notNull(),
+    /** The change this one reverted, when it is a revert. */
+    reverts: text('reverts'),
+    byId: text('by_id').notNull(),
+    byName: text('by_name').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    state: text('state').$type<'running' | 'done'>().notNull(),
+    itemsTotal: integer('items_total').notNull().default(0),
+    itemsDone: integer('items_done').notNull().default(0),
+    /** Per item transformed (first ones only): `{ schema, id, failed? }`. */
+    transformed: jsonb('transformed')
+      .$type<{ schema: string; id: string; failed?: string[] }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+  },
+  (t) => [index('content_model_changes_workspace_idx').on(t.workspaceId, t.version)],
+);
+
+/**
+ * Values a change took out of items (a removed field, a retyped field's values before conversion), per
+ * item and operation, so that reverting the change puts them back.
+ */
+export const contentModelKept = pgTable(
+  'content_model_kept',
+  {
+    changeId: text('change_id')
+      .notNull()
+      .references(() => contentModelChanges.id, { onDelete: 'cascade' }),
+    schema: text('schema').notNull(),
+    itemId: text('item_id').notNull(),
+    /** Operation index → the values it replaced or removed. */
+    kept: jsonb('kept').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.changeId, t.schema, t.itemId] })],
+);
 
 export const members = pgTable(
   'members',

@@ -30,7 +30,7 @@ export async function previewRelease(
   try {
     await ctx.db.transaction(async (tx) => {
       if (release.state !== 'published' && release.stage === target.stage)
-        await putReleaseInStage(tx, release, new Date(), `preview:${key.id}`);
+        await putReleaseInStage(tx, target.model, release, new Date(), `preview:${key.id}`);
       const db = tx as unknown as Db;
       answer = await render({ ...ctx, db, readDb: db });
       tx.rollback();

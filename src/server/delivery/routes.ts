@@ -108,7 +108,7 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
   ) {
     const key = await delivery.authenticateKey(ctx, request.headers.authorization);
     const { ws, stage, schema } = request.params;
-    const target = delivery.resolveTarget(key, ws, stage, schema);
+    const target = await delivery.resolveTarget(ctx, key, ws, stage, schema);
     if (request.query.release !== undefined) {
       const { release, ...query } = request.query;
       const preview = await previewRelease(ctx, key, target, release, (inPreview) =>

@@ -6,13 +6,14 @@ import {
   type DeliveryQuery,
 } from '@shared/api/delivery';
 import { MESSAGES } from '@shared/api/errors';
-import { domainOfSchema, getSchema } from '@shared/schemas/catalogue';
+import type { ContentModel } from '@shared/model/registry';
 import type { SchemaType } from '@shared/schemas/types';
 import type { ApiKeyRow } from '../api-keys/repository';
 import { findApiKeyByHash, touchApiKey } from '../api-keys/repository';
 import type { AppContext } from '../context';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import { hashToken } from '../lib/ids';
+import { modelOfWorkspace } from '../model/repository';
 import { slugFieldOf } from '../publishing/slugs';
 import { deliveryCacheOf, type Rendered } from './cache';
 import {
@@ -69,15 +70,22 @@ export interface DeliveryTarget {
   workspaceId: string;
   stage: string;
   schema: SchemaType;
+  model: ContentModel;
 }
 
-export function resolveTarget(key: ApiKeyRow, ws: string, stage: string, schemaName: string): DeliveryTarget {
+export async function resolveTarget(
+  ctx: AppContext,
+  key: ApiKeyRow,
+  ws: string,
+  stage: string,
+  schemaName: string,
+): Promise<DeliveryTarget> {
   if (key.workspaceId !== ws) throw notFound(MESSAGES.workspaceNotFound);
   if (!key.stages.includes(stage)) throw forbidden(DELIVERY_MESSAGES.stageNotAllowed(stage));
-  const schema = getSchema(schemaName);
-  // Admin domains (client tasks, service connections, tests) are for workspace managers only, never delivered.
-  if (!schema || domainOfSchema(schemaName)?.admin) throw notFound(`Schema "${schemaName}" not found`);
-  return { workspaceId: ws, stage, schema };
+  const model = await modelOfWorkspace(ctx.db, ws);
+  const schema = model && deliveredSchema(model, schemaName);
+  if (!model || !schema) throw notFound(`Schema "${schemaName}" not found`);
+  return { workspaceId: ws, stage, schema, model };
 }
 
 const placeOf = (target: DeliveryTarget): DeliveredPlace => ({
@@ -89,9 +97,10 @@ const placeOf = (target: DeliveryTarget): DeliveredPlace => ({
 /** A copy whose data's text shows nothing withPublicImages would sign (known for copies read by id). */
 const holdsNoImages = (copy: Copy) => copy.dataText !== undefined && !mayHoldImages(copy.dataText);
 
-const isDelivered = (schemaName: string) => {
-  const schema = getSchema(schemaName);
-  return schema && !domainOfSchema(schemaName)?.admin ? schema : undefined;
+/** Admin domains (client tasks, service connections, tests) are for workspace managers only, never delivered. */
+const deliveredSchema = (model: ContentModel, schemaName: string) => {
+  const schema = model.schema(schemaName);
+  return schema && !model.domainOf(schemaName)?.admin ? schema : undefined;
 };
 
 /**
@@ -106,7 +115,7 @@ async function deliverAll(
   keys: Set<string>,
 ): Promise<DeliveredItem[]> {
   const items = copies.map((copy): DeliveredItem => {
-    const schema = getSchema(copy.schema)!;
+    const schema = target.model.schema(copy.schema)!;
     const localised = options.locale && localiseData(schema, copy.data, options.locale);
     const data = localised ? localised.data : copy.data;
     const item: DeliveredItem = {
@@ -132,7 +141,7 @@ async function deliverAll(
   if (options.depth <= 0) return items;
   const wanted = copies.flatMap((copy) =>
     Object.entries(copy.refs)
-      .filter(([, ref]) => isDelivered(ref.schemaType))
+      .filter(([, ref]) => deliveredSchema(target.model, ref.schemaType))
       .map(([id, ref]) => ({ schema: ref.schemaType, id })),
   );
   for (const ref of wanted) keys.add(itemKey({ ...placeOf(target), schema: ref.schema }, ref.id));

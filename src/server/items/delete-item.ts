@@ -10,7 +10,7 @@ import { actorOf, itemLabel, journal } from '../journal/journal';
 
 /** 403 with the reason when the member may not delete the item (see `deleteRefusal`). */
 function requireDeleteRights(scope: SchemaScope, isPublished: boolean) {
-  const refusal = deleteRefusal(scope.permissions, scope.schema.name, isPublished);
+  const refusal = deleteRefusal(scope.permissions, scope.schema, isPublished);
   if (refusal) throw forbidden(refusal);
 }
 

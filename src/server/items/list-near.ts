@@ -1,6 +1,5 @@
 import type { ItemList } from '@shared/api/items';
 import { DEFAULT_NEAR_RADIUS_KM, hasAddressField, NEAR_MESSAGES, parseNear } from '@shared/geo/address';
-import { getSchema } from '@shared/schemas/catalogue';
 import type { AppContext } from '../context';
 import { badRequest } from '../http/errors';
 import type { WorkspaceAccess } from '../workspaces/access';
@@ -45,7 +44,7 @@ export async function listNear(
   const center = parseNear(query.near);
   if ('error' in center) throw badRequest(center.error);
   const schemas = query.schemas.filter((name) => {
-    const schema = getSchema(name);
+    const schema = access.model.schema(name);
     return schema && hasAddressField(schema);
   });
   if (query.schemas.length === 1 && schemas.length === 0) throw badRequest(NEAR_MESSAGES.noAddress);

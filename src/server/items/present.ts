@@ -89,7 +89,12 @@ export async function presentItems(
         canEdit: can(access.permissions, 'edit', item.schema),
         canPublish: can(access.permissions, 'publish', item.schema),
         canApprove: needsApprovalFrom(remaining, access.permissions.roles),
-        canDelete: deleteRefusal(access.permissions, item.schema, copies.length > 0) === null,
+        canDelete:
+          deleteRefusal(
+            access.permissions,
+            access.model.schema(item.schema) ?? { name: item.schema, pluralTitle: item.schema },
+            copies.length > 0,
+          ) === null,
       },
     };
   });

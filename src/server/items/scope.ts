@@ -1,5 +1,5 @@
 import { can, type Action } from '@shared/permissions/permissions';
-import { domainOfSchema, getDomain, getSchema, schemasOfDomains } from '@shared/schemas/catalogue';
+import type { ContentModel } from '@shared/model/registry';
 import type { SchemaType } from '@shared/schemas/types';
 import type { AppContext } from '../context';
 import type { UserRow } from '../auth/repository';
@@ -36,44 +36,54 @@ function enabledSchemaNames(access: WorkspaceAccess): EnabledSchemas {
   if (!derived) enabledByWorkspace.set(workspace, (derived = {}));
   const known = isManager ? derived.manager : derived.member;
   if (known) return known;
-  const enabled = schemasReadable(workspace.basics.domains, isManager);
+  const enabled = schemasReadable(access.model, workspace.basics.domains, isManager);
   if (isManager) derived.manager = enabled;
   else derived.member = enabled;
   return enabled;
 }
 
-function schemasReadable(domains: readonly string[], isManager: boolean): EnabledSchemas {
-  const list = schemasOfDomains(domains.filter((name) => isManager || !getDomain(name)?.admin));
+function schemasReadable(
+  model: ContentModel,
+  domains: readonly string[],
+  isManager: boolean,
+): EnabledSchemas {
+  const list = model.schemasOfDomains(domains.filter((name) => isManager || !model.domain(name)?.admin));
   return { list, names: new Set(list.map((s) => s.name)) };
 }
 
 /** The names of the schemas the caller may read in the workspace: those `schemaIn` resolves. */
 export const readableSchemaNames = (access: WorkspaceAccess): ReadonlySet<string> =>
-  readableSchemaNamesOf(access.workspace.basics.domains, access.permissions.canManageWorkspace);
+  readableSchemaNamesOf(access.model, access.workspace.basics.domains, access.permissions.canManageWorkspace);
 
 /**
- * The schemas a member may read, told by the workspace's domains and whether the member manages it (for
- * checks of many members in one query): one set per such pair, shared by every member it fits.
+ * The schemas a member may read, told by the workspace's model and domains and whether the member manages
+ * it (for checks of many members in one query): one set per such triple, shared by every member it fits.
  */
-export function readableSchemaNamesOf(domains: readonly string[], isManager: boolean): ReadonlySet<string> {
+export function readableSchemaNamesOf(
+  model: ContentModel,
+  domains: readonly string[],
+  isManager: boolean,
+): ReadonlySet<string> {
+  let byDomains = readableByModel.get(model);
+  if (!byDomains) readableByModel.set(model, (byDomains = new Map()));
   const key = `${isManager}\n${domains.join('\n')}`;
-  let names = readableByDomains.get(key);
+  let names = byDomains.get(key);
   if (!names) {
-    if (readableByDomains.size >= 1000) readableByDomains.clear();
-    readableByDomains.set(key, (names = schemasReadable(domains, isManager).names));
+    if (byDomains.size >= 1000) byDomains.clear();
+    byDomains.set(key, (names = schemasReadable(model, domains, isManager).names));
   }
   return names;
 }
-const readableByDomains = new Map<string, ReadonlySet<string>>();
+const readableByModel = new WeakMap<ContentModel, Map<string, ReadonlySet<string>>>();
 
 /**
  * Resolves a schema inside a workspace the caller belongs to. Unknown schemas and schemas of domains the
  * workspace has not enabled answer 404, like things that do not exist.
  */
 export function schemaIn(access: WorkspaceAccess, schemaName: string): SchemaScope {
-  const schema = getSchema(schemaName);
+  const schema = access.model.schema(schemaName);
   if (!schema) throw notFound(`Schema "${schemaName}" not found`);
-  const domain = domainOfSchema(schemaName);
+  const domain = access.model.domainOf(schemaName);
   if (!domain || !enabledSchemaNames(access).names.has(schemaName)) {
     throw new AppError('domain_not_available', `Domain "${domain?.name ?? schemaName}" not available`);
   }

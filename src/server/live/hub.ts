@@ -8,7 +8,9 @@ import {
   type LiveReadyEvent,
 } from '@shared/api/live';
 import type { AppContext } from '../context';
+import type { ContentModel } from '@shared/model/registry';
 import { readableSchemaNamesOf } from '../items/scope';
+import { modelOf } from '../model/repository';
 import { watchCommittedChanges, type Change, type LiveNotice } from '../journal/changes';
 import { journal } from '../journal/journal';
 import { grantsStillHeld, type StreamGrant } from './repository';
@@ -272,9 +274,16 @@ export class LiveHub {
   private async checkAll() {
     const streams = [...this.byWorkspace.values()].flatMap((set) => [...set]);
     const held = await grantsStillHeld(this.ctx.db, streams);
+    const models = new Map<number, ContentModel>();
+    for (const [i, grant] of held)
+      models.set(
+        i,
+        await modelOf(this.ctx.db, { id: streams[i].workspaceId, modelVersion: grant.modelVersion }),
+      );
     streams.forEach((stream, i) => {
       const grant = held.get(i);
-      if (grant) return this.mayRead(stream, readableSchemaNamesOf(grant.domains, grant.isManager));
+      if (grant)
+        return this.mayRead(stream, readableSchemaNamesOf(models.get(i)!, grant.domains, grant.isManager));
       stream.response.end(frame(LIVE_EVENTS.revoked, {}));
       if (this.forget(stream)) void this.left(stream);
     });

@@ -1,17 +1,19 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
-import { BUILT_IN_DOMAINS } from '@shared/schemas/catalogue';
+import type { ContentModel } from '@shared/model/registry';
 import { UNNAMED_ITEM } from '@shared/validation/messages';
 import type { AppContext } from '../context';
 import { items } from '../db/schema';
+import { modelOfWorkspace } from '../model/repository';
 import type { FileUsage } from './local-analyser';
 
 /** Schemas with top-level file fields, their domain and the keys of those fields. */
-const FILE_FIELDS = BUILT_IN_DOMAINS.flatMap((domain) =>
-  domain.schemas.flatMap((schema) => {
-    const keys = schema.fields.filter((f) => f.type === 'file').map((f) => f.key);
-    return keys.length > 0 ? [{ domain: domain.name, schema: schema.name, title: schema.title, keys }] : [];
-  }),
-);
+const fileFieldsOf = (model: ContentModel) =>
+  model.domains.flatMap((domain) =>
+    domain.schemas.flatMap((schema) => {
+      const keys = schema.fields.filter((f) => f.type === 'file').map((f) => f.key);
+      return keys.length > 0 ? [{ domain: domain.name, schema: schema.name, title: schema.title, keys }] : [];
+    }),
+  );
 
 /**
  * The items whose file fields hold one of the files, as single-item page URLs
@@ -23,8 +25,10 @@ export async function findItemUsages(
   storageNames: string[],
 ): Promise<Map<string, FileUsage[]>> {
   const usages = new Map<string, FileUsage[]>();
-  if (storageNames.length === 0 || FILE_FIELDS.length === 0) return usages;
-  const keys = [...new Set(FILE_FIELDS.flatMap((f) => f.keys))];
+  const model = storageNames.length === 0 ? undefined : await modelOfWorkspace(ctx.db, workspaceId);
+  const fileFields = model ? fileFieldsOf(model) : [];
+  if (fileFields.length === 0) return usages;
+  const keys = [...new Set(fileFields.flatMap((f) => f.keys))];
   const contains = keys.flatMap((key) =>
     storageNames.map(
       (name) => sql`${items.data} @> ${JSON.stringify({ [key]: { storageName: name } })}::jsonb`,
@@ -38,14 +42,14 @@ export async function findItemUsages(
         eq(items.workspaceId, workspaceId),
         inArray(
           items.schema,
-          FILE_FIELDS.map((f) => f.schema),
+          fileFields.map((f) => f.schema),
         ),
         or(...contains),
       ),
     )
     .limit(200);
   for (const row of rows) {
-    const def = FILE_FIELDS.find((f) => f.schema === row.schema);
+    const def = fileFields.find((f) => f.schema === row.schema);
     if (!def) continue;
     const name =
       typeof row.data.name === 'string' && row.data.name.trim() ? row.data.name.trim() : UNNAMED_ITEM;

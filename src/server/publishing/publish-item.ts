@@ -47,7 +47,7 @@ export async function publishReferences(
       ]).then((copies) => copies.filter((c) => c.stage === stage));
       if (copy && copy.version === refItem.version) continue;
       assertPublishable(refScope, refItem, 'It');
-      await upsertCopy(tx, refItem, stage, scope.user.id, at);
+      await upsertCopy(tx, scope.model, refItem, stage, scope.user.id, at);
       done.push({ schema: refItem.schema, id: refItem.id, version: refItem.version });
     } catch (err) {
       throw aboutReference(err, label);
@@ -76,7 +76,7 @@ export async function publishItem(
     const item = await lockItem(tx, key);
     if (!item) throw notFound(ITEM_MESSAGES.instanceNotFound);
     assertPublishable(scope, item);
-    await upsertCopy(tx, item, stage, scope.user.id, at);
+    await upsertCopy(tx, scope.model, item, stage, scope.user.id, at);
     const refs = options.publishRefs ? await publishReferences(tx, scope, item, stage, at) : [];
     const all = [{ schema: item.schema, id: item.id, version: item.version }, ...refs];
     const workspaceId = scope.workspace.id;

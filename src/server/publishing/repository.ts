@@ -1,4 +1,5 @@
 import { and, eq, inArray, ne } from 'drizzle-orm';
+import type { ContentModel } from '@shared/model/registry';
 import type { Db, Tx } from '../db/client';
 import { published, publishedSlugs } from '../db/schema';
 import type { ItemKey, ItemRow } from '../items/repository';
@@ -57,13 +58,14 @@ export interface VersionContent {
  */
 export async function upsertCopy(
   tx: Tx,
+  model: ContentModel,
   item: ItemRow,
   stage: string,
   by: string,
   at: Date,
   content: VersionContent = item,
 ) {
-  const slug = slugOf(item.schema, content.data);
+  const slug = slugOf(model.schema(item.schema), content.data);
   const previousSlugs = slug ? await recordSlug(tx, item, stage, slug, at) : [];
   const values = {
     workspaceId: item.workspaceId,

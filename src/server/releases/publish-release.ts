@@ -100,7 +100,7 @@ export async function publishRelease(
     if (blocked.length > 0) throw conflict(RELEASE_MESSAGES.blocked, { blocked });
 
     await repo.recordOutcomes(tx, release);
-    const removed = await putReleaseInStage(tx, release, at, access.user.id);
+    const removed = await putReleaseInStage(tx, access.model, release, at, access.user.id);
     const detail = { stage: release.stage, release: id };
     const done: Done[] = [];
     const byKey = new Map(states.map((s) => [`${s.entry.schema}/${s.entry.itemId}`, s]));
@@ -201,7 +201,7 @@ export async function revertRelease(ctx: AppContext, access: WorkspaceAccess, id
           ? undefined
           : await repo.versionContent(tx, key, entry.previousVersion);
       if (content) {
-        await upsertCopy(tx, item, release.stage, access.user.id, at, content);
+        await upsertCopy(tx, access.model, item, release.stage, access.user.id, at, content);
         const audit = publishAudit(access, 'item.published', key, {
           label: itemLabel(content.data),
           detail: { ...detail, version: content.version },

@@ -9,7 +9,6 @@ import {
   type UpdateReleaseBody,
 } from '@shared/api/releases';
 import { can } from '@shared/permissions/permissions';
-import { getSchema } from '@shared/schemas/catalogue';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
@@ -32,7 +31,7 @@ export function requirePublisher(access: WorkspaceAccess) {
 export function unpublishableSchemas(access: WorkspaceAccess, schemas: Iterable<string>): string[] {
   return [...new Set(schemas)]
     .filter((schema) => !can(access.permissions, 'publish', schema))
-    .map((schema) => getSchema(schema)?.pluralTitle ?? schema);
+    .map((schema) => access.model.schema(schema)?.pluralTitle ?? schema);
 }
 
 /**

@@ -1,18 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { allSchemaNames, getSchema } from '@shared/schemas/catalogue';
+import type { ContentModel } from '@shared/model/registry';
 import type { Tx } from '../db/client';
 import { rows } from '../db/migrate';
 import { slugFieldOf } from '../publishing/slugs';
 
 /** The name-slug field of each schema that has one, for SQL (`{schema: field}`). */
-const SLUG_FIELDS = JSON.stringify(
-  Object.fromEntries(
-    allSchemaNames().flatMap((name) => {
-      const field = slugFieldOf(getSchema(name));
-      return field ? [[name, field]] : [];
-    }),
-  ),
-);
+const slugFieldsOf = (model: ContentModel) =>
+  JSON.stringify(
+    Object.fromEntries(
+      model.schemaNames().flatMap((name) => {
+        const field = slugFieldOf(model.schema(name));
+        return field ? [[name, field]] : [];
+      }),
+    ),
+  );
 
 interface ReleaseInStage {
   workspaceId: string;
@@ -27,8 +28,15 @@ interface ReleaseInStage {
  * previousSlugs (as upsertCopy does for one item); each unpublish entry's copy removed. Answers the
  * entries whose copy was removed.
  */
-export async function putReleaseInStage(tx: Tx, release: ReleaseInStage, at: Date, by: string) {
+export async function putReleaseInStage(
+  tx: Tx,
+  model: ContentModel,
+  release: ReleaseInStage,
+  at: Date,
+  by: string,
+) {
   const { workspaceId, id, stage } = release;
+  const slugFields = slugFieldsOf(model);
   // Text: postgres.js takes no Date for a parameter of a raw statement.
   const atText = at.toISOString();
   const removed = await tx.execute(sql`
@@ -40,7 +48,7 @@ export async function putReleaseInStage(tx: Tx, release: ReleaseInStage, at: Dat
     create temporary table release_copies on commit drop as
     select i.workspace_id, i.schema, i.id, coalesce(v.num, i.version) as version, i.version as item_version,
       coalesce(v.data, i.data) as data, coalesce(v.refs, i.refs) as refs,
-      nullif(coalesce(v.data, i.data) ->> (${SLUG_FIELDS}::jsonb ->> i.schema), '') as slug
+      nullif(coalesce(v.data, i.data) ->> (${slugFields}::jsonb ->> i.schema), '') as slug
     from release_entries e
     join items i on i.workspace_id = e.workspace_id and i.schema = e.schema and i.id = e.item_id
     left join item_versions v on e.version is not null and e.version <> i.version

@@ -35,9 +35,9 @@ describe('sanitizeItemData for the item-save path', () => {
 
   it('keeps images of the workspace only when a workspace is given', () => {
     const html = `<img src="${IMG}" />`;
-    expect(sanitizeRichText('blog-post', 'body', html, { workspaceId: 'acme' })).toBe(html);
-    expect(sanitizeRichText('blog-post', 'body', html, { workspaceId: 'other' })).toBe('');
-    expect(sanitizeRichText('blog-post', 'body', html)).toBe(html);
+    expect(sanitizeRichText(blogPost, 'blog-post', 'body', html, { workspaceId: 'acme' })).toBe(html);
+    expect(sanitizeRichText(blogPost, 'blog-post', 'body', html, { workspaceId: 'other' })).toBe('');
+    expect(sanitizeRichText(blogPost, 'blog-post', 'body', html)).toBe(html);
   });
 });
 

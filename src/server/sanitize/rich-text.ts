@@ -1,6 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
 import { LOCALES_KEY } from '@shared/locales/locales';
-import { getSchema } from '@shared/schemas/catalogue';
 import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import { parseOwnImageUrl } from '@shared/media/urls';
 
@@ -110,12 +109,12 @@ function sanitizeRichTextHtml(html: string, options: SanitizeOptions = {}): stri
  * store it. Throws NotHtmlFieldError for an unknown schema or field, or one that holds no HTML.
  */
 export function sanitizeRichText(
+  schema: SchemaType | undefined,
   schemaType: string,
   field: string,
   html: string,
   options: SanitizeOptions = {},
 ): string {
-  const schema = getSchema(schemaType);
   if (!schema) throw new NotHtmlFieldError(`Unknown schema "${schemaType}"`);
   const def = fieldAt(schema, field);
   if (!def) throw new NotHtmlFieldError(`Schema "${schemaType}" has no field "${field}"`);

@@ -24,7 +24,7 @@ export async function sanitizeRoutes(instance: FastifyInstance, ctx: AppContext)
       const { schemaType, field, html } = request.body;
       try {
         return {
-          sanitized: sanitizeRichText(schemaType, field, html, {
+          sanitized: sanitizeRichText(request.access.model.schema(schemaType), schemaType, field, html, {
             workspaceId: request.access.workspace.id,
             publicUrl: ctx.config.publicUrl,
           }),

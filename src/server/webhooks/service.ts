@@ -6,7 +6,6 @@ import {
   type WebhookDelivery,
   type WebhookSummary,
 } from '@shared/api/webhooks';
-import { getSchema } from '@shared/schemas/catalogue';
 import { actorOf, journal } from '../journal/journal';
 import type { AppContext } from '../context';
 import { badRequest, notFound } from '../http/errors';
@@ -41,9 +40,10 @@ const toDelivery = (row: repo.DeliveryRow): WebhookDelivery => ({
   deliveredAt: row.deliveredAt?.toISOString() ?? null,
 });
 
-function checkSchemas(schemas: string[] | undefined) {
+function checkSchemas(access: WorkspaceAccess, schemas: string[] | undefined) {
   if (!schemas || schemas.length === 0) return null;
-  for (const name of schemas) if (!getSchema(name)) throw badRequest(`schemas: Schema "${name}" not found`);
+  for (const name of schemas)
+    if (!access.model.schema(name)) throw badRequest(`schemas: Schema "${name}" not found`);
   return [...new Set(schemas)];
 }
 
@@ -51,7 +51,7 @@ function checkSchemas(schemas: string[] | undefined) {
 export async function createWebhook(ctx: AppContext, access: WorkspaceAccess, body: CreateWebhookBody) {
   requireManager(access);
   const url = await checkWebhookUrl(body.url, ctx.config.webhookAllowPrivate);
-  const schemas = checkSchemas(body.schemas);
+  const schemas = checkSchemas(access, body.schemas);
   const id = randomId(16);
   const secret = `whsec_${crypto.randomBytes(24).toString('base64url')}`;
   const workspaceId = access.workspace.id;
@@ -106,7 +106,7 @@ export async function updateWebhook(
   const patch = {
     ...(url ? { url: url.toString() } : {}),
     ...(body.events ? { events: [...new Set(body.events)] } : {}),
-    ...(body.schemas !== undefined ? { schemas: checkSchemas(body.schemas) } : {}),
+    ...(body.schemas !== undefined ? { schemas: checkSchemas(access, body.schemas) } : {}),
     ...(body.active !== undefined ? { active: body.active } : {}),
   };
   const row = await ctx.db.transaction(async (tx) => {

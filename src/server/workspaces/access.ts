@@ -6,6 +6,8 @@ import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import type { Caller } from '../auth/repository';
 import { forbidden, notFound, unauthorized } from '../http/errors';
+import type { ContentModel } from '@shared/model/registry';
+import { modelOf } from '../model/repository';
 import type { MemberRow } from './members-repository';
 import { findMembership, type Membership, type WorkspaceRow } from './repository';
 
@@ -14,6 +16,8 @@ export interface WorkspaceAccess {
   workspace: WorkspaceRow;
   member: MemberRow;
   permissions: Permissions;
+  /** The workspace's content model: every schema a route names is looked up here. */
+  model: ContentModel;
 }
 
 /** A signed-in user whose email is verified (spec §6: private routes need both). */
@@ -36,7 +40,13 @@ export async function loadWorkspaceAccess(
   const found = await findMembership(ctx.db, workspaceId, user.id);
   if (!found?.member.active) throw notFound(MESSAGES.workspaceNotFound);
   const { workspace, member } = found;
-  return { user, workspace, member, permissions: permissionsOf(found) };
+  return {
+    user,
+    workspace,
+    member,
+    permissions: permissionsOf(found),
+    model: await modelOf(ctx.db, workspace),
+  };
 }
 
 /**

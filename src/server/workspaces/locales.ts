@@ -3,7 +3,7 @@ import type { Basics } from '@shared/api/workspaces';
 import { localeMessages, localeSettingsError, type LocaleSettings } from '@shared/locales/locales';
 import { ownValue } from '@shared/text/reserved-names';
 import type { Roles } from '@shared/permissions/permissions';
-import { getSchema } from '@shared/schemas/catalogue';
+import type { ContentModel } from '@shared/model/registry';
 import type { Db } from '../db/client';
 import { items } from '../db/schema';
 import { badRequest } from '../http/errors';
@@ -25,6 +25,7 @@ async function hasItems(db: Db, workspaceId: string) {
  */
 export async function checkLocaleChange(
   db: Db,
+  model: ContentModel,
   workspaceId: string,
   current: Basics,
   next: Basics,
@@ -36,7 +37,7 @@ export async function checkLocaleChange(
       throw badRequest('Locales cannot be switched off once set: remove all but one instead');
     return;
   }
-  const error = localeSettingsError(settings, getSchema);
+  const error = localeSettingsError(settings, (name) => model.schema(name));
   if (error) throw badRequest(`basics.locales: ${error}`);
   const before = current.locales;
   if (!before) return;

@@ -5,7 +5,7 @@ import { CUSTOMER_DATA_RIGHTS } from '@shared/permissions/customer-data-rights';
 import { normaliseStages } from '@shared/publishing/stages';
 import { toKebabCase } from '@shared/text/slug';
 import { isKnownTimezone } from '@shared/time/zones';
-import { allSchemaNames, BUILT_IN_DOMAINS } from '@shared/schemas/catalogue';
+import { BUILT_IN_MODEL, type ContentModel } from '@shared/model/registry';
 import { actorOf, journal, type AuditRecord } from '../journal/journal';
 import type { AppContext } from '../context';
 import type { Caller, UserRow } from '../auth/repository';
@@ -40,6 +40,7 @@ export function toWorkspaceDto(row: repo.WorkspaceRow, permissions: Permissions)
     oobe: { done: row.oobeDone },
     subscription: row.subscription,
     version: row.version,
+    modelVersion: row.modelVersion,
     __permissions: permissions,
   };
 }
@@ -60,7 +61,8 @@ function candidateIds(name: string) {
 /** Creates a workspace whose id is its name's slug; the creator is an active manager holding the Admin role. */
 export async function createWorkspace(ctx: AppContext, caller: Caller | null, name: string) {
   const user = requireVerifiedUser(caller);
-  const everySchema = allSchemaNames();
+  // A new workspace starts with the built-in model.
+  const everySchema = BUILT_IN_MODEL.schemaNames();
   const roles: Roles = {
     [ADMIN_ROLE_ID]: {
       name: 'Admin',
@@ -109,10 +111,9 @@ export async function createWorkspace(ctx: AppContext, caller: Caller | null, na
   });
 }
 
-function checkBasics(current: Basics, patch: Partial<Basics>): Basics {
-  const known = new Set(BUILT_IN_DOMAINS.map((d) => d.name));
+function checkBasics(model: ContentModel, current: Basics, patch: Partial<Basics>): Basics {
   for (const domain of patch.domains ?? []) {
-    if (!known.has(domain)) throw badRequest(`Domain "${domain}" not available`);
+    if (!model.domain(domain)) throw badRequest(`Domain "${domain}" not available`);
   }
   for (const zone of patch.timezones ?? []) {
     if (!isKnownTimezone(zone)) throw badRequest(`Unknown time zone "${zone}"`);
@@ -130,9 +131,17 @@ function checkBasics(current: Basics, patch: Partial<Basics>): Basics {
 export async function updateWorkspace(ctx: AppContext, access: WorkspaceAccess, body: PatchWorkspaceBody) {
   requireManager(access);
   const current = access.workspace;
-  const basics = body.basics ? checkBasics(current.basics, body.basics) : undefined;
-  const roles = body.roles ? trimRoles(body.roles, allSchemaNames()) : undefined;
-  if (basics) await checkLocaleChange(ctx.db, current.id, current.basics, basics, body.confirmRemoveLocales);
+  const basics = body.basics ? checkBasics(access.model, current.basics, body.basics) : undefined;
+  const roles = body.roles ? trimRoles(body.roles, access.model.schemaNames()) : undefined;
+  if (basics)
+    await checkLocaleChange(
+      ctx.db,
+      access.model,
+      current.id,
+      current.basics,
+      basics,
+      body.confirmRemoveLocales,
+    );
   if (roles) checkRoleLocales(roles, current.roles, (basics ?? current.basics).locales);
   const localesChanged =
     basics !== undefined && JSON.stringify(basics.locales) !== JSON.stringify(current.basics.locales);

@@ -29,7 +29,14 @@ export const LIVE_EVENTS = {
   lock: 'lock',
   /** Where a member's tab is, or that it left: `LivePresenceEvent`. */
   presence: 'presence',
+  /** The workspace's content model changed: `LiveModelEvent`; reload the model and what it shapes. */
+  model: 'model',
 } as const;
+
+/** The content model's new version. */
+export interface LiveModelEvent {
+  version: number;
+}
 
 /** The `ready` event: this tab's key, as presence events and locks name it. */
 export interface LiveReadyEvent {

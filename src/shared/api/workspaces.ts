@@ -93,6 +93,10 @@ export const Workspace = z.object({
   oobe: z.object({ done: z.boolean() }),
   subscription: z.object({ plan: z.string() }),
   version: z.number().int().describe('Rises by 1 on each save; send it back as baseVersion'),
+  modelVersion: z
+    .number()
+    .int()
+    .describe('The version of the content model (0: the built-in one); GET …/content-model answers it'),
   __permissions: PermissionsSchema.describe("The caller's derived permissions in this workspace"),
 });
 export type Workspace = z.infer<typeof Workspace>;

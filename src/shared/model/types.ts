@@ -24,7 +24,8 @@ export interface ContentModelDoc {
 }
 
 /** Where a field operation acts: a schema's fields or a block type's. */
-export type FieldOwner = { schema: string; blockType?: undefined } | { blockType: string; schema?: undefined };
+export type FieldOwner =
+  { schema: string; blockType?: undefined } | { blockType: string; schema?: undefined };
 
 /** Field properties an `updateField` may change: everything but its key and type. */
 export type FieldPatch = Record<string, unknown>;

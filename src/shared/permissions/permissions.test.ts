@@ -9,6 +9,8 @@ import {
   type Roles,
 } from './permissions';
 
+const COPY = { name: 'copy', pluralTitle: 'Copies' };
+
 const roles: Roles = {
   editor: { name: 'Editor', canEdit: ['copy', 'event'], canPublish: [], mustApprove: [] },
   publisher: { name: 'Publisher', canEdit: ['copy'], canPublish: ['copy'], mustApprove: [] },
@@ -142,14 +144,14 @@ describe('deleteRefusal', () => {
   const french = { french: { ...roles.publisher!, name: 'French', locales: ['fr-FR'] } };
 
   it('needs the edit right, in every locale, and the publish right once published', () => {
-    expect(deleteRefusal(member(['publisher']), 'copy', true)).toBeNull();
-    expect(deleteRefusal(member(['editor']), 'copy', false)).toBeNull();
-    expect(deleteRefusal(member(['editor']), 'copy', true)).toMatch(
+    expect(deleteRefusal(member(['publisher']), COPY, true)).toBeNull();
+    expect(deleteRefusal(member(['editor']), COPY, false)).toBeNull();
+    expect(deleteRefusal(member(['editor']), COPY, true)).toMatch(
       /^You do not have permission to delete published Copies/,
     );
-    expect(deleteRefusal(member(['legal']), 'copy', false)).toBe('You do not have permission to edit Copies');
-    expect(deleteRefusal(member(['french'], french), 'copy', false)).toMatch(/you may edit only fr-FR$/);
+    expect(deleteRefusal(member(['legal']), COPY, false)).toBe('You do not have permission to edit Copies');
+    expect(deleteRefusal(member(['french'], french), COPY, false)).toMatch(/you may edit only fr-FR$/);
     // A role without the limit lifts it.
-    expect(deleteRefusal(member(['french', 'publisher'], french), 'copy', true)).toBeNull();
+    expect(deleteRefusal(member(['french', 'publisher'], french), COPY, true)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { ITEM_MESSAGES } from '../api/items';
-import { getSchema } from '../schemas/catalogue';
+import type { SchemaType } from '../schemas/types';
 import { ownValue } from '../text/reserved-names';
 import { CUSTOMER_DATA_RIGHTS, type CustomerDataRight } from './customer-data-rights';
 
@@ -130,8 +130,11 @@ export function can(permissions: Permissions, action: Action | 'customerData', w
  * item: every locale's values, so it needs the edit right in every locale; and, for an item published
  * in any stage, its copies there, so it needs the right to unpublish it (publish).
  */
-export function deleteRefusal(permissions: Permissions, schema: string, isPublished: boolean): string | null {
-  const what = getSchema(schema)?.pluralTitle ?? schema;
+export function deleteRefusal(
+  permissions: Permissions,
+  { name: schema, pluralTitle: what }: Pick<SchemaType, 'name' | 'pluralTitle'>,
+  isPublished: boolean,
+): string | null {
   if (!can(permissions, 'edit', schema)) return `You do not have permission to edit ${what}`;
   const locales = editableLocales(permissions, schema);
   if (locales) return ITEM_MESSAGES.deleteNeedsEveryLocale(what, locales);

@@ -15,6 +15,7 @@ export const makeWorkspace = (overrides: Partial<Workspace> = {}): Workspace => 
   oobe: { done: true },
   subscription: { plan: 'free' },
   version: 1,
+  modelVersion: 0,
   __permissions: {
     canEdit: ['blog-post'],
     canPublish: ['blog-post'],
