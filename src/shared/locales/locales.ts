@@ -10,7 +10,13 @@ import type { FieldDef, FieldType, SchemaType } from '../schemas/types';
 export const LOCALES_KEY = '_locales';
 
 /** The field types that may be localised: text, rich text, name-slugs, images (files) and references. */
-const LOCALIZABLE_TYPES: readonly FieldType[] = ['text', 'rich-text', 'name-slug', 'file', 'reference'];
+export const LOCALIZABLE_TYPES: readonly FieldType[] = [
+  'text',
+  'rich-text',
+  'name-slug',
+  'file',
+  'reference',
+];
 
 const Tag = z.string().max(35);
 

@@ -75,6 +75,10 @@ function settingsRoute(): RouteObject {
       { index: true, lazy: screen(() => import('@web/features/settings/basics-route')) },
       { path: 'basics', lazy: screen(() => import('@web/features/settings/basics-route')) },
       { path: 'locales', lazy: screen(() => import('@web/features/settings/locales-route')) },
+      {
+        path: 'content-model',
+        lazy: screen(() => import('@web/features/settings/content-model/content-model-route')),
+      },
       { path: 'users', lazy: screen(() => import('@web/features/settings/users-route')) },
       { path: 'roles', lazy: screen(() => import('@web/features/settings/roles-route')) },
       { path: 'subscription', lazy: screen(() => import('@web/features/settings/subscription-route')) },

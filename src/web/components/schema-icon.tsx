@@ -40,6 +40,9 @@ const DOMAIN_ICONS: Record<string, Icon> = {
   admin: IconSettings,
 };
 
+/** The icon names a schema may choose. */
+export const SCHEMA_ICON_NAMES = Object.keys(ICONS);
+
 /** The Tabler icon a schema's `icon` name stands for. */
 export function SchemaIcon({ name, size = 18 }: { name: string; size?: number }) {
   const Component = ICONS[name] ?? IconFileText;

@@ -1,0 +1,29 @@
+import { useQuery } from '@tanstack/react-query';
+import { ModelChange, ModelHistory } from '@shared/api/content-model';
+import { apiRequest } from '@web/lib/api-client';
+import { contentModelPath } from './get-content-model';
+
+export const modelChangesQueryKey = (workspaceId: string) =>
+  ['workspaces', workspaceId, 'content-model', 'changes'] as const;
+
+const listModelChanges = (workspaceId: string) =>
+  apiRequest(`${contentModelPath(workspaceId)}/changes`, { schema: ModelHistory });
+
+const getModelChange = (workspaceId: string, id: string) =>
+  apiRequest(`${contentModelPath(workspaceId)}/changes/${encodeURIComponent(id)}`, { schema: ModelChange });
+
+/** GET …/content-model/changes: every applied change set, newest first. */
+export const useModelChanges = (workspaceId: string) =>
+  useQuery({ queryKey: modelChangesQueryKey(workspaceId), queryFn: () => listModelChanges(workspaceId) });
+
+/**
+ * GET …/content-model/changes/{id}: one change with the items it transformed; asked again every second
+ * while its data is still being converted.
+ */
+export const useModelChange = (workspaceId: string, id: string | null) =>
+  useQuery({
+    queryKey: [...modelChangesQueryKey(workspaceId), id] as const,
+    queryFn: () => getModelChange(workspaceId, id!),
+    enabled: id !== null,
+    refetchInterval: (query) => (query.state.data?.state === 'running' ? 1000 : false),
+  });

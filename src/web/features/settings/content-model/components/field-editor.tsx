@@ -1,0 +1,246 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  Fieldset,
+  Group,
+  Modal,
+  MultiSelect,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useForm, type UseFormReturnType } from '@mantine/form';
+import { IconInfoCircle, IconLock } from '@tabler/icons-react';
+import { LOCALIZABLE_TYPES } from '@shared/locales/locales';
+import type { ContentModelDoc, FieldOwner, ModelOp } from '@shared/model/types';
+import { FIELD_TYPES, type FieldDef, type FieldType } from '@shared/schemas/types';
+import { draftOf, fieldEditOps, fieldOf, keyFromLabel, type FieldDraft } from '../field-draft';
+import { FIELD_TYPE_LABELS, TYPES_NOT_OFFERED } from '../field-types';
+import { FieldRules } from './field-rules';
+import { FieldTypeOptions } from './field-type-options';
+import { RefusalAlert } from './model-dialogs';
+
+const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+export interface FieldEditorProps {
+  owner: FieldOwner;
+  /** How the owner is named in the title: 'Blog Post', 'Hero block'. */
+  ownerTitle: string;
+  /** The field edited; none for a new field. */
+  field?: FieldDef;
+  /** The owner's fields (the edited one included), for slug sources and display conditions. */
+  fields: readonly FieldDef[];
+  /** The pending model, for reference targets and block types. */
+  model: ContentModelDoc;
+  /** The workspace's locales other than its default one. */
+  otherLocales: readonly string[];
+  /** Which input to focus first. */
+  focus?: 'label' | 'key' | 'type';
+  /** Adds the field's operations to the change set; answers why they cannot be made, if so. */
+  onSubmit: (ops: ModelOp[]) => string | undefined;
+  onClose: () => void;
+}
+
+const typeOptions = (current?: FieldType) =>
+  FIELD_TYPES.filter((type) => type === current || !TYPES_NOT_OFFERED.includes(type)).map((type) => ({
+    value: type,
+    label: FIELD_TYPE_LABELS[type],
+  }));
+
+/**
+ * A field's definition in a dialog: key, label, type and the options of that type. Saving adds the
+ * operations that make the change (add, or rename, retype and update) to the pending change set.
+ */
+export function FieldEditor({
+  owner,
+  ownerTitle,
+  field,
+  fields,
+  model,
+  otherLocales,
+  focus = 'label',
+  onSubmit,
+  onClose,
+}: FieldEditorProps) {
+  const isNew = field === undefined;
+  const isLocked = field?.locked === true;
+  const [isKeyTouched, setKeyTouched] = useState(!isNew);
+  const [refusal, setRefusal] = useState<string>();
+  const form = useForm<FieldDraft>({
+    mode: 'controlled',
+    initialValues: draftOf(field),
+    validate: {
+      label: (value) => (value.trim() ? null : 'A field needs a label'),
+      key: (value) =>
+        KEY_PATTERN.test(value.trim())
+          ? null
+          : 'Letters, digits, _ or -, starting with a letter (for example seoDescription)',
+    },
+  });
+  const siblings = fields.filter((other) => other.key !== field?.key);
+
+  const handleLabelChange = (label: string) => {
+    form.setFieldValue('label', label);
+    if (!isKeyTouched) form.setFieldValue('key', keyFromLabel(label));
+  };
+
+  const handleSubmit = form.onSubmit((draft) => {
+    const next = fieldOf(draft, siblings, field);
+    const ops: ModelOp[] = field
+      ? fieldEditOps(owner, field, next)
+      : [{ op: 'addField', ...owner, field: next }];
+    if (ops.length === 0) return onClose();
+    const problem = onSubmit(ops);
+    if (problem) setRefusal(problem);
+    else onClose();
+  });
+
+  const isRetype = field !== undefined && form.values.type !== field.type;
+  const isRename = field !== undefined && form.values.key.trim() !== field.key;
+  const title = isNew ? `New field in ${ownerTitle}` : `Edit field “${field.label}” of ${ownerTitle}`;
+
+  return (
+    <Modal opened onClose={onClose} title={<Text fw={650}>{title}</Text>} size="lg">
+      <form onSubmit={handleSubmit} noValidate aria-label={title}>
+        <Stack gap="md">
+          {isLocked && (
+            <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
+              Marquee relies on this field: its key, its type and what its values are stay as they are.
+            </Alert>
+          )}
+          <KeyAndType
+            form={form}
+            field={field}
+            focus={focus}
+            onKeyTouched={() => setKeyTouched(true)}
+            onLabelChange={handleLabelChange}
+          />
+          {(isRename || isRetype) && (
+            <Alert variant="light" color="blue" icon={<IconInfoCircle size={18} />}>
+              {isRename && 'Existing values move to the new key. '}
+              {isRetype &&
+                'Existing values are converted to the new type; any that cannot be are listed in this change’s details under History.'}
+            </Alert>
+          )}
+          <CommonOptions form={form} otherLocales={otherLocales} />
+          <FieldTypeOptions form={form} siblings={siblings} model={model} isLocked={isLocked} />
+          <FieldRules form={form} siblings={siblings} />
+          <RefusalAlert message={refusal} />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit">{isNew ? 'Add field' : 'Change field'}</Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** The options every field type has. */
+function CommonOptions({
+  form,
+  otherLocales,
+}: {
+  form: UseFormReturnType<FieldDraft>;
+  otherLocales: readonly string[];
+}) {
+  const isLocalizable = LOCALIZABLE_TYPES.includes(form.values.type);
+  return (
+    <Fieldset legend="Options" variant="filled">
+      <Stack gap="sm">
+        <Switch
+          label="Required"
+          description="An item with this field empty is incomplete"
+          {...form.getInputProps('required', { type: 'checkbox' })}
+        />
+        <TextInput
+          label="Description"
+          description="Help shown under the field in the item form"
+          {...form.getInputProps('description')}
+        />
+        <NumberInput
+          label="Label width"
+          description="Grid columns of the label, 1 to 12 (12 puts it above the input)"
+          placeholder="5"
+          min={1}
+          max={12}
+          allowDecimal={false}
+          {...form.getInputProps('labelWidth')}
+        />
+        {isLocalizable && (
+          <Switch
+            label="Localized"
+            description="One value per locale"
+            {...form.getInputProps('localized', { type: 'checkbox' })}
+          />
+        )}
+        {isLocalizable && form.values.localized && otherLocales.length > 0 && (
+          <MultiSelect
+            label="Also required in"
+            description="Locales besides the default one that must have a value"
+            data={[...otherLocales]}
+            {...form.getInputProps('requiredInLocales')}
+          />
+        )}
+      </Stack>
+    </Fieldset>
+  );
+}
+
+function KeyAndType({
+  form,
+  field,
+  focus,
+  onKeyTouched,
+  onLabelChange,
+}: {
+  form: UseFormReturnType<FieldDraft>;
+  field?: FieldDef;
+  focus: FieldEditorProps['focus'];
+  onKeyTouched: () => void;
+  onLabelChange: (label: string) => void;
+}) {
+  const isLocked = field?.locked === true;
+  return (
+    <>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput
+          label="Label"
+          description="What editors see beside the input"
+          required
+          data-autofocus={focus === 'label' || undefined}
+          {...form.getInputProps('label')}
+          onChange={(event) => onLabelChange(event.currentTarget.value)}
+        />
+        <TextInput
+          label="Key"
+          required
+          description="The field's name in item data and the API"
+          disabled={isLocked}
+          data-autofocus={focus === 'key' || undefined}
+          {...form.getInputProps('key')}
+          onChange={(event) => {
+            onKeyTouched();
+            form.setFieldValue('key', event.currentTarget.value);
+          }}
+        />
+      </SimpleGrid>
+      <Select
+        label="Type"
+        data={typeOptions(field?.type)}
+        searchable
+        allowDeselect={false}
+        disabled={isLocked}
+        data-autofocus={focus === 'type' || undefined}
+        {...form.getInputProps('type')}
+      />
+    </>
+  );
+}

@@ -1,0 +1,224 @@
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Code,
+  Group,
+  Menu,
+  Table,
+  Text,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
+import {
+  IconArrowDown,
+  IconArrowUp,
+  IconDots,
+  IconForms,
+  IconLock,
+  IconPencil,
+  IconPlus,
+  IconTrash,
+} from '@tabler/icons-react';
+import type { FieldOwner, ModelOp } from '@shared/model/types';
+import type { FieldDef } from '@shared/schemas/types';
+import { FIELD_TYPE_LABELS } from '../field-types';
+
+export type FieldAction = { field?: FieldDef; focus?: 'label' | 'key' | 'type' };
+
+interface Props {
+  owner: FieldOwner;
+  /** The owner in words, for the buttons' names: 'Blog Post'. */
+  ownerTitle: string;
+  fields: readonly FieldDef[];
+  /** Keys of fields the pending change set adds or changes. */
+  changed: ReadonlySet<string>;
+  onEdit: (action: FieldAction) => void;
+  onChange: (ops: ModelOp[]) => string | undefined;
+}
+
+function Flags({ field }: { field: FieldDef }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      {field.required && (
+        <Badge size="sm" variant="light" color="gray" tt="none">
+          Required
+        </Badge>
+      )}
+      {field.localized && (
+        <Badge size="sm" variant="light" color="blue" tt="none">
+          Localized
+        </Badge>
+      )}
+      {field.displayIf && (
+        <Badge size="sm" variant="light" color="grape" tt="none">
+          Conditional
+        </Badge>
+      )}
+      {field.locked && (
+        <Tooltip label="Marquee relies on this field: it cannot be removed, renamed or retyped">
+          <Badge size="sm" variant="outline" color="gray" tt="none" leftSection={<IconLock size={11} />}>
+            Locked
+          </Badge>
+        </Tooltip>
+      )}
+    </Group>
+  );
+}
+
+/** The fields of a schema or block type, in order, with their actions; every action adds operations. */
+export function FieldTable({ owner, ownerTitle, fields, changed, onEdit, onChange }: Props) {
+  const move = (field: FieldDef, index: number) =>
+    onChange([{ op: 'moveField', ...owner, key: field.key, index }]);
+  return (
+    <>
+      {fields.length === 0 ? (
+        <Text size="sm" c="dimmed" py="sm">
+          No fields yet.
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing={6} horizontalSpacing="sm" aria-label={`Fields of ${ownerTitle}`}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Label</Table.Th>
+                <Table.Th>Key</Table.Th>
+                <Table.Th>Type</Table.Th>
+                <Table.Th>Flags</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {fields.map((field, index) => (
+                <FieldRow
+                  key={field.key}
+                  field={field}
+                  isFirst={index === 0}
+                  isLast={index === fields.length - 1}
+                  isChanged={changed.has(field.key)}
+                  onMove={(by) => move(field, index + by)}
+                  onEdit={onEdit}
+                  onRemove={() => onChange([{ op: 'removeField', ...owner, key: field.key }])}
+                />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Group mt="xs">
+        <Button
+          variant="light"
+          size="xs"
+          leftSection={<IconPlus size={14} />}
+          aria-label={`Add field to ${ownerTitle}`}
+          onClick={() => onEdit({})}
+        >
+          Add field
+        </Button>
+      </Group>
+    </>
+  );
+}
+
+function FieldRow({
+  field,
+  isFirst,
+  isLast,
+  isChanged,
+  onMove,
+  onEdit,
+  onRemove,
+}: {
+  field: FieldDef;
+  isFirst: boolean;
+  isLast: boolean;
+  isChanged: boolean;
+  onMove: (by: -1 | 1) => void;
+  onEdit: (action: FieldAction) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <Table.Tr data-testid={`field-${field.key}`}>
+      <Table.Td>
+        <Group gap={6} wrap="nowrap">
+          <Text size="sm" fw={550}>
+            {field.label}
+          </Text>
+          {isChanged && (
+            <Badge size="xs" variant="dot" color="orange" tt="none">
+              Not applied
+            </Badge>
+          )}
+        </Group>
+      </Table.Td>
+      <Table.Td>
+        <Code>{field.key}</Code>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{FIELD_TYPE_LABELS[field.type] ?? field.type}</Text>
+      </Table.Td>
+      <Table.Td>
+        <Flags field={field} />
+      </Table.Td>
+      <Table.Td>
+        <Group gap={2} justify="flex-end" wrap="nowrap">
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label={`Move ${field.label} up`}
+            disabled={isFirst}
+            onClick={() => onMove(-1)}
+          >
+            <IconArrowUp size={16} />
+          </ActionIcon>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label={`Move ${field.label} down`}
+            disabled={isLast}
+            onClick={() => onMove(1)}
+          >
+            <IconArrowDown size={16} />
+          </ActionIcon>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label={`Edit ${field.label}`}
+            onClick={() => onEdit({ field })}
+          >
+            <IconPencil size={16} />
+          </ActionIcon>
+          {!field.locked && (
+            <Menu position="bottom-end">
+              <Menu.Target>
+                <ActionIcon variant="subtle" color="gray" aria-label={`More for ${field.label}`}>
+                  <IconDots size={16} />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item
+                  leftSection={<IconForms size={15} />}
+                  onClick={() => onEdit({ field, focus: 'key' })}
+                >
+                  Rename key
+                </Menu.Item>
+                <Menu.Item
+                  leftSection={<IconPencil size={15} />}
+                  onClick={() => onEdit({ field, focus: 'type' })}
+                >
+                  Change type
+                </Menu.Item>
+                <Menu.Divider />
+                <Menu.Item color="red" leftSection={<IconTrash size={15} />} onClick={onRemove}>
+                  Remove field
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          )}
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
