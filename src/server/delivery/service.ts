@@ -104,6 +104,20 @@ const deliveredSchema = (model: ContentModel, schemaName: string) => {
 };
 
 /**
+ * A field renamed in the last 30 days is answered under its old name too, named in `_deprecated`, so a
+ * website reading the old name keeps working while it moves to the new one.
+ */
+function answerRenamedFields(model: ContentModel, item: DeliveredItem, fields: string[] | null) {
+  if (model.renamed.length === 0) return;
+  for (const alias of model.aliasesOf(item.schema, new Date())) {
+    if (!(alias.to in item.data) || (fields && !fields.includes(alias.to))) continue;
+    // A copy: the data may be the cached copy's own object.
+    item.data = { ...item.data, [alias.from]: item.data[alias.to] };
+    (item._deprecated ??= {})[alias.from] = { renamedTo: alias.to, until: alias.until };
+  }
+}
+
+/**
  * The copies as delivered, with the items they reference published in the same stage embedded `depth`
  * levels deep (one query a level). `keys` gathers the CDN keys of every item the answer shows.
  */
@@ -136,6 +150,7 @@ async function deliverAll(
       ...(localised && localeFacts(options.locale!, localised.fellBack)),
     };
     if (slugFieldOf(schema)) item.previousSlugs = copy.previousSlugs;
+    answerRenamedFields(target.model, item, options.fields);
     return item;
   });
   if (options.depth <= 0) return items;
