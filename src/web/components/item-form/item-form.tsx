@@ -5,6 +5,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { isLocalized, LOCALES_KEY } from '@shared/locales/locales';
 import { validateLocalizedItem } from '@shared/locales/validate';
 import { sameValue } from '@shared/schemas/compare';
+import { BUILT_IN_MODEL, type ContentModel } from '@shared/model/registry';
 import { isFieldVisible } from '@shared/schemas/display-if';
 import type { FieldDef, FieldType, SchemaType } from '@shared/schemas/types';
 import { workspaceTimezones } from '@shared/time/format';
@@ -16,7 +17,7 @@ import {
 } from '@shared/validation/messages';
 import { fixedNameSlugs } from '@shared/validation/name-slug';
 import type { ValidationErrors } from '@shared/validation/validate-item';
-import { DEFAULT_SCHEMA_OPTIONS, FieldEnvironmentContext } from '../fields/field-environment';
+import { FieldEnvironmentContext, schemaOptionsOf } from '../fields/field-environment';
 import { FieldInput } from '../fields/field-input';
 import type { FieldEnvironment, FieldProps, ItemData, ReferenceSearch } from '../fields/types';
 import { CompareView } from './compare-view';
@@ -39,6 +40,8 @@ export type ItemFormMode = 'view' | 'edit' | 'compare';
 
 export interface ItemFormProps {
   schema: SchemaType;
+  /** The workspace's content model, which `schema` is part of (the built-in one when missing). */
+  model?: ContentModel;
   /** The item's stored data (for a new item, `{}`). */
   value: ItemData;
   /** Values the form starts from instead of `value`'s (unsaved edits restored); `value` stays what Reset returns to. */
@@ -145,19 +148,22 @@ function useItemFieldEnvironment(
 ): FieldEnvironment {
   const { schema, timezones, referenceSearch, thumbnailUrl, generateTypes, schemaOptions, fieldEditors } =
     props;
+  const model = props.model ?? BUILT_IN_MODEL;
   return useMemo(
     () => ({
       schema,
+      model,
       timezones: timezones?.length ? workspaceTimezones({ timezones }) : workspaceTimezones(),
       referenceSearch,
       thumbnailUrl,
       generateTypes,
-      schemaOptions: schemaOptions ?? DEFAULT_SCHEMA_OPTIONS,
+      schemaOptions: schemaOptions ?? schemaOptionsOf(model),
       loadedDefaults,
       fieldEditors: fieldEditors ?? {},
     }),
     [
       schema,
+      model,
       timezones,
       referenceSearch,
       thumbnailUrl,

@@ -3,7 +3,7 @@ import { QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Item } from '@shared/api/items';
 import type { LiveItemEvent } from '@shared/api/live';
-import { getSchema } from '@shared/schemas/catalogue';
+import { BUILT_IN_MODEL } from '@shared/model/registry';
 import { bodyText, button, renderUi } from '@web/components/item-form/test-utils';
 import { openLiveStream } from '@web/lib/live';
 import { installFakeApi } from '@web/test/fake-api';
@@ -13,7 +13,7 @@ import { testItem } from '@web/test/test-item';
 import { ItemLiveNotices } from './item-live-notices';
 import { useItemLive } from './use-item-live';
 
-const schema = getSchema('blog-post')!;
+const schema = BUILT_IN_MODEL.schema('blog-post')!;
 
 const item: Item = { ...testItem('blog-post', 'post1', { name: 'Harbour notes' }), version: 2 };
 
