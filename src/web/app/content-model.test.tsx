@@ -4,11 +4,13 @@ import type { ContentModelDoc } from '@shared/model/types';
 import { builtInModelDoc } from '@shared/model/registry';
 import type { SchemaType } from '@shared/schemas/types';
 import type { Workspace } from '@shared/api/workspaces';
-import { button } from '@web/components/item-form/test-utils';
+import { bodyText, button, byLabel, changeValue, queryByLabel } from '@web/components/item-form/test-utils';
 import { installFakeApi, type FakeApi } from '@web/test/fake-api';
 import { FakeEventSource } from '@web/test/fake-event-source';
-import { click, findByText } from '@web/test/render';
+import { freeLockRoutes, THIS_TAB_KEY } from '@web/test/item-lock';
+import { click, findByText, waitFor } from '@web/test/render';
 import { renderApp } from '@web/test/render-app';
+import { testItem } from '@web/test/test-item';
 import { makeWorkspace } from '@web/test/workspace';
 import { forgetLocation } from './guard-actions';
 
@@ -92,5 +94,51 @@ describe("the web app reads schemas from the workspace's content model", () => {
     await renderApp('/acme/blogging/recipe');
     await findByText('Page not found');
     expect(modelRequests(api)).toBe(0);
+  });
+});
+
+describe('an open item form when the content model changes', () => {
+  it('shows the new fields, drops the removed ones and keeps what the user typed', async () => {
+    const notes = { key: 'notes', label: 'Notes', type: 'multiline' } as const;
+    const api = answerWorkspace(3, modelWith(recipe([nameField, notes])));
+    const stored = testItem('recipe', 'r1', { name: 'Soup', notes: 'Old notes' });
+    let saved: unknown;
+    Object.assign(api.routes, {
+      'GET /api/v1/workspaces/acme/items/recipe/r1': () => [200, stored],
+      ...freeLockRoutes('/api/v1/workspaces/acme/items/recipe/r1'),
+      'PUT /api/v1/workspaces/acme/items/recipe/r1': (body: unknown) => {
+        saved = body;
+        return [200, { ...stored, version: 2 }];
+      },
+    });
+    await renderApp('/acme/blogging/recipe/r1');
+    await waitFor(() => button('Edit'));
+    await waitFor(() => expect(FakeEventSource.opened).toHaveLength(1));
+    act(() => FakeEventSource.opened[0].send('ready', { key: THIS_TAB_KEY }));
+    await click(button('Edit'));
+    await waitFor(() => byLabel('Name'));
+    await changeValue(byLabel('Name'), 'Tomato soup');
+
+    const cookingTime = { key: 'cookingTime', label: 'Cooking time', type: 'text' } as const;
+    Object.assign(api.routes, {
+      'GET /api/v1/workspaces/acme': () => [200, workspaceAt(4)],
+      [MODEL_PATH]: () => [200, { version: 4, model: modelWith(recipe([nameField, cookingTime])) }],
+    });
+    await act(async () => FakeEventSource.opened[0].send('model', { version: 4 }));
+
+    await waitFor(() => byLabel('Cooking time'));
+    expect(byLabel('Name').value).toBe('Tomato soup');
+    expect(queryByLabel('Notes')).toBeNull();
+    expect(bodyText()).toContain(
+      'The content model changed: the form now shows its new fields. Your unsaved changes are kept.',
+    );
+
+    await changeValue(byLabel('Cooking time'), '20 minutes');
+    await click(button('Save'));
+    await waitFor(() => expect(saved).toBeDefined());
+    expect((saved as { data: Record<string, unknown> }).data).toEqual({
+      name: 'Tomato soup',
+      cookingTime: '20 minutes',
+    });
   });
 });

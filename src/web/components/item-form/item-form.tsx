@@ -34,7 +34,7 @@ import {
   patchLocaleData,
   type FormLocales,
 } from './item-locales';
-import { patchItemData, prepareItemData } from './prepare-item-data';
+import { patchItemData, prepareItemData, withoutRemovedFields } from './prepare-item-data';
 
 export type ItemFormMode = 'view' | 'edit' | 'compare';
 
@@ -111,12 +111,19 @@ function useSyncedState<T>(source: T, same: (a: T, b: T) => boolean = Object.is)
 
 /**
  * The form's data and the stored data it started from (`baseline`); new stored data replaces both
- * unless the user has changes.
+ * unless the user has changes. A new shape of the schema (its content model changed) keeps the user's
+ * values, less those of fields it no longer has.
  */
 function useItemDraft({ schema, value, initialData, onDataChange }: ItemFormProps) {
   const [prepared, setPrepared] = useState(() => prepareItemData(schema, value));
   const [baseline, setBaseline] = useState<ItemData>(prepared.data);
   const [data, setData] = useState<ItemData>(initialData ?? prepared.data);
+  const [shapedBy, setShapedBy] = useState(schema);
+  if (shapedBy !== schema) {
+    setShapedBy(schema);
+    setBaseline((previous) => withoutRemovedFields(shapedBy, schema, previous));
+    setData((previous) => withoutRemovedFields(shapedBy, schema, previous));
+  }
   const dirty = !sameValue(baseline, data);
   useEffect(() => onDataChange?.(data, dirty), [onDataChange, data, dirty]);
   if (useSyncedState(value, sameValue) && !dirty) {

@@ -8,6 +8,7 @@ import { bodyText, button, renderUi } from '@web/components/item-form/test-utils
 import { openLiveStream } from '@web/lib/live';
 import { installFakeApi } from '@web/test/fake-api';
 import { FakeEventSource } from '@web/test/fake-event-source';
+import { freeLockRoutes, THIS_TAB_KEY } from '@web/test/item-lock';
 import { click } from '@web/test/render';
 import { testItem } from '@web/test/test-item';
 import { ItemLiveNotices } from './item-live-notices';
@@ -55,23 +56,11 @@ describe('the item screen told of writes elsewhere', () => {
     refetch.mockClear();
     vi.stubGlobal('EventSource', FakeEventSource);
     installFakeApi({
-      'GET /api/v1/workspaces/acme/items/blog-post/post1/lock': () => [200, { lock: null }],
-      'PUT /api/v1/workspaces/acme/items/blog-post/post1/lock': () => [
-        200,
-        {
-          lock: {
-            userId: 'u1',
-            name: 'Ada',
-            key: 'key-of-this-tab',
-            takenAt: '2026-01-02T10:00:00.000Z',
-            expiresAt: '2099-01-01T00:00:00.000Z',
-          },
-        },
-      ],
+      ...freeLockRoutes('/api/v1/workspaces/acme/items/blog-post/post1'),
       'PUT /api/v1/workspaces/acme/live/presence': () => [200, { ok: true }],
     });
     close = openLiveStream({ ws: 'acme', client: new QueryClient(), onRevoked: () => {} });
-    stream().send('ready', { key: 'key-of-this-tab' });
+    stream().send('ready', { key: THIS_TAB_KEY });
     await renderUi(<Screen />);
   });
   afterEach(() => {
