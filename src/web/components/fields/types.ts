@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { ContentModel } from '@shared/model/registry';
 import type { FieldDef, Reference, SchemaType } from '@shared/schemas/types';
 import type { ValidationErrors } from '@shared/validation/validate-item';
 
@@ -53,6 +54,8 @@ export interface NestedFieldProps {
 /** Settings that come from outside the form: the workspace and the API. */
 export interface FieldEnvironment {
   schema: SchemaType;
+  /** The workspace's content model: the schemas references and selectors name. */
+  model: ContentModel;
   /** Time zones to offer in date-time fields: the workspace's basics.timezones or the defaults. */
   timezones: readonly string[];
   referenceSearch?: ReferenceSearch;

@@ -1,4 +1,5 @@
-import type { SchemaType } from '@shared/schemas/types';
+import { LOCALES_KEY } from '@shared/locales/locales';
+import { timezoneKey, type SchemaType } from '@shared/schemas/types';
 import { composeCode } from '@shared/validation/code-blocks';
 import { isEmptyValue } from '@shared/validation/empty';
 import { generatableValue, isGeneratedField } from '@shared/validation/generatable';
@@ -54,5 +55,33 @@ export function patchItemData(
     const following = isEmptyValue(current) || current === nameSlugValue('', previous[field.from]);
     if (following) next[field.key] = nameSlugValue('', next[field.from]) || null;
   }
+  return next;
+}
+
+const withoutKeys = (data: Readonly<ItemData>, keys: readonly string[]): ItemData =>
+  Object.fromEntries(Object.entries(data).filter(([key]) => !keys.includes(key)));
+
+/**
+ * The data without the values of fields `before` has and `after` has not (the content model changed
+ * under an open form): with their `{key}_tz` companions and their other locales' values. Answers `data`
+ * itself when no field went.
+ */
+export function withoutRemovedFields(
+  before: Pick<SchemaType, 'fields'>,
+  after: Pick<SchemaType, 'fields'>,
+  data: ItemData,
+): ItemData {
+  const kept = new Set(after.fields.map((field) => field.key));
+  const removed = before.fields.map((field) => field.key).filter((key) => !kept.has(key));
+  if (removed.length === 0) return data;
+  const next = withoutKeys(data, [...removed, ...removed.map(timezoneKey)]);
+  const locales = data[LOCALES_KEY];
+  if (typeof locales === 'object' && locales !== null)
+    next[LOCALES_KEY] = Object.fromEntries(
+      Object.entries(locales as Record<string, unknown>).map(([tag, values]) => [
+        tag,
+        typeof values === 'object' && values !== null ? withoutKeys(values as ItemData, removed) : values,
+      ]),
+    );
   return next;
 }
