@@ -7,7 +7,7 @@ import {
   type OpImpact,
   type PlanAnswer,
 } from '@shared/api/content-model';
-import { applyOps, ModelChangeError } from '@shared/model/apply';
+import { applyOp, applyOps, ModelChangeError } from '@shared/model/apply';
 import { diffModels } from '@shared/model/diff';
 import { invertOps } from '@shared/model/invert';
 import { describeOp } from '@shared/model/describe';
@@ -36,7 +36,13 @@ import { modelVersionChanged } from './repository';
 function stepsOf(doc: ContentModelDoc, ops: readonly ModelOp[]): ModelSteps {
   const steps = [doc];
   try {
-    for (const op of ops) steps.push(applyOps(steps[steps.length - 1], [op]));
+    // A change set may pass through unsound models on its way: only the last one is checked.
+    ops.slice(0, -1).forEach((op, i) => {
+      const step = structuredClone(steps[i]);
+      applyOp(step, op, i);
+      steps.push(step);
+    });
+    steps.push(applyOps(doc, ops));
   } catch (err) {
     if (err instanceof ModelChangeError) throw badRequest(err.message);
     throw err;
