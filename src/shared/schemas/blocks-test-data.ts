@@ -81,7 +81,7 @@ export const image = {
 };
 
 /** A landing page with one block of each type, a feature grid holding two features. */
-export const landingPageData = () => ({
+export const landingPageData = (): { name: string; sections: Record<string, unknown>[] } => ({
   name: 'Spring',
   sections: [
     { _type: 'hero', _key: 'h1', title: 'Hello', body: '<p>Hi</p>', image: { ...image } },

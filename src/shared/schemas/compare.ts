@@ -51,7 +51,7 @@ export function blockChanges(before: unknown, after: unknown, blockTypes?: Block
   const old = listOf(before);
   const current = listOf(after);
   const oldByKey = new Map(old.flatMap((block) => (keyOf(block) ? [[keyOf(block), block] as const] : [])));
-  const currentKeys = new Set(current.map(keyOf).filter((key) => key !== undefined));
+  const currentKeys = new Set<unknown>(current.map(keyOf).filter((key) => key !== undefined));
   const changes: string[] = [];
   current.forEach((block, index) => {
     const was = oldByKey.get(keyOf(block));

@@ -17,6 +17,7 @@ import {
 import { fixedNameSlugs } from '@shared/validation/name-slug';
 import type { ValidationErrors } from '@shared/validation/validate-item';
 import { DEFAULT_SCHEMA_OPTIONS, FieldEnvironmentContext } from '../fields/field-environment';
+import { useQuickViewLevel } from '../quick-view/quick-view-level';
 import { FieldInput } from '../fields/field-input';
 import type { FieldEnvironment, FieldProps, ItemData, ReferenceSearch } from '../fields/types';
 import { CompareView } from './compare-view';
@@ -145,6 +146,8 @@ function useItemFieldEnvironment(
 ): FieldEnvironment {
   const { schema, timezones, referenceSearch, thumbnailUrl, generateTypes, schemaOptions, fieldEditors } =
     props;
+  // A quick view is little room: long read-only values are summed up there.
+  const compactDisplay = useQuickViewLevel() > 0;
   return useMemo(
     () => ({
       schema,
@@ -155,6 +158,7 @@ function useItemFieldEnvironment(
       schemaOptions: schemaOptions ?? DEFAULT_SCHEMA_OPTIONS,
       loadedDefaults,
       fieldEditors: fieldEditors ?? {},
+      compactDisplay,
     }),
     [
       schema,
@@ -165,6 +169,7 @@ function useItemFieldEnvironment(
       schemaOptions,
       fieldEditors,
       loadedDefaults,
+      compactDisplay,
     ],
   );
 }
