@@ -17,6 +17,8 @@ describe('localised blocks fields', () => {
 
   it('keep the localised flag a schema gives them', () => {
     const declared: SchemaType = { ...landingPage, fields: [{ ...sectionsField, localized: true }] };
-    expect(localizedSchema(declared, settings).fields[0].localized).toBe(true);
+    const localized = localizedSchema(declared, settings);
+    expect(localized.fields[0].localized).toBe(true);
+    expect(localized.locales).toEqual({ default: 'en-US', others: ['fr-FR'] });
   });
 });
