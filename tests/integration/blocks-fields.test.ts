@@ -2,6 +2,7 @@ import type { AppContext } from '@server/context';
 import { items } from '@server/db/schema';
 import { normaliseLocaleSlugs } from '@server/items/locales';
 import { normaliseNameSlugs } from '@server/items/name-slugs';
+import { listItems } from '@server/items/repository';
 import type { SchemaScope } from '@server/items/scope';
 import { takeFileFacts } from '@server/items/server-owned';
 import { findItemUsages } from '@server/media/usages';
@@ -26,6 +27,18 @@ beforeAll(async () => {
   ctx = { db: t.database.db, config: t.config } as AppContext;
 });
 afterAll(() => t.close());
+
+/** An item row of a schema no domain of the app has: written to the table as the items service would. */
+const row = (id: string, data: Record<string, unknown>, schema = landingPage.name) => ({
+  workspaceId: ws,
+  schema,
+  id,
+  data,
+  version: 1,
+  lastWrittenBy: 'u',
+  lastWrittenAt: new Date(),
+  createdBy: 'u',
+});
 
 const upload = async (seed: number) =>
   uploadImage(t, owner, ws, await makeImage({ seed, width: 64, height: 48 }), `image-${seed}.png`);
@@ -84,16 +97,6 @@ describe('file values inside blocks', () => {
     const file = await upload(3);
     const other = await upload(4);
     const pages = defineDomain({ name: 'pages', title: 'Pages', schemas: [landingPage] });
-    const row = (id: string, data: Record<string, unknown>) => ({
-      workspaceId: ws,
-      schema: landingPage.name,
-      id,
-      data,
-      version: 1,
-      lastWrittenBy: 'u',
-      lastWrittenAt: new Date(),
-      createdBy: 'u',
-    });
     await t.database.db.insert(items).values([
       row('top', {
         name: 'Top',
@@ -150,5 +153,28 @@ describe('name-slugs inside blocks', () => {
       sections: [{ _type: 'hero', _key: 'h', title: 'Spring Sale', anchor: 'spring-sale' }],
       _locales: { 'fr-FR': { sections: [{ _type: 'hero', _key: 'h', title: 'x', anchor: 'les-soldes' }] } },
     });
+  });
+});
+
+describe('localised blocks fields in lists', () => {
+  it('count an empty list as no value when listing items missing a locale', async () => {
+    const schema = 'landing-page-locales';
+    const hero = [{ _type: 'hero', _key: 'h', title: 'Hi' }];
+    await t.database.db
+      .insert(items)
+      .values([
+        row('translated', { sections: hero, _locales: { 'fr-FR': { sections: hero } } }, schema),
+        row('empty-in-fr', { sections: hero, _locales: { 'fr-FR': { sections: [] } } }, schema),
+        row('none-in-fr', { sections: hero }, schema),
+        row('empty-default', { sections: [], _locales: {} }, schema),
+      ]);
+    const found = await listItems(t.database.db, {
+      workspaceId: ws,
+      schemas: [schema],
+      filter: { kind: 'all' },
+      limit: 10,
+      missingIn: { locale: 'fr-FR', keys: ['sections'] },
+    });
+    expect(found.map((listed) => listed.item.id).sort()).toEqual(['empty-in-fr', 'none-in-fr']);
   });
 });
