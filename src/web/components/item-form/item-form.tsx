@@ -18,6 +18,7 @@ import {
 import { fixedNameSlugs } from '@shared/validation/name-slug';
 import type { ValidationErrors } from '@shared/validation/validate-item';
 import { FieldEnvironmentContext, schemaOptionsOf } from '../fields/field-environment';
+import { useQuickViewLevel } from '../quick-view/quick-view-level';
 import { FieldInput } from '../fields/field-input';
 import type { FieldEnvironment, FieldProps, ItemData, ReferenceSearch } from '../fields/types';
 import { CompareView } from './compare-view';
@@ -156,6 +157,8 @@ function useItemFieldEnvironment(
   const { schema, timezones, referenceSearch, thumbnailUrl, generateTypes, schemaOptions, fieldEditors } =
     props;
   const model = props.model ?? BUILT_IN_MODEL;
+  // A quick view is little room: long read-only values are summed up there.
+  const compactDisplay = useQuickViewLevel() > 0;
   return useMemo(
     () => ({
       schema,
@@ -167,6 +170,7 @@ function useItemFieldEnvironment(
       schemaOptions: schemaOptions ?? schemaOptionsOf(model),
       loadedDefaults,
       fieldEditors: fieldEditors ?? {},
+      compactDisplay,
     }),
     [
       schema,
@@ -178,6 +182,7 @@ function useItemFieldEnvironment(
       schemaOptions,
       fieldEditors,
       loadedDefaults,
+      compactDisplay,
     ],
   );
 }

@@ -1,5 +1,6 @@
 import { LOCALES_KEY } from '@shared/locales/locales';
-import { timezoneKey, type SchemaType } from '@shared/schemas/types';
+import { mapNestedEntries, type BlockTypes } from '@shared/schemas/blocks';
+import { timezoneKey, type FieldDef, type SchemaType } from '@shared/schemas/types';
 import { composeCode } from '@shared/validation/code-blocks';
 import { isEmptyValue } from '@shared/validation/empty';
 import { generatableValue, isGeneratedField } from '@shared/validation/generatable';
@@ -8,30 +9,53 @@ import type { ItemData } from '../fields/types';
 
 export interface PreparedItemData {
   data: ItemData;
-  /** Keys of code fields that were empty and now hold their default code ('Loaded default code'). */
+  /** Paths of code fields that were empty and now hold their default code ('Loaded default code'). */
   loadedDefaults: Set<string>;
 }
 
-/**
- * The data a form opens with (spec §5): generated fields (generate length above 10) are filled with a
- * random alphanumeric string and empty code fields with their default code. These count as the
- * starting point, not as the user's changes.
- */
-export function prepareItemData(
-  schema: Pick<SchemaType, 'fields'>,
+/** `value` with its generated and default values filled, in its table rows and blocks too. */
+function prepareFields(
+  fields: readonly FieldDef[],
   value: Readonly<ItemData>,
-): PreparedItemData {
+  blockTypes: BlockTypes | undefined,
+  prefix: string,
+  loadedDefaults: Set<string>,
+): ItemData {
   const data: ItemData = { ...value };
-  const loadedDefaults = new Set<string>();
-  for (const field of schema.fields) {
+  for (const field of fields) {
     if (field.type === 'generatable' && isGeneratedField(field) && isEmptyValue(data[field.key])) {
       data[field.key] = generatableValue(field, data[field.key]);
     }
     if (field.type === 'code' && isEmptyValue(data[field.key])) {
       data[field.key] = composeCode(field, field.defaultCode);
-      loadedDefaults.add(field.key);
+      loadedDefaults.add(prefix + field.key);
     }
+    const current = data[field.key];
+    const rows = mapNestedEntries(field, current, blockTypes, (entry) =>
+      prepareFields(
+        entry.fields,
+        entry.data,
+        blockTypes,
+        `${prefix}${field.key}.${entry.index}.`,
+        loadedDefaults,
+      ),
+    );
+    if (rows !== current) data[field.key] = rows;
   }
+  return data;
+}
+
+/**
+ * The data a form opens with (spec §5): generated fields (generate length above 10) are filled with a
+ * random alphanumeric string and empty code fields with their default code, in table rows and blocks
+ * too. These count as the starting point, not as the user's changes.
+ */
+export function prepareItemData(
+  schema: Pick<SchemaType, 'fields' | 'blockTypes'>,
+  value: Readonly<ItemData>,
+): PreparedItemData {
+  const loadedDefaults = new Set<string>();
+  const data = prepareFields(schema.fields, value, schema.blockTypes, '', loadedDefaults);
   return { data, loadedDefaults };
 }
 
