@@ -1,5 +1,6 @@
 import type { AppContext } from '@server/context';
-import { items } from '@server/db/schema';
+import { eq } from 'drizzle-orm';
+import { contentModels, items, workspaces } from '@server/db/schema';
 import { normaliseLocaleSlugs } from '@server/items/locales';
 import { normaliseNameSlugs } from '@server/items/name-slugs';
 import { listItems } from '@server/items/repository';
@@ -7,7 +8,7 @@ import type { SchemaScope } from '@server/items/scope';
 import { takeFileFacts } from '@server/items/server-owned';
 import { findItemUsages } from '@server/media/usages';
 import { landingPage } from '@shared/schemas/blocks-test-data';
-import { defineDomain } from '@shared/schemas/define';
+import { builtInModelDoc } from '@shared/model/registry';
 import type { SchemaType } from '@shared/schemas/types';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { verifiedUser, type TestUser } from '../factories/users';
@@ -39,6 +40,16 @@ const row = (id: string, data: Record<string, unknown>, schema = landingPage.nam
   lastWrittenAt: new Date(),
   createdBy: 'u',
 });
+
+/** The workspace's model gets a "pages" domain holding the landing page schema (written as a model change would). */
+async function giveWorkspacePages() {
+  const { blockTypes, ...schema } = landingPage;
+  const doc = builtInModelDoc();
+  doc.domains.push({ name: 'pages', title: 'Pages', schemas: [schema] });
+  doc.blockTypes.push(...Object.values(blockTypes ?? {}));
+  await t.database.db.insert(contentModels).values({ workspaceId: ws, version: 1, doc });
+  await t.database.db.update(workspaces).set({ modelVersion: 1 }).where(eq(workspaces.id, ws));
+}
 
 const upload = async (seed: number) =>
   uploadImage(t, owner, ws, await makeImage({ seed, width: 64, height: 48 }), `image-${seed}.png`);
@@ -96,7 +107,7 @@ describe('file values inside blocks', () => {
   it("are found as usages of the item's page, once per item", async () => {
     const file = await upload(3);
     const other = await upload(4);
-    const pages = defineDomain({ name: 'pages', title: 'Pages', schemas: [landingPage] });
+    await giveWorkspacePages();
     await t.database.db.insert(items).values([
       row('top', {
         name: 'Top',
@@ -113,7 +124,7 @@ describe('file values inside blocks', () => {
       }),
       row('elsewhere', { name: 'Elsewhere', sections: [{ _type: 'hero', _key: 'a', image: other }] }),
     ]);
-    const usages = await findItemUsages(ctx, ws, [file.storageName], [pages]);
+    const usages = await findItemUsages(ctx, ws, [file.storageName]);
     expect(usages.get(file.storageName)).toEqual(
       expect.arrayContaining([
         { url: `/${ws}/pages/landing-page/top`, title: 'Landing page "Top"' },

@@ -7,6 +7,7 @@ import {
 } from '@shared/api/delivery';
 import { MESSAGES } from '@shared/api/errors';
 import type { ContentModel } from '@shared/model/registry';
+import { generateModelTypes } from '@shared/schemas/typegen';
 import type { SchemaType } from '@shared/schemas/types';
 import type { ApiKeyRow } from '../api-keys/repository';
 import { findApiKeyByHash, touchApiKey } from '../api-keys/repository';
@@ -96,6 +97,15 @@ const placeOf = (target: DeliveryTarget): DeliveredPlace => ({
 
 /** A copy whose data's text shows nothing withPublicImages would sign (known for copies read by id). */
 const holdsNoImages = (copy: Copy) => copy.dataText !== undefined && !mayHoldImages(copy.dataText);
+
+/** `GET /delivery/v1/{ws}/types.ts`: the TypeScript types of every schema the key's workspace delivers. */
+export async function deliveredTypes(ctx: AppContext, key: ApiKeyRow, ws: string): Promise<string> {
+  if (key.workspaceId !== ws) throw notFound(MESSAGES.workspaceNotFound);
+  const model = await modelOfWorkspace(ctx.db, ws);
+  if (!model) throw notFound(MESSAGES.workspaceNotFound);
+  const schemas = model.domains.filter((domain) => !domain.admin).flatMap((domain) => domain.schemas);
+  return generateModelTypes(schemas);
+}
 
 /** Admin domains (client tasks, service connections, tests) are for workspace managers only, never delivered. */
 const deliveredSchema = (model: ContentModel, schemaName: string) => {
