@@ -38,6 +38,7 @@ const dns = new FakeDns();
 let keyId: string;
 let writeKeyId: string;
 let suppressionId: string;
+let modelChangeId: string;
 let writeKey: string;
 let campaignSend: SeededSend;
 let campaignId: string;
@@ -104,6 +105,7 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
     none: 'releases a soft edit lock: the journal announces it to the streams (live.test.ts)',
   },
   'POST /fun/testCollection/runTest': { none: 'runs code in a sandbox, stores nothing' },
+  'POST /api/v1/workspaces/:ws/content-model/plan': { none: 'reads: plans a change set, writes nothing' },
 
   'POST /api/v1/workspaces': {
     action: 'workspace.created',
@@ -208,6 +210,27 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'DELETE /api/v1/workspaces/:ws/items/:schema/:id/schedules/:scheduleId': {
     action: 'schedule.cancelled',
     send: () => call(t, 'DELETE', item(`/schedules/${scheduleId}`), manager),
+  },
+  'POST /api/v1/workspaces/:ws/content-model/apply': {
+    action: 'model.changed',
+    send: async () => {
+      const { version } = (await call(t, 'GET', wsUrl(ws, 'content-model'), manager)).json();
+      const res = await call(t, 'POST', wsUrl(ws, 'content-model/apply'), manager, {
+        baseVersion: version,
+        ops: [{ op: 'addField', schema: 'blog-post', field: { key: 'subtitle', label: 'Subtitle', type: 'text' } }],
+      });
+      modelChangeId = res.json().change.id;
+      return res;
+    },
+  },
+  'POST /api/v1/workspaces/:ws/content-model/changes/:id/revert': {
+    action: 'model.reverted',
+    send: async () => {
+      const { version } = (await call(t, 'GET', wsUrl(ws, 'content-model'), manager)).json();
+      return call(t, 'POST', wsUrl(ws, `content-model/changes/${modelChangeId}/revert`), manager, {
+        baseVersion: version,
+      });
+    },
   },
   'POST /api/v1/workspaces/:ws/releases': {
     action: 'release.created',

@@ -66,7 +66,7 @@ describe('workspace locales', () => {
       ],
       [
         { ...LOCALES, fields: { 'blog-post': { tags: { requiredIn: [] } } } },
-        'Tags (tags) cannot be localised: only text, rich-text, name-slug, image and reference fields can',
+        'Tags (tags) cannot be localised: only text, rich-text, name-slug, image, reference and blocks fields can',
       ],
       [
         { ...LOCALES, fields: { 'blog-post': { nope: { requiredIn: [] } } } },

@@ -18,7 +18,7 @@ import {
 import type { Basics } from '@shared/api/workspaces';
 import type { IngestKeyKind } from '@shared/api/ingest';
 import type { Roles } from '@shared/permissions/permissions';
-import type { ContentModelDoc, ModelOp } from '@shared/model/types';
+import type { ContentModelDoc, ModelOp, RenamedField } from '@shared/model/types';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -102,6 +102,11 @@ export const contentModels = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     version: integer('version').notNull(),
     doc: jsonb('doc').$type<ContentModelDoc>().notNull(),
+    /** Fields renamed in the last 30 days: the delivery API answers their old names too. */
+    renamed: jsonb('renamed')
+      .$type<RenamedField[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.version] })],

@@ -1,4 +1,5 @@
 import { StorageName } from '@shared/media/contract';
+import { mapNestedEntries } from '@shared/schemas/blocks';
 import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import type { AppContext } from '../context';
 import { imageLinkUrl, signOwnImages, type SignOptions } from '../media/image-links';
@@ -62,7 +63,10 @@ function signTemplate(value: unknown, signer: Signer) {
   return out;
 }
 
-function signValue(field: FieldDef, value: unknown, signer: Signer, schemaFields: readonly FieldDef[]) {
+/** The schema being delivered: combination rows override its fields, blocks are of its block types. */
+type Delivered = Pick<SchemaType, 'fields' | 'blockTypes'>;
+
+function signValue(field: FieldDef, value: unknown, signer: Signer, schema: Delivered) {
   switch (field.type) {
     case 'rich-text':
       return typeof value === 'string' ? signOwnImages(value, signer) : value;
@@ -75,17 +79,16 @@ function signValue(field: FieldDef, value: unknown, signer: Signer, schemaFields
     case 'reference-list':
       return Array.isArray(value) ? mapKept(value, (ref) => signReference(ref, signer)) : value;
     case 'table':
-      return Array.isArray(value)
-        ? mapKept(value, (row) =>
-            isObject(row) ? signFields(field.columns, row, signer, schemaFields) : row,
-          )
-        : value;
+    case 'blocks':
+      return mapNestedEntries(field, value, schema.blockTypes, (entry) =>
+        signFields(entry.fields, entry.data, signer, schema),
+      );
     case 'combinations':
       // A combination row overrides the schema's other fields.
       return Array.isArray(value)
         ? mapKept(value, (row) =>
             isObject(row) && isObject(row.overrides)
-              ? withOverrides(row, signFields(schemaFields, row.overrides, signer, schemaFields))
+              ? withOverrides(row, signFields(schema.fields, row.overrides, signer, schema))
               : row,
           )
         : value;
@@ -97,17 +100,12 @@ function signValue(field: FieldDef, value: unknown, signer: Signer, schemaFields
 const withOverrides = (row: Data, overrides: Data) =>
   overrides === row.overrides ? row : { ...row, overrides };
 
-function signFields(
-  fields: readonly FieldDef[],
-  data: Data,
-  signer: Signer,
-  schemaFields: readonly FieldDef[],
-): Data {
+function signFields(fields: readonly FieldDef[], data: Data, signer: Signer, schema: Delivered): Data {
   let out = data;
   for (const field of fields) {
     const value = data[field.key];
     if (value === undefined || value === null) continue;
-    const signed = signValue(field, value, signer, schemaFields);
+    const signed = signValue(field, value, signer, schema);
     if (signed === value) continue;
     if (out === data) out = { ...data };
     out[field.key] = signed;
@@ -119,7 +117,8 @@ function signFields(
  * Images in delivered data load without a member's session: file values of images carry, beside their
  * file URL and focus point, `thumbnailUrl` (400 px wide) and `imageUrl` (1200 px wide); references
  * with a thumbnail carry its `thumbnailUrl`; the workspace's own images in rich text and in email
- * templates' markup point at the same kind of link. Each is absolute and signed for that workspace,
+ * templates' markup point at the same kind of link; the same in table rows, blocks (at any depth) and
+ * combination overrides. Each is absolute and signed for that workspace,
  * file, size and the published copy it is delivered in, so it stops loading once that copy is
  * unpublished (the signed image links of sent emails, which name no item).
  */
@@ -134,7 +133,7 @@ export function withPublicImages(ctx: AppContext, copy: DeliveredCopy, data: Dat
     item,
     link: (storageName, w) => `${publicUrl}${imageLinkUrl(secret, { workspaceId, storageName, w, item })}`,
   };
-  return signFields(copy.schema.fields, data, signer, copy.schema.fields);
+  return signFields(copy.schema.fields, data, signer, copy.schema);
 }
 
 /**

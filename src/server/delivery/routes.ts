@@ -178,4 +178,24 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
         delivery.getDeliveredBySlug(c, target, request.params.slug, query, queryText),
       ),
   );
+
+  app.get(
+    '/:ws/types.ts',
+    {
+      schema: {
+        tags,
+        security,
+        description:
+          "TypeScript types of the workspace's delivered content model: each schema's item data, its blocks, and the answer's envelope",
+        params: z.object({ ws: z.string().max(64) }),
+        response: { 200: z.string() },
+      },
+    },
+    async (request, reply) => {
+      const key = await delivery.authenticateKey(ctx, request.headers.authorization);
+      const text = await delivery.deliveredTypes(ctx, key, request.params.ws);
+      reply.headers({ 'cache-control': 'private, no-cache', vary: 'Authorization' });
+      return reply.type('text/plain; charset=utf-8').send(text);
+    },
+  );
 }

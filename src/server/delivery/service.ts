@@ -7,6 +7,7 @@ import {
 } from '@shared/api/delivery';
 import { MESSAGES } from '@shared/api/errors';
 import type { ContentModel } from '@shared/model/registry';
+import { generateModelTypes } from '@shared/schemas/typegen';
 import type { SchemaType } from '@shared/schemas/types';
 import type { ApiKeyRow } from '../api-keys/repository';
 import { findApiKeyByHash, touchApiKey } from '../api-keys/repository';
@@ -97,11 +98,34 @@ const placeOf = (target: DeliveryTarget): DeliveredPlace => ({
 /** A copy whose data's text shows nothing withPublicImages would sign (known for copies read by id). */
 const holdsNoImages = (copy: Copy) => copy.dataText !== undefined && !mayHoldImages(copy.dataText);
 
+/** `GET /delivery/v1/{ws}/types.ts`: the TypeScript types of every schema the key's workspace delivers. */
+export async function deliveredTypes(ctx: AppContext, key: ApiKeyRow, ws: string): Promise<string> {
+  if (key.workspaceId !== ws) throw notFound(MESSAGES.workspaceNotFound);
+  const model = await modelOfWorkspace(ctx.db, ws);
+  if (!model) throw notFound(MESSAGES.workspaceNotFound);
+  const schemas = model.domains.filter((domain) => !domain.admin).flatMap((domain) => domain.schemas);
+  return generateModelTypes(schemas);
+}
+
 /** Admin domains (client tasks, service connections, tests) are for workspace managers only, never delivered. */
 const deliveredSchema = (model: ContentModel, schemaName: string) => {
   const schema = model.schema(schemaName);
   return schema && !model.domainOf(schemaName)?.admin ? schema : undefined;
 };
+
+/**
+ * A field renamed in the last 30 days is answered under its old name too, named in `_deprecated`, so a
+ * website reading the old name keeps working while it moves to the new one.
+ */
+function answerRenamedFields(model: ContentModel, item: DeliveredItem, fields: string[] | null) {
+  if (model.renamed.length === 0) return;
+  for (const alias of model.aliasesOf(item.schema, new Date())) {
+    if (!(alias.to in item.data) || (fields && !fields.includes(alias.to))) continue;
+    // A copy: the data may be the cached copy's own object.
+    item.data = { ...item.data, [alias.from]: item.data[alias.to] };
+    (item._deprecated ??= {})[alias.from] = { renamedTo: alias.to, until: alias.until };
+  }
+}
 
 /**
  * The copies as delivered, with the items they reference published in the same stage embedded `depth`
@@ -136,6 +160,7 @@ async function deliverAll(
       ...(localised && localeFacts(options.locale!, localised.fellBack)),
     };
     if (slugFieldOf(schema)) item.previousSlugs = copy.previousSlugs;
+    answerRenamedFields(target.model, item, options.fields);
     return item;
   });
   if (options.depth <= 0) return items;

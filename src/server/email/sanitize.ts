@@ -2,6 +2,8 @@ import juice from 'juice';
 import postcss, { type AtRule, type Declaration, type Root, type Rule } from 'postcss';
 import sanitizeHtml from 'sanitize-html';
 import { hasSafeScheme, URL_SCHEMES } from '@shared/email/safe-url';
+import { mapNestedEntries } from '@shared/schemas/blocks';
+import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import type { ItemSaveHook } from '../items/save-hooks';
 
 /**
@@ -350,23 +352,27 @@ function prepareEmailTemplate(
   return out;
 }
 
-/** For the item-save path: every email-template field of the data, prepared for storing. */
-function prepareEmailFields<T extends Readonly<Record<string, unknown>>>(
-  fields: readonly { key: string; type: string }[],
-  data: T,
+/** For the item-save path: every email-template field of the data (in table rows and blocks too), prepared for storing. */
+function prepareEmailFields(
+  schema: Pick<SchemaType, 'fields' | 'blockTypes'>,
+  data: Record<string, unknown>,
   options: { publicUrl: string },
-): T {
-  const templates = fields.filter((field) => field.type === 'email-template');
-  if (templates.length === 0) return data;
-  const out: Record<string, unknown> = { ...data };
-  for (const field of templates) {
-    const value = data[field.key];
-    if (value && typeof value === 'object')
-      out[field.key] = prepareEmailTemplate(value as EmailTemplateContent, options);
-  }
-  return out as T;
+): Record<string, unknown> {
+  const prepare = (fields: readonly FieldDef[], holder: Record<string, unknown>) => {
+    let out: Record<string, unknown> | undefined;
+    for (const field of fields) {
+      const value = holder[field.key];
+      const prepared =
+        field.type === 'email-template' && value && typeof value === 'object'
+          ? prepareEmailTemplate(value as EmailTemplateContent, options)
+          : mapNestedEntries(field, value, schema.blockTypes, (entry) => prepare(entry.fields, entry.data));
+      if (prepared !== value) (out ??= { ...holder })[field.key] = prepared;
+    }
+    return out ?? holder;
+  };
+  return prepare(schema.fields, data);
 }
 
 /** Email templates are sanitised under an email-safe allow-list, with combinedMarkup built here. */
 export const prepareEmailFieldsOnSave: ItemSaveHook = (ctx, scope, data) =>
-  prepareEmailFields(scope.schema.fields, data, { publicUrl: ctx.config.publicUrl });
+  prepareEmailFields(scope.schema, data, { publicUrl: ctx.config.publicUrl });

@@ -7,9 +7,9 @@ import {
 } from '@shared/locales/locales';
 import { editableLocales } from '@shared/permissions/permissions';
 import { sameValue } from '@shared/schemas/compare';
-import type { SchemaType } from '@shared/schemas/types';
+import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import { isReservedName, reservedNameMessage } from '@shared/text/reserved-names';
-import { applyNameSlugs } from '@shared/validation/name-slug';
+import { applyNameSlugsDeep } from '@shared/validation/name-slug';
 import { badRequest, forbidden } from '../http/errors';
 import type { WorkspaceRow } from '../workspaces/repository';
 import type { SchemaScope } from './scope';
@@ -37,10 +37,11 @@ export function normaliseLocaleSlugs(schema: SchemaType, data: Data): Data {
   const locales = data[LOCALES_KEY];
   if (!schema.locales || typeof locales !== 'object' || locales === null) return data;
   const fields = schema.fields.filter(isLocalized);
-  if (!fields.some((field) => field.type === 'name-slug')) return data;
+  const mayHoldSlugs = (field: FieldDef) => ['name-slug', 'table', 'blocks'].includes(field.type);
+  if (!fields.some(mayHoldSlugs)) return data;
   const next: Record<string, Data> = {};
   for (const tag of Object.keys(locales)) {
-    const slugged = applyNameSlugs(fields, localeValues(data, tag));
+    const slugged = applyNameSlugsDeep({ fields, blockTypes: schema.blockTypes }, localeValues(data, tag));
     for (const field of fields) {
       const slug = field.type === 'name-slug' ? slugged[field.key] : undefined;
       if (typeof slug === 'string' && isReservedName(slug))

@@ -1,5 +1,10 @@
 import { isReservedName, reservedNameMessage } from '@shared/text/reserved-names';
-import { applyNameSlugs, fixedNameSlugs, slugsNeedBasis, type SlugBasis } from '@shared/validation/name-slug';
+import {
+  applyNameSlugsDeep,
+  fixedNameSlugs,
+  slugsNeedBasis,
+  type SlugBasis,
+} from '@shared/validation/name-slug';
 import type { AppContext } from '../context';
 import { badRequest } from '../http/errors';
 import { findPublishedState } from './repository';
@@ -20,7 +25,8 @@ async function slugBasisOf(
 }
 
 /**
- * Spec §5 name-slug on the server too: typed text kebab-cased, an empty slug derived from its source.
+ * Spec §5 name-slug on the server too: typed text kebab-cased, an empty slug derived from its source
+ * (in table rows and blocks too, from a field of the same row or block).
  * Saving item `id`, a slug sent unchanged follows a renamed source only until the item is first
  * published or the slug is typed by hand, so API clients get the form's behaviour.
  */
@@ -31,11 +37,7 @@ export async function normaliseNameSlugs(
   id?: string,
 ) {
   const { schema } = scope;
-  const slugged = applyNameSlugs(
-    schema.fields,
-    data,
-    id ? await slugBasisOf(ctx, scope, id, data) : undefined,
-  );
+  const slugged = applyNameSlugsDeep(schema, data, id ? await slugBasisOf(ctx, scope, id, data) : undefined);
   for (const field of schema.fields) {
     const slug = field.type === 'name-slug' ? slugged[field.key] : undefined;
     // Slugs serve as keys (attribute and event keys): never one a plain object already answers to.

@@ -1,4 +1,5 @@
 import { localeValues, LOCALES_KEY } from '@shared/locales/locales';
+import { nestedEntries, type BlockTypes } from '@shared/schemas/blocks';
 import type { FieldDef, Reference, SchemaType } from '@shared/schemas/types';
 import type { ItemReference } from '../db/schema';
 import { referencesInRichText } from '../sanitize/rich-text';
@@ -16,6 +17,7 @@ function collect(
   fields: readonly FieldDef[],
   data: Readonly<Record<string, unknown>>,
   out: Map<string, ItemReference>,
+  blockTypes: BlockTypes | undefined,
 ) {
   for (const field of fields) {
     const value = data[field.key];
@@ -47,23 +49,24 @@ function collect(
         });
       }
     }
-    if (field.type === 'table' && Array.isArray(value)) {
-      for (const row of value) {
-        if (typeof row === 'object' && row !== null)
-          collect(field.columns, row as Record<string, unknown>, out);
-      }
-    }
+    for (const entry of nestedEntries(field, value, blockTypes))
+      collect(entry.fields, entry.data, out, blockTypes);
   }
 }
 
 /**
  * Spec §3 `_references`: every referenced item id → schemaType, label, fieldKey and thumbId, from the
- * reference fields and from the inline images and item links of rich-text fields.
+ * reference fields and from the inline images and item links of rich-text fields, in table rows and
+ * blocks too (fieldKey names the innermost field).
  */
-export function buildReferences(schema: Pick<SchemaType, 'fields'>, data: Readonly<Record<string, unknown>>) {
+export function buildReferences(
+  schema: Pick<SchemaType, 'fields' | 'blockTypes'>,
+  data: Readonly<Record<string, unknown>>,
+) {
+  const { fields, blockTypes } = schema;
   const out = new Map<string, ItemReference>();
-  collect(schema.fields, data, out);
-  for (const tag of Object.keys(localesOf(data))) collect(schema.fields, localeValues(data, tag), out);
+  collect(fields, data, out, blockTypes);
+  for (const tag of Object.keys(localesOf(data))) collect(fields, localeValues(data, tag), out, blockTypes);
   // fromEntries defines own properties, so an id such as "__proto__" stays an ordinary key.
   return Object.fromEntries(out) as Record<string, ItemReference>;
 }

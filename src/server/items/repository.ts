@@ -455,11 +455,15 @@ async function listStageCopies(db: Db, query: ListQuery, filter: FilterOf<'stage
   return rows.map((r) => ({ ...toWithWriter(r), sortAt: r.sortAt }));
 }
 
+/** Whether a jsonb value is empty as isEmptyValue sees it: missing, null, '' or an empty list (of blocks). */
+const isEmptyJson = (value: SQL) =>
+  sql`coalesce(${value}, 'null'::jsonb) in ('null'::jsonb, '""'::jsonb, '[]'::jsonb)`;
+
 /** Items with a localised field whose default value is set and whose value in `locale` is not. */
 function missingInLocale(locale: string, keys: readonly string[]): SQL {
   const missing = keys.map(
     (key) =>
-      sql`(coalesce(${items.data} ->> ${key}, '') <> '' and coalesce(${items.data} -> '_locales' -> ${locale} ->> ${key}, '') = '')`,
+      sql`(not ${isEmptyJson(sql`${items.data} -> ${key}`)} and ${isEmptyJson(sql`${items.data} -> '_locales' -> ${locale} -> ${key}`)})`,
   );
   return missing.length > 0 ? sql`(${sql.join(missing, sql` or `)})` : sql`false`;
 }

@@ -1,4 +1,5 @@
 import { LOCALES_KEY } from '@shared/locales/locales';
+import { nestedEntries } from '@shared/schemas/blocks';
 import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import type { AppContext } from '../context';
 import { FILE_NOT_FOUND, fileRecordsOf } from '../files/service';
@@ -21,7 +22,7 @@ interface Slot {
 const isHolder = (value: unknown): value is Holder =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Every value of a field type in item data: top-level fields, table rows and combination overrides. */
+/** Every value of a field type in item data: top-level fields, table rows, blocks and combination overrides. */
 function slotsOfType(schema: SchemaType, data: Holder, type: FieldDef['type']): Slot[] {
   const slots: Slot[] = [];
   const overridable = schema.fields.filter((field) => field.type !== 'combinations');
@@ -31,9 +32,9 @@ function slotsOfType(schema: SchemaType, data: Holder, type: FieldDef['type']): 
       const value = holder[field.key];
       const here = `${path}.${field.key}`;
       if (field.type === type && isHolder(value)) slots.push({ holder, key: field.key, path: here });
-      else if (field.type === 'table' && Array.isArray(value)) {
-        value.forEach((row, i) => isHolder(row) && visit(field.columns, row, `${here}.${i}`));
-      } else if (field.type === 'combinations' && Array.isArray(value)) {
+      for (const entry of nestedEntries(field, value, schema.blockTypes))
+        visit(entry.fields, entry.data, `${here}.${entry.index}`);
+      if (field.type === 'combinations' && Array.isArray(value)) {
         value.forEach(
           (row, i) =>
             isHolder(row) &&

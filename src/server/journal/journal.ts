@@ -31,7 +31,8 @@ type AuditTargetType =
   | 'sender'
   | 'sending-domain'
   | 'campaign'
-  | 'release';
+  | 'release'
+  | 'content-model';
 
 export interface AuditRecord {
   workspaceId: string;
@@ -94,10 +95,23 @@ interface ReleaseEvent {
   event: Extract<WebhookEvent, `release.${string}`>;
 }
 
+/** A webhook event about a change set applied to the content model: the schemas it touched and its operations. */
+interface ModelEvent {
+  model: {
+    workspaceId: string;
+    changeId: string;
+    baseVersion: number;
+    version: number;
+    schemas: string[];
+    ops: unknown[];
+  };
+  event: Extract<WebhookEvent, `model.${string}`>;
+}
+
 /** What one change to workspace data leaves behind: audit rows, webhook deliveries, change notices, a CDN purge. */
 export interface JournalEntry {
   audit?: AuditRecord[];
-  events?: (ItemEvent | ReleaseEvent)[];
+  events?: (ItemEvent | ReleaseEvent | ModelEvent)[];
   changes?: Change[];
   /** For a change to published copies: the delivered answers' cache keys it made stale. */
   purge?: DeliveryPurge;
@@ -113,7 +127,13 @@ export interface JournalEntry {
 export async function journal(tx: Tx | Db, entry: JournalEntry) {
   if (entry.audit?.length) await insertAudit(tx, entry.audit);
   for (const event of entry.events ?? [])
-    await tx.execute('release' in event ? releaseOutboxRowsOf(event) : outboxRowsOf(event));
+    await tx.execute(
+      'release' in event
+        ? releaseOutboxRowsOf(event)
+        : 'model' in event
+          ? modelOutboxRowsOf(event)
+          : outboxRowsOf(event),
+    );
   if (entry.purge) await queuePurge(tx, entry.purge);
   const changes = [...(entry.changes ?? []), ...itemNoticesOf(entry.audit ?? [])];
   const noticed = new Set(
@@ -254,19 +274,41 @@ function outboxRowsOf({ item, event, stage }: ItemEvent): SQL {
 
 /** The deliveries of a release event to the workspace's webhooks subscribed to it (and to one of its schemas). */
 function releaseOutboxRowsOf({ release, event }: ReleaseEvent): SQL {
-  const schemas = sql`${`{${release.schemas.map((s) => JSON.stringify(s)).join(',')}}`}::text[]`;
+  return wholeEventOutboxRows(
+    release.workspaceId,
+    event,
+    release.schemas,
+    sql`'release', ${release.id}::text, 'stage', ${release.stage}::text, 'entries', ${release.entries}::int,
+        'items', ${JSON.stringify(release.items)}::json`,
+  );
+}
+
+function modelOutboxRowsOf({ model, event }: ModelEvent): SQL {
+  return wholeEventOutboxRows(
+    model.workspaceId,
+    event,
+    model.schemas,
+    sql`'change', ${model.changeId}::text, 'baseVersion', ${model.baseVersion}::int, 'version', ${model.version}::int,
+        'schemas', ${JSON.stringify(model.schemas)}::json, 'ops', ${JSON.stringify(model.ops)}::json`,
+  );
+}
+
+/**
+ * One delivery per active webhook of the workspace subscribed to the event and to one of `schemas` (or
+ * to every schema), whose body holds `fields` (pairs for json_build_object) beside the event's own.
+ */
+function wholeEventOutboxRows(workspaceId: string, event: WebhookEvent, schemas: string[], fields: SQL): SQL {
+  const schemaList = sql`${`{${schemas.map((s) => JSON.stringify(s)).join(',')}}`}::text[]`;
   return sql`with outbox as (
     insert into webhook_deliveries (workspace_id, id, webhook_id, event, body)
     select workspace_id, delivery_id, webhook_id, ${event}::text,
-      json_build_object('id', delivery_id, 'event', ${event}::text, 'workspace', workspace_id, 'release', ${release.id}::text,
-        'stage', ${release.stage}::text, 'entries', ${release.entries}::int,
-        'items', ${JSON.stringify(release.items)}::json,
+      json_build_object('id', delivery_id, 'event', ${event}::text, 'workspace', workspace_id, ${fields},
         'at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text
     from (
       select w.workspace_id, w.id as webhook_id, gen_random_uuid()::text as delivery_id
       from webhooks w
-      where w.workspace_id = ${release.workspaceId} and w.active and ${event}::text = any(w.events)
-        and (w.schemas is null or w.schemas && ${schemas})
+      where w.workspace_id = ${workspaceId} and w.active and ${event}::text = any(w.events)
+        and (w.schemas is null or w.schemas && ${schemaList})
     ) due
     returning workspace_id, id
   ) ${deliveryJobs('outbox')}`;

@@ -17,12 +17,12 @@ const cachedModels = new WeakMap<Db, Map<string, Promise<ContentModel>>>();
 
 async function readModel(db: Db | Tx, owner: ModelOwner): Promise<ContentModel> {
   const [row] = await db
-    .select({ doc: contentModels.doc })
+    .select({ doc: contentModels.doc, renamed: contentModels.renamed })
     .from(contentModels)
     .where(and(eq(contentModels.workspaceId, owner.id), eq(contentModels.version, owner.modelVersion)))
     .limit(1);
   if (!row) throw new Error(`Content model ${owner.modelVersion} of workspace ${owner.id} is missing`);
-  return new ContentModel(owner.modelVersion, row.doc);
+  return new ContentModel(owner.modelVersion, row.doc, row.renamed);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { blogPost } from '@shared/schemas/blogging';
+import { landingPage, sectionsField } from '@shared/schemas/blocks-test-data';
 import { referencesInRichText, sanitizeItemData, sanitizeRichText } from './rich-text';
 
 const IMG = '/api/v1/workspaces/acme/files/AbCdEfGhIjKlMnOpQrStUvWx.png';
@@ -30,6 +31,47 @@ describe('sanitizeItemData for the item-save path', () => {
     };
     expect(sanitizeItemData(schema, { rows: [{ cell: '<img src=x onerror=alert(1)>ok' }, null] })).toEqual({
       rows: [{ cell: 'ok' }, null],
+    });
+  });
+
+  it('sanitises rich text inside blocks, nested blocks and the locales of a localised blocks field', () => {
+    const bad = '<p onclick="x()">Hi<script>alert(1)</script></p>';
+    const schema = {
+      ...landingPage,
+      fields: [...landingPage.fields, { ...sectionsField, key: 'more', localized: true }],
+    };
+    const hero = (body: string) => ({ _type: 'hero', _key: 'h', body, title: bad });
+    const data = {
+      sections: [hero(bad), 'junk', { _type: 'gone', _key: 'g', body: bad }],
+      more: [{ _type: 'feature-grid', _key: 'g', features: [] }],
+      _locales: { 'fr-FR': { more: [hero(bad)] } },
+    };
+    expect(sanitizeItemData(schema, data)).toEqual({
+      // Text fields are not HTML; blocks of a type the model does not have are refused before saving.
+      sections: [hero('<p>Hi</p>'), 'junk', { _type: 'gone', _key: 'g', body: bad }],
+      more: [{ _type: 'feature-grid', _key: 'g', features: [] }],
+      _locales: { 'fr-FR': { more: [hero('<p>Hi</p>')] } },
+    });
+    const nestedSchema = {
+      ...landingPage,
+      blockTypes: {
+        ...landingPage.blockTypes,
+        feature: {
+          name: 'feature',
+          title: 'Feature',
+          fields: [{ key: 'text', label: 'Text', type: 'rich-text' as const }],
+        },
+      },
+    };
+    const nested = {
+      sections: [
+        { _type: 'feature-grid', _key: 'g', features: [{ _type: 'feature', _key: 'f', text: bad }] },
+      ],
+    };
+    expect(sanitizeItemData(nestedSchema, nested)).toEqual({
+      sections: [
+        { _type: 'feature-grid', _key: 'g', features: [{ _type: 'feature', _key: 'f', text: '<p>Hi</p>' }] },
+      ],
     });
   });
 

@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { LOCALES_KEY } from '@shared/locales/locales';
+import { mapNestedEntries, type BlockTypes } from '@shared/schemas/blocks';
 import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import { parseOwnImageUrl } from '@shared/media/urls';
 
@@ -127,33 +128,32 @@ function sanitizeFields(
   fields: readonly FieldDef[],
   data: Readonly<Record<string, unknown>>,
   options: SanitizeOptions,
+  blockTypes: BlockTypes | undefined,
 ) {
   const out: Record<string, unknown> = { ...data };
   for (const field of fields) {
     const value = data[field.key];
     if (field.type === 'rich-text' && typeof value === 'string')
       out[field.key] = sanitizeRichTextHtml(value, options);
-    if (field.type === 'table' && Array.isArray(value)) {
-      out[field.key] = value.map((row) =>
-        row && typeof row === 'object'
-          ? sanitizeFields(field.columns, row as Record<string, unknown>, options)
-          : row,
-      );
-    }
+    const rows = mapNestedEntries(field, value, blockTypes, (entry) =>
+      sanitizeFields(entry.fields, entry.data, options, blockTypes),
+    );
+    if (rows !== value) out[field.key] = rows;
   }
   return out;
 }
 
 /**
- * For the item-save path: a copy of the item data with every rich-text field (also inside table rows)
- * sanitised. Other values are returned as they are.
+ * For the item-save path: a copy of the item data with every rich-text field (also inside table rows
+ * and blocks) sanitised. Other values are returned as they are.
  */
 export function sanitizeItemData<T extends Readonly<Record<string, unknown>>>(
-  schema: Pick<SchemaType, 'fields'>,
+  schema: Pick<SchemaType, 'fields' | 'blockTypes'>,
   data: T,
   options: SanitizeOptions = {},
 ): T {
-  const out = sanitizeFields(schema.fields, data, options);
+  const { blockTypes } = schema;
+  const out = sanitizeFields(schema.fields, data, options, blockTypes);
   const locales = data[LOCALES_KEY];
   // A localised rich-text field's other locales are HTML too.
   if (typeof locales === 'object' && locales !== null && !Array.isArray(locales)) {
@@ -161,7 +161,7 @@ export function sanitizeItemData<T extends Readonly<Record<string, unknown>>>(
       Object.entries(locales).map(([tag, values]) => [
         tag,
         values && typeof values === 'object'
-          ? sanitizeFields(schema.fields, values as Record<string, unknown>, options)
+          ? sanitizeFields(schema.fields, values as Record<string, unknown>, options, blockTypes)
           : values,
       ]),
     );
@@ -216,7 +216,7 @@ export function referencesInRichText(html: string): RichTextReference[] {
  */
 export const sanitizeRichTextOnSave = <T extends Readonly<Record<string, unknown>>>(
   ctx: { config: { publicUrl: string } },
-  scope: { schema: Pick<SchemaType, 'fields'>; workspace: { id: string } },
+  scope: { schema: Pick<SchemaType, 'fields' | 'blockTypes'>; workspace: { id: string } },
   data: T,
 ) =>
   sanitizeItemData(scope.schema, data, { workspaceId: scope.workspace.id, publicUrl: ctx.config.publicUrl });

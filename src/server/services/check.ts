@@ -1,4 +1,5 @@
-import type { SchemaType } from '@shared/schemas/types';
+import { mapNestedEntries } from '@shared/schemas/blocks';
+import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import {
   detailOptions,
   isServiceProvider,
@@ -11,9 +12,10 @@ import type { ItemSaveHook } from '../items/save-hooks';
 import { unsealTokens } from './sealing';
 
 /**
- * The save rule for service connection fields: `encTokens`, when present, must be tokens this
- * server sealed for this workspace and the field's provider (tampered, foreign or made-up values are
- * refused with 400), and the stored `profile` is the one sealed with them, whatever the client sent.
+ * The save rule for service connection fields (in table rows and blocks too): `encTokens`, when
+ * present, must be tokens this server sealed for this workspace and the field's provider (tampered,
+ * foreign or made-up values are refused with 400), and the stored `profile` is the one sealed with
+ * them, whatever the client sent.
  */
 function checkServiceConnections(
   secret: string,
@@ -21,25 +23,38 @@ function checkServiceConnections(
   schema: SchemaType,
   data: Record<string, unknown>,
 ): Record<string, unknown> {
-  let result = data;
-  for (const field of schema.fields) {
-    if (field.type !== 'service-connection') continue;
-    const value = data[field.key] as Record<string, unknown> | null | undefined;
-    if (!value || typeof value !== 'object') continue;
-    if (!isServiceProvider(value.provider)) {
-      throw badRequest(`${field.key}.provider: ${SERVICE_MESSAGES.unknownProvider}`);
+  const check = (fields: readonly FieldDef[], holder: Record<string, unknown>, prefix: string) => {
+    let result = holder;
+    for (const field of fields) {
+      const value = holder[field.key];
+      const checked =
+        field.type === 'service-connection'
+          ? checkConnection(secret, workspaceId, `${prefix}${field.key}`, value)
+          : mapNestedEntries(field, value, schema.blockTypes, (entry) =>
+              check(entry.fields, entry.data, `${prefix}${field.key}.${entry.index}.`),
+            );
+      if (checked !== value) result = { ...result, [field.key]: checked };
     }
-    if (value.encTokens === undefined || value.encTokens === null) {
-      const { profile: _dropped, ...rest } = value;
-      result = { ...result, [field.key]: rest };
-      continue;
-    }
-    const tokens = unsealTokens(secret, workspaceId, value.provider, value.encTokens);
-    if (!tokens) throw badRequest(`${field.key}.encTokens: ${SERVICE_MESSAGES.foreignTokens}`);
-    checkDetails(field.key, value.provider, value.serviceDetails, tokens.profile);
-    result = { ...result, [field.key]: { ...value, profile: tokens.profile } };
+    return result;
+  };
+  return check(schema.fields, data, '');
+}
+
+/** One service connection value as stored, or a 400 naming its `path` ('connection', 'rows.0.connection'). */
+function checkConnection(secret: string, workspaceId: string, path: string, stored: unknown) {
+  const value = stored as Record<string, unknown> | null | undefined;
+  if (!value || typeof value !== 'object') return stored;
+  if (!isServiceProvider(value.provider)) {
+    throw badRequest(`${path}.provider: ${SERVICE_MESSAGES.unknownProvider}`);
   }
-  return result;
+  if (value.encTokens === undefined || value.encTokens === null) {
+    const { profile: _dropped, ...rest } = value;
+    return rest;
+  }
+  const tokens = unsealTokens(secret, workspaceId, value.provider, value.encTokens);
+  if (!tokens) throw badRequest(`${path}.encTokens: ${SERVICE_MESSAGES.foreignTokens}`);
+  checkDetails(path, value.provider, value.serviceDetails, tokens.profile);
+  return { ...value, profile: tokens.profile };
 }
 
 /** Each service detail that is set must be one the provider listed when connecting (sealed in the profile). */

@@ -74,6 +74,10 @@ export const ModelChange = z.object({
 });
 export type ModelChange = z.infer<typeof ModelChange>;
 
+/** An applied change set: the model's new version and the change (none when there was nothing to change). */
+export const ModelApplied = z.object({ version: z.number().int(), change: ModelChange.nullable() });
+export type ModelApplied = z.infer<typeof ModelApplied>;
+
 export const ModelHistory = z.object({ changes: z.array(ModelChange.omit({ transformed: true })) });
 export type ModelHistory = z.infer<typeof ModelHistory>;
 

@@ -83,6 +83,8 @@ export interface DeliveredItem {
   locale?: string;
   /** With ?locale=: the localised fields that fell back, each with the locale its value came from. */
   _locale?: Record<string, string>;
+  /** Old names of fields renamed lately, answered in `data` too until `until`. */
+  _deprecated?: Record<string, { renamedTo: string; until: string }>;
 }
 
 export const DeliveredItemSchema = z.object({
@@ -102,6 +104,12 @@ export const DeliveredItemSchema = z.object({
     .record(z.string(), z.string())
     .optional()
     .describe('With ?locale=: localised fields that fell back → the locale their value came from'),
+  _deprecated: z
+    .record(z.string(), z.object({ renamedTo: z.string(), until: z.string() }))
+    .optional()
+    .describe(
+      'Fields renamed in the last 30 days: old name → its new name and until when data answers the old name too',
+    ),
   refs: z
     .record(z.string(), z.record(z.string(), z.unknown()).nullable())
     .optional()
@@ -224,6 +232,8 @@ export const AUDIT_ACTIONS = [
   'release.entries-removed',
   'release.published',
   'release.reverted',
+  'model.changed',
+  'model.reverted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -236,7 +246,7 @@ export const AuditEntry = z.object({
   targetType: z
     .string()
     .describe(
-      'item, workspace, member, api-key, webhook, schedule, import, test-send, file, profile, suppression, sender, sending-domain, campaign or release',
+      'item, workspace, member, api-key, webhook, schedule, import, test-send, file, profile, suppression, sender, sending-domain, campaign, release or content-model',
     ),
   targetId: z.string(),
   label: z

@@ -10,6 +10,7 @@ export const WEBHOOK_EVENTS = [
   'item.approved',
   'release.published',
   'release.reverted',
+  'model.changed',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -21,6 +22,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEvent, string> = {
   'item.approved': 'Item approved',
   'release.published': 'Release published',
   'release.reverted': 'Release reverted',
+  'model.changed': 'Content model changed',
 };
 
 /** The header that signs each delivery: `t={unix seconds},v1={hex HMAC-SHA256 of "{t}.{body}"}`. */

@@ -1,5 +1,5 @@
 import { event } from '../schemas/marketing';
-import type { SchemaType } from '../schemas/types';
+import type { BlockType, SchemaType } from '../schemas/types';
 import {
   addressLine,
   itemAddress,
@@ -50,6 +50,37 @@ describe('withAddressGeohashes', () => {
     expect(stops[1].where).toBeNull();
     expect(out.name).toBe('Tour');
     expect(data.location).toEqual({ latitude: 42.6, longitude: -5.6 });
+  });
+
+  it('fills addresses inside blocks, nested blocks too', () => {
+    const place: BlockType = {
+      name: 'place',
+      title: 'Place',
+      fields: [
+        { key: 'where', label: 'Where', type: 'address' },
+        { key: 'more', label: 'More', type: 'blocks', blockTypes: ['place'] },
+      ],
+    };
+    const schema: SchemaType = {
+      ...event,
+      fields: [{ key: 'places', label: 'Places', type: 'blocks', blockTypes: ['place'] }],
+      blockTypes: { place },
+    };
+    const point = { latitude: 52.205, longitude: 0.119 };
+    const data = {
+      places: [
+        { _type: 'place', _key: 'a', where: point, more: [{ _type: 'place', _key: 'b', where: point }] },
+      ],
+    };
+    const [outer] = withAddressGeohashes(schema, data).places as {
+      where: { geohash: Record<string, string> };
+      more: { where: { geohash: Record<string, string> } }[];
+    }[];
+    expect(outer.where.geohash.p_7).toBe('u120fxw');
+    expect(outer.more[0].where.geohash.p_7).toBe('u120fxw');
+    expect(data.places[0].where).toEqual(point);
+    const without = { places: [{ _type: 'place', _key: 'a' }] };
+    expect(withAddressGeohashes(schema, without)).toBe(without);
   });
 
   it('answers the same object when there is no address', () => {

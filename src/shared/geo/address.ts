@@ -1,3 +1,4 @@
+import { mapNestedEntries } from '../schemas/blocks';
 import type { FieldDef, SchemaType } from '../schemas/types';
 import { addressGeohash, isLatitude, isLongitude, MAX_RADIUS_KM } from './geohash';
 
@@ -53,12 +54,10 @@ function fieldsWithGeohash(fields: readonly FieldDef[], data: Record<string, unk
   for (const field of fields) {
     const value = data[field.key];
     if (field.type === 'address' && isRecord(value)) set(field.key, withGeohash(value));
-    if (field.type === 'table' && Array.isArray(value)) {
-      set(
-        field.key,
-        value.map((row) => (isRecord(row) ? fieldsWithGeohash(field.columns, row, schema) : row)),
-      );
-    }
+    const rows = mapNestedEntries(field, value, schema.blockTypes, (entry) =>
+      fieldsWithGeohash(entry.fields, entry.data, schema),
+    );
+    if (rows !== value) set(field.key, rows);
     if (field.type === 'combinations' && Array.isArray(value)) {
       set(
         field.key,
@@ -74,8 +73,8 @@ function fieldsWithGeohash(fields: readonly FieldDef[], data: Record<string, unk
 }
 
 /**
- * Item data with the geohash of every address (top-level, in table rows and in combination overrides)
- * computed on the server: run on every save.
+ * Item data with the geohash of every address (top-level, in table rows, in blocks and in combination
+ * overrides) computed on the server: run on every save.
  */
 export function withAddressGeohashes(schema: SchemaType, data: Record<string, unknown>) {
   return fieldsWithGeohash(schema.fields, data, schema);

@@ -9,13 +9,17 @@ import type { FieldDef, FieldType, SchemaType } from '../schemas/types';
  */
 export const LOCALES_KEY = '_locales';
 
-/** The field types that may be localised: text, rich text, name-slugs, images (files) and references. */
+/**
+ * The field types that may be localised: text, rich text, name-slugs, images (files), references and
+ * blocks (a localised blocks field holds one whole list of blocks per locale).
+ */
 export const LOCALIZABLE_TYPES: readonly FieldType[] = [
   'text',
   'rich-text',
   'name-slug',
   'file',
   'reference',
+  'blocks',
 ];
 
 const Tag = z.string().max(35);
@@ -105,7 +109,7 @@ export const localeMessages = {
   unknownSchema: (name: string) => `Schema "${name}" not found`,
   unknownField: (schema: string, key: string) => `Schema "${schema}" has no field "${key}"`,
   notLocalizable: (label: string, type: string) =>
-    `${label} (${type}) cannot be localised: only text, rich-text, name-slug, image and reference fields can`,
+    `${label} (${type}) cannot be localised: only text, rich-text, name-slug, image, reference and blocks fields can`,
   removalNeedsConfirmation: (tags: string[]) =>
     `Removing ${tags.join(', ')} needs confirmation: send confirmRemoveLocales with ${tags.length > 1 ? 'them' : 'it'}`,
   defaultChanged: 'The default locale cannot change while the workspace has content',

@@ -18,7 +18,7 @@ const inLocale = (field: FieldDef, tag: string, required: boolean): FieldDef => 
  * required', at `_locales.fr-FR.name`). A schema without locales validates as `validateItem` does.
  */
 export function validateLocalizedItem(
-  schema: Pick<SchemaType, 'fields' | 'locales'>,
+  schema: Pick<SchemaType, 'fields' | 'locales' | 'blockTypes'>,
   data: Data,
 ): ValidationErrors {
   const { locales } = schema;
@@ -26,7 +26,8 @@ export function validateLocalizedItem(
   const fields = schema.fields.map((field) =>
     isLocalized(field) ? inLocale(field, locales.default, field.required === true) : field,
   );
-  const errors = validateItem({ fields }, data);
+  const { blockTypes } = schema;
+  const errors = validateItem({ fields, blockTypes }, data);
   const localized = schema.fields.filter(isLocalized);
   for (const tag of locales.others) {
     // Shared fields as stored (display conditions read them), localised ones as this locale holds them.
@@ -39,6 +40,7 @@ export function validateLocalizedItem(
         fields: localized.map((field) =>
           inLocale(field, tag, field.requiredInLocales?.includes(tag) === true),
         ),
+        blockTypes,
       },
       view,
     );

@@ -1,6 +1,6 @@
 import { BUILT_IN_DOMAINS } from '../schemas/catalogue';
 import type { BlockType, Domain, SchemaType } from '../schemas/types';
-import type { ContentModelDoc } from './types';
+import type { ContentModelDoc, RenamedField } from './types';
 
 /**
  * One workspace's content model at one version, as the code reads it: every lookup of a schema, a
@@ -16,6 +16,8 @@ export class ContentModel {
   constructor(
     readonly version: number,
     readonly doc: ContentModelDoc,
+    /** Fields renamed lately, whose old names delivery still answers. */
+    readonly renamed: readonly RenamedField[] = [],
   ) {
     this.blockTypesByName = Object.freeze(
       Object.fromEntries(doc.blockTypes.map((blockType) => [blockType.name, blockType])),
@@ -66,6 +68,12 @@ export class ContentModel {
 
   blockType(name: string): BlockType | undefined {
     return this.blockTypesByName[name];
+  }
+
+  /** The schema's fields renamed lately whose old names are still answered at `at`. */
+  aliasesOf(schemaName: string, at: Date): RenamedField[] {
+    const now = at.toISOString();
+    return this.renamed.filter((alias) => alias.schema === schemaName && alias.until > now);
   }
 }
 

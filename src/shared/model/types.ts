@@ -23,6 +23,15 @@ export interface ContentModelDoc {
   blockTypes: BlockType[];
 }
 
+/** A field renamed lately: the delivery API answers it under its old name too, until `until`. */
+export interface RenamedField {
+  schema: string;
+  from: string;
+  to: string;
+  /** ISO instant. */
+  until: string;
+}
+
 /** Where a field operation acts: a schema's fields or a block type's. */
 export type FieldOwner =
   { schema: string; blockType?: undefined } | { blockType: string; schema?: undefined };

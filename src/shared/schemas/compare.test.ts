@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { FieldDef } from './types';
-import { changedFields, sameValue } from './compare';
+import { landingPage } from './blocks-test-data';
+import { blockChanges, changedFields, sameValue } from './compare';
 
 const fields: FieldDef[] = [
   { key: 'name', label: 'Name', type: 'text' },
@@ -39,5 +40,36 @@ describe('changedFields', () => {
         expect(changedFields({ fields }, data, { ...data, name: other })).toEqual(['name']);
       }),
     );
+  });
+});
+
+describe('blockChanges', () => {
+  const { blockTypes } = landingPage;
+  const hero = { _type: 'hero', _key: 'h', title: 'Hi' };
+  const grid = { _type: 'feature-grid', _key: 'g', features: [] };
+  const cta = { _type: 'call-to-action', _key: 'c' };
+
+  it('names the blocks added, changed and removed, matched by key', () => {
+    expect(blockChanges([hero, grid], [{ ...hero, title: 'Hello' }, cta], blockTypes)).toEqual([
+      'Hero 1 changed',
+      'Call to action 2 added',
+      'Feature grid 2 removed',
+    ]);
+    expect(blockChanges(null, [hero], blockTypes)).toEqual(['Hero 1 added']);
+    expect(blockChanges([hero, grid], [hero, grid], blockTypes)).toEqual([]);
+  });
+
+  it('says when the blocks kept were reordered, and a change inside a nested block', () => {
+    expect(blockChanges([hero, grid, cta], [grid, hero, cta], blockTypes)).toEqual(['Blocks reordered']);
+    const feature = { _type: 'feature', _key: 'f', name: 'Fast' };
+    expect(
+      blockChanges(
+        [{ ...grid, features: [feature] }],
+        [{ ...grid, features: [{ ...feature, name: 'Faster' }] }],
+        blockTypes,
+      ),
+    ).toEqual(['Feature grid 1 changed']);
+    // Removing one block moves the others up without reordering them.
+    expect(blockChanges([hero, grid, cta], [hero, cta], blockTypes)).toEqual(['Feature grid 2 removed']);
   });
 });

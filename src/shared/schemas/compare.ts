@@ -1,3 +1,4 @@
+import { blockTitle, type BlockTypes } from './blocks';
 import type { SchemaType } from './types';
 import { timezoneKey } from './types';
 
@@ -32,4 +33,38 @@ export function changedFields(
       return keys.some((key) => !sameValue(before[key], after[key]));
     })
     .map((field) => field.key);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Compare mode for a blocks field: what changed block by block, matching blocks by `_key` ('Hero 1
+ * changed', 'Call to action 3 added', 'Feature grid 2 removed', 'Blocks reordered'). A block is named by
+ * its type's title and its position in its version; none when the lists are the same.
+ */
+export function blockChanges(before: unknown, after: unknown, blockTypes?: BlockTypes): string[] {
+  const listOf = (value: unknown) => (Array.isArray(value) ? value.filter(isRecord) : []);
+  const keyOf = (block: Record<string, unknown>) => (typeof block._key === 'string' ? block._key : undefined);
+  const nameOf = (block: Record<string, unknown>, index: number) =>
+    `${blockTitle(blockTypes, block)} ${index + 1}`;
+  const old = listOf(before);
+  const current = listOf(after);
+  const oldByKey = new Map(old.flatMap((block) => (keyOf(block) ? [[keyOf(block), block] as const] : [])));
+  const currentKeys = new Set<unknown>(current.map(keyOf).filter((key) => key !== undefined));
+  const changes: string[] = [];
+  current.forEach((block, index) => {
+    const was = oldByKey.get(keyOf(block));
+    if (!was) changes.push(`${nameOf(block, index)} added`);
+    else if (!sameValue(was, block)) changes.push(`${nameOf(block, index)} changed`);
+  });
+  old.forEach((block, index) => {
+    if (!currentKeys.has(keyOf(block))) changes.push(`${nameOf(block, index)} removed`);
+  });
+  const kept = (list: Record<string, unknown>[], keys: Set<unknown>) =>
+    list.map(keyOf).filter((key) => keys.has(key));
+  const keptOld = kept(old, currentKeys);
+  const keptCurrent = kept(current, new Set(oldByKey.keys()));
+  if (keptOld.some((key, index) => key !== keptCurrent[index])) changes.push('Blocks reordered');
+  return changes;
 }

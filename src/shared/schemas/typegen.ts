@@ -1,10 +1,12 @@
-import type { FieldDef, SchemaType } from './types';
+import { allowedBlockTypes, type BlockTypes } from './blocks';
+import type { BlockType, FieldDef, SchemaType } from './types';
 import { timezoneKey, VARIATION_KEY } from './types';
 
 /**
  * Spec §7 `GET /items/generate-types/{id}`: the TypeScript definition of a schema's item data, for
- * developers who read items through the API. Shapes the fields share (references, files, …) are
- * emitted once, before the item's interface, when a field uses them.
+ * developers who read items through the API. Shapes the fields share (references, files, …) and the
+ * interfaces of the block types its blocks fields hold are emitted once, before the item's interface,
+ * when a field uses them.
  */
 
 const SHARED_SHAPES: Record<string, string> = {
@@ -94,7 +96,41 @@ export const typeNameOf = (schemaName: string) =>
     .map((w) => w[0].toUpperCase() + w.slice(1))
     .join('') || 'Item';
 
-function typeOf(field: FieldDef, uses: Set<string>, indent: string): string {
+/** What generating a schema's types gathers: the shared shapes used, and the block interfaces written. */
+interface Emitted {
+  uses: Set<string>;
+  blockTypes: BlockTypes | undefined;
+  /** Interface name per block type written (or being written: a block type may hold itself). */
+  blockNames: Map<string, string>;
+  /** Names taken: the item's, the shared shapes' and the block interfaces'. */
+  taken: Set<string>;
+  blockInterfaces: string[];
+}
+
+/** The interface of a block type, written once: `_type` its name, `_key` and its fields. */
+function blockInterface(blockType: BlockType, emitted: Emitted): string {
+  const known = emitted.blockNames.get(blockType.name);
+  if (known) return known;
+  const pascal = typeNameOf(blockType.name);
+  const base = `${/^\d/.test(pascal) ? '_' : ''}${pascal}Block`;
+  let name = base;
+  for (let n = 2; emitted.taken.has(name); n++) name = `${base}${n}`;
+  emitted.taken.add(name);
+  emitted.blockNames.set(blockType.name, name);
+  const head = [
+    `  /** The block type. */`,
+    `  _type: ${quote(blockType.name)};`,
+    `  /** Unique among the blocks of its list. */`,
+    `  _key: string;`,
+  ];
+  const body = objectOf(blockType.fields, emitted, '', head);
+  const doc = `${blockType.title} block (${blockType.name}).`.replace(/\*\//g, '*\\/');
+  emitted.blockInterfaces.push(`/** ${doc} */\nexport interface ${name} ${body}`);
+  return name;
+}
+
+function typeOf(field: FieldDef, emitted: Emitted, indent: string): string {
+  const { uses } = emitted;
   switch (field.type) {
     case 'number':
     case 'range':
@@ -115,7 +151,13 @@ function typeOf(field: FieldDef, uses: Set<string>, indent: string): string {
       uses.add('Reference');
       return 'Reference[]';
     case 'table':
-      return `Array<${objectOf(field.columns, uses, `${indent}  `)}>`;
+      return `Array<${objectOf(field.columns, emitted, `${indent}  `)}>`;
+    case 'blocks': {
+      const blocks = allowedBlockTypes(field, emitted.blockTypes).map((type) =>
+        blockInterface(type, emitted),
+      );
+      return blocks.length > 0 ? `Array<${blocks.join(' | ')}>` : 'never[]';
+    }
     case 'combinations':
       uses.add('CombinationRow');
       return 'CombinationRow[]';
@@ -144,13 +186,18 @@ function typeOf(field: FieldDef, uses: Set<string>, indent: string): string {
   }
 }
 
-function objectOf(fields: readonly FieldDef[], uses: Set<string>, indent: string): string {
-  const lines = ['{'];
+function objectOf(
+  fields: readonly FieldDef[],
+  emitted: Emitted,
+  indent: string,
+  head: string[] = [],
+): string {
+  const lines = ['{', ...head];
   for (const field of fields) {
     const doc = field.description ? `${field.label}: ${field.description}` : field.label;
     lines.push(`${indent}  /** ${doc.replace(/\*\//g, '*\\/')} */`);
     lines.push(
-      `${indent}  ${propertyName(field.key)}${field.required ? '' : '?'}: ${typeOf(field, uses, indent)};`,
+      `${indent}  ${propertyName(field.key)}${field.required ? '' : '?'}: ${typeOf(field, emitted, indent)};`,
     );
     if (field.type === 'datetime') {
       lines.push(`${indent}  /** Time zone of ${field.label} (IANA name). */`);
@@ -161,11 +208,19 @@ function objectOf(fields: readonly FieldDef[], uses: Set<string>, indent: string
   return lines.join('\n');
 }
 
-/** The TypeScript definition of a schema's item data. */
-export function generateTypes(schema: SchemaType): string {
-  const uses = new Set<string>();
-  const fields = [...schema.fields];
-  let body = objectOf(fields, uses, '');
+function newEmitted(schemas: readonly SchemaType[]): Emitted {
+  return {
+    uses: new Set(),
+    blockTypes: schemas.find((schema) => schema.blockTypes)?.blockTypes,
+    blockNames: new Map(),
+    taken: new Set([...schemas.map((schema) => typeNameOf(schema.name)), ...Object.keys(SHARED_SHAPES)]),
+    blockInterfaces: [],
+  };
+}
+
+/** The interface of a schema's item data, with what it uses noted in `emitted`. */
+function itemInterface(schema: SchemaType, emitted: Emitted): string {
+  let body = objectOf([...schema.fields], emitted, '');
   if (schema.variations?.length) {
     const variation = schema.variations
       .map(
@@ -178,9 +233,49 @@ export function generateTypes(schema: SchemaType): string {
       `\n  /** The item's own variation values. */\n  ${VARIATION_KEY}?: {\n${variation.replace(/^/gm, '  ')}\n  };\n}`,
     );
   }
-  const shared = Object.keys(SHARED_SHAPES)
-    .filter((name) => uses.has(name))
-    .map((name) => SHARED_SHAPES[name]);
   const header = `/** ${schema.title} (${schema.name}): item data, generated by Marquee. */`;
-  return [...shared, `${header}\nexport interface ${typeNameOf(schema.name)} ${body}`].join('\n\n') + '\n';
+  return `${header}\nexport interface ${typeNameOf(schema.name)} ${body}`;
+}
+
+const sharedShapesOf = (emitted: Emitted) =>
+  Object.keys(SHARED_SHAPES)
+    .filter((name) => emitted.uses.has(name))
+    .map((name) => SHARED_SHAPES[name]);
+
+/** The TypeScript definition of a schema's item data. */
+export function generateTypes(schema: SchemaType): string {
+  const emitted = newEmitted([schema]);
+  const item = itemInterface(schema, emitted);
+  return [...sharedShapesOf(emitted), ...emitted.blockInterfaces, item].join('\n\n') + '\n';
+}
+
+/**
+ * The types of a whole delivered model, for a website: every schema's item data (shapes and block
+ * types written once), `Items` mapping schema names to them, and the delivery API's envelope.
+ */
+export function generateModelTypes(schemas: readonly SchemaType[]): string {
+  const emitted = newEmitted(schemas);
+  const items = schemas.map((schema) => itemInterface(schema, emitted));
+  const map = [
+    '/** Schema name → its item data. */',
+    'export interface Items {',
+    ...schemas.map((schema) => `  ${quote(schema.name)}: ${typeNameOf(schema.name)};`),
+    '}',
+  ].join('\n');
+  const envelope = `/** One published item as the delivery API answers it. */
+export interface DeliveredItem<S extends keyof Items = keyof Items> {
+  id: string;
+  schema: S;
+  version: number;
+  publishedAt: string;
+  data: Items[S];
+  previousSlugs?: string[];
+  refs?: Record<string, DeliveredItem | null>;
+  locale?: string;
+  _locale?: Record<string, string>;
+  _deprecated?: Record<string, { renamedTo: string; until: string }>;
+}`;
+  return (
+    [...sharedShapesOf(emitted), ...emitted.blockInterfaces, ...items, map, envelope].join('\n\n') + '\n'
+  );
 }

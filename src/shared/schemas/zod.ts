@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { isKnownLocale, isLocalized, localeMessages, LOCALES_KEY } from '../locales/locales';
-import type { FieldDef, SchemaType, VariationDef } from './types';
+import { MAX_BLOCK_DEPTH } from '../model/types';
+import { formatMessage } from '../validation/format-message';
+import { MAX_BLOCKS_MESSAGE } from '../validation/messages';
+import { allowedBlockTypes, blocksLimit, blockTypeNamed, MAX_BLOCK_KEY_LENGTH } from './blocks';
+import type { BlocksField, BlockType, FieldDef, SchemaType, VariationDef } from './types';
 import { timezoneKey, VARIATION_KEY } from './types';
 import {
   addressSchema,
@@ -15,11 +19,22 @@ import {
   timezoneSchema,
 } from './value-shapes';
 
+/** What building an item's zod type carries down: the schema, how deep in blocks, the blocks built. */
+interface Build {
+  schema?: SchemaType;
+  /** Blocks levels around the fields being built: 0 for the item's own fields. */
+  depth: number;
+  /** Block schemas by type and depth, so a type used in many places is built once per level. */
+  blocks: Map<string, z.ZodType>;
+}
+
+const topLevel = (schema: SchemaType): Build => ({ schema, depth: 0, blocks: new Map() });
+
 /**
  * The structural zod type of one field's value (not its required-ness nor its rules: `validateItem`
  * reports those, because items may be saved incomplete).
  */
-function fieldValueSchema(field: FieldDef, schema?: SchemaType): z.ZodType {
+function fieldValueSchema(field: FieldDef, build: Build): z.ZodType {
   switch (field.type) {
     case 'text':
     case 'multiline':
@@ -49,9 +64,11 @@ function fieldValueSchema(field: FieldDef, schema?: SchemaType): z.ZodType {
     case 'reference-list':
       return z.array(referenceSchema(field.schemaTypes, field.label));
     case 'table':
-      return z.array(strictObject(fieldsShape(field.columns), `${field.label} row`));
+      return z.array(strictObject(fieldsShape(field.columns, build), `${field.label} row`));
+    case 'blocks':
+      return blocksSchema(field, build);
     case 'combinations':
-      return z.array(combinationRowSchema(schema));
+      return z.array(combinationRowSchema(build));
     case 'country':
       return countryCodeSchema;
     case 'file':
@@ -74,13 +91,105 @@ function fieldValueSchema(field: FieldDef, schema?: SchemaType): z.ZodType {
 }
 
 /** Every field optional and nullable, plus a `{key}_tz` companion for each date-time field. */
-function fieldsShape(fields: readonly FieldDef[], schema?: SchemaType): Record<string, z.ZodType> {
+function fieldsShape(fields: readonly FieldDef[], build: Build): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {};
   for (const field of fields) {
-    shape[field.key] = fieldValueSchema(field, schema).nullable().optional();
+    shape[field.key] = fieldValueSchema(field, build).nullable().optional();
     if (field.type === 'datetime') shape[timezoneKey(field.key)] = timezoneSchema.nullable().optional();
   }
   return shape;
+}
+
+export const BLOCK_MESSAGES = {
+  tooMany: (label: string, max: number) =>
+    formatMessage(MAX_BLOCKS_MESSAGE.replace('{maxBlocks}', String(max)), label),
+  tooDeep: (label: string) => `${label}: blocks nest at most ${MAX_BLOCK_DEPTH} levels deep`,
+  key: `A block's _key is 1 to ${MAX_BLOCK_KEY_LENGTH} characters`,
+  duplicateKey: (key: string, label: string) => `Block key "${key}" is used twice in ${label}`,
+  notAllowed: (type: string, label: string, allowed: readonly string[]) =>
+    `${label} cannot hold "${type}" blocks${allowed.length ? `: choose ${allowed.join(', ')}` : ''}`,
+  unknownType: (type: string) => `Unknown block type "${type}": the content model has none of that name`,
+};
+
+const blockKeySchema = z
+  .string({ error: BLOCK_MESSAGES.key })
+  .min(1, { error: BLOCK_MESSAGES.key })
+  .max(MAX_BLOCK_KEY_LENGTH, { error: BLOCK_MESSAGES.key });
+
+/** One block of a type: `_type`, `_key` and the type's fields (whose blocks fields go one level deeper). */
+function blockSchema(blockType: BlockType, build: Build): z.ZodType {
+  const id = `${build.depth}\n${blockType.name}`;
+  let built = build.blocks.get(id);
+  if (!built) {
+    const inner = { ...build, depth: build.depth + 1 };
+    const shape = {
+      ...fieldsShape(blockType.fields, inner),
+      _type: z.literal(blockType.name),
+      _key: blockKeySchema,
+    };
+    build.blocks.set(id, (built = strictObject(shape, `${blockType.title} block`)));
+  }
+  return built;
+}
+
+/** The message for a block whose `_type` is not one of the field's block types in the model. */
+function badBlockTypeMessage(field: BlocksField, type: unknown, build: Build, allowed: readonly BlockType[]) {
+  const name = typeof type === 'string' ? type : JSON.stringify(type ?? null);
+  return field.blockTypes.includes(name) && !blockTypeNamed(build.schema?.blockTypes, name)
+    ? BLOCK_MESSAGES.unknownType(name)
+    : BLOCK_MESSAGES.notAllowed(
+        name,
+        field.label,
+        allowed.map((blockType) => blockType.name),
+      );
+}
+
+/**
+ * A blocks field's list: at most its maxBlocks (and `MAX_BLOCKS`) blocks of its block types that the
+ * model has, keys unique in the list; empty only, deeper than `MAX_BLOCK_DEPTH` levels.
+ */
+function blocksSchema(field: BlocksField, build: Build): z.ZodType {
+  if (build.depth >= MAX_BLOCK_DEPTH)
+    return z.array(z.unknown()).max(0, { error: BLOCK_MESSAGES.tooDeep(field.label) });
+  const allowed = allowedBlockTypes(field, build.schema?.blockTypes);
+  const isBlock = z.looseObject({ _type: z.unknown() });
+  const block =
+    allowed.length > 0
+      ? z.discriminatedUnion(
+          '_type',
+          allowed.map((blockType) => blockSchema(blockType, build)) as unknown as [
+            z.ZodObject,
+            ...z.ZodObject[],
+          ],
+          {
+            error: (issue) =>
+              issue.code === 'invalid_union'
+                ? badBlockTypeMessage(field, (issue.input as { _type?: unknown })?._type, build, allowed)
+                : undefined,
+          },
+        )
+      : isBlock.refine(() => false, {
+          error: (issue) =>
+            badBlockTypeMessage(field, (issue.input as { _type?: unknown })._type, build, allowed),
+          path: ['_type'],
+        });
+  const limit = blocksLimit(field);
+  return z
+    .array(block)
+    .max(limit, { error: BLOCK_MESSAGES.tooMany(field.label, limit) })
+    .superRefine((blocks, ctx) => {
+      const seen = new Set<unknown>();
+      blocks.forEach((entry, index) => {
+        const key = (entry as { _key?: unknown })._key;
+        if (seen.has(key))
+          ctx.addIssue({
+            code: 'custom',
+            message: BLOCK_MESSAGES.duplicateKey(String(key), field.label),
+            path: [index, '_key'],
+          });
+        seen.add(key);
+      });
+    });
 }
 
 function variationsSchema(variations: readonly VariationDef[], where: string) {
@@ -94,13 +203,14 @@ function variationsSchema(variations: readonly VariationDef[], where: string) {
 }
 
 /** A combination row: `_slug`, the chosen variation values and overrides of the schema's other fields. */
-function combinationRowSchema(schema?: SchemaType) {
+function combinationRowSchema(build: Build) {
+  const { schema } = build;
   const overridable = (schema?.fields ?? []).filter((field) => field.type !== 'combinations');
   return strictObject(
     {
       _slug: z.string(),
       variations: variationsSchema(schema?.variations ?? [], 'combination variations'),
-      overrides: strictObject(fieldsShape(overridable, schema), 'combination overrides'),
+      overrides: strictObject(fieldsShape(overridable, build), 'combination overrides'),
     },
     'combination',
   );
@@ -111,8 +221,8 @@ function combinationRowSchema(schema?: SchemaType) {
  * workspace no longer has are dropped on save (earlier versions keep them); a key that is no locale at
  * all (`constructor`, `fr-fr`) is refused.
  */
-function localesSchema(schema: SchemaType, tags: readonly string[]) {
-  const values = strictObject(fieldsShape(schema.fields.filter(isLocalized), schema), 'locale values');
+function localesSchema(schema: SchemaType, tags: readonly string[], build: Build) {
+  const values = strictObject(fieldsShape(schema.fields.filter(isLocalized), build), 'locale values');
   return z
     .record(z.string().max(35), values)
     .superRefine((byTag, ctx) => {
@@ -132,10 +242,11 @@ function localesSchema(schema: SchemaType, tags: readonly string[]) {
  */
 export function itemDataSchema(schema: SchemaType): z.ZodType<Record<string, unknown>> {
   const fields = schema.fields.filter((field) => field.type !== 'combinations' || schema.allowCombinations);
-  const shape = fieldsShape(fields, schema);
+  const build = topLevel(schema);
+  const shape = fieldsShape(fields, build);
   if (schema.variations?.length) {
     shape[VARIATION_KEY] = variationsSchema(schema.variations, 'variation').nullable().optional();
   }
-  if (schema.locales) shape[LOCALES_KEY] = localesSchema(schema, schema.locales.others);
+  if (schema.locales) shape[LOCALES_KEY] = localesSchema(schema, schema.locales.others, build);
   return strictObject(shape, schema.name) as z.ZodType<Record<string, unknown>>;
 }

@@ -18,3 +18,4 @@ export const COMBINATION_OVERRIDE_REQUIRED_MESSAGE = 'At least one Override is r
 export const MIN_MESSAGE = '%l must be at least {min}';
 export const MAX_MESSAGE = '%l must be at most {max}';
 export const MAX_ROWS_MESSAGE = '%l allows at most {maxRows} rows';
+export const MAX_BLOCKS_MESSAGE = '%l allows at most {maxBlocks} blocks';

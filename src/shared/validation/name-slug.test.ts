@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { toKebabCase } from '../text/slug';
+import type { BlockType, SchemaType } from '../schemas/types';
 import {
   applyNameSlugs,
+  applyNameSlugsDeep,
   fixedNameSlugs,
   nameSlugValue,
   slugChanges,
@@ -134,5 +136,56 @@ describe('stable slugs', () => {
     ]);
     expect(slugChanges(fields, saved, { ...saved, name: 'Renamed' })).toEqual([]);
     expect(urlChangeMessage('a', 'b')).toBe('The URL changes from a to b');
+  });
+});
+
+describe('applyNameSlugsDeep', () => {
+  const section: BlockType = {
+    name: 'section',
+    title: 'Section',
+    fields: [
+      { key: 'heading', label: 'Heading', type: 'text' },
+      { key: 'anchor', label: 'Anchor', type: 'name-slug', from: 'heading' },
+      { key: 'inner', label: 'Inner', type: 'blocks', blockTypes: ['section'] },
+    ],
+  };
+  const schema: Pick<SchemaType, 'fields' | 'blockTypes'> = {
+    fields: [
+      { key: 'name', label: 'Name', type: 'text' },
+      { key: 'slug', label: 'Slug', type: 'name-slug', from: 'name' },
+      { key: 'sections', label: 'Sections', type: 'blocks', blockTypes: ['section'] },
+    ],
+    blockTypes: { section },
+  };
+
+  it("normalises each block's slugs from the same block's fields, at any depth", () => {
+    const data = {
+      name: 'Spring Sale',
+      sections: [
+        {
+          _type: 'section',
+          _key: 'a',
+          heading: 'Why Us',
+          anchor: '',
+          inner: [{ _type: 'section', _key: 'b', heading: 'x', anchor: 'Typed Anchor' }],
+        },
+        { _type: 'section', _key: 'c', heading: 'Prices' },
+      ],
+    };
+    expect(applyNameSlugsDeep(schema, data)).toEqual({
+      name: 'Spring Sale',
+      slug: 'spring-sale',
+      sections: [
+        {
+          _type: 'section',
+          _key: 'a',
+          heading: 'Why Us',
+          anchor: 'why-us',
+          inner: [{ _type: 'section', _key: 'b', heading: 'x', anchor: 'typed-anchor' }],
+        },
+        { _type: 'section', _key: 'c', heading: 'Prices', anchor: 'prices' },
+      ],
+    });
+    expect(data.sections[0].anchor).toBe('');
   });
 });

@@ -1,3 +1,4 @@
+import { mapNestedEntries } from '../schemas/blocks';
 import type { FieldDef, NameSlugField, SchemaType } from '../schemas/types';
 import { toDataKey, toKebabCase } from '../text/slug';
 
@@ -69,6 +70,30 @@ export function applyNameSlugs(
     if (slug || current !== undefined) result[field.key] = slug;
   }
   return result;
+}
+
+/**
+ * `applyNameSlugs` of the data, then of every table row and block inside it (at any depth), each
+ * against its own fields: a block's slug derives from a field of the same block. Only the item's own
+ * slugs have a stored version to follow (`previous`).
+ */
+export function applyNameSlugsDeep(
+  schema: Pick<SchemaType, 'fields' | 'blockTypes'>,
+  data: Readonly<Record<string, unknown>>,
+  previous?: SlugBasis,
+): Record<string, unknown> {
+  const { blockTypes } = schema;
+  const inside = (fields: readonly FieldDef[], holder: Record<string, unknown>) => {
+    for (const field of fields) {
+      const value = holder[field.key];
+      const rows = mapNestedEntries(field, value, blockTypes, (entry) =>
+        inside(entry.fields, applyNameSlugs(entry.fields, entry.data)),
+      );
+      if (rows !== value) holder[field.key] = rows;
+    }
+    return holder;
+  };
+  return inside(schema.fields, applyNameSlugs(schema.fields, data, previous));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { blocksLimit, nestedEntries, type BlockTypes } from '../schemas/blocks';
 import { isFieldVisible } from '../schemas/display-if';
 import type { FieldDef, FieldValidator, SchemaType } from '../schemas/types';
 import { timezoneKey } from '../schemas/types';
@@ -7,7 +8,7 @@ import { checkCodeBlocks } from './code-blocks';
 import { validateCombinations } from './combinations';
 import { isEmptyValue } from './empty';
 import { displayValue, formatMessage } from './format-message';
-import { MAX_MESSAGE, MAX_ROWS_MESSAGE, MIN_MESSAGE, REQUIRED_MESSAGE } from './messages';
+import { MAX_BLOCKS_MESSAGE, MAX_MESSAGE, MAX_ROWS_MESSAGE, MIN_MESSAGE, REQUIRED_MESSAGE } from './messages';
 
 type Data = Readonly<Record<string, unknown>>;
 
@@ -54,6 +55,10 @@ function typeRuleMessage(field: FieldDef, value: unknown, data: Data): string | 
       return Array.isArray(value) && field.maxRows !== undefined && value.length > field.maxRows
         ? MAX_ROWS_MESSAGE.replace('{maxRows}', String(field.maxRows))
         : undefined;
+    case 'blocks':
+      return Array.isArray(value) && value.length > blocksLimit(field)
+        ? MAX_BLOCKS_MESSAGE.replace('{maxBlocks}', String(blocksLimit(field)))
+        : undefined;
     default:
       return undefined;
   }
@@ -62,7 +67,7 @@ function typeRuleMessage(field: FieldDef, value: unknown, data: Data): string | 
 /**
  * One field's own message (spec §5): '%l is required' when required and empty; nothing more for an
  * optional empty field; otherwise the first failing rule of its type or custom validator, with %l and
- * %v substituted. Table cells and combination rows are checked by `validateItem`.
+ * %v substituted. Table cells, blocks' fields and combination rows are checked by `validateItem`.
  */
 export function validateField(field: FieldDef, value: unknown, data: Data = {}): string | undefined {
   if (isEmptyValue(value))
@@ -73,19 +78,22 @@ export function validateField(field: FieldDef, value: unknown, data: Data = {}):
   return template === undefined ? undefined : formatMessage(template, field.label, value);
 }
 
-function collectErrors(fields: readonly FieldDef[], data: Data, prefix: string, errors: ValidationErrors) {
+function collectErrors(
+  fields: readonly FieldDef[],
+  data: Data,
+  prefix: string,
+  errors: ValidationErrors,
+  blockTypes: BlockTypes | undefined,
+) {
   for (const field of fields) {
     if (!isFieldVisible(field, data)) continue;
     const path = prefix + field.key;
     const value = data[field.key];
     const message = validateField(field, value, data);
     if (message) errors[path] = message;
-    if (field.type === 'table' && Array.isArray(value)) {
-      value.forEach((row, index) => {
-        if (row && typeof row === 'object')
-          collectErrors(field.columns, row as Data, `${path}.${index}.`, errors);
-      });
-    }
+    // A table row's and a block's fields are validated as the item's are, against the row or block.
+    for (const entry of nestedEntries(field, value, blockTypes))
+      collectErrors(entry.fields, entry.data, `${path}.${entry.index}.`, errors, blockTypes);
     if (field.type === 'combinations' && Array.isArray(value)) {
       Object.assign(errors, validateCombinations(path, value));
     }
@@ -94,14 +102,18 @@ function collectErrors(fields: readonly FieldDef[], data: Data, prefix: string, 
 
 /**
  * Validates an item's data against its schema (spec §5): every shown field, table cells
- * ('{key}.{row}.{column}') and combination rows. Hidden fields (displayIf false) are skipped.
+ * ('{key}.{row}.{column}'), the fields of blocks ('{key}.{block}.{field}', at any depth, display
+ * conditions read the block) and combination rows. Hidden fields (displayIf false) are skipped.
  * An empty result means the item is valid.
  */
-export function validateItem(schema: Pick<SchemaType, 'fields'>, data: Data): ValidationErrors {
+export function validateItem(
+  schema: Pick<SchemaType, 'fields' | 'blockTypes'>,
+  data: Data,
+): ValidationErrors {
   const errors: ValidationErrors = {};
-  collectErrors(schema.fields, data, '', errors);
+  collectErrors(schema.fields, data, '', errors, schema.blockTypes);
   return errors;
 }
 
-export const isItemValid = (schema: Pick<SchemaType, 'fields'>, data: Data) =>
+export const isItemValid = (schema: Pick<SchemaType, 'fields' | 'blockTypes'>, data: Data) =>
   Object.keys(validateItem(schema, data)).length === 0;

@@ -6,8 +6,9 @@ import { OkResponse, LinkResultResponse } from '@shared/api/auth';
 import { apiRequest, errorMessage, isApiError } from '@web/lib/api-client';
 import { logEvent } from '@web/lib/analytics';
 import { meQueryKey, meQueryOptions } from '@web/lib/auth';
+import { loadWorkspaceModel } from '@web/lib/content-model';
 import { forgetOfflineCopies } from '@web/lib/offline-copy';
-import { workspaceQueryOptions, workspacesQueryOptions } from '@web/lib/workspace';
+import { workspacesQueryOptions } from '@web/lib/workspace';
 import { abortNavigation, applyDecision, forgetLocation } from './guard-actions';
 import {
   BYE_PATH,
@@ -117,7 +118,7 @@ export function createLoaders(client: QueryClient) {
 
     /**
      * /{workspace}/…: the workspace must be one the user is a member of (else back to /workspaces with
-     * 'Workspace not found'), onboarding comes first, settings are for managers.
+     * 'Workspace not found'), onboarding comes first, settings are for managers. Loads its content model.
      */
     async workspaceLoader({ request, params }: LoaderFunctionArgs) {
       await requireUser(request);
@@ -127,7 +128,7 @@ export function createLoaders(client: QueryClient) {
       if (!canBeWorkspaceSegment(id)) throw data(null, { status: 404 });
       let workspace;
       try {
-        workspace = await client.fetchQuery(workspaceQueryOptions(id));
+        ({ workspace } = await loadWorkspaceModel(client, id));
       } catch (e) {
         if (isApiError(e) && e.status === 401) throw redirect(welcomeUrl(url));
         if (isApiError(e) && e.status >= 400 && e.status < 500) {

@@ -1,14 +1,11 @@
-import { QueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
 import { act } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { User } from '@shared/api/auth';
 import type { Workspace } from '@shared/api/workspaces';
-import { findByText, render, waitFor } from '@web/test/render';
+import { findByText, waitFor } from '@web/test/render';
+import { renderApp } from '@web/test/render-app';
 import { makeWorkspace } from '@web/test/workspace';
-import { AppProviders } from './providers';
 import { forgetLocation } from './guard-actions';
-import { createRoutes } from './router';
 
 type Handler = (body: unknown) => [number, unknown?];
 
@@ -32,18 +29,6 @@ function fakeFetch(input: RequestInfo | URL, init?: RequestInit) {
       headers: { 'Content-Type': 'application/json' },
     }),
   );
-}
-
-async function visit(path: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter(createRoutes(client), { initialEntries: [path] });
-  await render(
-    <AppProviders client={client}>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  const location = () => router.state.location.pathname + router.state.location.search;
-  return { router, location };
 }
 
 const signedOut = () => ({
@@ -93,35 +78,35 @@ afterEach(() => {
 describe('route guards in the router', () => {
   it('sends a signed-out visitor of a private page to welcome and remembers the page', async () => {
     routes = { ...signedOut() };
-    const { location } = await visit('/acme/_settings/users');
+    const { location } = await renderApp('/acme/_settings/users');
     await findByText('Welcome back');
     expect(location()).toBe('/auth/welcome?returnTo=%2Facme%2F_settings%2Fusers');
   });
 
   it('redirects / to /workspaces/ and shows the list', async () => {
     routes = signedIn(verified, [makeWorkspace(), makeWorkspace({ id: 'beta', name: 'Beta' })]);
-    const { location } = await visit('/');
+    const { location } = await renderApp('/');
     await findByText('Beta');
     expect(location()).toBe('/workspaces/');
   });
 
   it('sends an unverified user to the verify-email page', async () => {
     routes = signedIn({ ...verified, emailVerified: false }, []);
-    const { location } = await visit('/workspaces');
+    const { location } = await renderApp('/workspaces');
     await findByText('Confirm your email');
     expect(location()).toBe('/user/verify-email?returnTo=%2Fworkspaces');
   });
 
   it("takes a signed-in user on welcome to their only workspace's explore view", async () => {
     routes = signedIn(verified, [makeWorkspace()]);
-    const { location } = await visit('/auth/welcome');
+    const { location } = await renderApp('/auth/welcome');
     await findByText('None so far');
     expect(location()).toBe('/acme/_items/all');
   });
 
   it('forces onboarding before any workspace page', async () => {
     routes = signedIn(verified, [makeWorkspace({ oobe: { done: false } })]);
-    const { location } = await visit('/acme/_items/all');
+    const { location } = await renderApp('/acme/_items/all');
     await findByText('Let’s get Acme ready');
     expect(location()).toBe('/acme/_oobe');
   });
@@ -132,7 +117,7 @@ describe('route guards in the router', () => {
       404,
       { error: { code: 'not_found', message: 'Workspace not found' } },
     ];
-    const { location } = await visit('/other/_items/all');
+    const { location } = await renderApp('/other/_items/all');
     await findByText('Workspace not found');
     expect(location()).toBe('/workspaces');
   });
@@ -149,7 +134,7 @@ describe('route guards in the router', () => {
       },
     });
     routes = { ...signedIn(verified, [member]), 'POST /api/v1/events': () => [204] };
-    const { location } = await visit('/acme/_settings');
+    const { location } = await renderApp('/acme/_settings');
     await findByText('Only workspace managers can open settings');
     await waitFor(() => expect(location()).toBe('/acme/_items/all'));
     expect(
@@ -172,14 +157,14 @@ describe('route guards in the router', () => {
       },
     });
     routes = signedIn(verified, [member]);
-    await visit('/acme/_items/all');
+    await renderApp('/acme/_items/all');
     await findByText('Last updated by me');
     expect(document.body.textContent).not.toContain('Need my approval');
   });
 
   it('shows the not-found page for any other path', async () => {
     routes = signedIn(verified, []);
-    await visit('/auth/nothing-here');
+    await renderApp('/auth/nothing-here');
     await findByText('Page not found');
   });
 
@@ -193,14 +178,14 @@ describe('route guards in the router', () => {
         return [200, { ok: true }];
       },
     };
-    await visit('/auth/bye');
+    await renderApp('/auth/bye');
     await findByText('You are signed out');
     expect(isSignedIn).toBe(false);
   });
 
   it('sends /auth/bye to welcome when nobody is signed in', async () => {
     routes = { ...signedOut() };
-    const { location } = await visit('/auth/bye');
+    const { location } = await renderApp('/auth/bye');
     await findByText('Welcome back');
     expect(location()).toBe('/auth/welcome');
     expect(calls.some((c) => c.path === '/api/v1/auth/sign-out')).toBe(false);

@@ -20,7 +20,7 @@ import { Notifications, notifications } from '@mantine/notifications';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/dates/styles.css';
-import { BUILT_IN_DOMAINS, getSchema } from '@shared/schemas/catalogue';
+import { BUILT_IN_MODEL } from '@shared/model/registry';
 import { theme } from '../app/theme';
 import { ItemForm, type ItemFormMode } from '../components/item-form/item-form';
 import { SAMPLE_ITEMS, sampleReferenceSearch } from './sample-items';
@@ -36,7 +36,7 @@ function Preview({
   initialMode: ItemFormMode;
   canEdit: boolean;
 }) {
-  const schema = getSchema(schemaName);
+  const schema = BUILT_IN_MODEL.schema(schemaName);
   const [mode, setMode] = useState<ItemFormMode>(initialMode);
   const sample = SAMPLE_ITEMS[schemaName];
   const [value, setValue] = useState(sample?.after ?? {});
@@ -77,7 +77,7 @@ function Index() {
   return (
     <Stack>
       <Title order={2}>Item form preview</Title>
-      {BUILT_IN_DOMAINS.map((domain) => (
+      {BUILT_IN_MODEL.domains.map((domain) => (
         <Stack key={domain.name} gap={4}>
           <Text fw={600}>{domain.title}</Text>
           {domain.schemas.map((schema) => (

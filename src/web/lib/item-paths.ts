@@ -1,4 +1,4 @@
-import { domainOfSchema } from '@shared/schemas/catalogue';
+import type { ContentModel } from '@shared/model/registry';
 
 /** Paths of the item screens (spec §2 routes). */
 export const schemaListPath = (ws: string, domain: string, schema: string) => `/${ws}/${domain}/${schema}`;
@@ -15,8 +15,8 @@ export const unpublishPath = (ws: string, domain: string, schema: string, id: st
 export const deleteItemPath = (ws: string, domain: string, schema: string, id: string) =>
   `${itemScreenPath(ws, domain, schema, id)}/delete`;
 
-/** The single-item path of an item, from its schema alone. */
-export function itemPathOf(ws: string, schema: string, id: string): string {
-  const domain = domainOfSchema(schema)?.name ?? '_';
+/** The single-item path of an item, from its schema alone (its domain is the model's). */
+export function itemPathOf(model: ContentModel, ws: string, schema: string, id: string): string {
+  const domain = model.domainOf(schema)?.name ?? '_';
   return itemScreenPath(ws, domain, schema, id);
 }

@@ -2,8 +2,11 @@ import { act, createElement } from 'react';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LiveItemEvent, LivePresenceEvent } from '@shared/api/live';
+import { builtInModelDoc, ContentModel } from '@shared/model/registry';
+import { installFakeApi } from '@web/test/fake-api';
 import { FakeEventSource } from '@web/test/fake-event-source';
-import { render } from '@web/test/render';
+import { render, waitFor } from '@web/test/render';
+import { contentModelQueryKey } from './content-model';
 import { liveTabId, liveTabKey, openLiveStream, useLiveEvents, usePresence, type LiveHandlers } from './live';
 
 const latest = () => FakeEventSource.opened.at(-1)!;
@@ -18,6 +21,7 @@ const itemEvent = (over: Partial<LiveItemEvent> = {}): LiveItemEvent => ({
   ...over,
 });
 
+const workspaceKey = ['workspaces', 'acme'];
 const listKey = ['workspaces', 'acme', 'items', 'list', { schema: 'blog-post', view: 'all' }];
 const detailKey = ['workspaces', 'acme', 'items', 'detail', 'blog-post', 'post1'];
 const historyKey = [...detailKey, 'history'];
@@ -165,6 +169,28 @@ describe('the live stream', () => {
     expect(reset).toHaveBeenCalledTimes(1);
     expect(isStale(client, listKey)).toBe(true);
     expect(isStale(client, otherHistoryKey)).toBe(true);
+    expect(isStale(client, detailKey)).toBe(false);
+  });
+
+  it('on a model change, loads the new model before the workspace (which names its version) goes stale', async () => {
+    installFakeApi({
+      'GET /api/v1/workspaces/acme/content-model': () => [200, { version: 4, model: builtInModelDoc() }],
+    });
+    const client = clientWithQueries();
+    client.setQueryData(workspaceKey, {});
+    const modelWhenStale: unknown[] = [];
+    client.getQueryCache().subscribe(({ type, query }) => {
+      if (type === 'updated' && isStale(client, workspaceKey) && query.queryKey.length === 2)
+        modelWhenStale.push(client.getQueryData(contentModelQueryKey('acme', 4)));
+    });
+    close = openLiveStream({ ws: 'acme', client, onRevoked });
+    latest().send('ready');
+    latest().send('model', { version: 4 });
+    await waitFor(() => expect(isStale(client, workspaceKey)).toBe(true));
+    expect(modelWhenStale[0]).toBeInstanceOf(ContentModel);
+    expect((modelWhenStale[0] as ContentModel).version).toBe(4);
+    expect(isStale(client, listKey)).toBe(true);
+    // The open item form keeps its values: the item shown is its screen's to refresh.
     expect(isStale(client, detailKey)).toBe(false);
   });
 

@@ -4,11 +4,13 @@ import {
   LIVE_EVENTS,
   type LiveItemEvent,
   type LiveLockEvent,
+  type LiveModelEvent,
   type LivePresenceEvent,
   type LiveReadyEvent,
   type PresenceBody,
 } from '@shared/api/live';
 import { apiRequest } from './api-client';
+import { contentModelQueryOptions } from './content-model';
 
 /**
  * Working together live, in the browser: the workspace's event stream (one per tab, opened by the
@@ -131,6 +133,16 @@ function invalidateAll(client: QueryClient, ws: string) {
   });
 }
 
+/**
+ * The content model changed: its new version is loaded before the workspace is refetched, so screens
+ * that read the model through the workspace find it without waiting; lists are shaped by it too.
+ */
+async function reloadModel(client: QueryClient, ws: string, event: LiveModelEvent | null) {
+  if (event && Number.isInteger(event.version))
+    await client.prefetchQuery(contentModelQueryOptions(ws, event.version));
+  invalidateAll(client, ws);
+}
+
 const parse = <T>(message: MessageEvent): T | null => {
   try {
     return JSON.parse(String(message.data)) as T;
@@ -185,6 +197,9 @@ export function openLiveStream({ ws, client, onRevoked }: StreamOptions): () => 
     stream.addEventListener(LIVE_EVENTS.reset, () => {
       invalidateAll(client, ws);
       tell('reset');
+    });
+    stream.addEventListener(LIVE_EVENTS.model, (message) => {
+      void reloadModel(client, ws, parse<LiveModelEvent>(message));
     });
     stream.addEventListener(LIVE_EVENTS.lock, (message) => {
       const event = parse<LiveLockEvent>(message);

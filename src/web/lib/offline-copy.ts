@@ -2,10 +2,10 @@ import { isApiError } from './api-client';
 import { forgetItemDrafts } from './item-drafts';
 
 /**
- * The last answers the route guards need (who is signed in, the workspace), kept in localStorage so a
- * screen visited before opens without a network: the service worker has its code, this its frame's data.
- * Only these are kept; lists and items always come from the server. Signing out forgets them, and the
- * unsaved item edits kept in this browser too.
+ * The last answers the route guards need (who is signed in, the workspace and its content model), kept
+ * in localStorage so a screen visited before opens without a network: the service worker has its code,
+ * this its frame's data. Only these are kept; lists and items always come from the server. Signing out
+ * forgets them, and the unsaved item edits kept in this browser too.
  */
 const PREFIX = 'marquee:offline:';
 

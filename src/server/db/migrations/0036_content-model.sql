@@ -27,6 +27,7 @@ CREATE TABLE "content_models" (
 	"workspace_id" text NOT NULL,
 	"version" integer NOT NULL,
 	"doc" jsonb NOT NULL,
+	"renamed" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "content_models_workspace_id_version_pk" PRIMARY KEY("workspace_id","version")
 );

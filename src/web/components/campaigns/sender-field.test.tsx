@@ -1,6 +1,6 @@
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { SendingSettings } from '@shared/api/senders';
-import { getSchema } from '@shared/schemas/catalogue';
+import { BUILT_IN_MODEL } from '@shared/model/registry';
 import type { FieldDef } from '@shared/schemas/types';
 import { installFakeApi, type FakeApi } from '@web/test/fake-api';
 import { findByText, waitFor } from '@web/test/render';
@@ -9,7 +9,7 @@ import { bodyText, byLabel, pickOption, renderUi } from '../item-form/test-utils
 import type { FieldProps } from '../fields/types';
 import { SenderField } from './sender-field';
 
-const field = getSchema('campaign')!.fields.find((entry) => entry.key === 'sender') as FieldDef;
+const field = BUILT_IN_MODEL.schema('campaign')!.fields.find((entry) => entry.key === 'sender') as FieldDef;
 const SENDERS = '/api/v1/workspaces/acme/senders';
 
 const settings = (overrides: Partial<SendingSettings> = {}): SendingSettings => ({

@@ -1,9 +1,11 @@
 import { useId, type ComponentType } from 'react';
 import type {
+  BlocksField as BlocksFieldDef,
   CombinationsField as CombinationsFieldDef,
   FieldType,
   TableField as TableFieldDef,
 } from '@shared/schemas/types';
+import { BlocksField } from './blocks-field';
 import { BooleanField } from './boolean-field';
 import { CodeField } from './code-field';
 import { CombinationsField } from './combinations-field';
@@ -36,6 +38,10 @@ function TableWithFields(props: FieldProps<TableFieldDef>) {
   return <TableField {...props} FieldInput={FieldInput} />;
 }
 
+function BlocksWithFields(props: FieldProps<BlocksFieldDef>) {
+  return <BlocksField {...props} FieldInput={FieldInput} />;
+}
+
 function CombinationsWithFields(props: FieldProps<CombinationsFieldDef>) {
   return <CombinationsField {...props} FieldInput={FieldInput} />;
 }
@@ -56,6 +62,7 @@ const FIELD_COMPONENTS: Record<FieldType, ComponentType<FieldProps>> = {
   reference: ReferenceField as ComponentType<FieldProps>,
   'reference-list': ReferenceListField as ComponentType<FieldProps>,
   table: TableWithFields as ComponentType<FieldProps>,
+  blocks: BlocksWithFields as ComponentType<FieldProps>,
   code: CodeField as ComponentType<FieldProps>,
   combinations: CombinationsWithFields as ComponentType<FieldProps>,
   'schema-selector': SchemaSelectorField as ComponentType<FieldProps>,

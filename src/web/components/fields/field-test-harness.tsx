@@ -1,6 +1,7 @@
 /** Renders one field in a stateful scope, for the field components' tests. */
 import { useState } from 'react';
 import type { FieldDef } from '@shared/schemas/types';
+import { BUILT_IN_MODEL } from '@shared/model/registry';
 import { clientTask } from '@shared/schemas/admin';
 import { workspaceTimezones } from '@shared/time/format';
 import type { ValidationErrors } from '@shared/validation/validate-item';
@@ -25,6 +26,7 @@ export async function renderField(
   let current = initial;
   const environment: FieldEnvironment = {
     schema: clientTask,
+    model: BUILT_IN_MODEL,
     timezones: workspaceTimezones(),
     schemaOptions: DEFAULT_SCHEMA_OPTIONS,
     loadedDefaults: new Set(),

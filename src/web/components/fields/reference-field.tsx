@@ -7,7 +7,6 @@ import type {
   ReferenceListField as ReferenceListFieldDef,
 } from '@shared/schemas/types';
 import { isReferenceFull, moveEntry, referenceLabel, removeEntry } from '@shared/validation/list-fields';
-import { getSchema } from '@shared/schemas/catalogue';
 import { useFieldEnvironment } from './field-environment';
 import { MoveEntryButtons } from './list-entry-actions';
 import type { FieldProps, ReferenceSearch } from './types';
@@ -20,9 +19,9 @@ const asReferences = (value: unknown): Reference[] => (Array.isArray(value) ? va
 
 /** One reference as a chip: thumbnail (or initial), label ('-- UNNAMED ITEM --' when unnamed) and type. */
 function ReferenceChip({ reference, actions }: { reference: Reference; actions?: React.ReactNode }) {
-  const { thumbnailUrl } = useFieldEnvironment();
+  const { thumbnailUrl, model } = useFieldEnvironment();
   const label = referenceLabel(reference);
-  const typeTitle = getSchema(reference.schemaType)?.title ?? reference.schemaType;
+  const typeTitle = model.schema(reference.schemaType)?.title ?? reference.schemaType;
   return (
     <Paper px="xs" py={6} radius="md" data-reference-chip={reference.id}>
       <Group gap="sm" wrap="nowrap">
@@ -95,8 +94,9 @@ function ReferencePicker({
     return () => clearTimeout(timer);
   }, [search, schemaTypes, query]);
 
+  const { model } = useFieldEnvironment();
   const options = results.filter((reference) => !exclude.includes(reference.id));
-  const titles = schemaTypes.map((type) => getSchema(type)?.pluralTitle ?? type).join(' or ');
+  const titles = schemaTypes.map((type) => model.schema(type)?.pluralTitle ?? type).join(' or ');
   return (
     <Select
       id={inputId}

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { ContentModel } from '@shared/model/registry';
 import type { FieldDef, Reference, SchemaType } from '@shared/schemas/types';
 import type { ValidationErrors } from '@shared/validation/validate-item';
 
@@ -12,7 +13,7 @@ export type ReferenceSearch = (schemaTypes: readonly string[], query: string) =>
 export interface FieldProps<F extends FieldDef = FieldDef> {
   field: F;
   value: unknown;
-  /** The object the field lives in: the item's data, a table row or a combination's overrides. */
+  /** The object the field lives in: the item's data, a table row, a block or a combination's overrides. */
   scope: Readonly<ItemData>;
   onChange: (value: unknown) => void;
   /** Writes several keys of the same scope at once (a date-time value with its `{key}_tz` companion). */
@@ -22,7 +23,7 @@ export interface FieldProps<F extends FieldDef = FieldDef> {
   error?: string;
   /** Every shown message of the form, keyed by path, for fields with nested parts (tables, combinations). */
   errors: ValidationErrors;
-  /** This field's path in the errors: 'key', 'table.0.column', … */
+  /** This field's path in the errors: 'key', 'table.0.column', 'blocks.0.field', … */
   path: string;
   /** Id of the field's main input, for its label. */
   inputId: string;
@@ -43,7 +44,7 @@ export interface FieldInputProps {
 }
 
 /**
- * Fields that hold fields (tables, combinations) draw them with the `FieldInput` they are handed, so they
+ * Fields that hold fields (tables, blocks, combinations) draw them with the `FieldInput` they are handed, so they
  * need not import the component that dispatches on field type, which imports them.
  */
 export interface NestedFieldProps {
@@ -53,6 +54,8 @@ export interface NestedFieldProps {
 /** Settings that come from outside the form: the workspace and the API. */
 export interface FieldEnvironment {
   schema: SchemaType;
+  /** The workspace's content model: the schemas references and selectors name. */
+  model: ContentModel;
   /** Time zones to offer in date-time fields: the workspace's basics.timezones or the defaults. */
   timezones: readonly string[];
   referenceSearch?: ReferenceSearch;
@@ -66,4 +69,6 @@ export interface FieldEnvironment {
   loadedDefaults: ReadonlySet<string>;
   /** Editors that replace the built-in component of a field type (full editors living elsewhere). */
   fieldEditors: Partial<Record<FieldDef['type'], ComponentType<FieldProps>>>;
+  /** In little room (a quick view, compare mode): read-only values that run long, like blocks, are summed up. */
+  compactDisplay?: boolean;
 }

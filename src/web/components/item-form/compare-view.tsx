@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { Badge, Box, Grid, Group, NativeSelect, Paper, Stack, Switch, Text } from '@mantine/core';
 import { localeChanges, versionLocales } from '@shared/locales/changes';
 import { isLocalized } from '@shared/locales/locales';
-import { changedFields } from '@shared/schemas/compare';
+import { blockChanges, changedFields } from '@shared/schemas/compare';
 import { isFieldVisible } from '@shared/schemas/display-if';
 import type { FieldDef, SchemaType } from '@shared/schemas/types';
+import { FieldEnvironmentContext, useFieldEnvironment } from '../fields/field-environment';
 import { FieldInput } from '../fields/field-input';
 import type { ItemData } from '../fields/types';
 import { LocaleChangeChips } from './locale-change-chips';
@@ -97,6 +98,22 @@ interface CompareLocaleOptions {
   onLocaleChange?: (tag: string) => void;
 }
 
+/** Under a changed blocks field: which blocks were added, changed, removed or reordered. */
+function BlockChangeList({ field, sides }: { field: FieldDef; sides: readonly { scope: ItemData }[] }) {
+  const { schema } = useFieldEnvironment();
+  const changes = blockChanges(sides[0].scope[field.key], sides[1].scope[field.key], schema.blockTypes);
+  if (changes.length === 0) return null;
+  return (
+    <Group gap={4} mt={4} aria-label={`Changes to ${field.label}`} data-block-changes>
+      {changes.map((change) => (
+        <Badge key={change} size="sm" variant="light" color="orange" tt="none">
+          {change}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
 /** One field of both versions; a localised one in a locale other than the default says where it reads from. */
 function CompareFieldRow({
   field,
@@ -148,6 +165,9 @@ function CompareFieldRow({
               <LocaleStatusBadge status={localeStatus(side.data, field.key, locale.tag, locale.locales)} />
             )}
             <FieldInput field={field} scope={side.scope} onPatch={ignore} readOnly errors={{}} />
+            {index === 1 && isChanged && field.type === 'blocks' && (
+              <BlockChangeList field={field} sides={sides} />
+            )}
           </Grid.Col>
         ))}
       </Grid>
@@ -155,7 +175,10 @@ function CompareFieldRow({
   );
 }
 
-/** Compare mode (spec §2): two versions side by side; fields whose values differ are marked. */
+/**
+ * Compare mode (spec §2): two versions side by side; fields whose values differ are marked. Each side
+ * has half the room: long values (blocks) are summed up.
+ */
 export function CompareView({
   schema,
   fields,
@@ -180,50 +203,53 @@ export function CompareView({
       (isFieldVisible(field, before.data) || isFieldVisible(field, after.data)) &&
       (!onlyChanged || changed.has(field.key)),
   );
+  const environment = useFieldEnvironment();
   const localeOf = (field: FieldDef) =>
     inLocale && !inLocale.inDefault && isLocalized(field)
       ? { tag: inLocale.locale, locales: inLocale.locales }
       : undefined;
   return (
-    <Paper p={{ base: 'sm', sm: 'lg' }} radius="md">
-      {inLocale && <CompareLocaleBar {...inLocale.bar} />}
-      <Group justify="space-between" mb="sm">
-        <Text size="sm" c="dimmed">
-          {changed.size === 0
-            ? 'No fields differ'
-            : `${changed.size} field${changed.size === 1 ? '' : 's'} changed`}
-        </Text>
-        <Switch
-          size="sm"
-          label="Only changed fields"
-          checked={onlyChanged}
-          onChange={(event) => setOnlyChanged(event.currentTarget.checked)}
-        />
-      </Group>
-      <Grid gap="md" visibleFrom="sm" mb={4} px="xs" style={{ borderLeft: '3px solid transparent' }}>
-        <Grid.Col span={3} />
-        <Grid.Col span={4.5}>
-          <Text size="xs" fw={700} tt="uppercase" c="dimmed">
-            {before.label}
+    <FieldEnvironmentContext.Provider value={{ ...environment, compactDisplay: true }}>
+      <Paper p={{ base: 'sm', sm: 'lg' }} radius="md">
+        {inLocale && <CompareLocaleBar {...inLocale.bar} />}
+        <Group justify="space-between" mb="sm">
+          <Text size="sm" c="dimmed">
+            {changed.size === 0
+              ? 'No fields differ'
+              : `${changed.size} field${changed.size === 1 ? '' : 's'} changed`}
           </Text>
-        </Grid.Col>
-        <Grid.Col span={4.5}>
-          <Text size="xs" fw={700} tt="uppercase" c="dimmed">
-            {after.label}
-          </Text>
-        </Grid.Col>
-      </Grid>
-      <Stack gap={6}>
-        {shown.map((field) => (
-          <CompareFieldRow
-            key={field.key}
-            field={field}
-            sides={sides}
-            isChanged={changed.has(field.key)}
-            locale={localeOf(field)}
+          <Switch
+            size="sm"
+            label="Only changed fields"
+            checked={onlyChanged}
+            onChange={(event) => setOnlyChanged(event.currentTarget.checked)}
           />
-        ))}
-      </Stack>
-    </Paper>
+        </Group>
+        <Grid gap="md" visibleFrom="sm" mb={4} px="xs" style={{ borderLeft: '3px solid transparent' }}>
+          <Grid.Col span={3} />
+          <Grid.Col span={4.5}>
+            <Text size="xs" fw={700} tt="uppercase" c="dimmed">
+              {before.label}
+            </Text>
+          </Grid.Col>
+          <Grid.Col span={4.5}>
+            <Text size="xs" fw={700} tt="uppercase" c="dimmed">
+              {after.label}
+            </Text>
+          </Grid.Col>
+        </Grid>
+        <Stack gap={6}>
+          {shown.map((field) => (
+            <CompareFieldRow
+              key={field.key}
+              field={field}
+              sides={sides}
+              isChanged={changed.has(field.key)}
+              locale={localeOf(field)}
+            />
+          ))}
+        </Stack>
+      </Paper>
+    </FieldEnvironmentContext.Provider>
   );
 }

@@ -1,4 +1,4 @@
-import { getSchema } from '@shared/schemas/catalogue';
+import { BUILT_IN_MODEL } from '@shared/model/registry';
 import { insertionErrors } from '@shared/media/insertion-rules';
 import { click, waitFor } from '@web/test/render';
 import { ApiError } from '@web/lib/api-client';
@@ -7,7 +7,7 @@ import { errorsByField, fieldErrorsOf } from './field-errors';
 import { ItemForm, type ItemFormProps } from './item-form';
 import { bodyText, button, byLabel, changeValue, renderUi } from './test-utils';
 
-const event = getSchema('event')!;
+const event = BUILT_IN_MODEL.schema('event')!;
 
 const launch: ItemData = {
   name: 'Launch party',

@@ -1,6 +1,6 @@
 import { act } from 'react';
 import { localizedSchema } from '@shared/locales/locales';
-import { getSchema } from '@shared/schemas/catalogue';
+import { BUILT_IN_MODEL } from '@shared/model/registry';
 import { ApiError } from '@web/lib/api-client';
 import { click, waitFor } from '@web/test/render';
 import type { ItemData } from '../fields/types';
@@ -13,7 +13,7 @@ const settings = {
   default: 'en-US',
   fallback: { 'fr-CA': 'fr-FR', 'fr-FR': 'en-US' },
 };
-const post = localizedSchema(getSchema('blog-post')!, settings);
+const post = localizedSchema(BUILT_IN_MODEL.schema('blog-post')!, settings);
 const locales: FormLocales = { default: 'en-US', others: ['fr-FR', 'fr-CA'], fallback: settings.fallback };
 
 const value: ItemData = {

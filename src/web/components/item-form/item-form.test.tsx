@@ -1,5 +1,5 @@
 import { act } from 'react';
-import { BUILT_IN_DOMAINS, getSchema } from '@shared/schemas/catalogue';
+import { BUILT_IN_MODEL } from '@shared/model/registry';
 import { defineSchema } from '@shared/schemas/define';
 import {
   CANCEL_CONFIRM_MESSAGE,
@@ -13,9 +13,9 @@ import type { ItemData } from '../fields/types';
 import { ItemForm, type ItemFormProps } from './item-form';
 import { bodyText, button, byLabel, changeValue, queryButton, renderUi } from './test-utils';
 
-const clientTask = getSchema('client-task')!;
-const audience = getSchema('audience')!;
-const attribute = getSchema('customer-profile-attribute')!;
+const clientTask = BUILT_IN_MODEL.schema('client-task')!;
+const audience = BUILT_IN_MODEL.schema('audience')!;
+const attribute = BUILT_IN_MODEL.schema('customer-profile-attribute')!;
 
 async function renderForm(overrides: Partial<ItemFormProps> = {}) {
   const onSave = vi.fn<ItemFormProps['onSave']>(async () => {});
@@ -266,11 +266,11 @@ describe('ItemForm compare mode', () => {
 });
 
 describe('ItemForm over every built-in schema', () => {
-  const schemas = BUILT_IN_DOMAINS.flatMap((domain) => domain.schemas);
+  const schemas = BUILT_IN_MODEL.domains.flatMap((domain) => domain.schemas);
   it.each(schemas.map((schema) => [schema.name]))(
     'renders %s in view, edit and compare modes',
     async (name) => {
-      const schema = getSchema(name)!;
+      const schema = BUILT_IN_MODEL.schema(name)!;
       const sample = SAMPLE_ITEMS[name];
       expect(sample).toBeDefined();
       for (const mode of ['view', 'edit', 'compare'] as const) {

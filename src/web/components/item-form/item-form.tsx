@@ -5,6 +5,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { isLocalized, LOCALES_KEY } from '@shared/locales/locales';
 import { validateLocalizedItem } from '@shared/locales/validate';
 import { sameValue } from '@shared/schemas/compare';
+import { BUILT_IN_MODEL, type ContentModel } from '@shared/model/registry';
 import { isFieldVisible } from '@shared/schemas/display-if';
 import type { FieldDef, FieldType, SchemaType } from '@shared/schemas/types';
 import { workspaceTimezones } from '@shared/time/format';
@@ -16,7 +17,8 @@ import {
 } from '@shared/validation/messages';
 import { fixedNameSlugs } from '@shared/validation/name-slug';
 import type { ValidationErrors } from '@shared/validation/validate-item';
-import { DEFAULT_SCHEMA_OPTIONS, FieldEnvironmentContext } from '../fields/field-environment';
+import { FieldEnvironmentContext, schemaOptionsOf } from '../fields/field-environment';
+import { useQuickViewLevel } from '../quick-view/quick-view-level';
 import { FieldInput } from '../fields/field-input';
 import type { FieldEnvironment, FieldProps, ItemData, ReferenceSearch } from '../fields/types';
 import { CompareView } from './compare-view';
@@ -33,12 +35,14 @@ import {
   patchLocaleData,
   type FormLocales,
 } from './item-locales';
-import { patchItemData, prepareItemData } from './prepare-item-data';
+import { patchItemData, prepareItemData, withoutRemovedFields } from './prepare-item-data';
 
 export type ItemFormMode = 'view' | 'edit' | 'compare';
 
 export interface ItemFormProps {
   schema: SchemaType;
+  /** The workspace's content model, which `schema` is part of (the built-in one when missing). */
+  model?: ContentModel;
   /** The item's stored data (for a new item, `{}`). */
   value: ItemData;
   /** Values the form starts from instead of `value`'s (unsaved edits restored); `value` stays what Reset returns to. */
@@ -108,12 +112,19 @@ function useSyncedState<T>(source: T, same: (a: T, b: T) => boolean = Object.is)
 
 /**
  * The form's data and the stored data it started from (`baseline`); new stored data replaces both
- * unless the user has changes.
+ * unless the user has changes. A new shape of the schema (its content model changed) keeps the user's
+ * values, less those of fields it no longer has.
  */
 function useItemDraft({ schema, value, initialData, onDataChange }: ItemFormProps) {
   const [prepared, setPrepared] = useState(() => prepareItemData(schema, value));
   const [baseline, setBaseline] = useState<ItemData>(prepared.data);
   const [data, setData] = useState<ItemData>(initialData ?? prepared.data);
+  const [shapedBy, setShapedBy] = useState(schema);
+  if (shapedBy !== schema) {
+    setShapedBy(schema);
+    setBaseline((previous) => withoutRemovedFields(shapedBy, schema, previous));
+    setData((previous) => withoutRemovedFields(shapedBy, schema, previous));
+  }
   const dirty = !sameValue(baseline, data);
   useEffect(() => onDataChange?.(data, dirty), [onDataChange, data, dirty]);
   if (useSyncedState(value, sameValue) && !dirty) {
@@ -145,19 +156,25 @@ function useItemFieldEnvironment(
 ): FieldEnvironment {
   const { schema, timezones, referenceSearch, thumbnailUrl, generateTypes, schemaOptions, fieldEditors } =
     props;
+  const model = props.model ?? BUILT_IN_MODEL;
+  // A quick view is little room: long read-only values are summed up there.
+  const compactDisplay = useQuickViewLevel() > 0;
   return useMemo(
     () => ({
       schema,
+      model,
       timezones: timezones?.length ? workspaceTimezones({ timezones }) : workspaceTimezones(),
       referenceSearch,
       thumbnailUrl,
       generateTypes,
-      schemaOptions: schemaOptions ?? DEFAULT_SCHEMA_OPTIONS,
+      schemaOptions: schemaOptions ?? schemaOptionsOf(model),
       loadedDefaults,
       fieldEditors: fieldEditors ?? {},
+      compactDisplay,
     }),
     [
       schema,
+      model,
       timezones,
       referenceSearch,
       thumbnailUrl,
@@ -165,6 +182,7 @@ function useItemFieldEnvironment(
       schemaOptions,
       fieldEditors,
       loadedDefaults,
+      compactDisplay,
     ],
   );
 }

@@ -1,4 +1,6 @@
-import type { SchemaType } from '@shared/schemas/types';
+import { LOCALES_KEY } from '@shared/locales/locales';
+import { mapNestedEntries, type BlockTypes } from '@shared/schemas/blocks';
+import { timezoneKey, type FieldDef, type SchemaType } from '@shared/schemas/types';
 import { composeCode } from '@shared/validation/code-blocks';
 import { isEmptyValue } from '@shared/validation/empty';
 import { generatableValue, isGeneratedField } from '@shared/validation/generatable';
@@ -7,30 +9,53 @@ import type { ItemData } from '../fields/types';
 
 export interface PreparedItemData {
   data: ItemData;
-  /** Keys of code fields that were empty and now hold their default code ('Loaded default code'). */
+  /** Paths of code fields that were empty and now hold their default code ('Loaded default code'). */
   loadedDefaults: Set<string>;
 }
 
-/**
- * The data a form opens with (spec §5): generated fields (generate length above 10) are filled with a
- * random alphanumeric string and empty code fields with their default code. These count as the
- * starting point, not as the user's changes.
- */
-export function prepareItemData(
-  schema: Pick<SchemaType, 'fields'>,
+/** `value` with its generated and default values filled, in its table rows and blocks too. */
+function prepareFields(
+  fields: readonly FieldDef[],
   value: Readonly<ItemData>,
-): PreparedItemData {
+  blockTypes: BlockTypes | undefined,
+  prefix: string,
+  loadedDefaults: Set<string>,
+): ItemData {
   const data: ItemData = { ...value };
-  const loadedDefaults = new Set<string>();
-  for (const field of schema.fields) {
+  for (const field of fields) {
     if (field.type === 'generatable' && isGeneratedField(field) && isEmptyValue(data[field.key])) {
       data[field.key] = generatableValue(field, data[field.key]);
     }
     if (field.type === 'code' && isEmptyValue(data[field.key])) {
       data[field.key] = composeCode(field, field.defaultCode);
-      loadedDefaults.add(field.key);
+      loadedDefaults.add(prefix + field.key);
     }
+    const current = data[field.key];
+    const rows = mapNestedEntries(field, current, blockTypes, (entry) =>
+      prepareFields(
+        entry.fields,
+        entry.data,
+        blockTypes,
+        `${prefix}${field.key}.${entry.index}.`,
+        loadedDefaults,
+      ),
+    );
+    if (rows !== current) data[field.key] = rows;
   }
+  return data;
+}
+
+/**
+ * The data a form opens with (spec §5): generated fields (generate length above 10) are filled with a
+ * random alphanumeric string and empty code fields with their default code, in table rows and blocks
+ * too. These count as the starting point, not as the user's changes.
+ */
+export function prepareItemData(
+  schema: Pick<SchemaType, 'fields' | 'blockTypes'>,
+  value: Readonly<ItemData>,
+): PreparedItemData {
+  const loadedDefaults = new Set<string>();
+  const data = prepareFields(schema.fields, value, schema.blockTypes, '', loadedDefaults);
   return { data, loadedDefaults };
 }
 
@@ -54,5 +79,33 @@ export function patchItemData(
     const following = isEmptyValue(current) || current === nameSlugValue('', previous[field.from]);
     if (following) next[field.key] = nameSlugValue('', next[field.from]) || null;
   }
+  return next;
+}
+
+const withoutKeys = (data: Readonly<ItemData>, keys: readonly string[]): ItemData =>
+  Object.fromEntries(Object.entries(data).filter(([key]) => !keys.includes(key)));
+
+/**
+ * The data without the values of fields `before` has and `after` has not (the content model changed
+ * under an open form): with their `{key}_tz` companions and their other locales' values. Answers `data`
+ * itself when no field went.
+ */
+export function withoutRemovedFields(
+  before: Pick<SchemaType, 'fields'>,
+  after: Pick<SchemaType, 'fields'>,
+  data: ItemData,
+): ItemData {
+  const kept = new Set(after.fields.map((field) => field.key));
+  const removed = before.fields.map((field) => field.key).filter((key) => !kept.has(key));
+  if (removed.length === 0) return data;
+  const next = withoutKeys(data, [...removed, ...removed.map(timezoneKey)]);
+  const locales = data[LOCALES_KEY];
+  if (typeof locales === 'object' && locales !== null)
+    next[LOCALES_KEY] = Object.fromEntries(
+      Object.entries(locales as Record<string, unknown>).map(([tag, values]) => [
+        tag,
+        typeof values === 'object' && values !== null ? withoutKeys(values as ItemData, removed) : values,
+      ]),
+    );
   return next;
 }

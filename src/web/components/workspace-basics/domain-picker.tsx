@@ -1,5 +1,5 @@
 import { Checkbox, Group, SimpleGrid, Stack, Text, ThemeIcon, UnstyledButton } from '@mantine/core';
-import { BUILT_IN_DOMAINS } from '@shared/schemas/catalogue';
+import { useContentModel } from '@web/lib/content-model';
 import { DomainIcon } from '../schema-icon';
 import classes from './domain-picker.module.css';
 
@@ -9,15 +9,16 @@ interface DomainPickerProps {
   error?: string;
 }
 
-/** Checkbox cards of the built-in domains (DESIGN §4), each listing the schemas it brings. */
+/** Checkbox cards of the domains of the workspace's content model (DESIGN §4), each listing its schemas. */
 export function DomainPicker({ value, onChange, error }: DomainPickerProps) {
+  const model = useContentModel();
   const toggle = (name: string) =>
     onChange(value.includes(name) ? value.filter((d) => d !== name) : [...value, name]);
 
   return (
     <Stack gap="xs">
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" role="group" aria-label="Domains">
-        {BUILT_IN_DOMAINS.filter((d) => !d.disabled).map((domain) => {
+        {model.domains.map((domain) => {
           const isChecked = value.includes(domain.name);
           return (
             <UnstyledButton

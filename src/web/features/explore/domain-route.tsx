@@ -1,10 +1,10 @@
 import { Alert, Card, Group, SimpleGrid, Text, ThemeIcon } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Link, Navigate, useParams } from 'react-router';
-import { getDomain } from '@shared/schemas/catalogue';
 import { NotFoundPage } from '@web/components/not-found-page';
 import { PageHeader } from '@web/components/page-header';
 import { SchemaIcon } from '@web/components/schema-icon';
+import { useContentModel } from '@web/lib/content-model';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { visibleDomains } from '@web/lib/workspace-content';
 
@@ -12,9 +12,10 @@ import { visibleDomains } from '@web/lib/workspace-content';
 export default function DomainRoute() {
   const { workspace: workspaceId, domain: domainName } = useParams();
   const workspace = useCurrentWorkspace();
-  const known = getDomain(domainName ?? '');
+  const model = useContentModel();
+  const known = model.domain(domainName ?? '');
   if (!known) return <NotFoundPage />;
-  const domain = visibleDomains(workspace).find((d) => d.name === known.name);
+  const domain = visibleDomains(workspace, model).find((d) => d.name === known.name);
   if (!domain) {
     return (
       <Alert

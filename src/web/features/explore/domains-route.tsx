@@ -3,6 +3,7 @@ import { Alert } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { Navigate, useParams } from 'react-router';
 import { settingsPath } from '@web/app/guards';
+import { useContentModel } from '@web/lib/content-model';
 import { visibleDomains } from '@web/lib/workspace-content';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import DomainChooser from './components/domain-chooser';
@@ -14,7 +15,7 @@ const NO_DOMAINS = 'No domains available';
 export default function DomainsRoute() {
   const { workspace: workspaceId = '' } = useParams();
   const workspace = useCurrentWorkspace();
-  const domains = visibleDomains(workspace);
+  const domains = visibleDomains(workspace, useContentModel());
   const isManager = workspace.__permissions.canManageWorkspace;
   const skipToBasics = domains.length === 0 && isManager;
 

@@ -32,7 +32,7 @@ function DeleteScreen({ workspace, domain, schema, item }: ItemScreenContext) {
     );
 
   if (!item.abilities.canDelete) {
-    const refusal = deleteRefusal(workspace.__permissions, schema.name, published.length > 0);
+    const refusal = deleteRefusal(workspace.__permissions, schema, published.length > 0);
     return (
       <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
         {refusal ?? `You do not have permission to delete ${schema.pluralTitle}`}.

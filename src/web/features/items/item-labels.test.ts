@@ -1,4 +1,4 @@
-import { getSchema } from '@shared/schemas/catalogue';
+import { BUILT_IN_MODEL } from '@shared/model/registry';
 import { UNNAMED_ITEM } from '@shared/validation/messages';
 import {
   approvalChips,
@@ -11,9 +11,9 @@ import {
   userLabel,
 } from './item-labels';
 
-const copy = getSchema('copy')!;
-const imageSet = getSchema('marquee-assets-image-set')!;
-const blogPost = getSchema('blog-post')!;
+const copy = BUILT_IN_MODEL.schema('copy')!;
+const imageSet = BUILT_IN_MODEL.schema('marquee-assets-image-set')!;
+const blogPost = BUILT_IN_MODEL.schema('blog-post')!;
 
 describe('itemTitle', () => {
   it('is the name when there is one, trimmed', () => {

@@ -1,10 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { redirect, type LoaderFunctionArgs } from 'react-router';
-import { getDomain } from '@shared/schemas/catalogue';
 import { welcomeUrl } from '@web/app/guards';
 import { errorMessage, isApiError } from '@web/lib/api-client';
 import { logEvent } from '@web/lib/analytics';
-import { workspaceQueryOptions } from '@web/lib/workspace';
+import { loadWorkspaceModel } from '@web/lib/content-model';
 import { approvalsQueryOptions } from './api/get-approvals';
 import { historyQueryOptions } from './api/get-history';
 import { itemQueryOptions } from './api/get-item';
@@ -30,11 +29,14 @@ export interface ItemLoaderOptions {
 export function createItemLoader(client: QueryClient, options: ItemLoaderOptions = {}) {
   return async ({ params, request }: LoaderFunctionArgs) => {
     const { workspace: ws = '', domain: domainName = '', schema: schemaName = '', id = '' } = params;
-    const domain = getDomain(domainName);
+    // No workspace (or no model): its own guard redirects.
+    const loaded = await loadWorkspaceModel(client, ws).catch(() => undefined);
+    if (!loaded) return null;
+    const { workspace, model } = loaded;
+    const domain = model.domain(domainName);
     if (!domain || !domain.schemas.some((s) => s.name === schemaName)) return null; // the screen shows not-found
-    const workspace = await client.ensureQueryData(workspaceQueryOptions(ws)).catch(() => undefined);
-    // No workspace: its own guard redirects. A domain it has not enabled: the screen says so.
-    if (!workspace || !workspace.basics.domains.includes(domain.name) || domain.disabled) return null;
+    // A domain the workspace has not enabled: the screen says so.
+    if (!workspace.basics.domains.includes(domain.name) || domain.disabled) return null;
     if (id === NEW_ITEM_ID) return null;
 
     const url = new URL(request.url);

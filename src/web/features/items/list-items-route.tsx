@@ -3,8 +3,8 @@ import { Anchor, Breadcrumbs, Group } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { hasAddressField } from '@shared/geo/address';
 import { localizedSchema } from '@shared/locales/locales';
-import { getDomain } from '@shared/schemas/catalogue';
 import { NotFoundPage } from '@web/components/not-found-page';
+import { useContentModel } from '@web/lib/content-model';
 import { visibleDomains } from '@web/lib/workspace-content';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { AddItemButton } from './components/add-item-button';
@@ -19,10 +19,11 @@ const ListPresence = lazy(() => import('./components/list-presence'));
 export default function ListItemsRoute() {
   const { workspace: workspaceId = '', domain: domainName, schema: schemaName } = useParams();
   const workspace = useCurrentWorkspace();
-  const known = getDomain(domainName ?? '');
+  const model = useContentModel();
+  const known = model.domain(domainName ?? '');
   const schema = known?.schemas.find((s) => s.name === schemaName);
   if (!known || !schema) return <NotFoundPage />;
-  const domain = visibleDomains(workspace).find((d) => d.name === known.name);
+  const domain = visibleDomains(workspace, model).find((d) => d.name === known.name);
   if (!domain) return <DomainUnavailable domain={known.name} />;
   const { locales } = workspace.basics;
 

@@ -19,6 +19,7 @@ import { ItemActions } from './components/item-actions';
 import { ItemHeader } from './components/item-header';
 import { ItemLiveForm } from './components/item-live-form';
 import { useItemLive } from './components/use-item-live';
+import { ModelChangeNotice, useFormDirty } from './components/model-change-notice';
 import { useUnsavedDraft } from './components/use-unsaved-draft';
 import { PublishingPanel } from './components/publishing-panel';
 import { formLocales, useItemFormEnvironment } from './components/use-item-form-environment';
@@ -65,6 +66,7 @@ interface ScreenProps {
 function NewItemScreen({ workspace, domain, schema }: ScreenProps) {
   const navigate = useNavigate();
   const environment = useItemFormEnvironment(workspace);
+  const { dirty, handleDataChange } = useFormDirty();
   const { handleSave } = useItemSave(workspace.id, schema.name, NEW_ITEM_ID, undefined, (item) => {
     showToast({ color: 'teal', message: `${schema.title} created` });
     navigate(itemScreenPath(workspace.id, domain.name, schema.name, item.id), { replace: true });
@@ -78,17 +80,21 @@ function NewItemScreen({ workspace, domain, schema }: ScreenProps) {
           You do not have permission to create {schema.pluralTitle}.
         </Alert>
       ) : (
-        <ItemForm
-          schema={schema}
-          value={{}}
-          isNew
-          mode="edit"
-          canEdit={canEdit}
-          locales={formLocales(workspace, schema.name)}
-          onSave={handleSave}
-          onCancel={() => navigate(schemaListPath(workspace.id, domain.name, schema.name))}
-          {...environment}
-        />
+        <Stack gap="md">
+          <ModelChangeNotice version={environment.model.version} schema={schema} dirty={dirty} />
+          <ItemForm
+            schema={schema}
+            value={{}}
+            isNew
+            mode="edit"
+            canEdit={canEdit}
+            locales={formLocales(workspace, schema.name)}
+            onDataChange={handleDataChange}
+            onSave={handleSave}
+            onCancel={() => navigate(schemaListPath(workspace.id, domain.name, schema.name))}
+            {...environment}
+          />
+        </Stack>
       )}
     </Box>
   );

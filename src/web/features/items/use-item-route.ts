@@ -2,8 +2,8 @@ import { useMemo } from 'react';
 import { useParams } from 'react-router';
 import type { Workspace } from '@shared/api/workspaces';
 import { localizedSchema } from '@shared/locales/locales';
-import { getDomain } from '@shared/schemas/catalogue';
 import type { Domain, SchemaType } from '@shared/schemas/types';
+import { useContentModel } from '@web/lib/content-model';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 
 export type ItemRoute =
@@ -18,7 +18,7 @@ export type ItemRoute =
 export function useItemRoute(): ItemRoute {
   const params = useParams();
   const workspace = useCurrentWorkspace();
-  const domain = getDomain(params.domain ?? '');
+  const domain = useContentModel().domain(params.domain ?? '');
   const declared = domain?.schemas.find((s) => s.name === params.schema);
   const { locales } = workspace.basics;
   // The schema as the workspace sees it: its localised fields flagged, its locales on it.

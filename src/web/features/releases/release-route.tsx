@@ -35,6 +35,7 @@ import {
 } from '@web/lib/releases';
 import { AddReferencesButton } from '@web/components/releases/add-references-button';
 import { ReleaseDetailsForm } from '@web/components/releases/release-details-form';
+import { useContentModel } from '@web/lib/content-model';
 import { itemPathOf } from '@web/lib/item-paths';
 import { ReleaseEntries } from './components/release-entries';
 import { ReleasePreview } from './components/release-preview';
@@ -166,6 +167,7 @@ function ReleaseScreen({ workspace, release }: { workspace: Workspace; release: 
 
 /** A revert refused because entries were published again since: the message and each such item, linked. */
 function RevertRefusal({ ws, error }: { ws: string; error: unknown }) {
+  const model = useContentModel();
   const changed = changedSinceOf(error);
   if (changed.length === 0) return null;
   return (
@@ -181,7 +183,7 @@ function RevertRefusal({ ws, error }: { ws: string; error: unknown }) {
       <List size="sm" mt={4} spacing={2}>
         {changed.map((c) => (
           <List.Item key={`${c.schema}/${c.itemId}`}>
-            <Anchor component={Link} to={itemPathOf(ws, c.schema, c.itemId)} size="sm">
+            <Anchor component={Link} to={itemPathOf(model, ws, c.schema, c.itemId)} size="sm">
               {c.label || c.itemId}
             </Anchor>
           </List.Item>

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Card, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { getSchema } from '@shared/schemas/catalogue';
 import { localeSettingsError, type LocaleSettings } from '@shared/locales/locales';
+import { useContentModel } from '@web/lib/content-model';
 import { useCurrentWorkspace, useUpdateWorkspace } from '@web/lib/workspace';
 import { showToast } from '@web/lib/toast';
 import { SaveErrorAlert } from './components/conflict-alert';
@@ -15,12 +15,14 @@ const NONE: LocaleSettings = { tags: [], default: '', fallback: {} };
 export default function LocalesRoute() {
   const workspace = useCurrentWorkspace();
   const update = useUpdateWorkspace(workspace.id);
+  const model = useContentModel();
   const saved = useMemo(() => workspace.basics.locales ?? NONE, [workspace.basics.locales]);
   const [draft, setDraft] = useState<LocaleSettings>(saved);
   useEffect(() => setDraft(saved), [saved]);
 
   const isDirty = JSON.stringify(draft) !== JSON.stringify(saved);
-  const problem = draft.tags.length > 0 ? localeSettingsError(draft, getSchema) : undefined;
+  const problem =
+    draft.tags.length > 0 ? localeSettingsError(draft, (name) => model.schema(name)) : undefined;
 
   const handleAdd = (tag: string) =>
     setDraft((current) =>

@@ -5,7 +5,8 @@ import { modals } from '@mantine/modals';
 import { IconPlus, IconShieldLock } from '@tabler/icons-react';
 import type { Workspace } from '@shared/api/workspaces';
 import { trimRoles, type Role, type Roles } from '@shared/permissions/permissions';
-import { getDomain, schemasOfDomains } from '@shared/schemas/catalogue';
+import type { ContentModel } from '@shared/model/registry';
+import { useContentModel } from '@web/lib/content-model';
 import { useCurrentWorkspace, useUpdateWorkspace } from '@web/lib/workspace';
 import { SaveErrorAlert } from './components/conflict-alert';
 import { RoleCard } from './components/role-card';
@@ -14,9 +15,9 @@ import { newRoleId } from './role-id';
 import { showToast } from '@web/lib/toast';
 
 /** Schema choices of the enabled domains, grouped by domain. */
-function schemaOptions(workspace: Workspace) {
+function schemaOptions(workspace: Workspace, model: ContentModel) {
   return workspace.basics.domains
-    .map((name) => getDomain(name))
+    .map((name) => model.domain(name))
     .filter((d) => !!d && !d.disabled)
     .map((domain) => ({
       group: domain!.title,
@@ -28,9 +29,10 @@ function schemaOptions(workspace: Workspace) {
 export default function RolesRoute() {
   const workspace = useCurrentWorkspace();
   const update = useUpdateWorkspace(workspace.id);
+  const model = useContentModel();
   const existingSchemas = useMemo(
-    () => schemasOfDomains(workspace.basics.domains).map((s) => s.name),
-    [workspace.basics.domains],
+    () => model.schemasOfDomains(workspace.basics.domains).map((s) => s.name),
+    [model, workspace.basics.domains],
   );
   const saved = useMemo(
     () => trimRoles(workspace.roles, existingSchemas),
@@ -38,7 +40,7 @@ export default function RolesRoute() {
   );
   const [draft, setDraft] = useState<Roles>(saved);
   const [isAddOpen, addModal] = useDisclosure(false);
-  const options = schemaOptions(workspace);
+  const options = schemaOptions(workspace, model);
 
   useEffect(() => setDraft(saved), [saved]);
 

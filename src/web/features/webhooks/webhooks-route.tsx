@@ -29,9 +29,9 @@ import {
   type WebhookEvent,
   type WebhookSummary,
 } from '@shared/api/webhooks';
-import { schemasOfDomains } from '@shared/schemas/catalogue';
 import type { Workspace } from '@shared/api/workspaces';
 import { FormError } from '@web/components/form-error';
+import { useWorkspaceModel } from '@web/lib/content-model';
 import { formatDateTime, fromNow } from '@web/lib/dates';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { useCreateWebhook, useDeleteWebhook, useRedeliver, useUpdateWebhook } from './api/change-webhooks';
@@ -69,10 +69,12 @@ export default function WebhooksRoute() {
 function RegisterCard({ workspace }: { workspace: Workspace }) {
   const create = useCreateWebhook(workspace.id);
   const [secret, setSecret] = useState<string | null>(null);
-  const schemaOptions = schemasOfDomains(workspace.basics.domains).map((s) => ({
-    value: s.name,
-    label: s.title,
-  }));
+  const schemaOptions = useWorkspaceModel(workspace)
+    .schemasOfDomains(workspace.basics.domains)
+    .map((s) => ({
+      value: s.name,
+      label: s.title,
+    }));
   const form = useForm({
     mode: 'controlled',
     initialValues: { url: '', events: ['item.published'] as WebhookEvent[], schemas: [] as string[] },

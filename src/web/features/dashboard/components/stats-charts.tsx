@@ -1,10 +1,8 @@
 import { AreaChart, BarChart } from '@mantine/charts';
 import { Group, Text } from '@mantine/core';
-import { getSchema } from '@shared/schemas/catalogue';
 import type { WorkspaceStats } from '@shared/api/stats';
 import { ChartCard } from '@web/components/chart-card';
-
-const schemaTitle = (name: string) => getSchema(name)?.pluralTitle ?? name;
+import { useContentModel } from '@web/lib/content-model';
 
 /** A bar per row of `data`, one series whose values sit under `series`. */
 function SingleSeriesBarChart({
@@ -24,7 +22,11 @@ function SingleSeriesBarChart({
 }
 
 export function ItemsPerSchemaChart({ counts }: { counts: WorkspaceStats['itemsBySchema'] }) {
-  const items = counts.map((r) => ({ schema: schemaTitle(r.schema), Items: r.count }));
+  const model = useContentModel();
+  const items = counts.map((r) => ({
+    schema: model.schema(r.schema)?.pluralTitle ?? r.schema,
+    Items: r.count,
+  }));
   return (
     <ChartCard
       title="Items per schema"

@@ -2,13 +2,14 @@ import { Badge, Button, Divider, Group, Stack, Text, Title } from '@mantine/core
 import { IconUserPlus } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Workspace } from '@shared/api/workspaces';
-import { getSchema } from '@shared/schemas/catalogue';
+import type { ContentModel } from '@shared/model/registry';
 import { settingsPath } from '@web/app/guards';
+import { useWorkspaceModel } from '@web/lib/content-model';
 import { visibleDomains } from '@web/lib/workspace-content';
 
 /** Titles of the schemas in `names` that belong to a domain this member sees. */
-const schemaTitles = (names: string[], visible: Set<string>) =>
-  names.filter((name) => visible.has(name)).map((name) => getSchema(name)?.pluralTitle ?? name);
+const schemaTitles = (names: string[], visible: Set<string>, model: ContentModel) =>
+  names.filter((name) => visible.has(name)).map((name) => model.schema(name)?.pluralTitle ?? name);
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -43,7 +44,8 @@ function Chips({ values, empty }: { values: string[]; empty: string }) {
 export function ExploreAside({ workspace }: { workspace: Workspace }) {
   const permissions = workspace.__permissions;
   const roleNames = permissions.roles.map((id) => workspace.roles[id]?.name ?? id);
-  const visible = new Set(visibleDomains(workspace).flatMap((d) => d.schemas.map((s) => s.name)));
+  const model = useWorkspaceModel(workspace);
+  const visible = new Set(visibleDomains(workspace, model).flatMap((d) => d.schemas.map((s) => s.name)));
   return (
     <Stack gap="lg" p="md" data-testid="explore-aside">
       <Stack gap={2}>
@@ -68,14 +70,14 @@ export function ExploreAside({ workspace }: { workspace: Workspace }) {
         </Group>
       </Field>
       <Field label="You can edit">
-        <Chips values={schemaTitles(permissions.canEdit, visible)} empty="Nothing yet" />
+        <Chips values={schemaTitles(permissions.canEdit, visible, model)} empty="Nothing yet" />
       </Field>
       <Field label="You can publish">
-        <Chips values={schemaTitles(permissions.canPublish, visible)} empty="Nothing yet" />
+        <Chips values={schemaTitles(permissions.canPublish, visible, model)} empty="Nothing yet" />
       </Field>
       {permissions.canApprove.length > 0 && (
         <Field label="You approve">
-          <Chips values={schemaTitles(permissions.canApprove, visible)} empty="Nothing" />
+          <Chips values={schemaTitles(permissions.canApprove, visible, model)} empty="Nothing" />
         </Field>
       )}
       <Divider />

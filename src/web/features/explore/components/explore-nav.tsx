@@ -18,6 +18,7 @@ import { Link, useLocation } from 'react-router';
 import type { Workspace } from '@shared/api/workspaces';
 import { explorePath } from '@web/app/guards';
 import { DomainIcon, SchemaIcon } from '@web/components/schema-icon';
+import { useWorkspaceModel } from '@web/lib/content-model';
 import { savedViews } from '@web/lib/saved-views';
 import { visibleDomains } from '@web/lib/workspace-content';
 
@@ -142,7 +143,7 @@ function SavedViewLinks({ workspace, pathname }: { workspace: Workspace; pathnam
 
 /** The enabled domains, each opened on its schemas. */
 function DomainLinks({ workspace, pathname }: { workspace: Workspace; pathname: string }) {
-  const domains = visibleDomains(workspace);
+  const domains = visibleDomains(workspace, useWorkspaceModel(workspace));
   return (
     <>
       {domains.length === 0 && (

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import { insertionErrors, locationNotAllowed } from '@shared/media/insertion-rules';
-import { getSchema } from '@shared/schemas/catalogue';
+import { BUILT_IN_MODEL } from '@shared/model/registry';
 import { ItemForm } from '@web/components/item-form/item-form';
 import { byLabel, renderUi } from '@web/components/item-form/test-utils';
 import { click, waitFor } from '@web/test/render';
@@ -49,7 +49,7 @@ function stubItemApi() {
 
 afterEach(() => vi.unstubAllGlobals());
 
-const event = getSchema('event')!;
+const event = BUILT_IN_MODEL.schema('event')!;
 const launch = {
   name: 'Launch party',
   startTime: '2025-07-04T00:00:00.000Z',
@@ -92,13 +92,14 @@ describe('createInsertionCheck', () => {
     // An earlier start lets the copy in (the fetched item comes from the cache).
     expect(await check(event, { ...data, startTime: '2025-07-02T00:00:00.000Z' })).toEqual({});
     expect(paths).toHaveLength(1);
-    expect(await check(getSchema('copy')!, data)).toEqual({});
+    expect(await check(BUILT_IN_MODEL.schema('copy')!, data)).toEqual({});
     expect(paths).toHaveLength(1);
   });
 });
 
-const workspace: Pick<Workspace, 'id' | 'basics'> = {
+const workspace: Pick<Workspace, 'id' | 'basics' | 'modelVersion'> = {
   id: 'acme',
+  modelVersion: 0,
   basics: {
     name: 'Acme',
     domains: ['marketing'],

@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Item } from '@shared/api/items';
+import { BUILT_IN_MODEL } from '@shared/model/registry';
 import { testItem } from '@web/test/test-item';
 import { REFERENCE_SEARCH_LIMIT, createReferenceSearch } from './search-references';
 
@@ -31,7 +32,7 @@ describe('createReferenceSearch', () => {
       copy: [item('copy', 'c1', 'Summer Launch')],
       email: [item('email', 'e1', 'Launch mail')],
     });
-    const search = createReferenceSearch(new QueryClient(), 'acme');
+    const search = createReferenceSearch(new QueryClient(), 'acme', BUILT_IN_MODEL);
     const found = await search(['copy', 'email'], '  launch ');
     expect(found.map((ref) => [ref.schemaType, ref.id, ref.label])).toEqual([
       ['copy', 'c1', 'Summer Launch'],
@@ -47,7 +48,7 @@ describe('createReferenceSearch', () => {
 
   it('without text offers the newest items, and answers a repeated text from the cache', async () => {
     const urls = stubItemsApi({ copy: [item('copy', 'c2', 'Newest'), item('copy', 'c1', 'Older')] });
-    const search = createReferenceSearch(new QueryClient(), 'acme');
+    const search = createReferenceSearch(new QueryClient(), 'acme', BUILT_IN_MODEL);
     expect((await search(['copy'], '')).map((ref) => ref.label)).toEqual(['Newest', 'Older']);
     expect(urls[0].searchParams.has('q')).toBe(false);
     await search(['copy'], '');

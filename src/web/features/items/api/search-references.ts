@@ -1,14 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Item } from '@shared/api/items';
-import { getSchema } from '@shared/schemas/catalogue';
+import type { ContentModel } from '@shared/model/registry';
 import type { Reference } from '@shared/schemas/types';
 import { itemThumbId, itemTitle } from '../item-labels';
 import { getItems } from './get-items';
 import { itemKeys } from './keys';
 
 /** What a reference field stores for an item (spec §3 Reference). */
-function referenceOf(item: Item): Reference {
-  const schema = getSchema(item.schema);
+function referenceOf(model: ContentModel, item: Item): Reference {
+  const schema = model.schema(item.schema);
   const thumbId = schema ? itemThumbId(schema, item.data) : undefined;
   const altText = typeof item.data.altText === 'string' && item.data.altText ? item.data.altText : undefined;
   return {
@@ -27,7 +27,7 @@ export const REFERENCE_SEARCH_LIMIT = 25;
  * ItemForm's referenceSearch: the newest items of each target schema whose name or title contains the
  * typed text, case-insensitively (the items list API's `q`), cached briefly per text.
  */
-export function createReferenceSearch(client: QueryClient, ws: string) {
+export function createReferenceSearch(client: QueryClient, ws: string, model: ContentModel) {
   return async (schemaTypes: readonly string[], query: string): Promise<Reference[]> => {
     const q = query.trim();
     const pages = await Promise.all(
@@ -40,6 +40,6 @@ export function createReferenceSearch(client: QueryClient, ws: string) {
         }),
       ),
     );
-    return pages.flatMap((page) => page.items.map(referenceOf));
+    return pages.flatMap((page) => page.items.map((item) => referenceOf(model, item)));
   };
 }

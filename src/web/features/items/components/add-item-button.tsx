@@ -3,6 +3,7 @@ import { Button, Loader } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import type { Workspace } from '@shared/api/workspaces';
+import { useWorkspaceModel } from '@web/lib/content-model';
 import { editableTypes, newItemPath } from './editable-types';
 
 // The dialog (and the multi-image upload it offers) loads when first wanted: list screens paint without it.
@@ -25,7 +26,7 @@ export function AddItemButton({
   // Once opened the dialog stays mounted: its closing transition and the upload it starts outlive it.
   const [wasOpened, setWasOpened] = useState(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
-  const groups = editableTypes(workspace);
+  const groups = editableTypes(workspace, useWorkspaceModel(workspace));
   const types = groups.flatMap((group) =>
     group.schemas.map((s) => ({ domain: group.domain.name, name: s.name })),
   );

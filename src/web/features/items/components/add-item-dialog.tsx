@@ -18,6 +18,7 @@ import type { Domain, SchemaType } from '@shared/schemas/types';
 import { LazyMultiImageUploadDialog } from '@web/components/media/multi-image-upload-lazy';
 import { DomainIcon, SchemaIcon } from '@web/components/schema-icon';
 import { schemaListPath } from '@web/lib/item-paths';
+import { useWorkspaceModel } from '@web/lib/content-model';
 import { canUploadImages, editableTypes, newItemPath } from './editable-types';
 
 /** The 'Upload images' option of the Add dialog (spec §2: offered when the user may edit marquee-assets-image-set). */
@@ -79,7 +80,7 @@ export function AddItemDialog({
   opened: boolean;
   onClose: () => void;
 }) {
-  const groups = editableTypes(workspace);
+  const groups = editableTypes(workspace, useWorkspaceModel(workspace));
   const navigate = useNavigate();
   // The multi-image upload outlives the Add dialog, which closes as it opens.
   const [uploadOpen, setUploadOpen] = useState(false);

@@ -1,4 +1,5 @@
 import type { Workspace } from '@shared/api/workspaces';
+import type { ContentModel } from '@shared/model/registry';
 import { can } from '@shared/permissions/permissions';
 import { IMAGE_SET_SCHEMA } from '@shared/schemas/assets';
 import type { Domain, SchemaType } from '@shared/schemas/types';
@@ -12,8 +13,11 @@ export interface EditableGroup {
 }
 
 /** Spec §2 Add dialog / §6: the types the user may edit, grouped by the domains they see. */
-export function editableTypes(workspace: Pick<Workspace, 'basics' | '__permissions'>): EditableGroup[] {
-  return visibleDomains(workspace)
+export function editableTypes(
+  workspace: Pick<Workspace, 'basics' | '__permissions'>,
+  model: ContentModel,
+): EditableGroup[] {
+  return visibleDomains(workspace, model)
     .map((domain) => ({
       domain,
       schemas: domain.schemas.filter((schema) => can(workspace.__permissions, 'edit', schema.name)),

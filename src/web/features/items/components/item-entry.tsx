@@ -7,9 +7,9 @@ import type { Member, Workspace } from '@shared/api/workspaces';
 import { imageResizeUrl } from '@shared/media/urls';
 import { addressLine, itemAddress } from '@shared/geo/address';
 import { distanceKm, type Point } from '@shared/geo/geohash';
-import { domainOfSchema, getSchema } from '@shared/schemas/catalogue';
 import type { SchemaType } from '@shared/schemas/types';
 import { itemThumbId, itemTitle, userLabel } from '../item-labels';
+import { useWorkspaceModel } from '@web/lib/content-model';
 import { itemPathOf } from '@web/lib/item-paths';
 import { CampaignStatusBadge } from '@web/components/campaigns/campaign-status';
 import { ApprovalChips, PublishChips } from './item-chips';
@@ -20,7 +20,7 @@ import type { ViewMode } from './view-mode-toggle';
 
 export interface ItemEntryProps {
   item: Item;
-  workspace: Pick<Workspace, 'id' | 'basics' | 'roles'>;
+  workspace: Pick<Workspace, 'id' | 'basics' | 'roles' | 'modelVersion'>;
   members: readonly Member[] | undefined;
   mode: ViewMode;
   /** Explore lists mix schemas: each entry names its type. */
@@ -88,13 +88,14 @@ export function ItemEntry({
   nearCenter,
   selection,
 }: ItemEntryProps) {
-  const schema = getSchema(item.schema);
-  const domain = domainOfSchema(item.schema)?.name ?? '_';
+  const model = useWorkspaceModel(workspace);
+  const schema = model.schema(item.schema);
+  const domain = model.domainOf(item.schema)?.name ?? '_';
   const title = itemTitle(item.data);
   const thumbId = schema ? itemThumbId(schema, item.data) : undefined;
   const thumbSrc = thumbId ? imageResizeUrl(workspace.id, thumbId, { w: 400 }) : undefined;
   const by = userLabel(item.lastWrittenBy, item.lastWrittenByName, members);
-  const href = itemPathOf(workspace.id, item.schema, item.id);
+  const href = itemPathOf(model, workspace.id, item.schema, item.id);
 
   const handleOpen = (event: React.MouseEvent) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return; // new tab: let the link work

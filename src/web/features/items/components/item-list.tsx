@@ -10,6 +10,7 @@ import { useQuickViewLevel } from '@web/components/quick-view/quick-view-level';
 import { errorMessage } from '@web/lib/api-client';
 import { useMembers } from '@web/lib/members';
 import type { ListQuery } from '../api/keys';
+import { useWorkspaceModel } from '@web/lib/content-model';
 import { itemPathOf } from '@web/lib/item-paths';
 import { ItemEntry } from './item-entry';
 import { ItemSearchInput } from './item-search-input';
@@ -163,12 +164,13 @@ export function ItemList({
   const listQuery = useItemListQuery(workspace.id, query);
   const { searchText, setSearchText, q, near, items, all } = listQuery;
   const members = useMembers(workspace.id);
+  const model = useWorkspaceModel(workspace);
   // Releases are made by members who may publish something.
   const selection = useReleaseSelection(workspace, level === 0);
 
   const handleOpen = (item: Item) => {
     if (level > 0) setPeek(item);
-    else navigate(itemPathOf(workspace.id, item.schema, item.id));
+    else navigate(itemPathOf(model, workspace.id, item.schema, item.id));
   };
 
   return (

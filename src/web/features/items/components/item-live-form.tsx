@@ -5,6 +5,7 @@ import type { ItemData } from '@web/components/fields/types';
 import { ItemForm } from '@web/components/item-form/item-form';
 import { ItemConflictAlert } from './conflict-alert';
 import { ItemLiveNotices } from './item-live-notices';
+import { ModelChangeNotice, useFormDirty } from './model-change-notice';
 import { UnsavedDraftOffer } from './unsaved-draft-offer';
 import type { ItemLive } from './use-item-live';
 import { formLocales, useItemFormEnvironment } from './use-item-form-environment';
@@ -12,7 +13,8 @@ import type { UnsavedDraft } from './use-unsaved-draft';
 
 /**
  * The item form with what working together adds above it: who else is here and who edits, writes made
- * elsewhere (a deleted item stays shown, read-only), edits kept from a lost lock, and a refused save.
+ * elsewhere (a deleted item stays shown, read-only), edits kept from a lost lock, a refused save, and a
+ * content model that changed under the form.
  */
 export function ItemLiveForm({
   workspace,
@@ -45,6 +47,7 @@ export function ItemLiveForm({
   const environment = useItemFormEnvironment(workspace);
   const isDeleted = live.deleted !== null;
   const locales = formLocales(workspace, schema.name);
+  const { dirty, handleDataChange } = useFormDirty(draft.noteData);
   return (
     <>
       <ItemLiveNotices
@@ -66,12 +69,13 @@ export function ItemLiveForm({
         />
       )}
       {conflict && <ItemConflictAlert onReload={onReload} />}
+      <ModelChangeNotice version={environment.model.version} schema={schema} dirty={dirty} />
       <ItemForm
         key={`${formKey}/${draft.restored?.savedAt ?? ''}`}
         schema={schema}
         value={item.data}
         initialData={draft.restored?.data}
-        onDataChange={draft.noteData}
+        onDataChange={handleDataChange}
         hasBeenPublished={Object.keys(item.published).length > 0}
         mode={live.mode}
         onModeChange={live.handleModeChange}

@@ -3,17 +3,18 @@ import { QueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Item } from '@shared/api/items';
 import type { LiveItemEvent } from '@shared/api/live';
-import { getSchema } from '@shared/schemas/catalogue';
+import { BUILT_IN_MODEL } from '@shared/model/registry';
 import { bodyText, button, renderUi } from '@web/components/item-form/test-utils';
 import { openLiveStream } from '@web/lib/live';
 import { installFakeApi } from '@web/test/fake-api';
 import { FakeEventSource } from '@web/test/fake-event-source';
+import { freeLockRoutes, THIS_TAB_KEY } from '@web/test/item-lock';
 import { click } from '@web/test/render';
 import { testItem } from '@web/test/test-item';
 import { ItemLiveNotices } from './item-live-notices';
 import { useItemLive } from './use-item-live';
 
-const schema = getSchema('blog-post')!;
+const schema = BUILT_IN_MODEL.schema('blog-post')!;
 
 const item: Item = { ...testItem('blog-post', 'post1', { name: 'Harbour notes' }), version: 2 };
 
@@ -55,23 +56,11 @@ describe('the item screen told of writes elsewhere', () => {
     refetch.mockClear();
     vi.stubGlobal('EventSource', FakeEventSource);
     installFakeApi({
-      'GET /api/v1/workspaces/acme/items/blog-post/post1/lock': () => [200, { lock: null }],
-      'PUT /api/v1/workspaces/acme/items/blog-post/post1/lock': () => [
-        200,
-        {
-          lock: {
-            userId: 'u1',
-            name: 'Ada',
-            key: 'key-of-this-tab',
-            takenAt: '2026-01-02T10:00:00.000Z',
-            expiresAt: '2099-01-01T00:00:00.000Z',
-          },
-        },
-      ],
+      ...freeLockRoutes('/api/v1/workspaces/acme/items/blog-post/post1'),
       'PUT /api/v1/workspaces/acme/live/presence': () => [200, { ok: true }],
     });
     close = openLiveStream({ ws: 'acme', client: new QueryClient(), onRevoked: () => {} });
-    stream().send('ready', { key: 'key-of-this-tab' });
+    stream().send('ready', { key: THIS_TAB_KEY });
     await renderUi(<Screen />);
   });
   afterEach(() => {

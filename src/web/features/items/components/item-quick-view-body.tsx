@@ -2,9 +2,9 @@ import { useState, type ComponentType } from 'react';
 import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
-import { domainOfSchema, getSchema } from '@shared/schemas/catalogue';
 import { ItemForm, type ItemFormMode } from '@web/components/item-form/item-form';
 import { useQuickViewLevel } from '@web/components/quick-view/quick-view-level';
+import { useWorkspaceModel } from '@web/lib/content-model';
 import { useMembers } from '@web/lib/members';
 import { userLabel } from '../item-labels';
 import { ItemConflictAlert } from './conflict-alert';
@@ -31,8 +31,9 @@ export function ItemQuickViewBody({
   onReload: () => void;
   QuickViewPanel: ComponentType<QuickViewPanelProps>;
 }) {
-  const schema = getSchema(item.schema)!;
-  const domain = domainOfSchema(item.schema)?.name ?? '_';
+  const model = useWorkspaceModel(workspace);
+  const schema = model.schema(item.schema)!;
+  const domain = model.domainOf(item.schema)?.name ?? '_';
   const level = useQuickViewLevel();
   const members = useMembers(workspace.id);
   const environment = useItemFormEnvironment(workspace);

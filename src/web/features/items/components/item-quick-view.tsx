@@ -1,12 +1,12 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Alert, Group, Loader, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { getSchema } from '@shared/schemas/catalogue';
 import { QuickView } from '@web/components/quick-view/quick-view';
 import { SchemaIcon } from '@web/components/schema-icon';
 import { errorMessage } from '@web/lib/api-client';
 import { useItem } from '../api/get-item';
 import { itemTitle } from '../item-labels';
+import { useWorkspaceModel } from '@web/lib/content-model';
 import { itemPathOf } from '@web/lib/item-paths';
 import type { QuickViewPanelProps } from './item-references';
 
@@ -30,7 +30,8 @@ export function ItemQuickViewPanel({
 }: QuickViewPanelProps) {
   const [isEditing, setEditing] = useState(false);
   const item = useItem(workspace.id, schemaName, id);
-  const schema = getSchema(schemaName);
+  const model = useWorkspaceModel(workspace);
+  const schema = model.schema(schemaName);
   const title = item.data ? itemTitle(item.data.data) : 'Item';
   // Fetch the body's chunk alongside the item rather than after it.
   useEffect(() => void loadBody(), []);
@@ -39,7 +40,7 @@ export function ItemQuickViewPanel({
       opened={opened}
       onClose={onClose}
       isEditing={isEditing}
-      detailsHref={itemPathOf(workspace.id, schemaName, id)}
+      detailsHref={itemPathOf(model, workspace.id, schemaName, id)}
       title={
         <Group gap="xs" wrap="nowrap">
           {schema && <SchemaIcon name={schema.icon} size={18} />}

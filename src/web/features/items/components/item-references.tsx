@@ -3,10 +3,10 @@ import { Anchor, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { Link, useNavigate } from 'react-router';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
-import { getSchema } from '@shared/schemas/catalogue';
 import { UNNAMED_ITEM } from '@shared/validation/messages';
 import { useQuickViewLevel } from '@web/components/quick-view/quick-view-level';
 import { SchemaIcon } from '@web/components/schema-icon';
+import { useWorkspaceModel } from '@web/lib/content-model';
 import { itemPathOf } from '@web/lib/item-paths';
 
 /** The quick view panel of one item, handed in because that panel shows these references in turn. */
@@ -33,6 +33,7 @@ export function ItemReferences({
 }) {
   const level = useQuickViewLevel();
   const navigate = useNavigate();
+  const model = useWorkspaceModel(workspace);
   const [open, setOpen] = useState<{ schema: string; id: string } | null>(null);
   const entries = Object.entries(item._references);
   if (!entries.length) return null;
@@ -44,8 +45,8 @@ export function ItemReferences({
       </Text>
       <Paper withBorder radius="md">
         {entries.map(([id, ref]) => {
-          const schema = getSchema(ref.schemaType);
-          const href = itemPathOf(workspace.id, ref.schemaType, id);
+          const schema = model.schema(ref.schemaType);
+          const href = itemPathOf(model, workspace.id, ref.schemaType, id);
           return (
             <Group key={id} gap="sm" px="sm" py={8} wrap="nowrap">
               <ThemeIcon variant="light" color="gray" size="md">

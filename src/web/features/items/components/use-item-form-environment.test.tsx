@@ -7,8 +7,9 @@ import { bodyText, button, renderUi } from '@web/components/item-form/test-utils
 import { click, waitFor } from '@web/test/render';
 import { useItemFormEnvironment } from './use-item-form-environment';
 
-const workspace: Pick<Workspace, 'id' | 'basics'> = {
+const workspace: Pick<Workspace, 'id' | 'basics' | 'modelVersion'> = {
   id: 'acme',
+  modelVersion: 0,
   basics: {
     name: 'Acme',
     domains: ['marketing', 'admin'],

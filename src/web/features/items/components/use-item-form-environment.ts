@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Workspace } from '@shared/api/workspaces';
 import { imageResizeUrl } from '@shared/media/urls';
-import { domainOfSchema, schemasOfDomains } from '@shared/schemas/catalogue';
+import { schemaOptionsOf } from '@web/components/fields/field-environment';
+import { useWorkspaceModel } from '@web/lib/content-model';
 import { createTypeGenerator } from '../api/generate-types';
 import { createInsertionCheck } from '../api/insertion-check';
 import { createReferenceSearch } from '../api/search-references';
@@ -22,24 +23,23 @@ export function formLocales(workspace: Pick<Workspace, 'basics' | '__permissions
 }
 
 /** What every ItemForm on the item screens gets from the workspace and the API. */
-export function useItemFormEnvironment(workspace: Pick<Workspace, 'id' | 'basics'>) {
+export function useItemFormEnvironment(workspace: Pick<Workspace, 'id' | 'basics' | 'modelVersion'>) {
   const client = useQueryClient();
   const ws = workspace.id;
+  const model = useWorkspaceModel(workspace);
   return useMemo(
     () => ({
+      model,
       timezones: workspace.basics.timezones,
-      referenceSearch: createReferenceSearch(client, ws),
+      referenceSearch: createReferenceSearch(client, ws, model),
       // Spec §5: an event's copy and images are checked against its places and times as the user picks.
       validateAsync: createInsertionCheck(client, ws),
       thumbnailUrl: (thumbId: string) => imageResizeUrl(ws, thumbId, { w: 400 }),
       fieldEditors: ITEM_FIELD_EDITORS,
       generateTypes: createTypeGenerator(ws),
       // Schema selectors offer the schemas of the workspace's enabled domains.
-      schemaOptions: schemasOfDomains(workspace.basics.domains).map((schema) => ({
-        value: schema.name,
-        label: `${schema.title} (${domainOfSchema(schema.name)?.title ?? ''})`,
-      })),
+      schemaOptions: schemaOptionsOf(model, workspace.basics.domains),
     }),
-    [client, ws, workspace.basics.timezones, workspace.basics.domains],
+    [client, ws, model, workspace.basics.timezones, workspace.basics.domains],
   );
 }

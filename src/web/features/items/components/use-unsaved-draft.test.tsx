@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { getSchema } from '@shared/schemas/catalogue';
+import { BUILT_IN_MODEL } from '@shared/model/registry';
 import { ItemForm } from '@web/components/item-form/item-form';
 import {
   bodyText,
@@ -16,7 +16,7 @@ import { itemDraftKey, keepItemDraft, readItemDraft } from '@web/lib/item-drafts
 import { UnsavedDraftOffer } from './unsaved-draft-offer';
 import { useUnsavedDraft } from './use-unsaved-draft';
 
-const schema = getSchema('client-task')!;
+const schema = BUILT_IN_MODEL.schema('client-task')!;
 const key = itemDraftKey('acme', 'client-task', 'task1');
 
 /** What the test changes of the item screen's live state: edit mode, the lock, the stored version. */

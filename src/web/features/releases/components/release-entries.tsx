@@ -15,7 +15,8 @@ import { IconCircleCheck, IconClockHour4, IconPin, IconX } from '@tabler/icons-r
 import { useMediaQuery } from '@mantine/hooks';
 import { Link } from 'react-router';
 import type { Release, ReleaseEntry } from '@shared/api/releases';
-import { domainOfSchema, getSchema } from '@shared/schemas/catalogue';
+import type { ContentModel } from '@shared/model/registry';
+import { useContentModel } from '@web/lib/content-model';
 import { PUBLISH_STATUS_COLORS, PUBLISH_STATUS_WORDS } from '@web/lib/publish-status';
 import { approvalsPath, itemPathOf } from '@web/lib/item-paths';
 import { entryPublishStatus, entryVersionLabel } from '@web/lib/release-labels';
@@ -44,9 +45,8 @@ function EntryPublishChip({ entry, stageLabel }: { entry: ReleaseEntry; stageLab
   );
 }
 
-function EntryApprovalChip({ ws, entry }: { ws: string; entry: ReleaseEntry }) {
+function EntryApprovalChip({ ws, domain, entry }: { ws: string; domain: string; entry: ReleaseEntry }) {
   if (entry.action === 'unpublish') return null;
-  const domain = domainOfSchema(entry.schema)?.name ?? '_';
   const approved = entry.fullyApproved;
   return (
     <Badge
@@ -110,16 +110,28 @@ function EntryBlockers({ entry }: { entry: ReleaseEntry }) {
 }
 
 /** The cells of one entry, placed by the table (wide screens) or a card (phones). */
-function entryParts(ws: string, entry: ReleaseEntry, stageLabel: string, actions: EntryActions) {
+function entryParts(
+  model: ContentModel,
+  ws: string,
+  entry: ReleaseEntry,
+  stageLabel: string,
+  actions: EntryActions,
+) {
   const title = entry.label || entry.itemId;
+  const domain = model.domainOf(entry.schema)?.name ?? '_';
   return {
     item: (
       <>
-        <Anchor component={Link} to={itemPathOf(ws, entry.schema, entry.itemId)} fw={600} lineClamp={2}>
+        <Anchor
+          component={Link}
+          to={itemPathOf(model, ws, entry.schema, entry.itemId)}
+          fw={600}
+          lineClamp={2}
+        >
           {title}
         </Anchor>
         <Text size="xs" c="dimmed">
-          {getSchema(entry.schema)?.title ?? entry.schema}
+          {model.schema(entry.schema)?.title ?? entry.schema}
           {entry.addedByName && ` · added by ${entry.addedByName}`}
         </Text>
       </>
@@ -129,7 +141,7 @@ function entryParts(ws: string, entry: ReleaseEntry, stageLabel: string, actions
     status: (
       <Group gap={6}>
         <EntryPublishChip entry={entry} stageLabel={stageLabel} />
-        <EntryApprovalChip ws={ws} entry={entry} />
+        <EntryApprovalChip ws={ws} domain={domain} entry={entry} />
       </Group>
     ),
     blockers: <EntryBlockers entry={entry} />,
@@ -159,10 +171,13 @@ interface ReleaseEntriesProps {
 /** The entries of a release: what each one does, at which version, its chips, and what blocks it. */
 export function ReleaseEntries(props: ReleaseEntriesProps) {
   const isWide = useMediaQuery('(min-width: 62em)', true);
-  return isWide ? <EntriesTable {...props} /> : <EntryCards {...props} />;
+  const model = useContentModel();
+  return isWide ? <EntriesTable {...props} model={model} /> : <EntryCards {...props} model={model} />;
 }
 
-function EntriesTable({ ws, release, stageLabel, actions }: ReleaseEntriesProps) {
+type EntriesProps = ReleaseEntriesProps & { model: ContentModel };
+
+function EntriesTable({ model, ws, release, stageLabel, actions }: EntriesProps) {
   return (
     <Table verticalSpacing="sm" horizontalSpacing="md" aria-label="Entries">
       <Table.Thead>
@@ -181,7 +196,7 @@ function EntriesTable({ ws, release, stageLabel, actions }: ReleaseEntriesProps)
       </Table.Thead>
       <Table.Tbody>
         {release.entries.map((entry) => {
-          const parts = entryParts(ws, entry, stageLabel, actions);
+          const parts = entryParts(model, ws, entry, stageLabel, actions);
           return (
             <Table.Tr
               key={`${entry.schema}/${entry.itemId}`}
@@ -203,11 +218,11 @@ function EntriesTable({ ws, release, stageLabel, actions }: ReleaseEntriesProps)
 }
 
 /** On phones each entry is a card: the item and its remove button, then the rest one under the other. */
-function EntryCards({ ws, release, stageLabel, actions }: ReleaseEntriesProps) {
+function EntryCards({ model, ws, release, stageLabel, actions }: EntriesProps) {
   return (
     <Stack gap={0} component="ul" p={0} m={0} aria-label="Entries" style={{ listStyle: 'none' }}>
       {release.entries.map((entry) => {
-        const parts = entryParts(ws, entry, stageLabel, actions);
+        const parts = entryParts(model, ws, entry, stageLabel, actions);
         return (
           <Stack
             component="li"
