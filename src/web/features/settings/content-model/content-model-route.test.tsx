@@ -127,9 +127,7 @@ describe('content model field editor', () => {
     await submitDialog('Add field');
 
     expect(bodyText()).toContain('1 change not applied');
-    expect(bodyText()).toContain(
-      'Add field “SEO description” (seoDescription, multiline) to schema “blog-post”',
-    );
+    expect(bodyText()).toContain('Add field "seoDescription" (multiline) to "blog-post"');
     expect(screen.getByTestId('field-seoDescription')).toBeInTheDocument();
     await click(screen.getByRole('button', { name: 'Apply' }));
     await findByText('Content model updated');
@@ -231,12 +229,12 @@ describe('content model change set', () => {
     expect(bodyText()).toContain('2 changes not applied');
     const list = within(screen.getByRole('list', { name: 'Pending operations' }));
     expect(list.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'Move field “excerpt” of schema “blog-post” to position 3',
-      'Remove field “tone” from schema “blog-post”',
+      'Move field "excerpt" of "blog-post" to position 3',
+      'Remove field "tone" from "blog-post"',
     ]);
     expect(screen.queryByTestId('field-tone')).toBeNull();
 
-    await click(screen.getByRole('button', { name: 'Drop: Remove field “tone” from schema “blog-post”' }));
+    await click(screen.getByRole('button', { name: 'Drop: Remove field "tone" from "blog-post"' }));
     expect(bodyText()).toContain('1 change not applied');
     expect(screen.getByTestId('field-tone')).toBeInTheDocument();
     await click(screen.getByRole('button', { name: 'Discard' }));
@@ -310,6 +308,7 @@ describe('content model change set', () => {
   it('says when the model changed meanwhile (409) and reloads it, keeping the pending changes', async () => {
     let version = 3;
     installApi({
+      [`GET ${WS}`]: () => [200, makeWorkspace({ modelVersion: version })],
       [`GET ${MODEL_URL}`]: () => [200, { version, model: MODEL }],
       [`POST ${MODEL_URL}/apply`]: (body) =>
         (body as { baseVersion: number }).baseVersion === 3
@@ -394,7 +393,7 @@ describe('content model history', () => {
     expect(v1.queryByRole('button', { name: 'Revert version 1' })).toBeNull();
     expect(within(screen.getByTestId('change-v2')).getByText('Reverts v1')).toBeInTheDocument();
     expect(screen.getByTestId('change-v3').textContent).toContain(
-      'Change field “tone” of schema “blog-post” to type number',
+      'Change the type of field "tone" of "blog-post" to number',
     );
 
     await click(screen.getByRole('button', { name: 'Details of version 3' }));

@@ -1,9 +1,10 @@
-import { useState } from 'react';
-import { Skeleton, Stack, Tabs } from '@mantine/core';
-import { FormError } from '@web/components/form-error';
+import { useMemo, useState } from 'react';
+import { Stack, Tabs } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useWorkspaceModel } from '@web/lib/content-model';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { SaveErrorAlert } from '../components/conflict-alert';
-import { useEditedModel } from './api/get-content-model';
+import { reloadContentModel } from './api/get-content-model';
 import { ChangeSetPanel } from './components/change-set-panel';
 import { HistoryView } from './components/history-view';
 import { ModelView } from './components/model-view';
@@ -18,13 +19,12 @@ import { useChangeSetActions } from './use-change-set-actions';
 export default function ContentModelRoute() {
   const workspace = useCurrentWorkspace();
   const ws = workspace.id;
-  const edited = useEditedModel(ws);
-  const changeSet = useChangeSet(ws, edited.data);
-  const actions = useChangeSetActions(ws, changeSet, () => edited.refetch());
+  const client = useQueryClient();
+  const current = useWorkspaceModel(workspace);
+  const answer = useMemo(() => ({ version: current.version, model: current.doc }), [current]);
+  const changeSet = useChangeSet(ws, answer);
+  const actions = useChangeSetActions(ws, changeSet, () => reloadContentModel(client, ws));
   const [tab, setTab] = useState<string | null>('model');
-
-  if (edited.isPending) return <Skeleton h={320} radius="md" />;
-  if (!edited.data || !changeSet.model || !changeSet.applied) return <FormError error={edited.error} />;
   const { model, applied, ops } = changeSet;
   const alert = <SaveErrorAlert error={actions.error} workspaceId={ws} onReload={actions.handleReload} />;
 
@@ -64,7 +64,7 @@ export default function ContentModelRoute() {
         </Stack>
       </Tabs.Panel>
       <Tabs.Panel value="history">
-        <HistoryView ws={ws} version={edited.data.version} model={applied} onReload={actions.handleReload} />
+        <HistoryView ws={ws} version={current.version} model={applied} onReload={actions.handleReload} />
       </Tabs.Panel>
       {actions.review && (
         <ReviewDialog

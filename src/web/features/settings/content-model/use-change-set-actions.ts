@@ -15,7 +15,7 @@ import type { useChangeSet } from './use-change-set';
 export function useChangeSetActions(
   ws: string,
   changeSet: ReturnType<typeof useChangeSet>,
-  reload: () => Promise<{ data?: ContentModelAnswer }>,
+  reload: () => Promise<ContentModelAnswer>,
 ) {
   const plan = usePlanModelChange(ws);
   const apply = useApplyModelChange(ws);
@@ -61,10 +61,9 @@ export function useChangeSetActions(
       plan.mutate(body, { onSuccess: (answer) => applyPlanned(answer, applied) });
     },
     handleReload: async () => {
-      const { data } = await reload();
+      const data = await reload();
       resetRequests();
       setReview(null);
-      if (!data) return;
       const dropped = changeSet.rebase(data);
       showToast({
         color: dropped > 0 ? 'orange' : 'teal',

@@ -1,19 +1,17 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { ModelApplied, type ChangeSetBody } from '@shared/api/content-model';
 import { apiRequest } from '@web/lib/api-client';
-import { workspaceQueryKey } from '@web/lib/workspace';
-import { contentModelPath, editedModelQueryKey } from './get-content-model';
+import { contentModelPath, reloadContentModel } from './get-content-model';
 import { modelChangesQueryKey } from './list-model-changes';
 
 const applyModelChange = (workspaceId: string, body: ChangeSetBody) =>
   apiRequest(`${contentModelPath(workspaceId)}/apply`, { method: 'POST', body, schema: ModelApplied });
 
-/** After the model changed: this screen's model, its history and the workspace (which names the model's version). */
+/** After the model changed: the workspace (which names the model's version) with that model, and the history. */
 export function refreshAfterModelChange(client: QueryClient, workspaceId: string) {
   return Promise.all([
-    client.invalidateQueries({ queryKey: editedModelQueryKey(workspaceId) }),
+    reloadContentModel(client, workspaceId),
     client.invalidateQueries({ queryKey: modelChangesQueryKey(workspaceId) }),
-    client.invalidateQueries({ queryKey: workspaceQueryKey(workspaceId), exact: true }),
   ]);
 }
 
