@@ -1,5 +1,12 @@
 import type { ContentModelDoc, ModelOp } from '@shared/model/types';
-import { pendingModel, rebasedOps, withOps, withoutOp, type PendingChanges } from './change-set';
+import {
+  pendingModel,
+  rebasedOps,
+  removeFieldOps,
+  withOps,
+  withoutOp,
+  type PendingChanges,
+} from './change-set';
 import { draftOf, fieldEditOps, fieldOf, keyFromLabel } from './field-draft';
 
 const base: ContentModelDoc = {
@@ -75,6 +82,18 @@ describe('pending change set', () => {
     expect(pendingModel(pending(ops)).domains[0].schemas[0].fields).toEqual([
       { key: 'name', label: 'Headline', type: 'text', required: true },
     ]);
+  });
+});
+
+describe('removing a field', () => {
+  it('takes it out of the top fields first, so the model never names a field it lost', () => {
+    const ops = removeFieldOps(base, owner, 'name');
+    expect(ops).toEqual([
+      { op: 'updateSchema', schema: 'blog-post', patch: { topFields: [] } },
+      { op: 'removeField', ...owner, key: 'name' },
+    ]);
+    expect(opsOf(withOps(pending(), ops))).toEqual(ops);
+    expect(removeFieldOps(base, owner, 'excerpt')).toEqual([{ op: 'removeField', ...owner, key: 'excerpt' }]);
   });
 });
 

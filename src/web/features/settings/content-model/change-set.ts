@@ -129,3 +129,19 @@ export const withoutOp = (pending: PendingChanges, index: number): Outcome =>
 
 /** The pending operations made again against a newer model: those that still apply. */
 export const rebasedOps = (base: ContentModelDoc, ops: readonly ModelOp[]): Outcome => keptOps(base, ops);
+
+/**
+ * Removing a field of a schema: its place among the top fields and as the thumbnail is taken out first,
+ * in the same change set, since the model may not name a field it no longer has.
+ */
+export function removeFieldOps(model: ContentModelDoc, owner: FieldOwner, key: string): ModelOp[] {
+  const remove: ModelOp = { op: 'removeField', ...owner, key };
+  const schema = model.domains.flatMap((domain) => domain.schemas).find((s) => s.name === owner.schema);
+  if (!schema) return [remove];
+  const patch: Record<string, unknown> = {};
+  if (schema.topFields.includes(key)) patch.topFields = schema.topFields.filter((top) => top !== key);
+  if (schema.thumbnail === key) patch.thumbnail = null;
+  return Object.keys(patch).length > 0
+    ? [{ op: 'updateSchema', schema: schema.name, patch }, remove]
+    : [remove];
+}

@@ -58,6 +58,7 @@ export default function ContentModelRoute() {
               onApply={() => actions.handleApply(applied)}
               isPlanning={actions.isPlanning}
               isApplying={actions.isApplying}
+              isReviewing={actions.review !== null}
               alert={actions.review ? null : alert}
             />
           )}

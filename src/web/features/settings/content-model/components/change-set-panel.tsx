@@ -1,5 +1,6 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Box, Button, Card, CloseButton, Collapse, Group, Text, UnstyledButton } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import { describeOp } from '@shared/model/describe';
 import type { ModelOp } from '@shared/model/types';
@@ -14,6 +15,8 @@ interface Props {
   onApply: () => void;
   isPlanning: boolean;
   isApplying: boolean;
+  /** Whether the review dialog is open: as it closes, focus comes back to Review. */
+  isReviewing: boolean;
   /** Why the last review or apply failed. */
   alert?: ReactNode;
 }
@@ -27,9 +30,19 @@ export function ChangeSetPanel({
   onApply,
   isPlanning,
   isApplying,
+  isReviewing,
   alert,
 }: Props) {
-  const [isOpen, setOpen] = useState(true);
+  // On a phone the list would cover the screen: it starts folded there.
+  const isSmall = useMediaQuery('(max-width: 48em)');
+  const [chosen, setOpen] = useState<boolean | null>(null);
+  const isOpen = chosen ?? !isSmall;
+  const review = useRef<HTMLButtonElement>(null);
+  const wasReviewing = useRef(isReviewing);
+  useEffect(() => {
+    if (wasReviewing.current && !isReviewing) review.current?.focus();
+    wasReviewing.current = isReviewing;
+  }, [isReviewing]);
   const title = `${changesWord(ops.length)} not applied`;
   return (
     <Card
@@ -41,11 +54,7 @@ export function ChangeSetPanel({
     >
       {alert}
       <Group justify="space-between" wrap="wrap" gap="sm">
-        <UnstyledButton
-          onClick={() => setOpen((open) => !open)}
-          aria-expanded={isOpen}
-          aria-controls="pending-ops"
-        >
+        <UnstyledButton onClick={() => setOpen(!isOpen)} aria-expanded={isOpen} aria-controls="pending-ops">
           <Group gap={6}>
             {isOpen ? <IconChevronDown size={16} /> : <IconChevronUp size={16} />}
             <Text fw={650} size="sm">
@@ -57,7 +66,7 @@ export function ChangeSetPanel({
           <Button variant="default" onClick={onDiscard} disabled={isApplying}>
             Discard
           </Button>
-          <Button variant="light" onClick={onReview} loading={isPlanning} disabled={isApplying}>
+          <Button ref={review} variant="light" onClick={onReview} loading={isPlanning} disabled={isApplying}>
             Review
           </Button>
           <Button onClick={onApply} loading={isApplying}>

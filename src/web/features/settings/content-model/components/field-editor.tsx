@@ -184,6 +184,7 @@ function CommonOptions({
         {isLocalizable && form.values.localized && otherLocales.length > 0 && (
           <MultiSelect
             label="Also required in"
+            placeholder="Choose locales"
             description="Locales besides the default one that must have a value"
             data={[...otherLocales]}
             {...form.getInputProps('requiredInLocales')}

@@ -1,6 +1,7 @@
 import {
   ActionIcon,
   Badge,
+  Box,
   Button,
   Code,
   Group,
@@ -35,6 +36,7 @@ interface Props {
   changed: ReadonlySet<string>;
   onEdit: (action: FieldAction) => void;
   onChange: (ops: ModelOp[]) => string | undefined;
+  onRemove: (key: string) => void;
 }
 
 function Flags({ field }: { field: FieldDef }) {
@@ -67,7 +69,7 @@ function Flags({ field }: { field: FieldDef }) {
 }
 
 /** The fields of a schema or block type, in order, with their actions; every action adds operations. */
-export function FieldTable({ owner, ownerTitle, fields, changed, onEdit, onChange }: Props) {
+export function FieldTable({ owner, ownerTitle, fields, changed, onEdit, onChange, onRemove }: Props) {
   const move = (field: FieldDef, index: number) =>
     onChange([{ op: 'moveField', ...owner, key: field.key, index }]);
   return (
@@ -100,7 +102,7 @@ export function FieldTable({ owner, ownerTitle, fields, changed, onEdit, onChang
                   isChanged={changed.has(field.key)}
                   onMove={(by) => move(field, index + by)}
                   onEdit={onEdit}
-                  onRemove={() => onChange([{ op: 'removeField', ...owner, key: field.key }])}
+                  onRemove={() => onRemove(field.key)}
                 />
               ))}
             </Table.Tbody>
@@ -164,24 +166,7 @@ function FieldRow({
       </Table.Td>
       <Table.Td>
         <Group gap={2} justify="flex-end" wrap="nowrap">
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            aria-label={`Move ${field.label} up`}
-            disabled={isFirst}
-            onClick={() => onMove(-1)}
-          >
-            <IconArrowUp size={16} />
-          </ActionIcon>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            aria-label={`Move ${field.label} down`}
-            disabled={isLast}
-            onClick={() => onMove(1)}
-          >
-            <IconArrowDown size={16} />
-          </ActionIcon>
+          <MoveButtons label={field.label} isFirst={isFirst} isLast={isLast} onMove={onMove} />
           <ActionIcon
             variant="subtle"
             color="gray"
@@ -190,7 +175,10 @@ function FieldRow({
           >
             <IconPencil size={16} />
           </ActionIcon>
-          {!field.locked && (
+          {field.locked ? (
+            // Keeps the row's other actions in line with the rows that have this menu.
+            <Box w={28} aria-hidden />
+          ) : (
             <Menu position="bottom-end">
               <Menu.Target>
                 <ActionIcon variant="subtle" color="gray" aria-label={`More for ${field.label}`}>
@@ -220,5 +208,40 @@ function FieldRow({
         </Group>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+function MoveButtons({
+  label,
+  isFirst,
+  isLast,
+  onMove,
+}: {
+  label: string;
+  isFirst: boolean;
+  isLast: boolean;
+  onMove: (by: -1 | 1) => void;
+}) {
+  return (
+    <>
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        aria-label={`Move ${label} up`}
+        disabled={isFirst}
+        onClick={() => onMove(-1)}
+      >
+        <IconArrowUp size={16} />
+      </ActionIcon>
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        aria-label={`Move ${label} down`}
+        disabled={isLast}
+        onClick={() => onMove(1)}
+      >
+        <IconArrowDown size={16} />
+      </ActionIcon>
+    </>
   );
 }

@@ -159,6 +159,7 @@ function ReferenceOptions({ form, model, isLocked }: Props) {
     <MultiSelect
       label="Items of"
       description="The schemas whose items it may reference"
+      placeholder="Choose schemas"
       data={model.domains
         .filter((domain) => domain.schemas.length > 0)
         .map((domain) => ({
@@ -182,6 +183,7 @@ function BlocksOptions({ form, model, isLocked }: Props) {
       ) : (
         <MultiSelect
           label="Allowed block types"
+          placeholder="Choose block types"
           data={model.blockTypes.map((blockType) => ({ value: blockType.name, label: blockType.title }))}
           disabled={isLocked}
           {...form.getInputProps('blockTypes')}

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import {
   Anchor,
   Badge,
@@ -28,6 +27,7 @@ import { showToast } from '@web/lib/toast';
 import { useModelChange, useModelChanges } from '../api/list-model-changes';
 import { useRevertModelChange } from '../api/revert-model-change';
 import { SaveErrorAlert } from '../../components/conflict-alert';
+import { useDialog } from './use-dialog';
 
 type ChangeSummary = ModelHistory['changes'][number];
 
@@ -65,7 +65,7 @@ const confirmRevert = (change: ChangeSummary, onConfirm: () => void) =>
 export function HistoryView({ ws, version, model, onReload }: Props) {
   const { data, isPending, error } = useModelChanges(ws);
   const revert = useRevertModelChange(ws);
-  const [openId, setOpenId] = useState<string | null>(null);
+  const [openId, setOpenId, closeDetails] = useDialog<string>();
   if (isPending) return <Skeleton h={180} radius="md" />;
   if (!data) return <FormError error={error} />;
   const { changes } = data;
@@ -127,7 +127,7 @@ export function HistoryView({ ws, version, model, onReload }: Props) {
           </Table>
         </Table.ScrollContainer>
       </Card>
-      {openId && <ChangeDetails ws={ws} id={openId} model={model} onClose={() => setOpenId(null)} />}
+      {openId && <ChangeDetails ws={ws} id={openId} model={model} onClose={closeDetails} />}
     </Stack>
   );
 }
@@ -324,6 +324,11 @@ function ChangeDetailsBody({
                     </Table.Td>
                     <Table.Td>
                       <Group gap={4}>
+                        {(item.failed ?? []).length === 0 && (
+                          <Text size="sm" c="dimmed">
+                            None
+                          </Text>
+                        )}
                         {(item.failed ?? []).map((key) => (
                           <Badge key={key} size="sm" variant="light" color="orange" tt="none">
                             {key}

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
 import { Accordion, Badge, Button, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { IconBox, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import type { Workspace } from '@shared/api/workspaces';
@@ -6,7 +6,9 @@ import type { BlockType, ContentModelDoc, FieldOwner, ModelDomain, ModelOp } fro
 import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import { DomainIcon, SchemaIcon } from '@web/components/schema-icon';
 import { showToast } from '@web/lib/toast';
+import { removeFieldOps } from '../change-set';
 import { FieldEditor } from './field-editor';
+import { useDialog } from './use-dialog';
 import { FieldTable, type FieldAction } from './field-table';
 import { AddDomainDialog, AddSchemaDialog, BlockTypeDialog, EditSchemaDialog } from './model-dialogs';
 
@@ -38,7 +40,9 @@ function changedKeys(
   applied: readonly FieldDef[] | undefined,
   moved: ReadonlySet<string>,
 ): Set<string> {
-  const before = new Map((applied ?? []).map((field) => [field.key, json(field)]));
+  // A new schema or block type is marked as a whole, not field by field.
+  if (!applied) return new Set();
+  const before = new Map(applied.map((field) => [field.key, json(field)]));
   return new Set(
     fields.filter((field) => moved.has(field.key) || before.get(field.key) !== json(field)).map((f) => f.key),
   );
@@ -64,7 +68,7 @@ const isOwnChanged = (owner: SchemaType | BlockType, before: SchemaType | BlockT
  * fields, and the block types. Every action adds operations to the change set.
  */
 export function ModelView({ workspace, model, applied, ops, onChange }: Props) {
-  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [dialog, setDialog, closeDialog] = useDialog<Dialog>();
   const appliedSchemas = new Map(applied.domains.flatMap((d) => d.schemas).map((s) => [s.name, s]));
   const appliedBlockTypes = new Map(applied.blockTypes.map((b) => [b.name, b]));
   const moved = movedKeys(ops);
@@ -83,6 +87,7 @@ export function ModelView({ workspace, model, applied, ops, onChange }: Props) {
     onEdit: (action: FieldAction) =>
       setDialog({ kind: 'field', owner, ownerTitle: title, fields, ...action }),
     onChange: change,
+    onRemove: (key: string) => change(removeFieldOps(model, owner, key)),
   });
 
   return (
@@ -159,7 +164,7 @@ export function ModelView({ workspace, model, applied, ops, onChange }: Props) {
           workspace={workspace}
           model={model}
           onChange={onChange}
-          onClose={() => setDialog(null)}
+          onClose={closeDialog}
         />
       )}
     </Stack>
@@ -238,15 +243,15 @@ function OwnerItem({
   const isChanged = state !== undefined || table.changed.size > 0;
   return (
     <Accordion.Item value={name} data-testid={`${kind.replace(' ', '-')}-${name}`}>
-      <Accordion.Control aria-label={`${title} (${name})`}>
-        <Group gap="sm" wrap="nowrap">
+      <Accordion.Control>
+        <Group gap="xs">
           {icon}
           <Text fw={600} size="sm">
             {title}
           </Text>
           <Code>{name}</Code>
           <Text size="xs" c="dimmed">
-            {table.fields.length} fields
+            {table.fields.length} {table.fields.length === 1 ? 'field' : 'fields'}
           </Text>
           {isChanged && <ChangeBadge>{state ?? 'Changed'}</ChangeBadge>}
         </Group>
@@ -302,8 +307,8 @@ function DomainCard({
   const isEmpty = domain.schemas.length === 0;
   return (
     <Card p="lg" data-testid={`domain-${domain.name}`}>
-      <Group justify="space-between" mb="sm" wrap="nowrap">
-        <Group gap="sm" wrap="nowrap">
+      <Group justify="space-between" mb="sm" gap="xs">
+        <Group gap="sm">
           <DomainIcon name={domain.name} size={20} />
           <Title order={2} size="h4">
             {domain.title}
@@ -316,7 +321,7 @@ function DomainCard({
           )}
           {isNew && <ChangeBadge>New</ChangeBadge>}
         </Group>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs">
           {isEmpty && (
             <Button
               size="xs"
@@ -371,7 +376,7 @@ function BlockTypesCard({
             Pieces of modular content that blocks fields offer
           </Text>
         </div>
-        <Button variant="light" leftSection={<IconPlus size={16} />} onClick={onAdd}>
+        <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={onAdd}>
           Add block type
         </Button>
       </Group>
