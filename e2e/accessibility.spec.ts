@@ -272,6 +272,7 @@ test('workspace and settings screens have no serious or critical axe violations'
     ['locales', 'Locales'],
     ['users', 'Users'],
     ['roles', 'Roles'],
+    ['content-model', 'Content model'],
     ['subscription', 'Subscription'],
     ['batches', 'Batches'],
     ['suppressions', 'Suppression list'],
@@ -530,9 +531,9 @@ test('locale screens have no serious or critical axe violations', async ({ page 
 });
 
 /** Presses Tab until `target` has the focus, as a keyboard user would reach it. */
-async function tabTo(page: Page, target: Locator, maxPresses = 120) {
+async function tabTo(page: Page, target: Locator, maxPresses = 120, key: 'Tab' | 'Shift+Tab' = 'Tab') {
   for (let i = 0; i < maxPresses; i++) {
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(key);
     if (await target.evaluate((el) => el === document.activeElement)) return;
   }
   throw new Error(`Tab never reached ${target.toString()}`);
@@ -599,6 +600,92 @@ test('keyboard only: the focal point moves with the arrow keys and is saved', as
     await page.request.get(`/api/v1/workspaces/${seeded.ws}/items/${IMAGE_SET}/${seeded.items[IMAGE_SET]}`)
   ).json();
   expect(saved.data.masterImage).toMatchObject({ focusX: 0.6, focusY: 0.55 });
+});
+
+test('the content model screen, its dialogs, review and history have no serious or critical axe violations', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signInApi(page.request, seeded.email);
+  const { ws } = seeded;
+  const audit = new Audit(page);
+  await audit.visit(`/${ws}/_settings/content-model`, heading('Content model'), 'content model');
+  await page.getByRole('button', { name: /^Blog Post blog-post/ }).click();
+  await expect(page.getByRole('button', { name: 'Add field to Blog Post' })).toBeVisible();
+  await audit.check('content model with a schema open');
+
+  // The field editor with a select's options, a validator and a display condition.
+  await page.getByRole('button', { name: 'Edit Tags' }).click();
+  const editor = page.getByRole('dialog', { name: /Edit field “Tags”/ });
+  await editor.getByLabel('Type', { exact: true }).click();
+  await page.getByRole('option', { name: 'Select', exact: true }).click();
+  await editor.getByRole('button', { name: 'Add option' }).click();
+  await editor.getByLabel('Option 1 label').fill('Travel');
+  await editor.getByRole('button', { name: 'Add validator' }).click();
+  await editor.getByLabel('Show this field').click();
+  await page.getByRole('option', { name: 'When another field equals a value' }).click();
+  await audit.check('field editor');
+  await page.keyboard.press('Escape');
+  await expect(editor).toBeHidden();
+  await page.getByRole('button', { name: 'Add schema to Blogging' }).click();
+  await expect(page.getByRole('dialog', { name: 'Add a schema' })).toBeVisible();
+  await audit.check('add schema dialog');
+  await page.keyboard.press('Escape');
+
+  // A pending change, its review, then the history.
+  await page.getByRole('button', { name: 'Move Excerpt down' }).click();
+  await expect(page.getByRole('region', { name: 'Pending changes' })).toBeVisible();
+  await audit.check('content model with a pending change');
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect(page.getByTestId('plan')).toBeVisible();
+  await audit.check('content model review');
+  await page.getByRole('button', { name: 'Back to editing' }).click();
+  await page.getByRole('button', { name: 'Discard' }).click();
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(page.getByRole('tab', { name: 'History' })).toHaveAttribute('aria-selected', 'true');
+  await audit.check('content model history');
+  audit.expectClean();
+});
+
+test('keyboard only: a field is added to blog posts, moved up and applied on the content model screen', async ({
+  page,
+}) => {
+  await signInApi(page.request, seeded.email);
+  await page.goto(`/${seeded.ws}/_settings/content-model`);
+  await expect(heading('Content model')(page)).toBeVisible();
+  await tabTo(page, page.getByRole('button', { name: /^Blog Post blog-post/ }));
+  await page.keyboard.press('Enter');
+  const add = page.getByRole('button', { name: 'Add field to Blog Post' });
+  await tabTo(page, add);
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'New field in Blog Post' });
+  await expect(dialog.getByRole('textbox', { name: 'Label', exact: true })).toBeFocused();
+  await page.keyboard.type('Reading time');
+  const type = dialog.getByLabel('Type', { exact: true });
+  await tabTo(page, type, 10);
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('Number');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(type).toHaveValue('Number');
+  await tabTo(page, dialog.getByRole('button', { name: 'Add field' }));
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => isFocused(add)).toBe(true);
+
+  await tabTo(page, page.getByRole('button', { name: 'Move Reading time up' }), 20, 'Shift+Tab');
+  await page.keyboard.press('Space');
+  await tabTo(page, page.getByRole('button', { name: 'Apply', exact: true }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Content model updated')).toBeVisible();
+  const { model } = await (await page.request.get(`/api/v1/workspaces/${seeded.ws}/content-model`)).json();
+  const blogPost = model.domains
+    .flatMap((domain: { schemas: { name: string; fields: { key: string }[] }[] }) => domain.schemas)
+    .find((schema: { name: string }) => schema.name === 'blog-post');
+  expect(blogPost.fields.map((field: { key: string }) => field.key).slice(-2)).toEqual([
+    'readingTime',
+    'publishDate',
+  ]);
 });
 
 test('screens changed for accessibility, at desktop and phone sizes', async ({ page }) => {

@@ -1,0 +1,188 @@
+import { expect, test, type Page } from '@playwright/test';
+import {
+  SAME_ORIGIN,
+  acceptCookies,
+  itemField,
+  seedItem,
+  seedMember,
+  seedVerifiedUser,
+  seedWorkspace,
+  shot,
+} from './fixtures';
+
+/** Settings › Content model: a manager changes the blog posts' fields; editors and the delivery API follow. */
+
+const roles = {
+  writer: { name: 'Writer', canEdit: ['blog-post'], canPublish: ['blog-post'], mustApprove: [] },
+};
+
+test.beforeEach(async ({ context }) => acceptCookies(context));
+
+/** A manager's workspace with one blog post (its excerpt and author filled), seeded through the API. */
+async function seedBlog(page: Page, name: string) {
+  await seedVerifiedUser(page.request, 'modeller');
+  const ws = (await seedWorkspace(page.request, `${name} ${Date.now().toString(36)}`, { roles })).id;
+  const post = await seedItem(page.request, ws, 'blog-post', {
+    name: 'Harbour walk',
+    slug: 'harbour-walk',
+    body: '<p>Along the harbour.</p>',
+    excerpt: 'A short walk by the water',
+    author: 'Ada Author',
+  });
+  return { ws, id: post.id, itemUrl: `/${ws}/blogging/blog-post/${post.id}` };
+}
+
+async function openBlogPost(page: Page, ws: string) {
+  await page.goto(`/${ws}/_settings/content-model`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Content model' })).toBeVisible();
+  await page.getByRole('button', { name: /^Blog Post blog-post/ }).click();
+  await expect(page.getByRole('button', { name: 'Add field to Blog Post' })).toBeVisible();
+}
+
+/** Applies the pending change set from its panel and waits for the new version. */
+async function applyPending(page: Page, count: string) {
+  const panel = page.getByRole('region', { name: 'Pending changes' });
+  await expect(panel).toContainText(`${count} not applied`);
+  await panel.getByRole('button', { name: 'Apply', exact: true }).click();
+  await expect(page.getByText('Content model updated')).toBeVisible();
+  await expect(panel).toBeHidden();
+}
+
+/** The item form of an item, in edit mode. */
+async function editItem(page: Page, itemUrl: string) {
+  await page.goto(itemUrl);
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeVisible();
+}
+
+test('a manager adds SEO description to blog posts; an editor fills it in and publishes; the delivery API answers it', async ({
+  page,
+  browser,
+  playwright,
+}) => {
+  test.setTimeout(240_000);
+  const { ws, id, itemUrl } = await seedBlog(page, 'Model');
+  const keyRes = await page.request.post(`/api/v1/workspaces/${ws}/api-keys`, {
+    headers: SAME_ORIGIN,
+    data: { name: 'Website', stages: ['live'], preview: false },
+  });
+  expect(keyRes.status(), await keyRes.text()).toBe(201);
+  const { key } = (await keyRes.json()) as { key: string };
+
+  await openBlogPost(page, ws);
+  await shot(page, 'content-model-01-blog-post');
+  await page.getByRole('button', { name: 'Add field to Blog Post' }).click();
+  const editor = page.getByRole('dialog', { name: 'New field in Blog Post' });
+  await editor.getByRole('textbox', { name: 'Label', exact: true }).fill('SEO description');
+  await expect(editor.getByRole('textbox', { name: 'Key', exact: true })).toHaveValue('seoDescription');
+  await editor.getByLabel('Type', { exact: true }).click();
+  await page.getByRole('option', { name: 'Multiline text' }).click();
+  await expect(editor.getByLabel('Rows')).toBeVisible();
+  await shot(page, 'content-model-02-field-editor');
+  await editor.getByRole('button', { name: 'Add field' }).click();
+  await expect(editor).toBeHidden();
+  await expect(page.getByTestId('field-seoDescription')).toContainText('Not applied');
+  const panel = page.getByRole('region', { name: 'Pending changes' });
+  await expect(panel).toContainText('1 change not applied');
+  await expect(panel).toContainText('Add field "seoDescription" (multiline) to "blog-post"');
+  await shot(page, 'content-model-03-pending');
+
+  await panel.getByRole('button', { name: 'Review' }).click();
+  const review = page.getByRole('dialog', { name: 'Review 1 change' });
+  await expect(review.getByTestId('plan')).toContainText('0 items touched');
+  await expect(review.getByTestId('plan')).toContainText('No item becomes incomplete');
+  await shot(page, 'content-model-04-review');
+  await review.getByRole('button', { name: 'Apply 1 change' }).click();
+  await expect(page.getByText('Content model updated')).toBeVisible();
+  await expect(page.getByTestId('field-seoDescription')).not.toContainText('Not applied');
+
+  // A second member, who edits and publishes blog posts, finds the field in the item form.
+  const writer = await seedMember(browser, page.request, ws, 'Wren Writer', ['writer']);
+  const w = writer.page;
+  await editItem(w, itemUrl);
+  await itemField(w, 'seoDescription').fill('A walk along the old harbour, with photos.');
+  await shot(w, 'content-model-05-item-form');
+  await w.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(w.getByTestId('item-version')).toHaveText('Version 2');
+  await w.getByRole('button', { name: 'Actions' }).click();
+  await w.getByRole('menuitem', { name: 'Publish…', exact: true }).click();
+  await w.getByRole('button', { name: 'Publish to Live' }).click();
+  await expect(w.getByTestId('item-heading').locator('..').getByTestId('publish-chip-live')).toHaveAttribute(
+    'data-status',
+    'CURRENT',
+  );
+  await writer.context.close();
+
+  const site = await playwright.request.newContext({ baseURL: new URL(page.url()).origin });
+  const delivered = await site.get(`/delivery/v1/${ws}/live/items/blog-post/${id}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  expect(delivered.status(), await delivered.text()).toBe(200);
+  expect((await delivered.json()).data.seoDescription).toBe('A walk along the old harbour, with photos.');
+  await site.dispose();
+
+  // History lists the change with its operation in words.
+  await page.getByRole('tab', { name: 'History' }).click();
+  await expect(page.getByTestId('change-v1')).toContainText(
+    'Add field "seoDescription" (multiline) to "blog-post"',
+  );
+  await expect(page.getByTestId('change-v1')).toContainText('Modeller Tester');
+  await shot(page, 'content-model-06-history');
+});
+
+test('renaming a field keeps its values in the item form', async ({ page }) => {
+  const { ws, itemUrl } = await seedBlog(page, 'Rename');
+  await openBlogPost(page, ws);
+  await page.getByRole('button', { name: 'More for Excerpt' }).click();
+  await page.getByRole('menuitem', { name: 'Rename key' }).click();
+  const editor = page.getByRole('dialog', { name: 'Edit field “Excerpt” of Blog Post' });
+  const key = editor.getByRole('textbox', { name: 'Key', exact: true });
+  await expect(key).toBeFocused();
+  await key.fill('summary');
+  await expect(editor).toContainText('Existing values move to the new key.');
+  await editor.getByRole('button', { name: 'Change field' }).click();
+  await expect(page.getByTestId('field-summary')).toBeVisible();
+  await applyPending(page, '1 change');
+
+  await editItem(page, itemUrl);
+  await expect(itemField(page, 'summary')).toHaveValue('A short walk by the water');
+  await shot(page, 'content-model-07-renamed-in-form');
+});
+
+test('a removed field comes back with its value when the change is reverted in History', async ({ page }) => {
+  const { ws, itemUrl } = await seedBlog(page, 'Revert');
+  await openBlogPost(page, ws);
+  await page.getByRole('button', { name: 'More for Author' }).click();
+  await page.getByRole('menuitem', { name: 'Remove field' }).click();
+  await expect(page.getByTestId('field-author')).toHaveCount(0);
+  // The author is a top field of blog posts: it leaves them in the same change set.
+  await expect(page.getByRole('region', { name: 'Pending changes' })).toContainText(
+    'Change schema "blog-post" (topFields)',
+  );
+  await applyPending(page, '2 changes');
+
+  await editItem(page, itemUrl);
+  await expect(page.locator('[data-field="author"]')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+
+  await page.goto(`/${ws}/_settings/content-model`);
+  await page.getByRole('tab', { name: 'History' }).click();
+  const change = page.getByTestId('change-v1');
+  await expect(change).toContainText('Remove field "author" from "blog-post"');
+  await change.getByRole('button', { name: 'Details of version 1' }).click();
+  await expect(page.getByTestId('change-details')).toContainText('1 item transformed');
+  await shot(page, 'content-model-08-change-details');
+  await page.keyboard.press('Escape');
+  await change.getByRole('button', { name: 'Revert version 1' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Revert version 1?' });
+  await expect(confirm).toContainText('Remove field "author" from "blog-post"');
+  await shot(page, 'content-model-09-revert-confirm');
+  await confirm.getByRole('button', { name: 'Revert', exact: true }).click();
+  await expect(page.getByText('Version 1 reverted')).toBeVisible();
+  await expect(page.getByTestId('change-v1')).toContainText('Reverted in v2');
+  await expect(page.getByTestId('change-v2')).toContainText('Reverts v1');
+  await shot(page, 'content-model-10-reverted');
+
+  await editItem(page, itemUrl);
+  await expect(itemField(page, 'author')).toHaveValue('Ada Author');
+});
