@@ -1,18 +1,8 @@
-import {
-  ActionIcon,
-  Button,
-  Fieldset,
-  Group,
-  Select,
-  Stack,
-  TagsInput,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Fieldset, Select, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
 import type { FieldDef } from '@shared/schemas/types';
 import type { ConditionKind, FieldDraft } from '../field-draft';
+import { InputRows } from './input-rows';
 
 const CONDITION_KINDS: { value: ConditionKind; label: string }[] = [
   { value: 'none', label: 'Always' },
@@ -45,42 +35,29 @@ function Validators({ form }: { form: UseFormReturnType<FieldDraft> }) {
           A value must match each regular expression; otherwise its message is shown. In the message, %l
           stands for the field’s label and %v for its value.
         </Text>
-        {validators.map((_, index) => (
-          <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
-            <TextInput
-              aria-label={`Validator ${index + 1} expression`}
-              placeholder="^[^<>]*$"
-              ff="monospace"
-              style={{ flex: 1 }}
-              {...form.getInputProps(`validators.${index}.expression`)}
-            />
-            <TextInput
-              aria-label={`Validator ${index + 1} message`}
-              placeholder="%l may not hold < or >"
-              style={{ flex: 1 }}
-              {...form.getInputProps(`validators.${index}.message`)}
-            />
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              size="lg"
-              aria-label={`Remove validator ${index + 1}`}
-              onClick={() => form.removeListItem('validators', index)}
-            >
-              <IconTrash size={16} />
-            </ActionIcon>
-          </Group>
-        ))}
-        <div>
-          <Button
-            variant="subtle"
-            size="xs"
-            leftSection={<IconPlus size={14} />}
-            onClick={() => form.insertListItem('validators', { expression: '', message: '' })}
-          >
-            Add validator
-          </Button>
-        </div>
+        <InputRows
+          count={validators.length}
+          noun="validator"
+          renderRow={(index) => (
+            <>
+              <TextInput
+                aria-label={`Validator ${index + 1} expression`}
+                placeholder="^[^<>]*$"
+                ff="monospace"
+                style={{ flex: 1 }}
+                {...form.getInputProps(`validators.${index}.expression`)}
+              />
+              <TextInput
+                aria-label={`Validator ${index + 1} message`}
+                placeholder="%l may not hold < or >"
+                style={{ flex: 1 }}
+                {...form.getInputProps(`validators.${index}.message`)}
+              />
+            </>
+          )}
+          onAdd={() => form.insertListItem('validators', { expression: '', message: '' })}
+          onRemove={(index) => form.removeListItem('validators', index)}
+        />
       </Stack>
     </Fieldset>
   );

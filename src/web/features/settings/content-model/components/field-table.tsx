@@ -11,18 +11,10 @@ import {
   Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
-import {
-  IconArrowDown,
-  IconArrowUp,
-  IconDots,
-  IconForms,
-  IconLock,
-  IconPencil,
-  IconPlus,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconDots, IconForms, IconLock, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import type { FieldOwner, ModelOp } from '@shared/model/types';
 import type { FieldDef } from '@shared/schemas/types';
+import { MoveEntryButtons } from '@web/components/fields/list-entry-actions';
 import { FIELD_TYPE_LABELS } from '../field-types';
 
 export type FieldAction = { field?: FieldDef; focus?: 'label' | 'key' | 'type' };
@@ -97,8 +89,8 @@ export function FieldTable({ owner, ownerTitle, fields, changed, onEdit, onChang
                 <FieldRow
                   key={field.key}
                   field={field}
-                  isFirst={index === 0}
-                  isLast={index === fields.length - 1}
+                  index={index}
+                  count={fields.length}
                   isChanged={changed.has(field.key)}
                   onMove={(by) => move(field, index + by)}
                   onEdit={onEdit}
@@ -126,16 +118,16 @@ export function FieldTable({ owner, ownerTitle, fields, changed, onEdit, onChang
 
 function FieldRow({
   field,
-  isFirst,
-  isLast,
+  index,
+  count,
   isChanged,
   onMove,
   onEdit,
   onRemove,
 }: {
   field: FieldDef;
-  isFirst: boolean;
-  isLast: boolean;
+  index: number;
+  count: number;
   isChanged: boolean;
   onMove: (by: -1 | 1) => void;
   onEdit: (action: FieldAction) => void;
@@ -166,7 +158,7 @@ function FieldRow({
       </Table.Td>
       <Table.Td>
         <Group gap={2} justify="flex-end" wrap="nowrap">
-          <MoveButtons label={field.label} isFirst={isFirst} isLast={isLast} onMove={onMove} />
+          <MoveEntryButtons name={field.label} index={index} count={count} onMove={onMove} />
           <ActionIcon
             variant="subtle"
             color="gray"
@@ -208,40 +200,5 @@ function FieldRow({
         </Group>
       </Table.Td>
     </Table.Tr>
-  );
-}
-
-function MoveButtons({
-  label,
-  isFirst,
-  isLast,
-  onMove,
-}: {
-  label: string;
-  isFirst: boolean;
-  isLast: boolean;
-  onMove: (by: -1 | 1) => void;
-}) {
-  return (
-    <>
-      <ActionIcon
-        variant="subtle"
-        color="gray"
-        aria-label={`Move ${label} up`}
-        disabled={isFirst}
-        onClick={() => onMove(-1)}
-      >
-        <IconArrowUp size={16} />
-      </ActionIcon>
-      <ActionIcon
-        variant="subtle"
-        color="gray"
-        aria-label={`Move ${label} down`}
-        disabled={isLast}
-        onClick={() => onMove(1)}
-      >
-        <IconArrowDown size={16} />
-      </ActionIcon>
-    </>
   );
 }

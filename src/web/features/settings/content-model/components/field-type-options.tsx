@@ -1,6 +1,4 @@
 import {
-  ActionIcon,
-  Button,
   Fieldset,
   Group,
   MultiSelect,
@@ -12,11 +10,11 @@ import {
   TextInput,
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
 import type { ContentModelDoc } from '@shared/model/types';
 import type { FieldDef } from '@shared/schemas/types';
 import { toKebabCase } from '@shared/text/slug';
 import type { FieldDraft } from '../field-draft';
+import { InputRows } from './input-rows';
 
 interface Props {
   form: UseFormReturnType<FieldDraft>;
@@ -214,52 +212,38 @@ function SelectOptions({ form, isLocked }: { form: UseFormReturnType<FieldDraft>
           A select needs at least one option.
         </Text>
       )}
-      {options.map((option, index) => (
-        <Group key={index} gap="xs" align="flex-start" wrap="nowrap">
-          <TextInput
-            aria-label={`Option ${index + 1} label`}
-            placeholder="Label"
-            disabled={isLocked}
-            style={{ flex: 1 }}
-            {...form.getInputProps(`options.${index}.label`)}
-            onChange={(event) => {
-              const label = event.currentTarget.value;
-              // The value follows the label until it is typed itself.
-              if (option.value === toKebabCase(option.label))
-                form.setFieldValue(`options.${index}.value`, toKebabCase(label));
-              form.setFieldValue(`options.${index}.label`, label);
-            }}
-          />
-          <TextInput
-            aria-label={`Option ${index + 1} value`}
-            placeholder="Value"
-            disabled={isLocked}
-            style={{ flex: 1 }}
-            {...form.getInputProps(`options.${index}.value`)}
-          />
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label={`Remove option ${index + 1}`}
-            disabled={isLocked}
-            onClick={() => form.removeListItem('options', index)}
-          >
-            <IconTrash size={16} />
-          </ActionIcon>
-        </Group>
-      ))}
-      <div>
-        <Button
-          variant="subtle"
-          size="xs"
-          leftSection={<IconPlus size={14} />}
-          disabled={isLocked}
-          onClick={() => form.insertListItem('options', { value: '', label: '' })}
-        >
-          Add option
-        </Button>
-      </div>
+      <InputRows
+        count={options.length}
+        noun="option"
+        isDisabled={isLocked}
+        renderRow={(index) => (
+          <>
+            <TextInput
+              aria-label={`Option ${index + 1} label`}
+              placeholder="Label"
+              disabled={isLocked}
+              style={{ flex: 1 }}
+              {...form.getInputProps(`options.${index}.label`)}
+              onChange={(event) => {
+                const label = event.currentTarget.value;
+                // The value follows the label until it is typed itself.
+                if (options[index].value === toKebabCase(options[index].label))
+                  form.setFieldValue(`options.${index}.value`, toKebabCase(label));
+                form.setFieldValue(`options.${index}.label`, label);
+              }}
+            />
+            <TextInput
+              aria-label={`Option ${index + 1} value`}
+              placeholder="Value"
+              disabled={isLocked}
+              style={{ flex: 1 }}
+              {...form.getInputProps(`options.${index}.value`)}
+            />
+          </>
+        )}
+        onAdd={() => form.insertListItem('options', { value: '', label: '' })}
+        onRemove={(index) => form.removeListItem('options', index)}
+      />
     </Stack>
   );
 }

@@ -80,15 +80,28 @@ export function ModelView({ workspace, model, applied, ops, onChange }: Props) {
     if (problem) showToast({ color: 'red', title: 'That change cannot be made', message: problem });
     return problem;
   };
-  const ownerProps = (owner: FieldOwner, title: string, fields: readonly FieldDef[]) => ({
-    owner,
-    ownerTitle: title,
-    fields,
-    onEdit: (action: FieldAction) =>
-      setDialog({ kind: 'field', owner, ownerTitle: title, fields, ...action }),
-    onChange: change,
-    onRemove: (key: string) => change(removeFieldOps(model, owner, key)),
-  });
+  /** What a schema's or block type's item shows and does, marked against its applied self. */
+  const ownerProps = (
+    owner: FieldOwner,
+    current: SchemaType | BlockType,
+    before?: SchemaType | BlockType,
+  ) => {
+    const { name, title, fields } = current;
+    const movedHere = moved.get(owner.schema !== undefined ? `schema:${name}` : `blockType:${name}`);
+    return {
+      name,
+      title,
+      state: !before ? ('New' as const) : isOwnChanged(current, before) ? ('Changed' as const) : undefined,
+      changed: changedKeys(fields, before?.fields, movedHere ?? none),
+      owner,
+      ownerTitle: title,
+      fields,
+      onEdit: (action: FieldAction) =>
+        setDialog({ kind: 'field', owner, ownerTitle: title, fields, ...action }),
+      onChange: change,
+      onRemove: (key: string) => change(removeFieldOps(model, owner, key)),
+    };
+  };
 
   return (
     <Stack gap="lg">
@@ -102,60 +115,38 @@ export function ModelView({ workspace, model, applied, ops, onChange }: Props) {
           onRemove={() => change([{ op: 'removeDomain', domain: domain.name }])}
         >
           <Accordion multiple variant="separated" chevronPosition="left">
-            {domain.schemas.map((schema) => {
-              const before = appliedSchemas.get(schema.name);
-              return (
-                <OwnerItem
-                  key={schema.name}
-                  kind="schema"
-                  name={schema.name}
-                  title={schema.title}
-                  icon={<SchemaIcon name={schema.icon} />}
-                  state={!before ? 'New' : isOwnChanged(schema, before) ? 'Changed' : undefined}
-                  changed={changedKeys(
-                    schema.fields,
-                    before?.fields,
-                    moved.get(`schema:${schema.name}`) ?? none,
-                  )}
-                  summary={`Plural: ${schema.pluralTitle} · Top fields: ${schema.topFields.join(', ') || 'none'}`}
-                  onEditOwner={() => setDialog({ kind: 'editSchema', schema })}
-                  onRemoveOwner={
-                    schema.fields.some((field) => field.locked)
-                      ? undefined
-                      : () => change([{ op: 'removeSchema', schema: schema.name }])
-                  }
-                  {...ownerProps({ schema: schema.name }, schema.title, schema.fields)}
-                />
-              );
-            })}
+            {domain.schemas.map((schema) => (
+              <OwnerItem
+                key={schema.name}
+                kind="schema"
+                icon={<SchemaIcon name={schema.icon} />}
+                summary={`Plural: ${schema.pluralTitle} · Top fields: ${schema.topFields.join(', ') || 'none'}`}
+                onEditOwner={() => setDialog({ kind: 'editSchema', schema })}
+                onRemoveOwner={
+                  schema.fields.some((field) => field.locked)
+                    ? undefined
+                    : () => change([{ op: 'removeSchema', schema: schema.name }])
+                }
+                {...ownerProps({ schema: schema.name }, schema, appliedSchemas.get(schema.name))}
+              />
+            ))}
           </Accordion>
         </DomainCard>
       ))}
       <BlockTypesCard isEmpty={model.blockTypes.length === 0} onAdd={() => setDialog({ kind: 'blockType' })}>
         <Accordion multiple variant="separated" chevronPosition="left">
-          {model.blockTypes.map((blockType) => {
-            const before = appliedBlockTypes.get(blockType.name);
-            return (
-              <OwnerItem
-                key={blockType.name}
-                kind="block type"
-                name={blockType.name}
-                title={blockType.title}
-                icon={
-                  blockType.icon ? <SchemaIcon name={blockType.icon} /> : <IconBox size={18} stroke={1.6} />
-                }
-                state={!before ? 'New' : isOwnChanged(blockType, before) ? 'Changed' : undefined}
-                changed={changedKeys(
-                  blockType.fields,
-                  before?.fields,
-                  moved.get(`blockType:${blockType.name}`) ?? none,
-                )}
-                onEditOwner={() => setDialog({ kind: 'blockType', blockType })}
-                onRemoveOwner={() => change([{ op: 'removeBlockType', blockType: blockType.name }])}
-                {...ownerProps({ blockType: blockType.name }, blockType.title, blockType.fields)}
-              />
-            );
-          })}
+          {model.blockTypes.map((blockType) => (
+            <OwnerItem
+              key={blockType.name}
+              kind="block type"
+              icon={
+                blockType.icon ? <SchemaIcon name={blockType.icon} /> : <IconBox size={18} stroke={1.6} />
+              }
+              onEditOwner={() => setDialog({ kind: 'blockType', blockType })}
+              onRemoveOwner={() => change([{ op: 'removeBlockType', blockType: blockType.name }])}
+              {...ownerProps({ blockType: blockType.name }, blockType, appliedBlockTypes.get(blockType.name))}
+            />
+          ))}
         </Accordion>
       </BlockTypesCard>
       {dialog && (
