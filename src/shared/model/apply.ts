@@ -4,7 +4,16 @@
  */
 import type { BlockType, FieldDef, SchemaType } from '../schemas/types';
 import { isReservedName } from '../text/reserved-names';
-import { findBlockType, findDomain, findField, findOwner, findSchema, OpRefusal, refuse } from './find';
+import {
+  type FieldOp,
+  findBlockType,
+  findDomain,
+  findField,
+  findOwner,
+  findSchema,
+  OpRefusal,
+  refuse,
+} from './find';
 import type { ContentModelDoc, FieldOwner, FieldPatch, ModelOp } from './types';
 import { modelProblem } from './validate';
 
@@ -187,8 +196,6 @@ function refuseLocked(fields: readonly FieldDef[], where: string) {
   const locked = allFields(fields).find((field) => field.locked);
   if (locked) refuse(`${where}: field "${locked.key}" cannot be added locked; only built-in fields are`);
 }
-
-type FieldOp = OpOf<'addField' | 'updateField' | 'renameField' | 'retypeField' | 'removeField' | 'moveField'>;
 
 function applyFieldOp(model: ContentModelDoc, op: FieldOp) {
   const { holder, where } = findOwner(model, op as FieldOwner);

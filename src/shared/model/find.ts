@@ -3,7 +3,12 @@
  * list and index) and refuses with a message when nothing has that name.
  */
 import type { BlockType, FieldDef, SchemaType } from '../schemas/types';
-import type { ContentModelDoc, FieldOwner, ModelDomain } from './types';
+import type { ContentModelDoc, FieldOwner, ModelDomain, ModelOp } from './types';
+
+export type FieldOp = Extract<
+  ModelOp,
+  { op: 'addField' | 'updateField' | 'renameField' | 'retypeField' | 'removeField' | 'moveField' }
+>;
 
 /** A problem with an operation; `applyOps` names the operation in front of the message. */
 export class OpRefusal extends Error {}
