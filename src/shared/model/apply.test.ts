@@ -1,34 +1,9 @@
 import type { FieldDef, SchemaType } from '../schemas/types';
 import { applyOps, ModelChangeError } from './apply';
 import type { ContentModelDoc, ModelOp } from './types';
-import { builtInModel } from './validate';
+import { page, sampleModel } from './test-models';
 
-const page: SchemaType = {
-  name: 'page',
-  title: 'Page',
-  pluralTitle: 'Pages',
-  icon: 'file',
-  thumbnail: 'image',
-  fields: [
-    { key: 'title', label: 'Title', type: 'text' },
-    { key: 'slug', label: 'Slug', type: 'name-slug', from: 'title' },
-    { key: 'teaser', label: 'Teaser', type: 'multiline', displayIf: { field: 'title', notEmpty: true } },
-    { key: 'image', label: 'Image', type: 'file' },
-  ],
-  topFields: ['title', 'slug'],
-};
-
-/** The built-in model plus a "site" domain holding "page" and a "hero" block type. */
-function sample(): ContentModelDoc {
-  const doc = builtInModel();
-  doc.domains.push({ name: 'site', title: 'Site', schemas: [structuredClone(page)] });
-  doc.blockTypes.push({
-    name: 'hero',
-    title: 'Hero',
-    fields: [{ key: 'heading', label: 'Heading', type: 'text' }],
-  });
-  return doc;
-}
+const sample = sampleModel;
 
 const schemaOf = (doc: ContentModelDoc, name: string) =>
   doc.domains.flatMap((domain) => domain.schemas).find((schema) => schema.name === name)!;
@@ -70,6 +45,7 @@ describe('applyOps', () => {
       { op: 'updateDomain', domain: 'news', patch: { landingSchema: 'post', admin: true } },
       { op: 'updateSchema', schema: 'post', patch: { title: 'Article', thumbnail: null } },
       { op: 'moveSchema', schema: 'page', domain: 'news', index: 0 },
+      { op: 'removeSchema', schema: 'note' },
       { op: 'removeDomain', domain: 'site' },
     ]);
     expect(after.domains[0]).toMatchObject({ name: 'news', landingSchema: 'post', admin: true });

@@ -6,6 +6,7 @@ import type { BlockType, FieldDef, SchemaType } from '../schemas/types';
 import { isReservedName } from '../text/reserved-names';
 import {
   type FieldOp,
+  isFieldOp,
   findBlockType,
   findDomain,
   findField,
@@ -58,6 +59,7 @@ function applyInPlace(model: ContentModelDoc, op: ModelOp): void {
   if (!isRecord(op)) refuse('An operation must be an object');
   const payload = PAYLOADS[op.op];
   if (payload && !isRecord((op as Record<string, unknown>)[payload])) refuse(`It needs a ${payload} object`);
+  if (isFieldOp(op)) return applyFieldOp(model, op);
   switch (op.op) {
     case 'addDomain':
     case 'updateDomain':
@@ -72,13 +74,6 @@ function applyInPlace(model: ContentModelDoc, op: ModelOp): void {
     case 'updateBlockType':
     case 'removeBlockType':
       return applyBlockTypeOp(model, op);
-    case 'addField':
-    case 'updateField':
-    case 'renameField':
-    case 'retypeField':
-    case 'removeField':
-    case 'moveField':
-      return applyFieldOp(model, op);
     default:
       refuse(`Unknown operation ${JSON.stringify((op as { op: unknown }).op)}`);
   }

@@ -5,10 +5,19 @@
 import type { BlockType, FieldDef, SchemaType } from '../schemas/types';
 import type { ContentModelDoc, FieldOwner, ModelDomain, ModelOp } from './types';
 
-export type FieldOp = Extract<
-  ModelOp,
-  { op: 'addField' | 'updateField' | 'renameField' | 'retypeField' | 'removeField' | 'moveField' }
->;
+const FIELD_OPS = [
+  'addField',
+  'updateField',
+  'renameField',
+  'retypeField',
+  'removeField',
+  'moveField',
+] as const;
+
+export type FieldOp = Extract<ModelOp, { op: (typeof FIELD_OPS)[number] }>;
+
+/** Whether the operation acts on a field of a schema or block type. */
+export const isFieldOp = (op: ModelOp): op is FieldOp => (FIELD_OPS as readonly string[]).includes(op.op);
 
 /** A problem with an operation; `applyOps` names the operation in front of the message. */
 export class OpRefusal extends Error {}

@@ -3,49 +3,9 @@ import { applyOps, ModelChangeError } from './apply';
 import { invertOps } from './invert';
 import { opsFromSeeds, type OpSeed } from './random-ops';
 import type { ContentModelDoc, ModelOp } from './types';
-import { builtInModel } from './validate';
+import { sampleModel } from './test-models';
 
-/** The built-in model plus a "site" domain with a "page" schema and a "hero" block type. */
-function sample(): ContentModelDoc {
-  const doc = builtInModel();
-  doc.domains.push({
-    name: 'site',
-    title: 'Site',
-    schemas: [
-      {
-        name: 'page',
-        title: 'Page',
-        pluralTitle: 'Pages',
-        icon: 'file',
-        fields: [
-          { key: 'title', label: 'Title', type: 'text' },
-          { key: 'slug', label: 'Slug', type: 'name-slug', from: 'title' },
-          {
-            key: 'teaser',
-            label: 'Teaser',
-            type: 'multiline',
-            displayIf: { field: 'title', notEmpty: true },
-          },
-        ],
-        topFields: ['title'],
-      },
-      {
-        name: 'note',
-        title: 'Note',
-        pluralTitle: 'Notes',
-        icon: 'note',
-        fields: [{ key: 'text', label: 'Text', type: 'multiline' }],
-        topFields: ['text'],
-      },
-    ],
-  });
-  doc.blockTypes.push({
-    name: 'hero',
-    title: 'Hero',
-    fields: [{ key: 'heading', label: 'Heading', type: 'text' }],
-  });
-  return doc;
-}
+const sample = sampleModel;
 
 const roundTrip = (doc: ContentModelDoc, ops: ModelOp[]) => applyOps(applyOps(doc, ops), invertOps(doc, ops));
 
@@ -67,6 +27,7 @@ describe('invertOps', () => {
         field: { key: 'teaser', label: 'Teaser', type: 'rich-text' },
       },
       { op: 'moveField', schema: 'page', key: 'teaser', index: 0 },
+      { op: 'updateSchema', schema: 'page', patch: { topFields: ['heading'], thumbnail: null } },
       { op: 'removeField', schema: 'page', key: 'slug' },
       { op: 'addDomain', domain: { name: 'news', title: 'News' }, index: 1 },
       { op: 'moveSchema', schema: 'page', domain: 'news' },

@@ -2,7 +2,16 @@
  * Undoing a change set: the operations that take the model it produced back to the one it was made on.
  */
 import { applyOp } from './apply';
-import { type FieldOp, findBlockType, findDomain, findField, findOwner, findSchema, ownerOf } from './find';
+import {
+  type FieldOp,
+  findBlockType,
+  isFieldOp,
+  findDomain,
+  findField,
+  findOwner,
+  findSchema,
+  ownerOf,
+} from './find';
 import type { ContentModelDoc, ModelOp } from './types';
 
 /**
@@ -40,6 +49,7 @@ function oldValues(target: object, patch: object): Record<string, unknown> {
 
 /** The operation undoing `op` on `model`, the model as it is before `op`. */
 function inverseOf(model: ContentModelDoc, op: ModelOp): ModelOp {
+  if (isFieldOp(op)) return inverseOfFieldOp(model, op);
   switch (op.op) {
     case 'addDomain':
       return { op: 'removeDomain', domain: op.domain.name };
@@ -80,13 +90,6 @@ function inverseOf(model: ContentModelDoc, op: ModelOp): ModelOp {
       const { blockType, index } = findBlockType(model, op.blockType);
       return { op: 'addBlockType', blockType: structuredClone(blockType), index };
     }
-    case 'addField':
-    case 'updateField':
-    case 'renameField':
-    case 'retypeField':
-    case 'removeField':
-    case 'moveField':
-      return inverseOfFieldOp(model, op);
   }
 }
 
