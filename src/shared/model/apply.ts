@@ -5,6 +5,8 @@
 import type { BlockType, FieldDef, SchemaType } from '../schemas/types';
 import { isReservedName } from '../text/reserved-names';
 import {
+  allFields,
+  allowsBlockType,
   type FieldOp,
   isFieldOp,
   findBlockType,
@@ -177,14 +179,11 @@ function blocksFieldUsing(model: ContentModelDoc, name: string): string | undefi
       .map((blockType) => ({ fields: blockType.fields, where: `block type "${blockType.name}"` })),
   ];
   for (const { fields, where } of owners) {
-    const field = allFields(fields).find((f) => f.type === 'blocks' && f.blockTypes.includes(name));
+    const field = allFields(fields).find((f) => allowsBlockType(f, name));
     if (field) return `field "${field.key}" of ${where}`;
   }
   return undefined;
 }
-
-const allFields = (fields: readonly FieldDef[]): FieldDef[] =>
-  fields.flatMap((field) => (field.type === 'table' ? [field, ...allFields(field.columns)] : [field]));
 
 /** Only Marquee's built-in fields are locked: a change set never adds one. */
 function refuseLocked(fields: readonly FieldDef[], where: string) {

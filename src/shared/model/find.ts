@@ -76,3 +76,10 @@ export function findField(
 /** Only the owner part of a field operation, to address the same owner in another operation. */
 export const ownerOf = (op: FieldOwner): FieldOwner =>
   op.blockType !== undefined ? { blockType: op.blockType } : { schema: op.schema };
+
+/** The fields with the columns of their tables, at any depth. */
+export const allFields = (fields: readonly FieldDef[]): FieldDef[] =>
+  fields.flatMap((field) => (field.type === 'table' ? [field, ...allFields(field.columns)] : [field]));
+
+export const allowsBlockType = (field: FieldDef, name: string) =>
+  field.type === 'blocks' && field.blockTypes.includes(name);
