@@ -18,7 +18,7 @@ import {
   refuse,
 } from './find';
 import type { ContentModelDoc, FieldOwner, FieldPatch, ModelOp } from './types';
-import { modelProblem } from './validate';
+import { isRecord, modelProblem } from './validate';
 
 /** A change set that cannot apply; the message is meant for the person who made it (400). */
 export class ModelChangeError extends Error {}
@@ -53,9 +53,6 @@ const PAYLOADS: Partial<Record<ModelOp['op'], string>> = {
   addField: 'field',
   retypeField: 'field',
 };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function applyInPlace(model: ContentModelDoc, op: ModelOp): void {
   if (!isRecord(op)) refuse('An operation must be an object');

@@ -24,7 +24,7 @@ const RESERVED_KEYS: ReadonlySet<string> = new Set(['id', LOCALES_KEY, 'prototyp
 /** Properties the registry sets on the schemas it answers; never stored in the model. */
 const DERIVED_SCHEMA_PROPERTIES = ['blockTypes', 'locales'] as const;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 const isWholeNumber = (value: unknown, least: number) =>
