@@ -35,7 +35,7 @@ let stranger: TestUser;
 let team: Team;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ webhookAllowPrivate: true });
   manager = await verifiedUser(t, { name: 'Moe Modeller' });
   team = await teamWorkspace(t, manager, {
     name: 'Modelling',
@@ -279,7 +279,7 @@ describe('changing a model that holds data', () => {
       baseVersion: (await currentModel()).version,
     });
     expect(again.statusCode).toBe(409);
-    expect(again.json().message).toBe(CONTENT_MODEL_MESSAGES.alreadyReverted);
+    expect(again.json().error.message).toBe(CONTENT_MODEL_MESSAGES.alreadyReverted);
   });
 
   it('makes existing items without the value incomplete when a field becomes required, never refusing the change', async () => {
@@ -307,21 +307,53 @@ describe('changing a model that holds data', () => {
   });
 
   it('keeps the items of a removed schema and restores them on revert, trimming roles', async () => {
-    const copy = await createItem(t, manager, team.ws, 'copy', { name: 'Buy', text: 'Buy now' });
-    const planned = await plan([{ op: 'removeSchema', schema: 'copy' }]);
-    expect(planned.impacts[0].touched).toBeGreaterThanOrEqual(1);
-    expect(planned.impacts[0].warning).toMatch(/kept and come back on revert/);
-    const removal = await apply([{ op: 'removeSchema', schema: 'copy' }]);
-    expect(
-      (await call(t, 'GET', `/api/v1/workspaces/${team.ws}/items/copy/${copy.id}`, manager)).statusCode,
-    ).toBe(404);
+    await apply([
+      {
+        op: 'addSchema',
+        domain: 'blogging',
+        schema: {
+          name: 'recipe',
+          title: 'Recipe',
+          pluralTitle: 'Recipes',
+          icon: 'chef-hat',
+          fields: [
+            { key: 'name', label: 'Name', type: 'text', required: true },
+            { key: 'steps', label: 'Steps', type: 'multiline' },
+          ],
+          topFields: ['name'],
+        },
+      },
+    ]);
     const roles = (await call(t, 'GET', `/api/v1/workspaces/${team.ws}`, manager)).json().roles;
-    expect(roles.editor.canEdit).toEqual(['blog-post']);
+    const patched = await call(t, 'PATCH', `/api/v1/workspaces/${team.ws}`, manager, {
+      roles: { ...roles, editor: { ...roles.editor, canEdit: [...roles.editor.canEdit, 'recipe'] } },
+    });
+    expect(patched.statusCode).toBe(200);
+    const recipe = await createItem(t, editor, team.ws, 'recipe', { name: 'Soup', steps: 'Boil' });
+    const planned = await plan([{ op: 'removeSchema', schema: 'recipe' }]);
+    expect(planned.impacts[0].touched).toBe(1);
+    expect(planned.impacts[0].warning).toMatch(/kept and come back on revert/);
+    const removal = await apply([{ op: 'removeSchema', schema: 'recipe' }]);
+    expect(
+      (await call(t, 'GET', `/api/v1/workspaces/${team.ws}/items/recipe/${recipe.id}`, manager)).statusCode,
+    ).toBe(404);
+    const trimmed = (await call(t, 'GET', `/api/v1/workspaces/${team.ws}`, manager)).json().roles;
+    expect(trimmed.editor.canEdit).not.toContain('recipe');
 
     await call(t, 'POST', modelUrl(`/changes/${removal.change!.id}/revert`), manager, {
       baseVersion: (await currentModel()).version,
     });
-    expect((await getItem(t, manager, team.ws, 'copy', copy.id)).data.text).toBe('Buy now');
+    expect((await getItem(t, manager, team.ws, 'recipe', recipe.id)).data.steps).toBe('Boil');
+  });
+
+  it('refuses to remove a schema Marquee relies on', async () => {
+    const { version } = await currentModel();
+    const res = await call(t, 'POST', modelUrl('/apply'), manager, {
+      baseVersion: version,
+      ops: [{ op: 'removeSchema', schema: 'campaign' }],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/Schema "campaign" cannot be removed/);
   });
 });
 
@@ -333,7 +365,7 @@ describe('change sets', () => {
       ops: [{ op: 'addField', schema: 'blog-post', field: { key: 'late', label: 'Late', type: 'text' } }],
     });
     expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(CONTENT_MODEL_MESSAGES.stale);
+    expect(res.json().error.message).toBe(CONTENT_MODEL_MESSAGES.stale);
     expect(await modelRowsOf(team.ws)).toEqual(before);
   });
 
@@ -445,7 +477,7 @@ describe('change sets', () => {
     for (const route of ['/plan', '/apply']) {
       const res = await call(t, 'POST', modelUrl(route), manager, { baseVersion: version, ops });
       expect(res.statusCode, route).toBe(400);
-      expect(res.json().message).toMatch(message);
+      expect(res.json().error.message).toMatch(message);
     }
     expect(await modelRowsOf(team.ws)).toEqual(before);
   });

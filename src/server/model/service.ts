@@ -10,6 +10,7 @@ import {
 import { applyOp, applyOps, ModelChangeError } from '@shared/model/apply';
 import { diffModels } from '@shared/model/diff';
 import { invertOps } from '@shared/model/invert';
+import { withTopFieldsFollowing } from '@shared/model/normalise';
 import { describeOp } from '@shared/model/describe';
 import type { ContentModelDoc, ModelOp } from '@shared/model/types';
 import { trimRoles } from '@shared/permissions/permissions';
@@ -53,7 +54,8 @@ function stepsOf(doc: ContentModelDoc, ops: readonly ModelOp[]): ModelSteps {
 /** A change set's operations and base version: as sent, or computed from a model document. */
 function opsOf(access: WorkspaceAccess, body: ChangeSetBody): { ops: ModelOp[]; baseVersion: number } {
   const current = access.model;
-  if ('ops' in body) return { ops: body.ops, baseVersion: body.baseVersion };
+  if ('ops' in body)
+    return { ops: withTopFieldsFollowing(current.doc, body.ops), baseVersion: body.baseVersion };
   return { ops: diffModels(current.doc, body.document), baseVersion: body.baseVersion ?? current.version };
 }
 
@@ -268,11 +270,9 @@ async function transformItems(
         written.push({ id: row.id, data: outcome.data, hasErrors: outcome.hasErrors });
         if (Object.keys(outcome.kept).length > 0)
           keptRows.push({ changeId, schema, itemId: row.id, kept: outcome.kept });
-        if (outcome.changed) {
-          total++;
-          if (sample.length < 100)
-            sample.push({ schema, id: row.id, ...(outcome.failed.length ? { failed: outcome.failed } : {}) });
-        }
+        if (outcome.changed) total++;
+        if ((outcome.changed || outcome.failed.length > 0) && sample.length < PLAN_SAMPLE)
+          sample.push({ schema, id: row.id, ...(outcome.failed.length ? { failed: outcome.failed } : {}) });
       }
       await writeItems(tx, workspaceId, schema, written);
       if (keptRows.length > 0) await tx.insert(contentModelKept).values(keptRows);

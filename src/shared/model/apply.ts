@@ -130,7 +130,8 @@ function applySchemaOp(
     return;
   }
   if (op.op === 'removeSchema') {
-    const locked = schema.fields.find((field) => field.locked);
+    // Every item's name is read by lists and the audit log: that alone keeps no schema in.
+    const locked = schema.fields.find((field) => field.locked && field.key !== 'name');
     if (locked)
       refuse(`Schema "${schema.name}" cannot be removed: Marquee relies on its field "${locked.key}"`);
     domain.schemas.splice(index, 1);
