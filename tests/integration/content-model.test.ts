@@ -578,3 +578,144 @@ describe('delivery after a rename', () => {
     expect(until - Date.now()).toBeLessThanOrEqual(30 * 86_400_000);
   });
 });
+
+describe('blocks', () => {
+  const text = (key: string, label: string, extra: Record<string, unknown> = {}) =>
+    ({ key, label, type: 'text', ...extra }) as FieldDef;
+  const landingPage: ModelOp[] = [
+    { op: 'addDomain', domain: { name: 'pages', title: 'Pages' } },
+    {
+      op: 'addBlockType',
+      blockType: {
+        name: 'hero',
+        title: 'Hero',
+        fields: [text('title', 'Title', { required: true }), text('subtitle', 'Subtitle')],
+      },
+    },
+    {
+      op: 'addBlockType',
+      blockType: { name: 'feature', title: 'Feature', fields: [text('name', 'Name', { required: true })] },
+    },
+    {
+      op: 'addBlockType',
+      blockType: {
+        name: 'feature-grid',
+        title: 'Feature grid',
+        fields: [{ key: 'features', label: 'Features', type: 'blocks', blockTypes: ['feature'] }],
+      },
+    },
+    {
+      op: 'addBlockType',
+      blockType: {
+        name: 'call-to-action',
+        title: 'Call to action',
+        fields: [
+          text('label', 'Label', { required: true }),
+          text('url', 'URL', {
+            validators: [{ expression: '^https://', message: '%l must start with https://' }],
+          }),
+        ],
+      },
+    },
+    {
+      op: 'addSchema',
+      domain: 'pages',
+      schema: {
+        name: 'landing-page',
+        title: 'Landing page',
+        pluralTitle: 'Landing pages',
+        icon: 'layout',
+        fields: [
+          { key: 'name', label: 'Name', type: 'text', required: true },
+          { key: 'slug', label: 'Slug', type: 'name-slug', from: 'name', required: true },
+          {
+            key: 'sections',
+            label: 'Sections',
+            type: 'blocks',
+            blockTypes: ['hero', 'feature-grid', 'call-to-action'],
+          },
+        ],
+        topFields: ['name', 'slug'],
+      },
+    },
+  ];
+
+  it('are validated on the server like any field, published and delivered with _type and _key, and typed', async () => {
+    const ws = await createWorkspace(t.app, manager, 'Landing');
+    await apply(landingPage, ws.id);
+    await call(t, 'PATCH', `/api/v1/workspaces/${ws.id}`, manager, {
+      basics: { domains: ['blogging', 'pages'] },
+    });
+    const url = `/api/v1/workspaces/${ws.id}/items/landing-page`;
+    const invalid = await call(t, 'POST', url, manager, {
+      data: {
+        name: 'Launch',
+        sections: [
+          { _type: 'hero', _key: 'h1' },
+          { _type: 'call-to-action', _key: 'c1', label: 'Buy', url: 'http://insecure.example' },
+        ],
+      },
+    });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().error.details.errors).toMatchObject({
+      'sections.0.title': 'Title is required',
+      'sections.1.url': 'URL must start with https://',
+    });
+    const wrongType = await call(t, 'POST', url, manager, {
+      data: { name: 'Launch', sections: [{ _type: 'feature', _key: 'f', name: 'Fast' }] },
+    });
+    expect(wrongType.statusCode).toBe(400);
+
+    const sections = [
+      { _type: 'hero', _key: 'h1', title: 'Launch day', subtitle: 'At last' },
+      { _type: 'feature-grid', _key: 'g1', features: [{ _type: 'feature', _key: 'f1', name: 'Fast' }] },
+      { _type: 'call-to-action', _key: 'c1', label: 'Buy', url: 'https://shop.example' },
+    ];
+    const page = await createItem(t, manager, ws.id, 'landing-page', { name: 'Launch', sections });
+    expect((await publish(t, manager, ws.id, 'landing-page', page.id)).statusCode).toBe(200);
+    const key = (
+      await call(t, 'POST', `/api/v1/workspaces/${ws.id}/api-keys`, manager, {
+        name: 'Site',
+        stages: ['live'],
+      })
+    ).json().key;
+    const delivered = await t.app.inject({
+      method: 'GET',
+      url: `/delivery/v1/${ws.id}/live/items/landing-page/by-slug/launch`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(delivered.statusCode).toBe(200);
+    expect(delivered.json().data.sections).toEqual(sections);
+
+    const types = await t.app.inject({
+      method: 'GET',
+      url: `/delivery/v1/${ws.id}/types.ts`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(types.statusCode).toBe(200);
+    expect(types.body).toContain('export interface LandingPage');
+    expect(types.body).toContain("_type: 'feature-grid'");
+    expect(types.body).toContain("'landing-page': LandingPage;");
+    // Admin domains are not delivered, so they are not typed either.
+    expect(types.body).not.toContain('ClientTask');
+  });
+
+  it('refuse a block type nested deeper than 5 levels', async () => {
+    const ws = await createWorkspace(t.app, manager, 'Deep Blocks');
+    const level = (n: number): ModelOp => ({
+      op: 'addBlockType',
+      blockType: {
+        name: `level-${n}`,
+        title: `Level ${n}`,
+        fields:
+          n === 7
+            ? [text('title', 'Title')]
+            : [{ key: 'inner', label: 'Inner', type: 'blocks', blockTypes: [`level-${n + 1}`] }],
+      },
+    });
+    const ops = [7, 6, 5, 4, 3, 2, 1].map(level);
+    const res = await call(t, 'POST', modelUrl('/apply', ws.id), manager, { baseVersion: 0, ops });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/level-/);
+  });
+});

@@ -13,7 +13,7 @@ import { invertOps } from '@shared/model/invert';
 import { withTopFieldsFollowing } from '@shared/model/normalise';
 import { describeOp } from '@shared/model/describe';
 import type { ContentModelDoc, ModelOp } from '@shared/model/types';
-import { trimRoles } from '@shared/permissions/permissions';
+import { trimRoles, type Roles } from '@shared/permissions/permissions';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
 import { contentModelChanges, contentModelKept, contentModels, items, workspaces } from '../db/schema';
@@ -177,7 +177,7 @@ async function commitChange(
       .update(workspaces)
       .set({
         modelVersion: version,
-        roles: trimRoles(locked.roles, schemaNames),
+        roles: rolesFollowingModel(locked.roles, access.model.schemaNames(), schemaNames),
         version: sql`${workspaces.version} + 1`,
       })
       .where(eq(workspaces.id, workspaceId));
@@ -234,6 +234,27 @@ async function commitChange(
     return done;
   });
   return { version, change: changeDto(change, true) };
+}
+
+/**
+ * The roles once the model has these schemas: rights on removed schemas trimmed (as a workspace save
+ * trims them), and a role that may edit (or publish) every schema, as the Admin role does, may also
+ * edit (or publish) the new ones.
+ */
+function rolesFollowingModel(roles: Roles, before: readonly string[], after: readonly string[]): Roles {
+  const added = after.filter((name) => !before.includes(name));
+  const holdsAll = (list: readonly string[]) => before.every((name) => list.includes(name));
+  const grown = Object.fromEntries(
+    Object.entries(roles).map(([id, role]) => [
+      id,
+      {
+        ...role,
+        canEdit: holdsAll(role.canEdit) ? [...role.canEdit, ...added] : role.canEdit,
+        canPublish: holdsAll(role.canPublish) ? [...role.canPublish, ...added] : role.canPublish,
+      },
+    ]),
+  );
+  return trimRoles(grown, after);
 }
 
 /** The values the reverted change kept, per item. */
