@@ -274,7 +274,7 @@ function holderAt(data: Data, steps: readonly PathStep[]): Data | undefined {
  * first; other kept values return where nothing is now. A value whose block, row or locale the data
  * no longer has is not restored, and values written since the operation stay as they are.
  */
-export function restoreKept(data: Data, op: ModelOp, kept: readonly KeptValue[]): Data {
+export function restoreKept(data: Data, op: ModelOp, kept: unknown): Data {
   const copy = structuredClone(data);
   if (op.op === 'renameField') {
     for (const holder of renamedHolders(copy, op)) {
@@ -282,7 +282,7 @@ export function restoreKept(data: Data, op: ModelOp, kept: readonly KeptValue[])
       moveBack(holder, timezoneKey(op.to), timezoneKey(op.from));
     }
   }
-  for (const { at, value } of kept) {
+  for (const { at, value } of keptValues(kept)) {
     const holder = holderAt(copy, at.slice(0, -1));
     const key = at.at(-1) as string;
     if (holder && (op.op === 'retypeField' || !Object.hasOwn(holder, key)))
@@ -290,6 +290,15 @@ export function restoreKept(data: Data, op: ModelOp, kept: readonly KeptValue[])
   }
   return copy;
 }
+
+/** The kept values as stored (JSON from the database): entries of another shape are passed over. */
+const keptValues = (kept: unknown): KeptValue[] =>
+  Array.isArray(kept)
+    ? kept.filter(
+        (entry): entry is KeptValue =>
+          isRecord(entry) && Array.isArray(entry.at) && typeof entry.at.at(-1) === 'string',
+      )
+    : [];
 
 function moveBack(holder: Data, from: string, to: string) {
   if (!Object.hasOwn(holder, from) || Object.hasOwn(holder, to)) return;
