@@ -59,7 +59,10 @@ function item(): Record<string, unknown> {
 const transform = (data: Record<string, unknown>, op: ModelOp) =>
   transformItemData(data, op, page, blockTypes);
 
-/** Applying `op` then reverting it (its inverse, then the kept values) gives the data back. */
+/**
+ * Applying `op` then reverting it gives the data back, whether the revert restores the kept values in
+ * place of the inverse operation or after it.
+ */
 function expectRoundTrip(
   op: ModelOp,
   inverse: ModelOp,
@@ -69,6 +72,7 @@ function expectRoundTrip(
   const data = item();
   const forward = transform(data, op);
   expect(forward.changed).toBe(true);
+  expect(restoreKept(forward.data, op, forward.kept!)).toEqual(data);
   const back = transformItemData(forward.data, inverse, schemaAfter, typesAfter);
   expect(restoreKept(back.data, op, forward.kept!)).toEqual(data);
 }
@@ -107,7 +111,7 @@ describe('transformItemData', () => {
       count: 4,
       body: [{ _type: 'hero', _key: 'k4', heading: 'Three' }],
     });
-    expect(kept).toEqual([]);
+    expect(kept).toBeUndefined();
     expect(data).toEqual(item());
   });
 
@@ -122,6 +126,22 @@ describe('transformItemData', () => {
     expect(after).toMatchObject({ start: '2024-01-01T10:00:00.000Z', start_tz: 'Europe/Paris' });
     expect(after).not.toHaveProperty('at_tz');
     expect(kept).toEqual([{ at: ['start'], value: 'stale' }]);
+    expect(restoreKept(after, { op: 'renameField', schema: 'page', from: 'at', to: 'start' }, kept!)).toEqual(
+      data,
+    );
+  });
+
+  it('reverts a rename that replaced a value from what it kept alone, blocks and overrides included', () => {
+    const data: Record<string, unknown> = { ...item(), name: 'stale' };
+    (data.body as Record<string, unknown>[])[0].title = 'stale too';
+    for (const op of [
+      { op: 'renameField', schema: 'page', from: 'title', to: 'name' },
+      { op: 'renameField', blockType: 'hero', from: 'heading', to: 'title' },
+    ] as ModelOp[]) {
+      const forward = transform(data, op);
+      expect(forward.kept).toHaveLength(1);
+      expect(restoreKept(forward.data, op, forward.kept!)).toEqual(data);
+    }
   });
 
   it('strips a removed field everywhere, keeping its values, and restores them', () => {
@@ -258,6 +278,46 @@ describe('transformItemData', () => {
       { op: 'removeField', blockType: 'hero', key: 'heading' },
       { op: 'addField', blockType: 'hero', field: blockTypes.hero.fields[0] },
     );
+  });
+
+  it('finds blocks in table rows and in the other locales of a localised blocks field', () => {
+    const schema: SchemaType = {
+      ...page,
+      fields: [
+        {
+          key: 'rows',
+          label: 'Rows',
+          type: 'table',
+          columns: [{ key: 'cell', label: 'Cell', type: 'blocks', blockTypes: ['hero'] }],
+        },
+        { key: 'body', label: 'Body', type: 'blocks', blockTypes: ['hero'], localized: true },
+      ],
+    };
+    const data = {
+      rows: [{ cell: [{ _type: 'hero', _key: 'a', heading: 'In a row' }] }],
+      body: [{ _type: 'hero', _key: 'b', heading: 'English' }],
+      _locales: { 'fr-FR': { body: [{ _type: 'hero', _key: 'b', heading: 'Français' }] } },
+    };
+    const op: ModelOp = {
+      op: 'retypeField',
+      blockType: 'hero',
+      key: 'heading',
+      field: { key: 'heading', label: 'H', type: 'number' },
+    };
+    const { failed } = transformItemData(data, op, schema, blockTypes);
+    expect(failed!.map((failure) => failure.path)).toEqual([
+      'rows.0.cell.0.heading',
+      'body.0.heading',
+      '_locales.fr-FR.body.0.heading',
+    ]);
+    const removal: ModelOp = { op: 'removeField', blockType: 'hero', key: 'heading' };
+    const { data: after, kept } = transformItemData(data, removal, schema, blockTypes);
+    expect(kept!.map((entry) => entry.at)).toEqual([
+      ['rows', 0, 'cell', { _key: 'a' }, 'heading'],
+      ['body', { _key: 'b' }, 'heading'],
+      ['_locales', 'fr-FR', 'body', { _key: 'b' }, 'heading'],
+    ]);
+    expect(restoreKept(after, removal, kept!)).toEqual(data);
   });
 
   it('restores kept values into their blocks after the blocks were reordered', () => {

@@ -150,26 +150,25 @@ class Recorder {
   result(data: Data, copy: Data): DataChange {
     const failed = this.failed.length > 0 ? { failed: this.failed } : {};
     if (!this.changed) return { data, changed: false, ...failed };
-    return { data: copy, kept: this.kept, ...failed, changed: true };
+    const kept = this.kept.length > 0 ? { kept: this.kept } : {};
+    return { data: copy, ...kept, ...failed, changed: true };
   }
 }
 
 /** The item's own fields, each other locale's values, and each combination row's overrides. */
 function itemSlots(data: Data, schema: SchemaType, field: FieldDef | undefined): Slot[] {
-  const slots: Slot[] = [{ holder: data, at: [], path: '', isLocale: false }];
+  const slots = [{ holder: data, at: [], path: '', isLocale: false }, ...localeSlots(data)];
+  return field?.type === 'combinations' ? slots : [...slots, ...overrideSlots(data, schema)];
+}
+
+function localeSlots(data: Data): Slot[] {
   const locales = data[LOCALES_KEY];
-  if (isRecord(locales)) {
-    for (const [tag, values] of Object.entries(locales))
-      if (isRecord(values))
-        slots.push({
-          holder: values,
-          at: [LOCALES_KEY, tag],
-          path: `${LOCALES_KEY}.${tag}.`,
-          isLocale: true,
-        });
-  }
-  if (field?.type === 'combinations') return slots;
-  return [...slots, ...overrideSlots(data, schema)];
+  if (!isRecord(locales)) return [];
+  return Object.entries(locales).flatMap(([tag, values]) =>
+    isRecord(values)
+      ? [{ holder: values, at: [LOCALES_KEY, tag], path: `${LOCALES_KEY}.${tag}.`, isLocale: true }]
+      : [],
+  );
 }
 
 function overrideSlots(data: Data, schema: SchemaType): Slot[] {
@@ -199,22 +198,30 @@ function stepOf(entry: Data, id: '_key' | '_slug', index: number): PathStep {
   return id === '_key' ? { _key: value } : { _slug: value };
 }
 
-/** Every block of the type, at any depth of the blocks fields of the item and of its overrides. */
+/**
+ * Every block of the type, at any depth: in blocks fields (and table rows) of the item, of its other
+ * locales' values and of its combination rows' overrides.
+ */
 function blockSlots(
   data: Data,
   schema: SchemaType,
   blockTypes: Readonly<Record<string, BlockType>>,
   type: string,
 ) {
-  const roots = [{ holder: data, at: [] as PathStep[], path: '' }, ...overrideSlots(data, schema)];
   const overridable = schema.fields.filter((field) => field.type !== 'combinations');
+  const roots = [
+    ...[{ holder: data, at: [], path: '' }, ...localeSlots(data)].map((root) => ({
+      ...root,
+      fields: schema.fields,
+    })),
+    ...overrideSlots(data, schema).map((root) => ({ ...root, fields: overridable })),
+  ];
   return roots
-    .flatMap((root) =>
-      blocksIn(root.holder, root === roots[0] ? schema.fields : overridable, blockTypes, root.at, root.path),
-    )
+    .flatMap((root) => blocksIn(root.holder, root.fields, blockTypes, root.at, root.path))
     .filter((slot) => slot.holder._type === type);
 }
 
+/** The blocks inside a holder's blocks fields and table rows, each followed by the blocks inside it. */
 function blocksIn(
   holder: Data,
   fields: readonly FieldDef[],
@@ -223,18 +230,25 @@ function blocksIn(
   path: string,
 ): Slot[] {
   return fields.flatMap((field) => {
-    const blocks = field.type === 'blocks' ? holder[field.key] : undefined;
-    if (!Array.isArray(blocks)) return [];
-    return blocks.flatMap((block, index) => {
-      if (!isRecord(block)) return [];
+    const entries = holder[field.key];
+    if ((field.type !== 'blocks' && field.type !== 'table') || !Array.isArray(entries)) return [];
+    return entries.flatMap((entry, index) => {
+      if (!isRecord(entry)) return [];
+      const isBlock = field.type === 'blocks';
+      const step = isBlock ? stepOf(entry, '_key', index) : index;
       const slot = {
-        holder: block,
-        at: [...at, field.key, stepOf(block, '_key', index)],
+        holder: entry,
+        at: [...at, field.key, step],
         path: `${path}${field.key}.${index}.`,
         isLocale: false,
       };
-      const blockType = typeof block._type === 'string' ? ownValue(blockTypes, block._type) : undefined;
-      return [slot, ...(blockType ? blocksIn(block, blockType.fields, blockTypes, slot.at, slot.path) : [])];
+      const inner = isBlock
+        ? typeof entry._type === 'string'
+          ? ownValue(blockTypes, entry._type)?.fields
+          : undefined
+        : field.columns;
+      const nested = blocksIn(entry, inner ?? [], blockTypes, slot.at, slot.path);
+      return isBlock ? [slot, ...nested] : nested;
     });
   });
 }
@@ -255,17 +269,59 @@ function holderAt(data: Data, steps: readonly PathStep[]): Data | undefined {
 }
 
 /**
- * The data with the values `op` kept put back, for reverting it (after the inverse operation's own
- * effect). A retype's values replace the converted ones; other values return where nothing is now.
- * A value whose block, row or locale the data no longer has is not restored.
+ * The data with what `op` did undone, from the values it kept: a revert runs this in place of the
+ * inverse operation. A retype's kept values replace the converted ones; a rename's values move back
+ * first; other kept values return where nothing is now. A value whose block, row or locale the data
+ * no longer has is not restored, and values written since the operation stay as they are.
  */
-export function restoreKept(data: Data, op: ModelOp, kept: readonly KeptValue[]): Data {
+export function restoreKept(data: Data, op: ModelOp, kept: unknown): Data {
   const copy = structuredClone(data);
-  for (const { at, value } of kept) {
+  if (op.op === 'renameField') {
+    for (const holder of renamedHolders(copy, op)) {
+      moveBack(holder, op.to, op.from);
+      moveBack(holder, timezoneKey(op.to), timezoneKey(op.from));
+    }
+  }
+  for (const { at, value } of keptValues(kept)) {
     const holder = holderAt(copy, at.slice(0, -1));
     const key = at.at(-1) as string;
     if (holder && (op.op === 'retypeField' || !Object.hasOwn(holder, key)))
       holder[key] = structuredClone(value);
   }
   return copy;
+}
+
+/** The kept values as stored (JSON from the database): entries of another shape are passed over. */
+const keptValues = (kept: unknown): KeptValue[] =>
+  Array.isArray(kept)
+    ? kept.filter(
+        (entry): entry is KeptValue =>
+          isRecord(entry) && Array.isArray(entry.at) && typeof entry.at.at(-1) === 'string',
+      )
+    : [];
+
+function moveBack(holder: Data, from: string, to: string) {
+  if (!Object.hasOwn(holder, from) || Object.hasOwn(holder, to)) return;
+  holder[to] = holder[from];
+  delete holder[from];
+}
+
+/**
+ * Where a rename moved values, found without the schema (a revert has only the operation): the item,
+ * its locales and its combination rows' overrides, or every block of the field's block type.
+ */
+function renamedHolders(data: Data, op: Extract<ModelOp, { op: 'renameField' }>): Data[] {
+  if (op.blockType !== undefined) return recordsWhere(data, (record) => record._type === op.blockType);
+  const rows = Object.values(data).flatMap((value) => (Array.isArray(value) ? value.filter(isRecord) : []));
+  const overrides = rows.flatMap((row) =>
+    typeof row._slug === 'string' && isRecord(row.overrides) ? [row.overrides] : [],
+  );
+  return [data, ...localeSlots(data).map((slot) => slot.holder), ...overrides];
+}
+
+function recordsWhere(value: unknown, matches: (record: Data) => boolean): Data[] {
+  if (Array.isArray(value)) return value.flatMap((entry) => recordsWhere(entry, matches));
+  if (!isRecord(value)) return [];
+  const inner = Object.values(value).flatMap((entry) => recordsWhere(entry, matches));
+  return matches(value) ? [value, ...inner] : inner;
 }

@@ -183,8 +183,9 @@ describe('modelProblem', () => {
       type: 'table',
       columns: [blocks('body', ['hero'])],
     } as FieldDef;
-    expect(fieldsProblem([table], {}, [blockType('hero')])).toBe(
-      'Schema "page", field "rows", column "body": a table column cannot hold blocks',
+    expect(fieldsProblem([table], {}, [blockType('hero')])).toBeUndefined();
+    expect(fieldsProblem([table])).toBe(
+      'Schema "page", field "rows", column "body": no block type is named "hero"',
     );
   });
 
@@ -207,6 +208,15 @@ describe('modelProblem', () => {
     expect(modelProblem(model([schema('page', [blocks('body', ['b0'])])], chain(5)))).toBeUndefined();
     expect(modelProblem(model([], chain(6)))).toBe(
       'Block type "b0" nests blocks more than 5 levels deep: b0 → b1 → b2 → b3 → b4 → b5 → …',
+    );
+    const inTable = {
+      key: 'rows',
+      label: 'Rows',
+      type: 'table',
+      columns: [blocks('cell', ['a'])],
+    } as FieldDef;
+    expect(modelProblem(model([], [blockType('a', [inTable])]))).toMatch(
+      /^Block type "a" nests blocks more than 5/,
     );
   });
 

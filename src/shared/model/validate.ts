@@ -9,6 +9,7 @@ import type { BlockType, FieldDef, FieldValidator, SchemaType } from '../schemas
 import { FIELD_TYPES, timezoneKey } from '../schemas/types';
 import { isReservedName } from '../text/reserved-names';
 import type { ContentModelDoc, ModelDomain } from './types';
+import { allFields } from './find';
 import { MAX_BLOCK_DEPTH } from './types';
 
 export const MAX_FIELDS_PER_SCHEMA = 1000;
@@ -61,7 +62,6 @@ interface Place {
   owner: string;
   noun: 'field' | 'column';
   allowsCombinations: boolean;
-  isColumns: boolean;
 }
 
 function* modelProblems(doc: ContentModelDoc): Generator<string> {
@@ -128,7 +128,6 @@ function* schemaProblems(schema: SchemaType, scope: Scope): Generator<string> {
     owner,
     noun: 'field',
     allowsCombinations: schema.allowCombinations === true,
-    isColumns: false,
   };
   yield* fieldListProblems(schema.fields, place as Place, scope);
   yield* combinationProblems(schema);
@@ -171,11 +170,7 @@ function* blockTypeProblems(blockType: BlockType, scope: Scope): Generator<strin
     return;
   }
   if (blockType.icon !== undefined && typeof blockType.icon !== 'string') yield `${owner}: icon must be text`;
-  yield* fieldListProblems(
-    blockType.fields,
-    { owner, noun: 'field', allowsCombinations: false, isColumns: false },
-    scope,
-  );
+  yield* fieldListProblems(blockType.fields, { owner, noun: 'field', allowsCombinations: false }, scope);
 }
 
 function* fieldListProblems(fields: readonly FieldDef[], place: Place, scope: Scope): Generator<string> {
@@ -284,7 +279,6 @@ function* typeProblems(
       yield* targetProblems(field.schemaTypes, scope.schemaNames, where, 'schema');
       break;
     case 'blocks':
-      if (place.isColumns) yield `${where}: a table column cannot hold blocks`;
       yield* targetProblems(field.blockTypes, scope.blockTypeNames, where, 'block type');
       if (field.maxBlocks !== undefined && !isWholeNumber(field.maxBlocks, 1))
         yield `${where}: max blocks must be a whole number above 0`;
@@ -364,11 +358,7 @@ function* tableProblems(
   }
   if (field.maxRows !== undefined && !isWholeNumber(field.maxRows, 1))
     yield `${where}: max rows must be a whole number above 0`;
-  yield* fieldListProblems(
-    field.columns,
-    { owner: where, noun: 'column', allowsCombinations: false, isColumns: true },
-    scope,
-  );
+  yield* fieldListProblems(field.columns, { owner: where, noun: 'column', allowsCombinations: false }, scope);
 }
 
 /**
@@ -401,10 +391,10 @@ function* nestingProblems(blockTypes: readonly BlockType[]): Generator<string> {
   }
 }
 
-/** The block types the blocks fields of a list of fields allow. */
+/** The block types the blocks fields of a list of fields (and of its tables) allow. */
 const childTypes = (fields: readonly FieldDef[]): Set<string> =>
   new Set(
-    fields.flatMap((field) =>
+    allFields(fields).flatMap((field) =>
       field.type === 'blocks' && Array.isArray(field.blockTypes) ? field.blockTypes : [],
     ),
   );
