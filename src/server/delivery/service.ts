@@ -14,7 +14,7 @@ import { findApiKeyByHash, touchApiKey } from '../api-keys/repository';
 import type { AppContext } from '../context';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import { hashToken } from '../lib/ids';
-import { modelOfWorkspace } from '../model/repository';
+import { modelOfWorkspace } from '../workspaces/content-model';
 import { slugFieldOf } from '../publishing/slugs';
 import { deliveryCacheOf, type Rendered } from './cache';
 import {

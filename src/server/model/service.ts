@@ -10,7 +10,7 @@ import {
 import { applyOp, applyOps, ModelChangeError } from '@shared/model/apply';
 import { diffModels } from '@shared/model/diff';
 import { invertOps } from '@shared/model/invert';
-import { withTopFieldsFollowing } from '@shared/model/normalise';
+import { withReferencesFollowing } from '@shared/model/normalise';
 import { describeOp } from '@shared/model/describe';
 import type { ContentModelDoc, ModelOp } from '@shared/model/types';
 import { trimRoles, type Roles } from '@shared/permissions/permissions';
@@ -31,7 +31,7 @@ import {
   type ModelSteps,
 } from './item-pass';
 import { renamedAfter } from './renamed';
-import { modelVersionChanged } from './repository';
+import { modelVersionChanged } from '../workspaces/content-model';
 
 /** The model after each operation, or 400 naming the first operation that cannot apply. */
 function stepsOf(doc: ContentModelDoc, ops: readonly ModelOp[]): ModelSteps {
@@ -55,7 +55,7 @@ function stepsOf(doc: ContentModelDoc, ops: readonly ModelOp[]): ModelSteps {
 function opsOf(access: WorkspaceAccess, body: ChangeSetBody): { ops: ModelOp[]; baseVersion: number } {
   const current = access.model;
   if ('ops' in body)
-    return { ops: withTopFieldsFollowing(current.doc, body.ops), baseVersion: body.baseVersion };
+    return { ops: withReferencesFollowing(current.doc, body.ops), baseVersion: body.baseVersion };
   return { ops: diffModels(current.doc, body.document), baseVersion: body.baseVersion ?? current.version };
 }
 

@@ -185,7 +185,8 @@ function blocksFieldUsing(model: ContentModelDoc, name: string): string | undefi
 
 /** Only Marquee's built-in fields are locked: a change set never adds one. */
 function refuseLocked(fields: readonly FieldDef[], where: string) {
-  const locked = allFields(fields).find((field) => field.locked);
+  // A schema brought back (the revert of its removal) comes with its locked name.
+  const locked = allFields(fields).find((field) => field.locked && field.key !== 'name');
   if (locked) refuse(`${where}: field "${locked.key}" cannot be added locked; only built-in fields are`);
 }
 

@@ -3,11 +3,12 @@ import type { ContentModelDoc, ModelOp } from './types';
 
 /**
  * The change set as applied: a field removed while its schema lists it among its top fields or as its
- * thumbnail is first taken out of them (an `updateSchema` before the removal), so the removal needs no
- * separate edit and its revert puts both back. Operations that do not apply are left for `applyOps` to
- * refuse, naming them.
+ * thumbnail is first taken out of them (an `updateSchema` before the removal), and a schema removed
+ * while it is its domain's landing schema is first no longer that (an `updateDomain`), so a removal
+ * needs no separate edit and its revert puts both back. Operations that do not apply are left for
+ * `applyOps` to refuse, naming them.
  */
-export function withTopFieldsFollowing(doc: ContentModelDoc, ops: readonly ModelOp[]): ModelOp[] {
+export function withReferencesFollowing(doc: ContentModelDoc, ops: readonly ModelOp[]): ModelOp[] {
   const model = structuredClone(doc);
   const result: ModelOp[] = [];
   for (const op of ops) {
@@ -21,6 +22,14 @@ export function withTopFieldsFollowing(doc: ContentModelDoc, ops: readonly Model
           ...(thumbnail ? { thumbnail: null } : {}),
         };
         const trim: ModelOp = { op: 'updateSchema', schema: op.schema, patch };
+        result.push(trim);
+        applyOp(model, trim, result.length - 1);
+      }
+    }
+    if (op.op === 'removeSchema') {
+      const domain = model.domains.find((d) => d.landingSchema === op.schema);
+      if (domain) {
+        const trim: ModelOp = { op: 'updateDomain', domain: domain.name, patch: { landingSchema: null } };
         result.push(trim);
         applyOp(model, trim, result.length - 1);
       }
