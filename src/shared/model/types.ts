@@ -4,8 +4,6 @@
  */
 import type { BlockType, FieldDef, SchemaType } from '../schemas/types';
 
-export type { BlockType };
-
 export interface ModelDomain {
   name: string;
   title: string;
@@ -64,11 +62,3 @@ export type ModelOp =
   | { op: 'addBlockType'; blockType: BlockType; index?: number }
   | { op: 'updateBlockType'; blockType: string; patch: Patch<Omit<BlockType, 'name' | 'fields'>> }
   | { op: 'removeBlockType'; blockType: string };
-
-export type ModelOpName = ModelOp['op'];
-
-/** A change set as a client sends it: the model version it was made against and its operations. */
-export interface ChangeSet {
-  baseVersion: number;
-  ops: ModelOp[];
-}
