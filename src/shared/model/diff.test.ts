@@ -5,7 +5,7 @@ import { diffModels } from './diff';
 import { opsFromSeeds, type OpSeed } from './random-ops';
 import { sampleModel } from './test-models';
 import type { ContentModelDoc } from './types';
-import { builtInModel } from './validate';
+import { builtInModelDoc } from './registry';
 
 const pageOf = (doc: ContentModelDoc) =>
   doc.domains.at(-1)!.schemas[0] as SchemaType & { fields: FieldDef[] };
@@ -26,7 +26,7 @@ function applyDocument(from: ContentModelDoc, to: ContentModelDoc) {
 
 describe('diffModels', () => {
   it('gives nothing between a model and itself', () => {
-    expect(diffModels(builtInModel(), builtInModel())).toEqual([]);
+    expect(diffModels(builtInModelDoc(), builtInModelDoc())).toEqual([]);
     expect(diffModels(sampleModel(), sampleModel())).toEqual([]);
   });
 
@@ -131,15 +131,15 @@ describe('diffModels', () => {
   });
 
   it('leaves locked fields locked, and refuses a document removing one', () => {
-    const unlocked = builtInModel();
+    const unlocked = builtInModelDoc();
     for (const domain of unlocked.domains)
       for (const schema of domain.schemas)
         schema.fields = schema.fields.map(({ locked: _locked, ...field }) => field as FieldDef);
-    expect(diffModels(builtInModel(), unlocked)).toEqual([]);
-    const withoutEmail = builtInModel();
+    expect(diffModels(builtInModelDoc(), unlocked)).toEqual([]);
+    const withoutEmail = builtInModelDoc();
     const campaign = withoutEmail.domains[0].schemas.find((schema) => schema.name === 'campaign')!;
     campaign.fields = campaign.fields.filter((field) => field.key !== 'email');
-    expect(() => diffModels(builtInModel(), withoutEmail)).toThrow(
+    expect(() => diffModels(builtInModelDoc(), withoutEmail)).toThrow(
       new ModelChangeError(
         'ops.0 (removeField): Schema "campaign": field "email" is locked (Marquee relies on it)',
       ),

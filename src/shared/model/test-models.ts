@@ -1,7 +1,7 @@
 /** Models for the engine's tests. Test support only. */
 import type { SchemaType } from '../schemas/types';
 import type { ContentModelDoc } from './types';
-import { builtInModel } from './validate';
+import { builtInModelDoc } from './registry';
 
 export const page: SchemaType = {
   name: 'page',
@@ -29,7 +29,7 @@ const note: SchemaType = {
 
 /** The built-in model plus a "site" domain holding "page" and "note", and a "hero" block type. */
 export function sampleModel(): ContentModelDoc {
-  const doc = builtInModel();
+  const doc = builtInModelDoc();
   doc.domains.push({ name: 'site', title: 'Site', schemas: [structuredClone(page), structuredClone(note)] });
   doc.blockTypes.push({
     name: 'hero',

@@ -1,7 +1,8 @@
 import { BUILT_IN_DOMAINS } from '../schemas/catalogue';
 import type { BlockType, FieldDef, SchemaType } from '../schemas/types';
 import type { ContentModelDoc } from './types';
-import { builtInModel, MAX_BLOCK_TYPES, MAX_FIELDS_PER_SCHEMA, MAX_SCHEMAS, modelProblem } from './validate';
+import { builtInModelDoc } from './registry';
+import { MAX_BLOCK_TYPES, MAX_FIELDS_PER_SCHEMA, MAX_SCHEMAS, modelProblem } from './validate';
 
 const schema = (name: string, fields: FieldDef[], extra: Partial<SchemaType> = {}): SchemaType => ({
   name,
@@ -37,7 +38,7 @@ const fieldsProblem = (fields: FieldDef[], extra?: Partial<SchemaType>, blockTyp
 
 describe('builtInModel', () => {
   it('is the built-in catalogue as plain JSON, with no problem', () => {
-    const doc = builtInModel();
+    const doc = builtInModelDoc();
     expect(JSON.parse(JSON.stringify(doc))).toEqual(doc);
     expect(doc.domains.map((domain) => domain.name)).toEqual(BUILT_IN_DOMAINS.map((domain) => domain.name));
     expect(doc.domains.find((domain) => domain.name === 'admin')).toMatchObject({
@@ -51,9 +52,9 @@ describe('builtInModel', () => {
   });
 
   it('gives a fresh copy each time', () => {
-    const doc = builtInModel();
+    const doc = builtInModelDoc();
     (doc.domains[0].schemas[0].fields as FieldDef[]).pop();
-    expect(builtInModel().domains[0].schemas[0].fields).toHaveLength(
+    expect(builtInModelDoc().domains[0].schemas[0].fields).toHaveLength(
       BUILT_IN_DOMAINS[0].schemas[0].fields.length,
     );
   });

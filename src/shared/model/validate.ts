@@ -4,7 +4,6 @@
  * something, and blocks nesting at most MAX_BLOCK_DEPTH levels.
  */
 import { LOCALES_KEY } from '../locales/locales';
-import { BUILT_IN_DOMAINS } from '../schemas/catalogue';
 import type { BlockType, FieldDef, FieldValidator, SchemaType } from '../schemas/types';
 import { FIELD_TYPES, timezoneKey } from '../schemas/types';
 import { isReservedName } from '../text/reserved-names';
@@ -37,18 +36,6 @@ const isReservedKey = (key: string) => RESERVED_KEYS.has(key) || key.startsWith(
 export function modelProblem(doc: ContentModelDoc): string | undefined {
   for (const problem of modelProblems(doc)) return problem;
   return undefined;
-}
-
-/** The built-in catalogue as a model document: plain JSON, no block types. */
-export function builtInModel(): ContentModelDoc {
-  const domains: ModelDomain[] = BUILT_IN_DOMAINS.map((domain) => ({
-    name: domain.name,
-    title: domain.title,
-    ...(domain.admin ? { admin: true } : {}),
-    ...(domain.landingSchema ? { landingSchema: domain.landingSchema } : {}),
-    schemas: [...domain.schemas],
-  }));
-  return JSON.parse(JSON.stringify({ domains, blockTypes: [] }));
 }
 
 /** What the checks of one list of fields need to know about the rest of the model. */
