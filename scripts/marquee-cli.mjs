@@ -16,6 +16,7 @@ const USAGE = `Usage:
   --file       the model document; pull writes it (default: standard output), plan and apply read it
   --base-version  apply only if the workspace's model is still at this version (409 otherwise)`;
 
+/** A mistake in how the command was called (exit code 2). */
 class CliError extends Error {}
 
 function optionsOf(args, env) {
@@ -65,7 +66,7 @@ async function request(options, method, path, body) {
   } catch {
     answer = { message: text };
   }
-  if (!res.ok) throw new CliError(`${method} ${path || '/'}: ${res.status} ${answer.message ?? text}`);
+  if (!res.ok) throw new Error(`${method} ${path || '/'}: ${res.status} ${answer.error?.message ?? text}`);
   return answer;
 }
 

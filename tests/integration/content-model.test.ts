@@ -35,7 +35,7 @@ let stranger: TestUser;
 let team: Team;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ webhookAllowPrivate: true });
   manager = await verifiedUser(t, { name: 'Moe Modeller' });
   team = await teamWorkspace(t, manager, {
     name: 'Modelling',
@@ -279,7 +279,7 @@ describe('changing a model that holds data', () => {
       baseVersion: (await currentModel()).version,
     });
     expect(again.statusCode).toBe(409);
-    expect(again.json().message).toBe(CONTENT_MODEL_MESSAGES.alreadyReverted);
+    expect(again.json().error.message).toBe(CONTENT_MODEL_MESSAGES.alreadyReverted);
   });
 
   it('makes existing items without the value incomplete when a field becomes required, never refusing the change', async () => {
@@ -307,21 +307,53 @@ describe('changing a model that holds data', () => {
   });
 
   it('keeps the items of a removed schema and restores them on revert, trimming roles', async () => {
-    const copy = await createItem(t, manager, team.ws, 'copy', { name: 'Buy', text: 'Buy now' });
-    const planned = await plan([{ op: 'removeSchema', schema: 'copy' }]);
-    expect(planned.impacts[0].touched).toBeGreaterThanOrEqual(1);
-    expect(planned.impacts[0].warning).toMatch(/kept and come back on revert/);
-    const removal = await apply([{ op: 'removeSchema', schema: 'copy' }]);
-    expect(
-      (await call(t, 'GET', `/api/v1/workspaces/${team.ws}/items/copy/${copy.id}`, manager)).statusCode,
-    ).toBe(404);
+    await apply([
+      {
+        op: 'addSchema',
+        domain: 'blogging',
+        schema: {
+          name: 'recipe',
+          title: 'Recipe',
+          pluralTitle: 'Recipes',
+          icon: 'chef-hat',
+          fields: [
+            { key: 'name', label: 'Name', type: 'text', required: true },
+            { key: 'steps', label: 'Steps', type: 'multiline' },
+          ],
+          topFields: ['name'],
+        },
+      },
+    ]);
     const roles = (await call(t, 'GET', `/api/v1/workspaces/${team.ws}`, manager)).json().roles;
-    expect(roles.editor.canEdit).toEqual(['blog-post']);
+    const patched = await call(t, 'PATCH', `/api/v1/workspaces/${team.ws}`, manager, {
+      roles: { ...roles, editor: { ...roles.editor, canEdit: [...roles.editor.canEdit, 'recipe'] } },
+    });
+    expect(patched.statusCode).toBe(200);
+    const recipe = await createItem(t, editor, team.ws, 'recipe', { name: 'Soup', steps: 'Boil' });
+    const planned = await plan([{ op: 'removeSchema', schema: 'recipe' }]);
+    expect(planned.impacts[0].touched).toBe(1);
+    expect(planned.impacts[0].warning).toMatch(/kept and come back on revert/);
+    const removal = await apply([{ op: 'removeSchema', schema: 'recipe' }]);
+    expect(
+      (await call(t, 'GET', `/api/v1/workspaces/${team.ws}/items/recipe/${recipe.id}`, manager)).statusCode,
+    ).toBe(404);
+    const trimmed = (await call(t, 'GET', `/api/v1/workspaces/${team.ws}`, manager)).json().roles;
+    expect(trimmed.editor.canEdit).not.toContain('recipe');
 
     await call(t, 'POST', modelUrl(`/changes/${removal.change!.id}/revert`), manager, {
       baseVersion: (await currentModel()).version,
     });
-    expect((await getItem(t, manager, team.ws, 'copy', copy.id)).data.text).toBe('Buy now');
+    expect((await getItem(t, manager, team.ws, 'recipe', recipe.id)).data.steps).toBe('Boil');
+  });
+
+  it('refuses to remove a schema Marquee relies on', async () => {
+    const { version } = await currentModel();
+    const res = await call(t, 'POST', modelUrl('/apply'), manager, {
+      baseVersion: version,
+      ops: [{ op: 'removeSchema', schema: 'campaign' }],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/Schema "campaign" cannot be removed/);
   });
 });
 
@@ -333,7 +365,7 @@ describe('change sets', () => {
       ops: [{ op: 'addField', schema: 'blog-post', field: { key: 'late', label: 'Late', type: 'text' } }],
     });
     expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(CONTENT_MODEL_MESSAGES.stale);
+    expect(res.json().error.message).toBe(CONTENT_MODEL_MESSAGES.stale);
     expect(await modelRowsOf(team.ws)).toEqual(before);
   });
 
@@ -445,7 +477,7 @@ describe('change sets', () => {
     for (const route of ['/plan', '/apply']) {
       const res = await call(t, 'POST', modelUrl(route), manager, { baseVersion: version, ops });
       expect(res.statusCode, route).toBe(400);
-      expect(res.json().message).toMatch(message);
+      expect(res.json().error.message).toMatch(message);
     }
     expect(await modelRowsOf(team.ws)).toEqual(before);
   });
@@ -544,5 +576,146 @@ describe('delivery after a rename', () => {
     expect(body._deprecated.author.renamedTo).toBe('writer');
     expect(until - Date.now()).toBeGreaterThan(29 * 86_400_000);
     expect(until - Date.now()).toBeLessThanOrEqual(30 * 86_400_000);
+  });
+});
+
+describe('blocks', () => {
+  const text = (key: string, label: string, extra: Record<string, unknown> = {}) =>
+    ({ key, label, type: 'text', ...extra }) as FieldDef;
+  const landingPage: ModelOp[] = [
+    { op: 'addDomain', domain: { name: 'pages', title: 'Pages' } },
+    {
+      op: 'addBlockType',
+      blockType: {
+        name: 'hero',
+        title: 'Hero',
+        fields: [text('title', 'Title', { required: true }), text('subtitle', 'Subtitle')],
+      },
+    },
+    {
+      op: 'addBlockType',
+      blockType: { name: 'feature', title: 'Feature', fields: [text('name', 'Name', { required: true })] },
+    },
+    {
+      op: 'addBlockType',
+      blockType: {
+        name: 'feature-grid',
+        title: 'Feature grid',
+        fields: [{ key: 'features', label: 'Features', type: 'blocks', blockTypes: ['feature'] }],
+      },
+    },
+    {
+      op: 'addBlockType',
+      blockType: {
+        name: 'call-to-action',
+        title: 'Call to action',
+        fields: [
+          text('label', 'Label', { required: true }),
+          text('url', 'URL', {
+            validators: [{ expression: '^https://', message: '%l must start with https://' }],
+          }),
+        ],
+      },
+    },
+    {
+      op: 'addSchema',
+      domain: 'pages',
+      schema: {
+        name: 'landing-page',
+        title: 'Landing page',
+        pluralTitle: 'Landing pages',
+        icon: 'layout',
+        fields: [
+          { key: 'name', label: 'Name', type: 'text', required: true },
+          { key: 'slug', label: 'Slug', type: 'name-slug', from: 'name', required: true },
+          {
+            key: 'sections',
+            label: 'Sections',
+            type: 'blocks',
+            blockTypes: ['hero', 'feature-grid', 'call-to-action'],
+          },
+        ],
+        topFields: ['name', 'slug'],
+      },
+    },
+  ];
+
+  it('are validated on the server like any field, published and delivered with _type and _key, and typed', async () => {
+    const ws = await createWorkspace(t.app, manager, 'Landing');
+    await apply(landingPage, ws.id);
+    await call(t, 'PATCH', `/api/v1/workspaces/${ws.id}`, manager, {
+      basics: { domains: ['blogging', 'pages'] },
+    });
+    const url = `/api/v1/workspaces/${ws.id}/items/landing-page`;
+    const invalid = await call(t, 'POST', url, manager, {
+      data: {
+        name: 'Launch',
+        sections: [
+          { _type: 'hero', _key: 'h1' },
+          { _type: 'call-to-action', _key: 'c1', label: 'Buy', url: 'http://insecure.example' },
+        ],
+      },
+    });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().error.details.errors).toMatchObject({
+      'sections.0.title': 'Title is required',
+      'sections.1.url': 'URL must start with https://',
+    });
+    const wrongType = await call(t, 'POST', url, manager, {
+      data: { name: 'Launch', sections: [{ _type: 'feature', _key: 'f', name: 'Fast' }] },
+    });
+    expect(wrongType.statusCode).toBe(400);
+
+    const sections = [
+      { _type: 'hero', _key: 'h1', title: 'Launch day', subtitle: 'At last' },
+      { _type: 'feature-grid', _key: 'g1', features: [{ _type: 'feature', _key: 'f1', name: 'Fast' }] },
+      { _type: 'call-to-action', _key: 'c1', label: 'Buy', url: 'https://shop.example' },
+    ];
+    const page = await createItem(t, manager, ws.id, 'landing-page', { name: 'Launch', sections });
+    expect((await publish(t, manager, ws.id, 'landing-page', page.id)).statusCode).toBe(200);
+    const key = (
+      await call(t, 'POST', `/api/v1/workspaces/${ws.id}/api-keys`, manager, {
+        name: 'Site',
+        stages: ['live'],
+      })
+    ).json().key;
+    const delivered = await t.app.inject({
+      method: 'GET',
+      url: `/delivery/v1/${ws.id}/live/items/landing-page/by-slug/launch`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(delivered.statusCode).toBe(200);
+    expect(delivered.json().data.sections).toEqual(sections);
+
+    const types = await t.app.inject({
+      method: 'GET',
+      url: `/delivery/v1/${ws.id}/types.ts`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(types.statusCode).toBe(200);
+    expect(types.body).toContain('export interface LandingPage');
+    expect(types.body).toContain("_type: 'feature-grid'");
+    expect(types.body).toContain("'landing-page': LandingPage;");
+    // Admin domains are not delivered, so they are not typed either.
+    expect(types.body).not.toContain('ClientTask');
+  });
+
+  it('refuse a block type nested deeper than 5 levels', async () => {
+    const ws = await createWorkspace(t.app, manager, 'Deep Blocks');
+    const level = (n: number): ModelOp => ({
+      op: 'addBlockType',
+      blockType: {
+        name: `level-${n}`,
+        title: `Level ${n}`,
+        fields:
+          n === 7
+            ? [text('title', 'Title')]
+            : [{ key: 'inner', label: 'Inner', type: 'blocks', blockTypes: [`level-${n + 1}`] }],
+      },
+    });
+    const ops = [7, 6, 5, 4, 3, 2, 1].map(level);
+    const res = await call(t, 'POST', modelUrl('/apply', ws.id), manager, { baseVersion: 0, ops });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/level-/);
   });
 });

@@ -217,7 +217,13 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
       const { version } = (await call(t, 'GET', wsUrl(ws, 'content-model'), manager)).json();
       const res = await call(t, 'POST', wsUrl(ws, 'content-model/apply'), manager, {
         baseVersion: version,
-        ops: [{ op: 'addField', schema: 'blog-post', field: { key: 'subtitle', label: 'Subtitle', type: 'text' } }],
+        ops: [
+          {
+            op: 'addField',
+            schema: 'blog-post',
+            field: { key: 'subtitle', label: 'Subtitle', type: 'text' },
+          },
+        ],
       });
       modelChangeId = res.json().change.id;
       return res;

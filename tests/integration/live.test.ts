@@ -336,3 +336,33 @@ describe('schemas the member may not read', () => {
     expect(aboutTasks(hers)).toHaveLength(told);
   });
 });
+
+describe('a change of the content model', () => {
+  it('tells every stream of the workspace the new version, and a schema added lately reaches the streams', async () => {
+    const ws = (await createWorkspace(t.app, manager, 'Live model')).id;
+    const stream = await open(ws, manager, 'tab-model-1234');
+    const applied = await call(t, 'POST', `/api/v1/workspaces/${ws}/content-model/apply`, manager, {
+      baseVersion: 0,
+      ops: [
+        {
+          op: 'addSchema',
+          domain: 'blogging',
+          schema: {
+            name: 'recipe',
+            title: 'Recipe',
+            pluralTitle: 'Recipes',
+            icon: 'chef-hat',
+            fields: [{ key: 'name', label: 'Name', type: 'text', required: true }],
+            topFields: ['name'],
+          },
+        },
+      ],
+    });
+    expect(applied.statusCode).toBe(200);
+    const told = await stream.next((e) => e.event === 'model');
+    expect(told.data).toEqual({ version: 1 });
+    // The stream now carries the new schema's items (the Admin role was not given it: the manager reads all).
+    const recipe = await createItem(t, manager, ws, 'recipe', { name: 'Soup' });
+    await stream.next((e) => e.event === 'item' && e.data.id === recipe.id);
+  });
+});

@@ -114,6 +114,10 @@ beforeAll(async () => {
   const sender = await created('POST', '/senders', { fromName: 'News', fromAddress: 'news@scope.test' });
   const batch = await created('POST', '/batches', { kind: 'image-upload', total: 1 });
   const release = await created('POST', '/releases', { name: 'Launch', stage: 'live' });
+  const modelChange = await created('POST', '/content-model/apply', {
+    baseVersion: 0,
+    ops: [{ op: 'updateSchema', schema: 'blog-post', patch: { icon: 'news' } }],
+  });
   await created('POST', '/members/invitations', { email: 'invited@example.com', roles: [] });
   const schedule = await call(t, 'POST', `${itemUrl(ws, 'blog-post', post.id)}/schedules`, manager, {
     stage: 'live',
@@ -153,6 +157,7 @@ beforeAll(async () => {
     items: post.id,
     emails: post.id,
     'generate-types': 'blog-post',
+    changes: modelChange.change.id,
   };
 }, 180_000);
 afterAll(() => t.close());

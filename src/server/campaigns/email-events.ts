@@ -8,7 +8,7 @@ import { insertEvents, listDefinitions } from '../customers/repository';
 import { AppError } from '../http/errors';
 import { createItemWithId } from '../items/service';
 import { schemaIn } from '../items/scope';
-import { modelOf } from '../model/repository';
+import { modelOf } from '../workspaces/content-model';
 import type { WorkspaceAccess } from '../workspaces/access';
 import type { EngagementKind } from './engagement';
 

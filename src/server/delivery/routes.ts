@@ -179,12 +179,18 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
       ),
   );
 
+  typesRoute(app, ctx);
+}
+
+/** `/{ws}/types.ts`: what a website's TypeScript build reads. */
+function typesRoute(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/:ws/types.ts',
     {
       schema: {
-        tags,
-        security,
+        tags: ['delivery'],
+        security: [{ apiKey: [] }],
         description:
           "TypeScript types of the workspace's delivered content model: each schema's item data, its blocks, and the answer's envelope",
         params: z.object({ ws: z.string().max(64) }),

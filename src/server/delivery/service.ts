@@ -14,7 +14,7 @@ import { findApiKeyByHash, touchApiKey } from '../api-keys/repository';
 import type { AppContext } from '../context';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import { hashToken } from '../lib/ids';
-import { modelOfWorkspace } from '../model/repository';
+import { modelOfWorkspace } from '../workspaces/content-model';
 import { slugFieldOf } from '../publishing/slugs';
 import { deliveryCacheOf, type Rendered } from './cache';
 import {
@@ -280,7 +280,9 @@ async function deliverOne(
     // Which item a slug names changes with any publish of the schema.
     if (lookup.what.startsWith('slug/')) keys.add(schemaKey(place));
     // Nothing to change in the stored data: its text goes out as read.
-    if (!locale && !options.fields && options.depth <= 0 && holdsNoImages(copy))
+    const renamed =
+      target.model.renamed.length > 0 && target.model.aliasesOf(copy.schema, new Date()).length > 0;
+    if (!locale && !options.fields && options.depth <= 0 && !renamed && holdsNoImages(copy))
       return renderedText(storedItemText(copy, copy.dataText!, target.schema), keys);
     const [item] = await deliverAll(ctx, target, [copy], { ...options, locale }, keys);
     return rendered(item, keys);

@@ -10,7 +10,7 @@ import {
 import type { AppContext } from '../context';
 import type { ContentModel } from '@shared/model/registry';
 import { readableSchemaNamesOf } from '../items/scope';
-import { modelOf } from '../model/repository';
+import { modelOf } from '../workspaces/content-model';
 import { watchCommittedChanges, type Change, type LiveNotice } from '../journal/changes';
 import { journal } from '../journal/journal';
 import { grantsStillHeld, type StreamGrant } from './repository';

@@ -6,7 +6,7 @@ import type { Domain, FieldDef, SchemaType } from '@shared/schemas/types';
 import { UNNAMED_ITEM } from '@shared/validation/messages';
 import type { AppContext } from '../context';
 import { items } from '../db/schema';
-import { modelOfWorkspace } from '../model/repository';
+import { modelOfWorkspace } from '../workspaces/content-model';
 import type { FileUsage } from './local-analyser';
 
 /** A step of the path to a file field in item data: a key, or every entry of a list (table rows, blocks). */

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { localizedSchema } from '@shared/locales/locales';
 import { validateLocalizedItem } from '@shared/locales/validate';
-import { restoreKept, transformItemData } from '@shared/model/data';
+import { restoreKept, transformItemData, type KeptValue } from '@shared/model/data';
 import type { ContentModelDoc, ModelOp } from '@shared/model/types';
 import type { BlockType, SchemaType } from '@shared/schemas/types';
 import type { Basics } from '@shared/api/workspaces';
@@ -100,6 +100,7 @@ export function passItem(
     hasErrors: false,
     failed: [],
   };
+  const unconverted: string[] = [];
   plan.ops.forEach((op, i) => {
     const before = plan.steps[i];
     if (!touchesSchema(op, schema, before)) {
@@ -107,18 +108,21 @@ export function passItem(
       return;
     }
     const schemaBefore = schemaIn(before, schema);
-    const undone = restore && restore.reverted.length - 1 - i;
-    if (restore && undone !== undefined && Object.hasOwn(restore.kept, String(undone))) {
-      current = restoreKept(current, restore.reverted[undone], restore.kept[String(undone)]);
-      outcome.changed = true;
-    } else if (schemaBefore) {
+    if (schemaBefore) {
       const result = transformItemData(current, op, schemaBefore, blockTypesOf(before));
       if (result.changed) outcome.changed = true;
       if (result.kept !== undefined) outcome.kept[String(i)] = result.kept;
       for (const failure of result.failed ?? []) outcome.failed.push(`${failure.path}: ${failure.error}`);
+      unconverted.push(...(result.failed ?? []).map((failure) => failure.path));
       current = result.data;
     }
-    const after = Object.keys(validate(plan.steps[i + 1], current));
+    const undone = restore && String(restore.reverted.length - 1 - i);
+    if (restore && undone !== undefined && Object.hasOwn(restore.kept, undone)) {
+      current = restoreKept(current, op, restore.kept[undone] as KeptValue[]);
+      outcome.changed = true;
+    }
+    // A value left unconverted fails as long as it is there, beside the form's own rules.
+    const after = [...new Set([...Object.keys(validate(plan.steps[i + 1], current)), ...unconverted])];
     outcome.failingAfter.push(after.filter((path) => !errors.includes(path)));
     errors = after;
   });

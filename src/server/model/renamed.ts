@@ -1,7 +1,7 @@
 import type { ContentModelDoc, ModelOp, RenamedField } from '@shared/model/types';
 
 /** How long the delivery API answers a renamed field under its old name too. */
-export const RENAME_ALIAS_DAYS = 30;
+const RENAME_ALIAS_DAYS = 30;
 
 /**
  * The renamed fields whose old names a model version keeps answering: those of the version before that

@@ -57,6 +57,15 @@ export async function contentModelRoutes(instance: FastifyInstance, ctx: AppCont
     async (request) => model.exportModel(request.access),
   );
 
+  await contentModelChangeRoutes(instance, ctx);
+}
+
+/** The change sets: planned, applied, listed and reverted (managers). */
+async function contentModelChangeRoutes(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const tags = ['content model'];
+  const params = WorkspaceParams;
+
   app.post(
     '/content-model/plan',
     {

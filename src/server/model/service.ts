@@ -10,9 +10,10 @@ import {
 import { applyOp, applyOps, ModelChangeError } from '@shared/model/apply';
 import { diffModels } from '@shared/model/diff';
 import { invertOps } from '@shared/model/invert';
+import { withReferencesFollowing } from '@shared/model/normalise';
 import { describeOp } from '@shared/model/describe';
 import type { ContentModelDoc, ModelOp } from '@shared/model/types';
-import { trimRoles } from '@shared/permissions/permissions';
+import { trimRoles, type Roles } from '@shared/permissions/permissions';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
 import { contentModelChanges, contentModelKept, contentModels, items, workspaces } from '../db/schema';
@@ -30,7 +31,7 @@ import {
   type ModelSteps,
 } from './item-pass';
 import { renamedAfter } from './renamed';
-import { modelVersionChanged } from './repository';
+import { modelVersionChanged } from '../workspaces/content-model';
 
 /** The model after each operation, or 400 naming the first operation that cannot apply. */
 function stepsOf(doc: ContentModelDoc, ops: readonly ModelOp[]): ModelSteps {
@@ -53,7 +54,8 @@ function stepsOf(doc: ContentModelDoc, ops: readonly ModelOp[]): ModelSteps {
 /** A change set's operations and base version: as sent, or computed from a model document. */
 function opsOf(access: WorkspaceAccess, body: ChangeSetBody): { ops: ModelOp[]; baseVersion: number } {
   const current = access.model;
-  if ('ops' in body) return { ops: body.ops, baseVersion: body.baseVersion };
+  if ('ops' in body)
+    return { ops: withReferencesFollowing(current.doc, body.ops), baseVersion: body.baseVersion };
   return { ops: diffModels(current.doc, body.document), baseVersion: body.baseVersion ?? current.version };
 }
 
@@ -175,7 +177,7 @@ async function commitChange(
       .update(workspaces)
       .set({
         modelVersion: version,
-        roles: trimRoles(locked.roles, schemaNames),
+        roles: rolesFollowingModel(locked.roles, access.model.schemaNames(), schemaNames),
         version: sql`${workspaces.version} + 1`,
       })
       .where(eq(workspaces.id, workspaceId));
@@ -234,6 +236,27 @@ async function commitChange(
   return { version, change: changeDto(change, true) };
 }
 
+/**
+ * The roles once the model has these schemas: rights on removed schemas trimmed (as a workspace save
+ * trims them), and a role that may edit (or publish) every schema, as the Admin role does, may also
+ * edit (or publish) the new ones.
+ */
+function rolesFollowingModel(roles: Roles, before: readonly string[], after: readonly string[]): Roles {
+  const added = after.filter((name) => !before.includes(name));
+  const holdsAll = (list: readonly string[]) => before.every((name) => list.includes(name));
+  const grown = Object.fromEntries(
+    Object.entries(roles).map(([id, role]) => [
+      id,
+      {
+        ...role,
+        canEdit: holdsAll(role.canEdit) ? [...role.canEdit, ...added] : role.canEdit,
+        canPublish: holdsAll(role.canPublish) ? [...role.canPublish, ...added] : role.canPublish,
+      },
+    ]),
+  );
+  return trimRoles(grown, after);
+}
+
 /** The values the reverted change kept, per item. */
 async function keptOf(ctx: AppContext, changeId: string) {
   const found = await ctx.db.select().from(contentModelKept).where(eq(contentModelKept.changeId, changeId));
@@ -268,11 +291,9 @@ async function transformItems(
         written.push({ id: row.id, data: outcome.data, hasErrors: outcome.hasErrors });
         if (Object.keys(outcome.kept).length > 0)
           keptRows.push({ changeId, schema, itemId: row.id, kept: outcome.kept });
-        if (outcome.changed) {
-          total++;
-          if (sample.length < 100)
-            sample.push({ schema, id: row.id, ...(outcome.failed.length ? { failed: outcome.failed } : {}) });
-        }
+        if (outcome.changed) total++;
+        if ((outcome.changed || outcome.failed.length > 0) && sample.length < PLAN_SAMPLE)
+          sample.push({ schema, id: row.id, ...(outcome.failed.length ? { failed: outcome.failed } : {}) });
       }
       await writeItems(tx, workspaceId, schema, written);
       if (keptRows.length > 0) await tx.insert(contentModelKept).values(keptRows);

@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import type { Caller } from '../auth/repository';
 import { forbidden, notFound, unauthorized } from '../http/errors';
 import type { ContentModel } from '@shared/model/registry';
-import { modelOf } from '../model/repository';
+import { modelOf } from './content-model';
 import type { MemberRow } from './members-repository';
 import { findMembership, type Membership, type WorkspaceRow } from './repository';
 

@@ -18,7 +18,7 @@ const ModelDocShape = z
   })
   .describe('Domains with their schemas, and block types');
 
-export const ModelDoc = ModelDocShape as unknown as z.ZodType<ContentModelDoc>;
+const ModelDoc = ModelDocShape as unknown as z.ZodType<ContentModelDoc>;
 
 export const ContentModelAnswer = z.object({
   version: z.number().int().describe('Rises by 1 with each applied change set; send it back as baseVersion'),

@@ -77,9 +77,9 @@ export class ContentModel {
   }
 }
 
-/** The built-in domains and schemas as a model document: the template every workspace starts from. */
+/** The built-in domains and schemas as a model document (plain JSON): the template every workspace starts from. */
 export function builtInModelDoc(): ContentModelDoc {
-  return {
+  return structuredClone({
     domains: BUILT_IN_DOMAINS.map((domain) => ({
       name: domain.name,
       title: domain.title,
@@ -88,7 +88,7 @@ export function builtInModelDoc(): ContentModelDoc {
       schemas: [...domain.schemas],
     })),
     blockTypes: [],
-  };
+  });
 }
 
 /** Version 0: a workspace whose manager has not changed its model has the built-in one. */

@@ -4,8 +4,6 @@
  */
 import type { BlockType, FieldDef, SchemaType } from '../schemas/types';
 
-export type { BlockType };
-
 export interface ModelDomain {
   name: string;
   title: string;
@@ -36,19 +34,23 @@ export interface RenamedField {
 export type FieldOwner =
   { schema: string; blockType?: undefined } | { blockType: string; schema?: undefined };
 
+/** Properties to set; null removes one. */
+type Patch<T> = { [K in keyof T]?: T[K] | null };
+
 /** Field properties an `updateField` may change: everything but its key and type. */
 export type FieldPatch = Record<string, unknown>;
 
 /**
  * One step of a change set. Field operations name their owner (`schema` or `blockType`); `index` is a
- * position in the owner's list of fields (default: the end).
+ * position in the owner's list of fields, the domain's list of schemas, or the model's list of domains
+ * or block types (default: the end). A `patch` property set to null removes that property.
  */
 export type ModelOp =
   | { op: 'addDomain'; domain: Omit<ModelDomain, 'schemas'>; index?: number }
-  | { op: 'updateDomain'; domain: string; patch: Partial<Omit<ModelDomain, 'name' | 'schemas'>> }
+  | { op: 'updateDomain'; domain: string; patch: Patch<Omit<ModelDomain, 'name' | 'schemas'>> }
   | { op: 'removeDomain'; domain: string }
   | { op: 'addSchema'; domain: string; schema: SchemaType; index?: number }
-  | { op: 'updateSchema'; schema: string; patch: Partial<Omit<SchemaType, 'name' | 'fields'>> }
+  | { op: 'updateSchema'; schema: string; patch: Patch<Omit<SchemaType, 'name' | 'fields'>> }
   | { op: 'removeSchema'; schema: string }
   | { op: 'moveSchema'; schema: string; domain: string; index?: number }
   | ({ op: 'addField'; field: FieldDef; index?: number } & FieldOwner)
@@ -57,14 +59,6 @@ export type ModelOp =
   | ({ op: 'retypeField'; key: string; field: FieldDef } & FieldOwner)
   | ({ op: 'removeField'; key: string } & FieldOwner)
   | ({ op: 'moveField'; key: string; index: number } & FieldOwner)
-  | { op: 'addBlockType'; blockType: BlockType }
-  | { op: 'updateBlockType'; blockType: string; patch: Partial<Omit<BlockType, 'name' | 'fields'>> }
+  | { op: 'addBlockType'; blockType: BlockType; index?: number }
+  | { op: 'updateBlockType'; blockType: string; patch: Patch<Omit<BlockType, 'name' | 'fields'>> }
   | { op: 'removeBlockType'; blockType: string };
-
-export type ModelOpName = ModelOp['op'];
-
-/** A change set as a client sends it: the model version it was made against and its operations. */
-export interface ChangeSet {
-  baseVersion: number;
-  ops: ModelOp[];
-}

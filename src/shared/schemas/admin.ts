@@ -5,7 +5,7 @@ export const clientTask = defineSchema({
   title: 'Client Task',
   icon: 'checklist',
   fields: [
-    { key: 'name', label: 'Name', type: 'text', required: true },
+    { key: 'name', label: 'Name', type: 'text', required: true, locked: true },
     { key: 'description', label: 'Description', type: 'multiline' },
     { key: 'dueDate', label: 'Due Date', type: 'date' },
   ],
@@ -17,8 +17,8 @@ const service = defineSchema({
   title: 'Service',
   icon: 'plug-connected',
   fields: [
-    { key: 'name', label: 'Name', type: 'text', required: true },
-    { key: 'connection', label: 'Connection', type: 'service-connection', required: true },
+    { key: 'name', label: 'Name', type: 'text', required: true, locked: true },
+    { key: 'connection', label: 'Connection', type: 'service-connection', required: true, locked: true },
   ],
   topFields: ['name'],
 });
@@ -32,7 +32,7 @@ export const testCollection = defineSchema({
   title: 'Test Collection',
   icon: 'test-pipe',
   fields: [
-    { key: 'name', label: 'Name', type: 'text', required: true },
+    { key: 'name', label: 'Name', type: 'text', required: true, locked: true },
     { key: 'schema', label: 'Schema', type: 'schema-selector', required: true },
     {
       key: 'code',

@@ -1,7 +1,7 @@
 /** A schema with blocks fields and its block types, for the tests of everything that reads blocks. */
 import type { BlocksField, BlockType, SchemaType } from './types';
 
-export const heroBlock: BlockType = {
+const heroBlock: BlockType = {
   name: 'hero',
   title: 'Hero',
   icon: 'photo',
@@ -21,7 +21,7 @@ export const heroBlock: BlockType = {
   ],
 };
 
-export const featureBlock: BlockType = {
+const featureBlock: BlockType = {
   name: 'feature',
   title: 'Feature',
   fields: [
@@ -31,7 +31,7 @@ export const featureBlock: BlockType = {
   ],
 };
 
-export const featureGridBlock: BlockType = {
+const featureGridBlock: BlockType = {
   name: 'feature-grid',
   title: 'Feature grid',
   fields: [
@@ -40,7 +40,7 @@ export const featureGridBlock: BlockType = {
   ],
 };
 
-export const callToActionBlock: BlockType = {
+const callToActionBlock: BlockType = {
   name: 'call-to-action',
   title: 'Call to action',
   fields: [
@@ -72,7 +72,7 @@ export const landingPage: SchemaType = {
   },
 };
 
-export const image = {
+const image = {
   name: 'cat.png',
   size: 1536,
   contentType: 'image/png',

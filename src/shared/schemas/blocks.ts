@@ -18,7 +18,7 @@ export interface BlockValue {
 }
 
 /** A blocks field holds at most this many blocks, whatever its maxBlocks says. */
-export const MAX_BLOCKS = 500;
+const MAX_BLOCKS = 500;
 /** The longest `_key` a block may have. */
 export const MAX_BLOCK_KEY_LENGTH = 64;
 
@@ -49,7 +49,7 @@ export const canAddBlock = (field: Pick<BlocksField, 'maxBlocks'>, count: number
   count < blocksLimit(field);
 
 /** A fresh `_key` for a new block: 12 random letters and digits. */
-export const newBlockKey = () => randomAlphanumeric(12);
+const newBlockKey = () => randomAlphanumeric(12);
 
 /** A new, empty block of a type. */
 export const newBlock = (blockType: Pick<BlockType, 'name'>): BlockValue => ({

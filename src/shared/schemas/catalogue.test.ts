@@ -10,6 +10,7 @@ import {
   schemasOfDomains,
 } from './catalogue';
 import { defineSchema } from './define';
+import { splitEmailList } from './marketing';
 import type { FieldDef, SchemaType } from './types';
 import { FIELD_TYPES } from './types';
 
@@ -163,6 +164,82 @@ describe('built-in catalogue', () => {
     expect(validateField(testAddresses, 'a@x.io, nope')).toBe(
       'Test Addresses must be comma-separated email addresses: a@x.io, nope',
     );
+  });
+
+  it('reads test addresses as splitEmailList does: blanks and empty entries are accepted', async () => {
+    const { validateField } = await import('../validation/validate-item');
+    const testAddresses = field('email', 'testAddresses');
+    const email = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
+    const texts = [
+      ' a@x.io ,b@y.org ',
+      'a@x.io,,  ,b@y.org,',
+      ' , ',
+      '\ta@x.io\n',
+      'a@b..c',
+      'a@.b.c',
+      'a@b.',
+      'a@.b',
+      'a@b',
+      'a b@x.io',
+      'a@x.io b@y.org',
+      'a@@x.io',
+      '@x.io',
+      `a@${'b.'.repeat(5000)}@`,
+    ];
+    for (const text of texts) {
+      const isList = splitEmailList(text).every((address) => email.test(address));
+      expect(validateField(testAddresses, text) === undefined, text).toBe(isList);
+    }
+  });
+
+  it('is plain JSON', () => {
+    expect(JSON.parse(JSON.stringify(BUILT_IN_DOMAINS))).toEqual(BUILT_IN_DOMAINS);
+  });
+
+  it('locks the fields server code reads', () => {
+    const locked = (name: string) =>
+      fieldsOf(name)
+        .filter((f) => f.locked)
+        .map((f) => f.key);
+    expect(locked('campaign')).toEqual([
+      'name',
+      'email',
+      'audience',
+      'sender',
+      'subject',
+      'sendAt',
+      'provider',
+      'noTracking',
+    ]);
+    expect(locked('email')).toEqual([
+      'name',
+      'subject',
+      'preheader',
+      'template',
+      'textBody',
+      'testAddresses',
+    ]);
+    expect(locked('customer-profile-attribute')).toEqual([
+      'name',
+      'key',
+      'attributeType',
+      'options',
+      'protected',
+    ]);
+    expect(locked('behavioral-event')).toEqual(['name', 'key', 'properties']);
+    expect(locked('audience')).toEqual(['name', 'criteria']);
+    expect(locked('marquee-assets-image-set')).toEqual([
+      'masterImage',
+      'name',
+      'locations',
+      'startTime',
+      'endTime',
+    ]);
+    expect(locked('blog-post')).toEqual(['name', 'slug', 'body']);
+    expect(locked('event')).toEqual(['name', 'startTime', 'endTime', 'allowedLocations', 'copy', 'images']);
+    expect(locked('copy')).toEqual(['name', 'startTime', 'endTime']);
+    expect(locked('service')).toEqual(['name', 'connection']);
+    for (const name of allSchemaNames()) expect(field(name, 'name').locked).toBe(true);
   });
 
   it("limits an email's preheader to 250 characters", async () => {

@@ -2,9 +2,16 @@ import { COUNTRY_OPTIONS } from '../geo/countries';
 import { defineDomain, defineSchema } from './define';
 import type { FieldDef, SelectOption } from './types';
 
-const EMAIL_PATTERN = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
 /** Inboxes show about 100 characters of preview text; a little more leaves room for merge tags. */
 const PREHEADER_MAX = 250;
+
+/**
+ * One address: no blanks, `@` or commas, and a dot inside its domain. The lookahead keeps the match
+ * linear in the text's length (a domain part written as `x+\.x+` backtracks quadratically on many dots).
+ */
+const EMAIL_SOURCE = '[^\\s@,]+@(?=[^\\s@,]+\\.[^\\s@,])[^\\s@,]+';
+/** Comma-separated addresses, blanks around them and empty entries allowed (as `splitEmailList` reads them). */
+const EMAIL_LIST_SOURCE = `^\\s*(?:${EMAIL_SOURCE}\\s*)?(?:,\\s*(?:${EMAIL_SOURCE}\\s*)?)*$`;
 
 /** 'a@x.io, b@y.org' → ['a@x.io', 'b@y.org']; blanks between commas are dropped. */
 export function splitEmailList(text: string): string[] {
@@ -19,7 +26,7 @@ export const ATTRIBUTE_TYPES = ['number', 'string', 'categorical', 'boolean', 'a
 const options = (values: readonly string[]): SelectOption[] =>
   values.map((value) => ({ value, label: value[0].toUpperCase() + value.slice(1) }));
 
-const name: FieldDef = { key: 'name', label: 'Name', type: 'text', required: true };
+const name: FieldDef = { key: 'name', label: 'Name', type: 'text', required: true, locked: true };
 const description: FieldDef = { key: 'description', label: 'Description', type: 'multiline' };
 /** The key imports, events and criteria use: kept as typed when it is a data key, else kebab-cased. */
 const dataKey: FieldDef = {
@@ -29,6 +36,7 @@ const dataKey: FieldDef = {
   from: 'name',
   required: true,
   keepsDataKeys: true,
+  locked: true,
   description:
     'Letters, digits, _ and -, starting with a letter (firstName, page_view). Other text becomes kebab-case. Leave empty to derive it from the name.',
 };
@@ -46,12 +54,14 @@ const customerProfileAttribute = defineSchema({
       type: 'select',
       options: options(ATTRIBUTE_TYPES),
       required: true,
+      locked: true,
     },
     {
       key: 'options',
       label: 'Options',
       type: 'tags',
       required: true,
+      locked: true,
       displayIf: { field: 'attributeType', in: ['categorical', 'array'] },
       description: 'The values a categorical or array attribute may take.',
     },
@@ -59,6 +69,7 @@ const customerProfileAttribute = defineSchema({
       key: 'protected',
       label: 'Protected',
       type: 'boolean',
+      locked: true,
       description:
         'Write keys (websites and apps) may set it on a profile that has none, never change it; server keys may. An email attribute is protected unless this is switched off.',
     },
@@ -74,7 +85,7 @@ const audience = defineSchema({
   fields: [
     name,
     description,
-    { key: 'criteria', label: 'Criteria', type: 'criteria', labelWidth: 12 },
+    { key: 'criteria', label: 'Criteria', type: 'criteria', labelWidth: 12, locked: true },
     { key: 'socialInterests', label: 'Social Interests', type: 'social-interests' },
   ],
   topFields: ['name', 'description'],
@@ -95,9 +106,17 @@ const behavioralEvent = defineSchema({
       key: 'properties',
       label: 'Properties',
       type: 'table',
+      locked: true,
       columns: [
-        { key: 'name', label: 'Name', type: 'text', required: true },
-        { key: 'type', label: 'Type', type: 'select', options: options(PROPERTY_TYPES), required: true },
+        { key: 'name', label: 'Name', type: 'text', required: true, locked: true },
+        {
+          key: 'type',
+          label: 'Type',
+          type: 'select',
+          options: options(PROPERTY_TYPES),
+          required: true,
+          locked: true,
+        },
       ],
     },
     description,
@@ -111,33 +130,30 @@ const email = defineSchema({
   icon: 'mail',
   fields: [
     name,
-    { key: 'subject', label: 'Subject', type: 'text', required: true },
+    { key: 'subject', label: 'Subject', type: 'text', required: true, locked: true },
     {
       key: 'preheader',
       label: 'Preheader',
       type: 'text',
+      locked: true,
       description: 'The preview text inboxes show after the subject (hidden in the email itself).',
       validators: [
         {
-          test: (value) => typeof value !== 'string' || value.length <= PREHEADER_MAX,
+          expression: `^[\\s\\S]{0,${PREHEADER_MAX}}$`,
           message: `%l must be at most ${PREHEADER_MAX} characters`,
         },
       ],
     },
-    { key: 'template', label: 'Template', type: 'email-template', labelWidth: 12 },
-    { key: 'textBody', label: 'Text Body', type: 'multiline' },
+    { key: 'template', label: 'Template', type: 'email-template', labelWidth: 12, locked: true },
+    { key: 'textBody', label: 'Text Body', type: 'multiline', locked: true },
     {
       key: 'testAddresses',
       label: 'Test Addresses',
       type: 'text',
+      locked: true,
       description: 'Comma-separated email addresses that receive test sends.',
       validators: [
-        {
-          test: (value) =>
-            typeof value === 'string' &&
-            splitEmailList(value).every((address) => EMAIL_PATTERN.test(address)),
-          message: '%l must be comma-separated email addresses: %v',
-        },
+        { expression: EMAIL_LIST_SOURCE, message: '%l must be comma-separated email addresses: %v' },
       ],
     },
     { key: 'images', label: 'Images', type: 'reference-list', schemaTypes: ['marquee-assets-image-set'] },
@@ -156,8 +172,8 @@ export const copy = defineSchema({
     name,
     { key: 'text', label: 'Text', type: 'multiline', required: true },
     { key: 'channel', label: 'Channel', type: 'select', options: options(COPY_CHANNELS) },
-    { key: 'startTime', label: 'Start Time', type: 'datetime' },
-    { key: 'endTime', label: 'End Time', type: 'datetime' },
+    { key: 'startTime', label: 'Start Time', type: 'datetime', locked: true },
+    { key: 'endTime', label: 'End Time', type: 'datetime', locked: true },
     { key: 'combinations', label: 'Combinations', type: 'combinations', labelWidth: 12 },
   ],
   variations: [
@@ -194,18 +210,25 @@ export const event = defineSchema({
     name,
     description,
     { key: 'location', label: 'Location', type: 'address' },
-    { key: 'startTime', label: 'Start Time', type: 'datetime', required: true },
-    { key: 'endTime', label: 'End Time', type: 'datetime', required: true },
+    { key: 'startTime', label: 'Start Time', type: 'datetime', required: true, locked: true },
+    { key: 'endTime', label: 'End Time', type: 'datetime', required: true, locked: true },
     {
       key: 'allowedLocations',
       label: 'Allowed Locations',
       type: 'select',
       multiple: true,
       options: COUNTRY_OPTIONS,
+      locked: true,
     },
     { key: 'coverImage', label: 'Cover Image', type: 'file', accept: 'image/*' },
-    { key: 'copy', label: 'Copy', type: 'reference-list', schemaTypes: ['copy'] },
-    { key: 'images', label: 'Images', type: 'reference-list', schemaTypes: ['marquee-assets-image-set'] },
+    { key: 'copy', label: 'Copy', type: 'reference-list', schemaTypes: ['copy'], locked: true },
+    {
+      key: 'images',
+      label: 'Images',
+      type: 'reference-list',
+      schemaTypes: ['marquee-assets-image-set'],
+      locked: true,
+    },
   ],
   topFields: ['name', 'startTime', 'endTime'],
 });
@@ -216,25 +239,35 @@ const campaign = defineSchema({
   icon: 'send',
   fields: [
     name,
-    { key: 'email', label: 'Email', type: 'reference', schemaTypes: ['email'], required: true },
-    { key: 'audience', label: 'Audience', type: 'reference', schemaTypes: ['audience'], required: true },
-    { key: 'sender', label: 'Sender', type: 'sender', required: true },
+    { key: 'email', label: 'Email', type: 'reference', schemaTypes: ['email'], required: true, locked: true },
+    {
+      key: 'audience',
+      label: 'Audience',
+      type: 'reference',
+      schemaTypes: ['audience'],
+      required: true,
+      locked: true,
+    },
+    { key: 'sender', label: 'Sender', type: 'sender', required: true, locked: true },
     {
       key: 'subject',
       label: 'Subject',
       type: 'text',
+      locked: true,
       description: "Leave empty to use the email template's subject. Merge tags are filled per recipient.",
     },
     {
       key: 'sendAt',
       label: 'Send Time',
       type: 'datetime',
+      locked: true,
       description: 'Leave empty to send when Send is pressed; otherwise Send queues it for this time.',
     },
     {
       key: 'provider',
       label: 'Provider',
       type: 'select',
+      locked: true,
       options: [
         { value: 'smtp', label: 'SMTP' },
         { value: 'sendgrid', label: 'SendGrid' },
@@ -245,6 +278,7 @@ const campaign = defineSchema({
       key: 'noTracking',
       label: 'Do not track opens and clicks',
       type: 'boolean',
+      locked: true,
     },
     { key: 'notes', label: 'Notes', type: 'multiline' },
   ],

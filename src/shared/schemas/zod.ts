@@ -100,7 +100,7 @@ function fieldsShape(fields: readonly FieldDef[], build: Build): Record<string, 
   return shape;
 }
 
-export const BLOCK_MESSAGES = {
+const BLOCK_MESSAGES = {
   tooMany: (label: string, max: number) =>
     formatMessage(MAX_BLOCKS_MESSAGE.replace('{maxBlocks}', String(max)), label),
   tooDeep: (label: string) => `${label}: blocks nest at most ${MAX_BLOCK_DEPTH} levels deep`,
