@@ -14,8 +14,8 @@ import {
 } from '@mantine/core';
 import { useForm, type FormValidateInput, type UseFormReturnType } from '@mantine/form';
 import { IconAlertCircle } from '@tabler/icons-react';
-import type { BlockType, ContentModelDoc, ModelOp } from '@shared/model/types';
-import type { FieldDef, SchemaType } from '@shared/schemas/types';
+import type { ContentModelDoc, ModelOp } from '@shared/model/types';
+import type { BlockType, FieldDef, SchemaType } from '@shared/schemas/types';
 import { toKebabCase } from '@shared/text/slug';
 import { SCHEMA_ICON_NAMES, SchemaIcon } from '@web/components/schema-icon';
 
