@@ -99,6 +99,15 @@ test('a manager adds SEO description to blog posts; an editor fills it in and pu
   // A second member, who edits and publishes blog posts, finds the field in the item form.
   const writer = await seedMember(browser, page.request, ws, 'Wren Writer', ['writer']);
   const w = writer.page;
+  // The screen is for managers: a writer is refused it, and the API refuses the writer's plans too.
+  await w.goto(`/${ws}/_settings/content-model`);
+  await expect(w.getByText('Only workspace managers can open settings')).toBeVisible();
+  await expect(w).toHaveURL(`/${ws}/_items/all`);
+  const refused = await w.request.post(`/api/v1/workspaces/${ws}/content-model/plan`, {
+    headers: SAME_ORIGIN,
+    data: { baseVersion: 1, ops: [{ op: 'removeField', schema: 'blog-post', key: 'excerpt' }] },
+  });
+  expect(refused.status()).toBe(403);
   await editItem(w, itemUrl);
   await itemField(w, 'seoDescription').fill('A walk along the old harbour, with photos.');
   await shot(w, 'content-model-05-item-form');
