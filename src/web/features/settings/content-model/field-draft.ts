@@ -36,7 +36,7 @@ export interface FieldDraft {
 
 export type ConditionKind = 'none' | 'equals' | 'in' | 'notEmpty';
 
-export interface ConditionDraft {
+interface ConditionDraft {
   kind: ConditionKind;
   field: string;
   value: string;

@@ -68,7 +68,7 @@ function ImpactIds({
  * What a change set would do, operation by operation: the items it touches, those that would become
  * incomplete (the first ones linked to their item pages) and any warning.
  */
-export function PlanView({ ws, plan, model }: { ws: string; plan: PlanAnswer; model: ContentModelDoc }) {
+function PlanView({ ws, plan, model }: { ws: string; plan: PlanAnswer; model: ContentModelDoc }) {
   return (
     <Stack gap="sm" data-testid="plan">
       {plan.impacts.map((impact, index) => {
