@@ -141,8 +141,8 @@ export function ReviewDialog({
     >
       <Stack gap="md">
         <Text size="sm" c="dimmed">
-          Nothing is written yet. Applying changes the model at once; existing items are converted in the
-          background, and every change can be reverted from History.
+          Nothing is written yet. Applying changes the model and converts the existing items together, all or
+          nothing, and every change can be reverted from History.
         </Text>
         <PlanView ws={ws} plan={plan} model={model} />
         {alert}
