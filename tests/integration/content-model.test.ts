@@ -159,6 +159,21 @@ describe('the model as workspace data', () => {
     });
     expect(delivered.statusCode).toBe(200);
     expect(delivered.json().data.seoDescription).toBe('Found');
+    // Lists filter and order on the new field like on any other.
+    await createItem(
+      t,
+      editor,
+      team.ws,
+      'blog-post',
+      blogPostData({ name: 'Other', slug: 'other', seoDescription: 'Lost' }),
+    ).then((other) => publish(t, editor, team.ws, 'blog-post', other.id));
+    const filtered = await t.app.inject({
+      method: 'GET',
+      url: `/delivery/v1/${team.ws}/live/items/blog-post?filter[seoDescription]=Found&order=seoDescription`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(filtered.statusCode).toBe(200);
+    expect(filtered.json().items.map((i: { id: string }) => i.id)).toEqual([created.id]);
     // An unknown field is still refused.
     const unknown = await call(t, 'POST', `/api/v1/workspaces/${team.ws}/items/blog-post`, editor, {
       data: blogPostData({ slug: 'x', nonsense: 1 }),
