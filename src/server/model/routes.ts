@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import {
   ChangeSetBody,
   CONTENT_MODEL_MESSAGES,
@@ -66,35 +66,27 @@ async function contentModelChangeRoutes(instance: FastifyInstance, ctx: AppConte
   const tags = ['content model'];
   const params = WorkspaceParams;
 
+  /** A route taking a change set (operations or a whole document, up to 16 MB). */
+  const takingChangeSet = <R extends ZodType>(description: string, answer: R) => ({
+    schema: { tags, description, params, body: ChangeSetBody, response: { 200: answer } },
+    bodyLimit: 16 * 1024 * 1024,
+  });
+
   app.post(
     '/content-model/plan',
-    {
-      schema: {
-        tags,
-        description:
-          'What a change set (operations, or a whole model document) would do to the model and its items; writes nothing',
-        params,
-        body: ChangeSetBody,
-        response: { 200: PlanAnswer },
-      },
-      bodyLimit: 16 * 1024 * 1024,
-    },
+    takingChangeSet(
+      'What a change set (operations, or a whole model document) would do to the model and its items; writes nothing',
+      PlanAnswer,
+    ),
     async (request) => model.planChangeSet(ctx, request.access, request.body),
   );
 
   app.post(
     '/content-model/apply',
-    {
-      schema: {
-        tags,
-        description:
-          'Applies a change set (operations, or a whole model document) at once, all or nothing; 409 when baseVersion is stale',
-        params,
-        body: ChangeSetBody,
-        response: { 200: ModelApplied },
-      },
-      bodyLimit: 16 * 1024 * 1024,
-    },
+    takingChangeSet(
+      'Applies a change set (operations, or a whole model document) at once, all or nothing; 409 when baseVersion is stale',
+      ModelApplied,
+    ),
     async (request) => model.applyChangeSet(ctx, request.access, request.body),
   );
 
