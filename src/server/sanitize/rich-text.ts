@@ -3,6 +3,8 @@ import { LOCALES_KEY } from '@shared/locales/locales';
 import { mapNestedEntries, type BlockTypes } from '@shared/schemas/blocks';
 import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import { parseOwnImageUrl } from '@shared/media/urls';
+import { isPlainRichText } from './plain-html';
+import { BLOCKS, HEADINGS, TABLES, TEXT } from './tags';
 
 /**
  * Server-side HTML sanitising of rich-text fields: an allow-list per field type, so no script,
@@ -20,30 +22,7 @@ export interface SanitizeOptions {
 /** Attributes that tie an inline image or link to a referenced item (for `_references` and the change log). */
 const REFERENCE_ATTRIBUTES = ['data-ref-id', 'data-ref-schema-type'] as const;
 
-const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
-const TEXT = [
-  'p',
-  'br',
-  'hr',
-  'strong',
-  'b',
-  'em',
-  'i',
-  'u',
-  's',
-  'strike',
-  'del',
-  'ins',
-  'sub',
-  'sup',
-  'mark',
-  'small',
-  'span',
-];
-const BLOCKS = ['blockquote', 'code', 'pre', 'ul', 'ol', 'li', 'figure', 'figcaption'];
-const TABLES = ['table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'colgroup', 'col'];
-
-function richTextPolicy(options: SanitizeOptions): sanitizeHtml.IOptions {
+export function richTextPolicy(options: SanitizeOptions): sanitizeHtml.IOptions {
   return {
     allowedTags: [...HEADINGS, ...TEXT, ...BLOCKS, ...TABLES, 'a', 'img'],
     allowedAttributes: {
@@ -100,9 +79,9 @@ function fieldAt(schema: SchemaType, path: string): FieldDef | undefined {
   return field;
 }
 
-/** Sanitises HTML under a rich-text field's allow-list. */
+/** Sanitises HTML under a rich-text field's allow-list (plain rich text is already what it would answer). */
 function sanitizeRichTextHtml(html: string, options: SanitizeOptions = {}): string {
-  return sanitizeHtml(html, richTextPolicy(options));
+  return isPlainRichText(html) ? html : sanitizeHtml(html, richTextPolicy(options));
 }
 
 /**
