@@ -1,10 +1,10 @@
 import DataLoader from 'dataloader';
 import { and, asc, desc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { coveringCells, EARTH_RADIUS_KM, type Point } from '@shared/geo/geohash';
-import type { Db, Tx } from '../db/client';
+import { statementOnce, type Db, type Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
 import { preparedPerDb } from '../db/prepared';
-import { itemsWritten, type ItemJournal } from '../journal/journal';
+import { itemJournalCtes, itemJournalValues, itemsWritten, type ItemJournal } from '../journal/journal';
 import { itemReadCacheOf } from './cache';
 import { items, members, placeGeohashOf, placeOf, published, publishedSlugs, users } from '../db/schema';
 
@@ -138,53 +138,66 @@ const toItemRow = (r: SavedRow): ItemRow => ({
   variation: (r.variation ?? null) as ItemRow['variation'],
   approvedRoles: (r.approved_roles ?? []) as string[],
 });
-const json = (value: unknown) =>
-  sql`${value === null || value === undefined ? null : JSON.stringify(value)}::jsonb`;
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+const value = (name: string) => sql.placeholder(name);
 
-/**
- * The save of a new item as one statement, so one atomic round trip: the item at version 1 and its first
- * history version. Answers nothing when the id is taken. `journaled` CTEs (each `, name as (…)`) read
- * `created`: the journal's audit and outbox rows (journal/journal.ts `itemJournalCtes`).
- */
-export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch, journaled?: ItemJournal) {
-  const at = sql`${patch.lastWrittenAt.toISOString()}::timestamptz`;
-  const result = await db.execute(sql`
+/** The values of a save's placeholders (see the statements below). */
+const patchValues = (key: ItemKey, patch: ItemPatch) => ({
+  workspaceId: key.workspaceId,
+  schema: key.schema,
+  id: key.id,
+  data: json(patch.data),
+  refs: json(patch.refs),
+  hasErrors: patch.hasErrors,
+  variation: json(patch.variation),
+  writtenBy: patch.lastWrittenBy,
+  writtenAt: patch.lastWrittenAt.toISOString(),
+});
+
+const journalOf = (source: 'saved' | 'created', journaled: boolean) =>
+  journaled ? sql.join(itemJournalCtes(source)) : sql``;
+
+const insertFirstVersionStatement = (journaled: boolean) =>
+  statementOnce(
+    () => sql`
     with created as (
       insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by, has_errors, variation)
-      values (${key.workspaceId}, ${key.schema}, ${key.id}, ${json(patch.data)}, ${json(patch.refs)}, 1, ${patch.lastWrittenBy}, ${at}, ${at},
-              ${patch.lastWrittenBy}, ${patch.hasErrors}, ${json(patch.variation)})
+      values (${value('workspaceId')}, ${value('schema')}, ${value('id')}, ${value('data')}::jsonb, ${value('refs')}::jsonb, 1,
+              ${value('writtenBy')}, ${value('writtenAt')}::timestamptz, ${value('writtenAt')}::timestamptz,
+              ${value('writtenBy')}, ${value('hasErrors')}, ${value('variation')}::jsonb)
       on conflict do nothing
       returning *
     ), history as (
       insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs)
       select workspace_id, schema, id, version, last_written_at, last_written_by, data, refs from created
-    )${sql.join(journaled?.ctes ?? [])}
-    select * from created`);
-  const [row] = resultRows<SavedRow>(result);
+    )${journalOf('created', journaled)}
+    select * from created`,
+  );
+const insertFirstVersionStatements = [insertFirstVersionStatement(false), insertFirstVersionStatement(true)];
+
+/**
+ * The save of a new item as one statement, so one atomic round trip: the item at version 1 and its first
+ * history version. Answers nothing when the id is taken. `journaled`: the journal's audit and outbox
+ * rows, as CTEs of the same statement (journal/journal.ts `itemJournalCtes`).
+ */
+export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch, journaled?: ItemJournal) {
+  const [row] = await insertFirstVersionStatements[journaled ? 1 : 0]<SavedRow>(db, {
+    ...patchValues(key, patch),
+    ...(journaled && itemJournalValues(journaled)),
+  });
   if (row) await itemsWritten(db, { ...key, version: 1 }, journaled);
   return row && toItemRow(row);
 }
 
-/**
- * The save of the next version as one statement, so one atomic round trip (DESIGN §7: 1,000 saves/s):
- * version + 1 with no approvals yet, the history row with the full data, and the stage copies told of the
- * new version. With a base version, only when the stored version is still that one; answers nothing
- * when stale or absent. Answers the row with its stage copies (the new version has no approvals yet). `journaled` CTEs (each `, name as (…)`) read `saved`: the audit row.
- */
-export async function saveNextVersion(
-  db: Db,
-  key: ItemKey,
-  baseVersion: number | undefined,
-  patch: ItemPatch,
-  journaled?: ItemJournal,
-) {
-  const result = await db.execute(sql`
+const saveNextVersionStatement = (journaled: boolean, checksVersion: boolean) =>
+  statementOnce(
+    () => sql`
     with saved as (
-      update items set data = ${json(patch.data)}, refs = ${json(patch.refs)}, has_errors = ${patch.hasErrors},
-        variation = ${json(patch.variation)}, last_written_by = ${patch.lastWrittenBy},
-        last_written_at = ${patch.lastWrittenAt.toISOString()}::timestamptz, version = version + 1, approved_roles = '{}'
-      where workspace_id = ${key.workspaceId} and schema = ${key.schema} and id = ${key.id}
-        ${baseVersion === undefined ? sql`` : sql`and version = ${baseVersion}::int`}
+      update items set data = ${value('data')}::jsonb, refs = ${value('refs')}::jsonb, has_errors = ${value('hasErrors')},
+        variation = ${value('variation')}::jsonb, last_written_by = ${value('writtenBy')},
+        last_written_at = ${value('writtenAt')}::timestamptz, version = version + 1, approved_roles = '{}'
+      where workspace_id = ${value('workspaceId')} and schema = ${value('schema')} and id = ${value('id')}
+        ${checksVersion ? sql`and version = ${value('baseVersion')}::int` : sql``}
       returning *
     ), history as (
       insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs)
@@ -193,12 +206,37 @@ export async function saveNextVersion(
       update published set item_version = saved.version from saved
       where published.workspace_id = saved.workspace_id and published.schema = saved.schema and published.id = saved.id
       returning published.stage, published.version, published.published_at, published.published_by
-    )${sql.join(journaled?.ctes ?? [])}
+    )${journalOf('saved', journaled)}
     select *, (
       select coalesce(json_agg(json_build_object('stage', c.stage, 'version', c.version, 'publishedAt', c.published_at, 'publishedBy', c.published_by)), '[]'::json)
       from copies c) as copies_json
-    from saved`);
-  const [row] = resultRows<SavedRow>(result);
+    from saved`,
+  );
+/** By whether it is journaled, then whether it checks the base version. */
+const saveNextVersionStatements = [false, true].map((journaled) =>
+  [false, true].map((checksVersion) => saveNextVersionStatement(journaled, checksVersion)),
+);
+
+/**
+ * The save of the next version as one statement, so one atomic round trip (DESIGN §7: 1,000 saves/s):
+ * version + 1 with no approvals yet, the history row with the full data, and the stage copies told of the
+ * new version. With a base version, only when the stored version is still that one; answers nothing
+ * when stale or absent. Answers the row with its stage copies (the new version has no approvals yet).
+ * `journaled`: the audit and outbox rows, as CTEs of the same statement.
+ */
+export async function saveNextVersion(
+  db: Db,
+  key: ItemKey,
+  baseVersion: number | undefined,
+  patch: ItemPatch,
+  journaled?: ItemJournal,
+) {
+  const statement = saveNextVersionStatements[journaled ? 1 : 0][baseVersion === undefined ? 0 : 1];
+  const [row] = await statement<SavedRow>(db, {
+    ...patchValues(key, patch),
+    baseVersion,
+    ...(journaled && itemJournalValues(journaled)),
+  });
   if (!row) return undefined;
   await itemsWritten(db, { ...key, version: Number(row.version) }, journaled);
   const copies = (typeof row.copies_json === 'string' ? JSON.parse(row.copies_json) : row.copies_json) as {

@@ -24,7 +24,7 @@ import * as repo from './repository';
 import { runSaveHooks } from './save-hooks';
 import { takeFileFacts } from './server-owned';
 import type { AuditAction } from '@shared/api/delivery';
-import { actorOf, itemJournal } from '../journal/journal';
+import { actorOf } from '../journal/journal';
 import { enabledSchemas, requireRight, schemaIn, type SchemaScope } from './scope';
 
 export const keyOf = (scope: SchemaScope, id: string): repo.ItemKey => ({
@@ -132,12 +132,10 @@ async function firstVersionOf(ctx: AppContext, scope: SchemaScope, data: Record<
 }
 
 const insertFirstVersion = (ctx: AppContext, scope: SchemaScope, id: string, patch: repo.ItemPatch) =>
-  repo.insertFirstVersion(
-    ctx.db,
-    keyOf(scope, id),
-    patch,
-    itemJournal('created', { action: 'item.created', user: actorOf(scope) }, 'item.saved'),
-  );
+  repo.insertFirstVersion(ctx.db, keyOf(scope, id), patch, {
+    audit: { action: 'item.created', user: actorOf(scope) },
+    event: 'item.saved',
+  });
 
 /**
  * Saves the next version of an item: version + 1, approvals start over, a history row with the full
@@ -165,7 +163,7 @@ export async function updateItem(
     key,
     baseVersion,
     { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() },
-    itemJournal('saved', { ...audit, user: actorOf(scope) }, 'item.saved'),
+    { audit: { ...audit, user: actorOf(scope) }, event: 'item.saved' },
   );
   if (row) return row;
   const current = await repo.findItem(ctx.db, key);

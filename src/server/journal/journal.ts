@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AuditAction } from '@shared/api/delivery';
 import type { WebhookEvent } from '@shared/api/webhooks';
 import type { Db, Tx } from '../db/client';
@@ -215,37 +215,37 @@ function auditValues(record: AuditRecord) {
 /**
  * The journal of an item save or create as CTEs of its one statement, reading the statement's `saved`
  * or `created` CTE (so the write stays one round trip, its audit and outbox rows committing with it).
- * Once the statement ran, announce with `itemsWritten`.
+ * Its values are placeholders, so the statement is built once (`statementOnce`); `itemJournalValues`
+ * fills them. Once the statement ran, announce with `itemsWritten`.
  */
-function itemJournalCtes(
-  source: 'saved' | 'created',
-  audit: { action: AuditAction; user: Actor; detail?: Record<string, unknown> },
-  event: WebhookEvent,
-): SQL[] {
-  const { user } = audit;
+export function itemJournalCtes(source: 'saved' | 'created'): SQL[] {
+  const value = (name: keyof ReturnType<typeof itemJournalValues>) => sql.placeholder(name);
   return [
     sql`, audit as (
       insert into audit_log (workspace_id, user_id, user_name, action, target_type, target_id, label, schema, detail, address)
-      select workspace_id, ${user.id}, ${user.name}, ${audit.action}, 'item', id, ${ITEM_LABEL_SQL}, schema, jsonb_build_object('version', version) || ${JSON.stringify(audit.detail ?? {})}::jsonb, ${user.address ?? null}
+      select workspace_id, ${value('journalUserId')}, ${value('journalUserName')}, ${value('journalAction')}, 'item', id, ${ITEM_LABEL_SQL}, schema, jsonb_build_object('version', version) || ${value('journalDetail')}::jsonb, ${value('journalAddress')}
       from ${sql.raw(source)}
     )`,
-    sql`, webhook_outbox as (${outboxInsert(sql.raw(`${source} s`), event, null)})`,
+    sql`, webhook_outbox as (${outboxInsert(sql.raw(`${source} s`), value('journalEvent'), null)})`,
     sql`, webhook_jobs as (${deliveryJobs('webhook_outbox')})`,
   ];
 }
 
-/** The journal of an item save or create done in one statement: its CTEs, and who did what for its notices. */
+/** The journal of an item save or create done in one statement (see `itemJournalCtes`): who did what, and its event. */
 export interface ItemJournal {
-  ctes: SQL[];
-  audit: { action: AuditAction; user: Actor };
+  audit: { action: AuditAction; user: Actor; detail?: Record<string, unknown> };
+  event: WebhookEvent;
 }
 
-/** The journal of an item save or create as CTEs of its statement (see `itemJournalCtes`); announce with `itemsWritten`. */
-export const itemJournal = (
-  source: 'saved' | 'created',
-  audit: { action: AuditAction; user: Actor; detail?: Record<string, unknown> },
-  event: WebhookEvent,
-): ItemJournal => ({ ctes: itemJournalCtes(source, audit, event), audit });
+/** The values of the placeholders of `itemJournalCtes` for one save or create. */
+export const itemJournalValues = ({ audit, event }: ItemJournal) => ({
+  journalUserId: audit.user.id,
+  journalUserName: audit.user.name,
+  journalAction: audit.action,
+  journalDetail: JSON.stringify(audit.detail ?? {}),
+  journalAddress: audit.user.address ?? null,
+  journalEvent: event,
+});
 
 /**
  * The change notices of an item written by a statement that journaled through `itemJournal`: the
@@ -322,7 +322,7 @@ const deliveryJobs = (outbox: string) => insertJobsFrom(WEBHOOK_DELIVERY_QUEUE, 
  * schema), with the body the sender posts; answers the deliveries' keys. `source` is a relation named s: a CTE name gets the alias
  * here, a VALUES list carries it.
  */
-function outboxInsert(source: SQL, event: WebhookEvent, stage: string | null): SQL {
+function outboxInsert(source: SQL, event: WebhookEvent | Placeholder, stage: string | null): SQL {
   const stageField = stage === null ? sql`` : sql`'stage', ${stage}::text, `;
   return sql`insert into webhook_deliveries (workspace_id, id, webhook_id, event, body)
     select workspace_id, delivery_id, webhook_id, ${event}::text,
