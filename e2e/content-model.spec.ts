@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   SAME_ORIGIN,
   acceptCookies,
@@ -194,4 +194,179 @@ test('a removed field comes back with its value when the change is reverted in H
 
   await editItem(page, itemUrl);
   await expect(itemField(page, 'author')).toHaveValue('Ada Author');
+});
+
+/** Block types a landing page is built from, applied through the API (the screen adds the third). */
+async function seedBlockTypes(page: Page, ws: string) {
+  const current = (await (await page.request.get(`/api/v1/workspaces/${ws}/content-model`)).json()) as {
+    version: number;
+  };
+  const text = (key: string, label: string, required = false) => ({ key, label, type: 'text', required });
+  const res = await page.request.post(`/api/v1/workspaces/${ws}/content-model/apply`, {
+    headers: SAME_ORIGIN,
+    data: {
+      baseVersion: current.version,
+      ops: [
+        {
+          op: 'addBlockType',
+          blockType: {
+            name: 'hero',
+            title: 'Hero',
+            icon: 'photo',
+            fields: [text('title', 'Title', true), text('tagline', 'Tagline')],
+          },
+        },
+        {
+          op: 'addBlockType',
+          blockType: { name: 'feature', title: 'Feature', fields: [text('name', 'Name', true)] },
+        },
+        {
+          op: 'addBlockType',
+          blockType: {
+            name: 'feature-grid',
+            title: 'Feature grid',
+            fields: [
+              text('heading', 'Heading'),
+              { key: 'features', label: 'Features', type: 'blocks', blockTypes: ['feature'] },
+            ],
+          },
+        },
+      ],
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+test('a manager makes a Landing page schema with a blocks field; an editor builds a page from blocks and publishes it; the delivery API answers its blocks', async ({
+  page,
+  browser,
+  playwright,
+}) => {
+  test.setTimeout(300_000);
+  await seedVerifiedUser(page.request, 'modeller');
+  const ws = (await seedWorkspace(page.request, `Landing ${Date.now().toString(36)}`)).id;
+  await seedBlockTypes(page, ws);
+  await page.goto(`/${ws}/_settings/content-model`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Content model' })).toBeVisible();
+
+  // A block type of its own, with a field, from the screen.
+  await page.getByRole('button', { name: 'Add block type' }).click();
+  const typeDialog = page.getByRole('dialog', { name: 'Add a block type' });
+  await typeDialog.getByRole('textbox', { name: 'Title' }).fill('Call to action');
+  await expect(typeDialog.getByRole('textbox', { name: 'Name' })).toHaveValue('call-to-action');
+  await typeDialog.getByRole('button', { name: 'Add block type' }).click();
+  await page.getByRole('button', { name: /^Call to action call-to-action/ }).click();
+  await page.getByRole('button', { name: 'Add field to Call to action' }).click();
+  const ctaField = page.getByRole('dialog', { name: 'New field in Call to action' });
+  await ctaField.getByRole('textbox', { name: 'Label', exact: true }).fill('Label');
+  await ctaField.getByRole('button', { name: 'Add field' }).click();
+  await expect(ctaField).toBeHidden();
+
+  // The Landing page schema, from scratch, with its Sections blocks field.
+  await page.getByRole('button', { name: 'Add schema to Blogging' }).click();
+  const schemaDialog = page.getByRole('dialog', { name: 'Add a schema' });
+  await schemaDialog.getByRole('textbox', { name: 'Title' }).fill('Landing page');
+  await expect(schemaDialog.getByRole('textbox', { name: 'Name' })).toHaveValue('landing-page');
+  await schemaDialog.getByRole('button', { name: 'Add schema' }).click();
+  await page.getByRole('button', { name: /^Landing page landing-page/ }).click();
+  await page.getByRole('button', { name: 'Add field to Landing page' }).click();
+  const sections = page.getByRole('dialog', { name: 'New field in Landing page' });
+  await sections.getByRole('textbox', { name: 'Label', exact: true }).fill('Sections');
+  await sections.getByLabel('Type', { exact: true }).click();
+  await page.getByRole('option', { name: 'Blocks', exact: true }).click();
+  await sections.getByRole('combobox', { name: 'Allowed block types' }).click();
+  for (const title of ['Hero', 'Feature grid', 'Call to action'])
+    await page.getByRole('option', { name: title, exact: true }).click();
+  await page.keyboard.press('Escape');
+  await shot(page, 'content-model-11-blocks-field');
+  await sections.getByRole('button', { name: 'Add field' }).click();
+  await expect(sections).toBeHidden();
+  await applyPending(page, '4 changes');
+  await shot(page, 'content-model-12-landing-page');
+
+  // The schema is new: the writer's role is given it once it exists.
+  const workspace = (await (await page.request.get(`/api/v1/workspaces/${ws}`)).json()) as {
+    version: number;
+    roles: Record<string, unknown>;
+  };
+  const rolesRes = await page.request.patch(`/api/v1/workspaces/${ws}`, {
+    headers: SAME_ORIGIN,
+    data: {
+      roles: {
+        ...workspace.roles,
+        writer: { name: 'Writer', canEdit: ['landing-page'], canPublish: ['landing-page'], mustApprove: [] },
+      },
+      baseVersion: workspace.version,
+    },
+  });
+  expect(rolesRes.status(), await rolesRes.text()).toBe(200);
+  const keyRes = await page.request.post(`/api/v1/workspaces/${ws}/api-keys`, {
+    headers: SAME_ORIGIN,
+    data: { name: 'Website', stages: ['live'], preview: false },
+  });
+  expect(keyRes.status(), await keyRes.text()).toBe(201);
+  const { key } = (await keyRes.json()) as { key: string };
+
+  // An editor builds a page from blocks: a hero, a feature grid with two features inside, a call to action.
+  const writer = await seedMember(browser, page.request, ws, 'Wren Writer', ['writer']);
+  const w = writer.page;
+  await w.goto(`/${ws}/blogging/landing-page/new`);
+  await itemField(w, 'name').fill('Spring launch');
+  const addBlock = async (scope: Locator, title: string) => {
+    await scope.getByRole('button', { name: 'Add block' }).last().click();
+    await w.getByRole('menuitem', { name: title, exact: true }).click();
+  };
+  const form = w.locator('[data-blocks="sections"]');
+  await addBlock(form, 'Hero');
+  const hero = w.getByRole('group', { name: 'Hero 1' });
+  await hero.getByLabel('Title').fill('Spring is here');
+  await hero.getByLabel('Tagline').fill('Fresh things for fresh days');
+  await addBlock(form, 'Feature grid');
+  const grid = w.getByRole('group', { name: 'Feature grid 2' });
+  await grid.getByLabel('Heading').fill('Why us');
+  await addBlock(grid, 'Feature');
+  await grid.getByRole('group', { name: 'Feature 1' }).getByLabel('Name').fill('Fast');
+  await addBlock(grid, 'Feature');
+  await grid.getByRole('group', { name: 'Feature 2' }).getByLabel('Name').fill('Friendly');
+  await addBlock(form, 'Call to action');
+  await w.getByRole('group', { name: 'Call to action 3' }).getByLabel('Label').fill('Shop now');
+  await shot(w, 'content-model-13-page-from-blocks');
+  await w.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(w.getByTestId('item-version')).toHaveText('Version 1');
+  const id = new URL(w.url()).pathname.split('/').pop()!;
+  await w.getByRole('button', { name: 'Actions' }).click();
+  await w.getByRole('menuitem', { name: 'Publish…', exact: true }).click();
+  await w.getByRole('button', { name: 'Publish to Live' }).click();
+  await expect(w.getByTestId('item-heading').locator('..').getByTestId('publish-chip-live')).toHaveAttribute(
+    'data-status',
+    'CURRENT',
+  );
+  await writer.context.close();
+
+  const site = await playwright.request.newContext({ baseURL: new URL(page.url()).origin });
+  const delivered = await site.get(`/delivery/v1/${ws}/live/items/landing-page/${id}`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  expect(delivered.status(), await delivered.text()).toBe(200);
+  const blocks = (await delivered.json()).data.sections as Record<string, unknown>[];
+  expect(blocks).toEqual([
+    {
+      _type: 'hero',
+      _key: expect.any(String),
+      title: 'Spring is here',
+      tagline: 'Fresh things for fresh days',
+    },
+    {
+      _type: 'feature-grid',
+      _key: expect.any(String),
+      heading: 'Why us',
+      features: [
+        { _type: 'feature', _key: expect.any(String), name: 'Fast' },
+        { _type: 'feature', _key: expect.any(String), name: 'Friendly' },
+      ],
+    },
+    { _type: 'call-to-action', _key: expect.any(String), label: 'Shop now' },
+  ]);
+  expect(new Set(blocks.map((block) => block._key)).size).toBe(3);
+  await site.dispose();
 });
