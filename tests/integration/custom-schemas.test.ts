@@ -177,4 +177,18 @@ describe('a schema of the workspace', () => {
     const item: Item = await getItem(t, manager, ws, 'landing-page', first.id);
     expect(item.published.live?.version).toBe(second.version);
   });
+
+  it('names a field renamed lately in the model it answers, so open forms move what users typed', async () => {
+    const { version } = (await call(t, 'GET', `/api/v1/workspaces/${ws}/content-model`, editor)).json();
+    const renamed = await call(t, 'POST', `/api/v1/workspaces/${ws}/content-model/apply`, manager, {
+      baseVersion: version,
+      ops: [{ op: 'renameField', schema: 'landing-page', from: 'headline', to: 'title' }],
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const answer = (await call(t, 'GET', `/api/v1/workspaces/${ws}/content-model`, editor)).json();
+    expect(answer.renamed).toEqual([
+      { schema: 'landing-page', from: 'headline', to: 'title', until: expect.any(String) },
+    ]);
+    expect(Date.parse(answer.renamed[0].until)).toBeGreaterThan(Date.now() + 29 * 24 * 3600_000);
+  });
 });

@@ -40,7 +40,8 @@ export async function contentModelRoutes(instance: FastifyInstance, ctx: AppCont
       const doc = permissions.canManageWorkspace
         ? current.doc
         : { ...current.doc, domains: current.doc.domains.filter((domain) => !domain.admin) };
-      return { version: current.version, model: doc };
+      const now = new Date().toISOString();
+      return { version: current.version, model: doc, renamed: current.renamed.filter((r) => r.until > now) };
     },
   );
 

@@ -20,9 +20,20 @@ const ModelDocShape = z
 
 const ModelDoc = ModelDocShape as unknown as z.ZodType<ContentModelDoc>;
 
+const RenamedFieldShape = z.object({
+  schema: z.string(),
+  from: z.string(),
+  to: z.string(),
+  until: z.string().describe('Until when the delivery API also answers the old name'),
+});
+
 export const ContentModelAnswer = z.object({
   version: z.number().int().describe('Rises by 1 with each applied change set; send it back as baseVersion'),
   model: ModelDoc,
+  renamed: z
+    .array(RenamedFieldShape)
+    .optional()
+    .describe('Fields renamed lately, whose old names the delivery API still answers (GET only)'),
 });
 export type ContentModelAnswer = z.infer<typeof ContentModelAnswer>;
 

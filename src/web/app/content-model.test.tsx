@@ -141,4 +141,43 @@ describe('an open item form when the content model changes', () => {
       cookingTime: '20 minutes',
     });
   });
+
+  it('moves what the user typed in a field renamed meanwhile to its new key', async () => {
+    const notes = { key: 'notes', label: 'Notes', type: 'multiline' } as const;
+    const api = answerWorkspace(3, modelWith(recipe([nameField, notes])));
+    const stored = testItem('recipe', 'r1', { name: 'Soup', notes: 'Old notes' });
+    let saved: unknown;
+    Object.assign(api.routes, {
+      'GET /api/v1/workspaces/acme/items/recipe/r1': () => [200, stored],
+      ...freeLockRoutes('/api/v1/workspaces/acme/items/recipe/r1'),
+      'PUT /api/v1/workspaces/acme/items/recipe/r1': (body: unknown) => {
+        saved = body;
+        return [200, { ...stored, version: 2 }];
+      },
+    });
+    await renderApp('/acme/blogging/recipe/r1');
+    await waitFor(() => button('Edit'));
+    await waitFor(() => expect(FakeEventSource.opened).toHaveLength(1));
+    act(() => FakeEventSource.opened[0].send('ready', { key: THIS_TAB_KEY }));
+    await click(button('Edit'));
+    await waitFor(() => byLabel('Notes'));
+    await changeValue(byLabel('Notes'), 'Simmer for an hour');
+
+    const method = { ...notes, key: 'method' };
+    const renamed = [{ schema: 'recipe', from: 'notes', to: 'method', until: '2999-01-01T00:00:00.000Z' }];
+    Object.assign(api.routes, {
+      'GET /api/v1/workspaces/acme': () => [200, workspaceAt(4)],
+      [MODEL_PATH]: () => [200, { version: 4, model: modelWith(recipe([nameField, method])), renamed }],
+    });
+    await act(async () => FakeEventSource.opened[0].send('model', { version: 4 }));
+
+    await waitFor(() => expect(bodyText()).toContain('Your unsaved changes are kept.'));
+    expect(byLabel('Notes').value).toBe('Simmer for an hour');
+    await click(button('Save'));
+    await waitFor(() => expect(saved).toBeDefined());
+    expect((saved as { data: Record<string, unknown> }).data).toEqual({
+      name: 'Soup',
+      method: 'Simmer for an hour',
+    });
+  });
 });

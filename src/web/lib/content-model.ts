@@ -18,7 +18,7 @@ const getContentModel = async (ws: string, version: number, client: QueryClient)
   const answer = await withOfflineCopy(`content-model:${ws}`, () =>
     apiRequest(`/api/v1/workspaces/${encodeURIComponent(ws)}/content-model`, { schema: ContentModelAnswer }),
   );
-  const model = new ContentModel(answer.version, answer.model);
+  const model = new ContentModel(answer.version, answer.model, answer.renamed);
   // Changed again since the workspace was read: this is that later version's model too.
   if (answer.version !== version) client.setQueryData(contentModelQueryKey(ws, answer.version), model);
   return model;

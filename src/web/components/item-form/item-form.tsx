@@ -35,7 +35,13 @@ import {
   patchLocaleData,
   type FormLocales,
 } from './item-locales';
-import { patchItemData, prepareItemData, withoutRemovedFields } from './prepare-item-data';
+import {
+  patchItemData,
+  prepareItemData,
+  renamedBetween,
+  withoutRemovedFields,
+  withRenamedFields,
+} from './prepare-item-data';
 
 export type ItemFormMode = 'view' | 'edit' | 'compare';
 
@@ -113,17 +119,20 @@ function useSyncedState<T>(source: T, same: (a: T, b: T) => boolean = Object.is)
 /**
  * The form's data and the stored data it started from (`baseline`); new stored data replaces both
  * unless the user has changes. A new shape of the schema (its content model changed) keeps the user's
- * values, less those of fields it no longer has.
+ * values, under their new keys for fields renamed, less those of fields it no longer has.
  */
-function useItemDraft({ schema, value, initialData, onDataChange }: ItemFormProps) {
+function useItemDraft({ schema, model, value, initialData, onDataChange }: ItemFormProps) {
   const [prepared, setPrepared] = useState(() => prepareItemData(schema, value));
   const [baseline, setBaseline] = useState<ItemData>(prepared.data);
   const [data, setData] = useState<ItemData>(initialData ?? prepared.data);
-  const [shapedBy, setShapedBy] = useState(schema);
-  if (shapedBy !== schema) {
-    setShapedBy(schema);
-    setBaseline((previous) => withoutRemovedFields(shapedBy, schema, previous));
-    setData((previous) => withoutRemovedFields(shapedBy, schema, previous));
+  const [shapedBy, setShapedBy] = useState({ schema, model });
+  if (shapedBy.schema !== schema) {
+    setShapedBy({ schema, model });
+    const renames = renamedBetween(shapedBy.model, model, schema.name);
+    const reshape = (previous: ItemData) =>
+      withoutRemovedFields(shapedBy.schema, schema, withRenamedFields(renames, previous));
+    setBaseline(reshape);
+    setData(reshape);
   }
   const dirty = !sameValue(baseline, data);
   useEffect(() => onDataChange?.(data, dirty), [onDataChange, data, dirty]);

@@ -5,6 +5,8 @@ import { composeCode } from '@shared/validation/code-blocks';
 import { isEmptyValue } from '@shared/validation/empty';
 import { generatableValue, isGeneratedField } from '@shared/validation/generatable';
 import { nameSlugValue } from '@shared/validation/name-slug';
+import type { ContentModel } from '@shared/model/registry';
+import type { RenamedField } from '@shared/model/types';
 import type { ItemData } from '../fields/types';
 
 export interface PreparedItemData {
@@ -105,6 +107,46 @@ export function withoutRemovedFields(
       Object.entries(locales as Record<string, unknown>).map(([tag, values]) => [
         tag,
         typeof values === 'object' && values !== null ? withoutKeys(values as ItemData, removed) : values,
+      ]),
+    );
+  return next;
+}
+
+/** The fields of `schema` renamed in the model between `before` and `after` (renames `after` names and `before` does not). */
+export function renamedBetween(
+  before: Pick<ContentModel, 'renamed'> | undefined,
+  after: Pick<ContentModel, 'renamed'> | undefined,
+  schema: string,
+): RenamedField[] {
+  const known = new Set((before?.renamed ?? []).map((r) => JSON.stringify([r.schema, r.from, r.to])));
+  return (after?.renamed ?? []).filter(
+    (r) => r.schema === schema && !known.has(JSON.stringify([r.schema, r.from, r.to])),
+  );
+}
+
+/** The data with the values of renamed fields under their new keys (in every locale too). */
+export function withRenamedFields(renames: readonly RenamedField[], data: ItemData): ItemData {
+  if (renames.length === 0) return data;
+  const move = (values: ItemData) => {
+    const next = { ...values };
+    for (const { from, to } of renames)
+      for (const [old, key] of [
+        [from, to],
+        [timezoneKey(from), timezoneKey(to)],
+      ]) {
+        if (!(old in next) || key in next) continue;
+        next[key] = next[old];
+        delete next[old];
+      }
+    return next;
+  };
+  const next = move(data);
+  const locales = data[LOCALES_KEY];
+  if (typeof locales === 'object' && locales !== null)
+    next[LOCALES_KEY] = Object.fromEntries(
+      Object.entries(locales as Record<string, unknown>).map(([tag, values]) => [
+        tag,
+        typeof values === 'object' && values !== null ? move(values as ItemData) : values,
       ]),
     );
   return next;
