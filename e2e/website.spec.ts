@@ -6,7 +6,8 @@ import { BASE_URL, SAME_ORIGIN, seedVerifiedUser, seedWorkspace, shot } from './
 
 /**
  * A website on another origin shows a published post through the delivery API: no session, no cookies,
- * only an API key; the post's images load from their signed links until the post is unpublished.
+ * only an API key; the post's images load from their signed links until the post is unpublished, the
+ * cover at the widths of the page's srcset.
  */
 
 const SLUG = 'a-morning-at-the-harbour';
@@ -104,6 +105,7 @@ function sitePage(config: { api: string; workspace: string; key: string }) {
   aside .card { background: #fff; border: 1px solid #ddd; border-radius: 6px; overflow: hidden; }
   aside .card img { width: 100%; height: auto; display: block; }
   aside .card p { margin: 8px 12px 12px; }
+  @media (max-width: 760px) { .layout { grid-template-columns: minmax(0, 1fr); gap: 24px; } }
 </style>
 </head>
 <body>
@@ -115,6 +117,8 @@ function sitePage(config: { api: string; workspace: string; key: string }) {
 <footer>Content delivered by Marquee</footer>
 <script>
 const config = ${JSON.stringify(config).replace(/</g, '\\u003c')};
+// The cover at the widths a phone, a tablet and a wide screen need: the signed link takes any of them.
+const COVER_WIDTHS = [320, 640, 960, 1200];
 const main = document.getElementById('post');
 const aside = document.getElementById('share');
 const el = (tag, props, ...children) => {
@@ -140,7 +144,13 @@ async function render() {
   const article = el('article', {},
     el('h1', { textContent: name }),
     el('div', { className: 'meta', textContent: 'By ' + author + ' · ' + date }),
-    el('img', { className: 'cover', src: coverImage.imageUrl, alt: name }),
+    el('img', {
+      className: 'cover',
+      srcset: COVER_WIDTHS.map((w) => coverImage.publicUrl + '&w=' + w + ' ' + w + 'w').join(', '),
+      sizes: '(max-width: 760px) calc(100vw - 48px), 720px',
+      src: coverImage.imageUrl,
+      alt: name,
+    }),
     el('p', { className: 'lede', textContent: excerpt }),
   );
   const content = el('div', { className: 'body' });
@@ -166,11 +176,21 @@ render().catch((err) => {
 </html>`;
 }
 
-/** Serves the website on 127.0.0.1 at a port of its own: `/posts/{slug}`. */
+/**
+ * Serves the website on 127.0.0.1 at a port of its own: `/posts/{slug}`. The page is cross-origin
+ * isolated (as sites using SharedArrayBuffer are), so an image without `Cross-Origin-Resource-Policy`
+ * would not load on it.
+ */
 async function startSite(html: string) {
   const server = http.createServer((req, res) => {
     if (req.method === 'GET' && req.url?.startsWith('/posts/')) {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+      res
+        .writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'cross-origin-embedder-policy': 'require-corp',
+          'cross-origin-opener-policy': 'same-origin',
+        })
+        .end(html);
     } else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -269,6 +289,78 @@ test('a website on another origin shows a published post and its images with an 
       expect((await anonymous.get(url)).status(), url).toBe(404);
   } finally {
     await anonymous.dispose();
+    await context.close();
+    await site.close();
+  }
+});
+
+test("a website's srcset asks for the widths it needs, and each loads at that width", async ({
+  browser,
+  request,
+}) => {
+  // Delivered links were signed with their width (any other answered 404), and publicUrl needed a session.
+  const { ws, key } = await seedPublishedPost(request);
+  const site = await startSite(sitePage({ api: BASE_URL, workspace: ws, key }));
+  // A phone with a sharp screen: the browser picks a cover wider than the 352 px it shows.
+  const context = await browser.newContext({
+    extraHTTPHeaders: {},
+    viewport: { width: 400, height: 900 },
+    deviceScaleFactor: 2,
+  });
+  try {
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (msg) => msg.type() === 'error' && problems.push(`console: ${msg.text()}`));
+    page.on('requestfailed', (req) => problems.push(`failed: ${req.url()} ${req.failure()?.errorText}`));
+    page.on('response', (res) => res.status() >= 400 && problems.push(`${res.status()}: ${res.url()}`));
+    await page.goto(`${site.origin}/posts/${SLUG}`);
+    await expect(page.locator('#post')).toHaveAttribute('data-state', 'loaded');
+    await expectImagesLoaded(page, 3);
+
+    const cover = page.getByRole('img', { name: 'A morning at the harbour' });
+    const srcset = (await cover.getAttribute('srcset')) ?? '';
+    const candidates = srcset.split(', ').map((candidate) => {
+      const [url, descriptor] = candidate.split(' ');
+      return { url, width: Number(descriptor.replace(/w$/, '')) };
+    });
+    expect(candidates.map((candidate) => candidate.width)).toEqual([320, 640, 960, 1200]);
+    for (const { url, width } of candidates) {
+      expect(url.startsWith(`${BASE_URL}/fun/emailImage/?`), url).toBe(true);
+      expect(new URL(url).searchParams.get('w')).toBe(String(width));
+    }
+    // The browser's own pick shows the width it asked for.
+    const shown = await cover.evaluate((img: HTMLImageElement) => ({
+      src: img.currentSrc,
+      naturalWidth: img.naturalWidth,
+    }));
+    const picked = candidates.find((candidate) => candidate.url === shown.src);
+    expect(picked, shown.src).toBeDefined();
+    expect(picked!.width).toBeGreaterThan(352);
+    // A srcset image's naturalWidth is its pixels over its density (its descriptor over the 352 px of
+    // `sizes`): 352 exactly when it has as many pixels as its descriptor says.
+    expect(shown.naturalWidth).toBe(352);
+
+    // Every candidate loads on this origin, as an image and by fetch, at its own width.
+    const loaded = await page.evaluate(
+      (urls) =>
+        Promise.all(
+          urls.map(async (url) => {
+            const image = new Image();
+            image.src = url;
+            await image.decode();
+            const answer = await fetch(url);
+            const bitmap = await createImageBitmap(await answer.blob());
+            return { url, naturalWidth: image.naturalWidth, fetchedWidth: bitmap.width };
+          }),
+        ),
+      candidates.map((candidate) => candidate.url),
+    );
+    expect(loaded).toEqual(
+      candidates.map(({ url, width }) => ({ url, naturalWidth: width, fetchedWidth: width })),
+    );
+    expect(problems).toEqual([]);
+    await shot(page, 'website-03-cover-srcset-on-a-phone');
+  } finally {
     await context.close();
     await site.close();
   }

@@ -406,7 +406,7 @@ describe('delivery API', () => {
     });
     const catFile = cat.data.masterImage as { publicUrl: string; storageName: string };
     expect(body.refs[cat.id].data.masterImage).toMatchObject({
-      publicUrl: catFile.publicUrl,
+      publicUrl: `${t.config.publicUrl}/fun/emailImage/?id=${catFile.storageName}&__marquee_workspace=${team.ws}&stage=live&schema=marquee-assets-image-set&item=${cat.id}&sig=${new URL(body.refs[cat.id].data.masterImage.imageUrl).searchParams.get('sig')}`,
       focusX: 0.25,
       focusY: 0.75,
       thumbnailUrl: expect.stringContaining(`/fun/emailImage/?id=${catFile.storageName}&w=400`),
@@ -419,11 +419,13 @@ describe('delivery API', () => {
     });
     expect(thumbnail.statusCode).toBe(200);
     expect(thumbnail.headers['content-type']).toMatch(/^image\//);
+    // The link is signed for the cat's file: it shows no other.
+    const dogFile = dog.data.masterImage as { storageName: string };
     const forged = await t.app.inject({
       method: 'GET',
       url: body.refs[cat.id].data.masterImage.thumbnailUrl
         .replace(t.config.publicUrl, '')
-        .replace('w=400', 'w=401'),
+        .replace(catFile.storageName, dogFile.storageName),
     });
     expect(forged.statusCode).toBe(404);
     const list = (await read(`${team.ws}/live/items/email?include=refs&depth=3`, key)).json();
@@ -595,7 +597,7 @@ describe('delivery API', () => {
 
     it('answer 404 once the file is removed, and for a tampered link', async () => {
       const { key } = await newKey();
-      const { cover, blog } = await publishedContent();
+      const { cover, inline, blog } = await publishedContent();
       const post = (await read(`${team.ws}/live/items/blog-post/${blog.id}`, key)).json();
       const thumbnail: string = post.data.coverImage.thumbnailUrl;
       expect((await load(thumbnail)).statusCode).toBe(200);
@@ -607,7 +609,8 @@ describe('delivery API', () => {
       };
       for (const [param, value] of [
         ['sig', 'forged'],
-        ['w', '401'],
+        ['id', inline.storageName],
+        ['__marquee_workspace', 'another-workspace'],
         ['item', 'another'],
         ['stage', 'staging'],
         ['schema', 'event'],

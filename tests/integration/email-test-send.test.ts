@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { desc, eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { buildApp } from '@server/app';
 import { testSends } from '@server/db/schema';
 import type { Config } from '@server/config';
@@ -179,7 +180,7 @@ describe('test send through the outbox (no SMTP_URL)', () => {
 });
 
 describe('images of sent mail', () => {
-  it('are signed links a recipient loads without signing in, for that image and size only', async () => {
+  it('are signed links a recipient loads without signing in, for that image only (at any size)', async () => {
     const file = await uploadImage(t, owner, team.ws, await makeImage({ seed: 3 }), 'hero.png');
     const res = await funSend(t, owner, team.ws, 'smtp', {
       recipients: ['img@example.com'],
@@ -197,10 +198,16 @@ describe('images of sent mail', () => {
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toMatch(/^image\//);
     expect(image.headers['cross-origin-resource-policy']).toBe('cross-origin');
-    // Another size, another file or a forged signature is not found.
+    // The signature names the file, not its size: another width is that image at that width.
+    const wider = new URL(src);
+    wider.searchParams.set('w', '300');
+    const resized = await t.app.inject({ method: 'GET', url: wider.pathname + wider.search });
+    expect(resized.statusCode).toBe(200);
+    expect((await sharp(resized.rawPayload).metadata()).width).toBe(300);
+    // Another file, workspace or a forged signature is not found.
     for (const [key, value] of [
-      ['w', '1200'],
       ['id', 'BBBBBBBBBBBBBBBBBBBBBBBB.png'],
+      ['__marquee_workspace', 'another-workspace'],
       ['sig', 'forged'],
     ]) {
       const changed = new URL(src);

@@ -9,7 +9,7 @@ const image = {
   size: 10,
   contentType: 'image/png',
   storageName: 'AbCdEfGhIjKlMnOpQrSt.png',
-  publicUrl: 'https://cms.example/f/AbCdEfGhIjKlMnOpQrSt.png',
+  publicUrl: '/api/v1/workspaces/acme/files/AbCdEfGhIjKlMnOpQrSt.png',
 };
 const post = { id: 'p1', schemaType: 'blog-post', label: 'Post', thumbId: 'ZyXwVuTsRqPoNmLkJiHg.png' };
 
@@ -42,6 +42,10 @@ describe('withPublicImages: blocks', () => {
     const out = withPublicImages(ctx, copy, data) as typeof data & { lead: { thumbnailUrl?: string } };
     expect(out.cover).toEqual({
       ...image,
+      // The members' URL would answer 401 to a website: the file's own signed link, without a size.
+      publicUrl: expect.stringMatching(
+        /^https:\/\/cms\.example\/fun\/emailImage\/\?id=AbCdEfGhIjKlMnOpQrSt\.png&__marquee_workspace=acme&stage=live&schema=landing-page&item=page-1&sig=/,
+      ),
       thumbnailUrl: expect.stringMatching(/^https:\/\/cms\.example\/.*w=400/),
       imageUrl: expect.stringMatching(/^https:\/\/cms\.example\/.*w=1200/),
     });

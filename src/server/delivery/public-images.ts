@@ -2,7 +2,7 @@ import { StorageName } from '@shared/media/contract';
 import { mapNestedEntries } from '@shared/schemas/blocks';
 import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import type { AppContext } from '../context';
-import { imageLinkUrl, signOwnImages, type SignOptions } from '../media/image-links';
+import { imageLinks, signOwnImages, type ImageSize, type SignOptions } from '../media/image-links';
 
 /** Widths of the signed links beside a file value (and a reference's thumbnail). */
 const THUMBNAIL_WIDTH = 400;
@@ -17,7 +17,8 @@ export interface DeliveredCopy {
 }
 
 type Data = Record<string, unknown>;
-type Signer = SignOptions & { link: (storageName: string, w: number) => string };
+/** `links(storageName)`: the absolute signed links of that file, by size. */
+type Signer = SignOptions & { links: (storageName: string) => (size?: ImageSize) => string };
 
 const isObject = (value: unknown): value is Data =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -32,14 +33,19 @@ function mapKept<T>(list: readonly T[], map: (item: T) => T): readonly T[] {
   return out ?? list;
 }
 
-/** An image file value with its signed `thumbnailUrl` and `imageUrl`. */
+/**
+ * An image file value as a website loads it: `publicUrl` the signed link of the file itself, beside the
+ * signed `thumbnailUrl` and `imageUrl`. The stored `publicUrl` is the members' URL, of no use outside.
+ */
 function signFile(value: unknown, signer: Signer) {
   if (!isObject(value) || typeof value.storageName !== 'string') return value;
   if (!String(value.contentType).startsWith('image/')) return value;
+  const link = signer.links(value.storageName);
   return {
     ...value,
-    thumbnailUrl: signer.link(value.storageName, THUMBNAIL_WIDTH),
-    imageUrl: signer.link(value.storageName, IMAGE_WIDTH),
+    publicUrl: link(),
+    thumbnailUrl: link({ w: THUMBNAIL_WIDTH }),
+    imageUrl: link({ w: IMAGE_WIDTH }),
   };
 }
 
@@ -47,7 +53,7 @@ function signFile(value: unknown, signer: Signer) {
 function signReference(value: unknown, signer: Signer) {
   if (!isObject(value) || typeof value.thumbId !== 'string') return value;
   if (!StorageName.safeParse(value.thumbId).success) return value;
-  return { ...value, thumbnailUrl: signer.link(value.thumbId, THUMBNAIL_WIDTH) };
+  return { ...value, thumbnailUrl: signer.links(value.thumbId)({ w: THUMBNAIL_WIDTH }) };
 }
 
 /** An email template's rendered markup (what a reader shows) with its own images signed. */
@@ -114,13 +120,13 @@ function signFields(fields: readonly FieldDef[], data: Data, signer: Signer, sch
 }
 
 /**
- * Images in delivered data load without a member's session: file values of images carry, beside their
- * file URL and focus point, `thumbnailUrl` (400 px wide) and `imageUrl` (1200 px wide); references
- * with a thumbnail carry its `thumbnailUrl`; the workspace's own images in rich text and in email
- * templates' markup point at the same kind of link; the same in table rows, blocks (at any depth) and
- * combination overrides. Each is absolute and signed for that workspace,
- * file, size and the published copy it is delivered in, so it stops loading once that copy is
- * unpublished (the signed image links of sent emails, which name no item).
+ * Images in delivered data load without a member's session: file values of images carry `publicUrl`
+ * (the file as uploaded), `thumbnailUrl` (400 px wide) and `imageUrl` (1200 px wide) beside their focus
+ * point; references with a thumbnail carry its `thumbnailUrl`; the workspace's own images in rich text
+ * and in email templates' markup point at the same kind of link; the same in table rows, blocks (at any
+ * depth) and combination overrides. Each is absolute and signed for that workspace, file and the
+ * published copy it is delivered in, so it stops loading once that copy is unpublished (the signed
+ * image links of sent emails name no item). The size is the page's to choose (`w`, `h`, `fit`, …).
  */
 export function withPublicImages(ctx: AppContext, copy: DeliveredCopy, data: Data): Data {
   const { publicUrl, secret } = ctx.config;
@@ -131,7 +137,10 @@ export function withPublicImages(ctx: AppContext, copy: DeliveredCopy, data: Dat
     secret,
     workspaceId,
     item,
-    link: (storageName, w) => `${publicUrl}${imageLinkUrl(secret, { workspaceId, storageName, w, item })}`,
+    links: (storageName) => {
+      const link = imageLinks(secret, { workspaceId, storageName, item });
+      return (size) => `${publicUrl}${link(size)}`;
+    },
   };
   return signFields(copy.schema.fields, data, signer, copy.schema);
 }

@@ -97,19 +97,19 @@ export async function emailImageRoutes(instance: FastifyInstance, ctx: AppContex
       schema: {
         tags,
         summary:
-          'An image of a sent email or of delivered content, for whoever holds its signed link; format=webp or avif asks for that encoding',
+          'An image of a sent email or of delivered content, for whoever holds its signed link: the file as uploaded, or the variant w, h, fit, format and q ask for',
         querystring: EmailImageQuery,
       },
     },
     async (request, reply) => {
-      const { id, w, h, __marquee_workspace: workspaceId, stage, schema, item, format, sig } = request.query;
+      const { id, __marquee_workspace: workspaceId, stage, schema, item, sig, ...variant } = request.query;
       const deliveredIn = stage && schema && item ? { stage, schema, id: item } : undefined;
       // A delivered link names all three of its item; a link naming only some of them is no link.
       if (!deliveredIn && (stage ?? schema ?? item) !== undefined) throw notFound(FILE_NOT_FOUND);
       const image = await email.emailImage(
         ctx,
-        { workspaceId, storageName: id, w, h, item: deliveredIn, sig },
-        { accept: request.headers.accept, format },
+        { workspaceId, storageName: id, item: deliveredIn, sig },
+        { ...variant, accept: request.headers.accept },
       );
       reply
         .header('content-type', image.contentType)
@@ -118,11 +118,12 @@ export async function emailImageRoutes(instance: FastifyInstance, ctx: AppContex
           'cache-control',
           deliveredIn ? DELIVERED_IMAGE_CACHING : 'public, max-age=31536000, immutable',
         )
-        // Mail clients and websites show it from their own origin.
+        // Mail clients and websites show it from their own origin, and a page may fetch it too.
         .header('cross-origin-resource-policy', 'cross-origin')
-        .header('etag', image.etag);
-      // Without format= the Accept header chooses the encoding.
-      if (!format) reply.header('vary', 'Accept');
+        .header('access-control-allow-origin', '*')
+        .header('etag', image.etag)
+        .header('x-marquee-cache', image.cache);
+      if (image.byAccept) reply.header('vary', 'Accept');
       if (request.headers['if-none-match'] === image.etag) {
         if (!Buffer.isBuffer(image.body)) image.body.destroy();
         return reply.code(304).send();

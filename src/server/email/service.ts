@@ -10,7 +10,7 @@ import {
 } from '@shared/api/email';
 import { emailDocument, htmlSize } from '@shared/email/email-document';
 import { fillMergeTags, type MergeAttributes } from '@shared/email/merge-tags';
-import { StorageName } from '@shared/media/contract';
+import { StorageName, type ImageVariant } from '@shared/media/contract';
 import { splitEmailList } from '@shared/schemas/marketing';
 import type { AppContext } from '../context';
 import { FILE_NOT_FOUND } from '../files/service';
@@ -20,9 +20,8 @@ import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
 import { actorOf, itemLabel, journal } from '../journal/journal';
 import { requireItem } from '../items/service';
 import { dkimOptionsFor } from '../senders/service';
-import { thumbnailOf } from '../media/resize';
+import { originalOf, thumbnailOf } from '../media/resize';
 import { imageChecksOf } from '../media/image-checks';
-import type { OutputFormat } from '../files/images';
 import { createSendGrid, parseFrom } from '../providers/sendgrid';
 import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access';
 import { isSignedImageLink, signOwnImages, type ImageLink } from '../media/image-links';
@@ -359,22 +358,26 @@ export async function listMergeTags(ctx: AppContext, access: WorkspaceAccess) {
 /**
  * `/fun/emailImage/`: an image of a sent email or of delivered content, for anyone holding the signed
  * link (a recipient or a website is not a member). A link that is not signed for exactly this
- * workspace, file, size and item is not found, and so is one whose file is gone or, for delivered
- * content, whose item is no longer published in that stage.
+ * workspace and file (and item), is not found, and so is one whose file is gone or, for delivered
+ * content, whose item is no longer published in that stage. Asking for no variant answers the file as
+ * uploaded; otherwise the variant asked for, made once.
  */
 export async function emailImage(
   ctx: AppContext,
   link: ImageLink & { sig: string },
-  options: { accept?: string; format?: OutputFormat },
+  variant: ImageVariant & { accept?: string },
 ) {
   const { sig, ...target } = link;
   if (
     !StorageName.safeParse(target.storageName).success ||
-    !isSignedImageLink(ctx.config.secret, target, sig) ||
+    !isSignedImageLink(ctx.config.secret, target, variant, sig) ||
     !(await imageChecksOf(ctx.db).isServable(ctx.db, target.workspaceId, target.storageName, target.item))
   )
     throw notFound(FILE_NOT_FOUND);
+  const { accept, ...asked } = variant;
+  if (Object.values(asked).every((value) => value === undefined))
+    return originalOf(ctx, target.workspaceId, target.storageName);
   // The thumbnail cache is keyed inside the workspace; the signature stands in for the membership.
   const access = { workspace: { id: target.workspaceId } } as WorkspaceAccess;
-  return thumbnailOf(ctx, access, { storageName: target.storageName, w: target.w, h: target.h, ...options });
+  return thumbnailOf(ctx, access, { storageName: target.storageName, ...asked, accept });
 }

@@ -32,8 +32,12 @@ export function createDiskStorage(root: string): AssetStorage {
       const file = fileOf(key);
       await fs.promises.mkdir(path.dirname(file), { recursive: true });
       const temp = tempBeside(file);
-      await fs.promises.writeFile(temp, body);
-      await fs.promises.rename(temp, file);
+      try {
+        await fs.promises.writeFile(temp, body);
+        await fs.promises.rename(temp, file);
+      } finally {
+        await fs.promises.rm(temp, { force: true });
+      }
     },
     async get(key) {
       const file = fileOf(key);

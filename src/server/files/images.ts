@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { loadSharp, pipeIntoSharp } from './load-sharp';
+import type { ImageFit, ImageFormat } from '@shared/media/contract';
 import { DHASH_HEIGHT, DHASH_WIDTH, dHashOfGrey } from '@shared/media/perceptual-hash';
 
 /** Image types we store: raster formats sharp decodes, with the extension of their storage name. */
@@ -56,7 +57,7 @@ export async function dHashOf(input: string | Buffer, maxPixels: number): Promis
   return dHashOfGrey(data);
 }
 
-export type OutputFormat = 'webp' | 'avif' | 'jpeg' | 'png';
+export type OutputFormat = ImageFormat;
 
 export const OUTPUT_CONTENT_TYPES: Record<OutputFormat, string> = {
   webp: 'image/webp',
@@ -76,23 +77,50 @@ export function chooseOutputFormat(accept: string | undefined, originalType: str
   return originalType === 'image/jpeg' ? 'jpeg' : 'png';
 }
 
-/** A thumbnail that fits inside w × h (either may be absent), never enlarged, EXIF orientation applied. */
+/** The quality each lossy encoding gets when none is asked for. */
+export const DEFAULT_QUALITY: Record<OutputFormat, number | undefined> = {
+  webp: 80,
+  avif: 55,
+  jpeg: 82,
+  png: undefined,
+};
+
+export interface ResizeOptions {
+  w?: number;
+  h?: number;
+  /** How the image fills w × h when both are given; `inside` keeps it whole. */
+  fit?: ImageFit;
+  /** For JPEG, WebP and AVIF; PNG is lossless. */
+  q?: number;
+}
+
+/**
+ * A variant of an image: fitted into w × h (either may be absent), never enlarged, EXIF orientation
+ * applied. `cover` crops around the centre; `contain` pads with transparency (white in a JPEG).
+ */
 export async function resizeImage(
   source: Readable,
-  size: { w?: number; h?: number },
+  options: ResizeOptions,
   format: OutputFormat,
   maxPixels: number,
 ): Promise<Buffer> {
+  const quality = options.q ?? DEFAULT_QUALITY[format];
   const encoded = await pipeIntoSharp(source, (sharp) => {
     const pipeline = sharp({ limitInputPixels: maxPixels, pages: 1 })
       .rotate()
-      .resize({ width: size.w, height: size.h, fit: 'inside', withoutEnlargement: true });
+      .resize({
+        width: options.w,
+        height: options.h,
+        fit: options.fit ?? 'inside',
+        withoutEnlargement: true,
+        background: { r: 255, g: 255, b: 255, alpha: 0 },
+      });
     return format === 'webp'
-      ? pipeline.webp({ quality: 80, effort: 2 })
+      ? pipeline.webp({ quality, effort: 2 })
       : format === 'avif'
-        ? pipeline.avif({ quality: 55, effort: 2 })
+        ? pipeline.avif({ quality, effort: 2 })
         : format === 'jpeg'
-          ? pipeline.jpeg({ quality: 82, mozjpeg: true })
+          ? pipeline.jpeg({ quality, mozjpeg: true })
           : pipeline.png({ compressionLevel: 8 });
   });
   return encoded.toBuffer();

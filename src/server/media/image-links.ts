@@ -5,10 +5,10 @@ import { parseOwnImageUrl } from '@shared/media/urls';
 /**
  * Images for readers who are not members: the workspace's file and thumbnail URLs need a signed-in
  * member, which the recipient of a sent email or a website reading the delivery API is not. They get
- * `/fun/emailImage/` links instead, signed with MARQUEE_SECRET for exactly that workspace, file and
- * size (and, for delivered content, the published item they were delivered in), so the holder can load
- * that image and no other. The output format (`format=webp`) stays outside the signature, so a website
- * may ask for another encoding of the same image.
+ * `/fun/emailImage/` links instead, signed with MARQUEE_SECRET for exactly that workspace and file (and,
+ * for delivered content, the published item they were delivered in), so the holder can load that image
+ * and no other. What the link shows of it — size, fit, format, quality — stays outside the signature,
+ * so a page may ask for the widths of its srcset.
  */
 const EMAIL_IMAGE_PATH = '/fun/emailImage/';
 /** File URLs (full size) are sent as thumbnails this wide, the usual email width ×2 for sharp screens. */
@@ -21,45 +21,72 @@ export interface DeliveredIn {
   id: string;
 }
 
+/** What a signed image link may show: one file of a workspace, for delivered content while its item is published. */
 export interface ImageLink {
   workspaceId: string;
   storageName: string;
-  w?: number;
-  h?: number;
   item?: DeliveredIn;
 }
 
-/** Email links (no item) keep the payload they were first signed with, so links already sent still load. */
-const payloadOf = (link: ImageLink) =>
-  [
-    link.workspaceId,
-    link.storageName,
-    link.w ?? '',
-    link.h ?? '',
-    ...(link.item ? [link.item.stage, link.item.schema, link.item.id] : []),
-  ].join('\n');
-
-const signImageLink = (secret: string, link: ImageLink) =>
-  crypto.createHmac('sha256', `email-image:${secret}`).update(payloadOf(link)).digest('base64url');
-
-export function isSignedImageLink(secret: string, link: ImageLink, sig: string) {
-  const expected = Buffer.from(signImageLink(secret, link));
-  const given = Buffer.from(sig);
-  return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+export interface ImageSize {
+  w?: number;
+  h?: number;
 }
 
-export function imageLinkUrl(secret: string, link: ImageLink) {
-  const query = new URLSearchParams({ id: link.storageName });
-  if (link.w !== undefined) query.set('w', String(link.w));
-  if (link.h !== undefined) query.set('h', String(link.h));
-  query.set(WORKSPACE_QUERY_PARAM, link.workspaceId);
-  if (link.item) {
-    query.set('stage', link.item.stage);
-    query.set('schema', link.item.schema);
-    query.set('item', link.item.id);
-  }
-  query.set('sig', signImageLink(secret, link));
-  return `${EMAIL_IMAGE_PATH}?${query}`;
+const itemPart = (link: ImageLink) => (link.item ? [link.item.stage, link.item.schema, link.item.id] : []);
+
+const hmac = (key: string, payload: string[]) =>
+  crypto.createHmac('sha256', key).update(payload.join('\n')).digest('base64url');
+
+const signImageLink = (secret: string, link: ImageLink) =>
+  hmac(`image-link:${secret}`, [link.workspaceId, link.storageName, ...itemPart(link)]);
+
+/**
+ * The form links were signed in while the signature named their size too: links of emails already sent
+ * and pages sites cached still carry it, and load at exactly that size.
+ */
+const signSizedImageLink = (secret: string, link: ImageLink, size: ImageSize) =>
+  hmac(`email-image:${secret}`, [
+    link.workspaceId,
+    link.storageName,
+    String(size.w ?? ''),
+    String(size.h ?? ''),
+    ...itemPart(link),
+  ]);
+
+const sameSignature = (expected: string, sig: string) => {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(sig);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+};
+
+/** Whether `sig` signs the link, at any size, or in the older sized form at exactly `size`. */
+export function isSignedImageLink(secret: string, link: ImageLink, size: ImageSize, sig: string) {
+  return (
+    sameSignature(signImageLink(secret, link), sig) ||
+    sameSignature(signSizedImageLink(secret, link, size), sig)
+  );
+}
+
+/**
+ * The signed links of one image, by size: signed once, since the signature does not name the size
+ * (a delivered file value carries three of them).
+ */
+export function imageLinks(secret: string, link: ImageLink): (size?: ImageSize) => string {
+  const sig = signImageLink(secret, link);
+  return (size = {}) => {
+    const query = new URLSearchParams({ id: link.storageName });
+    if (size.w !== undefined) query.set('w', String(size.w));
+    if (size.h !== undefined) query.set('h', String(size.h));
+    query.set(WORKSPACE_QUERY_PARAM, link.workspaceId);
+    if (link.item) {
+      query.set('stage', link.item.stage);
+      query.set('schema', link.item.schema);
+      query.set('item', link.item.id);
+    }
+    query.set('sig', sig);
+    return `${EMAIL_IMAGE_PATH}?${query}`;
+  };
 }
 
 const dimension = (value: string | null) => (value && /^\d{1,4}$/.test(value) ? Number(value) : undefined);
@@ -79,8 +106,8 @@ function signedOwnImage(src: string, options: SignOptions) {
   const url = new URL(src, 'http://own.invalid');
   const w = dimension(url.searchParams.get('w'));
   const h = dimension(url.searchParams.get('h'));
-  const link = { ...own, ...(w || h ? { w, h } : { w: FULL_WIDTH }), item: options.item };
-  return `${options.publicUrl}${imageLinkUrl(options.secret, link)}`;
+  const size = w || h ? { w, h } : { w: FULL_WIDTH };
+  return `${options.publicUrl}${imageLinks(options.secret, { ...own, item: options.item })(size)}`;
 }
 
 /** A CSS url() in a style attribute's (entity-encoded) text, unquoted or quoted. */

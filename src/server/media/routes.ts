@@ -42,7 +42,7 @@ export async function mediaRoutes(instance: FastifyInstance, ctx: AppContext) {
         .header('cache-control', 'private, max-age=31536000, immutable')
         .header('vary', 'Accept')
         .header('etag', thumbnail.etag)
-        .header('x-marquee-cache', thumbnail.cached ? 'hit' : 'miss');
+        .header('x-marquee-cache', thumbnail.cache);
       if (request.headers['if-none-match'] === thumbnail.etag) {
         if (!Buffer.isBuffer(thumbnail.body)) thumbnail.body.destroy();
         return reply.code(304).send();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ImageVariantQuery } from '../media/contract';
 import { Email } from './auth';
 
 /** Email template test sends (spec §7 `POST /testSend/{provider}`). */
@@ -112,25 +113,16 @@ const MergeTagOption = z.object({ key: z.string(), label: z.string() });
 export const MergeTagList = z.object({ mergeTags: z.array(MergeTagOption) });
 export type MergeTagList = z.infer<typeof MergeTagList>;
 
-const imageDimension = z.coerce.number().int().min(16).max(2400).optional();
-
-/** Encodings a signed image link may ask for with `format=`; without it the Accept header chooses. */
-const IMAGE_LINK_FORMATS = ['webp', 'avif'] as const;
-
 /**
  * `GET /fun/emailImage/`: an image of a sent email or of delivered content, by its signed link. Links
- * in delivered content also name the published item they were delivered in (stage, schema, item).
+ * in delivered content also name the published item they were delivered in (stage, schema, item). The
+ * signature covers the workspace, the file and that item; the variant asked for is the reader's choice.
  */
-export const EmailImageQuery = z.object({
+export const EmailImageQuery = ImageVariantQuery.extend({
   id: z.string().min(1).max(100),
-  w: imageDimension,
-  h: imageDimension,
   __marquee_workspace: z.string().min(1).max(63),
   stage: z.string().min(1).max(60).optional(),
   schema: z.string().min(1).max(100).optional(),
   item: z.string().min(1).max(64).optional(),
-  format: z
-    .enum(IMAGE_LINK_FORMATS, { error: `format must be one of ${IMAGE_LINK_FORMATS.join(', ')}` })
-    .optional(),
   sig: z.string().min(1).max(100),
 });

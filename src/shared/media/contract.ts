@@ -66,6 +66,41 @@ const dimension = z.coerce
   .min(RESIZE_MIN, { error: `w and h must be between ${RESIZE_MIN} and ${RESIZE_MAX}` })
   .max(RESIZE_MAX, { error: `w and h must be between ${RESIZE_MIN} and ${RESIZE_MAX}` });
 
+/** How an image is fitted into w × h when both are given (sharp's fits); `inside` when not asked. */
+const IMAGE_FITS = ['inside', 'cover', 'contain', 'fill', 'outside'] as const;
+export type ImageFit = (typeof IMAGE_FITS)[number];
+/** Encodings an image link may ask for with `format=`; without it the Accept header chooses. */
+const IMAGE_FORMATS = ['webp', 'avif', 'jpeg', 'png'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+const QUALITY_MIN = 1;
+const QUALITY_MAX = 100;
+const QUALITY_BOUNDS = { error: `q must be a whole number from ${QUALITY_MIN} to ${QUALITY_MAX}` };
+
+/**
+ * What a signed image link may ask for beside the image it names: its size (never enlarged), how it is
+ * fitted, its encoding and its quality (JPEG, WebP and AVIF). Each variant is made once and kept.
+ */
+export const ImageVariantQuery = z.object({
+  w: dimension.optional().describe(`Width in pixels, ${RESIZE_MIN} to ${RESIZE_MAX}`),
+  h: dimension.optional().describe(`Height in pixels, ${RESIZE_MIN} to ${RESIZE_MAX}`),
+  fit: z
+    .enum(IMAGE_FITS, { error: `fit must be one of ${IMAGE_FITS.join(', ')}` })
+    .optional()
+    .describe('How the image fills w × h when both are given; inside (the default) keeps it whole'),
+  format: z
+    .enum(IMAGE_FORMATS, { error: `format must be one of ${IMAGE_FORMATS.join(', ')}` })
+    .optional()
+    .describe('The encoding; without it WebP or AVIF when accepted, else the original family'),
+  q: z.coerce
+    .number(QUALITY_BOUNDS)
+    .int(QUALITY_BOUNDS)
+    .min(QUALITY_MIN, QUALITY_BOUNDS)
+    .max(QUALITY_MAX, QUALITY_BOUNDS)
+    .optional()
+    .describe('Quality of a JPEG, WebP or AVIF encoding (PNG is lossless)'),
+});
+export type ImageVariant = z.infer<typeof ImageVariantQuery>;
+
 export const WORKSPACE_QUERY_PARAM = '__marquee_workspace';
 
 const workspaceParam = z

@@ -22,7 +22,15 @@ const SHARED_SHAPES: Record<string, string> = {
   size: number;
   contentType: string;
   storageName: string;
+  /**
+   * Members: the file's URL in the app. Delivery API: its absolute signed link, loading without a
+   * session; add w, h, fit, format or q for a variant.
+   */
   publicUrl: string;
+  /** Delivery API: the signed link 400 px wide. */
+  thumbnailUrl?: string;
+  /** Delivery API: the signed link 1200 px wide. */
+  imageUrl?: string;
   md5Hash?: string;
   /** Focal point, 0 to 1 from the left. */
   focusX?: number;
