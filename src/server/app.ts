@@ -56,7 +56,7 @@ import { suppressionRoutes } from './customers/suppression-routes';
 import { audienceRoutes } from './audiences/routes';
 import { emailFunRoutes, emailImageRoutes, emailRoutes } from './email/routes';
 import { apiKeyRoutes } from './api-keys/routes';
-import { ingestRoutes, sdkRoutes, writeKeyRoutes } from './ingest/routes';
+import { ingestRoutes, sdkRoutes, undeclaredRoutes, writeKeyRoutes } from './ingest/routes';
 import { ingestCacheOf } from './ingest/cache';
 import { auditRoutes } from './audit/routes';
 import { emailHookRoutes, emailPublicRoutes } from './campaigns/public-routes';
@@ -325,6 +325,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
           emailRoutes,
           apiKeyRoutes,
           writeKeyRoutes,
+          undeclaredRoutes,
           auditRoutes,
           webhookRoutes,
           senderRoutes,

@@ -50,8 +50,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function createKey(ws = team.ws, user = manager, origins: string[] = []) {
-  const res = await call(t, 'POST', wsUrl(ws, 'write-keys'), user, { name: 'Website', origins });
+async function createKey(ws = team.ws, user = manager, origins: string[] = [], strict = false) {
+  const res = await call(t, 'POST', wsUrl(ws, 'write-keys'), user, { name: 'Website', origins, strict });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: string; key: string };
 }
@@ -248,7 +248,8 @@ describe('write keys', () => {
 
 describe('messages', () => {
   it('accepts what fits, rejects the rest with reasons, and journals one audit row per request', async () => {
-    const { id: keyId, key } = await createKey();
+    // A strict key: what the workspace does not declare is refused too (a default key keeps it, below).
+    const { id: keyId, key } = await createKey(team.ws, manager, [], true);
     const res = await send('batch', key, {
       batch: [
         {
@@ -314,6 +315,41 @@ describe('messages', () => {
     ]);
   });
 
+  it('keeps what the workspace does not declare with a default key, journaled with the rest', async () => {
+    const { id: keyId, key } = await createKey();
+    const res = await send('batch', key, {
+      batch: [
+        { profileId: 'kept-2', event: 'refund', properties: { amount: 3 } },
+        { profileId: 'kept-2', event: 'visit', properties: { colour: 'red' } },
+        { type: 'identify', profileId: 'kept-2', attributes: { age: 41, shoeSize: 44 } },
+        { eventType: 'visit', url: 'https://shop.example/', xmUser: 'kept-2', data: { page: '/docs' } },
+        { profileId: 'kept-2', event: 'purchase', properties: { amount: 'lots' } },
+      ],
+    });
+    expect(res.json()).toEqual({
+      accepted: 4,
+      rejected: 1,
+      errors: [{ index: 4, message: 'amount: "lots" is not a number' }],
+    });
+    const detail = (await profile('kept-2')).json();
+    expect(detail.profile.attributes).toEqual({ age: 41, shoeSize: 44 });
+    expect(
+      detail.events.map((e: { event: string; properties: object }) => [e.event, e.properties]).sort(),
+    ).toEqual([
+      ['refund', { amount: 3 }],
+      ['visit', { colour: 'red' }],
+      ['visit', { page: '/docs', url: 'https://shop.example/' }],
+    ]);
+    const [audit] = rows<{ detail: Record<string, number> }>(
+      await t.database.db.execute(sql`
+        select detail from audit_log
+        where workspace_id = ${team.ws} and target_id = ${keyId} and action = 'customer-events.ingested'`),
+    );
+    // Four names undeclared: the event refund with its amount, the property colour and url of visit,
+    // the attribute shoeSize.
+    expect(audit.detail).toEqual({ events: 3, identified: 1, moved: 0, rejected: 1, undeclared: 5 });
+  });
+
   it('keeps an erased customer on the suppression list out: its tracks and identifies are rejected', async () => {
     const { key } = await createKey();
     await send('track', key, visit({ profileId: 'erased-1' }, '/before'));
@@ -354,16 +390,21 @@ describe('messages', () => {
       }),
     });
     expect(res.statusCode, res.body).toBe(202);
-    expect(res.json()).toMatchObject({ accepted: 0, rejected: 1 });
-    expect(res.json().errors[0].message).toBe('unknown property "url"');
-    // With the event's property named url declared, the same document is stored.
+    expect(res.json()).toEqual({ accepted: 1, rejected: 0, errors: [] });
+    expect(await eventsOf('doc-1')).toEqual(['visit 1']);
+    // A strict key refuses the url the event does not declare, until it does.
+    const { key: strict } = await createKey(team.ws, manager, [], true);
+    const refused = await send('track', strict, { eventType: 'visit', url: '/pricing', xmUser: 'doc-1' });
+    expect(refused.json().errors).toEqual([{ index: 0, message: 'unknown property "url"' }]);
+    // With an event whose property named url is declared, the document is stored.
+    const document = { eventType: 'page-view', url: '/pricing', xmUser: 'doc-1' };
     const { createItem } = await import('../factories/items');
     await createItem(t, manager, team.ws, 'behavioral-event', {
       name: 'Page view',
       key: 'page-view',
       properties: [{ name: 'url', type: 'string' }],
     });
-    const stored = await send('track', key, { eventType: 'page-view', url: '/pricing', xmUser: 'doc-1' });
+    const stored = await send('track', strict, document);
     expect(stored.json()).toEqual({ accepted: 1, rejected: 0, errors: [] });
     const signedOut = await send('track', key, {
       eventType: 'page-view',
@@ -372,7 +413,7 @@ describe('messages', () => {
       xmSession: 's-77',
     });
     expect(signedOut.json().accepted).toBe(1);
-    expect(await eventsOf('doc-1')).toEqual(['page-view 1']);
+    expect(await eventsOf('doc-1')).toEqual(['page-view 1', 'visit 1']);
     expect(await eventsOf('anon:s-77')).toEqual(['page-view 1']);
 
     const malformed = await t.app.inject({
@@ -405,9 +446,6 @@ describe('bad input', () => {
       visit({ profileId: 'nul\u0000id' }),
       visit({ profileId: 'lone\ud800' }),
       { type: 'track', profileId: 'p-bad', event: 'visit', properties: { page: 'x\u0000y' } },
-      { type: 'track', profileId: 'p-bad', event: 'visit', properties: { constructor: 'x', __proto__: 'y' } },
-      { type: 'track', profileId: 'constructor', event: '__proto__', properties: {} },
-      { type: 'identify', profileId: 'p-bad', attributes: { constructor: 1, toString: 'x' } },
       { type: 'track', profileId: 'x'.repeat(100_000), event: 'visit', properties: {} },
       { type: 'track', profileId: 'p-bad', event: 'visit', at: 'not a date', properties: {} },
       { type: 'track', profileId: 'p-bad', event: 'visit', id: 'i'.repeat(500), properties: {} },
@@ -447,6 +485,29 @@ describe('bad input', () => {
       expect(res.statusCode).toBeLessThan(500);
     }
     expect(await eventsOf('p-bad')).toEqual([]);
+  });
+
+  // The body parser refuses "__proto__" keys (400) before any message is read.
+  it('keeps undeclared keys named like prototype members as plain keys of their own', async () => {
+    const { key } = await createKey();
+    const res = await send('batch', key, {
+      batch: [
+        { profileId: 'p-proto', event: 'visit', properties: { constructor: 'x', hasOwnProperty: 'y' } },
+        { profileId: 'p-proto', event: '__proto__', properties: {} },
+        { type: 'identify', profileId: 'p-proto', attributes: { constructor: 1, toString: 'x' } },
+      ],
+    });
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(202);
+    expect(res.json()).toEqual({ accepted: 3, rejected: 0, errors: [] });
+    const detail = (await profile('p-proto')).json();
+    expect(detail.profile.attributes).toEqual({ constructor: 1, toString: 'x' });
+    // An event "__proto__" is not a key: as the ingestion names keys it is "proto".
+    expect(
+      detail.events.map((e: { event: string; properties: object }) => [e.event, e.properties]).sort(),
+    ).toEqual([
+      ['proto', {}],
+      ['visit', { constructor: 'x', hasOwnProperty: 'y' }],
+    ]);
   });
 });
 

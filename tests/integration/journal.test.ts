@@ -315,6 +315,20 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
         batch: [{ type: 'track', profileId: 'p1', event: 'purchase', properties: { amount: 4 } }],
       }),
   },
+  'POST /api/v1/workspaces/:ws/undeclared/declare': {
+    action: 'item.created',
+    send: async () => {
+      await ingest('track', { profileId: 'p1', event: 'newsletter-signup' });
+      return call(t, 'POST', wsUrl(ws, 'undeclared/declare'), manager, {
+        kind: 'event',
+        key: 'newsletter-signup',
+      });
+    },
+  },
+  'PATCH /api/v1/workspaces/:ws/write-keys/:id': {
+    action: 'write-key.updated',
+    send: () => call(t, 'PATCH', wsUrl(ws, `write-keys/${writeKeyId}`), manager, { strict: true }),
+  },
   'DELETE /api/v1/workspaces/:ws/write-keys/:id': {
     action: 'write-key.revoked',
     send: () => call(t, 'DELETE', wsUrl(ws, `write-keys/${writeKeyId}`), manager),

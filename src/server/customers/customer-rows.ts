@@ -1,8 +1,10 @@
 import { convertValue, isBlank, toStoredDate } from '@shared/criteria/convert';
 import { consentFromText, type EmailConsentState } from '@shared/api/customers';
-import type { AttributeType } from '@shared/criteria/operators';
+import type { AttributeType, PropertyType } from '@shared/criteria/operators';
+import { MAX_UNDECLARED_PER_MESSAGE, undeclaredKeyOf, undeclaredValue } from '@shared/criteria/undeclared';
 import { ANONYMOUS_PREFIX, INGEST_MESSAGES } from '@shared/api/ingest';
-import type { CustomerDefinitions } from './definitions';
+import { UNDECLARED_MESSAGES, type UndeclaredKind } from '@shared/api/undeclared';
+import { declaredEventKey, type CustomerDefinitions } from './definitions';
 import type { RecordLine } from './read-records';
 import type { EventTuple } from './repository';
 
@@ -11,7 +13,35 @@ export type ImportKind = 'profiles' | 'customer-events';
 /** A profile's id, attributes and, when the row has the reserved `emailConsent` field, its email consent. */
 type ProfileRow = [string, Record<string, unknown>, EmailConsentState?];
 type Row<K extends ImportKind> = K extends 'profiles' ? ProfileRow : EventTuple;
-export type Converted<K extends ImportKind> = { row: Row<K> } | { error: string };
+
+/**
+ * A key a row kept that the workspace has not declared: an event key (`event` the key itself, no
+ * type), a property of an event or an attribute, with the type of the value sent; an array
+ * attribute's texts too, the options it would be declared with.
+ */
+export interface UndeclaredName {
+  kind: UndeclaredKind;
+  event: string;
+  name: string;
+  type: PropertyType | '';
+  examples?: string[];
+}
+
+export type Converted<K extends ImportKind> =
+  { row: Row<K>; undeclared?: UndeclaredName[] } | { error: string };
+
+/**
+ * What a row's keys the workspace has not declared do: refuse the row (imports, live tracking by
+ * members, strict write keys), or be kept as sent, checked for shape and size (other write keys).
+ */
+export type UndeclaredPolicy = 'refuse' | 'keep';
+
+/** Where a row's undeclared keys go when kept: their kind and the event of a property. */
+interface Keeping {
+  kind: 'property' | 'attribute';
+  event: string;
+  names: UndeclaredName[];
+}
 
 /**
  * A row's attributes or properties: names, and the raw values at the same positions (a CSV row's cells
@@ -24,21 +54,57 @@ function convertFields(
   fields: Exclude<Fields, string>,
   types: Map<string, AttributeType>,
   what: string,
+  keeping?: Keeping,
 ): Record<string, unknown> | string {
   const out: Record<string, unknown> = {};
   const { keys, values } = fields;
   for (let i = 0; i < keys.length; i++) {
     const raw = values[i];
     if (isBlank(raw)) continue;
-    const key = keys[i];
-    const type = types.get(key);
-    if (!type) return `unknown ${what} "${key}"`;
+    let key = keys[i];
+    let type = types.get(key);
+    if (!type) {
+      if (!keeping) return `unknown ${what} "${key}"`;
+      const kept = keepUndeclared(key, raw, types, keeping, out);
+      if (typeof kept === 'string') return kept;
+      if (kept === true) continue;
+      [key, type] = kept;
+    }
     const converted = convertValue(type, raw);
     if (!converted.ok) return `${key}: ${converted.message}`;
     out[key] = converted.value;
   }
   return out;
 }
+
+/**
+ * An undeclared key of a kept row: under the ingestion's naming of keys, which may turn out a
+ * declared one (answered with its type, to convert by), else its value checked and put in `out`
+ * (answers true); or why the row is refused.
+ */
+function keepUndeclared(
+  sent: string,
+  raw: unknown,
+  types: Map<string, AttributeType>,
+  keeping: Keeping,
+  out: Record<string, unknown>,
+): [string, AttributeType] | true | string {
+  const { kind, event, names } = keeping;
+  const name = undeclaredKeyOf(sent, kind);
+  if (!name) return UNDECLARED_MESSAGES.notAKey(kind, sent);
+  const declared = types.get(name);
+  if (declared) return [name, declared];
+  const value = undeclaredValue(raw);
+  if (!value.ok) return `${sent}: ${value.message}`;
+  if (names.length >= MAX_UNDECLARED_PER_MESSAGE)
+    return `at most ${MAX_UNDECLARED_PER_MESSAGE} undeclared ${pluralOf(kind)} in one message`;
+  out[name] = value.value;
+  const examples = kind === 'attribute' && value.type === 'array' ? (value.value as string[]) : undefined;
+  names.push({ kind, event, name, type: value.type, ...(examples ? { examples } : {}) });
+  return true;
+}
+
+const pluralOf = (kind: 'property' | 'attribute') => (kind === 'property' ? 'properties' : 'attributes');
 
 /** A record that was read (its values are yet to be converted). */
 export type ReadRecord = Exclude<RecordLine, { error: string }>;
@@ -146,6 +212,7 @@ function profileRow(
   fields: Fields,
   defs: CustomerDefinitions,
   rawConsent: unknown,
+  undeclared: UndeclaredPolicy = 'refuse',
 ): Converted<'profiles'> {
   const profileId = asText(rawId);
   if (!profileId) return { error: 'id is required' };
@@ -159,14 +226,19 @@ function profileRow(
     return {
       error: `emailConsent: ${JSON.stringify(rawConsent)} is not subscribed, unsubscribed or unknown`,
     };
-  const converted = convertFields(fields, defs.attributesByKey, 'attribute');
+  const keeping: Keeping | undefined =
+    undeclared === 'keep' ? { kind: 'attribute', event: '', names: [] } : undefined;
+  const converted = convertFields(fields, defs.attributesByKey, 'attribute', keeping);
   if (typeof converted === 'string') return { error: converted };
-  return { row: consent ? [profileId, converted, consent] : [profileId, converted] };
+  const row: ProfileRow = consent ? [profileId, converted, consent] : [profileId, converted];
+  return keeping?.names.length ? { row, undeclared: keeping.names } : { row };
 }
 
 /**
- * One live or imported event checked: known profile id, event key, date and properties by type, and
- * the source's own id for the event when it has one (blank: none).
+ * One live or imported event checked: known profile id, event key (a declared one, or one that
+ * differs from it only in `-` and `_`), date and properties by type, and the source's own id for the
+ * event when it has one (blank: none). Kept undeclared, an event goes under the ingestion's naming
+ * of its key and takes any properties; a declared one takes undeclared properties beside its own.
  */
 function eventRow(
   rawId: unknown,
@@ -175,36 +247,55 @@ function eventRow(
   fields: Fields,
   defs: CustomerDefinitions,
   rawEventId?: unknown,
+  undeclared: UndeclaredPolicy = 'refuse',
 ): Converted<'customer-events'> {
   const id = asText(rawId);
   if (!id) return { error: 'profileId is required' };
   if (id.startsWith(ANONYMOUS_PREFIX)) return { error: `profileId: ${INGEST_MESSAGES.reservedId}` };
-  const key = asText(rawKey);
-  const propertyTypes = defs.eventsByKey.get(key);
-  if (!propertyTypes) return { error: key ? `unknown event "${key}"` : 'event is required' };
+  const sent = asText(rawKey);
+  if (!sent) return { error: 'event is required' };
+  const event = eventKeyOf(sent, defs, undeclared);
+  if (typeof event !== 'string') return event;
   const when = toStoredDate(rawAt);
   if (!when) return { error: `at: ${JSON.stringify(rawAt ?? null)} is not a date` };
   if (typeof fields === 'string') return { error: fields };
   const eventId = asText(rawEventId);
   if (eventId.length > 200) return { error: 'id is longer than 200 characters' };
-  const converted = convertFields(fields, propertyTypes, 'property');
+  const propertyTypes = defs.eventsByKey.get(event);
+  const keeping: Keeping | undefined =
+    undeclared === 'keep' ? { kind: 'property', event, names: [] } : undefined;
+  const converted = convertFields(fields, propertyTypes ?? new Map(), 'property', keeping);
   if (typeof converted === 'string') return { error: converted };
-  return { row: eventId ? [id, key, when, converted, eventId] : [id, key, when, converted] };
+  const row: EventTuple = eventId ? [id, event, when, converted, eventId] : [id, event, when, converted];
+  if (propertyTypes && !keeping?.names.length) return { row };
+  const names: UndeclaredName[] = propertyTypes ? [] : [{ kind: 'event', event, name: event, type: '' }];
+  return { row, undeclared: [...names, ...(keeping?.names ?? [])] };
+}
+
+/** The key an event is stored under: the declared one it names, else (kept) its undeclared key. */
+function eventKeyOf(sent: string, defs: CustomerDefinitions, undeclared: UndeclaredPolicy) {
+  const declared = declaredEventKey(defs, sent);
+  if (declared) return declared;
+  if (undeclared === 'refuse') return { error: `unknown event "${sent}"` };
+  const key = undeclaredKeyOf(sent, 'event');
+  if (!key) return { error: UNDECLARED_MESSAGES.notAKey('event', sent) };
+  return declaredEventKey(defs, key) ?? key;
 }
 
 /** An NDJSON or live event. */
 export const eventFromObject = (
   value: Record<string, unknown>,
   defs: CustomerDefinitions,
-  mapped?: ColumnKeys,
+  options: { mapped?: ColumnKeys; undeclared?: UndeclaredPolicy } = {},
 ) =>
   eventRow(
     value.profileId,
     value.event,
     value.at,
-    nestedFields(value, EVENT_FIELDS, 'properties', mapped),
+    nestedFields(value, EVENT_FIELDS, 'properties', options.mapped),
     defs,
     value.id,
+    options.undeclared,
   );
 
 /** The refusal of a CSV header without a row's own columns. */
@@ -229,6 +320,7 @@ export class ImportRows {
     private readonly kind: ImportKind,
     private readonly defs: CustomerDefinitions,
     private readonly mapped: ColumnKeys = new Map(),
+    private readonly undeclared: UndeclaredPolicy = 'refuse',
   ) {}
 
   /** Reads where a CSV's fields are; refuses a header without the kind's own columns, by name or mapped. */
@@ -248,7 +340,7 @@ export class ImportRows {
     if (!('cells' in record)) {
       const { value } = record;
       const fields = nestedFields(value, PROFILE_FIELDS, 'attributes', this.mapped);
-      return profileRow(value.id, fields, this.defs, value.emailConsent);
+      return profileRow(value.id, fields, this.defs, value.emailConsent, this.undeclared);
     }
     const layout = this.layout!;
     const { cells } = record;
@@ -257,11 +349,13 @@ export class ImportRows {
       csvFields(layout, cells),
       this.defs,
       csvCell(layout, cells, 'emailConsent'),
+      this.undeclared,
     );
   }
 
   event(record: ReadRecord): Converted<'customer-events'> {
-    if (!('cells' in record)) return eventFromObject(record.value, this.defs, this.mapped);
+    if (!('cells' in record))
+      return eventFromObject(record.value, this.defs, { mapped: this.mapped, undeclared: this.undeclared });
     const layout = this.layout!;
     const { cells } = record;
     return eventRow(
@@ -271,6 +365,7 @@ export class ImportRows {
       csvFields(layout, cells),
       this.defs,
       csvCell(layout, cells, 'id'),
+      this.undeclared,
     );
   }
 }

@@ -5,6 +5,7 @@ import {
   type AttributeType,
   type PropertyType,
 } from '@shared/criteria/operators';
+import { looseEventKey } from '@shared/criteria/undeclared';
 import type { Db } from '../db/client';
 import type { ItemSaveHook } from '../items/save-hooks';
 import { listDefinitions } from './repository';
@@ -14,8 +15,19 @@ export interface CustomerDefinitions {
   catalog: CriteriaCatalog;
   attributesByKey: Map<string, AttributeType>;
   eventsByKey: Map<string, Map<string, PropertyType>>;
-  /** Attribute keys a write key may set on a profile without them but never change (`isProtected`). */
+  /** Declared event keys by their loose form (`looseEventKey`): `page_view` answers `page-view` too. */
+  eventsByLooseKey: Map<string, string>;
+  /**
+   * Attribute keys a write key may set on a profile without them but never change (`isProtected`),
+   * and `email` while no attribute of that key is declared: ingestion keeps undeclared attributes.
+   */
   protectedKeys: Set<string>;
+}
+
+/** The declared event a sent key names: the key itself, or one that differs only in `-` and `_`. */
+export function declaredEventKey(defs: CustomerDefinitions, key: string): string | undefined {
+  if (defs.eventsByKey.has(key)) return key;
+  return defs.eventsByLooseKey.get(looseEventKey(key));
 }
 
 const PROTECTED_BY_DEFAULT = 'email';
@@ -40,6 +52,7 @@ export async function loadDefinitions(db: Db, workspaceId: string): Promise<Cust
     catalog: { attributes: new Map(), events: new Map(), audiences: new Map() },
     attributesByKey: new Map(),
     eventsByKey: new Map(),
+    eventsByLooseKey: new Map(),
     protectedKeys: new Set(),
   };
   for (const row of await listDefinitions(db, workspaceId)) {
@@ -71,5 +84,9 @@ export async function loadDefinitions(db: Db, workspaceId: string): Promise<Cust
       defs.eventsByKey.set(key, properties);
     }
   }
+  for (const key of [...defs.eventsByKey.keys()].sort()) {
+    if (!defs.eventsByLooseKey.has(looseEventKey(key))) defs.eventsByLooseKey.set(looseEventKey(key), key);
+  }
+  if (!defs.attributesByKey.has(PROTECTED_BY_DEFAULT)) defs.protectedKeys.add(PROTECTED_BY_DEFAULT);
   return defs;
 }

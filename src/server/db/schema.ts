@@ -17,6 +17,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { Basics } from '@shared/api/workspaces';
 import type { IngestKeyKind } from '@shared/api/ingest';
+import type { UndeclaredKind } from '@shared/api/undeclared';
 import type { Roles } from '@shared/permissions/permissions';
 import type { ContentModelDoc, ModelOp, RenamedField } from '@shared/model/types';
 
@@ -688,8 +689,36 @@ export const writeKeys = pgTable(
     createdBy: text('created_by').notNull(),
     createdByName: text('created_by_name').notNull(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** Refuses events, properties and attributes the workspace has not declared, instead of keeping them. */
+    strict: boolean('strict').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.id] }), uniqueIndex('write_keys_hash_key').on(t.keyHash)],
+);
+
+/**
+ * What ingestion kept that the workspace has not declared: per event key, property (with the event
+ * it came with; '' for events and attributes) or attribute key, and per type of value sent (''
+ * for an event itself), how many messages sent it and when first and last. An array attribute keeps
+ * up to 100 of the texts seen, the options it is declared with. Names that are declared since stay
+ * (they are left out when listed and counted); each workspace keeps a bounded number of the others
+ * (`UNDECLARED_LIMITS`).
+ */
+export const customerUndeclared = pgTable(
+  'customer_undeclared',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<UndeclaredKind>().notNull(),
+    event: text('event').notNull(),
+    name: text('name').notNull(),
+    type: text('type').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull(),
+    firstSeen: timestamp('first_seen', { withTimezone: true }).notNull(),
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull(),
+    examples: text('examples').array(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.kind, t.event, t.name, t.type] })],
 );
 
 /**

@@ -17,8 +17,8 @@ const RATE_WINDOW_MS = 60_000;
 
 /**
  * What the ingestion hot path reads on every request, kept briefly so a request costs its write alone:
- * write keys by hash and the workspace's attribute and event definitions, plus each key's count of
- * events in its current minute (the per-key rate limit, per process). A look-up that overlapped a change
+ * write keys by hash, the workspace's attribute and event definitions and the names it kept
+ * undeclared (read by requests that bring some), plus each key's count of events in its current minute (the per-key rate limit, per process). A look-up that overlapped a change
  * notice is answered but not kept, so a revoked key is never served from here after its revocation.
  */
 export class IngestCache implements ChangeSubscriber {
@@ -27,6 +27,11 @@ export class IngestCache implements ChangeSubscriber {
     ttl: KEY_AGE_MS,
   });
   private readonly definitions = new LRUCache<string, CustomerDefinitions>({
+    max: MAX_WORKSPACES,
+    ttl: DEFINITIONS_AGE_MS,
+  });
+  /** The names each workspace kept undeclared (`undeclaredNames`), for the bound on them. */
+  private readonly undeclared = new LRUCache<string, Set<string>>({
     max: MAX_WORKSPACES,
     ttl: DEFINITIONS_AGE_MS,
   });
@@ -50,6 +55,20 @@ export class IngestCache implements ChangeSubscriber {
     const defs = await load();
     if (before === this.changes) this.definitions.set(workspaceId, defs);
     return defs;
+  }
+
+  async undeclaredOf(workspaceId: string, load: () => Promise<Set<string>>) {
+    const kept = this.undeclared.get(workspaceId);
+    if (kept) return kept;
+    const names = await load();
+    this.undeclared.set(workspaceId, names);
+    return names;
+  }
+
+  /** Names a request of this process just kept: counted at once here, by other processes once they read again. */
+  keptUndeclared(workspaceId: string, names: Iterable<string>) {
+    const kept = this.undeclared.get(workspaceId);
+    if (kept) for (const name of names) kept.add(name);
   }
 
   /**
@@ -85,6 +104,7 @@ export class IngestCache implements ChangeSubscriber {
     this.changes++;
     this.keys.clear();
     this.definitions.clear();
+    this.undeclared.clear();
   }
 }
 

@@ -1,12 +1,26 @@
 import { ANONYMOUS_PREFIX, INGEST_MESSAGES } from '@shared/api/ingest';
 import type { CustomerDefinitions } from '../customers/definitions';
-import { eventFromObject, ImportRows } from '../customers/customer-rows';
+import {
+  eventFromObject,
+  ImportRows,
+  type UndeclaredName,
+  type UndeclaredPolicy,
+} from '../customers/customer-rows';
 import type { EventTuple } from '../customers/repository';
 
-/** A message read: an event to write, a profile to identify (and a visitor to merge into it), or why not. */
+/**
+ * A message read: an event to write, a profile to identify (and a visitor to merge into it), each with
+ * the undeclared keys it keeps; or why not.
+ */
 export type Parsed =
-  | { type: 'track'; row: EventTuple; profileId?: string }
-  | { type: 'identify'; profileId: string; attributes: Record<string, unknown>; anonymousId?: string }
+  | { type: 'track'; row: EventTuple; profileId?: string; undeclared?: UndeclaredName[] }
+  | {
+      type: 'identify';
+      profileId: string;
+      attributes: Record<string, unknown>;
+      anonymousId?: string;
+      undeclared?: UndeclaredName[];
+    }
   | { error: string };
 
 export type MessageType = 'track' | 'identify';
@@ -107,12 +121,16 @@ function trackFields(value: Record<string, unknown>, workspaceId: string): Track
   };
 }
 
-function track(
-  value: Record<string, unknown>,
-  defs: CustomerDefinitions,
-  workspaceId: string,
-  now: string,
-): Parsed {
+/** How a message is read: by the workspace's definitions, keeping or refusing what they do not declare. */
+export interface Reading {
+  defs: CustomerDefinitions;
+  workspaceId: string;
+  now: string;
+  undeclared: UndeclaredPolicy;
+}
+
+function track(value: Record<string, unknown>, reading: Reading): Parsed {
+  const { defs, workspaceId, now } = reading;
   const fields = trackFields(value, workspaceId);
   if ('error' in fields) return fields;
   const { who } = fields;
@@ -134,15 +152,21 @@ function track(
       ...(fields.properties !== undefined ? { properties: fields.properties } : {}),
     },
     defs,
+    { undeclared: reading.undeclared },
   );
   if ('error' in converted) return converted;
   const [, event, at, properties] = converted.row;
   const row: EventTuple =
     id === undefined ? [profileId, event, at, properties] : [profileId, event, at, properties, id];
-  return { type: 'track', row, ...(isKnown ? { profileId } : {}) };
+  return {
+    type: 'track',
+    row,
+    ...(isKnown ? { profileId } : {}),
+    ...(converted.undeclared ? { undeclared: converted.undeclared } : {}),
+  };
 }
 
-function identify(value: Record<string, unknown>, defs: CustomerDefinitions): Parsed {
+function identify(value: Record<string, unknown>, reading: Reading): Parsed {
   const unknown = unknownField(value, IDENTIFY_FIELDS);
   if (unknown) return { error: unknown };
   const profileId = profileIdOf(value.profileId, 'profileId');
@@ -153,7 +177,7 @@ function identify(value: Record<string, unknown>, defs: CustomerDefinitions): Pa
     if (typeof anonymous !== 'string') return anonymous;
     anonymousId = anonymous;
   }
-  const converted = new ImportRows('profiles', defs).profile({
+  const converted = new ImportRows('profiles', reading.defs, new Map(), reading.undeclared).profile({
     line: 0,
     value: { id: profileId, ...(value.attributes !== undefined ? { attributes: value.attributes } : {}) },
   });
@@ -163,25 +187,21 @@ function identify(value: Record<string, unknown>, defs: CustomerDefinitions): Pa
     profileId,
     attributes: converted.row[1],
     ...(anonymousId ? { anonymousId } : {}),
+    ...(converted.undeclared ? { undeclared: converted.undeclared } : {}),
   };
 }
 
 /**
  * One message of a request read by the workspace's definitions, as `eventFromObject` reads a live event:
- * known event and property keys, typed values; `expected` is the type its endpoint takes (batch: any).
+ * event and property keys, typed values; what the definitions do not declare kept (checked for shape and
+ * size) or, for a strict key, refused; `expected` is the type its endpoint takes (batch: any).
  */
-export function parseMessage(
-  value: unknown,
-  expected: MessageType | undefined,
-  defs: CustomerDefinitions,
-  workspaceId: string,
-  now: string,
-): Parsed {
+export function parseMessage(value: unknown, expected: MessageType | undefined, reading: Reading): Parsed {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return { error: 'a message must be an object' };
   const message = value as Record<string, unknown>;
   const type = message.type === undefined && expected ? expected : typeOf(message);
   if (typeof type !== 'string') return type;
   if (expected && type !== expected) return { error: `this endpoint takes ${expected} messages` };
-  return type === 'track' ? track(message, defs, workspaceId, now) : identify(message, defs);
+  return type === 'track' ? track(message, reading) : identify(message, reading);
 }

@@ -18,6 +18,21 @@ export async function listWriteKeys(db: Db, workspaceId: string): Promise<WriteK
     .orderBy(asc(writeKeys.createdAt), asc(writeKeys.id));
 }
 
+/** Changes a key's settings; answers the changed row (undefined when it did not exist). */
+export async function updateWriteKey(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+  values: Pick<NewWriteKey, 'strict'>,
+) {
+  const [row] = await tx
+    .update(writeKeys)
+    .set(values)
+    .where(and(eq(writeKeys.workspaceId, workspaceId), eq(writeKeys.id, id)))
+    .returning();
+  return row;
+}
+
 /** Deletes a key; answers the deleted row (undefined when it did not exist). */
 export async function deleteWriteKey(tx: Tx, workspaceId: string, id: string) {
   const [row] = await tx

@@ -13,18 +13,22 @@ import {
   IdentifyBody,
   IngestAnswer,
   TrackBody,
+  UpdateWriteKeyBody,
   WriteKeyId,
   WriteKeyList,
   WriteKeyQuery,
+  WriteKeySummary,
 } from '@shared/api/ingest';
+import { DeclareBody, DeclaredAnswer, UndeclaredList } from '@shared/api/undeclared';
 import type { AppContext } from '../context';
 import { parseJsonAs } from '../http/input-guard';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
 import type { WriteKeyRow } from './repository';
 import * as ingestion from './service';
+import * as undeclared from './undeclared-service';
 import * as keys from './write-keys';
 
-/** `/api/v1/workspaces/{ws}/write-keys…`, under the workspace scope: managers create, list and revoke write keys. */
+/** `/api/v1/workspaces/{ws}/write-keys…`, under the workspace scope: managers create, list, change and revoke write keys. */
 export async function writeKeyRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['write-keys'];
@@ -57,6 +61,21 @@ export async function writeKeyRoutes(instance: FastifyInstance, ctx: AppContext)
     async (request) => keys.listWriteKeys(ctx, request.access),
   );
 
+  app.patch(
+    '/write-keys/:id',
+    {
+      schema: {
+        tags,
+        description:
+          'Makes a key strict (refusing undeclared events, properties and attributes) or not (managers)',
+        params: WorkspaceParams.extend({ id: WriteKeyId }),
+        body: UpdateWriteKeyBody,
+        response: { 200: WriteKeySummary },
+      },
+    },
+    async (request) => keys.updateWriteKey(ctx, request.access, request.params.id, request.body),
+  );
+
   app.delete(
     '/write-keys/:id',
     {
@@ -68,6 +87,45 @@ export async function writeKeyRoutes(instance: FastifyInstance, ctx: AppContext)
       },
     },
     async (request) => keys.revokeWriteKey(ctx, request.access, request.params.id),
+  );
+}
+
+/**
+ * `/api/v1/workspaces/{ws}/undeclared…`, under the workspace scope: what websites and apps sent that
+ * the workspace has not declared, and its one-click declaration.
+ */
+export async function undeclaredRoutes(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const tags = ['undeclared'];
+
+  app.get(
+    '/undeclared',
+    {
+      schema: {
+        tags,
+        description:
+          'Events, properties and attributes sent with write keys that the workspace has not declared, with counts and the first and last time',
+        params: WorkspaceParams,
+        response: { 200: UndeclaredList },
+      },
+    },
+    async (request) => undeclared.listUndeclaredData(ctx, request.access),
+  );
+
+  app.post(
+    '/undeclared/declare',
+    {
+      schema: {
+        tags,
+        description:
+          'Declares an undeclared event (with its properties), property or attribute with the type inferred from what was sent; needs the right to edit behavioral events or customer profile attributes',
+        params: WorkspaceParams,
+        body: DeclareBody,
+        response: { 201: DeclaredAnswer },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await undeclared.declareUndeclared(ctx, request.access, request.body)),
   );
 }
 

@@ -1,16 +1,21 @@
 import { INGEST_MESSAGES, SERVER_KEY_PREFIX, WRITE_KEY_PREFIX, type IngestAnswer } from '@shared/api/ingest';
 import type { AppContext } from '../context';
-import { loadDefinitions } from '../customers/definitions';
+import type { UndeclaredName } from '../customers/customer-rows';
+import { loadDefinitions, type CustomerDefinitions } from '../customers/definitions';
+import { eventKeys as storedEventKeys } from '../customers/profiles-repository';
 import * as customers from '../customers/repository';
 import { suppressedAmong } from '../customers/suppression-repository';
 import { suppressedMessage } from '../customers/suppression-service';
 import { forbidden, rateLimited, unauthorized } from '../http/errors';
+import type { Tx } from '../db/client';
 import { journal } from '../journal/journal';
 import { hashToken } from '../lib/ids';
 import { ingestCacheOf } from './cache';
 import { parseMessage, type MessageType, type Parsed } from './messages';
 import { withoutProtectedChanges, type Identified, type Refusal } from './protected-attributes';
 import * as repo from './repository';
+import { nameId, overTheLimit, tallyUndeclared } from './undeclared';
+import { noteUndeclared, undeclaredNames } from './undeclared-repository';
 
 /**
  * The ingest key of a request, or 401: a write key from `Authorization: Bearer mqw_…` or
@@ -70,9 +75,11 @@ interface Sender {
  * Writes the messages of one request: each one read by the workspace's definitions (a message that
  * does not fit is rejected with its reason, the others kept), then, in one transaction journaled by
  * one audit row, the events (their profiles created when new), the identified profiles' attributes,
- * and the anonymous visitors' events moved to the profiles they turned out to be. Events are written
- * before the identities are merged, so a visitor's events sent in the same batch move too. A write key
- * does not change protected attributes (`withoutProtectedChanges`): the answer names those refused.
+ * the anonymous visitors' events moved to the profiles they turned out to be, and the tally of what
+ * the definitions do not declare. Undeclared events, properties and attributes are kept unless the key
+ * is strict, up to the workspace's bound on their names (`overTheLimit`). Events are written before the
+ * identities are merged, so a visitor's events sent in the same batch move too. A write key does not
+ * change protected attributes (`withoutProtectedChanges`): the answer names those refused.
  */
 export async function ingest(
   ctx: AppContext,
@@ -82,33 +89,48 @@ export async function ingest(
 ): Promise<IngestAnswer> {
   const { key } = sender;
   const workspaceId = key.workspaceId;
-  const retryAfter = ingestCacheOf(ctx.db).take(key.id, messages.length, ctx.config.ingestRateLimit);
+  const cache = ingestCacheOf(ctx.db);
+  const retryAfter = cache.take(key.id, messages.length, ctx.config.ingestRateLimit);
   if (retryAfter !== undefined) throw rateLimited(INGEST_MESSAGES.rateLimited, retryAfter);
-  const defs = await ingestCacheOf(ctx.db).definitionsOf(workspaceId, () =>
-    loadDefinitions(ctx.db, workspaceId),
+  const defs = await cache.definitionsOf(workspaceId, () => loadDefinitions(ctx.db, workspaceId));
+  const now = new Date();
+  const reading = {
+    defs,
+    workspaceId,
+    now: now.toISOString(),
+    undeclared: key.strict ? ('refuse' as const) : ('keep' as const),
+  };
+  const parsed = await withinUndeclaredLimits(
+    ctx,
+    defs,
+    workspaceId,
+    messages.map((message) => parseMessage(message, expected, reading)),
   );
-  const now = new Date().toISOString();
-  const parsed = messages.map((message) => parseMessage(message, expected, defs, workspaceId, now));
   // An erased customer kept on the suppression list stays out, as it does of imports.
   const named = parsed.flatMap((message) => ('error' in message ? [] : [profileOf(message)]));
   const suppressed = await suppressedAmong(ctx.db, workspaceId, [...new Set(named)]);
   const events: customers.EventTuple[] = [];
   const known = new Set<string>();
   const identified: Identified[] = [];
+  const undeclared: UndeclaredName[][] = [];
   const errors: IngestAnswer['errors'] = [];
   parsed.forEach((message, index) => {
     if ('error' in message) errors.push({ index, message: message.error });
     else if (suppressed.has(profileOf(message)))
       errors.push({ index, message: suppressedMessage(profileOf(message)) });
-    else if (message.type === 'identify') identified.push({ ...message, index });
     else {
-      events.push(message.row);
-      if (message.profileId) known.add(message.profileId);
+      if (message.undeclared) undeclared.push(message.undeclared);
+      if (message.type === 'identify') identified.push({ ...message, index });
+      else {
+        events.push(message.row);
+        if (message.profileId) known.add(message.profileId);
+      }
     }
   });
   const accepted = events.length + identified.length;
   // A server key may change them: it is a secret of the workspace's own servers.
   const protectedKeys = key.kind === 'write' ? [...defs.protectedKeys].sort() : [];
+  const tallies = tallyUndeclared(undeclared);
   let refusals: Refusal[] = [];
   if (accepted > 0) {
     await ctx.db.transaction(async (tx) => {
@@ -119,11 +141,9 @@ export async function ingest(
         const checked = await withoutProtectedChanges(tx, workspaceId, identified, protectedKeys);
         refusals = checked.refusals;
         await customers.upsertProfiles(tx, workspaceId, attributesByProfile(checked.allowed), protectedKeys);
-        const eventKeys = [...defs.eventsByKey.keys()];
-        for (const { anonymousId, profileId } of identified) {
-          if (anonymousId) moved += await repo.moveEvents(tx, workspaceId, anonymousId, profileId, eventKeys);
-        }
+        moved = await mergeVisitors(tx, workspaceId, identified);
       }
+      await noteUndeclared(tx, workspaceId, tallies, now);
       // One row per request, never one per event.
       await journal(tx, {
         audit: [
@@ -140,11 +160,13 @@ export async function ingest(
               moved,
               rejected: errors.length,
               ...(refusals.length ? { refused: refusedKeys(refusals) } : {}),
+              ...(tallies.length ? { undeclared: new Set(tallies.map(nameId)).size } : {}),
             },
           },
         ],
       });
     });
+    cache.keptUndeclared(workspaceId, tallies.map(nameId));
   }
   return {
     accepted,
@@ -152,6 +174,40 @@ export async function ingest(
     errors,
     ...(refusals.length ? { refused: refusedKeys(refusals), refusals } : {}),
   };
+}
+
+/**
+ * The messages with those that would pass the workspace's bound on undeclared names turned into their
+ * refusal; the names it kept are read only for a request that brings some.
+ */
+async function withinUndeclaredLimits(
+  ctx: AppContext,
+  defs: CustomerDefinitions,
+  workspaceId: string,
+  parsed: Parsed[],
+): Promise<Parsed[]> {
+  const bringing = (message: Parsed) => ('error' in message ? undefined : message.undeclared);
+  if (!parsed.some(bringing)) return parsed;
+  const kept = await ingestCacheOf(ctx.db).undeclaredOf(workspaceId, () =>
+    undeclaredNames(ctx.db, workspaceId),
+  );
+  const over = overTheLimit(parsed.map(bringing), kept, defs);
+  return parsed.map((message, index) => (over[index] ? { error: over[index] } : message));
+}
+
+/**
+ * Moves each identified visitor's events to its profile, over every event key the workspace has
+ * events of (declared or not), read once. Answers how many events moved.
+ */
+async function mergeVisitors(tx: Tx, workspaceId: string, identified: Identified[]) {
+  const merging = identified.filter((message) => message.anonymousId);
+  if (!merging.length) return 0;
+  const eventKeys = await storedEventKeys(tx, workspaceId);
+  let moved = 0;
+  for (const { anonymousId, profileId } of merging) {
+    moved += await repo.moveEvents(tx, workspaceId, anonymousId!, profileId, eventKeys);
+  }
+  return moved;
 }
 
 const refusedKeys = (refusals: Refusal[]) => [...new Set(refusals.flatMap((r) => r.attributes))].sort();

@@ -3,6 +3,7 @@ import {
   INGEST_MESSAGES,
   SERVER_KEY_PREFIX,
   WRITE_KEY_PREFIX,
+  type UpdateWriteKeyBody,
   type WriteKeySummary,
 } from '@shared/api/ingest';
 import type { z } from 'zod';
@@ -19,6 +20,7 @@ function toSummary(row: repo.WriteKeyRow): WriteKeySummary {
     name: row.name,
     kind: row.kind,
     origins: row.origins,
+    strict: row.strict,
     createdBy: row.createdByName,
     createdById: row.createdBy,
     createdAt: row.createdAt.toISOString(),
@@ -48,6 +50,7 @@ export async function createWriteKey(
       name: body.name,
       kind: body.kind,
       origins,
+      strict: body.strict,
       keyHash: hashToken(key),
       createdBy: access.user.id,
       createdByName: access.member.displayName,
@@ -61,7 +64,7 @@ export async function createWriteKey(
           targetType: 'write-key',
           targetId: id,
           label: body.name,
-          detail: { name: body.name, kind: body.kind, origins },
+          detail: { name: body.name, kind: body.kind, origins, strict: body.strict },
         },
       ],
       changes: [{ kind: 'keys', workspaceId }],
@@ -73,6 +76,39 @@ export async function createWriteKey(
 export async function listWriteKeys(ctx: AppContext, access: WorkspaceAccess) {
   requireManager(access);
   return { keys: (await repo.listWriteKeys(ctx.db, access.workspace.id)).map(toSummary) };
+}
+
+/**
+ * Changes whether a key is strict (managers only): refusing undeclared events, properties and
+ * attributes, or keeping them. Every server process reads the key again at once.
+ */
+export async function updateWriteKey(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  id: string,
+  body: UpdateWriteKeyBody,
+): Promise<WriteKeySummary> {
+  requireManager(access);
+  const workspaceId = access.workspace.id;
+  return ctx.db.transaction(async (tx) => {
+    const row = await repo.updateWriteKey(tx, workspaceId, id, { strict: body.strict });
+    if (!row) throw notFound(INGEST_MESSAGES.keyNotFound);
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId,
+          user: actorOf(access),
+          action: 'write-key.updated',
+          targetType: 'write-key',
+          targetId: id,
+          label: row.name,
+          detail: { name: row.name, strict: body.strict },
+        },
+      ],
+      changes: [{ kind: 'keys', workspaceId }],
+    });
+    return toSummary(row);
+  });
 }
 
 /** Revokes a key: the next request with it answers 401, in every server process. */

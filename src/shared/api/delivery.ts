@@ -192,6 +192,7 @@ export const AUDIT_ACTIONS = [
   'api-key.created',
   'api-key.revoked',
   'write-key.created',
+  'write-key.updated',
   'write-key.revoked',
   'webhook.created',
   'webhook.updated',

@@ -53,6 +53,12 @@ const AllowedOrigin = z
   })
   .transform((value) => new URL(value).origin);
 
+const Strict = z
+  .boolean()
+  .describe(
+    'Refuse events, properties and attributes the workspace has not declared (else they are kept and listed as undeclared)',
+  );
+
 export const CreateWriteKeyBody = z
   .object({
     name: WriteKeyName.describe('What sends with the key, e.g. "Website"'),
@@ -67,9 +73,13 @@ export const CreateWriteKeyBody = z
       .max(20, { error: 'At most 20 origins' })
       .default([])
       .describe('Origins whose pages may send with the key; none: any origin'),
+    strict: Strict.default(false),
   })
   .strict();
 export type CreateWriteKeyBody = z.input<typeof CreateWriteKeyBody>;
+
+export const UpdateWriteKeyBody = z.object({ strict: Strict }).strict();
+export type UpdateWriteKeyBody = z.infer<typeof UpdateWriteKeyBody>;
 
 export const CreatedWriteKey = z.object({
   id: z.string(),
@@ -85,6 +95,7 @@ export const WriteKeySummary = z.object({
   name: z.string(),
   kind: z.enum(INGEST_KEY_KINDS),
   origins: z.array(z.string()).describe('Origins allowed to send with the key; empty: any'),
+  strict: z.boolean().describe('Refuses undeclared events, properties and attributes'),
   createdBy: z.string().describe('Name of the member who created the key'),
   createdById: z.string(),
   createdAt: z.string(),
