@@ -10,6 +10,8 @@
  *
  * Messages wait in a queue (kept in localStorage across pages) and go out in batches; a batch that
  * fails on the network, with 429 or 5xx is sent again later with the same ids, so it is stored once.
+ * What the server refuses (a strict key's undeclared data, a value that does not fit) is named in the
+ * console. Events and properties the workspace has not declared are kept unless the key is strict.
  */
 (function () {
   'use strict';
@@ -89,8 +91,15 @@
     })
       .then(function (response) {
         if (response.status === 429 || response.status >= 500) throw new Error('retry');
-        if (!response.ok && window.console) console.warn('marquee: events refused (' + response.status + ')');
         done(batch.length);
+        return response.json().then(
+          function (answer) {
+            report(batch, response.status, answer);
+          },
+          function () {
+            report(batch, response.status, null);
+          },
+        );
       })
       .catch(function () {
         sending = false;
@@ -98,6 +107,35 @@
         if (attempts >= MAX_ATTEMPTS) return done(batch.length);
         schedule(Math.min(60000, DELAY_MS * Math.pow(2, attempts)) * (0.5 + Math.random() / 2));
       });
+  }
+
+  /** What the server refused, in the console: the whole request, each message and protected attributes kept. */
+  function report(batch, status, answer) {
+    if (!window.console) return;
+    if (status >= 400) {
+      var reason = answer && answer.error ? ': ' + answer.error.message : '';
+      return console.warn('marquee: ' + batch.length + ' messages refused (' + status + ')' + reason);
+    }
+    if (!answer) return;
+    (answer.errors || []).forEach(function (error) {
+      console.warn('marquee: ' + describe(batch[error.index]) + ' refused: ' + error.message);
+    });
+    (answer.refusals || []).forEach(function (refusal) {
+      console.warn(
+        'marquee: ' +
+          describe(batch[refusal.index]) +
+          ' kept its ' +
+          refusal.attributes.join(', ') +
+          ': a write key may set a protected attribute on a profile without one, never change it',
+      );
+    });
+  }
+
+  function describe(message) {
+    if (!message) return 'a message';
+    return message.type === 'identify'
+      ? 'identify "' + message.profileId + '"'
+      : 'track "' + message.event + '"';
   }
 
   function done(count) {
