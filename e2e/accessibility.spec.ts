@@ -278,6 +278,7 @@ test('workspace and settings screens have no serious or critical axe violations'
     ['suppressions', 'Suppression list'],
     ['api-keys', /API keys/i],
     ['write-keys', /Write keys/i],
+    ['undeclared', 'Undeclared data'],
     ['webhooks', 'Webhooks'],
     ['sending', 'Sending'],
     ['audit', /Audit/i],

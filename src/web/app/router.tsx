@@ -89,6 +89,7 @@ function settingsRoute(): RouteObject {
       },
       { path: 'api-keys', lazy: screen(() => import('@web/features/api-keys/api-keys-route')) },
       { path: 'write-keys', lazy: screen(() => import('@web/features/ingest-keys/write-keys-route')) },
+      { path: 'undeclared', lazy: screen(() => import('@web/features/ingest-keys/undeclared-route')) },
       { path: 'webhooks', lazy: screen(() => import('@web/features/webhooks/webhooks-route')) },
       { path: 'sending', lazy: screen(() => import('@web/features/senders/senders-route')) },
       { path: 'audit', lazy: screen(() => import('@web/features/audit/audit-route')) },

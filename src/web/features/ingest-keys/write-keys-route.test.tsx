@@ -32,6 +32,7 @@ describe('write keys screen', () => {
           name: 'Back office',
           kind: 'server',
           origins: [],
+          strict: false,
           createdBy: 'Mia',
           createdById: 'u1',
           createdAt: '2026-01-01T00:00:00.000Z',
@@ -61,6 +62,6 @@ describe('write keys screen', () => {
     await changeValue(inputLabelled('Name')!, 'Back office');
     await click(button('Create key'));
     await findByText('Server key');
-    expect(sent).toEqual([{ name: 'Back office', kind: 'server', origins: [] }]);
+    expect(sent).toEqual([{ name: 'Back office', kind: 'server', origins: [], strict: false }]);
   });
 });

@@ -1,14 +1,17 @@
 import { useState } from 'react';
 import {
+  Anchor,
   Badge,
   Button,
   Card,
+  Checkbox,
   Code,
   EmptyState,
   Group,
   SegmentedControl,
   Skeleton,
   Stack,
+  Switch,
   Table,
   TagsInput,
   Text,
@@ -18,15 +21,18 @@ import {
 import { schemaResolver, useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
 import { IconKey, IconTrash } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { CreateWriteKeyBody, type IngestKeyKind, type WriteKeySummary } from '@shared/api/ingest';
 import type { Workspace } from '@shared/api/workspaces';
 import { FormError } from '@web/components/form-error';
 import { SecretShownOnce } from '@web/components/secret-shown-once';
+import { settingsPath } from '@web/app/guards';
 import { formatDateTime, fromNow } from '@web/lib/dates';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { useCreateWriteKey } from './api/create-write-key';
 import { useWriteKeys } from './api/list-write-keys';
 import { useRevokeWriteKey } from './api/revoke-write-key';
+import { useUpdateWriteKey } from './api/update-write-key';
 
 /**
  * /{workspace}/_settings/write-keys: keys websites and apps send customer events with (write keys) and
@@ -53,7 +59,7 @@ function CreateKeyCard({ workspace }: { workspace: Workspace }) {
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const form = useForm({
     mode: 'controlled',
-    initialValues: { name: '', kind: 'write' as IngestKeyKind, origins: [] as string[] },
+    initialValues: { name: '', kind: 'write' as IngestKeyKind, origins: [] as string[], strict: false },
     validate: schemaResolver(CreateWriteKeyBody, { sync: true }),
   });
   const handleSubmit = form.onSubmit((values) =>
@@ -76,7 +82,12 @@ function CreateKeyCard({ workspace }: { workspace: Workspace }) {
           <Code>Authorization: Bearer mqw_…</Code>. A page loads <Code>/sdk/marquee.js</Code> and calls{' '}
           <Code>marquee.init(key)</Code>. A write key is public: it may set a protected attribute (email
           unless switched off, and those an attribute marks) on a profile without one, never change it. A
-          server key (<Code>mqs_…</Code>) may: keep it on your servers, never in a page or an app.
+          server key (<Code>mqs_…</Code>) may: keep it on your servers, never in a page or an app. Events,
+          properties and attributes the workspace has not declared are kept and listed under{' '}
+          <Anchor component={Link} to={settingsPath(workspace.id, 'undeclared')} inherit underline="always">
+            Undeclared data
+          </Anchor>
+          , unless the key is strict.
         </Text>
         <SegmentedControl
           aria-label="Kind of key"
@@ -98,6 +109,11 @@ function CreateKeyCard({ workspace }: { workspace: Workspace }) {
             />
           )}
         </Group>
+        <Checkbox
+          mt="md"
+          label="Strict: refuse events, properties and attributes the workspace has not declared"
+          {...form.getInputProps('strict', { type: 'checkbox' })}
+        />
         <FormError error={create.error} />
         <Group justify="flex-end" mt="md">
           <Button type="submit" leftSection={<IconKey size={16} />} loading={create.isPending}>
@@ -112,6 +128,7 @@ function CreateKeyCard({ workspace }: { workspace: Workspace }) {
 
 function KeysTable({ workspace, keys }: { workspace: Workspace; keys: WriteKeySummary[] }) {
   const revoke = useRevokeWriteKey(workspace.id);
+  const update = useUpdateWriteKey(workspace.id);
   if (keys.length === 0) {
     return (
       <Card p={48}>
@@ -136,12 +153,13 @@ function KeysTable({ workspace, keys }: { workspace: Workspace; keys: WriteKeySu
     });
   return (
     <Card p={0}>
-      <FormError error={revoke.error} />
+      <FormError error={revoke.error ?? update.error} />
       <Table verticalSpacing="sm" horizontalSpacing="md" aria-label="Write keys">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Name</Table.Th>
             <Table.Th>Allowed origins</Table.Th>
+            <Table.Th>Strict</Table.Th>
             <Table.Th>Created by</Table.Th>
             <Table.Th>Last used</Table.Th>
             <Table.Th />
@@ -149,62 +167,93 @@ function KeysTable({ workspace, keys }: { workspace: Workspace; keys: WriteKeySu
         </Table.Thead>
         <Table.Tbody>
           {keys.map((key) => (
-            <Table.Tr key={key.id}>
-              <Table.Td>
-                <Text size="sm" fw={550}>
-                  {key.name}
-                </Text>
-                {key.kind === 'server' && (
-                  <Badge size="xs" variant="light" color="grape">
-                    Server key
-                  </Badge>
-                )}
-              </Table.Td>
-              <Table.Td>
-                {key.kind === 'server' ? (
-                  <Text size="sm" c="dimmed">
-                    No browser
-                  </Text>
-                ) : key.origins.length ? (
-                  <Group gap={4}>
-                    {key.origins.map((origin) => (
-                      <Badge key={origin} variant="light" tt="none">
-                        {origin}
-                      </Badge>
-                    ))}
-                  </Group>
-                ) : (
-                  <Text size="sm" c="dimmed">
-                    Any origin
-                  </Text>
-                )}
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{key.createdBy}</Text>
-                <Text size="xs" c="dimmed" title={formatDateTime(key.createdAt)}>
-                  {fromNow(key.createdAt)}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" c={key.lastUsedAt ? undefined : 'dimmed'}>
-                  {key.lastUsedAt ? fromNow(key.lastUsedAt) : 'Never'}
-                </Text>
-              </Table.Td>
-              <Table.Td ta="right">
-                <Button
-                  size="xs"
-                  variant="subtle"
-                  color="red"
-                  leftSection={<IconTrash size={14} />}
-                  onClick={() => handleRevoke(key)}
-                >
-                  Revoke
-                </Button>
-              </Table.Td>
-            </Table.Tr>
+            <KeyRow
+              key={key.id}
+              writeKey={key}
+              onStrict={(strict) => update.mutate({ id: key.id, strict })}
+              isSaving={update.isPending}
+              onRevoke={() => handleRevoke(key)}
+            />
           ))}
         </Table.Tbody>
       </Table>
     </Card>
+  );
+}
+
+function KeyRow({
+  writeKey,
+  onStrict,
+  isSaving,
+  onRevoke,
+}: {
+  writeKey: WriteKeySummary;
+  onStrict: (strict: boolean) => void;
+  isSaving: boolean;
+  onRevoke: () => void;
+}) {
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text size="sm" fw={550}>
+          {writeKey.name}
+        </Text>
+        {writeKey.kind === 'server' && (
+          <Badge size="xs" variant="light" color="grape">
+            Server key
+          </Badge>
+        )}
+      </Table.Td>
+      <Table.Td>
+        {writeKey.kind === 'server' ? (
+          <Text size="sm" c="dimmed">
+            No browser
+          </Text>
+        ) : writeKey.origins.length ? (
+          <Group gap={4}>
+            {writeKey.origins.map((origin) => (
+              <Badge key={origin} variant="light" tt="none">
+                {origin}
+              </Badge>
+            ))}
+          </Group>
+        ) : (
+          <Text size="sm" c="dimmed">
+            Any origin
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Switch
+          aria-label={`Strict: ${writeKey.name}`}
+          title="Refuse undeclared events, properties and attributes"
+          checked={writeKey.strict}
+          disabled={isSaving}
+          onChange={(event) => onStrict(event.currentTarget.checked)}
+        />
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm">{writeKey.createdBy}</Text>
+        <Text size="xs" c="dimmed" title={formatDateTime(writeKey.createdAt)}>
+          {fromNow(writeKey.createdAt)}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" c={writeKey.lastUsedAt ? undefined : 'dimmed'}>
+          {writeKey.lastUsedAt ? fromNow(writeKey.lastUsedAt) : 'Never'}
+        </Text>
+      </Table.Td>
+      <Table.Td ta="right">
+        <Button
+          size="xs"
+          variant="subtle"
+          color="red"
+          leftSection={<IconTrash size={14} />}
+          onClick={onRevoke}
+        >
+          Revoke
+        </Button>
+      </Table.Td>
+    </Table.Tr>
   );
 }

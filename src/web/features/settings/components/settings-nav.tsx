@@ -6,6 +6,7 @@ import {
   IconHistory,
   IconKey,
   IconLanguage,
+  IconListSearch,
   IconBroadcast,
   IconMailOff,
   IconMailForward,
@@ -65,6 +66,12 @@ export const SETTINGS_SECTIONS: { id: string; label: string; icon: Icon; descrip
     label: 'Write keys',
     icon: IconBroadcast,
     description: 'Keys for websites and apps that send customer events',
+  },
+  {
+    id: 'undeclared',
+    label: 'Undeclared data',
+    icon: IconListSearch,
+    description: 'Events, properties and attributes websites sent that the workspace has not declared',
   },
   {
     id: 'webhooks',
