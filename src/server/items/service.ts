@@ -92,7 +92,7 @@ async function checkItemData(
   const variation = data[VARIATION_KEY];
   return {
     data,
-    refs: buildReferences(schema, data),
+    refs: buildReferences(schema, data, ctx.itemFieldReaders),
     hasErrors: decision.hasErrors,
     variation: variation && typeof variation === 'object' ? (variation as Record<string, string>) : null,
   };
