@@ -22,6 +22,7 @@ import { missingFilter } from './missing-in-locale';
 import { normaliseNameSlugs } from './name-slugs';
 import * as repo from './repository';
 import { runSaveHooks } from './save-hooks';
+import { searchTextOf } from './search-text';
 import { takeFileFacts } from './server-owned';
 import type { AuditAction } from '@shared/api/delivery';
 import { actorOf } from '../journal/journal';
@@ -93,6 +94,7 @@ async function checkItemData(
   return {
     data,
     refs: buildReferences(schema, data, ctx.itemFieldReaders),
+    searchText: searchTextOf(schema, data, ctx.itemFieldReaders),
     hasErrors: decision.hasErrors,
     variation: variation && typeof variation === 'object' ? (variation as Record<string, string>) : null,
   };

@@ -1,4 +1,4 @@
-import { referencesInRichText } from './rich-text-reader';
+import { referencesInRichText, richTextWords } from './rich-text-reader';
 
 const IMG = '/api/v1/workspaces/acme/files/AbCdEfGhIjKlMnOpQrStUvWx.png';
 
@@ -23,5 +23,33 @@ describe('referencesInRichText', () => {
     const html = '<p><A HREF="/x" DATA-REF-ID="p-3" Data-Ref-Schema-Type="blog-post">more</A></p>';
     expect(referencesInRichText(html)).toEqual([{ id: 'p-3', schemaType: 'blog-post', label: 'more' }]);
     expect(referencesInRichText('<p>data-ref is only text here, <a href="/y">a link</a></p>')).toEqual([]);
+  });
+});
+
+describe('richTextWords', () => {
+  it('reads the text, never the tags or attributes', () => {
+    const html =
+      '<p class="lead">Our <span>autumn</span> <a href="https://shop.example/span">collection</a></p>' +
+      `<p><img src="${IMG}" alt="span"></p>`;
+    expect(richTextWords(html)).toBe('Our autumn collection');
+  });
+
+  it('keeps blocks apart and inline markup together', () => {
+    expect(
+      richTextWords('<h2>Sale</h2><p>Sum<strong>mer</strong> prices</p><ul><li>one</li><li>two</li></ul>'),
+    ).toBe('Sale Summer prices one two');
+    expect(richTextWords('<p>first line<br>second line</p>')).toBe('first line second line');
+  });
+
+  it('decodes character references, and leaves text that reads like markup as text', () => {
+    expect(richTextWords('<p>Fish &amp; chips &lt;b&gt; &eacute;t&#233; &nbsp;x</p>')).toBe(
+      'Fish & chips <b> été x',
+    );
+    expect(richTextWords('<p>&amp;lt;</p>')).toBe('&lt;');
+    expect(richTextWords('plain  words')).toBe('plain words');
+  });
+
+  it('drops what a browser never shows as text', () => {
+    expect(richTextWords('<p>Hi</p><script>alert("span")</script><style>p{}</style>')).toBe('Hi');
   });
 });

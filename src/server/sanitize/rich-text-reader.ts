@@ -1,6 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
 import { parseOwnImageUrl } from '@shared/media/urls';
 import type { EmbeddedReference, ItemFieldReader } from '../items/field-readers';
+import { BLOCKS, HEADINGS, TABLES } from './tags';
 
 /**
  * The references a rich text carries in data-ref-* attributes (kept by the sanitiser) for
@@ -31,7 +32,47 @@ export function referencesInRichText(html: string): EmbeddedReference[] {
   return found;
 }
 
-/** Rich text as items reads it: the references inside it. */
+/** Tags that end a run of words: their text never runs on into the text beside them (code is inline). */
+const WORD_BREAKS = new Set([
+  ...['p', 'br', 'hr', 'div'],
+  ...HEADINGS,
+  ...BLOCKS.filter((tag) => tag !== 'code'),
+  ...TABLES,
+]);
+
+const ESCAPED: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+
+/**
+ * The text a reader sees in rich text: no tags or attributes, character references decoded, blocks
+ * and line breaks apart by a space and inline markup joined (`Sum<b>mer</b>` reads Summer).
+ */
+export function richTextWords(html: string): string {
+  if (!/[<&]/.test(html)) return html.replace(/\s+/g, ' ').trim();
+  let text = '';
+  let isAtBreak = false;
+  const mark = (tag: string) => {
+    if (WORD_BREAKS.has(tag)) isAtBreak = true;
+  };
+  sanitizeHtml(html, {
+    allowedTags: [],
+    allowedAttributes: {},
+    onOpenTag: mark,
+    onCloseTag: mark,
+    // Text arrives decoded and then escaped (&, < and >) for HTML output: collected, not output.
+    textFilter: (escaped) => {
+      text += (isAtBreak ? ' ' : '') + escaped;
+      isAtBreak = false;
+      return '';
+    },
+  });
+  return text
+    .replace(/&(?:lt|gt|amp);/g, (entity) => ESCAPED[entity])
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Rich text as items reads it: the references inside it and its words. */
 export const richTextReader: ItemFieldReader = {
   references: (value) => (typeof value === 'string' ? referencesInRichText(value) : []),
+  text: (value) => (typeof value === 'string' ? richTextWords(value) : ''),
 };
