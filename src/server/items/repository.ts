@@ -729,3 +729,41 @@ export function nearItemsQuery(db: Db | Tx, query: NearQuery) {
     .orderBy(asc(distance), asc(items.id))
     .limit(query.limit + 1);
 }
+
+/**
+ * Which of the given values items of a schema already hold, per top-level data key: for a copy's
+ * title and slugs, which must not repeat another item's.
+ */
+export async function takenValues(
+  db: Db,
+  scope: { workspaceId: string; schema: string },
+  wanted: Readonly<Record<string, readonly string[]>>,
+): Promise<Map<string, Set<string>>> {
+  const taken = new Map<string, Set<string>>();
+  const keys = Object.keys(wanted).filter((key) => wanted[key].length > 0);
+  if (keys.length === 0) return taken;
+  const matches = keys.map((key) => sql`${items.data} ->> ${key} = any(${textArray(wanted[key])})`);
+  const values = sql.join(
+    keys.map((key) => sql`${key}::text, ${items.data} -> ${key}`),
+    sql`, `,
+  );
+  const found = await db
+    .select({ data: sql<Record<string, unknown>>`jsonb_build_object(${values})` })
+    .from(items)
+    .where(
+      and(
+        eq(items.workspaceId, scope.workspaceId),
+        eq(items.schema, scope.schema),
+        sql`(${sql.join(matches, sql` or `)})`,
+      ),
+    );
+  for (const { data } of found)
+    for (const key of keys) {
+      const value = data[key];
+      if (typeof value === 'string' && wanted[key].includes(value)) {
+        if (!taken.has(key)) taken.set(key, new Set());
+        taken.get(key)!.add(value);
+      }
+    }
+  return taken;
+}
