@@ -57,7 +57,7 @@ async function main() {
     for (let from = 1; from <= ITEM_COUNT; from += batch) {
       const to = Math.min(ITEM_COUNT, from + batch - 1);
       await database.db.execute(sql`
-        insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by, has_errors, approved_roles)
+        insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by, has_errors, approved_roles, search_text)
         select ${ws.id}, (${schemaArray})[1 + i % ${SCHEMAS.length}], 'item' || lpad(i::text, 8, '0'),
                jsonb_build_object('name', 'Item ' || i, 'slug', 'item-' || i, 'body', '<p>Body of item ' || i || '</p>'),
                '{}'::jsonb,
@@ -66,7 +66,8 @@ async function main() {
                date_trunc('milliseconds', now() - (i * interval '3 seconds')),
                date_trunc('milliseconds', now() - (i * interval '3 seconds')),
                ${user.id}, false,
-               case when i % 3 = 0 then '{legal}'::text[] else '{}'::text[] end
+               case when i % 3 = 0 then '{legal}'::text[] else '{}'::text[] end,
+               'Item ' || i || E'\n' || 'Body of item ' || i
         from generate_series(${from}::int, ${to}::int) as i`);
       await database.db.execute(sql`
         insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs)
@@ -105,6 +106,9 @@ async function main() {
       ['view aging-in-live', `${base}?view=aging-in&stage=live&limit=12`],
       ['schema email, need-my-approval', `${base}/email?view=need-my-approval&limit=12`],
       ['schema copy, published-in-staging', `${base}/copy?view=published-in-staging&limit=12`],
+      ['search blog-post, a common word', `${base}/blog-post?q=body&limit=12`],
+      ["search every schema, one item's words", `${base}?q=body%20of%20item%20777777&limit=12`],
+      ['search every schema, no match', `${base}?q=no%20such%20words&limit=12`],
       ['single item', `${base}/blog-post/item00000008`],
     ];
     const first = (await call({ method: 'GET', url: cases[0][1], headers })).json();
@@ -259,6 +263,7 @@ repository queries alone (${RUNS} runs each)`);
                 refs: {},
                 hasErrors: false,
                 variation: null,
+                searchText: `Item ${i}`,
                 lastWrittenBy: user.id,
                 lastWrittenAt: new Date(),
               },

@@ -80,6 +80,7 @@ import type { ItemSaveHook } from './items/save-hooks';
 import { checkServiceConnectionsOnSave } from './services/check';
 import { addressGeohashesOnSave } from './places/save-hook';
 import { sanitizeRichTextOnSave } from './sanitize/rich-text';
+import { richTextReader } from './sanitize/rich-text-reader';
 import { prepareEmailFieldsOnSave } from './email/sanitize';
 import { checkAudienceCriteriaOnSave } from './audiences/service';
 
@@ -195,6 +196,7 @@ function createContext(app: FastifyInstance, options: AppOptions): AppContext {
     log: app.log,
     background: new BackgroundWork(app.log),
     itemSaveHooks: itemSaveHooks(),
+    itemFieldReaders: { 'rich-text': richTextReader },
     // A verified address joins the workspaces that invited it.
     accountVerifiedHooks: [joinInvitedWorkspaces],
     mailer:

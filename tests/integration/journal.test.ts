@@ -164,6 +164,10 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
     action: 'item.restored',
     send: () => call(t, 'POST', item('/history/1/restore'), manager, {}),
   },
+  'POST /api/v1/workspaces/:ws/items/:schema/:id/duplicate': {
+    action: 'item.duplicated',
+    send: () => call(t, 'POST', item('/duplicate'), manager),
+  },
   'POST /api/v1/workspaces/:ws/items/:schema/:id/comments': {
     action: 'comment.created',
     send: () => call(t, 'POST', item('/comments'), manager, { text: 'Looks good' }),

@@ -10,10 +10,11 @@ import { createWorkspace, patchWorkspace } from '../factories/workspaces';
 import { call, createItem, saveItem } from '../factories/items';
 import { defineCustomerData, group, importBody, wsUrl } from '../factories/customers';
 import { sendableCampaign, type SendableCampaign } from '../factories/campaigns';
+import { seedSend, type SeededSend } from '../factories/campaign-sends';
 
 /**
  * What the app writes out of values its customers' customers control (a CSV import, `/ingest/v1/identify`):
- * every CSV it answers (an audience's profiles, an import's errors) holds no cell a spreadsheet would
+ * every CSV it answers (an audience's profiles, an import's errors, a send's results) holds no cell a spreadsheet would
  * run as a formula, and no merge into a URL of a message (sent, test-sent or previewed) makes a
  * script URL.
  */
@@ -97,8 +98,12 @@ async function importProfiles(profiles: { id: string; attributes: Record<string,
 }
 
 /** Every CSV the app writes, as the cells a spreadsheet reads. */
-async function everyCsv(batchIds: string[]) {
-  const urls = [`audiences/${audienceId}/profiles.csv`, ...batchIds.map((id) => `batches/${id}/errors.csv`)];
+async function everyCsv(batchIds: string[], sends: SeededSend[] = []) {
+  const urls = [
+    `audiences/${audienceId}/profiles.csv`,
+    ...batchIds.map((id) => `batches/${id}/errors.csv`),
+    ...sends.map((send) => `campaigns/${send.campaignId}/sends/${send.id}/results.csv`),
+  ];
   const files: { url: string; rows: string[][] }[] = [];
   for (const url of urls) {
     const res = await call(t, 'GET', wsUrl(ws, url), manager);
@@ -167,7 +172,14 @@ describe('property sweep', () => {
             refused.join('\n'),
           );
           batches.push(res.json().batch.id);
-          for (const file of await everyCsv(batches.slice(-2))) {
+          // A send to these profiles, at addresses that start as the values do.
+          const send = await seedSend(t, ws, {
+            recipients: profiles.map((profile) => ({
+              profileId: profile.id,
+              email: `${profile.id}@example.test`,
+            })),
+          });
+          for (const file of await everyCsv(batches.slice(-2), [send])) {
             for (const cells of file.rows) {
               for (const cell of cells)
                 expect(isFormula(cell), `${file.url}: ${JSON.stringify(cell)}`).toBe(false);

@@ -632,3 +632,68 @@ export async function claimSendingTime(db: Db, provider: string, seconds: number
   );
   return Math.max(0, Number(row.wait_ms));
 }
+
+/** One recipient of a send with what became of the message and what they did with it. */
+export interface RecipientResult {
+  n: number;
+  email: string;
+  profileId: string;
+  status: string;
+  sentAt: Date | null;
+  error: string | null;
+  openedAt: Date | null;
+  clickedAt: Date | null;
+  clicks: number;
+  bouncedAt: Date | null;
+  complainedAt: Date | null;
+  unsubscribedAt: Date | null;
+}
+
+/**
+ * A page of a send's recipients in their order (keyset on n), each with the first time they opened,
+ * clicked, bounced, complained and unsubscribed, and their clicks: a primary-key range, then one index
+ * range of engagement per recipient.
+ */
+export async function recipientResults(
+  db: Db,
+  workspaceId: string,
+  sendId: string,
+  limit: number,
+  after = 0,
+): Promise<RecipientResult[]> {
+  const found = rows<Record<string, unknown>>(
+    await db.execute(sql`
+      select r.n, r.email, r.profile_id, r.status, r.sent_at, r.error, e.*
+      from (
+        select * from campaign_recipients
+        where workspace_id = ${workspaceId}::text and send_id = ${sendId}::text and n > ${after}::int
+        order by n limit ${limit}::int
+      ) r
+      left join lateral (
+        select min(first_at) filter (where kind = 'open') as opened_at,
+          min(first_at) filter (where kind = 'click') as clicked_at,
+          coalesce(sum(count) filter (where kind = 'click'), 0) as clicks,
+          min(first_at) filter (where kind = 'bounce') as bounced_at,
+          min(first_at) filter (where kind = 'complaint') as complained_at,
+          min(first_at) filter (where kind = 'unsubscribe') as unsubscribed_at
+        from campaign_engagement
+        where workspace_id = r.workspace_id and send_id = r.send_id and n = r.n
+      ) e on true
+      order by r.n`),
+  );
+  const at = (value: unknown) => (value ? new Date(value as string | Date) : null);
+  return found.map((row) => ({
+    n: Number(row.n),
+    email: String(row.email),
+    profileId: String(row.profile_id),
+    status: String(row.status),
+    sentAt: at(row.sent_at),
+    error: (row.error as string | null) ?? null,
+    openedAt: at(row.opened_at),
+    clickedAt: at(row.clicked_at),
+    clicks: Number(row.clicks),
+    bouncedAt: at(row.bounced_at),
+    complainedAt: at(row.complained_at),
+    unsubscribedAt: at(row.unsubscribed_at),
+  }));
+}

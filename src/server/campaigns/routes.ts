@@ -15,6 +15,7 @@ import {
   SendCampaignBody,
 } from '@shared/api/campaigns';
 import type { AppContext } from '../context';
+import { sendCsv } from '../http/csv-output';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
 import * as campaigns from './service';
 
@@ -169,5 +170,21 @@ async function sendRoutes(instance: FastifyInstance, ctx: AppContext) {
     '/campaigns/:id/sends/:sendId/results',
     { schema: { tags, params: SendParams, response: { 200: CampaignResults } } },
     async (request) => campaigns.results(ctx, request.access, request.params.id, request.params.sendId),
+  );
+
+  app.get(
+    '/campaigns/:id/sends/:sendId/results.csv',
+    {
+      schema: {
+        tags,
+        summary: "A send's results per recipient, as CSV (streamed; the export right over customer data)",
+        params: SendParams,
+      },
+    },
+    async (request, reply) => {
+      const { id, sendId } = request.params;
+      const lines = await campaigns.sendResultsCsv(ctx, request.access, id, sendId);
+      return sendCsv(reply, `campaign-${id}-send-${sendId}.csv`, lines);
+    },
   );
 }

@@ -438,6 +438,12 @@ export const items = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * The words of the item that the list's search looks in (items/search-text.ts), written with every
+     * save. Null until it is computed: rows stored before it existed, and rows a content-model change
+     * rewrote, until the search-text job reaches them.
+     */
+    searchText: text('search_text'),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.schema, t.id] }),
@@ -451,6 +457,12 @@ export const items = pgTable(
     index('items_place_geohash_idx')
       .on(t.workspaceId, t.schema, sql`(${placeGeohashOf(t.data)} collate "C")`)
       .where(sql`${placeGeohashOf(t.data)} is not null`),
+    // The search: any part of an item's words is a trigram index scan (pg_trgm, as profile search).
+    index('items_search_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    // The rows whose words are still to be computed, for the search-text job and the search's fallback.
+    index('items_search_pending_idx')
+      .on(t.workspaceId, t.schema)
+      .where(sql`${t.searchText} is null`),
   ],
 );
 

@@ -1,5 +1,8 @@
 import { landingPage, landingPageData, sectionsField } from '@shared/schemas/blocks-test-data';
+import { richTextReader } from '../sanitize/rich-text-reader';
 import { buildReferences } from './references';
+
+const readers = { 'rich-text': richTextReader };
 
 describe('buildReferences', () => {
   it('collects the references of blocks, nested blocks and rich text inside blocks', () => {
@@ -16,7 +19,7 @@ describe('buildReferences', () => {
     ];
     (data.sections[0] as Record<string, unknown>).body =
       '<p><a href="/x" data-ref-id="post-3" data-ref-schema-type="blog-post">more</a></p>';
-    expect(buildReferences(landingPage, data)).toEqual({
+    expect(buildReferences(landingPage, data, readers)).toEqual({
       'post-1': { schemaType: 'blog-post', label: 'First post', fieldKey: 'target' },
       'post-2': { schemaType: 'blog-post', label: 'Second post', fieldKey: 'also' },
       'post-3': { schemaType: 'blog-post', label: 'more', fieldKey: 'body' },
@@ -32,7 +35,11 @@ describe('buildReferences', () => {
     });
     expect(
       Object.keys(
-        buildReferences(schema, { sections: [cta('en')], _locales: { 'fr-FR': { sections: [cta('fr')] } } }),
+        buildReferences(
+          schema,
+          { sections: [cta('en')], _locales: { 'fr-FR': { sections: [cta('fr')] } } },
+          readers,
+        ),
       ),
     ).toEqual(['en', 'fr']);
   });

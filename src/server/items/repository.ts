@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { and, asc, desc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { coveringCells, EARTH_RADIUS_KM, type Point } from '@shared/geo/geohash';
 import { statementOnce, type Db, type Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
@@ -8,7 +8,9 @@ import { itemJournalCtes, itemJournalValues, itemsWritten, type ItemJournal } fr
 import { itemReadCacheOf } from './cache';
 import { items, members, placeGeohashOf, placeOf, published, publishedSlugs, users } from '../db/schema';
 
-export type ItemRow = typeof items.$inferSelect;
+/** An item's row as services read it: everything but the words its search looks in. */
+export type ItemRow = Omit<typeof items.$inferSelect, 'searchText'>;
+const { searchText: _searchText, ...itemColumns } = getTableColumns(items);
 export interface ItemKey {
   workspaceId: string;
   schema: string;
@@ -95,7 +97,7 @@ export async function copiesAndApprovalsOf(
 
 /** The columns of an item read with its writer's names, stage copies and current approvals. */
 const withWriterColumns = {
-  item: items,
+  item: itemColumns,
   memberName: members.displayName,
   userName: users.name,
   copies: copiesColumn,
@@ -120,7 +122,7 @@ const toWithWriter = (r: WithWriterRow): ItemWithWriter => ({
 export type ItemPatch = Pick<
   ItemRow,
   'data' | 'refs' | 'lastWrittenBy' | 'lastWrittenAt' | 'hasErrors' | 'variation'
->;
+> & { searchText: string };
 
 type SavedRow = Record<string, unknown>;
 const toItemRow = (r: SavedRow): ItemRow => ({
@@ -150,6 +152,7 @@ const patchValues = (key: ItemKey, patch: ItemPatch) => ({
   refs: json(patch.refs),
   hasErrors: patch.hasErrors,
   variation: json(patch.variation),
+  searchText: patch.searchText,
   writtenBy: patch.lastWrittenBy,
   writtenAt: patch.lastWrittenAt.toISOString(),
 });
@@ -161,10 +164,10 @@ const insertFirstVersionStatement = (journaled: boolean) =>
   statementOnce(
     () => sql`
     with created as (
-      insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by, has_errors, variation)
+      insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by, has_errors, variation, search_text)
       values (${value('workspaceId')}, ${value('schema')}, ${value('id')}, ${value('data')}::jsonb, ${value('refs')}::jsonb, 1,
               ${value('writtenBy')}, ${value('writtenAt')}::timestamptz, ${value('writtenAt')}::timestamptz,
-              ${value('writtenBy')}, ${value('hasErrors')}, ${value('variation')}::jsonb)
+              ${value('writtenBy')}, ${value('hasErrors')}, ${value('variation')}::jsonb, ${value('searchText')})
       on conflict do nothing
       returning *
     ), history as (
@@ -194,7 +197,7 @@ const saveNextVersionStatement = (journaled: boolean, checksVersion: boolean) =>
     () => sql`
     with saved as (
       update items set data = ${value('data')}::jsonb, refs = ${value('refs')}::jsonb, has_errors = ${value('hasErrors')},
-        variation = ${value('variation')}::jsonb, last_written_by = ${value('writtenBy')},
+        variation = ${value('variation')}::jsonb, search_text = ${value('searchText')}, last_written_by = ${value('writtenBy')},
         last_written_at = ${value('writtenAt')}::timestamptz, version = version + 1, approved_roles = '{}'
       where workspace_id = ${value('workspaceId')} and schema = ${value('schema')} and id = ${value('id')}
         ${checksVersion ? sql`and version = ${value('baseVersion')}::int` : sql``}
@@ -248,8 +251,8 @@ export async function saveNextVersion(
   return { ...toItemRow(row), copies: copies.map((c) => ({ ...c, publishedAt: new Date(c.publishedAt) })) };
 }
 
-export async function findItem(db: Db | Tx, key: ItemKey) {
-  const [row] = await db.select().from(items).where(byKey(key)).limit(1);
+export async function findItem(db: Db | Tx, key: ItemKey): Promise<ItemRow | undefined> {
+  const [row] = await db.select(itemColumns).from(items).where(byKey(key)).limit(1);
   return row;
 }
 
@@ -272,8 +275,8 @@ export async function findPublishedState(db: Db, key: ItemKey) {
 }
 
 /** The item row, locked until the transaction ends, so a concurrent save waits for a publish or approval. */
-export async function lockItem(tx: Tx, key: ItemKey) {
-  const [row] = await tx.select().from(items).where(byKey(key)).limit(1).for('update');
+export async function lockItem(tx: Tx, key: ItemKey): Promise<ItemRow | undefined> {
+  const [row] = await tx.select(itemColumns).from(items).where(byKey(key)).limit(1).for('update');
   return row;
 }
 
@@ -393,7 +396,7 @@ export interface ListQuery {
   /** The page after this one of a near list. */
   nearCursor?: NearCursor;
   limit: number;
-  /** Case-insensitive text the item's name or title must contain. */
+  /** Case-insensitive text the item's words (items/search-text.ts) must contain. */
   search?: string;
   /** Only items where one of these localised fields has a default value but none in the locale. */
   missingIn?: { locale: string; keys: readonly string[] };
@@ -402,10 +405,13 @@ export interface ListQuery {
 /** `%text%` for ILIKE, with the pattern characters of the text taken literally. */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The item's name or title contains the text, case-insensitively. */
-function nameOrTitleContains(text: string) {
+/**
+ * The item's words contain the text, case-insensitively: its search text (a trigram index scan), or,
+ * while that is not computed yet, its name or title (the rows the pending index holds).
+ */
+function wordsContain(text: string) {
   const pattern = containsPattern(text);
-  return sql`(${items.data}->>'name' ilike ${pattern} or ${items.data}->>'title' ilike ${pattern})`;
+  return sql`(${items.searchText} ilike ${pattern} or (${items.searchText} is null and (${items.data}->>'name' ilike ${pattern} or ${items.data}->>'title' ilike ${pattern})))`;
 }
 
 const inSchemas = (column: typeof items.schema | typeof published.schema, schemas: string[]) =>
@@ -456,7 +462,7 @@ async function listNearPage(db: Db, query: ListQuery, filter: FilterOf<'near'>):
 /** The conditions of every list but near: the workspace, and the text searched for. */
 function workspaceAndSearch(query: ListQuery): (SQL | undefined)[] {
   const conditions: (SQL | undefined)[] = [eq(items.workspaceId, query.workspaceId)];
-  if (query.search) conditions.push(nameOrTitleContains(query.search));
+  if (query.search) conditions.push(wordsContain(query.search));
   if (query.missingIn) conditions.push(missingInLocale(query.missingIn.locale, query.missingIn.keys));
   return conditions;
 }
@@ -707,7 +713,7 @@ export function nearItemsQuery(db: Db | Tx, query: NearQuery) {
     conditions.push(sql`(${sql.join(ranges, sql` or `)})`);
   }
   if (query.writtenBy) conditions.push(eq(items.lastWrittenBy, query.writtenBy));
-  if (query.search) conditions.push(nameOrTitleContains(query.search));
+  if (query.search) conditions.push(wordsContain(query.search));
   if (query.cursor) {
     conditions.push(
       sql`(${distance}, ${items.id}) > (${query.cursor.distanceKm}::float8, ${query.cursor.id}::text)`,
@@ -722,4 +728,42 @@ export function nearItemsQuery(db: Db | Tx, query: NearQuery) {
     .where(and(...conditions))
     .orderBy(asc(distance), asc(items.id))
     .limit(query.limit + 1);
+}
+
+/**
+ * Which of the given values items of a schema already hold, per top-level data key: for a copy's
+ * title and slugs, which must not repeat another item's.
+ */
+export async function takenValues(
+  db: Db,
+  scope: { workspaceId: string; schema: string },
+  wanted: Readonly<Record<string, readonly string[]>>,
+): Promise<Map<string, Set<string>>> {
+  const taken = new Map<string, Set<string>>();
+  const keys = Object.keys(wanted).filter((key) => wanted[key].length > 0);
+  if (keys.length === 0) return taken;
+  const matches = keys.map((key) => sql`${items.data} ->> ${key} = any(${textArray(wanted[key])})`);
+  const values = sql.join(
+    keys.map((key) => sql`${key}::text, ${items.data} -> ${key}`),
+    sql`, `,
+  );
+  const found = await db
+    .select({ data: sql<Record<string, unknown>>`jsonb_build_object(${values})` })
+    .from(items)
+    .where(
+      and(
+        eq(items.workspaceId, scope.workspaceId),
+        eq(items.schema, scope.schema),
+        sql`(${sql.join(matches, sql` or `)})`,
+      ),
+    );
+  for (const { data } of found)
+    for (const key of keys) {
+      const value = data[key];
+      if (typeof value === 'string' && wanted[key].includes(value)) {
+        if (!taken.has(key)) taken.set(key, new Set());
+        taken.get(key)!.add(value);
+      }
+    }
+  return taken;
 }

@@ -15,6 +15,7 @@ import {
 } from '@shared/api/items';
 import type { AppContext } from '../context';
 import { deleteItem } from './delete-item';
+import { duplicateItem } from './duplicate-item';
 import { badRequest } from '../http/errors';
 import { stringifyStored } from '../http/json-output';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
@@ -131,6 +132,8 @@ export async function itemRoutes(instance: FastifyInstance, ctx: AppContext) {
     },
   );
 
+  await duplicateRoute(instance, ctx);
+
   app.delete(
     ITEM_PATH,
     {
@@ -142,6 +145,33 @@ export async function itemRoutes(instance: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => deleteItem(ctx, schemaIn(request.access, request.params.schema), request.params.id),
+  );
+}
+
+/** `POST …/items/{schema}/{id}/duplicate`: a new draft copy of the item (`duplicateItem`). */
+async function duplicateRoute(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    `${ITEM_PATH}/duplicate`,
+    {
+      ...presentedJson,
+      schema: {
+        tags: ['items'],
+        description:
+          'Creates a draft copy of the item (edit rights on the schema): its title marked as a copy, slugs ' +
+          'made unique, references and files kept, no stage copies, approvals or history before it',
+        params: ItemParams,
+        response: { 201: Item },
+      },
+    },
+    async (request, reply) => {
+      const scope = schemaIn(request.access, request.params.schema);
+      const row = await duplicateItem(ctx, scope, request.params.id);
+      return reply
+        .code(201)
+        .header('etag', `"${row.version}"`)
+        .send(await items.presentWritten(ctx, scope, row));
+    },
   );
 }
 

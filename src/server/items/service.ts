@@ -22,6 +22,7 @@ import { missingFilter } from './missing-in-locale';
 import { normaliseNameSlugs } from './name-slugs';
 import * as repo from './repository';
 import { runSaveHooks } from './save-hooks';
+import { searchTextOf } from './search-text';
 import { takeFileFacts } from './server-owned';
 import type { AuditAction } from '@shared/api/delivery';
 import { actorOf } from '../journal/journal';
@@ -92,19 +93,31 @@ async function checkItemData(
   const variation = data[VARIATION_KEY];
   return {
     data,
-    refs: buildReferences(schema, data),
+    refs: buildReferences(schema, data, ctx.itemFieldReaders),
+    searchText: searchTextOf(schema, data, ctx.itemFieldReaders),
     hasErrors: decision.hasErrors,
     variation: variation && typeof variation === 'object' ? (variation as Record<string, string>) : null,
   };
 }
 
+/** How a write is audited: its action and what the entry adds to the version. */
+interface ItemAudit {
+  action: AuditAction;
+  detail?: Record<string, unknown>;
+}
+
 /** Creates an item at version 1 with its first history version, in one statement (one transaction). */
-export async function createItem(ctx: AppContext, scope: SchemaScope, data: Record<string, unknown>) {
+export async function createItem(
+  ctx: AppContext,
+  scope: SchemaScope,
+  data: Record<string, unknown>,
+  audit: ItemAudit = { action: 'item.created' },
+) {
   requireRight(scope, 'edit');
   const patch = await firstVersionOf(ctx, scope, data);
   requireLocaleRights(scope, {}, patch.data);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const row = await insertFirstVersion(ctx, scope, randomId(20), patch);
+    const row = await insertFirstVersion(ctx, scope, randomId(20), patch, audit);
     if (row) return row;
   }
   throw conflict('Could not find a free id for the new item; try again');
@@ -131,9 +144,15 @@ async function firstVersionOf(ctx: AppContext, scope: SchemaScope, data: Record<
   return { ...checked, lastWrittenBy: scope.user.id, lastWrittenAt: new Date() };
 }
 
-const insertFirstVersion = (ctx: AppContext, scope: SchemaScope, id: string, patch: repo.ItemPatch) =>
+const insertFirstVersion = (
+  ctx: AppContext,
+  scope: SchemaScope,
+  id: string,
+  patch: repo.ItemPatch,
+  audit: ItemAudit = { action: 'item.created' },
+) =>
   repo.insertFirstVersion(ctx.db, keyOf(scope, id), patch, {
-    audit: { action: 'item.created', user: actorOf(scope) },
+    audit: { ...audit, user: actorOf(scope) },
     event: 'item.saved',
   });
 
@@ -148,7 +167,7 @@ export async function updateItem(
   id: string,
   data: Record<string, unknown>,
   baseVersion: number | undefined,
-  audit: { action: AuditAction; detail?: Record<string, unknown> } = { action: 'item.saved' },
+  audit: ItemAudit = { action: 'item.saved' },
 ) {
   requireRight(scope, 'edit');
   const key = keyOf(scope, id);

@@ -4,17 +4,21 @@ import { queueDuePurges } from '../delivery/purge-repository';
 import { queueDueReleases } from '../releases/schedule-repository';
 import { queueDueSchedules } from '../schedules/repository';
 import { queueDueDeliveries } from '../webhooks/repository';
-import { wakeWorkers } from '../queue/queue';
+import { hasPendingSearchTexts } from '../items/search-text-repository';
+import { enqueue, wakeWorkers } from '../queue/queue';
 import {
   DELIVERY_PURGE_QUEUE,
   RELEASE_PUBLISH_QUEUE,
   SCHEDULE_QUEUE,
+  SEARCH_TEXT_JOB,
+  SEARCH_TEXT_QUEUE,
   WEBHOOK_DELIVERY_QUEUE,
 } from '../queue/queues';
 
 /**
  * Queues a job for every row whose work is due (a job for a row that has one waiting is dropped by its
- * key): rows written before the queue, and any whose job was lost. Runs every minute and at each start.
+ * key): rows written before the queue, and any whose job was lost; and the computing of items' search
+ * text while some have none. Runs every minute and at each start.
  */
 export async function sweepDueWork(ctx: AppContext) {
   await queueDueDeliveries(ctx.db);
@@ -22,6 +26,8 @@ export async function sweepDueWork(ctx: AppContext) {
   await queueDueReleases(ctx.db);
   if (ctx.config.deliveryPurge) await queueDuePurges(ctx.db);
   await queueActiveSends(ctx);
+  if (await hasPendingSearchTexts(ctx.db))
+    await enqueue(ctx.db, SEARCH_TEXT_QUEUE, {}, { singletonKey: SEARCH_TEXT_JOB });
   for (const queue of [WEBHOOK_DELIVERY_QUEUE, SCHEDULE_QUEUE, RELEASE_PUBLISH_QUEUE, DELIVERY_PURGE_QUEUE])
     wakeWorkers(ctx.db, queue);
 }

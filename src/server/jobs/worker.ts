@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { recordDailyAudienceSizes } from '../audiences/service';
 import { workSendLanes } from '../campaigns/engine';
+import { fillPendingSearchTexts } from '../items/search-text';
 import { BOSS_OPTIONS, trackedJobDb } from '../queue/job-db';
 import { onEnqueue, type JobQueue } from '../queue/queue';
 import {
@@ -11,6 +12,7 @@ import {
   DELIVERY_PURGE_QUEUE,
   RELEASE_PUBLISH_QUEUE,
   SCHEDULE_QUEUE,
+  SEARCH_TEXT_QUEUE,
   SWEEP_QUEUE,
   WEBHOOK_DELIVERY_QUEUE,
 } from '../queue/queues';
@@ -60,6 +62,12 @@ const JOB_HANDLERS: JobHandler<object>[] = [
     pollSeconds: 30,
     cron: '*/10 * * * *',
     handle: (ctx) => recordDailyAudienceSizes(ctx),
+  }),
+  // Works until no item is left without its search text (an upgrade's million rows take a while).
+  handler({
+    queue: SEARCH_TEXT_QUEUE,
+    expireInSeconds: 3600,
+    handle: async (ctx, _jobs, stopping) => void (await fillPendingSearchTexts(ctx, stopping)),
   }),
   handler({ queue: SWEEP_QUEUE, pollSeconds: 30, cron: '* * * * *', handle: (ctx) => sweepDueWork(ctx) }),
   // A lane renews its chunk leases as it works; its own job may run long (a throttled chunk), and a

@@ -8,6 +8,8 @@ import type { Basics } from '@shared/api/workspaces';
 import type { Db, Tx } from '../db/client';
 import { rows } from '../db/migrate';
 import { items } from '../db/schema';
+import { enqueue } from '../queue/queue';
+import { SEARCH_TEXT_JOB, SEARCH_TEXT_QUEUE } from '../queue/queues';
 
 type Data = Record<string, unknown>;
 
@@ -156,7 +158,10 @@ export async function* itemsOf(db: Db | Tx, workspaceId: string, schema: string,
   }
 }
 
-/** Writes a batch of items' new data and completeness in one statement (their version is unchanged). */
+/**
+ * Writes a batch of items' new data and completeness in one statement (their version is unchanged).
+ * Their search text is computed again by the search-text job, under the new model.
+ */
 export async function writeItems(
   tx: Tx,
   workspaceId: string,
@@ -165,10 +170,11 @@ export async function writeItems(
 ) {
   if (rows.length === 0) return;
   await tx.execute(sql`
-    update items i set data = r.data, has_errors = r.has_errors
+    update items i set data = r.data, has_errors = r.has_errors, search_text = null
     from jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({ id: r.id, data: r.data, has_errors: r.hasErrors })))}::jsonb)
       as r(id text, data jsonb, has_errors boolean)
     where i.workspace_id = ${workspaceId} and i.schema = ${schema} and i.id = r.id`);
+  await enqueue(tx, SEARCH_TEXT_QUEUE, {}, { singletonKey: SEARCH_TEXT_JOB });
 }
 
 /**

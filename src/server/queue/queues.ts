@@ -17,6 +17,10 @@ export const RELEASE_PUBLISH_QUEUE = defineQueue<RowKey>('release-publish', 'sho
 export const DELIVERY_PURGE_QUEUE = defineQueue<RowKey>('delivery-purge', 'short');
 /** The daily audience sizes of the dashboard (every 10 minutes, for the workspaces not measured today). */
 export const AUDIENCE_SIZES_QUEUE = defineQueue<Record<string, never>>('audience-sizes', 'short');
+/** Computes the search text of the items still without one (items/search-text.ts); the sweep queues it. */
+export const SEARCH_TEXT_QUEUE = defineQueue<Record<string, never>>('item-search-text', 'short');
+/** The singleton key of the search-text job: one waiting at a time. */
+export const SEARCH_TEXT_JOB = 'pending';
 /** Queues a job for due rows that have none (rows written before the queue, work whose job was lost). */
 export const SWEEP_QUEUE = defineQueue<Record<string, never>>('jobs-sweep', 'short');
 
@@ -38,6 +42,7 @@ export const JOB_QUEUES = [
   RELEASE_PUBLISH_QUEUE,
   DELIVERY_PURGE_QUEUE,
   AUDIENCE_SIZES_QUEUE,
+  SEARCH_TEXT_QUEUE,
   SWEEP_QUEUE,
   CAMPAIGN_SEND_QUEUE,
 ];

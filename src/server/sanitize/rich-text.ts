@@ -3,6 +3,7 @@ import { LOCALES_KEY } from '@shared/locales/locales';
 import { mapNestedEntries, type BlockTypes } from '@shared/schemas/blocks';
 import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import { parseOwnImageUrl } from '@shared/media/urls';
+import type { ItemSaveHook } from '../items/save-hooks';
 import { isPlainRichText } from './plain-html';
 import { BLOCKS, HEADINGS, TABLES, TEXT } from './tags';
 
@@ -148,54 +149,6 @@ export function sanitizeItemData<T extends Readonly<Record<string, unknown>>>(
   return out as T;
 }
 
-export interface RichTextReference {
-  id: string;
-  schemaType: string;
-  /** 'img' for an inline image, 'a' for a link to an item. */
-  tag: 'img' | 'a';
-  storageName?: string;
-  /** What the reader sees of it: an image's alt text or title, a link's text. */
-  label: string;
-}
-
-/** The references an (already sanitised) rich text carries in data-ref-* attributes, for `_references`. */
-export function referencesInRichText(html: string): RichTextReference[] {
-  const found: RichTextReference[] = [];
-  // Most rich text carries none: without the attribute's name (which no entity can spell) in any case,
-  // there is nothing to find, and the parse (about half the cost of sanitising) is skipped.
-  if (!/data-ref-id/i.test(html)) return found;
-  // Only images and links can carry references; every other tag is dropped with its children kept.
-  sanitizeHtml(html, {
-    allowedTags: ['img', 'a'],
-    allowedAttributes: false,
-    exclusiveFilter: (frame) => {
-      const id = frame.attribs['data-ref-id'];
-      const schemaType = frame.attribs['data-ref-schema-type'];
-      if ((frame.tag === 'img' || frame.tag === 'a') && id && schemaType) {
-        const storageName =
-          frame.tag === 'img' ? parseOwnImageUrl(frame.attribs.src ?? '')?.storageName : undefined;
-        const label = (frame.tag === 'img' ? frame.attribs.alt || frame.attribs.title : frame.text) ?? '';
-        found.push({
-          id,
-          schemaType,
-          tag: frame.tag,
-          label: label.trim(),
-          ...(storageName ? { storageName } : {}),
-        });
-      }
-      return false;
-    },
-  });
-  return found;
-}
-
-/**
- * The item save hook of rich text (typed by what it reads, as items reads this folder's references):
- * rich text is stored only as the sanitiser lets it through: no script, handler or foreign image.
- */
-export const sanitizeRichTextOnSave = <T extends Readonly<Record<string, unknown>>>(
-  ctx: { config: { publicUrl: string } },
-  scope: { schema: Pick<SchemaType, 'fields' | 'blockTypes'>; workspace: { id: string } },
-  data: T,
-) =>
+/** The item save hook of rich text: it is stored only as the sanitiser lets it through. */
+export const sanitizeRichTextOnSave: ItemSaveHook = (ctx, scope, data) =>
   sanitizeItemData(scope.schema, data, { workspaceId: scope.workspace.id, publicUrl: ctx.config.publicUrl });

@@ -181,6 +181,7 @@ export const AUDIT_ACTIONS = [
   'item.unpublished',
   'item.approved',
   'item.restored',
+  'item.duplicated',
   'comment.created',
   'workspace.created',
   'workspace.updated',

@@ -134,7 +134,9 @@ export const ListItemsQuery = z.object({
     .trim()
     .max(200)
     .optional()
-    .describe("Case-insensitive text the item's name or title contains"),
+    .describe(
+      "Case-insensitive text the item's words contain: its text fields, tags and the text of its rich text (not the markup)",
+    ),
   near: z
     .string()
     .max(100)

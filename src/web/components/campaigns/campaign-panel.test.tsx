@@ -475,6 +475,24 @@ describe('campaign panel: results', () => {
     expect(bodyText()).toContain('No opens or clicks yet.');
   });
 
+  it("offers the send's results per recipient as CSV to a member who may export customer data", async () => {
+    await renderPanel();
+    const results = await screen.findByTestId('send-results');
+    const link = await within(results).findByRole('link', { name: 'Export results (CSV)' });
+    expect(link.getAttribute('href')).toBe('/api/v1/workspaces/acme/campaigns/c1/sends/send-1/results.csv');
+    expect(link.hasAttribute('download')).toBe(true);
+  });
+
+  it('offers no export to a member who may read customer data but not export it', async () => {
+    const member = makeWorkspace();
+    member.__permissions = { ...member.__permissions, canManageWorkspace: false, customerData: ['read'] };
+    api.routes['GET /api/v1/workspaces/acme'] = () => [200, member];
+    await renderPanel();
+    const results = await screen.findByTestId('send-results');
+    await waitFor(() => expect(api.calls.some((c) => c.path === '/api/v1/workspaces/acme')).toBe(true));
+    expect(within(results).queryByRole('link', { name: 'Export results (CSV)' })).toBeNull();
+  });
+
   it('lists every send, to whom it went, and their total', async () => {
     api.routes[`GET ${BASE}/sends`] = () => [
       200,

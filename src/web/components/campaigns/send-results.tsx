@@ -1,7 +1,10 @@
 import { lazy, Suspense } from 'react';
-import { Anchor, Card, Paper, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Card, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
 import type { CampaignResults } from '@shared/api/campaigns';
 import { errorMessage } from '@web/lib/api-client';
+import { useCanCustomerData } from '@web/lib/workspace';
+import { sendPath } from './api/campaign-keys';
 import { useCampaignResults } from './api/get-results';
 import { formatCount, formatRate } from './format';
 
@@ -80,7 +83,37 @@ function LinkClicks({ links }: { links: CampaignResults['links'] }) {
   );
 }
 
-/** The results of one send: the counts and rates, opens and clicks over time, and clicks per link. */
+/** The download of a send's results per recipient (their addresses: members who may export customer data). */
+function ExportResults({
+  workspaceId,
+  campaignId,
+  sendId,
+}: {
+  workspaceId: string;
+  campaignId: string;
+  sendId: string;
+}) {
+  if (!useCanCustomerData(workspaceId, 'export')) return null;
+  return (
+    <Group justify="flex-end">
+      <Button
+        component="a"
+        href={`${sendPath(workspaceId, campaignId, sendId)}/results.csv`}
+        download
+        size="compact-sm"
+        variant="default"
+        leftSection={<IconDownload size={14} aria-hidden />}
+      >
+        Export results (CSV)
+      </Button>
+    </Group>
+  );
+}
+
+/**
+ * The results of one send: the counts and rates, opens and clicks over time, clicks per link, and the
+ * download of each recipient's results.
+ */
 export function SendResults({
   workspaceId,
   campaignId,
@@ -100,6 +133,7 @@ export function SendResults({
   if (!results.data) return <Skeleton h={160} radius="md" />;
   return (
     <Stack gap="sm" data-testid="send-results">
+      <ExportResults workspaceId={workspaceId} campaignId={campaignId} sendId={sendId} />
       <ResultTiles results={results.data} />
       {results.data.timeline.length > 0 ? (
         <Suspense fallback={<Skeleton h={260} radius="md" />}>

@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import type { Domain, SchemaType } from '@shared/schemas/types';
+import { AudienceMembers } from '@web/components/audiences/audience-members';
 import { ItemForm } from '@web/components/item-form/item-form';
 import { EmailTestSendPanel } from '@web/components/email-editor/email-test-send-panel';
 import { NotFoundPage } from '@web/components/not-found-page';
@@ -36,6 +37,7 @@ const CampaignPanel = lazy(() =>
 
 const EMAIL_SCHEMA = 'email';
 const CAMPAIGN_SCHEMA = 'campaign';
+const AUDIENCE_SCHEMA = 'audience';
 
 /** /{workspace}/{domain}/{schema}/{id}: the item form with a right drawer of publishing, approvals, comments and history. */
 export default function SingleItemRoute() {
@@ -133,7 +135,10 @@ function ItemSidePanel({ workspace, domain, item, locale }: HistoryPanelProps) {
   );
 }
 
-/** What some schemas add below the form: the email's test send, the campaign's sending and results. */
+/**
+ * What some schemas add below the form: the email's test send, the campaign's sending and results, the
+ * audience's members.
+ */
 function SchemaPanel({ workspace, item }: { workspace: Workspace; item: Item }) {
   if (item.schema === EMAIL_SCHEMA)
     return (
@@ -158,6 +163,7 @@ function SchemaPanel({ workspace, item }: { workspace: Workspace; item: Item }) 
         />
       </Suspense>
     );
+  if (item.schema === AUDIENCE_SCHEMA) return <AudienceMembers ws={workspace.id} audienceId={item.id} />;
   return null;
 }
 

@@ -35,4 +35,14 @@ describe('ItemActions', () => {
     await openMenu(post({ canEdit: true, canDelete: true }));
     expect(menuItems()).toContain('Delete…');
   });
+
+  it('offers Duplicate to a member who may edit the schema', async () => {
+    await openMenu(post({ canEdit: true }));
+    expect(menuItems()).toContain('Duplicate');
+  });
+
+  it('does not offer Duplicate to a member who may only read it', async () => {
+    await openMenu(post({ canEdit: false }));
+    expect(menuItems()).not.toContain('Duplicate');
+  });
 });

@@ -3,25 +3,48 @@ import { Button, Menu } from '@mantine/core';
 import {
   IconChecklist,
   IconChevronDown,
+  IconCopy,
   IconGitCompare,
   IconPackage,
   IconTrash,
   IconUpload,
   IconWorldOff,
 } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
+import { errorMessage } from '@web/lib/api-client';
 import {
   approvalsPath,
   changelogPath,
   deleteItemPath,
+  itemScreenPath,
   publishPath,
   unpublishPath,
 } from '@web/lib/item-paths';
+import { showToast } from '@web/lib/toast';
+import { useDuplicateItem } from '../api/duplicate-item';
+import { itemTitle } from '../item-labels';
 
 /** The release picker loads when first opened. */
 const AddToReleaseDialog = lazy(() => import('@web/components/releases/add-to-release-dialog'));
+
+/** Duplicates the item and opens the copy, a new draft, saying what it is called. */
+function useDuplicate(ws: string, domain: string, item: Item) {
+  const duplicate = useDuplicateItem();
+  const navigate = useNavigate();
+  return () =>
+    duplicate.mutate(
+      { ws, schema: item.schema, id: item.id },
+      {
+        onSuccess: (copy) => {
+          showToast({ color: 'teal', message: `Duplicated as “${itemTitle(copy.data)}”` });
+          navigate(itemScreenPath(ws, domain, copy.schema, copy.id));
+        },
+        onError: (error) => showToast({ color: 'red', message: errorMessage(error) }),
+      },
+    );
+}
 
 /** The item screen's Actions menu: only what the member may do with this item. */
 export function ItemActions({
@@ -34,7 +57,8 @@ export function ItemActions({
   item: Item;
 }) {
   const ws = workspace.id;
-  const { canDelete, canPublish } = item.abilities;
+  const { canDelete, canEdit, canPublish } = item.abilities;
+  const handleDuplicate = useDuplicate(ws, domain, item);
   const published = Object.values(item.publishStatus).some((s) => s !== 'NOT_PUBLISHED');
   const [isAddingToRelease, setAddingToRelease] = useState(false);
   return (
@@ -76,6 +100,11 @@ export function ItemActions({
           {canPublish && (
             <Menu.Item leftSection={<IconPackage size={16} />} onClick={() => setAddingToRelease(true)}>
               Add to release…
+            </Menu.Item>
+          )}
+          {canEdit && (
+            <Menu.Item leftSection={<IconCopy size={16} />} onClick={handleDuplicate}>
+              Duplicate
             </Menu.Item>
           )}
           <Menu.Item

@@ -1,7 +1,7 @@
 import { CloseButton, Loader, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 
-/** Search by name, with a spinner while the answer is on its way and a button that clears it. */
+/** Search the items' words, with a spinner while the answer is on its way and a button that clears it. */
 export function ItemSearchInput({
   value,
   onChange,
@@ -15,7 +15,7 @@ export function ItemSearchInput({
     <TextInput
       type="search"
       aria-label="Search items"
-      placeholder="Search by name"
+      placeholder="Search titles and text"
       w={{ base: '100%', xs: 220 }}
       value={value}
       onChange={(event) => onChange(event.currentTarget.value)}
