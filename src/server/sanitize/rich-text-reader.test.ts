@@ -1,4 +1,6 @@
-import { referencesInRichText, richTextWords } from './rich-text-reader';
+import fc from 'fast-check';
+import { isPlainRichText } from './plain-html';
+import { parsedWords, referencesInRichText, richTextWords } from './rich-text-reader';
 
 const IMG = '/api/v1/workspaces/acme/files/AbCdEfGhIjKlMnOpQrStUvWx.png';
 
@@ -51,5 +53,43 @@ describe('richTextWords', () => {
 
   it('drops what a browser never shows as text', () => {
     expect(richTextWords('<p>Hi</p><script>alert("span")</script><style>p{}</style>')).toBe('Hi');
+  });
+});
+
+describe('richTextWords of plain rich text', () => {
+  const words = fc.string({ unit: fc.constantFrom('a', 'B', ' ', '\n', '\t', "'", '"', 'é', '=') });
+  const inline = fc.letrec<{ run: string }>((tie) => ({
+    run: fc
+      .array(
+        fc.oneof(
+          { depthSize: 'small' },
+          words,
+          fc.constant('<br />'),
+          fc
+            .tuple(fc.constantFrom('strong', 'em', 'code', 'span', 'sub'), tie('run'))
+            .map(([tag, inner]) => `<${tag}>${inner}</${tag}>`),
+        ),
+        { maxLength: 4 },
+      )
+      .map((parts) => parts.join('')),
+  })).run;
+  const block = fc.oneof(
+    fc
+      .tuple(fc.constantFrom('p', 'h2', 'blockquote'), inline)
+      .map(([tag, inner]) => `<${tag}>${inner}</${tag}>`),
+    fc
+      .array(inline, { minLength: 1, maxLength: 3 })
+      .map((items) => `<ul>${items.map((item) => `<li>${item}</li>`).join('\n')}</ul>`),
+  );
+  const plain = fc.array(block, { maxLength: 4 }).map((blocks) => blocks.join(''));
+
+  it('reads the same words as the parser', () => {
+    fc.assert(
+      fc.property(plain, (html) => {
+        expect(isPlainRichText(html)).toBe(true);
+        expect(richTextWords(html)).toBe(parsedWords(html));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

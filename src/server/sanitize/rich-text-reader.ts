@@ -1,6 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
 import { parseOwnImageUrl } from '@shared/media/urls';
 import type { EmbeddedReference, ItemFieldReader } from '../items/field-readers';
+import { isPlainRichText } from './plain-html';
 import { BLOCKS, HEADINGS, TABLES } from './tags';
 
 /**
@@ -48,6 +49,22 @@ const ESCAPED: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&'
  */
 export function richTextWords(html: string): string {
   if (!/[<&]/.test(html)) return html.replace(/\s+/g, ' ').trim();
+  // Plain rich text (no attributes, no references, no entities) reads the same without the parse.
+  if (isPlainRichText(html)) return plainWords(html);
+  return parsedWords(html);
+}
+
+const TAG = /<\/?([a-z][a-z0-9]*)(?: \/)?>/g;
+
+function plainWords(html: string) {
+  return html
+    .replace(TAG, (_tag, name: string) => (WORD_BREAKS.has(name) ? ' ' : ''))
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The words of any rich text, read by the parser. */
+export function parsedWords(html: string) {
   let text = '';
   let isAtBreak = false;
   const mark = (tag: string) => {
