@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  datePickerBoundsHint,
   datePickerHint,
   defaultTimezone,
   formatInZone,
@@ -107,5 +108,14 @@ describe('datePickerHint', () => {
     expect(datePickerHint('2024-03-01T17:05:00Z', '2024-03-02T17:05:00Z', 'America/New_York')).toBe(
       'Select between Fri Mar 1st, 2024 12:05 PM and Sat Mar 2nd, 2024 12:05 PM',
     );
+  });
+});
+
+describe('datePickerBoundsHint', () => {
+  it('says nothing for a field open at both ends, and the hint once one bound is set', () => {
+    // A date field without bounds showed 'Select between Beginning of Time and End of Time' instead of its help.
+    expect(datePickerBoundsHint()).toBeUndefined();
+    expect(datePickerBoundsHint(null, null, 'America/New_York')).toBeUndefined();
+    expect(datePickerBoundsHint(null, '2024/12/31')).toBe('Select between Beginning of Time and 2024/12/31');
   });
 });

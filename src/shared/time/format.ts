@@ -61,3 +61,11 @@ export function datePickerHint(min?: string | null, max?: string | null, zone?: 
   const show = (bound: string) => (zone ? formatInZone(bound, zone) : bound);
   return `Select between ${min ? show(min) : BEGINNING_OF_TIME} and ${max ? show(max) : END_OF_TIME}`;
 }
+
+/**
+ * The picker's hint for a field with a bound, else nothing: a field open at both ends needs no
+ * 'Select between Beginning of Time and End of Time' under its own help text.
+ */
+export function datePickerBoundsHint(min?: string | null, max?: string | null, zone?: string) {
+  return min || max ? datePickerHint(min, max, zone) : undefined;
+}

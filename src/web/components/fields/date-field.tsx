@@ -1,9 +1,9 @@
 import { DateInput } from '@mantine/dates';
 import type { DateField as DateFieldDef } from '@shared/schemas/types';
 import { dayjs } from '@shared/time/dayjs';
-import { datePickerHint } from '@shared/time/format';
+import { datePickerBoundsHint } from '@shared/time/format';
 import type { FieldProps } from './types';
-import { INPUT_ORDER, ViewValue } from './view-value';
+import { fieldHelp, INPUT_ORDER, ViewValue } from './view-value';
 
 /** The date part of the spec's display format 'ddd MMM Do, YYYY h:mm A'. */
 const DATE_ONLY_DISPLAY_FORMAT = 'ddd MMM Do, YYYY';
@@ -21,7 +21,10 @@ function parseDateText(text: string): string | null {
   return `${match[1]}-${match[2]}-${match[3]}`;
 }
 
-/** A calendar date stored as 'YYYY-MM-DD', typed as YYYY/MM/DD, with the spec's hint. */
+/**
+ * A calendar date stored as 'YYYY-MM-DD', typed as YYYY/MM/DD, with the field's own help and, when it
+ * has bounds, the spec's hint.
+ */
 export function DateField({
   field,
   value,
@@ -45,7 +48,9 @@ export function DateField({
       maxDate={field.max}
       clearable
       inputWrapperOrder={INPUT_ORDER}
-      description={compact ? undefined : datePickerHint(field.min, field.max)}
+      description={
+        compact ? undefined : fieldHelp(field.description, datePickerBoundsHint(field.min, field.max))
+      }
       error={error}
       size={compact ? 'xs' : 'sm'}
       popoverProps={{ withinPortal: true }}

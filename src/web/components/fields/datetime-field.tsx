@@ -2,7 +2,7 @@ import { Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import type { DateTimeField as DateTimeFieldDef } from '@shared/schemas/types';
 import { timezoneKey } from '@shared/schemas/types';
 import {
-  datePickerHint,
+  datePickerBoundsHint,
   defaultTimezone,
   formatInZone,
   formatPickerValue,
@@ -13,7 +13,7 @@ import { isKnownTimezone } from '@shared/time/zones';
 import { DateTimePickerPopover, useTypedInstant, wallClockOf } from './date-time-picker';
 import { useFieldEnvironment } from './field-environment';
 import type { FieldProps } from './types';
-import { ViewValue } from './view-value';
+import { fieldHelp, ViewValue } from './view-value';
 
 const MASK_HINT = `Type ${PICKER_MASK} (24-hour)`;
 
@@ -37,6 +37,18 @@ function DateTimeDisplay({ value, zone }: { value: unknown; zone: string }) {
       </Text>
     </Text>
   );
+}
+
+/** The field's own help, then the value as the display format reads it and the bounds, if any. */
+function DateTimeHelp({ field, value, zone }: { field: DateTimeFieldDef; value: unknown; zone: string }) {
+  const shown = isInstant(value) ? formatInZone(value, zone) : undefined;
+  const bounds = datePickerBoundsHint(field.min, field.max, zone);
+  const help = fieldHelp(field.description, [shown, bounds].filter(Boolean).join(' · '));
+  return help ? (
+    <Text size="xs" c="dimmed">
+      {help}
+    </Text>
+  ) : null;
 }
 
 /**
@@ -116,12 +128,7 @@ export function DateTimeField({
           onChange={handleZone}
         />
       </Group>
-      {!compact && (
-        <Text size="xs" c="dimmed">
-          {isInstant(value) ? `${formatInZone(value, zone)} · ` : ''}
-          {datePickerHint(field.min, field.max, zone)}
-        </Text>
-      )}
+      {!compact && <DateTimeHelp field={field} value={value} zone={zone} />}
     </Stack>
   );
 }

@@ -195,9 +195,9 @@ describe('tags', () => {
 describe('date', () => {
   const due: FieldDef = { key: 'due', label: 'Due', type: 'date' };
 
-  it('takes a date typed as YYYY/MM/DD and shows the hint', async () => {
+  it('takes a date typed as YYYY/MM/DD; without bounds it has no hint to give', async () => {
     const harness = await renderField(due, {});
-    expect(bodyText()).toContain('Select between Beginning of Time and End of Time');
+    expect(bodyText()).not.toContain('Select between');
     await changeValue(byLabel('Due'), '2025/06/20');
     expect(harness.scope().due).toBe('2025-06-20');
   });
@@ -205,6 +205,19 @@ describe('date', () => {
   it('shows the bounds in the hint', async () => {
     await renderField({ ...due, min: '2025-01-01', max: '2025-12-31' } as FieldDef, {});
     expect(bodyText()).toContain('Select between 2025-01-01 and 2025-12-31');
+  });
+
+  it("shows the field's own help text beside the hint, not instead of it", async () => {
+    // The hint 'Select between Beginning of Time and End of Time' stood where the field's help belonged.
+    await renderField({ ...due, description: 'The day the task is due.' }, {});
+    expect(bodyText()).toContain('The day the task is due.');
+    expect(bodyText()).not.toContain('Select between');
+  });
+
+  it('shows both the help text and the bounds when the field has bounds', async () => {
+    await renderField({ ...due, description: 'The day the task is due.', min: '2025-01-01' } as FieldDef, {});
+    expect(bodyText()).toContain('The day the task is due.');
+    expect(bodyText()).toContain('Select between 2025-01-01 and End of Time');
   });
 
   it('displays the date in view mode', async () => {
@@ -251,6 +264,21 @@ describe('date-time', () => {
       (option) => option.textContent,
     );
     expect(options).toEqual(['Europe/Paris', 'Asia/Tokyo']);
+  });
+
+  it("shows the field's own help text, and the bounds only when it has them", async () => {
+    await renderField({ ...start, description: 'When the doors open.' }, {});
+    expect(bodyText()).toContain('When the doors open.');
+    expect(bodyText()).not.toContain('Select between');
+  });
+
+  it('shows the bounds in the zone shown', async () => {
+    await renderField(
+      { ...start, description: 'When the doors open.', max: '2025-12-31T23:00:00.000Z' } as FieldDef,
+      { startTime_tz: 'America/New_York' },
+    );
+    expect(bodyText()).toContain('When the doors open.');
+    expect(bodyText()).toContain('Select between Beginning of Time and Wed Dec 31st, 2025 6:00 PM');
   });
 
   it('says how to type a date that does not fit the mask', async () => {

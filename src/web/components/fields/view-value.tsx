@@ -23,5 +23,19 @@ export function ViewValue({ children, empty }: { children?: ReactNode; empty?: b
 export const asText = (value: unknown): string =>
   typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
 
+/**
+ * What goes under an input: the field's own help text and a hint of its type, each on its own line;
+ * undefined when there is neither.
+ */
+export function fieldHelp(...lines: (string | undefined)[]): ReactNode {
+  const shown = lines.filter((line): line is string => !!line);
+  if (shown.length <= 1) return shown[0];
+  return shown.map((line) => (
+    <span key={line} style={{ display: 'block' }}>
+      {line}
+    </span>
+  ));
+}
+
 /** Hints and errors go under the input: the label sits in its own column. */
 export const INPUT_ORDER: ('input' | 'description' | 'error' | 'label')[] = ['input', 'description', 'error'];
