@@ -20,6 +20,12 @@ export function nameSlugValue(
   return typeof source === 'string' ? toKebabCase(source) : '';
 }
 
+/**
+ * Whether a form marks the field as one the user must fill: a required name-slug is not, since left
+ * empty it is derived from its source (the slug itself must still come out non-empty).
+ */
+export const isMarkedRequired = (field: FieldDef) => field.required === true && field.type !== 'name-slug';
+
 const nameSlugFields = (fields: SchemaType['fields']) =>
   (fields as readonly FieldDef[]).filter((field): field is NameSlugField => field.type === 'name-slug');
 

@@ -2,6 +2,7 @@ import { Button, Group, Table, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { TableField as TableFieldDef } from '@shared/schemas/types';
 import { canAddRow, moveEntry, removeEntry } from '@shared/validation/list-fields';
+import { isMarkedRequired } from '@shared/validation/name-slug';
 import { RowEntryActions } from './list-entry-actions';
 import type { FieldProps, ItemData, NestedFieldProps } from './types';
 import { ViewValue } from './view-value';
@@ -17,7 +18,7 @@ function TableHead({ field, readOnly }: { field: TableFieldDef; readOnly: boolea
         {field.columns.map((column) => (
           <Table.Th key={column.key}>
             {column.label}
-            {column.required && !readOnly && (
+            {isMarkedRequired(column) && !readOnly && (
               <Text span c="red" ml={2}>
                 *
               </Text>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, Grid, Group, Text } from '@mantine/core';
 import type { FieldDef } from '@shared/schemas/types';
 import { clampLabelWidth } from '@shared/validation/label-width';
+import { isMarkedRequired } from '@shared/validation/name-slug';
 
 /**
  * A field's label beside its input (spec §5: label width 1 to 12 grid columns, default 5). At 12 the
@@ -16,7 +17,7 @@ export function FieldRow({
 }: {
   field: FieldDef;
   inputId?: string;
-  /** In edit mode labels line up with inputs and required fields are starred. */
+  /** In edit mode labels line up with inputs and fields the user must fill are starred. */
   editing: boolean;
   /** Beside the label: a localised field's state in the locale shown. */
   status?: ReactNode;
@@ -37,7 +38,7 @@ export function FieldRow({
               c={editing ? undefined : 'dimmed'}
             >
               {field.label}
-              {editing && field.required && (
+              {editing && isMarkedRequired(field) && (
                 <Text span c="red" ml={3} aria-hidden>
                   *
                 </Text>

@@ -178,6 +178,15 @@ describe('ItemForm fields', () => {
     expect(byLabel('Key').value).toBe('fav-colour');
   });
 
+  it('does not star a required slug: left empty, it is derived from the name', async () => {
+    // The Key field was starred as required while its help said 'Leave empty to derive it'.
+    await renderForm({ schema: attribute, value: {} });
+    const label = (key: string) => document.querySelector(`[data-field="${key}"] label`)!.textContent;
+    expect(label('name')).toBe('Name*');
+    expect(label('key')).toBe('Key');
+    expect(bodyText()).toContain('Leave empty to derive it from the name.');
+  });
+
   it('keeps the slug of a published item when the name changes', async () => {
     const value = { name: 'Favourite Colour', key: 'favourite-colour', attributeType: 'string' };
     await renderForm({ schema: attribute, value, hasBeenPublished: true });
