@@ -58,4 +58,17 @@ describe('import preview', () => {
       'Email Consent is read as the email consent of each row.',
     );
   });
+
+  it('tells of a renamed column as information, not as a warning', async () => {
+    // A column whose key differs from its name was flagged in orange, as if something were wrong.
+    const renamed = {
+      ...column('Plan Name'),
+      key: 'plan-name',
+      keyChange: 'Becomes "plan-name": the plan name of each profile',
+    };
+    await renderStep('profiles', preview([renamed]));
+    const note = document.querySelector<HTMLElement>('[data-column="Plan Name"] [role="note"]')!;
+    expect(note.textContent).toBe('Becomes "plan-name": the plan name of each profile');
+    expect(note.innerHTML).not.toMatch(/orange|yellow|red/);
+  });
 });

@@ -14,7 +14,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconEye, IconUpload } from '@tabler/icons-react';
+import { IconEye, IconInfoCircle, IconUpload } from '@tabler/icons-react';
 import type {
   ColumnMapping,
   ImportMappingInput,
@@ -67,6 +67,18 @@ const choiceOf = (column: PreviewColumn): ColumnChoice => ({
   type: column.type === 'categorical' ? 'string' : column.type,
   label: column.label,
 });
+
+/** Why a column's key differs from its name: information about the mapping, nothing to fix. */
+function KeyChangeNote({ text }: { text: string }) {
+  return (
+    <Group gap={4} wrap="nowrap" align="flex-start" role="note" data-testid="key-change">
+      <IconInfoCircle size={14} aria-hidden style={{ flex: 'none', marginTop: 1 }} />
+      <Text size="xs" c="dimmed">
+        {text}
+      </Text>
+    </Group>
+  );
+}
 
 /** The mapping the choices make, for the import request. */
 function mappingOf(
@@ -183,9 +195,7 @@ function ColumnRow({
             </Group>
           )}
           {column.keyChange && choice.action === 'map' && choice.key === column.key && (
-            <Text size="xs" c="orange.8">
-              {column.keyChange}
-            </Text>
+            <KeyChangeNote text={column.keyChange} />
           )}
         </Stack>
       </Table.Td>
