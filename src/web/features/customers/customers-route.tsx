@@ -21,9 +21,8 @@ import { Link, useNavigate } from 'react-router';
 import { CUSTOMER_DATA_MESSAGES, PROFILE_SEARCH_MIN } from '@shared/api/customers';
 import { can } from '@shared/permissions/permissions';
 import { useProfiles } from './api/get-profiles';
+import { showValue } from './attribute-value';
 import { ImportDialog } from './components/import-dialog';
-
-const show = (value: unknown) => (Array.isArray(value) ? value.join(', ') : String(value));
 
 /**
  * /{workspace}/marketing/_customers: customer profiles (for members who may read customer data), paged
@@ -118,7 +117,7 @@ function ProfileSearch({ ws }: { ws: string }) {
                   <Table.Td>
                     <Text size="xs" c="dimmed" lineClamp={1}>
                       {Object.entries(profile.attributes)
-                        .map(([key, value]) => `${key}: ${show(value)}`)
+                        .map(([key, value]) => `${key}: ${showValue(value)}`)
                         .join(' · ')}
                     </Text>
                   </Table.Td>

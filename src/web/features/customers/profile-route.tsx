@@ -27,18 +27,8 @@ import { showToast } from '@web/lib/toast';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { useEditProfile } from './api/edit-profile';
 import { useEraseProfile } from './api/erase-profile';
+import { editedValue, showValue } from './attribute-value';
 import { useProfile, useProfileAudiences, useProfileEvents } from './api/get-profiles';
-
-const show = (value: unknown) =>
-  value === undefined || value === null
-    ? ''
-    : Array.isArray(value)
-      ? value.join(', ')
-      : typeof value === 'boolean'
-        ? value
-          ? 'yes'
-          : 'no'
-        : String(value);
 
 const CONSENT_COLOR: Record<EmailConsentState, string> = {
   subscribed: 'teal',
@@ -51,18 +41,19 @@ const CONSENT_OPTIONS = [
   { value: 'unknown', label: 'Unknown' },
 ];
 
-/** The attribute rows: every declared attribute by label, then keys the profile has without one. */
+/** The attribute rows: every declared attribute by label, then keys the profile has without one (no type). */
 function attributeRows(detail: ProfileDetail) {
-  const declared = detail.labels.map(({ key, label, type }) => ({ key, label, type }));
+  const declared = detail.labels.map(({ key, label, type }) => ({
+    key,
+    label,
+    type: type as string | undefined,
+  }));
   const known = new Set(declared.map((row) => row.key));
   const extra = Object.keys(detail.profile.attributes)
     .filter((key) => !known.has(key))
-    .map((key) => ({ key, label: key, type: 'string' }));
+    .map((key) => ({ key, label: key, type: undefined }));
   return [...declared, ...extra];
 }
-
-/** The text a value is edited as: arrays joined by |, as a CSV import spells them. */
-const asInput = (value: unknown) => (Array.isArray(value) ? value.join('|') : show(value));
 
 function AttributesCard({ ws, detail }: { ws: string; detail: ProfileDetail }) {
   const [draft, setDraft] = useState<Record<string, string> | null>(null);
@@ -70,13 +61,14 @@ function AttributesCard({ ws, detail }: { ws: string; detail: ProfileDetail }) {
   const rows = attributeRows(detail);
   const { attributes } = detail.profile;
 
-  const handleEdit = () =>
-    setDraft(Object.fromEntries(rows.map(({ key }) => [key, asInput(attributes[key])])));
+  const typeOf = new Map(rows.map(({ key, type }) => [key, type]));
+  const asInput = (key: string) => editedValue(attributes[key], typeOf.get(key));
+  const handleEdit = () => setDraft(Object.fromEntries(rows.map(({ key }) => [key, asInput(key)])));
   const handleSave = () => {
     if (!draft) return;
     const changed = Object.fromEntries(
       Object.entries(draft)
-        .filter(([key, value]) => value !== asInput(attributes[key]))
+        .filter(([key, value]) => value !== asInput(key))
         .map(([key, value]) => [key, value.trim() === '' ? null : value]),
     );
     edit.mutate(
@@ -139,7 +131,7 @@ function AttributesCard({ ws, detail }: { ws: string; detail: ProfileDetail }) {
                     />
                   )
                 ) : (
-                  show(attributes[key]) || (
+                  showValue(attributes[key], type) || (
                     <Text span c="dimmed" size="sm">
                       —
                     </Text>
@@ -282,7 +274,7 @@ function TimelineCard({ ws, detail }: { ws: string; detail: ProfileDetail }) {
                 <Table.Td c="dimmed">
                   <Text size="xs" c="dimmed">
                     {Object.entries(e.properties)
-                      .map(([key, value]) => `${key}: ${show(value)}`)
+                      .map(([key, value]) => `${key}: ${showValue(value)}`)
                       .join(' · ')}
                   </Text>
                 </Table.Td>
