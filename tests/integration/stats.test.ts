@@ -8,13 +8,16 @@ import {
   call,
   createItem,
   itemsUrl,
+  itemUrl,
   publish,
   role,
   saveItem,
   teamWorkspace,
   type Team,
 } from '../factories/items';
-import { createWorkspace } from '../factories/workspaces';
+import { createWorkspace, patchWorkspace } from '../factories/workspaces';
+import { seedSend } from '../factories/campaign-sends';
+import { PUBLIC_EMAIL_PATHS } from '@shared/api/campaigns';
 
 let t: TestApp;
 let manager: TestUser;
@@ -156,5 +159,29 @@ describe('GET /api/v1/workspaces/{ws}/stats', () => {
     expect((await call(t, 'GET', statsUrl(team.ws), outsider)).statusCode).toBe(404);
     expect((await call(t, 'GET', statsUrl(otherWs), manager)).statusCode).toBe(404);
     expect((await call(t, 'GET', statsUrl('no-such-ws'), manager)).statusCode).toBe(404);
+  });
+});
+
+describe('changes Marquee made by itself', () => {
+  it('names Marquee as their writer, on the dashboard, in the list and in the change log', async () => {
+    // The dashboard said 'UNKNOWN USER' for the email events Marquee creates when a send is opened.
+    const ws = (await createWorkspace(t.app, manager, 'Marquee Writes')).id;
+    await patchWorkspace(t.app, manager, ws, { basics: { domains: ['marketing'], stages: ['Live'] } });
+    const send = await seedSend(t, ws, { recipients: [{ profileId: 'p1', email: 'p1@example.test' }] });
+    const opened = await t.app.inject({ method: 'GET', url: PUBLIC_EMAIL_PATHS.open(send.token('o', 1)) });
+    expect(opened.statusCode).toBe(200);
+
+    const got = await stats(manager, ws);
+    expect(got.changesByMember).toContainEqual({ userId: 'marquee', name: 'Marquee', count: 5 });
+    const events = (await call(t, 'GET', `${itemsUrl(ws, 'behavioral-event')}?limit=100`, manager)).json();
+    const written = (events.items as Item[]).filter((item) => item.lastWrittenBy === 'marquee');
+    expect(written.map((item) => item.lastWrittenByName)).toEqual(Array(5).fill('Marquee'));
+    const history = await call(
+      t,
+      'GET',
+      `${itemUrl(ws, 'behavioral-event', written[0].id)}/history`,
+      manager,
+    );
+    expect(history.json().versions).toEqual([expect.objectContaining({ by: 'marquee', byName: 'Marquee' })]);
   });
 });

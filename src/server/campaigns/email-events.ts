@@ -7,6 +7,7 @@ import { workspaces } from '../db/schema';
 import { insertEvents, listDefinitions } from '../customers/repository';
 import { AppError } from '../http/errors';
 import { createItemWithId } from '../items/service';
+import { MARQUEE_ACTOR } from '../journal/marquee-actor';
 import { schemaIn } from '../items/scope';
 import { modelOf } from '../workspaces/content-model';
 import type { WorkspaceAccess } from '../workspaces/access';
@@ -27,9 +28,6 @@ const PROPERTIES = [
   { name: 'send', type: 'string' },
   { name: 'url', type: 'string' },
 ];
-
-/** Who writes what Marquee creates by itself, as items and audit rows name it. */
-const MARQUEE_ACTOR = { id: 'marquee', name: 'Marquee' } as const;
 
 /**
  * Marquee acting in a workspace with no member behind it: it may edit behavioral events only. Items

@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { notFound } from '../http/errors';
 import { keyOf } from '../items/service';
 import type { SchemaScope } from '../items/scope';
+import { writerName } from '../journal/marquee-actor';
 import * as repo from './repository';
 
 /**
@@ -19,7 +20,7 @@ export async function listHistory(ctx: AppContext, scope: SchemaScope, id: strin
     num: r.num,
     at: r.at.toISOString(),
     by: r.by,
-    byName: r.memberName ?? r.userName ?? null,
+    byName: writerName(r.by, r.memberName, r.userName),
     thisVersion: r.num,
     previousVersion: r.num > 1 ? r.num - 1 : null,
     ...(changes && { changes: changes(r.num) }),
@@ -50,7 +51,7 @@ export async function getVersion(ctx: AppContext, scope: SchemaScope, id: string
     num: row.version.num,
     at: row.version.at.toISOString(),
     by: row.version.by,
-    byName: row.memberName ?? row.userName ?? null,
+    byName: writerName(row.version.by, row.memberName, row.userName),
     data: row.version.data,
     _references: row.version.refs,
   };

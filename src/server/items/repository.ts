@@ -5,6 +5,7 @@ import { statementOnce, type Db, type Tx } from '../db/client';
 import { rows as resultRows } from '../db/migrate';
 import { preparedPerDb } from '../db/prepared';
 import { itemJournalCtes, itemJournalValues, itemsWritten, type ItemJournal } from '../journal/journal';
+import { writerName } from '../journal/marquee-actor';
 import { itemReadCacheOf } from './cache';
 import { items, members, placeGeohashOf, placeOf, published, publishedSlugs, users } from '../db/schema';
 
@@ -114,7 +115,7 @@ type WithWriterRow = Awaited<ReturnType<ReturnType<typeof withWriter>['execute']
 
 const toWithWriter = (r: WithWriterRow): ItemWithWriter => ({
   item: r.item,
-  writerName: r.memberName ?? r.userName ?? null,
+  writerName: writerName(r.item.lastWrittenBy, r.memberName, r.userName),
   copies: r.copies.map((c) => ({ ...c, publishedAt: new Date(c.publishedAt) })),
   approvals: r.approvals.map((a) => ({ ...a, at: new Date(a.at) })),
 });

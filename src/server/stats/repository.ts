@@ -98,14 +98,18 @@ export async function countVersionsByMember(
 ) {
   if (schemas.length === 0) return [];
   const result = await db.execute(sql`
-    select v.by as user_id, coalesce(u.name, '') as name, count(*)::int as count
-    from item_versions v left join users u on u.id = v.by
+    select v.by as user_id, m.display_name as member_name, u.name as user_name, count(*)::int as count
+    from item_versions v
+      left join members m on m.workspace_id = v.workspace_id and m.user_id = v.by
+      left join users u on u.id = v.by
     where v.workspace_id = ${workspaceId} and v.schema = any(${list(schemas)})
       and v.at >= ${since.toISOString()}::timestamptz
-    group by v.by, u.name
-    order by count desc, name
+    group by v.by, m.display_name, u.name
+    order by count desc, coalesce(m.display_name, u.name, v.by)
     limit 20`);
-  return rows<{ user_id: string; name: string; count: number }>(result);
+  return rows<{ user_id: string; member_name: string | null; user_name: string | null; count: number }>(
+    result,
+  );
 }
 
 /** Recorded audience sizes since `since` of the audiences that still exist, oldest first. */

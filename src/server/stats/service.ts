@@ -13,6 +13,7 @@ import { enabledSchemas } from '../items/scope';
 import { requireManager, type WorkspaceAccess } from '../workspaces/access';
 import { notConfigured, providerFailed } from '../http/errors';
 import { actorOf, journal } from '../journal/journal';
+import { writerName } from '../journal/marquee-actor';
 import { fetchVisualisation, VisualisationError } from '../providers/visualisation';
 import { countItems } from '../items/repository';
 import { storageBytesOf } from '../files/service';
@@ -98,7 +99,11 @@ export async function workspaceStats(
       })),
     },
     publishing: days.map((day) => ({ day, count: dayCounts.get(day) ?? 0 })),
-    changesByMember: changes.map((r) => ({ userId: r.user_id, name: r.name, count: r.count })),
+    changesByMember: changes.map((r) => ({
+      userId: r.user_id,
+      name: writerName(r.user_id, r.member_name, r.user_name) ?? '',
+      count: r.count,
+    })),
     audienceSizes: sizeSeries(sizes),
   };
 }
