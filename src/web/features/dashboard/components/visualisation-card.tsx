@@ -16,13 +16,19 @@ function numericFields(result: unknown): Record<string, number> {
 
 const COLORS = ['violet.6', 'teal.6', 'orange.6', 'blue.6', 'grape.6', 'red.6'];
 
-/** The spec's generic visualisation: the latest result and the history of results (charted by their numeric fields). */
+/**
+ * The spec's generic visualisation: the latest result and the history of results (charted by their
+ * numeric fields). Not configured, it shows only to those who may fetch it (managers), with the
+ * setting that switches it on.
+ */
 export function VisualisationCard({ workspaceId, canRefresh }: { workspaceId: string; canRefresh: boolean }) {
   const visualisation = useVisualisation(workspaceId);
   const refresh = useRefreshVisualisation(workspaceId);
   const data = visualisation.data;
   if (!data) return null;
   if (!data.configured) {
+    // Switching it on is a manager's business; to anyone else the card would say only what they cannot do.
+    if (!canRefresh) return null;
     return (
       <Alert
         color="gray"
@@ -32,7 +38,7 @@ export function VisualisationCard({ workspaceId, canRefresh }: { workspaceId: st
         data-testid="visualisation-not-configured"
       >
         {VISUALISATION_MESSAGES.notConfigured}
-        <SettingHint setting={VISUALISATION_SETTING} isManager={canRefresh} />
+        <SettingHint setting={VISUALISATION_SETTING} isManager />
       </Alert>
     );
   }
