@@ -43,9 +43,13 @@ test('a manager invites a writer, who joins on sign-up and sees only what the ro
   await acceptCookies(inviteeContext);
   const invitee = await inviteeContext.newPage();
   await invitee.goto(inviteLink);
-  await expect(invitee.getByText('You have been invited to Marquee.')).toBeVisible();
-  await invitee.getByText('Create account', { exact: true }).click();
+  // Someone without an account lands on creating it, not on 'Welcome back'.
+  await expect(invitee.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+  await expect(invitee.getByTestId('invitation-notice')).toHaveText(
+    `You have been invited to Marquee. Create your account with ${inviteeEmail} to join.`,
+  );
   await expect(invitee.getByLabel('Work email')).toHaveValue(inviteeEmail);
+  await shot(invitee, '20b-invitee-lands-on-create-account');
   await invitee.getByLabel('Name').fill('Walt Writer');
   await invitee.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await invitee.getByRole('button', { name: 'Create account' }).click();

@@ -58,8 +58,16 @@ describe('inviting', () => {
       isWorkspaceManager: false,
       invitedBy: 'Mia Manager',
     });
-    expect(lastLink(t.dataDir, input.email, '/auth/welcome')).toContain(encodeURIComponent(input.email));
-    expect(readOutbox(t.dataDir).at(-1)?.subject).toBe('Mia Manager invited you to Invites on Marquee');
+    // The mail named no role, and its link opened 'Welcome back / Sign in' for someone with no account.
+    const link = new URL(lastLink(t.dataDir, input.email, '/auth/welcome'));
+    expect(link.searchParams.get('email')).toBe(input.email);
+    expect(link.searchParams.get('mode')).toBe('sign-up');
+    const mail = readOutbox(t.dataDir).at(-1)!;
+    expect(mail.subject).toBe('Mia Manager invited you to Invites on Marquee');
+    expect(mail.text).toContain(
+      'Mia Manager invited you to join the workspace "Invites" on Marquee as Editor.',
+    );
+    expect(mail.text).toContain('Create your account and join');
 
     // Signed up but not verified: not yet a member.
     const pending = await signUp(t.app, input);
@@ -111,6 +119,13 @@ describe('inviting', () => {
       email: existing.email,
       isWorkspaceManager: true,
     });
+    // Someone with an account is sent to sign in, and told what they will be.
+    const link = new URL(lastLink(t.dataDir, existing.email, '/auth/welcome'));
+    expect(link.searchParams.get('mode')).toBeNull();
+    expect(link.searchParams.get('email')).toBe(existing.email);
+    const mail = readOutbox(t.dataDir).at(-1)!;
+    expect(mail.text).toContain('on Marquee as a workspace manager.');
+    expect(mail.text).toContain('Sign in and join');
     const signIn = await api('POST', '/auth/sign-in', undefined, {
       email: existing.email,
       password: existing.password,

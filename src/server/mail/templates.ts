@@ -63,12 +63,37 @@ export const resetPasswordMail = (to: string, name: string, link: string) =>
     'The link works once and expires in 1 hour. If it was not you, ignore this message: your password is unchanged.',
   );
 
-export const invitationMail = (to: string, workspaceName: string, inviterName: string, link: string) =>
-  linkMail(
+/** What an invitation makes of the person: their roles by name, and whether they manage the workspace. */
+interface InvitedAs {
+  roleNames: readonly string[];
+  isManager: boolean;
+}
+
+const listOf = (names: readonly string[]) =>
+  names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+
+/** 'a workspace manager and Editor', 'Editor and Reviewer', or 'a member' without roles. */
+const invitedAsText = ({ roleNames, isManager }: InvitedAs) =>
+  listOf([...(isManager ? ['a workspace manager'] : []), ...roleNames]) || 'a member';
+
+/**
+ * The invitation names the role it gives, and its link goes where the invitee starts: creating their
+ * account when the address has none, else signing in.
+ */
+export function invitationMail(
+  to: string,
+  invite: { workspaceName: string; inviterName: string; as: InvitedAs; hasAccount: boolean },
+  link: string,
+): Mail {
+  const { workspaceName, inviterName, hasAccount } = invite;
+  return linkMail(
     to,
     `${inviterName} invited you to ${workspaceName} on Marquee`,
-    `${inviterName} invited you to join the workspace "${workspaceName}" on Marquee.`,
-    'Accept the invitation',
+    `${inviterName} invited you to join the workspace "${workspaceName}" on Marquee as ${invitedAsText(invite.as)}.`,
+    hasAccount ? 'Sign in and join' : 'Create your account and join',
     link,
-    `Sign up or sign in with ${to} to join.`,
+    hasAccount
+      ? `Sign in with ${to} to join.`
+      : `Create your Marquee account with ${to}; you join once you have confirmed the address.`,
   );
+}

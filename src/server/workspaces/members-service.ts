@@ -1,4 +1,5 @@
 import { MESSAGES } from '@shared/api/errors';
+import { approverRoleLabel } from '@shared/publishing/approvals';
 import type { InviteBody, Member } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
 import { findUserByEmail } from '../auth/repository';
@@ -65,8 +66,20 @@ export async function invite(ctx: AppContext, access: WorkspaceAccess, body: Req
     });
     return invitation;
   });
-  const link = `${ctx.config.publicUrl}/auth/welcome?email=${encodeURIComponent(body.email)}`;
-  await ctx.mailer.send(invitationMail(body.email, access.workspace.name, access.user.name, link));
+  // Someone without an account lands where they create it; someone with one signs in.
+  const mode = existing ? '' : 'mode=sign-up&';
+  const link = `${ctx.config.publicUrl}/auth/welcome?${mode}email=${encodeURIComponent(body.email)}`;
+  const as = {
+    roleNames: roles.map((role) => approverRoleLabel(access.workspace.roles, role)),
+    isManager: body.isWorkspaceManager,
+  };
+  const invite = {
+    workspaceName: access.workspace.name,
+    inviterName: access.user.name,
+    as,
+    hasAccount: !!existing,
+  };
+  await ctx.mailer.send(invitationMail(body.email, invite, link));
   return {
     email: row.email,
     roles: row.roles,

@@ -29,7 +29,8 @@ export default function WelcomeRoute() {
   const [params] = useSearchParams();
   const [mode, setMode] = useState<Mode>(params.get('mode') === 'sign-up' ? 'sign-up' : 'sign-in');
   const returnTo = safeReturnTo(params.get(RETURN_TO_PARAM));
-  // Invitation mails link here with ?email=: the invited address is filled in.
+  // Invitation mails link here with ?email= (and ?mode=sign-up for an address without an account): the
+  // invited address is filled in.
   const invitedEmail = params.get('email') ?? '';
 
   return (
@@ -54,8 +55,9 @@ export default function WelcomeRoute() {
         ]}
       />
       {invitedEmail && (
-        <Alert variant="light" icon={<IconMailOpened size={18} />} mb="md">
-          You have been invited to Marquee. Sign in or create an account with <b>{invitedEmail}</b> to join.
+        <Alert variant="light" icon={<IconMailOpened size={18} />} mb="md" data-testid="invitation-notice">
+          You have been invited to Marquee. {mode === 'sign-in' ? 'Sign in' : 'Create your account'} with{' '}
+          <b>{invitedEmail}</b> to join.
         </Alert>
       )}
       {mode === 'sign-in' ? (
