@@ -1,7 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { CAMPAIGN_MESSAGES, CampaignTestSendAnswer, type CampaignSend } from '@shared/api/campaigns';
+import {
+  CAMPAIGN_MESSAGES,
+  CampaignTestSendAnswer,
+  PUBLIC_EMAIL_PATHS,
+  type CampaignSend,
+} from '@shared/api/campaigns';
 import { rows } from '@server/db/migrate';
 import { buildApp } from '@server/app';
 import type { Config } from '@server/config';
@@ -502,6 +507,10 @@ describe('bad input and rights', () => {
     expect(shown.statusCode, shown.body).toBe(200);
     expect(shown.json()).toMatchObject({ profileId: 'p-2', subject: 'Autumn for Bob', clipped: false });
     expect(shown.json().html).toContain('Hello Bob');
+    // The preview carried the open pixel (and tracked links) of a send that does not exist: they answered 404.
+    expect(shown.json().html).not.toContain(PUBLIC_EMAIL_PATHS.open(''));
+    expect(shown.json().html).not.toContain(PUBLIC_EMAIL_PATHS.click(''));
+    expect(shown.json().html).toContain('href="https://shop.example.com/about"');
     expect(
       (await call(t, 'GET', sendUrl(campaign.id, '/preview?profileId=nobody'), manager)).statusCode,
     ).toBe(404);
@@ -537,6 +546,7 @@ describe('bad input and rights', () => {
     await expect.poll(() => sink.received.length).toBe(before + 1);
     const test = sink.received.at(-1)!;
     expect(test.mail.subject).toBe('Autumn for Ada');
+    expect(String(test.mail.html)).not.toContain(PUBLIC_EMAIL_PATHS.open(''));
     expect(test.envelopeTo).toEqual(['qa@example.com']);
     // Broke: the test came from MAIL_FROM (Marquee <no-reply@…>), not the campaign's sender.
     expect(test.mail.from?.value).toEqual([{ name: 'Acme News', address: 'news@acme.example' }]);

@@ -85,8 +85,17 @@ function presentSend(row: repo.SendRow): CampaignSend {
 
 const campaignScope = (access: WorkspaceAccess) => schemaIn(access, 'campaign');
 
-/** Everything a send needs that the campaign names, or the first thing missing (400 with its message). */
-async function resolveCampaign(ctx: AppContext, scope: SchemaScope, item: ItemRow) {
+/**
+ * Everything a send needs that the campaign names, or the first thing missing (400 with its message).
+ * For a `preview` (and a test send, which sends the preview) the message carries no open pixel and no
+ * tracked links: those answer only for a send's recipients, and a preview is nobody's.
+ */
+async function resolveCampaign(
+  ctx: AppContext,
+  scope: SchemaScope,
+  item: ItemRow,
+  { preview = false }: { preview?: boolean } = {},
+) {
   const data = item.data as CampaignData;
   const problems: string[] = [];
   const emailId = data.email?.id;
@@ -137,7 +146,7 @@ async function resolveCampaign(ctx: AppContext, scope: SchemaScope, item: ItemRo
         workspaceId: scope.workspace.id,
         publicUrl: ctx.config.publicUrl,
         secret: ctx.config.secret,
-        tracking,
+        tracking: tracking && !preview,
         postalAddress: content.postalAddress,
       },
     );
@@ -454,7 +463,7 @@ export async function preview(
   if (profileId) requireCustomerData(access, 'read');
   const scope = campaignScope(access);
   const item = await requireItem(ctx, scope, id);
-  const resolved = await resolveCampaign(ctx, scope, item);
+  const resolved = await resolveCampaign(ctx, scope, item, { preview: true });
   if (!resolved.content) throw badRequest(resolved.problems[0] ?? CAMPAIGN_MESSAGES.noEmail);
   const profile = profileId ? await findProfile(ctx.db, access.workspace.id, profileId) : undefined;
   if (profileId && !profile) throw notFound(`profileId: Profile "${profileId}" not found`);
@@ -488,7 +497,7 @@ export async function sendCampaignTest(
   const scope = campaignScope(access);
   requireRight(scope, 'edit');
   const item = await requireItem(ctx, scope, id);
-  const resolved = await resolveCampaign(ctx, scope, item);
+  const resolved = await resolveCampaign(ctx, scope, item, { preview: true });
   if (!resolved.content) throw badRequest(resolved.problems[0] ?? CAMPAIGN_MESSAGES.noEmail);
   const emailData = (resolved.email?.data ?? {}) as { testAddresses?: string };
   const recipients = body.recipients ?? splitEmailList(emailData.testAddresses ?? '');
