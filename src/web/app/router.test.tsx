@@ -90,6 +90,24 @@ describe('route guards in the router', () => {
     expect(location()).toBe('/workspaces/');
   });
 
+  it.each([
+    ['/', 'Beta', '/workspaces/'],
+    ['/acme', 'None so far', '/acme/_items/all'],
+    ['/acme/_items', 'None so far', '/acme/_items/all'],
+  ])('redirects %s without the router warning of a leaf route with no element', async (path, text, to) => {
+    // React Router warned 'Matched leaf route at location … does not have an element' on the redirects.
+    const warn = vi.spyOn(console, 'warn');
+    routes = signedIn(verified, [makeWorkspace(), makeWorkspace({ id: 'beta', name: 'Beta' })]);
+    const { location } = await renderApp(path);
+    await findByText(text);
+    expect(location()).toBe(to);
+    const leafWarnings = warn.mock.calls.filter(([message]) =>
+      String(message).includes('Matched leaf route'),
+    );
+    expect(leafWarnings).toEqual([]);
+    warn.mockRestore();
+  });
+
   it('sends an unverified user to the verify-email page', async () => {
     routes = signedIn({ ...verified, emailVerified: false }, []);
     const { location } = await renderApp('/workspaces');

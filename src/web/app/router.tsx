@@ -1,5 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createBrowserRouter, redirect, type LoaderFunction, type RouteObject } from 'react-router';
+import {
+  createBrowserRouter,
+  redirect,
+  type LoaderFunction,
+  type Params,
+  type RouteObject,
+} from 'react-router';
 import { createLoaders } from './loaders';
 import { RootLayout } from './root-layout';
 import { RouteErrorPage } from './route-error';
@@ -31,6 +37,16 @@ const guardedScreen =
     const module = await loadChunk(load);
     return { Component: module.default, loader: module.createLoader(client) };
   };
+
+/**
+ * A route that only sends the visitor on: its loader always redirects, and until the router has run it
+ * (the first page load) the loader's indicator stands in. Without a Component the router warns that the
+ * matched leaf route has no element.
+ */
+const redirectRoute = (to: (params: Params) => string) => ({
+  loader: ({ params }: { params: Params }) => redirect(to(params)),
+  Component: FullPageLoader,
+});
 
 /** Re-run guards on every navigation: onboarding and the manager check depend on the target path. */
 const always = () => true;
@@ -137,7 +153,7 @@ export function createRoutes(client: QueryClient): RouteObject[] {
       ErrorBoundary: RouteErrorPage,
       HydrateFallback: FullPageLoader,
       children: [
-        { index: true, loader: () => redirect(ROOT_REDIRECT) },
+        { index: true, ...redirectRoute(() => ROOT_REDIRECT) },
         ...accountRoutes(loaders),
         {
           id: 'private',
@@ -160,13 +176,13 @@ export function createRoutes(client: QueryClient): RouteObject[] {
               loader: loaders.workspaceLoader,
               shouldRevalidate: always,
               children: [
-                { index: true, loader: ({ params }) => redirect(explorePath(params.workspace!)) },
+                { index: true, ...redirectRoute((params) => explorePath(params.workspace!)) },
                 { path: '_oobe', lazy: screen(() => import('@web/features/workspaces/oobe-route')) },
                 {
                   lazy: screen(() => import('./shell/workspace-shell')),
                   ErrorBoundary: RouteErrorPage,
                   children: [
-                    { path: '_items', loader: ({ params }) => redirect(explorePath(params.workspace!)) },
+                    { path: '_items', ...redirectRoute((params) => explorePath(params.workspace!)) },
                     { path: '_domains', lazy: screen(() => import('@web/features/explore/domains-route')) },
                     {
                       path: '_dashboard',
