@@ -48,6 +48,15 @@ describe('merge tags', () => {
     expect(mergeTagText('first-name', 'friend')).toBe('{{first-name|friend}}');
   });
 
+  it('writes a tag with a default that the filling reads back', () => {
+    expect(mergeTagText('first-name', '  ')).toBe('{{first-name}}');
+    expect(mergeTagText('first-name', ' {dear}  reader ')).toBe('{{first-name|dear reader}}');
+    const tag = mergeTagText('first-name', 'there');
+    expect(fillMergeTags(`Hi ${tag},`, {})).toBe('Hi there,');
+    expect(fillMergeTags(`<p>Hi ${tag},</p>`, {}, { html: true })).toBe('<p>Hi there,</p>');
+    expect(fillMergeTags(`Hi ${tag},`, { 'first-name': 'Ada' })).toBe('Hi Ada,');
+  });
+
   it('leaves text without tags as it is, and a filled text has no tags left', () => {
     fc.assert(
       fc.property(fc.string(), fc.dictionary(fc.string(), fc.string()), (text, attrs) => {

@@ -117,6 +117,11 @@ export function fillMergeTags(
   );
 }
 
-/** How a merge tag is written into a template. */
-export const mergeTagText = (key: string, defaultValue?: string) =>
-  defaultValue ? `{{${key}|${defaultValue}}}` : `{{${key}}}`;
+/**
+ * How a merge tag is written into a template: `{{key}}`, or `{{key|default}}` with the text a profile
+ * without a value gets (its braces dropped and its spaces collapsed: a default cannot end the tag).
+ */
+export function mergeTagText(key: string, defaultValue?: string) {
+  const fallback = (defaultValue ?? '').replace(/[{}]/g, '').replace(/\s+/g, ' ').trim();
+  return fallback ? `{{${key}|${fallback}}}` : `{{${key}}}`;
+}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
-import { ActionIcon, Alert, Box, Button, Group, Menu, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Box, Button, Group, Menu, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import {
   IconArrowBackUp,
   IconArrowForwardUp,
@@ -89,15 +89,17 @@ function nameEditorRegions(container: HTMLElement) {
   panel?.setAttribute('aria-label', 'Blocks, styles and layers');
 }
 
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
+
 /**
  * Inserts a merge tag at the caret of the text being edited, else at the end of the selected text
  * block; says where it went, or that there was no text to take it.
  */
-function insertMergeTag(editor: Editor, key: string): 'caret' | 'block' | 'no-text' {
-  const tag = mergeTagText(key);
+function insertMergeTag(editor: Editor, tag: string): 'caret' | 'block' | 'no-text' {
   const rte = editor.RichTextEditor.globalRte;
   if (editor.getEditing() && rte) {
-    rte.insertHTML(tag);
+    rte.insertHTML(escapeHtml(tag));
     // GrapesJS leaves the tag selected, so the next key would replace it: typing goes on after it.
     editor.Canvas.getDocument()?.getSelection()?.collapseToEnd();
     editor.trigger('update');
@@ -322,6 +324,64 @@ const keepTextEditing = (event: MouseEvent) => {
   event.stopPropagation();
 };
 
+/** The same inside the merge tag menu, whose default text field must still take the focus. */
+const keepTextEditingBesideInput = (event: MouseEvent) => {
+  event.stopPropagation();
+  if (!(event.target instanceof HTMLInputElement)) event.preventDefault();
+};
+
+/**
+ * The merge tag menu: each attribute's tag, written with the default typed at the top (`{{key|default}}`)
+ * so that a profile without a value, and a preview for nobody, read that instead of nothing.
+ */
+function MergeTagMenu({
+  tags,
+  onInsert,
+}: {
+  tags: readonly { key: string; label: string }[];
+  onInsert: (tag: string) => void;
+}) {
+  const [fallback, setFallback] = useState('');
+  return (
+    // The focus goes back into the text being edited, not to this menu's button.
+    <Menu position="bottom-end" withinPortal returnFocus={false}>
+      <Menu.Target>
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconBraces size={14} />}
+          onMouseDown={keepTextEditing}
+        >
+          Insert merge tag
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown onMouseDown={keepTextEditingBesideInput} miw={260}>
+        <Box px="xs" pt={6} pb="xs">
+          <TextInput
+            size="xs"
+            label="When a profile has no value, write"
+            placeholder="Nothing"
+            value={fallback}
+            onChange={(event) => setFallback(event.currentTarget.value)}
+            // Mantine's menu would take Space and the arrows from the field for its own navigation.
+            onKeyDown={(event) => event.stopPropagation()}
+          />
+        </Box>
+        <Menu.Divider />
+        {tags.length === 0 && <Menu.Item disabled>No customer profile attributes yet</Menu.Item>}
+        {tags.map((tag) => (
+          <Menu.Item key={tag.key} onClick={() => onInsert(mergeTagText(tag.key, fallback))}>
+            {tag.label}{' '}
+            <Text span c="dimmed" size="xs">
+              {mergeTagText(tag.key, fallback)}
+            </Text>
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
 /** Blocks by menu as well as by dragging (keyboard users and tests can add them too), images, merge tags. */
 function ContentControls({
   tags,
@@ -332,7 +392,7 @@ function ContentControls({
   tags: readonly { key: string; label: string }[];
   onAddBlock: (id: string) => void;
   onOpenImages: () => void;
-  onInsertMergeTag: (key: string) => void;
+  onInsertMergeTag: (tag: string) => void;
 }) {
   return (
     <Group gap="xs">
@@ -353,30 +413,7 @@ function ContentControls({
       <Button size="xs" variant="default" leftSection={<IconPhoto size={14} />} onClick={onOpenImages}>
         Images
       </Button>
-      {/* The focus goes back into the text being edited, not to this menu's button. */}
-      <Menu position="bottom-end" withinPortal returnFocus={false}>
-        <Menu.Target>
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconBraces size={14} />}
-            onMouseDown={keepTextEditing}
-          >
-            Insert merge tag
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown onMouseDown={keepTextEditing}>
-          {tags.length === 0 && <Menu.Item disabled>No customer profile attributes yet</Menu.Item>}
-          {tags.map((tag) => (
-            <Menu.Item key={tag.key} onClick={() => onInsertMergeTag(tag.key)}>
-              {tag.label}{' '}
-              <Text span c="dimmed" size="xs">
-                {mergeTagText(tag.key)}
-              </Text>
-            </Menu.Item>
-          ))}
-        </Menu.Dropdown>
-      </Menu>
+      <MergeTagMenu tags={tags} onInsert={onInsertMergeTag} />
     </Group>
   );
 }
@@ -415,9 +452,9 @@ export default function EmailEditor(props: FieldProps & { draftKey: string | nul
     setDraft(null);
   };
 
-  const handleInsertMergeTag = (key: string) =>
+  const handleInsertMergeTag = (tag: string) =>
     withEditor((editor) => {
-      const placed = insertMergeTag(editor, key);
+      const placed = insertMergeTag(editor, tag);
       if (placed === 'block') setNotice(null);
       if (placed === 'no-text') setNotice('Select a text block first, then insert the merge tag.');
     });
