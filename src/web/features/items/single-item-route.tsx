@@ -191,6 +191,42 @@ function ActivityDrawer({
   );
 }
 
+/**
+ * The form and what goes with it, beside the item's activity on wide screens; under it where the form
+ * needs the whole width (the email editor).
+ */
+function ItemLayout({
+  isWide,
+  isFullWidth,
+  main,
+  side,
+}: {
+  isWide: boolean;
+  isFullWidth: boolean;
+  main: ReactNode;
+  side: ReactNode;
+}) {
+  return (
+    <Grid gap="lg" align="flex-start">
+      <Grid.Col span={isFullWidth ? 12 : { base: 12, md: 7, xl: 8 }}>
+        <Stack gap="md">{main}</Stack>
+      </Grid.Col>
+      {isWide && (
+        <Grid.Col span={isFullWidth ? 12 : { md: 5, xl: 4 }}>
+          <Paper
+            withBorder
+            radius="md"
+            p="md"
+            style={isFullWidth ? undefined : { position: 'sticky', top: 76 }}
+          >
+            {side}
+          </Paper>
+        </Grid.Col>
+      )}
+    </Grid>
+  );
+}
+
 function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { id: string }) {
   const item = useItem(workspace.id, schema.name, id);
   const isWide = useMediaQuery('(min-width: 62em)', true);
@@ -209,6 +245,8 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
 
   // The email editor needs the whole width; the activity panel goes below it.
   const isFullWidth = schema.name === EMAIL_SCHEMA;
+  // A campaign's sending, preview and results need the page's width: below the form and its activity.
+  const isPanelBelow = schema.name === CAMPAIGN_SCHEMA;
 
   // The route's guard loaded the item; without it (deleted meanwhile) there is nothing to show.
   if (!item.data) return null;
@@ -253,9 +291,12 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
           </>
         }
       />
-      <Grid gap="lg" align="flex-start">
-        <Grid.Col span={isFullWidth ? 12 : { base: 12, md: 7, xl: 8 }}>
-          <Stack gap="md">
+      <ItemLayout
+        isWide={isWide}
+        isFullWidth={isFullWidth}
+        side={side}
+        main={
+          <>
             <ItemLiveForm
               workspace={workspace}
               schema={schema}
@@ -269,22 +310,15 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               onSave={handleSave}
               onReload={() => void handleReload()}
             />
-            {!isDeleted && <SchemaPanel workspace={workspace} item={current} />}
-          </Stack>
-        </Grid.Col>
-        {isWide && (
-          <Grid.Col span={isFullWidth ? 12 : { md: 5, xl: 4 }}>
-            <Paper
-              withBorder
-              radius="md"
-              p="md"
-              style={isFullWidth ? undefined : { position: 'sticky', top: 76 }}
-            >
-              {side}
-            </Paper>
-          </Grid.Col>
-        )}
-      </Grid>
+            {!isDeleted && !isPanelBelow && <SchemaPanel workspace={workspace} item={current} />}
+          </>
+        }
+      />
+      {!isDeleted && isPanelBelow && (
+        <Box mt="lg">
+          <SchemaPanel workspace={workspace} item={current} />
+        </Box>
+      )}
       {!isWide && (
         <ActivityDrawer opened={isDrawerOpen} onClose={() => setDrawerOpen(false)} item={current}>
           {side}
