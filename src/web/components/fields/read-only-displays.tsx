@@ -3,6 +3,7 @@ import { IconFile, IconMapPin, IconPlugConnected } from '@tabler/icons-react';
 import type { FieldProps } from './types';
 import { countryName } from '@shared/geo/countries';
 import type { CriteriaNodeValue } from '@shared/schemas/value-shapes';
+import classes from './html-preview.module.css';
 import { safeHtml } from './safe-html';
 import { SizeDisplay } from './size-display';
 import { INPUT_ORDER, ViewValue } from './view-value';
@@ -18,7 +19,7 @@ function HtmlPreview({ html, label }: { html: string; label: string }) {
   return (
     <Paper p="md" radius="md" aria-label={label} style={{ maxHeight: 480, overflow: 'auto' }}>
       <Typography>
-        <div dangerouslySetInnerHTML={{ __html: safeHtml(html) }} />
+        <div className={classes.html} dangerouslySetInnerHTML={{ __html: safeHtml(html) }} />
       </Typography>
     </Paper>
   );
