@@ -168,6 +168,34 @@ describe('email template sanitising on save', () => {
     expect(template['gjs-nl-html']).toBe(html);
   });
 
+  it("keeps the Button block's bare link to # in the HTML, the project data, the markup and the preview", async () => {
+    // The editor's Button block is a link to '#' until the user gives it a URL; it must stay a button.
+    const button = '<a href="#" id="ib7x">Button</a>';
+    const components = [{ type: 'link', content: 'Button', attributes: { id: 'ib7x', href: '#' } }];
+    const item = await createItem(
+      t,
+      owner,
+      ws,
+      'email',
+      emailData({
+        'gjs-nl-html': `<table><tbody><tr><td>${button}<a href="#">Bare</a></td></tr></tbody></table>`,
+        'gjs-nl-css': '#ib7x{display:inline-block;padding:12px 24px;background-color:#228be6;color:#ffffff}',
+        'gjs-nl-components': components,
+      }),
+    );
+    const template = item.data.template as Template;
+    expect(template['gjs-nl-html']).toContain(button);
+    expect(template['gjs-nl-html']).toContain('<a href="#">Bare</a>');
+    expect(template['gjs-nl-components']).toEqual(components);
+    expect(template.combinedMarkup).toMatch(
+      /<a href="#" id="ib7x" style="display:inline-block;[^"]*">Button<\/a>/,
+    );
+    const preview = await call(t, 'GET', `/api/v1/workspaces/${ws}/emails/${item.id}/preview`, owner);
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().html).toMatch(/<a href="#" id="ib7x"[^>]*>Button<\/a>/);
+    expect(preview.json().html).toContain('<a href="#">Bare</a>');
+  });
+
   it('builds combinedMarkup on the server with the CSS inlined and own images made absolute', async () => {
     const own = `/api/v1/workspaces/${ws}/files/AAAAAAAAAAAAAAAAAAAAAAAA.png`;
     const template = await saveTemplate({

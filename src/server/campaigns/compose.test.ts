@@ -1,6 +1,6 @@
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { mimeOf, type PersonalMessage } from './compose';
+import { freezeContent, mimeOf, type PersonalMessage } from './compose';
 
 const base: PersonalMessage = {
   from: { name: 'Acme News', address: 'news@acme.example' },
@@ -47,5 +47,27 @@ describe('a campaign message as MIME', () => {
     const ours = await simpleParser(await mimeOf(message, undefined));
     const theirs = await simpleParser(await new MailComposer(message).compile().build());
     expect(read(ours)).toEqual(read(theirs));
+  });
+});
+
+describe('freezeContent', () => {
+  it("keeps a link to # (the editor's Button block) as it is, untracked, in a tracked send", () => {
+    const frozen = freezeContent(
+      {
+        subject: 'News',
+        preheader: '',
+        html: '<p><a href="#" style="display:inline-block;color:#ffffff">Button</a> <a href="https://shop.example/">Shop</a></p>',
+        textBody: '',
+      },
+      {
+        workspaceId: 'ws1',
+        publicUrl: 'http://marquee.test',
+        secret: 's'.repeat(32),
+        tracking: true,
+        postalAddress: '1 Market Street',
+      },
+    );
+    expect(frozen.html).toContain('<a href="#" style="display:inline-block;color:#ffffff">Button</a>');
+    expect(frozen.links).toEqual(['https://shop.example/']);
   });
 });
