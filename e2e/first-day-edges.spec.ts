@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   acceptCookies,
   BASE_URL,
@@ -11,6 +11,7 @@ import {
   seedWorkspace,
   shot,
   solidPng,
+  uploadImage,
 } from './fixtures';
 import { getSend, seedCampaign, seedCampaignBasics, startSend } from './campaign-seed';
 
@@ -32,15 +33,6 @@ async function expectFits(element: Locator) {
     expect(fit.inner).toBeLessThanOrEqual(fit.shown);
     expect(fit.page).toBeLessThanOrEqual(fit.viewport);
   }).toPass();
-}
-
-async function uploadImage(request: APIRequestContext, ws: string, name: string, buffer: Buffer) {
-  const res = await request.post(`/api/v1/workspaces/${ws}/files`, {
-    headers: SAME_ORIGIN,
-    multipart: { file: { name, mimeType: 'image/png', buffer } },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as { publicUrl: string };
 }
 
 test('an invitation to someone who has an account opens signing in with their address', async ({

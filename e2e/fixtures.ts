@@ -237,6 +237,16 @@ export const solidPng = (width: number, height: number, background: { r: number;
     .png()
     .toBuffer();
 
+/** Uploads a PNG as a file of the workspace through the API, as the upload field does. */
+export async function uploadImage(request: APIRequestContext, ws: string, name: string, buffer: Buffer) {
+  const res = await request.post(`/api/v1/workspaces/${ws}/files`, {
+    headers: SAME_ORIGIN,
+    multipart: { file: { name, mimeType: 'image/png', buffer } },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { storageName: string; publicUrl: string };
+}
+
 /** Drags a newsletter block from GrapesJS's block panel into the canvas with real mouse input. */
 export async function dragBlock(page: Page, label: string) {
   // Selecting a component shows its styles; the last button of the views panel brings the blocks back.

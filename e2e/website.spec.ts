@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { BASE_URL, SAME_ORIGIN, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
+import { BASE_URL, SAME_ORIGIN, seedVerifiedUser, seedWorkspace, shot, uploadImage } from './fixtures';
 
 /**
  * A website on another origin shows a published post through the delivery API: no session, no cookies,
@@ -28,15 +28,6 @@ function harbourPicture(width: number, height: number, hue: number, boatX: numbe
     <polygon points="${boatX + 140},210 ${boatX + 140},395 ${boatX + 250},395" fill="#f7f1e3"/>
   </svg>`;
   return sharp(Buffer.from(svg)).png().toBuffer();
-}
-
-async function uploadImage(request: APIRequestContext, ws: string, name: string, buffer: Buffer) {
-  const res = await request.post(`/api/v1/workspaces/${ws}/files`, {
-    headers: SAME_ORIGIN,
-    multipart: { file: { name, mimeType: 'image/png', buffer } },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as { storageName: string; publicUrl: string };
 }
 
 /** A published blog post with a cover and an inline image of the workspace, and a key that reads live. */
