@@ -264,6 +264,7 @@ repository queries alone (${RUNS} runs each)`);
                 hasErrors: false,
                 variation: null,
                 searchText: `Item ${i}`,
+                modelVersion: 0,
                 lastWrittenBy: user.id,
                 lastWrittenAt: new Date(),
               },

@@ -444,6 +444,8 @@ export const items = pgTable(
      * rewrote, until the search-text job reaches them.
      */
     searchText: text('search_text'),
+    /** The version of the workspace's content model the data is in (model/migrate.ts brings it up). */
+    modelVersion: integer('model_version').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.schema, t.id] }),
@@ -488,6 +490,8 @@ export const itemVersions = pgTable(
     by: text('by').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     refs: jsonb('refs').$type<Record<string, ItemReference>>().notNull(),
+    /** The model version the version was saved in; reads move renamed fields to their new names. */
+    modelVersion: integer('model_version').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.schema, t.itemId, t.num] }),
@@ -522,6 +526,8 @@ export const published = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** The version of the workspace's content model the copy's data is in. */
+    modelVersion: integer('model_version').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.schema, t.id, t.stage] }),

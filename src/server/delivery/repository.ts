@@ -21,6 +21,8 @@ export interface Copy {
   refs: Record<string, { schemaType: string }>;
   slug: string | null;
   previousSlugs: string[];
+  /** The model version the data is in (delivery answers it in the current one: see service.ts). */
+  modelVersion: number;
 }
 
 /** A copy read by id: its data is parsed only when something reads it (a plain answer sends the text). */
@@ -35,6 +37,7 @@ class CopyById implements Copy {
     readonly refs: Copy['refs'],
     readonly slug: string | null,
     readonly previousSlugs: string[],
+    readonly modelVersion: number,
   ) {}
 
   get data(): Copy['data'] {
@@ -51,6 +54,7 @@ export const copyColumns = {
   refs: published.refs,
   slug: published.slug,
   previousSlugs: published.previousSlugs,
+  modelVersion: published.modelVersion,
 };
 
 export const ofPlace = (place: DeliveredPlace) =>
@@ -72,6 +76,7 @@ interface CopyRow {
   refs: Copy['refs'];
   slug: string | null;
   previous_slugs: string[];
+  model_version: number;
 }
 
 type CopyKey = DeliveredPlace & { id: string };
@@ -84,7 +89,7 @@ type CopyKey = DeliveredPlace & { id: string };
  * anew, which costs PostgreSQL more than the reading.
  */
 const COPIES_BY_KEY = `
-  select wanted.at, p.id, p.schema, p.version, p.published_at, p.data::text as data, p.refs, p.slug, p.previous_slugs
+  select wanted.at, p.id, p.schema, p.version, p.published_at, p.data::text as data, p.refs, p.slug, p.previous_slugs, p.model_version
   from jsonb_array_elements($1::jsonb) with ordinality as wanted(key, at)
   join published p on p.workspace_id = wanted.key->>0 and p.schema = wanted.key->>1
          and p.id = wanted.key->>2 and p.stage = wanted.key->>3`;
@@ -120,6 +125,7 @@ const copyLoader = preparedPerDb((db) => {
         row.refs,
         row.slug,
         row.previous_slugs,
+        Number(row.model_version),
       );
     }
     return found;

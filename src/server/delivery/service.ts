@@ -15,6 +15,7 @@ import type { AppContext } from '../context';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import { hashToken } from '../lib/ids';
 import { modelOfWorkspace } from '../workspaces/content-model';
+import { replayedCopies } from '../workspaces/model-changes';
 import { slugFieldOf } from '../publishing/slugs';
 import { deliveryCacheOf, type Rendered } from './cache';
 import {
@@ -128,6 +129,16 @@ function answerRenamedFields(model: ContentModel, item: DeliveredItem, fields: s
 }
 
 /**
+ * The copies in the workspace's current model version: a copy the migration of a model change has not
+ * reached yet is answered as the changes since make it (its stored text no longer is its answer).
+ */
+async function inCurrentModel(ctx: AppContext, target: DeliveryTarget, copies: readonly Copy[]) {
+  const { workspaceId, model } = target;
+  const replayed = await replayedCopies(ctx.readDb, workspaceId, model.version, copies, 'copy');
+  return replayed.map((copy, i): Copy => (copy === copies[i] ? copy : { ...copy, dataText: undefined }));
+}
+
+/**
  * The copies as delivered, with the items they reference published in the same stage embedded `depth`
  * levels deep (one query a level). `keys` gathers the CDN keys of every item the answer shows.
  */
@@ -138,6 +149,7 @@ async function deliverAll(
   options: { fields: string[] | null; depth: number; locale?: LocaleView },
   keys: Set<string>,
 ): Promise<DeliveredItem[]> {
+  copies = await inCurrentModel(ctx, target, copies);
   const items = copies.map((copy): DeliveredItem => {
     const schema = target.model.schema(copy.schema)!;
     const localised = options.locale && localiseData(schema, copy.data, options.locale);
@@ -273,8 +285,9 @@ async function deliverOne(
       throw badRequest('filter, order, cursor and limit apply to lists only');
     }
     const locale = await localeAsked(ctx, target, query);
-    const copy = await lookup.find(locale);
-    if (!copy) throw notFound(DELIVERY_MESSAGES.itemNotPublished);
+    const found = await lookup.find(locale);
+    if (!found) throw notFound(DELIVERY_MESSAGES.itemNotPublished);
+    const [copy] = await inCurrentModel(ctx, target, [found]);
     const place = placeOf(target);
     const keys = new Set([...placeKeys(place), itemKey(place, copy.id)]);
     // Which item a slug names changes with any publish of the schema.

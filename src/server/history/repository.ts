@@ -31,13 +31,13 @@ export async function listVersions(db: Db, key: ItemKey) {
   return withAuthor(db).where(ofItem(key)).orderBy(desc(itemVersions.num));
 }
 
-/** The data of every version of an item, by number. */
+/** The data of every version of an item, with the model version each was saved in. */
 export async function listVersionData(db: Db, key: ItemKey) {
   const rows = await db
-    .select({ num: itemVersions.num, data: itemVersions.data })
+    .select({ num: itemVersions.num, data: itemVersions.data, modelVersion: itemVersions.modelVersion })
     .from(itemVersions)
     .where(ofItem(key));
-  return new Map(rows.map((row) => [row.num, row.data]));
+  return rows;
 }
 
 export async function findVersion(db: Db, key: ItemKey, num: number) {

@@ -1,6 +1,7 @@
 import { ITEM_MESSAGES } from '@shared/api/items';
 import type { AppContext } from '../context';
 import { findVersion } from './repository';
+import { inCallersModel } from './service';
 import { notFound } from '../http/errors';
 import { keyOf, requireItem, updateItem } from '../items/service';
 import { requireRight, type SchemaScope } from '../items/scope';
@@ -21,7 +22,8 @@ export async function restoreVersion(
   const current = await requireItem(ctx, scope, id);
   const found = await findVersion(ctx.db, keyOf(scope, id), num);
   if (!found) throw notFound(ITEM_MESSAGES.versionNotFound);
-  return updateItem(ctx, scope, id, found.version.data, baseVersion ?? current.version, {
+  const [version] = await inCallersModel(ctx, scope, [found.version]);
+  return updateItem(ctx, scope, id, version.data, baseVersion ?? current.version, {
     action: 'item.restored',
     detail: { restoredFrom: num },
   });

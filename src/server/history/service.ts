@@ -5,7 +5,25 @@ import { notFound } from '../http/errors';
 import { keyOf } from '../items/service';
 import type { SchemaScope } from '../items/scope';
 import { writerName } from '../journal/marquee-actor';
+import { replayedCopies } from '../workspaces/model-changes';
 import * as repo from './repository';
+
+/**
+ * History versions with the fields renamed since each was saved under their new names (their values
+ * stay as they were saved).
+ */
+export const inCallersModel = <R extends { data: Record<string, unknown>; modelVersion: number }>(
+  ctx: AppContext,
+  scope: SchemaScope,
+  versions: readonly R[],
+) =>
+  replayedCopies(
+    ctx.db,
+    scope.workspace.id,
+    scope.model.version,
+    versions.map((version) => ({ ...version, schema: scope.schema.name })),
+    'history',
+  );
 
 /**
  * The change log of an item, newest first (spec §3 History version entry). Any member may read it, and
@@ -35,7 +53,9 @@ async function changesByVersion(ctx: AppContext, scope: SchemaScope, id: string)
   const { schema } = scope;
   const locales = schema.locales;
   if (!locales) return undefined;
-  const data = await repo.listVersionData(ctx.db, keyOf(scope, id));
+  const found = await repo.listVersionData(ctx.db, keyOf(scope, id));
+  const versions = await inCallersModel(ctx, scope, found);
+  const data = new Map(versions.map((version) => [version.num, version.data]));
   return (num: number) => localeChanges({ ...schema, locales }, data.get(num - 1) ?? {}, data.get(num) ?? {});
 }
 
@@ -47,12 +67,13 @@ export async function getVersion(ctx: AppContext, scope: SchemaScope, id: string
     const any = await repo.listVersions(ctx.db, key);
     throw notFound(any.length === 0 ? ITEM_MESSAGES.instanceNotFound : ITEM_MESSAGES.versionNotFound);
   }
+  const [version] = await inCallersModel(ctx, scope, [row.version]);
   return {
-    num: row.version.num,
-    at: row.version.at.toISOString(),
-    by: row.version.by,
+    num: version.num,
+    at: version.at.toISOString(),
+    by: version.by,
     byName: writerName(row.version.by, row.memberName, row.userName),
-    data: row.version.data,
+    data: version.data,
     _references: row.version.refs,
   };
 }

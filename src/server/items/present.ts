@@ -11,6 +11,7 @@ import { publishStatuses } from '@shared/publishing/status';
 import type { Db, Tx } from '../db/client';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { copiesAndApprovalsOf, type ItemWithWriter } from './repository';
+import { upcastItemRows } from './upcast';
 
 /**
  * The stage copies and current approvals of rows read without them (just written rows): one query for any
@@ -44,7 +45,16 @@ export async function presentItems(
   access: WorkspaceAccess,
   rows: readonly ItemWithWriter[],
 ): Promise<Item[]> {
-  const complete = await withCopiesAndApprovals(db, access.workspace.id, rows);
+  const found = await upcastItemRows(
+    db,
+    access,
+    rows.map((row) => row.item),
+  );
+  const complete = await withCopiesAndApprovals(
+    db,
+    access.workspace.id,
+    rows.map((row, i) => ({ ...row, item: found[i] })),
+  );
   const stages = access.workspace.basics.stages;
   const stageValues = new Set(stages.map(stageValue));
   const { roles } = access.workspace;

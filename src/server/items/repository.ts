@@ -120,9 +120,10 @@ const toWithWriter = (r: WithWriterRow): ItemWithWriter => ({
   approvals: r.approvals.map((a) => ({ ...a, at: new Date(a.at) })),
 });
 
+/** What a save writes; `modelVersion` names the model version the data was checked against. */
 export type ItemPatch = Pick<
   ItemRow,
-  'data' | 'refs' | 'lastWrittenBy' | 'lastWrittenAt' | 'hasErrors' | 'variation'
+  'data' | 'refs' | 'lastWrittenBy' | 'lastWrittenAt' | 'hasErrors' | 'variation' | 'modelVersion'
 > & { searchText: string };
 
 type SavedRow = Record<string, unknown>;
@@ -140,6 +141,7 @@ const toItemRow = (r: SavedRow): ItemRow => ({
   hasErrors: Boolean(r.has_errors),
   variation: (r.variation ?? null) as ItemRow['variation'],
   approvedRoles: (r.approved_roles ?? []) as string[],
+  modelVersion: Number(r.model_version ?? 0),
 });
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 const value = (name: string) => sql.placeholder(name);
@@ -156,6 +158,7 @@ const patchValues = (key: ItemKey, patch: ItemPatch) => ({
   searchText: patch.searchText,
   writtenBy: patch.lastWrittenBy,
   writtenAt: patch.lastWrittenAt.toISOString(),
+  modelVersion: patch.modelVersion,
 });
 
 const journalOf = (source: 'saved' | 'created', journaled: boolean) =>
@@ -165,15 +168,16 @@ const insertFirstVersionStatement = (journaled: boolean) =>
   statementOnce(
     () => sql`
     with created as (
-      insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by, has_errors, variation, search_text)
+      insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by, has_errors, variation, search_text, model_version)
       values (${value('workspaceId')}, ${value('schema')}, ${value('id')}, ${value('data')}::jsonb, ${value('refs')}::jsonb, 1,
               ${value('writtenBy')}, ${value('writtenAt')}::timestamptz, ${value('writtenAt')}::timestamptz,
-              ${value('writtenBy')}, ${value('hasErrors')}, ${value('variation')}::jsonb, ${value('searchText')})
+              ${value('writtenBy')}, ${value('hasErrors')}, ${value('variation')}::jsonb, ${value('searchText')},
+              ${value('modelVersion')}::int)
       on conflict do nothing
       returning *
     ), history as (
-      insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs)
-      select workspace_id, schema, id, version, last_written_at, last_written_by, data, refs from created
+      insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs, model_version)
+      select workspace_id, schema, id, version, last_written_at, last_written_by, data, refs, model_version from created
     )${journalOf('created', journaled)}
     select * from created`,
   );
@@ -199,13 +203,14 @@ const saveNextVersionStatement = (journaled: boolean, checksVersion: boolean) =>
     with saved as (
       update items set data = ${value('data')}::jsonb, refs = ${value('refs')}::jsonb, has_errors = ${value('hasErrors')},
         variation = ${value('variation')}::jsonb, search_text = ${value('searchText')}, last_written_by = ${value('writtenBy')},
-        last_written_at = ${value('writtenAt')}::timestamptz, version = version + 1, approved_roles = '{}'
+        last_written_at = ${value('writtenAt')}::timestamptz, version = version + 1, approved_roles = '{}',
+        model_version = ${value('modelVersion')}::int
       where workspace_id = ${value('workspaceId')} and schema = ${value('schema')} and id = ${value('id')}
         ${checksVersion ? sql`and version = ${value('baseVersion')}::int` : sql``}
       returning *
     ), history as (
-      insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs)
-      select workspace_id, schema, id, version, last_written_at, last_written_by, data, refs from saved
+      insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs, model_version)
+      select workspace_id, schema, id, version, last_written_at, last_written_by, data, refs, model_version from saved
     ), copies as (
       update published set item_version = saved.version from saved
       where published.workspace_id = saved.workspace_id and published.schema = saved.schema and published.id = saved.id

@@ -23,6 +23,7 @@ import { normaliseNameSlugs } from './name-slugs';
 import * as repo from './repository';
 import { runSaveHooks } from './save-hooks';
 import { searchTextOf } from './search-text';
+import { upcastItemRow } from './upcast';
 import { takeFileFacts } from './server-owned';
 import type { AuditAction } from '@shared/api/delivery';
 import { actorOf } from '../journal/journal';
@@ -96,6 +97,7 @@ async function checkItemData(
     refs: buildReferences(schema, data, ctx.itemFieldReaders),
     searchText: searchTextOf(schema, data, ctx.itemFieldReaders),
     hasErrors: decision.hasErrors,
+    modelVersion: scope.model.version,
     variation: variation && typeof variation === 'object' ? (variation as Record<string, string>) : null,
   };
 }
@@ -173,7 +175,7 @@ export async function updateItem(
   const key = keyOf(scope, id);
   const checked = await checkItemData(ctx, scope, data, id);
   if (editableLocales(scope.permissions, scope.schema.name)) {
-    const stored = await repo.findItem(ctx.db, key);
+    const stored = await upcastItemRow(ctx.db, scope, await repo.findItem(ctx.db, key));
     if (!stored) throw notFound(ITEM_MESSAGES.instanceNotFound);
     requireLocaleRights(scope, stored.data, checked.data);
   }
@@ -215,9 +217,9 @@ export async function getItem(ctx: AppContext, scope: SchemaScope, id: string) {
   return presentItem(ctx.db, scope, row);
 }
 
-/** The item row or 404 'Instance not found'. */
+/** The item row in the caller's model version, or 404 'Instance not found'. */
 export async function requireItem(ctx: AppContext, scope: SchemaScope, id: string) {
-  const row = await repo.findItem(ctx.db, keyOf(scope, id));
+  const row = await upcastItemRow(ctx.db, scope, await repo.findItem(ctx.db, keyOf(scope, id)));
   if (!row) throw notFound(ITEM_MESSAGES.instanceNotFound);
   return row;
 }

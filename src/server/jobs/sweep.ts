@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import { queueActiveSends } from '../campaigns/engine';
 import { queueDuePurges } from '../delivery/purge-repository';
+import { queueRunningMigrations } from '../model/migrate';
 import { queueDueReleases } from '../releases/schedule-repository';
 import { queueDueSchedules } from '../schedules/repository';
 import { queueDueDeliveries } from '../webhooks/repository';
@@ -8,6 +9,7 @@ import { hasPendingSearchTexts } from '../items/search-text-repository';
 import { enqueue, wakeWorkers } from '../queue/queue';
 import {
   DELIVERY_PURGE_QUEUE,
+  MODEL_MIGRATION_QUEUE,
   RELEASE_PUBLISH_QUEUE,
   SCHEDULE_QUEUE,
   SEARCH_TEXT_JOB,
@@ -28,6 +30,13 @@ export async function sweepDueWork(ctx: AppContext) {
   await queueActiveSends(ctx);
   if (await hasPendingSearchTexts(ctx.db))
     await enqueue(ctx.db, SEARCH_TEXT_QUEUE, {}, { singletonKey: SEARCH_TEXT_JOB });
-  for (const queue of [WEBHOOK_DELIVERY_QUEUE, SCHEDULE_QUEUE, RELEASE_PUBLISH_QUEUE, DELIVERY_PURGE_QUEUE])
+  await queueRunningMigrations(ctx.db);
+  for (const queue of [
+    WEBHOOK_DELIVERY_QUEUE,
+    SCHEDULE_QUEUE,
+    RELEASE_PUBLISH_QUEUE,
+    DELIVERY_PURGE_QUEUE,
+    MODEL_MIGRATION_QUEUE,
+  ])
     wakeWorkers(ctx.db, queue);
 }

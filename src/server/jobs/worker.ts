@@ -2,6 +2,7 @@ import { PgBoss } from 'pg-boss';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { recordDailyAudienceSizes } from '../audiences/service';
+import { runModelMigrations } from '../model/migrate';
 import { workSendLanes } from '../campaigns/engine';
 import { fillPendingSearchTexts } from '../items/search-text';
 import { BOSS_OPTIONS, trackedJobDb } from '../queue/job-db';
@@ -10,6 +11,7 @@ import {
   AUDIENCE_SIZES_QUEUE,
   CAMPAIGN_SEND_QUEUE,
   DELIVERY_PURGE_QUEUE,
+  MODEL_MIGRATION_QUEUE,
   RELEASE_PUBLISH_QUEUE,
   SCHEDULE_QUEUE,
   SEARCH_TEXT_QUEUE,
@@ -73,6 +75,9 @@ const JOB_HANDLERS: JobHandler<object>[] = [
   // A lane renews its chunk leases as it works; its own job may run long (a throttled chunk), and a
   // lane lost with its process is queued again by the sweep.
   handler({ queue: CAMPAIGN_SEND_QUEUE, expireInSeconds: 3600, retryLimit: 5, handle: workSendLanes }),
+  // A try works a workspace's migration for half its expiry, then queues the next; one that dies is
+  // resumed from the rows by the next try, and the sweep queues one for a running change without.
+  handler({ queue: MODEL_MIGRATION_QUEUE, handle: runModelMigrations }),
 ];
 
 /** The singleton key of the jobs `cron` and a worker's start add: one waiting at a time. */

@@ -1,54 +1,38 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   CONTENT_MODEL_MESSAGES,
-  PLAN_SAMPLE,
   type ChangeSetBody,
   type ModelChange,
-  type OpImpact,
   type PlanAnswer,
 } from '@shared/api/content-model';
-import { applyOp, applyOps, ModelChangeError } from '@shared/model/apply';
+import { ModelChangeError } from '@shared/model/apply';
 import { diffModels } from '@shared/model/diff';
 import { invertOps } from '@shared/model/invert';
 import { withReferencesFollowing } from '@shared/model/normalise';
-import { describeOp } from '@shared/model/describe';
 import type { ContentModelDoc, ModelOp } from '@shared/model/types';
+import { schemasChanged, schemasTouched, stepsOf as modelSteps, type ModelSteps } from '@shared/model/pass';
 import { trimRoles, type Roles } from '@shared/permissions/permissions';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
-import { contentModelChanges, contentModelKept, contentModels, items, workspaces } from '../db/schema';
+import { contentModelChanges, contentModels, items, workspaces } from '../db/schema';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { actorOf, journal } from '../journal/journal';
 import { randomId } from '../lib/ids';
 import { requireManager, type WorkspaceAccess } from '../workspaces/access';
 import { membershipsChanged } from '../workspaces/repository';
-import {
-  itemsOf,
-  passCopiesAndHistory,
-  passItem,
-  schemasTouched,
-  writeItems,
-  type ModelSteps,
-} from './item-pass';
+import { queueModelMigration } from './migrate';
+import { planImpacts } from './plan';
 import { renamedAfter } from './renamed';
 import { modelVersionChanged } from '../workspaces/content-model';
 
 /** The model after each operation, or 400 naming the first operation that cannot apply. */
 function stepsOf(doc: ContentModelDoc, ops: readonly ModelOp[]): ModelSteps {
-  const steps = [doc];
   try {
-    // A change set may pass through unsound models on its way: only the last one is checked.
-    ops.slice(0, -1).forEach((op, i) => {
-      const step = structuredClone(steps[i]);
-      applyOp(step, op, i);
-      steps.push(step);
-    });
-    steps.push(applyOps(doc, ops));
+    return modelSteps(doc, ops);
   } catch (err) {
     if (err instanceof ModelChangeError) throw badRequest(err.message);
     throw err;
   }
-  return { ops, steps };
 }
 
 /** A change set's operations and base version: as sent, or computed from a model document. */
@@ -76,58 +60,24 @@ export async function planChangeSet(
   const { ops, baseVersion } = opsOf(access, body);
   requireCurrent(access, baseVersion);
   const plan = stepsOf(access.model.doc, ops);
-  const impacts: OpImpact[] = ops.map((op) => ({
-    op,
-    summary: describeOp(op),
-    touched: 0,
-    failing: { count: 0, ids: [] },
-  }));
-  for (const schema of schemasTouched(plan)) {
-    for await (const batch of itemsOf(ctx.readDb, access.workspace.id, schema)) {
-      for (const row of batch) {
-        const outcome = passItem(plan, schema, row.data, access.workspace.basics);
-        outcome.failingAfter.forEach((paths, i) => {
-          if (paths.length === 0) return;
-          const failing = impacts[i].failing;
-          failing.count++;
-          if (failing.ids.length < PLAN_SAMPLE) failing.ids.push(row.id);
-        });
-        touchedBy(plan, schema, row.data).forEach((i) => impacts[i].touched++);
-      }
-    }
-  }
+  const impacts = await planImpacts(ctx, access, plan);
   for (const [i, op] of ops.entries()) {
     if (op.op !== 'removeSchema') continue;
-    impacts[i].touched = await countItems(ctx, access.workspace.id, op.schema);
+    impacts[i].touched = await countItems(ctx.readDb, access.workspace.id, [op.schema]);
     if (impacts[i].touched > 0)
       impacts[i].warning = `${impacts[i].touched} items of this schema are kept and come back on revert`;
   }
   return { baseVersion, ops, impacts };
 }
 
-async function countItems(ctx: AppContext, workspaceId: string, schema: string) {
-  const [row] = await ctx.readDb
+/** How many items the schemas hold. */
+async function countItems(db: AppContext['readDb'] | Tx, workspaceId: string, schemas: readonly string[]) {
+  if (schemas.length === 0) return 0;
+  const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(items)
-    .where(and(eq(items.workspaceId, workspaceId), eq(items.schema, schema)));
+    .where(and(eq(items.workspaceId, workspaceId), inArray(items.schema, [...schemas])));
   return row?.n ?? 0;
-}
-
-/** The operations that hold a value of this item to move, convert or take out. */
-function touchedBy(plan: ModelSteps, schema: string, data: Record<string, unknown>): number[] {
-  const found: number[] = [];
-  plan.ops.forEach((op, i) => {
-    if (!('schema' in op) || op.schema !== schema) return;
-    const key = op.op === 'renameField' ? op.from : 'key' in op ? op.key : undefined;
-    if (key === undefined || (op.op !== 'renameField' && op.op !== 'retypeField' && op.op !== 'removeField'))
-      return;
-    const locales = data._locales as Record<string, Record<string, unknown>> | undefined;
-    const holds =
-      (data[key] !== undefined && data[key] !== null) ||
-      Object.values(locales ?? {}).some((values) => values?.[key] !== undefined);
-    if (holds) found.push(i);
-  });
-  return found;
 }
 
 interface Applied {
@@ -135,7 +85,10 @@ interface Applied {
   change: ModelChange | null;
 }
 
-/** `POST …/content-model/apply`: the change set applied, model and items in one transaction. */
+/**
+ * `POST …/content-model/apply`: the change set applied to the model at once, all or nothing; the items
+ * follow in the background (model/migrate.ts), and the change answers its progress meanwhile.
+ */
 export function applyChangeSet(
   ctx: AppContext,
   access: WorkspaceAccess,
@@ -148,12 +101,22 @@ export function applyChangeSet(
   return commitChange(ctx, access, ops, baseVersion);
 }
 
+/** The schemas a change set names or whose items it may change (the `model.changed` event's). */
+const schemasOfChange = (plan: ModelSteps) => [
+  ...new Set([
+    ...schemasTouched(plan),
+    ...plan.ops.flatMap((op) =>
+      'schema' in op && typeof op.schema === 'string' && op.op.endsWith('Field') ? [op.schema] : [],
+    ),
+  ]),
+];
+
 async function commitChange(
   ctx: AppContext,
   access: WorkspaceAccess,
   ops: ModelOp[],
   baseVersion: number,
-  reverting?: { id: string; ops: ModelOp[] },
+  reverting?: { id: string },
 ): Promise<Applied> {
   const before = access.model.doc;
   const plan = stepsOf(before, ops);
@@ -162,7 +125,6 @@ async function commitChange(
   const workspaceId = access.workspace.id;
   const id = randomId(20);
   const version = baseVersion + 1;
-  const kept = reverting ? await keptOf(ctx, reverting.id) : undefined;
   const change = await ctx.db.transaction(async (tx) => {
     const [locked] = await tx
       .select({ modelVersion: workspaces.modelVersion, roles: workspaces.roles })
@@ -181,6 +143,9 @@ async function commitChange(
         version: sql`${workspaces.version} + 1`,
       })
       .where(eq(workspaces.id, workspaceId));
+    // The items a migration brings to the new version: those of the schemas whose data or validity it
+    // may change (their stage copies follow with them).
+    const total = await countItems(tx, workspaceId, schemasChanged(plan, reverting !== undefined));
     const [row] = await tx
       .insert(contentModelChanges)
       .values({
@@ -193,21 +158,11 @@ async function commitChange(
         reverts: reverting?.id ?? null,
         byId: access.user.id,
         byName: access.member.displayName,
-        state: 'running',
+        state: total > 0 ? 'running' : 'done',
+        itemsTotal: total,
       })
       .returning();
-    const transformed = await transformItems(tx, access, plan, id, kept && { kept, undoing: reverting!.ops });
-    const [done] = await tx
-      .update(contentModelChanges)
-      .set({
-        state: 'done',
-        itemsTotal: transformed.total,
-        itemsDone: transformed.total,
-        transformed: transformed.sample,
-      })
-      .where(eq(contentModelChanges.id, row.id))
-      .returning();
-    const schemas = schemasTouched(plan);
+    if (total > 0) await queueModelMigration(tx, workspaceId);
     await journal(tx, {
       audit: [
         {
@@ -217,11 +172,14 @@ async function commitChange(
           targetType: 'content-model',
           targetId: id,
           label: `Content model version ${version}`,
-          detail: { baseVersion, version, ops, reverts: reverting?.id ?? null, items: transformed.total },
+          detail: { baseVersion, version, ops, reverts: reverting?.id ?? null, items: total },
         },
       ],
       events: [
-        { event: 'model.changed', model: { workspaceId, changeId: id, baseVersion, version, schemas, ops } },
+        {
+          event: 'model.changed',
+          model: { workspaceId, changeId: id, baseVersion, version, schemas: schemasOfChange(plan), ops },
+        },
       ],
       changes: [
         membershipsChanged(workspaceId),
@@ -231,7 +189,7 @@ async function commitChange(
         { kind: 'live', workspaceId, event: 'model', data: { version } },
       ],
     });
-    return done;
+    return row;
   });
   return { version, change: changeDto(change, true) };
 }
@@ -255,52 +213,6 @@ function rolesFollowingModel(roles: Roles, before: readonly string[], after: rea
     ]),
   );
   return trimRoles(grown, after);
-}
-
-/** The values the reverted change kept, per item. */
-async function keptOf(ctx: AppContext, changeId: string) {
-  const found = await ctx.db.select().from(contentModelKept).where(eq(contentModelKept.changeId, changeId));
-  return new Map(found.map((row) => [`${row.schema}\t${row.itemId}`, row.kept]));
-}
-
-/**
- * Runs the change set over every item it can change or make incomplete, in batches, storing what it
- * replaced or removed; then over their stage copies and, for renames, their history.
- */
-async function transformItems(
-  tx: Tx,
-  access: WorkspaceAccess,
-  plan: ModelSteps,
-  changeId: string,
-  revert?: { kept: Map<string, Record<string, unknown>>; undoing: ModelOp[] },
-) {
-  const workspaceId = access.workspace.id;
-  const sample: ModelChange['transformed'] = [];
-  let total = 0;
-  for (const schema of schemasTouched(plan)) {
-    for await (const batch of itemsOf(tx, workspaceId, schema, true)) {
-      const written: { id: string; data: Record<string, unknown>; hasErrors: boolean }[] = [];
-      const keptRows: (typeof contentModelKept.$inferInsert)[] = [];
-      for (const row of batch) {
-        const restore = revert && {
-          reverted: revert.undoing,
-          kept: revert.kept.get(`${schema}\t${row.id}`) ?? {},
-        };
-        const outcome = passItem(plan, schema, row.data, access.workspace.basics, restore);
-        if (!outcome.changed && outcome.hasErrors === row.hasErrors) continue;
-        written.push({ id: row.id, data: outcome.data, hasErrors: outcome.hasErrors });
-        if (Object.keys(outcome.kept).length > 0)
-          keptRows.push({ changeId, schema, itemId: row.id, kept: outcome.kept });
-        if (outcome.changed) total++;
-        if ((outcome.changed || outcome.failed.length > 0) && sample.length < PLAN_SAMPLE)
-          sample.push({ schema, id: row.id, ...(outcome.failed.length ? { failed: outcome.failed } : {}) });
-      }
-      await writeItems(tx, workspaceId, schema, written);
-      if (keptRows.length > 0) await tx.insert(contentModelKept).values(keptRows);
-    }
-    await passCopiesAndHistory(tx, plan, workspaceId, schema);
-  }
-  return { total, sample };
 }
 
 function changeDto(row: typeof contentModelChanges.$inferSelect, revertible: boolean): ModelChange {
@@ -375,7 +287,7 @@ export async function revertChange(
   requireCurrent(access, baseVersion);
   const row = await findChange(ctx, access, id);
   if (await isReverted(ctx, access.workspace.id, id)) throw conflict(CONTENT_MODEL_MESSAGES.alreadyReverted);
-  return commitChange(ctx, access, row.inverse, baseVersion, { id: row.id, ops: row.ops });
+  return commitChange(ctx, access, row.inverse, baseVersion, { id: row.id });
 }
 
 /** `GET …/content-model/export`: the model as one document, for a team's repository or another workspace. */

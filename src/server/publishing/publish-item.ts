@@ -5,6 +5,7 @@ import type { Tx } from '../db/client';
 import { AppError, conflict, forbidden, notFound } from '../http/errors';
 import { findItemWithWriter, lockItem, type ItemRow } from '../items/repository';
 import { presentItem } from '../items/present';
+import { upcastItemRow } from '../items/upcast';
 import { keyOf, resolveStage } from '../items/service';
 import { requireRight, schemaIn, type SchemaScope } from '../items/scope';
 import { assertPublishable, publishAudit } from './service';
@@ -40,7 +41,7 @@ export async function publishReferences(
     try {
       const refScope = schemaIn(scope, ref.schemaType);
       requireRight(refScope, 'publish');
-      const refItem = await lockItem(tx, keyOf(refScope, refId));
+      const refItem = await upcastItemRow(tx, refScope, await lockItem(tx, keyOf(refScope, refId)));
       if (!refItem) throw conflict('it does not exist any more');
       const [copy] = await copiesOf(tx, scope.workspace.id, [
         { schema: refItem.schema, id: refItem.id },
@@ -73,7 +74,7 @@ export async function publishItem(
   const key = keyOf(scope, id);
   const at = new Date();
   const published = await ctx.db.transaction(async (tx) => {
-    const item = await lockItem(tx, key);
+    const item = await upcastItemRow(tx, scope, await lockItem(tx, key));
     if (!item) throw notFound(ITEM_MESSAGES.instanceNotFound);
     assertPublishable(scope, item);
     await upsertCopy(tx, scope.model, item, stage, scope.user.id, at);

@@ -50,6 +50,8 @@ export interface VersionContent {
   version: number;
   data: ItemRow['data'];
   refs: ItemRow['refs'];
+  /** The model version the data is in. */
+  modelVersion: number;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function upsertCopy(
     publishedBy: by,
     slug,
     previousSlugs,
+    modelVersion: content.modelVersion,
   };
   await tx
     .insert(published)
@@ -95,6 +98,7 @@ export async function upsertCopy(
         publishedBy: by,
         slug,
         previousSlugs,
+        modelVersion: values.modelVersion,
       },
     });
 }

@@ -32,6 +32,12 @@ export interface SendLane {
 }
 export const CAMPAIGN_SEND_QUEUE = defineQueue<SendLane>('campaign-send', 'short');
 
+/** A workspace whose data follows a change of its content model (model/migrate.ts). */
+export interface WorkspaceKey {
+  workspaceId: string;
+}
+export const MODEL_MIGRATION_QUEUE = defineQueue<WorkspaceKey>('model-migration', 'short');
+
 /** Rows of one kind the sweep queues a job for at most, each time it runs. */
 export const SWEEP_LIMIT = 10_000;
 
@@ -45,6 +51,7 @@ export const JOB_QUEUES = [
   SEARCH_TEXT_QUEUE,
   SWEEP_QUEUE,
   CAMPAIGN_SEND_QUEUE,
+  MODEL_MIGRATION_QUEUE,
 ];
 
 /** The singleton key of a row's job: one waiting job per row. */

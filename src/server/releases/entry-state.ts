@@ -73,6 +73,7 @@ async function loadEntryData(db: Db | Tx, release: { workspaceId: string; id: st
       version: itemVersions.num,
       data: itemVersions.data,
       refs: itemVersions.refs,
+      modelVersion: itemVersions.modelVersion,
     })
     .from(releaseEntries)
     .innerJoin(itemVersions, onPinnedVersion({ ...itemVersions, version: itemVersions.num }))

@@ -175,7 +175,12 @@ export async function versionContent(
   num: number,
 ): Promise<VersionContent | undefined> {
   const [row] = await db
-    .select({ version: itemVersions.num, data: itemVersions.data, refs: itemVersions.refs })
+    .select({
+      version: itemVersions.num,
+      data: itemVersions.data,
+      refs: itemVersions.refs,
+      modelVersion: itemVersions.modelVersion,
+    })
     .from(itemVersions)
     .where(ofVersion({ ...itemVersions, version: itemVersions.num }, key, num));
   return row;

@@ -48,6 +48,7 @@ export async function putReleaseInStage(
     create temporary table release_copies on commit drop as
     select i.workspace_id, i.schema, i.id, coalesce(v.num, i.version) as version, i.version as item_version,
       coalesce(v.data, i.data) as data, coalesce(v.refs, i.refs) as refs,
+      coalesce(v.model_version, i.model_version) as model_version,
       nullif(coalesce(v.data, i.data) ->> (${slugFields}::jsonb ->> i.schema), '') as slug
     from release_entries e
     join items i on i.workspace_id = e.workspace_id and i.schema = e.schema and i.id = e.item_id
@@ -60,17 +61,17 @@ export async function putReleaseInStage(
     on conflict do nothing`);
   await tx.execute(sql`
     insert into published as p
-      (workspace_id, schema, id, stage, version, item_version, data, refs, published_at, published_by, slug, previous_slugs)
+      (workspace_id, schema, id, stage, version, item_version, data, refs, published_at, published_by, slug, previous_slugs, model_version)
     select c.workspace_id, c.schema, c.id, ${stage}, c.version, c.item_version, c.data, c.refs, ${atText}::timestamptz, ${by}, c.slug,
       case when c.slug is null then '{}'::text[] else coalesce((
         select array_agg(s.slug order by s.first_published_at, s.slug) from published_slugs s
         where s.workspace_id = c.workspace_id and s.stage = ${stage} and s.schema = c.schema
-          and s.id = c.id and s.slug <> c.slug), '{}'::text[]) end
+          and s.id = c.id and s.slug <> c.slug), '{}'::text[]) end, c.model_version
     from release_copies c
     on conflict (workspace_id, schema, id, stage) do update set
       version = excluded.version, item_version = excluded.item_version, data = excluded.data,
       refs = excluded.refs, published_at = excluded.published_at, published_by = excluded.published_by,
-      slug = excluded.slug, previous_slugs = excluded.previous_slugs`);
+      slug = excluded.slug, previous_slugs = excluded.previous_slugs, model_version = excluded.model_version`);
   await tx.execute(sql`drop table release_copies`);
   return rows<{ schema: string; id: string }>(removed);
 }

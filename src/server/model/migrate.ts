@@ -1,0 +1,295 @@
+/**
+ * The background half of a model change: the model changed at once when the change set was applied;
+ * this brings the stored rows of the schemas it touched (items and their stage copies) to the new
+ * version, a batch at a time, each batch one short transaction. Reads answer rows not reached yet in
+ * the new shape meanwhile (items/upcast.ts, workspaces/model-changes.ts); a save made meanwhile writes
+ * the new shape and version, and a batch never writes over a row that changed since it read it.
+ * Everything it needs is in the rows, so a try that dies is resumed by the next one from where it was.
+ */
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { PLAN_SAMPLE, type ModelChange } from '@shared/api/content-model';
+import { changesSince, replayCopy, replayItem } from '@shared/model/pass';
+import type { AppContext } from '../context';
+import type { Db, Tx } from '../db/client';
+import { rows } from '../db/migrate';
+import { contentModelChanges, workspaces } from '../db/schema';
+import { enqueue, insertJobsFrom } from '../queue/queue';
+import { MODEL_MIGRATION_QUEUE, type WorkspaceKey } from '../queue/queues';
+import { modelOf } from '../workspaces/content-model';
+import { changesBetween, keptKey, storedKeptOf, type StoredChange } from '../workspaces/model-changes';
+
+type Data = Record<string, unknown>;
+
+/** Rows read, replayed and written at a time; each batch is one transaction. */
+export const MIGRATION_BATCH = 1000;
+
+/** Queues the migration of a workspace's data, in the transaction of the change that needs it. */
+export const queueModelMigration = (tx: Tx, workspaceId: string) =>
+  enqueue(tx, MODEL_MIGRATION_QUEUE, { workspaceId }, { singletonKey: workspaceId });
+
+/** A job for every workspace with a change still running (the sweep: jobs lost, or never queued). */
+export const queueRunningMigrations = (db: Db) =>
+  db.execute(
+    insertJobsFrom(
+      MODEL_MIGRATION_QUEUE,
+      sql`(select distinct jsonb_build_object('workspaceId', workspace_id) as data, workspace_id as singleton_key
+           from content_model_changes where state = 'running')`,
+    ),
+  );
+
+/**
+ * The job: each workspace's data brought to its model's current version, for half of a try's expiry
+ * at most (or until the server stops); what is left goes on in the next job, queued then.
+ */
+export async function runModelMigrations(ctx: AppContext, jobs: WorkspaceKey[], stopping: AbortSignal) {
+  const until = Date.now() + (ctx.config.jobsExpireSeconds * 1000) / 2;
+  const shouldStop = () => stopping.aborted || Date.now() > until;
+  for (const workspaceId of new Set(jobs.map((job) => job.workspaceId))) {
+    const finished = await migrateWorkspaceData(ctx, workspaceId, shouldStop);
+    if (!finished)
+      await enqueue(ctx.db, MODEL_MIGRATION_QUEUE, { workspaceId }, { singletonKey: workspaceId });
+  }
+}
+
+interface RunningChange {
+  id: string;
+  version: number;
+  schemas: readonly string[];
+  sample: ModelChange['transformed'];
+  total: number;
+}
+
+async function runningChanges(db: Db, workspaceId: string): Promise<RunningChange[]> {
+  const found = await db
+    .select()
+    .from(contentModelChanges)
+    .where(and(eq(contentModelChanges.workspaceId, workspaceId), eq(contentModelChanges.state, 'running')))
+    .orderBy(asc(contentModelChanges.version));
+  if (found.length === 0) return [];
+  const latest = found[found.length - 1].version;
+  const changes = await changesBetween(db, workspaceId, found[0].version - 1, latest);
+  return found.map((row) => ({
+    id: row.id,
+    version: row.version,
+    schemas: changes.find((change) => change.version === row.version)?.schemas ?? [],
+    sample: row.transformed,
+    total: row.itemsTotal,
+  }));
+}
+
+/**
+ * Brings every row of the schemas the running changes of a workspace touch to the latest version, then
+ * marks them done; again while changes keep coming. Answers false when `shouldStop` stopped it between
+ * two batches (the next job goes on from there).
+ */
+export async function migrateWorkspaceData(
+  ctx: AppContext,
+  workspaceId: string,
+  shouldStop: () => boolean = () => false,
+): Promise<boolean> {
+  for (;;) {
+    const running = await runningChanges(ctx.db, workspaceId);
+    if (running.length === 0) return true;
+    const target = running[running.length - 1].version;
+    const [workspace] = await ctx.db
+      .select({ basics: workspaces.basics })
+      .from(workspaces)
+      .where(eq(workspaces.id, workspaceId));
+    if (!workspace) return true;
+    const run: MigrationRun = {
+      ctx,
+      workspaceId,
+      target,
+      targetDoc: (await modelOf(ctx.db, { id: workspaceId, modelVersion: target })).doc,
+      basics: workspace.basics,
+      running,
+      shouldStop,
+    };
+    for (const schema of new Set(running.flatMap((change) => change.schemas))) {
+      // Rows a batch passed over (a save under way, or one made in the old model by a process that had
+      // not heard of the change yet) are still behind: pass again until none is.
+      while ((await migrateTable(run, 'items', schema)) + (await migrateTable(run, 'published', schema)) > 0);
+      if (shouldStop()) return false;
+    }
+    await ctx.db
+      .update(contentModelChanges)
+      .set({ state: 'done', itemsDone: sql`${contentModelChanges.itemsTotal}` })
+      .where(
+        and(
+          eq(contentModelChanges.workspaceId, workspaceId),
+          inArray(
+            contentModelChanges.id,
+            running.map((change) => change.id),
+          ),
+        ),
+      );
+  }
+}
+
+interface MigrationRun {
+  ctx: AppContext;
+  workspaceId: string;
+  target: number;
+  targetDoc: Awaited<ReturnType<typeof modelOf>>['doc'];
+  basics: Parameters<typeof replayItem>[3];
+  running: RunningChange[];
+  shouldStop: () => boolean;
+}
+
+interface BehindRow {
+  id: string;
+  /** A stage copy's stage ('' for an item). */
+  stage: string;
+  version: number;
+  model_version: number;
+  data: Data;
+}
+
+/**
+ * One pass over the rows of `schema` in `table` still behind the target version, in key order;
+ * answers how many were behind when read but not written (changed meanwhile: to look at again).
+ */
+async function migrateTable(run: MigrationRun, table: 'items' | 'published', schema: string) {
+  const { ctx, workspaceId, target } = run;
+  let after = { id: '', stage: '' };
+  const isItems = table === 'items';
+  let missed = 0;
+  for (;;) {
+    if (run.shouldStop()) return 0;
+    const batch = rows<BehindRow>(
+      await ctx.db.execute(sql`
+        select id, ${sql.raw(isItems ? `''` : 'stage')} as stage, version, model_version, data
+        from ${sql.raw(table)}
+        where workspace_id = ${workspaceId} and schema = ${schema} and model_version < ${target}::int
+          and ${isItems ? sql`id > ${after.id}` : sql`(id, stage) > (${after.id}::text, ${after.stage}::text)`}
+        order by ${sql.raw(isItems ? 'id' : 'id, stage')} limit ${MIGRATION_BATCH}`),
+    );
+    if (batch.length === 0) return missed;
+    const minVersion = Math.min(...batch.map((row) => Number(row.model_version)));
+    const changes = await changesBetween(ctx.db, workspaceId, minVersion, target);
+    const written = isItems
+      ? await writeItemBatch(run, schema, changes, batch)
+      : await writeCopyBatch(run, schema, changes, batch);
+    missed += batch.length - written;
+    after = batch[batch.length - 1];
+    if (batch.length < MIGRATION_BATCH) return missed;
+  }
+}
+
+/** Writes rows of a batch unless they changed since they were read (same version, same model version). */
+const CHANGED_SINCE_READ = sql.raw(`t.version = r.version and t.model_version = r.model_version`);
+
+async function writeItemBatch(
+  run: MigrationRun,
+  schema: string,
+  changes: StoredChange[],
+  batch: BehindRow[],
+): Promise<number> {
+  const { ctx, workspaceId, target } = run;
+  const stored = await storedKeptOf(
+    ctx.db,
+    batch.flatMap((row) =>
+      changesSince(changes, schema, Number(row.model_version)).flatMap(({ reverts }) =>
+        reverts && reverts.version <= Number(row.model_version)
+          ? [{ changeId: reverts.id, schema, itemId: row.id }]
+          : [],
+      ),
+    ),
+  );
+  const written: { id: string; version: number; model_version: number; data: Data; has_errors: boolean }[] =
+    [];
+  const kept: { change_id: string; item_id: string; kept: Data }[] = [];
+  const samples = new Map<string, ModelChange['transformed']>();
+  for (const row of batch) {
+    const since = changesSince(changes, schema, Number(row.model_version));
+    const replayed = replayItem(since, schema, row.data, run.basics, run.targetDoc, (changeId) =>
+      stored.get(keptKey({ changeId, schema, itemId: row.id })),
+    );
+    written.push({
+      id: row.id,
+      version: Number(row.version),
+      model_version: Number(row.model_version),
+      data: replayed.data,
+      has_errors: replayed.hasErrors,
+    });
+    for (const [version, values] of replayed.kept) {
+      const change = changes.find((candidate) => candidate.version === version);
+      if (change) kept.push({ change_id: change.id, item_id: row.id, kept: values });
+    }
+    if (replayed.changed || replayed.failed.length > 0)
+      for (const change of since)
+        samples.set(change.version.toString(), [
+          ...(samples.get(change.version.toString()) ?? []),
+          { schema, id: row.id, ...(replayed.failed.length > 0 ? { failed: replayed.failed } : {}) },
+        ]);
+  }
+  return ctx.db.transaction(async (tx) => {
+    const updated = rows<{ id: string }>(
+      await tx.execute(sql`
+        with r as (
+          select * from jsonb_to_recordset(${JSON.stringify(written)}::jsonb)
+            as r(id text, version int, model_version int, data jsonb, has_errors boolean)
+        )
+        update items t set data = r.data, has_errors = r.has_errors, model_version = ${target}::int
+        from r
+        where t.workspace_id = ${workspaceId} and t.schema = ${schema} and t.id = r.id and ${CHANGED_SINCE_READ}
+        returning t.id`),
+    );
+    const ids = new Set(updated.map((row) => row.id));
+    const keptRows = kept.filter((row) => ids.has(row.item_id));
+    if (keptRows.length > 0)
+      await tx.execute(sql`
+        insert into content_model_kept (change_id, schema, item_id, kept)
+        select change_id, ${schema}, item_id, kept
+        from jsonb_to_recordset(${JSON.stringify(keptRows)}::jsonb) as r(change_id text, item_id text, kept jsonb)
+        on conflict do nothing`);
+    await recordProgress(tx, run, schema, ids, samples);
+    return ids.size;
+  });
+}
+
+/** Each running change touching the schema counts the items written, and samples the first ones. */
+async function recordProgress(
+  tx: Tx,
+  run: MigrationRun,
+  schema: string,
+  ids: ReadonlySet<string>,
+  samples: Map<string, ModelChange['transformed']>,
+) {
+  for (const change of run.running) {
+    if (!change.schemas.includes(schema)) continue;
+    const room = PLAN_SAMPLE - change.sample.length;
+    const sample = (samples.get(String(change.version)) ?? []).filter((entry) => ids.has(entry.id));
+    if (room > 0 && sample.length > 0) change.sample = [...change.sample, ...sample.slice(0, room)];
+    await tx
+      .update(contentModelChanges)
+      .set({
+        itemsDone: sql`least(${contentModelChanges.itemsTotal}, ${contentModelChanges.itemsDone} + ${ids.size}::int)`,
+        ...(room > 0 && sample.length > 0 ? { transformed: change.sample } : {}),
+      })
+      .where(eq(contentModelChanges.id, change.id));
+  }
+}
+
+async function writeCopyBatch(
+  run: MigrationRun,
+  schema: string,
+  changes: StoredChange[],
+  batch: BehindRow[],
+): Promise<number> {
+  const written = batch.map((row) => ({
+    id: row.id,
+    stage: row.stage,
+    version: Number(row.version),
+    model_version: Number(row.model_version),
+    data: replayCopy(changesSince(changes, schema, Number(row.model_version)), schema, row.data, 'copy'),
+  }));
+  const updated = await run.ctx.db.execute(sql`
+    update published t set data = r.data, model_version = ${run.target}::int
+    from jsonb_to_recordset(${JSON.stringify(written)}::jsonb)
+      as r(id text, stage text, version int, model_version int, data jsonb)
+    where t.workspace_id = ${run.workspaceId} and t.schema = ${schema} and t.id = r.id and t.stage = r.stage
+      and ${CHANGED_SINCE_READ}
+    returning t.id`);
+  return rows(updated).length;
+}
