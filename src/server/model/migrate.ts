@@ -21,7 +21,7 @@ import { changesBetween, keptKey, storedKeptOf, type StoredChange } from '../wor
 type Data = Record<string, unknown>;
 
 /** Rows read, replayed and written at a time; each batch is one transaction. */
-export const MIGRATION_BATCH = 1000;
+const MIGRATION_BATCH = 1000;
 
 /** Queues the migration of a workspace's data, in the transaction of the change that needs it. */
 export const queueModelMigration = (tx: Tx, workspaceId: string) =>
@@ -45,7 +45,7 @@ export async function runModelMigrations(ctx: AppContext, jobs: WorkspaceKey[], 
   const until = Date.now() + (ctx.config.jobsExpireSeconds * 1000) / 2;
   const shouldStop = () => stopping.aborted || Date.now() > until;
   for (const workspaceId of new Set(jobs.map((job) => job.workspaceId))) {
-    const finished = await migrateWorkspaceData(ctx, workspaceId, shouldStop);
+    const finished = await migrateWorkspaceData(ctx, workspaceId, { shouldStop });
     if (!finished)
       await enqueue(ctx.db, MODEL_MIGRATION_QUEUE, { workspaceId }, { singletonKey: workspaceId });
   }
@@ -77,6 +77,15 @@ async function runningChanges(db: Db, workspaceId: string): Promise<RunningChang
   }));
 }
 
+export interface MigrationOptions {
+  /** Asked before each batch: true stops the migration there. */
+  shouldStop?: () => boolean;
+  /** Rows a batch reads (default MIGRATION_BATCH). */
+  batchSize?: number;
+  /** Runs between reading a batch and writing it (what a save made meanwhile meets). */
+  beforeWrite?: (ids: string[]) => Promise<void>;
+}
+
 /**
  * Brings every row of the schemas the running changes of a workspace touch to the latest version, then
  * marks them done; again while changes keep coming. Answers false when `shouldStop` stopped it between
@@ -85,8 +94,9 @@ async function runningChanges(db: Db, workspaceId: string): Promise<RunningChang
 export async function migrateWorkspaceData(
   ctx: AppContext,
   workspaceId: string,
-  shouldStop: () => boolean = () => false,
+  options: MigrationOptions = {},
 ): Promise<boolean> {
+  const shouldStop = options.shouldStop ?? (() => false);
   for (;;) {
     const running = await runningChanges(ctx.db, workspaceId);
     if (running.length === 0) return true;
@@ -104,6 +114,8 @@ export async function migrateWorkspaceData(
       basics: workspace.basics,
       running,
       shouldStop,
+      batchSize: options.batchSize ?? MIGRATION_BATCH,
+      beforeWrite: options.beforeWrite,
     };
     for (const schema of new Set(running.flatMap((change) => change.schemas))) {
       // Rows a batch passed over (a save under way, or one made in the old model by a process that had
@@ -134,6 +146,8 @@ interface MigrationRun {
   basics: Parameters<typeof replayItem>[3];
   running: RunningChange[];
   shouldStop: () => boolean;
+  batchSize: number;
+  beforeWrite?: MigrationOptions['beforeWrite'];
 }
 
 interface BehindRow {
@@ -162,17 +176,18 @@ async function migrateTable(run: MigrationRun, table: 'items' | 'published', sch
         from ${sql.raw(table)}
         where workspace_id = ${workspaceId} and schema = ${schema} and model_version < ${target}::int
           and ${isItems ? sql`id > ${after.id}` : sql`(id, stage) > (${after.id}::text, ${after.stage}::text)`}
-        order by ${sql.raw(isItems ? 'id' : 'id, stage')} limit ${MIGRATION_BATCH}`),
+        order by ${sql.raw(isItems ? 'id' : 'id, stage')} limit ${run.batchSize}`),
     );
     if (batch.length === 0) return missed;
     const minVersion = Math.min(...batch.map((row) => Number(row.model_version)));
     const changes = await changesBetween(ctx.db, workspaceId, minVersion, target);
+    await run.beforeWrite?.(batch.map((row) => row.id));
     const written = isItems
       ? await writeItemBatch(run, schema, changes, batch)
       : await writeCopyBatch(run, schema, changes, batch);
     missed += batch.length - written;
     after = batch[batch.length - 1];
-    if (batch.length < MIGRATION_BATCH) return missed;
+    if (batch.length < run.batchSize) return missed;
   }
 }
 
