@@ -426,4 +426,32 @@ describe('content model history', () => {
     await findByText('Version 3 reverted');
     await waitFor(() => expect(sentBodies('changes/c3/revert')).toEqual([{ baseVersion: 3 }]));
   });
+
+  it('shows the progress of a change whose items are still being converted, and says so on apply', async () => {
+    const rename = { op: 'renameField', schema: 'blog-post', from: 'excerpt', to: 'summary' } as const;
+    const running = {
+      ...applied(4, [rename]).change,
+      state: 'running' as const,
+      progress: { total: 1_000_000, done: 250_000 },
+    };
+    installApi({ [`POST ${MODEL_URL}/apply`]: () => [200, { version: 4, change: running }] });
+    await renderScreen();
+    expect(screen.queryByTestId('running-changes')).toBeNull();
+    await openEditor('Excerpt');
+    await changeValue(input('Key'), 'summary');
+    await submitDialog('Change field');
+    api.routes[`GET ${MODEL_URL}/changes`] = () => [200, { changes: [change(running)] }];
+    await click(screen.getByRole('button', { name: 'Apply' }));
+    await findByText(/Its items are being converted in the background\./);
+    const notice = within(await screen.findByTestId('running-changes'));
+    expect(notice.getByText(/Version 4: 250,000 of 1,000,000 items converted\./)).toBeInTheDocument();
+    expect(notice.getByRole('progressbar', { name: 'Items of version 4 converted' })).toHaveAttribute(
+      'aria-valuenow',
+      '25',
+    );
+    await click(screen.getByRole('tab', { name: 'History' }));
+    expect(
+      within(await screen.findByTestId('change-v4')).getByText('Converting items 250000/1000000'),
+    ).toBeInTheDocument();
+  });
 });

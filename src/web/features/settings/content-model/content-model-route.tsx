@@ -9,6 +9,7 @@ import { ChangeSetPanel } from './components/change-set-panel';
 import { HistoryView } from './components/history-view';
 import { ModelView } from './components/model-view';
 import { ReviewDialog } from './components/plan-view';
+import { RunningChanges } from './components/running-changes';
 import { useChangeSet } from './use-change-set';
 import { useChangeSetActions } from './use-change-set-actions';
 
@@ -30,6 +31,7 @@ export default function ContentModelRoute() {
 
   return (
     <Tabs value={tab} onChange={setTab} keepMounted={false}>
+      <RunningChanges ws={ws} />
       <Tabs.List mb="lg">
         <Tabs.Tab value="model">Model</Tabs.Tab>
         <Tabs.Tab value="history">History</Tabs.Tab>

@@ -29,13 +29,15 @@ export function useChangeSetActions(
 
   const runApply = () =>
     apply.mutate(body, {
-      onSuccess: ({ version }) => {
+      onSuccess: ({ version, change }) => {
         changeSet.discard();
         setReview(null);
+        const converting =
+          change?.state === 'running' ? ' Its items are being converted in the background.' : '';
         showToast({
           color: 'teal',
           title: 'Content model updated',
-          message: `${changesWord(body.ops.length)} applied; the model is at version ${version}.`,
+          message: `${changesWord(body.ops.length)} applied; the model is at version ${version}.${converting}`,
         });
       },
     });

@@ -12,9 +12,17 @@ const listModelChanges = (workspaceId: string) =>
 const getModelChange = (workspaceId: string, id: string) =>
   apiRequest(`${contentModelPath(workspaceId)}/changes/${encodeURIComponent(id)}`, { schema: ModelChange });
 
-/** GET …/content-model/changes: every applied change set, newest first. */
+/**
+ * GET …/content-model/changes: every applied change set, newest first; asked again every second while
+ * the data of one is still being converted, so its progress shows.
+ */
 export const useModelChanges = (workspaceId: string) =>
-  useQuery({ queryKey: modelChangesQueryKey(workspaceId), queryFn: () => listModelChanges(workspaceId) });
+  useQuery({
+    queryKey: modelChangesQueryKey(workspaceId),
+    queryFn: () => listModelChanges(workspaceId),
+    refetchInterval: (query) =>
+      query.state.data?.changes.some((change) => change.state === 'running') ? 1000 : false,
+  });
 
 /**
  * GET …/content-model/changes/{id}: one change with the items it transformed; asked again every second
