@@ -202,6 +202,31 @@ describe('the data of a model change follows in the background', () => {
     expect(await behind(ws)).toBe(0);
   });
 
+  it('keeps a save of data read before the change: sent with its model version, it is brought to the new model', async () => {
+    const { ws, posts } = await postsWorkspace('Straddling', 2);
+    const read = await getItem(t, manager, ws, 'blog-post', posts[0].id);
+    expect(read.data).toMatchObject({ author: 'Author 0', readingTime: '1' });
+    await applyOnly(ws, renameAndRetype);
+    const url = `${itemsUrl(ws)}/${read.id}`;
+    const stale = await call(t, 'PUT', url, manager, {
+      data: { ...read.data, author: 'Edited' },
+      baseVersion: read.version,
+    });
+    expect(stale.statusCode).toBe(400);
+    const saved = await call(t, 'PUT', url, manager, {
+      data: { ...read.data, author: 'Edited' },
+      baseVersion: read.version,
+      modelVersion: read.modelVersion,
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({
+      version: 2,
+      modelVersion: read.modelVersion! + 1,
+      data: { writer: 'Edited', readingTime: 1 },
+    });
+    expect(saved.json().data).not.toHaveProperty('author');
+  });
+
   it('loses no save made by many writers while the migration runs', async () => {
     const { ws, posts } = await postsWorkspace('Crowded', 20);
     await applyOnly(ws, renameAndRetype);

@@ -68,6 +68,7 @@ export async function presentItems(
       data: item.data,
       _references: item.refs,
       version: item.version,
+      modelVersion: item.modelVersion,
       lastWrittenBy: item.lastWrittenBy,
       lastWrittenByName: writerName,
       lastWrittenAt: item.lastWrittenAt.toISOString(),

@@ -127,7 +127,8 @@ export async function itemRoutes(instance: FastifyInstance, ctx: AppContext) {
     async (request, reply) => {
       const scope = schemaIn(request.access, request.params.schema);
       const base = baseVersionOf(request, request.body.baseVersion);
-      const row = await items.updateItem(ctx, scope, request.params.id, request.body.data, base);
+      const { data, modelVersion } = request.body;
+      const row = await items.updateItem(ctx, scope, request.params.id, data, base, undefined, modelVersion);
       return reply.header('etag', `"${row.version}"`).send(await items.presentWritten(ctx, scope, row));
     },
   );

@@ -23,7 +23,7 @@ import { normaliseNameSlugs } from './name-slugs';
 import * as repo from './repository';
 import { runSaveHooks } from './save-hooks';
 import { searchTextOf } from './search-text';
-import { upcastItemRow } from './upcast';
+import { dataInCallersModel, upcastItemRow } from './upcast';
 import { takeFileFacts } from './server-owned';
 import type { AuditAction } from '@shared/api/delivery';
 import { actorOf } from '../journal/journal';
@@ -170,10 +170,12 @@ export async function updateItem(
   data: Record<string, unknown>,
   baseVersion: number | undefined,
   audit: ItemAudit = { action: 'item.saved' },
+  modelVersion?: number,
 ) {
   requireRight(scope, 'edit');
   const key = keyOf(scope, id);
-  const checked = await checkItemData(ctx, scope, data, id);
+  const sent = await dataInCallersModel(ctx.db, scope, data, modelVersion);
+  const checked = await checkItemData(ctx, scope, sent, id);
   if (editableLocales(scope.permissions, scope.schema.name)) {
     const stored = await upcastItemRow(ctx.db, scope, await repo.findItem(ctx.db, key));
     if (!stored) throw notFound(ITEM_MESSAGES.instanceNotFound);

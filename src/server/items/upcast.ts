@@ -26,7 +26,9 @@ export async function upcastItemRows<R extends ItemRow>(
   found: readonly R[],
 ): Promise<R[]> {
   const target = scope.model.version;
-  const behind = found.filter((row) => row.modelVersion < target && replayedRows.get(row)?.version !== target);
+  const behind = found.filter(
+    (row) => row.modelVersion < target && replayedRows.get(row)?.version !== target,
+  );
   if (behind.length === 0) return found.map((row) => replayedOf(row, target));
   const from = Math.min(...behind.map((row) => row.modelVersion));
   const changes = await changesBetween(db, scope.workspace.id, from, target);
@@ -74,4 +76,25 @@ export async function upcastItemRow<R extends ItemRow>(db: Db | Tx, scope: Model
   if (!row) return row;
   const [replayed] = await upcastItemRows(db, scope, [row]);
   return replayed;
+}
+
+/**
+ * Data a client read in an older model version and saves now (it sent that version): brought to the
+ * caller's model as a stored row would be, so a save that straddles a model change keeps its values.
+ */
+export async function dataInCallersModel(
+  db: Db | Tx,
+  scope: ModelScope & { schema: { name: string } },
+  data: Record<string, unknown>,
+  from: number | undefined,
+) {
+  const target = scope.model.version;
+  if (from === undefined || from >= target) return data;
+  const since = changesSince(
+    await changesBetween(db, scope.workspace.id, from, target),
+    scope.schema.name,
+    from,
+  );
+  if (since.length === 0) return data;
+  return replayItem(since, scope.schema.name, data, scope.workspace.basics, scope.model.doc).data;
 }

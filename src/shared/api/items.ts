@@ -87,6 +87,11 @@ export const Item = z.object({
     .number()
     .int()
     .describe('Starts at 1 and rises by 1 on each save; send it back as baseVersion or If-Match'),
+  modelVersion: z
+    .number()
+    .int()
+    .optional()
+    .describe("The version of the workspace's content model the data is in; send it back with a save"),
   lastWrittenBy: z.string(),
   lastWrittenByName: z
     .string()
@@ -173,6 +178,14 @@ export const SaveItemBody = z
       .min(1)
       .optional()
       .describe('The version this edit was based on; a stale one answers 409 and changes nothing'),
+    modelVersion: z
+      .number({ error: 'modelVersion must be a number' })
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'The content model version the data was read in: data of an older one is first brought to the current model (a field renamed since is saved under its new name)',
+      ),
   })
   .strict();
 export type SaveItemBody = z.input<typeof SaveItemBody>;
