@@ -19,6 +19,10 @@ const benches = [
   ['dashboard stats (1,000,000 items on PostgreSQL)', 'bench/stats.ts'],
   ['releases (10,000 items across 5 schemas published at once on PostgreSQL)', 'bench/releases.ts'],
   [
+    'content model change (1,000,000 items on PostgreSQL, under 20 connections of reads and saves)',
+    'bench/model.ts',
+  ],
+  [
     'live streams (2,000 streams on one process; changes across two processes on PostgreSQL)',
     'bench/live.ts',
   ],

@@ -21,7 +21,7 @@ import { changesBetween, keptKey, storedKeptOf, type StoredChange } from '../wor
 type Data = Record<string, unknown>;
 
 /** Rows read, replayed and written at a time; each batch is one transaction. */
-const MIGRATION_BATCH = 1000;
+const MIGRATION_BATCH = 2000;
 
 /** Queues the migration of a workspace's data, in the transaction of the change that needs it. */
 export const queueModelMigration = (tx: Tx, workspaceId: string) =>
@@ -159,17 +159,27 @@ interface BehindRow {
   data: Data;
 }
 
+/** A batch replayed in memory, ready to write: `write` answers how many rows it wrote. */
+type PreparedBatch = (tx: Tx) => Promise<number>;
+
 /**
  * One pass over the rows of `schema` in `table` still behind the target version, in key order;
- * answers how many were behind when read but not written (changed meanwhile: to look at again).
+ * answers how many were behind when read but not written (changed meanwhile: to look at again). While
+ * one batch is written, the next is read and replayed (on another connection where there is one).
  */
 async function migrateTable(run: MigrationRun, table: 'items' | 'published', schema: string) {
   const { ctx, workspaceId, target } = run;
   let after = { id: '', stage: '' };
   const isItems = table === 'items';
   let missed = 0;
+  let writing: Promise<number> | undefined;
+  let writingSize = 0;
+  const settle = async () => {
+    if (writing) missed += writingSize - (await writing);
+    writing = undefined;
+  };
   for (;;) {
-    if (run.shouldStop()) return 0;
+    if (run.shouldStop()) break;
     const batch = rows<BehindRow>(
       await ctx.db.execute(sql`
         select id, ${sql.raw(isItems ? `''` : 'stage')} as stage, version, model_version, data
@@ -178,28 +188,39 @@ async function migrateTable(run: MigrationRun, table: 'items' | 'published', sch
           and ${isItems ? sql`id > ${after.id}` : sql`(id, stage) > (${after.id}::text, ${after.stage}::text)`}
         order by ${sql.raw(isItems ? 'id' : 'id, stage')} limit ${run.batchSize}`),
     );
-    if (batch.length === 0) return missed;
+    if (batch.length === 0) break;
     const minVersion = Math.min(...batch.map((row) => Number(row.model_version)));
     const changes = await changesBetween(ctx.db, workspaceId, minVersion, target);
+    const write = isItems
+      ? await prepareItemBatch(run, schema, changes, batch)
+      : prepareCopyBatch(run, schema, changes, batch);
     await run.beforeWrite?.(batch.map((row) => row.id));
-    const written = isItems
-      ? await writeItemBatch(run, schema, changes, batch)
-      : await writeCopyBatch(run, schema, changes, batch);
-    missed += batch.length - written;
+    await settle();
+    writing = ctx.db.transaction(async (tx) => {
+      // A batch lost to a crash before its commit reached the disk is read and written again by the
+      // next try: no need to wait for the flush.
+      await tx.execute(sql`set local synchronous_commit = off`);
+      return write(tx);
+    });
+    // Awaited by settle(); until then a failure must not count as unhandled.
+    writing.catch(() => {});
+    writingSize = batch.length;
     after = batch[batch.length - 1];
-    if (batch.length < run.batchSize) return missed;
+    if (batch.length < run.batchSize) break;
   }
+  await settle();
+  return run.shouldStop() ? 0 : missed;
 }
 
 /** Writes rows of a batch unless they changed since they were read (same version, same model version). */
 const CHANGED_SINCE_READ = sql.raw(`t.version = r.version and t.model_version = r.model_version`);
 
-async function writeItemBatch(
+async function prepareItemBatch(
   run: MigrationRun,
   schema: string,
   changes: StoredChange[],
   batch: BehindRow[],
-): Promise<number> {
+): Promise<PreparedBatch> {
   const { ctx, workspaceId, target } = run;
   const stored = await storedKeptOf(
     ctx.db,
@@ -214,7 +235,7 @@ async function writeItemBatch(
   const written: { id: string; version: number; model_version: number; data: Data; has_errors: boolean }[] =
     [];
   const kept: { change_id: string; item_id: string; kept: Data }[] = [];
-  const samples = new Map<string, ModelChange['transformed']>();
+  const samples = new Map<number, ModelChange['transformed']>();
   for (const row of batch) {
     const since = changesSince(changes, schema, Number(row.model_version));
     const replayed = replayItem(since, schema, row.data, run.basics, run.targetDoc, (changeId) =>
@@ -233,20 +254,18 @@ async function writeItemBatch(
     }
     if (replayed.changed || replayed.failed.length > 0)
       for (const change of since)
-        samples.set(change.version.toString(), [
-          ...(samples.get(change.version.toString()) ?? []),
+        samples.set(change.version, [
+          ...(samples.get(change.version) ?? []),
           { schema, id: row.id, ...(replayed.failed.length > 0 ? { failed: replayed.failed } : {}) },
         ]);
   }
-  return ctx.db.transaction(async (tx) => {
+  const recordset = JSON.stringify(written);
+  return async (tx) => {
     const updated = rows<{ id: string }>(
       await tx.execute(sql`
-        with r as (
-          select * from jsonb_to_recordset(${JSON.stringify(written)}::jsonb)
-            as r(id text, version int, model_version int, data jsonb, has_errors boolean)
-        )
         update items t set data = r.data, has_errors = r.has_errors, model_version = ${target}::int
-        from r
+        from jsonb_to_recordset(${recordset}::jsonb)
+          as r(id text, version int, model_version int, data jsonb, has_errors boolean)
         where t.workspace_id = ${workspaceId} and t.schema = ${schema} and t.id = r.id and ${CHANGED_SINCE_READ}
         returning t.id`),
     );
@@ -260,7 +279,7 @@ async function writeItemBatch(
         on conflict do nothing`);
     await recordProgress(tx, run, schema, ids, samples);
     return ids.size;
-  });
+  };
 }
 
 /** Each running change touching the schema counts the items written, and samples the first ones. */
@@ -269,12 +288,12 @@ async function recordProgress(
   run: MigrationRun,
   schema: string,
   ids: ReadonlySet<string>,
-  samples: Map<string, ModelChange['transformed']>,
+  samples: Map<number, ModelChange['transformed']>,
 ) {
   for (const change of run.running) {
     if (!change.schemas.includes(schema)) continue;
     const room = PLAN_SAMPLE - change.sample.length;
-    const sample = (samples.get(String(change.version)) ?? []).filter((entry) => ids.has(entry.id));
+    const sample = (samples.get(change.version) ?? []).filter((entry) => ids.has(entry.id));
     if (room > 0 && sample.length > 0) change.sample = [...change.sample, ...sample.slice(0, room)];
     await tx
       .update(contentModelChanges)
@@ -286,12 +305,12 @@ async function recordProgress(
   }
 }
 
-async function writeCopyBatch(
+function prepareCopyBatch(
   run: MigrationRun,
   schema: string,
   changes: StoredChange[],
   batch: BehindRow[],
-): Promise<number> {
+): PreparedBatch {
   const written = batch.map((row) => ({
     id: row.id,
     stage: row.stage,
@@ -299,12 +318,15 @@ async function writeCopyBatch(
     model_version: Number(row.model_version),
     data: replayCopy(changesSince(changes, schema, Number(row.model_version)), schema, row.data, 'copy'),
   }));
-  const updated = await run.ctx.db.execute(sql`
-    update published t set data = r.data, model_version = ${run.target}::int
-    from jsonb_to_recordset(${JSON.stringify(written)}::jsonb)
-      as r(id text, stage text, version int, model_version int, data jsonb)
-    where t.workspace_id = ${run.workspaceId} and t.schema = ${schema} and t.id = r.id and t.stage = r.stage
-      and ${CHANGED_SINCE_READ}
-    returning t.id`);
-  return rows(updated).length;
+  const recordset = JSON.stringify(written);
+  return async (tx) => {
+    const updated = await tx.execute(sql`
+      update published t set data = r.data, model_version = ${run.target}::int
+      from jsonb_to_recordset(${recordset}::jsonb)
+        as r(id text, stage text, version int, model_version int, data jsonb)
+      where t.workspace_id = ${run.workspaceId} and t.schema = ${schema} and t.id = r.id and t.stage = r.stage
+        and ${CHANGED_SINCE_READ}
+      returning t.id`);
+    return rows(updated).length;
+  };
 }

@@ -325,3 +325,24 @@ function recordsWhere(value: unknown, matches: (record: Data) => boolean): Data[
   const inner = Object.values(value).flatMap((entry) => recordsWhere(entry, matches));
   return matches(value) ? [value, ...inner] : inner;
 }
+
+/**
+ * The values a retype kept that its inverse would not give back: a value that converts back to itself
+ * ('4' → 4 → '4') need not be stored for a revert, which runs the inverse retype before it puts kept
+ * values back. Kept values of anything else (a time zone dropped, a locale's value) stay.
+ */
+export function keptBeyondInverse(
+  kept: readonly KeptValue[],
+  dataAfter: Data,
+  before: FieldDef,
+  after: FieldDef,
+): KeptValue[] {
+  return kept.filter(({ at, value }) => {
+    const key = at.at(-1);
+    if (key !== before.key) return true;
+    const holder = holderAt(dataAfter, at.slice(0, -1));
+    if (!holder || !Object.hasOwn(holder, key)) return true;
+    const back = convertValue(holder[key], after, before);
+    return !back.ok || JSON.stringify(back.value) !== JSON.stringify(value);
+  });
+}

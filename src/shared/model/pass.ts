@@ -6,9 +6,9 @@
 import type { Basics } from '../api/workspaces';
 import { localizedSchema } from '../locales/locales';
 import { validateLocalizedItem } from '../locales/validate';
-import type { BlockType, SchemaType } from '../schemas/types';
+import type { BlockType, FieldDef, SchemaType } from '../schemas/types';
 import { applyOp, applyOps } from './apply';
-import { restoreKept, transformItemData, type KeptValue } from './data';
+import { keptBeyondInverse, restoreKept, transformItemData, type KeptValue } from './data';
 import type { ContentModelDoc, ModelOp } from './types';
 
 type Data = Record<string, unknown>;
@@ -73,7 +73,9 @@ export function schemasTouched({ ops, steps }: ModelSteps): string[] {
 export function schemasChanged(plan: ModelSteps, isRevert: boolean): string[] {
   const touched = schemasTouched(plan);
   if (!isRevert) return touched;
-  const added = plan.ops.flatMap((op) => (op.op === 'addField' && op.schema !== undefined ? [op.schema] : []));
+  const added = plan.ops.flatMap((op) =>
+    op.op === 'addField' && op.schema !== undefined ? [op.schema] : [],
+  );
   return [...new Set([...touched, ...added])];
 }
 
@@ -132,6 +134,12 @@ function runOp(
     const result = transformItemData(current, op, schemaBefore, blockTypesOf(before));
     changed = result.changed;
     kept = result.kept;
+    const retyped =
+      op.op === 'retypeField' && !op.blockType && schemaBefore.fields.find((f) => f.key === op.key);
+    if (result.kept && retyped) {
+      const needed = keptBeyondInverse(result.kept, result.data, retyped, (op as { field: FieldDef }).field);
+      kept = needed.length > 0 ? needed : undefined;
+    }
     failed = result.failed ?? [];
     current = result.data;
   }
