@@ -216,6 +216,10 @@ async function main() {
         .map((s) => s.ms)
         .sort((a, b) => a - b);
     const all = times();
+    const before = samples
+      .filter((s) => s.at < changeStart)
+      .map((s) => s.ms)
+      .sort((a, b) => a - b);
     const behind =
       await db`select count(*)::int as n from items where workspace_id = ${ws} and model_version < ${applied.version}`;
     const stored = await db`
@@ -247,6 +251,9 @@ async function main() {
     );
     log(
       `failed requests: ${failures.length} (of ${samples.length.toLocaleString()} in the run); lost saves: ${lost} of ${markers.size.toLocaleString()} items saved (target 0)`,
+    );
+    log(
+      `requests before the change (warm-up, same load): p50 ${percentile(before, 50).toFixed(1)} ms, p99 ${percentile(before, 99).toFixed(1)} ms`,
     );
     for (const failure of failures.slice(0, 5)) log(`  ${failure}`);
     log(

@@ -22,6 +22,8 @@ type Data = Record<string, unknown>;
 
 /** Rows read, replayed and written at a time; each batch is one transaction. */
 const MIGRATION_BATCH = 2000;
+/** Rows replayed between two turns of the event loop. */
+const REPLAY_SLICE = 200;
 
 /** Queues the migration of a workspace's data, in the transaction of the change that needs it. */
 export const queueModelMigration = (tx: Tx, workspaceId: string) =>
@@ -236,7 +238,9 @@ async function prepareItemBatch(
     [];
   const kept: { change_id: string; item_id: string; kept: Data }[] = [];
   const samples = new Map<number, ModelChange['transformed']>();
-  for (const row of batch) {
+  for (const [i, row] of batch.entries()) {
+    // The requests served beside the migration wait for a slice at most, never for a whole batch.
+    if (i > 0 && i % REPLAY_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
     const since = changesSince(changes, schema, Number(row.model_version));
     const replayed = replayItem(since, schema, row.data, run.basics, run.targetDoc, (changeId) =>
       stored.get(keptKey({ changeId, schema, itemId: row.id })),
