@@ -7,7 +7,7 @@ type Data = Record<string, unknown>;
 /** Items are read this many at a time. */
 const BATCH = 500;
 
-export interface ItemRowLite {
+interface ItemRowLite {
   id: string;
   version: number;
   data: Data;
