@@ -2,6 +2,8 @@ import { sql, type SQLWrapper } from 'drizzle-orm';
 import { RECIPIENT_DEFAULTS } from '@shared/api/senders';
 import { copyFrom, copyRows, copyValue, type Db, type Tx } from '../db/client';
 import { rows } from '../db/migrate';
+import { modelOfWorkspace } from '../workspaces/content-model';
+import { replayedCopies } from '../workspaces/model-changes';
 import { eventIdentity, jsonbText } from './event-identity';
 
 /** The workspace's customer-profile-attribute, behavioral-event and audience items: what criteria and imports refer to. */
@@ -11,13 +13,16 @@ export interface DefinitionRow {
   data: Record<string, unknown>;
 }
 
+/** Those items in the workspace's current model (a model change's migration may not have reached them). */
 export async function listDefinitions(db: Db, workspaceId: string): Promise<DefinitionRow[]> {
-  return rows<DefinitionRow>(
+  const found = rows<DefinitionRow & { modelVersion: number }>(
     await db.execute(sql`
-      select schema, id, data from items
+      select schema, id, data, model_version as "modelVersion" from items
       where workspace_id = ${workspaceId}
         and schema in ('customer-profile-attribute', 'behavioral-event', 'audience')`),
   );
+  const model = await modelOfWorkspace(db, workspaceId);
+  return model ? replayedCopies(db, workspaceId, model.version, found, 'copy') : found;
 }
 
 /** The attribute the workspace's campaigns read addresses from (its sending settings). */

@@ -451,7 +451,7 @@ describe('content model history', () => {
     );
     await click(screen.getByRole('tab', { name: 'History' }));
     expect(
-      within(await screen.findByTestId('change-v4')).getByText('Converting items 250000/1000000'),
+      within(await screen.findByTestId('change-v4')).getByText('Converting items 250,000 of 1,000,000'),
     ).toBeInTheDocument();
   });
 });

@@ -179,7 +179,8 @@ function ChangeRow({
             )}
             {change.state === 'running' && (
               <Badge size="sm" variant="light" color="blue" tt="none">
-                Converting items {change.progress.done}/{change.progress.total}
+                Converting items {change.progress.done.toLocaleString('en-US')} of{' '}
+                {change.progress.total.toLocaleString('en-US')}
               </Badge>
             )}
           </Group>
