@@ -5,6 +5,7 @@ import type { AppContext } from '@server/context';
 import { rows } from '@server/db/migrate';
 import { items, published } from '@server/db/schema';
 import { sweepDueWork } from '@server/jobs/sweep';
+import { richTextReader } from '@server/sanitize/rich-text-reader';
 import { migrateWorkspaceData, type MigrationOptions } from '@server/model/migrate';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { startJobWorkers } from '../helpers/job-workers';
@@ -28,7 +29,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ctxOf = () => ({ db: t.database.db, config: t.config, log: t.app.log }) as AppContext;
+const ctxOf = () =>
+  ({
+    db: t.database.db,
+    config: t.config,
+    log: t.app.log,
+    itemFieldReaders: { 'rich-text': richTextReader },
+  }) as AppContext;
 const migrate = (ws: string, options?: MigrationOptions) => migrateWorkspaceData(ctxOf(), ws, options);
 const modelUrl = (ws: string, rest = '') => `/api/v1/workspaces/${ws}/content-model${rest}`;
 const itemsUrl = (ws: string) => `/api/v1/workspaces/${ws}/items/blog-post`;

@@ -8,6 +8,7 @@
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { PLAN_SAMPLE, type ModelChange } from '@shared/api/content-model';
+import type { ContentModel } from '@shared/model/registry';
 import { changesSince, replayCopy, replayItem } from '@shared/model/pass';
 import type { AppContext } from '../context';
 import type { Db, Tx } from '../db/client';
@@ -15,6 +16,7 @@ import { rows } from '../db/migrate';
 import { contentModelChanges, workspaces } from '../db/schema';
 import { enqueue, insertJobsFrom } from '../queue/queue';
 import { MODEL_MIGRATION_QUEUE, type WorkspaceKey } from '../queue/queues';
+import { searchTextOf } from '../items/search-text';
 import { modelOf } from '../workspaces/content-model';
 import { changesBetween, keptKey, storedKeptOf, type StoredChange } from '../workspaces/model-changes';
 
@@ -108,11 +110,12 @@ export async function migrateWorkspaceData(
       .from(workspaces)
       .where(eq(workspaces.id, workspaceId));
     if (!workspace) return true;
+    const model = await modelOf(ctx.db, { id: workspaceId, modelVersion: target });
     const run: MigrationRun = {
       ctx,
       workspaceId,
       target,
-      targetDoc: (await modelOf(ctx.db, { id: workspaceId, modelVersion: target })).doc,
+      model,
       basics: workspace.basics,
       running,
       shouldStop,
@@ -144,7 +147,8 @@ interface MigrationRun {
   ctx: AppContext;
   workspaceId: string;
   target: number;
-  targetDoc: Awaited<ReturnType<typeof modelOf>>['doc'];
+  /** The model of the target version. */
+  model: ContentModel;
   basics: Parameters<typeof replayItem>[3];
   running: RunningChange[];
   shouldStop: () => boolean;
@@ -234,15 +238,22 @@ async function prepareItemBatch(
       ),
     ),
   );
-  const written: { id: string; version: number; model_version: number; data: Data; has_errors: boolean }[] =
-    [];
+  const written: {
+    id: string;
+    version: number;
+    model_version: number;
+    data: Data;
+    has_errors: boolean;
+    search_text: string | null;
+  }[] = [];
+  const schemaAfter = run.model.schema(schema);
   const kept: { change_id: string; item_id: string; kept: Data }[] = [];
   const samples = new Map<number, ModelChange['transformed']>();
   for (const [i, row] of batch.entries()) {
     // The requests served beside the migration wait for a slice at most, never for a whole batch.
     if (i > 0 && i % REPLAY_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
     const since = changesSince(changes, schema, Number(row.model_version));
-    const replayed = replayItem(since, schema, row.data, run.basics, run.targetDoc, (changeId) =>
+    const replayed = replayItem(since, schema, row.data, run.basics, run.model.doc, (changeId) =>
       stored.get(keptKey({ changeId, schema, itemId: row.id })),
     );
     written.push({
@@ -251,6 +262,8 @@ async function prepareItemBatch(
       model_version: Number(row.model_version),
       data: replayed.data,
       has_errors: replayed.hasErrors,
+      // The words the list's search finds, read under the new model in the same write.
+      search_text: schemaAfter ? searchTextOf(schemaAfter, replayed.data, ctx.itemFieldReaders) : null,
     });
     for (const [version, values] of replayed.kept) {
       const change = changes.find((candidate) => candidate.version === version);
@@ -267,9 +280,10 @@ async function prepareItemBatch(
   return async (tx) => {
     const updated = rows<{ id: string }>(
       await tx.execute(sql`
-        update items t set data = r.data, has_errors = r.has_errors, model_version = ${target}::int
+        update items t set data = r.data, has_errors = r.has_errors, search_text = r.search_text,
+          model_version = ${target}::int
         from jsonb_to_recordset(${recordset}::jsonb)
-          as r(id text, version int, model_version int, data jsonb, has_errors boolean)
+          as r(id text, version int, model_version int, data jsonb, has_errors boolean, search_text text)
         where t.workspace_id = ${workspaceId} and t.schema = ${schema} and t.id = r.id and ${CHANGED_SINCE_READ}
         returning t.id`),
     );
