@@ -101,6 +101,8 @@ test('export a send’s results and an audience’s members, and duplicate the c
 
   // A copy of the campaign is a new draft: it keeps the email, audience and sender, not the send.
   await page.goto(campaign.path);
+  // The panel's results move the page as they arrive: open the menu once the page has settled.
+  await expect(page.getByTestId('send-results').getByTestId('result-delivered')).toContainText('2');
   await page.getByRole('button', { name: 'Actions' }).click();
   await page.getByRole('menuitem', { name: 'Duplicate' }).click();
   await expect(page.getByTestId('item-heading')).toHaveText('Autumn campaign (copy)');
