@@ -1,5 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequest, type Locator, type Page } from '@playwright/test';
 import {
+  BASE_URL,
   SAME_ORIGIN,
   acceptCookies,
   itemField,
@@ -53,6 +54,28 @@ async function editItem(page: Page, itemUrl: string) {
   await page.goto(itemUrl);
   await page.getByRole('button', { name: 'Edit', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toBeVisible();
+}
+
+/** Publishes the open item to Live from its Actions menu and waits for its Live chip to say CURRENT. */
+async function publishToLive(page: Page) {
+  await page.getByRole('button', { name: 'Actions' }).click();
+  await page.getByRole('menuitem', { name: 'Publish…', exact: true }).click();
+  await page.getByRole('button', { name: 'Publish to Live' }).click();
+  await expect(
+    page.getByTestId('item-heading').locator('..').getByTestId('publish-chip-live'),
+  ).toHaveAttribute('data-status', 'CURRENT');
+}
+
+/** What the delivery API answers a website (no session, the API key alone) as an item's data. */
+async function deliveredData(playwright: { request: APIRequest }, path: string, key: string) {
+  const site = await playwright.request.newContext({ baseURL: BASE_URL });
+  try {
+    const res = await site.get(path, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status(), await res.text()).toBe(200);
+    return (await res.json()).data as Record<string, unknown>;
+  } finally {
+    await site.dispose();
+  }
 }
 
 test('a manager adds SEO description to blog posts; an editor fills it in and publishes; the delivery API answers it', async ({
@@ -113,22 +136,11 @@ test('a manager adds SEO description to blog posts; an editor fills it in and pu
   await shot(w, 'content-model-05-item-form');
   await w.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(w.getByTestId('item-version')).toHaveText('Version 2');
-  await w.getByRole('button', { name: 'Actions' }).click();
-  await w.getByRole('menuitem', { name: 'Publish…', exact: true }).click();
-  await w.getByRole('button', { name: 'Publish to Live' }).click();
-  await expect(w.getByTestId('item-heading').locator('..').getByTestId('publish-chip-live')).toHaveAttribute(
-    'data-status',
-    'CURRENT',
-  );
+  await publishToLive(w);
   await writer.context.close();
 
-  const site = await playwright.request.newContext({ baseURL: new URL(page.url()).origin });
-  const delivered = await site.get(`/delivery/v1/${ws}/live/items/blog-post/${id}`, {
-    headers: { authorization: `Bearer ${key}` },
-  });
-  expect(delivered.status(), await delivered.text()).toBe(200);
-  expect((await delivered.json()).data.seoDescription).toBe('A walk along the old harbour, with photos.');
-  await site.dispose();
+  const delivered = await deliveredData(playwright, `/delivery/v1/${ws}/live/items/blog-post/${id}`, key);
+  expect(delivered.seoDescription).toBe('A walk along the old harbour, with photos.');
 
   // History lists the change with its operation in words.
   await page.getByRole('tab', { name: 'History' }).click();
@@ -334,21 +346,11 @@ test('a manager makes a Landing page schema with a blocks field; an editor build
   await w.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(w.getByTestId('item-version')).toHaveText('Version 1');
   const id = new URL(w.url()).pathname.split('/').pop()!;
-  await w.getByRole('button', { name: 'Actions' }).click();
-  await w.getByRole('menuitem', { name: 'Publish…', exact: true }).click();
-  await w.getByRole('button', { name: 'Publish to Live' }).click();
-  await expect(w.getByTestId('item-heading').locator('..').getByTestId('publish-chip-live')).toHaveAttribute(
-    'data-status',
-    'CURRENT',
-  );
+  await publishToLive(w);
   await writer.context.close();
 
-  const site = await playwright.request.newContext({ baseURL: new URL(page.url()).origin });
-  const delivered = await site.get(`/delivery/v1/${ws}/live/items/landing-page/${id}`, {
-    headers: { authorization: `Bearer ${key}` },
-  });
-  expect(delivered.status(), await delivered.text()).toBe(200);
-  const blocks = (await delivered.json()).data.sections as Record<string, unknown>[];
+  const delivered = await deliveredData(playwright, `/delivery/v1/${ws}/live/items/landing-page/${id}`, key);
+  const blocks = delivered.sections as Record<string, unknown>[];
   expect(blocks).toEqual([
     {
       _type: 'hero',
@@ -368,5 +370,4 @@ test('a manager makes a Landing page schema with a blocks field; an editor build
     { _type: 'call-to-action', _key: expect.any(String), label: 'Shop now' },
   ]);
   expect(new Set(blocks.map((block) => block._key)).size).toBe(3);
-  await site.dispose();
 });

@@ -97,25 +97,31 @@ describe("the web app reads schemas from the workspace's content model", () => {
   });
 });
 
+/** A recipe (name and notes) open for editing at model version 3; `saved.body` is what Save sends. */
+async function editRecipe() {
+  const notes = { key: 'notes', label: 'Notes', type: 'multiline' } as const;
+  const api = answerWorkspace(3, modelWith(recipe([nameField, notes])));
+  const stored = testItem('recipe', 'r1', { name: 'Soup', notes: 'Old notes' });
+  const saved: { body?: unknown } = {};
+  Object.assign(api.routes, {
+    'GET /api/v1/workspaces/acme/items/recipe/r1': () => [200, stored],
+    ...freeLockRoutes('/api/v1/workspaces/acme/items/recipe/r1'),
+    'PUT /api/v1/workspaces/acme/items/recipe/r1': (body: unknown) => {
+      saved.body = body;
+      return [200, { ...stored, version: 2 }];
+    },
+  });
+  await renderApp('/acme/blogging/recipe/r1');
+  await waitFor(() => button('Edit'));
+  await waitFor(() => expect(FakeEventSource.opened).toHaveLength(1));
+  act(() => FakeEventSource.opened[0].send('ready', { key: THIS_TAB_KEY }));
+  await click(button('Edit'));
+  return { api, notes, saved };
+}
+
 describe('an open item form when the content model changes', () => {
   it('shows the new fields, drops the removed ones and keeps what the user typed', async () => {
-    const notes = { key: 'notes', label: 'Notes', type: 'multiline' } as const;
-    const api = answerWorkspace(3, modelWith(recipe([nameField, notes])));
-    const stored = testItem('recipe', 'r1', { name: 'Soup', notes: 'Old notes' });
-    let saved: unknown;
-    Object.assign(api.routes, {
-      'GET /api/v1/workspaces/acme/items/recipe/r1': () => [200, stored],
-      ...freeLockRoutes('/api/v1/workspaces/acme/items/recipe/r1'),
-      'PUT /api/v1/workspaces/acme/items/recipe/r1': (body: unknown) => {
-        saved = body;
-        return [200, { ...stored, version: 2 }];
-      },
-    });
-    await renderApp('/acme/blogging/recipe/r1');
-    await waitFor(() => button('Edit'));
-    await waitFor(() => expect(FakeEventSource.opened).toHaveLength(1));
-    act(() => FakeEventSource.opened[0].send('ready', { key: THIS_TAB_KEY }));
-    await click(button('Edit'));
+    const { api, saved } = await editRecipe();
     await waitFor(() => byLabel('Name'));
     await changeValue(byLabel('Name'), 'Tomato soup');
 
@@ -135,31 +141,15 @@ describe('an open item form when the content model changes', () => {
 
     await changeValue(byLabel('Cooking time'), '20 minutes');
     await click(button('Save'));
-    await waitFor(() => expect(saved).toBeDefined());
-    expect((saved as { data: Record<string, unknown> }).data).toEqual({
+    await waitFor(() => expect(saved.body).toBeDefined());
+    expect((saved.body as { data: Record<string, unknown> }).data).toEqual({
       name: 'Tomato soup',
       cookingTime: '20 minutes',
     });
   });
 
   it('moves what the user typed in a field renamed meanwhile to its new key', async () => {
-    const notes = { key: 'notes', label: 'Notes', type: 'multiline' } as const;
-    const api = answerWorkspace(3, modelWith(recipe([nameField, notes])));
-    const stored = testItem('recipe', 'r1', { name: 'Soup', notes: 'Old notes' });
-    let saved: unknown;
-    Object.assign(api.routes, {
-      'GET /api/v1/workspaces/acme/items/recipe/r1': () => [200, stored],
-      ...freeLockRoutes('/api/v1/workspaces/acme/items/recipe/r1'),
-      'PUT /api/v1/workspaces/acme/items/recipe/r1': (body: unknown) => {
-        saved = body;
-        return [200, { ...stored, version: 2 }];
-      },
-    });
-    await renderApp('/acme/blogging/recipe/r1');
-    await waitFor(() => button('Edit'));
-    await waitFor(() => expect(FakeEventSource.opened).toHaveLength(1));
-    act(() => FakeEventSource.opened[0].send('ready', { key: THIS_TAB_KEY }));
-    await click(button('Edit'));
+    const { api, notes, saved } = await editRecipe();
     await waitFor(() => byLabel('Notes'));
     await changeValue(byLabel('Notes'), 'Simmer for an hour');
 
@@ -174,8 +164,8 @@ describe('an open item form when the content model changes', () => {
     await waitFor(() => expect(bodyText()).toContain('Your unsaved changes are kept.'));
     expect(byLabel('Notes').value).toBe('Simmer for an hour');
     await click(button('Save'));
-    await waitFor(() => expect(saved).toBeDefined());
-    expect((saved as { data: Record<string, unknown> }).data).toEqual({
+    await waitFor(() => expect(saved.body).toBeDefined());
+    expect((saved.body as { data: Record<string, unknown> }).data).toEqual({
       name: 'Soup',
       method: 'Simmer for an hour',
     });
