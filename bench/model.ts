@@ -7,7 +7,8 @@
  * (target ≤ 5 s).
  *
  *   npm run bench -- model   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test;
- *                             BENCH_MODEL_ITEMS, default 1,000,000; BENCH_MODEL_DB, default bench_model)
+ *                             BENCH_MODEL_ITEMS, default 1,000,000; BENCH_MODEL_DB, default bench_model;
+ *                             BENCH_SERVER_ARGS, node flags for the server)
  *
  * The real server (`scripts/start.mjs`, the job worker on) runs in its own process on a database of its
  * own, dropped at the end; items are seeded with one set-based INSERT, not through the API. Each
@@ -35,6 +36,8 @@ const AFTER_MS = 3_000;
 const MAX_CHANGE_MS = 300_000;
 /** Connections of reads and saves (BENCH_MODEL_CONNECTIONS; 0 measures the migration alone). */
 const LOAD_CONNECTIONS = Number(process.env.BENCH_MODEL_CONNECTIONS ?? CONNECTIONS);
+/** Node flags for the server (BENCH_SERVER_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"). */
+const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 
 const log = (...args: unknown[]) => console.log(...args);
 const itemId = (i: number) => `item${String(i).padStart(8, '0')}`;
@@ -110,12 +113,14 @@ async function seed(db: postgres.Sql, ws: string, userId: string, modelVersion: 
   const t0 = performance.now();
   await db`
     insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at,
-      created_at, created_by, model_version)
+      created_at, created_by, model_version, search_text)
     select ${ws}, 'blog-post', 'item' || lpad(i::text, 8, '0'),
       jsonb_build_object('name', 'Post ' || i, 'slug', 'post-' || i, 'body', '<p>Body of post ' || i || '</p>',
         'author', 'Author ' || (i % 997), 'readingTime', (1 + i % 30)::text),
       '{}'::jsonb, 1, ${userId}, now() - i * interval '1 second', now() - i * interval '1 second', ${userId},
-      ${modelVersion}
+      ${modelVersion},
+      -- The words the item list's search reads (items/search-text.ts), as every save has written them.
+      concat_ws(E'\n', 'Post ' || i, 'Body of post ' || i, 'Author ' || (i % 997), (1 + i % 30)::text)
     from generate_series(1, ${ITEM_COUNT}::int) as i`;
   await db`vacuum analyze items`;
   log(`  seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -128,7 +133,7 @@ async function main() {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${DB_NAME}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-model-'));
-  const server = spawn(process.execPath, ['scripts/start.mjs'], {
+  const server = spawn(process.execPath, [...SERVER_ARGS, 'scripts/start.mjs'], {
     env: {
       ...process.env,
       PORT: String(PORT),
