@@ -10,6 +10,7 @@ import { LOCALES_KEY } from '../locales/locales';
 import type { BlockType, FieldDef, SchemaType } from '../schemas/types';
 import { timezoneKey } from '../schemas/types';
 import { ownValue } from '../text/reserved-names';
+import { cloneJson } from './clone';
 import { convertValue } from './convert';
 import type { ModelOp } from './types';
 import { isRecord } from './validate';
@@ -61,7 +62,7 @@ export function transformItemData(
   const target = fieldTarget(op, schemaBefore, blockTypesBefore);
   if (!target) return { data, changed: false };
   const { key, field, blockType } = target;
-  const copy = structuredClone(data);
+  const copy = cloneJson(data);
   const slots = blockType
     ? blockSlots(copy, schemaBefore, blockTypesBefore, blockType)
     : itemSlots(copy, schemaBefore, field);
@@ -275,7 +276,7 @@ function holderAt(data: Data, steps: readonly PathStep[]): Data | undefined {
  * no longer has is not restored, and values written since the operation stay as they are.
  */
 export function restoreKept(data: Data, op: ModelOp, kept: unknown): Data {
-  const copy = structuredClone(data);
+  const copy = cloneJson(data);
   if (op.op === 'renameField') {
     for (const holder of renamedHolders(copy, op)) {
       moveBack(holder, op.to, op.from);
@@ -285,8 +286,7 @@ export function restoreKept(data: Data, op: ModelOp, kept: unknown): Data {
   for (const { at, value } of keptValues(kept)) {
     const holder = holderAt(copy, at.slice(0, -1));
     const key = at.at(-1) as string;
-    if (holder && (op.op === 'retypeField' || !Object.hasOwn(holder, key)))
-      holder[key] = structuredClone(value);
+    if (holder && (op.op === 'retypeField' || !Object.hasOwn(holder, key))) holder[key] = cloneJson(value);
   }
   return copy;
 }
