@@ -159,6 +159,57 @@ describe('the data of a model change follows in the background', () => {
     expect(copy.data).toMatchObject({ writer: 'Author 0', readingTime: 1 });
   });
 
+  it('filters and orders delivery lists by a renamed field under its new name while the migration runs', async () => {
+    const { ws, posts } = await postsWorkspace('Renamed filters', 3);
+    for (const post of posts)
+      expect((await publish(t, manager, ws, 'blog-post', post.id)).statusCode).toBe(200);
+    const key = (
+      await call(t, 'POST', `/api/v1/workspaces/${ws}/api-keys`, manager, { name: 'Site', stages: ['live'] })
+    ).json().key;
+    const list = async (query: string) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/delivery/v1/${ws}/live/items/blog-post?${query}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(res.statusCode).toBe(200);
+      return (res.json().items as { id: string; data: Record<string, unknown> }[]).map(
+        (item) => item.data.name,
+      );
+    };
+
+    await applyOnly(ws, [{ op: 'renameField', schema: 'blog-post', from: 'author', to: 'writer' }]);
+    // Published after the change: this copy is stored in the new shape, the other three in the old.
+    const late = await createItem(t, manager, ws, 'blog-post', {
+      ...blogPostData({ name: 'Post late', slug: 'post-late' }),
+      writer: 'Author 0 too',
+    });
+    expect((await publish(t, manager, ws, 'blog-post', late.id)).statusCode).toBe(200);
+    expect(await behind(ws, published)).toBe(3);
+
+    expect(await list('filter[writer]=Author 1')).toEqual(['Post 1']);
+    expect(await list('filter[writer][gte]=Author 0&order=writer')).toEqual([
+      'Post 0',
+      'Post late',
+      'Post 1',
+      'Post 2',
+    ]);
+    expect(await list('order=-writer&limit=2')).toEqual(['Post 2', 'Post 1']);
+
+    // A second rename while the first is still running: each copy is read under its version's name.
+    await applyOnly(ws, [{ op: 'renameField', schema: 'blog-post', from: 'writer', to: 'byline' }]);
+    expect(await list('filter[byline][in]=Author 2,Author 0 too&order=byline')).toEqual([
+      'Post late',
+      'Post 2',
+    ]);
+    expect(await migrate(ws)).toBe(true);
+    expect(await behind(ws, published)).toBe(0);
+    expect(await list('filter[byline][in]=Author 2,Author 0 too&order=byline')).toEqual([
+      'Post late',
+      'Post 2',
+    ]);
+  });
+
   it('keeps a save made while the migration runs: neither lost nor overwritten', async () => {
     const { ws, posts } = await postsWorkspace('Racing', 8);
     const applied = await applyOnly(ws, renameAndRetype);

@@ -1,4 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { FormerNames } from '@shared/model/former-names';
 import type { SchemaType } from '@shared/schemas/types';
 import DataLoader from 'dataloader';
 import { readPipelined, type Db } from '../db/client';
@@ -235,12 +236,31 @@ interface FieldValues {
   isSlugColumn(field: string): boolean;
 }
 
-function fieldValues(schema: SchemaType, localised: LocalisedValue = () => undefined): FieldValues {
+/**
+ * A field's stored value (`->` as jsonb, `->>` as text): in a copy written before a rename of the field
+ * (the migration has not reached it yet), under the name it had then.
+ */
+function storedValue(former: FormerNames, field: string, arrow: '->' | '->>'): SQL {
+  const value = (name: string) => sql`${published.data}${sql.raw(arrow)}${name}`;
+  const names = former.get(field);
+  if (!names || names.length === 0) return sql`(${value(field)})`;
+  const before = names.map(
+    ({ until, name }) =>
+      sql`when ${published.modelVersion} < ${until}::int then ${name === null ? sql`null` : value(name)}`,
+  );
+  return sql`(case ${sql.join(before, sql` `)} else ${value(field)} end)`;
+}
+
+function fieldValues(
+  schema: SchemaType,
+  localised: LocalisedValue = () => undefined,
+  former: FormerNames = new Map(),
+): FieldValues {
   return {
-    json: (field) => localised(field)?.value ?? sql`(${published.data}->${field})`,
+    json: (field) => localised(field)?.value ?? storedValue(former, field, '->'),
     text: (field) => {
       const value = localised(field)?.value;
-      return value ? sql`(${value} #>> '{}')` : sql`(${published.data}->>${field})`;
+      return value ? sql`(${value} #>> '{}')` : storedValue(former, field, '->>');
     },
     localised,
     isSlugColumn: (field) => field === slugFieldOf(schema) && !localised(field),
@@ -349,9 +369,10 @@ export async function pageOfCopies(
   schema: SchemaType,
   options: ListOptions,
   localised?: LocalisedValue,
+  former?: FormerNames,
 ) {
   const { key, descending } = options.order;
-  const values = fieldValues(schema, localised);
+  const values = fieldValues(schema, localised, former);
   const sortKey = sortKeyOf(schema, values, key);
   const direction = descending ? sql`desc` : sql`asc`;
   return db

@@ -15,7 +15,7 @@ import type { AppContext } from '../context';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors';
 import { hashToken } from '../lib/ids';
 import { modelOfWorkspace } from '../workspaces/content-model';
-import { replayedCopies } from '../workspaces/model-changes';
+import { formerNamesOf, replayedCopies } from '../workspaces/model-changes';
 import { slugFieldOf } from '../publishing/slugs';
 import { deliveryCacheOf, type Rendered } from './cache';
 import {
@@ -27,7 +27,7 @@ import {
   type LocaleView,
 } from './locales';
 import { mayHoldImages, withPublicImages } from './public-images';
-import { encodeCursor, parseListOptions, pickFields, sortKindOf } from './query';
+import { encodeCursor, parseListOptions, pickFields, sortKindOf, type ListOptions } from './query';
 import { copiesByKeys, copyById, copyBySlug, pageOfCopies, type Copy } from './repository';
 import {
   itemKey,
@@ -250,6 +250,7 @@ export async function listDelivered(
       target.schema,
       options,
       locale && localisedValueOf(target.schema, locale),
+      await formerNamesRead(ctx, target, options),
     );
     const page = rows.slice(0, options.limit);
     const keys = new Set([...placeKeys(place), schemaKey(place)]);
@@ -262,6 +263,12 @@ export async function listDelivered(
     return rendered({ items, nextCursor }, keys);
   });
 }
+
+/** The former names of fields a list filters or orders by in SQL (none when it does neither). */
+const formerNamesRead = (ctx: AppContext, target: DeliveryTarget, options: ListOptions) =>
+  options.filters.length > 0 || target.schema.fields.some((field) => field.key === options.order.key)
+    ? formerNamesOf(ctx.readDb, target.workspaceId, target.model.version, target.schema)
+    : undefined;
 
 /** The locale view of a request with `?locale=`; none without, so such a request reads as it always has. */
 const localeAsked = (ctx: AppContext, target: DeliveryTarget, query: DeliveryQuery) =>

@@ -1,5 +1,8 @@
 import { sql } from 'drizzle-orm';
+import { formerNamesIn, type FormerNames } from '@shared/model/former-names';
 import { changesSince, replayCopy, schemasChanged, stepsOf, type AppliedChange } from '@shared/model/pass';
+import type { ModelOp } from '@shared/model/types';
+import type { SchemaType } from '@shared/schemas/types';
 import { rootOf, type Db, type Tx } from '../db/client';
 import { rows } from '../db/migrate';
 import { modelOf } from './content-model';
@@ -134,4 +137,52 @@ export async function replayedCopies<R extends VersionedData>(
     const data = since.length === 0 ? row.data : replayCopy(since, row.schema, row.data, kind);
     return { ...row, data, modelVersion: target };
   });
+}
+
+/** The changes with renames up to a model version, per process: a version's past never changes. */
+const MAX_CACHED_RENAMES = 1000;
+const cachedRenames = new WeakMap<Db, Map<string, Promise<{ version: number; ops: ModelOp[] }[]>>>();
+
+function renamesUpTo(db: Db, workspaceId: string, modelVersion: number) {
+  let cache = cachedRenames.get(db);
+  if (!cache) cachedRenames.set(db, (cache = new Map()));
+  const key = keyOf(workspaceId, modelVersion);
+  let found = cache.get(key);
+  if (!found) {
+    if (cache.size >= MAX_CACHED_RENAMES) cache.delete(cache.keys().next().value!);
+    found = db
+      .execute(
+        sql`select version, ops from content_model_changes
+            where workspace_id = ${workspaceId} and version <= ${modelVersion}::int
+              and ops @> '[{"op": "renameField"}]'::jsonb`,
+      )
+      .then((result) =>
+        rows<{ version: number; ops: ModelOp[] }>(result).map((row) => ({
+          ...row,
+          version: Number(row.version),
+        })),
+      );
+    cache.set(key, found);
+    found.catch(() => cache.delete(key));
+  }
+  return found;
+}
+
+/**
+ * The names the fields of `schema` had before renames, by the model version rows stored before each
+ * rename are in: what SQL on stored rows reads for a field until the migration has reached them all.
+ */
+export async function formerNamesOf(
+  db: Db,
+  workspaceId: string,
+  modelVersion: number,
+  schema: SchemaType,
+): Promise<FormerNames> {
+  const renames = await renamesUpTo(db, workspaceId, modelVersion);
+  if (renames.length === 0) return new Map();
+  return formerNamesIn(
+    renames,
+    schema.name,
+    schema.fields.map((field) => field.key),
+  );
 }
