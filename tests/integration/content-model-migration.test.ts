@@ -338,6 +338,41 @@ describe('the data of a model change follows in the background', () => {
       expect(stored.find((row) => row.id === post.id)!.data.author).toBe(`Author ${i}`);
   });
 
+  it('reverts a retype from the values kept, but keeps a value saved since, converted back', async () => {
+    const { ws, posts } = await postsWorkspace('Retype Revert', 3);
+    for (const [i, readingTime] of ['1.0', '2.50'].entries()) {
+      const read = await getItem(t, manager, ws, 'blog-post', posts[i].id);
+      await saveItem(t, manager, ws, 'blog-post', posts[i].id, { ...read.data, readingTime }, read.version);
+    }
+    const retype = await applyOnly(ws, [renameAndRetype[1]]);
+    await migrate(ws);
+    const edited = await getItem(t, manager, ws, 'blog-post', posts[1].id);
+    expect(edited.data.readingTime).toBe(2.5);
+    await saveItem(
+      t,
+      manager,
+      ws,
+      'blog-post',
+      edited.id,
+      { ...edited.data, readingTime: 7 },
+      edited.version,
+    );
+    const revert = await call(t, 'POST', modelUrl(ws, `/changes/${retype.change!.id}/revert`), manager, {
+      baseVersion: await modelVersion(ws),
+    });
+    expect(revert.statusCode).toBe(200);
+    const expected = ['1.0', '7', 'about ten'];
+    for (const [i, post] of posts.entries())
+      expect((await getItem(t, manager, ws, 'blog-post', post.id)).data.readingTime).toBe(expected[i]);
+    await migrate(ws);
+    const stored = await t.database.db
+      .select({ id: items.id, data: items.data })
+      .from(items)
+      .where(eq(items.workspaceId, ws));
+    for (const [i, post] of posts.entries())
+      expect(stored.find((row) => row.id === post.id)!.data.readingTime).toBe(expected[i]);
+  });
+
   it('runs on the job queue, and the sweep queues a running change that lost its job', async () => {
     const { ws, posts } = await postsWorkspace('Queued Migration', 3);
     const applied = await applyOnly(ws, renameAndRetype);

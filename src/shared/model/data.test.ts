@@ -74,7 +74,7 @@ function expectRoundTrip(
   expect(forward.changed).toBe(true);
   expect(restoreKept(forward.data, op, forward.kept!)).toEqual(data);
   const back = transformItemData(forward.data, inverse, schemaAfter, typesAfter);
-  expect(restoreKept(back.data, op, forward.kept!)).toEqual(data);
+  expect(restoreKept(back.data, op, forward.kept!, forward.data)).toEqual(data);
 }
 
 describe('transformItemData', () => {
@@ -172,8 +172,12 @@ describe('transformItemData', () => {
     expect(after.count).toBe('3');
     expect((after.combinations as { overrides: { count: unknown } }[])[0].overrides.count).toBe('4');
     expect(kept).toEqual([
-      { at: ['count'], value: 3 },
-      { at: ['combinations', { _slug: 'hello-en' }, 'overrides', 'count'], value: 4 },
+      { at: ['count'], value: 3, converted: { value: '3' } },
+      {
+        at: ['combinations', { _slug: 'hello-en' }, 'overrides', 'count'],
+        value: 4,
+        converted: { value: '4' },
+      },
     ]);
     expect(failed).toBeUndefined();
     const retyped = { ...page, fields: page.fields.map((f) => (f.key === 'count' ? text : f)) };
@@ -200,7 +204,7 @@ describe('transformItemData', () => {
       { path: '_locales.de-DE.title', error: '"Hallo" is not a number' },
       { path: 'combinations.0.overrides.title', error: '"Hi" is not a number' },
     ]);
-    expect(kept).toEqual([{ at: ['_locales', 'fr-FR', 'title'], value: '12' }]);
+    expect(kept).toEqual([{ at: ['_locales', 'fr-FR', 'title'], value: '12', converted: { value: 12 } }]);
     const nothingConverts = transform(item(), { ...op, field: { ...op.field, localized: true } });
     expect(nothingConverts).toMatchObject({ changed: false, failed: expect.any(Array) });
   });
@@ -217,7 +221,7 @@ describe('transformItemData', () => {
     expect(after).not.toHaveProperty('at_tz');
     expect(kept).toEqual([
       { at: ['at_tz'], value: 'Europe/Paris' },
-      { at: ['at'], value: '2024-01-01T10:00:00.000Z' },
+      { at: ['at'], value: '2024-01-01T10:00:00.000Z', converted: { value: '2024-01-01' } },
     ]);
     const multiline: FieldDef = { key: 'title', label: 'Title', type: 'multiline' };
     const unlocalized = transform(item(), {
@@ -344,5 +348,20 @@ describe('transformItemData', () => {
       field: { key: 'count', label: 'C', type: 'text' },
     };
     expect(restoreKept({ count: 'three' }, retype, [{ at: ['count'], value: 3 }])).toEqual({ count: 3 });
+  });
+
+  it('puts back what a retype kept only where the value is still the one it wrote', () => {
+    const count = (type: 'text' | 'number'): FieldDef => ({ key: 'count', label: 'C', type });
+    const retype: ModelOp = { op: 'retypeField', schema: 'page', key: 'count', field: count('number') };
+    const inverse: ModelOp = { op: 'retypeField', schema: 'page', key: 'count', field: count('text') };
+    const withText = (field: FieldDef) => (field.key === 'count' ? count('text') : field);
+    const textPage: SchemaType = { ...page, fields: page.fields.map(withText) };
+    const forward = transformItemData({ count: '3.0' }, retype, textPage, blockTypes);
+    expect(forward.data).toEqual({ count: 3 });
+    const undo = (data: Record<string, unknown>) =>
+      restoreKept(transformItemData(data, inverse, page, blockTypes).data, inverse, forward.kept!, data);
+    expect(undo(forward.data)).toEqual({ count: '3.0' });
+    expect(undo({ count: 8 })).toEqual({ count: '8' });
+    expect(undo({})).toEqual({});
   });
 });

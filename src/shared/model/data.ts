@@ -7,10 +7,12 @@
  * revert can put it back.
  */
 import { LOCALES_KEY } from '../locales/locales';
+import { sameValue } from '../schemas/compare';
 import type { BlockType, FieldDef, SchemaType } from '../schemas/types';
 import { timezoneKey } from '../schemas/types';
 import { ownValue } from '../text/reserved-names';
 import { cloneJson } from './clone';
+import { isEmptyValue } from '../validation/empty';
 import { convertValue } from './convert';
 import type { ModelOp } from './types';
 import { isRecord } from './validate';
@@ -27,6 +29,8 @@ type PathStep = string | number | { _key: string } | { _slug: string };
 export interface KeptValue {
   at: PathStep[];
   value: unknown;
+  /** For a value a retype converted: what it wrote in its place (`{}` when it wrote nothing). */
+  converted?: { value?: unknown };
 }
 
 export interface DataChange {
@@ -114,8 +118,8 @@ class Recorder {
     }
   }
 
-  private keep(slot: Slot, key: string) {
-    this.kept.push({ at: [...slot.at, key], value: slot.holder[key] });
+  private keep(slot: Slot, key: string, converted?: KeptValue['converted']) {
+    this.kept.push({ at: [...slot.at, key], value: slot.holder[key], ...(converted && { converted }) });
   }
 
   private move(slot: Slot, from: string, to: string) {
@@ -142,7 +146,7 @@ class Recorder {
       this.failed.push({ path: slot.path + before.key, error: conversion.error });
       return;
     }
-    this.keep(slot, before.key);
+    this.keep(slot, before.key, conversion.value === undefined ? {} : { value: conversion.value });
     if (conversion.value === undefined) delete slot.holder[before.key];
     else slot.holder[before.key] = conversion.value;
     this.changed = true;
@@ -270,12 +274,14 @@ function holderAt(data: Data, steps: readonly PathStep[]): Data | undefined {
 }
 
 /**
- * The data with what `op` did undone, from the values it kept: a revert runs this in place of the
- * inverse operation. A retype's kept values replace the converted ones; a rename's values move back
- * first; other kept values return where nothing is now. A value whose block, row or locale the data
- * no longer has is not restored, and values written since the operation stay as they are.
+ * The data with what `op` did undone, from the values it kept: a revert runs this after the inverse
+ * operation. A retype's kept values replace the converted ones where the value is still the one the
+ * retype wrote (in `before`, the data as the revert found it); a value saved since is left as the
+ * inverse made it. A rename's values move back first; other kept values return where nothing is now.
+ * A value whose block, row or locale the data no longer has is not restored, and values written since
+ * the operation stay as they are.
  */
-export function restoreKept(data: Data, op: ModelOp, kept: unknown): Data {
+export function restoreKept(data: Data, op: ModelOp, kept: unknown, before: Data = data): Data {
   const copy = cloneJson(data);
   if (op.op === 'renameField') {
     for (const holder of renamedHolders(copy, op)) {
@@ -283,12 +289,24 @@ export function restoreKept(data: Data, op: ModelOp, kept: unknown): Data {
       moveBack(holder, timezoneKey(op.to), timezoneKey(op.from));
     }
   }
-  for (const { at, value } of keptValues(kept)) {
+  for (const entry of keptValues(kept)) {
+    const { at, value } = entry;
     const holder = holderAt(copy, at.slice(0, -1));
     const key = at.at(-1) as string;
-    if (holder && (op.op === 'retypeField' || !Object.hasOwn(holder, key))) holder[key] = cloneJson(value);
+    if (!holder) continue;
+    if (op.op === 'retypeField' ? unchangedSince(before, entry) : !Object.hasOwn(holder, key))
+      holder[key] = cloneJson(value);
   }
   return copy;
+}
+
+/** Whether the value a retype converted is still the one it wrote (always, for values it only removed). */
+function unchangedSince(data: Data, { at, converted }: KeptValue): boolean {
+  if (!isRecord(converted)) return true;
+  const holder = holderAt(data, at.slice(0, -1));
+  const key = at.at(-1) as string;
+  const now = holder && Object.hasOwn(holder, key) ? holder[key] : undefined;
+  return Object.hasOwn(converted, 'value') ? sameValue(now, converted.value) : isEmptyValue(now);
 }
 
 /** The kept values as stored (JSON from the database): entries of another shape are passed over. */

@@ -107,7 +107,7 @@ describe('replayItem', () => {
     const { changes, doc } = changesOf(model, [[retype]]);
     expect(replayItem(changes, 'page', { name: 'A', minutes: '4' }, {}, doc).kept.size).toBe(0);
     expect(replayItem(changes, 'page', { name: 'A', minutes: ' 04' }, {}, doc).kept.get(1)).toEqual({
-      '0': [{ at: ['minutes'], value: ' 04' }],
+      '0': [{ at: ['minutes'], value: ' 04', converted: { value: 4 } }],
     });
   });
 });

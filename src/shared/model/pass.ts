@@ -145,7 +145,7 @@ function runOp(
   }
   const undone = restore && String(restore.reverted.length - 1 - i);
   if (restore && undone !== undefined && Object.hasOwn(restore.kept, undone)) {
-    current = restoreKept(current, op, restore.kept[undone] as KeptValue[]);
+    current = restoreKept(current, op, restore.kept[undone] as KeptValue[], data);
     changed = true;
   }
   return { data: current, changed, kept, failed };
