@@ -565,6 +565,29 @@ describe('model as code', () => {
   });
 });
 
+describe('a document that only reorders', () => {
+  it('moves domains, block types and schemas into its order, once', async () => {
+    const other = await createWorkspace(t.app, manager, 'Model Order');
+    const blockTypes = ['hero', 'quote'].map((name) => ({ name, title: name, fields: [] }));
+    const added = await call(t, 'POST', modelUrl('/apply', other.id), manager, {
+      document: { ...builtInModelDoc(), blockTypes },
+    });
+    expect(added.statusCode).toBe(200);
+    const document = builtInModelDoc();
+    document.domains.reverse();
+    document.domains[0].schemas.reverse();
+    document.blockTypes = [...blockTypes].reverse();
+    const first = await call(t, 'POST', modelUrl('/apply', other.id), manager, { document });
+    expect(first.statusCode).toBe(200);
+    expect(new Set((first.json() as ModelApplied).change!.ops.map((op) => op.op))).toEqual(
+      new Set(['moveDomain', 'moveSchema', 'moveBlockType']),
+    );
+    expect((await currentModel(other.id)).model).toEqual(document);
+    const second = await call(t, 'POST', modelUrl('/apply', other.id), manager, { document });
+    expect(second.json()).toEqual({ version: first.json().version, change: null });
+  });
+});
+
 describe.runIf(process.env.MARQUEE_TEST_DB === 'postgres')('on several server processes', () => {
   it('a model change is seen by a second process without a restart', async () => {
     const other = await startSecondServer(t);

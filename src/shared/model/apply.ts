@@ -63,6 +63,7 @@ function applyInPlace(model: ContentModelDoc, op: ModelOp): void {
     case 'addDomain':
     case 'updateDomain':
     case 'removeDomain':
+    case 'moveDomain':
       return applyDomainOp(model, op);
     case 'addSchema':
     case 'updateSchema':
@@ -72,6 +73,7 @@ function applyInPlace(model: ContentModelDoc, op: ModelOp): void {
     case 'addBlockType':
     case 'updateBlockType':
     case 'removeBlockType':
+    case 'moveBlockType':
       return applyBlockTypeOp(model, op);
     default:
       refuse(`Unknown operation ${JSON.stringify((op as { op: unknown }).op)}`);
@@ -93,7 +95,10 @@ const SCHEMA_PATCHABLE = [
 ];
 const BLOCK_TYPE_PATCHABLE = ['title', 'icon'];
 
-function applyDomainOp(model: ContentModelDoc, op: OpOf<'addDomain' | 'updateDomain' | 'removeDomain'>) {
+function applyDomainOp(
+  model: ContentModelDoc,
+  op: OpOf<'addDomain' | 'updateDomain' | 'removeDomain' | 'moveDomain'>,
+) {
   if (op.op === 'addDomain') {
     const { name } = op.domain;
     if (model.domains.some((domain) => domain.name === name)) refuse(`There is already a domain "${name}"`);
@@ -104,6 +109,8 @@ function applyDomainOp(model: ContentModelDoc, op: OpOf<'addDomain' | 'updateDom
   const { domain, index } = findDomain(model, op.domain);
   if (op.op === 'updateDomain') {
     model.domains[index] = patched(domain, op.patch, onlyThese(DOMAIN_PATCHABLE, 'a domain'));
+  } else if (op.op === 'moveDomain') {
+    model.domains = moved(model.domains, domain, op.index);
   } else if (domain.schemas.length > 0) {
     refuse(`Domain "${op.domain}" still has schemas; move or remove them first`);
   } else {
@@ -146,7 +153,7 @@ function applySchemaOp(
 
 function applyBlockTypeOp(
   model: ContentModelDoc,
-  op: OpOf<'addBlockType' | 'updateBlockType' | 'removeBlockType'>,
+  op: OpOf<'addBlockType' | 'updateBlockType' | 'removeBlockType' | 'moveBlockType'>,
 ) {
   if (op.op === 'addBlockType') {
     const { name } = op.blockType;
@@ -161,6 +168,8 @@ function applyBlockTypeOp(
     model.blockTypes[index] = patched(blockType, op.patch, onlyThese(BLOCK_TYPE_PATCHABLE, 'a block type'));
     return;
   }
+  if (op.op === 'moveBlockType')
+    return void (model.blockTypes = moved(model.blockTypes, blockType, op.index));
   const user = blocksFieldUsing(model, blockType.name);
   if (user) refuse(`Block type "${blockType.name}" is used by ${user}; remove it there first`);
   model.blockTypes.splice(index, 1);
@@ -216,8 +225,7 @@ function applyFieldOp(model: ContentModelDoc, op: FieldOp) {
     case 'removeField':
       return void (holder.fields = others);
     case 'moveField':
-      if (op.index === undefined) refuse('A move needs the index to move to');
-      return void (holder.fields = insertAt(others, field, op.index));
+      return void (holder.fields = moved(holder.fields, field, op.index));
   }
 }
 
@@ -270,6 +278,16 @@ function insertAt<T>(list: readonly T[], item: T, index: number | undefined): T[
   if (!Number.isInteger(at) || at < 0 || at > list.length)
     refuse(`Index ${String(index)} is outside 0–${list.length}`);
   return [...list.slice(0, at), item, ...list.slice(at)];
+}
+
+/** The list with `item` moved to `index` of the others. */
+function moved<T>(list: readonly T[], item: T, index: number | undefined): T[] {
+  if (index === undefined) refuse('A move needs the index to move to');
+  return insertAt(
+    list.filter((other) => other !== item),
+    item,
+    index,
+  );
 }
 
 const onlyThese = (keys: readonly string[], what: string) => (key: string) =>

@@ -12,6 +12,8 @@ export function describeOp(op: ModelOp): string {
       return `Change domain "${op.domain}" (${Object.keys(op.patch).join(', ')})`;
     case 'removeDomain':
       return `Remove domain "${op.domain}"`;
+    case 'moveDomain':
+      return `Move domain "${op.domain}" to position ${op.index + 1}`;
     case 'addSchema':
       return `Add schema "${op.schema.name}" to "${op.domain}"`;
     case 'updateSchema':
@@ -38,5 +40,7 @@ export function describeOp(op: ModelOp): string {
       return `Change block type "${op.blockType}" (${Object.keys(op.patch).join(', ')})`;
     case 'removeBlockType':
       return `Remove block type "${op.blockType}"`;
+    case 'moveBlockType':
+      return `Move block type "${op.blockType}" to position ${op.index + 1}`;
   }
 }

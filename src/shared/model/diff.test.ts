@@ -130,6 +130,27 @@ describe('diffModels', () => {
     expect(again).toEqual([]);
   });
 
+  it('reorders domains, block types and the schemas of a domain that only a document reorders', () => {
+    const to = builtInModelDoc();
+    to.domains.reverse();
+    to.domains[0].schemas.reverse();
+    to.blockTypes = [
+      { name: 'hero', title: 'Hero', fields: [] },
+      { name: 'quote', title: 'Quote', fields: [] },
+    ];
+    const from = structuredClone(to);
+    from.blockTypes.reverse();
+    from.domains.reverse();
+    const { ops, result, again } = applyDocument(from, to);
+    expect(new Set(ops.map((op) => op.op))).toEqual(new Set(['moveDomain', 'moveBlockType']));
+    expect(result).toEqual(to);
+    expect(again).toEqual([]);
+    const schemasOnly = applyDocument(builtInModelDoc(), to);
+    expect(schemasOnly.ops.some((op) => op.op === 'moveSchema')).toBe(true);
+    expect(schemasOnly.result).toEqual(to);
+    expect(schemasOnly.again).toEqual([]);
+  });
+
   it('leaves locked fields locked, and refuses a document removing one', () => {
     const unlocked = builtInModelDoc();
     for (const domain of unlocked.domains)

@@ -17,9 +17,8 @@ type Emit = (op: ModelOp) => void;
 /**
  * The operations turning `from` into `to`, in this order: domains, block types and schemas added;
  * fields of the kept schemas and block types renamed, added, retyped and updated; domains, schemas and
- * block types updated; fields removed and moved; schemas removed, then moved; block types removed;
- * domains removed. Domains and block types keep their order (no operation moves them), and a document
- * applied twice gives no operations the second time. Throws `ModelChangeError` when `to` asks for
+ * block types updated; fields removed and moved; schemas removed, then moved; block types removed, then
+ * moved; domains removed, then moved. A document applied twice gives no operations the second time. Throws `ModelChangeError` when `to` asks for
  * something no operation may do (remove a locked field…).
  */
 export function diffModels(from: ContentModelDoc, to: ContentModelDoc): ModelOp[] {
@@ -52,6 +51,9 @@ export function diffModels(from: ContentModelDoc, to: ContentModelDoc): ModelOp[
   removeBlockTypes(work, target, emit);
   for (const domain of work.domains.filter((old) => !target.domains.some((d) => d.name === old.name)))
     emit({ op: 'removeDomain', domain: domain.name });
+  target.domains.forEach(({ name }, index) => {
+    if (work.domains[index].name !== name) emit({ op: 'moveDomain', domain: name, index });
+  });
   return ops;
 }
 
@@ -199,7 +201,7 @@ function removeAndMoveSchemas(work: ContentModelDoc, target: ContentModelDoc, em
   }
 }
 
-/** Removes the block types `to` lacks, each after those whose blocks fields allow it. */
+/** Removes the block types `to` lacks, each after those whose blocks fields allow it, then orders the others as `to` does. */
 function removeBlockTypes(work: ContentModelDoc, target: ContentModelDoc, emit: Emit) {
   const removing = work.blockTypes.filter((old) => !target.blockTypes.some((b) => b.name === old.name));
   while (removing.length > 0) {
@@ -211,4 +213,7 @@ function removeBlockTypes(work: ContentModelDoc, target: ContentModelDoc, emit: 
     emit({ op: 'removeBlockType', blockType: next.name });
     removing.splice(removing.indexOf(next), 1);
   }
+  target.blockTypes.forEach(({ name }, index) => {
+    if (work.blockTypes[index].name !== name) emit({ op: 'moveBlockType', blockType: name, index });
+  });
 }

@@ -64,6 +64,8 @@ function inverseOf(model: ContentModelDoc, op: ModelOp): ModelOp {
       const { schemas: _schemas, ...rest } = structuredClone(domain);
       return { op: 'addDomain', domain: rest, index };
     }
+    case 'moveDomain':
+      return { op: 'moveDomain', domain: op.domain, index: findDomain(model, op.domain).index };
     case 'addSchema':
       return { op: 'removeSchema', schema: op.schema.name };
     case 'updateSchema':
@@ -86,6 +88,12 @@ function inverseOf(model: ContentModelDoc, op: ModelOp): ModelOp {
       const { blockType } = findBlockType(model, op.blockType);
       return { op: 'updateBlockType', blockType: op.blockType, patch: oldValues(blockType, op.patch) };
     }
+    case 'moveBlockType':
+      return {
+        op: 'moveBlockType',
+        blockType: op.blockType,
+        index: findBlockType(model, op.blockType).index,
+      };
     case 'removeBlockType': {
       const { blockType, index } = findBlockType(model, op.blockType);
       return { op: 'addBlockType', blockType: structuredClone(blockType), index };

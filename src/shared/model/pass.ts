@@ -48,7 +48,12 @@ const DATA_NEUTRAL = new Set<ModelOp['op']>(['updateSchema', 'moveSchema', 'remo
 export function touchesSchema(op: ModelOp, schema: string, before: ContentModelDoc): boolean {
   if ('schema' in op && op.schema === schema)
     return !DATA_NEUTRAL.has(op.op) && !(op.op === 'addField' && op.field.required !== true);
-  if ('blockType' in op && typeof op.blockType === 'string' && op.op !== 'updateBlockType') {
+  if (
+    'blockType' in op &&
+    typeof op.blockType === 'string' &&
+    op.op !== 'updateBlockType' &&
+    op.op !== 'moveBlockType'
+  ) {
     const found = schemaIn(before, schema);
     return !!found?.fields.some((field) => field.type === 'blocks');
   }

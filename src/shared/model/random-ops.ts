@@ -144,6 +144,8 @@ function opOf(model: ContentModelDoc, [kind, a, b, c]: OpSeed, serial: number): 
         ...owner,
         field: { key: `k${serial}`, label: 'Body', type: 'blocks', blockTypes: [blockType.name] },
       },
+    () => domain && { op: 'moveDomain', domain: domain.name, index: c % model.domains.length },
+    () => blockType && { op: 'moveBlockType', blockType: blockType.name, index: c % model.blockTypes.length },
   ];
   return ops[kind % ops.length]();
 }

@@ -49,6 +49,7 @@ export type ModelOp =
   | { op: 'addDomain'; domain: Omit<ModelDomain, 'schemas'>; index?: number }
   | { op: 'updateDomain'; domain: string; patch: Patch<Omit<ModelDomain, 'name' | 'schemas'>> }
   | { op: 'removeDomain'; domain: string }
+  | { op: 'moveDomain'; domain: string; index: number }
   | { op: 'addSchema'; domain: string; schema: SchemaType; index?: number }
   | { op: 'updateSchema'; schema: string; patch: Patch<Omit<SchemaType, 'name' | 'fields'>> }
   | { op: 'removeSchema'; schema: string }
@@ -61,4 +62,5 @@ export type ModelOp =
   | ({ op: 'moveField'; key: string; index: number } & FieldOwner)
   | { op: 'addBlockType'; blockType: BlockType; index?: number }
   | { op: 'updateBlockType'; blockType: string; patch: Patch<Omit<BlockType, 'name' | 'fields'>> }
-  | { op: 'removeBlockType'; blockType: string };
+  | { op: 'removeBlockType'; blockType: string }
+  | { op: 'moveBlockType'; blockType: string; index: number };
