@@ -7,7 +7,7 @@ import { items, published } from '@server/db/schema';
 import { sweepDueWork } from '@server/jobs/sweep';
 import { richTextReader } from '@server/sanitize/rich-text-reader';
 import { migrateWorkspaceData, type MigrationOptions } from '@server/model/migrate';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createTestApp, startSecondServer, type TestApp } from '../helpers/test-app';
 import { startJobWorkers } from '../helpers/job-workers';
 import { verifiedUser, type TestUser } from '../factories/users';
 import {
@@ -393,6 +393,53 @@ describe('the data of a model change follows in the background', () => {
       .where(and(eq(items.workspaceId, ws), eq(items.id, posts[0].id)));
     expect(row.data).toMatchObject({ writer: 'Author 0', readingTime: 1 });
   });
+});
+
+describe('one runner at a time', () => {
+  /** Runs the migration, and `second` while it holds the workspace, before its first batch is written. */
+  async function whileRunning(ws: string, second: () => Promise<boolean>) {
+    let answered: boolean | undefined;
+    let behindMeanwhile: number | undefined;
+    await migrate(ws, {
+      batchSize: 2,
+      beforeWrite: async () => {
+        if (answered !== undefined) return;
+        answered = await second();
+        behindMeanwhile = await behind(ws);
+      },
+    });
+    return { answered, behindMeanwhile };
+  }
+
+  it('turns away a second run of a workspace’s migration at once, which writes nothing', async () => {
+    const { ws } = await postsWorkspace('One Runner', 5);
+    const applied = await applyOnly(ws, renameAndRetype);
+    expect(await whileRunning(ws, () => migrate(ws))).toEqual({ answered: true, behindMeanwhile: 5 });
+    expect((await change(ws, applied.change!.id)).state).toBe('done');
+    expect(await behind(ws)).toBe(0);
+  });
+
+  it.runIf(process.env.MARQUEE_TEST_DB === 'postgres')(
+    'turns away a run in another server process, and lets it run once the first has let go',
+    async () => {
+      const { ws } = await postsWorkspace('Two Runners', 5);
+      const applied = await applyOnly(ws, renameAndRetype);
+      const other = await startSecondServer(t);
+      try {
+        const otherMigrates = () => migrateWorkspaceData({ ...ctxOf(), db: other.database.db }, ws);
+        expect(await whileRunning(ws, otherMigrates)).toEqual({ answered: true, behindMeanwhile: 5 });
+        expect((await change(ws, applied.change!.id)).state).toBe('done');
+        const next = await applyOnly(ws, [
+          { op: 'renameField', schema: 'blog-post', from: 'writer', to: 'by' },
+        ]);
+        expect(await otherMigrates()).toBe(true);
+        expect((await change(ws, next.change!.id)).state).toBe('done');
+        expect(await behind(ws)).toBe(0);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 });
 
 describe('the plan of making a field required', () => {

@@ -106,6 +106,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const db = withCommitHooks(drizzlePostgres(preparingAll(client), { schema }) as unknown as Db);
     const pipelined = [pipelineFor(db, options.databaseUrl, 'marquee')];
     committersOf.set(db, (work, written) => commitThenWrite(client, work, written));
+    reserversOf.set(db, () => client.reserve());
     notificationsOf.set(db, {
       async listen(channel, onMessage, onRelisten) {
         // postgres.js keeps a dedicated connection for LISTEN and listens again after a reconnect.
@@ -234,6 +235,42 @@ export async function commitThen(
   }
   written();
   return true;
+}
+
+const reserversOf = new WeakMap<Db, () => Promise<postgres.ReservedSql>>();
+const heldHere = new WeakMap<Db, Set<string>>();
+
+/**
+ * Runs `work` unless another runner holds the lock `name`: in this process, or on PostgreSQL in any
+ * process on the database; answers undefined without running it when one does, never waiting. On
+ * PostgreSQL the lock is a session advisory lock on a connection reserved while `work` runs (the work
+ * itself runs on the pool), so a process that dies lets go of it with its connection.
+ */
+export async function unlessHeld<T>(db: Db, name: string, work: () => Promise<T>): Promise<T | undefined> {
+  const root = rootOf(db);
+  let held = heldHere.get(root);
+  if (!held) heldHere.set(root, (held = new Set()));
+  if (held.has(name)) return undefined;
+  held.add(name);
+  try {
+    const reserve = reserversOf.get(root);
+    if (!reserve) return await work();
+    const reserved = await reserve();
+    try {
+      const [row] = await reserved<{ locked: boolean }[]>`
+        select pg_try_advisory_lock(hashtext('marquee.unless-held'), hashtext(${name})) as locked`;
+      if (!row.locked) return undefined;
+      try {
+        return await work();
+      } finally {
+        await reserved`select pg_advisory_unlock(hashtext('marquee.unless-held'), hashtext(${name}))`;
+      }
+    } finally {
+      reserved.release();
+    }
+  } finally {
+    held.delete(name);
+  }
 }
 
 async function commitThenWrite(

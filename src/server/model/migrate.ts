@@ -11,7 +11,7 @@ import { PLAN_SAMPLE, type ModelChange } from '@shared/api/content-model';
 import type { ContentModel } from '@shared/model/registry';
 import { changesSince, replayCopy, replayItem } from '@shared/model/pass';
 import type { AppContext } from '../context';
-import type { Db, Tx } from '../db/client';
+import { unlessHeld, type Db, type Tx } from '../db/client';
 import { rows } from '../db/migrate';
 import { contentModelChanges, workspaces } from '../db/schema';
 import { enqueue, insertJobsFrom } from '../queue/queue';
@@ -98,13 +98,26 @@ export interface MigrationOptions {
 /**
  * Brings every row of the schemas the running changes of a workspace touch to the latest version, then
  * marks them done; again while changes keep coming. Answers false when `shouldStop` stopped it between
- * two batches (the next job goes on from there).
+ * two batches (the next job goes on from there). One runner at a time per workspace, across processes:
+ * a second one finds the workspace's lock held and answers true at once, leaving the changes to the
+ * runner holding it, which looks for running changes again once it has let go of the lock (a change
+ * whose job was turned away meanwhile was committed before its job asked).
  */
 export async function migrateWorkspaceData(
   ctx: AppContext,
   workspaceId: string,
   options: MigrationOptions = {},
 ): Promise<boolean> {
+  for (;;) {
+    const finished = await unlessHeld(ctx.db, `model-migration:${workspaceId}`, () =>
+      migrateHeld(ctx, workspaceId, options),
+    );
+    if (finished === undefined) return true;
+    if (!finished || (await runningChanges(ctx.db, workspaceId)).length === 0) return finished;
+  }
+}
+
+async function migrateHeld(ctx: AppContext, workspaceId: string, options: MigrationOptions) {
   const shouldStop = options.shouldStop ?? (() => false);
   for (;;) {
     const running = await runningChanges(ctx.db, workspaceId);
