@@ -395,6 +395,75 @@ describe('the data of a model change follows in the background', () => {
   });
 });
 
+describe('the columns of a table field', () => {
+  it('follow a change like fields do: renamed and converted in every row, removed and brought back on revert', async () => {
+    const { ws } = await teamWorkspace(t, manager, { name: 'Table Columns', roles: {}, people: {} });
+    const text = (key: string) => ({ key, label: key, type: 'text' }) as const;
+    await applyOnly(ws, [
+      {
+        op: 'addField',
+        schema: 'blog-post',
+        field: { key: 'prices', label: 'Prices', type: 'table', columns: [text('label'), text('amount')] },
+      },
+    ]);
+    const rows = [
+      { label: 'Tea', amount: '2.50' },
+      { label: 'Cake', amount: '4' },
+    ];
+    const post = await createItem(
+      t,
+      manager,
+      ws,
+      'blog-post',
+      blogPostData({ name: 'Menu', slug: 'menu', prices: rows }),
+    );
+    const owner = { schema: 'blog-post', table: 'prices' } as const;
+    await applyOnly(ws, [
+      { op: 'renameField', ...owner, from: 'label', to: 'dish' },
+      {
+        op: 'retypeField',
+        ...owner,
+        key: 'amount',
+        field: { key: 'amount', label: 'Amount', type: 'number' },
+      },
+    ]);
+    const converted = [
+      { dish: 'Tea', amount: 2.5 },
+      { dish: 'Cake', amount: 4 },
+    ];
+    expect((await getItem(t, manager, ws, 'blog-post', post.id)).data.prices).toEqual(converted);
+    await migrate(ws);
+    const stored = async () =>
+      (
+        await t.database.db
+          .select({ data: items.data })
+          .from(items)
+          .where(and(eq(items.workspaceId, ws), eq(items.id, post.id)))
+      )[0].data.prices;
+    expect(await stored()).toEqual(converted);
+
+    const removing: ModelOp = { op: 'removeField', ...owner, key: 'dish' };
+    const planned = await call(t, 'POST', modelUrl(ws, '/plan'), manager, {
+      baseVersion: await modelVersion(ws),
+      ops: [removing],
+    });
+    expect((planned.json() as PlanAnswer).impacts[0]).toMatchObject({
+      touched: 1,
+      summary: 'Remove field "dish" from table "prices" of "blog-post"',
+    });
+    const removal = await applyOnly(ws, [removing]);
+    await migrate(ws);
+    expect(await stored()).toEqual([{ amount: 2.5 }, { amount: 4 }]);
+    const revert = await call(t, 'POST', modelUrl(ws, `/changes/${removal.change!.id}/revert`), manager, {
+      baseVersion: await modelVersion(ws),
+    });
+    expect(revert.statusCode).toBe(200);
+    expect((await getItem(t, manager, ws, 'blog-post', post.id)).data.prices).toEqual(converted);
+    await migrate(ws);
+    expect(await stored()).toEqual(converted);
+  });
+});
+
 describe('one runner at a time', () => {
   /** Runs the migration, and `second` while it holds the workspace, before its first batch is written. */
   async function whileRunning(ws: string, second: () => Promise<boolean>) {

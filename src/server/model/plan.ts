@@ -51,7 +51,7 @@ const isEmptyJson = (key: string) =>
  * display condition) and not localised.
  */
 function requiredKey(op: ModelOp, schema: string, plan: ModelSteps, i: number): string | undefined {
-  if (op.op !== 'updateField' || op.schema !== schema) return undefined;
+  if (op.op !== 'updateField' || op.schema !== schema || op.table !== undefined) return undefined;
   const patch = Object.entries(op.patch);
   if (patch.length !== 1 || patch[0][0] !== 'required' || patch[0][1] !== true) return undefined;
   const field = schemaIn(plan.steps[i], schema)?.fields.find((candidate) => candidate.key === op.key);
@@ -124,6 +124,12 @@ async function passOverItems(
   }
 }
 
+/** Whether a row of the table field `table` holds a value of its column `key`. */
+const rowsHold = (values: Record<string, unknown> | undefined, table: string, key: string) => {
+  const rows = values?.[table];
+  return Array.isArray(rows) && rows.some((row) => row?.[key] !== undefined && row[key] !== null);
+};
+
 /** The operations that hold a value of this item to move, convert or take out. */
 function touchedBy(plan: ModelSteps, schema: string, data: Record<string, unknown>): number[] {
   const found: number[] = [];
@@ -134,8 +140,10 @@ function touchedBy(plan: ModelSteps, schema: string, data: Record<string, unknow
       return;
     const locales = data._locales as Record<string, Record<string, unknown>> | undefined;
     const holds =
-      (data[key] !== undefined && data[key] !== null) ||
-      Object.values(locales ?? {}).some((values) => values?.[key] !== undefined);
+      op.table !== undefined
+        ? [data, ...Object.values(locales ?? {})].some((values) => rowsHold(values, op.table!, key))
+        : (data[key] !== undefined && data[key] !== null) ||
+          Object.values(locales ?? {}).some((values) => values?.[key] !== undefined);
     if (holds) found.push(i);
   });
   return found;

@@ -19,7 +19,7 @@ export function renamedAfter(
   const until = new Date(at.getTime() + RENAME_ALIAS_DAYS * 86_400_000).toISOString();
   let aliases = before.filter((alias) => alias.until > now).map((alias) => ({ ...alias }));
   for (const op of ops) {
-    if (op.op !== 'renameField' || op.schema === undefined) continue;
+    if (op.op !== 'renameField' || op.schema === undefined || op.table !== undefined) continue;
     for (const alias of aliases) if (alias.schema === op.schema && alias.to === op.from) alias.to = op.to;
     aliases = aliases.filter((alias) => !(alias.schema === op.schema && alias.from === op.to));
     aliases.push({ schema: op.schema, from: op.from, to: op.to, until });

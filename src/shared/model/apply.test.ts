@@ -273,4 +273,42 @@ describe('applyOps', () => {
       refusal([{ op: 'addField', schema: 'page', field: { key: 'id', label: 'Id', type: 'text' } }]),
     ).toBe('Schema "page": field key "id" is reserved; choose another');
   });
+
+  it('changes the columns of a table field: add, rename, retype, move and remove', () => {
+    const table: FieldDef = {
+      key: 'prices',
+      label: 'Prices',
+      type: 'table',
+      columns: [
+        { key: 'label', label: 'Label', type: 'text' },
+        { key: 'amount', label: 'Amount', type: 'text' },
+      ],
+    };
+    const doc = applyOps(sample(), [{ op: 'addField', schema: 'page', field: table }]);
+    const owner = { schema: 'page', table: 'prices' } as const;
+    const after = applyOps(doc, [
+      { op: 'addField', ...owner, field: { key: 'note', label: 'Note', type: 'text' } },
+      { op: 'renameField', ...owner, from: 'label', to: 'name' },
+      {
+        op: 'retypeField',
+        ...owner,
+        key: 'amount',
+        field: { key: 'amount', label: 'Amount', type: 'number' },
+      },
+      { op: 'moveField', ...owner, key: 'note', index: 0 },
+      { op: 'removeField', ...owner, key: 'name' },
+    ]);
+    const columns = (fieldOf(after, 'page', 'prices') as Extract<FieldDef, { type: 'table' }>).columns;
+    expect(columns.map((column) => [column.key, column.type])).toEqual([
+      ['note', 'text'],
+      ['amount', 'number'],
+    ]);
+    expect(keysOf(after, 'page')).toEqual(keysOf(doc, 'page'));
+    expect(refusal([{ op: 'removeField', schema: 'page', table: 'title', key: 'x' }])).toBe(
+      'ops.0 (removeField): Schema "page" has no table field "title"',
+    );
+    expect(refusal([{ op: 'removeField', ...owner, key: 'x' }], doc)).toBe(
+      'ops.0 (removeField): Schema "page", table "prices" has no field "x"',
+    );
+  });
 });

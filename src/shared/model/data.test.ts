@@ -364,4 +364,55 @@ describe('transformItemData', () => {
     expect(undo({ count: 8 })).toEqual({ count: '8' });
     expect(undo({})).toEqual({});
   });
+
+  it('moves, converts and takes out the values of a table column in every row, and puts them back', () => {
+    const table: FieldDef = {
+      key: 'prices',
+      label: 'Prices',
+      type: 'table',
+      columns: [
+        { key: 'label', label: 'Label', type: 'text' },
+        { key: 'amount', label: 'Amount', type: 'text' },
+      ],
+    };
+    const schema: SchemaType = { ...page, fields: [...page.fields, table] };
+    const data = {
+      title: 'Menu',
+      count: 2,
+      prices: [
+        { label: 'Tea', amount: '2.50' },
+        { label: 'Cake', amount: 'free' },
+      ],
+    };
+    const owner = { schema: 'page', table: 'prices' } as const;
+    const renaming: ModelOp = { op: 'renameField', ...owner, from: 'label', to: 'name' };
+    const rename = transformItemData(data, renaming, schema, {});
+    expect(rename.data.prices).toEqual([
+      { name: 'Tea', amount: '2.50' },
+      { name: 'Cake', amount: 'free' },
+    ]);
+    expect(rename.data.title).toBe('Menu');
+    expect(restoreKept(rename.data, renaming, rename.kept)).toEqual(data);
+    const retype: ModelOp = {
+      op: 'retypeField',
+      ...owner,
+      key: 'amount',
+      field: { key: 'amount', label: 'Amount', type: 'number' },
+    };
+    const converted = transformItemData(data, retype, schema, {});
+    expect(converted.data.prices).toEqual([
+      { label: 'Tea', amount: 2.5 },
+      { label: 'Cake', amount: 'free' },
+    ]);
+    expect(converted.failed).toEqual([{ path: 'prices.1.amount', error: '"free" is not a number' }]);
+    expect(restoreKept(converted.data, retype, converted.kept)).toEqual(data);
+    const removal: ModelOp = { op: 'removeField', ...owner, key: 'label' };
+    const removed = transformItemData(data, removal, schema, {});
+    expect(removed.data.prices).toEqual([{ amount: '2.50' }, { amount: 'free' }]);
+    expect(removed.kept!.map((entry) => entry.at)).toEqual([
+      ['prices', 0, 'label'],
+      ['prices', 1, 'label'],
+    ]);
+    expect(restoreKept(removed.data, removal, removed.kept)).toEqual(data);
+  });
 });

@@ -65,11 +65,12 @@ export function transformItemData(
 ): DataChange {
   const target = fieldTarget(op, schemaBefore, blockTypesBefore);
   if (!target) return { data, changed: false };
-  const { key, field, blockType } = target;
+  const { key, field, blockType, table } = target;
   const copy = cloneJson(data);
-  const slots = blockType
+  const holders = blockType
     ? blockSlots(copy, schemaBefore, blockTypesBefore, blockType)
-    : itemSlots(copy, schemaBefore, field);
+    : itemSlots(copy, schemaBefore, table ?? field);
+  const slots = table ? holders.flatMap((slot) => rowSlots(slot, table.key)) : holders;
   const change = new Recorder();
   for (const slot of slots) change.apply(slot, op, key, field);
   return change.result(data, copy);
@@ -89,14 +90,43 @@ function fieldTarget(op: ModelOp, schema: SchemaType, blockTypes: Readonly<Recor
   if (!isDataOp(op)) return undefined;
   const key = op.op === 'renameField' ? op.from : op.key;
   const { blockType } = op;
-  const holder =
+  const owner =
     blockType !== undefined
       ? ownValue(blockTypes, blockType)
       : op.schema === schema.name
         ? schema
         : undefined;
-  if (!holder || typeof key !== 'string') return undefined;
-  return { key, field: holder.fields.find((candidate) => candidate.key === key), blockType };
+  const table =
+    op.table === undefined
+      ? undefined
+      : owner?.fields.find((candidate) => candidate.key === op.table && candidate.type === 'table');
+  if (!owner || typeof key !== 'string' || (op.table !== undefined && table?.type !== 'table'))
+    return undefined;
+  const fields = table?.type === 'table' ? table.columns : owner.fields;
+  return {
+    key,
+    field: fields.find((candidate) => candidate.key === key),
+    blockType,
+    table: table?.type === 'table' ? table : undefined,
+  };
+}
+
+/** The rows of a holder's table field, each a place holding its columns' values. */
+function rowSlots(slot: Slot, table: string): Slot[] {
+  const rows = slot.holder[table];
+  if (!Array.isArray(rows)) return [];
+  return rows.flatMap((row, index) =>
+    isRecord(row)
+      ? [
+          {
+            holder: row,
+            at: [...slot.at, table, index],
+            path: `${slot.path}${table}.${index}.`,
+            isLocale: false,
+          },
+        ]
+      : [],
+  );
 }
 
 /** Collects what an operation keeps and what fails while it changes the slots of a copy. */
@@ -329,6 +359,15 @@ function moveBack(holder: Data, from: string, to: string) {
  * its locales and its combination rows' overrides, or every block of the field's block type.
  */
 function renamedHolders(data: Data, op: Extract<ModelOp, { op: 'renameField' }>): Data[] {
+  const holders = ownersOfRenamed(data, op);
+  if (op.table === undefined) return holders;
+  return holders.flatMap((holder) => {
+    const rows = holder[op.table!];
+    return Array.isArray(rows) ? rows.filter(isRecord) : [];
+  });
+}
+
+function ownersOfRenamed(data: Data, op: Extract<ModelOp, { op: 'renameField' }>): Data[] {
   if (op.blockType !== undefined) return recordsWhere(data, (record) => record._type === op.blockType);
   const rows = Object.values(data).flatMap((value) => (Array.isArray(value) ? value.filter(isRecord) : []));
   const overrides = rows.flatMap((row) =>

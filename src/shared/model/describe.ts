@@ -1,7 +1,8 @@
 import type { ModelOp } from './types';
 
-const ownerOf = (op: { schema?: string; blockType?: string }) =>
-  op.schema !== undefined ? `"${op.schema}"` : `block type "${op.blockType}"`;
+const ownerOf = (op: { schema?: string; blockType?: string; table?: string }) =>
+  (op.table !== undefined ? `table "${op.table}" of ` : '') +
+  (op.schema !== undefined ? `"${op.schema}"` : `block type "${op.blockType}"`);
 
 /** One operation of a change set in words, as the plan and the history show it. */
 export function describeOp(op: ModelOp): string {

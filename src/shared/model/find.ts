@@ -54,13 +54,35 @@ export function findOwner(
   model: ContentModelDoc,
   owner: FieldOwner,
 ): { holder: SchemaType | BlockType; where: string } {
-  if (owner.blockType !== undefined) {
-    return {
-      holder: findBlockType(model, owner.blockType).blockType,
-      where: `Block type "${owner.blockType}"`,
-    };
-  }
-  return { holder: findSchema(model, owner.schema).schema, where: `Schema "${owner.schema}"` };
+  const found =
+    owner.blockType !== undefined
+      ? { holder: findBlockType(model, owner.blockType).blockType, where: `Block type "${owner.blockType}"` }
+      : { holder: findSchema(model, owner.schema).schema, where: `Schema "${owner.schema}"` };
+  return owner.table === undefined ? found : columnsOf(found.holder, owner.table, found.where);
+}
+
+/**
+ * The columns of a table field as a holder of fields: setting its `fields` sets the table's columns.
+ * A locked table's columns cannot change (Marquee relies on them).
+ */
+function columnsOf(owner: SchemaType | BlockType, key: string, where: string) {
+  const table = () => {
+    const field = owner.fields.find((candidate) => candidate.key === key);
+    if (field?.type !== 'table') refuse(`${where} has no table field "${key}"`);
+    return field;
+  };
+  if (table().locked)
+    refuse(`${where}: field "${key}" is locked (Marquee relies on it); its columns cannot change`);
+  const holder = {
+    name: owner.name,
+    get fields() {
+      return table().columns;
+    },
+    set fields(columns: readonly FieldDef[]) {
+      owner.fields = owner.fields.map((field) => (field.key === key ? { ...field, columns } : field));
+    },
+  };
+  return { holder: holder as BlockType, where: `${where}, table "${key}"` };
 }
 
 export function findField(
@@ -74,8 +96,10 @@ export function findField(
 }
 
 /** Only the owner part of a field operation, to address the same owner in another operation. */
-export const ownerOf = (op: FieldOwner): FieldOwner =>
-  op.blockType !== undefined ? { blockType: op.blockType } : { schema: op.schema };
+export const ownerOf = (op: FieldOwner): FieldOwner => ({
+  ...(op.blockType !== undefined ? { blockType: op.blockType } : { schema: op.schema }),
+  ...(op.table !== undefined && { table: op.table }),
+});
 
 /** The fields with the columns of their tables, at any depth. */
 export const allFields = (fields: readonly FieldDef[]): FieldDef[] =>

@@ -82,4 +82,28 @@ describe('invertOps', () => {
       { numRuns: 150 },
     );
   }, 60_000);
+
+  it('undoes operations on the columns of a table field', () => {
+    const doc = applyOps(sample(), [
+      {
+        op: 'addField',
+        schema: 'page',
+        field: {
+          key: 'rows',
+          label: 'Rows',
+          type: 'table',
+          columns: [{ key: 'a', label: 'A', type: 'text' }],
+        },
+      },
+    ]);
+    const owner = { schema: 'page', table: 'rows' } as const;
+    const ops: ModelOp[] = [
+      { op: 'addField', ...owner, field: { key: 'b', label: 'B', type: 'text' } },
+      { op: 'renameField', ...owner, from: 'a', to: 'c' },
+      { op: 'retypeField', ...owner, key: 'c', field: { key: 'c', label: 'C', type: 'number' } },
+      { op: 'removeField', ...owner, key: 'b' },
+    ];
+    expect(roundTrip(doc, ops)).toEqual(doc);
+    expect(invertOps(doc, ops).every((op) => 'table' in op && op.table === 'rows')).toBe(true);
+  });
 });

@@ -120,6 +120,13 @@ function validatorOf(schema: string, basics: Locales) {
   };
 }
 
+/** A schema's fields, or the columns of its table field `table`. */
+function fieldsOf(schema: SchemaType, table: string | undefined): readonly FieldDef[] {
+  if (table === undefined) return schema.fields;
+  const found = schema.fields.find((field) => field.key === table);
+  return found?.type === 'table' ? found.columns : [];
+}
+
 /** One operation over the data (as it is before it), and the kept values of a revert put back. */
 function runOp(
   plan: ModelSteps,
@@ -140,7 +147,9 @@ function runOp(
     changed = result.changed;
     kept = result.kept;
     const retyped =
-      op.op === 'retypeField' && !op.blockType && schemaBefore.fields.find((f) => f.key === op.key);
+      op.op === 'retypeField' &&
+      !op.blockType &&
+      fieldsOf(schemaBefore, op.table).find((f) => f.key === op.key);
     if (result.kept && retyped) {
       const needed = keptBeyondInverse(result.kept, result.data, retyped, (op as { field: FieldDef }).field);
       kept = needed.length > 0 ? needed : undefined;

@@ -30,9 +30,13 @@ export interface RenamedField {
   until: string;
 }
 
-/** Where a field operation acts: a schema's fields or a block type's. */
-export type FieldOwner =
-  { schema: string; blockType?: undefined } | { blockType: string; schema?: undefined };
+/**
+ * Where a field operation acts: a schema's fields or a block type's, or with `table` the columns of
+ * that table field of the schema or block type.
+ */
+export type FieldOwner = (
+  { schema: string; blockType?: undefined } | { blockType: string; schema?: undefined }
+) & { table?: string };
 
 /** Properties to set; null removes one. */
 type Patch<T> = { [K in keyof T]?: T[K] | null };
