@@ -17,6 +17,16 @@ function withPage(edit: (page: SchemaType & { fields: FieldDef[] }) => void): Co
   return doc;
 }
 
+const withoutHintOf = (field: FieldDef): FieldDef =>
+  field.type === 'table'
+    ? {
+        ...field,
+        columns: field.columns.map(
+          ({ renamedFrom: _hint, ...column }: FieldDef & { renamedFrom?: string }) => column as FieldDef,
+        ),
+      }
+    : field;
+
 /** Applies a document to a model: the ops, the resulting model, and the ops of applying it again. */
 function applyDocument(from: ContentModelDoc, to: ContentModelDoc) {
   const ops = diffModels(from, to);
@@ -149,6 +159,43 @@ describe('diffModels', () => {
     expect(schemasOnly.ops.some((op) => op.op === 'moveSchema')).toBe(true);
     expect(schemasOnly.result).toEqual(to);
     expect(schemasOnly.again).toEqual([]);
+  });
+
+  it('changes the columns of a kept table by operations on its columns, so their values follow', () => {
+    const text = (key: string): FieldDef => ({ key, label: key, type: 'text' });
+    const from = withPage((page) => {
+      page.fields.push({
+        key: 'prices',
+        label: 'Prices',
+        type: 'table',
+        columns: [text('a'), text('b'), text('c')],
+      });
+    });
+    const to = withPage((page) => {
+      page.fields.push({
+        key: 'prices',
+        label: 'Price list',
+        type: 'table',
+        columns: [
+          { key: 'c', label: 'c', type: 'number' },
+          { ...text('name'), renamedFrom: 'a' } as unknown as FieldDef,
+          text('d'),
+        ],
+      });
+    });
+    const { ops, result, again } = applyDocument(from, to);
+    const owner = { schema: 'page', table: 'prices' };
+    expect(ops).toEqual([
+      { op: 'renameField', ...owner, from: 'a', to: 'name' },
+      { op: 'retypeField', ...owner, key: 'c', field: { key: 'c', label: 'c', type: 'number' } },
+      { op: 'updateField', ...owner, key: 'name', patch: { label: 'name' } },
+      { op: 'addField', ...owner, field: text('d'), index: 2 },
+      { op: 'updateField', schema: 'page', key: 'prices', patch: { label: 'Price list' } },
+      { op: 'removeField', ...owner, key: 'b' },
+      { op: 'moveField', ...owner, key: 'c', index: 0 },
+    ]);
+    expect(result).toEqual(withPage((page) => page.fields.push(withoutHintOf(pageOf(to).fields.at(-1)!))));
+    expect(again).toEqual([]);
   });
 
   it('leaves locked fields locked, and refuses a document removing one', () => {

@@ -18,7 +18,9 @@ type Emit = (op: ModelOp) => void;
  * The operations turning `from` into `to`, in this order: domains, block types and schemas added;
  * fields of the kept schemas and block types renamed, added, retyped and updated; domains, schemas and
  * block types updated; fields removed and moved; schemas removed, then moved; block types removed, then
- * moved; domains removed, then moved. A document applied twice gives no operations the second time. Throws `ModelChangeError` when `to` asks for
+ * moved; domains removed, then moved. The columns of a kept table change by operations on its columns
+ * (a column may carry `renamedFrom` too), so their values follow. A document applied twice gives no
+ * operations the second time. Throws `ModelChangeError` when `to` asks for
  * something no operation may do (remove a locked field…).
  */
 export function diffModels(from: ContentModelDoc, to: ContentModelDoc): ModelOp[] {
@@ -61,8 +63,12 @@ const schemasOf = (doc: ContentModelDoc): SchemaType[] => doc.domains.flatMap((d
 
 function withoutHint(field: FieldDef): FieldDef {
   const { renamedFrom: _hint, ...rest } = field as FieldDef & { renamedFrom?: unknown };
-  return rest as FieldDef;
+  return (rest.type === 'table' ? { ...rest, columns: rest.columns.map(withoutHint) } : rest) as FieldDef;
 }
+
+/** A table field kept a table whose columns its own operations change (those of a locked one cannot). */
+const columnsFollow = (owner: FieldOwner, old: FieldDef | undefined, next: FieldDef) =>
+  owner.table === undefined && old?.type === 'table' && next.type === 'table' && !old.locked;
 
 function withoutHints(doc: ContentModelDoc): ContentModelDoc {
   const strip = <T extends SchemaType | BlockType>(holder: T): T => ({
@@ -131,21 +137,38 @@ const needsRetype = (old: FieldDef, next: FieldDef) =>
   old.type !== next.type ||
   (old.type === 'select' && next.type === 'select' && !old.multiple !== !next.multiple);
 
-/** Renames the hinted fields, then adds, retypes or updates each field of the owner as `to` has it. */
+/**
+ * Renames the hinted fields, then adds, retypes or updates each field of the owner as `to` has it; the
+ * columns of a kept table likewise, by operations on its columns.
+ */
 function changeFields(work: ContentModelDoc, owner: FieldOwner, hinted: readonly FieldDef[], emit: Emit) {
-  const keys = () => findOwner(work, owner).holder.fields.map((field) => field.key);
+  const current = () => findOwner(work, owner).holder.fields;
+  const keys = () => current().map((field) => field.key);
   for (const field of hinted) {
     const old = (field as { renamedFrom?: unknown }).renamedFrom;
     if (typeof old === 'string' && keys().includes(old) && !keys().includes(field.key))
       emit({ op: 'renameField', ...owner, from: old, to: field.key });
   }
-  hinted.map(withoutHint).forEach((field, index) => {
-    const { fields } = findOwner(work, owner).holder;
-    const old = fields.find((f) => f.key === field.key);
-    if (!old) emit({ op: 'addField', ...owner, field, index: Math.min(index, fields.length) });
+  hinted.forEach((hintedField, index) => {
+    const field = withoutHint(hintedField);
+    const old = current().find((f) => f.key === field.key);
+    if (!old) emit({ op: 'addField', ...owner, field, index: Math.min(index, current().length) });
     else if (needsRetype(old, field)) emit({ op: 'retypeField', ...owner, key: field.key, field });
     else {
-      const patch = changes(old, field, IGNORED_FIELD_PROPERTIES);
+      const follow = columnsFollow(owner, old, field);
+      if (follow)
+        changeFields(
+          work,
+          { ...owner, table: field.key },
+          (hintedField as typeof field & { columns: FieldDef[] }).columns,
+          emit,
+        );
+      const now = current().find((f) => f.key === field.key)!;
+      const patch = changes(
+        now,
+        field,
+        follow ? [...IGNORED_FIELD_PROPERTIES, 'columns'] : IGNORED_FIELD_PROPERTIES,
+      );
       if (!isEmpty(patch)) emit({ op: 'updateField', ...owner, key: field.key, patch });
     }
   });
@@ -163,6 +186,11 @@ function removeAndMoveFields(
   fields.forEach(({ key }, index) => {
     if (current()[index].key !== key) emit({ op: 'moveField', ...owner, key, index });
   });
+  for (const field of fields) {
+    const old = current().find((f) => f.key === field.key);
+    if (field.type === 'table' && columnsFollow(owner, old, field))
+      removeAndMoveFields(work, { ...owner, table: field.key }, field.columns, emit);
+  }
 }
 
 function updateProperties(work: ContentModelDoc, target: ContentModelDoc, emit: Emit) {
