@@ -191,4 +191,34 @@ describe('a schema of the workspace', () => {
     ]);
     expect(Date.parse(answer.renamed[0].until)).toBeGreaterThan(Date.now() + 29 * 24 * 3600_000);
   });
+
+  it('cannot be removed while a reference field of another schema targets it: the 400 names the field', async () => {
+    const other = (await createWorkspace(t.app, manager, 'Referenced schema')).id;
+    const apply = async (ops: unknown[]) => {
+      const { version } = (await call(t, 'GET', `/api/v1/workspaces/${other}/content-model`, manager)).json();
+      return call(t, 'POST', `/api/v1/workspaces/${other}/content-model/apply`, manager, {
+        baseVersion: version,
+        ops,
+      });
+    };
+    const related = {
+      key: 'related',
+      label: 'Related',
+      type: 'reference-list',
+      schemaTypes: ['landing-page'],
+    };
+    const added = await apply([
+      { op: 'addSchema', domain: 'blogging', schema: landingPage },
+      { op: 'addField', schema: 'blog-post', field: related },
+    ]);
+    expect(added.statusCode, added.body).toBe(200);
+    const removal = { op: 'removeSchema', schema: 'landing-page' };
+    const refused = await apply([removal]);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toBe(
+      'ops.0 (removeSchema): Schema "landing-page" cannot be removed: field "related" of schema "blog-post" refers to it; remove that field or take "landing-page" out of its schemas first',
+    );
+    const withField = await apply([removal, { op: 'removeField', schema: 'blog-post', key: 'related' }]);
+    expect(withField.statusCode, withField.body).toBe(200);
+  });
 });

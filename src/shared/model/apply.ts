@@ -27,7 +27,7 @@ export class ModelChangeError extends Error {}
 export function applyOps(doc: ContentModelDoc, ops: readonly ModelOp[]): ContentModelDoc {
   const model = structuredClone(doc);
   ops.forEach((op, index) => applyOp(model, op, index));
-  const problem = modelProblem(model);
+  const problem = removedTargetProblem(model, ops) ?? modelProblem(model);
   if (problem) throw new ModelChangeError(problem);
   return model;
 }
@@ -176,18 +176,50 @@ function applyBlockTypeOp(
 }
 
 /** How messages name the first blocks field (of a schema or another block type) allowing the block type. */
-function blocksFieldUsing(model: ContentModelDoc, name: string): string | undefined {
+const blocksFieldUsing = (model: ContentModelDoc, name: string) =>
+  firstFieldWhere(model, (field) => allowsBlockType(field, name), name);
+
+/**
+ * How messages name the first field (a table's columns included) of a schema or a block type (but
+ * `exceptBlockType`) that `matches`.
+ */
+function firstFieldWhere(
+  model: ContentModelDoc,
+  matches: (field: FieldDef) => boolean,
+  exceptBlockType?: string,
+): string | undefined {
   const owners: { fields: readonly FieldDef[]; where: string }[] = [
     ...model.domains.flatMap((domain) =>
       domain.schemas.map((schema) => ({ fields: schema.fields, where: `schema "${schema.name}"` })),
     ),
     ...model.blockTypes
-      .filter((blockType) => blockType.name !== name)
+      .filter((blockType) => blockType.name !== exceptBlockType)
       .map((blockType) => ({ fields: blockType.fields, where: `block type "${blockType.name}"` })),
   ];
   for (const { fields, where } of owners) {
-    const field = allFields(fields).find((f) => allowsBlockType(f, name));
+    const field = allFields(fields).find(matches);
     if (field) return `field "${field.key}" of ${where}`;
+  }
+  return undefined;
+}
+
+/** A schema the change set removes that a reference field of the resulting model still targets. */
+function removedTargetProblem(model: ContentModelDoc, ops: readonly ModelOp[]): string | undefined {
+  const names = new Set(model.domains.flatMap((domain) => domain.schemas.map((schema) => schema.name)));
+  for (const [index, op] of ops.entries()) {
+    if (op.op !== 'removeSchema' || names.has(op.schema)) continue;
+    const user = firstFieldWhere(
+      model,
+      (field) =>
+        (field.type === 'reference' || field.type === 'reference-list') &&
+        Array.isArray(field.schemaTypes) &&
+        field.schemaTypes.includes(op.schema),
+    );
+    if (user)
+      return (
+        `ops.${index} (removeSchema): Schema "${op.schema}" cannot be removed: ${user} refers to it; ` +
+        `remove that field or take "${op.schema}" out of its schemas first`
+      );
   }
   return undefined;
 }
