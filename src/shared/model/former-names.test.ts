@@ -26,7 +26,7 @@ describe('formerNamesIn', () => {
     expect(names.has('author')).toBe(false);
   });
 
-  it('reads the renames of one change in order, and leaves other schemas and block types alone', () => {
+  it('reads the renames of one change in order, and leaves other schemas, block types and table columns alone', () => {
     const names = formerNamesIn(
       [
         {
@@ -36,6 +36,7 @@ describe('formerNamesIn', () => {
             rename('writer', 'byline'),
             rename('title', 'heading', 'page'),
             { op: 'renameField', blockType: 'hero', from: 'title', to: 'heading' },
+            { op: 'renameField', schema: 'blog-post', table: 'prices', from: 'label', to: 'name' },
           ],
         },
       ],

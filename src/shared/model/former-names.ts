@@ -34,7 +34,13 @@ export function formerNamesIn(
   for (const change of [...changes].sort((a, b) => b.version - a.version)) {
     const before = new Map(nameAt);
     for (const op of [...change.ops].reverse()) {
-      if (op.op !== 'renameField' || op.schema !== schema || op.blockType !== undefined) continue;
+      if (
+        op.op !== 'renameField' ||
+        op.schema !== schema ||
+        op.blockType !== undefined ||
+        op.table !== undefined
+      )
+        continue;
       const key = fieldNamed(op.to);
       if (key === undefined) continue;
       // A field now named as the renamed one was before had no value under that name then.
