@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_COST, DEFAULT_MAX_DEPTH } from '@shared/graphql/cost';
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
@@ -45,6 +46,8 @@ export interface Config {
   readCacheTtlMs: number;
   /** Bytes of rendered delivery answers one process keeps, least recently used out first. */
   deliveryCacheBytes: number;
+  /** The GraphQL delivery API's limits: a query costing more, or nesting fields deeper, is refused (400). */
+  graphql: { maxCost: number; maxDepth: number };
   webDir: string;
   /** An S3-compatible bucket for the assets store; undefined keeps assets under DATA_DIR/assets. */
   s3?: S3Config;
@@ -227,6 +230,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionDays: Number(env.SESSION_DAYS ?? 30),
     readCacheTtlMs: Math.min(5000, Math.max(0, Number(env.READ_CACHE_TTL_MS ?? 2000) || 0)),
     deliveryCacheBytes: Math.max(0, Number(env.DELIVERY_CACHE_MB ?? 32) || 0) * 1024 * 1024,
+    graphql: {
+      maxCost: Math.max(1, Number(env.GRAPHQL_MAX_COST ?? DEFAULT_MAX_COST) || DEFAULT_MAX_COST),
+      maxDepth: Math.max(1, Number(env.GRAPHQL_MAX_DEPTH ?? DEFAULT_MAX_DEPTH) || DEFAULT_MAX_DEPTH),
+    },
     webDir: path.resolve(env.WEB_DIR ?? 'dist/web'),
     s3: env.S3_BUCKET
       ? {

@@ -5,8 +5,10 @@ import { DeliveredItemSchema, DeliveryList, DeliveryQuery } from '@shared/api/de
 import { ItemId, SchemaName, StageParam } from '@shared/api/items';
 import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
+import { AppError } from '../http/errors';
 import { JSON_API_SECURITY_HEADERS } from '../http/security-headers';
 import type { Rendered } from './cache';
+import { runGraphql, type GraphqlParams } from './graphql-http';
 import { previewRelease } from './release-preview';
 import * as delivery from './service';
 
@@ -77,8 +79,8 @@ function openToWebsites(app: FastifyInstance) {
     reply
       .code(204)
       .headers({
-        'access-control-allow-methods': 'GET, OPTIONS',
-        'access-control-allow-headers': 'Authorization, If-None-Match',
+        'access-control-allow-methods': 'GET, POST, OPTIONS',
+        'access-control-allow-headers': 'Authorization, Content-Type, If-None-Match',
         'access-control-max-age': '86400',
       })
       .send(),
@@ -180,6 +182,80 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
   );
 
   typesRoute(app, ctx);
+  graphqlRoutes(app, ctx, purged);
+}
+
+const GraphqlParamsOfGet = z.object({
+  query: z.string().optional(),
+  variables: z.string().optional(),
+  operationName: z.string().max(200).optional(),
+  extensions: z.string().max(2000).optional(),
+});
+
+const CODE_OF_STATUS: Record<number, string> = { 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' };
+
+/**
+ * `GET` and `POST /{ws}/{stage}/graphql`: the stage's content through the schema generated from the
+ * workspace's model, with the keys, caching headers and purges of the REST routes.
+ */
+function graphqlRoutes(instance: FastifyInstance, ctx: AppContext, purged: boolean) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const Params = z.object({ ws: WorkspaceId, stage: StageParam });
+  const handle = async (
+    request: FastifyRequest<{ Params: z.infer<typeof Params> }>,
+    reply: FastifyReply,
+    params: GraphqlParams,
+  ) => {
+    let answer;
+    try {
+      const key = await delivery.authenticateKey(ctx, request.headers.authorization);
+      const stage = await delivery.resolveStage(ctx, key, request.params.ws, request.params.stage);
+      answer = await runGraphql(ctx, stage, params);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.statusCode >= 500) throw err;
+      const code = CODE_OF_STATUS[err.statusCode] ?? 'BAD_REQUEST';
+      return reply
+        .code(err.statusCode)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ errors: [{ message: err.message, extensions: { code } }] }));
+    }
+    if (answer.status !== 200 || answer.uncacheable)
+      return reply
+        .code(answer.status)
+        .header('cache-control', 'no-store')
+        .type('application/json; charset=utf-8')
+        .send(answer.body);
+    return send(request, reply, answer, purged);
+  };
+  const schema = { tags: ['delivery'], security: [{ apiKey: [] }], params: Params };
+  app.get(
+    '/:ws/:stage/graphql',
+    {
+      schema: {
+        ...schema,
+        description:
+          'A GraphQL query (query, variables, operationName, extensions as JSON) of the stage, or a persisted one by its sha256 (extensions.persistedQuery): answers a CDN may keep',
+        querystring: GraphqlParamsOfGet,
+      },
+    },
+    (request, reply) => handle(request, reply, request.query),
+  );
+  app.post(
+    '/:ws/:stage/graphql',
+    {
+      bodyLimit: 256 * 1024,
+      schema: {
+        ...schema,
+        description: 'A GraphQL query of the stage: { query, variables, operationName, extensions }',
+      },
+    },
+    (request, reply) =>
+      handle(
+        request,
+        reply,
+        typeof request.body === 'object' && request.body !== null ? (request.body as GraphqlParams) : {},
+      ),
+  );
 }
 
 /** `/{ws}/types.ts`: what a website's TypeScript build reads. */

@@ -75,6 +75,20 @@ export interface DeliveryTarget {
   model: ContentModel;
 }
 
+/** A stage of the key's workspace with the workspace's current model: 404 for another workspace, 403 for a stage the key may not read. */
+export async function resolveStage(
+  ctx: AppContext,
+  key: ApiKeyRow,
+  ws: string,
+  stage: string,
+): Promise<Omit<DeliveryTarget, 'schema'>> {
+  if (key.workspaceId !== ws) throw notFound(MESSAGES.workspaceNotFound);
+  if (!key.stages.includes(stage)) throw forbidden(DELIVERY_MESSAGES.stageNotAllowed(stage));
+  const model = await modelOfWorkspace(ctx.db, ws);
+  if (!model) throw notFound(MESSAGES.workspaceNotFound);
+  return { workspaceId: ws, stage, model };
+}
+
 export async function resolveTarget(
   ctx: AppContext,
   key: ApiKeyRow,
@@ -82,12 +96,10 @@ export async function resolveTarget(
   stage: string,
   schemaName: string,
 ): Promise<DeliveryTarget> {
-  if (key.workspaceId !== ws) throw notFound(MESSAGES.workspaceNotFound);
-  if (!key.stages.includes(stage)) throw forbidden(DELIVERY_MESSAGES.stageNotAllowed(stage));
-  const model = await modelOfWorkspace(ctx.db, ws);
-  const schema = model && deliveredSchema(model, schemaName);
-  if (!model || !schema) throw notFound(`Schema "${schemaName}" not found`);
-  return { workspaceId: ws, stage, schema, model };
+  const place = await resolveStage(ctx, key, ws, stage);
+  const schema = deliveredSchema(place.model, schemaName);
+  if (!schema) throw notFound(`Schema "${schemaName}" not found`);
+  return { ...place, schema };
 }
 
 const placeOf = (target: DeliveryTarget): DeliveredPlace => ({
@@ -109,7 +121,7 @@ export async function deliveredTypes(ctx: AppContext, key: ApiKeyRow, ws: string
 }
 
 /** Admin domains (client tasks, service connections, tests) are for workspace managers only, never delivered. */
-const deliveredSchema = (model: ContentModel, schemaName: string) => {
+export const deliveredSchema = (model: ContentModel, schemaName: string) => {
   const schema = model.schema(schemaName);
   return schema && !model.domainOf(schemaName)?.admin ? schema : undefined;
 };
@@ -132,15 +144,73 @@ function answerRenamedFields(model: ContentModel, item: DeliveredItem, fields: s
  * The copies in the workspace's current model version: a copy the migration of a model change has not
  * reached yet is answered as the changes since make it (its stored text no longer is its answer).
  */
-async function inCurrentModel(ctx: AppContext, target: DeliveryTarget, copies: readonly Copy[]) {
+export async function inCurrentModel(ctx: AppContext, target: DeliveryTarget, copies: readonly Copy[]) {
   const { workspaceId, model } = target;
   const replayed = await replayedCopies(ctx.readDb, workspaceId, model.version, copies, 'copy');
   return replayed.map((copy, i): Copy => (copy === copies[i] ? copy : { ...copy, dataText: undefined }));
 }
 
+/** A copy as delivered (refs aside): localised, its images signed, its renamed fields answered under their old names too. */
+export function presentCopy(
+  ctx: AppContext,
+  target: DeliveryTarget,
+  copy: Copy,
+  options: { fields: string[] | null; locale?: LocaleView },
+): DeliveredItem {
+  const schema = target.model.schema(copy.schema)!;
+  const localised = options.locale && localiseData(schema, copy.data, options.locale);
+  const data = localised ? localised.data : copy.data;
+  const item: DeliveredItem = {
+    id: copy.id,
+    schema: copy.schema,
+    version: copy.version,
+    publishedAt: copy.publishedAt.toISOString(),
+    data: pickFields(
+      holdsNoImages(copy)
+        ? data
+        : withPublicImages(
+            ctx,
+            { workspaceId: target.workspaceId, stage: target.stage, schema, id: copy.id },
+            data,
+          ),
+      options.fields,
+    ),
+    ...(localised && localeFacts(options.locale!, localised.fellBack)),
+  };
+  if (slugFieldOf(schema)) item.previousSlugs = copy.previousSlugs;
+  answerRenamedFields(target.model, item, options.fields);
+  return item;
+}
+
+/** The delivered items a copy references (refs) and the key under which they are read (schema and id). */
+const referencedKeys = (target: DeliveryTarget, copies: readonly Copy[]) =>
+  copies.flatMap((copy) =>
+    Object.entries(copy.refs)
+      .filter(([, ref]) => deliveredSchema(target.model, ref.schemaType))
+      .map(([id, ref]) => ({ schema: ref.schemaType, id })),
+  );
+
+/** The stage's copies of these items in the current model (absent: not published there). */
+export async function referencedCopies(
+  ctx: AppContext,
+  target: DeliveryTarget,
+  wanted: readonly { schema: string; id: string }[],
+): Promise<Copy[]> {
+  return inCurrentModel(
+    ctx,
+    target,
+    await copiesByKeys(ctx.readDb, target.workspaceId, target.stage, wanted),
+  );
+}
+
+/** The CDN key of a referenced item of the stage. */
+export const referencedKey = (target: DeliveryTarget, ref: { schema: string; id: string }) =>
+  itemKey({ ...placeOf(target), schema: ref.schema }, ref.id);
+
 /**
- * The copies as delivered, with the items they reference published in the same stage embedded `depth`
- * levels deep (one query a level). `keys` gathers the CDN keys of every item the answer shows.
+ * The copies (in the current model) as delivered, with the items they reference published in the same
+ * stage embedded `depth` levels deep (one query a level). `keys` gathers the CDN keys of every item the
+ * answer shows.
  */
 async function deliverAll(
   ctx: AppContext,
@@ -149,40 +219,11 @@ async function deliverAll(
   options: { fields: string[] | null; depth: number; locale?: LocaleView },
   keys: Set<string>,
 ): Promise<DeliveredItem[]> {
-  copies = await inCurrentModel(ctx, target, copies);
-  const items = copies.map((copy): DeliveredItem => {
-    const schema = target.model.schema(copy.schema)!;
-    const localised = options.locale && localiseData(schema, copy.data, options.locale);
-    const data = localised ? localised.data : copy.data;
-    const item: DeliveredItem = {
-      id: copy.id,
-      schema: copy.schema,
-      version: copy.version,
-      publishedAt: copy.publishedAt.toISOString(),
-      data: pickFields(
-        holdsNoImages(copy)
-          ? data
-          : withPublicImages(
-              ctx,
-              { workspaceId: target.workspaceId, stage: target.stage, schema, id: copy.id },
-              data,
-            ),
-        options.fields,
-      ),
-      ...(localised && localeFacts(options.locale!, localised.fellBack)),
-    };
-    if (slugFieldOf(schema)) item.previousSlugs = copy.previousSlugs;
-    answerRenamedFields(target.model, item, options.fields);
-    return item;
-  });
+  const items = copies.map((copy) => presentCopy(ctx, target, copy, options));
   if (options.depth <= 0) return items;
-  const wanted = copies.flatMap((copy) =>
-    Object.entries(copy.refs)
-      .filter(([, ref]) => deliveredSchema(target.model, ref.schemaType))
-      .map(([id, ref]) => ({ schema: ref.schemaType, id })),
-  );
-  for (const ref of wanted) keys.add(itemKey({ ...placeOf(target), schema: ref.schema }, ref.id));
-  const found = await copiesByKeys(ctx.readDb, target.workspaceId, target.stage, wanted);
+  const wanted = referencedKeys(target, copies);
+  for (const ref of wanted) keys.add(referencedKey(target, ref));
+  const found = await referencedCopies(ctx, target, wanted);
   const embedded = await deliverAll(
     ctx,
     target,
@@ -201,7 +242,7 @@ function rendered(body: unknown, keys: Iterable<string>): Rendered {
   return renderedText(JSON.stringify(body), keys);
 }
 
-function renderedText(text: string, keys: Iterable<string>): Rendered {
+export function renderedText(text: string, keys: Iterable<string>): Rendered {
   const etag = `"${crypto.hash('sha1', text, 'base64url')}"`;
   return { body: text, etag, keys: [...keys] };
 }
@@ -231,6 +272,40 @@ const placeKeys = (place: DeliveredPlace) => [
 ];
 
 /**
+ * A keyset page of the stage's copies of a schema (in the current model), as `query` filters, orders and
+ * pages it, with the cursor of the next page (null on the last).
+ */
+export async function pageDelivered(ctx: AppContext, target: DeliveryTarget, query: DeliveryQuery) {
+  const options = parseListOptions(target.schema, query);
+  const locale = await localeAsked(ctx, target, query);
+  const rows = await pageOfCopies(
+    ctx.readDb,
+    placeOf(target),
+    target.schema,
+    options,
+    locale && localisedValueOf(target.schema, locale),
+    await formerNamesRead(ctx, target, options),
+  );
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  const nextCursor =
+    rows.length > options.limit && last
+      ? encodeCursor(cursorValueOf(sortKindOf(target.schema, options.order.key), last.sortValue), last.id)
+      : null;
+  return { copies: await inCurrentModel(ctx, target, page), options, locale, nextCursor };
+}
+
+/** The CDN keys of every answer from the stage: its workspace's and its stage's. */
+export const stageKeys = (stage: { workspaceId: string; stage: string }) => [
+  workspaceKey(stage.workspaceId),
+  stageKey(stage.workspaceId, stage.stage),
+];
+/** The CDN key of the schema: any publish of it changes a list (or which item a slug names). */
+export const schemaKeyOf = (target: DeliveryTarget) => schemaKey(placeOf(target));
+/** The CDN key of one item of the target's schema. */
+export const itemKeyOf = (target: DeliveryTarget, id: string) => itemKey(placeOf(target), id);
+
+/**
  * A page of the stage's copies of a schema, read from PostgreSQL a keyset page at a time. Answers are
  * kept per query string until the stage changes; `queryText` is the request's raw query string.
  */
@@ -241,25 +316,9 @@ export async function listDelivered(
   queryText: string,
 ): Promise<Rendered> {
   return deliveryCacheOf(ctx.db).answer(answerIdOf(target, 'list', queryText), async () => {
-    const options = parseListOptions(target.schema, query);
-    const place = placeOf(target);
-    const locale = await localeAsked(ctx, target, query);
-    const rows = await pageOfCopies(
-      ctx.readDb,
-      place,
-      target.schema,
-      options,
-      locale && localisedValueOf(target.schema, locale),
-      await formerNamesRead(ctx, target, options),
-    );
-    const page = rows.slice(0, options.limit);
-    const keys = new Set([...placeKeys(place), schemaKey(place)]);
-    const items = await deliverAll(ctx, target, page, { ...options, locale }, keys);
-    const last = page.at(-1);
-    const nextCursor =
-      rows.length > options.limit && last
-        ? encodeCursor(cursorValueOf(sortKindOf(target.schema, options.order.key), last.sortValue), last.id)
-        : null;
+    const { copies, options, locale, nextCursor } = await pageDelivered(ctx, target, query);
+    const keys = new Set([...stageKeys(target), schemaKeyOf(target)]);
+    const items = await deliverAll(ctx, target, copies, { ...options, locale }, keys);
     return rendered({ items, nextCursor }, keys);
   });
 }
@@ -271,7 +330,7 @@ const formerNamesRead = (ctx: AppContext, target: DeliveryTarget, options: ListO
     : undefined;
 
 /** The locale view of a request with `?locale=`; none without, so such a request reads as it always has. */
-const localeAsked = (ctx: AppContext, target: DeliveryTarget, query: DeliveryQuery) =>
+export const localeAsked = (ctx: AppContext, target: DeliveryTarget, query: DeliveryQuery) =>
   query.locale === undefined
     ? undefined
     : localeViewOf(ctx, target.workspaceId, query.locale, query.fallback);
@@ -320,8 +379,20 @@ export function getDelivered(
   return deliverOne(ctx, target, query, {
     what: `item/${id}`,
     queryText,
-    find: () => copyById(ctx.readDb, placeOf(target), id),
+    find: () => copyByIdIn(ctx, target, id),
   });
+}
+
+/** The stage's copy of an item of the target's schema, by id. */
+export const copyByIdIn = (ctx: AppContext, target: DeliveryTarget, id: string) =>
+  copyById(ctx.readDb, placeOf(target), id);
+
+/** The stage's copy published under this slug (in the locale, with its fallbacks), or else once. */
+export function copyBySlugIn(ctx: AppContext, target: DeliveryTarget, slug: string, locale?: LocaleView) {
+  if (!slugFieldOf(target.schema)) throw notFound(`Schema "${target.schema.name}" has no slug`);
+  return locale
+    ? copyByLocaleSlug(ctx.readDb, placeOf(target), target.schema, slug, locale)
+    : copyBySlug(ctx.readDb, placeOf(target), slug);
 }
 
 /** The copy of the stage published under this slug now, or else once (previousSlugs names it), or 404. */
@@ -336,10 +407,7 @@ export function getDeliveredBySlug(
   return deliverOne(ctx, target, query, {
     what: `slug/${slug}`,
     queryText,
-    find: (locale) =>
-      locale
-        ? copyByLocaleSlug(ctx.readDb, placeOf(target), target.schema, slug, locale)
-        : copyBySlug(ctx.readDb, placeOf(target), slug),
+    find: (locale) => copyBySlugIn(ctx, target, slug, locale),
   });
 }
 
