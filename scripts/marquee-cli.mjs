@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npx marquee model pull|plan|apply`: a workspace's content model as a file a team keeps in git, and
-// the change from the file to a workspace planned and applied through the API.
+// the change from the file to a workspace planned and applied through the API. `npx marquee graphql
+// cost`: what a GraphQL query of the delivery API costs, as the server counts it, for a CI check.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -14,7 +15,16 @@ const USAGE = `Usage:
   --token      a bearer token of a workspace manager (MARQUEE_TOKEN)
   --workspace  the workspace id (MARQUEE_WORKSPACE)
   --file       the model document; pull writes it (default: standard output), plan and apply read it
-  --base-version  apply only if the workspace's model is still at this version (409 otherwise)`;
+  --base-version  apply only if the workspace's model is still at this version (409 otherwise)
+
+  marquee graphql cost QUERY.graphql (--schema FILE | --url URL --key KEY --workspace WS [--stage STAGE])
+                       [--variables JSON] [--operation NAME] [--max-cost N] [--max-depth N]
+
+  --schema     the delivery API's schema as SDL (.graphql) or an introspection answer (.json)
+  --key        a delivery API key, mq_… (MARQUEE_KEY): the schema is read from the stage's endpoint
+  --stage      the stage whose endpoint answers (default live)
+  --max-cost, --max-depth  the limits to hold the query to (default the server's defaults); over
+               them the command exits 1`;
 
 /** A mistake in how the command was called (exit code 2). */
 class CliError extends Error {}
@@ -29,10 +39,19 @@ function optionsOf(args, env) {
       workspace: { type: 'string' },
       file: { type: 'string' },
       'base-version': { type: 'string' },
+      key: { type: 'string' },
+      stage: { type: 'string' },
+      schema: { type: 'string' },
+      variables: { type: 'string' },
+      operation: { type: 'string' },
+      'max-cost': { type: 'string' },
+      'max-depth': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const [topic, command] = positionals;
+  if (!values.help && topic === 'graphql' && command === 'cost')
+    return graphqlOptionsOf(values, positionals, env);
   if (values.help || topic !== 'model' || !['pull', 'plan', 'apply'].includes(command))
     throw new CliError(USAGE);
   const url = values.url ?? env.MARQUEE_URL;
@@ -45,6 +64,98 @@ function optionsOf(args, env) {
   if (baseVersion !== undefined && !Number.isInteger(baseVersion))
     throw new CliError('--base-version must be a whole number');
   return { command, url: url.replace(/\/+$/, ''), token, workspace, file: values.file, baseVersion };
+}
+
+const wholeNumber = (text, name) => {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new CliError(`--${name} must be a whole number`);
+  return n;
+};
+
+function graphqlOptionsOf(values, positionals, env) {
+  const file = positionals[2];
+  if (!file) throw new CliError(`graphql cost needs the query's file\n\n${USAGE}`);
+  const url = values.url ?? env.MARQUEE_URL;
+  const key = values.key ?? env.MARQUEE_KEY;
+  const workspace = values.workspace ?? env.MARQUEE_WORKSPACE;
+  if (!values.schema && (!url || !key || !workspace))
+    throw new CliError(`--schema, or --url, --key and --workspace, are needed\n\n${USAGE}`);
+  let variables;
+  try {
+    variables = values.variables ? JSON.parse(values.variables) : undefined;
+  } catch {
+    throw new CliError('--variables must be JSON');
+  }
+  return {
+    command: 'graphql-cost',
+    file,
+    schemaFile: values.schema,
+    url: url?.replace(/\/+$/, ''),
+    key,
+    workspace,
+    stage: values.stage ?? 'live',
+    variables,
+    operationName: values.operation,
+    maxCost: wholeNumber(values['max-cost'], 'max-cost'),
+    maxDepth: wholeNumber(values['max-depth'], 'max-depth'),
+  };
+}
+
+/** The delivery API's GraphQL schema: from a file (SDL or introspection JSON), or the stage's endpoint. */
+async function graphqlSchemaOf(graphql, options) {
+  if (options.schemaFile) {
+    let text;
+    try {
+      text = fs.readFileSync(options.schemaFile, 'utf8');
+    } catch (err) {
+      throw new CliError(`${options.schemaFile}: ${err.message}`);
+    }
+    if (!options.schemaFile.endsWith('.json')) return graphql.buildSchema(text);
+    const parsed = JSON.parse(text);
+    return graphql.buildClientSchema(parsed.data ?? parsed);
+  }
+  const endpoint = `${options.url}/delivery/v1/${encodeURIComponent(options.workspace)}/${encodeURIComponent(options.stage)}/graphql`;
+  const res = await fetch(endpoint, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${options.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: graphql.getIntrospectionQuery() }),
+  });
+  const answer = await res.json().catch(() => ({}));
+  if (!res.ok || !answer.data)
+    throw new Error(`${endpoint}: ${res.status} ${answer.errors?.[0]?.message ?? ''}`);
+  return graphql.buildClientSchema(answer.data);
+}
+
+/** `graphql cost`: prints the query's cost and depth as JSON; 1 when over the limits or not valid. */
+async function graphqlCost(options, write, error) {
+  const graphql = await import('graphql');
+  const { costOf, DEFAULT_MAX_COST, DEFAULT_MAX_DEPTH } = await import('../src/shared/graphql/cost.ts');
+  let query;
+  try {
+    query = fs.readFileSync(options.file, 'utf8');
+  } catch (err) {
+    throw new CliError(`${options.file}: ${err.message}`);
+  }
+  const schema = await graphqlSchemaOf(graphql, options);
+  const document = graphql.parse(query);
+  const errors = graphql.validate(schema, document);
+  if (errors.length > 0) {
+    error(errors.map((e) => `${options.file}: ${e.message}\n`).join(''));
+    return 1;
+  }
+  const { requested, depth } = costOf(schema, document, {
+    operationName: options.operationName,
+    variables: options.variables,
+  });
+  const maxCost = options.maxCost ?? DEFAULT_MAX_COST;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  write(`${JSON.stringify({ requested, depth, maxCost, maxDepth })}\n`);
+  if (requested <= maxCost && depth <= maxDepth) return 0;
+  error(
+    `${options.file}: over the limits (cost ${requested} of ${maxCost}, depth ${depth} of ${maxDepth})\n`,
+  );
+  return 1;
 }
 
 async function request(options, method, path, body) {
@@ -102,6 +213,7 @@ export async function run(
 ) {
   try {
     const options = optionsOf(args, env);
+    if (options.command === 'graphql-cost') return await graphqlCost(options, write, error);
     if (options.command === 'pull') {
       const exported = await request(options, 'GET', '/export');
       const text = `${JSON.stringify(exported, null, 2)}\n`;

@@ -1,10 +1,18 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { buildClientSchema, getIntrospectionQuery, printSchema } from 'graphql';
 import { sql } from 'drizzle-orm';
 import type { ModelApplied, ContentModelAnswer } from '@shared/api/content-model';
 import type { ModelOp } from '@shared/model/types';
 import type { AppContext } from '@server/context';
 import { migrateWorkspaceData } from '@server/model/migrate';
 import { richTextReader } from '@server/sanitize/rich-text-reader';
+import { run } from '../../scripts/marquee-cli.mjs';
+import { makeImage } from '../fixtures/images';
+import { uploadImage } from '../fixtures/media';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { blogPostData, call, createItem, publish, teamWorkspace } from '../factories/items';
@@ -169,6 +177,30 @@ describe('the GraphQL delivery API', () => {
     expect(unknown.errors?.[0].message).toContain('unknown locale "de-DE"');
   });
 
+  it('answers image fields with signed links at the size and format asked for', async () => {
+    const file = await uploadImage(
+      t,
+      manager,
+      ws,
+      await makeImage({ seed: 7, width: 64, height: 48 }),
+      'cover.png',
+    );
+    await published('blog-post', blogPostData({ name: 'Pictured', slug: 'pictured', coverImage: file }));
+    const one = await data(`{
+      blogPost(slug: "pictured") { coverImage { contentType publicUrl url(w: 32, format: webp) } }
+    }`);
+    const restOne = await rest('items/blog-post/by-slug/pictured');
+    const cover = (one.blogPost as { coverImage: { contentType: string; publicUrl: string; url: string } })
+      .coverImage;
+    expect(cover.publicUrl).toBe(restOne.data.coverImage.publicUrl);
+    expect(cover.contentType).toBe('image/png');
+    const sized = new URL(cover.url);
+    expect(Object.fromEntries(sized.searchParams)).toMatchObject({ w: '32', format: 'webp' });
+    const image = await t.app.inject({ method: 'GET', url: `${sized.pathname}${sized.search}` });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/webp');
+  });
+
   it('refuses keys of another workspace, missing keys and stages the key may not read', async () => {
     const other = await teamWorkspace(t, manager, { name: 'Other graph', roles: {}, people: {} });
     const otherKey = await newKey(other.ws);
@@ -248,7 +280,7 @@ describe('workspace-defined schemas', () => {
       },
     ]);
     person = await published('person', { name: 'Ada' });
-    const post = (await data(`{ blogPost(slug: "alpha") { id } }`)).blogPost as { id: string };
+    const post = { id: await published('blog-post', blogPostData({ name: 'Delta', slug: 'delta' })) };
     const ref = (id: string, schemaType: string) => ({ id, schemaType });
     const id = await published('landing-page', {
       title: 'Spring',
@@ -298,7 +330,7 @@ describe('workspace-defined schemas', () => {
       title: 'Spring',
       owner: { name: 'Ada' },
       related: [
-        { __typename: 'BlogPost', name: 'Alpha' },
+        { __typename: 'BlogPost', name: 'Delta' },
         { __typename: 'Person', name: 'Ada' },
       ],
       sections: [{ __typename: 'QuoteBlock', _key: 'q1', text: 'Quoted', by: { id: person, name: 'Ada' } }],
@@ -518,5 +550,57 @@ describe('paging', () => {
     }
     expect(seen.size).toBe(seeded);
     expect(after).toBeNull();
+  });
+});
+
+describe('npx marquee graphql cost', () => {
+  async function cli(...args: string[]) {
+    let out = '';
+    let err = '';
+    const code = await run(args, {
+      env: {},
+      write: (text: string) => (out += text),
+      error: (text: string) => (err += text),
+    });
+    return { code, out, err };
+  }
+
+  it('counts what the server counts, from the endpoint or a schema file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-graphql-'));
+    try {
+      const query = '{ landingPageList { items { title owner { id } related { ... on Person { id } } } } }';
+      const file = path.join(dir, 'page.graphql');
+      fs.writeFileSync(file, query);
+      const server = ((await graphql(query)).json() as Answer).extensions!.cost;
+      // The page, and its 20 items (by default) each with its owner and 10 related.
+      expect(server.requested).toBe(1 + 20 * (1 + 1 + 10));
+
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+      const online = await cli('graphql', 'cost', file, '--url', url, '--key', key, '--workspace', ws);
+      expect(online.code, online.err).toBe(0);
+      expect(JSON.parse(online.out)).toEqual({
+        requested: server.requested,
+        depth: 4,
+        maxCost: 5000,
+        maxDepth: 10,
+      });
+
+      const introspection = (await graphql(getIntrospectionQuery())).json() as { data: never };
+      const sdl = path.join(dir, 'schema.graphql');
+      fs.writeFileSync(sdl, printSchema(buildClientSchema(introspection.data)));
+      const offline = await cli('graphql', 'cost', file, '--schema', sdl, '--max-cost', '100');
+      expect(offline.code).toBe(1);
+      expect(JSON.parse(offline.out).requested).toBe(server.requested);
+      expect(offline.err).toContain(`over the limits (cost ${server.requested} of 100`);
+
+      fs.writeFileSync(file, '{ nope }');
+      const invalid = await cli('graphql', 'cost', file, '--schema', sdl);
+      expect(invalid.code).toBe(1);
+      expect(invalid.err).toContain('Cannot query field "nope" on type "Query"');
+      expect((await cli('graphql', 'cost', file)).code).toBe(2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -57,7 +57,12 @@ function firstOf(walk: Walk, field: GraphQLField<unknown, unknown>, node: FieldN
   const first = field.args.find((arg) => arg.name === 'first');
   if (!first) return undefined;
   const asked = node.arguments?.find((arg) => arg.name.value === 'first');
-  const value = asked ? valueFromAST(asked.value, first.type, walk.variables) : first.defaultValue;
+  // Built from SDL or introspection, a default is a literal; built in code, a value.
+  const value = asked
+    ? valueFromAST(asked.value, first.type, walk.variables)
+    : first.default?.literal
+      ? valueFromAST(first.default.literal, first.type)
+      : (first.default?.value ?? first.defaultValue);
   return typeof value === 'number' && value >= 0 ? value : LIST_SIZE;
 }
 
