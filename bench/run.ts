@@ -10,6 +10,10 @@ const benches = [
   ['items (1,000,000 items on PostgreSQL)', 'bench/items.ts'],
   ['HTTP under load (autocannon, 100,000 items on PostgreSQL)', 'bench/http.ts'],
   ['delivery API beside a bare Fastify route (autocannon, on PostgreSQL)', 'bench/delivery.ts'],
+  [
+    'GraphQL delivery API beside the REST routes (autocannon, 1,000,000 items on PostgreSQL)',
+    'bench/graphql.ts',
+  ],
   ['media', 'bench/media.ts'],
   ['near search (1,000,000 events with addresses on PostgreSQL)', 'bench/places.ts'],
   ['audiences (1,000,000 profiles, 10,000,000 events on PostgreSQL)', 'bench/audiences.ts'],

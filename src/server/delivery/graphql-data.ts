@@ -120,9 +120,13 @@ export function graphqlContext(ctx: AppContext, stage: DeliveryStage): GraphqlCo
   return context;
 }
 
-/** The value of an item's field: as delivered, or in the locale the field's own arguments ask for. */
-export async function valueOf(source: ItemSource, key: string, args: LocaleArgs, context: GraphqlContext) {
-  if (args.locale == null) return source.item.data[key];
+/** The value of an item's field in the locale the field's own arguments ask for. */
+export async function localisedValueOf(
+  source: ItemSource,
+  key: string,
+  args: LocaleArgs,
+  context: GraphqlContext,
+) {
   const view = await localeAsked(context.ctx, source.target, localeQuery(args));
   return presentCopy(context.ctx, source.target, source.copy, { fields: [key], locale: view }).data[key];
 }

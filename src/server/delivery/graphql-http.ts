@@ -200,6 +200,27 @@ function errorsOf(ctx: AppContext, result: ExecutionResult) {
   return { errors, internal };
 }
 
+/** The query's cost against the limits, or (thrown) the 400 that refuses it with its cost. */
+function withinLimits(
+  ctx: AppContext,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  options: { operationName?: string; variables: Record<string, unknown> },
+): Cost {
+  const { maxCost, maxDepth } = ctx.config.graphql;
+  const measured = costOf(schema, document, options);
+  const cost = { requested: measured.requested, limit: maxCost };
+  if (measured.depth > maxDepth) {
+    const message = `Fields nest ${measured.depth} deep: at most ${maxDepth}`;
+    throw new Unkept(refusal(400, 'DEPTH_LIMIT_EXCEEDED', message, cost));
+  }
+  if (measured.requested > maxCost) {
+    const message = `The query costs ${measured.requested}: at most ${maxCost}`;
+    throw new Unkept(refusal(400, 'COST_LIMIT_EXCEEDED', message, cost));
+  }
+  return cost;
+}
+
 /** Runs a GraphQL request of the delivery API against the stage: refusals first, then one execution. */
 export async function runGraphql(
   ctx: AppContext,
@@ -215,27 +236,12 @@ export async function runGraphql(
   const schema = schemaOf(stage);
   const document = documentOf(schema, query);
   if (!('kind' in document)) return document;
-  const { maxCost, maxDepth } = ctx.config.graphql;
-  const measured = costOf(schema, document, { operationName, variables });
-  const cost = { requested: measured.requested, limit: maxCost };
-  if (measured.depth > maxDepth)
-    return refusal(
-      400,
-      'DEPTH_LIMIT_EXCEEDED',
-      `Fields nest ${measured.depth} deep: at most ${maxDepth}`,
-      cost,
-    );
-  if (measured.requested > maxCost)
-    return refusal(
-      400,
-      'COST_LIMIT_EXCEEDED',
-      `The query costs ${measured.requested}: at most ${maxCost}`,
-      cost,
-    );
   const id = `${stage.workspaceId}\t${stage.stage}\t\tgraphql/${stage.model.version}/${sha256(`${operationName ?? ''}\n${JSON.stringify(variables)}\n${query}`)}`;
   try {
-    // Kept like REST's answers: dropped when the stage's published copies change.
+    // Kept like REST's answers, dropped when the stage's published copies change; a kept answer was
+    // within the limits when it was made.
     return (await deliveryCacheOf(ctx.db).answer(id, async () => {
+      const cost = withinLimits(ctx, schema, document, { operationName, variables });
       const context = graphqlContext(ctx, stage);
       const result = await execute({
         schema,
