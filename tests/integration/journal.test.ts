@@ -95,6 +95,7 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'POST /api/v1/workspaces/:ws/profiles/import/preview': { none: 'reads: previews a profile import' },
   'POST /api/v1/workspaces/:ws/customer-events/import/preview': { none: 'reads: previews an event import' },
   'POST /fun/sanitizeHtml/': { none: 'answers sanitised HTML, stores nothing' },
+  'POST /delivery/v1/:ws/:stage/graphql': { none: 'reads: a GraphQL query of published content' },
   'PUT /api/v1/workspaces/:ws/live/presence': {
     none: 'presence lives in memory: the journal announces it to the streams, no audit row (live.test.ts)',
   },
