@@ -8,7 +8,8 @@
  *   npm run bench -- graphql     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test;
  *                                 BENCH_GRAPHQL_ITEMS, default 1,000,000; BENCH_GRAPHQL_WORKSPACES, 10)
  *
- * BENCH_PORT: the server's port (default 8195).
+ * BENCH_PORT: the server's port (default 8195). BENCH_SERVER_ARGS passes node flags to the server
+ * (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); BENCH_SCENARIOS=single runs only the single by slug.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -31,6 +32,8 @@ const SLICES = Number(process.env.BENCH_SLICES ?? 5);
 const WARMUP = 3;
 const PORT = Number(process.env.BENCH_PORT ?? 8195);
 const BASE = `http://127.0.0.1:${PORT}`;
+const SERVER_ARGS = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+const ONLY = process.env.BENCH_SCENARIOS?.split(',');
 
 async function api(method: string, url: string, body?: unknown, token?: string) {
   const res = await fetch(`${BASE}${url}`, {
@@ -203,7 +206,7 @@ async function main() {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-graphql-'));
-  const server = spawn(process.execPath, ['scripts/start.mjs'], {
+  const server = spawn(process.execPath, [...SERVER_ARGS, 'scripts/start.mjs'], {
     env: {
       ...process.env,
       PORT: String(PORT),
@@ -229,33 +232,35 @@ async function main() {
       user.id,
       list.map((site) => site.ws),
     );
-    const pid = server.pid!;
-    const lists = await pair(
-      'list of 12 with references',
-      anyOf(list, (ws) => `/delivery/v1/${ws}/live/items/blog-post?limit=12&include=refs`),
-      anyOf(list, (ws) => graphqlPath(ws, LIST_QUERY)),
-      pid,
-    );
-    const singles = await pair(
-      'single by slug',
-      anyOf(list, (ws) => `/delivery/v1/${ws}/live/items/blog-post/by-slug/${randomSlug()}`),
-      anyOf(list, (ws) => graphqlPath(ws, SINGLE_QUERY, { slug: randomSlug() })),
-      pid,
-    );
-    const oneConnection: LoadResult[] = [];
-    for (const [name, options] of [
-      ['list GraphQL, 1 connection', anyOf(list, (ws) => graphqlPath(ws, LIST_QUERY))],
-      [
-        'single GraphQL, 1 connection',
-        anyOf(list, (ws) => graphqlPath(ws, SINGLE_QUERY, { slug: randomSlug() })),
-      ],
-    ] as const)
-      oneConnection.push(await load(name, { ...options, duration: DURATION / 3, connections: 1 }));
-    console.table([...lists.results, ...singles.results, ...oneConnection]);
-    const percent = (share: number) => `${(100 * share).toFixed(0)}%`;
-    console.log(
-      `GraphQL list at ${percent(lists.share)} and single at ${percent(singles.share)} of REST's rate, median of ${SLICES} turns (budget ≥ 80%)`,
-    );
+    const wanted = (name: string) => !ONLY || ONLY.some((word) => name.includes(word));
+    const listOptions = anyOf(list, (ws) => graphqlPath(ws, LIST_QUERY));
+    const singleOptions = anyOf(list, (ws) => graphqlPath(ws, SINGLE_QUERY, { slug: randomSlug() }));
+    const scenarios = [
+      {
+        name: 'list of 12 with references',
+        rest: anyOf(list, (ws) => `/delivery/v1/${ws}/live/items/blog-post?limit=12&include=refs`),
+        graphql: listOptions,
+      },
+      {
+        name: 'single by slug',
+        rest: anyOf(list, (ws) => `/delivery/v1/${ws}/live/items/blog-post/by-slug/${randomSlug()}`),
+        graphql: singleOptions,
+      },
+    ].filter((scenario) => wanted(scenario.name));
+    const results: LoadResult[] = [];
+    const shares: string[] = [];
+    for (const scenario of scenarios) {
+      const paired = await pair(scenario.name, scenario.rest, scenario.graphql, server.pid!);
+      results.push(...paired.results);
+      shares.push(`${scenario.name} at ${(100 * paired.share).toFixed(0)}%`);
+    }
+    // One connection: no queueing, so the latency is the server's own time (plus loopback).
+    for (const scenario of scenarios) {
+      const options = { ...scenario.graphql, duration: DURATION / 3, connections: 1 };
+      results.push(await load(`${scenario.name} GraphQL, 1 connection`, options));
+    }
+    console.table(results);
+    console.log(`GraphQL ${shares.join(', ')} of REST's rate, median of ${SLICES} turns (budget ≥ 80%)`);
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
