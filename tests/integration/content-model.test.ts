@@ -13,10 +13,8 @@ import {
   published,
   workspaces,
 } from '@server/db/schema';
-import type { AppContext } from '@server/context';
-import { richTextReader } from '@server/sanitize/rich-text-reader';
-import { migrateWorkspaceData } from '@server/model/migrate';
 import { createTestApp, startSecondServer, type TestApp } from '../helpers/test-app';
+import { migrateModelData } from '../factories/content-model';
 import { verifiedUser, type TestUser } from '../factories/users';
 import {
   blogPostData,
@@ -59,17 +57,7 @@ async function currentModel(ws = team.ws, user = manager): Promise<ContentModelA
   return res.json();
 }
 
-/** The job queue's work for a workspace's model changes, run here and now. */
-const migrate = (ws = team.ws) =>
-  migrateWorkspaceData(
-    {
-      db: t.database.db,
-      config: t.config,
-      log: t.app.log,
-      itemFieldReaders: { 'rich-text': richTextReader },
-    } as AppContext,
-    ws,
-  );
+const migrate = (ws = team.ws) => migrateModelData(t, ws);
 
 /** Applies a change set and, once its data has followed, answers the change as it then is. */
 async function apply(ops: ModelOp[], ws = team.ws, user = manager): Promise<ModelApplied> {

@@ -5,17 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildClientSchema, getIntrospectionQuery, printSchema } from 'graphql';
 import { sql } from 'drizzle-orm';
-import type { ModelApplied, ContentModelAnswer } from '@shared/api/content-model';
 import type { ModelOp } from '@shared/model/types';
-import type { AppContext } from '@server/context';
-import { migrateWorkspaceData } from '@server/model/migrate';
-import { richTextReader } from '@server/sanitize/rich-text-reader';
 import { run } from '../../scripts/marquee-cli.mjs';
 import { makeImage } from '../fixtures/images';
 import { uploadImage } from '../fixtures/media';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { blogPostData, call, createItem, publish, teamWorkspace } from '../factories/items';
+import { applyModelChange } from '../factories/content-model';
 
 let t: TestApp;
 let manager: TestUser;
@@ -86,25 +83,7 @@ async function rest(path: string) {
   return res.json();
 }
 
-const modelUrl = (rest = '') => `/api/v1/workspaces/${ws}/content-model${rest}`;
-
-async function apply(ops: ModelOp[]): Promise<ModelApplied> {
-  const { version } = (await call(t, 'GET', modelUrl(), manager)).json() as ContentModelAnswer;
-  const res = await call(t, 'POST', modelUrl('/apply'), manager, { baseVersion: version, ops });
-  if (res.statusCode !== 200) throw new Error(`apply failed: ${res.statusCode} ${res.body}`);
-  const applied = res.json() as ModelApplied;
-  if (applied.change?.state === 'running')
-    await migrateWorkspaceData(
-      {
-        db: t.database.db,
-        config: t.config,
-        log: t.app.log,
-        itemFieldReaders: { 'rich-text': richTextReader },
-      } as AppContext,
-      ws,
-    );
-  return applied;
-}
+const apply = (ops: ModelOp[]) => applyModelChange(t, manager, ws, ops);
 
 async function published(schema: string, itemData: Record<string, unknown>) {
   const item = await createItem(t, manager, ws, schema, itemData);
