@@ -122,6 +122,31 @@ describe('the GraphQL delivery API', () => {
     expect(one.blogPost).toEqual({ name: 'Beta', body: restOne.data.body, previousSlugs: [] });
   });
 
+  it('has a type, a single and a list query per delivered built-in schema, none for admin ones', async () => {
+    const schema = await data(`{
+      __schema { queryType { fields { name } } }
+      post: __type(name: "BlogPost") { interfaces { name } fields { name } }
+    }`);
+    const queries = (schema.__schema as { queryType: { fields: { name: string }[] } }).queryType.fields.map(
+      (field) => field.name,
+    );
+    expect(queries).toEqual(expect.arrayContaining(['blogPost', 'blogPostList']));
+    const model = (await call(t, 'GET', `/api/v1/workspaces/${ws}/content-model`, manager)).json() as {
+      model: { domains: { admin?: boolean; schemas: { name: string }[] }[] };
+    };
+    const admin = model.model.domains.filter((domain) => domain.admin).flatMap((domain) => domain.schemas);
+    const delivered = model.model.domains
+      .filter((domain) => !domain.admin)
+      .flatMap((domain) => domain.schemas);
+    expect(queries.length).toBe(2 * new Set(delivered.map((s) => s.name)).size);
+    expect(admin.length).toBeGreaterThan(0);
+    const post = schema.post as { interfaces: { name: string }[]; fields: { name: string }[] };
+    expect(post.interfaces).toEqual([{ name: 'Item' }]);
+    expect(post.fields.map((field) => field.name)).toEqual(
+      expect.arrayContaining(['id', 'sys', 'previousSlugs', 'name', 'slug', 'body', 'coverImage', 'tags']),
+    );
+  });
+
   it('answers localised fields in the locale asked for, with REST’s fallback', async () => {
     await published(
       'blog-post',
