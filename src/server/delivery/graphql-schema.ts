@@ -152,15 +152,28 @@ const camel = (name: string) => {
 
 /** A GraphQL name for `wanted` not taken yet (model names may collide once spelled as GraphQL names). */
 function uniqueName(taken: Set<string>, wanted: string) {
-  let name = /^[0-9]/.test(wanted) ? `_${wanted}` : wanted;
-  if (name.startsWith('__')) name = name.replace(/^_+/, '_');
-  for (let n = 2; taken.has(name); n++) name = `${wanted}${n}`;
+  let base = /^[0-9]/.test(wanted) ? `_${wanted}` : wanted;
+  if (base.startsWith('__')) base = base.replace(/^_+/, '_');
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
   taken.add(name);
   return name;
 }
 
 /** A field key as a GraphQL name: as it is when it is one, else its letters and digits. */
 const fieldNameOf = (key: string) => (NAME.test(key) && !key.startsWith('__') ? key : camel(key) || '_field');
+
+const namesOfSchema = new WeakMap<SchemaType, Map<string, string>>();
+/** The GraphQL name of each field of a schema (by key), none of them the item's own id, sys or previousSlugs. */
+function fieldNamesOf(schema: SchemaType) {
+  let names = namesOfSchema.get(schema);
+  if (!names) {
+    const taken = new Set(['id', 'sys', 'previousSlugs']);
+    names = new Map(schema.fields.map((field) => [field.key, uniqueName(taken, fieldNameOf(field.key))]));
+    namesOfSchema.set(schema, names);
+  }
+  return names;
+}
 
 const SCALARS: Partial<Record<FieldDef['type'], GraphQLOutputType>> = {
   text: GraphQLString,
@@ -209,7 +222,8 @@ class Builder {
   }
 
   private itemFields(schema: SchemaType) {
-    const taken = new Set(['id', 'sys', 'previousSlugs']);
+    const names = fieldNamesOf(schema);
+    const taken = new Set(['id', 'sys', 'previousSlugs', ...names.values()]);
     const fields: GraphQLFieldConfigMap<ItemSource, GraphqlContext> = {
       id: { type: new GraphQLNonNull(GraphQLID), resolve: (source) => source.item.id },
       sys: { type: new GraphQLNonNull(Sys), resolve: (source) => source },
@@ -224,7 +238,7 @@ class Builder {
     for (const field of schema.fields) {
       const config = this.itemField(schema, field);
       byKey.set(field.key, config);
-      fields[uniqueName(taken, fieldNameOf(field.key))] = config;
+      fields[names.get(field.key)!] = config;
     }
     for (const alias of this.model.aliasesOf(schema.name, this.now)) {
       const target = byKey.get(alias.to);
@@ -314,7 +328,7 @@ class Builder {
         };
       }
       case 'blocks': {
-        const members = field.blockTypes
+        const members = [...new Set(field.blockTypes)]
           .map((blockName) => this.blocks.get(blockName))
           .filter((t) => t !== undefined);
         const known = new Set(field.blockTypes.filter((blockName) => this.blocks.has(blockName)));
@@ -338,7 +352,7 @@ class Builder {
   }
 
   private referenceType(name: string, schemaTypes: readonly string[]): GraphQLOutputType {
-    const targets = schemaTypes
+    const targets = [...new Set(schemaTypes)]
       .map((schemaName) => this.items.get(schemaName))
       .filter((t) => t !== undefined);
     if (targets.length === 1) return targets[0];
@@ -358,14 +372,17 @@ class Builder {
       fallback: { type: GraphQLBoolean, description: 'Fall back along the locale’s chain (default true)' },
     };
     const hasSlug = slugFieldOf(schema) !== undefined;
-    const filterFields = Object.fromEntries(
-      schema.fields.map((field) => [fieldNameOf(field.key), { type: StringFilter }]),
-    );
-    const filterKeys = new Map(schema.fields.map((field) => [fieldNameOf(field.key), field.key]));
-    const Filter = new GraphQLInputObjectType({
-      name: uniqueName(this.taken, `${type.name}Filter`),
-      fields: filterFields,
-    });
+    const names = [...fieldNamesOf(schema)];
+    const filterFields = Object.fromEntries(names.map(([, name]) => [name, { type: StringFilter }]));
+    const filterKeys = new Map(names.map(([key, name]) => [name, key]));
+    // An input type needs a field: a schema without fields has nothing to filter by.
+    const Filter =
+      names.length > 0
+        ? new GraphQLInputObjectType({
+            name: uniqueName(this.taken, `${type.name}Filter`),
+            fields: filterFields,
+          })
+        : undefined;
     const Page = new GraphQLObjectType({
       name: uniqueName(this.taken, `${type.name}Page`),
       fields: {
@@ -400,7 +417,7 @@ class Builder {
         args: {
           first: { type: GraphQLInt, defaultValue: 20, description: 'Page size, 1 to 100' },
           after: { type: GraphQLString, description: 'endCursor of the previous page' },
-          filter: { type: Filter },
+          ...(Filter && { filter: { type: Filter } }),
           order: {
             type: GraphQLString,
             description: 'A field or publishedAt, id, version; - first for descending (default -publishedAt)',
