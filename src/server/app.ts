@@ -33,6 +33,8 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { depthSafe } from './http/json-output';
 import { registerAuthentication } from './auth/plugin';
 import { authRoutes } from './auth/routes';
+import { refusePasswordWhereEnforced } from './sso/service';
+import { ssoSettingsRoutes, ssoSignInRoutes } from './sso/routes';
 import { workspaceRoutes, workspaceSettingsRoutes } from './workspaces/routes';
 import { funWorkspaceScope, workspaceScope } from './workspaces/workspace-scope';
 import { memberRoutes } from './workspaces/members-routes';
@@ -199,6 +201,8 @@ function createContext(app: FastifyInstance, options: AppOptions): AppContext {
     itemFieldReaders: { 'rich-text': richTextReader },
     // A verified address joins the workspaces that invited it.
     accountVerifiedHooks: [joinInvitedWorkspaces],
+    // An address whose workspace enforces single sign-on signs in at its provider only.
+    passwordSignInGuards: [refusePasswordWhereEnforced],
     mailer:
       options.mailer ??
       createMailer({
@@ -306,6 +310,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
     async (api) => {
       // Before any membership exists: accounts, the caller's workspaces and a new one, analytics events.
       await authRoutes(api, ctx);
+      await ssoSignInRoutes(api, ctx);
       await workspaceRoutes(api, ctx);
       await eventRoutes(api, ctx);
       // Everything about one workspace, for its active members only.
@@ -313,6 +318,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
         workspaceScope(ctx, [
           workspaceSettingsRoutes,
           memberRoutes,
+          ssoSettingsRoutes,
           fileRoutes,
           itemRoutes,
           historyRoutes,

@@ -26,3 +26,15 @@ declare module '../context' {
 export async function runAccountVerifiedHooks(ctx: AppContext, db: Db | Tx, account: VerifiedAccount) {
   for (const hook of ctx.accountVerifiedHooks) await hook(db, account);
 }
+
+/**
+ * Asked before a password is checked, with the address typed: a guard throws to refuse password sign-in
+ * for it (single sign-on enforced for its domain). Registered in app.ts like the hooks above.
+ */
+type PasswordSignInGuard = (db: Db, email: string) => Promise<void>;
+
+declare module '../context' {
+  interface AppContext {
+    passwordSignInGuards: readonly PasswordSignInGuard[];
+  }
+}

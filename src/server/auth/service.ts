@@ -34,7 +34,8 @@ export interface SessionMeta {
   address?: string;
 }
 
-async function startSession(ctx: AppContext, userId: string, meta: SessionMeta) {
+/** Starts a session for the account and answers its token (only the hash is stored). */
+export async function startSession(ctx: AppContext, userId: string, meta: SessionMeta) {
   const token = randomToken();
   await repo.insertSession(ctx.db, {
     idHash: hashToken(token),
@@ -109,6 +110,7 @@ export async function signIn(ctx: AppContext, input: { email: string; password: 
   const key = attemptKey(input.email);
   const attempts = await repo.countSignInAttempt(ctx.db, key, SIGN_IN_WINDOW_MS);
   if (attempts > SIGN_IN_ATTEMPTS) throw rateLimited(MESSAGES.signInLockedOut);
+  for (const guard of ctx.passwordSignInGuards) await guard(ctx.db, input.email);
   const user = await repo.findUserByEmail(ctx.db, input.email);
   const isValid = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !isValid) throw new AppError('invalid_credentials', MESSAGES.invalidCredentials);

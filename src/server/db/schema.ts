@@ -19,6 +19,7 @@ import type { Basics } from '@shared/api/workspaces';
 import type { IngestKeyKind } from '@shared/api/ingest';
 import type { UndeclaredKind } from '@shared/api/undeclared';
 import type { Roles } from '@shared/permissions/permissions';
+import type { RoleRule as SsoRoleRule } from '@shared/api/sso';
 import type { ContentModelDoc, ModelOp, RenamedField } from '@shared/model/types';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -197,6 +198,60 @@ export const invitations = pgTable(
     invitedBy: text('invited_by').notNull(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.email] }), index('invitations_email_idx').on(t.email)],
+);
+
+/**
+ * A workspace's OpenID Connect connection: the client secret sealed under MARQUEE_SECRET for this
+ * workspace (services/sealing), the email domains it owns and the rules that map claims to roles.
+ */
+export const ssoConnections = pgTable('sso_connections', {
+  workspaceId: text('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  issuer: text('issuer').notNull(),
+  clientId: text('client_id').notNull(),
+  clientSecret: text('client_secret').notNull(),
+  domains: text('domains').array().notNull(),
+  allowPassword: boolean('allow_password').notNull().default(true),
+  roleRules: jsonb('role_rules')
+    .$type<SsoRoleRule[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedBy: text('updated_by').notNull(),
+});
+
+/** An email domain is owned by at most one workspace's connection, so sign-in knows where to send it. */
+export const ssoDomains = pgTable(
+  'sso_domains',
+  {
+    domain: text('domain').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => ssoConnections.workspaceId, { onDelete: 'cascade' }),
+  },
+  (t) => [index('sso_domains_workspace_idx').on(t.workspaceId)],
+);
+
+/** An account's identity at a provider: bound to the issuer and its subject, never to an email. */
+export const ssoIdentities = pgTable(
+  'sso_identities',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.issuer, t.subject] }),
+    uniqueIndex('sso_identities_user_key').on(t.workspaceId, t.userId),
+  ],
 );
 
 /** Analytics and audit events (spec §3 Analytics event doc). workspace_id is '' for events outside a workspace. */

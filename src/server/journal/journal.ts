@@ -32,7 +32,8 @@ type AuditTargetType =
   | 'sending-domain'
   | 'campaign'
   | 'release'
-  | 'content-model';
+  | 'content-model'
+  | 'sso-connection';
 
 export interface AuditRecord {
   workspaceId: string;

@@ -236,6 +236,10 @@ export const AUDIT_ACTIONS = [
   'release.reverted',
   'model.changed',
   'model.reverted',
+  'sso.updated',
+  'sso.deleted',
+  'sso.signed-in',
+  'sso.linked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

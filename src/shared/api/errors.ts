@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   invalid_credentials: 401,
   unauthorized: 401,
   forbidden: 403,
+  /** Password sign-in refused for an address whose workspace signs it in with single sign-on; `details.workspaceId` names it. */
+  sso_required: 403,
   not_found: 404,
   domain_not_available: 404,
   conflict: 409,
