@@ -97,6 +97,7 @@ function settingsRoute(): RouteObject {
       },
       { path: 'users', lazy: screen(() => import('@web/features/settings/users-route')) },
       { path: 'roles', lazy: screen(() => import('@web/features/settings/roles-route')) },
+      { path: 'sso', lazy: screen(() => import('@web/features/settings/sso-route')) },
       { path: 'subscription', lazy: screen(() => import('@web/features/settings/subscription-route')) },
       { path: 'batches', lazy: screen(() => import('@web/features/settings/batches-route')) },
       {

@@ -3,6 +3,7 @@ import {
   Alert,
   Anchor,
   Button,
+  Divider,
   Group,
   PasswordInput,
   SegmentedControl,
@@ -11,7 +12,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { IconMailOpened } from '@tabler/icons-react';
+import { IconLogin2, IconMailOpened } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { SignInBody, SignUpBody } from '@shared/api/auth';
 import { RETURN_TO_PARAM, safeReturnTo } from '@web/app/guards';
@@ -20,6 +21,7 @@ import { PasswordStrengthMeter } from './components/password-strength-meter';
 import { AuthLayout } from './components/auth-layout';
 import { FormError } from '@web/components/form-error';
 import { useSignIn } from './api/sign-in';
+import { SSO_ERROR_PARAM, ssoWorkspaceOf, startSsoSignIn, useSsoSignIn } from './api/sso-sign-in';
 import { useSignUp } from './api/sign-up';
 
 type Mode = 'sign-in' | 'sign-up';
@@ -78,7 +80,10 @@ function useContinue() {
 
 function SignInForm({ email }: { email: string }) {
   const signIn = useSignIn();
+  const sso = useSsoSignIn();
+  const [params] = useSearchParams();
   const handleContinue = useContinue();
+  const returnTo = safeReturnTo(params.get(RETURN_TO_PARAM));
   const form = useForm({
     mode: 'uncontrolled',
     initialValues: { email, password: '' },
@@ -86,11 +91,30 @@ function SignInForm({ email }: { email: string }) {
     validateInputOnBlur: true,
   });
 
-  const handleSubmit = form.onSubmit((values) => signIn.mutate(values, { onSuccess: handleContinue }));
+  const handleSubmit = form.onSubmit((values) =>
+    signIn.mutate(values, {
+      onSuccess: handleContinue,
+      // An address whose workspace enforces single sign-on goes to its provider instead.
+      onError: (err) => {
+        const workspaceId = ssoWorkspaceOf(err);
+        if (workspaceId) startSsoSignIn(workspaceId, returnTo);
+      },
+    }),
+  );
+  const handleSso = () => {
+    if (form.validateField('email').hasError) return;
+    sso.mutate({ email: form.getValues().email, returnTo });
+  };
+  const ssoError = params.get(SSO_ERROR_PARAM);
 
   return (
     <form onSubmit={handleSubmit} noValidate>
-      <FormError error={signIn.error} />
+      {ssoError && (
+        <Alert color="red" variant="light" mb="md" data-testid="sso-error">
+          {ssoError}
+        </Alert>
+      )}
+      <FormError error={ssoWorkspaceOf(signIn.error) ? null : (signIn.error ?? sso.error)} />
       <Stack gap="md">
         <EmailInput key={form.key('email')} {...form.getInputProps('email')} />
         <PasswordInput
@@ -106,6 +130,16 @@ function SignInForm({ email }: { email: string }) {
         </Group>
         <Button type="submit" fullWidth loading={signIn.isPending}>
           Sign in
+        </Button>
+        <Divider label="or" labelPosition="center" />
+        <Button
+          variant="default"
+          fullWidth
+          leftSection={<IconLogin2 size={16} />}
+          onClick={handleSso}
+          loading={sso.isPending || !!ssoWorkspaceOf(signIn.error)}
+        >
+          Continue with single sign-on
         </Button>
       </Stack>
     </form>

@@ -7,6 +7,7 @@ import {
   IconKey,
   IconLanguage,
   IconListSearch,
+  IconLogin2,
   IconBroadcast,
   IconMailOff,
   IconMailForward,
@@ -41,6 +42,12 @@ export const SETTINGS_SECTIONS: { id: string; label: string; icon: Icon; descrip
   },
   { id: 'users', label: 'Users', icon: IconUsers, description: 'Members and invitations' },
   { id: 'roles', label: 'Roles', icon: IconShieldLock, description: 'Who may edit, publish and approve' },
+  {
+    id: 'sso',
+    label: 'Single sign-on',
+    icon: IconLogin2,
+    description: 'Sign in with your identity provider, and roles from its groups',
+  },
   { id: 'subscription', label: 'Subscription', icon: IconCreditCard, description: 'Plan and usage' },
   { id: 'batches', label: 'Batches', icon: IconStack2, description: 'Bulk jobs and their state' },
   {
