@@ -232,6 +232,9 @@ function RoleRulesEditor({ workspace, form }: { workspace: Workspace; form: UseF
                 <Table.Td>
                   <MultiSelect
                     aria-label="Roles"
+                    placeholder={form.values.roleRules[index].roles.length ? undefined : 'Choose roles'}
+                    searchable
+                    miw={200}
                     data={roleOptions}
                     {...form.getInputProps(`roleRules.${index}.roles`)}
                   />

@@ -1,0 +1,66 @@
+import { expect, test } from '@playwright/test';
+import { startOidcProvider, type TestOidcProvider } from '../tests/helpers/oidc-provider';
+import { acceptCookies, BASE_URL, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
+
+let op: TestOidcProvider | undefined;
+test.afterAll(async () => op?.close());
+
+test('a manager sets up OpenID Connect with a group rule; a new person signs in there and lands with that role', async ({
+  page,
+  browser,
+}) => {
+  await acceptCookies(page.context());
+  await seedVerifiedUser(page.request, 'manager');
+  const name = `Single sign-on ${Date.now().toString(36)}`;
+  const workspace = await seedWorkspace(page.request, name, {
+    roles: { editor: { name: 'Editor', canEdit: ['blog-post'], canPublish: [], mustApprove: [] } },
+  });
+  const redirectUri = `${BASE_URL}/api/v1/auth/sso/${workspace.id}/callback`;
+  op = await startOidcProvider([redirectUri]);
+  const domain = `corp-${Date.now().toString(36)}.test`;
+  op.accounts.set('nina', { email: `nina@${domain}`, name: 'Nina Newcomer', groups: ['marketing'] });
+
+  await page.goto(`/${workspace.id}/_settings`);
+  await page.getByRole('link', { name: 'Single sign-on' }).click();
+  await expect(page).toHaveURL(`/${workspace.id}/_settings/sso`);
+  await expect(page.getByTestId('sso-redirect-uri')).toHaveText(redirectUri);
+  await page.getByLabel('Issuer URL').fill(op.issuer);
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByTestId('sso-test-result')).toContainText(op.issuer);
+  await page.getByLabel('Client ID').fill(op.clientId);
+  await page.getByLabel('Client secret').fill(op.clientSecret);
+  const domains = page.getByRole('combobox', { name: 'Email domains' });
+  await domains.fill(domain);
+  await domains.press('Enter');
+  await page.getByRole('button', { name: 'Add rule' }).click();
+  const rules = page.getByRole('table', { name: 'Role rules' });
+  await rules.getByLabel('Value').fill('marketing');
+  await rules.getByRole('combobox', { name: 'Roles' }).click();
+  await page.getByRole('option', { name: 'Editor' }).click();
+  await page.keyboard.press('Escape');
+  await shot(page, 'sso-settings');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Single sign-on saved')).toBeVisible();
+  await expect(page.getByPlaceholder('Saved — leave empty to keep it')).toBeVisible();
+
+  // Someone new, at the workspace's domain, signs in at the provider from Marquee's sign-in page.
+  const context = await browser.newContext();
+  await acceptCookies(context);
+  const newcomer = await context.newPage();
+  await newcomer.goto('/auth/welcome');
+  await newcomer.getByLabel('Email').fill(`nina@${domain}`);
+  await shot(newcomer, 'sso-welcome');
+  await newcomer.getByRole('button', { name: 'Continue with single sign-on' }).click();
+  await newcomer.getByPlaceholder('Enter any login').fill('nina');
+  await newcomer.getByPlaceholder('and password').fill('any');
+  await newcomer.getByRole('button', { name: 'Sign-in' }).click();
+  await expect(newcomer).toHaveURL(new RegExp(`/${workspace.id}(/|$)`));
+  await expect(newcomer.getByText(name).first()).toBeVisible();
+  await shot(newcomer, 'sso-signed-in');
+
+  const members = await (await page.request.get(`/api/v1/workspaces/${workspace.id}/members`)).json();
+  expect(members.members).toContainEqual(
+    expect.objectContaining({ email: `nina@${domain}`, roles: ['editor'], isWorkspaceManager: false }),
+  );
+  await context.close();
+});
