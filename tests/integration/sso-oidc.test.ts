@@ -1,7 +1,9 @@
+import crypto from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { auditLog, ssoConnections, ssoIdentities, users } from '@server/db/schema';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider';
+import { startHandMadeProvider } from '../fixtures/hand-made-oidc';
 import { newUserInput, verifiedUser, type TestUser } from '../factories/users';
 import { createWorkspace, patchWorkspace } from '../factories/workspaces';
 
@@ -293,6 +295,47 @@ describe('signing in with the provider', () => {
     expect(bad.statusCode).toBeLessThan(500);
     const badReturn = await t.app.inject({ method: 'GET', url: `/api/v1/auth/sso/${ws}/start?link=yes` });
     expect(badReturn.statusCode).toBe(400);
+  });
+});
+
+describe('ID tokens a real provider would not issue', () => {
+  it('refuses an expired ID token and one signed with another key, and signs nobody in', async () => {
+    const forger = await startHandMadeProvider();
+    try {
+      const body = connection({ issuer: forger.issuer, domains: ['forged.test'], roleRules: [] });
+      expect((await api('PUT', `/workspaces/${other}/sso`, manager, body)).statusCode).toBe(200);
+      const now = Math.floor(Date.now() / 1000);
+      const attempt = async (claims: Record<string, unknown>, key?: crypto.KeyObject) => {
+        const start = await t.app.inject({ method: 'GET', url: `/api/v1/auth/sso/${other}/start` });
+        const location = new URL(start.headers.location!);
+        const claimsWithNonce = { nonce: location.searchParams.get('nonce'), aud: op.clientId, ...claims };
+        forger.answerWith(claimsWithNonce, key);
+        const state = location.searchParams.get('state')!;
+        return t.app.inject({
+          method: 'GET',
+          url: `/api/v1/auth/sso/${other}/callback?code=c&state=${encodeURIComponent(state)}`,
+          cookies: { marquee_sso: start.cookies.find((c) => c.name === 'marquee_sso')!.value },
+        });
+      };
+      const person = { sub: 'forged-1', email: 'fay@forged.test' };
+      const expired = await attempt({ ...person, iat: now - 7200, exp: now - 3600 });
+      expect(expired.statusCode).toBe(400);
+      expect(expired.json().error.message).toBe(
+        'The identity provider did not confirm who you are. Please sign in again.',
+      );
+      const otherKey = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+      const forged = await attempt({ ...person, iat: now, exp: now + 600 }, otherKey);
+      expect(forged.statusCode).toBe(400);
+      const wrongAudience = await attempt({ ...person, aud: 'someone-else', iat: now, exp: now + 600 });
+      expect(wrongAudience.statusCode).toBe(400);
+      expect(await t.database.db.select().from(users).where(eq(users.email, 'fay@forged.test'))).toEqual([]);
+      // The same token, fresh and signed with the provider's key, is accepted.
+      const good = await attempt({ ...person, iat: now, exp: now + 600 });
+      expect(good.statusCode).toBe(302);
+      expect(sessionOf(good)).toBeDefined();
+    } finally {
+      await forger.close();
+    }
   });
 });
 

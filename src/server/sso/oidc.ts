@@ -27,8 +27,13 @@ export async function discover(
       clientSecret ? client.ClientSecretPost(clientSecret) : client.None(),
       {
         timeout: DISCOVERY_TIMEOUT_S,
+        // ID token signatures are checked against the provider's keys too, not only trusted because
+        // the token came over TLS from its token endpoint (the keys are fetched once, then cached).
         // Only loopback issuers may be http (checked when the connection is saved).
-        execute: isLoopbackHttp(url) ? [client.allowInsecureRequests] : [],
+        execute: [
+          client.enableNonRepudiationChecks,
+          ...(isLoopbackHttp(url) ? [client.allowInsecureRequests] : []),
+        ],
       },
     );
     cache.set(key, { config, until: Date.now() + DISCOVERY_TTL_MS });
