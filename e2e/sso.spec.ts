@@ -1,6 +1,17 @@
 import { expect, test } from '@playwright/test';
 import { startOidcProvider, type TestOidcProvider } from '../tests/helpers/oidc-provider';
-import { acceptCookies, BASE_URL, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
+import {
+  acceptCookies,
+  BASE_URL,
+  mailLink,
+  PASSWORD,
+  SAME_ORIGIN,
+  seedVerifiedUser,
+  seedWorkspace,
+  shot,
+  signUpApi,
+  tokenOf,
+} from './fixtures';
 
 let op: TestOidcProvider | undefined;
 test.afterAll(async () => op?.close());
@@ -63,4 +74,27 @@ test('a manager sets up OpenID Connect with a group rule; a new person signs in 
     expect.objectContaining({ email: `nina@${domain}`, roles: ['editor'], isWorkspaceManager: false }),
   );
   await context.close();
+
+  // Someone with a password account at that domain links their identity at the provider from the user menu.
+  const owner = await browser.newContext();
+  await acceptCookies(owner);
+  const ownerPage = await owner.newPage();
+  const email = `olga@${domain}`;
+  await signUpApi(ownerPage.request, { name: 'Olga Owner', email, password: PASSWORD });
+  const link = await mailLink(email, '/user/verify-email');
+  await ownerPage.request.post('/api/v1/auth/verify-email', {
+    headers: SAME_ORIGIN,
+    data: { token: tokenOf(link) },
+  });
+  op.accounts.set('olga', { email, name: 'Olga at the provider', groups: ['marketing'] });
+  await ownerPage.goto('/workspaces');
+  await ownerPage.getByTestId('user-menu').click();
+  await ownerPage.getByRole('menuitem', { name: 'Link single sign-on' }).click();
+  await ownerPage.getByPlaceholder('Enter any login').fill('olga');
+  await ownerPage.getByPlaceholder('and password').fill('any');
+  await ownerPage.getByRole('button', { name: 'Sign-in' }).click();
+  await expect(ownerPage).toHaveURL(/\/workspaces$/);
+  const linked = await (await page.request.get(`/api/v1/workspaces/${workspace.id}/members`)).json();
+  expect(linked.members).toContainEqual(expect.objectContaining({ email, roles: ['editor'] }));
+  await owner.close();
 });

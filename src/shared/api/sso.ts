@@ -53,7 +53,7 @@ export const RoleRule = z.object({
 export type RoleRule = z.infer<typeof RoleRule>;
 
 /** Issuer URLs must be https, except on loopback addresses (tests and local set-ups). */
-export function isAllowedIssuer(issuer: string): boolean {
+function isAllowedIssuer(issuer: string): boolean {
   let url: URL;
   try {
     url = new URL(issuer);

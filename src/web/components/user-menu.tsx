@@ -1,14 +1,17 @@
 import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { IconChevronDown, IconLayoutGrid, IconLogout } from '@tabler/icons-react';
+import { IconChevronDown, IconLayoutGrid, IconLink, IconLogout } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { initials, useMe } from '@web/lib/auth';
 import { usePublicConfig } from '@web/lib/public-config';
+import { startSsoSignIn, useOwnSsoDiscovery } from '@web/lib/sso';
 
 /** Header menu of the signed-in user: who they are, their workspaces, sign out (via /auth/bye). */
 export function UserMenu() {
   const { data: user } = useMe();
   const { data: config } = usePublicConfig();
+  const { data: sso } = useOwnSsoDiscovery(user?.email);
   if (!user) return null;
+  const ssoWorkspace = sso?.workspaceId;
   return (
     <Menu position="bottom-end" width={240} shadow="md" withinPortal>
       <Menu.Target>
@@ -39,6 +42,14 @@ export function UserMenu() {
         <Menu.Item component={Link} to="/workspaces" leftSection={<IconLayoutGrid size={16} />}>
           All workspaces
         </Menu.Item>
+        {ssoWorkspace && (
+          <Menu.Item
+            leftSection={<IconLink size={16} />}
+            onClick={() => startSsoSignIn(ssoWorkspace, { returnTo: '/workspaces', isLink: true })}
+          >
+            Link single sign-on
+          </Menu.Item>
+        )}
         <Menu.Item component={Link} to="/auth/bye" color="red.9" leftSection={<IconLogout size={16} />}>
           Sign out
         </Menu.Item>

@@ -21,7 +21,8 @@ import { PasswordStrengthMeter } from './components/password-strength-meter';
 import { AuthLayout } from './components/auth-layout';
 import { FormError } from '@web/components/form-error';
 import { useSignIn } from './api/sign-in';
-import { SSO_ERROR_PARAM, ssoWorkspaceOf, startSsoSignIn, useSsoSignIn } from './api/sso-sign-in';
+import { ssoWorkspaceOf, startSsoSignIn } from '@web/lib/sso';
+import { SSO_ERROR_PARAM, useSsoSignIn } from './api/sso-sign-in';
 import { useSignUp } from './api/sign-up';
 
 type Mode = 'sign-in' | 'sign-up';
@@ -97,7 +98,7 @@ function SignInForm({ email }: { email: string }) {
       // An address whose workspace enforces single sign-on goes to its provider instead.
       onError: (err) => {
         const workspaceId = ssoWorkspaceOf(err);
-        if (workspaceId) startSsoSignIn(workspaceId, returnTo);
+        if (workspaceId) startSsoSignIn(workspaceId, { returnTo });
       },
     }),
   );
