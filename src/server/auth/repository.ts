@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { preparedPerDb } from '../db/prepared';
 import { readCache } from '../db/read-cache';
@@ -78,6 +78,15 @@ export async function touchSession(db: Db, idHash: string) {
 export async function deleteSession(db: Db | Tx, idHash: string) {
   await db.delete(sessions).where(eq(sessions.idHash, idHash));
   await dropCachedSessions(db, (hash) => hash === idHash);
+}
+
+/** The user's sessions that have not expired, the most recently used first. */
+export async function listUserSessions(db: Db, userId: string) {
+  return db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, sql`now()`)))
+    .orderBy(desc(sessions.lastSeenAt));
 }
 
 export async function deleteUserSessions(db: Db | Tx, userId: string) {

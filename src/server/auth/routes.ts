@@ -8,6 +8,8 @@ import {
   RequestPasswordResetBody,
   ResetPasswordBody,
   SendVerificationBody,
+  SessionList,
+  SessionParams,
   SignInBody,
   SignInResponse,
   SignUpBody,
@@ -64,6 +66,24 @@ export async function authRoutes(instance: FastifyInstance, ctx: AppContext) {
   app.get('/me', { schema: { tags, response: { 200: MeResponse } } }, async (request) => ({
     user: auth.toUserDto(auth.requireUser(request.user)),
   }));
+
+  app.get(
+    '/auth/sessions',
+    { schema: { tags, description: "The caller's sessions", response: { 200: SessionList } } },
+    async (request) => ({
+      sessions: await auth.listSessions(ctx, auth.requireUser(request.user), request.sessionHash),
+    }),
+  );
+
+  app.delete(
+    '/auth/sessions/:id',
+    { schema: { tags, params: SessionParams, response: { 200: OkResponse } } },
+    async (request, reply) => {
+      const user = auth.requireUser(request.user);
+      await auth.endSession(ctx, user, request.params.id);
+      return reply.send({ ok: true as const });
+    },
+  );
 
   app.post(
     '/auth/send-verification',

@@ -1,7 +1,7 @@
 import { MESSAGES } from '@shared/api/errors';
 import type { User } from '@shared/api/auth';
 import type { AppContext } from '../context';
-import { AppError, badRequest, conflict, rateLimited, unauthorized } from '../http/errors';
+import { AppError, badRequest, conflict, notFound, rateLimited, unauthorized } from '../http/errors';
 import { hashToken, randomId, randomToken } from '../lib/ids';
 import { changeEmailMail, resetPasswordMail, signUpAttemptMail, verifyEmailMail } from '../mail/templates';
 import type { EmailTokenKind } from '../db/schema';
@@ -122,6 +122,28 @@ export async function signIn(ctx: AppContext, input: { email: string; password: 
 
 export async function signOut(ctx: AppContext, sessionHash: string) {
   await repo.deleteSession(ctx.db, sessionHash);
+}
+
+/** The id the Sessions list names a session by: derived from its stored hash, which never leaves the server. */
+const publicSessionId = (idHash: string) => hashToken(`session:${idHash}`).slice(0, 22);
+
+export async function listSessions(ctx: AppContext, user: repo.UserRow, currentHash: string | null) {
+  const rows = await repo.listUserSessions(ctx.db, user.id);
+  return rows.map((row) => ({
+    id: publicSessionId(row.idHash),
+    userAgent: row.userAgent,
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: row.lastSeenAt.toISOString(),
+    isCurrent: row.idHash === currentHash,
+  }));
+}
+
+/** Ends one of the user's own sessions; another user's, or an unknown id, is 404 alike. */
+export async function endSession(ctx: AppContext, user: repo.UserRow, id: string) {
+  const rows = await repo.listUserSessions(ctx.db, user.id);
+  const found = rows.find((row) => publicSessionId(row.idHash) === id);
+  if (!found) throw notFound('Session not found');
+  await repo.deleteSession(ctx.db, found.idHash);
 }
 
 export async function sendVerification(ctx: AppContext, user: repo.UserRow, returnTo?: string) {

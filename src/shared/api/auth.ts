@@ -66,3 +66,14 @@ export const LinkResultResponse = z.object({
   returnTo: z.string(),
   user: User.optional(),
 });
+
+/** One of the signed-in user's sessions, as the Sessions list shows it. */
+const SessionSummary = z.object({
+  id: z.string().describe('A public id of the session (not its token)'),
+  userAgent: z.string().nullable(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  isCurrent: z.boolean().describe('Whether this is the session of the request'),
+});
+export const SessionList = z.object({ sessions: z.array(SessionSummary) });
+export const SessionParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Session not found') });
