@@ -1,5 +1,6 @@
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { verifiedUser, type TestUser } from '../factories/users';
+import { readOutbox } from '../helpers/outbox';
 
 let t: TestApp;
 let ada: TestUser;
@@ -45,6 +46,19 @@ describe('the Sessions list', () => {
     expect((await list(ada.auth)).json().sessions).toHaveLength(1);
   });
 
+  it('mails the account when it signs in from a browser none of its sessions used, and only then', async () => {
+    const mailsTo = () =>
+      readOutbox(t.dataDir).filter((m) => m.to.includes(bob.email) && m.subject.includes('New sign-in'));
+    const before = mailsTo().length;
+    await signInAgain(bob, 'lightMyRequest');
+    await t.app.background.idle();
+    expect(mailsTo()).toHaveLength(before);
+    await signInAgain(bob, 'Phone browser 1.0');
+    await t.app.background.idle();
+    expect(mailsTo()).toHaveLength(before + 1);
+    expect(mailsTo().at(-1)!.text).toContain('Phone browser 1.0');
+  });
+
   it("answers 404 for another user's session and an unknown id, and 4xx for a malformed one", async () => {
     const bobs = (await list(bob.auth)).json().sessions;
     expect((await end(bobs[0].id, ada.auth)).statusCode).toBe(404);
@@ -55,6 +69,6 @@ describe('the Sessions list', () => {
     const bad = await end('x'.repeat(80), ada.auth);
     expect(bad.statusCode).toBeGreaterThanOrEqual(400);
     expect(bad.statusCode).toBeLessThan(500);
-    expect((await list(bob.auth)).json().sessions).toHaveLength(1);
+    expect((await list(bob.auth)).json().sessions).toHaveLength(bobs.length);
   });
 });

@@ -3,7 +3,13 @@ import type { User } from '@shared/api/auth';
 import type { AppContext } from '../context';
 import { AppError, badRequest, conflict, notFound, rateLimited, unauthorized } from '../http/errors';
 import { hashToken, randomId, randomToken } from '../lib/ids';
-import { changeEmailMail, resetPasswordMail, signUpAttemptMail, verifyEmailMail } from '../mail/templates';
+import {
+  changeEmailMail,
+  newDeviceMail,
+  resetPasswordMail,
+  signUpAttemptMail,
+  verifyEmailMail,
+} from '../mail/templates';
 import type { EmailTokenKind } from '../db/schema';
 import { runAccountVerifiedHooks } from './account-hooks';
 import { hashPassword, requireStrongPassword, verifyPassword } from './passwords';
@@ -37,13 +43,29 @@ export interface SessionMeta {
 /** Starts a session for the account and answers its token (only the hash is stored). */
 export async function startSession(ctx: AppContext, userId: string, meta: SessionMeta) {
   const token = randomToken();
+  const userAgent = meta.userAgent?.slice(0, 300);
+  const known = await repo.listUserSessions(ctx.db, userId);
+  // The first session of an account is not news; a browser none of its live sessions used is.
+  if (known.length && !known.some((session) => session.userAgent === (userAgent ?? null)))
+    ctx.background.run('new-device mail', () => mailNewDevice(ctx, userId, userAgent, meta.address));
   await repo.insertSession(ctx.db, {
     idHash: hashToken(token),
     userId,
     expiresAt: new Date(Date.now() + ctx.config.sessionDays * 24 * HOUR),
-    userAgent: meta.userAgent?.slice(0, 300),
+    userAgent,
   });
   return token;
+}
+
+async function mailNewDevice(ctx: AppContext, userId: string, userAgent?: string, address?: string) {
+  const user = await repo.findUserById(ctx.db, userId);
+  if (!user) return;
+  const device = {
+    userAgent: userAgent || 'an unknown browser',
+    address: address || 'an unknown address',
+    at: new Date().toUTCString(),
+  };
+  await ctx.mailer.send(newDeviceMail(user.email, user.name, device, `${ctx.config.publicUrl}/workspaces`));
 }
 
 async function mailLink(

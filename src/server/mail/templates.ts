@@ -63,6 +63,22 @@ export const resetPasswordMail = (to: string, name: string, link: string) =>
     'The link works once and expires in 1 hour. If it was not you, ignore this message: your password is unchanged.',
   );
 
+/** Sent when an account signs in from a device (browser) none of its sessions has used. */
+export const newDeviceMail = (
+  to: string,
+  name: string,
+  device: { userAgent: string; address: string; at: string },
+  link: string,
+) =>
+  linkMail(
+    to,
+    'New sign-in to your Marquee account',
+    `Hi ${name}, your Marquee account was just signed in to from a new device: ${device.userAgent}, from ${device.address}, at ${device.at}.`,
+    'Review your sessions',
+    link,
+    'If it was you, there is nothing to do. If not, end that session from Sessions in the user menu and reset your password.',
+  );
+
 /** What an invitation makes of the person: their roles by name, and whether they manage the workspace. */
 interface InvitedAs {
   roleNames: readonly string[];
