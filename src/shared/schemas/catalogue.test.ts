@@ -41,6 +41,7 @@ describe('built-in catalogue', () => {
       'behavioral-event',
       'email',
       'campaign',
+      'journey',
       'copy',
       'event',
     ]);
@@ -146,8 +147,11 @@ describe('built-in catalogue', () => {
     for (const name of allSchemaNames()) expect(required(name)).toContain('name');
   });
 
-  it('lets only audiences be saved with errors', () => {
-    expect(allSchemaNames().filter((name) => getSchema(name)!.allowSaveWithErrors)).toEqual(['audience']);
+  it('lets only audiences and journeys be saved with errors', () => {
+    expect(allSchemaNames().filter((name) => getSchema(name)!.allowSaveWithErrors)).toEqual([
+      'audience',
+      'journey',
+    ]);
   });
 
   it('lets only copy hold variations and combinations', () => {
@@ -312,8 +316,8 @@ describe('catalogue helpers', () => {
 
   it('lists all schema names once', () => {
     const names = allSchemaNames();
-    expect(names).toHaveLength(12);
-    expect(new Set(names).size).toBe(12);
+    expect(names).toHaveLength(13);
+    expect(new Set(names).size).toBe(13);
   });
 
   it("defaults pluralTitle to title + 's'", () => {

@@ -285,8 +285,43 @@ const campaign = defineSchema({
   topFields: ['name', 'subject', 'sendAt'],
 });
 
+const DEFAULT_JOURNEY = `{
+  "entry": { "kind": "event", "event": "signup", "conditions": [] },
+  "reentry": { "mode": "once" },
+  "goal": null,
+  "start": "done",
+  "steps": [{ "id": "done", "type": "exit" }],
+  "edges": []
+}`;
+
+const journey = defineSchema({
+  name: 'journey',
+  title: 'Journey',
+  icon: 'route',
+  fields: [
+    name,
+    {
+      key: 'definition',
+      label: 'Definition',
+      type: 'code',
+      language: 'json',
+      beginBlock: '',
+      endBlock: '',
+      defaultCode: DEFAULT_JOURNEY,
+      labelWidth: 12,
+      locked: true,
+      description:
+        'The entry, the re-entry rule, the goal and the steps with the connections between their exits. Checked when the journey is started.',
+    },
+    description,
+  ],
+  topFields: ['name', 'description'],
+  // A journey is drawn over several sessions; it is checked in full when it is started.
+  allowSaveWithErrors: true,
+});
+
 export const marketing = defineDomain({
   name: 'marketing',
   title: 'Marketing',
-  schemas: [customerProfileAttribute, audience, behavioralEvent, email, campaign, copy, event],
+  schemas: [customerProfileAttribute, audience, behavioralEvent, email, campaign, journey, copy, event],
 });

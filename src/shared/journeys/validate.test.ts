@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { parseJourney } from './validate';
+
+const welcome = {
+  entry: { kind: 'event', event: 'signup' },
+  start: 'hello',
+  steps: [
+    { id: 'hello', name: 'Welcome', type: 'email', email: 'e1', sender: 's1' },
+    { id: 'wait', type: 'wait-for-event', event: 'purchase', timeoutSeconds: 86400 },
+    { id: 'vip', type: 'branch', conditions: [{ key: 'tier', op: '==', value: 'gold' }] },
+    { id: 'end', type: 'exit' },
+  ],
+  edges: [
+    { from: 'hello', to: 'wait' },
+    { from: 'wait', exit: 'event', to: 'vip' },
+    { from: 'wait', exit: 'timeout', to: 'end' },
+    { from: 'vip', exit: 'yes', to: 'end' },
+    { from: 'vip', exit: 'no', to: 'end' },
+  ],
+};
+
+const problemOf = (definition: unknown) => {
+  const parsed = parseJourney(definition);
+  return parsed.ok ? null : parsed.problem;
+};
+
+describe('parseJourney', () => {
+  it('accepts a complete journey, as JSON text too, with the defaults filled', () => {
+    const parsed = parseJourney(JSON.stringify(welcome));
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(parsed.definition.reentry).toEqual({ mode: 'once' });
+  });
+
+  it('names the email step without a template', () => {
+    const steps = welcome.steps.map((step) => (step.id === 'hello' ? { ...step, email: undefined } : step));
+    expect(problemOf({ ...welcome, steps })).toBe('Step "Welcome": choose the email template to send');
+  });
+
+  it('names the branch with an unconnected exit', () => {
+    const edges = welcome.edges.filter((edge) => !(edge.from === 'vip' && edge.exit === 'no'));
+    expect(problemOf({ ...welcome, edges })).toBe('Step "vip": the exit "no" is not connected');
+  });
+
+  it('names a step on a loop without a wait, and allows a loop through one', () => {
+    // hello → wait → vip → hello passes the wait-for-event step: allowed.
+    const held = {
+      ...welcome,
+      edges: welcome.edges.map((edge) =>
+        edge.from === 'vip' && edge.exit === 'no' ? { ...edge, to: 'hello' } : edge,
+      ),
+    };
+    expect(problemOf(held)).toBeNull();
+    const hot = {
+      ...welcome,
+      steps: [welcome.steps[0], welcome.steps[2], welcome.steps[3]],
+      edges: [
+        { from: 'hello', to: 'vip' },
+        { from: 'vip', exit: 'yes', to: 'end' },
+        { from: 'vip', exit: 'no', to: 'hello' },
+      ],
+    };
+    expect(problemOf(hot)).toBe('Step "Welcome": it is on a loop without a wait');
+  });
+
+  it('names the step whose fields do not fit, and refuses what is not JSON', () => {
+    const steps = [...welcome.steps, { id: 'later', type: 'wait', seconds: -1 }];
+    expect(problemOf({ ...welcome, steps })).toMatch(/^Step "later": /);
+    expect(problemOf('{')).toBe('it is not JSON');
+    expect(problemOf({ ...welcome, start: 'nope' })).toBe('The first step "nope" does not exist');
+  });
+
+  it('requires a split to share out all of its profiles', () => {
+    const steps = [
+      {
+        id: 'ab',
+        type: 'split',
+        paths: [
+          { key: 'a', percent: 40 },
+          { key: 'b', percent: 40 },
+        ],
+        holdoutPercent: 10,
+      },
+      { id: 'end', type: 'exit' },
+    ];
+    const edges = [
+      { from: 'ab', exit: 'a', to: 'end' },
+      { from: 'ab', exit: 'b', to: 'end' },
+    ];
+    expect(problemOf({ ...welcome, start: 'ab', steps, edges })).toBe(
+      'Step "ab": the paths and the holdout must add up to 100%',
+    );
+  });
+});

@@ -1,0 +1,126 @@
+import { JourneyDefinition, type JourneyStep } from '../api/journeys';
+
+/** The named exits of a step, each of which an edge must join to the next step. */
+export function exitsOf(step: JourneyStep): string[] {
+  switch (step.type) {
+    case 'wait-for-event':
+      return ['event', 'timeout'];
+    case 'branch':
+      return ['yes', 'no'];
+    case 'split':
+      return step.paths.map((path) => path.key);
+    case 'exit':
+      return [];
+    default:
+      return ['next'];
+  }
+}
+
+/** Steps a loop may pass through without running hot: they hold the profile for a time. */
+const holds = (step: JourneyStep) =>
+  (step.type === 'wait' && step.seconds > 0) || step.type === 'wait-for-event';
+
+const label = (step: JourneyStep) => `Step "${step.name?.trim() || step.id}"`;
+
+function stepProblem(step: JourneyStep): string | null {
+  if (step.type === 'email' && !step.email) return `${label(step)}: choose the email template to send`;
+  if (step.type === 'email' && !step.sender) return `${label(step)}: choose a sender`;
+  if (step.type === 'split') {
+    const keys = new Set(step.paths.map((path) => path.key));
+    if (keys.size !== step.paths.length) return `${label(step)}: each path needs a key of its own`;
+    const total = step.paths.reduce((sum, path) => sum + path.percent, step.holdoutPercent);
+    if (Math.abs(total - 100) > 1e-9) return `${label(step)}: the paths and the holdout must add up to 100%`;
+  }
+  return null;
+}
+
+/** A step on a loop in which no step holds the profile, or null (a depth-first search over the graph). */
+function unheldLoop(steps: Map<string, JourneyStep>, next: Map<string, string[]>): JourneyStep | null {
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (id: string): string | null => {
+    state.set(id, 'open');
+    for (const to of next.get(id) ?? []) {
+      const target = steps.get(to);
+      if (!target || holds(target)) continue;
+      if (state.get(to) === 'open') return to;
+      if (!state.has(to)) {
+        const found = visit(to);
+        if (found) return found;
+      }
+    }
+    state.set(id, 'done');
+    return null;
+  };
+  for (const [id, step] of steps) {
+    if (holds(step) || state.has(id)) continue;
+    const found = visit(id);
+    if (found) return steps.get(found)!;
+  }
+  return null;
+}
+
+function graphProblem(definition: JourneyDefinition): string | null {
+  const steps = new Map<string, JourneyStep>();
+  for (const step of definition.steps) {
+    if (steps.has(step.id)) return `${label(step)}: another step has the id "${step.id}"`;
+    steps.set(step.id, step);
+  }
+  if (!steps.has(definition.start)) return `The first step "${definition.start}" does not exist`;
+  const joined = new Map<string, string>();
+  const next = new Map<string, string[]>();
+  for (const edge of definition.edges) {
+    const from = steps.get(edge.from);
+    if (!from) return `A connection leaves step "${edge.from}", which does not exist`;
+    if (!exitsOf(from).includes(edge.exit)) return `${label(from)}: it has no exit "${edge.exit}"`;
+    if (!steps.has(edge.to))
+      return `${label(from)}: the exit "${edge.exit}" leads to step "${edge.to}", which does not exist`;
+    const key = `${edge.from}\n${edge.exit}`;
+    if (joined.has(key)) return `${label(from)}: the exit "${edge.exit}" is connected more than once`;
+    joined.set(key, edge.to);
+    next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+  }
+  for (const step of steps.values()) {
+    const problem = stepProblem(step);
+    if (problem) return problem;
+    const open = exitsOf(step).find((exit) => !joined.has(`${step.id}\n${exit}`));
+    if (open) return `${label(step)}: the exit "${open}" is not connected`;
+  }
+  const reached = new Set([definition.start]);
+  const stack = [definition.start];
+  while (stack.length)
+    for (const to of next.get(stack.pop()!) ?? []) if (!reached.has(to)) (stack.push(to), reached.add(to));
+  const stray = definition.steps.find((step) => !reached.has(step.id));
+  if (stray) return `${label(stray)}: it cannot be reached from the first step`;
+  const loop = unheldLoop(steps, next);
+  if (loop) return `${label(loop)}: it is on a loop without a wait`;
+  return null;
+}
+
+export type ParsedJourney = { ok: true; definition: JourneyDefinition } | { ok: false; problem: string };
+
+/**
+ * Reads a journey's definition (the item's JSON text, or the parsed value) and checks its graph: every
+ * exit joined to one step, every step reachable, no loop without a wait, each step complete. The
+ * problem names the step it is about.
+ */
+export function parseJourney(value: unknown): ParsedJourney {
+  let raw = value;
+  if (typeof value === 'string') {
+    try {
+      raw = JSON.parse(value);
+    } catch {
+      return { ok: false, problem: 'it is not JSON' };
+    }
+  }
+  const parsed = JourneyDefinition.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const [first, index] = issue.path;
+    const steps = (raw as { steps?: { id?: unknown }[] } | null)?.steps;
+    const id = first === 'steps' && typeof index === 'number' ? steps?.[index]?.id : undefined;
+    const where = typeof id === 'string' ? `Step "${id}"` : issue.path.join('.') || 'definition';
+    return { ok: false, problem: `${where}: ${issue.message}` };
+  }
+  const problem = graphProblem(parsed.data);
+  return problem ? { ok: false, problem } : { ok: true, definition: parsed.data };
+}
