@@ -66,6 +66,7 @@ import { DELIVERY_PREFIX, deliveryRoutes } from './delivery/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { senderRoutes } from './senders/routes';
 import { campaignRoutes } from './campaigns/routes';
+import { journeyRoutes } from './journeys/routes';
 import { closeTransports } from './campaigns/engine';
 import { scheduleRoutes } from './schedules/routes';
 import { releaseRoutes } from './releases/routes';
@@ -338,6 +339,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
           webhookRoutes,
           senderRoutes,
           campaignRoutes,
+          journeyRoutes,
           scheduleRoutes,
           releaseRoutes,
           statsRoutes,

@@ -4,6 +4,7 @@ import { rows } from '../db/migrate';
 import { campaignChunks, campaignLinks, campaignSends } from '../db/schema';
 import { withAudienceSettings } from '../audiences/repository';
 import type { CompiledCriteria } from '../audiences/compile';
+import { textArray } from '../db/text-array';
 
 export type SendRow = typeof campaignSends.$inferSelect;
 export type ChunkRow = typeof campaignChunks.$inferSelect;
@@ -65,7 +66,7 @@ export async function sendSummaries(db: Db, workspaceId: string) {
         coalesce(sum(recipients) filter (where state <> 'cancelled'), 0) as recipients,
         coalesce(sum(sent), 0) as sent,
         coalesce(sum(unconfirmed), 0) as unconfirmed
-      from campaign_sends where workspace_id = ${workspaceId}::text
+      from campaign_sends where workspace_id = ${workspaceId}::text and journey_id is null
       group by campaign_id`),
   );
   return found.map((row) => ({
@@ -218,6 +219,51 @@ export async function snapshotRecipients(
     await finish(tx, result);
     return result;
   });
+}
+
+/**
+ * A journey email step's recipients: of `profileIds`, those reachable now (an address, consent,
+ * not suppressed; one per address), numbered after the send's last recipient, in one chunk of their
+ * own, in the caller's transaction. Answers the profile ids added.
+ */
+export async function addJourneyRecipients(
+  tx: Tx,
+  send: { workspaceId: string; id: string },
+  profileIds: string[],
+  rules: RecipientRules,
+): Promise<string[]> {
+  const [locked] = rows<{ recipients: number }>(
+    await tx.execute(sql`
+      select recipients from campaign_sends
+      where workspace_id = ${send.workspaceId}::text and id = ${send.id}::text for update`),
+  );
+  if (!locked || !profileIds.length) return [];
+  const added = rows<{ profile_id: string; n: number }>(
+    await tx.execute(sql`
+      with members as (
+        select p.id, lower(btrim(p.attributes ->> ${rules.emailAttribute}::text)) as email, p.email_consent
+        from customer_profiles p
+        where p.workspace_id = ${send.workspaceId}::text and p.id = any(${textArray(profileIds)})),
+      reach as (
+        select distinct on (m.email) m.id, m.email from members m
+        where ${reachable(send.workspaceId, rules)}
+        order by m.email, m.id)
+      insert into campaign_recipients (workspace_id, send_id, n, profile_id, email)
+      select ${send.workspaceId}::text, ${send.id}::text,
+        ${locked.recipients}::int + row_number() over (order by email), id, email
+      from reach
+      returning profile_id, n`),
+  );
+  if (!added.length) return [];
+  const first = locked.recipients + 1;
+  const last = locked.recipients + added.length;
+  await tx.execute(sql`
+    update campaign_sends set recipients = ${last}::int, audience_size = audience_size + ${profileIds.length}::int
+    where workspace_id = ${send.workspaceId}::text and id = ${send.id}::text`);
+  await tx.execute(sql`
+    insert into campaign_chunks (workspace_id, send_id, first_n, last_n)
+    values (${send.workspaceId}::text, ${send.id}::text, ${first}::int, ${last}::int)`);
+  return added.map((row) => row.profile_id);
 }
 
 /**
@@ -544,7 +590,7 @@ export async function finishIfDone(tx: Tx, workspaceId: string, sendId: string) 
     await tx.execute(sql`
       update campaign_sends s set state = 'done', finished_at = now()
       where s.workspace_id = ${workspaceId}::text and s.id = ${sendId}::text and s.state = 'sending'
-        and s.snapshot_at is not null
+        and s.snapshot_at is not null and s.journey_id is null
         and not exists (
           select 1 from campaign_chunks c
           where c.workspace_id = s.workspace_id and c.send_id = s.id and not c.done)

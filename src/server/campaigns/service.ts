@@ -31,6 +31,7 @@ import { listDefinitions } from '../customers/repository';
 import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access';
 import { freezeContent, personalise } from './compose';
 import { queueSendLanes } from './engine';
+import { ensureEmailEvents } from './email-events';
 import * as repo from './repository';
 
 interface Reference {
@@ -93,8 +94,8 @@ const campaignScope = (access: WorkspaceAccess) => schemaIn(access, 'campaign');
 async function resolveCampaign(
   ctx: AppContext,
   scope: SchemaScope,
-  item: ItemRow,
-  { preview = false }: { preview?: boolean } = {},
+  item: ItemRow | { data: CampaignData },
+  { preview = false, withAudience = true }: { preview?: boolean; withAudience?: boolean } = {},
 ) {
   const data = item.data as CampaignData;
   const problems: string[] = [];
@@ -106,8 +107,8 @@ async function resolveCampaign(
   const compiled = audienceId
     ? await compiledAudience(ctx, scope.workspace.id, audienceId, new Date())
     : null;
-  if (!audienceId) problems.push(CAMPAIGN_MESSAGES.noAudience);
-  else if (!compiled) problems.push(CAMPAIGN_MESSAGES.audienceGone);
+  if (withAudience && !audienceId) problems.push(CAMPAIGN_MESSAGES.noAudience);
+  else if (withAudience && !compiled) problems.push(CAMPAIGN_MESSAGES.audienceGone);
   const sender = data.sender ? await senders.findSender(ctx.db, scope.workspace.id, data.sender) : undefined;
   if (!data.sender) problems.push(CAMPAIGN_MESSAGES.noSender);
   else if (!sender) problems.push(CAMPAIGN_MESSAGES.senderGone);
@@ -245,6 +246,69 @@ export async function requestSend(
     return send;
   });
   return { message: CAMPAIGN_MESSAGES.queued, send: presentSend(row) };
+}
+
+/** An email step of a journey: what it sends, as a campaign would send it. */
+export interface JourneyEmail {
+  email: string;
+  sender: string;
+  subject?: string;
+}
+
+/**
+ * The campaign send of a journey's email step, frozen when the journey starts and written in the
+ * caller's transaction: recipients are added to it as profiles reach the step (`addJourneyRecipients`),
+ * and the campaign engine sends them, once each, with consent, suppression, List-Unsubscribe and
+ * tracking as for a campaign. The first thing missing is thrown as a 400 prefixed with `label`.
+ */
+export async function prepareJourneySend(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  journey: { id: string; version: number; label: string },
+  step: JourneyEmail,
+) {
+  const scope = schemaIn(access, 'journey');
+  const resolved = await resolveCampaign(
+    ctx,
+    scope,
+    { data: { email: { id: step.email }, sender: step.sender, subject: step.subject ?? null } },
+    { withAudience: false },
+  );
+  if (resolved.problems.length || !resolved.content || !resolved.email || !resolved.sender) {
+    const [problem] = resolved.problems;
+    if (problem === CAMPAIGN_MESSAGES.notConfigured) {
+      throw notConfigured(EMAIL_MESSAGES.notConfigured, { setting: SENDGRID_SETTING });
+    }
+    throw badRequest(`${journey.label}: ${problem.replace("The campaign's", 'The')}`);
+  }
+  const { content, email, sender, provider, links } = resolved;
+  await ensureEmailEvents(ctx, scope.workspace.id);
+  return async (tx: Tx) => {
+    const send = await repo.insertSend(
+      tx,
+      {
+        workspaceId: scope.workspace.id,
+        id: randomId(16),
+        campaignId: journey.id,
+        campaignVersion: journey.version,
+        journeyId: journey.id,
+        emailId: email.id,
+        emailVersion: email.version,
+        audienceId: '',
+        senderId: sender.id,
+        provider,
+        state: 'sending',
+        content,
+        sendAt: new Date(),
+        snapshotAt: new Date(),
+        startedAt: new Date(),
+        createdBy: scope.user.id,
+        createdByName: scope.member.displayName,
+      },
+      links,
+    );
+    return send.id;
+  };
 }
 
 async function requireSend(ctx: AppContext, access: WorkspaceAccess, campaignId: string, sendId: string) {

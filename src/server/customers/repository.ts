@@ -4,6 +4,7 @@ import { copyFrom, copyRows, copyValue, type Db, type Tx } from '../db/client';
 import { rows } from '../db/migrate';
 import { modelOfWorkspace } from '../workspaces/content-model';
 import { replayedCopies } from '../workspaces/model-changes';
+import { noticeJourneyEvents } from '../journal/journey-notices';
 import { eventIdentity, jsonbText } from './event-identity';
 
 /** The workspace's customer-profile-attribute, behavioral-event and audience items: what criteria and imports refer to. */
@@ -185,7 +186,7 @@ export async function insertEvents(db: Db | Tx, workspaceId: string, events: Eve
   if (!byKey.size) return 0;
   const text = eventsCopyText(workspaceId, byKey, true);
   // In a transaction of its own (a savepoint inside the caller's): live tracking calls this outside one.
-  return db.transaction(async (tx) => {
+  const stored = await db.transaction(async (tx) => {
     await tx.execute(sql`
       create temp table if not exists events_import (
         workspace_id text not null, profile_id text not null, event text not null,
@@ -194,6 +195,9 @@ export async function insertEvents(db: Db | Tx, workspaceId: string, events: Eve
     await copyFrom(tx, 'events_import', EVENT_COPY_COLUMNS, text);
     return insertStaged(tx, sql`events_import`);
   });
+  // In the caller's transaction when it has one (the savepoint's is not one the job queue can name).
+  if (stored) await noticeJourneyEvents(db, workspaceId, byKey);
+  return stored;
 }
 
 export interface ProfileRow {

@@ -21,6 +21,7 @@ import type { UndeclaredKind } from '@shared/api/undeclared';
 import type { Roles } from '@shared/permissions/permissions';
 import type { RoleRule as SsoRoleRule } from '@shared/api/sso';
 import type { ContentModelDoc, ModelOp, RenamedField } from '@shared/model/types';
+import type { JourneyDefinition } from '@shared/api/journeys';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -1084,6 +1085,11 @@ export const campaignSends = pgTable(
     emailVersion: integer('email_version').notNull(),
     audienceId: text('audience_id').notNull(),
     senderId: text('sender_id').notNull(),
+    /**
+     * Set for a journey's email step: recipients are added as profiles reach the step, and the send
+     * stays `sending` while the journey runs (its campaign_id is the journey's id).
+     */
+    journeyId: text('journey_id'),
     /** smtp or sendgrid. */
     provider: text('provider').notNull(),
     /** Sent again to every member; otherwise only to members no earlier send of the campaign reached. */
@@ -1312,4 +1318,100 @@ export const itemLocks = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.schema, t.itemId] })],
+);
+
+/**
+ * A started version of a journey: its definition as started (editing the item makes a new draft; this
+ * stays), whether it runs, the event keys that concern it, and the campaign send of each email step.
+ */
+export const journeyStarts = pgTable(
+  'journey_starts',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    journeyId: text('journey_id').notNull(),
+    version: integer('version').notNull(),
+    definition: jsonb('definition').$type<JourneyDefinition>().notNull(),
+    /** running, paused or stopped. */
+    state: text('state').notNull(),
+    /** The entry's, the goal's and the waits' event keys: an event of another key concerns no run. */
+    eventKeys: text('event_keys').array().notNull(),
+    /** The campaign send of each email step, by step id. */
+    sends: jsonb('sends').$type<Record<string, string>>().notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    startedBy: text('started_by').notNull(),
+    stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.journeyId, t.version] }),
+    index('journey_starts_live_idx')
+      .on(t.workspaceId)
+      .where(sql`${t.state} <> 'stopped'`),
+  ],
+);
+
+/** One profile's way through one version of a journey, from entry to exit. */
+export const journeyRuns = pgTable(
+  'journey_runs',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    id: text('id').notNull(),
+    journeyId: text('journey_id').notNull(),
+    version: integer('version').notNull(),
+    profileId: text('profile_id').notNull(),
+    /** active, finished (an exit step or a path's end), converted (the goal), stopped. */
+    state: text('state').notNull(),
+    /** The step the run ended at (null while active, or when stopped before its first step). */
+    exitStep: text('exit_step'),
+    enteredAt: timestamp('entered_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    // A profile is in a journey at most once at a time, whichever process enters it.
+    uniqueIndex('journey_runs_active_idx')
+      .on(t.workspaceId, t.journeyId, t.profileId)
+      .where(sql`${t.state} = 'active'`),
+    index('journey_runs_profile_idx').on(t.workspaceId, t.journeyId, t.profileId, t.enteredAt),
+  ],
+);
+
+/**
+ * A run's visit of a step, numbered along its way (`seq`): written once by the step before it, due at
+ * `due_at` (a wait's end, a wait-for-event's timeout), done once by the job that claims it.
+ */
+export const journeyTasks = pgTable(
+  'journey_tasks',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    runId: text('run_id').notNull(),
+    seq: integer('seq').notNull(),
+    journeyId: text('journey_id').notNull(),
+    version: integer('version').notNull(),
+    profileId: text('profile_id').notNull(),
+    stepId: text('step_id').notNull(),
+    /** due, done or cancelled (the run ended while it waited). */
+    state: text('state').notNull().default('due'),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A wait-for-event step's event key: the event ends the wait early through its `event` exit. */
+    waitsFor: text('waits_for'),
+    /** The exit the step took. */
+    exit: text('exit'),
+    /** How the run left the journey here: finished, converted or stopped. */
+    ended: text('ended'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    enteredAt: timestamp('entered_at', { withTimezone: true }).notNull().defaultNow(),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.runId, t.seq] }),
+    index('journey_tasks_due_idx')
+      .on(t.dueAt)
+      .where(sql`${t.state} = 'due'`),
+    index('journey_tasks_waiting_idx')
+      .on(t.workspaceId, t.profileId)
+      .where(sql`${t.state} = 'due'`),
+    index('journey_tasks_step_idx').on(t.workspaceId, t.journeyId, t.version, t.stepId),
+  ],
 );

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { queueActiveSends } from '../campaigns/engine';
+import { queueDueTasks } from '../journeys/engine';
 import { queueDuePurges } from '../delivery/purge-repository';
 import { queueRunningMigrations } from '../model/migrate';
 import { queueDueReleases } from '../releases/schedule-repository';
@@ -9,6 +10,7 @@ import { hasPendingSearchTexts } from '../items/search-text-repository';
 import { enqueue, wakeWorkers } from '../queue/queue';
 import {
   DELIVERY_PURGE_QUEUE,
+  JOURNEY_TASK_QUEUE,
   MODEL_MIGRATION_QUEUE,
   RELEASE_PUBLISH_QUEUE,
   SCHEDULE_QUEUE,
@@ -28,6 +30,7 @@ export async function sweepDueWork(ctx: AppContext) {
   await queueDueReleases(ctx.db);
   if (ctx.config.deliveryPurge) await queueDuePurges(ctx.db);
   await queueActiveSends(ctx);
+  await queueDueTasks(ctx.db);
   if (await hasPendingSearchTexts(ctx.db))
     await enqueue(ctx.db, SEARCH_TEXT_QUEUE, {}, { singletonKey: SEARCH_TEXT_JOB });
   await queueRunningMigrations(ctx.db);
@@ -37,6 +40,7 @@ export async function sweepDueWork(ctx: AppContext) {
     RELEASE_PUBLISH_QUEUE,
     DELIVERY_PURGE_QUEUE,
     MODEL_MIGRATION_QUEUE,
+    JOURNEY_TASK_QUEUE,
   ])
     wakeWorkers(ctx.db, queue);
 }

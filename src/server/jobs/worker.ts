@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { recordDailyAudienceSizes } from '../audiences/service';
 import { runModelMigrations } from '../model/migrate';
 import { workSendLanes } from '../campaigns/engine';
+import { handleJourneyEvents, runJourneyTasks } from '../journeys/engine';
 import { fillPendingSearchTexts } from '../items/search-text';
 import { BOSS_OPTIONS, trackedJobDb } from '../queue/job-db';
 import { onEnqueue, type JobQueue } from '../queue/queue';
@@ -11,6 +12,8 @@ import {
   AUDIENCE_SIZES_QUEUE,
   CAMPAIGN_SEND_QUEUE,
   DELIVERY_PURGE_QUEUE,
+  JOURNEY_EVENT_QUEUE,
+  JOURNEY_TASK_QUEUE,
   MODEL_MIGRATION_QUEUE,
   RELEASE_PUBLISH_QUEUE,
   SCHEDULE_QUEUE,
@@ -78,6 +81,8 @@ const JOB_HANDLERS: JobHandler<object>[] = [
   // A try works a workspace's migration for half its expiry, then queues the next; one that dies is
   // resumed from the rows by the next try, and the sweep queues one for a running change without.
   handler({ queue: MODEL_MIGRATION_QUEUE, handle: runModelMigrations }),
+  handler({ queue: JOURNEY_TASK_QUEUE, batchSize: 50, handle: runJourneyTasks }),
+  handler({ queue: JOURNEY_EVENT_QUEUE, batchSize: 10, handle: handleJourneyEvents }),
 ];
 
 /** The singleton key of the jobs `cron` and a worker's start add: one waiting at a time. */

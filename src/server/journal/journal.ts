@@ -31,6 +31,7 @@ type AuditTargetType =
   | 'sender'
   | 'sending-domain'
   | 'campaign'
+  | 'journey'
   | 'release'
   | 'content-model'
   | 'sso-connection';

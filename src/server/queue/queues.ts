@@ -32,6 +32,20 @@ export interface SendLane {
 }
 export const CAMPAIGN_SEND_QUEUE = defineQueue<SendLane>('campaign-send', 'short');
 
+/** One step of one profile's journey run, due at its task's time (a wait's end). */
+export interface JourneyTaskKey {
+  workspaceId: string;
+  runId: string;
+  seq: number;
+}
+export const JOURNEY_TASK_QUEUE = defineQueue<JourneyTaskKey>('journey-task', 'short');
+/** Customer events a running journey may react to (entry, goal, a wait for an event), just stored. */
+export interface JourneyEvents {
+  workspaceId: string;
+  events: [profileId: string, event: string, at: string, properties: Record<string, unknown>][];
+}
+export const JOURNEY_EVENT_QUEUE = defineQueue<JourneyEvents>('journey-events', 'standard');
+
 /** A workspace whose data follows a change of its content model (model/migrate.ts). */
 export interface WorkspaceKey {
   workspaceId: string;
@@ -52,6 +66,8 @@ export const JOB_QUEUES = [
   SWEEP_QUEUE,
   CAMPAIGN_SEND_QUEUE,
   MODEL_MIGRATION_QUEUE,
+  JOURNEY_TASK_QUEUE,
+  JOURNEY_EVENT_QUEUE,
 ];
 
 /** The singleton key of a row's job: one waiting job per row. */

@@ -10,6 +10,7 @@ export const JOURNEY_MESSAGES = {
   notFound: 'Journey not found',
   needsApproval: 'This version of the journey needs every approval before it can be started',
   cannotStart: 'You do not have permission to start Journeys',
+  alreadyStarted: 'This version was started already: edit the journey to start a new version',
   notRunning: 'This journey is not running',
   notPaused: 'This journey is not paused',
   alreadyStopped: 'This journey is stopped already',
@@ -73,7 +74,7 @@ export const JourneyStep = z.discriminatedUnion('type', [
 ]);
 export type JourneyStep = z.infer<typeof JourneyStep>;
 
-export const JourneyEdge = z.object({
+const JourneyEdge = z.object({
   from: z.string(),
   exit: z.string().default('next'),
   to: z.string(),

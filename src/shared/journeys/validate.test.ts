@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { conditionsHold } from './conditions';
 import { parseJourney } from './validate';
 
 const welcome = {
@@ -89,5 +90,18 @@ describe('parseJourney', () => {
     expect(problemOf({ ...welcome, start: 'ab', steps, edges })).toBe(
       'Step "ab": the paths and the holdout must add up to 100%',
     );
+  });
+});
+
+describe('conditionsHold', () => {
+  it('compares text, numbers, presence and lists', () => {
+    const record = { plan: 'pro', total: '120', tags: ['vip'] };
+    expect(conditionsHold([{ key: 'plan', op: '==', value: 'pro' }], record)).toBe(true);
+    expect(conditionsHold([{ key: 'total', op: '>', value: 100 }], record)).toBe(true);
+    expect(conditionsHold([{ key: 'total', op: '<', value: 100 }], record)).toBe(false);
+    expect(conditionsHold([{ key: 'tags', op: 'contains', value: 'vip' }], record)).toBe(true);
+    expect(conditionsHold([{ key: 'coupon', op: 'not-exists' }], record)).toBe(true);
+    expect(conditionsHold([{ key: 'coupon', op: '==', value: 'x' }], record)).toBe(false);
+    expect(conditionsHold([], record)).toBe(true);
   });
 });

@@ -87,8 +87,13 @@ function graphProblem(definition: JourneyDefinition): string | null {
   }
   const reached = new Set([definition.start]);
   const stack = [definition.start];
-  while (stack.length)
-    for (const to of next.get(stack.pop()!) ?? []) if (!reached.has(to)) (stack.push(to), reached.add(to));
+  while (stack.length) {
+    for (const to of next.get(stack.pop()!) ?? []) {
+      if (reached.has(to)) continue;
+      reached.add(to);
+      stack.push(to);
+    }
+  }
   const stray = definition.steps.find((step) => !reached.has(step.id));
   if (stray) return `${label(stray)}: it cannot be reached from the first step`;
   const loop = unheldLoop(steps, next);
