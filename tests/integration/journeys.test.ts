@@ -418,3 +418,42 @@ describe('a goal and the API entry', () => {
     expect(mailbox()['eve@example.com']).toBeUndefined();
   });
 });
+
+describe('re-entry every N days and a split with a holdout', () => {
+  it('lets a profile in again only once the days have passed, and holds out the holdout', async () => {
+    const id = await newJourney({
+      entry: { kind: 'api' },
+      reentry: { mode: 'every', days: 7 },
+      start: 'ab',
+      steps: [
+        { id: 'ab', type: 'split', paths: [{ key: 'a', percent: 0 }], holdoutPercent: 100 },
+        { id: 'end', type: 'exit' },
+      ],
+      edges: [{ from: 'ab', exit: 'a', to: 'end' }],
+    });
+    expect((await call(t, 'POST', journeysUrl(team.ws, id, 'start'), team.members.starter)).statusCode).toBe(
+      200,
+    );
+    const enter = async () =>
+      (
+        await call(t, 'POST', journeysUrl(team.ws, id, 'enter'), team.members.starter, {
+          profileIds: ['j-2'],
+        })
+      ).json();
+    expect(await enter()).toEqual({ entered: 1, refused: 0 });
+    await expect.poll(async () => stepOf(await results(id), 'ab').exited, { timeout: 30_000 }).toBe(1);
+    expect(stepOf(await results(id), 'end').entered).toBe(0);
+    const exited = (await journeyEvents('j-2')).filter(
+      (e) => e.event === 'journey-exited' && e.properties.journey === id,
+    );
+    expect(exited.map((e) => e.properties)).toEqual([
+      { journey: id, version: 1, step: 'ab', reason: 'holdout' },
+    ]);
+    // Finished, but within the 7 days.
+    expect(await enter()).toEqual({ entered: 0, refused: 1 });
+    await t.database.db.execute(
+      sql`update journey_runs set entered_at = now() - interval '8 days' where workspace_id = ${team.ws} and journey_id = ${id}`,
+    );
+    expect(await enter()).toEqual({ entered: 1, refused: 0 });
+  });
+});
