@@ -232,6 +232,7 @@ export async function runJourneyTasks(ctx: AppContext, keys: JourneyTaskKey[]) {
     // The workspace's recipient rules are read before the transaction (PGlite has one connection).
     await rules();
     await ctx.db.transaction(async (tx) => {
+      if (!(await repo.lockActiveRun(tx, key.workspaceId, key.runId))) return;
       const task = await repo.lockDueTask(tx, key.workspaceId, key.runId, key.seq);
       if (!task) return;
       // Not due yet (a job that ran early): the sweep or a job at its time comes back for it.

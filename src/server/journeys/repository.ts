@@ -158,16 +158,39 @@ export async function lockDueTask(tx: Tx, workspaceId: string, runId: string, se
 }
 
 /**
- * The profile's due tasks in active runs of `journeyIds`, locked (waiting ones first in line for an
- * event: its goal, or a wait for it).
+ * Locks the run while it is active (answers false otherwise): a step and an event for the same run
+ * take it first, so an event waits for a step under way and then sees the task it wrote.
+ */
+export async function lockActiveRun(tx: Tx, workspaceId: string, runId: string) {
+  const found = rows<{ id: string }>(
+    await tx.execute(sql`
+      select id from journey_runs
+      where workspace_id = ${workspaceId}::text and id = ${runId}::text and state = 'active'
+      for update`),
+  );
+  return found.length === 1;
+}
+
+/**
+ * The due tasks of the profile's active runs of `journeyIds`, the runs locked first (in id order, as
+ * every writer takes them), then the tasks read in a statement of their own: one a step committed
+ * while this waited for its run is seen.
  */
 export async function lockWaitingTasks(tx: Tx, workspaceId: string, profileId: string, journeyIds: string[]) {
   if (!journeyIds.length) return [];
+  const runs = rows<{ id: string }>(
+    await tx.execute(sql`
+      select id from journey_runs
+      where workspace_id = ${workspaceId}::text and profile_id = ${profileId}::text and state = 'active'
+        and journey_id = any(${textArray(journeyIds)})
+      order by id
+      for update`),
+  ).map((row) => row.id);
+  if (!runs.length) return [];
   return rows<LockedTask>(
     await tx.execute(sql`
       select ${taskColumns} from journey_tasks
-      where workspace_id = ${workspaceId}::text and profile_id = ${profileId}::text and state = 'due'
-        and journey_id = any(${textArray(journeyIds)})
+      where workspace_id = ${workspaceId}::text and run_id = any(${textArray(runs)}) and state = 'due'
       order by run_id, seq
       for update`),
   );
