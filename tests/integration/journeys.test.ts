@@ -6,6 +6,7 @@ import { rows } from '@server/db/migrate';
 import { queueDueTasks } from '@server/journeys/engine';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { startSmtpSink } from '../fixtures/smtp-sink';
+import { startJobWorkers } from '../helpers/job-workers';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { approve, call, createItem, role, saveItem, teamWorkspace, type Team } from '../factories/items';
 import { defineCustomerData, importBody, wsUrl } from '../factories/customers';
@@ -114,12 +115,13 @@ const results = async (id: string) => {
 const stepOf = (answer: JourneyResults, stepId: string) =>
   answer.versions[0].steps.find((s) => s.stepId === stepId)!;
 
-/** Subjects each address got, in order. */
+/** Subjects each address got, sorted (each step's messages go out on their own send, in any order). */
 const mailbox = () => {
   const byAddress: Record<string, string[]> = {};
   for (const { envelopeTo, mail } of sink.received) {
     for (const to of envelopeTo) (byAddress[to] ??= []).push(mail.subject ?? '');
   }
+  for (const subjects of Object.values(byAddress)) subjects.sort();
   return byAddress;
 };
 
@@ -309,9 +311,9 @@ describe('a running journey', () => {
     await expect.poll(async () => stepOf(await results(id), 'end').completed, { timeout: 30_000 }).toBe(3);
     await expect.poll(() => sink.received.length, { timeout: 30_000 }).toBe(5);
     expect(mailbox()).toEqual({
-      'ada@example.com': ['Welcome Ada', 'VIP Ada'],
+      'ada@example.com': ['VIP Ada', 'Welcome Ada'],
       'bob@example.com': ['Welcome Bob'],
-      'cy@example.com': ['Welcome Cy', 'Still thinking, Cy?'],
+      'cy@example.com': ['Still thinking, Cy?', 'Welcome Cy'],
     });
     // Through the campaigns pipeline: the unsubscribe headers and the open pixel come with each message.
     for (const { mail } of sink.received) {
@@ -455,5 +457,65 @@ describe('re-entry every N days and a split with a holdout', () => {
       sql`update journey_runs set entered_at = now() - interval '8 days' where workspace_id = ${team.ws} and journey_id = ${id}`,
     );
     expect(await enter()).toEqual({ entered: 1, refused: 0 });
+  });
+});
+
+describe('several processes', () => {
+  it('run each step once per profile, sending each its path once', async () => {
+    const workers = await startJobWorkers(t);
+    try {
+      const ids = Array.from({ length: 20 }, (_, i) => `k-${i + 1}`);
+      const csv = ['id,email,first-name', ...ids.map((id) => `${id},${id}@example.org,${id}`)].join('\n');
+      expect((await importBody(t, manager, team.ws, 'profiles', 'text/csv', csv)).statusCode).toBeLessThan(
+        300,
+      );
+      const id = await newJourney({
+        entry: { kind: 'api' },
+        start: 'hi',
+        steps: [
+          email('hi', 'Hi'),
+          {
+            id: 'ab',
+            type: 'split',
+            paths: [
+              { key: 'a', percent: 50 },
+              { key: 'b', percent: 50 },
+            ],
+          },
+          email('a', 'A'),
+          email('b', 'B'),
+          { id: 'end', type: 'exit' },
+        ],
+        edges: [
+          { from: 'hi', to: 'ab' },
+          { from: 'ab', exit: 'a', to: 'a' },
+          { from: 'ab', exit: 'b', to: 'b' },
+          { from: 'a', to: 'end' },
+          { from: 'b', to: 'end' },
+        ],
+      });
+      expect(
+        (await call(t, 'POST', journeysUrl(team.ws, id, 'start'), team.members.starter)).statusCode,
+      ).toBe(200);
+      const entered = await call(t, 'POST', journeysUrl(team.ws, id, 'enter'), team.members.starter, {
+        profileIds: ids,
+      });
+      expect(entered.json()).toEqual({ entered: 20, refused: 0 });
+      await expect.poll(async () => stepOf(await results(id), 'end').completed, { timeout: 30_000 }).toBe(20);
+      const ours = () => Object.entries(mailbox()).filter(([address]) => address.endsWith('@example.org'));
+      await expect
+        .poll(() => ours().reduce((n, [, subjects]) => n + subjects.length, 0), { timeout: 30_000 })
+        .toBe(40);
+      const split = stepOf(await results(id), 'ab').exits;
+      expect(split.a + split.b).toBe(20);
+      for (const [, subjects] of ours())
+        expect([
+          ['A', 'Hi'],
+          ['B', 'Hi'],
+        ]).toContainEqual(subjects);
+      expect(ours().filter(([, subjects]) => subjects[0] === 'A')).toHaveLength(split.a);
+    } finally {
+      await workers.close();
+    }
   });
 });
