@@ -286,6 +286,13 @@ describe('a running journey', () => {
     });
     const audit = await call(t, 'GET', wsUrl(team.ws, 'audit?limit=5'), manager);
     expect(audit.json().entries.map((e: { action: string }) => e.action)).toContain('journey.start');
+    // Audiences can name the journey events: their behavioral-event items exist.
+    const declared = rows<{ id: string }>(
+      await t.database.db.execute(
+        sql`select id from items where workspace_id = ${team.ws} and schema = 'behavioral-event' and id like 'journey-%' order by id`,
+      ),
+    );
+    expect(declared.map((row) => row.id)).toEqual(['journey-entered', 'journey-exited', 'journey-step']);
   });
 
   it('sends each profile exactly the messages of its path, once', async () => {

@@ -49,35 +49,80 @@ function marqueeAccess(workspace: typeof workspaces.$inferSelect, model: Content
   } as unknown as WorkspaceAccess;
 }
 
-/** Workspaces whose email events exist (or are being made), per database. */
+/** The behavioral-event items Marquee declares for events it records itself, by the feature recording them. */
+interface MarqueeEvent {
+  key: string;
+  name: string;
+  properties: { name: string; type: string }[];
+  description: string;
+}
+
+const EMAIL_EVENT_ITEMS: MarqueeEvent[] = Object.values(EMAIL_EVENTS).map((key) => ({
+  key,
+  name: LABELS[key],
+  properties: PROPERTIES.filter((p) => p.name !== 'url' || key === EMAIL_EVENTS.clicked),
+  description: 'Recorded by campaign sends; properties: the campaign item id and the send id.',
+}));
+
+const JOURNEY_PROPERTIES = [
+  { name: 'journey', type: 'string' },
+  { name: 'version', type: 'number' },
+  { name: 'step', type: 'string' },
+];
+const JOURNEY_EVENT_ITEMS: MarqueeEvent[] = [
+  { key: 'journey-entered', name: 'Journey entered', properties: JOURNEY_PROPERTIES.slice(0, 2) },
+  {
+    key: 'journey-step',
+    name: 'Journey step',
+    properties: [...JOURNEY_PROPERTIES, { name: 'type', type: 'string' }, { name: 'exit', type: 'string' }],
+  },
+  {
+    key: 'journey-exited',
+    name: 'Journey exited',
+    properties: [...JOURNEY_PROPERTIES, { name: 'reason', type: 'string' }],
+  },
+].map((event) => ({
+  ...event,
+  description: 'Recorded by journeys; properties: the journey item id, its version and the step.',
+}));
+
+const EVENT_SETS = { email: EMAIL_EVENT_ITEMS, journey: JOURNEY_EVENT_ITEMS };
+
+/** Workspaces whose events of each set exist (or are being made), per database. */
 const ensured = new WeakMap<Db, Map<string, Promise<void>>>();
 
 /**
  * Creates the behavioral-event items of the email-* customer events a workspace lacks (by key), so
  * audiences can name them; each through the items service under its key as id, so two callers at once
  * (in any process) create it once. Remembered per process after the first success; a workspace
- * without the marketing domain gets none (its events are still stored).
+ * without the marketing domain gets none (its events are still stored). `set` 'journey': the
+ * journey-* events instead.
  */
-export function ensureEmailEvents(ctx: AppContext, workspaceId: string): Promise<void> {
+export function ensureRecordedEvents(
+  ctx: AppContext,
+  workspaceId: string,
+  set: keyof typeof EVENT_SETS = 'email',
+): Promise<void> {
   let byWorkspace = ensured.get(ctx.db);
   if (!byWorkspace) ensured.set(ctx.db, (byWorkspace = new Map()));
-  const known = byWorkspace.get(workspaceId);
+  const cacheKey = `${set}\n${workspaceId}`;
+  const known = byWorkspace.get(cacheKey);
   if (known) return known;
-  const work = createEmailEvents(ctx, workspaceId).then(
+  const work = createEvents(ctx, workspaceId, EVENT_SETS[set]).then(
     (done) => {
-      if (!done) byWorkspace.delete(workspaceId);
+      if (!done) byWorkspace.delete(cacheKey);
     },
     (err: unknown) => {
-      byWorkspace.delete(workspaceId);
+      byWorkspace.delete(cacheKey);
       throw err;
     },
   );
-  byWorkspace.set(workspaceId, work);
+  byWorkspace.set(cacheKey, work);
   return work;
 }
 
 /** Answers false when the workspace cannot have them (gone, or without the marketing domain). */
-async function createEmailEvents(ctx: AppContext, workspaceId: string) {
+async function createEvents(ctx: AppContext, workspaceId: string, events: MarqueeEvent[]) {
   const [workspace] = await ctx.db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
   if (!workspace) return false;
   let scope;
@@ -92,14 +137,9 @@ async function createEmailEvents(ctx: AppContext, workspaceId: string) {
       .filter((row) => row.schema === 'behavioral-event')
       .map((row) => row.data.key),
   );
-  for (const key of Object.values(EMAIL_EVENTS)) {
+  for (const { key, ...data } of events) {
     if (existing.has(key)) continue;
-    await createItemWithId(ctx, scope, key, {
-      name: LABELS[key],
-      key,
-      properties: PROPERTIES.filter((p) => p.name !== 'url' || key === EMAIL_EVENTS.clicked),
-      description: 'Recorded by campaign sends; properties: the campaign item id and the send id.',
-    });
+    await createItemWithId(ctx, scope, key, { ...data, key });
   }
   return true;
 }
@@ -120,7 +160,7 @@ export interface EmailEvent {
 
 /**
  * Writes an email-* event on a profile, once per recipient, kind and link however often it is
- * recorded (its id is `{send}:{n}:{kind}:{link}`). Call ensureEmailEvents first, outside the transaction.
+ * recorded (its id is `{send}:{n}:{kind}:{link}`). Call ensureRecordedEvents first, outside the transaction.
  */
 export async function recordEmailEvent(db: Db | Tx, event: EmailEvent) {
   const properties: Record<string, unknown> = { campaign: event.campaignId, send: event.sendId };

@@ -10,7 +10,7 @@ import type { AppContext } from '../context';
 import { badRequest, forbidden, notConfigured } from '../http/errors';
 import { withoutUnsafeText } from '../http/input-guard';
 import { journal, type Actor } from '../journal/journal';
-import { ensureEmailEvents } from './email-events';
+import { ensureRecordedEvents } from './email-events';
 import { recordEngagement } from './engagement';
 import { isSignedEventBody, webhookPublicKey } from './sendgrid-signature';
 import { verifyToken } from './tokens';
@@ -72,7 +72,7 @@ async function recordOutcome(
 ) {
   const note = reported === null ? null : plainNote(reported);
   if (outcome === 'unsubscribe') return unsubscribeRecipient(ctx, recipient, actor, at);
-  await ensureEmailEvents(ctx, recipient.workspace_id);
+  await ensureRecordedEvents(ctx, recipient.workspace_id);
   await ctx.db.transaction(async (tx) => {
     const reason = outcome === 'bounce' ? 'bounced' : 'complained';
     const suppressionId = await suppress(tx, recipient, reason, actor, note);

@@ -12,7 +12,7 @@ import { enqueue, enqueueMany } from '../queue/queue';
 import { CAMPAIGN_SEND_QUEUE, type SendLane } from '../queue/queues';
 import { mimeOf, personalise } from './compose';
 import { bounceRefusedRecipient } from './email-hooks';
-import { ensureEmailEvents } from './email-events';
+import { ensureRecordedEvents } from './email-events';
 import * as repo from './repository';
 import {
   outboxTransport,
@@ -357,7 +357,7 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
 async function snapshotSend(ctx: AppContext, workspaceId: string, sendId: string) {
   const send = await repo.findSend(ctx.db, workspaceId, sendId);
   if (!send || send.state !== 'sending' || send.snapshotAt) return;
-  await ensureEmailEvents(ctx, workspaceId);
+  await ensureRecordedEvents(ctx, workspaceId);
   const compiled = await compiledAudience(ctx, workspaceId, send.audienceId, new Date());
   if (!compiled) {
     await ctx.db.transaction((tx) =>

@@ -31,7 +31,7 @@ import { listDefinitions } from '../customers/repository';
 import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access';
 import { freezeContent, personalise } from './compose';
 import { queueSendLanes } from './engine';
-import { ensureEmailEvents } from './email-events';
+import { ensureRecordedEvents } from './email-events';
 import * as repo from './repository';
 
 interface Reference {
@@ -282,7 +282,7 @@ export async function prepareJourneySend(
     throw badRequest(`${journey.label}: ${problem.replace("The campaign's", 'The')}`);
   }
   const { content, email, sender, provider, links } = resolved;
-  await ensureEmailEvents(ctx, scope.workspace.id);
+  await ensureRecordedEvents(ctx, scope.workspace.id);
   return async (tx: Tx) => {
     const send = await repo.insertSend(
       tx,

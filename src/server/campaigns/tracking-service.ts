@@ -6,7 +6,7 @@ import { insertSuppression } from '../customers/suppression-repository';
 import { notFound } from '../http/errors';
 import { randomId } from '../lib/ids';
 import { journal, type Actor } from '../journal/journal';
-import { ensureEmailEvents, recordEmailEvent } from './email-events';
+import { ensureRecordedEvents, recordEmailEvent } from './email-events';
 import { clickTarget } from './compose';
 import { recordEngagement } from './engagement';
 import { verifyToken, type TokenKind } from './tokens';
@@ -37,7 +37,7 @@ async function recipientOf(ctx: AppContext, token: string, kind: TokenKind) {
 export async function recordOpen(ctx: AppContext, token: string, record = true) {
   const { recipient } = await recipientOf(ctx, token, 'o');
   if (!recipient.tracking || !record) return;
-  await ensureEmailEvents(ctx, recipient.workspace_id);
+  await ensureRecordedEvents(ctx, recipient.workspace_id);
   const at = new Date();
   await ctx.db.transaction(async (tx) => {
     const first = await recordEngagement(tx, engagementOf(recipient, 'open', 0, at));
@@ -57,7 +57,7 @@ export async function recordClick(ctx: AppContext, token: string, record = true)
   const url = written && (await linkTarget(ctx, recipient, written));
   if (!url) throw notFound(CAMPAIGN_MESSAGES.badToken);
   if (!recipient.tracking || !record) return url;
-  await ensureEmailEvents(ctx, recipient.workspace_id);
+  await ensureRecordedEvents(ctx, recipient.workspace_id);
   const at = new Date();
   await ctx.db.transaction(async (tx) => {
     if (await recordEngagement(tx, engagementOf(recipient, 'click', link, at))) {
@@ -115,7 +115,7 @@ export async function unsubscribeRecipient(
   actor: Actor,
   at = new Date(),
 ) {
-  await ensureEmailEvents(ctx, recipient.workspace_id);
+  await ensureRecordedEvents(ctx, recipient.workspace_id);
   await ctx.db.transaction(async (tx) => {
     const changed = await consentTo(tx, recipient, 'unsubscribed');
     const listed = (await suppress(tx, recipient, 'unsubscribed', actor)) !== undefined;

@@ -17,6 +17,7 @@ import { actorOf, itemLabel, journal } from '../journal/journal';
 import { prepareJourneySend } from '../campaigns/service';
 import { setState as setSendState } from '../campaigns/repository';
 import { queueSendLanes } from '../campaigns/engine';
+import { ensureRecordedEvents } from '../campaigns/email-events';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { enterProfiles, JOURNEY_EVENTS, queueTasks } from './engine';
 import * as repo from './repository';
@@ -100,6 +101,7 @@ export async function startJourney(ctx: AppContext, access: WorkspaceAccess, id:
     );
     prepared.push([step.id, insert]);
   }
+  await ensureRecordedEvents(ctx, scope.workspace.id, 'journey');
   const row = await ctx.db.transaction(async (tx) => {
     const sends: Record<string, string> = {};
     for (const [stepId, insert] of prepared) sends[stepId] = await insert(tx);
