@@ -426,6 +426,19 @@ describe('a goal and the API entry', () => {
     );
     expect(mailbox()['eve@example.com']).toBeUndefined();
   });
+
+  it("forgets an erased profile's runs", async () => {
+    const count = async () =>
+      rows<{ n: string | number }>(
+        await t.database.db.execute(
+          sql`select (select count(*) from journey_runs where workspace_id = ${team.ws} and profile_id = 'j-4')
+            + (select count(*) from journey_tasks where workspace_id = ${team.ws} and profile_id = 'j-4') as n`,
+        ),
+      )[0].n;
+    expect(Number(await count())).toBeGreaterThan(0);
+    expect((await call(t, 'DELETE', wsUrl(team.ws, 'profiles/j-4'), manager)).statusCode).toBe(200);
+    expect(Number(await count())).toBe(0);
+  });
 });
 
 describe('re-entry every N days and a split with a holdout', () => {

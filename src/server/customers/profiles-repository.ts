@@ -198,7 +198,7 @@ export async function applyImportConsents(
 }
 
 /**
- * Deletes a profile, its events, its event counts and its places in campaign sends (in the caller's transaction). Each delete names
+ * Deletes a profile, its events, its event counts, its places in campaign sends and its journey runs (in the caller's transaction). Each delete names
  * the profile id, so it reaches one hash partition, and the events are found key by key through the
  * (workspace_id, event, profile_id, at) index of every segment. Answers the events deleted, or null
  * when there was no such profile.
@@ -213,6 +213,13 @@ export async function eraseProfile(tx: Tx, workspaceId: string, id: string): Pro
   // Its address leaves every campaign send too (what it did there stays, by recipient number only).
   await tx.execute(sql`
     delete from campaign_recipients where workspace_id = ${workspaceId}::text and profile_id = ${id}::text`);
+  // And every journey: its runs and their steps.
+  await tx.execute(sql`
+    with runs as (
+      delete from journey_runs where workspace_id = ${workspaceId}::text and profile_id = ${id}::text
+      returning id)
+    delete from journey_tasks t using runs r
+    where t.workspace_id = ${workspaceId}::text and t.run_id = r.id`);
   const keys = await eventKeys(tx, workspaceId);
   if (!keys.length) return 0;
   const keyList = sql`array[${sql.join(

@@ -1373,7 +1373,8 @@ export const journeyRuns = pgTable(
     uniqueIndex('journey_runs_active_idx')
       .on(t.workspaceId, t.journeyId, t.profileId)
       .where(sql`${t.state} = 'active'`),
-    index('journey_runs_profile_idx').on(t.workspaceId, t.journeyId, t.profileId, t.enteredAt),
+    // The re-entry rule's look-up, and an erasure's (by profile).
+    index('journey_runs_profile_idx').on(t.workspaceId, t.profileId, t.journeyId, t.enteredAt),
   ],
 );
 

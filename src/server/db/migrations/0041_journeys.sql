@@ -47,7 +47,7 @@ CREATE TABLE "journey_tasks" (
 ALTER TABLE "campaign_sends" ADD COLUMN "journey_id" text;--> statement-breakpoint
 ALTER TABLE "journey_starts" ADD CONSTRAINT "journey_starts_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "journey_runs_active_idx" ON "journey_runs" USING btree ("workspace_id","journey_id","profile_id") WHERE "journey_runs"."state" = 'active';--> statement-breakpoint
-CREATE INDEX "journey_runs_profile_idx" ON "journey_runs" USING btree ("workspace_id","journey_id","profile_id","entered_at");--> statement-breakpoint
+CREATE INDEX "journey_runs_profile_idx" ON "journey_runs" USING btree ("workspace_id","profile_id","journey_id","entered_at");--> statement-breakpoint
 CREATE INDEX "journey_starts_live_idx" ON "journey_starts" USING btree ("workspace_id") WHERE "journey_starts"."state" <> 'stopped';--> statement-breakpoint
 CREATE INDEX "journey_tasks_due_idx" ON "journey_tasks" USING btree ("due_at") WHERE "journey_tasks"."state" = 'due';--> statement-breakpoint
 CREATE INDEX "journey_tasks_waiting_idx" ON "journey_tasks" USING btree ("workspace_id","profile_id") WHERE "journey_tasks"."state" = 'due';--> statement-breakpoint
