@@ -43,6 +43,7 @@ let writeKey: string;
 let campaignSend: SeededSend;
 let campaignId: string;
 let campaignSendId: string;
+let journeyId: string;
 /** An ingestion request with the write key the table created. */
 const ingest = (path: string, payload: object) =>
   t.app.inject({
@@ -438,6 +439,34 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
         manager,
       );
     },
+  },
+  'POST /api/v1/workspaces/:ws/journeys/:id/start': {
+    action: 'journey.start',
+    send: async () => {
+      journeyId = (
+        await createItem(t, manager, ws, 'journey', {
+          name: 'Journal journey',
+          definition: JSON.stringify({
+            entry: { kind: 'api' },
+            start: 'wait',
+            steps: [
+              { id: 'wait', type: 'wait', seconds: 3600 },
+              { id: 'done', type: 'exit' },
+            ],
+            edges: [{ from: 'wait', to: 'done' }],
+          }),
+        })
+      ).id;
+      return call(t, 'POST', wsUrl(ws, `journeys/${journeyId}/start`), manager);
+    },
+  },
+  'POST /api/v1/workspaces/:ws/journeys/:id/enter': {
+    action: 'journey.enter',
+    send: () => call(t, 'POST', wsUrl(ws, `journeys/${journeyId}/enter`), manager, { profileIds: ['p1'] }),
+  },
+  'POST /api/v1/workspaces/:ws/journeys/:id/:action': {
+    action: 'journey.stop',
+    send: () => call(t, 'POST', wsUrl(ws, `journeys/${journeyId}/stop`), manager),
   },
   'DELETE /api/v1/workspaces/:ws/senders/:id': {
     action: 'sender.deleted',

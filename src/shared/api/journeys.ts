@@ -79,7 +79,6 @@ const JourneyEdge = z.object({
   exit: z.string().default('next'),
   to: z.string(),
 });
-export type JourneyEdge = z.infer<typeof JourneyEdge>;
 
 export const JourneyDefinition = z.object({
   entry: z.discriminatedUnion('kind', [

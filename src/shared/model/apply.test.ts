@@ -63,7 +63,7 @@ describe('applyOps', () => {
   it('moves a schema within its domain', () => {
     const after = applyOps(sample(), [{ op: 'moveSchema', schema: 'event', domain: 'marketing', index: 0 }]);
     expect(after.domains[0].schemas[0].name).toBe('event');
-    expect(after.domains[0].schemas).toHaveLength(7);
+    expect(after.domains[0].schemas).toHaveLength(8);
   });
 
   it('adds, updates, moves and removes fields', () => {

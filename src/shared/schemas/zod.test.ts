@@ -77,6 +77,11 @@ const samples: Record<string, Record<string, unknown>> = {
     noTracking: false,
     notes: 'Approved by legal',
   },
+  journey: {
+    name: 'Welcome',
+    definition: '{"entry":{"kind":"api"},"start":"done","steps":[{"id":"done","type":"exit"}],"edges":[]}',
+    description: 'New customers',
+  },
   copy: {
     name: 'Headline',
     text: 'Big sale',
