@@ -1,3 +1,4 @@
+import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc-provider';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { desc, gt } from 'drizzle-orm';
@@ -44,6 +45,7 @@ let campaignSend: SeededSend;
 let campaignId: string;
 let campaignSendId: string;
 let journeyId: string;
+let provider: TestOidcProvider;
 /** An ingestion request with the write key the table created. */
 const ingest = (path: string, payload: object) =>
   t.app.inject({
@@ -85,6 +87,9 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'POST /api/v1/auth/sign-up': { none: 'creates an account, no workspace data' },
   'POST /api/v1/auth/sign-in': { none: 'starts a session (invitations it accepts journal as member.joined)' },
   'POST /api/v1/auth/sign-out': { none: 'ends a session; announces the session drop, no audit row' },
+  'DELETE /api/v1/auth/sessions/:id': {
+    none: "ends one of the caller's sessions; announces the session drop, no audit row",
+  },
   'POST /api/v1/auth/send-verification': { none: 'mails a link' },
   'POST /api/v1/auth/verify-email': { none: 'verifies an account (invitations it accepts journal)' },
   'POST /api/v1/auth/request-password-reset': { none: 'mails a link' },
@@ -108,6 +113,7 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   },
   'POST /fun/testCollection/runTest': { none: 'runs code in a sandbox, stores nothing' },
   'POST /api/v1/workspaces/:ws/content-model/plan': { none: 'reads: plans a change set, writes nothing' },
+  'POST /api/v1/workspaces/:ws/sso/test': { none: 'reads: runs discovery at the provider, stores nothing' },
 
   'POST /api/v1/workspaces': {
     action: 'workspace.created',
@@ -295,6 +301,22 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'DELETE /api/v1/workspaces/:ws/api-keys/:id': {
     action: 'api-key.revoked',
     send: () => call(t, 'DELETE', wsUrl(ws, `api-keys/${keyId}`), manager),
+  },
+  'PUT /api/v1/workspaces/:ws/sso': {
+    action: 'sso.updated',
+    send: () =>
+      call(t, 'PUT', wsUrl(ws, 'sso'), manager, {
+        issuer: provider.issuer,
+        clientId: provider.clientId,
+        clientSecret: provider.clientSecret,
+        domains: ['journal.test'],
+        allowPassword: true,
+        roleRules: [],
+      }),
+  },
+  'DELETE /api/v1/workspaces/:ws/sso': {
+    action: 'sso.deleted',
+    send: () => call(t, 'DELETE', wsUrl(ws, 'sso'), manager),
   },
   'POST /api/v1/workspaces/:ws/write-keys': {
     action: 'write-key.created',
@@ -603,6 +625,7 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
 };
 
 beforeAll(async () => {
+  provider = await startOidcProvider([]);
   visualisation = http.createServer((_req, res) => res.end(JSON.stringify({ visits: 1 })));
   await new Promise<void>((resolve) => visualisation.listen(0, '127.0.0.1', resolve));
   const { port } = visualisation.address() as AddressInfo;
@@ -644,6 +667,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
+  await provider.close();
   await new Promise((resolve) => visualisation.close(resolve));
   await dns.stop();
 });
