@@ -1,4 +1,5 @@
 import { applyOp, ModelChangeError } from '@shared/model/apply';
+import { isFieldOp } from '@shared/model/find';
 import type { ContentModelDoc, FieldOwner, ModelOp } from '@shared/model/types';
 import { modelProblem } from '@shared/model/validate';
 import type { FieldDef } from '@shared/schemas/types';
@@ -66,10 +67,61 @@ export function withOps(pending: PendingChanges, added: readonly ModelOp[]): Out
   return problem === undefined ? { ops: appended, dropped: 0 } : { error: problem };
 }
 
-const sameOwner = (a: FieldOwner, b: FieldOwner) => a.schema === b.schema && a.blockType === b.blockType;
+const sameOwner = (a: FieldOwner, b: FieldOwner) =>
+  a.schema === b.schema && a.blockType === b.blockType && a.table === b.table;
+
+/**
+ * The columns of table `table` after the column operations `ops` (each naming that table), applied by
+ * the shared engine to the table alone; a refusal is thrown as a `ModelChangeError` without the index.
+ */
+export function columnsWithOps(table: FieldDef, ops: readonly ModelOp[]): FieldDef[] {
+  const owner = ops[0] as (FieldOwner & ModelOp) | undefined;
+  if (!owner) return table.type === 'table' ? [...table.columns] : [];
+  const holder = { name: owner.schema ?? owner.blockType, title: '', fields: [table], topFields: [] };
+  const model = (owner.blockType !== undefined
+    ? { domains: [], blockTypes: [holder] }
+    : {
+        domains: [{ name: '', title: '', schemas: [holder] }],
+        blockTypes: [],
+      }) as unknown as ContentModelDoc;
+  try {
+    ops.forEach((op, index) => applyOp(model, op, index));
+  } catch (error) {
+    throw new ModelChangeError(messageOf(error));
+  }
+  const changed = holder.fields[0];
+  return changed?.type === 'table' ? [...changed.columns] : [];
+}
+
+/**
+ * The column operations `added` merged into the pending `addField` of their table, if any: a table
+ * added in the change set carries its columns inline.
+ */
+function foldColumnsIntoAdd(ops: readonly ModelOp[], added: readonly ModelOp[]): ModelOp[] | undefined {
+  const first = added[0] as (FieldOwner & ModelOp) | undefined;
+  const table = first?.table;
+  if (table === undefined || !added.every(isFieldOp)) return undefined;
+  if (!added.every((op) => sameOwner(op as FieldOwner & ModelOp, first as FieldOwner))) return undefined;
+  const tableOwner = { ...first, table: undefined } as FieldOwner;
+  const at = ops.findIndex(
+    (op) => op.op === 'addField' && sameOwner(op, tableOwner) && op.field.key === table,
+  );
+  if (at < 0) return undefined;
+  const add = ops[at] as Extract<ModelOp, { op: 'addField' }>;
+  try {
+    return ops.with(at, {
+      ...add,
+      field: { ...add.field, columns: columnsWithOps(add.field, added) } as FieldDef,
+    });
+  } catch {
+    return undefined;
+  }
+}
 
 /** The operations with the field edits `added` merged into the pending `addField` of that field, if any. */
 function foldIntoAdd(ops: readonly ModelOp[], added: readonly ModelOp[]): ModelOp[] | undefined {
+  const columns = foldColumnsIntoAdd(ops, added);
+  if (columns) return columns;
   const first = added[0];
   if (!first || !['renameField', 'retypeField', 'updateField', 'removeField'].includes(first.op))
     return undefined;

@@ -32,6 +32,8 @@ export interface FieldDraft {
   accept: string;
   validators: { expression: string; message: string; flags?: string }[];
   condition: ConditionDraft;
+  /** A new table's columns; an existing table's change by column operations of their own. */
+  columns: FieldDef[];
 }
 
 export type ConditionKind = 'none' | 'equals' | 'in' | 'notEmpty';
@@ -135,6 +137,7 @@ export function draftOf(field?: FieldDef): FieldDraft {
         : [],
     ),
     condition: conditionDraft(field?.displayIf),
+    columns: field?.type === 'table' ? [...field.columns] : [],
   };
 }
 
@@ -197,6 +200,8 @@ function typeOptions(draft: FieldDraft): Record<string, unknown> {
       return { blockTypes: draft.blockTypes, ...set([['maxBlocks', draft.maxBlocks]]) };
     case 'file':
       return set([['accept', draft.accept.trim()]]);
+    case 'table':
+      return { columns: draft.columns };
     default:
       return {};
   }
@@ -255,6 +260,7 @@ const isRetype = (before: FieldDef, after: FieldDef) =>
 /**
  * The operations that turn field `before` into `after`: a rename when the key changed, then a retype
  * when what the values are changed, otherwise a patch of the properties that differ (null removes one).
+ * A table's columns are left out: they change by column operations, so their values follow.
  */
 export function fieldEditOps(owner: FieldOwner, before: FieldDef, after: FieldDef): ModelOp[] {
   const ops: ModelOp[] = [];
@@ -266,7 +272,7 @@ export function fieldEditOps(owner: FieldOwner, before: FieldDef, after: FieldDe
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
   const patch: Record<string, unknown> = {};
   for (const name of names) {
-    if (name === 'key' || name === 'type' || name === 'multiple') continue;
+    if (name === 'key' || name === 'type' || name === 'multiple' || name === 'columns') continue;
     const was = (before as unknown as Record<string, unknown>)[name];
     const is = (after as unknown as Record<string, unknown>)[name];
     if (canonical(was) !== canonical(is)) patch[name] = is ?? null;

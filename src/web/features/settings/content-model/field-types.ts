@@ -32,4 +32,10 @@ export const FIELD_TYPE_LABELS: Record<FieldType, string> = {
 };
 
 /** Types whose definition needs more than this editor asks for: offered only to a field that has one. */
-export const TYPES_NOT_OFFERED: readonly FieldType[] = ['table', 'combinations'];
+export const TYPES_NOT_OFFERED: readonly FieldType[] = ['combinations'];
+
+/**
+ * Types not offered to a table's columns: combinations belong to a schema's own fields, and a table in
+ * a column would have columns no column operation can reach.
+ */
+export const TYPES_NOT_IN_COLUMNS: readonly FieldType[] = ['combinations', 'table'];

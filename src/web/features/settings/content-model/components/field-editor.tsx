@@ -20,8 +20,10 @@ import { LOCALIZABLE_TYPES } from '@shared/locales/locales';
 import type { ContentModelDoc, FieldOwner, ModelOp } from '@shared/model/types';
 import { FIELD_TYPES, type FieldDef, type FieldType } from '@shared/schemas/types';
 import { draftOf, fieldEditOps, fieldOf, keyFromLabel, type FieldDraft } from '../field-draft';
-import { FIELD_TYPE_LABELS, TYPES_NOT_OFFERED } from '../field-types';
+import { columnsWithOps } from '../change-set';
+import { FIELD_TYPE_LABELS, TYPES_NOT_IN_COLUMNS, TYPES_NOT_OFFERED } from '../field-types';
 import { FieldRules } from './field-rules';
+import { FieldTable, type FieldAction } from './field-table';
 import { FieldTypeOptions } from './field-type-options';
 import { RefusalAlert } from './model-dialogs';
 
@@ -46,11 +48,22 @@ export interface FieldEditorProps {
   onClose: () => void;
 }
 
-const typeOptions = (current?: FieldType) =>
-  FIELD_TYPES.filter((type) => type === current || !TYPES_NOT_OFFERED.includes(type)).map((type) => ({
-    value: type,
-    label: FIELD_TYPE_LABELS[type],
-  }));
+const typeOptions = (isColumn: boolean, current?: FieldType) =>
+  FIELD_TYPES.filter(
+    (type) => type === current || !(isColumn ? TYPES_NOT_IN_COLUMNS : TYPES_NOT_OFFERED).includes(type),
+  ).map((type) => ({ value: type, label: FIELD_TYPE_LABELS[type] }));
+
+/** The owner's fields in the pending model, or the columns of its table. */
+function fieldsOf(model: ContentModelDoc, owner: FieldOwner): readonly FieldDef[] {
+  const holder =
+    owner.blockType !== undefined
+      ? model.blockTypes.find((blockType) => blockType.name === owner.blockType)
+      : model.domains.flatMap((domain) => domain.schemas).find((schema) => schema.name === owner.schema);
+  const fields = holder?.fields ?? [];
+  if (owner.table === undefined) return fields;
+  const table = fields.find((field) => field.key === owner.table);
+  return table?.type === 'table' ? table.columns : [];
+}
 
 /**
  * A field's definition in a dialog: key, label, type and the options of that type. Saving adds the
@@ -71,6 +84,7 @@ export function FieldEditor({
   const isLocked = field?.locked === true;
   const [isKeyTouched, setKeyTouched] = useState(!isNew);
   const [refusal, setRefusal] = useState<string>();
+  const [isColumnOpen, setColumnOpen] = useState(false);
   const form = useForm<FieldDraft>({
     mode: 'controlled',
     initialValues: draftOf(field),
@@ -102,44 +116,88 @@ export function FieldEditor({
 
   const isRetype = field !== undefined && form.values.type !== field.type;
   const isRename = field !== undefined && form.values.key.trim() !== field.key;
-  const title = isNew ? `New field in ${ownerTitle}` : `Edit field “${field.label}” of ${ownerTitle}`;
+  const noun = owner.table === undefined ? 'field' : 'column';
+  const title = isNew ? `New ${noun} in ${ownerTitle}` : `Edit ${noun} “${field.label}” of ${ownerTitle}`;
 
   return (
-    <Modal opened onClose={onClose} title={<Text fw={650}>{title}</Text>} size="lg">
-      <form onSubmit={handleSubmit} noValidate aria-label={title}>
+    <Modal
+      opened
+      onClose={onClose}
+      // Escape closes only the column editor above this one.
+      closeOnEscape={!isColumnOpen}
+      title={<Text fw={650}>{title}</Text>}
+      size={form.values.type === 'table' ? 'xl' : 'lg'}
+    >
+      <form
+        onSubmit={(event) => {
+          // A column editor's form is inside this one in React's tree, though not in the page's.
+          event.stopPropagation();
+          handleSubmit(event);
+        }}
+        noValidate
+        aria-label={title}
+      >
         <Stack gap="md">
-          {isLocked && (
-            <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
-              Marquee relies on this field: its key, its type and what its values are stay as they are.
-            </Alert>
-          )}
+          <ChangeNotes isLocked={isLocked} />
           <KeyAndType
             form={form}
             field={field}
+            isColumn={owner.table !== undefined}
             focus={focus}
             onKeyTouched={() => setKeyTouched(true)}
             onLabelChange={handleLabelChange}
           />
-          {(isRename || isRetype) && (
-            <Alert variant="light" color="blue" icon={<IconInfoCircle size={18} />}>
-              {isRename && 'Existing values move to the new key. '}
-              {isRetype &&
-                'Existing values are converted to the new type; any that cannot be are listed in this change’s details under History.'}
-            </Alert>
-          )}
+          <ChangeNotes isRename={isRename} isRetype={isRetype} />
           <CommonOptions form={form} otherLocales={otherLocales} />
           <FieldTypeOptions form={form} siblings={siblings} model={model} isLocked={isLocked} />
+          {form.values.type === 'table' && (
+            <TableColumns
+              owner={owner}
+              form={form}
+              field={field}
+              model={model}
+              otherLocales={otherLocales}
+              onSubmit={onSubmit}
+              onEditing={setColumnOpen}
+            />
+          )}
           <FieldRules form={form} siblings={siblings} />
           <RefusalAlert message={refusal} />
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit">{isNew ? 'Add field' : 'Change field'}</Button>
+            <Button type="submit">{isNew ? `Add ${noun}` : `Change ${noun}`}</Button>
           </Group>
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/** What the edit does to the field's values: none for a locked field, or moved and converted. */
+function ChangeNotes({
+  isLocked = false,
+  isRename = false,
+  isRetype = false,
+}: {
+  isLocked?: boolean;
+  isRename?: boolean;
+  isRetype?: boolean;
+}) {
+  if (isLocked)
+    return (
+      <Alert variant="light" color="gray" icon={<IconLock size={18} />}>
+        Marquee relies on this field: its key, its type and what its values are stay as they are.
+      </Alert>
+    );
+  if (!isRename && !isRetype) return null;
+  return (
+    <Alert variant="light" color="blue" icon={<IconInfoCircle size={18} />}>
+      {isRename && 'Existing values move to the new key. '}
+      {isRetype &&
+        'Existing values are converted to the new type; any that cannot be are listed in this change’s details under History.'}
+    </Alert>
   );
 }
 
@@ -198,12 +256,14 @@ function CommonOptions({
 function KeyAndType({
   form,
   field,
+  isColumn,
   focus,
   onKeyTouched,
   onLabelChange,
 }: {
   form: UseFormReturnType<FieldDraft>;
   field?: FieldDef;
+  isColumn: boolean;
   focus: FieldEditorProps['focus'];
   onKeyTouched: () => void;
   onLabelChange: (label: string) => void;
@@ -235,7 +295,7 @@ function KeyAndType({
       </SimpleGrid>
       <Select
         label="Type"
-        data={typeOptions(field?.type)}
+        data={typeOptions(isColumn, field?.type)}
         searchable
         allowDeselect={false}
         disabled={isLocked}
@@ -243,5 +303,96 @@ function KeyAndType({
         {...form.getInputProps('type')}
       />
     </>
+  );
+}
+
+/**
+ * A table's columns, each edited in a nested field editor. The columns of a table in the model change
+ * at once by column operations (`table: key`) added to the change set; a new table, or a field becoming
+ * one, keeps them in the draft and carries them in its own operation.
+ */
+function TableColumns({
+  owner,
+  form,
+  field,
+  model,
+  otherLocales,
+  onSubmit,
+  onEditing,
+}: {
+  owner: FieldOwner;
+  form: UseFormReturnType<FieldDraft>;
+  field?: FieldDef;
+  model: ContentModelDoc;
+  otherLocales: readonly string[];
+  onSubmit: (ops: ModelOp[]) => string | undefined;
+  onEditing: (isEditing: boolean) => void;
+}) {
+  const [editing, setEditingState] = useState<FieldAction>();
+  const setEditing = (action: FieldAction | undefined) => {
+    setEditingState(action);
+    onEditing(action !== undefined);
+  };
+  const [refusal, setRefusal] = useState<string>();
+  const isInModel = field?.type === 'table';
+  const tableKey = isInModel ? field.key : form.values.key.trim() || 'table';
+  const columnOwner: FieldOwner = { ...owner, table: tableKey };
+  const columns = isInModel ? fieldsOf(model, columnOwner) : form.values.columns;
+  const isReadOnly = field?.locked === true || owner.table !== undefined;
+  const tableTitle = form.values.label.trim() || 'the table';
+
+  const change = (ops: ModelOp[]): string | undefined => {
+    if (isInModel) return onSubmit(ops);
+    try {
+      const table = { key: tableKey, label: tableTitle, type: 'table', columns } as FieldDef;
+      form.setFieldValue('columns', columnsWithOps(table, ops));
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const act = (ops: ModelOp[]) => setRefusal(change(ops));
+
+  return (
+    <Fieldset legend="Columns" variant="filled">
+      <Stack gap="xs">
+        <Text size="xs" c="dimmed">
+          {field?.locked
+            ? 'Marquee relies on this table: its columns stay as they are.'
+            : isInModel
+              ? 'Column changes join the pending changes as you make them; existing rows follow them.'
+              : 'Every row of the table has these columns.'}
+        </Text>
+        <FieldTable
+          owner={columnOwner}
+          ownerTitle={tableTitle}
+          fields={columns}
+          changed={new Set()}
+          noun="column"
+          isReadOnly={isReadOnly}
+          onEdit={setEditing}
+          onChange={(ops) => {
+            const problem = change(ops);
+            setRefusal(problem);
+            return problem;
+          }}
+          onRemove={(key) => act([{ op: 'removeField', ...columnOwner, key }])}
+        />
+        <RefusalAlert message={refusal} />
+      </Stack>
+      {editing && (
+        <FieldEditor
+          owner={columnOwner}
+          ownerTitle={tableTitle}
+          field={editing.field}
+          fields={columns}
+          model={model}
+          otherLocales={otherLocales}
+          focus={editing.focus}
+          onSubmit={change}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
+    </Fieldset>
   );
 }

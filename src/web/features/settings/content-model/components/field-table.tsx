@@ -29,6 +29,10 @@ interface Props {
   onEdit: (action: FieldAction) => void;
   onChange: (ops: ModelOp[]) => string | undefined;
   onRemove: (key: string) => void;
+  /** What the list holds: a schema's or block type's fields, or a table's columns. */
+  noun?: 'field' | 'column';
+  /** Shown without actions (the columns of a locked table). */
+  isReadOnly?: boolean;
 }
 
 function Flags({ field }: { field: FieldDef }) {
@@ -61,27 +65,40 @@ function Flags({ field }: { field: FieldDef }) {
 }
 
 /** The fields of a schema or block type, in order, with their actions; every action adds operations. */
-export function FieldTable({ owner, ownerTitle, fields, changed, onEdit, onChange, onRemove }: Props) {
+export function FieldTable({
+  owner,
+  ownerTitle,
+  fields,
+  changed,
+  onEdit,
+  onChange,
+  onRemove,
+  noun = 'field',
+  isReadOnly = false,
+}: Props) {
+  const nouns = noun === 'field' ? 'Fields' : 'Columns';
   const move = (field: FieldDef, index: number) =>
     onChange([{ op: 'moveField', ...owner, key: field.key, index }]);
   return (
     <>
       {fields.length === 0 ? (
         <Text size="sm" c="dimmed" py="sm">
-          No fields yet.
+          No {nouns.toLowerCase()} yet.
         </Text>
       ) : (
         <Table.ScrollContainer minWidth={640}>
-          <Table verticalSpacing={6} horizontalSpacing="sm" aria-label={`Fields of ${ownerTitle}`}>
+          <Table verticalSpacing={6} horizontalSpacing="sm" aria-label={`${nouns} of ${ownerTitle}`}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Label</Table.Th>
                 <Table.Th>Key</Table.Th>
                 <Table.Th>Type</Table.Th>
                 <Table.Th>Flags</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
+                {!isReadOnly && (
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                )}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -92,6 +109,8 @@ export function FieldTable({ owner, ownerTitle, fields, changed, onEdit, onChang
                   index={index}
                   count={fields.length}
                   isChanged={changed.has(field.key)}
+                  noun={noun}
+                  isReadOnly={isReadOnly}
                   onMove={(by) => move(field, index + by)}
                   onEdit={onEdit}
                   onRemove={() => onRemove(field.key)}
@@ -101,17 +120,19 @@ export function FieldTable({ owner, ownerTitle, fields, changed, onEdit, onChang
           </Table>
         </Table.ScrollContainer>
       )}
-      <Group mt="xs">
-        <Button
-          variant="light"
-          size="xs"
-          leftSection={<IconPlus size={14} />}
-          aria-label={`Add field to ${ownerTitle}`}
-          onClick={() => onEdit({})}
-        >
-          Add field
-        </Button>
-      </Group>
+      {!isReadOnly && (
+        <Group mt="xs">
+          <Button
+            variant="light"
+            size="xs"
+            leftSection={<IconPlus size={14} />}
+            aria-label={`Add ${noun} to ${ownerTitle}`}
+            onClick={() => onEdit({})}
+          >
+            Add {noun}
+          </Button>
+        </Group>
+      )}
     </>
   );
 }
@@ -121,6 +142,8 @@ function FieldRow({
   index,
   count,
   isChanged,
+  noun,
+  isReadOnly,
   onMove,
   onEdit,
   onRemove,
@@ -129,12 +152,14 @@ function FieldRow({
   index: number;
   count: number;
   isChanged: boolean;
+  noun: 'field' | 'column';
+  isReadOnly: boolean;
   onMove: (by: -1 | 1) => void;
   onEdit: (action: FieldAction) => void;
   onRemove: () => void;
 }) {
   return (
-    <Table.Tr data-testid={`field-${field.key}`}>
+    <Table.Tr data-testid={`${noun}-${field.key}`}>
       <Table.Td>
         <Group gap={6} wrap="nowrap">
           <Text size="sm" fw={550}>
@@ -156,49 +181,51 @@ function FieldRow({
       <Table.Td>
         <Flags field={field} />
       </Table.Td>
-      <Table.Td>
-        <Group gap={2} justify="flex-end" wrap="nowrap">
-          <MoveEntryButtons name={field.label} index={index} count={count} onMove={onMove} />
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            aria-label={`Edit ${field.label}`}
-            onClick={() => onEdit({ field })}
-          >
-            <IconPencil size={16} />
-          </ActionIcon>
-          {field.locked ? (
-            // Keeps the row's other actions in line with the rows that have this menu.
-            <Box w={28} aria-hidden />
-          ) : (
-            <Menu position="bottom-end">
-              <Menu.Target>
-                <ActionIcon variant="subtle" color="gray" aria-label={`More for ${field.label}`}>
-                  <IconDots size={16} />
-                </ActionIcon>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item
-                  leftSection={<IconForms size={15} />}
-                  onClick={() => onEdit({ field, focus: 'key' })}
-                >
-                  Rename key
-                </Menu.Item>
-                <Menu.Item
-                  leftSection={<IconPencil size={15} />}
-                  onClick={() => onEdit({ field, focus: 'type' })}
-                >
-                  Change type
-                </Menu.Item>
-                <Menu.Divider />
-                <Menu.Item color="red" leftSection={<IconTrash size={15} />} onClick={onRemove}>
-                  Remove field
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-          )}
-        </Group>
-      </Table.Td>
+      {!isReadOnly && (
+        <Table.Td>
+          <Group gap={2} justify="flex-end" wrap="nowrap">
+            <MoveEntryButtons name={field.label} index={index} count={count} onMove={onMove} />
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              aria-label={`Edit ${field.label}`}
+              onClick={() => onEdit({ field })}
+            >
+              <IconPencil size={16} />
+            </ActionIcon>
+            {field.locked ? (
+              // Keeps the row's other actions in line with the rows that have this menu.
+              <Box w={28} aria-hidden />
+            ) : (
+              <Menu position="bottom-end">
+                <Menu.Target>
+                  <ActionIcon variant="subtle" color="gray" aria-label={`More for ${field.label}`}>
+                    <IconDots size={16} />
+                  </ActionIcon>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item
+                    leftSection={<IconForms size={15} />}
+                    onClick={() => onEdit({ field, focus: 'key' })}
+                  >
+                    Rename key
+                  </Menu.Item>
+                  <Menu.Item
+                    leftSection={<IconPencil size={15} />}
+                    onClick={() => onEdit({ field, focus: 'type' })}
+                  >
+                    Change type
+                  </Menu.Item>
+                  <Menu.Divider />
+                  <Menu.Item color="red" leftSection={<IconTrash size={15} />} onClick={onRemove}>
+                    Remove {noun}
+                  </Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            )}
+          </Group>
+        </Table.Td>
+      )}
     </Table.Tr>
   );
 }
