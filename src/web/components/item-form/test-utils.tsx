@@ -87,7 +87,9 @@ export async function pickOption(input: HTMLInputElement, text: string) {
   await act(async () => {
     input.click();
   });
-  const option = Array.from(document.querySelectorAll<HTMLElement>('[role="option"]')).find(
+  // The input's own list when it names one: another select's options may be in the page too.
+  const list = document.getElementById(input.getAttribute('aria-controls') ?? '') ?? document;
+  const option = Array.from(list.querySelectorAll<HTMLElement>('[role="option"]')).find(
     (candidate) => candidate.textContent?.trim() === text,
   );
   if (!option)

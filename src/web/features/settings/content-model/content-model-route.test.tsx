@@ -79,7 +79,8 @@ async function renderScreen() {
   await screen.findByRole('button', { name: 'Add field to Blog Post' });
 }
 
-const dialog = () => within(screen.getByRole('dialog'));
+/** The dialog on top: a column's editor opens over its table's. */
+const dialog = () => within(screen.getAllByRole('dialog').at(-1)!);
 /** The dialog's input a label names (a required one's label ends in an asterisk). */
 const input = (label: string) =>
   dialog().getByLabelText(new RegExp(`^${label}\\s*\\*?$`)) as HTMLInputElement;
@@ -230,6 +231,157 @@ describe('content model field editor', () => {
     expect(dialog().getByRole('alert').textContent).toBe('Schema "blog-post" already has a field "excerpt"');
     expect(bodyText()).not.toContain('not applied');
     await click(dialog().getByRole('button', { name: 'Cancel' }));
+  });
+});
+
+const column = (key: string, label: string, type: 'text' | 'number') => ({ key, label, type });
+
+/** The model with a table "specs" of two columns, and a locked table, on blog posts. */
+const blogPost = MODEL.domains[0]!.schemas[0]!;
+const WITH_TABLES: ContentModelDoc = {
+  ...MODEL,
+  domains: [
+    {
+      ...MODEL.domains[0]!,
+      schemas: [
+        {
+          ...blogPost,
+          fields: [
+            ...blogPost.fields,
+            {
+              key: 'specs',
+              label: 'Specs',
+              type: 'table',
+              columns: [column('size', 'Size', 'text'), column('weight', 'Weight', 'number')],
+            },
+            {
+              key: 'links',
+              label: 'Links',
+              type: 'table',
+              locked: true,
+              columns: [column('url', 'URL', 'text')],
+            },
+          ],
+        },
+        ...MODEL.domains[0]!.schemas.slice(1),
+      ],
+    },
+  ],
+};
+
+async function addColumn(table: string, label: string, type?: string) {
+  await click(dialog().getByRole('button', { name: `Add column to ${table}` }));
+  await changeValue(input('Label'), label);
+  if (type) await pickOption(input('Type'), type);
+  await submitDialog('Add column');
+}
+
+describe('content model table columns', () => {
+  const applyingApi = (model = MODEL) =>
+    installApi({
+      [`GET ${MODEL_URL}`]: () => [200, { version: 3, model }],
+      [`POST ${MODEL_URL}/apply`]: (body) => [200, applied(4, (body as { ops: unknown[] }).ops)],
+    });
+
+  it('adds a table field carrying its columns inline, and a column added later joins that addField', async () => {
+    applyingApi();
+    await renderScreen();
+    await click(screen.getByRole('button', { name: 'Add field to Blog Post' }));
+    await changeValue(input('Label'), 'Specs');
+    await pickOption(input('Type'), 'Table');
+    expect(dialog().getByText('No columns yet.')).toBeInTheDocument();
+    await addColumn('Specs', 'Size');
+    await addColumn('Specs', 'Weight', 'Number');
+    expect(screen.getAllByRole('dialog')).toHaveLength(1);
+    expect(dialog().getByTestId('column-size')).toBeInTheDocument();
+    await submitDialog('Add field');
+    expect(bodyText()).toContain('Add field "specs" (table) to "blog-post"');
+
+    await openEditor('Specs');
+    await addColumn('Specs', 'Colour');
+    await submitDialog('Change field');
+    await click(screen.getByRole('button', { name: 'Apply' }));
+    await findByText('Content model updated');
+    expect(sentBodies('apply')[0]).toEqual({
+      baseVersion: 3,
+      ops: [
+        {
+          op: 'addField',
+          schema: 'blog-post',
+          field: {
+            key: 'specs',
+            label: 'Specs',
+            type: 'table',
+            columns: [
+              column('size', 'Size', 'text'),
+              column('weight', 'Weight', 'number'),
+              column('colour', 'Colour', 'text'),
+            ],
+          },
+        },
+      ],
+    });
+  });
+
+  it("changes an existing table's columns by column operations: add, rename, retype, edit, move and remove", async () => {
+    applyingApi(WITH_TABLES);
+    await renderScreen();
+    await openEditor('Specs');
+    const columns = within(dialog().getByRole('table', { name: 'Columns of Specs' }));
+    expect(columns.getByText('Size')).toBeInTheDocument();
+    expect(columns.getByText('Number')).toBeInTheDocument();
+
+    await click(dialog().getByRole('button', { name: 'More for Size' }));
+    await click(await menuItem('Rename key'));
+    await changeValue(input('Key'), 'dimensions');
+    await submitDialog('Change column');
+    await click(dialog().getByRole('button', { name: 'More for Weight' }));
+    await click(await menuItem('Change type'));
+    await pickOption(input('Type'), 'Text');
+    await submitDialog('Change column');
+    await click(dialog().getByRole('button', { name: 'Edit Weight' }));
+    await click(dialog().getByRole('switch', { name: /Required/ }));
+    await submitDialog('Change column');
+    await addColumn('Specs', 'Colour');
+    await click(dialog().getByRole('button', { name: 'Move Colour up' }));
+    await click(dialog().getByRole('button', { name: 'More for Size' }));
+    await click(await menuItem('Remove column'));
+    expect(dialog().queryByTestId('column-dimensions')).toBeNull();
+    await click(dialog().getByRole('button', { name: 'Cancel' }));
+
+    expect(bodyText()).toContain('Rename field "size" of table "specs" of "blog-post" to "dimensions"');
+    expect(bodyText()).toContain('Change the type of field "weight" of table "specs" of "blog-post" to text');
+    await click(screen.getByRole('button', { name: 'Apply' }));
+    await findByText('Content model updated');
+    const table = { schema: 'blog-post', table: 'specs' };
+    expect(sentBodies('apply')[0]).toEqual({
+      baseVersion: 3,
+      ops: [
+        { op: 'renameField', ...table, from: 'size', to: 'dimensions' },
+        { op: 'retypeField', ...table, key: 'weight', field: column('weight', 'Weight', 'text') },
+        { op: 'updateField', ...table, key: 'weight', patch: { required: true } },
+        { op: 'addField', ...table, field: column('colour', 'Colour', 'text') },
+        { op: 'moveField', ...table, key: 'colour', index: 1 },
+        { op: 'removeField', ...table, key: 'dimensions' },
+      ],
+    });
+  });
+
+  it('lists the columns of a locked table without any action, and offers no table or combinations to a column', async () => {
+    applyingApi(WITH_TABLES);
+    await renderScreen();
+    await openEditor('Links');
+    expect(
+      dialog().getByText('Marquee relies on this table: its columns stay as they are.'),
+    ).toBeInTheDocument();
+    expect(dialog().getByTestId('column-url')).toBeInTheDocument();
+    expect(dialog().queryByRole('button', { name: 'Add column to Links' })).toBeNull();
+    expect(dialog().queryByRole('button', { name: 'Edit URL' })).toBeNull();
+    await click(dialog().getByRole('button', { name: 'Cancel' }));
+
+    await openEditor('Specs');
+    await click(dialog().getByRole('button', { name: 'Add column to Specs' }));
+    await expect(pickOption(input('Type'), 'Table')).rejects.toThrow('No option "Table"');
   });
 });
 
