@@ -628,6 +628,21 @@ test('the content model screen, its dialogs, review and history have no serious 
   await audit.check('field editor');
   await page.keyboard.press('Escape');
   await expect(editor).toBeHidden();
+  // A new table field's columns, and a column's own editor over it.
+  await page.getByRole('button', { name: 'Add field to Blog Post' }).click();
+  const table = page.getByRole('dialog', { name: 'New field in Blog Post' });
+  await table.getByRole('textbox', { name: 'Label', exact: true }).fill('Specs');
+  await table.getByLabel('Type', { exact: true }).click();
+  await page.getByRole('option', { name: 'Table', exact: true }).click();
+  await table.getByRole('button', { name: 'Add column to Specs' }).click();
+  const column = page.getByRole('dialog', { name: 'New column in Specs' });
+  await column.getByRole('textbox', { name: 'Label', exact: true }).fill('Size');
+  await audit.check('column editor');
+  await column.getByRole('button', { name: 'Add column' }).click();
+  await expect(table.getByTestId('column-size')).toBeVisible();
+  await audit.check('table field editor with its columns');
+  await page.keyboard.press('Escape');
+  await expect(table).toBeHidden();
   await page.getByRole('button', { name: 'Add schema to Blogging' }).click();
   await expect(page.getByRole('dialog', { name: 'Add a schema' })).toBeVisible();
   await audit.check('add schema dialog');

@@ -371,3 +371,102 @@ test('a manager makes a Landing page schema with a blocks field; an editor build
   ]);
   expect(new Set(blocks.map((block) => block._key)).size).toBe(3);
 });
+
+test('a manager adds a table "Specs" with two columns; an editor fills two rows; a renamed and a retyped column keep their values', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const { ws, id, itemUrl } = await seedBlog(page, 'Columns');
+  await openBlogPost(page, ws);
+  await page.getByRole('button', { name: 'Add field to Blog Post' }).click();
+  const editor = page.getByRole('dialog', { name: 'New field in Blog Post' });
+  await editor.getByRole('textbox', { name: 'Label', exact: true }).fill('Specs');
+  await editor.getByLabel('Type', { exact: true }).click();
+  await page.getByRole('option', { name: 'Table', exact: true }).click();
+  await expect(editor.getByText('No columns yet.')).toBeVisible();
+  for (const [label, type] of [
+    ['Size', 'Text'],
+    ['Weight', 'Number'],
+  ] as const) {
+    await editor.getByRole('button', { name: 'Add column to Specs' }).click();
+    const column = page.getByRole('dialog', { name: 'New column in Specs' });
+    await column.getByRole('textbox', { name: 'Label', exact: true }).fill(label);
+    await column.getByLabel('Type', { exact: true }).click();
+    await page.getByRole('option', { name: type, exact: true }).click();
+    if (label === 'Weight') await shot(page, 'content-model-20-column-editor');
+    await column.getByRole('button', { name: 'Add column' }).click();
+    await expect(column).toBeHidden();
+  }
+  const columns = editor.getByRole('table', { name: 'Columns of Specs' });
+  await expect(columns.getByTestId('column-size')).toContainText('Text');
+  await expect(columns.getByTestId('column-weight')).toContainText('Number');
+  await shot(page, 'content-model-21-table-columns');
+  await editor.getByRole('button', { name: 'Add field' }).click();
+  await expect(page.getByRole('region', { name: 'Pending changes' })).toContainText(
+    'Add field "specs" (table) to "blog-post"',
+  );
+  await applyPending(page, '1 change');
+
+  const writer = await seedMember(browser, page.request, ws, 'Wren Writer', ['writer']);
+  const w = writer.page;
+  await editItem(w, itemUrl);
+  const rows = w.getByRole('table', { name: 'Specs' }).locator('tbody tr');
+  for (const [index, size, weight] of [
+    [0, 'A4', '120'],
+    [1, 'A5', '80'],
+  ] as const) {
+    await w.getByRole('button', { name: 'Add row' }).click();
+    await rows.nth(index).getByLabel('Size', { exact: true }).fill(size);
+    await rows.nth(index).getByLabel('Weight', { exact: true }).fill(weight);
+  }
+  await w.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(w.getByTestId('item-version')).toHaveText('Version 2');
+
+  // The manager renames Size to Format (key and label) and makes Weight text, all by keyboard-reachable actions.
+  await page.getByRole('button', { name: 'Edit Specs' }).click();
+  const table = page.getByRole('dialog', { name: 'Edit field “Specs” of Blog Post' });
+  await table.getByRole('button', { name: 'More for Size' }).click();
+  await page.getByRole('menuitem', { name: 'Rename key' }).click();
+  const size = page.getByRole('dialog', { name: 'Edit column “Size” of Specs' });
+  await expect(size.getByRole('textbox', { name: 'Key', exact: true })).toBeFocused();
+  await size.getByRole('textbox', { name: 'Key', exact: true }).fill('format');
+  await size.getByRole('textbox', { name: 'Label', exact: true }).fill('Format');
+  await expect(size).toContainText('Existing values move to the new key.');
+  await size.getByRole('button', { name: 'Change column' }).click();
+  await expect(size).toBeHidden();
+  await table.getByRole('button', { name: 'More for Weight' }).click();
+  await page.getByRole('menuitem', { name: 'Change type' }).click();
+  const weight = page.getByRole('dialog', { name: 'Edit column “Weight” of Specs' });
+  await weight.getByLabel('Type', { exact: true }).click();
+  await page.getByRole('option', { name: 'Text', exact: true }).click();
+  await weight.getByRole('button', { name: 'Change column' }).click();
+  await expect(table.getByTestId('column-format')).toContainText('Format');
+  await expect(table.getByTestId('column-weight')).toContainText('Text');
+  await shot(page, 'content-model-22-columns-changed');
+  // Escape closes the table's editor; its column changes are already pending.
+  await page.keyboard.press('Escape');
+  await expect(table).toBeHidden();
+  const panel = page.getByRole('region', { name: 'Pending changes' });
+  await expect(panel).toContainText('Rename field "size" of table "specs" of "blog-post" to "format"');
+  await expect(panel).toContainText(
+    'Change the type of field "weight" of table "specs" of "blog-post" to text',
+  );
+  await shot(page, 'content-model-23-column-ops-pending');
+  await applyPending(page, '3 changes');
+
+  await editItem(w, itemUrl);
+  const specs = w.getByRole('table', { name: 'Specs' });
+  await expect(specs.locator('thead')).toContainText('Format');
+  await expect(rows.nth(0).getByLabel('Format', { exact: true })).toHaveValue('A4');
+  await expect(rows.nth(1).getByLabel('Format', { exact: true })).toHaveValue('A5');
+  await expect(rows.nth(0).getByLabel('Weight', { exact: true })).toHaveValue('120');
+  await specs.scrollIntoViewIfNeeded();
+  await shot(w, 'content-model-24-rows-after-columns-changed');
+  const saved = await (await w.request.get(`/api/v1/workspaces/${ws}/items/blog-post/${id}`)).json();
+  expect(saved.data.specs).toEqual([
+    { format: 'A4', weight: '120' },
+    { format: 'A5', weight: '80' },
+  ]);
+  await writer.context.close();
+});
