@@ -1,5 +1,6 @@
 import type { ContentModelDoc, ModelOp } from '@shared/model/types';
 import {
+  columnsWithOps,
   pendingModel,
   rebasedOps,
   removeFieldOps,
@@ -51,6 +52,50 @@ describe('pending change set', () => {
       { op: 'addField', ...owner, field: { key: 'seoText', label: 'SEO', type: 'text', required: true } },
     ]);
     expect(opsOf(withOps(pending(renamed), [{ op: 'removeField', ...owner, key: 'seoText' }]))).toEqual([]);
+  });
+
+  it('folds a column operation into the addField of its table, and only of its table', () => {
+    const size = { key: 'size', label: 'Size', type: 'text' } as const;
+    const specs = { key: 'specs', label: 'Specs', type: 'table', columns: [size] } as const;
+    const column = { ...owner, table: 'specs' };
+    const added = opsOf(
+      withOps(pending([{ op: 'addField', ...owner, field: specs }]), [
+        { op: 'renameField', ...column, from: 'size', to: 'format' },
+        { op: 'addField', ...column, field: { key: 'seo', label: 'SEO', type: 'number' } },
+      ]),
+    );
+    expect(added).toEqual([
+      {
+        op: 'addField',
+        ...owner,
+        field: {
+          ...specs,
+          columns: [
+            { ...size, key: 'format' },
+            { key: 'seo', label: 'SEO', type: 'number' },
+          ],
+        },
+      },
+    ]);
+    // A column named as a field the change set adds is no edit of that field.
+    const seo: ModelOp = { op: 'addField', ...owner, field: { key: 'seo', label: 'SEO', type: 'text' } };
+    expect(withOps(pending([seo]), [{ op: 'removeField', ...owner, table: 'links', key: 'seo' }])).toEqual({
+      error: 'Schema "blog-post" has no table field "links"',
+    });
+  });
+
+  it('applies column operations to a table alone, refusing as the engine does', () => {
+    const table = { key: 'specs', label: 'Specs', type: 'table', columns: [] } as const;
+    const add: ModelOp = {
+      op: 'addField',
+      blockType: 'hero',
+      table: 'specs',
+      field: { key: 'size', label: 'Size', type: 'text' },
+    };
+    expect(columnsWithOps(table, [add])).toEqual([{ key: 'size', label: 'Size', type: 'text' }]);
+    expect(() => columnsWithOps(table, [{ ...add, op: 'removeField', key: 'size' } as ModelOp])).toThrow(
+      'Block type "hero", table "specs" has no field "size"',
+    );
   });
 
   it('refuses what the engine refuses, with its message', () => {
