@@ -385,6 +385,12 @@ test('a manager adds a table "Specs" with two columns; an editor fills two rows;
   await editor.getByLabel('Type', { exact: true }).click();
   await page.getByRole('option', { name: 'Table', exact: true }).click();
   await expect(editor.getByText('No columns yet.')).toBeVisible();
+  // Escape closes a column's editor alone.
+  await editor.getByRole('button', { name: 'Add column to Specs' }).click();
+  await expect(page.getByRole('dialog', { name: 'New column in Specs' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'New column in Specs' })).toBeHidden();
+  await expect(editor).toBeVisible();
   for (const [label, type] of [
     ['Size', 'Text'],
     ['Weight', 'Number'],
