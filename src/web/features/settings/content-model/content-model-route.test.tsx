@@ -335,6 +335,8 @@ describe('content model table columns', () => {
     await click(await menuItem('Rename key'));
     await changeValue(input('Key'), 'dimensions');
     await submitDialog('Change column');
+    expect(dialog().getByTestId('column-dimensions')).toHaveTextContent('Not applied');
+    expect(dialog().getByTestId('column-weight')).not.toHaveTextContent('Not applied');
     await click(dialog().getByRole('button', { name: 'More for Weight' }));
     await click(await menuItem('Change type'));
     await pickOption(input('Type'), 'Text');

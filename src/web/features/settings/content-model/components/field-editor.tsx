@@ -23,7 +23,7 @@ import { draftOf, fieldEditOps, fieldOf, keyFromLabel, type FieldDraft } from '.
 import { columnsWithOps } from '../change-set';
 import { FIELD_TYPE_LABELS, TYPES_NOT_IN_COLUMNS, TYPES_NOT_OFFERED } from '../field-types';
 import { FieldRules } from './field-rules';
-import { FieldTable, type FieldAction } from './field-table';
+import { changedKeys, FieldTable, type FieldAction } from './field-table';
 import { FieldTypeOptions } from './field-type-options';
 import { RefusalAlert } from './model-dialogs';
 
@@ -39,6 +39,8 @@ export interface FieldEditorProps {
   fields: readonly FieldDef[];
   /** The pending model, for reference targets and block types. */
   model: ContentModelDoc;
+  /** The model as applied, to mark the columns the pending operations change. */
+  applied?: ContentModelDoc;
   /** The workspace's locales other than its default one. */
   otherLocales: readonly string[];
   /** Which input to focus first. */
@@ -75,6 +77,7 @@ export function FieldEditor({
   field,
   fields,
   model,
+  applied,
   otherLocales,
   focus = 'label',
   onSubmit,
@@ -152,13 +155,9 @@ export function FieldEditor({
           <FieldTypeOptions form={form} siblings={siblings} model={model} isLocked={isLocked} />
           {form.values.type === 'table' && (
             <TableColumns
-              owner={owner}
               form={form}
-              field={field}
-              model={model}
-              otherLocales={otherLocales}
-              onSubmit={onSubmit}
               onEditing={setColumnOpen}
+              {...{ owner, field, model, applied, otherLocales, onSubmit }}
             />
           )}
           <FieldRules form={form} siblings={siblings} />
@@ -316,6 +315,7 @@ function TableColumns({
   form,
   field,
   model,
+  applied,
   otherLocales,
   onSubmit,
   onEditing,
@@ -324,6 +324,7 @@ function TableColumns({
   form: UseFormReturnType<FieldDraft>;
   field?: FieldDef;
   model: ContentModelDoc;
+  applied?: ContentModelDoc;
   otherLocales: readonly string[];
   onSubmit: (ops: ModelOp[]) => string | undefined;
   onEditing: (isEditing: boolean) => void;
@@ -340,6 +341,8 @@ function TableColumns({
   const columns = isInModel ? fieldsOf(model, columnOwner) : form.values.columns;
   const isReadOnly = field?.locked === true || owner.table !== undefined;
   const tableTitle = form.values.label.trim() || 'the table';
+  const isApplied = applied && isInModel && fieldsOf(applied, owner).some((f) => f.key === tableKey);
+  const appliedColumns = isApplied ? fieldsOf(applied, columnOwner) : undefined;
 
   const change = (ops: ModelOp[]): string | undefined => {
     if (isInModel) return onSubmit(ops);
@@ -367,7 +370,7 @@ function TableColumns({
           owner={columnOwner}
           ownerTitle={tableTitle}
           fields={columns}
-          changed={new Set()}
+          changed={changedKeys(columns, appliedColumns, new Set())}
           noun="column"
           isReadOnly={isReadOnly}
           onEdit={setEditing}

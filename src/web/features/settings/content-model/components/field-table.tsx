@@ -17,6 +17,22 @@ import type { FieldDef } from '@shared/schemas/types';
 import { MoveEntryButtons } from '@web/components/fields/list-entry-actions';
 import { FIELD_TYPE_LABELS } from '../field-types';
 
+/** Keys of the fields the pending operations add, change or move. */
+export function changedKeys(
+  fields: readonly FieldDef[],
+  applied: readonly FieldDef[] | undefined,
+  moved: ReadonlySet<string>,
+): Set<string> {
+  // A new schema or block type is marked as a whole, not field by field.
+  if (!applied) return new Set();
+  const before = new Map(applied.map((field) => [field.key, JSON.stringify(field)]));
+  return new Set(
+    fields
+      .filter((field) => moved.has(field.key) || before.get(field.key) !== JSON.stringify(field))
+      .map((f) => f.key),
+  );
+}
+
 export type FieldAction = { field?: FieldDef; focus?: 'label' | 'key' | 'type' };
 
 interface Props {

@@ -9,7 +9,7 @@ import { showToast } from '@web/lib/toast';
 import { removeFieldOps } from '../change-set';
 import { FieldEditor } from './field-editor';
 import { useDialog } from './use-dialog';
-import { FieldTable, type FieldAction } from './field-table';
+import { changedKeys, FieldTable, type FieldAction } from './field-table';
 import { AddDomainDialog, AddSchemaDialog, BlockTypeDialog, EditSchemaDialog } from './model-dialogs';
 
 type Change = (ops: ModelOp[]) => string | undefined;
@@ -34,25 +34,12 @@ interface Props {
 
 const json = (value: unknown) => JSON.stringify(value);
 
-/** Keys of the fields the pending operations add, change or move. */
-function changedKeys(
-  fields: readonly FieldDef[],
-  applied: readonly FieldDef[] | undefined,
-  moved: ReadonlySet<string>,
-): Set<string> {
-  // A new schema or block type is marked as a whole, not field by field.
-  if (!applied) return new Set();
-  const before = new Map(applied.map((field) => [field.key, json(field)]));
-  return new Set(
-    fields.filter((field) => moved.has(field.key) || before.get(field.key) !== json(field)).map((f) => f.key),
-  );
-}
-
 /** Keys of the fields that pending moves name, per owner ('schema:blog-post', 'blockType:hero'). */
 function movedKeys(ops: readonly ModelOp[]): Map<string, Set<string>> {
   const moved = new Map<string, Set<string>>();
   for (const op of ops) {
-    if (op.op !== 'moveField') continue;
+    // A moved column changes its table, which is marked as changed.
+    if (op.op !== 'moveField' || op.table !== undefined) continue;
     const owner = op.schema !== undefined ? `schema:${op.schema}` : `blockType:${op.blockType}`;
     moved.set(owner, (moved.get(owner) ?? new Set()).add(op.key));
   }
@@ -154,6 +141,7 @@ export function ModelView({ workspace, model, applied, ops, onChange }: Props) {
           dialog={dialog}
           workspace={workspace}
           model={model}
+          applied={applied}
           onChange={onChange}
           onClose={closeDialog}
         />
@@ -167,12 +155,14 @@ function ModelDialog({
   dialog,
   workspace,
   model,
+  applied,
   onChange,
   onClose,
 }: {
   dialog: Dialog;
   workspace: Workspace;
   model: ContentModelDoc;
+  applied: ContentModelDoc;
   onChange: Change;
   onClose: () => void;
 }) {
@@ -186,6 +176,7 @@ function ModelDialog({
           field={dialog.field}
           fields={dialog.fields}
           model={model}
+          applied={applied}
           otherLocales={locales ? locales.tags.filter((tag) => tag !== locales.default) : []}
           focus={dialog.focus}
           onSubmit={onChange}
