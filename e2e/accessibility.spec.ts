@@ -704,6 +704,46 @@ test('keyboard only: a field is added to blog posts, moved up and applied on the
   ]);
 });
 
+test('keyboard only: a new table field gets a column in its own editor on the content model screen', async ({
+  page,
+}) => {
+  await signInApi(page.request, seeded.email);
+  await page.goto(`/${seeded.ws}/_settings/content-model`);
+  await expect(heading('Content model')(page)).toBeVisible();
+  await tabTo(page, page.getByRole('button', { name: /^Blog Post blog-post/ }));
+  await page.keyboard.press('Enter');
+  await tabTo(page, page.getByRole('button', { name: 'Add field to Blog Post' }));
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'New field in Blog Post' });
+  await expect(dialog.getByRole('textbox', { name: 'Label', exact: true })).toBeFocused();
+  await page.keyboard.type('Specs');
+  const type = dialog.getByLabel('Type', { exact: true });
+  await tabTo(page, type, 10);
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('Table');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(type).toHaveValue('Table');
+  const addColumn = dialog.getByRole('button', { name: 'Add column to Specs' });
+  await tabTo(page, addColumn, 30);
+  await page.keyboard.press('Enter');
+  const column = page.getByRole('dialog', { name: 'New column in Specs' });
+  await expect(column.getByRole('textbox', { name: 'Label', exact: true })).toBeFocused();
+  await page.keyboard.type('Size');
+  await tabTo(page, column.getByRole('button', { name: 'Add column' }), 40);
+  await page.keyboard.press('Enter');
+  await expect(column).toBeHidden();
+  await expect.poll(() => isFocused(addColumn)).toBe(true);
+  await expect(dialog.getByTestId('column-size')).toBeVisible();
+  await tabTo(page, dialog.getByRole('button', { name: 'Add field' }), 40);
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  const panel = page.getByRole('region', { name: 'Pending changes' });
+  await expect(panel).toContainText('Add field "specs" (table) to "blog-post"');
+  await panel.getByRole('button', { name: 'Discard' }).click();
+  await expect(panel).toBeHidden();
+});
+
 test('screens changed for accessibility, at desktop and phone sizes', async ({ page }) => {
   test.setTimeout(180_000);
   const { ws, items } = seeded;

@@ -26,6 +26,7 @@ import { FieldRules } from './field-rules';
 import { changedKeys, FieldTable, type FieldAction } from './field-table';
 import { FieldTypeOptions } from './field-type-options';
 import { RefusalAlert } from './model-dialogs';
+import { useDialog } from './use-dialog';
 
 const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
@@ -329,9 +330,10 @@ function TableColumns({
   onSubmit: (ops: ModelOp[]) => string | undefined;
   onEditing: (isEditing: boolean) => void;
 }) {
-  const [editing, setEditingState] = useState<FieldAction>();
+  const [editing, openEditor, closeEditor] = useDialog<FieldAction>();
   const setEditing = (action: FieldAction | undefined) => {
-    setEditingState(action);
+    if (action) openEditor(action);
+    else closeEditor();
     onEditing(action !== undefined);
   };
   const [refusal, setRefusal] = useState<string>();
