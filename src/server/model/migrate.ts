@@ -26,11 +26,6 @@ type Data = Record<string, unknown>;
 const MIGRATION_BATCH = 2000;
 /** Rows replayed between two turns of the event loop. */
 const REPLAY_SLICE = 200;
-/**
- * Batches written at once, each on a connection of its own: PostgreSQL's update of the rows bounds the
- * migration, and two of them use both of a small machine's cores while the next batch is replayed.
- */
-const MIGRATION_WRITERS = 2;
 
 /** Queues the migration of a workspace's data, in the transaction of the change that needs it. */
 export const queueModelMigration = (tx: Tx, workspaceId: string) =>
@@ -189,18 +184,18 @@ type PreparedBatch = (tx: Tx) => Promise<number>;
 /**
  * One pass over the rows of `schema` in `table` still behind the target version, in key order;
  * answers how many were behind when read but not written (changed meanwhile: to look at again). While
- * batches are written (up to MIGRATION_WRITERS at once), the next is read and replayed (on other
- * connections where there are).
+ * one batch is written, the next is read and replayed (on another connection where there is one).
  */
 async function migrateTable(run: MigrationRun, table: 'items' | 'published', schema: string) {
   const { ctx, workspaceId, target } = run;
   let after = { id: '', stage: '' };
   const isItems = table === 'items';
   let missed = 0;
-  const writing: { written: Promise<number>; size: number }[] = [];
-  const settleOldest = async () => {
-    const oldest = writing.shift();
-    if (oldest) missed += oldest.size - (await oldest.written);
+  let writing: Promise<number> | undefined;
+  let writingSize = 0;
+  const settle = async () => {
+    if (writing) missed += writingSize - (await writing);
+    writing = undefined;
   };
   for (;;) {
     if (run.shouldStop()) break;
@@ -219,20 +214,20 @@ async function migrateTable(run: MigrationRun, table: 'items' | 'published', sch
       ? await prepareItemBatch(run, schema, changes, batch)
       : prepareCopyBatch(run, schema, changes, batch);
     await run.beforeWrite?.(batch.map((row) => row.id));
-    while (writing.length >= MIGRATION_WRITERS) await settleOldest();
-    const written = ctx.db.transaction(async (tx) => {
+    await settle();
+    writing = ctx.db.transaction(async (tx) => {
       // A batch lost to a crash before its commit reached the disk is read and written again by the
       // next try: no need to wait for the flush.
       await tx.execute(sql`set local synchronous_commit = off`);
       return write(tx);
     });
-    // Awaited by settleOldest(); until then a failure must not count as unhandled.
-    written.catch(() => {});
-    writing.push({ written, size: batch.length });
+    // Awaited by settle(); until then a failure must not count as unhandled.
+    writing.catch(() => {});
+    writingSize = batch.length;
     after = batch[batch.length - 1];
     if (batch.length < run.batchSize) break;
   }
-  while (writing.length > 0) await settleOldest();
+  await settle();
   return run.shouldStop() ? 0 : missed;
 }
 
