@@ -9,6 +9,7 @@ import type { ModelOp } from '@shared/model/types';
 import { run } from '../../scripts/marquee-cli.mjs';
 import { makeImage } from '../fixtures/images';
 import { uploadImage } from '../fixtures/media';
+import { statementsDuring } from '../helpers/statements';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { blogPostData, call, createItem, publish, teamWorkspace } from '../factories/items';
@@ -513,6 +514,56 @@ describe('persisted queries over GET', () => {
     expect(byHash.headers.etag).toMatch(/^"/);
     const again = await get({ extensions }, { 'if-none-match': String(byHash.headers.etag) });
     expect(again.statusCode).toBe(304);
+  });
+});
+
+describe('references', () => {
+  it('are read one query a level, however many items the level holds', async () => {
+    const other = await teamWorkspace(t, manager, { name: 'Batched graph', roles: {}, people: {} });
+    const otherKey = await newKey(other.ws);
+    const field = { key: 'related', label: 'Related', type: 'reference-list', schemaTypes: ['blog-post'] };
+    await applyModelChange(t, manager, other.ws, [{ op: 'addField', schema: 'blog-post', field } as ModelOp]);
+    // 36 posts, each referencing the next two (the last ones the first ones).
+    const id = (i: string) => `'post' || lpad((((${i}) - 1) % 36 + 1)::text, 2, '0')`;
+    const ref = (i: string) => `jsonb_build_object('id', ${id(i)}, 'schemaType', 'blog-post')`;
+    await t.database.db.execute(
+      sql.raw(`
+      insert into published (workspace_id, schema, id, stage, version, item_version, data, refs, published_at, published_by, slug)
+      select '${other.ws}', 'blog-post', ${id('i')}, 'live', 1, 1,
+             jsonb_build_object('name', 'Post ' || lpad(i::text, 2, '0'), 'slug', 'post-' || i,
+               'related', jsonb_build_array(${ref('i + 1')}, ${ref('i + 2')})),
+             jsonb_build_object(${id('i + 1')}, jsonb_build_object('schemaType', 'blog-post'),
+                                ${id('i + 2')}, jsonb_build_object('schemaType', 'blog-post')),
+             timestamptz '2026-01-01' + i * interval '1 second', '${manager.id}', 'post-' || i
+      from generate_series(1, 36) as i`),
+    );
+    type Post = { name: string; related: Post[] };
+    const statementsOf = async (first: number, levels: number) => {
+      const related = 'related { name '.repeat(levels) + '}'.repeat(levels);
+      const query = `query ($first: Int) { blogPostList(first: $first, order: "name") { items { name ${related} } } }`;
+      const { result, statements } = await statementsDuring(t.database.db, () =>
+        graphql(query, { first }, { key: otherKey, workspace: other.ws }),
+      );
+      const answer = result.json() as { data: { blogPostList: { items: Post[] } } };
+      expect(result.statusCode, result.body).toBe(200);
+      return { items: answer.data.blogPostList.items, count: statements.length };
+    };
+    // The key, the model and the locales read once, kept for the requests after.
+    await statementsOf(1, 0);
+
+    const two = await statementsOf(2, 1);
+    const twelve = await statementsOf(12, 1);
+    const deeper = await statementsOf(12, 2);
+    expect(twelve.items).toHaveLength(12);
+    expect(twelve.items[11]).toEqual({
+      name: 'Post 12',
+      related: [{ name: 'Post 13' }, { name: 'Post 14' }],
+    });
+    expect(deeper.items[0].related[1].related.map((post) => post.name)).toEqual(['Post 04', 'Post 05']);
+    // The page, then one read of the 24 references, then one of those they reference not read yet.
+    expect(twelve.count).toBe(two.count);
+    expect(twelve.count).toBeGreaterThanOrEqual(2);
+    expect(deeper.count).toBe(twelve.count + 1);
   });
 });
 
