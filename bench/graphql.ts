@@ -138,6 +138,10 @@ async function pair(name: string, rest: autocannon.Options, graphql: autocannon.
     p99Ms: Math.max(...runs.map((r) => r.p99Ms)),
     non2xx: runs.reduce((s, r) => s + r.non2xx, 0),
     requests: runs.reduce((s, r) => s + r.requests, 0),
+    serverCpuUs: Math.round(
+      runs.reduce((s, r) => s + (r.serverCpuUs ?? 0) * r.requests, 0) /
+        runs.reduce((s, r) => s + r.requests, 0),
+    ),
   });
   const shares = graphqlRuns
     .map((run, turn) => run.reqPerSec / restRuns[turn].reqPerSec)

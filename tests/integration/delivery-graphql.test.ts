@@ -420,6 +420,21 @@ describe('workspace-defined schemas', () => {
       `)
     ).json() as Answer;
     expect(cheap.extensions?.cost).toEqual({ requested: 2, limit: 5000 });
+
+    // The same query costs what its variables ask for, each time: measured once per value of `first`.
+    const paged = `query ($first: Int, $title: String) {
+      landingPageList(first: $first, filter: { title: { eq: $title } }) { items { related { ...on Person { id } } } }
+    }`;
+    const costs = [];
+    for (const [first, title] of [
+      [2, 'Spring'],
+      [2, 'Autumn'],
+      [50, 'Spring'],
+      [2, 'Spring'],
+    ] as const)
+      costs.push(((await graphql(paged, { first, title })).json() as Answer).extensions?.cost.requested);
+    // The page, and per item itself and its 10 related.
+    expect(costs).toEqual([1 + 2 * 11, 1 + 2 * 11, 1 + 50 * 11, 1 + 2 * 11]);
   });
 });
 

@@ -2,15 +2,17 @@ import crypto from 'node:crypto';
 import {
   execute,
   GraphQLError,
+  Kind,
   parse,
   specifiedRules,
   validate,
   type DocumentNode,
   type ExecutionResult,
   type GraphQLSchema,
+  type TypeNode,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import { costOf } from '@shared/graphql/cost';
+import { costOf, type QueryCost } from '@shared/graphql/cost';
 import type { SchemaType } from '@shared/schemas/types';
 import type { AppContext } from '../context';
 import { AppError } from '../http/errors';
@@ -200,6 +202,41 @@ function errorsOf(ctx: AppContext, result: ExecutionResult) {
   return { errors, internal };
 }
 
+/** Costs measured per document, by operation and the values of its Int variables. */
+const costs = new WeakMap<DocumentNode, { intVariables: string[]; byValues: LRUCache<string, QueryCost> }>();
+
+/**
+ * The cost of a document's operation, measured once per operation and values of its Int variables: a
+ * list's `first` is the only argument the cost reads, and only an Int variable can give it.
+ */
+function measuredCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  options: { operationName?: string; variables: Record<string, unknown> },
+) {
+  let kept = costs.get(document);
+  if (!kept) {
+    const intVariables = document.definitions.flatMap((definition) =>
+      definition.kind === Kind.OPERATION_DEFINITION
+        ? (definition.variableDefinitions ?? [])
+            .filter((variable) => typeOfNode(variable.type) === 'Int')
+            .map((variable) => variable.variable.name.value)
+        : [],
+    );
+    costs.set(document, (kept = { intVariables, byValues: new LRUCache({ max: MAX_DOCUMENTS }) }));
+  }
+  const key = JSON.stringify([
+    options.operationName,
+    ...kept.intVariables.map((name) => options.variables[name]),
+  ]);
+  let cost = kept.byValues.get(key);
+  if (!cost) kept.byValues.set(key, (cost = costOf(schema, document, options)));
+  return cost;
+}
+
+const typeOfNode = (type: TypeNode): string =>
+  type.kind === Kind.NAMED_TYPE ? type.name.value : typeOfNode(type.type);
+
 /** The query's cost against the limits, or (thrown) the 400 that refuses it with its cost. */
 function withinLimits(
   ctx: AppContext,
@@ -208,7 +245,7 @@ function withinLimits(
   options: { operationName?: string; variables: Record<string, unknown> },
 ): Cost {
   const { maxCost, maxDepth } = ctx.config.graphql;
-  const measured = costOf(schema, document, options);
+  const measured = measuredCost(schema, document, options);
   const cost = { requested: measured.requested, limit: maxCost };
   if (measured.depth > maxDepth) {
     const message = `Fields nest ${measured.depth} deep: at most ${maxDepth}`;
