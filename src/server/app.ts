@@ -33,6 +33,8 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { depthSafe } from './http/json-output';
 import { registerAuthentication } from './auth/plugin';
 import { authRoutes } from './auth/routes';
+import { twoFactorRoutes } from './auth/two-factor-routes';
+import { workspaceTwoFactorRoutes } from './workspaces/two-factor-routes';
 import { refusePasswordWhereEnforced } from './sso/service';
 import { ssoSettingsRoutes, ssoSignInRoutes } from './sso/routes';
 import { workspaceRoutes, workspaceSettingsRoutes } from './workspaces/routes';
@@ -311,6 +313,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
     async (api) => {
       // Before any membership exists: accounts, the caller's workspaces and a new one, analytics events.
       await authRoutes(api, ctx);
+      await twoFactorRoutes(api, ctx);
       await ssoSignInRoutes(api, ctx);
       await workspaceRoutes(api, ctx);
       await eventRoutes(api, ctx);
@@ -318,6 +321,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
       await api.register(
         workspaceScope(ctx, [
           workspaceSettingsRoutes,
+          workspaceTwoFactorRoutes,
           memberRoutes,
           ssoSettingsRoutes,
           fileRoutes,

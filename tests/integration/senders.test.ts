@@ -7,7 +7,7 @@ import { MESSAGES } from '@shared/api/errors';
 import { SENDER_MESSAGES, type SendingDomain, type SendingSettings } from '@shared/api/senders';
 import { auditLog, sendingDomains } from '@server/db/schema';
 import { dkimOptionsFor } from '@server/senders/service';
-import { unseal } from '@server/services/sealing';
+import { unseal } from '@server/lib/sealing';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { FakeDns } from '../fixtures/dns-server';
 import { readOutbox } from '../helpers/outbox';

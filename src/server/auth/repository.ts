@@ -157,3 +157,23 @@ export async function clearSignInAttempts(db: Db | Tx, emailHash: string) {
 export async function deleteOldSignInAttempts(db: Db, windowMs: number) {
   await db.delete(signInAttempts).where(lt(signInAttempts.windowStart, new Date(Date.now() - windowMs)));
 }
+
+/**
+ * Takes a TOTP time step for the account when it is later than the last one taken: answers false for a
+ * code of a step already used (a replay), however many requests race.
+ */
+export async function claimTotpStep(db: Db | Tx, userId: string, step: number) {
+  const taken = await db
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(
+      and(
+        eq(users.id, userId),
+        or(isNull(users.totpLastStep), lt(users.totpLastStep, step)),
+        sql`${users.totpEnabledAt} is not null`,
+      ),
+    )
+    .returning({ id: users.id });
+  await dropCachedSessions(db, (_, found) => found.user.id === userId);
+  return taken.length > 0;
+}

@@ -52,7 +52,7 @@ export async function authRoutes(instance: FastifyInstance, ctx: AppContext) {
         userAgent: request.headers['user-agent'],
         address: request.ip,
       });
-      setSessionCookie(request, reply, result.token, ctx.config.sessionDays);
+      if ('token' in result) setSessionCookie(request, reply, result.token, ctx.config.sessionDays);
       return result;
     },
   );

@@ -14,6 +14,7 @@ import type { EmailTokenKind } from '../db/schema';
 import { runAccountVerifiedHooks } from './account-hooks';
 import { hashPassword, requireStrongPassword, verifyPassword } from './passwords';
 import * as repo from './repository';
+import * as twoFactor from './two-factor';
 
 const HOUR = 3600_000;
 const LINK_LIFETIME: Record<EmailTokenKind, number> = {
@@ -137,9 +138,25 @@ export async function signIn(ctx: AppContext, input: { email: string; password: 
   const isValid = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !isValid) throw new AppError('invalid_credentials', MESSAGES.invalidCredentials);
   await repo.clearSignInAttempts(ctx.db, key);
+  if (user.totpEnabledAt)
+    return { twoFactorRequired: true as const, pendingToken: twoFactor.issueChallenge(ctx, user.id) };
+  return finishSignIn(ctx, user, meta);
+}
+
+async function finishSignIn(ctx: AppContext, user: repo.UserRow, meta: SessionMeta) {
   if (user.emailVerified) await runAccountVerifiedHooks(ctx, ctx.db, { ...user, address: meta.address });
   const token = await startSession(ctx, user.id, meta);
   return { user: toUserDto(user), token };
+}
+
+/** The second step of a password sign-in with two-factor on: the session starts only here. */
+export async function signInSecondStep(
+  ctx: AppContext,
+  input: { pendingToken: string; code?: string; recoveryCode?: string },
+  meta: SessionMeta,
+) {
+  const user = await twoFactor.completeChallenge(ctx, input, meta.address);
+  return finishSignIn(ctx, user, meta);
 }
 
 export async function signOut(ctx: AppContext, sessionHash: string) {
@@ -246,6 +263,7 @@ export function startHousekeeping(ctx: AppContext): () => void {
     Promise.all([
       repo.deleteExpiredSessions(ctx.db),
       repo.deleteOldSignInAttempts(ctx.db, SIGN_IN_WINDOW_MS),
+      twoFactor.deleteExpiredChallenges(ctx.db),
     ]).catch((err: unknown) => ctx.log.warn({ err }, 'housekeeping failed'));
   }, HOUR);
   timer.unref();

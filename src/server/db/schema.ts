@@ -33,10 +33,34 @@ export const users = pgTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     emailVerified: boolean('email_verified').notNull().default(false),
+    /** The TOTP secret sealed under MARQUEE_SECRET for this account; set by setup, in use once enabled. */
+    totpSecret: text('totp_secret'),
+    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true }),
+    /** The time step of the last code accepted: a code of that step or an earlier one is refused. */
+    totpLastStep: integer('totp_last_step'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('users_email_key').on(t.email)],
 );
+
+/** An account's single-use recovery codes for two-factor sign-in, kept as SHA-256 hashes. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+);
+
+/** Pending two-factor sign-ins already completed, so their signed token is not taken twice (kept until it expires). */
+export const usedSignInChallenges = pgTable('used_sign_in_challenges', {
+  nonce: text('nonce').primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
 
 export const sessions = pgTable(
   'sessions',
@@ -88,6 +112,8 @@ export const workspaces = pgTable('workspaces', {
   basics: jsonb('basics').$type<Basics>().notNull(),
   roles: jsonb('roles').$type<Roles>().notNull(),
   oobeDone: boolean('oobe_done').notNull().default(false),
+  /** Members must have two-factor sign-in (or come through the workspace's single sign-on) to use it. */
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   subscription: jsonb('subscription').$type<{ plan: string }>().notNull(),
   version: integer('version').notNull().default(1),
   /** The version of the workspace's content model; 0 is the built-in one, which has no `content_models` row. */

@@ -17,7 +17,7 @@ import type { Tx } from '../db/client';
 import { badRequest, notFound } from '../http/errors';
 import { actorOf, journal } from '../journal/journal';
 import { randomId } from '../lib/ids';
-import { seal, unseal } from '../services/sealing';
+import { seal, unseal } from '../lib/sealing';
 import { requireManager, type WorkspaceAccess } from '../workspaces/access';
 import { checkDomain, recordsFor } from './dns-check';
 import * as repo from './repository';

@@ -28,7 +28,8 @@ import { SERVICE_ADAPTERS } from '../providers/services';
 import * as xApi from '../providers/x';
 import { loadWorkspaceAccess, requireManager, type WorkspaceAccess } from '../workspaces/access';
 import { latestConnection } from './repository';
-import { seal, sealTokens, unseal, unsealTokens, type ServiceTokens } from './sealing';
+import { seal, unseal } from '../lib/sealing';
+import { sealTokens, unsealTokens, type ServiceTokens } from './sealing';
 
 /**
  * The cookie carrying the sealed state between `/fun/auth/{provider}` and its callback: OAuth 2's state and

@@ -16,7 +16,7 @@ import { randomId } from '../lib/ids';
 import * as users from '../auth/repository';
 import { runAccountVerifiedHooks } from '../auth/account-hooks';
 import { startSession, type SessionMeta } from '../auth/service';
-import { seal, unseal } from '../services/sealing';
+import { seal, unseal } from '../lib/sealing';
 import { requireManager, type WorkspaceAccess } from '../workspaces/access';
 import * as members from '../workspaces/members-repository';
 import { membershipsChanged } from '../workspaces/repository';

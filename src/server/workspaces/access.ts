@@ -1,5 +1,6 @@
 import { MESSAGES } from '@shared/api/errors';
 import { CUSTOMER_DATA_MESSAGES } from '@shared/api/customers';
+import { TWO_FACTOR_MESSAGES } from '@shared/api/two-factor';
 import { can, effectivePermissions, type Permissions } from '@shared/permissions/permissions';
 import { type CustomerDataRight } from '@shared/permissions/customer-data-rights';
 import { WorkspaceId } from '@shared/api/workspaces';
@@ -9,7 +10,7 @@ import { forbidden, notFound, unauthorized } from '../http/errors';
 import type { ContentModel } from '@shared/model/registry';
 import { modelOf } from './content-model';
 import type { MemberRow } from './members-repository';
-import { findMembership, type Membership, type WorkspaceRow } from './repository';
+import { findMembership, hasSsoIdentity, type Membership, type WorkspaceRow } from './repository';
 
 export interface WorkspaceAccess {
   user: Caller;
@@ -40,6 +41,8 @@ export async function loadWorkspaceAccess(
   const found = await findMembership(ctx.db, workspaceId, user.id);
   if (!found?.member.active) throw notFound(MESSAGES.workspaceNotFound);
   const { workspace, member } = found;
+  if (workspace.requireTwoFactor && !(await hasSecondFactor(ctx, workspace.id, user)))
+    throw forbidden(TWO_FACTOR_MESSAGES.required);
   return {
     user,
     workspace,
@@ -47,6 +50,11 @@ export async function loadWorkspaceAccess(
     permissions: permissionsOf(found),
     model: await modelOf(ctx.db, workspace),
   };
+}
+
+/** Two-factor sign-in on the account, or the workspace's single sign-on, whose provider asks its own. */
+export async function hasSecondFactor(ctx: AppContext, workspaceId: string, user: Caller) {
+  return user.totpEnabledAt !== null || hasSsoIdentity(ctx.db, workspaceId, user.id);
 }
 
 /**

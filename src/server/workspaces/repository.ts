@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { preparedPerDb } from '../db/prepared';
 import { readCache } from '../db/read-cache';
-import { members, workspaces } from '../db/schema';
+import { members, ssoIdentities, workspaces } from '../db/schema';
 import type { Change } from '../journal/changes';
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
@@ -85,7 +85,7 @@ export async function updateWorkspace(
   tx: Tx,
   id: string,
   baseVersion: number,
-  patch: Partial<Pick<WorkspaceRow, 'name' | 'basics' | 'roles' | 'oobeDone'>>,
+  patch: Partial<Pick<WorkspaceRow, 'name' | 'basics' | 'roles' | 'oobeDone' | 'requireTwoFactor'>>,
 ) {
   const [row] = await tx
     .update(workspaces)
@@ -93,4 +93,14 @@ export async function updateWorkspace(
     .where(and(eq(workspaces.id, id), eq(workspaces.version, baseVersion)))
     .returning();
   return row;
+}
+
+/** Whether the account signs in to the workspace through its single sign-on (whose provider asks any second factor). */
+export async function hasSsoIdentity(db: Db, workspaceId: string, userId: string) {
+  const rows = await db
+    .select({ userId: ssoIdentities.userId })
+    .from(ssoIdentities)
+    .where(and(eq(ssoIdentities.workspaceId, workspaceId), eq(ssoIdentities.userId, userId)))
+    .limit(1);
+  return rows.length > 0;
 }

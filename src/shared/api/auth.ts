@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TwoFactorChallenge } from './two-factor';
 
 export const Email = z
   .string()
@@ -42,10 +43,13 @@ export const SignInBody = z.object({
   password: z.string().min(1, { error: 'Password is required' }).max(200),
 });
 export type SignInBody = z.input<typeof SignInBody>;
-export const SignInResponse = z.object({
+export const SignedIn = z.object({
   user: User,
   token: z.string().describe('Bearer token, also set as cookie'),
 });
+export type SignedIn = z.infer<typeof SignedIn>;
+/** A session, or — for an account with two-factor on — the pending token its second step takes. */
+export const SignInResponse = z.union([SignedIn, TwoFactorChallenge]);
 export type SignInResponse = z.infer<typeof SignInResponse>;
 
 export const MeResponse = z.object({ user: User });

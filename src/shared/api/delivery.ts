@@ -245,6 +245,11 @@ export const AUDIT_ACTIONS = [
   'sso.deleted',
   'sso.signed-in',
   'sso.linked',
+  'two-factor.enabled',
+  'two-factor.disabled',
+  'two-factor.recovery-codes-regenerated',
+  'two-factor.recovery-code-used',
+  'two-factor.requirement-updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -30,9 +30,11 @@ export function useSignUp() {
         throw err;
       }
     },
-    onSuccess: ({ user }) => {
+    onSuccess: (result) => {
+      // A new account has no second step.
+      if (!('user' in result)) return;
       client.clear();
-      client.setQueryData(meQueryKey, user);
+      client.setQueryData(meQueryKey, result.user);
     },
   });
 }
