@@ -21,6 +21,7 @@ const PUBLIC: Record<string, string> = {
   'GET /__/firebase/init.json': 'public runtime configuration the web app reads before sign-in',
   'POST /api/v1/auth/sign-up': 'creating an account comes before any session',
   'POST /api/v1/auth/sign-in': 'signing in comes before any session',
+  'POST /api/v1/auth/sign-in/two-factor': "sign-in's second step: the signed pending token is the credential",
   'POST /api/v1/auth/sign-out': 'ends the session if there is one, answers ok either way',
   'POST /api/v1/auth/verify-email': 'the emailed token is the credential',
   'POST /api/v1/auth/request-password-reset': 'for people who cannot sign in',
@@ -60,6 +61,20 @@ const SIGNED_IN: Record<string, { why: string; url?: string; payload?: object }>
     payload: { currentPassword: 'x', newEmail: 'new@example.com', returnTo: '/' },
   },
   'GET /api/v1/workspaces': { why: "the caller's own workspaces" },
+  'GET /api/v1/auth/two-factor': { why: "the caller's own two-factor sign-in" },
+  'POST /api/v1/auth/two-factor/setup': { why: "the caller's own two-factor sign-in" },
+  'POST /api/v1/auth/two-factor/enable': {
+    why: "the caller's own two-factor sign-in",
+    payload: { code: '123456' },
+  },
+  'POST /api/v1/auth/two-factor/disable': {
+    why: "the caller's own two-factor sign-in",
+    payload: { password: 'x' },
+  },
+  'POST /api/v1/auth/two-factor/recovery-codes': {
+    why: "the caller's own two-factor sign-in",
+    payload: { password: 'x' },
+  },
   'POST /api/v1/workspaces': {
     why: 'creating a workspace comes before its membership',
     payload: { name: 'New' },

@@ -1,11 +1,19 @@
 import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
-import { IconChevronDown, IconDevices, IconLayoutGrid, IconLink, IconLogout } from '@tabler/icons-react';
+import {
+  IconChevronDown,
+  IconDevices,
+  IconLayoutGrid,
+  IconLink,
+  IconLogout,
+  IconShieldLock,
+} from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { initials, useMe } from '@web/lib/auth';
 import { usePublicConfig } from '@web/lib/public-config';
 import { startSsoSignIn, useOwnSsoDiscovery } from '@web/lib/sso';
 import { SessionsModal } from './sessions-modal';
+import { TwoFactorModal } from './two-factor-modal';
 
 /** Header menu of the signed-in user: who they are, their workspaces, sign out (via /auth/bye). */
 export function UserMenu() {
@@ -13,11 +21,13 @@ export function UserMenu() {
   const { data: config } = usePublicConfig();
   const { data: sso } = useOwnSsoDiscovery(user?.email);
   const [isSessionsOpen, setSessionsOpen] = useState(false);
+  const [isTwoFactorOpen, setTwoFactorOpen] = useState(false);
   if (!user) return null;
   const ssoWorkspace = sso?.workspaceId;
   return (
     <>
       <SessionsModal opened={isSessionsOpen} onClose={() => setSessionsOpen(false)} />
+      <TwoFactorModal opened={isTwoFactorOpen} onClose={() => setTwoFactorOpen(false)} />
       <Menu position="bottom-end" width={240} shadow="md" withinPortal>
         <Menu.Target>
           {/* Named by the visible name, then what it opens (WCAG 2.5.3); the initials only repeat the name. */}
@@ -49,6 +59,9 @@ export function UserMenu() {
           </Menu.Item>
           <Menu.Item leftSection={<IconDevices size={16} />} onClick={() => setSessionsOpen(true)}>
             Sessions
+          </Menu.Item>
+          <Menu.Item leftSection={<IconShieldLock size={16} />} onClick={() => setTwoFactorOpen(true)}>
+            Two-factor sign-in
           </Menu.Item>
           {ssoWorkspace && (
             <Menu.Item

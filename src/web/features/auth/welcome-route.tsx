@@ -21,6 +21,7 @@ import { PasswordStrengthMeter } from './components/password-strength-meter';
 import { AuthLayout } from './components/auth-layout';
 import { FormError } from '@web/components/form-error';
 import { useSignIn } from './api/sign-in';
+import { TwoFactorStep } from './two-factor-step';
 import { ssoWorkspaceOf, startSsoSignIn } from '@web/lib/sso';
 import { SSO_ERROR_PARAM, useSsoSignIn } from './api/sso-sign-in';
 import { useSignUp } from './api/sign-up';
@@ -92,9 +93,11 @@ function SignInForm({ email }: { email: string }) {
     validateInputOnBlur: true,
   });
 
+  const [pendingToken, setPendingToken] = useState<string | null>(null);
   const handleSubmit = form.onSubmit((values) =>
     signIn.mutate(values, {
-      onSuccess: handleContinue,
+      onSuccess: (result) =>
+        'pendingToken' in result ? setPendingToken(result.pendingToken) : handleContinue(),
       // An address whose workspace enforces single sign-on goes to its provider instead.
       onError: (err) => {
         const workspaceId = ssoWorkspaceOf(err);
@@ -108,6 +111,14 @@ function SignInForm({ email }: { email: string }) {
   };
   const ssoError = params.get(SSO_ERROR_PARAM);
 
+  if (pendingToken)
+    return (
+      <TwoFactorStep
+        pendingToken={pendingToken}
+        onSignedIn={handleContinue}
+        onRestart={() => setPendingToken(null)}
+      />
+    );
   return (
     <form onSubmit={handleSubmit} noValidate>
       {ssoError && (
