@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
-import { acceptCookies, PASSWORD, SAME_ORIGIN, seedVerifiedUser, shot } from './fixtures';
+import { acceptCookies, PASSWORD, SAME_ORIGIN, seedVerifiedUser, seedWorkspace, shot } from './fixtures';
 
 /** A code of the secret's step `steps` periods from now. */
 const codeAt = (secret: string, steps = 0) => generate({ secret, epoch: Date.now() / 1000 + steps * 30 });
@@ -38,4 +38,14 @@ test('a user sets up two-factor sign-in from the user menu and signs in with a c
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/workspaces/);
   expect((await page.request.get('/api/v1/me')).status()).toBe(200);
+
+  // With it on, the user may require it of their workspace's members.
+  const workspace = await seedWorkspace(page.request, 'Two-factor team');
+  await page.goto(`/${workspace.id}/_settings/sso`);
+  const requirement = page.getByRole('switch', { name: 'Require two-factor sign-in of members' });
+  await requirement.click();
+  await expect(requirement).toBeChecked();
+  await page.reload();
+  await expect(requirement).toBeChecked();
+  await shot(page, 'two-factor-requirement');
 });

@@ -31,6 +31,7 @@ import { useCurrentWorkspace } from '@web/lib/workspace';
 import { roleLabel } from './role-label';
 import { useDeleteSso, useSaveSso, useTestSso } from './api/change-sso';
 import { useSsoSettings } from './api/get-sso';
+import { TwoFactorRequirementCard } from './components/two-factor-requirement-card';
 
 interface FormValues {
   issuer: string;
@@ -49,6 +50,7 @@ export default function SsoRoute() {
   const { data, isPending, error } = useSsoSettings(workspace.id);
   return (
     <Stack gap="lg">
+      <TwoFactorRequirementCard workspaceId={workspace.id} />
       <FormError error={error} />
       {isPending ? (
         <Skeleton h={320} radius="md" />
