@@ -23,6 +23,11 @@ const PUBLIC: Record<string, string> = {
   'POST /api/v1/auth/sign-in': 'signing in comes before any session',
   'POST /api/v1/auth/sign-in/two-factor': "sign-in's second step: the signed pending token is the credential",
   'POST /api/v1/auth/sign-out': 'ends the session if there is one, answers ok either way',
+  'GET /api/v1/auth/sso/discover':
+    "names an email domain's single sign-on before sign-in: only whether one is enforced and where it starts",
+  'GET /api/v1/auth/sso/:ws/start': "starts a sign-in at the workspace's provider: comes before any session",
+  'GET /api/v1/auth/sso/:ws/callback':
+    "the provider's redirect: the state cookie and the provider's signed ID token are the credential",
   'POST /api/v1/auth/verify-email': 'the emailed token is the credential',
   'POST /api/v1/auth/request-password-reset': 'for people who cannot sign in',
   'POST /api/v1/auth/reset-password': 'the emailed token is the credential',
@@ -61,6 +66,11 @@ const SIGNED_IN: Record<string, { why: string; url?: string; payload?: object }>
     payload: { currentPassword: 'x', newEmail: 'new@example.com', returnTo: '/' },
   },
   'GET /api/v1/workspaces': { why: "the caller's own workspaces" },
+  'GET /api/v1/auth/sessions': { why: "the caller's own sessions" },
+  'DELETE /api/v1/auth/sessions/:id': {
+    why: "ends one of the caller's own sessions",
+    url: '/api/v1/auth/sessions/no-such-session',
+  },
   'GET /api/v1/auth/two-factor': { why: "the caller's own two-factor sign-in" },
   'POST /api/v1/auth/two-factor/setup': { why: "the caller's own two-factor sign-in" },
   'POST /api/v1/auth/two-factor/enable': {
@@ -169,6 +179,8 @@ beforeAll(async () => {
     senders: sender.id,
     releases: release.id,
     campaigns: post.id,
+    // The scope answers before the journey is looked up, so any id of the right shape will do.
+    journeys: post.id,
     items: post.id,
     emails: post.id,
     'generate-types': 'blog-post',
