@@ -87,6 +87,24 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'POST /api/v1/auth/sign-up': { none: 'creates an account, no workspace data' },
   'POST /api/v1/auth/sign-in': { none: 'starts a session (invitations it accepts journal as member.joined)' },
   'POST /api/v1/auth/sign-out': { none: 'ends a session; announces the session drop, no audit row' },
+  'POST /api/v1/auth/sign-in/two-factor': {
+    none: "sign-in's second step: starts a session (a recovery code it uses is audited, two-factor.test.ts)",
+  },
+  'POST /api/v1/auth/two-factor/setup': {
+    none: "makes a pending secret on the caller's account: nothing is on until it is enabled",
+  },
+  'POST /api/v1/auth/two-factor/enable': {
+    none: "the caller's account: audited in each of the caller's workspaces (two-factor.test.ts)",
+  },
+  'POST /api/v1/auth/two-factor/disable': {
+    none: "the caller's account: audited in each of the caller's workspaces (two-factor.test.ts)",
+  },
+  'POST /api/v1/auth/two-factor/recovery-codes': {
+    none: "the caller's account: audited in each of the caller's workspaces (two-factor.test.ts)",
+  },
+  'PUT /api/v1/workspaces/:ws/two-factor': {
+    none: 'needs a manager with two-factor on; its audit row is checked in two-factor.test.ts',
+  },
   'DELETE /api/v1/auth/sessions/:id': {
     none: "ends one of the caller's sessions; announces the session drop, no audit row",
   },

@@ -34,6 +34,7 @@ export async function noticeJourneyEvents(
       properties,
     ]),
   );
+  if (noticed.length === 0) return;
   const jobs: { data: JourneyEvents }[] = [];
   for (let i = 0; i < noticed.length; i += EVENTS_PER_JOB) {
     jobs.push({ data: { workspaceId, events: noticed.slice(i, i + EVENTS_PER_JOB) } });

@@ -116,6 +116,17 @@ export const SAMPLE_ITEMS: Record<string, { before: ItemData; after: ItemData }>
       notes: 'Goes out with the catalogue.',
     },
   },
+  journey: {
+    before: {
+      name: 'Welcome',
+      definition: '{"entry":{"event":"signup"},"steps":[]}',
+    },
+    after: {
+      name: 'Welcome',
+      definition: '{"entry":{"event":"signup"},"steps":[{"id":"welcome","type":"exit"}]}',
+      description: 'Greets every new customer once.',
+    },
+  },
   copy: {
     before: { name: 'Summer sale headline', text: 'Summer sale: 20% off' },
     after: {
