@@ -153,37 +153,44 @@ async function requireProof(
   if (step === undefined || !(await repo.claimTotpStep(tx, user.id, step))) throw wrongCode();
 }
 
-export async function disable(
+/** A change to the caller's two-factor sign-in, once they proved it is them: one transaction, counted as an attempt. */
+async function withProof<T>(
   ctx: AppContext,
   user: repo.UserRow,
   proof: { code?: string; password?: string },
-  address?: string | null,
-) {
-  if (!user.totpEnabledAt) throw badRequest(M.notOn);
-  await countAttempt(ctx, user.id);
-  await ctx.db.transaction(async (tx) => {
-    await requireProof(ctx, tx, user, proof);
-    await repo.updateUser(tx, user.id, { totpSecret: null, totpEnabledAt: null, totpLastStep: null });
-    await tfRepo.replaceRecoveryCodes(tx, user.id, []);
-    await journalAccount(tx, user, 'two-factor.disabled', address);
-  });
-}
-
-export async function regenerateRecoveryCodes(
-  ctx: AppContext,
-  user: repo.UserRow,
-  proof: { code?: string; password?: string },
-  address?: string | null,
-) {
+  change: (tx: Tx) => Promise<T>,
+): Promise<T> {
   if (!user.totpEnabledAt) throw badRequest(M.notOn);
   await countAttempt(ctx, user.id);
   return ctx.db.transaction(async (tx) => {
     await requireProof(ctx, tx, user, proof);
+    return change(tx);
+  });
+}
+
+export const disable = (
+  ctx: AppContext,
+  user: repo.UserRow,
+  proof: { code?: string; password?: string },
+  address?: string | null,
+) =>
+  withProof(ctx, user, proof, async (tx) => {
+    await repo.updateUser(tx, user.id, { totpSecret: null, totpEnabledAt: null, totpLastStep: null });
+    await tfRepo.replaceRecoveryCodes(tx, user.id, []);
+    await journalAccount(tx, user, 'two-factor.disabled', address);
+  });
+
+export const regenerateRecoveryCodes = (
+  ctx: AppContext,
+  user: repo.UserRow,
+  proof: { code?: string; password?: string },
+  address?: string | null,
+) =>
+  withProof(ctx, user, proof, async (tx) => {
     const recoveryCodes = await storeNewRecoveryCodes(tx, user.id);
     await journalAccount(tx, user, 'two-factor.recovery-codes-regenerated', address);
     return { recoveryCodes };
   });
-}
 
 /** The signed, single-use token a correct password answers for an account with two-factor on. */
 export function issueChallenge(ctx: AppContext, userId: string) {
