@@ -37,6 +37,9 @@ import { twoFactorRoutes } from './auth/two-factor-routes';
 import { workspaceTwoFactorRoutes } from './workspaces/two-factor-routes';
 import { refusePasswordWhereEnforced } from './sso/service';
 import { ssoSettingsRoutes, ssoSignInRoutes } from './sso/routes';
+import { scimRoutes, scimTokenRoutes } from './sso/scim-routes';
+import { bindProvisionedAccount } from './sso/scim-service';
+import { SCIM_PREFIX } from '@shared/api/scim';
 import { workspaceRoutes, workspaceSettingsRoutes } from './workspaces/routes';
 import { funWorkspaceScope, workspaceScope } from './workspaces/workspace-scope';
 import { memberRoutes } from './workspaces/members-routes';
@@ -118,6 +121,7 @@ const API_PREFIXES = [
   '/u/',
   '/t/',
   '/hooks/',
+  '/scim/',
 ];
 
 /** Turns the caches on and registers them for the journal's change notices (journal/changes.ts). */
@@ -202,8 +206,8 @@ function createContext(app: FastifyInstance, options: AppOptions): AppContext {
     background: new BackgroundWork(app.log),
     itemSaveHooks: itemSaveHooks(),
     itemFieldReaders: { 'rich-text': richTextReader },
-    // A verified address joins the workspaces that invited it.
-    accountVerifiedHooks: [joinInvitedWorkspaces],
+    // A verified address joins the workspaces that invited it, and is bound to the users provisioned for it.
+    accountVerifiedHooks: [joinInvitedWorkspaces, bindProvisionedAccount],
     // An address whose workspace enforces single sign-on signs in at its provider only.
     passwordSignInGuards: [refusePasswordWhereEnforced],
     mailer:
@@ -272,6 +276,11 @@ async function registerApiDocs(app: FastifyInstance) {
             scheme: 'bearer',
             description: 'Ingestion API: a workspace write key, mqw_… (or ?writeKey=)',
           },
+          scimToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'SCIM 2.0 provisioning: a workspace SCIM token, mqscim_…',
+          },
         },
       },
       security: [{ bearer: [] }, { cookie: [] }],
@@ -285,6 +294,11 @@ async function registerApiDocs(app: FastifyInstance) {
           name: 'ingest',
           description:
             'Events from websites and apps at /ingest/v1/track|identify|batch, with workspace write keys; the browser script is /sdk/marquee.js',
+        },
+        {
+          name: 'scim',
+          description:
+            'SCIM 2.0 provisioning (RFC 7643/7644) at /scim/v2/{ws}/Users and /Groups, with workspace SCIM tokens',
         },
       ],
     },
@@ -324,6 +338,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
           workspaceTwoFactorRoutes,
           memberRoutes,
           ssoSettingsRoutes,
+          scimTokenRoutes,
           fileRoutes,
           itemRoutes,
           historyRoutes,
@@ -385,6 +400,8 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   // Events from websites and apps with workspace write keys, and the browser script that sends them.
   await app.register(async (ingestApi) => ingestRoutes(ingestApi, ctx), { prefix: '/ingest/v1' });
   await sdkRoutes(app);
+  // SCIM 2.0 provisioning by the workspace's identity provider, with workspace SCIM tokens.
+  await app.register(async (scimApi) => scimRoutes(scimApi, ctx), { prefix: SCIM_PREFIX });
   // What a recipient's mail client and the email provider call: unsubscribe, opens, clicks, bounces.
   await app.register(async (scope) => emailPublicRoutes(scope, ctx));
   await app.register(async (scope) => emailHookRoutes(scope, ctx));

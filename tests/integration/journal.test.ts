@@ -54,6 +54,18 @@ const ingest = (path: string, payload: object) =>
     headers: { authorization: `Bearer ${writeKey}` },
     payload,
   });
+/** A SCIM request with the token the table made. */
+const scim = (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, payload?: object) =>
+  t.app.inject({
+    method,
+    url: `/scim/v2/${ws}/${path}`,
+    headers: { authorization: `Bearer ${scimToken}` },
+    ...(payload ? { payload } : {}),
+  });
+let scimToken: string;
+let scimTokenId: string;
+let scimUserId: string;
+let scimGroupId: string;
 let scheduleId: string;
 let release: { id: string; updatedAt: string };
 const addReleaseEntry = () =>
@@ -378,6 +390,69 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'DELETE /api/v1/workspaces/:ws/write-keys/:id': {
     action: 'write-key.revoked',
     send: () => call(t, 'DELETE', wsUrl(ws, `write-keys/${writeKeyId}`), manager),
+  },
+  'POST /api/v1/workspaces/:ws/scim-tokens': {
+    action: 'scim-token.created',
+    send: async () => {
+      const res = await call(t, 'POST', wsUrl(ws, 'scim-tokens'), manager, { name: 'Entra ID' });
+      scimTokenId = res.json().id;
+      scimToken = res.json().token;
+      return res;
+    },
+  },
+  'POST /scim/v2/:ws/Users': {
+    action: 'scim.user-created',
+    send: async () => {
+      const res = await scim('POST', 'Users', {
+        userName: 'scim@journal.test',
+        emails: [{ value: 'scim@journal.test' }],
+      });
+      scimUserId = res.json().id;
+      return res;
+    },
+  },
+  'PUT /scim/v2/:ws/Users/:id': {
+    action: 'scim.user-updated',
+    send: () => scim('PUT', `Users/${scimUserId}`, { userName: 'scim@journal.test', displayName: 'Scim' }),
+  },
+  'PATCH /scim/v2/:ws/Users/:id': {
+    action: 'scim.user-deactivated',
+    send: () =>
+      scim('PATCH', `Users/${scimUserId}`, { Operations: [{ op: 'replace', path: 'active', value: false }] }),
+  },
+  'POST /scim/v2/:ws/Groups': {
+    action: 'scim.group-created',
+    send: async () => {
+      const res = await scim('POST', 'Groups', {
+        displayName: 'Journal group',
+        members: [{ value: scimUserId }],
+      });
+      scimGroupId = res.json().id;
+      return res;
+    },
+  },
+  'PUT /scim/v2/:ws/Groups/:id': {
+    action: 'scim.group-updated',
+    send: () => scim('PUT', `Groups/${scimGroupId}`, { displayName: 'Journal group', members: [] }),
+  },
+  'PATCH /scim/v2/:ws/Groups/:id': {
+    action: 'scim.group-updated',
+    send: () =>
+      scim('PATCH', `Groups/${scimGroupId}`, {
+        Operations: [{ op: 'add', path: 'members', value: [{ value: scimUserId }] }],
+      }),
+  },
+  'DELETE /scim/v2/:ws/Groups/:id': {
+    action: 'scim.group-deleted',
+    send: () => scim('DELETE', `Groups/${scimGroupId}`),
+  },
+  'DELETE /scim/v2/:ws/Users/:id': {
+    action: 'scim.user-deleted',
+    send: () => scim('DELETE', `Users/${scimUserId}`),
+  },
+  'DELETE /api/v1/workspaces/:ws/scim-tokens/:id': {
+    action: 'scim-token.revoked',
+    send: () => call(t, 'DELETE', wsUrl(ws, `scim-tokens/${scimTokenId}`), manager),
   },
   'POST /api/v1/workspaces/:ws/webhooks': {
     action: 'webhook.created',

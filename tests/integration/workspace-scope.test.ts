@@ -50,6 +50,8 @@ const PUBLIC_PREFIXES: Record<string, string> = {
   '/api/docs': 'the OpenAPI document and its viewer',
   '/delivery/v1/': 'the delivery API, with its own workspace API keys (delivery.test.ts)',
   '/ingest/v1/': 'event ingestion from websites and apps, with its own write keys (ingest.test.ts)',
+  '/scim/v2/':
+    "SCIM provisioning by the workspace's identity provider, with its own SCIM tokens (scim.test.ts)",
 };
 /**
  * Routes for any signed-in user, before or without a workspace: they answer 401 without a session. They
@@ -175,6 +177,7 @@ beforeAll(async () => {
     'api-keys': key.id,
     // The scope answers before the key is looked up, so any id of the right shape will do.
     'write-keys': key.id,
+    'scim-tokens': key.id,
     webhooks: hook.id,
     senders: sender.id,
     releases: release.id,

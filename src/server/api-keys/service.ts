@@ -5,7 +5,7 @@ import {
   type CreateApiKeyBody,
 } from '@shared/api/delivery';
 import type { AppContext } from '../context';
-import { actorOf, journal } from '../journal/journal';
+import { journalKeyChange } from '../journal/key-changes';
 import { badRequest, notFound } from '../http/errors';
 import { hashToken, randomId, randomToken } from '../lib/ids';
 import { resolveStage } from '../items/service';
@@ -44,19 +44,12 @@ export async function createApiKey(ctx: AppContext, access: WorkspaceAccess, bod
       createdBy: access.user.id,
       createdByName: access.member.displayName,
     });
-    await journal(tx, {
-      audit: [
-        {
-          workspaceId,
-          user: actorOf(access),
-          action: 'api-key.created',
-          targetType: 'api-key',
-          targetId: id,
-          label: body.name,
-          detail: { name: body.name, stages, preview },
-        },
-      ],
-      changes: [{ kind: 'keys', workspaceId }],
+    await journalKeyChange(tx, access, {
+      action: 'api-key.created',
+      targetType: 'api-key',
+      id,
+      name: body.name,
+      detail: { name: body.name, stages, preview },
     });
   });
   return { id, key };
@@ -82,19 +75,11 @@ export async function revokeApiKey(ctx: AppContext, access: WorkspaceAccess, id:
   await ctx.db.transaction(async (tx) => {
     const row = await repo.deleteApiKey(tx, workspaceId, id);
     if (!row) throw notFound(DELIVERY_MESSAGES.keyNotFound);
-    await journal(tx, {
-      audit: [
-        {
-          workspaceId,
-          user: actorOf(access),
-          action: 'api-key.revoked',
-          targetType: 'api-key',
-          targetId: id,
-          label: row.name,
-          detail: { name: row.name },
-        },
-      ],
-      changes: [{ kind: 'keys', workspaceId }],
+    await journalKeyChange(tx, access, {
+      action: 'api-key.revoked',
+      targetType: 'api-key',
+      id,
+      name: row.name,
     });
   });
   return { id, revoked: true as const };

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { Caller } from './repository';
+import { SCIM_PREFIX } from '@shared/api/scim';
 import { SESSION_COOKIE } from '../http/session-cookie';
 import { resolveSession, startHousekeeping } from './service';
 
@@ -25,8 +26,9 @@ export function registerAuthentication(app: FastifyInstance, ctx: AppContext) {
   app.addHook('onClose', async () => stopHousekeeping());
   // Not async: requests without a token (and the delivery API's) pass without a promise.
   app.addHook('onRequest', (request, _reply, done) => {
-    // The delivery API reads with workspace API keys, never with sessions.
-    const token = request.url.startsWith('/delivery/') ? undefined : tokenOf(request);
+    // The delivery API and the SCIM service read with their own workspace keys, never with sessions.
+    const hasOwnKeys = request.url.startsWith('/delivery/') || request.url.startsWith(`${SCIM_PREFIX}/`);
+    const token = hasOwnKeys ? undefined : tokenOf(request);
     if (!token || token.length > 200) return done();
     identify(ctx, request, token).then(() => done(), done);
   });

@@ -281,6 +281,104 @@ export const ssoIdentities = pgTable(
   ],
 );
 
+/**
+ * A workspace's SCIM tokens, with which its identity provider provisions members (`/scim/v2/{ws}/…`):
+ * only the SHA-256 of the token is kept; a token belongs to the workspace, not to the manager who made it.
+ */
+export const scimTokens = pgTable(
+  'scim_tokens',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    /** The identity provider's name, e.g. "Entra ID": audit rows of its changes name it. */
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    createdBy: text('created_by').notNull(),
+    createdByName: text('created_by_name').notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    uniqueIndex('scim_tokens_hash_key').on(t.tokenHash),
+  ],
+);
+
+/**
+ * A SCIM User of a workspace as its identity provider keeps it: the attributes it sent (`attributes`,
+ * core and enterprise, without id, meta and groups), with the filterable ones in columns. `userId` is the
+ * account once one is known; before that the person has an invitation to `email`.
+ */
+export const scimUsers = pgTable(
+  'scim_users',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    userName: text('user_name').notNull(),
+    externalId: text('external_id'),
+    /** The primary (else first) address, lower case. */
+    email: text('email'),
+    displayName: text('display_name'),
+    active: boolean('active').notNull().default(true),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull(),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    uniqueIndex('scim_users_user_name_key').on(t.workspaceId, sql`lower(${t.userName})`),
+    index('scim_users_email_idx').on(t.workspaceId, t.email),
+    index('scim_users_user_idx').on(t.workspaceId, t.userId),
+  ],
+);
+
+/** A SCIM Group of a workspace: its display name and external id are what the role rules match. */
+export const scimGroups = pgTable(
+  'scim_groups',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    displayName: text('display_name').notNull(),
+    externalId: text('external_id'),
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    uniqueIndex('scim_groups_display_name_key').on(t.workspaceId, sql`lower(${t.displayName})`),
+  ],
+);
+
+export const scimGroupMembers = pgTable(
+  'scim_group_members',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    groupId: text('group_id').notNull(),
+    scimUserId: text('scim_user_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.groupId, t.scimUserId] }),
+    index('scim_group_members_user_idx').on(t.workspaceId, t.scimUserId),
+    foreignKey({
+      columns: [t.workspaceId, t.groupId],
+      foreignColumns: [scimGroups.workspaceId, scimGroups.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.workspaceId, t.scimUserId],
+      foreignColumns: [scimUsers.workspaceId, scimUsers.id],
+    }).onDelete('cascade'),
+  ],
+);
+
 /** Analytics and audit events (spec §3 Analytics event doc). workspace_id is '' for events outside a workspace. */
 export const events = pgTable(
   'events',

@@ -8,7 +8,7 @@ import {
 } from '@shared/api/ingest';
 import type { z } from 'zod';
 import type { AppContext } from '../context';
-import { actorOf, journal } from '../journal/journal';
+import { journalKeyChange } from '../journal/key-changes';
 import { badRequest, notFound } from '../http/errors';
 import { hashToken, randomId, randomToken } from '../lib/ids';
 import { requireManager, type WorkspaceAccess } from '../workspaces/access';
@@ -55,19 +55,12 @@ export async function createWriteKey(
       createdBy: access.user.id,
       createdByName: access.member.displayName,
     });
-    await journal(tx, {
-      audit: [
-        {
-          workspaceId,
-          user: actorOf(access),
-          action: 'write-key.created',
-          targetType: 'write-key',
-          targetId: id,
-          label: body.name,
-          detail: { name: body.name, kind: body.kind, origins, strict: body.strict },
-        },
-      ],
-      changes: [{ kind: 'keys', workspaceId }],
+    await journalKeyChange(tx, access, {
+      action: 'write-key.created',
+      targetType: 'write-key',
+      id,
+      name: body.name,
+      detail: { name: body.name, kind: body.kind, origins, strict: body.strict },
     });
   });
   return { id, key };
@@ -93,19 +86,12 @@ export async function updateWriteKey(
   return ctx.db.transaction(async (tx) => {
     const row = await repo.updateWriteKey(tx, workspaceId, id, { strict: body.strict });
     if (!row) throw notFound(INGEST_MESSAGES.keyNotFound);
-    await journal(tx, {
-      audit: [
-        {
-          workspaceId,
-          user: actorOf(access),
-          action: 'write-key.updated',
-          targetType: 'write-key',
-          targetId: id,
-          label: row.name,
-          detail: { name: row.name, strict: body.strict },
-        },
-      ],
-      changes: [{ kind: 'keys', workspaceId }],
+    await journalKeyChange(tx, access, {
+      action: 'write-key.updated',
+      targetType: 'write-key',
+      id,
+      name: row.name,
+      detail: { name: row.name, strict: body.strict },
     });
     return toSummary(row);
   });
@@ -118,19 +104,11 @@ export async function revokeWriteKey(ctx: AppContext, access: WorkspaceAccess, i
   await ctx.db.transaction(async (tx) => {
     const row = await repo.deleteWriteKey(tx, workspaceId, id);
     if (!row) throw notFound(INGEST_MESSAGES.keyNotFound);
-    await journal(tx, {
-      audit: [
-        {
-          workspaceId,
-          user: actorOf(access),
-          action: 'write-key.revoked',
-          targetType: 'write-key',
-          targetId: id,
-          label: row.name,
-          detail: { name: row.name },
-        },
-      ],
-      changes: [{ kind: 'keys', workspaceId }],
+    await journalKeyChange(tx, access, {
+      action: 'write-key.revoked',
+      targetType: 'write-key',
+      id,
+      name: row.name,
     });
   });
   return { id, revoked: true as const };

@@ -34,7 +34,9 @@ type AuditTargetType =
   | 'journey'
   | 'release'
   | 'content-model'
-  | 'sso-connection';
+  | 'sso-connection'
+  | 'scim-token'
+  | 'scim-group';
 
 export interface AuditRecord {
   workspaceId: string;
