@@ -272,6 +272,7 @@ test('workspace and settings screens have no serious or critical axe violations'
     ['locales', 'Locales'],
     ['users', 'Users'],
     ['roles', 'Roles'],
+    ['sso', 'Single sign-on'],
     ['content-model', 'Content model'],
     ['subscription', 'Subscription'],
     ['batches', 'Batches'],

@@ -98,3 +98,38 @@ test('a manager sets up OpenID Connect with a group rule; a new person signs in 
   expect(linked.members).toContainEqual(expect.objectContaining({ email, roles: ['editor'] }));
   await owner.close();
 });
+
+test('a manager makes a SCIM token shown once; the identity provider provisions with it until it is revoked', async ({
+  page,
+}) => {
+  await acceptCookies(page.context());
+  await seedVerifiedUser(page.request, 'manager');
+  const workspace = await seedWorkspace(page.request, `Provisioning ${Date.now().toString(36)}`);
+  await page.goto(`/${workspace.id}/_settings/sso`);
+  const section = page.getByRole('region', { name: 'Provisioning (SCIM)' });
+  await expect(section.getByTestId('scim-base-url')).toHaveText(`${BASE_URL}/scim/v2/${workspace.id}`);
+  await expect(section.getByText('No SCIM tokens yet.')).toBeVisible();
+  await section.getByLabel('Identity provider').fill('Entra ID');
+  await section.getByRole('button', { name: 'Make token' }).click();
+  const secret = (await section.getByTestId('scim-token-secret').textContent())!;
+  expect(secret).toMatch(/^mqscim_/);
+  const tokens = section.getByRole('table', { name: 'SCIM tokens' });
+  await expect(tokens.getByRole('row', { name: /Entra ID/ })).toContainText('Never');
+  await tokens.scrollIntoViewIfNeeded();
+  await shot(page, 'sso-scim-token');
+
+  const provision = () =>
+    page.request.post(`/scim/v2/${workspace.id}/Users`, {
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/scim+json' },
+      data: { userName: `nia-${Date.now().toString(36)}@corp.test`, active: true },
+    });
+  expect((await provision()).status()).toBe(201);
+  await page.reload();
+  await expect(tokens.getByRole('row', { name: /Entra ID/ })).not.toContainText('Never');
+  await expect(section.getByTestId('scim-token-secret')).toHaveCount(0);
+
+  await tokens.getByRole('button', { name: 'Revoke Entra ID' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+  await expect(section.getByText('No SCIM tokens yet.')).toBeVisible();
+  expect((await provision()).status()).toBe(401);
+});

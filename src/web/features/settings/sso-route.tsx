@@ -31,6 +31,7 @@ import { useCurrentWorkspace } from '@web/lib/workspace';
 import { roleLabel } from './role-label';
 import { useDeleteSso, useSaveSso, useTestSso } from './api/change-sso';
 import { useSsoSettings } from './api/get-sso';
+import { ScimProvisioningCard } from './components/scim-provisioning-card';
 import { TwoFactorRequirementCard } from './components/two-factor-requirement-card';
 
 interface FormValues {
@@ -58,6 +59,7 @@ export default function SsoRoute() {
         <>
           <RedirectCard settings={data} />
           <ConnectionForm key={data.connection?.updatedAt ?? 'new'} workspace={workspace} settings={data} />
+          <ScimProvisioningCard workspaceId={workspace.id} />
         </>
       ) : null}
     </Stack>
