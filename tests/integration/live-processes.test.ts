@@ -105,6 +105,34 @@ describe.runIf(testDatabaseKind() === 'postgres')('live streams across two serve
     await onB.ended;
   });
 
+  it('a member deprovisioned by SCIM through one process loses the stream and the session on the other', async () => {
+    const one = await workspaceWithMember('Scim');
+    const made = await call(a, 'POST', `/workspaces/${one.ws}/scim-tokens`, one.manager.token, {
+      name: 'Okta',
+    });
+    const scim = (method: string, path: string, body?: object) =>
+      fetch(`${a.url}/scim/v2/${one.ws}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${made.body.token as string}`,
+          'content-type': 'application/scim+json',
+        },
+        body: body && JSON.stringify(body),
+      });
+    const created = await scim('POST', '/Users', { userName: one.member.email });
+    expect(created.status).toBe(201);
+    const onB = await open(b, one.ws, one.member.token);
+    const { id } = (await created.json()) as { id: string };
+    const off = await scim('PATCH', `/Users/${id}`, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', value: { active: false } }],
+    });
+    expect(off.status).toBe(200);
+    await onB.next((e) => e.event === 'revoked');
+    await onB.ended;
+    expect((await call(b, 'GET', '/me', one.member.token)).status).toBe(401);
+  });
+
   it('a sign-out through one process ends the stream on the other', async () => {
     const one = await workspaceWithMember('Four');
     const onB = await open(b, one.ws, one.member.token);

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
 import { count, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { auditLog, scimTokens } from '@server/db/schema';
@@ -557,5 +558,60 @@ describe('the SCIM service', () => {
       new Set(['scim.group-created', 'scim.group-updated', 'scim.group-deleted']),
     );
     expect(audit.every((r) => r.userName === 'Entra ID')).toBe(true);
+  });
+
+  it('never answers 5xx to arbitrary bodies, PATCH operations and filters with a valid token', async () => {
+    const userId = (await scim('POST', '/Users', userBody('fuzz@corp.test'))).json().id;
+    const groupId = (await scim('POST', '/Groups', { displayName: 'Fuzzed' })).json().id;
+    const text = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom('\u0000', '__proto__', 'constructor', 'emails[', 'members[value eq "x"]', 'urn:x', ''),
+    );
+    const operation = fc.record(
+      {
+        op: fc.oneof(fc.constantFrom('add', 'Replace', 'remove'), text),
+        path: fc.oneof(
+          text,
+          fc.constantFrom(
+            'active',
+            'name.givenName',
+            'emails[type eq "work"].value',
+            'members',
+            'displayName',
+          ),
+        ),
+        value: fc.jsonValue({ maxDepth: 3 }),
+      },
+      { requiredKeys: [] },
+    );
+    const write = fc.oneof(
+      fc.record({ method: fc.constant('POST' as const), path: fc.constantFrom('/Users', '/Groups') }),
+      fc.record({
+        method: fc.constantFrom('PUT' as const, 'PATCH' as const),
+        path: fc.constantFrom(`/Users/${userId}`, `/Groups/${groupId}`),
+      }),
+    );
+    const body = fc.oneof(
+      fc.jsonValue({ maxDepth: 4 }),
+      fc
+        .array(operation, { maxLength: 4 })
+        .map((Operations) => ({ schemas: [SCIM_SCHEMAS.patchOp], Operations })),
+      fc.dictionary(
+        fc.constantFrom('userName', 'emails', 'active', 'members', 'displayName', 'name'),
+        fc.jsonValue(),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(write, body, text, async (target, payload, filter) => {
+        const res = await scim(target.method, target.path, payload);
+        expect(res.statusCode, res.body).toBeLessThan(500);
+        const listed = await scim(
+          'GET',
+          `/${target.path.split('/')[1]}?filter=${encodeURIComponent(filter)}`,
+        );
+        expect(listed.statusCode, listed.body).toBeLessThan(500);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
