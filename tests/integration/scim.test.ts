@@ -186,6 +186,14 @@ describe('the SCIM service', () => {
     expectScimError(await scim('GET', '/Users', undefined, { token: manager.token }), 401);
   });
 
+  it('is in the OpenAPI document with its own bearer scheme', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    expect(doc.paths['/scim/v2/{ws}/Users'].post.security).toEqual([{ scimToken: [] }]);
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/scim/v2/{ws}/Groups/{id}', '/api/v1/workspaces/{ws}/scim-tokens']),
+    );
+  });
+
   it('describes itself: ServiceProviderConfig, ResourceTypes and Schemas', async () => {
     const config = await scim('GET', '/ServiceProviderConfig');
     expect(config.statusCode).toBe(200);
