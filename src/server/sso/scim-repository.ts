@@ -94,6 +94,14 @@ export async function findUser(db: Db | Tx, workspaceId: string, id: string) {
   return row;
 }
 
+export async function findUsers(db: Db | Tx, workspaceId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(scimUsers)
+    .where(and(eq(scimUsers.workspaceId, workspaceId), inArray(scimUsers.id, ids)));
+}
+
 /** Locks the user's row for the rest of the transaction (concurrent PATCHes apply one after the other). */
 export async function lockUser(tx: Tx, workspaceId: string, id: string) {
   const [row] = await tx

@@ -1,4 +1,5 @@
 import { SCIM_MESSAGES, SCIM_SCHEMAS, scimBasePath } from '@shared/api/scim';
+import type { RoleRule } from '@shared/api/sso';
 import { approverRoleLabel } from '@shared/publishing/approvals';
 import { rolesFromClaims } from '@shared/permissions/sso-role-rules';
 import { applyPatch, ScimPatchError, type PatchOperation, type ScimResource } from '@shared/scim/patch';
@@ -275,9 +276,10 @@ export async function getUser(ctx: AppContext, caller: ScimCaller, id: string) {
   return userResource(ctx, row, groups.get(id) ?? []);
 }
 
-/** What one provisioning write leaves to do once committed: invitation mails. */
+/** What one provisioning write reads once (the role rules) and leaves to do once committed (invitation mails). */
 interface After {
   mails: { email: string; roles: string[]; isManager: boolean; hasAccount: boolean }[];
+  rules?: RoleRule[];
 }
 
 async function provisioned<T>(
@@ -440,7 +442,8 @@ async function applyToMember(
 ) {
   const workspaceId = caller.workspace.id;
   const changes: Change[] = [];
-  const granted = await grantedRoles(tx, caller.workspace, groups);
+  after.rules ??= (await findConnection(tx, workspaceId))?.roleRules ?? [];
+  const granted = grantedRoles(after.rules, caller.workspace, groups);
   let row = user;
   let memberUserId = user.userId;
   if (!memberUserId && user.email) {
@@ -495,7 +498,7 @@ async function applyToMember(
   }
   const roles = granted?.roles ?? [];
   const isManager = granted?.isWorkspaceManager ?? false;
-  const pending = (await members.listInvitations(tx, workspaceId)).find((i) => i.email === user.email);
+  const pending = await members.findInvitation(tx, workspaceId, user.email);
   if (!pending || JSON.stringify(pending.roles) !== JSON.stringify(roles) || pending.isManager !== isManager)
     await members.upsertInvitation(tx, {
       workspaceId,
@@ -512,8 +515,7 @@ async function applyToMember(
 }
 
 /** The roles the workspace's role rules grant these groups (a `groups` claim of their names and external ids). */
-async function grantedRoles(tx: Tx, workspace: WorkspaceRow, groups: repo.ScimGroupRow[]) {
-  const rules = (await findConnection(tx, workspace.id))?.roleRules ?? [];
+function grantedRoles(rules: RoleRule[], workspace: WorkspaceRow, groups: repo.ScimGroupRow[]) {
   if (rules.length === 0) return undefined;
   const names = groups.flatMap((g) => [g.displayName, ...(g.externalId ? [g.externalId] : [])]);
   return rolesFromClaims(rules, { groups: names }, workspace.roles);
@@ -524,11 +526,8 @@ async function reapplyGroups(tx: Tx, caller: ScimCaller, userIds: string[], afte
   const workspaceId = caller.workspace.id;
   const groups = await repo.groupsOfUsers(tx, workspaceId, userIds);
   const changes: Change[] = [];
-  for (const id of userIds) {
-    const user = await repo.findUser(tx, workspaceId, id);
-    if (!user) continue;
-    changes.push(...(await applyToMember(tx, caller, user, groups.get(id) ?? [], after, user)).changes);
-  }
+  for (const user of await repo.findUsers(tx, workspaceId, userIds))
+    changes.push(...(await applyToMember(tx, caller, user, groups.get(user.id) ?? [], after, user)).changes);
   return changes;
 }
 

@@ -72,6 +72,15 @@ export async function listInvitations(db: Db | Tx, workspaceId: string) {
     .orderBy(invitations.email);
 }
 
+export async function findInvitation(db: Db | Tx, workspaceId: string, email: string) {
+  const [row] = await db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.workspaceId, workspaceId), eq(invitations.email, email)))
+    .limit(1);
+  return row;
+}
+
 export async function upsertInvitation(db: Db | Tx, invitation: typeof invitations.$inferInsert) {
   const [row] = await db
     .insert(invitations)
