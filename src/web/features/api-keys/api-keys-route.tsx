@@ -17,13 +17,13 @@ import {
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
-import { IconKey, IconTrash } from '@tabler/icons-react';
+import { IconKey } from '@tabler/icons-react';
 import { CreateApiKeyBody, type ApiKeySummary } from '@shared/api/delivery';
 import { stageValue } from '@shared/publishing/stages';
 import type { Workspace } from '@shared/api/workspaces';
 import { FormError } from '@web/components/form-error';
+import { KeyUsageCells } from '@web/components/key-usage-cells';
 import { SecretShownOnce } from '@web/components/secret-shown-once';
-import { formatDateTime, fromNow } from '@web/lib/dates';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { useCreateApiKey } from './api/create-api-key';
 import { useApiKeys } from './api/list-api-keys';
@@ -157,28 +157,7 @@ function KeysTable({ workspace, keys }: { workspace: Workspace; keys: ApiKeySumm
                   )}
                 </Group>
               </Table.Td>
-              <Table.Td>
-                <Text size="sm">{key.createdBy}</Text>
-                <Text size="xs" c="dimmed" title={formatDateTime(key.createdAt)}>
-                  {fromNow(key.createdAt)}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" c={key.lastUsedAt ? undefined : 'dimmed'}>
-                  {key.lastUsedAt ? fromNow(key.lastUsedAt) : 'Never'}
-                </Text>
-              </Table.Td>
-              <Table.Td ta="right">
-                <Button
-                  size="xs"
-                  variant="subtle"
-                  color="red"
-                  leftSection={<IconTrash size={14} />}
-                  onClick={() => handleRevoke(key)}
-                >
-                  Revoke
-                </Button>
-              </Table.Td>
+              <KeyUsageCells usage={key} onRevoke={() => handleRevoke(key)} />
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -20,14 +20,14 @@ import {
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
-import { IconKey, IconTrash } from '@tabler/icons-react';
+import { IconKey } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { CreateWriteKeyBody, type IngestKeyKind, type WriteKeySummary } from '@shared/api/ingest';
 import type { Workspace } from '@shared/api/workspaces';
 import { FormError } from '@web/components/form-error';
+import { KeyUsageCells } from '@web/components/key-usage-cells';
 import { SecretShownOnce } from '@web/components/secret-shown-once';
 import { settingsPath } from '@web/app/guards';
-import { formatDateTime, fromNow } from '@web/lib/dates';
 import { useCurrentWorkspace } from '@web/lib/workspace';
 import { useCreateWriteKey } from './api/create-write-key';
 import { useWriteKeys } from './api/list-write-keys';
@@ -232,28 +232,7 @@ function KeyRow({
           onChange={(event) => onStrict(event.currentTarget.checked)}
         />
       </Table.Td>
-      <Table.Td>
-        <Text size="sm">{writeKey.createdBy}</Text>
-        <Text size="xs" c="dimmed" title={formatDateTime(writeKey.createdAt)}>
-          {fromNow(writeKey.createdAt)}
-        </Text>
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm" c={writeKey.lastUsedAt ? undefined : 'dimmed'}>
-          {writeKey.lastUsedAt ? fromNow(writeKey.lastUsedAt) : 'Never'}
-        </Text>
-      </Table.Td>
-      <Table.Td ta="right">
-        <Button
-          size="xs"
-          variant="subtle"
-          color="red"
-          leftSection={<IconTrash size={14} />}
-          onClick={onRevoke}
-        >
-          Revoke
-        </Button>
-      </Table.Td>
+      <KeyUsageCells usage={writeKey} onRevoke={onRevoke} />
     </Table.Tr>
   );
 }

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { Button, Card, Code, Group, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { modals } from '@mantine/modals';
-import { IconKey, IconTrash } from '@tabler/icons-react';
+import { IconKey } from '@tabler/icons-react';
 import { CreateScimTokenBody, type ScimTokenSummary } from '@shared/api/scim';
 import { CopyTextButton } from '@web/components/copy-text-button';
 import { FormError } from '@web/components/form-error';
+import { KeyUsageCells } from '@web/components/key-usage-cells';
 import { SecretShownOnce } from '@web/components/secret-shown-once';
-import { formatDateTime, fromNow } from '@web/lib/dates';
 import { useCreateScimToken } from '../api/create-scim-token';
 import { useScimTokens } from '../api/get-scim-tokens';
 import { useRevokeScimToken } from '../api/revoke-scim-token';
@@ -135,29 +135,11 @@ function TokensTable({ workspaceId, tokens }: { workspaceId: string; tokens: Sci
                   {token.name}
                 </Text>
               </Table.Td>
-              <Table.Td>
-                <Text size="sm">{token.createdBy}</Text>
-                <Text size="xs" c="dimmed" title={formatDateTime(token.createdAt)}>
-                  {fromNow(token.createdAt)}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" c={token.lastUsedAt ? undefined : 'dimmed'}>
-                  {token.lastUsedAt ? fromNow(token.lastUsedAt) : 'Never'}
-                </Text>
-              </Table.Td>
-              <Table.Td ta="right">
-                <Button
-                  size="xs"
-                  variant="subtle"
-                  color="red"
-                  leftSection={<IconTrash size={14} />}
-                  onClick={() => handleRevoke(token)}
-                  aria-label={`Revoke ${token.name}`}
-                >
-                  Revoke
-                </Button>
-              </Table.Td>
+              <KeyUsageCells
+                usage={token}
+                onRevoke={() => handleRevoke(token)}
+                revokeLabel={`Revoke ${token.name}`}
+              />
             </Table.Tr>
           ))}
         </Table.Tbody>
