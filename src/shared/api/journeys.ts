@@ -36,7 +36,14 @@ const Seconds = z
   .min(0)
   .max(366 * 24 * 3600);
 
-const StepBase = { id: z.string().trim().min(1).max(100), name: z.string().max(200).optional() };
+const StepBase = {
+  id: z.string().trim().min(1).max(100),
+  name: z.string().max(200).optional(),
+  position: z
+    .object({ x: z.number(), y: z.number() })
+    .optional()
+    .describe('Where the canvas draws the step; laid out automatically when absent'),
+};
 
 export const JourneyStep = z.discriminatedUnion('type', [
   z.object({

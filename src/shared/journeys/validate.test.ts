@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conditionsHold } from './conditions';
-import { parseJourney } from './validate';
+import { checkJourney, parseJourney } from './validate';
 
 const welcome = {
   entry: { kind: 'event', event: 'signup' },
@@ -103,5 +103,36 @@ describe('conditionsHold', () => {
     expect(conditionsHold([{ key: 'coupon', op: 'not-exists' }], record)).toBe(true);
     expect(conditionsHold([{ key: 'coupon', op: '==', value: 'x' }], record)).toBe(false);
     expect(conditionsHold([], record)).toBe(true);
+  });
+});
+
+describe('checkJourney', () => {
+  it('lists every problem with the step it is about, the first one as parseJourney answers it', () => {
+    const steps = welcome.steps.map((step) => (step.id === 'hello' ? { ...step, sender: undefined } : step));
+    const edges = welcome.edges.filter((edge) => !(edge.from === 'vip' && edge.exit === 'no'));
+    const { problems } = checkJourney({ ...welcome, steps, edges });
+    expect(problems).toEqual([
+      { stepId: 'hello', message: 'Step "Welcome": choose a sender' },
+      { stepId: 'vip', message: 'Step "vip": the exit "no" is not connected' },
+    ]);
+    expect(parseJourney({ ...welcome, steps, edges })).toEqual({
+      ok: false,
+      problem: 'Step "Welcome": choose a sender',
+      stepId: 'hello',
+    });
+  });
+
+  it('names the step whose shape is wrong', () => {
+    const steps = welcome.steps.map((step) => (step.id === 'wait' ? { ...step, event: '' } : step));
+    const { problems } = checkJourney({ ...welcome, steps });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ stepId: 'wait' });
+    expect(problems[0].message).toMatch(/^Step "wait": /);
+  });
+
+  it('keeps a step position the canvas stores', () => {
+    const steps = welcome.steps.map((step) => ({ ...step, position: { x: 1, y: 2 } }));
+    const { definition } = checkJourney({ ...welcome, steps });
+    expect(definition?.steps[0].position).toEqual({ x: 1, y: 2 });
   });
 });

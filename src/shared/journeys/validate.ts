@@ -59,73 +59,107 @@ function unheldLoop(steps: Map<string, JourneyStep>, next: Map<string, string[]>
   return null;
 }
 
-function graphProblem(definition: JourneyDefinition): string | null {
+/** A problem of a journey's definition, with the step it is about when it is about one. */
+export interface JourneyProblem {
+  message: string;
+  stepId?: string;
+}
+
+/** Every problem of a parsed definition's graph and steps, the most basic first. */
+export function journeyProblems(definition: JourneyDefinition): JourneyProblem[] {
   const steps = new Map<string, JourneyStep>();
   for (const step of definition.steps) {
-    if (steps.has(step.id)) return `${label(step)}: another step has the id "${step.id}"`;
+    if (steps.has(step.id))
+      return [{ stepId: step.id, message: `${label(step)}: another step has the id "${step.id}"` }];
     steps.set(step.id, step);
   }
-  if (!steps.has(definition.start)) return `The first step "${definition.start}" does not exist`;
+  const problems: JourneyProblem[] = [];
+  const hasStart = steps.has(definition.start);
+  if (!hasStart) problems.push({ message: `The first step "${definition.start}" does not exist` });
   const joined = new Map<string, string>();
   const next = new Map<string, string[]>();
   for (const edge of definition.edges) {
     const from = steps.get(edge.from);
-    if (!from) return `A connection leaves step "${edge.from}", which does not exist`;
-    if (!exitsOf(from).includes(edge.exit)) return `${label(from)}: it has no exit "${edge.exit}"`;
-    if (!steps.has(edge.to))
-      return `${label(from)}: the exit "${edge.exit}" leads to step "${edge.to}", which does not exist`;
+    if (!from) {
+      problems.push({ message: `A connection leaves step "${edge.from}", which does not exist` });
+      continue;
+    }
+    const about = (message: string) => problems.push({ stepId: from.id, message });
     const key = `${edge.from}\n${edge.exit}`;
-    if (joined.has(key)) return `${label(from)}: the exit "${edge.exit}" is connected more than once`;
-    joined.set(key, edge.to);
-    next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+    if (!exitsOf(from).includes(edge.exit)) about(`${label(from)}: it has no exit "${edge.exit}"`);
+    else if (!steps.has(edge.to))
+      about(`${label(from)}: the exit "${edge.exit}" leads to step "${edge.to}", which does not exist`);
+    else if (joined.has(key)) about(`${label(from)}: the exit "${edge.exit}" is connected more than once`);
+    else {
+      joined.set(key, edge.to);
+      next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+    }
   }
   for (const step of steps.values()) {
     const problem = stepProblem(step);
-    if (problem) return problem;
-    const open = exitsOf(step).find((exit) => !joined.has(`${step.id}\n${exit}`));
-    if (open) return `${label(step)}: the exit "${open}" is not connected`;
+    if (problem) problems.push({ stepId: step.id, message: problem });
+    for (const open of exitsOf(step).filter((exit) => !joined.has(`${step.id}\n${exit}`)))
+      problems.push({ stepId: step.id, message: `${label(step)}: the exit "${open}" is not connected` });
   }
-  const reached = new Set([definition.start]);
-  const stack = [definition.start];
-  while (stack.length) {
-    for (const to of next.get(stack.pop()!) ?? []) {
-      if (reached.has(to)) continue;
-      reached.add(to);
-      stack.push(to);
+  if (hasStart) {
+    const reached = new Set([definition.start]);
+    const stack = [definition.start];
+    while (stack.length) {
+      for (const to of next.get(stack.pop()!) ?? []) {
+        if (reached.has(to)) continue;
+        reached.add(to);
+        stack.push(to);
+      }
     }
+    for (const stray of definition.steps.filter((step) => !reached.has(step.id)))
+      problems.push({
+        stepId: stray.id,
+        message: `${label(stray)}: it cannot be reached from the first step`,
+      });
   }
-  const stray = definition.steps.find((step) => !reached.has(step.id));
-  if (stray) return `${label(stray)}: it cannot be reached from the first step`;
   const loop = unheldLoop(steps, next);
-  if (loop) return `${label(loop)}: it is on a loop without a wait`;
-  return null;
+  if (loop) problems.push({ stepId: loop.id, message: `${label(loop)}: it is on a loop without a wait` });
+  return problems;
 }
 
-export type ParsedJourney = { ok: true; definition: JourneyDefinition } | { ok: false; problem: string };
+export type ParsedJourney =
+  { ok: true; definition: JourneyDefinition } | { ok: false; problem: string; stepId?: string };
 
 /**
- * Reads a journey's definition (the item's JSON text, or the parsed value) and checks its graph: every
- * exit joined to one step, every step reachable, no loop without a wait, each step complete. The
- * problem names the step it is about.
+ * Every problem of a journey's definition (the item's JSON text, or the parsed value): its shape first;
+ * when the shape holds, its graph (every exit joined to one step, every step reachable, no loop without
+ * a wait, each step complete). Each problem names the step it is about.
  */
-export function parseJourney(value: unknown): ParsedJourney {
+export function checkJourney(value: unknown): { definition?: JourneyDefinition; problems: JourneyProblem[] } {
   let raw = value;
   if (typeof value === 'string') {
     try {
       raw = JSON.parse(value);
     } catch {
-      return { ok: false, problem: 'it is not JSON' };
+      return { problems: [{ message: 'it is not JSON' }] };
     }
   }
   const parsed = JourneyDefinition.safeParse(raw ?? {});
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const [first, index] = issue.path;
     const steps = (raw as { steps?: { id?: unknown }[] } | null)?.steps;
-    const id = first === 'steps' && typeof index === 'number' ? steps?.[index]?.id : undefined;
-    const where = typeof id === 'string' ? `Step "${id}"` : issue.path.join('.') || 'definition';
-    return { ok: false, problem: `${where}: ${issue.message}` };
+    const problems = parsed.error.issues.map((issue): JourneyProblem => {
+      const [first, index] = issue.path;
+      const id = first === 'steps' && typeof index === 'number' ? steps?.[index]?.id : undefined;
+      if (typeof id === 'string') return { stepId: id, message: `Step "${id}": ${issue.message}` };
+      return { message: `${issue.path.join('.') || 'definition'}: ${issue.message}` };
+    });
+    return { problems };
   }
-  const problem = graphProblem(parsed.data);
-  return problem ? { ok: false, problem } : { ok: true, definition: parsed.data };
+  return { definition: parsed.data, problems: journeyProblems(parsed.data) };
 }
+
+/** Reads a journey's definition and checks it (see checkJourney), answering the first problem. */
+export function parseJourney(value: unknown): ParsedJourney {
+  const { definition, problems } = checkJourney(value);
+  const [first] = problems;
+  if (first || !definition)
+    return { ok: false, problem: first?.message ?? 'definition: missing', ...pick(first) };
+  return { ok: true, definition };
+}
+
+const pick = (problem: JourneyProblem | undefined) => (problem?.stepId ? { stepId: problem.stepId } : {});
