@@ -152,6 +152,25 @@ async function seedAll(browser: Browser): Promise<Seeded> {
       sender: ((await sender.json()) as { id: string }).id,
     })
   ).id;
+  // A journey whose canvas has an entry, an email, a wait and an exit, one of them incomplete.
+  items.journey = (
+    await seedItem(page.request, ws, 'journey', {
+      name: 'Harbour welcome',
+      definition: JSON.stringify({
+        entry: { kind: 'event', event: 'signup', conditions: [] },
+        start: 'hello',
+        steps: [
+          { id: 'hello', name: 'Welcome mail', type: 'email', email: items.email },
+          { id: 'pause', type: 'wait', seconds: 86400 },
+          { id: 'done', type: 'exit' },
+        ],
+        edges: [
+          { from: 'hello', to: 'pause' },
+          { from: 'pause', to: 'done' },
+        ],
+      }),
+    })
+  ).id;
   // A release with an entry waiting for nothing, so its screen shows entries and chips.
   const release = await page.request.post(`/api/v1/workspaces/${ws}/releases`, {
     headers: SAME_ORIGIN,
@@ -181,6 +200,7 @@ const DOMAIN_OF: Record<string, string> = {
   event: 'marketing',
   email: 'marketing',
   campaign: 'marketing',
+  journey: 'marketing',
   [IMAGE_SET]: 'assets',
 };
 const itemPath = (schema: string) => `/${seeded.ws}/${DOMAIN_OF[schema]}/${schema}/${seeded.items[schema]}`;

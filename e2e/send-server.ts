@@ -46,11 +46,14 @@ export async function startSendServer(port: number, readers: CampaignProfile[]) 
     basics: { domains: ['marketing'], stages: ['Live'] },
     oobe: { done: true },
   });
-  const { campaignId } = await sendableCampaign(t, manager, ws, readers);
+  const { campaignId, emailId, senderId } = await sendableCampaign(t, manager, ws, readers);
 
   return {
     url,
     ws,
+    /** The email template and the sender the campaign uses, for other sends to use too. */
+    emailId,
+    senderId,
     /** The workspace's manager, for a browser to sign in as. */
     manager: { email: manager.email, password: manager.password },
     /** Sends the campaign now; answers the send's id. */
@@ -61,6 +64,8 @@ export async function startSendServer(port: number, readers: CampaignProfile[]) 
     },
     /** The messages of a send the SMTP sink has received so far. */
     received: (sendId: string) => sink.received.filter((m) => m.mail.messageId?.startsWith(`<${sendId}.`)),
+    /** Every message the SMTP sink has received for an address so far. */
+    receivedBy: (address: string) => sink.received.filter((m) => m.envelopeTo.includes(address)),
     async close() {
       await t.close();
       await sink.close();

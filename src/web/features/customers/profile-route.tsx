@@ -29,6 +29,7 @@ import { useEditProfile } from './api/edit-profile';
 import { useEraseProfile } from './api/erase-profile';
 import { editedValue, showValue } from './attribute-value';
 import { useProfile, useProfileAudiences, useProfileEvents } from './api/get-profiles';
+import { JourneysCard } from './components/journeys-card';
 
 const CONSENT_COLOR: Record<EmailConsentState, string> = {
   subscribed: 'teal',
@@ -350,7 +351,7 @@ function EraseDialog({
   );
 }
 
-/** /{workspace}/marketing/_customers/{profileId}: one customer's attributes, consent, audiences and timeline. */
+/** /{workspace}/marketing/_customers/{profileId}: one customer's attributes, consent, audiences, journeys and timeline. */
 export default function ProfileRoute() {
   const workspace = useCurrentWorkspace();
   const { profileId = '' } = useParams();
@@ -405,6 +406,7 @@ export default function ProfileRoute() {
               <AudiencesCard ws={workspace.id} id={profileId} />
             </Stack>
           </SimpleGrid>
+          <JourneysCard ws={workspace.id} id={profileId} />
           <TimelineCard ws={workspace.id} detail={data} />
           <EraseDialog
             ws={workspace.id}

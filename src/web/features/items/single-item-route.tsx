@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import type { Domain, SchemaType } from '@shared/schemas/types';
+import { can } from '@shared/permissions/permissions';
 import { AudienceMembers } from '@web/components/audiences/audience-members';
 import { ItemForm } from '@web/components/item-form/item-form';
 import { EmailTestSendPanel } from '@web/components/email-editor/email-test-send-panel';
@@ -35,7 +36,13 @@ const CampaignPanel = lazy(() =>
   import('@web/components/campaigns/campaign-panel').then((module) => ({ default: module.CampaignPanel })),
 );
 
+/** Only journey screens load the journey panel. */
+const JourneyPanel = lazy(() =>
+  import('@web/components/journeys/journey-panel').then((module) => ({ default: module.JourneyPanel })),
+);
+
 const EMAIL_SCHEMA = 'email';
+const JOURNEY_SCHEMA = 'journey';
 const CAMPAIGN_SCHEMA = 'campaign';
 const AUDIENCE_SCHEMA = 'audience';
 
@@ -137,7 +144,7 @@ function ItemSidePanel({ workspace, domain, item, locale }: HistoryPanelProps) {
 
 /**
  * What some schemas add below the form: the email's test send, the campaign's sending and results, the
- * audience's members.
+ * journey's start and stop, the audience's members.
  */
 function SchemaPanel({ workspace, item }: { workspace: Workspace; item: Item }) {
   if (item.schema === EMAIL_SCHEMA)
@@ -160,6 +167,18 @@ function SchemaPanel({ workspace, item }: { workspace: Workspace; item: Item }) 
           approvals={item.approvedBy.length}
           sendAt={item.data.sendAt}
           sendAtZone={item.data.sendAt_tz}
+        />
+      </Suspense>
+    );
+  if (item.schema === JOURNEY_SCHEMA)
+    return (
+      <Suspense fallback={<Skeleton h={80} radius="md" />}>
+        <JourneyPanel
+          workspaceId={workspace.id}
+          journeyId={item.id}
+          version={item.version}
+          definition={item.data.definition}
+          canRun={can(workspace.__permissions, 'publish', JOURNEY_SCHEMA)}
         />
       </Suspense>
     );
@@ -243,8 +262,8 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
     (saved) => showToast({ color: 'teal', message: `Saved as version ${saved.version}` }),
   );
 
-  // The email editor needs the whole width; the activity panel goes below it.
-  const isFullWidth = schema.name === EMAIL_SCHEMA;
+  // The email editor and the journey canvas need the whole width; the activity panel goes below them.
+  const isFullWidth = schema.name === EMAIL_SCHEMA || schema.name === JOURNEY_SCHEMA;
   // A campaign's sending, preview and results need the page's width: below the form and its activity.
   const isPanelBelow = schema.name === CAMPAIGN_SCHEMA;
 

@@ -1,0 +1,170 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type Page } from '@playwright/test';
+import { shot } from './fixtures';
+import { startSendServer } from './send-server';
+
+/**
+ * A welcome journey end to end: drawn on the canvas (entry event signup → email → exit), approved,
+ * started; a page on another origin sends the signup through /ingest/v1 with the browser script; the
+ * email reaches the SMTP server, the canvas counts it, and the customer's profile shows the journey.
+ */
+
+// This server is another origin than the main one, whose Origin the config sends with every request.
+test.use({ extraHTTPHeaders: {} });
+
+// Past the other helpers' ports (E2E_PORT + 1000, + 1100, + 2000) and the unsubscribe spec's (+ 3000).
+const PORT = Number(process.env.E2E_PORT ?? 8090) + 3050;
+const CUSTOMER = { id: 'newcomer-1', email: 'newcomer@example.test' };
+let server: Awaited<ReturnType<typeof startSendServer>>;
+
+test.beforeAll(async () => {
+  server = await startSendServer(PORT, [{ id: 'reader-1', email: 'reader@example.test', firstName: 'Rea' }]);
+});
+test.afterAll(() => server.close());
+
+/** The customer's site: it loads the app's browser script and, identified, signs up. */
+async function startSite(appUrl: string) {
+  let key = '';
+  const site = http.createServer((req, res) => {
+    if (req.url === '/site.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(`
+        marquee.init(${JSON.stringify(key)});
+        marquee.identify(${JSON.stringify(CUSTOMER.id)}, { email: ${JSON.stringify(CUSTOMER.email)} });
+        marquee.track('signup', { plan: 'pro' });
+        marquee.flush();`);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html><head><title>Join</title><script src="${appUrl}/sdk/marquee.js"></script></head>
+      <body><h1>Welcome</h1><script src="/site.js"></script></body></html>`);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(site.address() as AddressInfo).port}`,
+    setKey: (value: string) => void (key = value),
+    close: () => new Promise<void>((resolve) => site.close(() => resolve())),
+  };
+}
+
+async function choose(page: Page, label: string, option: string) {
+  await page.getByRole('textbox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+async function api(page: Page, method: 'POST' | 'PATCH', path: string, data: unknown) {
+  const res = await page.request.fetch(`${server.url}${path}`, {
+    method,
+    headers: { origin: server.url },
+    data,
+  });
+  expect(res.status(), await res.text()).toBeLessThan(300);
+  return res.json();
+}
+
+test('a welcome journey drawn on the canvas, approved and started, mails a new customer', async ({
+  page,
+  browser,
+  context,
+}) => {
+  const { ws } = server;
+  await context.addCookies([{ name: 'marquee_cookie_notification', value: '1', url: server.url }]);
+  await api(page, 'POST', '/api/v1/auth/sign-in', server.manager);
+  // The Admin role (the manager's) must approve every journey version before it can start.
+  const workspace = await (await page.request.get(`${server.url}/api/v1/workspaces/${ws}`)).json();
+  await api(page, 'PATCH', `/api/v1/workspaces/${ws}`, {
+    roles: { ...workspace.roles, admin: { ...workspace.roles.admin, mustApprove: ['journey'] } },
+    baseVersion: workspace.version,
+  });
+
+  // The new journey starts with its entry (signup) and an exit; an email step goes in between.
+  await page.goto(`${server.url}/${ws}/marketing/journey/new`);
+  await page.getByLabel('Name', { exact: true }).fill('Welcome');
+  const canvas = page.getByTestId('journey-canvas');
+  await expect(canvas.getByTestId('journey-node-entry')).toContainText('Event “signup”');
+  await expect(canvas.getByTestId('journey-node-done')).toBeVisible();
+  await page.getByRole('toolbar', { name: 'Add a step' }).getByRole('button', { name: 'Send email' }).click();
+  const email = canvas.getByTestId('journey-node-email-1');
+  await expect(email).toHaveAttribute('data-invalid', 'true');
+  const problems = page.getByTestId('journey-problems');
+  await expect(problems).toContainText('Step "email-1": choose the email template to send');
+  await expect(problems).toContainText('Step "email-1": it cannot be reached from the first step');
+  await shot(page, 'journeys-01-email-added');
+
+  // The side panel: the template, the sender and the subject; then it becomes the first step and
+  // its exit leads to the exit step, chosen from a list (the keyboard's way to connect).
+  const panel = page.getByTestId('journey-step-panel');
+  await choose(page, 'Email template', 'Letter');
+  await choose(page, 'Sender', 'Acme News <news@acme.example>');
+  await panel.getByLabel('Subject').fill('Welcome aboard');
+  await panel.getByLabel('Name').fill('Welcome mail');
+  await panel.getByRole('button', { name: 'Make first step' }).click();
+  await choose(page, 'Next step', 'done');
+  await expect(problems).toBeHidden();
+  await expect(email).not.toHaveAttribute('data-invalid');
+  await expect(email).toContainText('Welcome mail');
+  await shot(page, 'journeys-02-drawn');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/${ws}/marketing/journey/(?!new)[A-Za-z0-9_-]+$`));
+  const journeyId = new URL(page.url()).pathname.split('/').pop()!;
+
+  // Not approved yet: the server refuses the start, and says why.
+  const running = page.getByTestId('journey-panel');
+  await expect(running.getByTestId('journey-state')).toHaveText('not started');
+  await running.getByRole('button', { name: 'Start version 1' }).click();
+  await expect(running.getByRole('alert')).toHaveText(
+    'This version of the journey needs every approval before it can be started',
+  );
+  await page.getByRole('tab', { name: 'Approvals' }).click();
+  await page.getByRole('button', { name: 'Approve as Admin' }).click();
+  await expect(page.getByRole('button', { name: 'Approve as Admin' })).toBeHidden();
+  await running.getByRole('button', { name: 'Start version 1' }).click();
+  await expect(running.getByTestId('journey-state')).toHaveText('running · version 1');
+  await expect(running.getByRole('button', { name: 'Pause' })).toBeVisible();
+  await expect(canvas.getByTestId('journey-node-email-1').getByTestId('journey-node-waiting')).toHaveText(
+    '0 waiting',
+  );
+  await shot(page, 'journeys-03-started');
+
+  // The customer signs up on the site, another origin allowed by a write key.
+  const site = await startSite(server.url);
+  try {
+    const key = await api(page, 'POST', `/api/v1/workspaces/${ws}/write-keys`, {
+      name: 'Site',
+      origins: [site.origin],
+    });
+    site.setKey(key.key);
+    const visitor = await browser.newContext();
+    const sitePage = await visitor.newPage();
+    const sent = sitePage.waitForResponse((r) => r.url().startsWith(`${server.url}/ingest/v1/batch`));
+    await sitePage.goto(site.origin);
+    expect((await sent).status()).toBe(202);
+    await visitor.close();
+  } finally {
+    await site.close();
+  }
+
+  // The email reaches the SMTP server, once.
+  await expect.poll(() => server.receivedBy(CUSTOMER.email).length, { timeout: 30_000 }).toBe(1);
+  expect(server.receivedBy(CUSTOMER.email)[0].mail.subject).toBe('Welcome aboard');
+
+  // The canvas counts it: the email's exit passed one profile, the journey entered one.
+  await expect(canvas.getByText('1 passed')).toBeVisible();
+  await expect(running.getByTestId('journey-totals')).toContainText('1 entered');
+  await shot(page, 'journeys-04-counted');
+
+  // The customer's profile shows the journey: entered, the email step, finished.
+  await page.goto(`${server.url}/${ws}/marketing/_customers/${CUSTOMER.id}`);
+  const history = page.getByTestId('profile-journeys');
+  const run = history.getByTestId('profile-journey-run').first();
+  await expect(run.getByRole('link', { name: 'Welcome' })).toHaveAttribute(
+    'href',
+    `/${ws}/marketing/journey/${journeyId}`,
+  );
+  await expect(run).toContainText('Entered');
+  await expect(run).toContainText('Step email-1');
+  await expect(run).toContainText('Finished');
+  await history.scrollIntoViewIfNeeded();
+  await shot(page, 'journeys-05-profile');
+});
