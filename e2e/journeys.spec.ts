@@ -49,7 +49,7 @@ async function startSite(appUrl: string) {
 }
 
 async function choose(page: Page, label: string, option: string) {
-  await page.getByRole('textbox', { name: label, exact: true }).click();
+  await page.getByRole('combobox', { name: label, exact: true }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
@@ -104,7 +104,29 @@ test('a welcome journey drawn on the canvas, approved and started, mails a new c
   await expect(problems).toBeHidden();
   await expect(email).not.toHaveAttribute('data-invalid');
   await expect(email).toContainText('Welcome mail');
+  // Laid out again: the entry, the email, the exit, top to bottom.
+  await page.getByRole('button', { name: 'Arrange' }).click();
+  const top = async (id: string) => (await canvas.getByTestId(id).boundingBox())!.y;
+  await expect
+    .poll(async () => (await top('journey-node-email-1')) < (await top('journey-node-done')))
+    .toBe(true);
+  expect(await top('journey-node-entry')).toBeLessThan(await top('journey-node-email-1'));
+  await canvas.scrollIntoViewIfNeeded();
   await shot(page, 'journeys-02-drawn');
+
+  // By keyboard: a step added and removed again with the Delete key, the exit step selected with Enter.
+  await page
+    .getByRole('toolbar', { name: 'Add a step' })
+    .getByRole('button', { name: 'Wait', exact: true })
+    .click();
+  const wait = canvas.locator('.react-flow__node[data-id="wait-1"]');
+  await wait.focus();
+  await page.keyboard.press('Delete');
+  await expect(wait).toBeHidden();
+  await canvas.locator('.react-flow__node[data-id="done"]').focus();
+  await page.keyboard.press('Enter');
+  await expect(panel).toContainText('The journey ends here.');
+  await expect(problems).toBeHidden();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/${ws}/marketing/journey/(?!new)[A-Za-z0-9_-]+$`));
   const journeyId = new URL(page.url()).pathname.split('/').pop()!;
@@ -125,6 +147,7 @@ test('a welcome journey drawn on the canvas, approved and started, mails a new c
   await expect(canvas.getByTestId('journey-node-email-1').getByTestId('journey-node-waiting')).toHaveText(
     '0 waiting',
   );
+  await canvas.scrollIntoViewIfNeeded();
   await shot(page, 'journeys-03-started');
 
   // The customer signs up on the site, another origin allowed by a write key.
@@ -152,6 +175,7 @@ test('a welcome journey drawn on the canvas, approved and started, mails a new c
   // The canvas counts it: the email's exit passed one profile, the journey entered one.
   await expect(canvas.getByText('1 passed')).toBeVisible();
   await expect(running.getByTestId('journey-totals')).toContainText('1 entered');
+  await canvas.scrollIntoViewIfNeeded();
   await shot(page, 'journeys-04-counted');
 
   // The customer's profile shows the journey: entered, the email step, finished.
@@ -163,7 +187,7 @@ test('a welcome journey drawn on the canvas, approved and started, mails a new c
     `/${ws}/marketing/journey/${journeyId}`,
   );
   await expect(run).toContainText('Entered');
-  await expect(run).toContainText('Step email-1');
+  await expect(run).toContainText('Welcome mail');
   await expect(run).toContainText('Finished');
   await history.scrollIntoViewIfNeeded();
   await shot(page, 'journeys-05-profile');

@@ -4,6 +4,7 @@ import {
   Background,
   Controls,
   ReactFlow,
+  useReactFlow,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -26,7 +27,11 @@ interface JourneyCanvasProps {
   onUpdate: (change: (definition: CanvasDefinition) => CanvasDefinition) => void;
   onSelect: (id: string | null) => void;
   onRemoveStep: (id: string) => void;
+  /** Changes when the steps were laid out again: the view fits them anew. */
+  fitKey: number;
 }
+
+const FIT_VIEW = { padding: 0.2, maxZoom: 1 };
 
 /** The selection a batch of selection changes leaves: the element selected last, or none if the current one was left. */
 function selectionAfter(
@@ -46,7 +51,14 @@ function selectionAfter(
  * move it, Delete to remove it; drag from an exit's handle to a step to connect them.
  */
 export function JourneyCanvas(props: JourneyCanvasProps) {
-  const { definition, problems, counts, selectedId, readOnly, onUpdate, onSelect, onRemoveStep } = props;
+  const { definition, problems, counts, selectedId, readOnly, onUpdate, onSelect, onRemoveStep, fitKey } =
+    props;
+  const { fitView } = useReactFlow();
+  useEffect(() => {
+    if (fitKey === 0) return;
+    const frame = requestAnimationFrame(() => void fitView(FIT_VIEW));
+    return () => cancelAnimationFrame(frame);
+  }, [fitKey, fitView]);
   const graph = useMemo(
     () => toGraph(definition, { problems, counts, selectedId, readOnly }),
     [definition, problems, counts, selectedId, readOnly],
@@ -102,7 +114,7 @@ export function JourneyCanvas(props: JourneyCanvasProps) {
       nodesConnectable={!readOnly}
       deleteKeyCode={readOnly ? null : DELETE_KEYS}
       fitView
-      fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
+      fitViewOptions={FIT_VIEW}
       minZoom={0.2}
       maxZoom={2}
       defaultEdgeOptions={{ labelBgPadding: [6, 2], labelBgBorderRadius: 4 }}

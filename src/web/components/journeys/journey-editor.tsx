@@ -7,7 +7,7 @@ import { EdgePanel } from './edge-panel';
 import { EntryPanel } from './entry-panel';
 import { edgeOfId, ENTRY_NODE_ID, type StepCounts } from './graph';
 import { JourneyCanvas } from './journey-canvas';
-import { placeStep } from './layout';
+import { arrangeSteps, placeStep } from './layout';
 import { StepPanel } from './step-panel';
 import { STEP_KINDS } from './step-kinds';
 import { StepPalette } from './step-palette';
@@ -67,6 +67,11 @@ export function JourneyEditor({ definition, onUpdate, counts, readOnly, workspac
     );
     setSelectedId(id);
   };
+  const [fitKey, setFitKey] = useState(0);
+  const handleArrange = () => {
+    onUpdate(arrangeSteps);
+    setFitKey((key) => key + 1);
+  };
   const handleRemove = (id: string) => {
     onUpdate((current) => removeStep(current, id));
     setSelectedId((current) => (current === id ? ENTRY_NODE_ID : current));
@@ -74,7 +79,7 @@ export function JourneyEditor({ definition, onUpdate, counts, readOnly, workspac
 
   return (
     <Stack gap="xs" data-testid="journey-editor">
-      {!readOnly && <StepPalette onAdd={handleAdd} />}
+      {!readOnly && <StepPalette onAdd={handleAdd} onArrange={handleArrange} />}
       <ProblemList
         problems={problems}
         stepIds={definition.steps.map((step) => step.id)}
@@ -98,6 +103,7 @@ export function JourneyEditor({ definition, onUpdate, counts, readOnly, workspac
               onUpdate={onUpdate}
               onSelect={setSelectedId}
               onRemoveStep={handleRemove}
+              fitKey={fitKey}
             />
           </ReactFlowProvider>
         </Paper>

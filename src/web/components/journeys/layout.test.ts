@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CanvasDefinition } from './definition';
-import { COLUMN_GAP, LAYER_GAP, layoutSteps, placeStep } from './layout';
+import { arrangeSteps, COLUMN_GAP, LAYER_GAP, layoutSteps, placeStep } from './layout';
 
 const branching: CanvasDefinition = {
   entry: { kind: 'api' },
@@ -42,6 +42,12 @@ describe('layoutSteps', () => {
     const { entry, steps } = layoutSteps(looped);
     expect(steps.get('a')).toEqual({ x: 500, y: 40 });
     expect(entry).toEqual({ x: 500, y: 40 - LAYER_GAP });
+    // A first step below another: the entry goes above both.
+    const lower = layoutSteps({
+      ...looped,
+      steps: looped.steps.map((step) => (step.id === 'a' ? { ...step, position: { x: 0, y: 900 } } : step)),
+    });
+    expect(lower.entry).toEqual({ x: 0, y: 0 });
     expect(steps.get('end')).toEqual({ x: 0, y: 3 * LAYER_GAP });
   });
 });
@@ -63,5 +69,18 @@ describe('placeStep', () => {
     const placed = placeStep(branching, { id: 'mail', type: 'email' }, null);
     expect(placed.edges).toEqual(branching.edges);
     expect(placed.steps.find((step) => step.id === 'mail')!.position!.y).toBe(5 * LAYER_GAP);
+  });
+});
+
+describe('arrangeSteps', () => {
+  it('lays every step out again', () => {
+    const placed = placeStep(branching, { id: 'mail', type: 'email' }, null);
+    const arranged = arrangeSteps({
+      ...placed,
+      start: 'mail',
+      edges: [{ from: 'mail', exit: 'next', to: 'a' }],
+    });
+    expect(arranged.steps.every((step) => step.position === undefined)).toBe(true);
+    expect(layoutSteps(arranged).steps.get('mail')).toEqual({ x: 0, y: LAYER_GAP });
   });
 });

@@ -8,7 +8,7 @@ export const COLUMN_GAP = 270;
  * Where each step is drawn: where it was dropped, when the definition stores it; otherwise a simple
  * layered layout, top to bottom: a step's layer is its distance from the first step (steps that cannot
  * be reached go below all others), steps of one layer side by side in the order they were found.
- * The entry sits one layer above the first step.
+ * The entry sits one layer above the highest step, in line with the first.
  */
 export function layoutSteps(definition: CanvasDefinition): { entry: XY; steps: Map<string, XY> } {
   const ids = new Set(definition.steps.map((step) => step.id));
@@ -37,8 +37,10 @@ export function layoutSteps(definition: CanvasDefinition): { entry: XY; steps: M
     ),
   );
   for (const step of definition.steps) if (step.position) steps.set(step.id, step.position);
+  // Above every step, so that it never covers one, in line with the first.
   const first = steps.get(definition.start);
-  const entry = first ? { x: first.x, y: first.y - LAYER_GAP } : { x: 0, y: 0 };
+  const top = Math.min(LAYER_GAP, ...[...steps.values()].map((xy) => xy.y));
+  const entry = { x: first?.x ?? 0, y: top - LAYER_GAP };
   return { entry, steps };
 }
 
@@ -72,4 +74,9 @@ export function placeStep(
     steps: [...steps, { ...step, position }],
     edges: open ? [...definition.edges, { from: from.id, exit: open, to: step.id }] : definition.edges,
   };
+}
+
+/** Forgets where steps were dropped, so that all are laid out again. */
+export function arrangeSteps(definition: CanvasDefinition): CanvasDefinition {
+  return { ...definition, steps: definition.steps.map(({ position: _position, ...step }) => step) };
 }

@@ -1,8 +1,12 @@
 import { Button, Group, Text } from '@mantine/core';
+import { IconLayoutDistributeHorizontal } from '@tabler/icons-react';
 import { STEP_KINDS } from './step-kinds';
 
-/** Adds a step of each kind: after the selected step's first open exit, if one is selected. */
-export function StepPalette({ onAdd }: { onAdd: (kind: string) => void }) {
+/**
+ * Adds a step of each kind: after the selected step's first open exit, if one is selected. Arrange lays
+ * every step out again.
+ */
+export function StepPalette({ onAdd, onArrange }: { onAdd: (kind: string) => void; onArrange: () => void }) {
   return (
     <Group gap={6} role="toolbar" aria-label="Add a step">
       <Text size="xs" fw={500} c="dimmed">
@@ -19,6 +23,15 @@ export function StepPalette({ onAdd }: { onAdd: (kind: string) => void }) {
           {title}
         </Button>
       ))}
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        ml="auto"
+        leftSection={<IconLayoutDistributeHorizontal size={14} aria-hidden />}
+        onClick={onArrange}
+      >
+        Arrange
+      </Button>
     </Group>
   );
 }

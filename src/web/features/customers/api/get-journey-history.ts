@@ -8,9 +8,25 @@ import { profileKeys, profilesUrl } from './get-profiles';
 /** The most journey events of each kind read for one profile. */
 const EVENTS_READ = 100;
 
+/** The names the journey's steps are given in its current version, by step id. */
+function stepNamesOf(definition: unknown): Map<string, string> {
+  try {
+    const { steps } = JSON.parse(typeof definition === 'string' ? definition : '{}') as {
+      steps?: { id?: unknown; name?: unknown }[];
+    };
+    return new Map(
+      (Array.isArray(steps) ? steps : [])
+        .filter((step) => typeof step.id === 'string' && typeof step.name === 'string' && step.name.trim())
+        .map((step) => [step.id as string, (step.name as string).trim()]),
+    );
+  } catch {
+    return new Map();
+  }
+}
+
 /**
  * A profile's journey runs, from its latest journey events (GET …/profiles/{id}/events, one key at a
- * time), with the journeys' names from the workspace's journeys.
+ * time), with the journeys' names and their steps' from the workspace's journeys.
  */
 export function useJourneyHistory(ws: string, id: string) {
   const pages = useQueries({
@@ -34,11 +50,10 @@ export function useJourneyHistory(ws: string, id: string) {
   const error = pages.find((page) => page.error)?.error ?? null;
   const isPending = pages.some((page) => page.isPending);
   const runs = isPending ? [] : journeyRuns(pages.flatMap((page) => page.data?.events ?? []));
+  const items = journeys.data?.items ?? [];
   const names = new Map(
-    (journeys.data?.items ?? []).map((item) => [
-      item.id,
-      typeof item.data.name === 'string' ? item.data.name : item.id,
-    ]),
+    items.map((item) => [item.id, typeof item.data.name === 'string' ? item.data.name : item.id]),
   );
-  return { runs, names, error, isPending };
+  const stepNames = new Map(items.map((item) => [item.id, stepNamesOf(item.data.definition)]));
+  return { runs, names, stepNames, error, isPending };
 }

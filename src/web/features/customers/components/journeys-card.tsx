@@ -12,18 +12,38 @@ const REASON_LABEL: Record<string, string> = {
   stopped: 'The journey was stopped',
 };
 
-function RunTimeline({ run }: { run: JourneyRunHistory }) {
+function RunTimeline({
+  run,
+  stepNames,
+}: {
+  run: JourneyRunHistory;
+  stepNames?: ReadonlyMap<string, string>;
+}) {
+  const nameOf = (id: string) => stepNames?.get(id) ?? id;
   return (
-    <Timeline bulletSize={12} lineWidth={2} active={run.steps.length + (run.exit ? 1 : 0)}>
+    <Timeline bulletSize={12} lineWidth={2} ml={4} active={run.steps.length + (run.exit ? 1 : 0)}>
       {run.enteredAt && (
-        <Timeline.Item title="Entered">
+        <Timeline.Item
+          title={
+            <Text size="sm" fw={500}>
+              Entered
+            </Text>
+          }
+        >
           <Text size="xs" c="dimmed">
             {formatDateTime(run.enteredAt)}
           </Text>
         </Timeline.Item>
       )}
       {run.steps.map((step, index) => (
-        <Timeline.Item key={`${step.stepId}-${index}`} title={`Step ${step.stepId}`}>
+        <Timeline.Item
+          key={`${step.stepId}-${index}`}
+          title={
+            <Text size="sm" fw={500}>
+              {nameOf(step.stepId)}
+            </Text>
+          }
+        >
           <Text size="xs" c="dimmed">
             {step.type}
             {step.exit && step.exit !== 'next' ? `, left by “${step.exit}”` : ''} · {formatDateTime(step.at)}
@@ -31,9 +51,15 @@ function RunTimeline({ run }: { run: JourneyRunHistory }) {
         </Timeline.Item>
       ))}
       {run.exit && (
-        <Timeline.Item title={REASON_LABEL[run.exit.reason] ?? run.exit.reason}>
+        <Timeline.Item
+          title={
+            <Text size="sm" fw={500}>
+              {REASON_LABEL[run.exit.reason] ?? run.exit.reason}
+            </Text>
+          }
+        >
           <Text size="xs" c="dimmed">
-            {run.exit.stepId ? `At step ${run.exit.stepId} · ` : ''}
+            {run.exit.stepId ? `At ${nameOf(run.exit.stepId)} · ` : ''}
             {formatDateTime(run.exit.at)}
           </Text>
         </Timeline.Item>
@@ -44,7 +70,7 @@ function RunTimeline({ run }: { run: JourneyRunHistory }) {
 
 /** The journeys the profile went through: per run, when it entered, each step, and why it left. */
 export function JourneysCard({ ws, id }: { ws: string; id: string }) {
-  const { runs, names, error, isPending } = useJourneyHistory(ws, id);
+  const { runs, names, stepNames, error, isPending } = useJourneyHistory(ws, id);
   return (
     <Card withBorder>
       <Title order={2} fz="h4" mb="sm">
@@ -70,11 +96,13 @@ export function JourneysCard({ ws, id }: { ws: string; id: string }) {
                     version {run.version}
                   </Badge>
                 )}
-                <Badge size="xs" variant="light" color={run.exit ? 'gray' : 'teal'}>
-                  {run.exit ? 'left' : 'in the journey'}
-                </Badge>
+                {!run.exit && (
+                  <Badge size="xs" variant="light" color="teal">
+                    in the journey now
+                  </Badge>
+                )}
               </Group>
-              <RunTimeline run={run} />
+              <RunTimeline run={run} stepNames={stepNames.get(run.journeyId)} />
             </Stack>
           ))}
         </Stack>
