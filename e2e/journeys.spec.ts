@@ -113,6 +113,10 @@ test('a welcome journey drawn on the canvas, approved and started, mails a new c
   expect(await top('journey-node-entry')).toBeLessThan(await top('journey-node-email-1'));
   await canvas.scrollIntoViewIfNeeded();
   await shot(page, 'journeys-02-drawn');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await canvas.scrollIntoViewIfNeeded();
+  await shot(page, 'journeys-02-drawn-phone');
+  await page.setViewportSize({ width: 1360, height: 860 });
 
   // By keyboard: a step added and removed again with the Delete key, the exit step selected with Enter.
   await page

@@ -66,7 +66,7 @@ export interface JourneyProblem {
 }
 
 /** Every problem of a parsed definition's graph and steps, the most basic first. */
-export function journeyProblems(definition: JourneyDefinition): JourneyProblem[] {
+function journeyProblems(definition: JourneyDefinition): JourneyProblem[] {
   const steps = new Map<string, JourneyStep>();
   for (const step of definition.steps) {
     if (steps.has(step.id))

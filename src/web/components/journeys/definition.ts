@@ -104,10 +104,6 @@ export function newStepId(definition: CanvasDefinition, kind: string) {
   return `${kind}-${n}`;
 }
 
-export function addStep(definition: CanvasDefinition, step: CanvasStep): CanvasDefinition {
-  return { ...definition, steps: [...definition.steps, step] };
-}
-
 /** Removes a step and the connections to and from it; the first step moves to where it led, if anywhere. */
 export function removeStep(definition: CanvasDefinition, id: string): CanvasDefinition {
   const steps = definition.steps.filter((step) => step.id !== id);

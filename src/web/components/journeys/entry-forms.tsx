@@ -3,7 +3,7 @@ import { Code, Stack, Text, TextInput } from '@mantine/core';
 import { ConditionsEditor } from './conditions-editor';
 import type { CanvasEntry } from './definition';
 
-export interface EntryFormProps {
+interface EntryFormProps {
   entry: CanvasEntry;
   onChange: (entry: CanvasEntry) => void;
   readOnly: boolean;

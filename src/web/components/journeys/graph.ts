@@ -13,14 +13,14 @@ export interface StepCounts {
   exits: Record<string, number>;
 }
 
-export type StepNodeData = {
+type StepNodeData = {
   step: CanvasStep;
   exits: string[];
   isStart: boolean;
   problems: string[];
   counts?: StepCounts;
 };
-export type EntryNodeData = { entry: CanvasEntry; problems: string[] };
+type EntryNodeData = { entry: CanvasEntry; problems: string[] };
 export type StepNode = Node<StepNodeData, 'step'>;
 export type EntryNode = Node<EntryNodeData, 'entry'>;
 export type JourneyNode = StepNode | EntryNode;

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Anchor, Box, Group, List, Paper, ScrollArea, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Box, Flex, List, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { ReactFlowProvider } from '@xyflow/react';
 import { checkJourney, type JourneyProblem } from '@shared/journeys/validate';
 import { newStepId, removeStep, updateStep, type CanvasDefinition } from './definition';
@@ -85,7 +85,7 @@ export function JourneyEditor({ definition, onUpdate, counts, readOnly, workspac
         stepIds={definition.steps.map((step) => step.id)}
         onSelect={setSelectedId}
       />
-      <Group align="stretch" gap="xs" wrap="nowrap">
+      <Flex direction={{ base: 'column', md: 'row' }} align="stretch" gap="xs">
         <Paper
           withBorder
           radius="md"
@@ -110,7 +110,7 @@ export function JourneyEditor({ definition, onUpdate, counts, readOnly, workspac
         <Paper
           withBorder
           radius="md"
-          w={320}
+          w={{ base: '100%', md: 320 }}
           style={{ flex: 'none' }}
           component="aside"
           aria-label="Selected step"
@@ -141,7 +141,7 @@ export function JourneyEditor({ definition, onUpdate, counts, readOnly, workspac
             )}
           </ScrollArea>
         </Paper>
-      </Group>
+      </Flex>
     </Stack>
   );
 }

@@ -102,7 +102,7 @@ export const STEP_KINDS: Record<string, StepKind> = {
 };
 
 /** A kind this screen does not know (a newer engine's): drawn with its type and its raw properties. */
-export const UNKNOWN_STEP_KIND: StepKind = {
+const UNKNOWN_STEP_KIND: StepKind = {
   title: 'Step',
   icon: IconPuzzle,
   create: () => ({}),

@@ -67,13 +67,7 @@ export function StepNodeView({ data, selected }: NodeProps<StepNode>) {
           {exits.map((exit) => (
             <span key={exit} className={classes.exit}>
               {exit}
-              <Handle
-                id={exit}
-                type="source"
-                position={Position.Bottom}
-                className={classes.exitHandle}
-                aria-label={`Exit “${exit}” of ${stepLabel(step)}`}
-              />
+              <Handle id={exit} type="source" position={Position.Bottom} className={classes.exitHandle} />
             </span>
           ))}
         </div>
@@ -107,13 +101,7 @@ export function EntryNodeView({ data, selected }: NodeProps<EntryNode>) {
           </Text>
         )}
       </Stack>
-      <Handle
-        id={ENTRY_HANDLE}
-        type="source"
-        position={Position.Bottom}
-        className={classes.handle}
-        aria-label="Entry: join to the first step"
-      />
+      <Handle id={ENTRY_HANDLE} type="source" position={Position.Bottom} className={classes.handle} />
     </div>
   );
 }
