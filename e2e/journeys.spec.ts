@@ -115,6 +115,7 @@ test('a welcome journey drawn on the canvas, approved and started, mails a new c
   await shot(page, 'journeys-02-drawn');
   await page.setViewportSize({ width: 390, height: 844 });
   await canvas.scrollIntoViewIfNeeded();
+  await canvas.getByRole('button', { name: 'Fit View' }).click();
   await shot(page, 'journeys-02-drawn-phone');
   await page.setViewportSize({ width: 1360, height: 860 });
 

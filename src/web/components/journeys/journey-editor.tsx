@@ -90,7 +90,7 @@ export function JourneyEditor({ definition, onUpdate, counts, readOnly, workspac
           withBorder
           radius="md"
           h={CANVAS_HEIGHT}
-          style={{ flex: 1, minWidth: 0 }}
+          style={{ flex: '1 1 auto', minWidth: 0 }}
           data-testid="journey-canvas"
         >
           <ReactFlowProvider>
