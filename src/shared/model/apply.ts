@@ -2,6 +2,7 @@
  * Applying a change set to a content model. Each operation either names what it acts on and applies,
  * or is refused with a 400 message naming it; the resulting model must be sound (`modelProblem`).
  */
+import { renamePlaceholder } from '../preview/preview-urls';
 import type { BlockType, FieldDef, SchemaType } from '../schemas/types';
 import { isReservedName } from '../text/reserved-names';
 import {
@@ -92,6 +93,7 @@ const SCHEMA_PATCHABLE = [
   'topFields',
   'allowCombinations',
   'allowSaveWithErrors',
+  'previewUrls',
 ];
 const BLOCK_TYPE_PATCHABLE = ['title', 'icon'];
 
@@ -302,6 +304,8 @@ function renameField(holder: SchemaType | BlockType, field: FieldDef, to: string
   if ('topFields' in holder) {
     holder.topFields = holder.topFields.map((key) => (key === from ? to : key));
     if (holder.thumbnail === from) holder.thumbnail = to;
+    if (Array.isArray(holder.previewUrls))
+      holder.previewUrls = holder.previewUrls.map((url) => renamePlaceholder(url, from, to));
   }
 }
 

@@ -7,6 +7,7 @@ import { LOCALES_KEY } from '../locales/locales';
 import type { BlockType, FieldDef, FieldValidator, SchemaType } from '../schemas/types';
 import { FIELD_TYPES, timezoneKey } from '../schemas/types';
 import { isReservedName } from '../text/reserved-names';
+import { previewUrlProblems } from '../preview/preview-urls';
 import type { ContentModelDoc, ModelDomain } from './types';
 import { allFields } from './find';
 import { MAX_BLOCK_DEPTH } from './types';
@@ -125,6 +126,7 @@ function* schemaProblems(schema: SchemaType, scope: Scope): Generator<string> {
     const thumbnail = schema.fields.find((field) => field.key === schema.thumbnail);
     if (thumbnail?.type !== 'file') yield `${owner}: thumbnail "${schema.thumbnail}" names no file field`;
   }
+  yield* previewUrlProblems(schema);
 }
 
 function* combinationProblems(schema: SchemaType): Generator<string> {

@@ -266,6 +266,11 @@ export interface SchemaType {
   topFields: readonly string[];
   allowCombinations?: boolean;
   allowSaveWithErrors?: boolean;
+  /**
+   * Where an item is seen on the website, for the preview pane: URL templates whose placeholders name a
+   * top-level field, `{locale}` or `{id}` (e.g. `https://www.example.com/blog/{slug}?locale={locale}`).
+   */
+  previewUrls?: readonly string[];
   /** The model's block types, by name, set on every schema the registry answers (blocks fields use them). */
   blockTypes?: Readonly<Record<string, BlockType>>;
   /** Set on the schema as a workspace with locales sees it (`localizedSchema`): its default and other locales. */
