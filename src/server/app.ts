@@ -77,6 +77,7 @@ import { scheduleRoutes } from './schedules/routes';
 import { releaseRoutes } from './releases/routes';
 import { liveRoutes } from './live/routes';
 import { contentModelRoutes } from './model/routes';
+import { previewRoutes } from './preview/routes';
 import { startWorker } from './jobs/worker';
 import { installJobQueues } from './queue/queue';
 import { JOB_QUEUES } from './queue/queues';
@@ -364,6 +365,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
           statsRoutes,
           liveRoutes,
           contentModelRoutes,
+          previewRoutes,
         ]),
         { prefix: '/workspaces/:ws' },
       );

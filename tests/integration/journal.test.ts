@@ -37,6 +37,7 @@ let webhookId: string;
 let senderId: string;
 const dns = new FakeDns();
 let keyId: string;
+let previewTokenId: string;
 let writeKeyId: string;
 let suppressionId: string;
 let modelChangeId: string;
@@ -143,6 +144,9 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   },
   'POST /fun/testCollection/runTest': { none: 'runs code in a sandbox, stores nothing' },
   'POST /api/v1/workspaces/:ws/content-model/plan': { none: 'reads: plans a change set, writes nothing' },
+  'POST /api/v1/workspaces/:ws/preview/render': {
+    none: 'reads: renders unsaved values in a transaction it rolls back (preview.test.ts)',
+  },
   'POST /api/v1/workspaces/:ws/sso/test': { none: 'reads: runs discovery at the provider, stores nothing' },
 
   'POST /api/v1/workspaces': {
@@ -331,6 +335,23 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'DELETE /api/v1/workspaces/:ws/api-keys/:id': {
     action: 'api-key.revoked',
     send: () => call(t, 'DELETE', wsUrl(ws, `api-keys/${keyId}`), manager),
+  },
+  'POST /api/v1/workspaces/:ws/preview-tokens': {
+    action: 'preview-token.created',
+    send: async () => {
+      const res = await call(t, 'POST', wsUrl(ws, 'preview-tokens'), manager, { expiresIn: 60 });
+      previewTokenId = res.json().id;
+      return res;
+    },
+  },
+  'DELETE /api/v1/workspaces/:ws/preview-tokens/:id': {
+    action: 'preview-token.revoked',
+    send: () => call(t, 'DELETE', wsUrl(ws, `preview-tokens/${previewTokenId}`), manager),
+  },
+  'PUT /api/v1/workspaces/:ws/preview-origins': {
+    action: 'preview-origins.updated',
+    send: () =>
+      call(t, 'PUT', wsUrl(ws, 'preview-origins'), manager, { origins: ['https://www.journal.test'] }),
   },
   'PUT /api/v1/workspaces/:ws/sso': {
     action: 'sso.updated',

@@ -175,6 +175,8 @@ beforeAll(async () => {
   };
   idAfter = {
     'api-keys': key.id,
+    // The scope answers before the token is looked up, so any id of the right shape will do.
+    'preview-tokens': key.id,
     // The scope answers before the key is looked up, so any id of the right shape will do.
     'write-keys': key.id,
     'scim-tokens': key.id,

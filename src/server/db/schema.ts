@@ -118,6 +118,11 @@ export const workspaces = pgTable('workspaces', {
   version: integer('version').notNull().default(1),
   /** The version of the workspace's content model; 0 is the built-in one, which has no `content_models` row. */
   modelVersion: integer('model_version').notNull().default(0),
+  /** Origins whose pages the preview pane may show and talk to (`scheme://host[:port]`). */
+  previewOrigins: text('preview_origins')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   createdAt: createdAt(),
   createdBy: text('created_by').notNull(),
 });
@@ -864,6 +869,30 @@ export const apiKeys = pgTable(
     preview: boolean('preview').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.id] }), uniqueIndex('api_keys_hash_key').on(t.keyHash)],
+);
+
+/**
+ * Preview tokens: what a previewed page reads drafts with (`?preview=draft`). The token itself is
+ * signed and names this row, which says whose it is, what it may read and until when, and whether it
+ * was revoked.
+ */
+export const previewTokens = pgTable(
+  'preview_tokens',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    /** The scope: a schema, an item of it, a release; none of them for the whole workspace. */
+    schema: text('schema'),
+    itemId: text('item_id'),
+    releaseId: text('release_id'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.id] })],
 );
 
 /**

@@ -14,6 +14,8 @@ export interface DeliveredCopy {
   stage: string;
   schema: SchemaType;
   id: string;
+  /** A draft read with a preview token: its links name no published copy, they load while the file exists. */
+  isDraft?: boolean;
 }
 
 type Data = Record<string, unknown>;
@@ -131,7 +133,7 @@ function signFields(fields: readonly FieldDef[], data: Data, signer: Signer, sch
 export function withPublicImages(ctx: AppContext, copy: DeliveredCopy, data: Data): Data {
   const { publicUrl, secret } = ctx.config;
   const { workspaceId } = copy;
-  const item = { stage: copy.stage, schema: copy.schema.name, id: copy.id };
+  const item = copy.isDraft ? undefined : { stage: copy.stage, schema: copy.schema.name, id: copy.id };
   const signer: Signer = {
     publicUrl,
     secret,

@@ -2,9 +2,9 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { FormerNames } from '@shared/model/former-names';
 import type { SchemaType } from '@shared/schemas/types';
 import DataLoader from 'dataloader';
-import { readPipelined, type Db } from '../db/client';
+import { readPipelined, type Db, type Tx } from '../db/client';
 import { preparedPerDb } from '../db/prepared';
-import { published, publishedSlugs } from '../db/schema';
+import { previewTokens, published, publishedSlugs } from '../db/schema';
 import { copiesOfItems } from '../publishing/repository';
 import { slugFieldOf } from '../publishing/slugs';
 import type { DeliveredPlace } from '@shared/publishing/surrogate-keys';
@@ -387,4 +387,15 @@ export async function pageOfCopies(
     )
     .orderBy(sql`${sortKey.expression} ${direction}`, sql`${published.id} ${direction}`)
     .limit(options.limit + 1);
+}
+
+export type PreviewTokenRow = typeof previewTokens.$inferSelect;
+
+/** A preview token's row (by the workspace and id its signed text names). */
+export async function findPreviewToken(db: Db | Tx, workspaceId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(previewTokens)
+    .where(and(eq(previewTokens.workspaceId, workspaceId), eq(previewTokens.id, id)));
+  return row;
 }

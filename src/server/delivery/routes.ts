@@ -5,7 +5,17 @@ import { DeliveredItemSchema, DeliveryList, DeliveryQuery } from '@shared/api/de
 import { ItemId, SchemaName, StageParam } from '@shared/api/items';
 import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
-import { AppError } from '../http/errors';
+import { AppError, badRequest } from '../http/errors';
+import type { DraftSeed } from './draft-stage';
+import {
+  answerFromDrafts,
+  draftReaderOf,
+  draftStageOf,
+  renderDraftAnswer,
+  requireWholeWorkspace,
+  type DraftReader,
+  type FindAnswer,
+} from './drafts';
 import { JSON_API_SECURITY_HEADERS } from '../http/security-headers';
 import type { Rendered } from './cache';
 import { runGraphql, type GraphqlParams } from './graphql-http';
@@ -55,7 +65,7 @@ function send(request: FastifyRequest, reply: FastifyReply, answer: Rendered, pu
   return reply.type('application/json; charset=utf-8').send(answer.body);
 }
 
-/** A release preview: for the key's holder only, never kept by a browser or CDN as live content. */
+/** A release preview or drafts: for the holder only, never kept by a browser or CDN as live content. */
 function sendPreview(request: FastifyRequest, reply: FastifyReply, answer: Rendered) {
   reply.headers({ etag: answer.etag, 'cache-control': 'private, no-store', vary: 'Authorization' });
   if (delivery.isNotModified(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
@@ -87,39 +97,48 @@ function openToWebsites(app: FastifyInstance) {
   );
 }
 
+type ItemsRequest = FastifyRequest<{ Params: z.infer<typeof ListParams>; Querystring: DeliveryQuery }>;
+
+/**
+ * Checks the key against the route's workspace, stage and schema, then sends what `find` answers (with
+ * `?release=`, as the release will make it); with `?preview=draft` and a preview token, what it answers
+ * from the drafts `seed` names.
+ */
+async function answer(
+  ctx: AppContext,
+  request: ItemsRequest,
+  reply: FastifyReply,
+  find: FindAnswer,
+  seed: DraftSeed,
+) {
+  const { ws, stage, schema } = request.params;
+  const { preview, previewToken, editInfo, ...asked } = request.query;
+  const authorization = request.headers.authorization;
+  const reader = await draftReaderOf(ctx, { authorization, preview, previewToken }, ws);
+  if (reader) {
+    const drafts = await answerFromDrafts(ctx, reader, { stage, schema }, request.query, seed, find);
+    return sendPreview(request, reply, drafts);
+  }
+  if (editInfo !== undefined) throw badRequest('editInfo applies to preview=draft only');
+  const key = await delivery.authenticateKey(ctx, authorization);
+  const target = await delivery.resolveTarget(ctx, key, ws, stage, schema);
+  if (asked.release !== undefined) {
+    const { release, ...query } = asked;
+    const preview = await previewRelease(ctx, key, target, release, (inPreview) =>
+      find(inPreview, target, query, ''),
+    );
+    return sendPreview(request, reply, preview);
+  }
+  const purged = ctx.config.deliveryPurge !== undefined;
+  return send(request, reply, await find(ctx, target, asked, queryTextOf(request)), purged);
+}
+
 /** `/delivery/v1/{ws}/{stage}/items/{schema}[/{id}]`: published copies for websites and apps, read with API keys. */
 export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext) {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const tags = ['delivery'];
   const security = [{ apiKey: [] }];
   const purged = ctx.config.deliveryPurge !== undefined;
-
-  /**
-   * Checks the key against the route's workspace, stage and schema, then sends what `find` answers
-   * (with `?release=`, as the release will make it).
-   */
-  async function answer(
-    request: FastifyRequest<{ Params: z.infer<typeof ListParams>; Querystring: DeliveryQuery }>,
-    reply: FastifyReply,
-    find: (
-      ctx: AppContext,
-      target: delivery.DeliveryTarget,
-      query: DeliveryQuery,
-      queryText: string,
-    ) => Promise<Rendered>,
-  ) {
-    const key = await delivery.authenticateKey(ctx, request.headers.authorization);
-    const { ws, stage, schema } = request.params;
-    const target = await delivery.resolveTarget(ctx, key, ws, stage, schema);
-    if (request.query.release !== undefined) {
-      const { release, ...query } = request.query;
-      const preview = await previewRelease(ctx, key, target, release, (inPreview) =>
-        find(inPreview, target, query, ''),
-      );
-      return sendPreview(request, reply, preview);
-    }
-    return send(request, reply, await find(ctx, target, request.query, queryTextOf(request)), purged);
-  }
 
   openToWebsites(instance);
 
@@ -131,15 +150,20 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
         security,
         description:
           'A keyset page of the items of a schema published in the stage. Filters: filter[field]=value, ' +
-          'filter[field][gte]=value (eq, ne, gt, gte, lt, lte, in) on top-level fields.',
+          'filter[field][gte]=value (eq, ne, gt, gte, lt, lte, in) on top-level fields. With ' +
+          "preview=draft and a preview token: the schema's drafts, in the same shape, never cached.",
         params: ListParams,
         querystring: DeliveryQuery,
         response: { 200: DeliveryList },
       },
     },
     (request, reply) =>
-      answer(request, reply, (c, target, query, queryText) =>
-        delivery.listDelivered(c, target, query, queryText),
+      answer(
+        ctx,
+        request,
+        reply,
+        (c, target, query, queryText) => delivery.listDelivered(c, target, query, queryText),
+        { schema: request.params.schema },
       ),
   );
 
@@ -149,15 +173,22 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
       schema: {
         tags,
         security,
-        description: 'One item as published in the stage',
+        description:
+          'One item as published in the stage; with preview=draft and a preview token, its draft (and ' +
+          "its references' drafts), never cached",
         params: ItemParams,
         querystring: DeliveryQuery,
         response: { 200: DeliveredItemSchema },
       },
     },
     (request, reply) =>
-      answer(request, reply, (c, target, query, queryText) =>
-        delivery.getDelivered(c, target, request.params.id, query, queryText),
+      answer(
+        ctx,
+        request,
+        reply,
+        (c, target, query, queryText) =>
+          delivery.getDelivered(c, target, request.params.id, query, queryText),
+        { schema: request.params.schema, id: request.params.id },
       ),
   );
 
@@ -169,15 +200,21 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
         security,
         description:
           'The item published in the stage under this slug, or the one once published under it: its ' +
-          'previousSlugs then hold the slug asked for, so a site can redirect the old URL',
+          'previousSlugs then hold the slug asked for, so a site can redirect the old URL. With ' +
+          'preview=draft and a preview token: the item whose draft has the slug, never cached',
         params: SlugParams,
         querystring: DeliveryQuery,
         response: { 200: DeliveredItemSchema },
       },
     },
     (request, reply) =>
-      answer(request, reply, (c, target, query, queryText) =>
-        delivery.getDeliveredBySlug(c, target, request.params.slug, query, queryText),
+      answer(
+        ctx,
+        request,
+        reply,
+        (c, target, query, queryText) =>
+          delivery.getDeliveredBySlug(c, target, request.params.slug, query, queryText),
+        { schema: request.params.schema, slug: request.params.slug },
       ),
   );
 
@@ -185,7 +222,10 @@ export async function deliveryRoutes(instance: FastifyInstance, ctx: AppContext)
   graphqlRoutes(app, ctx, purged);
 }
 
-const GraphqlParamsOfGet = z.object({
+/** What a GraphQL request's query string says about drafts (`?preview=draft`, its token). */
+const DraftQuery = DeliveryQuery.pick({ preview: true, previewToken: true }).strict();
+
+const GraphqlParamsOfGet = DraftQuery.extend({
   query: z.string().optional(),
   variables: z.string().optional(),
   operationName: z.string().max(200).optional(),
@@ -202,15 +242,24 @@ function graphqlRoutes(instance: FastifyInstance, ctx: AppContext, purged: boole
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const Params = z.object({ ws: WorkspaceId, stage: StageParam });
   const handle = async (
-    request: FastifyRequest<{ Params: z.infer<typeof Params> }>,
+    request: FastifyRequest<{ Params: z.infer<typeof Params>; Querystring: z.infer<typeof DraftQuery> }>,
     reply: FastifyReply,
     params: GraphqlParams,
   ) => {
     let answer;
+    let isDraft = false;
     try {
-      const key = await delivery.authenticateKey(ctx, request.headers.authorization);
-      const stage = await delivery.resolveStage(ctx, key, request.params.ws, request.params.stage);
-      answer = await runGraphql(ctx, stage, params);
+      const { preview, previewToken } = request.query;
+      const { authorization } = request.headers;
+      const reader = await draftReaderOf(ctx, { authorization, preview, previewToken }, request.params.ws);
+      if (reader) {
+        isDraft = true;
+        answer = await graphqlOfDrafts(ctx, reader, request.params.stage, params);
+      } else {
+        const key = await delivery.authenticateKey(ctx, authorization);
+        const stage = await delivery.resolveStage(ctx, key, request.params.ws, request.params.stage);
+        answer = await runGraphql(ctx, stage, params);
+      }
     } catch (err) {
       if (!(err instanceof AppError) || err.statusCode >= 500) throw err;
       const code = CODE_OF_STATUS[err.statusCode] ?? 'BAD_REQUEST';
@@ -225,7 +274,7 @@ function graphqlRoutes(instance: FastifyInstance, ctx: AppContext, purged: boole
         .header('cache-control', 'no-store')
         .type('application/json; charset=utf-8')
         .send(answer.body);
-    return send(request, reply, answer, purged);
+    return isDraft ? sendPreview(request, reply, answer) : send(request, reply, answer, purged);
   };
   const schema = { tags: ['delivery'], security: [{ apiKey: [] }], params: Params };
   app.get(
@@ -234,7 +283,7 @@ function graphqlRoutes(instance: FastifyInstance, ctx: AppContext, purged: boole
       schema: {
         ...schema,
         description:
-          'A GraphQL query (query, variables, operationName, extensions as JSON) of the stage, or a persisted one by its sha256 (extensions.persistedQuery): answers a CDN may keep',
+          'A GraphQL query (query, variables, operationName, extensions as JSON) of the stage, or a persisted one by its sha256 (extensions.persistedQuery): answers a CDN may keep. With preview=draft and a preview token of the whole workspace (or a release): the drafts, never cached',
         querystring: GraphqlParamsOfGet,
       },
     },
@@ -246,7 +295,9 @@ function graphqlRoutes(instance: FastifyInstance, ctx: AppContext, purged: boole
       bodyLimit: 256 * 1024,
       schema: {
         ...schema,
-        description: 'A GraphQL query of the stage: { query, variables, operationName, extensions }',
+        description:
+          'A GraphQL query of the stage: { query, variables, operationName, extensions }; ?preview=draft with a preview token queries the drafts',
+        querystring: DraftQuery,
       },
     },
     (request, reply) =>
@@ -255,6 +306,27 @@ function graphqlRoutes(instance: FastifyInstance, ctx: AppContext, purged: boole
         reply,
         typeof request.body === 'object' && request.body !== null ? (request.body as GraphqlParams) : {},
       ),
+  );
+}
+
+/**
+ * A GraphQL query of the workspace's drafts: any of them may be asked for, so a token scoped to a
+ * schema or an item reads none through it.
+ */
+async function graphqlOfDrafts(
+  ctx: AppContext,
+  reader: DraftReader,
+  stageName: string,
+  params: GraphqlParams,
+) {
+  requireWholeWorkspace(reader);
+  const stage = await draftStageOf(ctx, reader, stageName);
+  return renderDraftAnswer(
+    ctx,
+    reader,
+    stage,
+    { seed: { everything: true }, depth: 0, editInfo: false },
+    (c) => runGraphql(c, stage, params),
   );
 }
 

@@ -73,6 +73,8 @@ export interface DeliveryTarget {
   stage: string;
   schema: SchemaType;
   model: ContentModel;
+  /** The stage holds drafts (a preview token's read): image links name no published copy. */
+  isDraft?: boolean;
 }
 
 /** A stage of the key's workspace with the workspace's current model: 404 for another workspace, 403 for a stage the key may not read. */
@@ -170,7 +172,13 @@ export function presentCopy(
         ? data
         : withPublicImages(
             ctx,
-            { workspaceId: target.workspaceId, stage: target.stage, schema, id: copy.id },
+            {
+              workspaceId: target.workspaceId,
+              stage: target.stage,
+              schema,
+              id: copy.id,
+              isDraft: target.isDraft,
+            },
             data,
           ),
       options.fields,

@@ -62,7 +62,7 @@ function fieldPath(path: readonly PropertyKey[]) {
  * saving' with the field errors, unless the schema allows saving with errors: then it is stored with
  * hasErrors). `id` names the item being saved (none for a new one).
  */
-async function checkItemData(
+export async function checkItemData(
   ctx: AppContext,
   scope: SchemaScope,
   input: Record<string, unknown>,

@@ -20,6 +20,7 @@ type AuditTargetType =
   | 'workspace'
   | 'member'
   | 'api-key'
+  | 'preview-token'
   | 'write-key'
   | 'webhook'
   | 'schedule'

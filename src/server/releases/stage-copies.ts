@@ -5,7 +5,7 @@ import { rows } from '../db/migrate';
 import { slugFieldOf } from '../publishing/slugs';
 
 /** The name-slug field of each schema that has one, for SQL (`{schema: field}`). */
-const slugFieldsOf = (model: ContentModel) =>
+export const slugFieldsOf = (model: ContentModel) =>
   JSON.stringify(
     Object.fromEntries(
       model.schemaNames().flatMap((name) => {
@@ -14,6 +14,25 @@ const slugFieldsOf = (model: ContentModel) =>
       }),
     ),
   );
+
+/** The columns of a stage copy, in the order the statements below insert them. */
+export const COPY_COLUMNS = sql.raw(
+  '(workspace_id, schema, id, stage, version, item_version, data, refs, published_at, published_by, slug, previous_slugs, model_version)',
+);
+
+/** An insert of copies replaces the stage's copies of the same items. */
+export const REPLACING_COPIES = sql.raw(`on conflict (workspace_id, schema, id, stage) do update set
+  version = excluded.version, item_version = excluded.item_version, data = excluded.data,
+  refs = excluded.refs, published_at = excluded.published_at, published_by = excluded.published_by,
+  slug = excluded.slug, previous_slugs = excluded.previous_slugs, model_version = excluded.model_version`);
+
+/** The previousSlugs of copy `c` put in the stage: the other slugs its item was published under there. */
+export const previousSlugsOf = (
+  stage: string,
+) => sql`case when c.slug is null then '{}'::text[] else coalesce((
+    select array_agg(s.slug order by s.first_published_at, s.slug) from published_slugs s
+    where s.workspace_id = c.workspace_id and s.stage = ${stage} and s.schema = c.schema
+      and s.id = c.id and s.slug <> c.slug), '{}'::text[]) end`;
 
 interface ReleaseInStage {
   workspaceId: string;
@@ -60,18 +79,11 @@ export async function putReleaseInStage(
     select workspace_id, ${stage}, schema, slug, id, ${atText}::timestamptz from release_copies where slug is not null
     on conflict do nothing`);
   await tx.execute(sql`
-    insert into published as p
-      (workspace_id, schema, id, stage, version, item_version, data, refs, published_at, published_by, slug, previous_slugs, model_version)
+    insert into published as p ${COPY_COLUMNS}
     select c.workspace_id, c.schema, c.id, ${stage}, c.version, c.item_version, c.data, c.refs, ${atText}::timestamptz, ${by}, c.slug,
-      case when c.slug is null then '{}'::text[] else coalesce((
-        select array_agg(s.slug order by s.first_published_at, s.slug) from published_slugs s
-        where s.workspace_id = c.workspace_id and s.stage = ${stage} and s.schema = c.schema
-          and s.id = c.id and s.slug <> c.slug), '{}'::text[]) end, c.model_version
+      ${previousSlugsOf(stage)}, c.model_version
     from release_copies c
-    on conflict (workspace_id, schema, id, stage) do update set
-      version = excluded.version, item_version = excluded.item_version, data = excluded.data,
-      refs = excluded.refs, published_at = excluded.published_at, published_by = excluded.published_by,
-      slug = excluded.slug, previous_slugs = excluded.previous_slugs, model_version = excluded.model_version`);
+    ${REPLACING_COPIES}`);
   await tx.execute(sql`drop table release_copies`);
   return rows<{ schema: string; id: string }>(removed);
 }

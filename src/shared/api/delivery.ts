@@ -85,6 +85,8 @@ export interface DeliveredItem {
   _locale?: Record<string, string>;
   /** Old names of fields renamed lately, answered in `data` too until `until`. */
   _deprecated?: Record<string, { renamedTo: string; until: string }>;
+  /** With ?preview=draft&editInfo=true: field path → the value of its `data-marquee-edit` attribute. */
+  _editInfo?: Record<string, string>;
 }
 
 export const DeliveredItemSchema = z.object({
@@ -109,6 +111,12 @@ export const DeliveredItemSchema = z.object({
     .optional()
     .describe(
       'Fields renamed in the last 30 days: old name → its new name and until when data answers the old name too',
+    ),
+  _editInfo: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      'With preview=draft&editInfo=true: each field path (body, blocks.2, blocks.2.title) → the value of its data-marquee-edit attribute',
     ),
   refs: z
     .record(z.string(), z.record(z.string(), z.unknown()).nullable())
@@ -149,6 +157,21 @@ export const DeliveryQuery = z
       .describe(
         'A release id: the content as it will be once the release publishes (keys with the preview right; never cached)',
       ),
+    preview: z
+      .enum(['draft'], { error: 'preview: draft is its only value' })
+      .optional()
+      .describe(
+        'draft: the working versions (drafts) in the same shape, with a preview token (mqp_…) instead of an API key; private, never cached',
+      ),
+    previewToken: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('With preview=draft: the preview token, for pages that cannot send Authorization'),
+    editInfo: z
+      .enum(['true', 'false'], { error: 'editInfo: true or false' })
+      .optional()
+      .describe("With preview=draft: true adds each item's _editInfo (field path → data-marquee-edit value)"),
     include: z.enum(['refs']).optional().describe('refs: embed referenced items published in the same stage'),
     depth: z.coerce
       .number()
@@ -192,6 +215,9 @@ export const AUDIT_ACTIONS = [
   'member.joined',
   'api-key.created',
   'api-key.revoked',
+  'preview-token.created',
+  'preview-token.revoked',
+  'preview-origins.updated',
   'write-key.created',
   'write-key.updated',
   'write-key.revoked',

@@ -1,0 +1,136 @@
+import { sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
+import type { ContentModel } from '@shared/model/registry';
+import type { AppContext } from '../context';
+import type { Db, Tx } from '../db/client';
+import type { ReleaseRow } from '../releases/repository';
+import {
+  COPY_COLUMNS,
+  previousSlugsOf,
+  putReleaseInStage,
+  REPLACING_COPIES,
+  slugFieldsOf,
+} from '../releases/stage-copies';
+
+/** Where drafts are answered: a stage of a workspace, in its current model. */
+interface DraftPlace {
+  workspaceId: string;
+  stage: string;
+  model: ContentModel;
+}
+
+/**
+ * Which items' drafts an answer reads: one item, those a slug may name, a schema's, or the whole
+ * workspace's (GraphQL); `depth` levels of the items they reference come with them.
+ */
+export type DraftSeed =
+  | { schema: string; id: string }
+  | { schema: string; slug: string }
+  | { schema: string }
+  | { everything: true };
+
+function seedsOf(place: DraftPlace, seed: DraftSeed, release: ReleaseRow | undefined): SQL {
+  const ws = place.workspaceId;
+  const inRelease = release
+    ? sql` union select e.schema, e.item_id from release_entries e
+        where e.workspace_id = ${ws} and e.release_id = ${release.id} and e.action = 'publish'`
+    : sql``;
+  if ('everything' in seed) return sql`select i.schema, i.id from items i where i.workspace_id = ${ws}`;
+  if ('id' in seed) return sql`select ${seed.schema}::text, ${seed.id}::text${inRelease}`;
+  if ('slug' in seed) {
+    // Every item that may answer to the slug: its draft holds it (in any locale), or its stage copy
+    // does or once did (the draft may have moved away from it, which the answer must show).
+    const asJson = JSON.stringify(seed.slug);
+    return sql`select i.schema, i.id from items i
+        where i.workspace_id = ${ws} and i.schema = ${seed.schema} and strpos(i.data::text, ${asJson}) > 0
+      union select p.schema, p.id from published p
+        where p.workspace_id = ${ws} and p.stage = ${place.stage} and p.schema = ${seed.schema} and p.slug = ${seed.slug}
+      union select s.schema, s.id from published_slugs s
+        where s.workspace_id = ${ws} and s.stage = ${place.stage} and s.schema = ${seed.schema} and s.slug = ${seed.slug}${inRelease}`;
+  }
+  return sql`select i.schema, i.id from items i where i.workspace_id = ${ws} and i.schema = ${seed.schema}${inRelease}`;
+}
+
+/**
+ * Writes the drafts (the items' working versions) of the seed's items and of the items they reference,
+ * `depth` levels deep, over the stage's copies, in one statement: each as a publish would copy it
+ * (its slug among the slugs it had there, the others its previousSlugs), published at its last write.
+ */
+async function putDraftsInStage(
+  tx: Tx,
+  place: DraftPlace,
+  seed: DraftSeed,
+  depth: number,
+  release: ReleaseRow | undefined,
+  by: string,
+) {
+  const { workspaceId: ws, stage } = place;
+  await tx.execute(sql`
+    with recursive seeds(schema, id) as (${seedsOf(place, seed, release)}),
+    wanted(schema, id, depth) as (
+      select schema, id, 0 from seeds
+      union
+      select r.value ->> 'schemaType', r.key, w.depth + 1
+      from wanted w
+      join items i on i.workspace_id = ${ws} and i.schema = w.schema and i.id = w.id
+      cross join lateral jsonb_each(i.refs) r
+      where w.depth < ${depth}::int
+    ),
+    copies as (
+      select i.workspace_id, i.schema, i.id, i.version, i.data, i.refs, i.model_version, i.last_written_at,
+        nullif(i.data ->> (${slugFieldsOf(place.model)}::jsonb ->> i.schema), '') as slug
+      from items i
+      where i.workspace_id = ${ws} and (i.schema, i.id) in (select distinct schema, id from wanted)
+    ),
+    slugs as (
+      insert into published_slugs (workspace_id, stage, schema, slug, id, first_published_at)
+      select workspace_id, ${stage}, schema, slug, id, last_written_at from copies where slug is not null
+      on conflict do nothing
+    )
+    insert into published as p ${COPY_COLUMNS}
+    select c.workspace_id, c.schema, c.id, ${stage}, c.version, c.version, c.data, c.refs, c.last_written_at, ${by}, c.slug,
+      ${previousSlugsOf(stage)}, c.model_version
+    from copies c
+    ${REPLACING_COPIES}`);
+}
+
+export interface DraftRender {
+  place: DraftPlace;
+  seed: DraftSeed;
+  /** How many levels of references the answer embeds (include=refs). */
+  depth: number;
+  /** A release to put in the stage over the drafts (when it is of this stage and not yet published). */
+  release?: ReleaseRow;
+  /** Who reads, as the copies name their publisher while they exist. */
+  by: string;
+  /** Writes to make first, in the same transaction (an unsaved form's values as the item's draft). */
+  before?: (tx: Tx) => Promise<void>;
+}
+
+/**
+ * An answer rendered from drafts: in a transaction, the drafts `draft` names are written over the
+ * stage's copies (and its release on top), `render` reads the stage through that transaction (its
+ * delivery cache is its own, thrown away with it), and the transaction is rolled back: nothing is
+ * written, nothing reaches the shared delivery cache.
+ */
+export async function renderFromDrafts<T>(
+  ctx: AppContext,
+  draft: DraftRender,
+  render: (ctx: AppContext) => Promise<T>,
+): Promise<T> {
+  let answer: { value: T } | undefined;
+  try {
+    await ctx.db.transaction(async (tx) => {
+      await draft.before?.(tx);
+      await putDraftsInStage(tx, draft.place, draft.seed, draft.depth, draft.release, draft.by);
+      const { release } = draft;
+      if (release && release.state !== 'published' && release.stage === draft.place.stage)
+        await putReleaseInStage(tx, draft.place.model, release, new Date(), draft.by);
+      const db = tx as unknown as Db;
+      answer = { value: await render({ ...ctx, db, readDb: db }) };
+      tx.rollback();
+    });
+  } catch (err) {
+    if (!(err instanceof TransactionRollbackError)) throw err;
+  }
+  return answer!.value;
+}
