@@ -78,8 +78,12 @@ async function putDraftsInStage(
     copies as (
       select i.workspace_id, i.schema, i.id, i.version, i.data, i.refs, i.model_version, i.last_written_at,
         nullif(i.data ->> (${slugFieldsOf(place.model)}::jsonb ->> i.schema), '') as slug
-      from items i
-      where i.workspace_id = ${ws} and (i.schema, i.id) in (select distinct schema, id from wanted)
+      from (select distinct schema, id from wanted) w
+      -- Each by its key (limit 1 keeps the subquery a nested loop): the planner cannot tell how few
+      -- items the recursion finds, and would scan all of the workspace's to hash them.
+      cross join lateral (
+        select * from items i where i.workspace_id = ${ws} and i.schema = w.schema and i.id = w.id limit 1
+      ) i
     ),
     slugs as (
       insert into published_slugs (workspace_id, stage, schema, slug, id, first_published_at)
