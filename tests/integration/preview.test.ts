@@ -18,6 +18,8 @@ import {
   type Team,
 } from '../factories/items';
 import { patchWorkspace } from '../factories/workspaces';
+import { makeImage } from '../fixtures/images';
+import { uploadImage } from '../fixtures/media';
 
 /** Live preview: drafts through the delivery API with preview tokens, the preview origins, unsaved renders. */
 
@@ -333,6 +335,23 @@ describe('drafts through the delivery API', () => {
     expect(plain.json()._editInfo).toBeUndefined();
   });
 
+  it('sign the images of drafts never published, so that a page loads them', async () => {
+    const file = await uploadImage(t, editor, team.ws, await makeImage(), 'cover.png');
+    const pictured = await createItem(
+      t,
+      editor,
+      team.ws,
+      'blog-post',
+      blogPostData({ name: 'Pictured', slug: 'pictured', coverImage: file }),
+    );
+    const res = await read(delivery(`items/blog-post/${pictured.id}?preview=draft`), token);
+    const { imageUrl, thumbnailUrl } = res.json().data.coverImage;
+    expect(imageUrl).toContain('/fun/emailImage/');
+    const image = await t.app.inject({ method: 'GET', url: thumbnailUrl.replace(t.config.publicUrl, '') });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toMatch(/^image\//);
+  });
+
   it('answer GraphQL queries of drafts', async () => {
     const query = encodeURIComponent(`{ blogPost(id: "${post.id}") { name } }`);
     const res = await read(delivery(`graphql?preview=draft&query=${query}`), token);
@@ -511,6 +530,35 @@ describe('rendering unsaved values', () => {
     expect(unsaved.json().item).toMatchObject({ locale: 'fr-FR', data: { name: 'Brand new' } });
     const list = await call(t, 'GET', api('/items/blog-post'), editor);
     expect(list.body).not.toContain('Brand new');
+  });
+
+  it('renders as a release will leave the stage, for a release the caller can read', async () => {
+    const gone = await createItem(
+      t,
+      editor,
+      team.ws,
+      'blog-post',
+      blogPostData({ name: 'Ref gone', slug: 'ref-gone' }),
+    );
+    const page = await createItem(t, manager, team.ws, 'landing-page', { name: 'With release' });
+    const release = (
+      await call(t, 'POST', api('/releases'), manager, { name: 'Later', stage: 'live' })
+    ).json();
+    await call(t, 'POST', api(`/releases/${release.id}/entries`), manager, {
+      entries: [{ schema: 'blog-post', itemId: gone.id, action: 'unpublish' }],
+    });
+    const data = {
+      name: 'With release',
+      sections: [
+        { _type: 'call-to-action', _key: 'c', target: { id: gone.id, schemaType: 'blog-post', label: 'G' } },
+      ],
+    };
+    const drafts = await render({ schema: 'landing-page', id: page.id, data });
+    expect(drafts.json().item.refs[gone.id]).toMatchObject({ data: { name: 'Ref gone' } });
+    const released = await render({ schema: 'landing-page', id: page.id, data, releaseId: release.id });
+    expect(released.statusCode, released.body).toBe(200);
+    expect(released.json().item.refs[gone.id]).toBeNull();
+    expect((await render({ schema: 'landing-page', data, releaseId: 'missing' })).statusCode).toBe(404);
   });
 
   it('refuses bad data, strangers and the signed out', async () => {

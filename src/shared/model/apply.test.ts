@@ -88,11 +88,13 @@ describe('applyOps', () => {
     });
   });
 
-  it('renames a field and what names it in the schema: conditions, slug sources, top fields, thumbnail', () => {
+  it('renames a field and what names it in the schema: conditions, slug sources, top fields, thumbnail, preview URLs', () => {
     const after = applyOps(sample(), [
+      { op: 'updateSchema', schema: 'page', patch: { previewUrls: ['https://e.com/{title}?l={locale}'] } },
       { op: 'renameField', schema: 'page', from: 'title', to: 'heading' },
       { op: 'renameField', schema: 'page', from: 'image', to: 'picture' },
     ]);
+    expect(schemaOf(after, 'page').previewUrls).toEqual(['https://e.com/{heading}?l={locale}']);
     expect(keysOf(after, 'page')).toEqual(['heading', 'slug', 'teaser', 'picture']);
     expect(fieldOf(after, 'page', 'slug')).toMatchObject({ from: 'heading' });
     expect(fieldOf(after, 'page', 'teaser').displayIf).toEqual({ field: 'heading', notEmpty: true });

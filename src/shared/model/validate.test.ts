@@ -240,12 +240,18 @@ describe('modelProblem', () => {
     );
   });
 
-  it('refuses top fields, thumbnails and landing schemas naming nothing', () => {
+  it('refuses top fields, thumbnails, preview URLs and landing schemas naming nothing', () => {
     expect(fieldsProblem([text('a')], { topFields: ['b'] })).toBe(
       'Schema "page": top field "b" names no field of the schema',
     );
     expect(fieldsProblem([text('a')], { thumbnail: 'a' })).toBe(
       'Schema "page": thumbnail "a" names no file field',
+    );
+    expect(fieldsProblem([text('a')], { previewUrls: ['https://example.com/{a}/{locale}/{id}'] })).toBe(
+      undefined,
+    );
+    expect(fieldsProblem([text('a')], { previewUrls: ['https://example.com/{b}'] })).toBe(
+      'Schema "page": preview URL placeholder "{b}" names no field of the schema (nor locale or id)',
     );
     const doc = model([schema('page', [])]);
     doc.domains[0].landingSchema = 'post';
