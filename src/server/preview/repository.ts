@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { previewTokens, workspaces } from '../db/schema';
+import { items, previewTokens, workspaces, type ItemReference } from '../db/schema';
 
 export async function insertPreviewToken(tx: Tx, row: typeof previewTokens.$inferInsert) {
   await tx.insert(previewTokens).values(row);
@@ -23,4 +23,37 @@ export async function previewOriginsOf(db: Db, workspaceId: string): Promise<str
 
 export async function setPreviewOrigins(tx: Tx, workspaceId: string, origins: string[]) {
   await tx.update(workspaces).set({ previewOrigins: origins }).where(eq(workspaces.id, workspaceId));
+}
+
+/**
+ * Writes values as an item's working version, a new item's or the next version of the one there (for
+ * a render inside a transaction that is rolled back: no history, no journal).
+ */
+export async function writeWorkingVersion(
+  tx: Tx,
+  row: {
+    workspaceId: string;
+    schema: string;
+    id: string;
+    data: Record<string, unknown>;
+    refs: Record<string, ItemReference>;
+    modelVersion: number;
+    by: string;
+  },
+) {
+  const { by, ...values } = row;
+  const now = new Date();
+  await tx
+    .insert(items)
+    .values({ ...values, version: 1, lastWrittenBy: by, lastWrittenAt: now, createdBy: by })
+    .onConflictDoUpdate({
+      target: [items.workspaceId, items.schema, items.id],
+      set: {
+        data: values.data,
+        refs: values.refs,
+        version: sql`${items.version} + 1`,
+        lastWrittenAt: now,
+        modelVersion: values.modelVersion,
+      },
+    });
 }

@@ -9,8 +9,6 @@ import {
 import { editInfoOf } from '@shared/preview/edit-attribute';
 import { findStage } from '@shared/publishing/status';
 import type { AppContext } from '../context';
-import type { Tx } from '../db/client';
-import { items } from '../db/schema';
 import { renderFromDrafts } from '../delivery/draft-stage';
 import { previewTokenOf } from '../delivery/preview-tokens';
 import { findPreviewToken } from '../delivery/repository';
@@ -23,7 +21,6 @@ import { randomId } from '../lib/ids';
 import { requireRelease } from '../releases/service';
 import { requireManager, type WorkspaceAccess } from '../workspaces/access';
 import { membershipsChanged } from '../workspaces/repository';
-import { sql } from 'drizzle-orm';
 import * as repo from './repository';
 
 /** A schema of the workspace the caller may read and the delivery API answers (404 otherwise). */
@@ -158,33 +155,6 @@ export async function renderUnsaved(
     schema: access.model.schema(body.schema)!,
     isDraft: true,
   };
-  const writeDraft = async (tx: Tx) => {
-    const now = new Date();
-    await tx
-      .insert(items)
-      .values({
-        workspaceId: target.workspaceId,
-        schema: body.schema,
-        id,
-        data: checked.data,
-        refs: checked.refs,
-        version: 1,
-        lastWrittenBy: access.user.id,
-        lastWrittenAt: now,
-        createdBy: access.user.id,
-        modelVersion: checked.modelVersion,
-      })
-      .onConflictDoUpdate({
-        target: [items.workspaceId, items.schema, items.id],
-        set: {
-          data: checked.data,
-          refs: checked.refs,
-          version: sql`${items.version} + 1`,
-          lastWrittenAt: now,
-          modelVersion: checked.modelVersion,
-        },
-      });
-  };
   const rendered = await renderFromDrafts(
     ctx,
     {
@@ -193,7 +163,16 @@ export async function renderUnsaved(
       depth: 1,
       release,
       by: `preview:${access.user.id}`,
-      before: writeDraft,
+      before: (tx) =>
+        repo.writeWorkingVersion(tx, {
+          workspaceId: target.workspaceId,
+          schema: body.schema,
+          id,
+          data: checked.data,
+          refs: checked.refs,
+          modelVersion: checked.modelVersion,
+          by: access.user.id,
+        }),
     },
     (inDrafts) =>
       getDelivered(
