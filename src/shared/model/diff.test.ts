@@ -103,6 +103,21 @@ describe('diffModels', () => {
     ]);
   });
 
+  it("sets a schema's preview URLs from a document, and changes nothing the second time", () => {
+    const to = withPage((page) => {
+      page.previewUrls = ['https://www.example.com/{slug}?locale={locale}'];
+    });
+    const ops = diffModels(sampleModel(), to);
+    expect(ops).toEqual([
+      {
+        op: 'updateSchema',
+        schema: 'page',
+        patch: { previewUrls: ['https://www.example.com/{slug}?locale={locale}'] },
+      },
+    ]);
+    expect(diffModels(applyOps(sampleModel(), ops), to)).toEqual([]);
+  });
+
   it('adds domains first, then schemas and fields; removes last; moves where the order differs', () => {
     const to = sampleModel();
     const site = to.domains.at(-1)!;
