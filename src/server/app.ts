@@ -289,7 +289,12 @@ async function registerApiDocs(app: FastifyInstance) {
         {
           name: 'delivery',
           description:
-            'Read-only published content for websites and apps at /delivery/v1/{ws}/{stage}/…, with workspace API keys',
+            'Read-only published content for websites and apps at /delivery/v1/{ws}/{stage}/…, with workspace API keys; with ?preview=draft and a preview token (mqp_…), the drafts in the same shape',
+        },
+        {
+          name: 'preview',
+          description:
+            "Live preview: the workspace's preview origins, preview tokens that read drafts through the delivery API, renders of a form's unsaved values",
         },
         {
           name: 'ingest',

@@ -486,6 +486,24 @@ describe('drafts through the delivery API', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('describes the preview routes and the delivery routes’ draft parameters', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    for (const [path, method] of [
+      ['/api/v1/workspaces/{ws}/preview-origins', 'put'],
+      ['/api/v1/workspaces/{ws}/preview-tokens', 'post'],
+      ['/api/v1/workspaces/{ws}/preview-tokens/{id}', 'delete'],
+      ['/api/v1/workspaces/{ws}/preview/render', 'post'],
+    ]) {
+      expect(doc.paths[path][method].tags, path).toEqual(['preview']);
+      expect(doc.paths[path][method].description, path).toBeTruthy();
+    }
+    const single = doc.paths['/delivery/v1/{ws}/{stage}/items/{schema}/{id}'].get;
+    const names = single.parameters.map((parameter: { name: string }) => parameter.name);
+    expect(names).toEqual(expect.arrayContaining(['preview', 'previewToken', 'editInfo']));
+  });
+});
+
 describe('rendering unsaved values', () => {
   const render = (body: object, user: TestUser | null = editor, ws = team.ws) =>
     call(t, 'POST', api('/preview/render', ws), user ?? undefined, body);
