@@ -214,6 +214,7 @@ describe('built-in catalogue', () => {
       'sendAt',
       'provider',
       'noTracking',
+      'experiment',
     ]);
     expect(locked('email')).toEqual([
       'name',

@@ -280,6 +280,15 @@ const campaign = defineSchema({
       type: 'boolean',
       locked: true,
     },
+    {
+      key: 'experiment',
+      label: 'A/B Test',
+      type: 'experiment',
+      labelWidth: 12,
+      locked: true,
+      description:
+        'Send 2 to 4 variants to a share of the audience first, then the winner to the rest once the wait is over.',
+    },
     { key: 'notes', label: 'Notes', type: 'multiline' },
   ],
   topFields: ['name', 'subject', 'sendAt'],

@@ -90,6 +90,15 @@ const SHARED_SHAPES: Record<string, string> = {
   name: string;
   type?: string;
 }`,
+  CampaignExperiment: `export interface CampaignExperiment {
+  variants: Array<{ subject?: string | null; email?: Reference | null; fromName?: string | null }>;
+  testPercent: number;
+  holdoutPercent?: number;
+  waitHours: number;
+  winnerBy: 'opens' | 'clicks' | 'conversion';
+  conversionEvent?: string | null;
+  windowHours?: number | null;
+}`,
 };
 
 const quote = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -187,6 +196,10 @@ function typeOf(field: FieldDef, emitted: Emitted, indent: string): string {
     case 'social-interests':
       uses.add('Interest');
       return 'Interest[]';
+    case 'experiment':
+      uses.add('Reference');
+      uses.add('CampaignExperiment');
+      return 'CampaignExperiment';
     default:
       // text, multiline, name-slug, generatable, date ('YYYY-MM-DD'), datetime (ISO), code,
       // schema-selector, country (ISO code) and rich-text (sanitised HTML) are strings.

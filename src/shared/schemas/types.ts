@@ -174,6 +174,10 @@ interface SocialInterestsField extends FieldBase {
 interface SenderField extends FieldBase {
   type: 'sender';
 }
+/** A campaign's A/B test (`CampaignExperiment`): variants, their share, the wait and the winner rule. */
+interface ExperimentField extends FieldBase {
+  type: 'experiment';
+}
 /**
  * Modular content: an ordered list of blocks, each `{ _type, _key, …fields }` of one of `blockTypes`
  * (names of the model's block types); blocks fields inside blocks nest up to `MAX_BLOCK_DEPTH` levels.
@@ -211,6 +215,7 @@ export type FieldDef =
   | ServiceConnectionField
   | SocialInterestsField
   | SenderField
+  | ExperimentField
   | BlocksField;
 
 export type FieldType = FieldDef['type'];
@@ -242,6 +247,7 @@ export const FIELD_TYPES = [
   'service-connection',
   'social-interests',
   'sender',
+  'experiment',
   'blocks',
 ] as const satisfies readonly FieldType[];
 

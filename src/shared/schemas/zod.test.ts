@@ -75,6 +75,13 @@ const samples: Record<string, Record<string, unknown>> = {
     sendAt_tz: 'Europe/Paris',
     provider: 'smtp',
     noTracking: false,
+    experiment: {
+      variants: [{ subject: 'Hello' }, { email: { schemaType: 'email', id: 'e2' }, fromName: 'Ada at Acme' }],
+      testPercent: 20,
+      holdoutPercent: 5,
+      waitHours: 4,
+      winnerBy: 'clicks',
+    },
     notes: 'Approved by legal',
   },
   journey: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isKnownLocale, isLocalized, localeMessages, LOCALES_KEY } from '../locales/locales';
+import { CampaignExperiment } from '../campaigns/experiment';
 import { MAX_BLOCK_DEPTH } from '../model/types';
 import { formatMessage } from '../validation/format-message';
 import { MAX_BLOCKS_MESSAGE } from '../validation/messages';
@@ -87,6 +88,8 @@ function fieldValueSchema(field: FieldDef, build: Build): z.ZodType {
       return z
         .string()
         .regex(/^[A-Za-z0-9]{1,40}$/, { error: `${field.label}: choose one of the workspace's senders` });
+    case 'experiment':
+      return CampaignExperiment;
   }
 }
 

@@ -28,6 +28,7 @@ import {
 import { ReferenceField, ReferenceListField } from './reference-field';
 import { SchemaSelectorField } from './schema-selector-field';
 import { SenderDisplay } from './sender-display';
+import { ExperimentDisplay } from './experiment-display';
 import { SelectField } from './select-field';
 import { TableField } from './table-field';
 import { TagsField } from './tags-field';
@@ -76,6 +77,7 @@ const FIELD_COMPONENTS: Record<FieldType, ComponentType<FieldProps>> = {
   'service-connection': ServiceConnectionDisplay,
   'social-interests': SocialInterestsDisplay,
   sender: SenderDisplay,
+  experiment: ExperimentDisplay,
 };
 
 /** One field of a scope, drawn by its type's component (or a registered replacement editor). */

@@ -7,6 +7,7 @@ import { CriteriaField } from '@web/components/criteria-builder/criteria-field';
 import { EmailTemplateField } from '@web/components/email-editor/email-template-field';
 import { SenderField } from '@web/components/campaigns/sender-field';
 import { CodeOrJourneyField } from '@web/components/journeys/definition-field';
+import { ExperimentField } from '@web/components/campaigns/experiment-field';
 import { ServiceConnectionField } from '@web/components/services/service-connection-field';
 import { SocialInterestsField } from '@web/components/services/social-interests-field';
 
@@ -15,8 +16,8 @@ import { SocialInterestsField } from '@web/components/services/social-interests-
  * (single item, quick view, new item). The media screens register the file, image-set and rich-text
  * editors here (from src/web/components/media/), the places screens the address editor;
  * the email template editor comes from src/web/components/email-editor/, the campaign's sender
- * chooser from src/web/components/campaigns/, the journey canvas (for a journey's definition, a code
- * field) from src/web/components/journeys/.
+ * chooser and A/B test editor from src/web/components/campaigns/, the journey canvas (for a journey's
+ * definition, a code field) from src/web/components/journeys/.
  */
 export const ITEM_FIELD_EDITORS: Partial<Record<FieldType, ComponentType<FieldProps>>> = {
   ...mediaFieldEditors,
@@ -24,6 +25,7 @@ export const ITEM_FIELD_EDITORS: Partial<Record<FieldType, ComponentType<FieldPr
   code: CodeOrJourneyField,
   criteria: CriteriaField,
   'email-template': EmailTemplateField,
+  experiment: ExperimentField,
   sender: SenderField,
   'service-connection': ServiceConnectionField,
   'social-interests': SocialInterestsField,

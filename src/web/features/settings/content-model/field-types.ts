@@ -28,11 +28,12 @@ export const FIELD_TYPE_LABELS: Record<FieldType, string> = {
   'service-connection': 'Service connection',
   'social-interests': 'Social interests',
   sender: 'Sender',
+  experiment: 'A/B test',
   blocks: 'Blocks',
 };
 
 /** Types whose definition needs more than this editor asks for: offered only to a field that has one. */
-export const TYPES_NOT_OFFERED: readonly FieldType[] = ['combinations'];
+export const TYPES_NOT_OFFERED: readonly FieldType[] = ['combinations', 'experiment'];
 
 /**
  * Types not offered to a table's columns: combinations belong to a schema's own fields, and a table in
