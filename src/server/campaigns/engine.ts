@@ -9,7 +9,9 @@ import { findRecipientSettings } from '../senders/repository';
 import { randomId } from '../lib/ids';
 import { commitThen, type Db, type Tx } from '../db/client';
 import { enqueue, enqueueMany } from '../queue/queue';
-import { CAMPAIGN_SEND_QUEUE, type SendLane } from '../queue/queues';
+import { CAMPAIGN_EXPERIMENT_QUEUE, CAMPAIGN_SEND_QUEUE, rowKey, type SendLane } from '../queue/queues';
+import type { CompiledCriteria } from '../audiences/compile';
+import * as experiments from './experiment-repository';
 import { mimeOf, personalise } from './compose';
 import { bounceRefusedRecipient } from './email-hooks';
 import { ensureRecordedEvents } from './email-events';
@@ -353,6 +355,55 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
   }
 }
 
+/**
+ * Splits an experiment's audience across its test sends (the first of them to start does it, for all):
+ * they all start, and the pick of the winner is queued for when the wait is over.
+ */
+async function splitExperiment(
+  ctx: AppContext,
+  send: repo.SendRow,
+  compiled: CompiledCriteria,
+  rules: repo.RecipientRules,
+) {
+  const { workspaceId } = send;
+  const experiment = await experiments.findExperiment(ctx.db, workspaceId, send.experimentId!);
+  if (!experiment || experiment.testedAt) return;
+  const tests = (await experiments.experimentSends(ctx.db, workspaceId, experiment.id)).filter(
+    (each) => each.variant !== 'winner',
+  );
+  await repo.splitRecipients(
+    ctx.db,
+    { workspaceId, id: experiment.id, campaignId: send.campaignId, everyone: send.everyone },
+    tests.map((each) => each.id),
+    experiments.shareSql(experiment),
+    compiled,
+    rules,
+    ctx.config.campaigns.chunkSize,
+    async (tx, counts) => {
+      const now = new Date();
+      for (const test of tests) {
+        // The test sends share their time: those whose lanes have not run yet start with this one.
+        if (test.state === 'queued')
+          await repo.setState(tx, workspaceId, test.id, 'sending', { startedAt: now });
+        await repo.recordSnapshot(tx, workspaceId, test.id, {
+          audience: counts.audience,
+          recipients: counts.recipients.get(test.id) ?? 0,
+          alreadyReceived: counts.alreadyReceived,
+        });
+        await repo.finishIfDone(tx, workspaceId, test.id);
+      }
+      const decideAt = new Date(now.getTime() + experiment.settings.waitHours * 3_600_000);
+      await experiments.updateExperiment(tx, workspaceId, experiment.id, {
+        testedAt: now,
+        decideAt,
+        holdout: counts.holdout,
+      });
+      const key = { workspaceId, id: experiment.id };
+      await enqueue(tx, CAMPAIGN_EXPERIMENT_QUEUE, key, { singletonKey: rowKey(key), startAfter: decideAt });
+    },
+  );
+}
+
 /** Snapshots a send's audience and lets its chunks be claimed; a send whose audience is gone stops. */
 async function snapshotSend(ctx: AppContext, workspaceId: string, sendId: string) {
   const send = await repo.findSend(ctx.db, workspaceId, sendId);
@@ -360,16 +411,21 @@ async function snapshotSend(ctx: AppContext, workspaceId: string, sendId: string
   await ensureRecordedEvents(ctx, workspaceId);
   const compiled = await compiledAudience(ctx, workspaceId, send.audienceId, new Date());
   if (!compiled) {
-    await ctx.db.transaction((tx) =>
-      repo.setState(tx, workspaceId, sendId, 'cancelled', {
+    await ctx.db.transaction(async (tx) => {
+      await repo.setState(tx, workspaceId, sendId, 'cancelled', {
         finishedAt: new Date(),
         error: "The campaign's audience no longer exists",
-      }),
-    );
+      });
+      if (send.experimentId) await experiments.cancelExperiment(tx, workspaceId, send.experimentId);
+    });
     return;
   }
   // The workspace's rules as they are when the audience is taken, not when the send was asked for.
   const rules = await findRecipientSettings(ctx.db, workspaceId);
+  if (send.experimentId && send.variant !== 'winner') return splitExperiment(ctx, send, compiled, rules);
+  const experiment = send.experimentId
+    ? await experiments.findExperiment(ctx.db, workspaceId, send.experimentId)
+    : undefined;
   await repo.snapshotRecipients(
     ctx.db,
     send,
@@ -380,6 +436,7 @@ async function snapshotSend(ctx: AppContext, workspaceId: string, sendId: string
       await repo.recordSnapshot(tx, workspaceId, sendId, counts);
       await repo.finishIfDone(tx, workspaceId, sendId);
     },
+    experiment && experiments.holdoutLeftOut(experiment),
   );
 }
 

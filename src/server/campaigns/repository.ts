@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { rows } from '../db/migrate';
 import { campaignChunks, campaignLinks, campaignSends } from '../db/schema';
@@ -153,6 +153,13 @@ const receivedOf = (workspaceId: string, campaignId: string, exceptSendId: strin
   where s.workspace_id = ${workspaceId}::text and s.campaign_id = ${campaignId}::text
     and s.id <> ${exceptSendId}::text and r.status in ('sent', 'sending', 'unconfirmed')`;
 
+/** The recipients of an experiment's test sends who got (or may have got) their variant. */
+const testedOf = (workspaceId: string, experimentId: string) => sql`
+  select r.profile_id, r.email from campaign_recipients r
+  join campaign_sends s on s.workspace_id = r.workspace_id and s.id = r.send_id
+  where s.workspace_id = ${workspaceId}::text and s.experiment_id = ${experimentId}::text
+    and s.variant <> 'winner' and r.status in ('sent', 'sending', 'unconfirmed')`;
+
 const notReceived = sql`not exists (select 1 from received x where x.email = m.email)
   and not exists (select 1 from received x where x.profile_id = m.id)`;
 
@@ -173,15 +180,24 @@ export interface SnapshotCounts {
  * address, unsubscribed or suppressed, one per address (the first profile id), numbered in address
  * order (the order picking one per address leaves them in: no second sort), minus, unless the send
  * goes to everyone, those an earlier send of the campaign reached (by profile or address); then the
- * chunks of `chunkSize` recipients. Answers the counts.
+ * chunks of `chunkSize` recipients. An experiment's winner send leaves out its test sends' recipients
+ * (even when it goes to everyone) and the members `leaveOut` holds over `m` (the holdout). Answers the
+ * counts.
  */
 export async function snapshotRecipients(
   db: Db,
-  send: { workspaceId: string; id: string; campaignId: string; everyone: boolean },
+  send: {
+    workspaceId: string;
+    id: string;
+    campaignId: string;
+    everyone: boolean;
+    experimentId?: string | null;
+  },
   compiled: CompiledCriteria,
   rules: RecipientRules,
   chunkSize: number,
   finish: (tx: Tx, counts: SnapshotCounts) => Promise<void>,
+  leaveOut: SQL = sql`true`,
 ) {
   return withAudienceSettings(db, false, async (tx) => {
     // Another process may have taken the same orphaned snapshot over: the first to lock the row does it.
@@ -190,14 +206,18 @@ export async function snapshotRecipients(
     const [counts] = rows<Record<'audience' | 'recipients' | 'reachable', string | number>>(
       await tx.execute(sql`
         with members as materialized (${membersOf(compiled, send.workspaceId, rules)}),
-        received as materialized (${receivedOf(send.workspaceId, send.campaignId, send.id)}),
+        received as materialized (${
+          send.everyone && send.experimentId
+            ? testedOf(send.workspaceId, send.experimentId)
+            : receivedOf(send.workspaceId, send.campaignId, send.id)
+        }),
         reachable as (
           select distinct on (m.email) m.id, m.email from members m
           where ${reachable(send.workspaceId, rules)}
           order by m.email, m.id),
         reach as (
           select m.id, m.email from reachable m
-          where ${send.everyone ? sql`true` : notReceived}),
+          where ${send.everyone && !send.experimentId ? sql`true` : notReceived} and ${leaveOut}),
         stored as (
           insert into campaign_recipients (workspace_id, send_id, n, profile_id, email)
           select ${send.workspaceId}::text, ${send.id}::text, row_number() over (order by email), id, email
@@ -216,6 +236,90 @@ export async function snapshotRecipients(
       insert into campaign_chunks (workspace_id, send_id, first_n, last_n)
       select ${send.workspaceId}::text, ${send.id}::text, g, least(g + ${chunkSize}::int - 1, ${result.recipients}::int)
       from generate_series(1, ${result.recipients}::int, ${chunkSize}::int) g`);
+    await finish(tx, result);
+    return result;
+  });
+}
+
+/** How an experiment's split fell: the counts of `SnapshotCounts`, the holdout, and each test send's recipients. */
+export interface SplitCounts {
+  audience: number;
+  /** Reachable members an earlier send of the campaign reached, left out of the split. */
+  alreadyReceived: number;
+  holdout: number;
+  recipients: Map<string, number>;
+}
+
+/**
+ * Splits an experiment's audience across its test sends, in one statement, as `snapshotRecipients`
+ * takes a send's: the reachable members no earlier send of the campaign reached (all of them, when it
+ * goes to everyone) each draw a share (`share`, over `m.id`: 0 the holdout, 1… the sends in order, -1
+ * the rest); the holdout is written to `campaign_holdouts`, each send's share to its recipients, and
+ * its chunks. Locks the experiment: the first to get here splits; answers null for the others.
+ */
+export async function splitRecipients(
+  db: Db,
+  experiment: { workspaceId: string; id: string; campaignId: string; everyone: boolean },
+  sendIds: string[],
+  share: SQL,
+  compiled: CompiledCriteria,
+  rules: RecipientRules,
+  chunkSize: number,
+  finish: (tx: Tx, counts: SplitCounts) => Promise<void>,
+) {
+  const { workspaceId } = experiment;
+  return withAudienceSettings(db, false, async (tx) => {
+    const [locked] = rows<{ tested_at: Date | string | null }>(
+      await tx.execute(sql`
+        select tested_at from campaign_experiments
+        where workspace_id = ${workspaceId}::text and id = ${experiment.id}::text for update`),
+    );
+    if (!locked || locked.tested_at) return null;
+    const [counts] = rows<Record<'audience' | 'reachable' | 'reach' | 'held', string | number>>(
+      await tx.execute(sql`
+        with members as materialized (${membersOf(compiled, workspaceId, rules)}),
+        received as materialized (${receivedOf(workspaceId, experiment.campaignId, '')}),
+        reachable as (
+          select distinct on (m.email) m.id, m.email from members m
+          where ${reachable(workspaceId, rules)}
+          order by m.email, m.id),
+        reach as materialized (
+          select m.id, m.email, ${share} as share from reachable m
+          where ${experiment.everyone ? sql`true` : notReceived}),
+        held as (
+          insert into campaign_holdouts (workspace_id, experiment_id, profile_id, email)
+          select ${workspaceId}::text, ${experiment.id}::text, id, email from reach where share = 0
+          returning 1),
+        stored as (
+          insert into campaign_recipients (workspace_id, send_id, n, profile_id, email)
+          select ${workspaceId}::text, (${textArray(sendIds)})[share],
+            row_number() over (partition by share order by email), id, email
+          from reach where share between 1 and ${sendIds.length}::int
+          returning 1)
+        select (select count(*) from members) as audience, (select count(*) from reachable) as reachable,
+          (select count(*) from reach) as reach, (select count(*) from held) as held,
+          (select count(*) from stored) as stored`),
+    );
+    const perSend = rows<{ send_id: string; recipients: string | number }>(
+      await tx.execute(sql`
+        select send_id, count(*) as recipients from campaign_recipients
+        where workspace_id = ${workspaceId}::text and send_id = any(${textArray(sendIds)})
+        group by send_id`),
+    );
+    const recipients = new Map(sendIds.map((id) => [id, 0]));
+    for (const row of perSend) recipients.set(row.send_id, Number(row.recipients));
+    for (const [sendId, count] of recipients) {
+      await tx.execute(sql`
+        insert into campaign_chunks (workspace_id, send_id, first_n, last_n)
+        select ${workspaceId}::text, ${sendId}::text, g, least(g + ${chunkSize}::int - 1, ${count}::int)
+        from generate_series(1, ${count}::int, ${chunkSize}::int) g`);
+    }
+    const result = {
+      audience: Number(counts.audience),
+      alreadyReceived: Number(counts.reachable) - Number(counts.reach),
+      holdout: Number(counts.held),
+      recipients,
+    };
     await finish(tx, result);
     return result;
   });

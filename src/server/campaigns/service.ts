@@ -9,6 +9,7 @@ import {
 } from '@shared/api/campaigns';
 import { EMAIL_MESSAGES, Recipients, SENDGRID_SETTING, type TestSendProvider } from '@shared/api/email';
 import { splitEmailList } from '@shared/schemas/marketing';
+import { CampaignExperiment, EXPERIMENT_MESSAGES, VARIANT_KEYS } from '@shared/campaigns/experiment';
 import { htmlSize } from '@shared/email/email-document';
 import { can } from '@shared/permissions/permissions';
 import { isFullyApproved, remainingApprovals } from '@shared/publishing/approvals';
@@ -32,6 +33,8 @@ import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access'
 import { freezeContent, personalise } from './compose';
 import { queueSendLanes } from './engine';
 import { ensureRecordedEvents } from './email-events';
+import * as experiments from './experiment-repository';
+import { experimentResults } from './experiments';
 import * as repo from './repository';
 
 interface Reference {
@@ -46,6 +49,7 @@ interface CampaignData {
   sendAt?: string | null;
   provider?: string | null;
   noTracking?: boolean | null;
+  experiment?: unknown;
 }
 interface EmailData {
   subject?: string;
@@ -81,6 +85,7 @@ function presentSend(row: repo.SendRow): CampaignSend {
     startedAt: iso(row.startedAt),
     finishedAt: iso(row.finishedAt),
     error: row.error,
+    experiment: row.experimentId ? { id: row.experimentId, variant: row.variant ?? '' } : null,
   };
 }
 
@@ -169,6 +174,67 @@ async function resolveCampaign(
   };
 }
 
+/** The campaign's A/B test as its version has it, or null; a 400 naming the first problem when it is not valid. */
+function experimentOf(data: CampaignData): CampaignExperiment | null {
+  if (data.experiment === undefined || data.experiment === null) return null;
+  const parsed = CampaignExperiment.safeParse(data.experiment);
+  if (!parsed.success) throw badRequest(EXPERIMENT_MESSAGES.badExperiment(parsed.error.issues[0].message));
+  return parsed.data;
+}
+
+type Resolved = Awaited<ReturnType<typeof resolveCampaign>>;
+type ResolvedSend = Resolved & {
+  content: SendContent;
+  email: ItemRow;
+  sender: NonNullable<Resolved['sender']>;
+};
+
+/** Throws the first of a resolved campaign's problems: a 400, or 503 for a provider not configured. */
+function requireResolved(resolved: Resolved, label = (problem: string) => problem): ResolvedSend {
+  if (resolved.problems.length || !resolved.content || !resolved.email || !resolved.sender) {
+    const [problem] = resolved.problems;
+    if (problem === CAMPAIGN_MESSAGES.notConfigured) {
+      throw notConfigured(EMAIL_MESSAGES.notConfigured, { setting: SENDGRID_SETTING });
+    }
+    throw badRequest(label(problem));
+  }
+  return resolved as ResolvedSend;
+}
+
+/**
+ * Each variant of an experiment resolved as the campaign with its overrides: the subject, the email
+ * template, the sender's name. The first problem of any is a 400 naming the variant.
+ */
+async function resolveVariants(
+  ctx: AppContext,
+  scope: SchemaScope,
+  data: CampaignData,
+  experiment: CampaignExperiment,
+) {
+  const variants: ResolvedSend[] = [];
+  for (const [index, variant] of experiment.variants.entries()) {
+    const key = VARIANT_KEYS[index];
+    const resolved = requireResolved(
+      await resolveCampaign(
+        ctx,
+        scope,
+        {
+          data: {
+            ...data,
+            subject: variant.subject?.trim() || data.subject,
+            email: variant.email ?? data.email,
+          },
+        },
+        { withAudience: false },
+      ),
+      (problem) => CAMPAIGN_MESSAGES.variantProblem(key, problem),
+    );
+    if (variant.fromName?.trim()) resolved.content.fromName = variant.fromName.trim();
+    variants.push(resolved);
+  }
+  return variants;
+}
+
 function approvalOf(scope: SchemaScope, item: ItemRow) {
   return isFullyApproved(remainingApprovals(scope.workspace.roles, item.schema, item.approvedRoles));
 }
@@ -190,40 +256,53 @@ export async function requestSend(
   if (!canSend(scope)) throw forbidden('You do not have permission to send Campaigns');
   const item = await requireItem(ctx, scope, id);
   if (!approvalOf(scope, item)) throw conflict(CAMPAIGN_MESSAGES.needsApproval);
-  const resolved = await resolveCampaign(ctx, scope, item);
-  if (resolved.problems.length || !resolved.content || !resolved.email || !resolved.sender) {
-    const [problem] = resolved.problems;
-    if (problem === CAMPAIGN_MESSAGES.notConfigured) {
-      throw notConfigured(EMAIL_MESSAGES.notConfigured, { setting: SENDGRID_SETTING });
-    }
-    throw badRequest(problem);
-  }
+  const resolved = requireResolved(await resolveCampaign(ctx, scope, item));
+  const experiment = experimentOf(resolved.data);
+  const variants = experiment ? await resolveVariants(ctx, scope, resolved.data, experiment) : [resolved];
   const requestedAt = resolved.data.sendAt ? new Date(resolved.data.sendAt) : null;
   const sendAt = !body?.now && requestedAt && requestedAt.getTime() > Date.now() ? requestedAt : new Date();
   const row = await ctx.db.transaction(async (tx) => {
     if (await repo.currentSend(tx, scope.workspace.id, id)) throw conflict(CAMPAIGN_MESSAGES.alreadySending);
-    const send = await repo.insertSend(
-      tx,
-      {
+    if (await experiments.testingExperiment(tx, scope.workspace.id, id))
+      throw conflict(CAMPAIGN_MESSAGES.experimentTesting);
+    const experimentId = experiment ? randomId(16) : null;
+    if (experiment)
+      await experiments.insertExperiment(tx, {
         workspaceId: scope.workspace.id,
-        id: randomId(16),
+        id: experimentId!,
         campaignId: id,
         campaignVersion: item.version,
-        emailId: resolved.email!.id,
-        emailVersion: resolved.email!.version,
-        audienceId: resolved.audienceId!,
-        senderId: resolved.sender!.id,
-        provider: resolved.provider,
-        everyone: body?.everyone === true,
-        state: 'queued',
-        content: resolved.content!,
-        sendAt,
-        createdBy: scope.user.id,
-        createdByName: scope.member.displayName,
-      },
-      resolved.links,
-    );
-    await queueSendLanes(tx, send, sendAt);
+        settings: experiment,
+      });
+    const sends: repo.SendRow[] = [];
+    for (const [index, variant] of variants.entries()) {
+      const inserted = await repo.insertSend(
+        tx,
+        {
+          workspaceId: scope.workspace.id,
+          id: randomId(16),
+          campaignId: id,
+          campaignVersion: item.version,
+          experimentId,
+          variant: experiment ? VARIANT_KEYS[index] : null,
+          emailId: variant.email.id,
+          emailVersion: variant.email.version,
+          audienceId: resolved.audienceId!,
+          senderId: variant.sender.id,
+          provider: variant.provider,
+          everyone: body?.everyone === true,
+          state: 'queued',
+          content: variant.content,
+          sendAt,
+          createdBy: scope.user.id,
+          createdByName: scope.member.displayName,
+        },
+        variant.links,
+      );
+      await queueSendLanes(tx, inserted, sendAt);
+      sends.push(inserted);
+    }
+    const [send] = sends;
     await journal(tx, {
       audit: [
         {
@@ -239,13 +318,15 @@ export async function requestSend(
             version: item.version,
             sendAt: sendAt.toISOString(),
             everyone: send.everyone,
+            ...(experimentId && { experimentId, sendIds: sends.map((each) => each.id) }),
           },
         },
       ],
     });
     return send;
   });
-  return { message: CAMPAIGN_MESSAGES.queued, send: presentSend(row) };
+  const message = experiment ? CAMPAIGN_MESSAGES.experimentQueued(variants.length) : CAMPAIGN_MESSAGES.queued;
+  return { message, send: presentSend(row) };
 }
 
 /** An email step of a journey: what it sends, as a campaign would send it. */
@@ -268,19 +349,15 @@ export async function prepareJourneySend(
   step: JourneyEmail,
 ) {
   const scope = schemaIn(access, 'journey');
-  const resolved = await resolveCampaign(
-    ctx,
-    scope,
-    { data: { email: { id: step.email }, sender: step.sender, subject: step.subject ?? null } },
-    { withAudience: false },
+  const resolved = requireResolved(
+    await resolveCampaign(
+      ctx,
+      scope,
+      { data: { email: { id: step.email }, sender: step.sender, subject: step.subject ?? null } },
+      { withAudience: false },
+    ),
+    (problem) => `${journey.label}: ${problem.replace("The campaign's", 'The')}`,
   );
-  if (resolved.problems.length || !resolved.content || !resolved.email || !resolved.sender) {
-    const [problem] = resolved.problems;
-    if (problem === CAMPAIGN_MESSAGES.notConfigured) {
-      throw notConfigured(EMAIL_MESSAGES.notConfigured, { setting: SENDGRID_SETTING });
-    }
-    throw badRequest(`${journey.label}: ${problem.replace("The campaign's", 'The')}`);
-  }
   const { content, email, sender, provider, links } = resolved;
   await ensureRecordedEvents(ctx, scope.workspace.id);
   return async (tx: Tx) => {
@@ -420,6 +497,8 @@ export async function changeSend(
         throw conflict(CAMPAIGN_MESSAGES.cannotCancel(send.state));
       }
       changed = await repo.setState(tx, send.workspaceId, send.id, 'cancelled', { finishedAt: new Date() });
+      // A test send cancelled ends its A/B test: the other variants stop, and no winner is picked.
+      if (send.experimentId) await experiments.cancelExperiment(tx, send.workspaceId, send.experimentId);
     }
     return { result: changed!, action: `campaign.${action}` as const };
   });
@@ -609,6 +688,9 @@ export async function results(ctx: AppContext, access: WorkspaceAccess, campaign
     },
     timeline: found.timeline,
     links: found.links,
+    experiment: send.experimentId
+      ? await experimentResults(ctx.db, access.workspace.id, send.experimentId)
+      : null,
   };
 }
 

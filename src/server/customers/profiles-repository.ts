@@ -210,9 +210,12 @@ export async function eraseProfile(tx: Tx, workspaceId: string, id: string): Pro
       returning id`),
   );
   if (!profile) return null;
-  // Its address leaves every campaign send too (what it did there stays, by recipient number only).
+  // Its address leaves every campaign send too (what it did there stays, by recipient number only),
+  // and every experiment's holdout.
   await tx.execute(sql`
     delete from campaign_recipients where workspace_id = ${workspaceId}::text and profile_id = ${id}::text`);
+  await tx.execute(sql`
+    delete from campaign_holdouts where workspace_id = ${workspaceId}::text and profile_id = ${id}::text`);
   // And every journey: its runs and their steps.
   await tx.execute(sql`
     with runs as (

@@ -22,6 +22,7 @@ import type { Roles } from '@shared/permissions/permissions';
 import type { RoleRule as SsoRoleRule } from '@shared/api/sso';
 import type { ContentModelDoc, ModelOp, RenamedField } from '@shared/model/types';
 import type { JourneyDefinition } from '@shared/api/journeys';
+import type { CampaignExperiment } from '@shared/campaigns/experiment';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -1243,6 +1244,12 @@ export const campaignSends = pgTable(
      * stays `sending` while the journey runs (its campaign_id is the journey's id).
      */
     journeyId: text('journey_id'),
+    /**
+     * Set for the sends of a campaign's A/B test (`campaign_experiments`): `variant` is the variant's
+     * letter for a test send, `winner` for the send of the winning variant to the rest.
+     */
+    experimentId: text('experiment_id'),
+    variant: text('variant'),
     /** smtp or sendgrid. */
     provider: text('provider').notNull(),
     /** Sent again to every member; otherwise only to members no earlier send of the campaign reached. */
@@ -1328,6 +1335,58 @@ export const campaignChunks = pgTable(
     index('campaign_chunks_open_idx')
       .on(t.sendId, t.firstN)
       .where(sql`not ${t.done}`),
+  ],
+);
+
+/**
+ * A campaign's A/B test as sent: the experiment as the campaign's version had it (`settings`), one
+ * test send per variant (`campaign_sends.experiment_id`), and the winner's send to the rest once it is
+ * picked. States: testing (the test sends go out; at `decide_at` the winner is picked), decided
+ * (`winner`, `reason` and `winner_send_id` set), cancelled (a test send was cancelled: no winner).
+ */
+export const campaignExperiments = pgTable(
+  'campaign_experiments',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    campaignVersion: integer('campaign_version').notNull(),
+    settings: jsonb('settings').$type<CampaignExperiment>().notNull(),
+    state: text('state').notNull().default('testing'),
+    /** When the audience was split and the test sends' recipients written. */
+    testedAt: timestamp('tested_at', { withTimezone: true }),
+    /** When the winner is due to be picked: `waitHours` after the split. */
+    decideAt: timestamp('decide_at', { withTimezone: true }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    winner: text('winner'),
+    reason: text('reason'),
+    winnerSendId: text('winner_send_id'),
+    /** The audience's members held out at the split. */
+    holdout: integer('holdout').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.id] }),
+    index('campaign_experiments_due_idx')
+      .on(t.decideAt)
+      .where(sql`${t.state} = 'testing'`),
+  ],
+);
+
+/** The members an experiment held out of every send, for the conversion lift. No foreign key, as recipients. */
+export const campaignHoldouts = pgTable(
+  'campaign_holdouts',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    experimentId: text('experiment_id').notNull(),
+    profileId: text('profile_id').notNull(),
+    email: text('email').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.experimentId, t.profileId] }),
+    index('campaign_holdouts_profile_idx').on(t.workspaceId, t.profileId),
   ],
 );
 

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { queueActiveSends } from '../campaigns/engine';
+import { queueDueExperiments } from '../campaigns/experiment-repository';
 import { queueDueTasks } from '../journeys/engine';
 import { queueDuePurges } from '../delivery/purge-repository';
 import { queueRunningMigrations } from '../model/migrate';
@@ -9,6 +10,7 @@ import { queueDueDeliveries } from '../webhooks/repository';
 import { hasPendingSearchTexts } from '../items/search-text-repository';
 import { enqueue, wakeWorkers } from '../queue/queue';
 import {
+  CAMPAIGN_EXPERIMENT_QUEUE,
   DELIVERY_PURGE_QUEUE,
   JOURNEY_TASK_QUEUE,
   MODEL_MIGRATION_QUEUE,
@@ -30,11 +32,13 @@ export async function sweepDueWork(ctx: AppContext) {
   await queueDueReleases(ctx.db);
   if (ctx.config.deliveryPurge) await queueDuePurges(ctx.db);
   await queueActiveSends(ctx);
+  await queueDueExperiments(ctx.db);
   await queueDueTasks(ctx.db);
   if (await hasPendingSearchTexts(ctx.db))
     await enqueue(ctx.db, SEARCH_TEXT_QUEUE, {}, { singletonKey: SEARCH_TEXT_JOB });
   await queueRunningMigrations(ctx.db);
   for (const queue of [
+    CAMPAIGN_EXPERIMENT_QUEUE,
     WEBHOOK_DELIVERY_QUEUE,
     SCHEDULE_QUEUE,
     RELEASE_PUBLISH_QUEUE,

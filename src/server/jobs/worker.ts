@@ -4,12 +4,14 @@ import type { AppContext } from '../context';
 import { recordDailyAudienceSizes } from '../audiences/service';
 import { runModelMigrations } from '../model/migrate';
 import { workSendLanes } from '../campaigns/engine';
+import { decideExperiments } from '../campaigns/experiments';
 import { handleJourneyEvents, runJourneyTasks } from '../journeys/engine';
 import { fillPendingSearchTexts } from '../items/search-text';
 import { BOSS_OPTIONS, trackedJobDb } from '../queue/job-db';
 import { onEnqueue, type JobQueue } from '../queue/queue';
 import {
   AUDIENCE_SIZES_QUEUE,
+  CAMPAIGN_EXPERIMENT_QUEUE,
   CAMPAIGN_SEND_QUEUE,
   DELIVERY_PURGE_QUEUE,
   JOURNEY_EVENT_QUEUE,
@@ -78,6 +80,7 @@ const JOB_HANDLERS: JobHandler<object>[] = [
   // A lane renews its chunk leases as it works; its own job may run long (a throttled chunk), and a
   // lane lost with its process is queued again by the sweep.
   handler({ queue: CAMPAIGN_SEND_QUEUE, expireInSeconds: 3600, retryLimit: 5, handle: workSendLanes }),
+  handler({ queue: CAMPAIGN_EXPERIMENT_QUEUE, handle: decideExperiments }),
   // A try works a workspace's migration for half its expiry, then queues the next; one that dies is
   // resumed from the rows by the next try, and the sweep queues one for a running change without.
   handler({ queue: MODEL_MIGRATION_QUEUE, handle: runModelMigrations }),

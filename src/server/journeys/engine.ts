@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { JourneyDefinition, JourneyStep } from '@shared/api/journeys';
 import { conditionsHold } from '@shared/journeys/conditions';
 import type { AppContext } from '../context';
@@ -8,6 +7,7 @@ import { addJourneyRecipients, findSend, type RecipientRules } from '../campaign
 import { queueSendLanes } from '../campaigns/engine';
 import { findRecipientSettings } from '../senders/repository';
 import { randomId } from '../lib/ids';
+import { shareOf, splitDraw } from '../lib/split';
 import { enqueueMany } from '../queue/queue';
 import { JOURNEY_TASK_QUEUE, SWEEP_LIMIT, type JourneyEvents, type JourneyTaskKey } from '../queue/queues';
 import * as repo from './repository';
@@ -149,13 +149,11 @@ export async function enterProfiles(tx: Tx, start: repo.StartRow, profileIds: st
 
 /** A split's path for a run: a stable draw from the run and the step, so a retried step draws the same. */
 function splitPath(step: Extract<JourneyStep, { type: 'split' }>, runId: string) {
-  const draw = createHash('sha256').update(`${runId}\n${step.id}`).digest().readUInt32BE(0) / 2 ** 32;
-  let edge = 0;
-  for (const path of step.paths) {
-    edge += path.percent / 100;
-    if (draw < edge) return path.key;
-  }
-  return null;
+  const share = shareOf(
+    step.paths.map((path) => path.percent),
+    splitDraw(runId, step.id),
+  );
+  return share < 0 ? null : step.paths[share].key;
 }
 
 /** What a step does for the run; answers the exit it takes (null: the run ends here). */

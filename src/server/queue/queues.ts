@@ -31,6 +31,8 @@ export interface SendLane {
   lane: number;
 }
 export const CAMPAIGN_SEND_QUEUE = defineQueue<SendLane>('campaign-send', 'short');
+/** A campaign experiment's pick of its winner (and the winner's send), due when its wait is over. */
+export const CAMPAIGN_EXPERIMENT_QUEUE = defineQueue<RowKey>('campaign-experiment', 'short');
 
 /** One step of one profile's journey run, due at its task's time (a wait's end). */
 export interface JourneyTaskKey {
@@ -65,6 +67,7 @@ export const JOB_QUEUES = [
   SEARCH_TEXT_QUEUE,
   SWEEP_QUEUE,
   CAMPAIGN_SEND_QUEUE,
+  CAMPAIGN_EXPERIMENT_QUEUE,
   MODEL_MIGRATION_QUEUE,
   JOURNEY_TASK_QUEUE,
   JOURNEY_EVENT_QUEUE,

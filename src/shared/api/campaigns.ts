@@ -35,6 +35,11 @@ export const CAMPAIGN_MESSAGES = {
   badToken: 'This link is not valid',
   unsubscribed: 'You are unsubscribed',
   resubscribed: 'You are subscribed again',
+  experimentTesting:
+    "This campaign's A/B test is waiting for its winner: cancel its test sends to send the campaign otherwise",
+  experimentQueued: (variants: number) =>
+    `The A/B test is queued: ${variants} variants go to their shares when it starts, the winner to the rest after the wait`,
+  variantProblem: (key: string, problem: string) => `Variant ${key}: ${problem}`,
 } as const;
 
 const SEND_STATES = ['queued', 'sending', 'paused', 'done', 'cancelled'] as const;
@@ -101,6 +106,13 @@ export const CampaignSend = z.object({
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
   error: z.string().nullable(),
+  experiment: z
+    .object({
+      id: z.string(),
+      variant: z.string().describe("The variant's letter for a test send, `winner` for the winner's send"),
+    })
+    .nullable()
+    .describe("The A/B test the send belongs to, if it is one of a campaign's experiment"),
 });
 export type CampaignSend = z.infer<typeof CampaignSend>;
 
@@ -197,6 +209,61 @@ export type CampaignTestSendAnswer = z.infer<typeof CampaignTestSendAnswer>;
 
 const Rate = z.number().describe('A share of delivered, 0 to 1');
 
+/** A rate with its 95% Wilson interval, each 0 to 1. */
+const Interval = z.object({ rate: z.number(), low: z.number(), high: z.number() });
+
+const VariantResult = z.object({
+  key: z.string().describe("The variant's letter, or `winner` for the winner's send to the rest"),
+  sendId: z.string(),
+  subject: z.string(),
+  fromName: z.string(),
+  emailId: z.string(),
+  recipients: z.number(),
+  delivered: z.number(),
+  opened: z.number(),
+  clicked: z.number(),
+  converted: z.number(),
+  rates: z.object({
+    opened: Interval.describe('Of delivered'),
+    clicked: Interval.describe('Of delivered'),
+    converted: Interval.describe('Of recipients, within the conversion window'),
+  }),
+  lift: z
+    .number()
+    .nullable()
+    .describe(
+      "The conversion rate less the holdout's (-1 to 1); null without a holdout or a conversion event",
+    ),
+});
+
+/** A campaign A/B test's results: each variant with its intervals, the winner and why, and the holdout. */
+export const ExperimentResults = z.object({
+  id: z.string(),
+  state: z.enum(['testing', 'decided', 'cancelled']),
+  testPercent: z.number(),
+  holdoutPercent: z.number(),
+  waitHours: z.number(),
+  winnerBy: z.enum(['opens', 'clicks', 'conversion']),
+  conversionEvent: z.string().nullable(),
+  windowHours: z.number().nullable(),
+  testedAt: z.string().nullable(),
+  decideAt: z.string().nullable().describe('When the winner is (or was) due to be picked'),
+  decidedAt: z.string().nullable(),
+  winner: z.string().nullable(),
+  reason: z.string().nullable().describe('The rule and the figures the winner was picked by'),
+  variants: z.array(VariantResult),
+  winnerSend: VariantResult.nullable(),
+  holdout: z
+    .object({
+      members: z.number(),
+      converted: z.number(),
+      rate: Interval,
+    })
+    .nullable()
+    .describe('Members kept out of every send; their conversion is the baseline of the lift'),
+});
+export type ExperimentResults = z.infer<typeof ExperimentResults>;
+
 /** `GET …/campaigns/{id}/sends/{sendId}/results`. */
 export const CampaignResults = z.object({
   sendId: z.string(),
@@ -225,6 +292,9 @@ export const CampaignResults = z.object({
       people: z.number().describe('Recipients who clicked the link, each counted once'),
       totalClicks: z.number().describe("Every click on the link, a person's repeats included"),
     }),
+  ),
+  experiment: ExperimentResults.nullable().describe(
+    "The A/B test's results when the send is one of its sends",
   ),
 });
 export type CampaignResults = z.infer<typeof CampaignResults>;

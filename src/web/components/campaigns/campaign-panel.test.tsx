@@ -69,6 +69,7 @@ const send = (overrides: Partial<CampaignSend> = {}): CampaignSend => ({
   startedAt: '2026-11-27T10:00:01.000Z',
   finishedAt: null,
   error: null,
+  experiment: null,
   ...overrides,
 });
 
@@ -90,6 +91,7 @@ const results = (sendId: string, overrides: Partial<CampaignResults> = {}): Camp
     { idx: 0, url: 'https://acme.io/autumn', people: 3, totalClicks: 4 },
     { idx: 1, url: 'https://acme.io/sale', people: 9, totalClicks: 10 },
   ],
+  experiment: null,
   ...overrides,
 });
 
