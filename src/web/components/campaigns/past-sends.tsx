@@ -43,6 +43,16 @@ function SendState({ send }: { send: CampaignSend }) {
   );
 }
 
+/** Whom a send went to: an A/B test's variant share or the rest, or the members it was sent to. */
+const sendAudience = (send: CampaignSend) =>
+  send.experiment
+    ? send.experiment.variant === 'winner'
+      ? 'Winner, to the rest'
+      : `Variant ${send.experiment.variant} test`
+    : send.everyone
+      ? 'Everyone'
+      : 'New members';
+
 const total = (sends: readonly CampaignSend[], count: 'sent' | 'recipients') =>
   sends.reduce((sum, send) => sum + send.counts[count], 0);
 
@@ -85,7 +95,7 @@ export function PastSends({
                 <Table.Td>
                   <SendState send={send} />
                 </Table.Td>
-                <Table.Td>{send.everyone ? 'Everyone' : 'New members'}</Table.Td>
+                <Table.Td>{sendAudience(send)}</Table.Td>
                 <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
                   {formatCount(send.counts.sent)} / {formatCount(send.counts.recipients)}
                   {send.counts.unconfirmed > 0 && (
@@ -111,7 +121,7 @@ export function PastSends({
                       variant={isSelected ? 'light' : 'subtle'}
                       aria-pressed={isSelected}
                       disabled={send.startedAt === null}
-                      aria-label={`Results of the send of ${when}`}
+                      aria-label={`Results of the send of ${when}${send.experiment ? ` (${sendAudience(send)})` : ''}`}
                       onClick={() => onSelect(send.id)}
                     >
                       Results

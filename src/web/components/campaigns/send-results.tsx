@@ -6,6 +6,7 @@ import { errorMessage } from '@web/lib/api-client';
 import { useCanCustomerData } from '@web/lib/workspace';
 import { sendPath } from './api/campaign-keys';
 import { useCampaignResults } from './api/get-results';
+import { ExperimentResults } from './experiment-results';
 import { formatCount, formatRate } from './format';
 
 /** Recharts loads only when results are shown: never with the item screen itself. */
@@ -111,7 +112,7 @@ function ExportResults({
 }
 
 /**
- * The results of one send: the counts and rates, opens and clicks over time, clicks per link, and the
+ * The results of one send: an A/B test's comparison of its variants when the send is one of its, the counts and rates, opens and clicks over time, clicks per link, and the
  * download of each recipient's results.
  */
 export function SendResults({
@@ -133,6 +134,7 @@ export function SendResults({
   if (!results.data) return <Skeleton h={160} radius="md" />;
   return (
     <Stack gap="sm" data-testid="send-results">
+      {results.data.experiment && <ExperimentResults results={results.data.experiment} />}
       <ExportResults workspaceId={workspaceId} campaignId={campaignId} sendId={sendId} />
       <ResultTiles results={results.data} />
       {results.data.timeline.length > 0 ? (
