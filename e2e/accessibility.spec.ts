@@ -473,6 +473,13 @@ test('dialogs have no serious or critical axe violations', async ({ page }) => {
   await audit.check('criteria clear confirm');
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
+  // The campaign's A/B test editor, switched on: its variants, shares, wait and winner rule.
+  await page.goto(itemPath('campaign'));
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.getByRole('switch', { name: 'Test variants on a share of the audience first' }).check();
+  await expect(page.getByTestId('variant-B')).toBeVisible();
+  await audit.check('campaign A/B test editor');
+
   // Invite a member, then the revoke confirm; a role dialog.
   await page.goto(`/${ws}/_settings/users`);
   const invite = page.getByRole('form', { name: 'Invite people' });
