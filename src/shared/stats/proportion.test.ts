@@ -17,6 +17,11 @@ describe('wilsonInterval', () => {
 
   it('answers the whole range without trials', () => {
     expect(wilsonInterval(0, 0)).toEqual({ rate: 0, low: 0, high: 1 });
+    // Exactly, for every count: computed, 0 of 7 gave a low of a rounding error above 0.
+    for (let trials = 1; trials <= 300; trials++) {
+      expect(wilsonInterval(0, trials).low, `0 of ${trials}`).toBe(0);
+      expect(wilsonInterval(trials, trials).high, `${trials} of ${trials}`).toBe(1);
+    }
   });
 
   it('holds the rate inside a range that narrows as trials grow', () => {

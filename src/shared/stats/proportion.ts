@@ -19,5 +19,10 @@ export function wilsonInterval(successes: number, trials: number, z = Z_95): Pro
   const z2 = z * z;
   const centre = (p + z2 / (2 * trials)) / (1 + z2 / trials);
   const half = (z / (1 + z2 / trials)) * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials));
-  return { rate: p, low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+  // At none or every trial the bound is 0 or 1 exactly; computed, it misses by a rounding error.
+  return {
+    rate: p,
+    low: p === 0 ? 0 : Math.max(0, centre - half),
+    high: p === 1 ? 1 : Math.min(1, centre + half),
+  };
 }
