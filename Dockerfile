@@ -21,6 +21,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/src/server/db/migrations ./src/server/db/migrations
 COPY --from=build /app/src/server/ingest/sdk ./src/server/ingest/sdk
+COPY --from=build /app/src/server/preview/sdk ./src/server/preview/sdk
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data

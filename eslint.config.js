@@ -129,8 +129,8 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
-    // The browser script served at /sdk/marquee.js: a classic script for other sites' pages, as written.
-    files: ['src/server/ingest/sdk/*.js'],
+    // The browser scripts served at /sdk/marquee.js and /sdk/preview.js: classic scripts for other sites' pages, as written.
+    files: ['src/server/ingest/sdk/*.js', 'src/server/preview/sdk/*.js'],
     languageOptions: { globals: globals.browser, sourceType: 'script' },
   },
 );

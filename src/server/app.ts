@@ -64,6 +64,7 @@ import { audienceRoutes } from './audiences/routes';
 import { emailFunRoutes, emailImageRoutes, emailRoutes } from './email/routes';
 import { apiKeyRoutes } from './api-keys/routes';
 import { ingestRoutes, sdkRoutes, undeclaredRoutes, writeKeyRoutes } from './ingest/routes';
+import { previewSdkRoutes } from './preview/sdk-routes';
 import { ingestCacheOf } from './ingest/cache';
 import { auditRoutes } from './audit/routes';
 import { emailHookRoutes, emailPublicRoutes } from './campaigns/public-routes';
@@ -240,6 +241,8 @@ async function registerHttpBasics(app: FastifyInstance, config: Config) {
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'blob:', ...tileSources(config.places.tileUrl)],
           connectSrc: ["'self'"],
+          // The preview pane frames the workspace's own website, on whatever origins it lists.
+          frameSrc: ["'self'", 'https:', 'http:'],
           workerSrc: ["'self'"],
           upgradeInsecureRequests: null,
         },
@@ -409,6 +412,8 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
   await sdkRoutes(app);
   // SCIM 2.0 provisioning by the workspace's identity provider, with workspace SCIM tokens.
   await app.register(async (scimApi) => scimRoutes(scimApi, ctx), { prefix: SCIM_PREFIX });
+  // The script a site's page includes to show the editor's unsaved draft in the preview pane.
+  await previewSdkRoutes(app);
   // What a recipient's mail client and the email provider call: unsubscribe, opens, clicks, bounces.
   await app.register(async (scope) => emailPublicRoutes(scope, ctx));
   await app.register(async (scope) => emailHookRoutes(scope, ctx));

@@ -35,6 +35,7 @@ const PUBLIC: Record<string, string> = {
   'GET /fun/emailImage/':
     "images of sent emails: the signed link is the credential, recipients aren't members",
   'GET /sdk/marquee.js': 'the browser script websites load; it holds no workspace data',
+  'GET /sdk/preview.js': 'the live preview script websites load; it holds no workspace data',
   'GET /u/:token': "a campaign message's unsubscribe page: the signed recipient token is the credential",
   'POST /u/:token': 'one-click unsubscribe (RFC 8058): the signed recipient token is the credential',
   'POST /u/:token/resubscribe': 'undoes an unsubscribe: the signed recipient token is the credential',

@@ -1,5 +1,3 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -21,6 +19,7 @@ import {
 } from '@shared/api/ingest';
 import { DeclareBody, DeclaredAnswer, UndeclaredList } from '@shared/api/undeclared';
 import type { AppContext } from '../context';
+import { browserScriptRoute } from '../http/browser-script';
 import { parseJsonAs } from '../http/input-guard';
 import { WorkspaceParams } from '../workspaces/workspace-scope';
 import type { WriteKeyRow } from './repository';
@@ -251,25 +250,11 @@ export async function ingestRoutes(instance: FastifyInstance, ctx: AppContext) {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** Beside this file; from the bundled server (dist/server/main.mjs), in the sources. */
-const SDK_FILE = [
-  path.join(here, 'sdk/marquee.js'),
-  path.resolve(here, '../../src/server/ingest/sdk/marquee.js'),
-].find((file) => fs.existsSync(file));
 
 /** `GET /sdk/marquee.js`: the browser script, for pages of any origin (it needs a write key to send). */
 export async function sdkRoutes(app: FastifyInstance) {
-  if (!SDK_FILE) throw new Error('The browser script sdk/marquee.js is missing');
-  const body = fs.readFileSync(SDK_FILE, 'utf8');
-  const etag = `"${crypto.hash('sha256', body, 'base64url').slice(0, 22)}"`;
-  app.get('/sdk/marquee.js', { schema: { hide: true } }, async (request, reply) => {
-    reply.headers({
-      etag,
-      'cache-control': 'public, max-age=300',
-      'access-control-allow-origin': '*',
-      'cross-origin-resource-policy': 'cross-origin',
-    });
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    return reply.type('text/javascript; charset=utf-8').send(body);
-  });
+  await browserScriptRoute(app, '/sdk/marquee.js', [
+    path.join(here, 'sdk/marquee.js'),
+    path.resolve(here, '../../src/server/ingest/sdk/marquee.js'),
+  ]);
 }
