@@ -16,8 +16,17 @@ interface PreviewApi {
   token(): string | null;
 }
 
+type PageWindow = Window & typeof globalThis & { marqueePreview: PreviewApi };
+/** jsdom's constructor, with the options these tests use. */
+const Dom = JSDOM as unknown as new (
+  html: string,
+  options: { url: string; runScripts: 'dangerously' },
+) => {
+  window: PageWindow;
+};
+
 interface Frame {
-  page: Window & { marqueePreview: PreviewApi };
+  page: PageWindow;
   /** The editor's window as the page sees it: its parent. */
   editor: object;
   /** What the page posted to the editor, with the target origins it named. */
@@ -26,11 +35,11 @@ interface Frame {
 
 /** The site's page as the pane frames it: its parent stands for the editor's window. */
 function framedPage(body: string, scriptAttributes = `data-marquee-origin="${APP}"`, query = ''): Frame {
-  const dom = new JSDOM(`<!doctype html><body>${body}</body>`, {
+  const dom = new Dom(`<!doctype html><body>${body}</body>`, {
     url: `http://site.test/spring${query ? `?${query}` : ''}`,
     runScripts: 'dangerously',
   });
-  const page = dom.window as unknown as Frame['page'];
+  const page = dom.window;
   const posted: Frame['posted'] = [];
   const editor = { postMessage: (message: unknown, origin: string) => posted.push({ message, origin }) };
   Object.defineProperty(page, 'parent', { value: editor });

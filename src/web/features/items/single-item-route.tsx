@@ -1,8 +1,8 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
 import { Alert, Box, Button, Drawer, Grid, Group, Paper, Skeleton, Stack, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconLayoutSidebarRightExpand, IconLock } from '@tabler/icons-react';
-import { useNavigate } from 'react-router';
+import { IconEye, IconLayoutSidebarRightExpand, IconLock } from '@tabler/icons-react';
+import { useNavigate, useSearchParams } from 'react-router';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import type { Domain, SchemaType } from '@shared/schemas/types';
@@ -11,6 +11,8 @@ import { AudienceMembers } from '@web/components/audiences/audience-members';
 import { ItemForm } from '@web/components/item-form/item-form';
 import { EmailTestSendPanel } from '@web/components/email-editor/email-test-send-panel';
 import { NotFoundPage } from '@web/components/not-found-page';
+import { focusFormPath } from '@web/components/preview/focus-form-path';
+import { useFormFeed } from '@web/components/preview/form-feed';
 import { useItem } from './api/get-item';
 import { NEW_ITEM_ID } from './api/save-item';
 import { ApprovalsPanel } from './components/approvals-panel';
@@ -39,6 +41,11 @@ const CampaignPanel = lazy(() =>
 /** Only journey screens load the journey panel. */
 const JourneyPanel = lazy(() =>
   import('@web/components/journeys/journey-panel').then((module) => ({ default: module.JourneyPanel })),
+);
+
+/** The preview pane loads when it is first opened. */
+const PreviewPane = lazy(() =>
+  import('@web/components/preview/preview-pane').then((module) => ({ default: module.PreviewPane })),
 );
 
 const EMAIL_SCHEMA = 'email';
@@ -219,12 +226,26 @@ function ItemLayout({
   isFullWidth,
   main,
   side,
+  preview,
 }: {
   isWide: boolean;
   isFullWidth: boolean;
   main: ReactNode;
   side: ReactNode;
+  /** The website beside the form, in place of the activity (which moves to its drawer). */
+  preview?: ReactNode;
 }) {
+  if (preview)
+    return (
+      <Grid gap="lg" align="flex-start">
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Stack gap="md">{main}</Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7 }} style={isWide ? { position: 'sticky', top: 76 } : undefined}>
+          {preview}
+        </Grid.Col>
+      </Grid>
+    );
   return (
     <Grid gap="lg" align="flex-start">
       <Grid.Col span={isFullWidth ? 12 : { base: 12, md: 7, xl: 8 }}>
@@ -246,6 +267,38 @@ function ItemLayout({
   );
 }
 
+/**
+ * Whether the preview pane is open (`?preview` in the screen's URL, so a release's entry can link to it)
+ * and the release it shows (`&release=`); offered for schemas with preview URLs.
+ */
+function usePreviewState(schema: SchemaType) {
+  const [params, setParams] = useSearchParams();
+  const isOffered = (schema.previewUrls?.length ?? 0) > 0;
+  const update = (change: (next: URLSearchParams) => void) =>
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        change(next);
+        return next;
+      },
+      { replace: true },
+    );
+  return {
+    isOffered,
+    isOpen: isOffered && params.has('preview'),
+    releaseId: params.get('release') ?? undefined,
+    toggle: () =>
+      update((next) => {
+        if (next.has('preview')) {
+          next.delete('preview');
+          next.delete('release');
+        } else next.set('preview', '');
+      }),
+    showRelease: (releaseId: string | undefined) =>
+      update((next) => (releaseId ? next.set('release', releaseId) : next.delete('release'))),
+  };
+}
+
 function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { id: string }) {
   const item = useItem(workspace.id, schema.name, id);
   const isWide = useMediaQuery('(min-width: 62em)', true);
@@ -261,6 +314,16 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
     draft.baseVersion,
     (saved) => showToast({ color: 'teal', message: `Saved as version ${saved.version}` }),
   );
+
+  const preview = usePreviewState(schema);
+  const feed = useFormFeed();
+  const formRef = useRef<HTMLDivElement>(null);
+  const handlePreviewEdit = useCallback((path: string) => {
+    if (formRef.current) focusFormPath(formRef.current, path);
+  }, []);
+  const [previewLocale, setPreviewLocale] = useState<string>();
+  // With the preview beside the form, the activity opens from the right as on narrow screens.
+  const isSideInDrawer = !isWide || preview.isOpen;
 
   // The email editor and the journey canvas need the whole width; the activity panel goes below them.
   const isFullWidth = schema.name === EMAIL_SCHEMA || schema.name === JOURNEY_SCHEMA;
@@ -297,7 +360,17 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
         item={current}
         actions={
           <>
-            {!isWide && (
+            {preview.isOffered && !isDeleted && (
+              <Button
+                variant={preview.isOpen ? 'filled' : 'default'}
+                leftSection={<IconEye size={16} />}
+                aria-pressed={preview.isOpen}
+                onClick={() => preview.toggle()}
+              >
+                Preview
+              </Button>
+            )}
+            {isSideInDrawer && (
               <Button
                 variant="default"
                 leftSection={<IconLayoutSidebarRightExpand size={16} />}
@@ -314,8 +387,25 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
         isWide={isWide}
         isFullWidth={isFullWidth}
         side={side}
+        preview={
+          preview.isOpen && !isDeleted ? (
+            <Suspense fallback={<Skeleton h={480} radius="md" />}>
+              <PreviewPane
+                workspace={workspace}
+                schema={schema}
+                item={current}
+                feed={feed}
+                locale={previewLocale ?? locale}
+                onLocaleChange={setPreviewLocale}
+                releaseId={preview.releaseId}
+                onReleaseChange={preview.showRelease}
+                onEdit={handlePreviewEdit}
+              />
+            </Suspense>
+          ) : undefined
+        }
         main={
-          <>
+          <div ref={formRef}>
             <ItemLiveForm
               workspace={workspace}
               schema={schema}
@@ -326,11 +416,16 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               onLocaleChange={setLocale}
               conflict={conflict}
               formKey={formKey}
-              onSave={handleSave}
+              onSave={(data) => handleSave(data).then(feed.saved)}
               onReload={() => void handleReload()}
+              onDataChange={feed.push}
             />
-            {!isDeleted && !isPanelBelow && <SchemaPanel workspace={workspace} item={current} />}
-          </>
+            {!isDeleted && !isPanelBelow && (
+              <Box mt="md">
+                <SchemaPanel workspace={workspace} item={current} />
+              </Box>
+            )}
+          </div>
         }
       />
       {!isDeleted && isPanelBelow && (
@@ -338,7 +433,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
           <SchemaPanel workspace={workspace} item={current} />
         </Box>
       )}
-      {!isWide && (
+      {isSideInDrawer && (
         <ActivityDrawer opened={isDrawerOpen} onClose={() => setDrawerOpen(false)} item={current}>
           {side}
         </ActivityDrawer>

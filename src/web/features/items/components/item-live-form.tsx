@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import type { SchemaType } from '@shared/schemas/types';
@@ -28,6 +29,7 @@ export function ItemLiveForm({
   formKey,
   onSave,
   onReload,
+  onDataChange,
 }: {
   workspace: Workspace;
   schema: SchemaType;
@@ -43,11 +45,21 @@ export function ItemLiveForm({
   formKey: number;
   onSave: (data: ItemData) => Promise<void>;
   onReload: () => void;
+  /** Told the form's values whenever they change (the preview pane shows them). */
+  onDataChange?: (data: ItemData) => void;
 }) {
   const environment = useItemFormEnvironment(workspace);
   const isDeleted = live.deleted !== null;
   const locales = formLocales(workspace, schema.name);
-  const { dirty, handleDataChange } = useFormDirty(draft.noteData);
+  const { noteData } = draft;
+  const noteAndShare = useCallback(
+    (data: ItemData, isDirty: boolean) => {
+      noteData(data, isDirty);
+      onDataChange?.(data);
+    },
+    [noteData, onDataChange],
+  );
+  const { dirty, handleDataChange } = useFormDirty(noteAndShare);
   return (
     <>
       <ItemLiveNotices
