@@ -95,6 +95,7 @@ function settingsRoute(): RouteObject {
         path: 'content-model',
         lazy: screen(() => import('@web/features/settings/content-model/content-model-route')),
       },
+      { path: 'preview', lazy: screen(() => import('@web/features/settings/preview-origins-route')) },
       { path: 'users', lazy: screen(() => import('@web/features/settings/users-route')) },
       { path: 'roles', lazy: screen(() => import('@web/features/settings/roles-route')) },
       { path: 'sso', lazy: screen(() => import('@web/features/settings/sso-route')) },

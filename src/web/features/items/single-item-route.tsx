@@ -1,8 +1,8 @@
-import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Alert, Box, Button, Drawer, Grid, Group, Paper, Skeleton, Stack, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconEye, IconLayoutSidebarRightExpand, IconLock } from '@tabler/icons-react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { IconLayoutSidebarRightExpand, IconLock } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
 import type { Domain, SchemaType } from '@shared/schemas/types';
@@ -11,8 +11,6 @@ import { AudienceMembers } from '@web/components/audiences/audience-members';
 import { ItemForm } from '@web/components/item-form/item-form';
 import { EmailTestSendPanel } from '@web/components/email-editor/email-test-send-panel';
 import { NotFoundPage } from '@web/components/not-found-page';
-import { focusFormPath } from '@web/components/preview/focus-form-path';
-import { useFormFeed } from '@web/components/preview/form-feed';
 import { useItem } from './api/get-item';
 import { NEW_ITEM_ID } from './api/save-item';
 import { ApprovalsPanel } from './components/approvals-panel';
@@ -27,6 +25,7 @@ import { ModelChangeNotice, useFormDirty } from './components/model-change-notic
 import { useUnsavedDraft } from './components/use-unsaved-draft';
 import { PublishingPanel } from './components/publishing-panel';
 import { formLocales, useItemFormEnvironment } from './components/use-item-form-environment';
+import { useItemPreview } from './components/use-item-preview';
 import { useItemSave } from './components/use-item-save';
 import { itemTitle } from './item-labels';
 import { itemScreenPath, schemaListPath } from '@web/lib/item-paths';
@@ -41,11 +40,6 @@ const CampaignPanel = lazy(() =>
 /** Only journey screens load the journey panel. */
 const JourneyPanel = lazy(() =>
   import('@web/components/journeys/journey-panel').then((module) => ({ default: module.JourneyPanel })),
-);
-
-/** The preview pane loads when it is first opened. */
-const PreviewPane = lazy(() =>
-  import('@web/components/preview/preview-pane').then((module) => ({ default: module.PreviewPane })),
 );
 
 const EMAIL_SCHEMA = 'email';
@@ -267,38 +261,6 @@ function ItemLayout({
   );
 }
 
-/**
- * Whether the preview pane is open (`?preview` in the screen's URL, so a release's entry can link to it)
- * and the release it shows (`&release=`); offered for schemas with preview URLs.
- */
-function usePreviewState(schema: SchemaType) {
-  const [params, setParams] = useSearchParams();
-  const isOffered = (schema.previewUrls?.length ?? 0) > 0;
-  const update = (change: (next: URLSearchParams) => void) =>
-    setParams(
-      (previous) => {
-        const next = new URLSearchParams(previous);
-        change(next);
-        return next;
-      },
-      { replace: true },
-    );
-  return {
-    isOffered,
-    isOpen: isOffered && params.has('preview'),
-    releaseId: params.get('release') ?? undefined,
-    toggle: () =>
-      update((next) => {
-        if (next.has('preview')) {
-          next.delete('preview');
-          next.delete('release');
-        } else next.set('preview', '');
-      }),
-    showRelease: (releaseId: string | undefined) =>
-      update((next) => (releaseId ? next.set('release', releaseId) : next.delete('release'))),
-  };
-}
-
 function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { id: string }) {
   const item = useItem(workspace.id, schema.name, id);
   const isWide = useMediaQuery('(min-width: 62em)', true);
@@ -315,14 +277,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
     (saved) => showToast({ color: 'teal', message: `Saved as version ${saved.version}` }),
   );
 
-  const preview = usePreviewState(schema);
-  const feed = useFormFeed();
-  const formRef = useRef<HTMLDivElement>(null);
-  const handlePreviewEdit = useCallback((path: string) => {
-    if (formRef.current) focusFormPath(formRef.current, path);
-  }, []);
-  const [previewLocale, setPreviewLocale] = useState<string>();
-  // With the preview beside the form, the activity opens from the right as on narrow screens.
+  const preview = useItemPreview(workspace, schema, live.deleted !== null);
   const isSideInDrawer = !isWide || preview.isOpen;
 
   // The email editor and the journey canvas need the whole width; the activity panel goes below them.
@@ -360,16 +315,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
         item={current}
         actions={
           <>
-            {preview.isOffered && !isDeleted && (
-              <Button
-                variant={preview.isOpen ? 'filled' : 'default'}
-                leftSection={<IconEye size={16} />}
-                aria-pressed={preview.isOpen}
-                onClick={() => preview.toggle()}
-              >
-                Preview
-              </Button>
-            )}
+            {preview.toggle}
             {isSideInDrawer && (
               <Button
                 variant="default"
@@ -387,25 +333,9 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
         isWide={isWide}
         isFullWidth={isFullWidth}
         side={side}
-        preview={
-          preview.isOpen && !isDeleted ? (
-            <Suspense fallback={<Skeleton h={480} radius="md" />}>
-              <PreviewPane
-                workspace={workspace}
-                schema={schema}
-                item={current}
-                feed={feed}
-                locale={previewLocale ?? locale}
-                onLocaleChange={setPreviewLocale}
-                releaseId={preview.releaseId}
-                onReleaseChange={preview.showRelease}
-                onEdit={handlePreviewEdit}
-              />
-            </Suspense>
-          ) : undefined
-        }
+        preview={preview.pane(current, locale)}
         main={
-          <div ref={formRef}>
+          <div ref={preview.formRef}>
             <ItemLiveForm
               workspace={workspace}
               schema={schema}
@@ -416,9 +346,9 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               onLocaleChange={setLocale}
               conflict={conflict}
               formKey={formKey}
-              onSave={(data) => handleSave(data).then(feed.saved)}
+              onSave={(data) => handleSave(data).then(preview.feed.saved)}
               onReload={() => void handleReload()}
-              onDataChange={feed.push}
+              onDataChange={preview.feed.push}
             />
             {!isDeleted && !isPanelBelow && (
               <Box mt="md">

@@ -113,27 +113,40 @@ function EntryBlockers({ entry }: { entry: ReleaseEntry }) {
 function entryParts(
   model: ContentModel,
   ws: string,
+  release: Release,
   entry: ReleaseEntry,
   stageLabel: string,
   actions: EntryActions,
 ) {
   const title = entry.label || entry.itemId;
   const domain = model.domainOf(entry.schema)?.name ?? '_';
+  const itemPath = itemPathOf(model, ws, entry.schema, entry.itemId);
+  // The item's page on the website as the release will leave it, in the item screen's preview pane.
+  const isPreviewable =
+    release.state === 'draft' &&
+    entry.action === 'publish' &&
+    entry.currentVersion !== null &&
+    (model.schema(entry.schema)?.previewUrls?.length ?? 0) > 0;
   return {
     item: (
       <>
-        <Anchor
-          component={Link}
-          to={itemPathOf(model, ws, entry.schema, entry.itemId)}
-          fw={600}
-          lineClamp={2}
-        >
+        <Anchor component={Link} to={itemPath} fw={600} lineClamp={2}>
           {title}
         </Anchor>
         <Text size="xs" c="dimmed">
           {model.schema(entry.schema)?.title ?? entry.schema}
           {entry.addedByName && ` · added by ${entry.addedByName}`}
         </Text>
+        {isPreviewable && (
+          <Anchor
+            component={Link}
+            to={`${itemPath}?preview&release=${encodeURIComponent(release.id)}`}
+            size="xs"
+            aria-label={`Preview ${title} in this release`}
+          >
+            Preview in this release
+          </Anchor>
+        )}
       </>
     ),
     action: <Text size="sm">{entry.action === 'publish' ? 'Publish' : 'Unpublish'}</Text>,
@@ -196,7 +209,7 @@ function EntriesTable({ model, ws, release, stageLabel, actions }: EntriesProps)
       </Table.Thead>
       <Table.Tbody>
         {release.entries.map((entry) => {
-          const parts = entryParts(model, ws, entry, stageLabel, actions);
+          const parts = entryParts(model, ws, release, entry, stageLabel, actions);
           return (
             <Table.Tr
               key={`${entry.schema}/${entry.itemId}`}
@@ -222,7 +235,7 @@ function EntryCards({ model, ws, release, stageLabel, actions }: EntriesProps) {
   return (
     <Stack gap={0} component="ul" p={0} m={0} aria-label="Entries" style={{ listStyle: 'none' }}>
       {release.entries.map((entry) => {
-        const parts = entryParts(model, ws, entry, stageLabel, actions);
+        const parts = entryParts(model, ws, release, entry, stageLabel, actions);
         return (
           <Stack
             component="li"

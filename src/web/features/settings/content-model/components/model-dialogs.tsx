@@ -18,6 +18,7 @@ import type { ContentModelDoc, ModelOp } from '@shared/model/types';
 import type { BlockType, FieldDef, SchemaType } from '@shared/schemas/types';
 import { toKebabCase } from '@shared/text/slug';
 import { SCHEMA_ICON_NAMES, SchemaIcon } from '@web/components/schema-icon';
+import { InputRows } from './input-rows';
 
 type Submit = (ops: ModelOp[]) => string | undefined;
 
@@ -300,6 +301,7 @@ export function EditSchemaDialog({
     pluralTitle: schema.pluralTitle,
     icon: schema.icon,
     topFields: [...schema.topFields],
+    previewUrls: [...(schema.previewUrls ?? [])],
   };
   const form = useForm({
     mode: 'controlled',
@@ -308,7 +310,9 @@ export function EditSchemaDialog({
   });
   const handleSubmit = () => {
     if (form.validate().hasErrors) return 'Check the fields marked above';
-    const patch = changedOnly(initial, { ...form.getValues(), title: form.values.title.trim() });
+    const values = form.getValues();
+    const previewUrls = values.previewUrls.map((url) => url.trim()).filter(Boolean);
+    const patch = changedOnly(initial, { ...values, title: values.title.trim(), previewUrls });
     return Object.keys(patch).length === 0
       ? undefined
       : onChange([{ op: 'updateSchema', schema: schema.name, patch }]);
@@ -331,7 +335,55 @@ export function EditSchemaDialog({
         data={schema.fields.map((field) => ({ value: field.key, label: field.label }))}
         {...form.getInputProps('topFields')}
       />
+      <PreviewUrlRows
+        count={form.values.previewUrls.length}
+        inputProps={(index) => form.getInputProps(`previewUrls.${index}`)}
+        onAdd={() => form.insertListItem('previewUrls', '')}
+        onRemove={(index) => form.removeListItem('previewUrls', index)}
+      />
     </OpDialog>
+  );
+}
+
+/** Where the schema's items are seen on the website, for the preview pane beside the item form. */
+function PreviewUrlRows({
+  count,
+  inputProps,
+  onAdd,
+  onRemove,
+}: {
+  count: number;
+  inputProps: (index: number) => ReturnType<UseFormReturnType<{ previewUrls: string[] }>['getInputProps']>;
+  onAdd: () => void;
+  onRemove: (index: number) => void;
+}) {
+  return (
+    <Stack gap={6} role="group" aria-labelledby="preview-urls-label">
+      <div>
+        <Text id="preview-urls-label" size="sm" fw={500}>
+          Preview URLs
+        </Text>
+        <Text size="xs" c="dimmed">
+          Pages of the website that show an item, such as https://www.example.com/blog/{'{slug}'}
+          ?locale={'{locale}'}: placeholders name a field, {'{locale}'} or {'{id}'}. Their origins must be
+          listed under Settings › Preview.
+        </Text>
+      </div>
+      <InputRows
+        count={count}
+        noun="preview URL"
+        renderRow={(index) => (
+          <TextInput
+            aria-label={`Preview URL ${index + 1}`}
+            placeholder="https://www.example.com/{slug}"
+            style={{ flex: 1 }}
+            {...inputProps(index)}
+          />
+        )}
+        onAdd={onAdd}
+        onRemove={onRemove}
+      />
+    </Stack>
   );
 }
 
