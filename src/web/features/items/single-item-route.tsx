@@ -335,7 +335,7 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
         side={side}
         preview={preview.pane(current, locale)}
         main={
-          <div ref={preview.formRef}>
+          <Stack gap="md" ref={preview.formRef}>
             <ItemLiveForm
               workspace={workspace}
               schema={schema}
@@ -350,12 +350,8 @@ function ExistingItemScreen({ workspace, domain, schema, id }: ScreenProps & { i
               onReload={() => void handleReload()}
               onDataChange={preview.feed.push}
             />
-            {!isDeleted && !isPanelBelow && (
-              <Box mt="md">
-                <SchemaPanel workspace={workspace} item={current} />
-              </Box>
-            )}
-          </div>
+            {!isDeleted && !isPanelBelow && <SchemaPanel workspace={workspace} item={current} />}
+          </Stack>
         }
       />
       {!isDeleted && isPanelBelow && (
