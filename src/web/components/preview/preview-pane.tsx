@@ -53,22 +53,26 @@ interface PreviewPaneProps {
 export function PreviewPane(props: PreviewPaneProps) {
   const { workspace, schema, item, locale, releaseId } = props;
   const origins = usePreviewOrigins(workspace.id);
+  const targetsWith = (token?: string) =>
+    previewTargets(schema.previewUrls ?? [], origins.data?.origins ?? [], item, {
+      locale,
+      locales: workspace.basics.locales,
+      token,
+    });
+  // No page of an origin the workspace does not list is offered, nor a token made for it.
+  const isOffered = targetsWith().length > 0;
   const token = usePreviewToken(
     workspace.id,
     { schema: schema.name, itemId: item.id, ...(releaseId ? { releaseId } : {}) },
-    origins.isSuccess,
+    isOffered,
   );
   if (origins.isError) return <FormError error={origins.error} />;
-  if (token.isError) return <FormError error={token.error} />;
-  if (!origins.data || !token.data) return <Skeleton h={480} radius="md" />;
-  const targets = previewTargets(schema.previewUrls ?? [], origins.data.origins, item, {
-    locale,
-    locales: workspace.basics.locales,
-    token: token.data.token,
-  });
-  if (targets.length === 0)
+  if (!origins.data) return <Skeleton h={480} radius="md" />;
+  if (!isOffered)
     return <NoPreviewTarget workspace={workspace} schema={schema} hasUrls={!!schema.previewUrls?.length} />;
-  return <PreviewFrame {...props} targets={targets} />;
+  if (token.isError) return <FormError error={token.error} />;
+  if (!token.data) return <Skeleton h={480} radius="md" />;
+  return <PreviewFrame {...props} targets={targetsWith(token.data.token)} />;
 }
 
 function NoPreviewTarget({
