@@ -16,6 +16,7 @@ import {
   uniqueEmail,
   solidPng,
 } from './fixtures';
+import { seedPreviewWorkspace, startSite } from './preview-site';
 
 /**
  * Axe (WCAG 2.0/2.1/2.2 A and AA) on every route of spec §2's table, signed out and in, in
@@ -290,6 +291,7 @@ test('workspace and settings screens have no serious or critical axe violations'
   for (const [path, name] of [
     ['basics', 'Basics'],
     ['locales', 'Locales'],
+    ['preview', 'Preview'],
     ['users', 'Users'],
     ['roles', 'Roles'],
     ['sso', 'Single sign-on'],
@@ -798,5 +800,58 @@ test('screens changed for accessibility, at desktop and phone sizes', async ({ p
     }
     await page.context().clearCookies();
     await acceptCookies(page.context());
+  }
+});
+
+test('live preview: the pane, preview origins and preview URLs have no serious or critical axe violations and work from the keyboard', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  let close = () => Promise.resolve<unknown>(undefined);
+  const { ws, pageId } = await seedPreviewWorkspace(page.request, async (workspace) => {
+    const site = await startSite(workspace);
+    close = site.close;
+    return { site };
+  });
+  try {
+    const audit = new Audit(page);
+    await audit.visit(`/${ws}/_settings/preview`, heading('Preview'), 'settings › preview');
+    // Keyboard: add an origin and save it.
+    await page.getByRole('button', { name: 'Add origin' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox', { name: 'Preview origin 2' }).focus();
+    await page.keyboard.type('https://www.example.com/blog');
+    await expect(page.getByText('"https://www.example.com/blog" is not an origin')).toBeVisible();
+    await audit.check('settings › preview with a wrong origin');
+    for (let i = 0; i < '/blog'.length; i++) await page.keyboard.press('Backspace');
+    await page.getByRole('button', { name: 'Save preview origins' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Preview origins saved')).toBeVisible();
+    await shot(page, 'a11y-preview-origins');
+
+    await page.goto(`/${ws}/_settings/content-model`);
+    await page.getByRole('button', { name: /^Landing page landing-page/ }).click();
+    await page.getByRole('button', { name: 'Edit schema Landing page' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit schema Landing page' });
+    await expect(dialog.getByRole('textbox', { name: 'Preview URL 1' })).toHaveValue(/\/landing\/\{slug\}/);
+    await audit.check('schema editor with preview URLs');
+    await shot(page, 'a11y-preview-urls');
+    await page.keyboard.press('Escape');
+
+    // Keyboard: the Preview toggle opens the pane beside the form.
+    await page.goto(`/${ws}/blogging/landing-page/${pageId}`);
+    const toggle = page.getByRole('button', { name: 'Preview' });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    const frame = page.frameLocator('iframe[title="Preview of Landing page on the website"]');
+    await expect(frame.getByRole('heading', { level: 1 })).toHaveText('Summer at the harbour');
+    await audit.check('item screen with the preview pane', '[data-testid="preview-pane"]');
+    await page.getByRole('radio', { name: 'Tablet' }).focus();
+    await page.keyboard.press('Space');
+    await expect(page.locator('iframe')).toHaveCSS('width', '768px');
+    audit.expectClean();
+  } finally {
+    await close();
   }
 });
