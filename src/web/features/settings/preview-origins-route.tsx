@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Card, Code, Skeleton, Stack, Text, TextInput } from '@mantine/core';
-import { isPreviewOrigin, MAX_PREVIEW_ORIGINS, PREVIEW_MESSAGES } from '@shared/api/preview';
+import { isPreviewOrigin, PREVIEW_MESSAGES } from '@shared/api/preview';
 import { FormError } from '@web/components/form-error';
 import { usePreviewOrigins, useUpdatePreviewOrigins } from '@web/lib/preview';
 import { showToast } from '@web/lib/toast';
@@ -66,9 +66,7 @@ export default function PreviewOriginsRoute() {
                 style={{ flex: 1 }}
               />
             )}
-            onAdd={() =>
-              setRows((current) => (current.length < MAX_PREVIEW_ORIGINS ? [...current, ''] : current))
-            }
+            onAdd={() => setRows((current) => [...current, ''])}
             onRemove={(index) => setRows((current) => current.filter((_, i) => i !== index))}
           />
         </Stack>
