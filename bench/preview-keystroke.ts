@@ -5,8 +5,8 @@
  * the key's event in the app to the site's page drawn with the new title (the frame after its render),
  * one keystroke at a time.
  *
- *   npm run bench -- preview     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test;
- *                                 PREVIEW_KEYSTROKES, default 60; CHROMIUM_PATH, default /usr/bin/chromium)
+ *   BENCH_PREVIEW_PARTS=keystroke npm run bench -- preview   (PREVIEW_KEYSTROKES, default 60;
+ *   CHROMIUM_PATH, default /usr/bin/chromium; BENCH_DATABASE_URL as the other benches)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -168,7 +168,7 @@ async function seed(server: ServerProcess, site: string, token: string) {
 }
 
 /** Keystroke → page drawn, in ms, for each timed keystroke. */
-export async function keystrokeToRender(): Promise<number[]> {
+async function keystrokeToRender(): Promise<number[]> {
   if (!fs.existsSync(path.join(WEB_DIR, 'index.html'))) {
     console.log('building the web app (vite build)…');
     const built = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], {
@@ -233,7 +233,7 @@ export async function keystrokeToRender(): Promise<number[]> {
   }
 }
 
-/** Prints the keystroke figures; with `--alone` as its own bench. */
+/** Prints the keystroke figures. */
 export async function printKeystrokeToRender() {
   const latencies = (await keystrokeToRender()).sort((a, b) => a - b);
   const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -243,5 +243,3 @@ export async function printKeystrokeToRender() {
       ` (target p95 ≤ 150 ms)`,
   );
 }
-
-if (process.argv.includes('--alone')) await printKeystrokeToRender();

@@ -6,6 +6,9 @@
  *   its published copy (a fifth never published) and referencing the next two: plain, and with
  *   include=refs. Target: p99 < 20 ms.
  *
+ * - `keystroke`: keystroke in the item form to the website's page drawn again, in Chromium, for a page
+ *   of 20 blocks and 10 references (bench/preview-keystroke.ts). Target: p95 ≤ 150 ms.
+ *
  *   npm run bench -- preview     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test;
  *                                 BENCH_PREVIEW_ITEMS, default 100,000; BENCH_PREVIEW_READS, default 1,000)
  *
@@ -14,6 +17,7 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { managerWithLegal, withInProcessApp, type InProcessBench } from './in-process';
+import { printKeystrokeToRender } from './preview-keystroke';
 
 const ITEM_COUNT = Number(process.env.BENCH_PREVIEW_ITEMS ?? 100_000);
 const READS = Number(process.env.BENCH_PREVIEW_READS ?? 1000);
@@ -89,12 +93,19 @@ async function draftById(bench: PreviewBench) {
 const PARTS: Record<string, (bench: PreviewBench) => Promise<void>> = {
   'draft-by-id': draftById,
 };
+/** Parts with a server process of their own, run after the others. */
+const OWN_SERVER_PARTS: Record<string, () => Promise<void>> = { keystroke: printKeystrokeToRender };
 
 async function main() {
-  const asked = process.env.BENCH_PREVIEW_PARTS?.split(',') ?? Object.keys(PARTS);
-  const unknown = asked.filter((name) => !(name in PARTS));
-  if (unknown.length)
-    throw new Error(`unknown parts: ${unknown.join(', ')} (${Object.keys(PARTS).join(', ')})`);
+  const all = [...Object.keys(PARTS), ...Object.keys(OWN_SERVER_PARTS)];
+  const asked = process.env.BENCH_PREVIEW_PARTS?.split(',') ?? all;
+  const unknown = asked.filter((name) => !all.includes(name));
+  if (unknown.length) throw new Error(`unknown parts: ${unknown.join(', ')} (${all.join(', ')})`);
+  if (asked.some((name) => name in PARTS)) await inProcessParts(asked.filter((name) => name in PARTS));
+  for (const name of asked) if (name in OWN_SERVER_PARTS) await OWN_SERVER_PARTS[name]();
+}
+
+async function inProcessParts(asked: string[]) {
   await withInProcessApp(
     'preview',
     { jobs: false, logger: process.env.BENCH_LOG === '1' },

@@ -30,7 +30,10 @@ const benches = [
     'live streams (2,000 streams on one process; changes across two processes on PostgreSQL)',
     'bench/live.ts',
   ],
-  ['live preview (drafts by id, 100,000 items on PostgreSQL)', 'bench/preview.ts'],
+  [
+    'live preview (drafts by id, 100,000 items on PostgreSQL; keystroke to page in Chromium)',
+    'bench/preview.ts',
+  ],
 ] as const;
 
 /** Run only when named (`npm run bench -- peer`): they install or run other software, or repeat a bench. */
