@@ -16,7 +16,6 @@ import { IconAlertTriangle, IconExternalLink } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Item } from '@shared/api/items';
 import type { Workspace } from '@shared/api/workspaces';
-import { localeName } from '@shared/locales/locales';
 import type { SchemaType } from '@shared/schemas/types';
 import { FormError } from '@web/components/form-error';
 import { usePreviewOrigins, usePreviewToken } from '@web/lib/preview';
@@ -227,7 +226,7 @@ function PreviewToolbar({
       {targets.length > 1 && (
         <Select
           size="xs"
-          label="Page"
+          label="Page URL"
           data={targets.map((t) => ({ value: t.template, label: t.template }))}
           value={template}
           onChange={(value) => value && onTemplateChange(value)}
@@ -238,18 +237,21 @@ function PreviewToolbar({
       {locales && (
         <Select
           size="xs"
-          label="Locale"
-          data={locales.tags.map((tag) => ({ value: tag, label: `${localeName(tag)} (${tag})` }))}
+          label="Page locale"
+          data={locales.tags.map((tag) => ({
+            value: tag,
+            label: tag === locales.default ? `${tag} (default)` : tag,
+          }))}
           value={locale ?? locales.default}
           onChange={(value) => value && onLocaleChange(value)}
           allowDeselect={false}
-          w={170}
+          w={150}
         />
       )}
       {openReleases.length > 0 && (
         <Select
           size="xs"
-          label="Show"
+          label="Versions shown"
           data={[
             { value: DRAFTS, label: 'Working versions' },
             ...openReleases.map((release) => ({ value: release.id, label: `Release: ${release.name}` })),
@@ -257,7 +259,7 @@ function PreviewToolbar({
           value={releaseId ?? DRAFTS}
           onChange={(value) => onReleaseChange(value && value !== DRAFTS ? value : undefined)}
           allowDeselect={false}
-          w={190}
+          w={200}
         />
       )}
       <SegmentedControl

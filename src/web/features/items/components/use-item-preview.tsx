@@ -81,7 +81,7 @@ export function useItemPreview(workspace: Workspace, schema: SchemaType, isDelet
             schema={schema}
             item={item}
             feed={feed}
-            locale={locale ?? formLocale}
+            locale={locale ?? formLocale ?? workspace.basics.locales?.default}
             onLocaleChange={setLocale}
             releaseId={state.releaseId}
             onReleaseChange={state.showRelease}
