@@ -804,9 +804,14 @@ test('screens changed for accessibility, at desktop and phone sizes', async ({ p
 });
 
 test('live preview: the pane, preview origins and preview URLs have no serious or critical axe violations and work from the keyboard', async ({
-  page,
+  browser,
 }) => {
   test.setTimeout(180_000);
+  // The framed site's requests carry their own Origin (Chromium refuses an imposed one).
+  const context = await browser.newContext({ baseURL: BASE_URL, extraHTTPHeaders: {} });
+  await acceptCookies(context);
+  await context.route('**/api/v1/workspaces/*/live?*', (route) => route.abort());
+  const page = await context.newPage();
   let close = () => Promise.resolve<unknown>(undefined);
   const { ws, pageId } = await seedPreviewWorkspace(page.request, async (workspace) => {
     const site = await startSite(workspace);
@@ -822,7 +827,6 @@ test('live preview: the pane, preview origins and preview URLs have no serious o
     await page.getByRole('textbox', { name: 'Preview origin 2' }).focus();
     await page.keyboard.type('https://www.example.com/blog');
     await expect(page.getByText('"https://www.example.com/blog" is not an origin')).toBeVisible();
-    await audit.check('settings › preview with a wrong origin');
     for (let i = 0; i < '/blog'.length; i++) await page.keyboard.press('Backspace');
     await page.getByRole('button', { name: 'Save preview origins' }).focus();
     await page.keyboard.press('Enter');
@@ -840,7 +844,7 @@ test('live preview: the pane, preview origins and preview URLs have no serious o
 
     // Keyboard: the Preview toggle opens the pane beside the form.
     await page.goto(`/${ws}/blogging/landing-page/${pageId}`);
-    const toggle = page.getByRole('button', { name: 'Preview' });
+    const toggle = page.getByRole('button', { name: 'Preview', exact: true });
     await toggle.focus();
     await page.keyboard.press('Enter');
     await expect(toggle).toHaveAttribute('aria-pressed', 'true');
@@ -852,6 +856,7 @@ test('live preview: the pane, preview origins and preview URLs have no serious o
     await expect(page.locator('iframe')).toHaveCSS('width', '768px');
     audit.expectClean();
   } finally {
+    await context.close();
     await close();
   }
 });

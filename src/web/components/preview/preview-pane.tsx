@@ -179,8 +179,9 @@ function PreviewFrame({
             style={{
               display: 'block',
               width: DEVICE_WIDTHS[device],
-              maxWidth: '100%',
-              height: 'calc(100vh - 220px)',
+              // A tablet's width may be more than the pane's: the page keeps it and scrolls sideways.
+              maxWidth: device === 'desktop' ? '100%' : undefined,
+              height: 'calc(100vh - 250px)',
               minHeight: 420,
               border: 0,
               margin: '0 auto',
