@@ -1,4 +1,4 @@
-import { useState, useSyncExternalStore } from 'react';
+import { useState } from 'react';
 
 type Data = Readonly<Record<string, unknown>>;
 
@@ -10,8 +10,8 @@ interface FeedState {
 }
 
 /**
- * The item form's values and saves, for the preview pane beside it: the form pushes, only the pane
- * re-renders (the screen around the form does not on every keystroke).
+ * The item form's values and saves, for the preview pane beside it: the form pushes and the pane sends
+ * them on, without re-rendering anything on a keystroke.
  */
 export function useFormFeed() {
   const [feed] = useState(() => {
@@ -24,7 +24,9 @@ export function useFormFeed() {
     return {
       subscribe: (listener: () => void) => {
         listeners.add(listener);
-        return () => listeners.delete(listener);
+        return () => {
+          listeners.delete(listener);
+        };
       },
       get: () => state,
       push: (data: Data) => set({ ...state, data }),
@@ -35,6 +37,3 @@ export function useFormFeed() {
 }
 
 export type FormFeed = ReturnType<typeof useFormFeed>;
-
-/** The feed's values and saves, re-rendering on each. */
-export const useFeedState = (feed: FormFeed) => useSyncExternalStore(feed.subscribe, feed.get);

@@ -20,7 +20,7 @@ import type { SchemaType } from '@shared/schemas/types';
 import { FormError } from '@web/components/form-error';
 import { usePreviewOrigins, usePreviewToken } from '@web/lib/preview';
 import { useReleases } from '@web/lib/releases';
-import { useFeedState, type FormFeed } from './form-feed';
+import type { FormFeed } from './form-feed';
 import { previewTargets, type PreviewTarget } from './preview-targets';
 import { usePreviewChannel } from './use-preview-channel';
 
@@ -120,16 +120,15 @@ function PreviewFrame({
   const [device, setDevice] = useState<Device>('desktop');
   const [template, setTemplate] = useState(targets[0].template);
   const target = targets.find((t) => t.template === template) ?? targets[0];
-  const { data, saves } = useFeedState(feed);
   const { frameRef, error } = usePreviewChannel({
     ws: workspace.id,
     schema: schema.name,
     id: item.id,
-    data: data ?? item.data,
+    feed,
+    stored: item.data,
     locale,
     releaseId,
     origin: target.origin,
-    saves,
     onEdit,
   });
   return (

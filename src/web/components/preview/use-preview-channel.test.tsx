@@ -1,19 +1,24 @@
 import { act } from 'react';
 import { installFakeApi } from '@web/test/fake-api';
 import { render } from '@web/test/render';
+import { useFormFeed } from './form-feed';
 import { usePreviewChannel } from './use-preview-channel';
 
 const SITE = 'http://site.test';
 const RENDER = 'POST /api/v1/workspaces/acme/preview/render';
+const ITEM = { id: 'p1', schema: 'landing-page', version: 3, publishedAt: '2026-12-02T10:00:00.000Z' };
 
-function Harness(props: { data: Record<string, unknown>; saves: number; onEdit: (path: string) => void }) {
+function Harness({ data, onEdit }: { data: Record<string, unknown>; onEdit: (path: string) => void }) {
+  const feed = useFormFeed();
   const { frameRef, error } = usePreviewChannel({
     ws: 'acme',
     schema: 'landing-page',
     id: 'p1',
     locale: 'fr-FR',
     origin: SITE,
-    ...props,
+    feed,
+    stored: data,
+    onEdit,
   });
   return (
     <>
@@ -41,13 +46,13 @@ describe('usePreviewChannel', () => {
       [RENDER]: (body) => [
         200,
         {
-          item: { id: 'p1', schema: 'landing-page', data: (body as { data: object }).data },
+          item: { ...ITEM, data: (body as { data: object }).data },
           editInfo: { title: 'acme:landing-page:p1:title' },
         },
       ],
     });
     const onEdit = vi.fn();
-    const { container, unmount } = await render(<Harness data={{ title: 'Hi' }} saves={0} onEdit={onEdit} />);
+    const { container, unmount } = await render(<Harness data={{ title: 'Hi' }} onEdit={onEdit} />);
     const page = container.querySelector('iframe')!.contentWindow!;
     const posted = vi.spyOn(page, 'postMessage').mockImplementation(() => {});
     await flush();
@@ -57,12 +62,7 @@ describe('usePreviewChannel', () => {
       data: { title: 'Hi' },
       locale: 'fr-FR',
     });
-    const item = {
-      id: 'p1',
-      schema: 'landing-page',
-      data: { title: 'Hi' },
-      _editInfo: { title: 'acme:landing-page:p1:title' },
-    };
+    const item = { ...ITEM, data: { title: 'Hi' }, _editInfo: { title: 'acme:landing-page:p1:title' } };
 
     // A page that becomes ready gets the last item; another origin's or window's message is ignored.
     await receive({ type: 'marquee:ready', version: 1 }, SITE, page);
@@ -91,7 +91,7 @@ describe('usePreviewChannel', () => {
     installFakeApi({
       [RENDER]: () => [400, { error: { code: 'validation_failed', message: 'Title is required' } }],
     });
-    const { container } = await render(<Harness data={{}} saves={0} onEdit={() => {}} />);
+    const { container } = await render(<Harness data={{}} onEdit={() => {}} />);
     await flush();
     expect(container.querySelector('output')?.textContent).toBe('Title is required');
   });

@@ -3,6 +3,7 @@ import type { DeliveredItem } from '@shared/api/delivery';
 import type { PreviewRenderBody } from '@shared/api/preview';
 import { isApiError } from '@web/lib/api-client';
 import { renderPreview } from '@web/lib/preview';
+import type { FormFeed } from './form-feed';
 
 type Data = Readonly<Record<string, unknown>>;
 
@@ -34,22 +35,24 @@ export function usePreviewChannel({
   ws,
   schema,
   id,
-  data,
+  feed,
+  stored,
   locale,
   releaseId,
   origin,
-  saves,
   onEdit,
 }: {
   ws: string;
   schema: string;
   id: string;
-  data: Data;
+  /** The form's values as typed and its saves: each change is rendered at once, outside React's renders. */
+  feed: FormFeed;
+  /** The stored values, until the form reports its own. */
+  stored: Data;
   locale?: string;
   releaseId?: string;
   /** The framed page's origin, one of the workspace's preview origins; none sends nothing. */
   origin: string | undefined;
-  saves: number;
   onEdit: (path: string) => void;
 }): { frameRef: RefObject<HTMLIFrameElement | null>; error: string | null } {
   const frameRef = useRef<HTMLIFrameElement>(null);
@@ -96,18 +99,22 @@ export function usePreviewChannel({
   );
 
   useEffect(() => {
-    render({
+    const bodyOf = (data: Data): PreviewRenderBody => ({
       schema,
       id,
       data: { ...data },
       ...(locale ? { locale } : {}),
       ...(releaseId ? { releaseId } : {}),
     });
-  }, [render, schema, id, data, locale, releaseId]);
-
-  useEffect(() => {
-    if (saves > 0) post({ type: 'marquee:saved' });
-  }, [saves, post]);
+    let seen = feed.get();
+    render(bodyOf(seen.data ?? stored));
+    return feed.subscribe(() => {
+      const next = feed.get();
+      if (next.saves !== seen.saves) post({ type: 'marquee:saved' });
+      if (next.data !== seen.data && next.data) render(bodyOf(next.data));
+      seen = next;
+    });
+  }, [feed, stored, render, post, schema, id, locale, releaseId]);
 
   useEffect(() => {
     const handleMessage = (event: MessageEvent) => {
