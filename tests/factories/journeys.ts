@@ -151,7 +151,12 @@ export async function journeyBed(profilesCsv: string) {
     },
     /** The profile's task at the step: its state, due time and outcome. */
     async taskAt(id: string, profileId: string, stepId: string) {
-      const [row] = rows<{ state: string; due_at: Date | string; outcome: string | null; entered_at: Date | string }>(
+      const [row] = rows<{
+        state: string;
+        due_at: Date | string;
+        outcome: string | null;
+        entered_at: Date | string;
+      }>(
         await t.database.db.execute(sql`
           select state, due_at, outcome, entered_at from journey_tasks
           where workspace_id = ${team.ws} and journey_id = ${id} and profile_id = ${profileId} and step_id = ${stepId}

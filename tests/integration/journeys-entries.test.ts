@@ -122,7 +122,9 @@ describe('a date attribute', () => {
       marking({ kind: 'date', attribute: 'birthday', offsetDays: -1, at: '09:00', timeZone: 'profile' }),
     );
     expect((await bed.start(id)).statusCode).toBe(200);
-    const tokyoNine = dayjs.tz(`${day.format('YYYY-MM-DD')} 09:00`, 'YYYY-MM-DD HH:mm', 'Asia/Tokyo').toDate();
+    const tokyoNine = dayjs
+      .tz(`${day.format('YYYY-MM-DD')} 09:00`, 'YYYY-MM-DD HH:mm', 'Asia/Tokyo')
+      .toDate();
     const utcNine = dayjs.utc(`${day.format('YYYY-MM-DD')}T09:00:00Z`).toDate();
     const at = (moment: Date, minutes: number) => new Date(moment.getTime() + minutes * 60_000);
     await enterDueDates(bed.ctx, at(tokyoNine, -1));

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { JOURNEY_MESSAGES, type JourneyLimits } from '@shared/api/journeys';
 import { nextTimeOfDay } from '@shared/journeys/time';
 import { dayjs } from '@shared/time/dayjs';
+import { rows } from '@server/db/migrate';
 import { queueDueTasks } from '@server/journeys/engine';
 import { call } from '../factories/items';
 import { wsUrl } from '../factories/customers';
@@ -49,7 +50,8 @@ const started = async (definition: object) => {
 };
 const mailOf = (address: string) => bed.mailbox()[address] ?? [];
 const exitedReason = async (profileId: string, journeyId: string) =>
-  (await bed.journeyEvents(profileId, journeyId)).find((e) => e.event === 'journey-exited')?.properties.reason;
+  (await bed.journeyEvents(profileId, journeyId)).find((e) => e.event === 'journey-exited')?.properties
+    .reason;
 
 describe('the journey limits route', () => {
   it('answers any member, lets only managers change it, and refuses an unknown time zone', async () => {
@@ -84,14 +86,14 @@ describe('caps', () => {
     await setLimits({ perDay: 1, perWeek: null, quietHours: null, timeZone: 'UTC' });
     const id = await started(twoMails('First', 'Second', 2 * 86_400));
     await bed.enter(id, ['c-1']);
-    await expect.poll(async () => (await bed.taskAt(id, 'c-1', 'two'))?.outcome, { timeout: 30_000 }).toBe(
-      'deferred: cap',
-    );
-    const [{ emailed_at }] = (
+    await expect
+      .poll(async () => (await bed.taskAt(id, 'c-1', 'two'))?.outcome, { timeout: 30_000 })
+      .toBe('deferred: cap');
+    const [{ emailed_at }] = rows<{ emailed_at: string | Date }>(
       await bed.t.database.db.execute(sql`
         select emailed_at from journey_tasks
-        where workspace_id = ${bed.team.ws} and journey_id = ${id} and step_id = 'one'`)
-    ).rows as { emailed_at: string }[];
+        where workspace_id = ${bed.team.ws} and journey_id = ${id} and step_id = 'one'`),
+    );
     const deferred = (await bed.taskAt(id, 'c-1', 'two'))!;
     expect(deferred).toMatchObject({ state: 'due' });
     expect(deferred.due_at.getTime()).toBe(new Date(emailed_at).getTime() + 86_400_000);
@@ -128,9 +130,9 @@ describe('caps', () => {
   it('expires a deferred email once it has waited its limit and is still capped', async () => {
     const id = await started(twoMails('Uno', 'Dos', 2 * 86_400));
     await bed.enter(id, ['c-3']);
-    await expect.poll(async () => (await bed.taskAt(id, 'c-3', 'two'))?.outcome, { timeout: 30_000 }).toBe(
-      'deferred: cap',
-    );
+    await expect
+      .poll(async () => (await bed.taskAt(id, 'c-3', 'two'))?.outcome, { timeout: 30_000 })
+      .toBe('deferred: cap');
     // Three days at the step (past its two-day limit), the cap still holding it.
     await bed.t.database.db.execute(sql`
       update journey_tasks set entered_at = entered_at - interval '3 days', due_at = now()
@@ -165,7 +167,10 @@ describe('quiet hours', () => {
     }
     expect(mailOf('qt@example.com')).toEqual([]);
     // A short limit: the quiet hours end after it, so the email expires.
-    const short = await started({ ...quiet, steps: [bed.email('mail', 'Never', { deferLimitSeconds: 60 }), end] });
+    const short = await started({
+      ...quiet,
+      steps: [bed.email('mail', 'Never', { deferLimitSeconds: 60 }), end],
+    });
     await bed.enter(short, ['q-tokyo']);
     await expect.poll(() => exitedReason('q-tokyo', short), { timeout: 30_000 }).toBe('expired: quiet-hours');
     // The quiet hours are over (moved away): the held email goes out.
@@ -207,7 +212,9 @@ describe('a pause limit', () => {
     const res = await bed.start(id, { pauseLimit: { seconds: 3600, then: 'exit' } });
     expect(res.json().journey.pauseLimit).toEqual({ seconds: 3600, then: 'exit' });
     await bed.enter(id, ['p-1', 'p-2']);
-    await expect.poll(async () => bed.stepOf(await bed.results(id), 'hour').waiting, { timeout: 30_000 }).toBe(2);
+    await expect
+      .poll(async () => bed.stepOf(await bed.results(id), 'hour').waiting, { timeout: 30_000 })
+      .toBe(2);
     expect((await act(id, 'pause')).statusCode).toBe(200);
     await dueAgo(id, 'p-1', 120);
     await dueAgo(id, 'p-2', 10);
@@ -222,7 +229,9 @@ describe('a pause limit', () => {
     const id = await bed.newJourney(waitThenMail('Skipped ahead'));
     expect((await bed.start(id, { pauseLimit: { seconds: 60, then: 'skip' } })).statusCode).toBe(200);
     await bed.enter(id, ['p-3']);
-    await expect.poll(async () => bed.stepOf(await bed.results(id), 'hour').waiting, { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(async () => bed.stepOf(await bed.results(id), 'hour').waiting, { timeout: 30_000 })
+      .toBe(1);
     expect((await act(id, 'pause')).statusCode).toBe(200);
     await dueAgo(id, 'p-3', 30);
     expect((await act(id, 'resume')).statusCode).toBe(200);

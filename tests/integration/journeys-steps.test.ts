@@ -58,7 +58,9 @@ describe('waits until a time', () => {
       ['s-2', 'America/Phoenix'],
     ]) {
       await expect
-        .poll(async () => (await bed.taskAt(id, profile, 'monday'))?.due_at.getTime() ?? 0, { timeout: 30_000 })
+        .poll(async () => (await bed.taskAt(id, profile, 'monday'))?.due_at.getTime() ?? 0, {
+          timeout: 30_000,
+        })
         .toBeGreaterThan(Date.now());
       const task = (await bed.taskAt(id, profile, 'monday'))!;
       expect(task.due_at).toEqual(nextTimeOfDay(task.entered_at, zone, '09:00', [1]));
@@ -124,7 +126,12 @@ describe('branches on audiences and past events', () => {
     const id = await bed.newJourney({
       entry: { kind: 'api' },
       start: 'adult',
-      steps: [{ id: 'adult', type: 'audience-branch', audience: adults }, mark('yes', 'A'), mark('no', 'M'), end],
+      steps: [
+        { id: 'adult', type: 'audience-branch', audience: adults },
+        mark('yes', 'A'),
+        mark('no', 'M'),
+        end,
+      ],
       edges: [
         { from: 'adult', exit: 'yes', to: 'yes' },
         { from: 'adult', exit: 'no', to: 'no' },
@@ -182,7 +189,12 @@ describe('a webhook step', () => {
     entry: { kind: 'api' },
     reentry: { mode: 'after-exit' },
     start: 'hook',
-    steps: [{ id: 'hook', name: 'Tell the CRM', type: 'webhook', url: hookUrl }, mark('ok', 'Hooked'), mark('ko', 'Not'), end],
+    steps: [
+      { id: 'hook', name: 'Tell the CRM', type: 'webhook', url: hookUrl },
+      mark('ok', 'Hooked'),
+      mark('ko', 'Not'),
+      end,
+    ],
     edges: [
       { from: 'hook', exit: 'next', to: 'ok' },
       { from: 'hook', exit: 'failed', to: 'ko' },
@@ -244,7 +256,10 @@ describe('a webhook step', () => {
   it('refuses a webhook without a URL and a branch without its audience, naming the step', async () => {
     const cases: [object, string][] = [
       [
-        { ...hookJourney(), steps: hookJourney().steps.map((s) => (s.id === 'hook' ? { ...s, url: '' } : s)) },
+        {
+          ...hookJourney(),
+          steps: hookJourney().steps.map((s) => (s.id === 'hook' ? { ...s, url: '' } : s)),
+        },
         'Step "Tell the CRM": enter the URL to call',
       ],
       [

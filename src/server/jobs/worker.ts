@@ -11,6 +11,7 @@ import {
   handleJourneyEvents,
   runJourneyTasks,
 } from '../journeys/engine';
+import { journeyWebhookSender } from './journey-webhooks';
 import { fillPendingSearchTexts } from '../items/search-text';
 import { BOSS_OPTIONS, trackedJobDb } from '../queue/job-db';
 import { onEnqueue, type JobQueue } from '../queue/queue';
@@ -91,7 +92,11 @@ const JOB_HANDLERS: JobHandler<object>[] = [
   // A try works a workspace's migration for half its expiry, then queues the next; one that dies is
   // resumed from the rows by the next try, and the sweep queues one for a running change without.
   handler({ queue: MODEL_MIGRATION_QUEUE, handle: runModelMigrations }),
-  handler({ queue: JOURNEY_TASK_QUEUE, batchSize: 50, handle: runJourneyTasks }),
+  handler({
+    queue: JOURNEY_TASK_QUEUE,
+    batchSize: 50,
+    handle: (ctx, keys, stopping) => runJourneyTasks(ctx, keys, journeyWebhookSender(ctx, stopping)),
+  }),
   handler({ queue: JOURNEY_EVENT_QUEUE, batchSize: 10, handle: handleJourneyEvents }),
   handler({ queue: JOURNEY_AUDIENCE_QUEUE, batchSize: 10, cron: '* * * * *', handle: checkAudienceEntries }),
   handler({ queue: JOURNEY_DATE_QUEUE, cron: '* * * * *', handle: (ctx) => enterDueDates(ctx) }),

@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import { SIGNATURE_HEADER } from '@shared/api/webhooks';
 import type { JourneyDefinition, JourneyLimits, JourneyStep } from '@shared/api/journeys';
 import { conditionsHold } from '@shared/journeys/conditions';
 import { dateMoment, dateOf, nextTimeOfDay, zoneOf } from '@shared/journeys/time';
@@ -7,12 +6,7 @@ import type { AppContext } from '../context';
 import { rows } from '../db/migrate';
 import { loadDefinitions, type CustomerDefinitions } from '../customers/definitions';
 import { audienceMembersSql } from '../audiences/service';
-import { publicOnlyLookup, webhookUrl } from '../webhooks/addresses';
-import { signatureHeader } from '../webhooks/signature';
-import { postJson } from '../jobs/post-json';
-import { jobLeaseMs } from '../jobs/lease';
-import { retryDelayMs } from '../jobs/webhook-sender';
-import { emailHold, journeyLimitsOf, journeyWebhookSecret } from './limits';
+import { emailHold, journeyLimitsOf } from './limits';
 import type { Db, Tx } from '../db/client';
 import { insertEvents, type EventTuple } from '../customers/repository';
 import { addJourneyRecipients, findSend, type RecipientRules } from '../campaigns/repository';
@@ -59,9 +53,7 @@ export async function queueTasks(db: Db | Tx, tasks: (JourneyTaskKey & { dueAt: 
 }
 
 /** How long an email held back by the caps or quiet hours waits at most, when its step does not say. */
-export const DEFAULT_DEFER_SECONDS = 86_400;
-/** Tries of a webhook step before it takes its `failed` exit. */
-export const JOURNEY_WEBHOOK_TRIES = 5;
+const DEFAULT_DEFER_SECONDS = 86_400;
 /** How far back a date entry's scheduled look enters occurrences it had not seen (a server down a while). */
 const DATE_LOOKBACK_MS = 86_400_000;
 
@@ -342,11 +334,17 @@ function pastPauseLimit(start: repo.StartRow, task: RunTask, step: JourneyStep) 
 }
 
 /** A webhook step's try, leased in its task's transaction and made after it. */
-interface WebhookCall {
+export interface WebhookCall {
   start: repo.StartRow;
   task: RunTask;
   step: Extract<JourneyStep, { type: 'webhook' }>;
   tries: number;
+}
+
+/** Who makes the webhook steps' calls (the job worker's sender): how long a try is leased, and the try. */
+export interface WebhookSender {
+  leaseMs: number;
+  send(call: WebhookCall): Promise<void>;
 }
 
 async function workspaceInfo(ctx: AppContext, workspaceId: string): Promise<WorkspaceInfo> {
@@ -364,7 +362,7 @@ async function workspaceInfo(ctx: AppContext, workspaceId: string): Promise<Work
  * once per run however often its job runs. A task of a paused version waits for the resume. A webhook
  * step is leased in that transaction, called after it and its outcome written in a third.
  */
-export async function runJourneyTasks(ctx: AppContext, keys: JourneyTaskKey[], stopping?: AbortSignal) {
+export async function runJourneyTasks(ctx: AppContext, keys: JourneyTaskKey[], webhooks: WebhookSender) {
   const infoOf = new Map<string, WorkspaceInfo>();
   for (const key of keys) {
     let info = infoOf.get(key.workspaceId);
@@ -393,7 +391,7 @@ export async function runJourneyTasks(ctx: AppContext, keys: JourneyTaskKey[], s
         return null;
       }
       if (step.type === 'webhook') {
-        const tries = await repo.leaseTask(tx, task, jobLeaseMs(ctx.config));
+        const tries = await repo.leaseTask(tx, task, webhooks.leaseMs);
         return tries === null ? null : { start, task, step, tries };
       }
       const done = await perform(tx, writes, task, step, info, now);
@@ -406,61 +404,51 @@ export async function runJourneyTasks(ctx: AppContext, keys: JourneyTaskKey[], s
       await writes.flush(tx);
       return null;
     });
-    if (call) await callWebhook(ctx, call, stopping ?? new AbortController().signal);
+    if (call) await webhooks.send(call);
   }
 }
 
-/**
- * POSTs the profile and the journey to the step's URL, signed with the workspace's journey webhook
- * secret as Marquee's webhooks are (X-Marquee-Signature); a failure is tried again through the job
- * queue (the webhooks' back-off), and after JOURNEY_WEBHOOK_TRIES the run takes the `failed` exit.
- */
-async function callWebhook(ctx: AppContext, call: WebhookCall, stopping: AbortSignal) {
-  const { start, task, step } = call;
+/** The body a webhook step POSTs: the journey, the step, the profile and its attributes. */
+export async function webhookBody(ctx: AppContext, { start, task, step }: WebhookCall) {
   const attributes = (await repo.profileAttributes(ctx.db, task.workspaceId, task.profileId)) ?? {};
-  const body = JSON.stringify({
+  return JSON.stringify({
     type: 'journey.webhook',
     journey: { id: start.journeyId, version: start.version, step: step.id, run: task.runId },
     profile: { id: task.profileId, attributes },
     at: new Date().toISOString(),
   });
-  let outcome: { statusCode: number | null; error: string | null };
-  try {
-    const url = step.url!.trim();
-    webhookUrl(url, ctx.config.webhookAllowPrivate);
-    const secret = await journeyWebhookSecret(ctx, task.workspaceId);
-    const headers = {
-      'user-agent': 'Marquee-Journeys/1',
-      'x-marquee-delivery': `${task.runId}:${task.seq}`,
-      [SIGNATURE_HEADER]: signatureHeader(secret, body),
-    };
-    const lookup = ctx.config.webhookAllowPrivate ? undefined : publicOnlyLookup;
-    outcome = await postJson(url, body, headers, stopping, jobLeaseMs(ctx.config), lookup);
-  } catch (err) {
-    outcome = { statusCode: null, error: err instanceof Error ? err.message : String(err) };
-  }
+}
+
+/**
+ * Writes a webhook step's try: answered, the run goes on through `next`; failed, the task waits for
+ * `retryAt` (its job queued), or without one the run takes the `failed` exit. A run that ended
+ * meanwhile (its goal, a stop) is left as it is.
+ */
+export async function recordWebhookTry(
+  ctx: AppContext,
+  call: WebhookCall,
+  outcome: { statusCode: number | null; error: string | null },
+  retryAt: Date | null,
+) {
+  const { start, task, step } = call;
   const key = { workspaceId: task.workspaceId, runId: task.runId, seq: task.seq };
   await ctx.db.transaction(async (tx) => {
     if (!(await repo.lockActiveRun(tx, key.workspaceId, key.runId))) return;
     const locked = await repo.lockDueTask(tx, key.workspaceId, key.runId, key.seq);
     if (!locked) return;
-    const now = new Date();
-    const writes = new RunWrites(start, now);
+    const writes = new RunWrites(start);
     const detail = {
       status: outcome.statusCode,
       ...(outcome.error ? { error: outcome.error } : {}),
       tries: call.tries,
     };
+    if (outcome.error !== null && retryAt) {
+      await repo.holdTask(tx, locked, retryAt, 'webhook: retrying');
+      await queueTasks(tx, [{ ...key, dueAt: retryAt }]);
+      return;
+    }
     if (outcome.error === null) {
       await advance(tx, writes, locked, step, 'next', { outcome: 'webhook: delivered', detail });
-    } else if (call.tries < JOURNEY_WEBHOOK_TRIES && !stopping.aborted) {
-      const dueAt = new Date(now.getTime() + retryDelayMs(call.tries, ctx.config.webhookRetryBaseMs));
-      await repo.holdTask(tx, locked, dueAt, 'webhook: retrying');
-      await queueTasks(tx, [{ ...key, dueAt }]);
-      return;
-    } else if (stopping.aborted) {
-      await repo.holdTask(tx, locked, now, 'webhook: retrying');
-      return;
     } else {
       await advance(tx, writes, locked, step, 'failed', { outcome: 'webhook: failed', detail });
     }

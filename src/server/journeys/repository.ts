@@ -387,7 +387,7 @@ export async function findLimits(db: Db | Tx, workspaceId: string) {
 }
 
 export async function upsertLimits(tx: Tx, row: typeof journeyLimits.$inferInsert) {
-  const { workspaceId, ...set } = row;
+  const { workspaceId: _key, ...set } = row;
   const [saved] = await tx
     .insert(journeyLimits)
     .values(row)

@@ -33,7 +33,7 @@ export function dateOf(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value.trim());
   if (!match) return null;
-  const [, y, m, d] = match.map(Number);
+  const [m, d] = [Number(match[2]), Number(match[3])];
   return m >= 1 && m <= 12 && d >= 1 && d <= 31 ? `${match[1]}-${match[2]}-${match[3]}` : null;
 }
 
