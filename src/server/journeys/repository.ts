@@ -477,7 +477,10 @@ export async function eventsSince(
   );
 }
 
-/** Running versions of every workspace whose entry is of `kind`. */
+/**
+ * The newest running version of each journey (of the workspace, or of every workspace) whose entry is
+ * of `kind`: profiles enter the newest version, older ones only finish their runs.
+ */
 export async function runningStartsWithEntry(db: Db | Tx, kind: string, workspaceId?: string) {
   return db
     .select()
@@ -486,6 +489,10 @@ export async function runningStartsWithEntry(db: Db | Tx, kind: string, workspac
       and(
         eq(journeyStarts.state, 'running'),
         sql`${journeyStarts.definition}->'entry'->>'kind' = ${kind}::text`,
+        sql`not exists (
+          select 1 from journey_starts n
+          where n.workspace_id = ${journeyStarts.workspaceId} and n.journey_id = ${journeyStarts.journeyId}
+            and n.state = 'running' and n.version > ${journeyStarts.version})`,
         ...(workspaceId ? [eq(journeyStarts.workspaceId, workspaceId)] : []),
       ),
     );
