@@ -196,7 +196,8 @@ function splitPath(step: Extract<JourneyStep, { type: 'split' }>, runId: string)
 interface WorkspaceInfo {
   rules: RecipientRules;
   limits: JourneyLimits;
-  defs: CustomerDefinitions;
+  /** Null when no live journey of the workspace branches on an audience. */
+  defs: CustomerDefinitions | null;
 }
 
 /**
@@ -261,6 +262,8 @@ async function perform(
     case 'branch':
       return { exit: conditionsHold(step.conditions, await attributesOf()) ? 'yes' : 'no' };
     case 'audience-branch': {
+      // Started after this batch read the workspace: the next job reads it again.
+      if (!info.defs) return { holdUntil: now, outcome: null };
       const members = audienceMembersSql(info.defs, workspaceId, step.audience!, now, [task.profileId]);
       if (!members) return { exit: 'no', outcome: 'audience missing' };
       return { exit: rows(await tx.execute(members)).length ? 'yes' : 'no' };
@@ -348,12 +351,13 @@ export interface WebhookSender {
 }
 
 async function workspaceInfo(ctx: AppContext, workspaceId: string): Promise<WorkspaceInfo> {
-  const [rules, limits, defs] = [
-    await findRecipientSettings(ctx.db, workspaceId),
-    await journeyLimitsOf(ctx.db, workspaceId),
-    await loadDefinitions(ctx.db, workspaceId),
-  ];
-  return { rules, limits, defs };
+  const rules = await findRecipientSettings(ctx.db, workspaceId);
+  const limits = await journeyLimitsOf(ctx.db, workspaceId);
+  // The definitions only where a live journey branches on an audience.
+  const branches = (await repo.liveStarts(ctx.db, workspaceId)).some((start) =>
+    start.definition.steps.some((step) => step.type === 'audience-branch'),
+  );
+  return { rules, limits, defs: branches ? await loadDefinitions(ctx.db, workspaceId) : null };
 }
 
 /**
