@@ -604,6 +604,16 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
     action: 'journey.stop',
     send: () => call(t, 'POST', wsUrl(ws, `journeys/${journeyId}/stop`), manager),
   },
+  'PUT /api/v1/workspaces/:ws/journey-limits': {
+    action: 'journey.limits',
+    send: () =>
+      call(t, 'PUT', wsUrl(ws, 'journey-limits'), manager, {
+        perDay: 2,
+        perWeek: null,
+        quietHours: { start: 22, end: 7 },
+        timeZone: 'Europe/Paris',
+      }),
+  },
   'DELETE /api/v1/workspaces/:ws/senders/:id': {
     action: 'sender.deleted',
     send: () => call(t, 'DELETE', wsUrl(ws, `senders/${senderId}`), manager),

@@ -1,6 +1,7 @@
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { CriteriaCatalog } from '@shared/criteria/catalog';
 import type { AttributeType, Operator } from '@shared/criteria/operators';
+import { textArray } from '../db/text-array';
 import { conditionHolds } from '@shared/criteria/evaluate';
 import { DAY_MS, ISO_DATE_SHAPE, lookBackStart } from '@shared/criteria/time';
 import {
@@ -211,6 +212,18 @@ export function customerTables(partition?: number): CustomerTables {
 export function profileTables(workspaceId: string, profileId: string): CustomerTables {
   const only = (table: string, column: string) =>
     sql`(select * from ${sql.identifier(table)} where workspace_id = ${workspaceId}::text and ${sql.identifier(column)} = ${profileId}::text)`;
+  return {
+    profiles: only('customer_profiles', 'id'),
+    events: only('customer_events', 'profile_id'),
+    counts: only('customer_event_counts', 'profile_id'),
+  };
+}
+
+/** The customer tables as the rows of the profiles `profileIds` (a journey's look at who among them is in an audience). */
+export function profileSetTables(workspaceId: string, profileIds: string[]): CustomerTables {
+  const ids = textArray(profileIds);
+  const only = (table: string, column: string) =>
+    sql`(select * from ${sql.identifier(table)} where workspace_id = ${workspaceId}::text and ${sql.identifier(column)} = any(${ids}))`;
   return {
     profiles: only('customer_profiles', 'id'),
     events: only('customer_events', 'profile_id'),

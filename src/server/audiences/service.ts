@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { SAMPLE_SIZE } from '@shared/api/customers';
 import { ITEM_MESSAGES } from '@shared/api/items';
 import { checkCriteria } from '@shared/criteria/check';
@@ -12,7 +12,7 @@ import type { SchemaScope } from '../items/scope';
 import type { ItemSaveHook } from '../items/save-hooks';
 import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access';
 import { CUSTOMER_PARTITIONS } from '../db/schema';
-import { compileCriteria, customerTables, profileTables } from './compile';
+import { compileCriteria, customerTables, profileSetTables, profileTables } from './compile';
 import * as repo from './repository';
 
 const refused = (node: string, message: string) =>
@@ -226,3 +226,32 @@ export const checkAudienceCriteriaOnSave: ItemSaveHook = async (ctx, scope, data
   await checkAudienceCriteria(ctx, scope, data, id);
   return data;
 };
+
+/**
+ * A select of the ids of an audience's members now (among `profileIds` when given), for a statement of
+ * the caller's; null when the audience is gone or its criteria do not check.
+ */
+export function audienceMembersSql(
+  defs: CustomerDefinitions,
+  workspaceId: string,
+  audienceId: string,
+  asOf: Date,
+  profileIds?: string[],
+): SQL | null {
+  const audience = defs.catalog.audiences.get(audienceId);
+  if (!audience) return null;
+  const criteria = audience.criteria ?? { label: '1', predicate: 'and', children: [] };
+  if (checkCriteria(criteria, defs.catalog, audienceId)) return null;
+  const tables = profileIds ? profileSetTables(workspaceId, profileIds) : customerTables();
+  const compiled = compileCriteria(
+    criteria as CriteriaGroup,
+    defs.catalog,
+    asOf,
+    workspaceId,
+    audienceId,
+    [],
+    tables,
+  );
+  return sql`select p.id from ${compiled.profiles} p ${sql.join(compiled.joins, sql` `)}
+    where p.workspace_id = ${workspaceId}::text and ${compiled.matches}`;
+}

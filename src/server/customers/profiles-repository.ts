@@ -223,6 +223,9 @@ export async function eraseProfile(tx: Tx, workspaceId: string, id: string): Pro
       returning id)
     delete from journey_tasks t using runs r
     where t.workspace_id = ${workspaceId}::text and t.run_id = r.id`);
+  for (const table of ['journey_audience_members', 'journey_occurrences'])
+    await tx.execute(sql`
+      delete from ${sql.identifier(table)} where workspace_id = ${workspaceId}::text and profile_id = ${id}::text`);
   const keys = await eventKeys(tx, workspaceId);
   if (!keys.length) return 0;
   const keyList = sql`array[${sql.join(

@@ -21,7 +21,7 @@ import type { UndeclaredKind } from '@shared/api/undeclared';
 import type { Roles } from '@shared/permissions/permissions';
 import type { RoleRule as SsoRoleRule } from '@shared/api/sso';
 import type { ContentModelDoc, ModelOp, RenamedField } from '@shared/model/types';
-import type { JourneyDefinition } from '@shared/api/journeys';
+import type { JourneyDefinition, PauseLimit } from '@shared/api/journeys';
 import type { CampaignExperiment } from '@shared/campaigns/experiment';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -1554,6 +1554,10 @@ export const journeyStarts = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     startedBy: text('started_by').notNull(),
     stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+    /** What a resume does with a wait further past its time than the limit (null: it runs). */
+    pauseLimit: jsonb('pause_limit').$type<PauseLimit>(),
+    /** The last resume: a task due more than the pause limit before it was held by the pause. */
+    resumedAt: timestamp('resumed_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.journeyId, t.version] }),
@@ -1616,6 +1620,12 @@ export const journeyTasks = pgTable(
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     enteredAt: timestamp('entered_at', { withTimezone: true }).notNull().defaultNow(),
     doneAt: timestamp('done_at', { withTimezone: true }),
+    /** Tries a webhook step made. */
+    tries: integer('tries').notNull().default(0),
+    /** What became of the step where it says more than its exit: deferred, expired, skipped, a webhook's answer. */
+    outcome: text('outcome'),
+    /** When an email step added the profile to its send: the caps count these. */
+    emailedAt: timestamp('emailed_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.runId, t.seq] }),
@@ -1626,5 +1636,51 @@ export const journeyTasks = pgTable(
       .on(t.workspaceId, t.profileId)
       .where(sql`${t.state} = 'due'`),
     index('journey_tasks_step_idx').on(t.workspaceId, t.journeyId, t.version, t.stepId),
+    index('journey_tasks_emailed_idx')
+      .on(t.workspaceId, t.profileId, t.emailedAt)
+      .where(sql`${t.emailedAt} is not null`),
   ],
+);
+
+/** A workspace's caps and quiet hours on journey email, and the secret its webhook steps sign with. */
+export const journeyLimits = pgTable('journey_limits', {
+  workspaceId: text('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  perDay: integer('per_day'),
+  perWeek: integer('per_week'),
+  quietStart: integer('quiet_start'),
+  quietEnd: integer('quiet_end'),
+  timeZone: text('time_zone').notNull().default('UTC'),
+  /** Sealed (lib/secret-box). */
+  webhookSecret: text('webhook_secret'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The members of a started version's entry audience when last looked at: a look now that differs is
+ * a profile entering or leaving the audience.
+ */
+export const journeyAudienceMembers = pgTable(
+  'journey_audience_members',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    journeyId: text('journey_id').notNull(),
+    version: integer('version').notNull(),
+    profileId: text('profile_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.journeyId, t.version, t.profileId] })],
+);
+
+/** A date entry's occurrences that entered (or were refused) a profile: each one enters it once. */
+export const journeyOccurrences = pgTable(
+  'journey_occurrences',
+  {
+    workspaceId: text('workspace_id').notNull(),
+    journeyId: text('journey_id').notNull(),
+    profileId: text('profile_id').notNull(),
+    /** The occurrence's moment (the date, its offset and time of day in its zone). */
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.journeyId, t.profileId, t.at] })],
 );

@@ -5,7 +5,13 @@ import { recordDailyAudienceSizes } from '../audiences/service';
 import { runModelMigrations } from '../model/migrate';
 import { workSendLanes } from '../campaigns/engine';
 import { decideExperiments } from '../campaigns/experiments';
-import { handleJourneyEvents, runJourneyTasks } from '../journeys/engine';
+import {
+  checkAudienceEntries,
+  enterDueDates,
+  handleJourneyEvents,
+  runJourneyTasks,
+} from '../journeys/engine';
+import { journeyWebhookSender } from './journey-webhooks';
 import { fillPendingSearchTexts } from '../items/search-text';
 import { BOSS_OPTIONS, trackedJobDb } from '../queue/job-db';
 import { onEnqueue, type JobQueue } from '../queue/queue';
@@ -14,6 +20,8 @@ import {
   CAMPAIGN_EXPERIMENT_QUEUE,
   CAMPAIGN_SEND_QUEUE,
   DELIVERY_PURGE_QUEUE,
+  JOURNEY_AUDIENCE_QUEUE,
+  JOURNEY_DATE_QUEUE,
   JOURNEY_EVENT_QUEUE,
   JOURNEY_TASK_QUEUE,
   MODEL_MIGRATION_QUEUE,
@@ -84,8 +92,14 @@ const JOB_HANDLERS: JobHandler<object>[] = [
   // A try works a workspace's migration for half its expiry, then queues the next; one that dies is
   // resumed from the rows by the next try, and the sweep queues one for a running change without.
   handler({ queue: MODEL_MIGRATION_QUEUE, handle: runModelMigrations }),
-  handler({ queue: JOURNEY_TASK_QUEUE, batchSize: 50, handle: runJourneyTasks }),
+  handler({
+    queue: JOURNEY_TASK_QUEUE,
+    batchSize: 50,
+    handle: (ctx, keys, stopping) => runJourneyTasks(ctx, keys, journeyWebhookSender(ctx, stopping)),
+  }),
   handler({ queue: JOURNEY_EVENT_QUEUE, batchSize: 10, handle: handleJourneyEvents }),
+  handler({ queue: JOURNEY_AUDIENCE_QUEUE, batchSize: 10, cron: '* * * * *', handle: checkAudienceEntries }),
+  handler({ queue: JOURNEY_DATE_QUEUE, cron: '* * * * *', handle: (ctx) => enterDueDates(ctx) }),
 ];
 
 /** The singleton key of the jobs `cron` and a worker's start add: one waiting at a time. */

@@ -1,8 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { rows } from '../db/migrate';
-import { enqueueMany } from '../queue/queue';
-import { JOURNEY_EVENT_QUEUE, type JourneyEvents } from '../queue/queues';
+import { enqueue, enqueueMany } from '../queue/queue';
+import {
+  ANY_EVENT_KEY,
+  JOURNEY_AUDIENCE_QUEUE,
+  JOURNEY_EVENT_QUEUE,
+  type JourneyEvents,
+} from '../queue/queues';
 import { textArray } from '../db/text-array';
 
 /** Events handed to the journeys' job at once. */
@@ -10,7 +15,7 @@ const EVENTS_PER_JOB = 500;
 
 /**
  * Hands stored customer events to the journeys that react to their keys (an entry, a goal, a wait for
- * an event), as jobs in the writer's transaction: the journeys see an event if and only if it
+ * an event; any key, for an entry audience's look), as jobs in the writer's transaction: the journeys see an event if and only if it
  * committed, in whichever process runs the job, at once. A workspace with no live journey on those
  * keys costs one indexed look-up.
  */
@@ -24,8 +29,12 @@ export async function noticeJourneyEvents(
   const wanted = rows<{ key: string }>(
     await tx.execute(sql`
       select distinct unnest(event_keys) as key from journey_starts
-      where workspace_id = ${workspaceId}::text and state <> 'stopped' and event_keys && ${textArray(keys)}`),
+      where workspace_id = ${workspaceId}::text and state <> 'stopped'
+        and event_keys && ${textArray([...keys, ANY_EVENT_KEY])}`),
   ).map((row) => row.key);
+  // A journey entered by an audience looks again at who is in it (one waiting look per workspace).
+  if (wanted.includes(ANY_EVENT_KEY))
+    await enqueue(tx, JOURNEY_AUDIENCE_QUEUE, { workspaceId }, { singletonKey: workspaceId });
   const noticed = wanted.flatMap((key) =>
     (events.get(key) ?? []).map(([profileId, event, at, properties]): JourneyEvents['events'][number] => [
       profileId,

@@ -1,6 +1,12 @@
-import type { JourneyDefinition, JourneyStep } from '@shared/api/journeys';
+import { sql } from 'drizzle-orm';
+import type { JourneyDefinition, JourneyLimits, JourneyStep } from '@shared/api/journeys';
 import { conditionsHold } from '@shared/journeys/conditions';
+import { dateMoment, dateOf, nextTimeOfDay, zoneOf } from '@shared/journeys/time';
 import type { AppContext } from '../context';
+import { rows } from '../db/migrate';
+import { loadDefinitions, type CustomerDefinitions } from '../customers/definitions';
+import { audienceMembersSql } from '../audiences/service';
+import { emailHold, journeyLimitsOf } from './limits';
 import type { Db, Tx } from '../db/client';
 import { insertEvents, type EventTuple } from '../customers/repository';
 import { addJourneyRecipients, findSend, type RecipientRules } from '../campaigns/repository';
@@ -46,7 +52,15 @@ export async function queueTasks(db: Db | Tx, tasks: (JourneyTaskKey & { dueAt: 
   );
 }
 
-/** When a profile reaching `step` may go on: a wait's end, a wait for an event's timeout, or now. */
+/** How long an email held back by the caps or quiet hours waits at most, when its step does not say. */
+const DEFAULT_DEFER_SECONDS = 86_400;
+/** How far back a date entry's scheduled look enters occurrences it had not seen (a server down a while). */
+const DATE_LOOKBACK_MS = 86_400_000;
+
+/**
+ * When a profile reaching `step` may go on: a wait's end, a wait for an event's timeout, or now (the
+ * waits until a time or a date find their time when the task first runs, from the profile's zone).
+ */
 function dueOf(step: JourneyStep, now: Date) {
   const seconds =
     step.type === 'wait' ? step.seconds : step.type === 'wait-for-event' ? step.timeoutSeconds : 0;
@@ -98,12 +112,18 @@ class RunWrites {
     ]);
   }
 
-  stepDone(run: repo.RunRef, seq: number, step: JourneyStep, exit: string | null) {
+  stepDone(
+    run: repo.RunRef,
+    seq: number,
+    step: JourneyStep,
+    exit: string | null,
+    detail: Record<string, unknown> = {},
+  ) {
     this.events.push([
       run.profileId,
       JOURNEY_EVENTS.step,
       this.now.toISOString(),
-      this.props({ step: step.id, type: step.type, ...(exit ? { exit } : {}) }),
+      this.props({ step: step.id, type: step.type, ...(exit ? { exit } : {}), ...detail }),
       `${run.id}:${seq}:step`,
     ]);
   }
@@ -135,9 +155,25 @@ class RunWrites {
   }
 }
 
-/** Enters profiles into the running version `start` (the re-entry rule decides); answers the runs. */
-export async function enterProfiles(tx: Tx, start: repo.StartRow, profileIds: string[]) {
-  const runs = await repo.enterRuns(tx, start, profileIds, () => randomId(16));
+/**
+ * Enters profiles into the running version `start` (the re-entry rule decides, and its entry audience
+ * when it has one: `defs`, read before the transaction, compile it); answers the runs.
+ */
+export async function enterProfiles(
+  tx: Tx,
+  start: repo.StartRow,
+  profileIds: string[],
+  defs?: CustomerDefinitions,
+) {
+  const audience = start.definition.entryAudience;
+  let members;
+  if (audience) {
+    if (!defs) throw new Error('An entry audience needs the workspace definitions');
+    members =
+      audienceMembersSql(defs, start.workspaceId, audience, new Date(), profileIds) ??
+      sql`select null::text where false`;
+  }
+  const runs = await repo.enterRuns(tx, start, profileIds, () => randomId(16), members);
   const writes = new RunWrites(start);
   for (const run of runs) {
     writes.entered(run);
@@ -156,39 +192,99 @@ function splitPath(step: Extract<JourneyStep, { type: 'split' }>, runId: string)
   return share < 0 ? null : step.paths[share].key;
 }
 
-/** What a step does for the run; answers the exit it takes (null: the run ends here). */
+/** What a workspace's steps read, before a task's transaction (PGlite has one connection). */
+interface WorkspaceInfo {
+  rules: RecipientRules;
+  limits: JourneyLimits;
+  /** Null when no live journey of the workspace branches on an audience. */
+  defs: CustomerDefinitions | null;
+}
+
+/**
+ * What a step did: the exit it takes (null: the run ends here, for `reason`), or a time to hold the
+ * task until (a wait until a time, an email the caps or quiet hours defer). `outcome` is what the
+ * results count beside the exit.
+ */
+type Done =
+  | { exit: string | null; outcome?: string; reason?: string; emailedAt?: Date }
+  | { holdUntil: Date; outcome: string | null };
+
+type RunTask = NonNullable<Awaited<ReturnType<typeof repo.lockDueTask>>>;
+
+/** What a step does for the run. */
 async function perform(
   tx: Tx,
   writes: RunWrites,
-  task: { runId: string; profileId: string },
+  task: RunTask,
   step: JourneyStep,
-  rules: () => Promise<RecipientRules>,
-): Promise<string | null> {
+  info: WorkspaceInfo,
+  now: Date,
+): Promise<Done> {
   const { workspaceId, sends } = writes.start;
+  let attributes: Record<string, unknown> | undefined;
+  const attributesOf = async () =>
+    (attributes ??= (await repo.profileAttributes(tx, workspaceId, task.profileId)) ?? {});
+  const zone = async () => zoneOf(await attributesOf(), info.limits.timeZone);
+  const holdOrGo = (until: Date): Done =>
+    until > now ? { holdUntil: until, outcome: null } : { exit: 'next' };
   switch (step.type) {
     case 'email': {
+      const held = await emailHold(tx, workspaceId, task.profileId, info.limits, await zone(), now);
+      if (held) {
+        const deadline = task.enteredAt.getTime() + (step.deferLimitSeconds ?? DEFAULT_DEFER_SECONDS) * 1000;
+        if (held.until.getTime() > deadline) {
+          const reason = `expired: ${held.reason}`;
+          return { exit: null, outcome: reason, reason };
+        }
+        return { holdUntil: held.until, outcome: `deferred: ${held.reason}` };
+      }
       const send = await findSend(tx, workspaceId, sends[step.id]);
       if (send) {
-        const added = await addJourneyRecipients(tx, send, [task.profileId], await rules());
-        if (added.length) writes.sends.add(send.id);
+        const added = await addJourneyRecipients(tx, send, [task.profileId], info.rules);
+        if (added.length) {
+          writes.sends.add(send.id);
+          return { exit: 'next', emailedAt: now };
+        }
       }
-      return 'next';
+      return { exit: 'next' };
     }
     case 'wait':
-      return 'next';
-    case 'wait-for-event':
-      return 'timeout';
-    case 'branch': {
-      const attributes = (await repo.profileAttributes(tx, workspaceId, task.profileId)) ?? {};
-      return conditionsHold(step.conditions, attributes) ? 'yes' : 'no';
+      return { exit: 'next' };
+    case 'wait-until':
+      return holdOrGo(nextTimeOfDay(task.enteredAt, await zone(), step.at, step.weekdays));
+    case 'wait-until-date': {
+      const date = dateOf((await attributesOf())[step.attribute!]);
+      if (!date) return { exit: 'next', outcome: 'no date' };
+      return holdOrGo(dateMoment(date, step, await zone(), task.enteredAt));
     }
-    case 'split':
-      return splitPath(step, task.runId);
+    case 'wait-for-event':
+      return { exit: 'timeout' };
+    case 'branch':
+      return { exit: conditionsHold(step.conditions, await attributesOf()) ? 'yes' : 'no' };
+    case 'audience-branch': {
+      // Started after this batch read the workspace: the next job reads it again.
+      if (!info.defs) return { holdUntil: now, outcome: null };
+      const members = audienceMembersSql(info.defs, workspaceId, step.audience!, now, [task.profileId]);
+      if (!members) return { exit: 'no', outcome: 'audience missing' };
+      return { exit: rows(await tx.execute(members)).length ? 'yes' : 'no' };
+    }
+    case 'event-branch': {
+      const since = new Date(now.getTime() - step.withinDays * 86_400_000);
+      const events = await repo.eventsSince(tx, workspaceId, task.profileId, step.event!, since);
+      return { exit: events.some((e) => conditionsHold(step.conditions, e.properties)) ? 'yes' : 'no' };
+    }
+    case 'split': {
+      const path = splitPath(step, task.runId);
+      return path ? { exit: path } : { exit: null, reason: 'holdout' };
+    }
     case 'update-attribute':
       await repo.setAttribute(tx, workspaceId, task.profileId, step.attribute, step.value);
-      return 'next';
+      return { exit: 'next' };
+    case 'webhook':
+      // Called outside the transaction (callWebhook); a task only gets here when it was not.
+      return { holdUntil: now, outcome: null };
     case 'exit':
-      return null;
+      return { exit: null, reason: 'finished' };
   }
 }
 
@@ -199,52 +295,169 @@ async function advance(
   task: { workspaceId: string; runId: string; seq: number; profileId: string },
   step: JourneyStep,
   exit: string | null,
+  done: { outcome?: string; reason?: string; emailedAt?: Date; detail?: Record<string, unknown> } = {},
 ) {
   const run = { id: task.runId, profileId: task.profileId };
   const next = exit ? edgeTo(writes.start.definition, step.id, exit) : undefined;
-  writes.stepDone(run, task.seq, step, exit);
+  writes.stepDone(run, task.seq, step, exit, {
+    ...(done.outcome ? { outcome: done.outcome } : {}),
+    ...done.detail,
+  });
+  const finished = { state: 'done' as const, exit, outcome: done.outcome, emailedAt: done.emailedAt };
   if (next) {
-    await repo.finishTask(tx, task, { state: 'done', exit });
+    await repo.finishTask(tx, task, finished);
     writes.reach(run, task.seq + 1, next);
     return;
   }
-  await repo.finishTask(tx, task, { state: 'done', exit, ended: 'finished' });
+  const reason = done.reason ?? 'finished';
+  await repo.finishTask(tx, task, {
+    ...finished,
+    ended: reason.startsWith('expired') ? 'expired' : 'finished',
+  });
   if (await repo.endRun(tx, task.workspaceId, task.runId, 'finished', step.id)) {
-    writes.exited(run, step.id, exit === null && step.type !== 'exit' ? 'holdout' : 'finished');
+    writes.exited(run, step.id, reason);
   }
+}
+
+/** Steps a resume past the pause limit skips or ends: those that wait, and email. */
+const PAUSE_HELD = new Set<JourneyStep['type']>([
+  'wait',
+  'wait-for-event',
+  'wait-until',
+  'wait-until-date',
+  'email',
+]);
+
+/** What a resume's pause limit does with a task that came due long before it, or null when it runs. */
+function pastPauseLimit(start: repo.StartRow, task: RunTask, step: JourneyStep) {
+  const limit = start.pauseLimit;
+  if (!limit || !start.resumedAt || !PAUSE_HELD.has(step.type)) return null;
+  if (task.dueAt.getTime() >= start.resumedAt.getTime() - limit.seconds * 1000) return null;
+  return limit.then;
+}
+
+/** A webhook step's try, leased in its task's transaction and made after it. */
+export interface WebhookCall {
+  start: repo.StartRow;
+  task: RunTask;
+  step: Extract<JourneyStep, { type: 'webhook' }>;
+  tries: number;
+}
+
+/** Who makes the webhook steps' calls (the job worker's sender): how long a try is leased, and the try. */
+export interface WebhookSender {
+  leaseMs: number;
+  send(call: WebhookCall): Promise<void>;
+}
+
+async function workspaceInfo(ctx: AppContext, workspaceId: string): Promise<WorkspaceInfo> {
+  const rules = await findRecipientSettings(ctx.db, workspaceId);
+  const limits = await journeyLimitsOf(ctx.db, workspaceId);
+  // The definitions only where a live journey branches on an audience.
+  const branches = (await repo.liveStarts(ctx.db, workspaceId)).some((start) =>
+    start.definition.steps.some((step) => step.type === 'audience-branch'),
+  );
+  return { rules, limits, defs: branches ? await loadDefinitions(ctx.db, workspaceId) : null };
 }
 
 /**
  * The task jobs: each due task is claimed in a transaction of its own (`for update skip locked`, and
  * only while due), its step done and the next step written in that transaction, so a step happens
- * once per run however often its job runs. A task of a paused version waits for the resume.
+ * once per run however often its job runs. A task of a paused version waits for the resume. A webhook
+ * step is leased in that transaction, called after it and its outcome written in a third.
  */
-export async function runJourneyTasks(ctx: AppContext, keys: JourneyTaskKey[]) {
-  const rulesOf = new Map<string, Promise<RecipientRules>>();
+export async function runJourneyTasks(ctx: AppContext, keys: JourneyTaskKey[], webhooks: WebhookSender) {
+  const infoOf = new Map<string, WorkspaceInfo>();
   for (const key of keys) {
-    const rules = () => {
-      let found = rulesOf.get(key.workspaceId);
-      if (!found) rulesOf.set(key.workspaceId, (found = findRecipientSettings(ctx.db, key.workspaceId)));
-      return found;
-    };
-    // The workspace's recipient rules are read before the transaction (PGlite has one connection).
-    await rules();
-    await ctx.db.transaction(async (tx) => {
-      if (!(await repo.lockActiveRun(tx, key.workspaceId, key.runId))) return;
+    let info = infoOf.get(key.workspaceId);
+    if (!info) infoOf.set(key.workspaceId, (info = await workspaceInfo(ctx, key.workspaceId)));
+    const call = await ctx.db.transaction(async (tx): Promise<WebhookCall | null> => {
+      if (!(await repo.lockActiveRun(tx, key.workspaceId, key.runId))) return null;
       const task = await repo.lockDueTask(tx, key.workspaceId, key.runId, key.seq);
-      if (!task) return;
+      if (!task) return null;
+      const now = new Date();
       // Not due yet (a job that ran early): the sweep or a job at its time comes back for it.
-      if (task.dueAt.getTime() > Date.now()) return queueTasks(tx, [{ ...key, dueAt: task.dueAt }]);
+      if (task.dueAt.getTime() > now.getTime()) {
+        await queueTasks(tx, [{ ...key, dueAt: task.dueAt }]);
+        return null;
+      }
       const start = await repo.findStart(tx, key.workspaceId, task.journeyId, task.version);
-      if (!start || start.state !== 'running') return;
+      if (!start || start.state !== 'running') return null;
       const step = stepOf(start.definition, task.stepId);
-      if (!step) return;
-      const writes = new RunWrites(start);
-      const exit = await perform(tx, writes, task, step, rules);
-      await advance(tx, writes, task, step, exit);
+      if (!step) return null;
+      const writes = new RunWrites(start, now);
+      const past = pastPauseLimit(start, task, step);
+      if (past) {
+        const outcome = past === 'exit' ? 'expired: paused' : 'skipped: paused';
+        const exit = past === 'exit' ? null : step.type === 'wait-for-event' ? 'timeout' : 'next';
+        await advance(tx, writes, task, step, exit, { outcome, reason: outcome });
+        await writes.flush(tx);
+        return null;
+      }
+      if (step.type === 'webhook') {
+        const tries = await repo.leaseTask(tx, task, webhooks.leaseMs);
+        return tries === null ? null : { start, task, step, tries };
+      }
+      const done = await perform(tx, writes, task, step, info, now);
+      if ('holdUntil' in done) {
+        await repo.holdTask(tx, task, done.holdUntil, done.outcome);
+        await queueTasks(tx, [{ ...key, dueAt: done.holdUntil }]);
+        return null;
+      }
+      await advance(tx, writes, task, step, done.exit, done);
       await writes.flush(tx);
+      return null;
     });
+    if (call) await webhooks.send(call);
   }
+}
+
+/** The body a webhook step POSTs: the journey, the step, the profile and its attributes. */
+export async function webhookBody(ctx: AppContext, { start, task, step }: WebhookCall) {
+  const attributes = (await repo.profileAttributes(ctx.db, task.workspaceId, task.profileId)) ?? {};
+  return JSON.stringify({
+    type: 'journey.webhook',
+    journey: { id: start.journeyId, version: start.version, step: step.id, run: task.runId },
+    profile: { id: task.profileId, attributes },
+    at: new Date().toISOString(),
+  });
+}
+
+/**
+ * Writes a webhook step's try: answered, the run goes on through `next`; failed, the task waits for
+ * `retryAt` (its job queued), or without one the run takes the `failed` exit. A run that ended
+ * meanwhile (its goal, a stop) is left as it is.
+ */
+export async function recordWebhookTry(
+  ctx: AppContext,
+  call: WebhookCall,
+  outcome: { statusCode: number | null; error: string | null },
+  retryAt: Date | null,
+) {
+  const { start, task, step } = call;
+  const key = { workspaceId: task.workspaceId, runId: task.runId, seq: task.seq };
+  await ctx.db.transaction(async (tx) => {
+    if (!(await repo.lockActiveRun(tx, key.workspaceId, key.runId))) return;
+    const locked = await repo.lockDueTask(tx, key.workspaceId, key.runId, key.seq);
+    if (!locked) return;
+    const writes = new RunWrites(start);
+    const detail = {
+      status: outcome.statusCode,
+      ...(outcome.error ? { error: outcome.error } : {}),
+      tries: call.tries,
+    };
+    if (outcome.error !== null && retryAt) {
+      await repo.holdTask(tx, locked, retryAt, 'webhook: retrying');
+      await queueTasks(tx, [{ ...key, dueAt: retryAt }]);
+      return;
+    }
+    if (outcome.error === null) {
+      await advance(tx, writes, locked, step, 'next', { outcome: 'webhook: delivered', detail });
+    } else {
+      await advance(tx, writes, locked, step, 'failed', { outcome: 'webhook: failed', detail });
+    }
+    await writes.flush(tx);
+  });
 }
 
 /** Journeys whose goal or a wait concerns `key`, among the workspace's live versions. */
@@ -301,6 +514,9 @@ export async function handleJourneyEvents(ctx: AppContext, jobs: JourneyEvents[]
       const known = entries.get(start.journeyId);
       if (!known || known.version < start.version) entries.set(start.journeyId, start);
     }
+    const defs = [...entries.values()].some((start) => start.definition.entryAudience)
+      ? await loadDefinitions(ctx.db, job.workspaceId)
+      : undefined;
     for (const event of job.events) {
       const [profileId, key, , properties] = event;
       await ctx.db.transaction(async (tx) => {
@@ -308,7 +524,7 @@ export async function handleJourneyEvents(ctx: AppContext, jobs: JourneyEvents[]
         for (const start of entries.values()) {
           const { entry } = start.definition;
           if (entry.kind === 'event' && entry.event === key && conditionsHold(entry.conditions, properties)) {
-            await enterProfiles(tx, start, [profileId]);
+            await enterProfiles(tx, start, [profileId], defs);
           }
         }
       });
@@ -331,4 +547,85 @@ export async function queueDueTasks(db: Db) {
       dueAt: new Date(row.due_at),
     })),
   );
+}
+
+/** Profiles entered in one call at most (an audience's new members, a day's birthdays). */
+const ENTER_CHUNK = 1000;
+
+async function enterInChunks(tx: Tx, start: repo.StartRow, ids: string[], defs?: CustomerDefinitions) {
+  for (let i = 0; i < ids.length; i += ENTER_CHUNK)
+    await enterProfiles(tx, start, ids.slice(i, i + ENTER_CHUNK), defs);
+}
+
+/**
+ * Records the members of a version's entry audience as it starts: only those who join (or leave)
+ * after it enter.
+ */
+export async function recordEntryAudience(tx: Tx, start: repo.StartRow, defs: CustomerDefinitions) {
+  const { entry } = start.definition;
+  if (entry.kind !== 'audience' || !entry.audience) return;
+  const members = audienceMembersSql(defs, start.workspaceId, entry.audience, new Date());
+  if (members) await repo.diffAudienceMembers(tx, start, members);
+}
+
+/**
+ * The audience entries' job: for each running version whose entry is an audience (of the workspaces
+ * in `jobs`, or every one for the minute's job), the audience's members now against those recorded,
+ * in one statement each; the profiles that joined (or left, as the entry says) enter.
+ */
+export async function checkAudienceEntries(ctx: AppContext, jobs: { workspaceId?: string }[]) {
+  const every = jobs.some((job) => !job.workspaceId);
+  const workspaces = every ? [undefined] : [...new Set(jobs.map((job) => job.workspaceId!))];
+  for (const workspaceId of workspaces) {
+    const starts = await repo.runningStartsWithEntry(ctx.db, 'audience', workspaceId);
+    const defsOf = new Map<string, CustomerDefinitions>();
+    for (const start of starts) {
+      const { entry } = start.definition;
+      if (entry.kind !== 'audience' || !entry.audience) continue;
+      let defs = defsOf.get(start.workspaceId);
+      if (!defs) defsOf.set(start.workspaceId, (defs = await loadDefinitions(ctx.db, start.workspaceId)));
+      const members = audienceMembersSql(defs, start.workspaceId, entry.audience, new Date());
+      if (!members) continue;
+      await ctx.db.transaction(async (tx) => {
+        const changes = await repo.diffAudienceMembers(tx, start, members);
+        const wanted = entry.on === 'enter' ? 'joined' : 'left';
+        const ids = changes.filter((change) => change.change === wanted).map((change) => change.profile_id);
+        await enterInChunks(tx, start, ids, defs);
+      });
+    }
+  }
+}
+
+/**
+ * The date entries' job (every minute): for each running version whose entry is a date attribute,
+ * the profiles whose occurrence (the date, its offset, its time of day in the profile's or the
+ * workspace's zone) fell due since the last look, found by one statement over the profiles, each
+ * occurrence entering its profile once.
+ */
+export async function enterDueDates(ctx: AppContext, now = new Date()) {
+  for (const start of await repo.runningStartsWithEntry(ctx.db, 'date')) {
+    const { entry } = start.definition;
+    if (entry.kind !== 'date' || !entry.attribute) continue;
+    const limits = await journeyLimitsOf(ctx.db, start.workspaceId);
+    const defs = start.definition.entryAudience
+      ? await loadDefinitions(ctx.db, start.workspaceId)
+      : undefined;
+    const after = new Date(Math.max(start.startedAt.getTime(), now.getTime() - DATE_LOOKBACK_MS));
+    await ctx.db.transaction(async (tx) => {
+      const due = await repo.claimDateOccurrences(
+        tx,
+        start,
+        { ...entry, attribute: entry.attribute! },
+        limits.timeZone,
+        after,
+        now,
+      );
+      await enterInChunks(
+        tx,
+        start,
+        due.map((row) => row.profile_id),
+        defs,
+      );
+    });
+  }
 }

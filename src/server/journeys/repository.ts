@@ -1,8 +1,8 @@
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { JourneyDefinition } from '@shared/api/journeys';
+import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { PROFILE_TIMEZONE_ATTRIBUTE, type JourneyDefinition } from '@shared/api/journeys';
 import type { Db, Tx } from '../db/client';
 import { rows } from '../db/migrate';
-import { journeyRuns, journeyStarts, journeyTasks } from '../db/schema';
+import { journeyLimits, journeyRuns, journeyStarts, journeyTasks } from '../db/schema';
 import { textArray } from '../db/text-array';
 
 export type StartRow = typeof journeyStarts.$inferSelect;
@@ -54,7 +54,11 @@ export async function setStartsState(
 ) {
   return tx
     .update(journeyStarts)
-    .set({ state: to, ...(to === 'stopped' ? { stoppedAt: new Date() } : {}) })
+    .set({
+      state: to,
+      ...(to === 'stopped' ? { stoppedAt: new Date() } : {}),
+      ...(from.includes('paused') && to === 'running' ? { resumedAt: new Date() } : {}),
+    })
     .where(
       and(
         eq(journeyStarts.workspaceId, workspaceId),
@@ -85,17 +89,25 @@ export interface RunRef {
 }
 
 /**
- * Enters the profiles of `profileIds` that exist and the re-entry rule lets in, each with its run on
- * `start`'s version and its first step due now; a profile already in the journey (in another
- * transaction too: the unique index on active runs) is left out. Answers the runs made.
+ * Enters the profiles of `profileIds` that exist and the re-entry rule lets in (and that `members`, a
+ * select of profile ids, holds when given: the entry audience), each with its run on `start`'s version
+ * and its first step due now; a profile already in the journey (in another transaction too: the unique
+ * index on active runs) is left out. Answers the runs made.
  */
-export async function enterRuns(tx: Tx, start: StartRow, profileIds: string[], newId: () => string) {
+export async function enterRuns(
+  tx: Tx,
+  start: StartRow,
+  profileIds: string[],
+  newId: () => string,
+  members?: SQL,
+) {
   if (!profileIds.length) return [];
   const eligible = rows<{ id: string }>(
     await tx.execute(sql`
       select p.id from customer_profiles p
       where p.workspace_id = ${start.workspaceId}::text and p.id = any(${textArray(profileIds)})
         and ${mayEnter(start.journeyId, start.definition.reentry)}
+        ${members ? sql`and p.id in (${members})` : sql``}
       order by p.id`),
   );
   if (!eligible.length) return [];
@@ -129,7 +141,8 @@ export async function insertTasks(tx: Tx, tasks: (typeof journeyTasks.$inferInse
 }
 
 const taskColumns = sql`workspace_id as "workspaceId", run_id as "runId", seq, journey_id as "journeyId",
-  version, profile_id as "profileId", step_id as "stepId", state, due_at as "dueAt", waits_for as "waitsFor"`;
+  version, profile_id as "profileId", step_id as "stepId", state, due_at as "dueAt", waits_for as "waitsFor",
+  entered_at as "enteredAt", tries, outcome`;
 
 type LockedTask = Pick<
   TaskRow,
@@ -143,6 +156,9 @@ type LockedTask = Pick<
   | 'state'
   | 'dueAt'
   | 'waitsFor'
+  | 'enteredAt'
+  | 'tries'
+  | 'outcome'
 >;
 
 /** The task, locked, if it is still due and no other transaction holds it. */
@@ -154,7 +170,7 @@ export async function lockDueTask(tx: Tx, workspaceId: string, runId: string, se
         and state = 'due'
       for update skip locked`),
   );
-  return row ? { ...row, dueAt: new Date(row.dueAt) } : undefined;
+  return row ? { ...row, dueAt: new Date(row.dueAt), enteredAt: new Date(row.enteredAt) } : undefined;
 }
 
 /**
@@ -199,7 +215,13 @@ export async function lockWaitingTasks(tx: Tx, workspaceId: string, profileId: s
 export async function finishTask(
   tx: Tx,
   task: { workspaceId: string; runId: string; seq: number },
-  outcome: { state: 'done' | 'cancelled'; exit?: string | null; ended?: string | null },
+  outcome: {
+    state: 'done' | 'cancelled';
+    exit?: string | null;
+    ended?: string | null;
+    outcome?: string | null;
+    emailedAt?: Date | null;
+  },
 ) {
   await tx
     .update(journeyTasks)
@@ -208,6 +230,9 @@ export async function finishTask(
       exit: outcome.exit ?? null,
       ended: outcome.ended ?? null,
       doneAt: new Date(),
+      leaseUntil: null,
+      ...(outcome.outcome !== undefined ? { outcome: outcome.outcome } : {}),
+      ...(outcome.emailedAt ? { emailedAt: outcome.emailedAt } : {}),
     })
     .where(
       and(
@@ -294,6 +319,7 @@ export async function stepCounts(db: Db, workspaceId: string, journeyId: string)
     version: number;
     step_id: string;
     exit: string | null;
+    outcome: string | null;
     entered: string | number;
     waiting: string | number;
     completed: string | number;
@@ -301,15 +327,15 @@ export async function stepCounts(db: Db, workspaceId: string, journeyId: string)
     converted: string | number;
   }>(
     await db.execute(sql`
-      select version, step_id, exit,
+      select version, step_id, exit, outcome,
         count(*) as entered,
         count(*) filter (where state = 'due') as waiting,
         count(*) filter (where state = 'done') as completed,
-        count(*) filter (where ended in ('finished', 'stopped')) as exited,
+        count(*) filter (where ended in ('finished', 'stopped', 'expired')) as exited,
         count(*) filter (where ended = 'converted') as converted
       from journey_tasks
       where workspace_id = ${workspaceId}::text and journey_id = ${journeyId}::text
-      group by version, step_id, exit`),
+      group by version, step_id, exit, outcome`),
   );
 }
 
@@ -346,10 +372,194 @@ export async function setAttribute(
     where workspace_id = ${workspaceId}::text and id = ${profileId}::text`);
 }
 
-export async function profileAttributes(tx: Tx, workspaceId: string, profileId: string) {
+export async function profileAttributes(tx: Db | Tx, workspaceId: string, profileId: string) {
   const [row] = rows<{ attributes: Record<string, unknown> }>(
     await tx.execute(sql`
       select attributes from customer_profiles where workspace_id = ${workspaceId}::text and id = ${profileId}::text`),
   );
   return row?.attributes ?? null;
+}
+
+/** The workspace's journey limits row, if it has one. */
+export async function findLimits(db: Db | Tx, workspaceId: string) {
+  const [row] = await db.select().from(journeyLimits).where(eq(journeyLimits.workspaceId, workspaceId));
+  return row;
+}
+
+export async function upsertLimits(tx: Tx, row: typeof journeyLimits.$inferInsert) {
+  const { workspaceId: _key, ...set } = row;
+  const [saved] = await tx
+    .insert(journeyLimits)
+    .values(row)
+    .onConflictDoUpdate({ target: journeyLimits.workspaceId, set: { ...set, updatedAt: new Date() } })
+    .returning();
+  return saved;
+}
+
+/** Gives the workspace a sealed webhook secret when it has none; answers the one it has. */
+export async function ensureWebhookSecret(db: Db | Tx, workspaceId: string, sealed: string) {
+  await db.execute(sql`
+    insert into journey_limits (workspace_id, webhook_secret) values (${workspaceId}::text, ${sealed}::text)
+    on conflict (workspace_id) do update set webhook_secret = ${sealed}::text
+      where journey_limits.webhook_secret is null`);
+  return (await findLimits(db, workspaceId))!.webhookSecret!;
+}
+
+/** When the profile was last mailed by a journey step, newest first, within the last 7 days. */
+export async function recentJourneyEmails(tx: Tx, workspaceId: string, profileId: string, limit: number) {
+  // Writers of one profile's journey email take this lock first, so two journeys do not both pass a cap.
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`journey-cap/${workspaceId}/${profileId}`}::text, 0))`,
+  );
+  return rows<{ emailed_at: Date | string }>(
+    await tx.execute(sql`
+      select emailed_at from journey_tasks
+      where workspace_id = ${workspaceId}::text and profile_id = ${profileId}::text
+        and emailed_at is not null and emailed_at > now() - interval '7 days'
+      order by emailed_at desc limit ${limit}::int`),
+  ).map((row) => new Date(row.emailed_at));
+}
+
+/** Holds a due task until `dueAt`, with what it waits for in `outcome`. */
+export async function holdTask(
+  tx: Tx,
+  task: { workspaceId: string; runId: string; seq: number },
+  dueAt: Date,
+  outcome: string | null,
+  tries?: number,
+) {
+  await tx
+    .update(journeyTasks)
+    .set({ dueAt, outcome, leaseUntil: null, ...(tries === undefined ? {} : { tries }) })
+    .where(
+      and(
+        eq(journeyTasks.workspaceId, task.workspaceId),
+        eq(journeyTasks.runId, task.runId),
+        eq(journeyTasks.seq, task.seq),
+      ),
+    );
+}
+
+/**
+ * Leases a due webhook task for one try (answers its tries so far, or null when another process holds
+ * it): the call is made outside any transaction, its outcome written after.
+ */
+export async function leaseTask(
+  tx: Tx,
+  task: { workspaceId: string; runId: string; seq: number },
+  leaseMs: number,
+) {
+  const [row] = rows<{ tries: number }>(
+    await tx.execute(sql`
+      update journey_tasks set lease_until = now() + make_interval(secs => ${leaseMs / 1000}::float8),
+        tries = tries + 1
+      where workspace_id = ${task.workspaceId}::text and run_id = ${task.runId}::text and seq = ${task.seq}::int
+        and state = 'due' and (lease_until is null or lease_until < now())
+      returning tries`),
+  );
+  return row ? Number(row.tries) : null;
+}
+
+/** The profile's events of `event` since `since`, newest first (at most 1,000). */
+export async function eventsSince(
+  tx: Tx,
+  workspaceId: string,
+  profileId: string,
+  event: string,
+  since: Date,
+) {
+  return rows<{ properties: Record<string, unknown> }>(
+    await tx.execute(sql`
+      select properties from customer_events
+      where workspace_id = ${workspaceId}::text and profile_id = ${profileId}::text
+        and event = ${event}::text and at > ${since.toISOString()}::timestamptz
+      order by at desc limit 1000`),
+  );
+}
+
+/**
+ * The newest running version of each journey (of the workspace, or of every workspace) whose entry is
+ * of `kind`: profiles enter the newest version, older ones only finish their runs.
+ */
+export async function runningStartsWithEntry(db: Db | Tx, kind: string, workspaceId?: string) {
+  return db
+    .select()
+    .from(journeyStarts)
+    .where(
+      and(
+        eq(journeyStarts.state, 'running'),
+        sql`${journeyStarts.definition}->'entry'->>'kind' = ${kind}::text`,
+        sql`not exists (
+          select 1 from journey_starts n
+          where n.workspace_id = ${journeyStarts.workspaceId} and n.journey_id = ${journeyStarts.journeyId}
+            and n.state = 'running' and n.version > ${journeyStarts.version})`,
+        ...(workspaceId ? [eq(journeyStarts.workspaceId, workspaceId)] : []),
+      ),
+    );
+}
+
+/**
+ * Brings the version's record of its entry audience's members up to `members` (a select of profile
+ * ids) in one statement; answers the profiles that joined and those that left since the last look.
+ */
+export async function diffAudienceMembers(tx: Tx, start: StartRow, members: SQL) {
+  const key = sql`workspace_id = ${start.workspaceId}::text and journey_id = ${start.journeyId}::text
+    and version = ${start.version}::int`;
+  return rows<{ change: 'joined' | 'left'; profile_id: string }>(
+    await tx.execute(sql`
+      with now_in as (${members}),
+      joined as (
+        insert into journey_audience_members (workspace_id, journey_id, version, profile_id)
+        select ${start.workspaceId}::text, ${start.journeyId}::text, ${start.version}::int, id from now_in
+        on conflict do nothing
+        returning profile_id),
+      gone as (
+        delete from journey_audience_members m
+        where ${key} and not exists (select 1 from now_in n where n.id = m.profile_id)
+        returning profile_id)
+      select 'joined' as change, profile_id from joined
+      union all select 'left' as change, profile_id from gone`),
+  );
+}
+
+/**
+ * The date entry's occurrences due in (after, now] for the version, each recorded once (a second
+ * look, in this process or another, finds it recorded): answers the profiles whose occurrence is new.
+ * A profile's zone is its own `timezone` attribute when PostgreSQL knows it, else `workspaceZone`.
+ */
+export async function claimDateOccurrences(
+  tx: Tx,
+  start: StartRow,
+  rule: { attribute: string; offsetDays: number; at: string; yearly: boolean; timeZone: string },
+  workspaceZone: string,
+  after: Date,
+  now: Date,
+) {
+  const zone =
+    rule.timeZone === 'profile'
+      ? sql`coalesce((select z.name from zones z where z.name = p.attributes->>${PROFILE_TIMEZONE_ATTRIBUTE}::text), ${workspaceZone}::text)`
+      : sql`${workspaceZone}::text`;
+  const years = rule.yearly
+    ? sql`generate_series(extract(year from ${now.toISOString()}::timestamptz)::int - 1, extract(year from ${now.toISOString()}::timestamptz)::int + 1)`
+    : sql`(select substr(c.day, 1, 4)::int)`;
+  return rows<{ profile_id: string }>(
+    await tx.execute(sql`
+      with zones as (select name from pg_timezone_names),
+      dated as (
+        select p.id, substr(p.attributes->>${rule.attribute}::text, 1, 10) as day, ${zone} as zone
+        from customer_profiles p
+        where p.workspace_id = ${start.workspaceId}::text
+          and substr(p.attributes->>${rule.attribute}::text, 1, 10) ~ '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$'),
+      moments as (
+        select c.id, ((make_date(y, substr(c.day, 6, 2)::int, 1) + (substr(c.day, 9, 2)::int - 1)
+          + ${rule.offsetDays}::int)::timestamp + ${rule.at}::time) at time zone c.zone as at
+        from dated c, ${years} y),
+      due as (
+        insert into journey_occurrences (workspace_id, journey_id, profile_id, at)
+        select ${start.workspaceId}::text, ${start.journeyId}::text, id, at from moments
+        where at > ${after.toISOString()}::timestamptz and at <= ${now.toISOString()}::timestamptz
+        on conflict do nothing
+        returning profile_id)
+      select distinct profile_id from due order by profile_id`),
+  );
 }

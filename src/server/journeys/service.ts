@@ -1,6 +1,7 @@
 import {
   JOURNEY_MESSAGES,
   type EnterJourneyBody,
+  type StartJourneyBody,
   type JourneyResults,
   type JourneyRun,
 } from '@shared/api/journeys';
@@ -19,7 +20,9 @@ import { setState as setSendState } from '../campaigns/repository';
 import { queueSendLanes } from '../campaigns/engine';
 import { ensureRecordedEvents } from '../campaigns/email-events';
 import type { WorkspaceAccess } from '../workspaces/access';
-import { enterProfiles, JOURNEY_EVENTS, queueTasks } from './engine';
+import { loadDefinitions, type CustomerDefinitions } from '../customers/definitions';
+import { ANY_EVENT_KEY } from '../queue/queues';
+import { enterProfiles, JOURNEY_EVENTS, queueTasks, recordEntryAudience } from './engine';
 import * as repo from './repository';
 import { insertEvents } from '../customers/repository';
 
@@ -36,13 +39,35 @@ function presentStart(row: repo.StartRow): JourneyRun {
     state: row.state as JourneyRun['state'],
     startedAt: row.startedAt.toISOString(),
     startedBy: row.startedBy,
+    pauseLimit: row.pauseLimit ?? null,
   };
+}
+
+/** The audiences a definition names (its entry's, its entry audience, its audience branches'), each with where. */
+function audiencesNamed(definition: repo.StartRow['definition']) {
+  const named: [string, string][] = [];
+  if (definition.entry.kind === 'audience' && definition.entry.audience)
+    named.push([definition.entry.audience, 'Entry']);
+  if (definition.entryAudience) named.push([definition.entryAudience, 'Entry audience']);
+  for (const step of definition.steps)
+    if (step.type === 'audience-branch' && step.audience)
+      named.push([step.audience, `Step "${step.name?.trim() || step.id}"`]);
+  return named;
+}
+
+/** 400 naming where the definition refers to an audience the workspace does not have. */
+function requireAudiences(definition: repo.StartRow['definition'], defs: CustomerDefinitions) {
+  for (const [audience, where] of audiencesNamed(definition)) {
+    if (!defs.catalog.audiences.has(audience))
+      throw badRequest(JOURNEY_MESSAGES.badDefinition(`${where}: the audience no longer exists`));
+  }
 }
 
 /** The event keys a started version reacts to: its entry's, its goal's and its waits'. */
 function eventKeysOf(definition: repo.StartRow['definition']) {
   const keys = new Set<string>();
   if (definition.entry.kind === 'event') keys.add(definition.entry.event);
+  if (definition.entry.kind === 'audience') keys.add(ANY_EVENT_KEY);
   if (definition.goal) keys.add(definition.goal.event);
   for (const step of definition.steps) if (step.type === 'wait-for-event') keys.add(step.event);
   return [...keys];
@@ -78,7 +103,12 @@ async function audit(
  * campaign send. The version started is the one that runs: editing the item makes a new draft, and
  * starting that one later leaves the runs already on this version to finish on it.
  */
-export async function startJourney(ctx: AppContext, access: WorkspaceAccess, id: string) {
+export async function startJourney(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  id: string,
+  body: StartJourneyBody = {},
+) {
   const scope = journeyScope(access);
   requireStartRight(scope);
   const item = await requireItem(ctx, scope, id);
@@ -88,6 +118,8 @@ export async function startJourney(ctx: AppContext, access: WorkspaceAccess, id:
   const parsed = parseJourney((item.data as { definition?: unknown }).definition);
   if (!parsed.ok) throw badRequest(JOURNEY_MESSAGES.badDefinition(parsed.problem));
   const { definition } = parsed;
+  const defs = await loadDefinitions(ctx.db, scope.workspace.id);
+  requireAudiences(definition, defs);
   const label = itemLabel(item.data) ?? id;
   const prepared: [string, Awaited<ReturnType<typeof prepareJourneySend>>][] = [];
   for (const step of definition.steps) {
@@ -114,9 +146,14 @@ export async function startJourney(ctx: AppContext, access: WorkspaceAccess, id:
       eventKeys: eventKeysOf(definition),
       sends,
       startedBy: scope.user.id,
+      pauseLimit: body?.pauseLimit ?? null,
     });
     if (!start) throw conflict(JOURNEY_MESSAGES.alreadyStarted);
-    await audit(tx, scope, id, label, 'journey.start', { version: item.version });
+    await recordEntryAudience(tx, start, defs);
+    await audit(tx, scope, id, label, 'journey.start', {
+      version: item.version,
+      ...(body?.pauseLimit ? { pauseLimit: body.pauseLimit } : {}),
+    });
     return start;
   });
   return { journey: presentStart(row) };
@@ -215,8 +252,9 @@ export async function enterJourney(
   const known = new Set(await repo.existingProfiles(ctx.db, workspaceId, ids));
   const unknown = ids.filter((profileId) => !known.has(profileId));
   if (unknown.length) throw badRequest(JOURNEY_MESSAGES.unknownProfiles(unknown));
+  const defs = start.definition.entryAudience ? await loadDefinitions(ctx.db, workspaceId) : undefined;
   const runs = await ctx.db.transaction(async (tx) => {
-    const made = await enterProfiles(tx, start, ids);
+    const made = await enterProfiles(tx, start, ids, defs);
     await audit(tx, scope, id, itemLabel(item.data) ?? id, 'journey.enter', {
       version: start.version,
       requested: ids.length,
@@ -257,6 +295,9 @@ export async function journeyResults(
           for (const exit of exitsOf(step)) exits[exit] = 0;
           for (const row of counted)
             if (row.exit) exits[row.exit] = (exits[row.exit] ?? 0) + Number(row.completed);
+          const outcomes: Record<string, number> = {};
+          for (const row of counted)
+            if (row.outcome) outcomes[row.outcome] = (outcomes[row.outcome] ?? 0) + Number(row.entered);
           return {
             stepId: step.id,
             type: step.type,
@@ -266,6 +307,7 @@ export async function journeyResults(
             exited: sum('exited'),
             converted: sum('converted'),
             exits,
+            ...(Object.keys(outcomes).length ? { outcomes } : {}),
           };
         }),
       };

@@ -47,6 +47,15 @@ export interface JourneyEvents {
   events: [profileId: string, event: string, at: string, properties: Record<string, unknown>][];
 }
 export const JOURNEY_EVENT_QUEUE = defineQueue<JourneyEvents>('journey-events', 'standard');
+/**
+ * A look at the entry audiences of a workspace's running journeys (new events stored there), or of
+ * every workspace's (the minute's job, without a workspace): who joined or left since the last look.
+ */
+export const JOURNEY_AUDIENCE_QUEUE = defineQueue<{ workspaceId?: string }>('journey-audiences', 'short');
+/** Every minute: the date entries' occurrences that fell due. */
+export const JOURNEY_DATE_QUEUE = defineQueue<Record<string, never>>('journey-dates', 'short');
+/** The event key a journey entered by an audience lists: any stored event may change who is in it. */
+export const ANY_EVENT_KEY = '*';
 
 /** A workspace whose data follows a change of its content model (model/migrate.ts). */
 export interface WorkspaceKey {
@@ -71,6 +80,8 @@ export const JOB_QUEUES = [
   MODEL_MIGRATION_QUEUE,
   JOURNEY_TASK_QUEUE,
   JOURNEY_EVENT_QUEUE,
+  JOURNEY_AUDIENCE_QUEUE,
+  JOURNEY_DATE_QUEUE,
 ];
 
 /** The singleton key of a row's job: one waiting job per row. */

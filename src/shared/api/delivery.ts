@@ -255,6 +255,7 @@ export const AUDIT_ACTIONS = [
   'journey.resume',
   'journey.stop',
   'journey.enter',
+  'journey.limits',
   'file.uploaded',
   'file.updated',
   'visualisation.refreshed',

@@ -17,6 +17,8 @@ export const JOURNEY_MESSAGES = {
   apiEntryOnly: 'Profiles can be entered through the API only while the journey runs',
   badDefinition: (problem: string) => `The journey's definition is not valid: ${problem}`,
   unknownProfiles: (ids: string[]) => `No such profiles: ${ids.slice(0, 10).join(', ')}`,
+  unknownTimeZone: (zone: string) => `Unknown time zone "${zone}"`,
+  limitsManagersOnly: 'Only workspace managers can change the journey limits',
 } as const;
 
 const Key = z.string().trim().min(1).max(200);
@@ -36,6 +38,22 @@ const Seconds = z
   .min(0)
   .max(366 * 24 * 3600);
 
+const TimeOfDay = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'a time of day is written HH:MM' })
+  .describe('A time of day, HH:MM (24 hours)');
+const OffsetDays = z
+  .number()
+  .int()
+  .min(-366)
+  .max(366)
+  .default(0)
+  .describe('Days after the date (negative: before it)');
+const Yearly = z
+  .boolean()
+  .describe("Every year on the date's day and month (a birthday), rather than once on the date (a renewal)");
+const ItemId = z.string().max(100);
+
 const StepBase = {
   id: z.string().trim().min(1).max(100),
   name: z.string().max(200).optional(),
@@ -52,8 +70,31 @@ export const JourneyStep = z.discriminatedUnion('type', [
     email: z.string().optional().describe('The id of the email template sent'),
     sender: z.string().optional().describe('The id of the sender it is sent from'),
     subject: z.string().max(500).optional(),
+    deferLimitSeconds: Seconds.optional().describe(
+      'How long a message held back by the caps or quiet hours may wait before it expires (default a day)',
+    ),
   }),
   z.object({ ...StepBase, type: z.literal('wait'), seconds: Seconds }),
+  z.object({
+    ...StepBase,
+    type: z.literal('wait-until'),
+    at: TimeOfDay.default('09:00'),
+    weekdays: z
+      .array(z.number().int().min(0).max(6))
+      .max(7)
+      .default([])
+      .describe(
+        "Days of the week allowed (0 Sunday … 6 Saturday); none: any day. In the profile's time zone",
+      ),
+  }),
+  z.object({
+    ...StepBase,
+    type: z.literal('wait-until-date'),
+    attribute: Key.optional().describe('The date attribute waited for'),
+    offsetDays: OffsetDays,
+    at: TimeOfDay.default('09:00'),
+    yearly: Yearly.default(false),
+  }),
   z.object({
     ...StepBase,
     type: z.literal('wait-for-event'),
@@ -62,6 +103,18 @@ export const JourneyStep = z.discriminatedUnion('type', [
     timeoutSeconds: Seconds,
   }),
   z.object({ ...StepBase, type: z.literal('branch'), conditions: Conditions }),
+  z.object({
+    ...StepBase,
+    type: z.literal('audience-branch'),
+    audience: ItemId.optional().describe('The audience whose members take the `yes` exit'),
+  }),
+  z.object({
+    ...StepBase,
+    type: z.literal('event-branch'),
+    event: Key.optional().describe('The event looked for on the profile'),
+    conditions: Conditions,
+    withinDays: z.number().int().min(1).max(3650).default(30).describe('How many days back'),
+  }),
   z.object({
     ...StepBase,
     type: z.literal('split'),
@@ -77,6 +130,11 @@ export const JourneyStep = z.discriminatedUnion('type', [
     attribute: Key,
     value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
   }),
+  z.object({
+    ...StepBase,
+    type: z.literal('webhook'),
+    url: z.string().max(2000).optional().describe('The URL the profile and journey are POSTed to, signed'),
+  }),
   z.object({ ...StepBase, type: z.literal('exit') }),
 ]);
 export type JourneyStep = z.infer<typeof JourneyStep>;
@@ -91,7 +149,29 @@ export const JourneyDefinition = z.object({
   entry: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('event'), event: Key, conditions: Conditions }),
     z.object({ kind: z.literal('api') }),
+    z.object({
+      kind: z.literal('audience'),
+      audience: ItemId.optional().describe('The audience whose members enter'),
+      on: z
+        .enum(['enter', 'leave'])
+        .default('enter')
+        .describe('Enter on joining the audience, or on leaving it'),
+    }),
+    z.object({
+      kind: z.literal('date'),
+      attribute: Key.optional().describe('The date attribute (a birthday, a renewal)'),
+      offsetDays: OffsetDays,
+      at: TimeOfDay.default('09:00'),
+      timeZone: z
+        .enum(['profile', 'workspace'])
+        .default('profile')
+        .describe("Whose time zone `at` is in (the profile's falls back to the workspace's)"),
+      yearly: Yearly.default(true),
+    }),
   ]),
+  entryAudience: ItemId.nullable()
+    .optional()
+    .describe('An audience a profile must be in, at the moment it would enter, to enter'),
   reentry: z
     .discriminatedUnion('mode', [
       z.object({ mode: z.literal('once') }),
@@ -120,6 +200,26 @@ export const EnterJourneyAnswer = z.object({
   refused: z.number().int().describe('Profiles the re-entry rule kept out'),
 });
 
+/** What a resume does with a wait that came due while the journey was paused. */
+export const PauseLimit = z.object({
+  seconds: Seconds.describe('How long past its time a wait may be and still run on resume'),
+  then: z
+    .enum(['skip', 'exit'])
+    .describe('A wait further past its time: skip to the next step (an email is not sent), or end the run'),
+});
+export type PauseLimit = z.infer<typeof PauseLimit>;
+
+/** `POST …/journeys/{id}/start`: optional settings of the version started. */
+export const StartJourneyBody = z
+  .object({
+    pauseLimit: PauseLimit.nullable()
+      .optional()
+      .describe('Without one, every wait that came due during a pause runs on resume'),
+  })
+  .nullable()
+  .optional();
+export type StartJourneyBody = z.infer<typeof StartJourneyBody>;
+
 const JOURNEY_STATES = ['running', 'paused', 'stopped'] as const;
 
 export const JourneyRun = z.object({
@@ -128,6 +228,7 @@ export const JourneyRun = z.object({
   state: z.enum(JOURNEY_STATES),
   startedAt: z.string(),
   startedBy: z.string(),
+  pauseLimit: PauseLimit.nullable().optional(),
 });
 export type JourneyRun = z.infer<typeof JourneyRun>;
 
@@ -152,9 +253,58 @@ export const JourneyResults = z.object({
           exited: z.number().int().describe('Profiles whose run ended at the step'),
           converted: z.number().int().describe('Profiles that reached the goal while at the step'),
           exits: z.record(z.string(), z.number().int()).describe('Profiles per exit taken'),
+          outcomes: z
+            .record(z.string(), z.number().int())
+            .optional()
+            .describe(
+              'Profiles per outcome where a step has one: `deferred: cap`, `deferred: quiet-hours` (waiting), ' +
+                '`expired: cap`, `expired: quiet-hours`, `skipped: paused`, `expired: paused`, ' +
+                '`webhook: delivered`, `webhook: failed`',
+            ),
         }),
       ),
     }),
   ),
 });
 export type JourneyResults = z.infer<typeof JourneyResults>;
+
+const PerProfile = z.number().int().min(1).max(1000).nullable();
+const Hour = z.number().int().min(0).max(23);
+
+/**
+ * A workspace's limits on journey email: at most `perDay` messages a profile in any 24 hours and
+ * `perWeek` in any 7 days, across all journeys, and no message in the quiet hours (from `start` to
+ * `end`, in the profile's time zone, else the workspace's `timeZone`).
+ */
+export const JourneyLimits = z.object({
+  perDay: PerProfile.describe('Journey emails a profile gets at most in any 24 hours (null: no cap)'),
+  perWeek: PerProfile.describe('Journey emails a profile gets at most in any 7 days (null: no cap)'),
+  quietHours: z
+    .object({ start: Hour.describe('First quiet hour'), end: Hour.describe('First hour sending again') })
+    .nullable()
+    .describe('Hours in which no journey email is sent; start after end spans midnight'),
+  timeZone: z
+    .string()
+    .max(100)
+    .describe("The workspace's time zone, for profiles without a `timezone` attribute of their own"),
+});
+export type JourneyLimits = z.infer<typeof JourneyLimits>;
+
+export const JOURNEY_LIMIT_DEFAULTS: JourneyLimits = {
+  perDay: null,
+  perWeek: null,
+  quietHours: null,
+  timeZone: 'UTC',
+};
+
+export const JourneyLimitsAnswer = z.object({
+  limits: JourneyLimits,
+  webhookSecret: z
+    .string()
+    .optional()
+    .describe('Managers only: the secret webhook steps sign with (the X-Marquee-Signature header)'),
+});
+export type JourneyLimitsAnswer = z.infer<typeof JourneyLimitsAnswer>;
+
+/** The attribute a profile's own time zone is read from (an IANA name). */
+export const PROFILE_TIMEZONE_ATTRIBUTE = 'timezone';

@@ -93,6 +93,58 @@ describe('parseJourney', () => {
   });
 });
 
+describe('the steps and entries that need a choice', () => {
+  const single = (step: object, exits: string[]) => ({
+    entry: { kind: 'api' },
+    start: 'x',
+    steps: [
+      { id: 'x', ...step },
+      { id: 'end', type: 'exit' },
+    ],
+    edges: exits.map((exit) => ({ from: 'x', exit, to: 'end' })),
+  });
+  it('names the step or the entry missing it', () => {
+    expect(problemOf(single({ type: 'audience-branch' }, ['yes', 'no']))).toBe(
+      'Step "x": choose the audience',
+    );
+    expect(problemOf(single({ type: 'event-branch' }, ['yes', 'no']))).toBe('Step "x": choose the event');
+    expect(problemOf(single({ type: 'wait-until-date' }, ['next']))).toBe(
+      'Step "x": choose the date attribute',
+    );
+    expect(problemOf(single({ type: 'webhook', name: 'CRM' }, ['next', 'failed']))).toBe(
+      'Step "CRM": enter the URL to call',
+    );
+    expect(problemOf(single({ type: 'webhook', url: 'https://crm.example/hook' }, ['next']))).toBe(
+      'Step "x": the exit "failed" is not connected',
+    );
+    expect(problemOf(single({ type: 'wait-until', at: '25:00' }, ['next']))).toBe(
+      'Step "x": a time of day is written HH:MM',
+    );
+    const entry = single({ type: 'wait', seconds: 0 }, ['next']);
+    expect(problemOf({ ...entry, entry: { kind: 'audience' } })).toBe('Entry: choose the audience');
+    expect(problemOf({ ...entry, entry: { kind: 'date' } })).toBe('Entry: choose the date attribute');
+    expect(
+      problemOf({ ...entry, entry: { kind: 'date', attribute: 'birthday' }, entryAudience: 'vip' }),
+    ).toBeNull();
+  });
+
+  it('lets a loop pass through a wait until a time', () => {
+    const looped = {
+      entry: { kind: 'api' },
+      start: 'morning',
+      steps: [
+        { id: 'morning', type: 'wait-until', at: '09:00' },
+        { id: 'mark', type: 'update-attribute', attribute: 'seen', value: true },
+      ],
+      edges: [
+        { from: 'morning', to: 'mark' },
+        { from: 'mark', to: 'morning' },
+      ],
+    };
+    expect(problemOf(looped)).toBeNull();
+  });
+});
+
 describe('conditionsHold', () => {
   it('compares text, numbers, presence and lists', () => {
     const record = { plan: 'pro', total: '120', tags: ['vip'] };

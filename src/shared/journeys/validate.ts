@@ -6,7 +6,11 @@ export function exitsOf(step: JourneyStep): string[] {
     case 'wait-for-event':
       return ['event', 'timeout'];
     case 'branch':
+    case 'audience-branch':
+    case 'event-branch':
       return ['yes', 'no'];
+    case 'webhook':
+      return ['next', 'failed'];
     case 'split':
       return step.paths.map((path) => path.key);
     case 'exit':
@@ -18,13 +22,30 @@ export function exitsOf(step: JourneyStep): string[] {
 
 /** Steps a loop may pass through without running hot: they hold the profile for a time. */
 const holds = (step: JourneyStep) =>
-  (step.type === 'wait' && step.seconds > 0) || step.type === 'wait-for-event';
+  (step.type === 'wait' && step.seconds > 0) ||
+  step.type === 'wait-for-event' ||
+  step.type === 'wait-until' ||
+  (step.type === 'wait-until-date' && step.yearly);
 
 const label = (step: JourneyStep) => `Step "${step.name?.trim() || step.id}"`;
+
+const isWebUrl = (text: string) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+};
 
 function stepProblem(step: JourneyStep): string | null {
   if (step.type === 'email' && !step.email) return `${label(step)}: choose the email template to send`;
   if (step.type === 'email' && !step.sender) return `${label(step)}: choose a sender`;
+  if (step.type === 'audience-branch' && !step.audience) return `${label(step)}: choose the audience`;
+  if (step.type === 'event-branch' && !step.event) return `${label(step)}: choose the event`;
+  if (step.type === 'wait-until-date' && !step.attribute) return `${label(step)}: choose the date attribute`;
+  if (step.type === 'webhook' && !step.url?.trim()) return `${label(step)}: enter the URL to call`;
+  if (step.type === 'webhook' && !isWebUrl(step.url!.trim()))
+    return `${label(step)}: the URL must start with http:// or https://`;
   if (step.type === 'split') {
     const keys = new Set(step.paths.map((path) => path.key));
     if (keys.size !== step.paths.length) return `${label(step)}: each path needs a key of its own`;
@@ -59,6 +80,12 @@ function unheldLoop(steps: Map<string, JourneyStep>, next: Map<string, string[]>
   return null;
 }
 
+function entryProblem({ entry }: JourneyDefinition): string | null {
+  if (entry.kind === 'audience' && !entry.audience) return 'Entry: choose the audience';
+  if (entry.kind === 'date' && !entry.attribute) return 'Entry: choose the date attribute';
+  return null;
+}
+
 /** A problem of a journey's definition, with the step it is about when it is about one. */
 export interface JourneyProblem {
   message: string;
@@ -74,6 +101,8 @@ function journeyProblems(definition: JourneyDefinition): JourneyProblem[] {
     steps.set(step.id, step);
   }
   const problems: JourneyProblem[] = [];
+  const entry = entryProblem(definition);
+  if (entry) problems.push({ message: entry });
   const hasStart = steps.has(definition.start);
   if (!hasStart) problems.push({ message: `The first step "${definition.start}" does not exist` });
   const joined = new Map<string, string>();
