@@ -115,6 +115,24 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'POST /api/v1/auth/two-factor/recovery-codes': {
     none: "the caller's account: audited in each of the caller's workspaces (two-factor.test.ts)",
   },
+  'POST /api/v1/auth/passkeys/registration-options': {
+    none: "stores a single-use challenge for the caller's account: nothing is added until it is answered",
+  },
+  'POST /api/v1/auth/passkeys': {
+    none: "the caller's account: audited in each of the caller's workspaces (passkeys.test.ts)",
+  },
+  'DELETE /api/v1/auth/passkeys/:id': {
+    none: "the caller's account: audited in each of the caller's workspaces (passkeys.test.ts)",
+  },
+  'POST /api/v1/auth/sign-in/passkey/options': {
+    none: 'stores a single-use challenge before any session, no workspace data',
+  },
+  'POST /api/v1/auth/sign-in/passkey': {
+    none: 'starts a session (invitations it accepts journal as member.joined)',
+  },
+  'POST /api/v1/auth/sign-in/two-factor/passkey-options': {
+    none: "stores a single-use challenge for the pending sign-in's account, no workspace data",
+  },
   'PUT /api/v1/workspaces/:ws/two-factor': {
     none: 'needs a manager with two-factor on; its audit row is checked in two-factor.test.ts',
   },

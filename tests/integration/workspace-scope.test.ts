@@ -22,6 +22,12 @@ const PUBLIC: Record<string, string> = {
   'POST /api/v1/auth/sign-up': 'creating an account comes before any session',
   'POST /api/v1/auth/sign-in': 'signing in comes before any session',
   'POST /api/v1/auth/sign-in/two-factor': "sign-in's second step: the signed pending token is the credential",
+  'POST /api/v1/auth/sign-in/passkey/options':
+    'a challenge for signing in with a passkey: comes before any session',
+  'POST /api/v1/auth/sign-in/passkey':
+    'signing in with a passkey comes before any session: the signed answer is the credential',
+  'POST /api/v1/auth/sign-in/two-factor/passkey-options':
+    "sign-in's second step: the signed pending token is the credential",
   'POST /api/v1/auth/sign-out': 'ends the session if there is one, answers ok either way',
   'GET /api/v1/auth/sso/discover':
     "names an email domain's single sign-on before sign-in: only whether one is enforced and where it starts",
@@ -86,6 +92,24 @@ const SIGNED_IN: Record<string, { why: string; url?: string; payload?: object }>
   'POST /api/v1/auth/two-factor/recovery-codes': {
     why: "the caller's own two-factor sign-in",
     payload: { password: 'x' },
+  },
+  'GET /api/v1/auth/passkeys': { why: "the caller's own passkeys" },
+  'POST /api/v1/auth/passkeys/registration-options': { why: "the caller's own passkeys" },
+  'POST /api/v1/auth/passkeys': {
+    why: "the caller's own passkeys",
+    payload: {
+      name: 'Laptop',
+      response: {
+        id: 'AAAA',
+        rawId: 'AAAA',
+        type: 'public-key',
+        response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' },
+      },
+    },
+  },
+  'DELETE /api/v1/auth/passkeys/:id': {
+    why: "removes one of the caller's own passkeys",
+    url: '/api/v1/auth/passkeys/no-such-passkey',
   },
   'POST /api/v1/workspaces': {
     why: 'creating a workspace comes before its membership',

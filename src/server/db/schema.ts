@@ -63,6 +63,40 @@ export const usedSignInChallenges = pgTable('used_sign_in_challenges', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 
+/** An account's passkeys (WebAuthn credentials): the public key and the signature counter last seen. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    /** The credential id, base64url, as the authenticator names it. */
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId)],
+);
+
+export type WebauthnChallengePurpose = 'register' | 'sign-in' | 'second-factor';
+
+/** WebAuthn challenges handed out and not yet answered: each is taken once, before it expires. */
+export const webauthnChallenges = pgTable('webauthn_challenges', {
+  challenge: text('challenge').primaryKey(),
+  purpose: text('purpose').$type<WebauthnChallengePurpose>().notNull(),
+  /** The account it was made for; null for a sign-in with a passkey, where the passkey names it. */
+  userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
 export const sessions = pgTable(
   'sessions',
   {
