@@ -34,6 +34,10 @@ const PUBLIC: Record<string, string> = {
   'GET /api/v1/auth/sso/:ws/start': "starts a sign-in at the workspace's provider: comes before any session",
   'GET /api/v1/auth/sso/:ws/callback':
     "the provider's redirect: the state cookie and the provider's signed ID token are the credential",
+  'GET /api/v1/auth/sso/:ws/saml/metadata':
+    'our SAML service provider metadata, to register at the identity provider: no workspace data but its id',
+  'POST /api/v1/auth/sso/:ws/saml/acs':
+    "the SAML identity provider's post: the sealed relay state and the signed assertion are the credential",
   'POST /api/v1/auth/verify-email': 'the emailed token is the credential',
   'POST /api/v1/auth/request-password-reset': 'for people who cannot sign in',
   'POST /api/v1/auth/reset-password': 'the emailed token is the credential',

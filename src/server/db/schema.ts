@@ -19,7 +19,7 @@ import type { Basics } from '@shared/api/workspaces';
 import type { IngestKeyKind } from '@shared/api/ingest';
 import type { UndeclaredKind } from '@shared/api/undeclared';
 import type { Roles } from '@shared/permissions/permissions';
-import type { RoleRule as SsoRoleRule } from '@shared/api/sso';
+import type { RoleRule as SsoRoleRule, SamlSettings, SsoKind } from '@shared/api/sso';
 import type { ContentModelDoc, ModelOp, RenamedField } from '@shared/model/types';
 import type { JourneyDefinition, PauseLimit } from '@shared/api/journeys';
 import type { CampaignExperiment } from '@shared/campaigns/experiment';
@@ -275,6 +275,8 @@ export const ssoConnections = pgTable('sso_connections', {
   workspaceId: text('workspace_id')
     .primaryKey()
     .references(() => workspaces.id, { onDelete: 'cascade' }),
+  /** OpenID Connect, or SAML 2.0: then `issuer` is the identity provider's entity id and `saml` the rest. */
+  kind: text('kind').$type<SsoKind>().notNull().default('oidc'),
   issuer: text('issuer').notNull(),
   clientId: text('client_id').notNull(),
   clientSecret: text('client_secret').notNull(),
@@ -284,9 +286,23 @@ export const ssoConnections = pgTable('sso_connections', {
     .$type<SsoRoleRule[]>()
     .notNull()
     .default(sql`'[]'::jsonb`),
+  saml: jsonb('saml').$type<SamlSettings>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   updatedBy: text('updated_by').notNull(),
 });
+
+/** SAML assertions already used to sign in, kept until they expire, so none is taken twice. */
+export const samlAssertions = pgTable(
+  'saml_assertions',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    assertionId: text('assertion_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.assertionId] })],
+);
 
 /** An email domain is owned by at most one workspace's connection, so sign-in knows where to send it. */
 export const ssoDomains = pgTable(
