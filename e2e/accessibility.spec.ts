@@ -267,7 +267,7 @@ test('signed-out screens have no serious or critical axe violations', async ({ p
   audit.expectClean();
 });
 
-test('passkey screens have no serious or critical axe violations', async ({ page }) => {
+test('passkey and SAML screens have no serious or critical axe violations', async ({ page }) => {
   const audit = new Audit(page);
   // The passkey step after a password, for an account whose second factor is a passkey (the suite's
   // server is on 127.0.0.1, where no passkey can be made: e2e/passkeys.spec.ts uses them for real).
@@ -292,6 +292,12 @@ test('passkey screens have no serious or critical axe violations', async ({ page
   await dialog.getByRole('button', { name: 'Add a passkey' }).click();
   await expect(dialog.getByText(/Name the passkey/)).toBeVisible();
   await audit.check('passkeys dialog › name required');
+  await page.keyboard.press('Escape');
+
+  await page.goto(`/${seeded.ws}/_settings/sso`);
+  await page.getByText('SAML 2.0', { exact: true }).click();
+  await expect(page.getByTestId('saml-acs-url')).toBeVisible();
+  await audit.check('single sign-on › SAML 2.0');
   audit.expectClean();
 });
 

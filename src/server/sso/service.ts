@@ -302,7 +302,10 @@ export async function startSignIn(
 ) {
   const connection = await repo.findConnection(ctx.db, workspaceId);
   if (!connection) throw notFound(SSO_MESSAGES.notConfigured);
-  if (connection.kind === 'saml') return startSamlSignIn(ctx, connection, options.returnTo);
+  if (connection.kind === 'saml') {
+    if (options.linkSessionHash) throw badRequest(SSO_MESSAGES.samlNoLink);
+    return startSamlSignIn(ctx, connection, options.returnTo);
+  }
   const { config } = await connectionFor(ctx, workspaceId);
   const { location, checks } = await authorizationStart(config, redirectUriOf(ctx, workspaceId));
   const state: SsoState = {

@@ -21,6 +21,8 @@ export const SSO_MESSAGES = {
     'The identity provider’s assertion was not valid, signed or meant for this workspace. Please sign in again.',
   samlReplayed: 'This sign-in was used already. Please sign in again.',
   notSaml: 'This workspace does not sign in with SAML',
+  samlNoLink:
+    'Linking an account is available with OpenID Connect; sign in with SAML from the sign-in page instead',
   noWorkspaceForEmail: 'No workspace signs in this email address with single sign-on',
 } as const;
 
@@ -90,7 +92,7 @@ export type SsoConnectionInput = z.output<typeof SsoConnectionBody>;
 export const SsoKind = z.enum(['oidc', 'saml']);
 export type SsoKind = z.infer<typeof SsoKind>;
 
-const PEM_CERTIFICATE = /^-----BEGIN CERTIFICATE-----\s+[A-Za-z0-9+/=\s]+-----END CERTIFICATE-----$/;
+const PEM_CERTIFICATE = /^-----BEGIN CERTIFICATE-----\s+[A-Za-z0-9+/=\s]{64,}-----END CERTIFICATE-----$/;
 
 /** A certificate as PEM, or its base64 body alone as IdP metadata shows it. */
 const Certificate = z
