@@ -268,6 +268,40 @@ test('signed-out screens have no serious or critical axe violations', async ({ p
   audit.expectClean();
 });
 
+test('passkey and SAML screens have no serious or critical axe violations', async ({ page }) => {
+  const audit = new Audit(page);
+  // The passkey step after a password, for an account whose second factor is a passkey (the suite's
+  // server is on 127.0.0.1, where no passkey can be made: e2e/passkeys.spec.ts uses them for real).
+  await page.route('**/api/v1/auth/sign-in', (route) =>
+    route.fulfill({ json: { twoFactorRequired: true, pendingToken: 'pending', methods: ['passkey'] } }),
+  );
+  await page.goto('/auth/welcome');
+  await page.getByLabel('Email').fill('someone@example.com');
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Use a passkey' })).toBeVisible();
+  await audit.check('sign-in › passkey step');
+  await page.unroute('**/api/v1/auth/sign-in');
+
+  await signInApi(page.request, seeded.email);
+  await page.goto('/workspaces');
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Passkeys' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Passkeys' });
+  await expect(dialog.getByText('No passkeys yet.')).toBeVisible();
+  await audit.check('passkeys dialog');
+  await dialog.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(dialog.getByText(/Name the passkey/)).toBeVisible();
+  await audit.check('passkeys dialog › name required');
+  await page.keyboard.press('Escape');
+
+  await page.goto(`/${seeded.ws}/_settings/sso`);
+  await page.getByText('SAML 2.0', { exact: true }).click();
+  await expect(page.getByTestId('saml-acs-url')).toBeVisible();
+  await audit.check('single sign-on › SAML 2.0');
+  audit.expectClean();
+});
+
 test('workspace and settings screens have no serious or critical axe violations', async ({ page }) => {
   test.setTimeout(360_000);
   await signInApi(page.request, seeded.email);

@@ -34,13 +34,13 @@ test.describe('accounts', () => {
   test('bad input gets clear messages', async ({ page }) => {
     await page.goto('/auth/welcome');
     await page.getByLabel('Email').fill('not-an-email');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByText('Enter a valid email address')).toBeVisible();
     await expect(page.getByText('Password is required')).toBeVisible();
 
     await page.getByLabel('Email').fill(uniqueEmail('nobody'));
     await page.getByLabel('Password', { exact: true }).fill('whatever-password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('alert')).toHaveText('Wrong email or password');
     await shot(page, '32-sign-in-wrong-password');
 
@@ -102,7 +102,7 @@ test.describe('accounts', () => {
 
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password', { exact: true }).fill('new-password-123');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(/\/workspaces\/$/);
   });
 

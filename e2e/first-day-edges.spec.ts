@@ -64,7 +64,7 @@ test('an invitation to someone who has an account opens signing in with their ad
   await expect(other.getByLabel('Email')).toHaveValue(invited.email);
   await shot(other, 'first-day-edges-01-invited-with-account');
   await other.getByLabel('Password', { exact: true }).fill(invited.password);
-  await other.getByRole('button', { name: 'Sign in' }).click();
+  await other.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(other).toHaveURL(`/${ws}/_items/all`);
   await context.close();
 });

@@ -45,9 +45,12 @@ function decodeQuotedPrintable(text: string) {
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** The newest link in a mail to `to` whose URL contains `pathFragment`; waits for the mail to arrive. */
-export async function mailLink(to: string, pathFragment: string): Promise<string> {
-  const outbox = path.join(DATA_DIR, 'outbox');
+/**
+ * The newest link in a mail to `to` whose URL contains `pathFragment`; waits for the mail to arrive. A
+ * spec that starts a server of its own reads that server's outbox (`dataDir`).
+ */
+export async function mailLink(to: string, pathFragment: string, dataDir = DATA_DIR): Promise<string> {
+  const outbox = path.join(dataDir, 'outbox');
   let found: string | undefined;
   await expect
     .poll(

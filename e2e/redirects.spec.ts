@@ -36,7 +36,7 @@ test('a private URL while signed out goes to welcome, and back to that URL after
 
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(attempted);
   await expect(page.getByRole('heading', { name: 'Roles' })).toBeVisible();
 });

@@ -1,6 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { startOidcProvider, type TestOidcProvider } from '../tests/helpers/oidc-provider';
 import {
+  IDP_CERT,
+  IDP_ENTITY_ID,
+  IDP_ENTRY_POINT,
+  readAuthnRequest,
+  samlResponse,
+} from '../tests/fixtures/saml-idp';
+import {
   acceptCookies,
   BASE_URL,
   mailLink,
@@ -132,4 +139,79 @@ test('a manager makes a SCIM token shown once; the identity provider provisions 
   await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
   await expect(section.getByText('No SCIM tokens yet.')).toBeVisible();
   expect((await provision()).status()).toBe(401);
+});
+
+test('a manager sets up SAML 2.0 with a group rule; a new person signs in at the identity provider and lands with that role', async ({
+  page,
+  browser,
+}) => {
+  await acceptCookies(page.context());
+  await seedVerifiedUser(page.request, 'manager');
+  const name = `SAML sign-on ${Date.now().toString(36)}`;
+  const workspace = await seedWorkspace(page.request, name, {
+    roles: { editor: { name: 'Editor', canEdit: ['blog-post'], canPublish: [], mustApprove: [] } },
+  });
+  const domain = `saml-${Date.now().toString(36)}.test`;
+
+  await page.goto(`/${workspace.id}/_settings/sso`);
+  await page.getByText('SAML 2.0', { exact: true }).click();
+  const acsUrl = `${BASE_URL}/api/v1/auth/sso/${workspace.id}/saml/acs`;
+  await expect(page.getByTestId('saml-acs-url')).toHaveText(acsUrl);
+  await expect(page.getByTestId('saml-metadata')).toContainText('WantAssertionsSigned="true"');
+  const form = page.getByRole('form', { name: 'SAML 2.0' });
+  await form.getByLabel('Single sign-on URL').fill(IDP_ENTRY_POINT);
+  await form.getByLabel('Identity provider entity ID').fill(IDP_ENTITY_ID);
+  await form.getByLabel('Signing certificate').fill('not a certificate');
+  await form.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(form.getByText('Paste the identity provider’s signing certificate (PEM)')).toBeVisible();
+  await form.getByLabel('Signing certificate').fill(IDP_CERT);
+  const domains = form.getByRole('combobox', { name: 'Email domains' });
+  await domains.fill(domain);
+  await domains.press('Enter');
+  await form.getByRole('button', { name: 'Add rule' }).click();
+  const rules = form.getByRole('table', { name: 'Role rules' });
+  await rules.getByLabel('Value').fill('marketing');
+  await rules.getByRole('combobox', { name: 'Roles' }).click();
+  await page.getByRole('option', { name: 'Editor' }).click();
+  await page.keyboard.press('Escape');
+  await shot(page, 'sso-saml-settings');
+  await form.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Single sign-on saved')).toBeVisible();
+  await page.reload();
+  await expect(
+    page.getByRole('form', { name: 'SAML 2.0' }).getByLabel('Identity provider entity ID'),
+  ).toHaveValue(IDP_ENTITY_ID);
+
+  // The identity provider made by the test answers our AuthnRequest with a signed assertion, posted
+  // by the browser to our ACS as a real one's page would.
+  const context = await browser.newContext();
+  await acceptCookies(context);
+  await context.route(`${IDP_ENTRY_POINT}?**`, (route) => {
+    const request = readAuthnRequest(route.request().url());
+    const response = samlResponse({
+      nameId: 'nina-at-idp',
+      inResponseTo: request.id,
+      acsUrl: request.acsUrl,
+      audience: request.issuer,
+      attributes: { email: [`nina@${domain}`], displayName: ['Nina Saml'], groups: ['marketing'] },
+    });
+    const field = (key: string, value: string) => `<input type="hidden" name="${key}" value="${value}">`;
+    return route.fulfill({
+      contentType: 'text/html',
+      body:
+        `<form method="post" action="${request.acsUrl}">${field('SAMLResponse', response)}` +
+        `${field('RelayState', request.relayState)}</form><script>document.forms[0].submit()</script>`,
+    });
+  });
+  const newcomer = await context.newPage();
+  await newcomer.goto('/auth/welcome');
+  await newcomer.getByLabel('Email').fill(`nina@${domain}`);
+  await newcomer.getByRole('button', { name: 'Continue with single sign-on' }).click();
+  await expect(newcomer).toHaveURL(new RegExp(`/${workspace.id}(/|$)`));
+  await expect(newcomer.getByText(name).first()).toBeVisible();
+  const members = await (await page.request.get(`/api/v1/workspaces/${workspace.id}/members`)).json();
+  expect(members.members).toContainEqual(
+    expect.objectContaining({ email: `nina@${domain}`, roles: ['editor'], isWorkspaceManager: false }),
+  );
+  await context.close();
 });

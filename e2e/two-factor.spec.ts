@@ -30,7 +30,7 @@ test('a user sets up two-factor sign-in from the user menu and signs in with a c
   await page.goto('/auth/welcome');
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Enter the code your authenticator app shows')).toBeVisible();
   expect((await page.request.get('/api/v1/me')).status()).toBe(401);
   await shot(page, 'two-factor-sign-in-step');

@@ -34,6 +34,7 @@ import { depthSafe } from './http/json-output';
 import { registerAuthentication } from './auth/plugin';
 import { authRoutes } from './auth/routes';
 import { twoFactorRoutes } from './auth/two-factor-routes';
+import { passkeyRoutes } from './auth/passkey-routes';
 import { workspaceTwoFactorRoutes } from './workspaces/two-factor-routes';
 import { refusePasswordWhereEnforced } from './sso/service';
 import { ssoSettingsRoutes, ssoSignInRoutes } from './sso/routes';
@@ -337,6 +338,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext) {
       // Before any membership exists: accounts, the caller's workspaces and a new one, analytics events.
       await authRoutes(api, ctx);
       await twoFactorRoutes(api, ctx);
+      await passkeyRoutes(api, ctx);
       await ssoSignInRoutes(api, ctx);
       await workspaceRoutes(api, ctx);
       await eventRoutes(api, ctx);

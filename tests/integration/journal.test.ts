@@ -7,6 +7,7 @@ import postgres from 'postgres';
 import { auditLog } from '@server/db/schema';
 import { subscribeToChanges, type Change } from '@server/journal/changes';
 import { createTestApp, startSecondServer, type SecondServer, type TestApp } from '../helpers/test-app';
+import { IDP_CERT, IDP_ENTITY_ID, IDP_ENTRY_POINT } from '../fixtures/saml-idp';
 import { testDatabaseKind } from '../helpers/database';
 import { makeImage } from '../fixtures/images';
 import { uploadImage } from '../fixtures/media';
@@ -115,6 +116,24 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'POST /api/v1/auth/two-factor/recovery-codes': {
     none: "the caller's account: audited in each of the caller's workspaces (two-factor.test.ts)",
   },
+  'POST /api/v1/auth/passkeys/registration-options': {
+    none: "stores a single-use challenge for the caller's account: nothing is added until it is answered",
+  },
+  'POST /api/v1/auth/passkeys': {
+    none: "the caller's account: audited in each of the caller's workspaces (passkeys.test.ts)",
+  },
+  'DELETE /api/v1/auth/passkeys/:id': {
+    none: "the caller's account: audited in each of the caller's workspaces (passkeys.test.ts)",
+  },
+  'POST /api/v1/auth/sign-in/passkey/options': {
+    none: 'stores a single-use challenge before any session, no workspace data',
+  },
+  'POST /api/v1/auth/sign-in/passkey': {
+    none: 'starts a session (invitations it accepts journal as member.joined)',
+  },
+  'POST /api/v1/auth/sign-in/two-factor/passkey-options': {
+    none: "stores a single-use challenge for the pending sign-in's account, no workspace data",
+  },
   'PUT /api/v1/workspaces/:ws/two-factor': {
     none: 'needs a manager with two-factor on; its audit row is checked in two-factor.test.ts',
   },
@@ -146,6 +165,9 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
   'POST /api/v1/workspaces/:ws/content-model/plan': { none: 'reads: plans a change set, writes nothing' },
   'POST /api/v1/workspaces/:ws/preview/render': {
     none: 'reads: renders unsaved values in a transaction it rolls back (preview.test.ts)',
+  },
+  'POST /api/v1/auth/sso/:ws/saml/acs': {
+    none: "the identity provider's post: signs in (sso.signed-in is checked in sso-saml.test.ts)",
   },
   'POST /api/v1/workspaces/:ws/sso/test': { none: 'reads: runs discovery at the provider, stores nothing' },
 
@@ -361,6 +383,18 @@ const TABLE: Record<string, Journaled | NotJournaled> = {
         clientId: provider.clientId,
         clientSecret: provider.clientSecret,
         domains: ['journal.test'],
+        allowPassword: true,
+        roleRules: [],
+      }),
+  },
+  'PUT /api/v1/workspaces/:ws/sso/saml': {
+    action: 'sso.updated',
+    send: () =>
+      call(t, 'PUT', wsUrl(ws, 'sso/saml'), manager, {
+        entryPoint: IDP_ENTRY_POINT,
+        idpIssuer: IDP_ENTITY_ID,
+        idpCert: IDP_CERT,
+        domains: [],
         allowPassword: true,
         roleRules: [],
       }),

@@ -96,7 +96,7 @@ describe('signing in with two-factor', () => {
     const bob = await verifiedUser(t, { name: 'Bob Totp' });
     const { secret } = await setUp(bob);
     const first = await passwordStep(bob);
-    expect(first).toEqual({ twoFactorRequired: true, pendingToken: expect.any(String) });
+    expect(first).toEqual({ twoFactorRequired: true, pendingToken: expect.any(String), methods: ['totp'] });
     expect(first.token).toBeUndefined();
 
     // The code enable took is spent, and one of an earlier step never counts.

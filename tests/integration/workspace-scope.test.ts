@@ -22,12 +22,22 @@ const PUBLIC: Record<string, string> = {
   'POST /api/v1/auth/sign-up': 'creating an account comes before any session',
   'POST /api/v1/auth/sign-in': 'signing in comes before any session',
   'POST /api/v1/auth/sign-in/two-factor': "sign-in's second step: the signed pending token is the credential",
+  'POST /api/v1/auth/sign-in/passkey/options':
+    'a challenge for signing in with a passkey: comes before any session',
+  'POST /api/v1/auth/sign-in/passkey':
+    'signing in with a passkey comes before any session: the signed answer is the credential',
+  'POST /api/v1/auth/sign-in/two-factor/passkey-options':
+    "sign-in's second step: the signed pending token is the credential",
   'POST /api/v1/auth/sign-out': 'ends the session if there is one, answers ok either way',
   'GET /api/v1/auth/sso/discover':
     "names an email domain's single sign-on before sign-in: only whether one is enforced and where it starts",
   'GET /api/v1/auth/sso/:ws/start': "starts a sign-in at the workspace's provider: comes before any session",
   'GET /api/v1/auth/sso/:ws/callback':
     "the provider's redirect: the state cookie and the provider's signed ID token are the credential",
+  'GET /api/v1/auth/sso/:ws/saml/metadata':
+    'our SAML service provider metadata, to register at the identity provider: no workspace data but its id',
+  'POST /api/v1/auth/sso/:ws/saml/acs':
+    "the SAML identity provider's post: the sealed relay state and the signed assertion are the credential",
   'POST /api/v1/auth/verify-email': 'the emailed token is the credential',
   'POST /api/v1/auth/request-password-reset': 'for people who cannot sign in',
   'POST /api/v1/auth/reset-password': 'the emailed token is the credential',
@@ -87,6 +97,24 @@ const SIGNED_IN: Record<string, { why: string; url?: string; payload?: object }>
   'POST /api/v1/auth/two-factor/recovery-codes': {
     why: "the caller's own two-factor sign-in",
     payload: { password: 'x' },
+  },
+  'GET /api/v1/auth/passkeys': { why: "the caller's own passkeys" },
+  'POST /api/v1/auth/passkeys/registration-options': { why: "the caller's own passkeys" },
+  'POST /api/v1/auth/passkeys': {
+    why: "the caller's own passkeys",
+    payload: {
+      name: 'Laptop',
+      response: {
+        id: 'AAAA',
+        rawId: 'AAAA',
+        type: 'public-key',
+        response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' },
+      },
+    },
+  },
+  'DELETE /api/v1/auth/passkeys/:id': {
+    why: "removes one of the caller's own passkeys",
+    url: '/api/v1/auth/passkeys/no-such-passkey',
   },
   'POST /api/v1/workspaces': {
     why: 'creating a workspace comes before its membership',

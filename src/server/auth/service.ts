@@ -1,5 +1,6 @@
 import { MESSAGES } from '@shared/api/errors';
 import type { User } from '@shared/api/auth';
+import type { AuthenticationResponse } from '@shared/api/passkeys';
 import type { AppContext } from '../context';
 import { AppError, badRequest, conflict, notFound, rateLimited, unauthorized } from '../http/errors';
 import { hashToken, randomId, randomToken } from '../lib/ids';
@@ -14,6 +15,11 @@ import type { EmailTokenKind } from '../db/schema';
 import { runAccountVerifiedHooks } from './account-hooks';
 import { hashPassword, requireStrongPassword, verifyPassword } from './passwords';
 import * as repo from './repository';
+import {
+  authenticate as authenticatePasskey,
+  deleteExpiredChallenges as deleteExpiredPasskeyChallenges,
+  hasPasskeys,
+} from './passkeys';
 import * as twoFactor from './two-factor';
 
 const HOUR = 3600_000;
@@ -138,8 +144,27 @@ export async function signIn(ctx: AppContext, input: { email: string; password: 
   const isValid = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !isValid) throw new AppError('invalid_credentials', MESSAGES.invalidCredentials);
   await repo.clearSignInAttempts(ctx.db, key);
-  if (user.totpEnabledAt)
-    return { twoFactorRequired: true as const, pendingToken: twoFactor.issueChallenge(ctx, user.id) };
+  const methods = [
+    ...(user.totpEnabledAt ? (['totp'] as const) : []),
+    ...((await hasPasskeys(ctx, user.id)) ? (['passkey'] as const) : []),
+  ];
+  if (methods.length)
+    return {
+      twoFactorRequired: true as const,
+      pendingToken: twoFactor.issueChallenge(ctx, user.id),
+      methods,
+    };
+  return finishSignIn(ctx, user, meta);
+}
+
+/** A sign-in with a passkey instead of a password; an address whose workspace enforces single sign-on is refused alike. */
+export async function signInWithPasskey(
+  ctx: AppContext,
+  response: AuthenticationResponse,
+  meta: SessionMeta,
+) {
+  const user = await authenticatePasskey(ctx, response);
+  for (const guard of ctx.passwordSignInGuards) await guard(ctx.db, user.email);
   return finishSignIn(ctx, user, meta);
 }
 
@@ -152,7 +177,7 @@ async function finishSignIn(ctx: AppContext, user: repo.UserRow, meta: SessionMe
 /** The second step of a password sign-in with two-factor on: the session starts only here. */
 export async function signInSecondStep(
   ctx: AppContext,
-  input: { pendingToken: string; code?: string; recoveryCode?: string },
+  input: { pendingToken: string; code?: string; recoveryCode?: string; passkey?: AuthenticationResponse },
   meta: SessionMeta,
 ) {
   const user = await twoFactor.completeChallenge(ctx, input, meta.address);
@@ -264,6 +289,7 @@ export function startHousekeeping(ctx: AppContext): () => void {
       repo.deleteExpiredSessions(ctx.db),
       repo.deleteOldSignInAttempts(ctx.db, SIGN_IN_WINDOW_MS),
       twoFactor.deleteExpiredChallenges(ctx.db),
+      deleteExpiredPasskeyChallenges(ctx.db),
     ]).catch((err: unknown) => ctx.log.warn({ err }, 'housekeeping failed'));
   }, HOUR);
   timer.unref();

@@ -1,13 +1,15 @@
 import crypto from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 import type { AuditAction } from '@shared/api/delivery';
+import type { AuthenticationResponse } from '@shared/api/passkeys';
 import { TWO_FACTOR_MESSAGES as M } from '@shared/api/two-factor';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
 import { AppError, badRequest, conflict, rateLimited } from '../http/errors';
-import { journal } from '../journal/journal';
 import { hashToken } from '../lib/ids';
 import { seal, unseal } from '../lib/sealing';
+import { journalAccount as journalAccountChange } from './account-audit';
+import * as passkeys from './passkeys';
 import { verifyPassword } from './passwords';
 import * as repo from './repository';
 import * as tfRepo from './two-factor-repository';
@@ -76,10 +78,7 @@ async function storeNewRecoveryCodes(tx: Tx, userId: string) {
   return codes;
 }
 
-/**
- * Account-wide changes are audited in every workspace the account is an active member of; a change
- * a valid code or password allowed also clears the account's wrong-code count.
- */
+/** Audits an account-wide change that a valid code or password allowed, which also clears the wrong-code count. */
 async function journalAccount(
   tx: Tx,
   user: repo.UserRow,
@@ -88,18 +87,7 @@ async function journalAccount(
   detail?: Record<string, unknown>,
 ) {
   await repo.clearSignInAttempts(tx, attemptKey(user.id));
-  const workspaceIds = await tfRepo.activeWorkspaceIdsOf(tx, user.id);
-  await journal(tx, {
-    audit: workspaceIds.map((workspaceId) => ({
-      workspaceId,
-      user: { id: user.id, name: user.name, address: address ?? null },
-      action,
-      targetType: 'member' as const,
-      targetId: user.id,
-      label: user.name,
-      detail: detail ?? null,
-    })),
-  });
+  await journalAccountChange(tx, user, action, address, detail);
 }
 
 export async function status(ctx: AppContext, user: repo.UserRow) {
@@ -202,28 +190,41 @@ export function issueChallenge(ctx: AppContext, userId: string) {
   return seal(ctx.config.secret, CHALLENGE_PURPOSE, challenge);
 }
 
+function openChallenge(ctx: AppContext, pendingToken: string) {
+  const challenge = unseal<Challenge>(ctx.config.secret, CHALLENGE_PURPOSE, pendingToken);
+  if (!challenge || challenge.expiresAt < Date.now()) throw badRequest(M.badChallenge);
+  return challenge;
+}
+
+/** The WebAuthn options for a passkey as the second step, for the account a pending token names. */
+export async function passkeyOptions(ctx: AppContext, pendingToken: string) {
+  return passkeys.secondFactorOptions(ctx, openChallenge(ctx, pendingToken).userId);
+}
+
 /**
  * The second step: the pending token must be unexpired and not completed before, and the code a valid
- * one of a later step than the account last used (or an unused recovery code). Answers the account;
+ * one of a later step than the account last used (or an unused recovery code, or a passkey of the
+ * account answering its challenge). Answers the account;
  * the caller starts the session.
  */
 export async function completeChallenge(
   ctx: AppContext,
-  input: { pendingToken: string; code?: string; recoveryCode?: string },
+  input: { pendingToken: string; code?: string; recoveryCode?: string; passkey?: AuthenticationResponse },
   address?: string | null,
 ) {
-  const challenge = unseal<Challenge>(ctx.config.secret, CHALLENGE_PURPOSE, input.pendingToken);
-  if (!challenge || challenge.expiresAt < Date.now()) throw badRequest(M.badChallenge);
+  const challenge = openChallenge(ctx, input.pendingToken);
   await countAttempt(ctx, challenge.userId);
   const user = await repo.findUserById(ctx.db, challenge.userId);
-  if (!user?.totpEnabledAt) throw badRequest(M.badChallenge);
+  if (!user || (input.passkey === undefined && !user.totpEnabledAt)) throw badRequest(M.badChallenge);
   const step =
     input.code === undefined ? undefined : await stepOf(secretOf(ctx, user), input.code, user.totpLastStep);
   // A wrong code rolls back the take: the pending token stays usable for the next try.
   await ctx.db.transaction(async (tx) => {
     if (!(await tfRepo.takeSignInChallenge(tx, challenge.nonce, new Date(challenge.expiresAt))))
       throw badRequest(M.badChallenge);
-    if (input.code !== undefined) {
+    if (input.passkey !== undefined) {
+      await passkeys.verifySecondFactor(ctx, tx, user.id, input.passkey);
+    } else if (input.code !== undefined) {
       if (step === undefined || !(await repo.claimTotpStep(tx, user.id, step))) throw wrongCode();
     } else {
       if (!(await tfRepo.useRecoveryCode(tx, user.id, recoveryHash(input.recoveryCode ?? ''))))

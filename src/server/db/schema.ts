@@ -19,7 +19,7 @@ import type { Basics } from '@shared/api/workspaces';
 import type { IngestKeyKind } from '@shared/api/ingest';
 import type { UndeclaredKind } from '@shared/api/undeclared';
 import type { Roles } from '@shared/permissions/permissions';
-import type { RoleRule as SsoRoleRule } from '@shared/api/sso';
+import type { RoleRule as SsoRoleRule, SamlSettings, SsoKind } from '@shared/api/sso';
 import type { ContentModelDoc, ModelOp, RenamedField } from '@shared/model/types';
 import type { JourneyDefinition, PauseLimit } from '@shared/api/journeys';
 import type { CampaignExperiment } from '@shared/campaigns/experiment';
@@ -60,6 +60,40 @@ export const recoveryCodes = pgTable(
 /** Pending two-factor sign-ins already completed, so their signed token is not taken twice (kept until it expires). */
 export const usedSignInChallenges = pgTable('used_sign_in_challenges', {
   nonce: text('nonce').primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** An account's passkeys (WebAuthn credentials): the public key and the signature counter last seen. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    /** The credential id, base64url, as the authenticator names it. */
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('passkeys_user_idx').on(t.userId)],
+);
+
+export type WebauthnChallengePurpose = 'register' | 'sign-in' | 'second-factor';
+
+/** WebAuthn challenges handed out and not yet answered: each is taken once, before it expires. */
+export const webauthnChallenges = pgTable('webauthn_challenges', {
+  challenge: text('challenge').primaryKey(),
+  purpose: text('purpose').$type<WebauthnChallengePurpose>().notNull(),
+  /** The account it was made for; null for a sign-in with a passkey, where the passkey names it. */
+  userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 
@@ -241,6 +275,8 @@ export const ssoConnections = pgTable('sso_connections', {
   workspaceId: text('workspace_id')
     .primaryKey()
     .references(() => workspaces.id, { onDelete: 'cascade' }),
+  /** OpenID Connect, or SAML 2.0: then `issuer` is the identity provider's entity id and `saml` the rest. */
+  kind: text('kind').$type<SsoKind>().notNull().default('oidc'),
   issuer: text('issuer').notNull(),
   clientId: text('client_id').notNull(),
   clientSecret: text('client_secret').notNull(),
@@ -250,9 +286,23 @@ export const ssoConnections = pgTable('sso_connections', {
     .$type<SsoRoleRule[]>()
     .notNull()
     .default(sql`'[]'::jsonb`),
+  saml: jsonb('saml').$type<SamlSettings>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   updatedBy: text('updated_by').notNull(),
 });
+
+/** SAML assertions already used to sign in, kept until they expire, so none is taken twice. */
+export const samlAssertions = pgTable(
+  'saml_assertions',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    assertionId: text('assertion_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.assertionId] })],
+);
 
 /** An email domain is owned by at most one workspace's connection, so sign-in knows where to send it. */
 export const ssoDomains = pgTable(

@@ -1,6 +1,6 @@
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { ssoConnections, ssoDomains, ssoIdentities, workspaces } from '../db/schema';
+import { samlAssertions, ssoConnections, ssoDomains, ssoIdentities, workspaces } from '../db/schema';
 
 export type SsoConnectionRow = typeof ssoConnections.$inferSelect;
 
@@ -104,4 +104,25 @@ export async function workspaceRolesOf(db: Db | Tx, workspaceId: string) {
     .where(eq(workspaces.id, workspaceId))
     .limit(1);
   return row?.roles ?? {};
+}
+
+/**
+ * Records a SAML assertion as used until it expires; answers false when it was used before. The
+ * workspace's expired ones go first, so the table holds only assertions that could still be replayed.
+ */
+export async function takeSamlAssertion(
+  db: Db | Tx,
+  workspaceId: string,
+  assertionId: string,
+  expiresAt: Date,
+) {
+  await db
+    .delete(samlAssertions)
+    .where(and(eq(samlAssertions.workspaceId, workspaceId), lt(samlAssertions.expiresAt, new Date())));
+  const taken = await db
+    .insert(samlAssertions)
+    .values({ workspaceId, assertionId, expiresAt })
+    .onConflictDoNothing()
+    .returning({ assertionId: samlAssertions.assertionId });
+  return taken.length > 0;
 }

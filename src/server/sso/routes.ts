@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { OkResponse } from '@shared/api/auth';
 import { WorkspaceId } from '@shared/api/workspaces';
 import {
+  SamlAcsBody,
+  SamlConnectionBody,
   SsoCallbackQuery,
   SsoConnectionBody,
   SsoDiscoverQuery,
@@ -40,6 +42,21 @@ export async function ssoSettingsRoutes(instance: FastifyInstance, ctx: AppConte
       },
     },
     (request) => sso.saveSettings(ctx, request.access, request.body),
+  );
+
+  app.put(
+    '/sso/saml',
+    {
+      schema: {
+        tags,
+        description:
+          "Saves a SAML 2.0 connection in place of the workspace's connection, its signing certificate pinned",
+        params: WorkspaceParams,
+        body: SamlConnectionBody,
+        response: { 200: SsoSettings },
+      },
+    },
+    (request) => sso.saveSamlSettings(ctx, request.access, request.body),
   );
 
   app.post(
@@ -102,7 +119,7 @@ export async function ssoSignInRoutes(instance: FastifyInstance, ctx: AppContext
       schema: {
         tags,
         description:
-          "Redirects to the workspace's OpenID provider (authorization code with PKCE, state and nonce); with link=1, links the identity to the signed-in account",
+          "Redirects to the workspace's OpenID provider (authorization code with PKCE, state and nonce; with link=1, links the identity to the signed-in account) or its SAML identity provider (an AuthnRequest)",
         params: SsoWorkspaceParams,
         querystring: SsoStartQuery,
       },
@@ -112,13 +129,14 @@ export async function ssoSignInRoutes(instance: FastifyInstance, ctx: AppContext
         returnTo: request.query.returnTo,
         linkSessionHash: request.query.link ? request.sessionHash : null,
       });
-      reply.setCookie(sso.SSO_STATE_COOKIE, started.cookie, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: request.protocol === 'https',
-        path: sso.SSO_STATE_PATH,
-        maxAge: sso.SSO_STATE_TTL_S,
-      });
+      if (started.cookie)
+        reply.setCookie(sso.SSO_STATE_COOKIE, started.cookie, {
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: request.protocol === 'https',
+          path: sso.SSO_STATE_PATH,
+          maxAge: sso.SSO_STATE_TTL_S,
+        });
       return reply.redirect(started.location);
     },
   );
@@ -147,4 +165,62 @@ export async function ssoSignInRoutes(instance: FastifyInstance, ctx: AppContext
       return reply.redirect(`${ctx.config.publicUrl}${result.returnTo}`);
     },
   );
+
+  await samlSignInRoutes(instance, ctx);
+}
+
+/** `/api/v1/auth/sso/{ws}/saml…`: our SAML metadata and the identity provider's post back. */
+async function samlSignInRoutes(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const limited = { rateLimit: { max: ctx.config.authRateLimit, timeWindow: '1 minute' } };
+  const tags = ['single sign-on'];
+
+  app.get(
+    '/auth/sso/:ws/saml/metadata',
+    {
+      config: limited,
+      schema: {
+        tags,
+        description: 'Our SAML service provider metadata, to register at the identity provider',
+        params: SsoWorkspaceParams,
+      },
+    },
+    async (request, reply) =>
+      reply.type('application/samlmetadata+xml').send(sso.samlMetadataOf(ctx, request.params.ws)),
+  );
+
+  // The identity provider posts a form from its own origin: the parser is this route's alone.
+  await instance.register(async (acs) => {
+    acs.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 1024 * 1024 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+    acs.withTypeProvider<ZodTypeProvider>().post(
+      '/auth/sso/:ws/saml/acs',
+      {
+        // Cross-site by design, and it never reads a session: its credential is the signed assertion.
+        config: { ...limited, sessionless: true },
+        schema: {
+          tags,
+          description: "The SAML identity provider's HTTP-POST: a signed assertion signs in and redirects",
+          params: SsoWorkspaceParams,
+          body: SamlAcsBody,
+        },
+      },
+      async (request, reply) => {
+        const result = await backToSignIn(ctx, request, reply, () =>
+          sso.finishSamlSignIn(ctx, {
+            workspaceId: request.params.ws,
+            samlResponse: request.body.SAMLResponse,
+            relayState: request.body.RelayState,
+            meta: { userAgent: request.headers['user-agent'], address: request.ip },
+          }),
+        );
+        if (!result) return reply;
+        setSessionCookie(request, reply, result.token, ctx.config.sessionDays);
+        return reply.redirect(`${ctx.config.publicUrl}${result.returnTo}`);
+      },
+    );
+  });
 }

@@ -1,8 +1,11 @@
 import crypto from 'node:crypto';
 import { MESSAGES } from '@shared/api/errors';
 import {
+  samlAcsPath,
+  samlMetadataPath,
   SSO_MESSAGES,
   ssoCallbackPath,
+  type SamlConnectionInput,
   type SsoConnection,
   type SsoConnectionInput,
   type SsoSettings,
@@ -22,6 +25,7 @@ import * as members from '../workspaces/members-repository';
 import { membershipsChanged } from '../workspaces/repository';
 import { authorizationFinish, authorizationStart, discover, type OidcChecks } from './oidc';
 import * as repo from './repository';
+import { checkSamlResponse, samlAuthorizeStart, serviceProviderMetadata, type ServiceProvider } from './saml';
 
 /** The cookie carrying the sealed state, nonce and PKCE verifier between the start and the callback. */
 export const SSO_STATE_COOKIE = 'marquee_sso';
@@ -35,13 +39,42 @@ const secretPurpose = (workspaceId: string) => `sso-client-secret:${workspaceId}
 const redirectUriOf = (ctx: AppContext, workspaceId: string) =>
   `${ctx.config.publicUrl}${ssoCallbackPath(workspaceId)}`;
 
+/** Our SAML service provider for a workspace: its entity id is its metadata URL, as is usual. */
+const serviceProviderOf = (ctx: AppContext, workspaceId: string): ServiceProvider => ({
+  entityId: `${ctx.config.publicUrl}${samlMetadataPath(workspaceId)}`,
+  acsUrl: `${ctx.config.publicUrl}${samlAcsPath(workspaceId)}`,
+});
+
+export const samlMetadataOf = (ctx: AppContext, workspaceId: string) =>
+  serviceProviderMetadata(serviceProviderOf(ctx, workspaceId));
+
+function settingsOf(
+  ctx: AppContext,
+  workspaceId: string,
+  row: repo.SsoConnectionRow | undefined,
+): SsoSettings {
+  const sp = serviceProviderOf(ctx, workspaceId);
+  return {
+    redirectUri: redirectUriOf(ctx, workspaceId),
+    saml: {
+      entityId: sp.entityId,
+      acsUrl: sp.acsUrl,
+      metadataUrl: sp.entityId,
+      metadata: serviceProviderMetadata(sp),
+    },
+    connection: row ? toDto(row) : null,
+  };
+}
+
 const toDto = (row: repo.SsoConnectionRow): SsoConnection => ({
+  kind: row.kind,
   issuer: row.issuer,
   clientId: row.clientId,
   hasClientSecret: row.clientSecret !== '',
   domains: row.domains,
   allowPassword: row.allowPassword,
   roleRules: row.roleRules,
+  saml: row.saml,
   updatedAt: row.updatedAt.toISOString(),
   updatedBy: row.updatedBy,
 });
@@ -55,8 +88,7 @@ function openClientSecret(ctx: AppContext, row: repo.SsoConnectionRow) {
 
 export async function getSettings(ctx: AppContext, access: WorkspaceAccess): Promise<SsoSettings> {
   requireManager(access);
-  const row = await repo.findConnection(ctx.db, access.workspace.id);
-  return { redirectUri: redirectUriOf(ctx, access.workspace.id), connection: row ? toDto(row) : null };
+  return settingsOf(ctx, access.workspace.id, await repo.findConnection(ctx.db, access.workspace.id));
 }
 
 /** Reads the provider's discovery document: what the settings screen's "Test connection" shows. */
@@ -82,12 +114,7 @@ export async function saveSettings(
 ): Promise<SsoSettings> {
   requireManager(access);
   const workspaceId = access.workspace.id;
-  for (const rule of body.roleRules)
-    for (const role of rule.roles)
-      if (!Object.hasOwn(access.workspace.roles, role)) throw badRequest(`Role "${role}" does not exist`);
-  const domains = [...new Set(body.domains)];
-  const taken = await repo.domainsOwnedElsewhere(ctx.db, workspaceId, domains);
-  if (taken.length) throw conflict(SSO_MESSAGES.domainTaken(taken[0]));
+  const domains = await checkedDomainsAndRules(ctx, access, body);
   const existing = await repo.findConnection(ctx.db, workspaceId);
   const secret = body.clientSecret ?? (existing ? openClientSecret(ctx, existing) : undefined);
   await discover(body.issuer, body.clientId, secret || undefined);
@@ -97,6 +124,8 @@ export async function saveSettings(
       issuer: body.issuer,
       clientId: body.clientId,
       clientSecret: secret ? seal(ctx.config.secret, secretPurpose(workspaceId), secret) : '',
+      kind: 'oidc',
+      saml: null,
       domains,
       allowPassword: body.allowPassword,
       roleRules: body.roleRules,
@@ -124,7 +153,85 @@ export async function saveSettings(
     });
     return saved;
   });
-  return { redirectUri: redirectUriOf(ctx, workspaceId), connection: toDto(row) };
+  return settingsOf(ctx, workspaceId, row);
+}
+
+/** Every role of the rules an existing one, the domains owned by no other workspace: answers the domains. */
+async function checkedDomainsAndRules(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  body: { domains: string[]; roleRules: SsoConnectionInput['roleRules'] },
+) {
+  for (const rule of body.roleRules)
+    for (const role of rule.roles)
+      if (!Object.hasOwn(access.workspace.roles, role)) throw badRequest(`Role "${role}" does not exist`);
+  const domains = [...new Set(body.domains)];
+  const taken = await repo.domainsOwnedElsewhere(ctx.db, access.workspace.id, domains);
+  if (taken.length) throw conflict(SSO_MESSAGES.domainTaken(taken[0]));
+  return domains;
+}
+
+/**
+ * Saves a SAML 2.0 connection in place of the workspace's connection: the identity provider's entity
+ * id, its single sign-on URL and its signing certificate, pinned (only assertions it signed sign in).
+ */
+export async function saveSamlSettings(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  body: SamlConnectionInput,
+): Promise<SsoSettings> {
+  requireManager(access);
+  const workspaceId = access.workspace.id;
+  const domains = await checkedDomainsAndRules(ctx, access, body);
+  if (!crypto.X509Certificate || !isCertificate(body.idpCert))
+    throw badRequest('idpCert: The certificate could not be read');
+  const saml = { entryPoint: body.entryPoint, idpCert: body.idpCert, audience: body.audience };
+  const row = await ctx.db.transaction(async (tx) => {
+    const saved = await repo.saveConnection(tx, {
+      workspaceId,
+      kind: 'saml',
+      issuer: body.idpIssuer,
+      clientId: '',
+      clientSecret: '',
+      saml,
+      domains,
+      allowPassword: body.allowPassword,
+      roleRules: body.roleRules,
+      updatedBy: access.member.displayName,
+    });
+    await journal(tx, {
+      audit: [
+        {
+          workspaceId,
+          user: actorOf(access),
+          action: 'sso.updated',
+          targetType: 'sso-connection',
+          targetId: workspaceId,
+          label: body.idpIssuer,
+          detail: {
+            kind: 'saml',
+            issuer: body.idpIssuer,
+            entryPoint: body.entryPoint,
+            certificateFingerprint: new crypto.X509Certificate(body.idpCert).fingerprint256,
+            domains,
+            allowPassword: body.allowPassword,
+            roleRules: body.roleRules,
+          },
+        },
+      ],
+    });
+    return saved;
+  });
+  return settingsOf(ctx, workspaceId, row);
+}
+
+function isCertificate(pem: string) {
+  try {
+    new crypto.X509Certificate(pem);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export async function deleteSettings(ctx: AppContext, access: WorkspaceAccess) {
@@ -193,6 +300,12 @@ export async function startSignIn(
   workspaceId: string,
   options: { returnTo?: string; linkSessionHash: string | null },
 ) {
+  const connection = await repo.findConnection(ctx.db, workspaceId);
+  if (!connection) throw notFound(SSO_MESSAGES.notConfigured);
+  if (connection.kind === 'saml') {
+    if (options.linkSessionHash) throw badRequest(SSO_MESSAGES.samlNoLink);
+    return startSamlSignIn(ctx, connection, options.returnTo);
+  }
   const { config } = await connectionFor(ctx, workspaceId);
   const { location, checks } = await authorizationStart(config, redirectUriOf(ctx, workspaceId));
   const state: SsoState = {
@@ -318,36 +431,132 @@ export async function finishSignIn(
     ctx.log.info({ err, workspaceId: input.workspaceId }, 'single sign-on refused');
     throw err;
   });
-  const user = await ctx.db.transaction(async (tx) => {
-    const account = await accountOf(tx, connection, claims, isLinking ? input.sessionUserId : null);
-    const granted = await applyRoleRules(tx, connection, account.user, claims);
-    const actor = { id: account.user.id, name: account.user.name, address: input.meta.address ?? null };
-    await runAccountVerifiedHooks(ctx, tx, { ...account.user, address: actor.address });
-    await journal(tx, {
-      audit: [
-        {
-          workspaceId: connection.workspaceId,
-          user: actor,
-          action: account.how === 'linked' ? 'sso.linked' : 'sso.signed-in',
-          targetType: 'member',
-          targetId: account.user.id,
-          label: account.user.name,
-          detail: {
-            issuer: connection.issuer,
-            subject: claims.sub,
-            isNewAccount: account.how === 'created',
-            roles: granted.roles,
-            isWorkspaceManager: granted.isWorkspaceManager,
-          },
-        },
-      ],
-      changes: granted.isChanged ? [membershipsChanged(connection.workspaceId, account.user.id)] : [],
-    });
-    return account.user;
-  });
+  const user = await ctx.db.transaction((tx) =>
+    signInIdentity(ctx, tx, connection, claims, isLinking ? input.sessionUserId : null, input.meta),
+  );
   if (!user.emailVerified) throw forbidden(MESSAGES.emailNotVerified);
   const token = isLinking ? null : await startSession(ctx, user.id, input.meta);
   return { token, returnTo: sealed.returnTo };
+}
+
+/**
+ * The identity's account (bound, linked or new), its membership from the role rules and the audit row,
+ * inside the caller's transaction: the part OpenID Connect and SAML share once the provider is believed.
+ */
+async function signInIdentity(
+  ctx: AppContext,
+  tx: Tx,
+  connection: repo.SsoConnectionRow,
+  claims: { sub: string; email?: unknown; name?: unknown } & object,
+  linkUserId: string | null,
+  meta: SessionMeta,
+) {
+  const account = await accountOf(tx, connection, claims, linkUserId);
+  const granted = await applyRoleRules(tx, connection, account.user, claims);
+  const actor = { id: account.user.id, name: account.user.name, address: meta.address ?? null };
+  await runAccountVerifiedHooks(ctx, tx, { ...account.user, address: actor.address });
+  await journal(tx, {
+    audit: [
+      {
+        workspaceId: connection.workspaceId,
+        user: actor,
+        action: account.how === 'linked' ? 'sso.linked' : 'sso.signed-in',
+        targetType: 'member',
+        targetId: account.user.id,
+        label: account.user.name,
+        detail: {
+          issuer: connection.issuer,
+          subject: claims.sub,
+          isNewAccount: account.how === 'created',
+          roles: granted.roles,
+          isWorkspaceManager: granted.isWorkspaceManager,
+        },
+      },
+    ],
+    changes: granted.isChanged ? [membershipsChanged(connection.workspaceId, account.user.id)] : [],
+  });
+  return account.user;
+}
+
+interface SamlRelayState {
+  workspaceId: string;
+  returnTo: string;
+  /** The AuthnRequest's id, which the response's InResponseTo must name. */
+  requestId: string;
+  expiresAt: number;
+}
+const RELAY_STATE_PURPOSE = 'saml-relay-state';
+
+/**
+ * Sends the browser to the identity provider with an AuthnRequest. The identity provider posts its
+ * answer back cross-site, where no SameSite cookie comes along: the state travels sealed as RelayState.
+ */
+async function startSamlSignIn(
+  ctx: AppContext,
+  connection: repo.SsoConnectionRow,
+  returnTo: string | undefined,
+) {
+  const { workspaceId } = connection;
+  const sp = serviceProviderOf(ctx, workspaceId);
+  const requestId = `_${crypto.randomBytes(20).toString('hex')}`;
+  const state: SamlRelayState = {
+    workspaceId,
+    returnTo: safeReturnTo(returnTo, `/${workspaceId}`),
+    requestId,
+    expiresAt: Date.now() + SSO_STATE_TTL_S * 1000,
+  };
+  const relayState = seal(ctx.config.secret, RELAY_STATE_PURPOSE, state);
+  const { location } = await samlAuthorizeStart(samlConnectionOf(connection), sp, relayState, requestId);
+  return { location, cookie: null };
+}
+
+function samlConnectionOf(connection: repo.SsoConnectionRow) {
+  if (connection.kind !== 'saml' || !connection.saml) throw badRequest(SSO_MESSAGES.notSaml);
+  return { issuer: connection.issuer, saml: connection.saml };
+}
+
+/**
+ * The identity provider's HTTP-POST to our ACS: the relay state must be ours for this workspace and
+ * unexpired, the assertion signed with the pinned certificate, for our audience, in its time window and
+ * answering our request; its ID is stored until it expires, so a replayed assertion is refused. The
+ * identity is (entity id, NameID), bound like OpenID's (issuer, subject).
+ */
+export async function finishSamlSignIn(
+  ctx: AppContext,
+  input: { workspaceId: string; samlResponse: string; relayState: string | undefined; meta: SessionMeta },
+) {
+  const state = unseal<SamlRelayState>(ctx.config.secret, RELAY_STATE_PURPOSE, input.relayState);
+  if (!state || state.workspaceId !== input.workspaceId || state.expiresAt < Date.now())
+    throw badRequest(SSO_MESSAGES.badState);
+  const connection = await repo.findConnection(ctx.db, input.workspaceId);
+  if (!connection) throw notFound(SSO_MESSAGES.notConfigured);
+  const sp = serviceProviderOf(ctx, input.workspaceId);
+  const checked = await checkSamlResponse(
+    samlConnectionOf(connection),
+    sp,
+    input.samlResponse,
+    state.requestId,
+  ).catch((err: unknown) => {
+    ctx.log.info(
+      { err, cause: (err as { cause?: unknown }).cause, workspaceId: input.workspaceId },
+      'SAML sign-in refused',
+    );
+    throw err;
+  });
+  const claims = {
+    ...checked.attributes,
+    sub: checked.profile.nameID,
+    email: checked.email,
+    name: checked.name,
+  };
+  const user = await ctx.db.transaction(async (tx) => {
+    if (!(await repo.takeSamlAssertion(tx, input.workspaceId, checked.assertionId, checked.expiresAt)))
+      throw badRequest(SSO_MESSAGES.samlReplayed);
+    return signInIdentity(ctx, tx, connection, claims, null, input.meta);
+  });
+  if (!user.emailVerified) throw forbidden(MESSAGES.emailNotVerified);
+  const token = await startSession(ctx, user.id, input.meta);
+  return { token, returnTo: state.returnTo };
 }
 
 /** The callback's URL as the provider redirected to it: the registered redirect URI and the query. */

@@ -5,6 +5,7 @@ import { can, effectivePermissions, type Permissions } from '@shared/permissions
 import { type CustomerDataRight } from '@shared/permissions/customer-data-rights';
 import { WorkspaceId } from '@shared/api/workspaces';
 import type { AppContext } from '../context';
+import { countPasskeys } from '../auth/passkey-repository';
 import type { Caller } from '../auth/repository';
 import { forbidden, notFound, unauthorized } from '../http/errors';
 import type { ContentModel } from '@shared/model/registry';
@@ -52,9 +53,13 @@ export async function loadWorkspaceAccess(
   };
 }
 
-/** Two-factor sign-in on the account, or the workspace's single sign-on, whose provider asks its own. */
+/**
+ * Two-factor sign-in on the account (an authenticator app or a passkey), or the workspace's single
+ * sign-on, whose provider asks its own.
+ */
 export async function hasSecondFactor(ctx: AppContext, workspaceId: string, user: Caller) {
-  return user.totpEnabledAt !== null || hasSsoIdentity(ctx.db, workspaceId, user.id);
+  if (user.totpEnabledAt !== null) return true;
+  return (await countPasskeys(ctx.db, user.id)) > 0 || hasSsoIdentity(ctx.db, workspaceId, user.id);
 }
 
 /**

@@ -287,6 +287,8 @@ export const AUDIT_ACTIONS = [
   'two-factor.recovery-codes-regenerated',
   'two-factor.recovery-code-used',
   'two-factor.requirement-updated',
+  'passkey.added',
+  'passkey.removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -17,6 +17,12 @@ export const SSO_MESSAGES = {
     'An account with this email already exists. Sign in to it with your password, then link single sign-on from the Single sign-on settings.',
   noEmail: 'The identity provider did not send a verified email address',
   linkedElsewhere: 'This identity is already linked to another account',
+  samlRefused:
+    'The identity provider’s assertion was not valid, signed or meant for this workspace. Please sign in again.',
+  samlReplayed: 'This sign-in was used already. Please sign in again.',
+  notSaml: 'This workspace does not sign in with SAML',
+  samlNoLink:
+    'Linking an account is available with OpenID Connect; sign in with SAML from the sign-in page instead',
   noWorkspaceForEmail: 'No workspace signs in this email address with single sign-on',
 } as const;
 
@@ -83,6 +89,56 @@ export const SsoConnectionBody = z.object({
 export type SsoConnectionBody = z.input<typeof SsoConnectionBody>;
 export type SsoConnectionInput = z.output<typeof SsoConnectionBody>;
 
+export const SsoKind = z.enum(['oidc', 'saml']);
+export type SsoKind = z.infer<typeof SsoKind>;
+
+const PEM_CERTIFICATE = /^-----BEGIN CERTIFICATE-----\s+[A-Za-z0-9+/=\s]{64,}-----END CERTIFICATE-----$/;
+
+/** A certificate as PEM, or its base64 body alone as IdP metadata shows it. */
+const Certificate = z
+  .string()
+  .trim()
+  .max(20_000)
+  .transform((value) =>
+    value.startsWith('-----') ? value : `-----BEGIN CERTIFICATE-----\n${value}\n-----END CERTIFICATE-----`,
+  )
+  .pipe(z.string().regex(PEM_CERTIFICATE, 'Paste the identity provider’s signing certificate (PEM)'));
+
+/** What a SAML connection keeps beside the identity provider's entity id. */
+export const SamlSettings = z.object({
+  entryPoint: Issuer.describe('The identity provider’s single sign-on URL (HTTP-Redirect binding)'),
+  idpCert: Certificate.describe(
+    'The identity provider’s signing certificate: only assertions it signed are taken',
+  ),
+  audience: z
+    .string()
+    .trim()
+    .max(500)
+    .default('')
+    .describe('The audience assertions must name; empty for our entity id'),
+});
+export type SamlSettings = z.output<typeof SamlSettings>;
+
+export const SamlConnectionBody = SamlSettings.extend({
+  idpIssuer: z
+    .string()
+    .trim()
+    .min(1, 'Enter the identity provider’s entity id')
+    .max(500)
+    .describe('The identity provider’s entity id (the Issuer of its assertions)'),
+  domains: z.array(Domain).max(50).describe('Email domains the workspace owns'),
+  allowPassword: z
+    .boolean()
+    .describe('Whether people with an address at these domains may still sign in with a password'),
+  roleRules: z
+    .array(RoleRule)
+    .max(100)
+    .default([])
+    .describe('Rules from assertion attributes (such as a groups attribute) to roles'),
+});
+export type SamlConnectionBody = z.input<typeof SamlConnectionBody>;
+export type SamlConnectionInput = z.output<typeof SamlConnectionBody>;
+
 export const SsoTestBody = z.object({ issuer: Issuer });
 export const SsoTestResult = z.object({
   ok: z.literal(true),
@@ -91,12 +147,14 @@ export const SsoTestResult = z.object({
 });
 
 export const SsoConnection = z.object({
-  issuer: z.string(),
+  kind: SsoKind,
+  issuer: z.string().describe('The OpenID issuer, or the SAML identity provider’s entity id'),
   clientId: z.string(),
   hasClientSecret: z.boolean(),
   domains: z.array(z.string()),
   allowPassword: z.boolean(),
   roleRules: z.array(RoleRule),
+  saml: z.object({ entryPoint: z.string(), idpCert: z.string(), audience: z.string() }).nullable(),
   updatedAt: z.string(),
   updatedBy: z.string(),
 });
@@ -104,6 +162,16 @@ export type SsoConnection = z.infer<typeof SsoConnection>;
 
 export const SsoSettings = z.object({
   redirectUri: z.string().describe('The redirect URI to register at the provider'),
+  saml: z
+    .object({
+      entityId: z.string().describe('Our entity id (and the default audience)'),
+      acsUrl: z.string().describe('Our assertion consumer service URL (HTTP-POST binding)'),
+      metadataUrl: z.string(),
+      metadata: z
+        .string()
+        .describe('Our service provider metadata XML, to register at the identity provider'),
+    })
+    .describe('What to register at a SAML identity provider'),
   connection: SsoConnection.nullable(),
 });
 export type SsoSettings = z.infer<typeof SsoSettings>;
@@ -132,3 +200,14 @@ export const ssoCallbackPath = (workspaceId: string) =>
   `/api/v1/auth/sso/${encodeURIComponent(workspaceId)}/callback`;
 export const ssoStartPath = (workspaceId: string) =>
   `/api/v1/auth/sso/${encodeURIComponent(workspaceId)}/start`;
+
+/** SAML: our metadata, and the identity provider's HTTP-POST back to us. */
+export const samlMetadataPath = (workspaceId: string) =>
+  `/api/v1/auth/sso/${encodeURIComponent(workspaceId)}/saml/metadata`;
+export const samlAcsPath = (workspaceId: string) =>
+  `/api/v1/auth/sso/${encodeURIComponent(workspaceId)}/saml/acs`;
+
+export const SamlAcsBody = z.object({
+  SAMLResponse: z.string().min(1).max(500_000),
+  RelayState: z.string().max(4000).optional(),
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuthenticationResponse } from './passkeys';
 export const TWO_FACTOR_MESSAGES = {
   badCode: 'That code is not valid',
   alreadyOn: 'Two-factor sign-in is already on',
@@ -56,22 +57,32 @@ export const TwoFactorProofBody = z
   });
 export type TwoFactorProofBody = z.input<typeof TwoFactorProofBody>;
 
-/** The second step of a password sign-in: the pending token sign-in answered and a code or a recovery code. */
+/**
+ * The second step of a password sign-in: the pending token sign-in answered and one of a code, a
+ * recovery code or a passkey's answer to the challenge of `/auth/sign-in/two-factor/passkey-options`.
+ */
 export const TwoFactorSignInBody = z
   .object({
     pendingToken: z.string().min(1).max(2000),
     code: TotpCode.optional(),
     recoveryCode: RecoveryCode.optional(),
+    passkey: AuthenticationResponse.optional(),
   })
-  .refine((body) => (body.code === undefined) !== (body.recoveryCode === undefined), {
-    error: 'Enter a code of your authenticator app or a recovery code',
-  });
+  .refine(
+    (body) => [body.code, body.recoveryCode, body.passkey].filter((v) => v !== undefined).length === 1,
+    {
+      error: 'Enter a code of your authenticator app or a recovery code',
+    },
+  );
 export type TwoFactorSignInBody = z.input<typeof TwoFactorSignInBody>;
 
 /** What a correct password answers for an account with two-factor on: no session yet. */
 export const TwoFactorChallenge = z.object({
   twoFactorRequired: z.literal(true),
   pendingToken: z.string().describe('Signed, single-use, valid for five minutes'),
+  methods: z
+    .array(z.enum(['totp', 'passkey']))
+    .describe('The second factors the account has: an authenticator app, passkeys or both'),
 });
 export type TwoFactorChallenge = z.infer<typeof TwoFactorChallenge>;
 

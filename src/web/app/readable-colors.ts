@@ -48,5 +48,7 @@ export const readableColorsResolver: CSSVariablesResolver = (theme) => {
   }
   // FileInput and the like show their placeholder as text, which must be readable too.
   light['--mantine-color-placeholder'] = readableShade(theme.colors.gray, 5, [white]);
+  // A field's error message under it (red.6 on white is 3.3:1).
+  light['--mantine-color-error'] = readableShade(theme.colors.red, 6, [white, page]);
   return { variables: {}, light, dark: {} };
 };

@@ -12,15 +12,18 @@ import {
   TextInput,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { IconLogin2, IconMailOpened } from '@tabler/icons-react';
+import { IconFingerprint, IconLogin2, IconMailOpened } from '@tabler/icons-react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { SignInBody, SignUpBody } from '@shared/api/auth';
+import type { TwoFactorChallenge } from '@shared/api/two-factor';
 import { RETURN_TO_PARAM, safeReturnTo } from '@web/app/guards';
 import { EmailInput } from './components/email-input';
 import { PasswordStrengthMeter } from './components/password-strength-meter';
 import { AuthLayout } from './components/auth-layout';
 import { FormError } from '@web/components/form-error';
 import { useSignIn } from './api/sign-in';
+import { usePasskeySignIn } from './api/passkey-sign-in';
+import { isPasskeySupported } from '@web/lib/passkeys';
 import { TwoFactorStep } from './two-factor-step';
 import { ssoWorkspaceOf, startSsoSignIn } from '@web/lib/sso';
 import { SSO_ERROR_PARAM, useSsoSignIn } from './api/sso-sign-in';
@@ -93,11 +96,10 @@ function SignInForm({ email }: { email: string }) {
     validateInputOnBlur: true,
   });
 
-  const [pendingToken, setPendingToken] = useState<string | null>(null);
+  const [pending, setPending] = useState<TwoFactorChallenge | null>(null);
   const handleSubmit = form.onSubmit((values) =>
     signIn.mutate(values, {
-      onSuccess: (result) =>
-        'pendingToken' in result ? setPendingToken(result.pendingToken) : handleContinue(),
+      onSuccess: (result) => ('pendingToken' in result ? setPending(result) : handleContinue()),
       // An address whose workspace enforces single sign-on goes to its provider instead.
       onError: (err) => {
         const workspaceId = ssoWorkspaceOf(err);
@@ -111,12 +113,24 @@ function SignInForm({ email }: { email: string }) {
   };
   const ssoError = params.get(SSO_ERROR_PARAM);
 
-  if (pendingToken)
+  const passkey = usePasskeySignIn();
+  // An address whose workspace enforces single sign-on is sent to its provider, as after a password.
+  const handlePasskey = () =>
+    passkey.mutate(undefined, {
+      onSuccess: handleContinue,
+      onError: (err) => {
+        const workspaceId = ssoWorkspaceOf(err);
+        if (workspaceId) startSsoSignIn(workspaceId, { returnTo });
+      },
+    });
+
+  if (pending)
     return (
       <TwoFactorStep
-        pendingToken={pendingToken}
+        pendingToken={pending.pendingToken}
+        methods={pending.methods}
         onSignedIn={handleContinue}
-        onRestart={() => setPendingToken(null)}
+        onRestart={() => setPending(null)}
       />
     );
   return (
@@ -126,7 +140,13 @@ function SignInForm({ email }: { email: string }) {
           {ssoError}
         </Alert>
       )}
-      <FormError error={ssoWorkspaceOf(signIn.error) ? null : (signIn.error ?? sso.error)} />
+      <FormError
+        error={
+          ssoWorkspaceOf(signIn.error) || ssoWorkspaceOf(passkey.error)
+            ? null
+            : (signIn.error ?? sso.error ?? passkey.error)
+        }
+      />
       <Stack gap="md">
         <EmailInput key={form.key('email')} {...form.getInputProps('email')} />
         <PasswordInput
@@ -153,6 +173,17 @@ function SignInForm({ email }: { email: string }) {
         >
           Continue with single sign-on
         </Button>
+        {isPasskeySupported() && (
+          <Button
+            variant="default"
+            fullWidth
+            leftSection={<IconFingerprint size={16} />}
+            onClick={handlePasskey}
+            loading={passkey.isPending || !!ssoWorkspaceOf(passkey.error)}
+          >
+            Sign in with a passkey
+          </Button>
+        )}
       </Stack>
     </form>
   );

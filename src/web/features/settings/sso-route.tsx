@@ -3,52 +3,51 @@ import {
   Alert,
   Button,
   Card,
-  Checkbox,
   Code,
   CopyButton,
   Group,
-  MultiSelect,
   PasswordInput,
+  SegmentedControl,
   Skeleton,
   Stack,
-  Switch,
-  Table,
-  TagsInput,
   Text,
   TextInput,
   Title,
   Tooltip,
 } from '@mantine/core';
-import { schemaResolver, useForm, type UseFormReturnType } from '@mantine/form';
-import { modals } from '@mantine/modals';
-import { IconCheck, IconCopy, IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
-import { SsoConnectionBody, type RoleRule, type SsoSettings } from '@shared/api/sso';
+import { useState } from 'react';
+import { schemaResolver, useForm } from '@mantine/form';
+import { IconCheck, IconCopy, IconPlugConnected } from '@tabler/icons-react';
+import { SsoConnectionBody, type SsoKind, type SsoSettings } from '@shared/api/sso';
 import type { Workspace } from '@shared/api/workspaces';
 import { FormError } from '@web/components/form-error';
 import { formatDateTime } from '@web/lib/dates';
 import { showToast } from '@web/lib/toast';
 import { useCurrentWorkspace } from '@web/lib/workspace';
-import { roleLabel } from './role-label';
-import { useDeleteSso, useSaveSso, useTestSso } from './api/change-sso';
+import { useSaveSso, useTestSso } from './api/change-sso';
 import { useSsoSettings } from './api/get-sso';
 import { ScimProvisioningCard } from './components/scim-provisioning-card';
 import { TwoFactorRequirementCard } from './components/two-factor-requirement-card';
+import {
+  DomainFields,
+  RemoveButton,
+  RoleRulesEditor,
+  type SsoFormValues,
+} from './components/sso-connection-fields';
+import { SamlConnectionForm, SamlServiceProviderCard } from './components/saml-connection-form';
 
-interface FormValues {
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-  domains: string[];
-  allowPassword: boolean;
-  roleRules: RoleRule[];
-}
+const NO_SAML = { entryPoint: '', idpIssuer: '', idpCert: '', audience: '' };
 
-const emptyRule = (): RoleRule => ({ claim: 'groups', value: '', roles: [], isWorkspaceManager: false });
-
-/** /{workspace}/_settings/sso: the workspace's OpenID Connect provider, its domains and its role rules. */
+/**
+ * /{workspace}/_settings/sso: the workspace's identity provider — OpenID Connect or SAML 2.0 — its
+ * domains and its role rules.
+ */
 export default function SsoRoute() {
   const workspace = useCurrentWorkspace();
   const { data, isPending, error } = useSsoSettings(workspace.id);
+  const [chosenKind, setKind] = useState<SsoKind | null>(null);
+  const kind = chosenKind ?? data?.connection?.kind ?? 'oidc';
+  const key = data?.connection?.updatedAt ?? 'new';
   return (
     <Stack gap="lg">
       <TwoFactorRequirementCard workspaceId={workspace.id} />
@@ -57,8 +56,26 @@ export default function SsoRoute() {
         <Skeleton h={320} radius="md" />
       ) : data ? (
         <>
-          <RedirectCard settings={data} />
-          <ConnectionForm key={data.connection?.updatedAt ?? 'new'} workspace={workspace} settings={data} />
+          <SegmentedControl
+            aria-label="Kind of identity provider"
+            value={kind}
+            onChange={(value) => setKind(value as SsoKind)}
+            data={[
+              { label: 'OpenID Connect', value: 'oidc' },
+              { label: 'SAML 2.0', value: 'saml' },
+            ]}
+          />
+          {kind === 'oidc' ? (
+            <>
+              <RedirectCard settings={data} />
+              <ConnectionForm key={key} workspace={workspace} settings={data} />
+            </>
+          ) : (
+            <>
+              <SamlServiceProviderCard settings={data} />
+              <SamlConnectionForm key={key} workspace={workspace} settings={data} />
+            </>
+          )}
           <ScimProvisioningCard workspaceId={workspace.id} />
         </>
       ) : null}
@@ -95,15 +112,17 @@ function RedirectCard({ settings }: { settings: SsoSettings }) {
 }
 
 function ConnectionForm({ workspace, settings }: { workspace: Workspace; settings: SsoSettings }) {
-  const saved = settings.connection;
+  // A SAML connection saved in its place is replaced by saving this one.
+  const saved = settings.connection?.kind === 'oidc' ? settings.connection : null;
   const save = useSaveSso(workspace.id);
   const test = useTestSso(workspace.id);
-  const form = useForm<FormValues>({
+  const form = useForm<SsoFormValues>({
     mode: 'controlled',
     initialValues: {
       issuer: saved?.issuer ?? '',
       clientId: saved?.clientId ?? '',
       clientSecret: '',
+      ...NO_SAML,
       domains: saved?.domains ?? [],
       allowPassword: saved?.allowPassword ?? true,
       roleRules: saved?.roleRules ?? [],
@@ -163,17 +182,7 @@ function ConnectionForm({ workspace, settings }: { workspace: Workspace; setting
               {...form.getInputProps('clientSecret')}
             />
           </Group>
-          <TagsInput
-            label="Email domains"
-            description="People with an address at these domains are sent to this provider from the sign-in page"
-            placeholder="example.com"
-            {...form.getInputProps('domains')}
-          />
-          <Switch
-            label="Password sign-in stays allowed for these domains"
-            description="Turn off to enforce single sign-on: a password is then refused for these addresses"
-            {...form.getInputProps('allowPassword', { type: 'checkbox' })}
-          />
+          <DomainFields form={form} />
           <RoleRulesEditor workspace={workspace} form={form} />
           <Group justify="space-between">
             <Text size="xs" c="dimmed">
@@ -189,113 +198,5 @@ function ConnectionForm({ workspace, settings }: { workspace: Workspace; setting
         </Stack>
       </form>
     </Card>
-  );
-}
-
-function RoleRulesEditor({ workspace, form }: { workspace: Workspace; form: UseFormReturnType<FormValues> }) {
-  const roleOptions = Object.entries(workspace.roles).map(([id, role]) => ({
-    value: id,
-    label: roleLabel(role),
-  }));
-  const rules = form.values.roleRules;
-  return (
-    <Stack gap="xs">
-      <Stack gap={2}>
-        <Text size="sm" fw={500}>
-          Roles from the provider
-        </Text>
-        <Text size="xs" c="dimmed">
-          Every matching rule counts, at every sign-in: someone removed from a group loses its role the next
-          time they sign in.
-        </Text>
-      </Stack>
-      {rules.length > 0 && (
-        <Table aria-label="Role rules" verticalSpacing="xs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={140}>Claim</Table.Th>
-              <Table.Th>Holds</Table.Th>
-              <Table.Th>Roles</Table.Th>
-              <Table.Th w={90}>Manager</Table.Th>
-              <Table.Th w={40} />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rules.map((_, index) => (
-              <Table.Tr key={index}>
-                <Table.Td>
-                  <TextInput aria-label="Claim" {...form.getInputProps(`roleRules.${index}.claim`)} />
-                </Table.Td>
-                <Table.Td>
-                  <TextInput
-                    aria-label="Value"
-                    placeholder="marketing"
-                    {...form.getInputProps(`roleRules.${index}.value`)}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <MultiSelect
-                    aria-label="Roles"
-                    placeholder={form.values.roleRules[index].roles.length ? undefined : 'Choose roles'}
-                    searchable
-                    miw={200}
-                    data={roleOptions}
-                    {...form.getInputProps(`roleRules.${index}.roles`)}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <Checkbox
-                    aria-label="Manager"
-                    {...form.getInputProps(`roleRules.${index}.isWorkspaceManager`, { type: 'checkbox' })}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label="Remove rule"
-                    onClick={() => form.removeListItem('roleRules', index)}
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
-      <Group>
-        <Button
-          variant="light"
-          size="xs"
-          leftSection={<IconPlus size={14} />}
-          onClick={() => form.insertListItem('roleRules', emptyRule())}
-        >
-          Add rule
-        </Button>
-      </Group>
-    </Stack>
-  );
-}
-
-function RemoveButton({ workspaceId }: { workspaceId: string }) {
-  const remove = useDeleteSso(workspaceId);
-  const handleRemove = () =>
-    modals.openConfirmModal({
-      title: 'Remove single sign-on?',
-      children: (
-        <Text size="sm">
-          People of these domains sign in with a password again. Accounts made by single sign-on keep their
-          memberships.
-        </Text>
-      ),
-      labels: { confirm: 'Remove', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () => remove.mutate(),
-    });
-  return (
-    <Button variant="subtle" color="red" onClick={handleRemove} loading={remove.isPending}>
-      Remove
-    </Button>
   );
 }

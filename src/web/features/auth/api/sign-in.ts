@@ -3,6 +3,7 @@ import { SignedIn, SignInResponse, type SignInBody } from '@shared/api/auth';
 import type { TwoFactorSignInBody } from '@shared/api/two-factor';
 import { apiRequest } from '@web/lib/api-client';
 import { meQueryKey } from '@web/lib/auth';
+import { passkeyForSecondStep } from './passkey-sign-in';
 
 export const signIn = (body: SignInBody) =>
   apiRequest('/api/v1/auth/sign-in', { method: 'POST', body, schema: SignInResponse });
@@ -20,12 +21,21 @@ export function useSignIn() {
   });
 }
 
-/** POST /api/v1/auth/sign-in/two-factor. Invalidates: everything cached for the previous user; sets `me`. */
+/** POST /api/v1/auth/sign-in/two-factor (with a passkey: its options and the browser's prompt first). Invalidates: everything cached for the previous user; sets `me`. */
 export function useSignInSecondStep() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: TwoFactorSignInBody) =>
-      apiRequest('/api/v1/auth/sign-in/two-factor', { method: 'POST', body, schema: SignedIn }),
+    mutationFn: async (body: TwoFactorSignInBody | { pendingToken: string; usePasskey: true }) => {
+      const answer =
+        'usePasskey' in body
+          ? { pendingToken: body.pendingToken, passkey: await passkeyForSecondStep(body.pendingToken) }
+          : body;
+      return apiRequest('/api/v1/auth/sign-in/two-factor', {
+        method: 'POST',
+        body: answer,
+        schema: SignedIn,
+      });
+    },
     onSuccess: ({ user }) => {
       client.clear();
       client.setQueryData(meQueryKey, user);

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { SsoSettings, SsoTestResult, type SsoConnectionBody } from '@shared/api/sso';
+import { SsoSettings, SsoTestResult, type SamlConnectionBody, type SsoConnectionBody } from '@shared/api/sso';
 import { apiRequest } from '@web/lib/api-client';
 import { ssoPath, ssoQueryKey } from './get-sso';
 
@@ -9,6 +9,16 @@ export function useSaveSso(workspaceId: string) {
   return useMutation({
     mutationFn: (body: SsoConnectionBody) =>
       apiRequest(ssoPath(workspaceId), { method: 'PUT', body, schema: SsoSettings }),
+    onSuccess: (settings) => client.setQueryData(ssoQueryKey(workspaceId), settings),
+  });
+}
+
+/** PUT …/sso/saml: a SAML connection in place of the saved one. Sets: the settings. */
+export function useSaveSamlSso(workspaceId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SamlConnectionBody) =>
+      apiRequest(`${ssoPath(workspaceId)}/saml`, { method: 'PUT', body, schema: SsoSettings }),
     onSuccess: (settings) => client.setQueryData(ssoQueryKey(workspaceId), settings),
   });
 }
