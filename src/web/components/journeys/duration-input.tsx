@@ -14,11 +14,13 @@ function unitOf(seconds: number) {
 /** A duration typed as a number of minutes, hours or days, stored as seconds. */
 export function DurationInput({
   label,
+  description,
   seconds,
   onChange,
   readOnly,
 }: {
   label: string;
+  description?: string;
   seconds: unknown;
   onChange: (seconds: number) => void;
   readOnly: boolean;
@@ -31,6 +33,7 @@ export function DurationInput({
       <NumberInput
         size="xs"
         label={label}
+        description={description}
         min={0}
         allowDecimal={false}
         value={amount}

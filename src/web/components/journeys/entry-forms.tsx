@@ -1,12 +1,15 @@
 import type { ComponentType } from 'react';
-import { Code, Stack, Text, TextInput } from '@mantine/core';
+import { Code, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { ConditionsEditor } from './conditions-editor';
 import type { CanvasEntry } from './definition';
+import { AudienceSelect } from './pickers';
+import { DateFields } from './step-forms/schedule-step-forms';
 
 interface EntryFormProps {
   entry: CanvasEntry;
   onChange: (entry: CanvasEntry) => void;
   readOnly: boolean;
+  workspaceId: string;
 }
 
 function EventEntryForm({ entry, onChange, readOnly }: EntryFormProps) {
@@ -41,6 +44,58 @@ function ApiEntryForm() {
   );
 }
 
+function AudienceEntryForm({ entry, onChange, readOnly }: EntryFormProps) {
+  return (
+    <Stack gap="xs">
+      <AudienceSelect
+        label="Audience"
+        value={entry.audience}
+        readOnly={readOnly}
+        onChange={(audience) => onChange({ ...entry, audience })}
+      />
+      <SegmentedControl
+        size="xs"
+        aria-label="Profiles enter on"
+        data={[
+          { value: 'enter', label: 'Joining it' },
+          { value: 'leave', label: 'Leaving it' },
+        ]}
+        value={entry.on === 'leave' ? 'leave' : 'enter'}
+        readOnly={readOnly}
+        onChange={(on) => onChange({ ...entry, on })}
+      />
+    </Stack>
+  );
+}
+
+const TIME_ZONES = [
+  { value: 'profile', label: "The profile's (else the workspace's)" },
+  { value: 'workspace', label: "The workspace's" },
+];
+
+function DateEntryForm({ entry, onChange, readOnly, workspaceId }: EntryFormProps) {
+  return (
+    <Stack gap="xs">
+      <DateFields
+        value={entry}
+        onChange={(next) => onChange({ ...entry, ...next })}
+        readOnly={readOnly}
+        workspaceId={workspaceId}
+        yearlyDefault
+      />
+      <Select
+        size="xs"
+        label="Time zone"
+        data={TIME_ZONES}
+        value={entry.timeZone === 'workspace' ? 'workspace' : 'profile'}
+        allowDeselect={false}
+        readOnly={readOnly}
+        onChange={(timeZone) => timeZone && onChange({ ...entry, timeZone })}
+      />
+    </Stack>
+  );
+}
+
 function UnknownEntryForm({ entry }: EntryFormProps) {
   return (
     <Code block data-testid="unknown-entry-json">
@@ -63,6 +118,16 @@ export const ENTRY_KINDS: Record<string, EntryKind> = {
     Form: EventEntryForm,
   },
   api: { title: 'Through the API', create: () => ({ kind: 'api' }), Form: ApiEntryForm },
+  audience: {
+    title: 'Audience membership changes',
+    create: () => ({ kind: 'audience', on: 'enter' }),
+    Form: AudienceEntryForm,
+  },
+  date: {
+    title: 'A date comes',
+    create: () => ({ kind: 'date', offsetDays: 0, at: '09:00', timeZone: 'profile', yearly: true }),
+    Form: DateEntryForm,
+  },
 };
 
 export const entryKindOf = (kind: string): EntryKind =>
@@ -74,5 +139,9 @@ export const entryKindOf = (kind: string): EntryKind =>
 export function entrySummary(entry: CanvasEntry) {
   if (entry.kind === 'event')
     return typeof entry.event === 'string' && entry.event ? `Event “${entry.event}”` : 'An event';
+  if (entry.kind === 'audience')
+    return entry.audience ? `On ${entry.on === 'leave' ? 'leaving' : 'joining'} the audience` : 'An audience';
+  if (entry.kind === 'date')
+    return typeof entry.attribute === 'string' && entry.attribute ? `Date “${entry.attribute}”` : 'A date';
   return entryKindOf(entry.kind).title;
 }

@@ -2,6 +2,7 @@ import { Checkbox, Divider, NumberInput, Select, Stack, Text, TextInput, Title }
 import { ConditionsEditor } from './conditions-editor';
 import type { CanvasDefinition } from './definition';
 import { ENTRY_KINDS, entryKindOf } from './entry-forms';
+import { AudienceSelect } from './pickers';
 
 const REENTRY_MODES = [
   { value: 'once', label: 'Once ever' },
@@ -13,10 +14,11 @@ interface EntryPanelProps {
   definition: CanvasDefinition;
   onChange: (definition: CanvasDefinition) => void;
   readOnly: boolean;
+  workspaceId: string;
 }
 
 /** The side panel of the entry: how profiles enter, how often they may, and the goal that ends a run. */
-export function EntryPanel({ definition, onChange, readOnly }: EntryPanelProps) {
+export function EntryPanel({ definition, onChange, readOnly, workspaceId }: EntryPanelProps) {
   const { entry, goal } = definition;
   const reentry = definition.reentry ?? { mode: 'once' };
   const kind = entryKindOf(entry.kind);
@@ -39,7 +41,16 @@ export function EntryPanel({ definition, onChange, readOnly }: EntryPanelProps) 
       <kind.Form
         entry={entry}
         readOnly={readOnly}
+        workspaceId={workspaceId}
         onChange={(next) => onChange({ ...definition, entry: next })}
+      />
+      <AudienceSelect
+        label="Only members of"
+        placeholder="Any profile"
+        clearable
+        value={definition.entryAudience}
+        readOnly={readOnly}
+        onChange={(entryAudience) => onChange({ ...definition, entryAudience: entryAudience ?? null })}
       />
       <Select
         size="xs"

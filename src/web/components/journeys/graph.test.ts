@@ -69,8 +69,8 @@ describe('definition ⇄ graph', () => {
     const text = JSON.stringify({
       ...welcome,
       caps: { perDay: 2 },
-      steps: [...welcome.steps, { id: 'hook', type: 'webhook', url: 'https://example.com/hook' }],
-      edges: [...welcome.edges, { from: 'hook', exit: 'failed', to: 'end' }],
+      steps: [...welcome.steps, { id: 'hook', type: 'sms', text: 'Hi' }],
+      edges: [...welcome.edges, { from: 'hook', exit: 'sent', to: 'end' }],
     });
     const read = readDefinition(text);
     expect(read.ok).toBe(true);
@@ -78,9 +78,9 @@ describe('definition ⇄ graph', () => {
     expect(JSON.parse(writeDefinition(read.definition))).toEqual(JSON.parse(text));
     const hook = read.definition.steps.find((step) => step.id === 'hook')!;
     // An unknown kind keeps the exits its connections leave by.
-    expect(stepExits(hook, read.definition.edges)).toEqual(['next', 'failed']);
+    expect(stepExits(hook, read.definition.edges)).toEqual(['next', 'sent']);
     expect(toGraph(read.definition).nodes.find((node) => node.id === 'hook')!.data).toMatchObject({
-      exits: ['next', 'failed'],
+      exits: ['next', 'sent'],
     });
   });
 

@@ -131,7 +131,12 @@ export function JourneyEditor({ definition, onUpdate, counts, readOnly, workspac
             ) : selectedEdge ? (
               <EdgePanel definition={definition} {...selectedEdge} readOnly={readOnly} onChange={replace} />
             ) : selectedId === ENTRY_NODE_ID ? (
-              <EntryPanel definition={definition} onChange={replace} readOnly={readOnly} />
+              <EntryPanel
+                definition={definition}
+                onChange={replace}
+                readOnly={readOnly}
+                workspaceId={workspaceId}
+              />
             ) : (
               <Box>
                 <Text size="sm" c="dimmed">

@@ -1,21 +1,32 @@
 import type { ComponentType } from 'react';
 import {
   IconArrowsSplit,
+  IconCalendarEvent,
   IconClockHour4,
+  IconClockPlay,
   IconDoorExit,
   IconGitBranch,
   IconHourglass,
   IconMail,
   IconPencil,
   IconPuzzle,
+  IconUsersGroup,
+  IconActivity,
+  IconWebhook,
   type Icon,
 } from '@tabler/icons-react';
 import type { CanvasStep } from './definition';
 import { formatDuration } from './duration-input';
+import {
+  AudienceBranchStepForm,
+  EventBranchStepForm,
+  WebhookStepForm,
+} from './step-forms/audience-step-forms';
 import { BranchStepForm } from './step-forms/branch-step-form';
 import { EmailStepForm } from './step-forms/email-step-form';
 import { SplitStepForm } from './step-forms/split-step-form';
 import type { StepFormProps } from './step-forms/types';
+import { WaitUntilDateStepForm, WaitUntilStepForm, WEEKDAYS } from './step-forms/schedule-step-forms';
 import { UnknownStepForm } from './step-forms/unknown-step-form';
 import { UpdateAttributeStepForm } from './step-forms/update-attribute-step-form';
 import { WaitForEventStepForm, WaitStepForm } from './step-forms/wait-step-forms';
@@ -34,6 +45,11 @@ export interface StepKind {
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
+const offset = (days: unknown) => {
+  const n = typeof days === 'number' ? days : 0;
+  if (n === 0) return 'on';
+  return `${Math.abs(n)} day${Math.abs(n) === 1 ? '' : 's'} ${n > 0 ? 'after' : 'before'}`;
+};
 const count = (value: unknown, noun: string) => {
   const n = Array.isArray(value) ? value.length : 0;
   return n === 0 ? `No ${noun}s` : `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -55,6 +71,24 @@ export const STEP_KINDS: Record<string, StepKind> = {
     Form: WaitStepForm,
     summary: (step) => formatDuration(step.seconds),
   },
+  'wait-until': {
+    title: 'Wait until',
+    icon: IconClockPlay,
+    create: () => ({ at: '09:00', weekdays: [] }),
+    Form: WaitUntilStepForm,
+    summary: (step) => {
+      const days = Array.isArray(step.weekdays) ? (step.weekdays as number[]) : [];
+      return `${text(step.at) || '09:00'}, ${days.length ? days.map((day) => WEEKDAYS[day]).join(' ') : 'any day'}`;
+    },
+  },
+  'wait-until-date': {
+    title: 'Wait until date',
+    icon: IconCalendarEvent,
+    create: () => ({ offsetDays: 0, at: '09:00', yearly: false }),
+    Form: WaitUntilDateStepForm,
+    summary: (step) =>
+      `${offset(step.offsetDays)} ${text(step.attribute) || '?'} at ${text(step.at) || '09:00'}${step.yearly ? ', yearly' : ''}`,
+  },
   'wait-for-event': {
     title: 'Wait for event',
     icon: IconClockHour4,
@@ -68,6 +102,21 @@ export const STEP_KINDS: Record<string, StepKind> = {
     create: () => ({ conditions: [] }),
     Form: BranchStepForm,
     summary: (step) => count(step.conditions, 'condition'),
+  },
+  'audience-branch': {
+    title: 'Audience branch',
+    icon: IconUsersGroup,
+    create: () => ({}),
+    Form: AudienceBranchStepForm,
+    summary: (step) => (step.audience ? 'In the audience?' : 'No audience chosen'),
+  },
+  'event-branch': {
+    title: 'Event branch',
+    icon: IconActivity,
+    create: () => ({ conditions: [], withinDays: 30 }),
+    Form: EventBranchStepForm,
+    summary: (step) =>
+      `“${text(step.event) || '?'}” in the last ${typeof step.withinDays === 'number' ? step.withinDays : 30} days`,
   },
   split: {
     title: 'Random split',
@@ -97,6 +146,13 @@ export const STEP_KINDS: Record<string, StepKind> = {
     Form: UpdateAttributeStepForm,
     summary: (step) =>
       `${text(step.attribute) || '?'} = ${step.value === null ? 'empty' : String(step.value)}`,
+  },
+  webhook: {
+    title: 'Webhook',
+    icon: IconWebhook,
+    create: () => ({}),
+    Form: WebhookStepForm,
+    summary: (step) => text(step.url) || 'No URL',
   },
   exit: { title: 'Exit', icon: IconDoorExit, create: () => ({}), summary: () => 'The journey ends' },
 };

@@ -15,17 +15,23 @@ export function WaitStepForm({ step, onChange, readOnly }: StepFormProps) {
   );
 }
 
-/** Wait for an event: the event and its conditions, or the timeout; one exit each. */
-export function WaitForEventStepForm({ step, onChange, readOnly }: StepFormProps) {
+/** The event looked for and the conditions on its properties: shared by the steps that look for one. */
+export function EventFields({ step, onChange, readOnly }: Omit<StepFormProps, 'workspaceId'>) {
   return (
-    <Stack gap="xs">
+    <>
       <TextInput
         size="xs"
         label="Event"
         description="The behavioral event's key, such as purchase"
         value={typeof step.event === 'string' ? step.event : ''}
         readOnly={readOnly}
-        onChange={(event) => onChange({ ...step, event: event.currentTarget.value })}
+        onChange={(event) =>
+          // An event branch without one says "choose the event"; a wait for an event always has one.
+          onChange({
+            ...step,
+            event: event.currentTarget.value || (step.type === 'event-branch' ? undefined : ''),
+          })
+        }
       />
       <Text size="xs" fw={500}>
         Event conditions
@@ -36,6 +42,15 @@ export function WaitForEventStepForm({ step, onChange, readOnly }: StepFormProps
         readOnly={readOnly}
         onChange={(conditions) => onChange({ ...step, conditions })}
       />
+    </>
+  );
+}
+
+/** Wait for an event: the event and its conditions, or the timeout; one exit each. */
+export function WaitForEventStepForm({ step, onChange, readOnly }: StepFormProps) {
+  return (
+    <Stack gap="xs">
+      <EventFields step={step} onChange={onChange} readOnly={readOnly} />
       <DurationInput
         label="Timeout"
         seconds={step.timeoutSeconds}
