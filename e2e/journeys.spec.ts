@@ -119,6 +119,27 @@ test('a welcome journey drawn on the canvas, approved and started, mails a new c
   await shot(page, 'journeys-02-drawn-phone');
   await page.setViewportSize({ width: 1360, height: 860 });
 
+  // A webhook (exits next and failed) and an audience branch (yes and no), connectable, then removed.
+  const palette = page.getByRole('toolbar', { name: 'Add a step' });
+  await palette.getByRole('button', { name: 'Webhook' }).click();
+  await panel.getByLabel('URL').fill('https://example.com/hook');
+  await palette.getByRole('button', { name: 'Audience branch' }).click();
+  const hook = canvas.getByTestId('journey-node-webhook-1');
+  const branch = canvas.getByTestId('journey-node-audience-branch-1');
+  await expect(hook).toContainText('https://example.com/hook');
+  await expect(hook.locator('.react-flow__handle[data-handleid="failed"]')).toHaveCount(1);
+  await expect(branch.locator('.react-flow__handle[data-handleid="no"]')).toHaveCount(1);
+  await expect(problems).toContainText('Step "audience-branch-1": choose the audience');
+  await page.getByRole('button', { name: 'Arrange' }).click();
+  await canvas.getByRole('button', { name: 'Fit View' }).click();
+  await shot(page, 'journeys-02-webhook-audience-branch');
+  for (const node of [branch, hook]) {
+    await node.click();
+    await panel.getByRole('button', { name: 'Remove step' }).click();
+  }
+  await expect(hook).toBeHidden();
+  await expect(branch).toBeHidden();
+
   // By keyboard: a step added and removed again with the Delete key, the exit step selected with Enter.
   await page
     .getByRole('toolbar', { name: 'Add a step' })
