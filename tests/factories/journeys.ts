@@ -1,10 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { JourneyResults } from '@shared/api/journeys';
-import { buildApp } from '@server/app';
-import type { Config } from '@server/config';
 import type { AppContext } from '@server/context';
 import { rows } from '@server/db/migrate';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createTestApp, sendingServer, type TestApp } from '../helpers/test-app';
 import { startSmtpSink } from '../fixtures/smtp-sink';
 import { verifiedUser, type TestUser } from './users';
 import { approve, call, createItem, role, teamWorkspace, type Team } from './items';
@@ -21,27 +19,7 @@ export const journeysUrl = (ws: string, id: string, rest: string) => wsUrl(ws, `
 export async function journeyBed(profilesCsv: string) {
   const sink = await startSmtpSink();
   const plain = await createTestApp({ webhookAllowPrivate: true });
-  const config: Config = {
-    ...plain.config,
-    smtpUrl: sink.url,
-    jobs: true,
-    jobsPollMs: 50,
-    webhookRetryBaseMs: 20,
-    campaigns: {
-      connections: 2,
-      ratePerSecond: { smtp: 0, sendgrid: 0 },
-      chunkSize: 10,
-      leaseMs: 5000,
-      retryBaseMs: 20,
-    },
-  };
-  const app = await buildApp({
-    config,
-    db: plain.database.db,
-    logger: process.env.TEST_LOG ? { level: 'error' } : false,
-  });
-  await app.ready();
-  const t: TestApp = { ...plain, app, config, close: () => app.close() };
+  const t: TestApp = await sendingServer(plain, sink.url, { webhookRetryBaseMs: 20 });
   const manager = await verifiedUser(plain, { name: 'Mia Manager' });
   const team: Team = await teamWorkspace(plain, manager, {
     name: 'Journeys',
@@ -92,7 +70,7 @@ export async function journeyBed(profilesCsv: string) {
     if (res.statusCode !== 200) throw new Error(res.body);
   }
   /** What the engine's scheduled functions get from the worker. */
-  const ctx = { db: t.database.db, config, log: app.log } as AppContext;
+  const ctx = { db: t.database.db, config: t.config, log: t.app.log } as AppContext;
 
   const bed = {
     t,

@@ -47,3 +47,41 @@ export async function startSecondServer(t: TestApp): Promise<SecondServer> {
     },
   };
 }
+
+/**
+ * A server on `plain`'s database whose job worker sends campaign and journey email to the SMTP
+ * server at `smtpUrl` quickly (a 50 ms poll, no rate limit, short leases and retries), for the tests
+ * of sending; `campaigns` and the rest override its settings. Accounts made through `plain` keep
+ * their mail in its outbox.
+ */
+export async function sendingServer(
+  plain: TestApp,
+  smtpUrl: string,
+  {
+    campaigns,
+    ...overrides
+  }: Partial<Omit<Config, 'campaigns'>> & { campaigns?: Partial<Config['campaigns']> } = {},
+): Promise<TestApp> {
+  const config: Config = {
+    ...plain.config,
+    smtpUrl,
+    jobs: true,
+    jobsPollMs: 50,
+    ...overrides,
+    campaigns: {
+      connections: 2,
+      ratePerSecond: { smtp: 0, sendgrid: 0 },
+      chunkSize: 10,
+      leaseMs: 5000,
+      retryBaseMs: 20,
+      ...campaigns,
+    },
+  };
+  const app = await buildApp({
+    config,
+    db: plain.database.db,
+    logger: process.env.TEST_LOG ? { level: 'error' } : false,
+  });
+  await app.ready();
+  return { ...plain, app, config, close: () => app.close() };
+}

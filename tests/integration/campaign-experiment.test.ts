@@ -2,13 +2,11 @@ import { sql } from 'drizzle-orm';
 import { CAMPAIGN_MESSAGES, type CampaignResults, type CampaignSend } from '@shared/api/campaigns';
 import { EXPERIMENT_MESSAGES, experimentShares } from '@shared/campaigns/experiment';
 import { rows } from '@server/db/migrate';
-import { buildApp } from '@server/app';
 import type { AppContext } from '@server/context';
-import type { Config } from '@server/config';
 import { decideExperiments } from '@server/campaigns/experiments';
 import { queueDueExperiments } from '@server/campaigns/experiment-repository';
 import { shareOf, splitDraw } from '@server/lib/split';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createTestApp, sendingServer, type TestApp } from '../helpers/test-app';
 import { startSmtpSink } from '../fixtures/smtp-sink';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { approve, call, createItem, itemsUrl, role, teamWorkspace, type Team } from '../factories/items';
@@ -96,26 +94,7 @@ async function newCampaign(experiment: object | null) {
 beforeAll(async () => {
   sink = await startSmtpSink();
   plain = await createTestApp();
-  const config: Config = {
-    ...plain.config,
-    smtpUrl: sink.url,
-    jobs: true,
-    jobsPollMs: 50,
-    campaigns: {
-      connections: 3,
-      ratePerSecond: { smtp: 0, sendgrid: 0 },
-      chunkSize: 5,
-      leaseMs: 5000,
-      retryBaseMs: 20,
-    },
-  };
-  const app = await buildApp({
-    config,
-    db: plain.database.db,
-    logger: process.env.TEST_LOG ? { level: 'info' } : false,
-  });
-  await app.ready();
-  t = { ...plain, app, config, close: () => app.close() };
+  t = await sendingServer(plain, sink.url, { campaigns: { connections: 3, chunkSize: 5 } });
   manager = await verifiedUser(plain, { name: 'Mia Manager' });
   team = await teamWorkspace(plain, manager, {
     name: 'Experiments',

@@ -8,10 +8,8 @@ import {
   type CampaignSend,
 } from '@shared/api/campaigns';
 import { rows } from '@server/db/migrate';
-import { buildApp } from '@server/app';
-import type { Config } from '@server/config';
 import { verifyToken } from '@server/campaigns/tokens';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createTestApp, sendingServer, type TestApp } from '../helpers/test-app';
 import { startSmtpSink } from '../fixtures/smtp-sink';
 import { startJobWorkers } from '../helpers/job-workers';
 import { verifiedUser, type TestUser } from '../factories/users';
@@ -138,28 +136,11 @@ beforeAll(async () => {
   sink = await startSmtpSink();
   sendgrid = await startFakeSendGrid();
   plain = await createTestApp();
-  const config: Config = {
-    ...plain.config,
-    smtpUrl: sink.url,
+  t = await sendingServer(plain, sink.url, {
     sendgridApiKey: SENDGRID_KEY,
     sendgridUrl: sendgrid.url,
-    jobs: true,
-    jobsPollMs: 50,
-    campaigns: {
-      connections: 3,
-      ratePerSecond: { smtp: 0, sendgrid: 0 },
-      chunkSize: 2,
-      leaseMs: 5000,
-      retryBaseMs: 20,
-    },
-  };
-  const app = await buildApp({
-    config,
-    db: plain.database.db,
-    logger: process.env.TEST_LOG ? { level: 'error' } : false,
+    campaigns: { connections: 3, chunkSize: 2 },
   });
-  await app.ready();
-  t = { ...plain, app, config, close: () => app.close() };
   manager = await verifiedUser(plain, { name: 'Mia Manager' });
   team = await teamWorkspace(plain, manager, {
     name: 'Campaigns',

@@ -1,10 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { JOURNEY_MESSAGES, type JourneyResults } from '@shared/api/journeys';
-import { buildApp } from '@server/app';
-import type { Config } from '@server/config';
 import { rows } from '@server/db/migrate';
 import { queueDueTasks } from '@server/journeys/engine';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createTestApp, sendingServer, type TestApp } from '../helpers/test-app';
 import { startSmtpSink } from '../fixtures/smtp-sink';
 import { startJobWorkers } from '../helpers/job-workers';
 import { verifiedUser, type TestUser } from '../factories/users';
@@ -136,26 +134,7 @@ const journeyEvents = async (profileId: string) =>
 beforeAll(async () => {
   sink = await startSmtpSink();
   plain = await createTestApp();
-  const config: Config = {
-    ...plain.config,
-    smtpUrl: sink.url,
-    jobs: true,
-    jobsPollMs: 50,
-    campaigns: {
-      connections: 2,
-      ratePerSecond: { smtp: 0, sendgrid: 0 },
-      chunkSize: 10,
-      leaseMs: 5000,
-      retryBaseMs: 20,
-    },
-  };
-  const app = await buildApp({
-    config,
-    db: plain.database.db,
-    logger: process.env.TEST_LOG ? { level: 'error' } : false,
-  });
-  await app.ready();
-  t = { ...plain, app, config, close: () => app.close() };
+  t = await sendingServer(plain, sink.url);
   manager = await verifiedUser(plain, { name: 'Mia Manager' });
   team = await teamWorkspace(plain, manager, {
     name: 'Journeys',

@@ -1,9 +1,7 @@
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { JSDOM } from 'jsdom';
-import { buildApp } from '@server/app';
-import type { Config } from '@server/config';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createTestApp, sendingServer, type TestApp } from '../helpers/test-app';
 import { startSmtpSink } from '../fixtures/smtp-sink';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { createWorkspace, patchWorkspace } from '../factories/workspaces';
@@ -40,22 +38,7 @@ beforeAll(async () => {
   plain = await createTestApp();
   // Accounts are made through `plain` (its mail goes to the outbox); everything else through `t`,
   // which sends to the SMTP sink and runs the send jobs.
-  const config: Config = {
-    ...plain.config,
-    smtpUrl: sink.url,
-    jobs: true,
-    jobsPollMs: 50,
-    campaigns: {
-      connections: 2,
-      ratePerSecond: { smtp: 0, sendgrid: 0 },
-      chunkSize: 50,
-      leaseMs: 5000,
-      retryBaseMs: 20,
-    },
-  };
-  const app = await buildApp({ config, db: plain.database.db, logger: false });
-  await app.ready();
-  t = { ...plain, app, config, close: () => app.close() };
+  t = await sendingServer(plain, sink.url, { campaigns: { chunkSize: 50 } });
   manager = await verifiedUser(plain, { name: 'Output Manager' });
   ws = (await createWorkspace(t.app, manager, 'Output')).id;
   await patchWorkspace(t.app, manager, ws, { basics: { domains: ['marketing'], stages: ['Live'] } });
