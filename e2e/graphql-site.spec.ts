@@ -10,47 +10,12 @@ import {
   seedWorkspace,
   shot,
 } from './fixtures';
+import { seedLandingPages } from './landing-pages';
 
 async function post(request: APIRequestContext, url: string, data: unknown) {
   const res = await request.post(url, { headers: SAME_ORIGIN, data });
   expect(res.status(), await res.text()).toBeLessThan(300);
   return res.json();
-}
-
-/** A landing page schema built from hero and quote blocks, applied through the API. */
-async function seedLandingPages(request: APIRequestContext, ws: string) {
-  const { version } = await (await request.get(`/api/v1/workspaces/${ws}/content-model`)).json();
-  const text = (key: string, label: string) => ({ key, label, type: 'text' });
-  await post(request, `/api/v1/workspaces/${ws}/content-model/apply`, {
-    baseVersion: version,
-    ops: [
-      {
-        op: 'addBlockType',
-        blockType: {
-          name: 'hero',
-          title: 'Hero',
-          fields: [text('title', 'Title'), text('tagline', 'Tagline')],
-        },
-      },
-      { op: 'addBlockType', blockType: { name: 'quote', title: 'Quote', fields: [text('text', 'Text')] } },
-      {
-        op: 'addSchema',
-        domain: 'blogging',
-        schema: {
-          name: 'landing-page',
-          title: 'Landing page',
-          pluralTitle: 'Landing pages',
-          icon: 'layout',
-          topFields: ['title'],
-          fields: [
-            { ...text('title', 'Title'), required: true },
-            { key: 'slug', label: 'Slug', type: 'name-slug', from: 'title' },
-            { key: 'sections', label: 'Sections', type: 'blocks', blockTypes: ['hero', 'quote'] },
-          ],
-        },
-      },
-    ],
-  });
 }
 
 async function published(

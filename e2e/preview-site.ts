@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type APIRequestContext } from '@playwright/test';
+import { seedLandingPages } from './landing-pages';
 import { BASE_URL, SAME_ORIGIN, patchBasics, seedItem, seedVerifiedUser, seedWorkspace } from './fixtures';
 
 /**
@@ -118,43 +119,6 @@ async function ok(request: APIRequestContext, method: 'post' | 'put', url: strin
   return res.json();
 }
 
-/** A landing page schema of hero and quote blocks, its title localised, with the site's preview URLs. */
-async function seedLandingPages(request: APIRequestContext, ws: string, previewUrls: string[]) {
-  const { version } = await (await request.get(`/api/v1/workspaces/${ws}/content-model`)).json();
-  const text = (key: string, label: string) => ({ key, label, type: 'text' });
-  await ok(request, 'post', `/api/v1/workspaces/${ws}/content-model/apply`, {
-    baseVersion: version,
-    ops: [
-      {
-        op: 'addBlockType',
-        blockType: {
-          name: 'hero',
-          title: 'Hero',
-          fields: [text('title', 'Title'), text('tagline', 'Tagline')],
-        },
-      },
-      { op: 'addBlockType', blockType: { name: 'quote', title: 'Quote', fields: [text('text', 'Text')] } },
-      {
-        op: 'addSchema',
-        domain: 'blogging',
-        schema: {
-          name: 'landing-page',
-          title: 'Landing page',
-          pluralTitle: 'Landing pages',
-          icon: 'layout',
-          topFields: ['title'],
-          previewUrls,
-          fields: [
-            { ...text('title', 'Title'), required: true, localized: true },
-            { key: 'slug', label: 'Slug', type: 'name-slug', from: 'title' },
-            { key: 'sections', label: 'Sections', type: 'blocks', blockTypes: ['hero', 'quote'] },
-          ],
-        },
-      },
-    ],
-  });
-}
-
 export const LANDING = {
   title: 'Summer at the harbour',
   slug: 'summer',
@@ -182,10 +146,10 @@ export async function seedPreviewWorkspace(
   });
   const { site, elsewhere } = await sites(ws);
   const template = (origin: string) => `${origin}/landing/{slug}?locale={locale}`;
-  await seedLandingPages(request, ws, [
-    template(site.origin),
-    ...(elsewhere ? [template(elsewhere.origin)] : []),
-  ]);
+  await seedLandingPages(request, ws, {
+    previewUrls: [template(site.origin), ...(elsewhere ? [template(elsewhere.origin)] : [])],
+    localizedTitle: true,
+  });
   await ok(request, 'put', `/api/v1/workspaces/${ws}/preview-origins`, { origins: [site.origin] });
   const page = await seedItem(request, ws, 'landing-page', LANDING);
   return { ws, user, pageId: page.id };
