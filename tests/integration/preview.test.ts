@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Item } from '@shared/api/items';
 import { PREVIEW_MESSAGES } from '@shared/api/preview';
 import type { ModelOp } from '@shared/model/types';
@@ -400,6 +400,29 @@ describe('drafts through the delivery API', () => {
     expect((await read(delivery(`items/blog-post/${gone.id}?preview=draft`), token)).json().data.name).toBe(
       'Gone',
     );
+  });
+
+  it('forget the tokens that expired a week ago when a new one is made, and keep those expired since', async () => {
+    const long = await newToken(editor);
+    const recent = await newToken(editor);
+    const otherWorkspaces = await newToken(manager, {}, other.ws);
+    const ago = (days: number) => new Date(Date.now() - days * 24 * 3600_000);
+    for (const [id, at] of [
+      [long.id, ago(8)],
+      [recent.id, ago(6)],
+      [otherWorkspaces.id, ago(8)],
+    ] as const)
+      await t.database.db.update(previewTokens).set({ expiresAt: at }).where(eq(previewTokens.id, id));
+
+    await newToken(editor);
+    const left = await t.database.db
+      .select({ id: previewTokens.id })
+      .from(previewTokens)
+      .where(inArray(previewTokens.id, [long.id, recent.id, otherWorkspaces.id]));
+    expect(left.map((row) => row.id).sort()).toEqual([recent.id, otherWorkspaces.id].sort());
+    expect(
+      (await read(delivery(`items/blog-post/${post.id}?preview=draft`), recent.token)).json().error.message,
+    ).toBe(PREVIEW_MESSAGES.expired);
   });
 
   it('refuse expired, revoked, malformed and other workspaces’ tokens, and API keys', async () => {

@@ -1,9 +1,19 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { items, previewTokens, workspaces, type ItemReference } from '../db/schema';
 
 export async function insertPreviewToken(tx: Tx, row: typeof previewTokens.$inferInsert) {
   await tx.insert(previewTokens).values(row);
+}
+
+/**
+ * Forgets the workspace's tokens that expired before `before` (each new token clears them). Kept a
+ * while after they expire, so that a page still holding one is told it expired, not that it is no token.
+ */
+export async function deleteExpiredPreviewTokens(tx: Tx, workspaceId: string, before: Date) {
+  await tx
+    .delete(previewTokens)
+    .where(and(eq(previewTokens.workspaceId, workspaceId), lt(previewTokens.expiresAt, before)));
 }
 
 export async function revokePreviewToken(tx: Tx, workspaceId: string, id: string, at: Date) {

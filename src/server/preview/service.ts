@@ -30,6 +30,9 @@ function deliveredScope(access: WorkspaceAccess, schemaName: string) {
   return scope;
 }
 
+/** How long an expired token is kept, to answer that it expired. */
+const EXPIRED_TOKENS_KEPT_MS = 7 * 24 * 3600_000;
+
 /**
  * A preview token for the caller's session: for the whole workspace, a schema, one item or a release,
  * each of which the caller must be able to read. The token is answered this once.
@@ -53,6 +56,7 @@ export async function createPreviewToken(
     releaseId: body.releaseId ?? null,
   };
   await ctx.db.transaction(async (tx) => {
+    await repo.deleteExpiredPreviewTokens(tx, workspaceId, new Date(Date.now() - EXPIRED_TOKENS_KEPT_MS));
     await repo.insertPreviewToken(tx, { workspaceId, id, createdBy: access.user.id, expiresAt, ...scope });
     await journal(tx, {
       audit: [
