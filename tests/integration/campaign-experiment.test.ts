@@ -1,5 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { CAMPAIGN_MESSAGES, type CampaignResults, type CampaignSend } from '@shared/api/campaigns';
+import {
+  CAMPAIGN_MESSAGES,
+  type CampaignResults,
+  type CampaignSend,
+  type CampaignStatuses,
+} from '@shared/api/campaigns';
 import { EXPERIMENT_MESSAGES, experimentShares } from '@shared/campaigns/experiment';
 import { rows } from '@server/db/migrate';
 import type { AppContext } from '@server/context';
@@ -68,6 +73,11 @@ const resultsOf = async (campaignId: string, sendId: string) => {
   const res = await call(t, 'GET', campaignUrl(campaignId, `/sends/${sendId}/results`), manager);
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as CampaignResults;
+};
+const statusOf = async (campaignId: string) => {
+  const res = await call(t, 'GET', wsUrl(team.ws, 'campaigns/statuses'), manager);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as CampaignStatuses).statuses.find((each) => each.campaignId === campaignId)!;
 };
 /** Each address and the subjects it got. */
 const mailbox = () => {
@@ -253,6 +263,10 @@ describe('a campaign A/B test', () => {
       state: 'testing',
       winner: null,
     });
+    // The campaign list says it is testing, and when it picks its winner (not sent: the rest wait).
+    const testing = await statusOf(campaign.id);
+    expect(testing).toMatchObject({ status: 'testing', sends: 3 });
+    expect(Date.parse(testing.decideAt!)).toBeGreaterThan(Date.now());
     await t.database.db.execute(
       sql`update campaign_experiments set decide_at = now() where workspace_id = ${team.ws} and id = ${experimentId}`,
     );
@@ -260,6 +274,7 @@ describe('a campaign A/B test', () => {
     await queueDueExperiments(t.database.db);
     await decideExperiments(ctx, [{ workspaceId: team.ws, id: experimentId }]);
     await allDone(campaign.id, 4);
+    expect(await statusOf(campaign.id)).toMatchObject({ status: 'sent', decideAt: null, sends: 4 });
     // The job delivered twice: the experiment is decided, nothing more is sent.
     await decideExperiments(ctx, [{ workspaceId: team.ws, id: experimentId }]);
     expect(await sendsOf(campaign.id)).toHaveLength(4);

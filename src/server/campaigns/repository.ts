@@ -57,6 +57,7 @@ export async function sendSummaries(db: Db, workspaceId: string) {
     recipients: string | number;
     sent: string | number;
     unconfirmed: string | number;
+    decide_at: Date | string | null;
   }>(
     await db.execute(sql`
       select campaign_id,
@@ -65,8 +66,11 @@ export async function sendSummaries(db: Db, workspaceId: string) {
         count(*) filter (where state = 'done') as done,
         coalesce(sum(recipients) filter (where state <> 'cancelled'), 0) as recipients,
         coalesce(sum(sent), 0) as sent,
-        coalesce(sum(unconfirmed), 0) as unconfirmed
-      from campaign_sends where workspace_id = ${workspaceId}::text and journey_id is null
+        coalesce(sum(unconfirmed), 0) as unconfirmed,
+        (select min(e.decide_at) from campaign_experiments e
+          where e.workspace_id = ${workspaceId}::text and e.campaign_id = s.campaign_id and e.state = 'testing'
+        ) as decide_at
+      from campaign_sends s where workspace_id = ${workspaceId}::text and journey_id is null
       group by campaign_id`),
   );
   return found.map((row) => ({
@@ -77,6 +81,8 @@ export async function sendSummaries(db: Db, workspaceId: string) {
     recipients: Number(row.recipients),
     sent: Number(row.sent),
     unconfirmed: Number(row.unconfirmed),
+    /** While an A/B test waits to pick its winner: when it picks it. */
+    decideAt: row.decide_at ? new Date(row.decide_at) : null,
   }));
 }
 

@@ -57,7 +57,8 @@ export async function campaignRoutes(instance: FastifyInstance, ctx: AppContext)
     {
       schema: {
         tags,
-        description: 'Where each campaign stands: draft, scheduled, sending or sent, with its counts',
+        description:
+          'Where each campaign stands: draft, scheduled, sending, testing (an A/B test waiting to pick its winner) or sent, with its counts',
         params: WorkspaceParams,
         response: { 200: CampaignStatuses },
       },

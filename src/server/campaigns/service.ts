@@ -416,12 +416,15 @@ export async function campaignStatuses(ctx: AppContext, access: WorkspaceAccess)
       campaignId: summary.campaignId,
       status: summary.sending
         ? 'sending'
-        : summary.queuedAt
-          ? 'scheduled'
-          : summary.done > 0
-            ? 'sent'
-            : 'draft',
+        : summary.decideAt
+          ? 'testing'
+          : summary.queuedAt
+            ? 'scheduled'
+            : summary.done > 0
+              ? 'sent'
+              : 'draft',
       sendAt: summary.queuedAt?.toISOString() ?? null,
+      decideAt: summary.decideAt?.toISOString() ?? null,
       recipients: summary.recipients,
       sent: summary.sent,
       unconfirmed: summary.unconfirmed,

@@ -128,9 +128,11 @@ export type CampaignSends = z.infer<typeof CampaignSends>;
  */
 export const CampaignStatus = z.object({
   campaignId: z.string(),
-  status: z.enum(['draft', 'scheduled', 'sending', 'sent']),
+  status: z.enum(['draft', 'scheduled', 'sending', 'testing', 'sent']),
   /** The queued send's time, when scheduled. */
   sendAt: z.string().nullable(),
+  /** While testing: an A/B test's variants went out and it picks its winner then. */
+  decideAt: z.string().nullable(),
   /** Over every send that was not cancelled. */
   recipients: z.number(),
   sent: z.number(),

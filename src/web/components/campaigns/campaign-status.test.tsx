@@ -9,6 +9,7 @@ const status = (overrides: Partial<CampaignStatus>): CampaignStatus => ({
   campaignId: 'c1',
   status: 'sent',
   sendAt: null,
+  decideAt: null,
   recipients: 0,
   sent: 0,
   unconfirmed: 0,
@@ -25,6 +26,14 @@ beforeEach(() => {
           status({ campaignId: 'sent', recipients: 156, sent: 150, unconfirmed: 2, sends: 2 }),
           status({ campaignId: 'later', status: 'scheduled', sendAt: '2099-03-01T14:00:00.000Z' }),
           status({ campaignId: 'going', status: 'sending', recipients: 78, sent: 40 }),
+          status({
+            campaignId: 'ab',
+            status: 'testing',
+            decideAt: '2099-03-02T09:00:00.000Z',
+            recipients: 40,
+            sent: 40,
+            sends: 2,
+          }),
         ],
       },
     ],
@@ -48,6 +57,10 @@ describe('a campaign status in a list', () => {
 
   it('says sending with its progress', async () => {
     expect(await shown('going')).toBe('sending40 of 78 sent');
+  });
+
+  it('says testing while an A/B test waits, with when it picks its winner', async () => {
+    expect(await shown('ab')).toMatch(/^testing40 of 40 sent over 2 sends; winner picked .*2099/);
   });
 
   it('says draft for a campaign never sent', async () => {

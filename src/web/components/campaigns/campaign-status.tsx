@@ -8,6 +8,7 @@ const STATUS_COLORS: Record<CampaignStatus['status'], string> = {
   draft: 'gray',
   scheduled: 'violet',
   sending: 'blue',
+  testing: 'orange',
   sent: 'teal',
 };
 
@@ -18,10 +19,13 @@ function statusDetail(status: CampaignStatus) {
     return formatDateTime(status.sendAt);
   const sends = status.sends > 1 ? ` over ${formatCount(status.sends)} sends` : '';
   const unconfirmed = status.unconfirmed ? `, ${formatCount(status.unconfirmed)} unconfirmed` : '';
-  return `${formatCount(status.sent)} of ${formatCount(status.recipients)} sent${unconfirmed}${sends}`;
+  const counts = `${formatCount(status.sent)} of ${formatCount(status.recipients)} sent${unconfirmed}${sends}`;
+  if (status.status === 'testing' && status.decideAt)
+    return `${counts}; winner picked ${formatDateTime(status.decideAt)}`;
+  return counts;
 }
 
-/** A campaign's status in a list: draft, scheduled, sending or sent, with its counts. */
+/** A campaign's status in a list: draft, scheduled, sending, testing or sent, with its counts. */
 export function CampaignStatusBadge({
   workspaceId,
   campaignId,
@@ -35,6 +39,7 @@ export function CampaignStatusBadge({
     campaignId,
     status: 'draft' as const,
     sendAt: null,
+    decideAt: null,
     recipients: 0,
     sent: 0,
     unconfirmed: 0,
