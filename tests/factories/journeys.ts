@@ -5,7 +5,7 @@ import { rows } from '@server/db/migrate';
 import { createTestApp, sendingServer, type TestApp } from '../helpers/test-app';
 import { startSmtpSink } from '../fixtures/smtp-sink';
 import { verifiedUser, type TestUser } from './users';
-import { approve, call, createItem, role, teamWorkspace, type Team } from './items';
+import { approve, call, createItem, role, saveItem, teamWorkspace, type Team } from './items';
 import { defineCustomerData, importBody, wsUrl, type MarketingDefinitions } from './customers';
 
 export const journeysUrl = (ws: string, id: string, rest: string) => wsUrl(ws, `journeys/${id}/${rest}`);
@@ -97,6 +97,16 @@ export async function journeyBed(profilesCsv: string) {
       const res = await approve(t, team.members.legal, ws, 'journey', item.id, 'legal');
       if (res.statusCode !== 200) throw new Error(res.body);
       return item.id as string;
+    },
+    /** Saves `definition` as the journey's next version, approved; answers its version number. */
+    async newVersion(id: string, definition: object) {
+      const item = await saveItem(t, manager, team.ws, 'journey', id, {
+        name: 'Journey',
+        definition: JSON.stringify(definition),
+      });
+      const res = await approve(t, team.members.legal, team.ws, 'journey', id, 'legal');
+      if (res.statusCode !== 200) throw new Error(res.body);
+      return item.version;
     },
     start: (id: string, body?: object) =>
       call(t, 'POST', journeysUrl(team.ws, id, 'start'), team.members.starter, body),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { JourneyDefinition, JourneyLimits, JourneyStep } from '@shared/api/journeys';
 import { conditionsHold } from '@shared/journeys/conditions';
+import { isSameKind } from '@shared/journeys/migration';
 import { dateMoment, dateOf, nextTimeOfDay, zoneOf } from '@shared/journeys/time';
 import type { AppContext } from '../context';
 import { rows } from '../db/migrate';
@@ -62,10 +63,11 @@ const DATE_LOOKBACK_MS = 86_400_000;
  * waits until a time or a date find their time when the task first runs, from the profile's zone).
  */
 function dueOf(step: JourneyStep, now: Date) {
-  const seconds =
-    step.type === 'wait' ? step.seconds : step.type === 'wait-for-event' ? step.timeoutSeconds : 0;
-  return new Date(now.getTime() + seconds * 1000);
+  return new Date(now.getTime() + waitSecondsOf(step) * 1000);
 }
+
+const waitSecondsOf = (step: JourneyStep) =>
+  step.type === 'wait' ? step.seconds : step.type === 'wait-for-event' ? step.timeoutSeconds : 0;
 
 const stepOf = (definition: JourneyDefinition, id: string) => definition.steps.find((step) => step.id === id);
 const edgeTo = (definition: JourneyDefinition, from: string, exit: string) =>
@@ -229,6 +231,8 @@ async function perform(
     until > now ? { holdUntil: until, outcome: null } : { exit: 'next' };
   switch (step.type) {
     case 'email': {
+      if (await repo.mailedOnOlderVersion(tx, task, step.id))
+        return { exit: 'next', outcome: 'skipped: sent before' };
       const held = await emailHold(tx, workspaceId, task.profileId, info.limits, await zone(), now);
       if (held) {
         const deadline = task.enteredAt.getTime() + (step.deferLimitSeconds ?? DEFAULT_DEFER_SECONDS) * 1000;
@@ -538,15 +542,44 @@ export async function handleJourneyEvents(ctx: AppContext, jobs: JourneyEvents[]
  */
 export async function queueDueTasks(db: Db) {
   const due = await repo.dueTasks(db, null, null, SWEEP_LIMIT, WAKE_AHEAD_MS);
-  await queueTasks(
-    db,
-    due.map((row) => ({
-      workspaceId: row.workspace_id,
-      runId: row.run_id,
-      seq: row.seq,
-      dueAt: new Date(row.due_at),
+  await queueTasks(db, due.map(taskKeyOf));
+}
+
+/** A task row's job key and due time. */
+const taskKeyOf = (row: { workspace_id: string; run_id: string; seq: number; due_at: Date | string }) => ({
+  workspaceId: row.workspace_id,
+  runId: row.run_id,
+  seq: row.seq,
+  dueAt: new Date(row.due_at),
+});
+
+/**
+ * Moves the runs waiting at each move's step of an older version to the same journey's `start` at the
+ * move's step, in the caller's transaction: to a step of the same kind the wait keeps its time, to
+ * another kind the step is reached now. Answers the runs moved per version and step.
+ */
+export async function moveWaitingRuns(
+  tx: Tx,
+  start: repo.StartRow,
+  moves: { version: number; from: JourneyStep; to: JourneyStep }[],
+) {
+  const { moved, soon } = await repo.moveRuns(
+    tx,
+    start.workspaceId,
+    start.journeyId,
+    start.version,
+    moves.map(({ version, from, to }) => ({
+      version,
+      stepId: from.id,
+      to: to.id,
+      keep: isSameKind(from, to),
+      freshSeconds: waitSecondsOf(to),
+      waitsFor: to.type === 'wait-for-event' ? to.event : null,
     })),
+    WAKE_AHEAD_MS,
   );
+  await queueTasks(tx, soon.map(taskKeyOf));
+  return moved;
 }
 
 /** Profiles entered in one call at most (an audience's new members, a day's birthdays). */

@@ -6,6 +6,9 @@ import { journeyLimits, journeyRuns, journeyStarts, journeyTasks } from '../db/s
 import { textArray } from '../db/text-array';
 
 export type StartRow = typeof journeyStarts.$inferSelect;
+
+/** An int[] parameter, as PostgreSQL's array literal. */
+const intArray = (values: number[]) => `{${values.map((value) => Math.trunc(value)).join(',')}}`;
 type TaskRow = typeof journeyTasks.$inferSelect;
 
 export async function insertStart(tx: Tx, row: typeof journeyStarts.$inferInsert) {
@@ -562,4 +565,125 @@ export async function claimDateOccurrences(
         returning profile_id)
       select distinct profile_id from due order by profile_id`),
   );
+}
+
+/** Per version of `versions` and step: the profiles waiting there now (their run's task is due). */
+export async function waitingCounts(db: Db, workspaceId: string, journeyId: string, versions: number[]) {
+  if (!versions.length) return [];
+  return rows<{ version: number; step_id: string; waiting: string | number }>(
+    await db.execute(sql`
+      select version, step_id, count(*) as waiting from journey_tasks
+      where workspace_id = ${workspaceId}::text and journey_id = ${journeyId}::text and state = 'due'
+        and version = any(${intArray(versions)}::int[])
+      group by version, step_id`),
+  );
+}
+
+/** Where the runs waiting at one step of an older version move. */
+export interface StepMove {
+  version: number;
+  stepId: string;
+  to: string;
+  /** The new step is of the same kind: the task keeps its due time and when it reached the step. */
+  keep: boolean;
+  /** Otherwise the new step is reached now and due this many seconds later. */
+  freshSeconds: number;
+  waitsFor: string | null;
+}
+
+/**
+ * Moves the active runs waiting at the steps of `moves` to `toVersion` in two statements: the runs are
+ * locked first (in id order, as every writer takes them), then their due tasks, as the locks found them,
+ * are cancelled as `moved: version N` and each run gets its next task at the new step. A webhook call
+ * under way (its task leased) is left to finish on its version. Answers the runs moved per version and
+ * step, and the new tasks due within `aheadMs`.
+ */
+export async function moveRuns(
+  tx: Tx,
+  workspaceId: string,
+  journeyId: string,
+  toVersion: number,
+  moves: StepMove[],
+  aheadMs: number,
+) {
+  if (!moves.length) return { moved: [], soon: [] };
+  const plan = sql.join(
+    moves.map(
+      (move) =>
+        sql`(${move.version}::int, ${move.stepId}::text, ${move.to}::text, ${move.keep}::boolean,
+          ${move.freshSeconds}::int, ${move.waitsFor}::text)`,
+    ),
+    sql`, `,
+  );
+  const versions = intArray([...new Set(moves.map((move) => move.version))]);
+  await tx.execute(sql`
+    select count(*) from (
+      select r.id from journey_runs r
+      where r.workspace_id = ${workspaceId}::text and r.journey_id = ${journeyId}::text
+        and r.state = 'active' and r.version = any(${versions}::int[])
+      order by r.id
+      for update) locked`);
+  const [answer] = rows<{
+    moved: { version: number; step_id: string; n: number }[];
+    soon: { workspace_id: string; run_id: string; seq: number; due_at: string }[];
+  }>(
+    await tx.execute(sql`
+      with plan (version, step_id, to_step, keep, fresh_seconds, waits_for) as (values ${plan}),
+      moved as (
+        update journey_tasks t set state = 'cancelled', outcome = ${`moved: version ${toVersion}`}::text,
+          done_at = now(), lease_until = null
+        from plan p
+        where t.workspace_id = ${workspaceId}::text and t.journey_id = ${journeyId}::text and t.state = 'due'
+          and t.version = p.version and t.step_id = p.step_id
+          and (t.lease_until is null or t.lease_until < now())
+          and exists (
+            select 1 from journey_runs r
+            where r.workspace_id = t.workspace_id and r.id = t.run_id and r.state = 'active')
+        returning t.run_id, t.seq, t.profile_id, t.version, t.step_id, t.due_at, t.entered_at,
+          p.to_step, p.keep, p.fresh_seconds, p.waits_for),
+      runs as (
+        update journey_runs r set version = ${toVersion}::int
+        from moved m
+        where r.workspace_id = ${workspaceId}::text and r.id = m.run_id
+        returning r.id),
+      added as (
+        insert into journey_tasks
+          (workspace_id, run_id, seq, journey_id, version, profile_id, step_id, due_at, waits_for, entered_at)
+        select ${workspaceId}::text, m.run_id, m.seq + 1, ${journeyId}::text, ${toVersion}::int, m.profile_id,
+          m.to_step, case when m.keep then m.due_at else now() + make_interval(secs => m.fresh_seconds) end,
+          m.waits_for, case when m.keep then m.entered_at else now() end
+        from moved m
+        returning workspace_id, run_id, seq, due_at)
+      select
+        (select coalesce(jsonb_agg(jsonb_build_object('version', version, 'step_id', step_id, 'n', n)), '[]'::jsonb)
+          from (select version, step_id, count(*) as n from moved group by version, step_id) c) as moved,
+        (select coalesce(jsonb_agg(jsonb_build_object('workspace_id', workspace_id, 'run_id', run_id, 'seq', seq, 'due_at', due_at)), '[]'::jsonb)
+          from added
+          where due_at <= now() + make_interval(secs => ${aheadMs / 1000}::float8)) as soon`),
+  );
+  return answer;
+}
+
+/**
+ * Whether the run got the email of `stepId` on another version than `version` and has not been at that
+ * step on `version` before `seq`: a run moved to a newer version is not mailed a step's message again.
+ */
+export async function mailedOnOlderVersion(
+  tx: Tx,
+  task: { workspaceId: string; runId: string; seq: number; version: number },
+  stepId: string,
+) {
+  const [row] = rows<{ mailed: boolean }>(
+    await tx.execute(sql`
+      select exists (
+          select 1 from journey_tasks
+          where workspace_id = ${task.workspaceId}::text and run_id = ${task.runId}::text
+            and step_id = ${stepId}::text and version <> ${task.version}::int and emailed_at is not null)
+        and not exists (
+          select 1 from journey_tasks
+          where workspace_id = ${task.workspaceId}::text and run_id = ${task.runId}::text
+            and step_id = ${stepId}::text and version = ${task.version}::int and seq < ${task.seq}::int)
+        as mailed`),
+  );
+  return row?.mailed === true;
 }

@@ -8,6 +8,7 @@ import {
   JourneyLimits,
   JourneyLimitsAnswer,
   JourneyResults,
+  JourneyStartPlan,
   JourneyStateAnswer,
   StartJourneyBody,
 } from '@shared/api/journeys';
@@ -36,13 +37,37 @@ export async function journeyRoutes(instance: FastifyInstance, ctx: AppContext) 
           'decides what a resume does with the waits that came due while the journey was paused: those at ' +
           'most `seconds` past their time run; those further past are skipped to the next step (an email ' +
           'step is not sent; `skip`) or end the run (`exit`), with the outcome `skipped: paused` or ' +
-          '`expired: paused` in the results. Without one every wait runs on resume.',
+          '`expired: paused` in the results. Without one every wait runs on resume. While an older version ' +
+          'still runs, its runs finish on it unless the optional `migrate` (see `start-plan`) moves those ' +
+          'waiting at a step to a step of the new version, in the same transaction: to a step of the same ' +
+          'kind a wait keeps its due time (and an email held by the caps its deadline); to another kind the ' +
+          'step is reached afresh, as if the profile had just arrived. A run is never mailed the message of ' +
+          'an email step again that it got at the step of the same id on an older version (`skipped: sent ' +
+          'before`). 400 names the version or step a `migrate` does not match.',
         params: JourneyParams,
         body: StartJourneyBody,
         response: { 200: JourneyStateAnswer },
       },
     },
     async (request) => journeys.startJourney(ctx, request.access, request.params.id, request.body ?? {}),
+  );
+
+  app.get(
+    '/journeys/:id/start-plan',
+    {
+      schema: {
+        tags,
+        description:
+          'What starting the current version would do while older versions still run (publish rights on ' +
+          'journey): per older running or paused version and per step, the profiles waiting there now and ' +
+          'where they go by default — the step of the same id in the new version when it is of the same ' +
+          'kind, else null (they finish on the older version). Send it, changed or not, as the start’s ' +
+          '`migrate`. 409 when the current version was started already. Reads only.',
+        params: JourneyParams,
+        response: { 200: JourneyStartPlan },
+      },
+    },
+    async (request) => journeys.startPlan(ctx, request.access, request.params.id),
   );
 
   app.post(
@@ -89,6 +114,14 @@ export async function journeyRoutes(instance: FastifyInstance, ctx: AppContext) 
     },
     async (request) => journeys.journeyResults(ctx, request.access, request.params.id),
   );
+
+  limitRoutes(instance, ctx);
+}
+
+/** The workspace's caps, quiet hours and webhook secret of journey email. */
+function limitRoutes(instance: FastifyInstance, ctx: AppContext) {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const tags = ['journeys'];
 
   app.get(
     '/journey-limits',

@@ -1,11 +1,16 @@
 import {
   JOURNEY_MESSAGES,
   type EnterJourneyBody,
+  type JourneyDefinition,
+  type JourneyMigration,
+  type JourneyStartPlan,
+  type JourneyStep,
   type StartJourneyBody,
   type JourneyResults,
   type JourneyRun,
 } from '@shared/api/journeys';
 import type { AuditAction } from '@shared/api/delivery';
+import { defaultTarget } from '@shared/journeys/migration';
 import { exitsOf, parseJourney } from '@shared/journeys/validate';
 import { can } from '@shared/permissions/permissions';
 import { isFullyApproved, remainingApprovals } from '@shared/publishing/approvals';
@@ -22,7 +27,7 @@ import { ensureRecordedEvents } from '../campaigns/email-events';
 import type { WorkspaceAccess } from '../workspaces/access';
 import { loadDefinitions, type CustomerDefinitions } from '../customers/definitions';
 import { ANY_EVENT_KEY } from '../queue/queues';
-import { enterProfiles, JOURNEY_EVENTS, queueTasks, recordEntryAudience } from './engine';
+import { enterProfiles, JOURNEY_EVENTS, moveWaitingRuns, queueTasks, recordEntryAudience } from './engine';
 import * as repo from './repository';
 import { insertEvents } from '../customers/repository';
 
@@ -97,11 +102,97 @@ async function audit(
   });
 }
 
+/** The older versions of the journey that still run (or are paused), newest first. */
+const olderLive = (starts: repo.StartRow[], version: number) =>
+  starts.filter((start) => start.version < version && start.state !== 'stopped');
+
+const presentStep = (step: JourneyStep) => ({
+  stepId: step.id,
+  name: step.name?.trim() || null,
+  type: step.type,
+});
+
+/** The item's current definition, or 400 naming where it is incomplete. */
+function definitionOf(item: { data: unknown }) {
+  const parsed = parseJourney((item.data as { definition?: unknown }).definition);
+  if (!parsed.ok) throw badRequest(JOURNEY_MESSAGES.badDefinition(parsed.problem));
+  return parsed.definition;
+}
+
+/**
+ * `GET …/journeys/{id}/start-plan`: what starting the current version would do with the runs of the
+ * older versions still running, per step: how many wait there now and where they go by default.
+ * Publish rights on journey (403); 409 when the current version was started already.
+ */
+export async function startPlan(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  id: string,
+): Promise<JourneyStartPlan> {
+  const scope = journeyScope(access);
+  requireStartRight(scope);
+  const item = await requireItem(ctx, scope, id);
+  const definition = definitionOf(item);
+  const workspaceId = scope.workspace.id;
+  const starts = await repo.startsOf(ctx.db, workspaceId, id);
+  if (starts.some((start) => start.version === item.version)) throw conflict(JOURNEY_MESSAGES.alreadyStarted);
+  const older = olderLive(starts, item.version);
+  const counts = await repo.waitingCounts(
+    ctx.db,
+    workspaceId,
+    id,
+    older.map((start) => start.version),
+  );
+  return {
+    journeyId: id,
+    version: item.version,
+    steps: definition.steps.map(presentStep),
+    versions: older.map((start) => ({
+      version: start.version,
+      state: start.state as JourneyStartPlan['versions'][number]['state'],
+      steps: start.definition.steps.map((step) => ({
+        ...presentStep(step),
+        waiting: Number(
+          counts.find((row) => row.version === start.version && row.step_id === step.id)?.waiting ?? 0,
+        ),
+        target: defaultTarget(step, definition),
+      })),
+    })),
+  };
+}
+
+/**
+ * The moves a start's `migrate` asks for, checked against the older versions still running and the
+ * new definition: 400 naming the version, the step or the target that is not there.
+ */
+function movesOf(
+  migrate: JourneyMigration | undefined,
+  older: repo.StartRow[],
+  next: JourneyDefinition,
+  version: number,
+) {
+  const moves: { version: number; from: JourneyStep; to: JourneyStep }[] = [];
+  for (const [key, steps] of Object.entries(migrate ?? {})) {
+    const start = older.find((each) => String(each.version) === key);
+    if (!start) throw badRequest(JOURNEY_MESSAGES.migrateNotRunning(key));
+    for (const [stepId, target] of Object.entries(steps)) {
+      const from = start.definition.steps.find((step) => step.id === stepId);
+      if (!from) throw badRequest(JOURNEY_MESSAGES.migrateUnknownStep(key, stepId));
+      if (target === null) continue;
+      const to = next.steps.find((step) => step.id === target);
+      if (!to) throw badRequest(JOURNEY_MESSAGES.migrateUnknownTarget(version, stepId, target));
+      moves.push({ version: start.version, from, to });
+    }
+  }
+  return moves;
+}
+
 /**
  * `POST …/journeys/{id}/start`: publish rights on journey (403), the current version fully approved
  * (409) and its definition complete (400 naming the step); each email step's message is frozen into a
  * campaign send. The version started is the one that runs: editing the item makes a new draft, and
- * starting that one later leaves the runs already on this version to finish on it.
+ * starting that one later leaves the runs already on this version to finish on it, but for those its
+ * `migrate` moves, in the same transaction, to a step of the new version.
  */
 export async function startJourney(
   ctx: AppContext,
@@ -115,11 +206,11 @@ export async function startJourney(
   if (!isFullyApproved(remainingApprovals(scope.workspace.roles, item.schema, item.approvedRoles))) {
     throw conflict(JOURNEY_MESSAGES.needsApproval);
   }
-  const parsed = parseJourney((item.data as { definition?: unknown }).definition);
-  if (!parsed.ok) throw badRequest(JOURNEY_MESSAGES.badDefinition(parsed.problem));
-  const { definition } = parsed;
+  const definition = definitionOf(item);
   const defs = await loadDefinitions(ctx.db, scope.workspace.id);
   requireAudiences(definition, defs);
+  const older = olderLive(await repo.startsOf(ctx.db, scope.workspace.id, id), item.version);
+  const moves = movesOf(body?.migrate, older, definition, item.version);
   const label = itemLabel(item.data) ?? id;
   const prepared: [string, Awaited<ReturnType<typeof prepareJourneySend>>][] = [];
   for (const step of definition.steps) {
@@ -150,13 +241,16 @@ export async function startJourney(
     });
     if (!start) throw conflict(JOURNEY_MESSAGES.alreadyStarted);
     await recordEntryAudience(tx, start, defs);
+    const moved = await moveWaitingRuns(tx, start, moves);
+    const movedRuns = moved.reduce((sum, each) => sum + Number(each.n), 0);
     await audit(tx, scope, id, label, 'journey.start', {
       version: item.version,
       ...(body?.pauseLimit ? { pauseLimit: body.pauseLimit } : {}),
+      ...(moves.length ? { moved: moved.map((each) => ({ ...each, n: Number(each.n) })) } : {}),
     });
-    return start;
+    return { start, movedRuns };
   });
-  return { journey: presentStart(row) };
+  return { journey: presentStart(row.start), moved: row.movedRuns };
 }
 
 type JourneyAction = 'pause' | 'resume' | 'stop';

@@ -19,6 +19,11 @@ export const JOURNEY_MESSAGES = {
   unknownProfiles: (ids: string[]) => `No such profiles: ${ids.slice(0, 10).join(', ')}`,
   unknownTimeZone: (zone: string) => `Unknown time zone "${zone}"`,
   limitsManagersOnly: 'Only workspace managers can change the journey limits',
+  migrateNotRunning: (version: string) =>
+    `Version ${version} is not an older version still running: its runs cannot move`,
+  migrateUnknownStep: (version: string, stepId: string) => `Version ${version} has no step "${stepId}"`,
+  migrateUnknownTarget: (version: number, stepId: string, target: string) =>
+    `Step "${stepId}": version ${version} has no step "${target}" to move its runs to`,
 } as const;
 
 const Key = z.string().trim().min(1).max(200);
@@ -209,18 +214,71 @@ export const PauseLimit = z.object({
 });
 export type PauseLimit = z.infer<typeof PauseLimit>;
 
+const StepId = z.string().min(1).max(100);
+
+/**
+ * Per older running version (its number as the key) and per step of it: the step of the new version
+ * its waiting runs move to, or null (they finish on the old version, as do the steps not named).
+ */
+export const JourneyMigration = z
+  .record(
+    z.string().regex(/^\d{1,9}$/, { error: 'a version is a number' }),
+    z.record(StepId, StepId.nullable()),
+  )
+  .describe(
+    'Per older running version and step: the step of the new version its waiting runs move to, or null to ' +
+      'finish on the old version (steps not named finish on it too)',
+  );
+export type JourneyMigration = z.infer<typeof JourneyMigration>;
+
 /** `POST …/journeys/{id}/start`: optional settings of the version started. */
 export const StartJourneyBody = z
   .object({
     pauseLimit: PauseLimit.nullable()
       .optional()
       .describe('Without one, every wait that came due during a pause runs on resume'),
+    migrate: JourneyMigration.optional(),
   })
   .nullable()
   .optional();
 export type StartJourneyBody = z.infer<typeof StartJourneyBody>;
 
 const JOURNEY_STATES = ['running', 'paused', 'stopped'] as const;
+
+const PlanStep = {
+  stepId: z.string(),
+  name: z.string().nullable(),
+  type: z.string(),
+};
+
+/** `GET …/journeys/{id}/start-plan`: what starting the current version would do with the older versions' runs. */
+export const JourneyStartPlan = z.object({
+  journeyId: z.string(),
+  version: z.number().int().describe('The version a start starts: the current one'),
+  steps: z.array(z.object(PlanStep)).describe("The new version's steps, where waiting runs may move"),
+  versions: z
+    .array(
+      z.object({
+        version: z.number().int(),
+        state: z.enum(JOURNEY_STATES),
+        steps: z.array(
+          z.object({
+            ...PlanStep,
+            waiting: z.number().int().describe('Profiles waiting at the step now'),
+            target: z
+              .string()
+              .nullable()
+              .describe(
+                'Where they go by default: the step of the same id in the new version when it is of the same ' +
+                  'kind, else null (they finish on this version)',
+              ),
+          }),
+        ),
+      }),
+    )
+    .describe('The older versions still running (or paused), newest first'),
+});
+export type JourneyStartPlan = z.infer<typeof JourneyStartPlan>;
 
 export const JourneyRun = z.object({
   journeyId: z.string(),
@@ -232,7 +290,10 @@ export const JourneyRun = z.object({
 });
 export type JourneyRun = z.infer<typeof JourneyRun>;
 
-export const JourneyStateAnswer = z.object({ journey: JourneyRun });
+export const JourneyStateAnswer = z.object({
+  journey: JourneyRun,
+  moved: z.number().int().optional().describe('Runs a start moved from older versions to the new one'),
+});
 
 export const JourneyResults = z.object({
   journeyId: z.string(),
@@ -259,7 +320,8 @@ export const JourneyResults = z.object({
             .describe(
               'Profiles per outcome where a step has one: `deferred: cap`, `deferred: quiet-hours` (waiting), ' +
                 '`expired: cap`, `expired: quiet-hours`, `skipped: paused`, `expired: paused`, ' +
-                '`webhook: delivered`, `webhook: failed`',
+                '`webhook: delivered`, `webhook: failed`, `moved: version N` (the run moved to a newer version ' +
+                'from here), `skipped: sent before` (an email the run got at this step on an older version)',
             ),
         }),
       ),
