@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { shot } from './fixtures';
 import { startSendServer } from './send-server';
 
@@ -16,10 +16,15 @@ test.use({ extraHTTPHeaders: {} });
 // Past the other helpers' ports (E2E_PORT + 1000, + 1100, + 2000) and the unsubscribe spec's (+ 3000).
 const PORT = Number(process.env.E2E_PORT ?? 8090) + 3050;
 const CUSTOMER = { id: 'newcomer-1', email: 'newcomer@example.test' };
+const READERS = [
+  { id: 'reader-1', email: 'reader@example.test', firstName: 'Rea' },
+  { id: 'reader-2', email: 'reader2@example.test', firstName: 'Ray' },
+  { id: 'reader-3', email: 'reader3@example.test', firstName: 'Rex' },
+];
 let server: Awaited<ReturnType<typeof startSendServer>>;
 
 test.beforeAll(async () => {
-  server = await startSendServer(PORT, [{ id: 'reader-1', email: 'reader@example.test', firstName: 'Rea' }]);
+  server = await startSendServer(PORT, READERS);
 });
 test.afterAll(() => server.close());
 
@@ -53,7 +58,7 @@ async function choose(page: Page, label: string, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-async function api(page: Page, method: 'POST' | 'PATCH', path: string, data: unknown) {
+async function api(page: Page, method: 'POST' | 'PATCH' | 'PUT', path: string, data?: unknown) {
   const res = await page.request.fetch(`${server.url}${path}`, {
     method,
     headers: { origin: server.url },
@@ -63,20 +68,25 @@ async function api(page: Page, method: 'POST' | 'PATCH', path: string, data: unk
   return res.json();
 }
 
+/** Signs the manager in; the Admin role (the manager's) must approve every journey version before it can start. */
+async function signInApproving(page: Page, context: BrowserContext) {
+  const { ws } = server;
+  await context.addCookies([{ name: 'marquee_cookie_notification', value: '1', url: server.url }]);
+  await api(page, 'POST', '/api/v1/auth/sign-in', server.manager);
+  const workspace = await (await page.request.get(`${server.url}/api/v1/workspaces/${ws}`)).json();
+  await api(page, 'PATCH', `/api/v1/workspaces/${ws}`, {
+    roles: { ...workspace.roles, admin: { ...workspace.roles.admin, mustApprove: ['journey'] } },
+    baseVersion: workspace.version,
+  });
+}
+
 test('a welcome journey drawn on the canvas, approved and started, mails a new customer', async ({
   page,
   browser,
   context,
 }) => {
   const { ws } = server;
-  await context.addCookies([{ name: 'marquee_cookie_notification', value: '1', url: server.url }]);
-  await api(page, 'POST', '/api/v1/auth/sign-in', server.manager);
-  // The Admin role (the manager's) must approve every journey version before it can start.
-  const workspace = await (await page.request.get(`${server.url}/api/v1/workspaces/${ws}`)).json();
-  await api(page, 'PATCH', `/api/v1/workspaces/${ws}`, {
-    roles: { ...workspace.roles, admin: { ...workspace.roles.admin, mustApprove: ['journey'] } },
-    baseVersion: workspace.version,
-  });
+  await signInApproving(page, context);
 
   // The new journey starts with its entry (signup) and an exit; an email step goes in between.
   await page.goto(`${server.url}/${ws}/marketing/journey/new`);
@@ -217,4 +227,98 @@ test('a welcome journey drawn on the canvas, approved and started, mails a new c
   await expect(run).toContainText('Finished');
   await history.scrollIntoViewIfNeeded();
   await shot(page, 'journeys-05-profile');
+});
+
+/** Hello, then a wait; version 2 shortens the wait and adds a follow-up after it. */
+const versionedJourney = (version: 1 | 2) => {
+  const email = (id: string, subject: string) => ({
+    id,
+    type: 'email',
+    email: server.emailId,
+    sender: server.senderId,
+    subject,
+  });
+  const wait = { id: 'nap', name: 'Long wait', type: 'wait', seconds: (version === 1 ? 30 : 7) * 86_400 };
+  const steps = [email('hello', 'Hello'), wait, { id: 'done', type: 'exit' }];
+  return version === 1
+    ? {
+        entry: { kind: 'api' },
+        start: 'hello',
+        steps,
+        edges: [
+          { from: 'hello', to: 'nap' },
+          { from: 'nap', to: 'done' },
+        ],
+      }
+    : {
+        entry: { kind: 'api' },
+        start: 'hello',
+        steps: [...steps, email('follow', 'Following up')],
+        edges: [
+          { from: 'hello', to: 'nap' },
+          { from: 'nap', to: 'follow' },
+          { from: 'follow', to: 'done' },
+        ],
+      };
+};
+
+test('starting a new version offers the plan of where the waiting profiles go', async ({ page, context }) => {
+  const { ws } = server;
+  await signInApproving(page, context);
+  const items = `/api/v1/workspaces/${ws}/items/journey`;
+  const save = (version: 1 | 2) => ({
+    name: 'Versions',
+    definition: JSON.stringify(versionedJourney(version)),
+  });
+  const item = await api(page, 'POST', items, { data: save(1) });
+  await api(page, 'POST', `${items}/${item.id}/approvals`, { roleId: 'admin' });
+  const journey = `/api/v1/workspaces/${ws}/journeys/${item.id}`;
+  await api(page, 'POST', `${journey}/start`, {});
+  expect(await api(page, 'POST', `${journey}/enter`, { profileIds: READERS.map((r) => r.id) })).toEqual({
+    entered: 3,
+    refused: 0,
+  });
+  const waitingAt = async (version: number, stepId: string) => {
+    const results = await (await page.request.get(`${server.url}${journey}/results`)).json();
+    const started = results.versions.find((each: { version: number }) => each.version === version);
+    return started?.steps.find((step: { stepId: string }) => step.stepId === stepId)?.waiting ?? 0;
+  };
+  await expect.poll(() => waitingAt(1, 'nap'), { timeout: 30_000 }).toBe(3);
+  await expect.poll(() => server.receivedBy(READERS[2].email).length, { timeout: 30_000 }).toBe(1);
+  await api(page, 'PUT', `${items}/${item.id}`, { data: save(2), baseVersion: 1 });
+  await api(page, 'POST', `${items}/${item.id}/approvals`, { roleId: 'admin' });
+
+  // Version 1 runs: Start opens the plan, its wait mapped to version 2's wait of the same id.
+  await page.goto(`${server.url}/${ws}/marketing/journey/${item.id}`);
+  const running = page.getByTestId('journey-panel');
+  await expect(running.getByTestId('journey-state')).toHaveText('running · version 1');
+  await running.getByRole('button', { name: 'Start version 2' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Start version 2' });
+  const nap = dialog.getByTestId('journey-plan-step-nap');
+  await expect(nap.getByTestId('journey-plan-waiting')).toHaveText('3');
+  const napTarget = dialog.getByLabel('Where the profiles waiting at Long wait of version 1 go');
+  await expect(napTarget).toHaveValue('nap');
+  await expect(dialog.getByTestId('journey-plan-summary')).toHaveText(
+    '3 profiles move to version 2 · 0 profiles finish where they are',
+  );
+  // By keyboard: Tab goes from the hello step's select to the wait's.
+  const helloTarget = dialog.getByLabel('Where the profiles waiting at hello of version 1 go');
+  await helloTarget.focus();
+  await page.keyboard.press('Tab');
+  await expect(napTarget).toBeFocused();
+  await napTarget.selectOption({ label: 'Finish on version 1' });
+  await expect(dialog.getByTestId('journey-plan-summary')).toHaveText(
+    '0 profiles move to version 2 · 3 profiles finish where they are',
+  );
+  await napTarget.selectOption({ label: 'Long wait · Wait (version 2)' });
+  await shot(page, 'journeys-06-start-plan');
+
+  await dialog.getByRole('button', { name: 'Start version 2' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(running.getByTestId('journey-state')).toHaveText('running · version 2');
+  await expect.poll(() => waitingAt(2, 'nap')).toBe(3);
+  expect(await waitingAt(1, 'nap')).toBe(0);
+  // Nothing was sent again: each reader got the hello once.
+  for (const reader of READERS) expect(server.receivedBy(reader.email)).toHaveLength(1);
+  await shot(page, 'journeys-07-started-version-2');
 });

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import {
   Alert,
   Badge,
@@ -16,6 +17,7 @@ import { checkJourney } from '@shared/journeys/validate';
 import { FormError } from '../form-error';
 import { useControlJourney, type JourneyAction } from './api/control-journey';
 import { useJourneyResults } from './api/get-results';
+import { StartVersionDialog } from './start-version-dialog';
 
 const STATE_COLOR = { running: 'teal', paused: 'yellow', stopped: 'gray' } as const;
 
@@ -74,12 +76,21 @@ interface JourneyPanelProps {
 
 /**
  * The journey's state and its Start, Pause, Resume and Stop. Start refuses while the saved version's
- * definition has problems, and shows them; whatever the server refuses it with is shown too.
+ * definition has problems, and shows them; whatever the server refuses it with is shown too. While an
+ * older version still runs, Start opens the plan of where its waiting profiles go.
  */
 export function JourneyPanel({ workspaceId, journeyId, version, definition, canRun }: JourneyPanelProps) {
   const results = useJourneyResults(workspaceId, journeyId);
   const control = useControlJourney(workspaceId, journeyId);
+  const [isPlanning, setPlanning] = useState(false);
   const state = results.data?.state ?? null;
+  const isLive = state === 'running' || state === 'paused';
+  const handleAction = (action: JourneyAction) => {
+    if (action === 'start' && isLive) {
+      control.reset();
+      setPlanning(true);
+    } else control.mutate({ action });
+  };
   const started = results.data?.versions ?? [];
   const running = started.find((each) => each.version === version);
   const { problems } = checkJourney(definition);
@@ -110,8 +121,8 @@ export function JourneyPanel({ workspaceId, journeyId, version, definition, canR
               state={state}
               isStarted={!!running}
               canStart={canStart}
-              pending={control.isPending ? control.variables : null}
-              onAction={(action) => control.mutate(action)}
+              pending={control.isPending && !isPlanning ? control.variables.action : null}
+              onAction={handleAction}
             />
           )}
         </Group>
@@ -120,7 +131,20 @@ export function JourneyPanel({ workspaceId, journeyId, version, definition, canR
             Members who may publish journeys start, pause and stop them.
           </Text>
         )}
-        <FormError error={control.error ?? results.error} />
+        <FormError error={(isPlanning ? null : control.error) ?? results.error} />
+        {isPlanning && (
+          <StartVersionDialog
+            workspaceId={workspaceId}
+            journeyId={journeyId}
+            version={version}
+            isStarting={control.isPending}
+            error={control.error}
+            onStart={(migrate) =>
+              control.mutate({ action: 'start', body: { migrate } }, { onSuccess: () => setPlanning(false) })
+            }
+            onClose={() => setPlanning(false)}
+          />
+        )}
         {!running && problems.length > 0 && (
           <Alert
             color="orange"

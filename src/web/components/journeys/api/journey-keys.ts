@@ -4,4 +4,5 @@ export const journeyPath = (workspaceId: string, journeyId: string) =>
 
 export const journeyKeys = {
   results: (ws: string, id: string) => ['workspaces', ws, 'journeys', id, 'results'] as const,
+  startPlan: (ws: string, id: string) => ['workspaces', ws, 'journeys', id, 'start-plan'] as const,
 };
