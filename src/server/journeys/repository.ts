@@ -615,14 +615,16 @@ export async function moveRuns(
     ),
     sql`, `,
   );
-  const versions = intArray([...new Set(moves.map((move) => move.version))]);
   await tx.execute(sql`
+    with plan (version, step_id, to_step, keep, fresh_seconds, waits_for) as (values ${plan})
     select count(*) from (
       select r.id from journey_runs r
-      where r.workspace_id = ${workspaceId}::text and r.journey_id = ${journeyId}::text
-        and r.state = 'active' and r.version = any(${versions}::int[])
+      where r.workspace_id = ${workspaceId}::text and r.journey_id = ${journeyId}::text and r.state = 'active'
+        and exists (
+          select 1 from journey_tasks t join plan p on p.version = t.version and p.step_id = t.step_id
+          where t.workspace_id = r.workspace_id and t.run_id = r.id and t.state = 'due')
       order by r.id
-      for update) locked`);
+      for update of r) locked`);
   const [answer] = rows<{
     moved: { version: number; step_id: string; n: number }[];
     soon: { workspace_id: string; run_id: string; seq: number; due_at: string }[];
