@@ -12,6 +12,7 @@ import type { AppContext } from '../context';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { randomId } from '../lib/ids';
 import { actorOf, journal } from '../journal/journal';
+import { noticeProfileChanges } from '../journal/journey-notices';
 import { requireCustomerData, type WorkspaceAccess } from '../workspaces/access';
 import { loadDefinitions } from './definitions';
 import * as repo from './repository';
@@ -196,6 +197,7 @@ export async function editProfile(
     if (row === 'stale') {
       throw conflict('This profile was changed by someone else since you opened it. Reload to see it.');
     }
+    await noticeProfileChanges(tx, workspaceId);
     await journal(tx, {
       audit: [
         {

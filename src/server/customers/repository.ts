@@ -4,7 +4,7 @@ import { copyFrom, copyRows, copyValue, type Db, type Tx } from '../db/client';
 import { rows } from '../db/migrate';
 import { modelOfWorkspace } from '../workspaces/content-model';
 import { replayedCopies } from '../workspaces/model-changes';
-import { noticeJourneyEvents } from '../journal/journey-notices';
+import { noticeJourneyEvents, noticeProfileChanges } from '../journal/journey-notices';
 import { eventIdentity, jsonbText } from './event-identity';
 
 /** The workspace's customer-profile-attribute, behavioral-event and audience items: what criteria and imports refer to. */
@@ -54,7 +54,7 @@ export async function upsertProfiles(
     : sql`excluded.attributes`;
   // In a transaction of its own (a savepoint inside the caller's): one connection, and the staging
   // rows are moved out by the merge.
-  return db.transaction(async (tx) => {
+  const unchanged = await db.transaction(async (tx) => {
     await tx.execute(sql`
       create temp table if not exists profiles_import (id text not null, attributes jsonb not null)
       on commit delete rows`);
@@ -74,10 +74,13 @@ export async function upsertProfiles(
           where customer_profiles.attributes is distinct from customer_profiles.attributes || ${given}
         returning id`),
     );
-    const unchanged = new Set(profiles.map(([id]) => id));
-    for (const { id } of written) unchanged.delete(id);
-    return unchanged;
+    const left = new Set(profiles.map(([id]) => id));
+    for (const { id } of written) left.delete(id);
+    return left;
   });
+  // In the caller's transaction when it has one, as for events.
+  if (unchanged.size < profiles.length) await noticeProfileChanges(db, workspaceId);
+  return unchanged;
 }
 
 /**

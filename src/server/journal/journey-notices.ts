@@ -50,3 +50,19 @@ export async function noticeJourneyEvents(
   }
   await enqueueMany(tx, JOURNEY_EVENT_QUEUE, jobs);
 }
+
+/**
+ * Profiles whose attributes changed (an import, the API, a member's edit) may have joined or left an
+ * audience: the journeys entered by an audience look again at once (one waiting look per workspace), in
+ * the writer's transaction, rather than at the minute's look.
+ */
+export async function noticeProfileChanges(tx: Db | Tx, workspaceId: string) {
+  const [watched] = rows<{ found: number }>(
+    await tx.execute(sql`
+      select 1 as found from journey_starts
+      where workspace_id = ${workspaceId}::text and state <> 'stopped'
+        and event_keys && ${textArray([ANY_EVENT_KEY])}
+      limit 1`),
+  );
+  if (watched) await enqueue(tx, JOURNEY_AUDIENCE_QUEUE, { workspaceId }, { singletonKey: workspaceId });
+}
