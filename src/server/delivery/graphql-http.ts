@@ -17,7 +17,8 @@ import type { SchemaType } from '@shared/schemas/types';
 import type { AppContext } from '../context';
 import { AppError } from '../http/errors';
 import { deliveryCacheOf, type Rendered } from './cache';
-import { graphqlContext, type DeliveryStage } from './graphql-data';
+import { graphqlContext, type DeliveryStage, type GraphqlContext } from './graphql-data';
+import { planQuery, type QueryPlan } from './graphql-plan';
 import { buildDeliverySchema } from './graphql-schema';
 import { renderedText } from './service';
 
@@ -130,35 +131,101 @@ function deliveredSchemas(stage: DeliveryStage): SchemaType[] {
  * of renamed fields still answered under their old names): a model change moves the next request on.
  */
 function schemaOf(stage: DeliveryStage, now = new Date()): GraphQLSchema {
-  const iso = now.toISOString();
-  const aliases = stage.model.renamed
-    .filter((alias) => alias.until > iso)
-    .map((alias) => `${alias.schema}.${alias.from}`)
-    .join(',');
-  const key = `${stage.workspaceId}\n${stage.model.version}\n${aliases}`;
+  const { renamed } = stage.model;
+  let key = `${stage.workspaceId}\n${stage.model.version}`;
+  if (renamed.length > 0) {
+    const iso = now.toISOString();
+    key += `\n${renamed
+      .filter((alias) => alias.until > iso)
+      .map((alias) => `${alias.schema}.${alias.from}`)
+      .join(',')}`;
+  }
   let schema = schemas.get(key);
   if (!schema) schemas.set(key, (schema = buildDeliverySchema(stage.model, deliveredSchemas(stage), now)));
   return schema;
 }
 
-const documents = new WeakMap<GraphQLSchema, LRUCache<string, DocumentNode | GraphqlAnswer>>();
+/** A query parsed and validated against a schema, its digest, and its plans by operation name. */
+interface PreparedQuery {
+  document: DocumentNode;
+  /** The sha256 of the query text: where its answers are kept. */
+  digest: string;
+  plans: Map<string, QueryPlan | undefined>;
+}
 
-/** The query parsed and validated against the schema (kept per schema), or the 400 that refuses it. */
-function documentOf(schema: GraphQLSchema, query: string): DocumentNode | GraphqlAnswer {
+const documents = new WeakMap<GraphQLSchema, LRUCache<string, PreparedQuery | GraphqlAnswer>>();
+
+/**
+ * The query parsed and validated against the schema, or the 400 that refuses it: kept per schema
+ * object, so a model change (a new schema) or another workspace's schema never reuses it.
+ */
+function preparedQueryOf(schema: GraphQLSchema, query: string): PreparedQuery | GraphqlAnswer {
   let kept = documents.get(schema);
   if (!kept) documents.set(schema, (kept = new LRUCache({ max: MAX_DOCUMENTS })));
-  let document = kept.get(query);
-  if (document) return document;
+  let prepared = kept.get(query);
+  if (prepared) return prepared;
   try {
     const parsed = parse(query, { maxTokens: MAX_TOKENS, noLocation: false });
     const errors = validate(schema, parsed, specifiedRules, { maxErrors: MAX_ERRORS });
-    document = errors.length > 0 ? failed(400, 'GRAPHQL_VALIDATION_FAILED', errors) : parsed;
+    prepared =
+      errors.length > 0
+        ? failed(400, 'GRAPHQL_VALIDATION_FAILED', errors)
+        : { document: parsed, digest: sha256(query), plans: new Map() };
   } catch (err) {
     if (!(err instanceof GraphQLError)) throw err;
-    document = failed(400, 'GRAPHQL_PARSE_FAILED', [err]);
+    prepared = failed(400, 'GRAPHQL_PARSE_FAILED', [err]);
   }
-  kept.set(query, document);
-  return document;
+  kept.set(query, prepared);
+  return prepared;
+}
+
+/** The plan of the query's operation, made once per prepared query and operation name. */
+function planOf(schema: GraphQLSchema, prepared: PreparedQuery, operationName: string | undefined) {
+  const name = operationName ?? '';
+  if (!prepared.plans.has(name))
+    prepared.plans.set(name, planQuery(schema, prepared.document, operationName));
+  return prepared.plans.get(name);
+}
+
+/** Variables longer than this are kept under their digest in an answer's id. */
+const MAX_VARIABLES_IN_ID = 500;
+
+/** Where an answer is kept: its stage first (cache.ts drops by it), model version, query, operation, variables. */
+function answerIdOf(
+  stage: DeliveryStage,
+  prepared: PreparedQuery,
+  operationName: string | undefined,
+  variables: object,
+) {
+  const asked = JSON.stringify([operationName ?? null, variables]);
+  const named = asked.length > MAX_VARIABLES_IN_ID ? sha256(asked) : asked;
+  return `${stage.workspaceId}\t${stage.stage}\t\tgraphql/${stage.model.version}/${prepared.digest}/${named}`;
+}
+
+/** The operation's result: by its plan where it has one and no error arises, else by graphql-js. */
+async function executed(
+  ctx: AppContext,
+  stage: DeliveryStage,
+  schema: GraphQLSchema,
+  prepared: PreparedQuery,
+  options: { operationName?: string; variables: Record<string, unknown> },
+): Promise<{ result: ExecutionResult; context: GraphqlContext }> {
+  const plan = planOf(schema, prepared, options.operationName);
+  if (plan) {
+    const context = graphqlContext(ctx, stage);
+    const data = await plan.run(context, options.variables);
+    if (data) return { result: { data }, context };
+  }
+  // A fresh context: nothing the plan read (CDN keys, loaded references) carries over.
+  const context = graphqlContext(ctx, stage);
+  const result = await execute({
+    schema,
+    document: prepared.document,
+    contextValue: context,
+    variableValues: options.variables,
+    operationName: options.operationName,
+  });
+  return { result, context };
 }
 
 function failed(status: number, code: string, errors: readonly GraphQLError[]): GraphqlAnswer {
@@ -271,22 +338,15 @@ export async function runGraphql(
   const query = queryOf(params, extensions);
   if (typeof query !== 'string') return query;
   const schema = schemaOf(stage);
-  const document = documentOf(schema, query);
-  if (!('kind' in document)) return document;
-  const id = `${stage.workspaceId}\t${stage.stage}\t\tgraphql/${stage.model.version}/${sha256(`${operationName ?? ''}\n${JSON.stringify(variables)}\n${query}`)}`;
+  const prepared = preparedQueryOf(schema, query);
+  if (!('document' in prepared)) return prepared;
+  const id = answerIdOf(stage, prepared, operationName, variables);
   try {
     // Kept like REST's answers, dropped when the stage's published copies change; a kept answer was
     // within the limits when it was made.
     return (await deliveryCacheOf(ctx.db).answer(id, async () => {
-      const cost = withinLimits(ctx, schema, document, { operationName, variables });
-      const context = graphqlContext(ctx, stage);
-      const result = await execute({
-        schema,
-        document,
-        contextValue: context,
-        variableValues: variables,
-        operationName,
-      });
+      const cost = withinLimits(ctx, schema, prepared.document, { operationName, variables });
+      const { result, context } = await executed(ctx, stage, schema, prepared, { operationName, variables });
       const { errors, internal } = errorsOf(ctx, result);
       const body = JSON.stringify({ ...(errors && { errors }), data: result.data, extensions: { cost } });
       // Without data the request itself was refused (variables, operation): GraphQL over HTTP's 400.
