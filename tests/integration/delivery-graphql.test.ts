@@ -367,6 +367,29 @@ describe('workspace-defined schemas', () => {
     );
   });
 
+  it('check a query kept parsed anew after a model change, and in another workspace', async () => {
+    const query = '{ personList { items { nickname } } }';
+    const refused = (await graphql(query)).json() as Answer;
+    expect(refused.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const nickname = { key: 'nickname', label: 'Nickname', type: 'text' } as const;
+    await apply([{ op: 'addField', schema: 'person', field: nickname }]);
+    expect(await data(query)).toEqual({ personList: { items: [{ nickname: null }] } });
+
+    const other = await teamWorkspace(t, manager, { name: 'Kept graph', roles: {}, people: {} });
+    const otherKey = await newKey(other.ws);
+    const person = { name: 'person', title: 'Person', pluralTitle: 'People', icon: 'user' };
+    const name = { key: 'name', label: 'Name', type: 'text' } as const;
+    await applyModelChange(t, manager, other.ws, [
+      { op: 'addSchema', domain: 'blogging', schema: { ...person, fields: [name], topFields: ['name'] } },
+    ]);
+    const elsewhere = (await graphql(query, {}, { key: otherKey, workspace: other.ws })).json() as Answer;
+    expect(elsewhere.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+
+    await apply([{ op: 'removeField', schema: 'person', key: 'nickname' }]);
+    const removed = (await graphql(query)).json() as Answer;
+    expect(removed.errors?.[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
   it('refuse queries over the cost or depth limit with the cost, before reading', async () => {
     const costly = await graphql(`
       {
