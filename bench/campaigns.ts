@@ -28,7 +28,7 @@ import { pipeline } from 'node:stream/promises';
 import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { SMTPServer } from 'smtp-server';
-import { waitFor } from './load';
+import { rssMb, waitFor } from './load';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 1_000_000);
@@ -86,12 +86,6 @@ function databaseCpu(db: postgres.Sql, name: string) {
       return sum;
     },
   };
-}
-
-/** A process's resident memory in MB (VmRSS). */
-function rssMb(pid: number) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 /**

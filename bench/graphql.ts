@@ -2,11 +2,14 @@
  * The GraphQL delivery API beside the REST route answering the same content, in the same run (short
  * runs taking turns, BENCH_SLICES, default 5, over BENCH_DURATION seconds a side): a list of 12 blog
  * posts with one level of references (each post references two others), and a single post by slug,
- * from random workspaces; then each route's latency on one connection, and the time to build the
- * GraphQL schema of a model of 200 schemas (in this process, from the schema builder itself).
+ * from random workspaces; then each route's latency on one connection, the server's memory with the
+ * schemas of 100 workspaces built, and the time to build the GraphQL schema of a model of 200 schemas
+ * (in this process, from the schema builder itself).
  *
  *   npm run bench -- graphql     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test;
- *                                 BENCH_GRAPHQL_ITEMS, default 1,000,000; BENCH_GRAPHQL_WORKSPACES, 10)
+ *                                 BENCH_GRAPHQL_ITEMS, default 1,000,000; BENCH_GRAPHQL_WORKSPACES, 10;
+ *                                 BENCH_GRAPHQL_SCHEMAS, 100: workspaces whose schemas are built
+ *                                 before the server's RSS is read)
  *
  * BENCH_PORT: the server's port (default 8195). BENCH_SERVER_ARGS passes node flags to the server
  * (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); BENCH_SCENARIOS=single runs only the single by slug.
@@ -21,11 +24,13 @@ import postgres from 'postgres';
 import { ContentModel, builtInModelDoc } from '../src/shared/model/registry';
 import type { SchemaType } from '../src/shared/schemas/types';
 import { buildDeliverySchema } from '../src/server/delivery/graphql-schema';
-import { load, waitFor, type LoadResult } from './load';
+import { load, rssMb, waitFor, type LoadResult } from './load';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ITEM_COUNT = Number(process.env.BENCH_GRAPHQL_ITEMS ?? 1_000_000);
 const WORKSPACES = Number(process.env.BENCH_GRAPHQL_WORKSPACES ?? 10);
+/** Workspaces whose schemas are built before the memory is read (the seeded ones among them). */
+const SCHEMA_WORKSPACES = Number(process.env.BENCH_GRAPHQL_SCHEMAS ?? 100);
 const PER_WORKSPACE = Math.floor(ITEM_COUNT / WORKSPACES);
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const SLICES = Number(process.env.BENCH_SLICES ?? 5);
@@ -69,9 +74,9 @@ async function seed(db: postgres.Sql, userId: string, workspaceIds: string[]) {
 }
 
 /** Workspaces whose posts have a reference list to other posts, each with a key for its live stage. */
-async function sites(token: string) {
+async function sites(token: string, count: number, from = 0) {
   const made: { ws: string; authorization: string }[] = [];
-  for (let n = 0; n < WORKSPACES; n++) {
+  for (let n = from; n < from + count; n++) {
     const ws = await api('POST', '/api/v1/workspaces', { name: `GraphQL Bench ${n + 1}` }, token);
     const field = { key: 'related', label: 'Related', type: 'reference-list', schemaTypes: ['blog-post'] };
     await api(
@@ -202,6 +207,39 @@ function schemaBuildTime() {
   );
 }
 
+/**
+ * The server's memory once SCHEMA_WORKSPACES workspaces (the seeded ones, then new ones with the same
+ * model and no items) have had both queries answered, so each one's schema and queries are built, and
+ * after a run of single items by slug from all of them.
+ */
+async function schemasBuilt(token: string, seeded: { ws: string; authorization: string }[], pid: number) {
+  const before = rssMb(pid);
+  const all = [
+    ...seeded,
+    ...(await sites(token, Math.max(0, SCHEMA_WORKSPACES - seeded.length), seeded.length)),
+  ];
+  for (const site of all)
+    for (const path of [
+      graphqlPath(site.ws, LIST_QUERY),
+      graphqlPath(site.ws, SINGLE_QUERY, { slug: randomSlug() }),
+    ]) {
+      const res = await fetch(`${BASE}${path}`, { headers: { authorization: site.authorization } });
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    }
+  const built = rssMb(pid);
+  const run = await load(
+    `single by slug GraphQL, ${all.length} workspaces`,
+    { ...anyOf(all, (ws) => graphqlPath(ws, SINGLE_QUERY, { slug: randomSlug() })), duration: DURATION / 3 },
+    pid,
+  );
+  console.table([run]);
+  console.log(
+    `server RSS: ${before.toFixed(0)} MB after the runs on ${seeded.length} workspaces; ${built.toFixed(0)} MB with ` +
+      `${all.length} workspaces' schemas built, ${rssMb(pid).toFixed(0)} MB after a run on all of them, ` +
+      `peak ${rssMb(pid, true).toFixed(0)} MB (budget < 300 MB)`,
+  );
+}
+
 async function main() {
   schemaBuildTime();
   const dbName = `marquee_graphql_${Date.now().toString(36)}`;
@@ -229,7 +267,7 @@ async function main() {
     await api('POST', '/api/v1/auth/sign-up', account);
     const { token, user } = await api('POST', '/api/v1/auth/sign-in', account);
     await db`update users set email_verified = true where id = ${user.id}`;
-    const list = await sites(token);
+    const list = await sites(token, WORKSPACES);
     console.log(`seeding ${ITEM_COUNT.toLocaleString()} published posts over ${WORKSPACES} workspaces…`);
     await seed(
       db,
@@ -259,12 +297,21 @@ async function main() {
       shares.push(`${scenario.name} at ${(100 * paired.share).toFixed(0)}%`);
     }
     // One connection: no queueing, so the latency is the server's own time (plus loopback).
-    for (const scenario of scenarios) {
-      const options = { ...scenario.graphql, duration: DURATION / 3, connections: 1 };
-      results.push(await load(`${scenario.name} GraphQL, 1 connection`, options));
-    }
+    for (const scenario of scenarios)
+      for (const [side, options] of [
+        ['REST', scenario.rest],
+        ['GraphQL', scenario.graphql],
+      ] as const)
+        results.push(
+          await load(`${scenario.name} ${side}, 1 connection`, {
+            ...options,
+            duration: DURATION / 3,
+            connections: 1,
+          }),
+        );
     console.table(results);
     console.log(`GraphQL ${shares.join(', ')} of REST's rate, median of ${SLICES} turns (budget ≥ 80%)`);
+    await schemasBuilt(token, list, server.pid!);
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));

@@ -36,6 +36,13 @@ export interface LoadResult {
   databaseCpuUs?: number;
 }
 
+/** A process's resident memory in MB (VmRSS; with `peak`, the highest it reached: VmHWM). */
+export function rssMb(pid: number, peak = false) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const pattern = peak ? /VmHWM:\s+(\d+) kB/ : /VmRSS:\s+(\d+) kB/;
+  return Number(pattern.exec(status)?.[1] ?? 0) / 1024;
+}
+
 /** CPU time a process has used, in µs, from Linux's /proc (clock ticks of 10 ms). */
 function cpuTimeUs(pid: number) {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
