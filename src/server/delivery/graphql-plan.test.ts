@@ -168,6 +168,7 @@ describe('a planned query', () => {
     return Promise.all([
       expect(planOf('{ __schema { queryType { name } } }')).resolves.toBeUndefined(),
       expect(planOf('{ post(id: "p1") { id @include(if: true) } }')).resolves.toBeUndefined(),
+      expect(planOf('{ post(id: "p1") { __proto__: id } }')).resolves.toBeUndefined(),
       expect(planOf('query A { posts { id } }', 'B')).toBeUndefined(),
       expect(planOf('query A { posts { id } } query B { posts { id } }')).toBeUndefined(),
     ]);
