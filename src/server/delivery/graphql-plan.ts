@@ -170,9 +170,11 @@ class Execution {
         // The key now, so the answer keeps the order of the query.
         result[field.responseName] = null;
         (pending ??= []).push(
-          value.then((resolved) => {
-            result[field.responseName] = resolved;
-          }),
+          quiet(
+            value.then((resolved) => {
+              result[field.responseName] = resolved;
+            }),
+          ),
         );
       } else result[field.responseName] = value;
     }
@@ -208,8 +210,9 @@ class Execution {
         const completed = isPromise(item)
           ? item.then((resolved) => this.complete(type.ofType, resolved, field))
           : this.complete(type.ofType, item, field);
-        hasPromise ||= isPromise(completed);
-        return completed;
+        if (!isPromise(completed)) return completed;
+        hasPromise = true;
+        return quiet(completed);
       });
       return hasPromise ? Promise.all(items) : items;
     }
@@ -228,6 +231,15 @@ class Execution {
     else throw new Unplannable();
     return this.fields(objectType, value, field.subselection.fieldsOf(objectType));
   }
+}
+
+/**
+ * The promise, marked as handled: when a sibling throws first, the answer goes to graphql-js and no one
+ * awaits this one, whose rejection must not end the process as unhandled.
+ */
+function quiet<T>(promise: Promise<T>) {
+  promise.catch(() => {});
+  return promise;
 }
 
 const notPlanned = (): never => {
