@@ -1,4 +1,5 @@
 import {
+  memo,
   useEffect,
   useId,
   useRef,
@@ -22,8 +23,10 @@ import {
 import { isFieldVisible } from '@shared/schemas/display-if';
 import type { BlocksField as BlocksFieldDef, BlockType } from '@shared/schemas/types';
 import { moveEntry, removeEntry } from '@shared/validation/list-fields';
+import { useStableCallback } from '@web/lib/use-stable-callback';
 import { FieldRow } from '../item-form/field-row';
 import { patchItemData, prepareItemData } from '../item-form/prepare-item-data';
+import { sameErrorsAt } from '../item-form/same-field-input';
 import { SchemaIcon } from '../schema-icon';
 import { useFieldEnvironment } from './field-environment';
 import { RowEntryActions } from './list-entry-actions';
@@ -142,13 +145,23 @@ interface BlockCardProps extends NestedFieldProps {
   idPrefix: string;
   readOnly: boolean;
   errors: FieldProps['errors'];
-  onPatch: (patch: Readonly<ItemData>) => void;
-  onMove: (direction: -1 | 1) => void;
-  onRemove: () => void;
+  /** These three are kept the same across renders (useStableCallback): the cards are memoised. */
+  onPatch: (index: number, patch: Readonly<ItemData>) => void;
+  onMove: (index: number, direction: -1 | 1) => void;
+  onRemove: (index: number) => void;
 }
 
 /** One block: a bordered card with its type's title, its fields and (when editing) move and remove. */
-function BlockCard({ block, reactKey, index, count, blockTypes, path, readOnly, ...props }: BlockCardProps) {
+function BlockCardView({
+  block,
+  reactKey,
+  index,
+  count,
+  blockTypes,
+  path,
+  readOnly,
+  ...props
+}: BlockCardProps) {
   const blockType = blockTypeNamed(blockTypes, block._type);
   const name = blockName(blockTypes, block, index);
   const error = props.errors[`${path}.${index}`];
@@ -179,8 +192,8 @@ function BlockCard({ block, reactKey, index, count, blockTypes, path, readOnly, 
             name={name}
             index={index}
             count={count}
-            onMove={props.onMove}
-            onRemove={props.onRemove}
+            onMove={(direction) => props.onMove(index, direction)}
+            onRemove={() => props.onRemove(index)}
           />
         )}
       </Group>
@@ -193,7 +206,7 @@ function BlockCard({ block, reactKey, index, count, blockTypes, path, readOnly, 
           readOnly={readOnly}
           errors={props.errors}
           FieldInput={props.FieldInput}
-          onPatch={props.onPatch}
+          onPatch={(patch) => props.onPatch(index, patch)}
         />
       ) : (
         <Text size="sm" c="dimmed">
@@ -208,6 +221,21 @@ function BlockCard({ block, reactKey, index, count, blockTypes, path, readOnly, 
     </Card>
   );
 }
+
+/**
+ * A block's card, drawn again only when its block, place or messages changed: a keystroke in one block
+ * redraws that block alone.
+ */
+const BlockCard = memo(BlockCardView, (before, after) => {
+  const { errors: errorsBefore, ...restBefore } = before;
+  const { errors: errorsAfter, ...restAfter } = after;
+  const keys = Object.keys(restAfter) as (keyof typeof restAfter)[];
+  return (
+    keys.length === Object.keys(restBefore).length &&
+    keys.every((key) => Object.is(restBefore[key], restAfter[key])) &&
+    sameErrorsAt(errorsBefore, errorsAfter, `${after.path}.${after.index}`)
+  );
+});
 
 /** Add block, a menu of the block types the field allows, while the field has room; and the count. */
 function BlocksFooter({
@@ -311,24 +339,23 @@ export function BlocksField({
   const focusNext = useBlockFocus(root);
   const blocks = asBlocks(value);
   const keys = reactKeys(blocks);
-  if (readOnly && blocks.length === 0) return <ViewValue />;
-  const summary = blocksSummary(blocks, blockTypes);
-  if (readOnly && compact) return <ViewValue>{summary}</ViewValue>;
-
   const update = (next: ItemData[]) => onChange(next.length ? next : null);
-  const patchBlock = (index: number, patch: Readonly<ItemData>) => {
+  const patchBlock = useStableCallback((index: number, patch: Readonly<ItemData>) => {
     const fields = blockTypeNamed(blockTypes, blocks[index]._type)?.fields ?? [];
     update(blocks.map((block, i) => (i === index ? patchItemData({ fields }, block, patch) : block)));
-  };
-  const moveBlock = (index: number, direction: -1 | 1) => {
+  });
+  const moveBlock = useStableCallback((index: number, direction: -1 | 1) => {
     focusNext({ key: keys[index], move: direction === -1 ? 'up' : 'down' });
     update(moveEntry(blocks, index, direction));
-  };
-  const removeBlock = (index: number) => {
+  });
+  const removeBlock = useStableCallback((index: number) => {
     const neighbour = keys[index + 1] ?? keys[index - 1];
     focusNext(neighbour ? { key: neighbour } : 'add');
     update(removeEntry(blocks, index));
-  };
+  });
+  if (readOnly && blocks.length === 0) return <ViewValue />;
+  const summary = blocksSummary(blocks, blockTypes);
+  if (readOnly && compact) return <ViewValue>{summary}</ViewValue>;
   const addBlock = (blockType: BlockType) => {
     const block = prepareItemData({ fields: blockType.fields, blockTypes }, newBlock(blockType)).data;
     focusNext({ key: String(block._key) });
@@ -350,9 +377,9 @@ export function BlocksField({
           readOnly={readOnly}
           errors={errors}
           FieldInput={FieldInput}
-          onPatch={(patch) => patchBlock(index, patch)}
-          onMove={(direction) => moveBlock(index, direction)}
-          onRemove={() => removeBlock(index)}
+          onPatch={patchBlock}
+          onMove={moveBlock}
+          onRemove={removeBlock}
         />
       ))}
       {blocks.length === 0 && (

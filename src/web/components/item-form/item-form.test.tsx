@@ -9,7 +9,7 @@ import {
 } from '@shared/validation/messages';
 import { click, waitFor } from '@web/test/render';
 import { SAMPLE_ITEMS } from '../../dev/sample-items';
-import type { ItemData } from '../fields/types';
+import type { FieldProps, ItemData } from '../fields/types';
 import { ItemForm, type ItemFormProps } from './item-form';
 import { bodyText, button, byLabel, changeValue, queryButton, renderUi } from './test-utils';
 
@@ -303,4 +303,38 @@ describe('ItemForm over every built-in schema', () => {
       }
     },
   );
+});
+
+describe('ItemForm drawing', () => {
+  it('draws again only the field typed in, not the others', async () => {
+    const draws = { other: 0 };
+    const CountedField = (props: FieldProps) => {
+      draws.other++;
+      return <span>{String(props.value)}</span>;
+    };
+    const schema = defineSchema({
+      name: 'note',
+      title: 'Note',
+      icon: 'file-text',
+      topFields: [],
+      fields: [
+        { key: 'title', label: 'Title', type: 'text' },
+        { key: 'done', label: 'Done', type: 'boolean' },
+      ],
+    });
+    const changes: ItemData[] = [];
+    await renderForm({
+      schema,
+      value: { title: 'A', done: true },
+      fieldEditors: { boolean: CountedField },
+      onDataChange: (data) => {
+        changes.push(data);
+      },
+    });
+    const drawnAtFirst = draws.other;
+    await changeValue(byLabel('Title'), 'AB');
+    await changeValue(byLabel('Title'), 'ABC');
+    expect(changes.at(-1)).toMatchObject({ title: 'ABC', done: true });
+    expect(draws.other).toBe(drawnAtFirst);
+  });
 });

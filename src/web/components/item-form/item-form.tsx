@@ -17,6 +17,7 @@ import {
 } from '@shared/validation/messages';
 import { fixedNameSlugs } from '@shared/validation/name-slug';
 import type { ValidationErrors } from '@shared/validation/validate-item';
+import { useStableCallback } from '@web/lib/use-stable-callback';
 import { FieldEnvironmentContext, schemaOptionsOf } from '../fields/field-environment';
 import { useQuickViewLevel } from '../quick-view/quick-view-level';
 import { FieldInput } from '../fields/field-input';
@@ -24,6 +25,7 @@ import type { FieldEnvironment, FieldProps, ItemData, ReferenceSearch } from '..
 import { CompareView } from './compare-view';
 import { errorKey, errorsByField, fieldErrorsOf, withoutFields } from './field-errors';
 import { FieldRow } from './field-row';
+import { ItemFieldRow } from './item-field-row';
 import { ItemFormToolbar } from './item-form-toolbar';
 import {
   canEditLocale,
@@ -196,6 +198,9 @@ function useItemFieldEnvironment(
   );
 }
 
+const keepIfSame = (previous: ValidationErrors, next: ValidationErrors) =>
+  sameValue(previous, next) ? previous : next;
+
 /** Server-backed checks follow the data while editing; an answer for data since replaced is dropped. */
 function useAsyncErrors(
   editing: boolean,
@@ -208,11 +213,12 @@ function useAsyncErrors(
     if (!editing || !validateAsync) return;
     let current = true;
     validateAsync(schema, data).then(
+      // The same messages keep the same object: the form is not drawn again for them.
       (found) => {
-        if (current) setAsyncErrors(errorsByField(found));
+        if (current) setAsyncErrors((previous) => keepIfSame(previous, errorsByField(found)));
       },
       () => {
-        if (current) setAsyncErrors({});
+        if (current) setAsyncErrors((previous) => keepIfSame(previous, {}));
       },
     );
     return () => {
@@ -345,16 +351,16 @@ function ItemFormFields({
                 ? canEditLocale(localeView.locales, localeView.locales.default)
                 : !localeView.locales.editable));
           return (
-            <FieldRow key={field.key} field={field} inputId={inputId} editing={editable}>
-              <FieldInput
-                field={field}
-                scope={data}
-                onPatch={onPatch}
-                readOnly={!editable}
-                errors={errors}
-                inputId={inputId}
-              />
-            </FieldRow>
+            <ItemFieldRow
+              key={field.key}
+              field={field}
+              scope={data}
+              onPatch={onPatch}
+              readOnly={!editable}
+              editing={editable}
+              errors={errors}
+              inputId={inputId}
+            />
           );
         })}
       </Stack>
@@ -412,7 +418,9 @@ function useShownErrors({
   }, [editing, showAllErrors, errors, touched, asyncErrors, serverErrors]);
 
   const touch = (keys: string[]) => {
-    setTouched((previous) => new Set([...previous, ...keys]));
+    setTouched((previous) =>
+      keys.every((key) => previous.has(key)) ? previous : new Set([...previous, ...keys]),
+    );
     setServerErrors((previous) => withoutFields(previous, keys));
   };
   const forget = () => {
@@ -565,11 +573,12 @@ export function ItemForm(props: ItemFormProps) {
 
   const fixedSlugs = useFixedSlugs(schema, baseline, props.hasBeenPublished === true);
 
-  const handlePatch = (patch: Readonly<ItemData>, tag?: string) => {
+  // The same function on every render: the field rows are memoised.
+  const handlePatch = useStableCallback((patch: Readonly<ItemData>, tag?: string) => {
     setData((previous) => patchDraft(schema, previous, patch, fixedSlugs, tag));
     feedback.touch(Object.keys(patch).map((key) => (tag ? `${LOCALES_KEY}.${tag}.${key}` : key)));
     setSaveError(null);
-  };
+  });
 
   const resetForm = () => {
     setData(baseline);
