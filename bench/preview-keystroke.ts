@@ -6,7 +6,8 @@
  * one keystroke at a time.
  *
  *   BENCH_PREVIEW_PARTS=keystroke npm run bench -- preview   (PREVIEW_KEYSTROKES, default 60;
- *   CHROMIUM_PATH, default /usr/bin/chromium; BENCH_DATABASE_URL as the other benches)
+ *   CHROMIUM_PATH, default /usr/bin/chromium; BENCH_DATABASE_URL as the other benches; PREVIEW_TRACE=file
+ *   writes a Chromium performance trace of the keystrokes, for the Performance panel)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +15,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type Frame, type Page } from '@playwright/test';
 import {
   PROCESS_PASSWORD,
   callProcess as call,
@@ -68,6 +69,10 @@ async function startServer(databaseUrl: string): Promise<ServerProcess> {
 /** The site's script: draws the landing page from each item the editor sends, and notes when. */
 const SITE_JS = `
 window.renders = [];
+window.arrivals = [];
+addEventListener('message', (event) => {
+  if (event.data && event.data.type === 'marquee:item') window.arrivals.push(performance.timeOrigin + performance.now());
+});
 const main = document.getElementById('page');
 function draw(item) {
   const d = item.data;
@@ -172,6 +177,39 @@ async function seed(server: ServerProcess, site: string, token: string) {
   return { ws, pageId: page.body.id as string };
 }
 
+/** Where a keystroke's time goes, in ms: each phase's times over the timed keystrokes. */
+interface Phases {
+  /** Key press to the render request's start (the form's re-render and the channel). */
+  toRequest: number[];
+  /** The render request, start to the answer's last byte (the server's render and the network). */
+  request: number[];
+  /** The answer's last byte to the page's message (parsing, checking and posting it). */
+  toPage: number[];
+  /** The page's message to the frame after it drew the item. */
+  toDrawn: number[];
+}
+
+/** The first render request after the key press and the page's first message after that request. */
+async function phaseMarks(page: Page, frame: Frame, keyAt: number, drawn: number) {
+  const requests = await page.evaluate(
+    () => (window as unknown as { requests: { start: number; end: number }[] }).requests,
+  );
+  const request = requests.find((r) => r.start >= keyAt && r.end <= drawn);
+  const arrivals = await frame.evaluate(() => (window as unknown as { arrivals: number[] }).arrivals);
+  return { request, arrival: request && arrivals.find((at) => at >= request.end && at <= drawn) };
+}
+
+function printPhases(phases: Phases) {
+  const of = (times: number[]) => {
+    const sorted = [...times].sort((a, b) => a - b);
+    return `p50 ${percentile(sorted, 50).toFixed(1)}, p95 ${percentile(sorted, 95).toFixed(1)} ms`;
+  };
+  console.log(`  key press → render request sent (form and channel): ${of(phases.toRequest)}`);
+  console.log(`  render request, sent → answered (server and network): ${of(phases.request)}`);
+  console.log(`  answer → page's message (parse, check, post): ${of(phases.toPage)}`);
+  console.log(`  page's message → page drawn: ${of(phases.toDrawn)}`);
+}
+
 /** Keystroke → page drawn, in ms, for each timed keystroke. */
 async function keystrokeToRender(): Promise<number[]> {
   if (!fs.existsSync(path.join(WEB_DIR, 'index.html'))) {
@@ -201,10 +239,6 @@ async function keystrokeToRender(): Promise<number[]> {
     });
     if (signIn.status() !== 200) throw new Error(`sign-in: ${signIn.status()}`);
     const page = await context.newPage();
-    const renderTimes: number[] = [];
-    page.on('requestfinished', (request) => {
-      if (request.url().endsWith('/preview/render')) renderTimes.push(request.timing().responseEnd);
-    });
     await page.goto(`/${ws}/blogging/landing-page/${pageId}?preview`);
     await page.getByRole('button', { name: 'Edit', exact: true }).click();
     const frame = await eventually('the framed site', async () =>
@@ -213,29 +247,49 @@ async function keystrokeToRender(): Promise<number[]> {
     await frame.waitForFunction(() => (window as unknown as { renders: unknown[] }).renders?.length > 0);
     await page.evaluate(() => {
       const keys: number[] = [];
-      (window as unknown as { keys: number[] }).keys = keys;
+      const requests: { start: number; end: number }[] = [];
+      Object.assign(window, { keys, requests });
       document.addEventListener('keydown', () => keys.push(performance.timeOrigin + performance.now()), true);
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as PerformanceResourceTiming[])
+          if (entry.name.endsWith('/preview/render'))
+            requests.push({
+              start: performance.timeOrigin + entry.fetchStart,
+              end: performance.timeOrigin + entry.responseEnd,
+            });
+      }).observe({ type: 'resource' });
     });
+    const trace = process.env.PREVIEW_TRACE;
+    if (trace) await browser.startTracing(page, { path: trace, screenshots: false });
     const title = page.locator('[data-field="title"] input').first();
     await title.click();
     await title.press('End');
     let expected = 'Bench page';
     const latencies: number[] = [];
+    const phases: Phases = { toRequest: [], request: [], toPage: [], toDrawn: [] };
     for (let i = 0; i < KEYSTROKES + WARM_UP; i++) {
       const letter = String.fromCharCode(97 + (i % 26));
       expected += letter;
+      // This key's press is the next one noted (End, pressed above, was noted too).
+      const pressed = await page.evaluate(() => (window as unknown as { keys: number[] }).keys.length);
       await page.keyboard.press(letter);
       const drawnAt = await frame.waitForFunction((want) => {
         const renders = (window as unknown as { renders: { title: string; at: number }[] }).renders;
         return renders.find((r) => r.title === want)?.at;
       }, expected);
-      const keyAt = await page.evaluate((n) => (window as unknown as { keys: number[] }).keys[n], i);
-      if (i >= WARM_UP) latencies.push(((await drawnAt.jsonValue()) as number) - keyAt);
+      const keyAt = await page.evaluate((n) => (window as unknown as { keys: number[] }).keys[n], pressed);
+      const drawn = (await drawnAt.jsonValue()) as number;
+      if (i < WARM_UP) continue;
+      latencies.push(drawn - keyAt);
+      const { request, arrival } = await phaseMarks(page, frame, keyAt, drawn);
+      if (!request || arrival === undefined) continue;
+      phases.toRequest.push(request.start - keyAt);
+      phases.request.push(request.end - request.start);
+      phases.toPage.push(arrival - request.end);
+      phases.toDrawn.push(drawn - arrival);
     }
-    const sorted = renderTimes.sort((a, b) => a - b);
-    console.log(
-      `  POST …/preview/render, request to answer: p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms`,
-    );
+    if (trace) await browser.stopTracing();
+    printPhases(phases);
     await context.close();
     return latencies;
   } finally {
