@@ -335,6 +335,21 @@ describe('drafts through the delivery API', () => {
     expect(plain.json()._editInfo).toBeUndefined();
   });
 
+  it('answer an item by id as a list of the drafts answers it, slugs and references alike', async () => {
+    for (const [schema, item] of [
+      ['blog-post', post],
+      ['landing-page', page],
+    ] as const) {
+      const byId = await read(delivery(`items/${schema}/${item.id}?preview=draft&include=refs`), token);
+      expect(byId.statusCode, byId.body).toBe(200);
+      const list = await read(delivery(`items/${schema}?preview=draft&include=refs&limit=100`), token);
+      const inList = list.json().items.find((listed: { id: string }) => listed.id === item.id);
+      expect(byId.json()).toEqual(inList);
+    }
+    const byId = await read(delivery(`items/blog-post/${post.id}?preview=draft`), token);
+    expect(byId.json()).toMatchObject({ previousSlugs: ['old-slug'] });
+  });
+
   it('sign the images of drafts never published, so that a page loads them', async () => {
     const file = await uploadImage(t, editor, team.ws, await makeImage(), 'cover.png');
     const pictured = await createItem(
@@ -600,6 +615,43 @@ describe('rendering unsaved values', () => {
     expect(released.statusCode, released.body).toBe(200);
     expect(released.json().item.refs[gone.id]).toBeNull();
     expect((await render({ schema: 'landing-page', data, releaseId: 'missing' })).statusCode).toBe(404);
+  });
+
+  it('shows the drafts of the items referenced as they are saved, render after render', async () => {
+    const target = await createItem(t, editor, team.ws, 'blog-post', blogPostData({ name: 'First words' }));
+    const page = await createItem(t, manager, team.ws, 'landing-page', { name: 'Follows' });
+    const data = {
+      name: 'Follows',
+      sections: [
+        {
+          _type: 'call-to-action',
+          _key: 'c',
+          target: { id: target.id, schemaType: 'blog-post', label: 'T' },
+        },
+      ],
+    };
+    const before = await render({ schema: 'landing-page', id: page.id, data });
+    expect(before.json().item.refs[target.id].data.name).toBe('First words');
+    await saveItem(t, editor, team.ws, 'blog-post', target.id, blogPostData({ name: 'Second words' }), 1);
+    const after = await render({ schema: 'landing-page', id: page.id, data });
+    expect(after.json().item.refs[target.id]).toMatchObject({ version: 2, data: { name: 'Second words' } });
+  });
+
+  it('never shows one editor’s unsaved values to anyone else', async () => {
+    const post = await createItem(t, editor, team.ws, 'blog-post', blogPostData({ name: 'Saved words' }));
+    const typed = await render({ schema: 'blog-post', id: post.id, data: blogPostData({ name: 'Typing' }) });
+    expect(typed.json().item.data.name).toBe('Typing');
+    const page = {
+      name: 'Elsewhere',
+      sections: [
+        { _type: 'call-to-action', _key: 'c', target: { id: post.id, schemaType: 'blog-post', label: 'P' } },
+      ],
+    };
+    const others = await render({ schema: 'landing-page', data: page }, manager);
+    expect(others.json().item.refs[post.id].data.name).toBe('Saved words');
+    const token = (await newToken(manager)).token;
+    const draft = await read(delivery(`items/blog-post/${post.id}?preview=draft`), token);
+    expect(draft.json().data.name).toBe('Saved words');
   });
 
   it('refuses bad data, strangers and the signed out', async () => {

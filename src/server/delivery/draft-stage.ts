@@ -2,6 +2,7 @@ import { sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import type { ContentModel } from '@shared/model/registry';
 import type { AppContext } from '../context';
 import type { Db, Tx } from '../db/client';
+import { rows } from '../db/migrate';
 import type { ReleaseRow } from '../releases/repository';
 import {
   COPY_COLUMNS,
@@ -10,9 +11,10 @@ import {
   REPLACING_COPIES,
   slugFieldsOf,
 } from '../releases/stage-copies';
+import { copiesByKeys, copyOfRow, type Copy, type CopyRow } from './repository';
 
 /** Where drafts are answered: a stage of a workspace, in its current model. */
-interface DraftPlace {
+export interface DraftPlace {
   workspaceId: string;
   stage: string;
   model: ContentModel;
@@ -137,4 +139,38 @@ export async function renderFromDrafts<T>(
     if (!(err instanceof TransactionRollbackError)) throw err;
   }
   return answer!.value;
+}
+
+/**
+ * The copies putDraftsInStage would write for these items, read instead of written: each item's working
+ * version as its copy of the stage (its slug, the other slugs it had there as previousSlugs, published
+ * at its last write). An item with no working version is answered by the stage's copy, if it has one,
+ * as it would be over there.
+ */
+export async function draftCopiesOf(
+  db: Db,
+  place: DraftPlace,
+  keys: readonly { schema: string; id: string }[],
+): Promise<Copy[]> {
+  if (keys.length === 0) return [];
+  const { workspaceId: ws, stage } = place;
+  const wanted = JSON.stringify(keys.map((key) => [key.schema, key.id]));
+  const drafts = rows<CopyRow>(
+    await db.execute(sql`
+      select c.id, c.schema, c.version, c.published_at, c.data, c.refs, c.slug, c.model_version,
+        ${previousSlugsOf(stage)} as previous_slugs
+      from (
+        select i.workspace_id, i.schema, i.id, i.version, i.data::text as data, i.refs, i.model_version,
+          i.last_written_at as published_at,
+          nullif(i.data ->> (${slugFieldsOf(place.model)}::jsonb ->> i.schema), '') as slug
+        from jsonb_array_elements(${wanted}::jsonb) as w(key)
+        -- Each by its key (see putDraftsInStage).
+        cross join lateral (
+          select * from items i where i.workspace_id = ${ws} and i.schema = w.key ->> 0 and i.id = w.key ->> 1 limit 1
+        ) i
+      ) c`),
+  ).map(copyOfRow);
+  const found = new Set(drafts.map((copy) => `${copy.schema}\t${copy.id}`));
+  const missing = keys.filter((key) => !found.has(`${key.schema}\t${key.id}`));
+  return missing.length === 0 ? drafts : [...drafts, ...(await copiesByKeys(db, ws, stage, missing))];
 }

@@ -11,15 +11,22 @@ import { editInfoOf } from '@shared/preview/edit-attribute';
 import { findStage } from '@shared/publishing/status';
 import type { AppContext } from '../context';
 import type { Rendered } from './cache';
-import { deliveredSchema, renderedText, type DeliveryTarget } from './service';
+import {
+  deliveredSchema,
+  deliverUncached,
+  inCurrentModel,
+  renderedText,
+  type DeliveryTarget,
+  type ReadReferenced,
+} from './service';
 import { AppError, badRequest, notFound, unauthorized } from '../http/errors';
 import { findRelease, type ReleaseRow } from '../releases/repository';
 import { modelOfWorkspace } from '../workspaces/content-model';
 import type { WorkspaceRow } from '../workspaces/repository';
-import { renderFromDrafts, type DraftSeed } from './draft-stage';
+import { draftCopiesOf, renderFromDrafts, type DraftSeed } from './draft-stage';
 import { authenticatePreviewToken, looksLikePreviewToken } from './preview-tokens';
 import { parseListOptions } from './query';
-import type { PreviewTokenRow } from './repository';
+import type { Copy, PreviewTokenRow } from './repository';
 
 /** Who reads drafts: a preview token, its workspace and the release it previews. */
 export interface DraftReader {
@@ -120,9 +127,8 @@ export async function renderDraftAnswer<T extends Rendered>(
   ask: { seed: DraftSeed; depth: number; editInfo: boolean },
   render: (ctx: AppContext) => Promise<T>,
 ): Promise<T> {
-  let answer: T;
-  try {
-    answer = await renderFromDrafts(
+  const answer = await asDraftAnswer(() =>
+    renderFromDrafts(
       ctx,
       {
         place: target,
@@ -132,14 +138,53 @@ export async function renderDraftAnswer<T extends Rendered>(
         by: `preview:${reader.token.id}`,
       },
       render,
-    );
+    ),
+  );
+  return ask.editInfo ? { ...answer, ...withEditInfo(target, answer) } : answer;
+}
+
+/** A draft answer carries no CDN keys, and an item with no draft is 'Item not found'. */
+async function asDraftAnswer<T extends Rendered>(render: () => Promise<T>): Promise<T> {
+  try {
+    return { ...(await render()), keys: [] };
   } catch (err) {
     if (err instanceof AppError && err.message === DELIVERY_MESSAGES.itemNotPublished)
       throw notFound(PREVIEW_MESSAGES.itemNotFound);
     throw err;
   }
-  const kept: T = { ...answer, keys: [] };
-  return ask.editInfo ? { ...kept, ...withEditInfo(target, kept) } : kept;
+}
+
+/**
+ * Where a draft answer reads the items it embeds: their drafts (draftCopiesOf), with `own` standing in
+ * for its item's when given (a form's unsaved values).
+ */
+export const readDrafts =
+  (ctx: AppContext, target: DeliveryTarget, own?: Copy): ReadReferenced =>
+  async (wanted) => {
+    const others = own ? wanted.filter((key) => key.schema !== own.schema || key.id !== own.id) : wanted;
+    const copies = await draftCopiesOf(ctx.db, target, others);
+    return inCurrentModel(ctx, target, own && others.length < wanted.length ? [own, ...copies] : copies);
+  };
+
+/**
+ * An item's draft by id, as renderFromDrafts would answer it, read from the items without its writes
+ * (and without a release: a release's token goes through renderFromDrafts).
+ */
+async function draftById(
+  ctx: AppContext,
+  target: DeliveryTarget,
+  id: string,
+  query: DeliveryQuery,
+  editInfo: boolean,
+) {
+  const answer = await asDraftAnswer(() =>
+    deliverUncached(ctx, target, query, {
+      what: `item/${id}`,
+      find: async () => (await draftCopiesOf(ctx.db, target, [{ schema: target.schema.name, id }]))[0],
+      readReferenced: readDrafts(ctx, target),
+    }),
+  );
+  return editInfo ? { ...answer, ...withEditInfo(target, answer) } : answer;
 }
 
 /** The id of the item a single-item answer holds. */
@@ -171,13 +216,16 @@ export async function answerFromDrafts(
   const target = await draftTargetOf(ctx, reader, route.stage, route.schema);
   if (!('slug' in seed)) requireInScope(reader, 'id' in seed ? seed.id : undefined);
   const { depth } = parseListOptions(target.schema, query);
-  const rendered = await renderDraftAnswer(
-    ctx,
-    reader,
-    target,
-    { seed, depth, editInfo: editInfo === 'true' },
-    (inDrafts) => find(inDrafts, target, query, ''),
-  );
+  const rendered =
+    'id' in seed && !reader.release
+      ? await draftById(ctx, target, seed.id, query, editInfo === 'true')
+      : await renderDraftAnswer(
+          ctx,
+          reader,
+          target,
+          { seed, depth, editInfo: editInfo === 'true' },
+          (inDrafts) => find(inDrafts, target, query, ''),
+        );
   if ('slug' in seed) requireInScope(reader, idOfAnswer(rendered));
   return rendered;
 }

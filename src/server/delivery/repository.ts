@@ -65,7 +65,7 @@ export const ofPlace = (place: DeliveredPlace) =>
     eq(published.schema, place.schema),
   );
 
-interface CopyRow {
+export interface CopyRow {
   /** bigint: text from postgres.js. */
   at: number | string;
   id: string;
@@ -79,6 +79,20 @@ interface CopyRow {
   previous_slugs: string[];
   model_version: number;
 }
+
+/** A copy of a row read with its data as text (parsed when something reads it). */
+export const copyOfRow = (row: Omit<CopyRow, 'at'>): Copy =>
+  new CopyById(
+    row.id,
+    row.schema,
+    row.version,
+    row.published_at instanceof Date ? row.published_at : new Date(row.published_at),
+    row.data,
+    row.refs,
+    row.slug,
+    row.previous_slugs,
+    Number(row.model_version),
+  );
 
 type CopyKey = DeliveredPlace & { id: string };
 
@@ -116,19 +130,8 @@ const copyLoader = preparedPerDb((db) => {
   const readBatch = async (keys: readonly CopyKey[]) => {
     const wanted = JSON.stringify(keys.map((key) => [key.workspaceId, key.schema, key.id, key.stage]));
     const found: (Copy | undefined)[] = new Array(keys.length).fill(undefined);
-    for (const row of await readPipelined<CopyRow>(db, COPIES_BY_KEY, [wanted])) {
-      found[Number(row.at) - 1] = new CopyById(
-        row.id,
-        row.schema,
-        row.version,
-        row.published_at instanceof Date ? row.published_at : new Date(row.published_at),
-        row.data,
-        row.refs,
-        row.slug,
-        row.previous_slugs,
-        Number(row.model_version),
-      );
-    }
+    for (const row of await readPipelined<CopyRow>(db, COPIES_BY_KEY, [wanted]))
+      found[Number(row.at) - 1] = copyOfRow(row);
     return found;
   };
   return new DataLoader<CopyKey, Copy | undefined, string>(

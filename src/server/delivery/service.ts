@@ -216,6 +216,12 @@ export const referencedKey = (target: DeliveryTarget, ref: { schema: string; id:
   itemKey({ ...placeOf(target), schema: ref.schema }, ref.id);
 
 /**
+ * Where the items an answer embeds are read, in the current model: the stage's copies (referencedCopies),
+ * or for a preview the drafts.
+ */
+export type ReadReferenced = (wanted: readonly { schema: string; id: string }[]) => Promise<Copy[]>;
+
+/**
  * The copies (in the current model) as delivered, with the items they reference published in the same
  * stage embedded `depth` levels deep (one query a level). `keys` gathers the CDN keys of every item the
  * answer shows.
@@ -226,18 +232,20 @@ async function deliverAll(
   copies: readonly Copy[],
   options: { fields: string[] | null; depth: number; locale?: LocaleView },
   keys: Set<string>,
+  readReferenced: ReadReferenced = (wanted) => referencedCopies(ctx, target, wanted),
 ): Promise<DeliveredItem[]> {
   const items = copies.map((copy) => presentCopy(ctx, target, copy, options));
   if (options.depth <= 0) return items;
   const wanted = referencedKeys(target, copies);
   for (const ref of wanted) keys.add(referencedKey(target, ref));
-  const found = await referencedCopies(ctx, target, wanted);
+  const found = await readReferenced(wanted);
   const embedded = await deliverAll(
     ctx,
     target,
     found,
     { fields: null, depth: options.depth - 1, locale: options.locale },
     keys,
+    readReferenced,
   );
   const byId = new Map(embedded.map((item) => [item.id, item]));
   copies.forEach((copy, at) => {
@@ -346,34 +354,55 @@ export const localeAsked = (ctx: AppContext, target: DeliveryTarget, query: Deli
 const cursorValueOf = (kind: ReturnType<typeof sortKindOf>, text: string | null) =>
   text !== null && (kind === 'integer' || kind === 'number') ? Number(text) : text;
 
+/** How one item's answer is found: what it is (`item/{id}`, `slug/{slug}`) and where it is read. */
+interface OneLookup {
+  what: string;
+  find: (locale?: LocaleView) => Promise<Copy | undefined>;
+  /** Where the items it embeds are read (the stage's copies when undefined). */
+  readReferenced?: ReadReferenced;
+}
+
 /** One item of the stage, found by `find`, or 404; the answer is kept per query string until the stage changes. */
-async function deliverOne(
+function deliverOne(
   ctx: AppContext,
   target: DeliveryTarget,
   query: DeliveryQuery,
-  lookup: { what: string; queryText: string; find: (locale?: LocaleView) => Promise<Copy | undefined> },
+  lookup: OneLookup & { queryText: string },
 ): Promise<Rendered> {
-  return deliveryCacheOf(ctx.db).answer(answerIdOf(target, lookup.what, lookup.queryText), async () => {
-    const options = parseListOptions(target.schema, query);
-    if (options.filters.length > 0 || query.cursor || query.limit || query.order) {
-      throw badRequest('filter, order, cursor and limit apply to lists only');
-    }
-    const locale = await localeAsked(ctx, target, query);
-    const found = await lookup.find(locale);
-    if (!found) throw notFound(DELIVERY_MESSAGES.itemNotPublished);
-    const [copy] = await inCurrentModel(ctx, target, [found]);
-    const place = placeOf(target);
-    const keys = new Set([...placeKeys(place), itemKey(place, copy.id)]);
-    // Which item a slug names changes with any publish of the schema.
-    if (lookup.what.startsWith('slug/')) keys.add(schemaKey(place));
-    // Nothing to change in the stored data: its text goes out as read.
-    const renamed =
-      target.model.renamed.length > 0 && target.model.aliasesOf(copy.schema, new Date()).length > 0;
-    if (!locale && !options.fields && options.depth <= 0 && !renamed && holdsNoImages(copy))
-      return renderedText(storedItemText(copy, copy.dataText!, target.schema), keys);
-    const [item] = await deliverAll(ctx, target, [copy], { ...options, locale }, keys);
-    return rendered(item, keys);
-  });
+  return deliveryCacheOf(ctx.db).answer(answerIdOf(target, lookup.what, lookup.queryText), () =>
+    deliverUncached(ctx, target, query, lookup),
+  );
+}
+
+/**
+ * One item as delivered from what `lookup` reads, or 404, kept nowhere (deliverOne keeps it): a
+ * preview's draft is read from the items, not from the stage's copies.
+ */
+export async function deliverUncached(
+  ctx: AppContext,
+  target: DeliveryTarget,
+  query: DeliveryQuery,
+  lookup: OneLookup,
+): Promise<Rendered> {
+  const options = parseListOptions(target.schema, query);
+  if (options.filters.length > 0 || query.cursor || query.limit || query.order) {
+    throw badRequest('filter, order, cursor and limit apply to lists only');
+  }
+  const locale = await localeAsked(ctx, target, query);
+  const found = await lookup.find(locale);
+  if (!found) throw notFound(DELIVERY_MESSAGES.itemNotPublished);
+  const [copy] = await inCurrentModel(ctx, target, [found]);
+  const place = placeOf(target);
+  const keys = new Set([...placeKeys(place), itemKey(place, copy.id)]);
+  // Which item a slug names changes with any publish of the schema.
+  if (lookup.what.startsWith('slug/')) keys.add(schemaKey(place));
+  // Nothing to change in the stored data: its text goes out as read.
+  const renamed =
+    target.model.renamed.length > 0 && target.model.aliasesOf(copy.schema, new Date()).length > 0;
+  if (!locale && !options.fields && options.depth <= 0 && !renamed && holdsNoImages(copy))
+    return renderedText(storedItemText(copy, copy.dataText!, target.schema), keys);
+  const [item] = await deliverAll(ctx, target, [copy], { ...options, locale }, keys, lookup.readReferenced);
+  return rendered(item, keys);
 }
 
 /** One copy of the stage by id, or 404. */

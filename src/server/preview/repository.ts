@@ -1,6 +1,6 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
-import { items, previewTokens, workspaces, type ItemReference } from '../db/schema';
+import { items, previewTokens, publishedSlugs, workspaces, type ItemReference } from '../db/schema';
 
 export async function insertPreviewToken(tx: Tx, row: typeof previewTokens.$inferInsert) {
   await tx.insert(previewTokens).values(row);
@@ -66,4 +66,29 @@ export async function writeWorkingVersion(
         modelVersion: values.modelVersion,
       },
     });
+}
+
+/**
+ * The slugs other than `slug` an item was published under in a stage, oldest first (a draft's
+ * previousSlugs, as releases/stage-copies.ts computes them for a copy put in a stage).
+ */
+export async function otherSlugsInStage(
+  db: Db,
+  item: { workspaceId: string; stage: string; schema: string; id: string },
+  slug: string,
+): Promise<string[]> {
+  const found = await db
+    .select({ slug: publishedSlugs.slug })
+    .from(publishedSlugs)
+    .where(
+      and(
+        eq(publishedSlugs.workspaceId, item.workspaceId),
+        eq(publishedSlugs.stage, item.stage),
+        eq(publishedSlugs.schema, item.schema),
+        eq(publishedSlugs.id, item.id),
+        ne(publishedSlugs.slug, slug),
+      ),
+    )
+    .orderBy(publishedSlugs.firstPublishedAt, publishedSlugs.slug);
+  return found.map((row) => row.slug);
 }

@@ -1,4 +1,4 @@
-import type { DeliveredItem } from '@shared/api/delivery';
+import type { DeliveredItem, DeliveryQuery } from '@shared/api/delivery';
 import {
   PREVIEW_MESSAGES,
   PREVIEW_TOKEN_DEFAULT_SECONDS,
@@ -12,7 +12,12 @@ import type { AppContext } from '../context';
 import { renderFromDrafts } from '../delivery/draft-stage';
 import { previewTokenOf } from '../delivery/preview-tokens';
 import { findPreviewToken } from '../delivery/repository';
-import { deliveredSchema, getDelivered, type DeliveryTarget } from '../delivery/service';
+import { readDrafts } from '../delivery/drafts';
+import type { Copy } from '../delivery/repository';
+import { deliveredSchema, deliverUncached, getDelivered, type DeliveryTarget } from '../delivery/service';
+import type { ItemReference } from '../db/schema';
+import { slugFieldOf } from '../publishing/slugs';
+import type { ReleaseRow } from '../releases/repository';
 import { forbidden, notFound } from '../http/errors';
 import { checkItemData, requireItem } from '../items/service';
 import { schemaIn } from '../items/scope';
@@ -136,8 +141,9 @@ const UNSAVED_ID_LENGTH = 20;
 
 /**
  * A form's unsaved values in the delivery shape, as `?preview=draft&include=refs` would answer them
- * had they been saved: checked as a save checks them (400 with its message), written as the item's
- * draft inside the transaction renderFromDrafts rolls back, so nothing is kept.
+ * had they been saved: checked as a save checks them (400 with its message), then rendered as the
+ * item's draft with the drafts of the items it references, nothing written. In a release, written as
+ * the item's draft inside the transaction renderFromDrafts rolls back (the release's entries go over it).
  */
 export async function renderUnsaved(
   ctx: AppContext,
@@ -145,7 +151,7 @@ export async function renderUnsaved(
   body: PreviewRenderBody,
 ): Promise<PreviewRenderAnswer> {
   const scope = deliveredScope(access, body.schema);
-  if (body.id !== undefined) await requireItem(ctx, scope, body.id);
+  const stored = body.id === undefined ? undefined : await requireItem(ctx, scope, body.id);
   const release =
     body.releaseId === undefined ? undefined : await requireRelease(ctx.db, access, body.releaseId);
   const checked = await checkItemData(ctx, scope, body.data, body.id);
@@ -159,34 +165,86 @@ export async function renderUnsaved(
     schema: access.model.schema(body.schema)!,
     isDraft: true,
   };
-  const rendered = await renderFromDrafts(
+  const query = { include: 'refs' as const, ...(body.locale && { locale: body.locale }) };
+  const unsaved = { id, data: checked.data, refs: checked.refs, modelVersion: checked.modelVersion };
+  let rendered;
+  if (release) rendered = await renderInRelease(ctx, access, { target, release, unsaved, query });
+  else {
+    const own = await unsavedCopy(ctx, target, unsaved, stored?.version ?? 0);
+    rendered = await deliverUncached(ctx, target, query, {
+      what: `item/${id}`,
+      find: async () => own,
+      readReferenced: readDrafts(ctx, target, own),
+    });
+  }
+  const item = JSON.parse(rendered.body) as DeliveredItem;
+  return { item, editInfo: editInfoOf(target.workspaceId, target.schema, id, item.data) };
+}
+
+/** A form's values, checked, for an item (new, or saved at `savedVersion`). */
+interface UnsavedValues {
+  id: string;
+  data: Record<string, unknown>;
+  refs: Record<string, ItemReference>;
+  modelVersion: number;
+}
+
+/**
+ * The copy of the stage the values would make had they been saved and put in the stage as a draft:
+ * the next version, published now, with the other slugs the item had in the stage as previousSlugs.
+ */
+async function unsavedCopy(
+  ctx: AppContext,
+  target: DeliveryTarget,
+  unsaved: UnsavedValues,
+  savedVersion: number,
+): Promise<Copy> {
+  const slugField = slugFieldOf(target.schema);
+  const slugValue = slugField ? unsaved.data[slugField] : undefined;
+  const slug = typeof slugValue === 'string' && slugValue !== '' ? slugValue : null;
+  return {
+    id: unsaved.id,
+    schema: target.schema.name,
+    version: savedVersion + 1,
+    publishedAt: new Date(),
+    data: unsaved.data,
+    refs: unsaved.refs,
+    slug,
+    previousSlugs:
+      slug === null || savedVersion === 0
+        ? []
+        : await repo.otherSlugsInStage(
+            ctx.db,
+            { ...target, schema: target.schema.name, id: unsaved.id },
+            slug,
+          ),
+    modelVersion: unsaved.modelVersion,
+  };
+}
+
+/** The values as the item's draft with the release's entries over it, in a transaction rolled back. */
+async function renderInRelease(
+  ctx: AppContext,
+  access: WorkspaceAccess,
+  render: { target: DeliveryTarget; release: ReleaseRow; unsaved: UnsavedValues; query: DeliveryQuery },
+) {
+  const { target, release, unsaved } = render;
+  return renderFromDrafts(
     ctx,
     {
       place: target,
-      seed: { schema: body.schema, id },
+      seed: { schema: target.schema.name, id: unsaved.id },
       depth: 1,
       release,
       by: `preview:${access.user.id}`,
       before: (tx) =>
         repo.writeWorkingVersion(tx, {
           workspaceId: target.workspaceId,
-          schema: body.schema,
-          id,
-          data: checked.data,
-          refs: checked.refs,
-          modelVersion: checked.modelVersion,
+          schema: target.schema.name,
+          ...unsaved,
           by: access.user.id,
         }),
     },
-    (inDrafts) =>
-      getDelivered(
-        inDrafts,
-        target,
-        id,
-        { include: 'refs', ...(body.locale && { locale: body.locale }) },
-        '',
-      ),
+    (inDrafts) => getDelivered(inDrafts, target, unsaved.id, render.query, ''),
   );
-  const item = JSON.parse(rendered.body) as DeliveredItem;
-  return { item, editInfo: editInfoOf(target.workspaceId, target.schema, id, item.data) };
 }
