@@ -14,7 +14,7 @@ import {
 import { copiesByKeys, copyOfRow, type Copy, type CopyRow } from './repository';
 
 /** Where drafts are answered: a stage of a workspace, in its current model. */
-export interface DraftPlace {
+interface DraftPlace {
   workspaceId: string;
   stage: string;
   model: ContentModel;
@@ -142,35 +142,48 @@ export async function renderFromDrafts<T>(
 }
 
 /**
- * The copies putDraftsInStage would write for these items, read instead of written: each item's working
- * version as its copy of the stage (its slug, the other slugs it had there as previousSlugs, published
- * at its last write). An item with no working version is answered by the stage's copy, if it has one,
- * as it would be over there.
+ * The copies putDraftsInStage would write for these items and those they reference `depth` levels deep,
+ * read instead of written, in one statement: each item's working version as its copy of the stage (its
+ * slug, the other slugs it had there as previousSlugs, published at its last write). One of `keys` with
+ * no working version is answered by the stage's copy, if it has one, as it would be over there.
  */
 export async function draftCopiesOf(
   db: Db,
   place: DraftPlace,
   keys: readonly { schema: string; id: string }[],
+  depth = 0,
 ): Promise<Copy[]> {
   if (keys.length === 0) return [];
   const { workspaceId: ws, stage } = place;
-  const wanted = JSON.stringify(keys.map((key) => [key.schema, key.id]));
+  const asked = JSON.stringify(keys.map((key) => [key.schema, key.id]));
   const drafts = rows<CopyRow>(
     await db.execute(sql`
+      with recursive wanted(schema, id, depth) as (
+        select w.key ->> 0, w.key ->> 1, 0 from jsonb_array_elements(${asked}::jsonb) as w(key)
+        union
+        select r.value ->> 'schemaType', r.key, w.depth + 1
+        from wanted w
+        join items i on i.workspace_id = ${ws} and i.schema = w.schema and i.id = w.id
+        cross join lateral jsonb_each(i.refs) r
+        where w.depth < ${depth}::int
+      )
       select c.id, c.schema, c.version, c.published_at, c.data, c.refs, c.slug, c.model_version,
         ${previousSlugsOf(stage)} as previous_slugs
       from (
         select i.workspace_id, i.schema, i.id, i.version, i.data::text as data, i.refs, i.model_version,
           i.last_written_at as published_at,
           nullif(i.data ->> (${slugFieldsOf(place.model)}::jsonb ->> i.schema), '') as slug
-        from jsonb_array_elements(${wanted}::jsonb) as w(key)
+        from (select distinct schema, id from wanted) w
         -- Each by its key (see putDraftsInStage).
         cross join lateral (
-          select * from items i where i.workspace_id = ${ws} and i.schema = w.key ->> 0 and i.id = w.key ->> 1 limit 1
+          select * from items i where i.workspace_id = ${ws} and i.schema = w.schema and i.id = w.id limit 1
         ) i
       ) c`),
   ).map(copyOfRow);
-  const found = new Set(drafts.map((copy) => `${copy.schema}\t${copy.id}`));
-  const missing = keys.filter((key) => !found.has(`${key.schema}\t${key.id}`));
+  const found = new Set(drafts.map(copyKeyOf));
+  const missing = keys.filter((key) => !found.has(copyKeyOf(key)));
   return missing.length === 0 ? drafts : [...drafts, ...(await copiesByKeys(db, ws, stage, missing))];
 }
+
+/** An item's schema and id, as one string. */
+export const copyKeyOf = (item: { schema: string; id: string }) => `${item.schema}\t${item.id}`;

@@ -23,7 +23,7 @@ import { AppError, badRequest, notFound, unauthorized } from '../http/errors';
 import { findRelease, type ReleaseRow } from '../releases/repository';
 import { modelOfWorkspace } from '../workspaces/content-model';
 import type { WorkspaceRow } from '../workspaces/repository';
-import { draftCopiesOf, renderFromDrafts, type DraftSeed } from './draft-stage';
+import { copyKeyOf, draftCopiesOf, renderFromDrafts, type DraftSeed } from './draft-stage';
 import { authenticatePreviewToken, looksLikePreviewToken } from './preview-tokens';
 import { parseListOptions } from './query';
 import type { Copy, PreviewTokenRow } from './repository';
@@ -155,36 +155,44 @@ async function asDraftAnswer<T extends Rendered>(render: () => Promise<T>): Prom
 }
 
 /**
- * Where a draft answer reads the items it embeds: their drafts (draftCopiesOf), with `own` standing in
- * for its item's when given (a form's unsaved values).
+ * Where a draft answer reads the items it embeds: their drafts (draftCopiesOf), those of `known` as
+ * they are there (read already, or a form's unsaved values standing in for its item's draft).
  */
 export const readDrafts =
-  (ctx: AppContext, target: DeliveryTarget, own?: Copy): ReadReferenced =>
+  (ctx: AppContext, target: DeliveryTarget, known: readonly Copy[] = []): ReadReferenced =>
   async (wanted) => {
-    const others = own ? wanted.filter((key) => key.schema !== own.schema || key.id !== own.id) : wanted;
-    const copies = await draftCopiesOf(ctx.db, target, others);
-    return inCurrentModel(ctx, target, own && others.length < wanted.length ? [own, ...copies] : copies);
+    const byKey = new Map(known.map((copy) => [copyKeyOf(copy), copy]));
+    const at = wanted.map((key) => byKey.get(copyKeyOf(key)));
+    const read = await draftCopiesOf(
+      ctx.db,
+      target,
+      wanted.filter((_, i) => !at[i]),
+    );
+    return inCurrentModel(ctx, target, [...at.filter((copy) => copy !== undefined), ...read]);
   };
 
 /**
- * An item's draft by id, as renderFromDrafts would answer it, read from the items without its writes
- * (and without a release: a release's token goes through renderFromDrafts).
+ * An item's draft by id, as renderFromDrafts would answer it, read from the items without its writes,
+ * with the drafts it embeds in the same statement (without a release: a release's token goes through
+ * renderFromDrafts).
  */
 async function draftById(
   ctx: AppContext,
   target: DeliveryTarget,
   id: string,
   query: DeliveryQuery,
-  editInfo: boolean,
+  ask: { depth: number; editInfo: boolean },
 ) {
+  const seed = { schema: target.schema.name, id };
+  const read = await draftCopiesOf(ctx.db, target, [seed], ask.depth);
   const answer = await asDraftAnswer(() =>
     deliverUncached(ctx, target, query, {
       what: `item/${id}`,
-      find: async () => (await draftCopiesOf(ctx.db, target, [{ schema: target.schema.name, id }]))[0],
-      readReferenced: readDrafts(ctx, target),
+      find: async () => read.find((copy) => copyKeyOf(copy) === copyKeyOf(seed)),
+      readReferenced: readDrafts(ctx, target, read),
     }),
   );
-  return editInfo ? { ...answer, ...withEditInfo(target, answer) } : answer;
+  return ask.editInfo ? { ...answer, ...withEditInfo(target, answer) } : answer;
 }
 
 /** The id of the item a single-item answer holds. */
@@ -218,7 +226,7 @@ export async function answerFromDrafts(
   const { depth } = parseListOptions(target.schema, query);
   const rendered =
     'id' in seed && !reader.release
-      ? await draftById(ctx, target, seed.id, query, editInfo === 'true')
+      ? await draftById(ctx, target, seed.id, query, { depth, editInfo: editInfo === 'true' })
       : await renderDraftAnswer(
           ctx,
           reader,

@@ -174,7 +174,7 @@ export async function renderUnsaved(
     rendered = await deliverUncached(ctx, target, query, {
       what: `item/${id}`,
       find: async () => own,
-      readReferenced: readDrafts(ctx, target, own),
+      readReferenced: readDrafts(ctx, target, [own]),
     });
   }
   const item = JSON.parse(rendered.body) as DeliveredItem;
