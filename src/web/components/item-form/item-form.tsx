@@ -137,7 +137,9 @@ function useItemDraft({ schema, model, value, initialData, onDataChange }: ItemF
     setData(reshape);
   }
   const dirty = !sameValue(baseline, data);
-  useEffect(() => onDataChange?.(data, dirty), [onDataChange, data, dirty]);
+  useEffect(() => {
+    onDataChange?.(data, dirty);
+  }, [onDataChange, data, dirty]);
   if (useSyncedState(value, sameValue) && !dirty) {
     const next = prepareItemData(schema, value);
     setPrepared(next);
