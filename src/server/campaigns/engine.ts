@@ -25,8 +25,13 @@ import {
   type HeldMessage,
 } from './transports';
 
-/** This process, as the holder of chunk leases. */
-const OWNER = `${os.hostname()}:${process.pid}:${randomId(6)}`;
+/** This process, in the names of the claims it makes. */
+const PROCESS = `${os.hostname()}:${process.pid}`;
+/**
+ * A new name for one claim of a chunk: the lease is that claim's, not its process's, so a holder
+ * whose lease ran out stops even when the claim that took it over was made in the same process.
+ */
+const claimName = () => `${PROCESS}:${randomId(8)}`;
 /** After this many tries a deferred recipient fails for good. */
 const MAX_ATTEMPTS = 5;
 /** email-delivered events are written this many at a time. */
@@ -118,7 +123,7 @@ class GroupCommit {
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly chunk: repo.ChunkRow,
+    private readonly chunk: repo.ClaimedChunk,
   ) {}
 
   /** Answers the message's release (the provider's answer to its last part), or nothing if dropped. */
@@ -148,7 +153,7 @@ class GroupCommit {
           const numbers = batch.map((entry) => entry.n);
           const recorded = await commitThen(
             ctx.db,
-            (tx) => repo.commitInFlight(tx, chunk, OWNER, ctx.config.campaigns.leaseMs, numbers),
+            (tx) => repo.commitInFlight(tx, chunk, ctx.config.campaigns.leaseMs, numbers),
             releaseAll,
           );
           if (!recorded) this.stopped = true;
@@ -264,7 +269,7 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
  * suppressed since the snapshot fail with the reason; deferred ones go back to pending and the chunk
  * waits before it is claimed again; those whose answer never came are unconfirmed.
  */
-async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortSignal) {
+async function workChunk(ctx: AppContext, chunk: repo.ClaimedChunk, stopping: AbortSignal) {
   const send = await repo.findSend(ctx.db, chunk.workspaceId, chunk.sendId);
   if (!send) return;
   const content = send.content;
@@ -273,7 +278,7 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
   const transport = transportFor(ctx, send.provider);
   const limit = limitFor(ctx, send.provider);
   const unsubscribeMailto = content.replyTo || content.fromAddress;
-  await repo.markUnconfirmed(ctx.db, chunk, OWNER);
+  await repo.markUnconfirmed(ctx.db, chunk);
   const recipients = await repo.pendingRecipients(ctx.db, chunk);
 
   const outcomes = new ChunkOutcomes();
@@ -348,8 +353,8 @@ async function workChunk(ctx: AppContext, chunk: repo.ChunkRow, stopping: AbortS
       if (outcomes.stopReason) {
         await repo.setState(tx, send.workspaceId, send.id, 'paused', { error: outcomes.stopReason });
       }
-      await repo.markUnconfirmed(tx, chunk, OWNER);
-      return repo.releaseChunk(tx, chunk, OWNER, backoff ? new Date(Date.now() + backoff) : null);
+      await repo.markUnconfirmed(tx, chunk);
+      return repo.releaseChunk(tx, chunk, backoff ? new Date(Date.now() + backoff) : null);
     });
     if (finished) ctx.log.info({ send: send.id, campaign: send.campaignId }, 'campaign send done');
   }
@@ -478,7 +483,7 @@ export async function workSendLanes(ctx: AppContext, lanes: SendLane[], stopping
     if (!send.snapshotAt) await snapshotSend(ctx, lane.workspaceId, lane.id);
     const deadline = Date.now() + LANE_BUDGET_MS;
     while (!stopping.aborted && Date.now() < deadline) {
-      const chunk = await repo.claimChunk(ctx.db, send, OWNER, ctx.config.campaigns.leaseMs);
+      const chunk = await repo.claimChunk(ctx.db, send, claimName(), ctx.config.campaigns.leaseMs);
       if (!chunk) break;
       await workChunk(ctx, chunk, stopping);
     }

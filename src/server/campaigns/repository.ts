@@ -8,6 +8,8 @@ import { textArray } from '../db/text-array';
 
 export type SendRow = typeof campaignSends.$inferSelect;
 export type ChunkRow = typeof campaignChunks.$inferSelect;
+/** A chunk as its claim holds it: `claimedBy` names that claim. */
+export type ClaimedChunk = ChunkRow & { claimedBy: string };
 
 const sendKey = (workspaceId: string, id: string) =>
   and(eq(campaignSends.workspaceId, workspaceId), eq(campaignSends.id, id));
@@ -453,15 +455,15 @@ export async function nextWorkAt(db: Db, workspaceId: string, id: string): Promi
 }
 
 /**
- * Claims one chunk of a sending send that nobody holds (or whose holder's lease ran out), for `owner`
- * until the lease ends.
+ * Claims one chunk of a sending send that nobody holds (or whose holder's lease ran out), under the
+ * claim's name `owner` until the lease ends.
  */
 export async function claimChunk(
   db: Db,
   send: { workspaceId: string; id: string },
   owner: string,
   leaseMs: number,
-): Promise<ChunkRow | undefined> {
+): Promise<ClaimedChunk | undefined> {
   const [row] = rows<{
     workspace_id: string;
     send_id: string;
@@ -541,14 +543,13 @@ export async function pendingRecipients(db: Db, chunk: ChunkRow): Promise<Pendin
 
 /**
  * Records recipients the caller is about to hand over for good as in flight (`sending`), and renews
- * `owner`'s lease on their chunk, in one statement; records nothing and answers false when the chunk
- * is no longer the owner's or the send was paused or cancelled (the caller must then send nothing
- * more). They count as sent only once the provider accepts them (`confirmSent`).
+ * the claim's lease on their chunk, in one statement; records nothing and answers false when the chunk
+ * is no longer held by this claim or the send was paused or cancelled (the caller must then send
+ * nothing more). They count as sent only once the provider accepts them (`confirmSent`).
  */
 export async function commitInFlight(
   db: Db | Tx,
-  chunk: ChunkRow,
-  owner: string,
+  chunk: ClaimedChunk,
   leaseMs: number,
   numbers: number[],
 ): Promise<boolean> {
@@ -559,7 +560,7 @@ export async function commitInFlight(
         set lease_until = now() + make_interval(secs => ${leaseMs / 1000}::float8)
         from campaign_sends s
         where c.workspace_id = ${chunk.workspaceId}::text and c.send_id = ${chunk.sendId}::text
-          and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${owner}::text and not c.done
+          and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${chunk.claimedBy}::text and not c.done
           and s.workspace_id = c.workspace_id and s.id = c.send_id and s.state = 'sending'
         returning 1),
       flying as (
@@ -595,11 +596,11 @@ export async function confirmSent(db: Db | Tx, chunk: ChunkRow, numbers: number[
 }
 
 /**
- * The chunk's recipients still in flight become unconfirmed, counted on the send, while `owner` holds
- * it: when it is claimed (a dead or stalled holder's messages, never to be sent again) and when it is
+ * The chunk's recipients still in flight become unconfirmed, counted on the send, while this claim
+ * holds it: when it is claimed (a dead or stalled holder's messages, never to be sent again) and when it is
  * let go (messages whose answer never came).
  */
-export async function markUnconfirmed(db: Db | Tx, chunk: ChunkRow, owner: string) {
+export async function markUnconfirmed(db: Db | Tx, chunk: ClaimedChunk) {
   await db.execute(sql`
     with unconfirmed as (
       update campaign_recipients r set status = 'unconfirmed'
@@ -608,7 +609,7 @@ export async function markUnconfirmed(db: Db | Tx, chunk: ChunkRow, owner: strin
         and exists (
           select 1 from campaign_chunks c
           where c.workspace_id = r.workspace_id and c.send_id = r.send_id
-            and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${owner}::text)
+            and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${chunk.claimedBy}::text)
       returning 1)
     update campaign_sends set unconfirmed = unconfirmed + (select count(*) from unconfirmed)::int
     where workspace_id = ${chunk.workspaceId}::text and id = ${chunk.sendId}::text
@@ -681,7 +682,7 @@ export async function reopenUnconfirmed(tx: Tx, workspaceId: string, sendId: str
  * Lets go of a chunk: done when none of its recipients is pending, else free again from `notBefore`.
  * Then, when the send has no open chunk left, it is done. Answers whether the send finished.
  */
-export async function releaseChunk(tx: Tx, chunk: ChunkRow, owner: string, notBefore: Date | null) {
+export async function releaseChunk(tx: Tx, chunk: ClaimedChunk, notBefore: Date | null) {
   await tx.execute(sql`
     update campaign_chunks c
     set done = not exists (
@@ -690,7 +691,7 @@ export async function releaseChunk(tx: Tx, chunk: ChunkRow, owner: string, notBe
             and r.n between c.first_n and c.last_n and r.status = 'pending'),
         claimed_by = null, lease_until = null, not_before = ${notBefore}::timestamptz
     where c.workspace_id = ${chunk.workspaceId}::text and c.send_id = ${chunk.sendId}::text
-      and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${owner}::text`);
+      and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${chunk.claimedBy}::text`);
   return finishIfDone(tx, chunk.workspaceId, chunk.sendId);
 }
 

@@ -1,0 +1,75 @@
+// Two senders in one process shared one lease identity: when a chunk's lease ran out under a holder
+// still working it, another sender of the same process claimed the chunk "from itself", and both sent
+// the recipients the first had not reached yet (a journey profile mailed twice on a loaded machine).
+import { sql } from 'drizzle-orm';
+import type { CampaignSend } from '@shared/api/campaigns';
+import { createTestApp, sendingServer, type TestApp } from '../helpers/test-app';
+import { startSmtpSink } from '../fixtures/smtp-sink';
+import { verifiedUser, type TestUser } from '../factories/users';
+import { call, teamWorkspace } from '../factories/items';
+import { wsUrl } from '../factories/customers';
+import { sendableCampaign } from '../factories/campaigns';
+
+const PROFILES = ['ann', 'bob', 'cy', 'di'].map((name) => ({ id: name, email: `${name}@example.com` }));
+/** One connection each and one chunk for everyone: a sender works its recipients one after the other. */
+const ONE_AT_A_TIME = { campaigns: { connections: 1, chunkSize: 10 } };
+
+let plain: TestApp;
+let first: TestApp;
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let manager: TestUser;
+let ws: string;
+let campaignId: string;
+
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  plain = await createTestApp();
+  first = await sendingServer(plain, sink.url, ONE_AT_A_TIME);
+  manager = await verifiedUser(plain, { name: 'Tess Takeover' });
+  ws = (
+    await teamWorkspace(plain, manager, { name: 'Takeover', domains: ['marketing'], roles: {}, people: {} })
+  ).ws;
+  campaignId = (await sendableCampaign(first, manager, ws, PROFILES)).campaignId;
+});
+afterAll(async () => {
+  await first.close();
+  await plain.close();
+  await sink.close();
+});
+
+describe('a chunk taken over from a holder in the same process', () => {
+  it('is sent by its new holder alone: the old one stops, and nobody gets two messages', async () => {
+    const release = sink.hold();
+    let second: TestApp | undefined;
+    try {
+      const res = await call(first, 'POST', wsUrl(ws, `campaigns/${campaignId}/send`), manager, {});
+      expect(res.statusCode, res.body).toBe(202);
+      const sendId = (res.json().send as CampaignSend).id;
+      // The first sender's first message is whole at the server, its answer held back; the other three
+      // are still pending in the list it works.
+      await expect.poll(() => sink.waiting, { timeout: 20_000, interval: 50 }).toBe(1);
+      await plain.database.db.execute(
+        sql`update campaign_chunks set lease_until = now() - interval '1 second' where send_id = ${sendId}`,
+      );
+      // Another sender in this process takes the chunk over and has its own first message at the server.
+      second = await sendingServer(plain, sink.url, ONE_AT_A_TIME);
+      await expect.poll(() => sink.waiting, { timeout: 20_000, interval: 50 }).toBe(2);
+      release();
+      const state = async () =>
+        (await call(first, 'GET', wsUrl(ws, `campaigns/${campaignId}/sends/${sendId}`), manager)).json()
+          .state as string;
+      await expect.poll(state, { timeout: 20_000, interval: 50 }).toBe('done');
+      // Both senders' workers finish what they have under way before they stop.
+      await second.close();
+      second = undefined;
+      const addresses = sink.received
+        .filter((m) => m.mail.messageId?.startsWith(`<${sendId}.`))
+        .map((m) => m.envelopeTo[0])
+        .sort();
+      expect(addresses).toEqual(PROFILES.map((p) => p.email));
+    } finally {
+      release();
+      await second?.close();
+    }
+  }, 60_000);
+});
