@@ -4,6 +4,8 @@
 import { sql } from 'drizzle-orm';
 import type { CampaignSend } from '@shared/api/campaigns';
 import { createTestApp, sendingServer, type TestApp } from '../helpers/test-app';
+import { markDeferred, markFailed } from '@server/campaigns/repository';
+import { rows } from '@server/db/migrate';
 import { startSmtpSink } from '../fixtures/smtp-sink';
 import { verifiedUser, type TestUser } from '../factories/users';
 import { call, teamWorkspace } from '../factories/items';
@@ -72,4 +74,39 @@ describe('a chunk taken over from a holder in the same process', () => {
       await second?.close();
     }
   }, 60_000);
+
+  it("leaves a taken-over chunk's recipients to its new holder: the old one's deferrals and failures change nothing", async () => {
+    const db = plain.database.db;
+    const [chunk] = rows<{ workspace_id: string; send_id: string; first_n: number; last_n: number }>(
+      await db.execute(sql`select workspace_id, send_id, first_n, last_n from campaign_chunks
+        where workspace_id = ${ws} order by send_id, first_n limit 1`),
+    );
+    const key = {
+      workspaceId: chunk.workspace_id,
+      sendId: chunk.send_id,
+      firstN: chunk.first_n,
+      lastN: chunk.last_n,
+    };
+    const statuses = async () =>
+      rows<{ n: number; status: string }>(
+        await db.execute(sql`select n, status from campaign_recipients
+          where workspace_id = ${ws} and send_id = ${chunk.send_id} order by n`),
+      ).map((row) => row.status);
+    // The new holder has two recipients in flight (its answers not yet in) when the old one finishes.
+    const [n1, n2] = [chunk.first_n, chunk.first_n + 1];
+    await db.execute(sql`update campaign_chunks set claimed_by = 'new-holder'
+      where workspace_id = ${ws} and send_id = ${chunk.send_id} and first_n = ${chunk.first_n}`);
+    await db.execute(sql`update campaign_recipients set status = 'sending'
+      where workspace_id = ${ws} and send_id = ${chunk.send_id} and n in (${n1}, ${n2})`);
+    const before = await statuses();
+    const old = { ...key, claimedBy: 'old-holder' } as Parameters<typeof markDeferred>[1];
+    await markDeferred(db, old, [n1]);
+    await markFailed(db, old, [{ n: n2, error: '550 No such user here' }]);
+    expect(await statuses()).toEqual(before);
+    // The holder itself still marks them.
+    const holder = { ...old, claimedBy: 'new-holder' };
+    await markDeferred(db, holder, [n1]);
+    await markFailed(db, holder, [{ n: n2, error: '550 No such user here' }]);
+    expect((await statuses()).slice(0, 2)).toEqual(['pending', 'failed']);
+  });
 });

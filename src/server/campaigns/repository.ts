@@ -606,21 +606,24 @@ export async function markUnconfirmed(db: Db | Tx, chunk: ClaimedChunk) {
       update campaign_recipients r set status = 'unconfirmed'
       where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
         and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.status = 'sending'
-        and exists (
-          select 1 from campaign_chunks c
-          where c.workspace_id = r.workspace_id and c.send_id = r.send_id
-            and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${chunk.claimedBy}::text)
+        and ${stillHeld(chunk)}
       returning 1)
     update campaign_sends set unconfirmed = unconfirmed + (select count(*) from unconfirmed)::int
     where workspace_id = ${chunk.workspaceId}::text and id = ${chunk.sendId}::text
       and exists (select 1 from unconfirmed)`);
 }
 
+/** While `chunk`'s claim still holds it: a holder taken over leaves its recipients to the new holder. */
+const stillHeld = (chunk: ClaimedChunk) => sql`exists (
+  select 1 from campaign_chunks c
+  where c.workspace_id = ${chunk.workspaceId}::text and c.send_id = ${chunk.sendId}::text
+    and c.first_n = ${chunk.firstN}::int and c.claimed_by = ${chunk.claimedBy}::text)`;
+
 /**
  * Recipients that will never get this send (a permanent refusal, an erased or suppressed profile),
- * from pending or in flight.
+ * from pending or in flight, while the claim holds the chunk.
  */
-export async function markFailed(db: Db | Tx, chunk: ChunkRow, failures: { n: number; error: string }[]) {
+export async function markFailed(db: Db | Tx, chunk: ClaimedChunk, failures: { n: number; error: string }[]) {
   if (!failures.length) return;
   const numbers = failures.map((f) => f.n);
   const errors = failures.map((f) => f.error.slice(0, 1000));
@@ -631,7 +634,7 @@ export async function markFailed(db: Db | Tx, chunk: ChunkRow, failures: { n: nu
       from f
       where r.workspace_id = ${chunk.workspaceId}::text and r.send_id = ${chunk.sendId}::text
         and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.n = f.n
-        and r.status in ('pending', 'sending')
+        and r.status in ('pending', 'sending') and ${stillHeld(chunk)}
       returning 1`),
   );
   await db
@@ -640,14 +643,17 @@ export async function markFailed(db: Db | Tx, chunk: ChunkRow, failures: { n: nu
     .where(sendKey(chunk.workspaceId, chunk.sendId));
 }
 
-/** Recipients the provider deferred (or refused with a 4xx after the last part): pending again. */
-export async function markDeferred(db: Db | Tx, chunk: ChunkRow, numbers: number[]) {
+/**
+ * Recipients the provider deferred (or refused with a 4xx after the last part): pending again, while the
+ * claim holds the chunk (a new holder may have sent them since, and its answer must find them in flight).
+ */
+export async function markDeferred(db: Db | Tx, chunk: ClaimedChunk, numbers: number[]) {
   if (!numbers.length) return;
   await db.execute(sql`
     update campaign_recipients set status = 'pending', attempts = attempts + 1
     where workspace_id = ${chunk.workspaceId}::text and send_id = ${chunk.sendId}::text
       and n between ${chunk.firstN}::int and ${chunk.lastN}::int and n = any(${sql.param(numbers)}::int[])
-      and status in ('pending', 'sending')`);
+      and status in ('pending', 'sending') and ${stillHeld(chunk)}`);
 }
 
 /**
