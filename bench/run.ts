@@ -20,6 +20,10 @@ const benches = [
   ['events from websites and apps (POST /ingest/v1/batch on PostgreSQL)', 'bench/ingest.ts'],
   ['profile search (1,000,000 profiles on PostgreSQL)', 'bench/profiles.ts'],
   ['campaign send (500,000 of 1,000,000 profiles to an SMTP sink on PostgreSQL)', 'bench/campaigns.ts'],
+  [
+    'journeys (1,000 trigger events a second, 1,000,000 profiles waiting, 100,000 waits due at once on PostgreSQL)',
+    'bench/journeys.ts',
+  ],
   ['dashboard stats (1,000,000 items on PostgreSQL)', 'bench/stats.ts'],
   ['releases (10,000 items across 5 schemas published at once on PostgreSQL)', 'bench/releases.ts'],
   [
