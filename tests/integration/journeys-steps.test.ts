@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { JOURNEY_MESSAGES } from '@shared/api/journeys';
 import { nextTimeOfDay, dateMoment } from '@shared/journeys/time';
 import { dayjs } from '@shared/time/dayjs';
+import { rows } from '@server/db/migrate';
 import { queueDueTasks } from '@server/journeys/engine';
 import { call, createItem } from '../factories/items';
 import { attributeRule, group, wsUrl } from '../factories/customers';
@@ -112,6 +113,35 @@ describe('waits until a time', () => {
       update journey_tasks set due_at = now() where workspace_id = ${bed.team.ws} and journey_id = ${id} and state = 'due'`);
     await queueDueTasks(bed.t.database.db);
     await expect.poll(() => bed.reached(id, 'end'), { timeout: 30_000 }).toEqual(['s-1', 's-3']);
+  });
+});
+
+describe('waits ending together', () => {
+  it('are each woken by the sweep, however many more than its page come due at the same moment', async () => {
+    const id = await bed.newJourney({
+      entry: { kind: 'api' },
+      start: 'day',
+      steps: [{ id: 'day', type: 'wait', seconds: 86_400 }, mark('woke', 'Woken'), end],
+      edges: [
+        { from: 'day', to: 'woke' },
+        { from: 'woke', to: 'end' },
+      ],
+    });
+    expect((await bed.start(id)).statusCode).toBe(200);
+    expect(await bed.enter(id, ['s-1', 's-2', 's-3'])).toEqual({ entered: 3, refused: 0 });
+    // One statement: the three are due at the very same moment.
+    await bed.t.database.db.execute(sql`
+      update journey_tasks set due_at = now() where workspace_id = ${bed.team.ws} and journey_id = ${id}`);
+    await queueDueTasks(bed.t.database.db, 2);
+    const [{ queued }] = rows<{ queued: number }>(
+      await bed.t.database.db.execute(sql`
+        select count(*)::int as queued from journey_tasks t
+        where t.workspace_id = ${bed.team.ws} and t.journey_id = ${id} and t.seq = 1 and exists (
+          select 1 from pgboss.job j
+          where j.name = 'journey-task' and j.singleton_key = t.workspace_id || '/' || t.run_id || '/' || t.seq)`),
+    );
+    expect(queued).toBe(3);
+    await expect.poll(() => bed.reached(id, 'end'), { timeout: 30_000 }).toEqual(['s-1', 's-2', 's-3']);
   });
 });
 

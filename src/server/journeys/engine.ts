@@ -538,11 +538,17 @@ export async function handleJourneyEvents(ctx: AppContext, jobs: JourneyEvents[]
 
 /**
  * The sweep's part: a job for every task of a running version due within WAKE_AHEAD_MS (waits coming
- * to their end, rows whose job was lost).
+ * to their end, rows whose job was lost), `page` at a time: a hundred thousand waits ending in the
+ * same minute all get their job before it.
  */
-export async function queueDueTasks(db: Db) {
-  const due = await repo.dueTasks(db, null, null, SWEEP_LIMIT, WAKE_AHEAD_MS);
-  await queueTasks(db, due.map(taskKeyOf));
+export async function queueDueTasks(db: Db, page = SWEEP_LIMIT) {
+  let after: repo.DueTaskRow | undefined;
+  for (;;) {
+    const due = await repo.dueTasks(db, null, null, page, WAKE_AHEAD_MS, after);
+    await queueTasks(db, due.map(taskKeyOf));
+    if (due.length < page) return;
+    after = due.at(-1);
+  }
 }
 
 /** A task row's job key and due time. */

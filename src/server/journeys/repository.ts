@@ -288,9 +288,18 @@ export async function stopRuns(tx: Tx, workspaceId: string, journeyId: string) {
   );
 }
 
+export interface DueTaskRow {
+  workspace_id: string;
+  run_id: string;
+  seq: number;
+  due_at: Date | string;
+  /** due_at as PostgreSQL writes it (to the microsecond), for the next page. */
+  due_text: string;
+}
+
 /**
  * Due tasks of running versions, soonest first: the journey's every one (a resume), or across
- * workspaces those due within `aheadMs` (the sweep).
+ * workspaces those due within `aheadMs` (the sweep), a page at a time after the row `after`.
  */
 export async function dueTasks(
   db: Db | Tx,
@@ -298,10 +307,11 @@ export async function dueTasks(
   journeyId: string | null,
   limit: number,
   aheadMs = 0,
+  after?: DueTaskRow,
 ) {
-  return rows<{ workspace_id: string; run_id: string; seq: number; due_at: Date | string }>(
+  return rows<DueTaskRow>(
     await db.execute(sql`
-      select t.workspace_id, t.run_id, t.seq, t.due_at from journey_tasks t
+      select t.workspace_id, t.run_id, t.seq, t.due_at, t.due_at::text as due_text from journey_tasks t
       join journey_starts s on s.workspace_id = t.workspace_id and s.journey_id = t.journey_id
         and s.version = t.version and s.state = 'running'
       where t.state = 'due'
@@ -311,7 +321,14 @@ export async function dueTasks(
             ? sql`and t.journey_id = ${journeyId}::text`
             : sql`and t.due_at <= now() + make_interval(secs => ${aheadMs / 1000}::float8)`
         }
-      order by t.due_at
+        ${
+          after
+            ? sql`and (t.due_at, t.workspace_id, t.run_id, t.seq) >
+                (${after.due_text}::timestamptz, ${after.workspace_id}::text,
+                 ${after.run_id}::text, ${after.seq}::int)`
+            : sql``
+        }
+      order by t.due_at, t.workspace_id, t.run_id, t.seq
       limit ${limit}::int`),
   );
 }
