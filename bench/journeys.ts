@@ -56,6 +56,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const FROM = 'journeys@acme.example';
 const API_ENTERED = 1000;
 const SEED_CHUNK = 100_000;
+const DRAIN_SECONDS = knob('BENCH_JOURNEY_DRAIN_SECONDS', 300);
 /** How long a part waits for its last message or run after the last change it saw. */
 const STALL_MS = 120_000;
 const DAY = 86_400;
@@ -91,6 +92,56 @@ function rssMb(pid: number) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
+
+/** CPU seconds a process has used (Linux /proc, in clock ticks of 10 ms); 0 once it has ended. */
+function cpuSeconds(pid: number) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU seconds of the server and of the PostgreSQL backends serving its database since `start`,
+ * sampled every second (a backend that ends between two samples loses its last second).
+ */
+function cpuMeter(db: postgres.Sql, dbName: string, serverPid: number) {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  let server0 = 0;
+  const sample = async () => {
+    for (const { pid } of await db`select pid from pg_stat_activity where datname = ${dbName}`) {
+      const seconds = cpuSeconds(pid);
+      if (!seconds) continue;
+      if (!first.has(pid)) first.set(pid, seconds);
+      last.set(pid, seconds);
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    async start() {
+      first.clear();
+      last.clear();
+      server0 = cpuSeconds(serverPid);
+      await sample();
+      timer = setInterval(() => void sample(), 1000);
+    },
+    /** Stops sampling; answers the CPU seconds of the server and of PostgreSQL. */
+    async stop() {
+      clearInterval(timer);
+      await sample();
+      let database = 0;
+      for (const [pid, seconds] of last) database += seconds - first.get(pid)!;
+      return { server: cpuSeconds(serverPid) - server0, database };
+    },
+  };
+}
+
+const cpuText = (cpu: { server: number; database: number }, per: number, what: string) =>
+  `CPU server ${cpu.server.toFixed(1)} s + PostgreSQL ${cpu.database.toFixed(1)} s = ${(((cpu.server + cpu.database) / per) * 1000).toFixed(2)} ms a ${what}`;
 
 /** The server's RSS sampled every half second: the peak since the last `reset`. */
 function rssSampler(pid: number) {
@@ -152,8 +203,8 @@ function* profileRows(ws: string) {
 }
 
 /**
- * Waits until `done()` reaches `total`, failing when it stops moving for STALL_MS; answers the time
- * it took in ms.
+ * Waits until `done()` reaches `total`, giving up when it stops moving for STALL_MS or after
+ * BENCH_JOURNEY_DRAIN_SECONDS (default 300): the figures then count what was done by then.
  */
 async function until(what: string, total: number, done: () => Promise<number> | number) {
   const t0 = Date.now();
@@ -161,13 +212,14 @@ async function until(what: string, total: number, done: () => Promise<number> | 
   let lastAt = t0;
   for (;;) {
     const now = await done();
-    if (now >= total) return Date.now() - t0;
+    if (now >= total) return;
     if (now !== last) [last, lastAt] = [now, Date.now()];
-    else if (Date.now() - lastAt > STALL_MS) {
+    const stalled = Date.now() - lastAt > STALL_MS;
+    if (stalled || Date.now() - t0 > DRAIN_SECONDS * 1000) {
       log(
-        `  ${what}: ${now.toLocaleString()} of ${total.toLocaleString()}, no progress for ${STALL_MS / 1000} s`,
+        `  ${what}: ${now.toLocaleString()} of ${total.toLocaleString()} ${stalled ? `and no progress for ${STALL_MS / 1000} s` : `after ${DRAIN_SECONDS} s`}`,
       );
-      return NaN;
+      return;
     }
     await sleep(250);
   }
@@ -370,6 +422,8 @@ async function main() {
       else for (let i = from; i < to; i++) answeredAt.set(`u${i}@example.com`, at);
     };
     rss.reset();
+    const cpu = cpuMeter(db, dbName, pid);
+    await cpu.start();
     t0 = Date.now();
     for (let sent = 0; sent < triggers; sent += BATCH) {
       // Each batch leaves at its time on the clock, whatever the answers before it.
@@ -385,23 +439,26 @@ async function main() {
     const sendSeconds = (Date.now() - t0) / 1000;
     const loadDuringTriggers = loadAverage();
     await until('first emails', answeredAt.size, () => sink.firstAt.size);
+    const triggerCpu = await cpu.stop();
+    // A profile not mailed by the end counts as later than every one mailed.
     const latencies: number[] = [];
     for (const [address, at] of answeredAt) {
       const first = sink.firstAt.get(address);
-      if (first !== undefined) latencies.push((first - at) / 1000);
+      latencies.push(first === undefined ? Infinity : (first - at) / 1000);
     }
+    const mailed = latencies.filter(Number.isFinite).length;
     const p95 = percentile(latencies, 95);
     log(
       `1. ${triggers.toLocaleString()} signups in ${sendSeconds.toFixed(1)} s (${Math.round(triggers / sendSeconds).toLocaleString()}/s, ${BATCH} a request, ${failedRequests} requests failed); ` +
-        `${sink.firstAt.size.toLocaleString()} first emails; from answer to first email p50 ${percentile(latencies, 50).toFixed(2)} s, p95 ${p95.toFixed(2)} s, max ${percentile(latencies, 100).toFixed(2)} s; ` +
-        `duplicates ${sink.counts.duplicates}; server RSS peak ${rss.peak.toFixed(0)} MB; load average ${loadDuringTriggers}`,
+        `${mailed.toLocaleString()} first emails; from answer to first email p50 ${percentile(latencies, 50).toFixed(2)} s, p95 ${p95.toFixed(2)} s, max ${percentile(latencies, 100).toFixed(2)} s; ` +
+        `duplicates ${sink.counts.duplicates}; server RSS peak ${rss.peak.toFixed(0)} MB; ${cpuText(triggerCpu, mailed, 'mailed event')}; load average ${loadDuringTriggers}`,
     );
     figures.push(
       {
         figure: `${RATE.toLocaleString()} trigger events/s for ${SECONDS} s: answer → first email, p95`,
-        measured: `${p95.toFixed(2)} s (${latencies.length.toLocaleString()} of ${triggers.toLocaleString()} mailed)`,
+        measured: `${p95.toFixed(2)} s (${mailed.toLocaleString()} of ${triggers.toLocaleString()} mailed)`,
         target: '< 5 s',
-        met: p95 < 5 && latencies.length === triggers && failedRequests === 0,
+        met: p95 < 5 && mailed === triggers && failedRequests === 0,
       },
       {
         figure: 'emails received twice',
@@ -410,6 +467,9 @@ async function main() {
         met: sink.counts.duplicates === 0,
       },
     );
+
+    // Signups still queued now enter no more, so they do not weigh on the parts after.
+    await api('POST', `${wsUrl}/journeys/${welcome.id}/stop`, {}, token);
 
     // 2. Every profile waiting 30 days: 1,000 entered through the API, the rest in bulk.
     const hold = await startJourney('Hold', {
@@ -543,6 +603,7 @@ async function main() {
     );
     await sleep(Math.max(0, dueAt.getTime() - Date.now()));
     rss.reset();
+    await cpu.start();
     const woken = async () =>
       (
         await db`select count(*)::int as n from journey_tasks
@@ -552,18 +613,21 @@ async function main() {
     const progress = setInterval(() => (loadDuringWake = loadAverage()), 10_000);
     await until('woken', wakeSeeded, woken);
     clearInterval(progress);
+    const wakeCpu = await cpu.stop();
     const [late] = await db`
       select percentile_cont(0.95) within group (order by extract(epoch from done_at - due_at)) as p95,
-        max(extract(epoch from done_at - due_at)) as max, count(*)::int as n
+        max(extract(epoch from done_at - due_at)) as max, count(*)::int as n,
+        count(*) filter (where done_at <= due_at + interval '60 seconds')::int as in_time
       from journey_tasks where workspace_id = ${ws} and journey_id = ${soon.id} and seq = 1 and state = 'done'`;
+    const lastWoken = late.n === wakeSeeded ? `${Number(late.max).toFixed(1)} s` : 'not all';
     log(
-      `   ${late.n.toLocaleString()} woken; the last ${Number(late.max).toFixed(1)} s after its time (p95 ${Number(late.p95).toFixed(1)} s); server RSS peak ${rss.peak.toFixed(0)} MB; load average ${loadDuringWake}`,
+      `   ${late.n.toLocaleString()} woken, ${late.in_time.toLocaleString()} within 60 s of their time; the last woken ${Number(late.max).toFixed(1)} s after it (p95 ${Number(late.p95).toFixed(1)} s); server RSS peak ${rss.peak.toFixed(0)} MB; ${cpuText(wakeCpu, late.n, 'woken wait')}; load average ${loadDuringWake}`,
     );
     figures.push({
       figure: `${wakeSeeded.toLocaleString()} waits due at once: all woken`,
-      measured: `${Number(late.max).toFixed(1)} s (${late.n.toLocaleString()} woken)`,
+      measured: `${lastWoken} (${late.in_time.toLocaleString()} within 60 s)`,
       target: '≤ 60 s',
-      met: Number(late.max) <= 60 && late.n === wakeSeeded,
+      met: late.in_time === wakeSeeded,
     });
 
     log(`\njourneys on PostgreSQL, ${os.cpus().length} cores, load average ${loadAverage()}`);
