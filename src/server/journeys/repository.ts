@@ -270,9 +270,17 @@ export async function endRun(
 
 /**
  * Stops every active run of the journey: its due tasks are cancelled as `stopped`. Answers the runs
- * (with their profile and the step each waited at) for their journey-exited events.
+ * (with their profile and the step each waited at) for their journey-exited events. The runs are
+ * locked first, in id order, as every writer takes a run before its tasks: a step under way ends
+ * before its run stops, rather than the two waiting on each other.
  */
 export async function stopRuns(tx: Tx, workspaceId: string, journeyId: string) {
+  await tx.execute(sql`
+    select count(*) from (
+      select id from journey_runs
+      where workspace_id = ${workspaceId}::text and journey_id = ${journeyId}::text and state = 'active'
+      order by id
+      for update) locked`);
   return rows<{ run_id: string; profile_id: string; version: number; step_id: string | null }>(
     await tx.execute(sql`
       with cancelled as (
