@@ -74,6 +74,10 @@ const percentile = (values: number[], p: number) => {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 };
 
+/** Seconds, or "none by the end" for a profile never mailed. */
+const secondsText = (seconds: number) =>
+  Number.isFinite(seconds) ? `${seconds.toFixed(2)} s` : 'none by the end';
+
 async function api(method: string, url: string, body?: unknown, token?: string) {
   const res = await fetch(`${BASE}${url}`, {
     method,
@@ -276,8 +280,9 @@ async function seedEntries(
 }
 
 /**
- * The shape of a journey's rows for the profiles of `where` (everything but ids and times, the times
- * as differences): the same for profiles the API entered and profiles `seedEntries` wrote.
+ * The shape of a journey's rows for 10,000 runs drawn from the profiles of `where` (everything but
+ * ids and times, the times as differences): the same for profiles the API entered and profiles
+ * `seedEntries` wrote.
  */
 async function rowShapes(db: postgres.Sql, ws: string, journeyId: string, where: string) {
   return db.unsafe(
@@ -291,14 +296,14 @@ async function rowShapes(db: postgres.Sql, ws: string, journeyId: string, where:
           and o.profile_id = r.profile_id and o.event = 'journey-entered') as counted, length(r.id) as id_length, r.id ~ '^[0-9A-Za-z]+$' as id_base62,
         (select count(*) from pgboss.job j where j.name = 'journey-task'
           and j.singleton_key = r.workspace_id || '/' || r.id || '/1') as jobs
-      from journey_runs r
+      from (select * from journey_runs r where r.workspace_id = $1 and r.journey_id = $2 and ${where}
+        order by md5(r.id) limit 10000) r
       join customer_profiles p on p.workspace_id = r.workspace_id and p.id = r.profile_id
       join journey_tasks t on t.workspace_id = r.workspace_id and t.run_id = r.id
       join customer_events e on e.workspace_id = r.workspace_id and e.profile_id = r.profile_id
         and e.event = 'journey-entered' and e.properties->>'journey' = r.journey_id
       join customer_event_counts c on c.workspace_id = r.workspace_id and c.profile_id = r.profile_id
-        and c.event = 'journey-entered'
-      where r.workspace_id = $1 and r.journey_id = $2 and ${where}`,
+        and c.event = 'journey-entered'`,
     [ws, journeyId],
   );
 }
@@ -450,13 +455,13 @@ async function main() {
     const p95 = percentile(latencies, 95);
     log(
       `1. ${triggers.toLocaleString()} signups in ${sendSeconds.toFixed(1)} s (${Math.round(triggers / sendSeconds).toLocaleString()}/s, ${BATCH} a request, ${failedRequests} requests failed); ` +
-        `${mailed.toLocaleString()} first emails; from answer to first email p50 ${percentile(latencies, 50).toFixed(2)} s, p95 ${p95.toFixed(2)} s, max ${percentile(latencies, 100).toFixed(2)} s; ` +
+        `${mailed.toLocaleString()} first emails; from answer to first email p50 ${secondsText(percentile(latencies, 50))}, p95 ${secondsText(p95)}, max ${secondsText(percentile(latencies, 100))}; ` +
         `duplicates ${sink.counts.duplicates}; server RSS peak ${rss.peak.toFixed(0)} MB; ${cpuText(triggerCpu, mailed, 'mailed event')}; load average ${loadDuringTriggers}`,
     );
     figures.push(
       {
         figure: `${RATE.toLocaleString()} trigger events/s for ${SECONDS} s: answer → first email, p95`,
-        measured: `${p95.toFixed(2)} s (${mailed.toLocaleString()} of ${triggers.toLocaleString()} mailed)`,
+        measured: `${secondsText(p95)} (${mailed.toLocaleString()} of ${triggers.toLocaleString()} mailed)`,
         target: '< 5 s',
         met: p95 < 5 && mailed === triggers && failedRequests === 0,
       },
