@@ -294,8 +294,7 @@ async function rowShapes(db: postgres.Sql, ws: string, journeyId: string, where:
         e.ident = hashtextextended(r.workspace_id || E'\\x1e' || r.id || ':entered', 0) as ident,
         c.count = (select count(*) from customer_events o where o.workspace_id = r.workspace_id
           and o.profile_id = r.profile_id and o.event = 'journey-entered') as counted, length(r.id) as id_length, r.id ~ '^[0-9A-Za-z]+$' as id_base62,
-        (select count(*) from pgboss.job j where j.name = 'journey-task'
-          and j.singleton_key = r.workspace_id || '/' || r.id || '/1') as jobs
+        coalesce(j.n, 0) as jobs
       from (select * from journey_runs r where r.workspace_id = $1 and r.journey_id = $2 and ${where}
         order by md5(r.id) limit 10000) r
       join customer_profiles p on p.workspace_id = r.workspace_id and p.id = r.profile_id
@@ -303,7 +302,9 @@ async function rowShapes(db: postgres.Sql, ws: string, journeyId: string, where:
       join customer_events e on e.workspace_id = r.workspace_id and e.profile_id = r.profile_id
         and e.event = 'journey-entered' and e.properties->>'journey' = r.journey_id
       join customer_event_counts c on c.workspace_id = r.workspace_id and c.profile_id = r.profile_id
-        and c.event = 'journey-entered'`,
+        and c.event = 'journey-entered'
+      left join (select singleton_key, count(*) as n from pgboss.job where name = 'journey-task'
+        group by singleton_key) j on j.singleton_key = r.workspace_id || '/' || r.id || '/1'`,
     [ws, journeyId],
   );
 }
