@@ -509,7 +509,7 @@ async function main() {
       seeded += n;
       if (n < SEED_CHUNK) break;
     }
-    await db`vacuum analyze journey_runs, journey_tasks, customer_event_counts`;
+    await db`vacuum analyze journey_runs, journey_tasks, customer_events, customer_event_counts`;
     const seedSeconds = (Date.now() - t0) / 1000;
     const apiWhere = `r.profile_id >= '${profileId(PROFILES - apiIds.length)}'`;
     const apiShapes = JSON.stringify(await rowShapes(db, ws, hold.id, apiWhere));
