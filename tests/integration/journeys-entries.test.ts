@@ -122,6 +122,29 @@ describe('an entry audience', () => {
   });
 });
 
+describe('a batch of events', () => {
+  it('enters each profile its events trigger once, and none whose event misses the conditions', async () => {
+    const id = await bed.newJourney(
+      marking(
+        { kind: 'event', event: 'visit', conditions: [{ key: 'page', op: '==', value: '/pricing' }] },
+        { reentry: { mode: 'once' } },
+      ),
+    );
+    expect((await bed.start(id)).statusCode).toBe(200);
+    await bed.track([
+      { profileId: 'a-1', event: 'visit', properties: { page: '/pricing' } },
+      { profileId: 'a-2', event: 'visit', properties: { page: '/pricing' } },
+      { profileId: 'a-1', event: 'visit', properties: { page: '/pricing' } },
+      { profileId: 'young', event: 'visit', properties: { page: '/' } },
+      { profileId: 'a-3', event: 'visit', properties: { page: '/pricing' } },
+    ]);
+    await expect.poll(() => bed.reached(id, 'end'), { timeout: 30_000 }).toEqual(['a-1', 'a-2', 'a-3']);
+    expect((await bed.results(id)).versions[0].entered).toBe(3);
+    const entered = (await bed.journeyEvents('a-1', id)).filter((e) => e.event === 'journey-entered');
+    expect(entered).toHaveLength(1);
+  });
+});
+
 describe('a date attribute', () => {
   it("enters each profile once per occurrence, at the time of day in the profile's zone or the workspace's", async () => {
     // The day before the birthday at 09:00. Birthdays three days from now (whatever year).

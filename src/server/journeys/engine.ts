@@ -506,8 +506,25 @@ async function reactInRuns(
 }
 
 /**
- * The events job: each event, in a transaction of its own, first ends or moves on the runs it concerns
- * (goal, waits), then enters the profile into each journey whose newest running version it triggers.
+ * A job's events in the transactions they take, in their order: an event a goal or a wait may react
+ * to alone, and a run of events that only enter profiles together (entering is one statement for any
+ * number of profiles, and no run reacts to them, so together they enter exactly whom one by one would).
+ */
+function eventGroups(starts: repo.StartRow[], events: JourneyEvents['events']) {
+  const groups: { reacts: boolean; events: JourneyEvents['events'] }[] = [];
+  for (const event of events) {
+    const reacts = concerned(starts, event[1]).length > 0;
+    const last = groups.at(-1);
+    if (!reacts && last && !last.reacts) last.events.push(event);
+    else groups.push({ reacts, events: [event] });
+  }
+  return groups;
+}
+
+/**
+ * The events job: each event a goal or a wait may react to, in a transaction of its own, first ends or
+ * moves on the runs it concerns, then enters the profile into each journey whose newest running version
+ * it triggers; the events between them enter their profiles a run of events at a time.
  */
 export async function handleJourneyEvents(ctx: AppContext, jobs: JourneyEvents[]) {
   for (const job of jobs) {
@@ -521,15 +538,18 @@ export async function handleJourneyEvents(ctx: AppContext, jobs: JourneyEvents[]
     const defs = [...entries.values()].some((start) => start.definition.entryAudience)
       ? await loadDefinitions(ctx.db, job.workspaceId)
       : undefined;
-    for (const event of job.events) {
-      const [profileId, key, , properties] = event;
+    for (const group of eventGroups(starts, job.events)) {
       await ctx.db.transaction(async (tx) => {
-        await reactInRuns(tx, starts, event);
+        if (group.reacts) await reactInRuns(tx, starts, group.events[0]);
         for (const start of entries.values()) {
           const { entry } = start.definition;
-          if (entry.kind === 'event' && entry.event === key && conditionsHold(entry.conditions, properties)) {
-            await enterProfiles(tx, start, [profileId], defs);
-          }
+          if (entry.kind !== 'event') continue;
+          const entering = group.events
+            .filter(
+              ([, key, , properties]) => entry.event === key && conditionsHold(entry.conditions, properties),
+            )
+            .map(([profileId]) => profileId);
+          if (entering.length) await enterProfiles(tx, start, [...new Set(entering)], defs);
         }
       });
     }
