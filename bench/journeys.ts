@@ -38,7 +38,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
 import { SMTPServer } from 'smtp-server';
-import { waitFor } from './load';
+import { rssMb, waitFor } from './load';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const knob = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -89,12 +89,6 @@ async function api(method: string, url: string, body?: unknown, token?: string) 
   });
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
   return res.json();
-}
-
-/** A process's resident memory in MB (VmRSS). */
-function rssMb(pid: number) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 /** CPU seconds a process has used (Linux /proc, in clock ticks of 10 ms); 0 once it has ended. */
