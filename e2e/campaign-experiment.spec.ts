@@ -79,4 +79,14 @@ test('edit a campaign A/B test, send it, and compare its variants', async ({ pag
     data: {},
   });
   expect(again.status()).toBe(409);
+
+  // Once the test sends are done, the campaign list says it is testing, and when the winner is picked.
+  await page.goto(`/${basics.ws}/marketing/campaign`);
+  const status = page.getByTestId('campaign-status').first();
+  await expect(async () => {
+    await page.reload();
+    await expect(status).toContainText('testing', { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(status).toContainText('winner picked');
+  await shot(page, 'campaign-experiment-3-list-testing');
 });

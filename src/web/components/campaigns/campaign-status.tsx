@@ -48,7 +48,7 @@ export function CampaignStatusBadge({
   const detail = statusDetail(status);
   return (
     <Group gap={6} wrap="nowrap" data-testid="campaign-status">
-      <Badge size="sm" variant="light" color={STATUS_COLORS[status.status]}>
+      <Badge size="sm" variant="light" color={STATUS_COLORS[status.status]} style={{ flexShrink: 0 }}>
         {status.status}
       </Badge>
       {detail && (
