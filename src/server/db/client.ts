@@ -421,6 +421,9 @@ function withCommitHooks(db: Db): Db {
   return db;
 }
 
+/** Whether the handle is a transaction's (its writes commit with it). */
+export const isTransaction = (db: Db | Tx) => openTransactions.has(db);
+
 /** The database a handle belongs to: itself, or the database of a transaction. */
 export function rootOf(db: Db | Tx): Db {
   return openTransactions.get(db)?.root ?? (db as Db);

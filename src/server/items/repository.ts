@@ -1,10 +1,17 @@
 import DataLoader from 'dataloader';
 import { and, asc, desc, eq, getTableColumns, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { coveringCells, EARTH_RADIUS_KM, type Point } from '@shared/geo/geohash';
-import { statementOnce, type Db, type Tx } from '../db/client';
+import { isTransaction, statementOnce, type Db, type Tx } from '../db/client';
+import { WriteBatches } from '../db/write-batches';
 import { rows as resultRows } from '../db/migrate';
 import { preparedPerDb } from '../db/prepared';
-import { itemJournalCtes, itemJournalValues, itemsWritten, type ItemJournal } from '../journal/journal';
+import {
+  itemJournalCtes,
+  itemJournalValues,
+  itemsJournalCtes,
+  itemsWritten,
+  type ItemJournal,
+} from '../journal/journal';
 import { writerName } from '../journal/marquee-actor';
 import { itemReadCacheOf } from './cache';
 import { items, members, placeGeohashOf, placeOf, published, publishedSlugs, users } from '../db/schema';
@@ -164,35 +171,100 @@ const patchValues = (key: ItemKey, patch: ItemPatch) => ({
 const journalOf = (source: 'saved' | 'created', journaled: boolean) =>
   journaled ? sql.join(itemJournalCtes(source)) : sql``;
 
-const insertFirstVersionStatement = (journaled: boolean) =>
+/**
+ * New items at version 1 with their first history versions, one statement for any number of them (the
+ * rows of `input`, from the placeholder `rows`); an id already taken writes nothing for that row.
+ * `journaled`: the audit and outbox rows of each, as CTEs of the same statement.
+ */
+const insertFirstVersionsStatement = (journaled: boolean) =>
   statementOnce(
     () => sql`
-    with created as (
+    with input as (
+      select * from jsonb_to_recordset(${value('rows')}::jsonb) as r(
+        workspace_id text, schema text, id text, data jsonb, refs jsonb, has_errors boolean, variation jsonb,
+        search_text text, written_by text, written_at timestamptz, model_version int, journal_user_id text,
+        journal_user_name text, journal_action text, journal_detail jsonb, journal_address text)
+    ), created as (
       insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by, has_errors, variation, search_text, model_version)
-      values (${value('workspaceId')}, ${value('schema')}, ${value('id')}, ${value('data')}::jsonb, ${value('refs')}::jsonb, 1,
-              ${value('writtenBy')}, ${value('writtenAt')}::timestamptz, ${value('writtenAt')}::timestamptz,
-              ${value('writtenBy')}, ${value('hasErrors')}, ${value('variation')}::jsonb, ${value('searchText')},
-              ${value('modelVersion')}::int)
+      select workspace_id, schema, id, data, refs, 1, written_by, written_at, written_at, written_by, has_errors,
+        variation, search_text, model_version
+      from input
       on conflict do nothing
       returning *
     ), history as (
       insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs, model_version)
       select workspace_id, schema, id, version, last_written_at, last_written_by, data, refs, model_version from created
-    )${journalOf('created', journaled)}
+    )${journaled ? sql.join(itemsJournalCtes()) : sql``}
     select * from created`,
   );
-const insertFirstVersionStatements = [insertFirstVersionStatement(false), insertFirstVersionStatement(true)];
+const insertFirstVersionsStatements = [
+  insertFirstVersionsStatement(false),
+  insertFirstVersionsStatement(true),
+];
+
+interface NewItem {
+  key: ItemKey;
+  patch: ItemPatch;
+  journaled?: ItemJournal;
+}
+
+const keyText = (key: ItemKey) => `${key.workspaceId}\n${key.schema}\n${key.id}`;
+
+/** Writes new items of one kind (journaled or not, with the same event) in one statement. */
+async function insertFirstVersions(db: Db | Tx, news: NewItem[]): Promise<(SavedRow | undefined)[]> {
+  const journaled = news[0].journaled;
+  const input = news.map(({ key, patch, journaled }) => ({
+    workspace_id: key.workspaceId,
+    schema: key.schema,
+    id: key.id,
+    data: patch.data,
+    refs: patch.refs,
+    has_errors: patch.hasErrors,
+    variation: patch.variation,
+    search_text: patch.searchText,
+    written_by: patch.lastWrittenBy,
+    written_at: patch.lastWrittenAt.toISOString(),
+    model_version: patch.modelVersion,
+    ...(journaled && {
+      journal_user_id: journaled.audit.user.id,
+      journal_user_name: journaled.audit.user.name,
+      journal_action: journaled.audit.action,
+      journal_detail: journaled.audit.detail ?? {},
+      journal_address: journaled.audit.user.address ?? null,
+    }),
+  }));
+  const created = await insertFirstVersionsStatements[journaled ? 1 : 0]<SavedRow>(db, {
+    rows: JSON.stringify(input),
+    journalEvent: journaled?.event ?? null,
+  });
+  const byKey = new Map(created.map((row) => [keyText(toItemRow(row)), row]));
+  return news.map(({ key }) => byKey.get(keyText(key)));
+}
+
+/** Concurrent creates outside a transaction, written together (see db/write-batches.ts). */
+const createBatches = new WeakMap<Db, WriteBatches<NewItem, SavedRow | undefined>>();
 
 /**
- * The save of a new item as one statement, so one atomic round trip: the item at version 1 and its first
- * history version. Answers nothing when the id is taken. `journaled`: the journal's audit and outbox
- * rows, as CTEs of the same statement (journal/journal.ts `itemJournalCtes`).
+ * The save of a new item: the item at version 1 and its first history version, one atomic statement
+ * (with the creates made at the same moment in the workspace: db/write-batches.ts). Answers nothing
+ * when the id is taken. `journaled`: the journal's audit and outbox rows, as CTEs of the same statement
+ * (journal/journal.ts `itemsJournalCtes`).
  */
-export async function insertFirstVersion(db: Db, key: ItemKey, patch: ItemPatch, journaled?: ItemJournal) {
-  const [row] = await insertFirstVersionStatements[journaled ? 1 : 0]<SavedRow>(db, {
-    ...patchValues(key, patch),
-    ...(journaled && itemJournalValues(journaled)),
-  });
+export async function insertFirstVersion(
+  db: Db | Tx,
+  key: ItemKey,
+  patch: ItemPatch,
+  journaled?: ItemJournal,
+) {
+  const item = { key, patch, journaled };
+  let row: SavedRow | undefined;
+  if (isTransaction(db)) [row] = await insertFirstVersions(db, [item]);
+  else {
+    let batches = createBatches.get(db as Db);
+    if (!batches)
+      createBatches.set(db as Db, (batches = new WriteBatches((news) => insertFirstVersions(db, news))));
+    row = await batches.run(`${key.workspaceId}\n${journaled ? journaled.event : ''}`, item);
+  }
   if (row) await itemsWritten(db, { ...key, version: 1 }, journaled);
   return row && toItemRow(row);
 }

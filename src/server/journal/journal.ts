@@ -236,6 +236,28 @@ export function itemJournalCtes(source: 'saved' | 'created'): SQL[] {
   ];
 }
 
+/**
+ * The journal of creates written together by one statement (items/repository.ts `insertFirstVersion`),
+ * as `itemJournalCtes`: each row of its `created` CTE gets the audit values of its row in `input`
+ * (columns `journal_user_id`, `journal_user_name`, `journal_action`, `journal_detail`, `journal_address`);
+ * the event, the same for all, is the placeholder `journalEvent`.
+ */
+export function itemsJournalCtes(): SQL[] {
+  return [
+    sql`, audit as (
+      insert into audit_log (workspace_id, user_id, user_name, action, target_type, target_id, label, schema, detail, address)
+      select workspace_id, journal_user_id, journal_user_name, journal_action, 'item', id, ${ITEM_LABEL_SQL}, schema,
+        jsonb_build_object('version', version) || journal_detail, journal_address
+      from (
+        select c.*, i.journal_user_id, i.journal_user_name, i.journal_action, i.journal_detail, i.journal_address
+        from created c join input i on i.workspace_id = c.workspace_id and i.schema = c.schema and i.id = c.id
+      ) journaled
+    )`,
+    sql`, webhook_outbox as (${outboxInsert(sql.raw(`created s`), sql.placeholder('journalEvent'), null)})`,
+    sql`, webhook_jobs as (${deliveryJobs('webhook_outbox')})`,
+  ];
+}
+
 /** The journal of an item save or create done in one statement (see `itemJournalCtes`): who did what, and its event. */
 export interface ItemJournal {
   audit: { action: AuditAction; user: Actor; detail?: Record<string, unknown> };
