@@ -6,9 +6,9 @@ import { WriteBatches } from '../db/write-batches';
 import { rows as resultRows } from '../db/migrate';
 import { preparedPerDb } from '../db/prepared';
 import {
+  ITEM_JOURNAL_INPUT_COLUMNS,
   itemJournalCtes,
-  itemJournalValues,
-  itemsJournalCtes,
+  itemJournalInput,
   itemsWritten,
   type ItemJournal,
 } from '../journal/journal';
@@ -150,41 +150,91 @@ const toItemRow = (r: SavedRow): ItemRow => ({
   approvedRoles: (r.approved_roles ?? []) as string[],
   modelVersion: Number(r.model_version ?? 0),
 });
-const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 const value = (name: string) => sql.placeholder(name);
 
-/** The values of a save's placeholders (see the statements below). */
-const patchValues = (key: ItemKey, patch: ItemPatch) => ({
-  workspaceId: key.workspaceId,
+/**
+ * The columns of a write's row in the `input` of the statements below (one `jsonb_to_recordset`
+ * parameter, `rows`), the journal's among them (journal/journal.ts `ITEM_JOURNAL_INPUT_COLUMNS`).
+ */
+const INPUT_COLUMNS =
+  sql.raw(`workspace_id text, schema text, id text, base_version int, data jsonb, refs jsonb,
+  has_errors boolean, variation jsonb, search_text text, written_by text, written_at timestamptz,
+  model_version int, ${ITEM_JOURNAL_INPUT_COLUMNS}`);
+
+/** A write of an item these statements take: its key, what it writes, and its journal. */
+interface ItemWrite {
+  key: ItemKey;
+  patch: ItemPatch;
+  journaled?: ItemJournal;
+  /** A save's: the version it was based on (none: whatever is stored). */
+  baseVersion?: number;
+}
+
+const inputRow = ({ key, patch, journaled, baseVersion }: ItemWrite) => ({
+  workspace_id: key.workspaceId,
   schema: key.schema,
   id: key.id,
-  data: json(patch.data),
-  refs: json(patch.refs),
-  hasErrors: patch.hasErrors,
-  variation: json(patch.variation),
-  searchText: patch.searchText,
-  writtenBy: patch.lastWrittenBy,
-  writtenAt: patch.lastWrittenAt.toISOString(),
-  modelVersion: patch.modelVersion,
+  base_version: baseVersion ?? null,
+  data: patch.data,
+  refs: patch.refs,
+  has_errors: patch.hasErrors,
+  variation: patch.variation,
+  search_text: patch.searchText,
+  written_by: patch.lastWrittenBy,
+  written_at: patch.lastWrittenAt.toISOString(),
+  model_version: patch.modelVersion,
+  ...(journaled && itemJournalInput(journaled)),
 });
+
+const keyText = (key: ItemKey) => `${key.workspaceId}\n${key.schema}\n${key.id}`;
+
+/**
+ * Runs a statement below for writes of one kind (journaled or not, with the same event), and answers
+ * each write's row, or nothing for a write the statement left alone.
+ */
+async function writeRows(
+  db: Db | Tx,
+  statements: ReturnType<typeof statementOnce>[],
+  writes: ItemWrite[],
+): Promise<(SavedRow | undefined)[]> {
+  const journaled = writes[0].journaled;
+  const written = await statements[journaled ? 1 : 0]<SavedRow>(db, {
+    rows: JSON.stringify(writes.map(inputRow)),
+    journalEvent: journaled?.event ?? null,
+  });
+  const byKey = new Map(written.map((row) => [keyText(toItemRow(row)), row]));
+  return writes.map(({ key }) => byKey.get(keyText(key)));
+}
+
+/**
+ * Writes outside a transaction go with the writes of the same kind made at the same moment in the
+ * workspace, one statement for all (db/write-batches.ts); inside one, alone.
+ */
+function writeTogether(
+  batchesOf: WeakMap<Db, WriteBatches<ItemWrite, SavedRow | undefined>>,
+  writeAll: (db: Db | Tx, writes: ItemWrite[]) => Promise<(SavedRow | undefined)[]>,
+  db: Db | Tx,
+  write: ItemWrite,
+): Promise<SavedRow | undefined> {
+  if (isTransaction(db)) return writeAll(db, [write]).then(([row]) => row);
+  let batches = batchesOf.get(db as Db);
+  if (!batches) batchesOf.set(db as Db, (batches = new WriteBatches((writes) => writeAll(db, writes))));
+  return batches.run(`${write.key.workspaceId}\n${write.journaled?.event ?? ''}`, write);
+}
 
 const journalOf = (source: 'saved' | 'created', journaled: boolean) =>
   journaled ? sql.join(itemJournalCtes(source)) : sql``;
 
 /**
- * New items at version 1 with their first history versions, one statement for any number of them (the
- * rows of `input`, from the placeholder `rows`); an id already taken writes nothing for that row.
- * `journaled`: the audit and outbox rows of each, as CTEs of the same statement.
+ * New items at version 1 with their first history versions, any number in one statement; an id already
+ * taken writes nothing for that row. `journaled`: the audit and outbox rows of each, as CTEs of the same
+ * statement.
  */
-const insertFirstVersionsStatement = (journaled: boolean) =>
+const insertFirstVersionsStatements = [false, true].map((journaled) =>
   statementOnce(
     () => sql`
-    with input as (
-      select * from jsonb_to_recordset(${value('rows')}::jsonb) as r(
-        workspace_id text, schema text, id text, data jsonb, refs jsonb, has_errors boolean, variation jsonb,
-        search_text text, written_by text, written_at timestamptz, model_version int, journal_user_id text,
-        journal_user_name text, journal_action text, journal_detail jsonb, journal_address text)
-    ), created as (
+    with input as (select * from jsonb_to_recordset(${value('rows')}::jsonb) as r(${INPUT_COLUMNS})),
+    created as (
       insert into items (workspace_id, schema, id, data, refs, version, last_written_by, last_written_at, created_at, created_by, has_errors, variation, search_text, model_version)
       select workspace_id, schema, id, data, refs, 1, written_by, written_at, written_at, written_by, has_errors,
         variation, search_text, model_version
@@ -194,61 +244,19 @@ const insertFirstVersionsStatement = (journaled: boolean) =>
     ), history as (
       insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs, model_version)
       select workspace_id, schema, id, version, last_written_at, last_written_by, data, refs, model_version from created
-    )${journaled ? sql.join(itemsJournalCtes()) : sql``}
+    )${journalOf('created', journaled)}
     select * from created`,
-  );
-const insertFirstVersionsStatements = [
-  insertFirstVersionsStatement(false),
-  insertFirstVersionsStatement(true),
-];
+  ),
+);
 
-interface NewItem {
-  key: ItemKey;
-  patch: ItemPatch;
-  journaled?: ItemJournal;
-}
-
-const keyText = (key: ItemKey) => `${key.workspaceId}\n${key.schema}\n${key.id}`;
-
-/** Writes new items of one kind (journaled or not, with the same event) in one statement. */
-async function insertFirstVersions(db: Db | Tx, news: NewItem[]): Promise<(SavedRow | undefined)[]> {
-  const journaled = news[0].journaled;
-  const input = news.map(({ key, patch, journaled }) => ({
-    workspace_id: key.workspaceId,
-    schema: key.schema,
-    id: key.id,
-    data: patch.data,
-    refs: patch.refs,
-    has_errors: patch.hasErrors,
-    variation: patch.variation,
-    search_text: patch.searchText,
-    written_by: patch.lastWrittenBy,
-    written_at: patch.lastWrittenAt.toISOString(),
-    model_version: patch.modelVersion,
-    ...(journaled && {
-      journal_user_id: journaled.audit.user.id,
-      journal_user_name: journaled.audit.user.name,
-      journal_action: journaled.audit.action,
-      journal_detail: journaled.audit.detail ?? {},
-      journal_address: journaled.audit.user.address ?? null,
-    }),
-  }));
-  const created = await insertFirstVersionsStatements[journaled ? 1 : 0]<SavedRow>(db, {
-    rows: JSON.stringify(input),
-    journalEvent: journaled?.event ?? null,
-  });
-  const byKey = new Map(created.map((row) => [keyText(toItemRow(row)), row]));
-  return news.map(({ key }) => byKey.get(keyText(key)));
-}
-
-/** Concurrent creates outside a transaction, written together (see db/write-batches.ts). */
-const createBatches = new WeakMap<Db, WriteBatches<NewItem, SavedRow | undefined>>();
+const createBatches = new WeakMap<Db, WriteBatches<ItemWrite, SavedRow | undefined>>();
+const insertFirstVersions = (db: Db | Tx, writes: ItemWrite[]) =>
+  writeRows(db, insertFirstVersionsStatements, writes);
 
 /**
  * The save of a new item: the item at version 1 and its first history version, one atomic statement
- * (with the creates made at the same moment in the workspace: db/write-batches.ts). Answers nothing
- * when the id is taken. `journaled`: the journal's audit and outbox rows, as CTEs of the same statement
- * (journal/journal.ts `itemsJournalCtes`).
+ * (with the creates made at the same moment in the workspace). Answers nothing when the id is taken.
+ * `journaled`: the journal's audit and outbox rows, as CTEs of the same statement.
  */
 export async function insertFirstVersion(
   db: Db | Tx,
@@ -256,68 +264,79 @@ export async function insertFirstVersion(
   patch: ItemPatch,
   journaled?: ItemJournal,
 ) {
-  const item = { key, patch, journaled };
-  let row: SavedRow | undefined;
-  if (isTransaction(db)) [row] = await insertFirstVersions(db, [item]);
-  else {
-    let batches = createBatches.get(db as Db);
-    if (!batches)
-      createBatches.set(db as Db, (batches = new WriteBatches((news) => insertFirstVersions(db, news))));
-    row = await batches.run(`${key.workspaceId}\n${journaled ? journaled.event : ''}`, item);
-  }
+  const row = await writeTogether(createBatches, insertFirstVersions, db, { key, patch, journaled });
   if (row) await itemsWritten(db, { ...key, version: 1 }, journaled);
   return row && toItemRow(row);
 }
 
-const saveNextVersionStatement = (journaled: boolean, checksVersion: boolean) =>
+/**
+ * Next versions of items, any number in one statement: version + 1 with no approvals yet, the history
+ * row with the full data, and the stage copies told of the new version (`copies_json`); a row with a
+ * base version only when the stored version is still that one.
+ */
+const saveNextVersionsStatements = [false, true].map((journaled) =>
   statementOnce(
     () => sql`
-    with saved as (
-      update items set data = ${value('data')}::jsonb, refs = ${value('refs')}::jsonb, has_errors = ${value('hasErrors')},
-        variation = ${value('variation')}::jsonb, search_text = ${value('searchText')}, last_written_by = ${value('writtenBy')},
-        last_written_at = ${value('writtenAt')}::timestamptz, version = version + 1, approved_roles = '{}',
-        model_version = ${value('modelVersion')}::int
-      where workspace_id = ${value('workspaceId')} and schema = ${value('schema')} and id = ${value('id')}
-        ${checksVersion ? sql`and version = ${value('baseVersion')}::int` : sql``}
-      returning *
+    with input as (select * from jsonb_to_recordset(${value('rows')}::jsonb) as r(${INPUT_COLUMNS})),
+    saved as (
+      update items t set data = r.data, refs = r.refs, has_errors = r.has_errors, variation = r.variation,
+        search_text = r.search_text, last_written_by = r.written_by, last_written_at = r.written_at,
+        version = t.version + 1, approved_roles = '{}', model_version = r.model_version
+      from input r
+      where t.workspace_id = r.workspace_id and t.schema = r.schema and t.id = r.id
+        and (r.base_version is null or t.version = r.base_version)
+      returning t.*
     ), history as (
       insert into item_versions (workspace_id, schema, item_id, num, at, by, data, refs, model_version)
       select workspace_id, schema, id, version, last_written_at, last_written_by, data, refs, model_version from saved
     ), copies as (
       update published set item_version = saved.version from saved
       where published.workspace_id = saved.workspace_id and published.schema = saved.schema and published.id = saved.id
-      returning published.stage, published.version, published.published_at, published.published_by
+      returning published.workspace_id, published.schema, published.id, published.stage, published.version, published.published_at, published.published_by
     )${journalOf('saved', journaled)}
-    select *, (
+    select s.*, (
       select coalesce(json_agg(json_build_object('stage', c.stage, 'version', c.version, 'publishedAt', c.published_at, 'publishedBy', c.published_by)), '[]'::json)
-      from copies c) as copies_json
-    from saved`,
-  );
-/** By whether it is journaled, then whether it checks the base version. */
-const saveNextVersionStatements = [false, true].map((journaled) =>
-  [false, true].map((checksVersion) => saveNextVersionStatement(journaled, checksVersion)),
+      from copies c where c.workspace_id = s.workspace_id and c.schema = s.schema and c.id = s.id) as copies_json
+    from saved s`,
+  ),
 );
 
+const saveBatches = new WeakMap<Db, WriteBatches<ItemWrite, SavedRow | undefined>>();
+
 /**
- * The save of the next version as one statement, so one atomic round trip (DESIGN §7: 1,000 saves/s):
- * version + 1 with no approvals yet, the history row with the full data, and the stage copies told of the
- * new version. With a base version, only when the stored version is still that one; answers nothing
- * when stale or absent. Answers the row with its stage copies (the new version has no approvals yet).
- * `journaled`: the audit and outbox rows, as CTEs of the same statement.
+ * Saves of a batch: one statement updates a row once, so a second save of the same item goes in a
+ * statement after the first's, as it would have alone.
+ */
+async function saveNextVersions(db: Db | Tx, writes: ItemWrite[]): Promise<(SavedRow | undefined)[]> {
+  const seen = new Set<string>();
+  const firsts = writes.filter((write) => !seen.has(keyText(write.key)) && seen.add(keyText(write.key)));
+  if (firsts.length === writes.length) return writeRows(db, saveNextVersionsStatements, writes);
+  const rest = writes.filter((write) => !firsts.includes(write));
+  const [first, after] = [
+    await writeRows(db, saveNextVersionsStatements, firsts),
+    await saveNextVersions(db, rest),
+  ];
+  return writes.map((write) =>
+    firsts.includes(write) ? first[firsts.indexOf(write)] : after[rest.indexOf(write)],
+  );
+}
+
+/**
+ * The save of the next version as one statement, so one atomic round trip (DESIGN §7: 1,000 saves/s),
+ * with the saves made at the same moment in the workspace: version + 1 with no approvals yet, the
+ * history row with the full data, and the stage copies told of the new version. With a base version,
+ * only when the stored version is still that one; answers nothing when stale or absent. Answers the row
+ * with its stage copies (the new version has no approvals yet). `journaled`: the audit and outbox rows,
+ * as CTEs of the same statement.
  */
 export async function saveNextVersion(
-  db: Db,
+  db: Db | Tx,
   key: ItemKey,
   baseVersion: number | undefined,
   patch: ItemPatch,
   journaled?: ItemJournal,
 ) {
-  const statement = saveNextVersionStatements[journaled ? 1 : 0][baseVersion === undefined ? 0 : 1];
-  const [row] = await statement<SavedRow>(db, {
-    ...patchValues(key, patch),
-    baseVersion,
-    ...(journaled && itemJournalValues(journaled)),
-  });
+  const row = await writeTogether(saveBatches, saveNextVersions, db, { key, patch, journaled, baseVersion });
   if (!row) return undefined;
   await itemsWritten(db, { ...key, version: Number(row.version) }, journaled);
   const copies = (typeof row.copies_json === 'string' ? JSON.parse(row.copies_json) : row.copies_json) as {

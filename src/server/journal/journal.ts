@@ -217,43 +217,29 @@ function auditValues(record: AuditRecord) {
   };
 }
 
-/**
- * The journal of an item save or create as CTEs of its one statement, reading the statement's `saved`
- * or `created` CTE (so the write stays one round trip, its audit and outbox rows committing with it).
- * Its values are placeholders, so the statement is built once (`statementOnce`); `itemJournalValues`
- * fills them. Once the statement ran, announce with `itemsWritten`.
- */
-export function itemJournalCtes(source: 'saved' | 'created'): SQL[] {
-  const value = (name: keyof ReturnType<typeof itemJournalValues>) => sql.placeholder(name);
-  return [
-    sql`, audit as (
-      insert into audit_log (workspace_id, user_id, user_name, action, target_type, target_id, label, schema, detail, address)
-      select workspace_id, ${value('journalUserId')}, ${value('journalUserName')}, ${value('journalAction')}, 'item', id, ${ITEM_LABEL_SQL}, schema, jsonb_build_object('version', version) || ${value('journalDetail')}::jsonb, ${value('journalAddress')}
-      from ${sql.raw(source)}
-    )`,
-    sql`, webhook_outbox as (${outboxInsert(sql.raw(`${source} s`), value('journalEvent'), null)})`,
-    sql`, webhook_jobs as (${deliveryJobs('webhook_outbox')})`,
-  ];
-}
+/** The columns of a write's row in `input` that `itemJournalCtes` reads (`itemJournalInput` gives them). */
+export const ITEM_JOURNAL_INPUT_COLUMNS = `journal_user_id text, journal_user_name text, journal_action text,
+  journal_detail jsonb, journal_address text`;
 
 /**
- * The journal of creates written together by one statement (items/repository.ts `insertFirstVersion`),
- * as `itemJournalCtes`: each row of its `created` CTE gets the audit values of its row in `input`
- * (columns `journal_user_id`, `journal_user_name`, `journal_action`, `journal_detail`, `journal_address`);
- * the event, the same for all, is the placeholder `journalEvent`.
+ * The journal of item saves or creates as CTEs of their one statement, reading its `saved` or `created`
+ * CTE (so the writes stay one round trip, their audit and outbox rows committing with them): each row
+ * gets the audit values of its row in the statement's `input` (`ITEM_JOURNAL_INPUT_COLUMNS`); the
+ * event, the same for all, is the placeholder `journalEvent`. Once the statement ran, announce with
+ * `itemsWritten`.
  */
-export function itemsJournalCtes(): SQL[] {
+export function itemJournalCtes(source: 'saved' | 'created'): SQL[] {
   return [
     sql`, audit as (
       insert into audit_log (workspace_id, user_id, user_name, action, target_type, target_id, label, schema, detail, address)
       select workspace_id, journal_user_id, journal_user_name, journal_action, 'item', id, ${ITEM_LABEL_SQL}, schema,
         jsonb_build_object('version', version) || journal_detail, journal_address
       from (
-        select c.*, i.journal_user_id, i.journal_user_name, i.journal_action, i.journal_detail, i.journal_address
-        from created c join input i on i.workspace_id = c.workspace_id and i.schema = c.schema and i.id = c.id
+        select w.*, i.journal_user_id, i.journal_user_name, i.journal_action, i.journal_detail, i.journal_address
+        from ${sql.raw(source)} w join input i on i.workspace_id = w.workspace_id and i.schema = w.schema and i.id = w.id
       ) journaled
     )`,
-    sql`, webhook_outbox as (${outboxInsert(sql.raw(`created s`), sql.placeholder('journalEvent'), null)})`,
+    sql`, webhook_outbox as (${outboxInsert(sql.raw(`${source} s`), sql.placeholder('journalEvent'), null)})`,
     sql`, webhook_jobs as (${deliveryJobs('webhook_outbox')})`,
   ];
 }
@@ -264,14 +250,13 @@ export interface ItemJournal {
   event: WebhookEvent;
 }
 
-/** The values of the placeholders of `itemJournalCtes` for one save or create. */
-export const itemJournalValues = ({ audit, event }: ItemJournal) => ({
-  journalUserId: audit.user.id,
-  journalUserName: audit.user.name,
-  journalAction: audit.action,
-  journalDetail: JSON.stringify(audit.detail ?? {}),
-  journalAddress: audit.user.address ?? null,
-  journalEvent: event,
+/** A write's journal columns in `input` (see `itemJournalCtes`). */
+export const itemJournalInput = ({ audit }: ItemJournal) => ({
+  journal_user_id: audit.user.id,
+  journal_user_name: audit.user.name,
+  journal_action: audit.action,
+  journal_detail: audit.detail ?? {},
+  journal_address: audit.user.address ?? null,
 });
 
 /**

@@ -5,11 +5,22 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { statementsDuring } from '../helpers/statements';
 import { testDatabaseKind } from '../helpers/database';
 import { verifiedUser, type TestUser } from '../factories/users';
-import { blogPostData, call, itemsUrl, role, teamWorkspace, type Team } from '../factories/items';
+import {
+  blogPostData,
+  call,
+  createItem,
+  itemUrl,
+  itemsUrl,
+  publish,
+  role,
+  teamWorkspace,
+  type Team,
+} from '../factories/items';
 
 /**
- * Creates made at the same moment go to PostgreSQL together, one statement for many
- * (db/write-batches.ts): each must still be written whole, as its own author's, with its own journal.
+ * Creates and saves made at the same moment go to PostgreSQL together, one statement for many
+ * (db/write-batches.ts): each must still be written whole, as its own author's, with its own journal,
+ * and a save's base version must hold as it would alone.
  */
 let t: TestApp;
 let manager: TestUser;
@@ -126,5 +137,73 @@ describe('creates made at the same moment', () => {
       sql`select id from items where id in ('batch-first', 'batch-second', 'batch-orphan', 'batch-third') order by id`,
     );
     expect(stored.map((row) => row.id)).toEqual(['batch-first', 'batch-second', 'batch-third']);
+  });
+});
+
+describe('saves made at the same moment', () => {
+  const post = (name: string) =>
+    createItem(t, manager, team.ws, 'blog-post', blogPostData({ name, slug: name }));
+  const save = (id: string, name: string, user: TestUser, baseVersion?: number) =>
+    call(t, 'PUT', itemUrl(team.ws, 'blog-post', id), user, {
+      data: blogPostData({ name, slug: name }),
+      ...(baseVersion === undefined ? {} : { baseVersion }),
+    });
+
+  it('of different items are each written whole, by their authors, with their stage copies', async () => {
+    const posts = await Promise.all(Array.from({ length: 12 }, (_, i) => post(`saved-${i}`)));
+    expect((await publish(t, manager, team.ws, 'blog-post', posts[0].id, 'live')).statusCode).toBe(200);
+    const { result, statements } = await statementsDuring(t.database.db, () =>
+      Promise.all(posts.map((item, i) => save(item.id, `saved-${i}-again`, i % 2 ? writer : manager, 1))),
+    );
+    expect(result.map((res) => res.statusCode)).toEqual(Array(posts.length).fill(200));
+    if (testDatabaseKind() === 'postgres')
+      expect(statements.filter((text) => text.includes('update items t set')).length).toBeLessThan(
+        posts.length,
+      );
+    const saved = result.map(
+      (res) => res.json() as { version: number; data: { name: string }; published: object },
+    );
+    saved.forEach((item, i) =>
+      expect(item).toMatchObject({ version: 2, data: { name: `saved-${i}-again` } }),
+    );
+    expect(Object.keys(saved[0].published)).toEqual(['live']);
+    expect(saved.slice(1).map((item) => Object.keys(item.published))).toEqual(
+      Array(posts.length - 1).fill([]),
+    );
+    const ids = sql.join(
+      posts.map((item) => sql`${item.id}`),
+      sql`, `,
+    );
+    const audit = await query<{ target_id: string; user_id: string }>(
+      sql`select target_id, user_id from audit_log where workspace_id = ${team.ws} and action = 'item.saved' and target_id in (${ids})`,
+    );
+    expect(audit.map((row) => [row.target_id, row.user_id]).sort()).toEqual(
+      posts.map((item, i) => [item.id, (i % 2 ? writer : manager).id]).sort(),
+    );
+    const live = await query<{ item_version: number }>(
+      sql`select item_version from published where workspace_id = ${team.ws} and id = ${posts[0].id}`,
+    );
+    expect(live.map((row) => Number(row.item_version))).toEqual([2]);
+  });
+
+  it('of one item from the same base version: one is written, the others are stale', async () => {
+    const item = await post('contested');
+    const result = await Promise.all([1, 2, 3, 4].map((n) => save(item.id, `contested-${n}`, manager, 1)));
+    expect(result.map((res) => res.statusCode).sort()).toEqual([200, 409, 409, 409]);
+    const history = await query<{ num: number }>(
+      sql`select num from item_versions where workspace_id = ${team.ws} and item_id = ${item.id} order by num`,
+    );
+    expect(history.map((row) => Number(row.num))).toEqual([1, 2]);
+  });
+
+  it('of one item without a base version are all written, one version each', async () => {
+    const item = await post('last-wins');
+    const result = await Promise.all([1, 2, 3, 4].map((n) => save(item.id, `last-wins-${n}`, manager)));
+    expect(result.map((res) => res.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(result.map((res) => (res.json() as { version: number }).version).sort()).toEqual([2, 3, 4, 5]);
+    const history = await query<{ num: number }>(
+      sql`select num from item_versions where workspace_id = ${team.ws} and item_id = ${item.id} order by num`,
+    );
+    expect(history.map((row) => Number(row.num))).toEqual([1, 2, 3, 4, 5]);
   });
 });
