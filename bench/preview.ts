@@ -6,11 +6,15 @@
  *   its published copy (a fifth never published) and referencing the next two: plain, and with
  *   include=refs. Target: p99 < 20 ms.
  *
+ * - `draft-list`: in the same workspace, draft lists of 12 (newest first, and ordered by name), drafts
+ *   by slug, and a GraphQL draft list of 12, BENCH_PREVIEW_LIST_READS each (default 200).
+ *
  * - `keystroke`: keystroke in the item form to the website's page drawn again, in Chromium, for a page
  *   of 20 blocks and 10 references (bench/preview-keystroke.ts). Target: p95 ≤ 150 ms.
  *
  *   npm run bench -- preview     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test;
- *                                 BENCH_PREVIEW_ITEMS, default 100,000; BENCH_PREVIEW_READS, default 1,000)
+ *                                 BENCH_PREVIEW_ITEMS, default 100,000; BENCH_PREVIEW_READS, default 1,000;
+ *                                 BENCH_PREVIEW_LIST_READS, default 200)
  *
  * Items are seeded with set-based SQL; the bench works in a fresh database it creates and drops again.
  */
@@ -21,6 +25,7 @@ import { printKeystrokeToRender } from './preview-keystroke';
 
 const ITEM_COUNT = Number(process.env.BENCH_PREVIEW_ITEMS ?? 100_000);
 const READS = Number(process.env.BENCH_PREVIEW_READS ?? 1000);
+const LIST_READS = Number(process.env.BENCH_PREVIEW_LIST_READS ?? 200);
 const WARMUP_READS = 50;
 
 const log = (...args: unknown[]) => console.log(...args);
@@ -39,7 +44,7 @@ interface PreviewBench extends InProcessBench {
 
 /** `count` timings of `request`, each awaited before the next: p50, p99 and the slowest. */
 async function timed(count: number, request: (n: number) => Promise<unknown>) {
-  for (let n = 0; n < WARMUP_READS; n++) await request(n);
+  for (let n = 0; n < Math.min(WARMUP_READS, Math.ceil(count / 10)); n++) await request(n);
   const times: number[] = [];
   for (let n = 0; n < count; n++) {
     const from = performance.now();
@@ -89,9 +94,32 @@ async function draftById(bench: PreviewBench) {
   log(`draft by id with include=refs: ${await timed(READS, () => read('&include=refs'))}`);
 }
 
+/** Draft lists of 12, drafts by slug and a GraphQL draft list, each answer checked to hold drafts. */
+async function draftList(bench: PreviewBench) {
+  const read = async (path: string) => {
+    const res = await bench.call({
+      method: 'GET',
+      url: `/delivery/v1/${bench.ws}/live/${path}`,
+      headers: { authorization: `Bearer ${bench.token}` },
+    });
+    if (!res.body.includes('"Draft ')) throw new Error(`not drafts: ${res.body.slice(0, 200)}`);
+  };
+  const list = (query: string) => () => read(`items/blog-post?preview=draft&limit=12${query}`);
+  const reads = `${LIST_READS} reads, one at a time`;
+  log(`draft list of 12, newest first (${reads}): ${await timed(LIST_READS, list(''))}`);
+  log(`draft list of 12, order=name: ${await timed(LIST_READS, list('&order=name'))}`);
+  const slugOf = () => `post-${1 + Math.floor(Math.random() * ITEM_COUNT)}`;
+  const bySlug = () => read(`items/blog-post/by-slug/${slugOf()}?preview=draft`);
+  log(`draft by slug (random posts): ${await timed(LIST_READS, bySlug)}`);
+  const query = encodeURIComponent('{ blogPostList(first: 12) { items { name } } }');
+  const graphql = () => read(`graphql?preview=draft&query=${query}`);
+  log(`GraphQL draft list of 12: ${await timed(LIST_READS, graphql)}`);
+}
+
 /** The parts, in order; a part is a function of the seeded bench. */
 const PARTS: Record<string, (bench: PreviewBench) => Promise<void>> = {
   'draft-by-id': draftById,
+  'draft-list': draftList,
 };
 /** Parts with a server process of their own, run after the others. */
 const OWN_SERVER_PARTS: Record<string, () => Promise<void>> = { keystroke: printKeystrokeToRender };

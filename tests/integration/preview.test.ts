@@ -674,3 +674,159 @@ describe('rendering unsaved values', () => {
     );
   });
 });
+
+describe('draft lists, read from the drafts', () => {
+  // Items of their own, told apart from the others' by their author.
+  let alpha: Item;
+  let echo: Item;
+  let bravo: Item;
+  let page: Item;
+  let token: string;
+  const names = (res: { json(): { items: { data: { name: string } }[] } }) =>
+    res.json().items.map((item) => item.data.name);
+
+  beforeAll(async () => {
+    const post = (data: Record<string, unknown>) =>
+      createItem(t, editor, team.ws, 'blog-post', blogPostData(data));
+    alpha = await post({ name: 'Alpha', slug: 'lists-alpha', author: 'elsewhere' });
+    await publish(t, manager, team.ws, 'blog-post', alpha.id);
+    alpha = await saveItem(
+      t,
+      editor,
+      team.ws,
+      'blog-post',
+      alpha.id,
+      blogPostData({ name: 'Delta', slug: 'lists-delta', author: 'lister' }),
+      1,
+    );
+    echo = await post({ name: 'Echo', slug: 'lists-echo', author: 'lister' });
+    await publish(t, manager, team.ws, 'blog-post', echo.id);
+    echo = await saveItem(
+      t,
+      editor,
+      team.ws,
+      'blog-post',
+      echo.id,
+      blogPostData({ name: 'Echo', slug: 'lists-echo', author: 'gone' }),
+      1,
+    );
+    bravo = await post({
+      name: 'Bravo',
+      slug: 'lists-bravo',
+      author: 'lister',
+      _locales: { 'fr-FR': { name: 'Zoulou' } },
+    });
+    await post({ name: 'Charlie', slug: 'lists-charlie', author: 'lister' });
+    page = await createItem(t, manager, team.ws, 'landing-page', {
+      name: 'Lists page',
+      sections: [
+        {
+          _type: 'call-to-action',
+          _key: 'c1',
+          label: 'Read',
+          target: { id: alpha.id, schemaType: 'blog-post', label: 'Delta' },
+        },
+      ],
+    });
+    token = (await newToken(editor)).token;
+  });
+
+  it('filter and order by the drafts’ values, not the published ones', async () => {
+    const list = await read(
+      delivery('items/blog-post?preview=draft&filter[author]=lister&order=name'),
+      token,
+    );
+    expect(list.statusCode, list.body).toBe(200);
+    expect(names(list)).toEqual(['Bravo', 'Charlie', 'Delta']);
+    const first = list.json().items[0];
+    expect(first).toMatchObject({ id: bravo.id, version: 1, previousSlugs: [] });
+    const delta = list.json().items[2];
+    expect(delta).toMatchObject({ id: alpha.id, version: 2, previousSlugs: ['lists-alpha'] });
+    expect(delta.data.slug).toBe('lists-delta');
+    expect(list.headers['cache-control']).toBe('private, no-store');
+    expect(list.headers['surrogate-key']).toBeUndefined();
+    const published = await read(delivery('items/blog-post?filter[author]=lister&order=name'), apiKey);
+    expect(names(published)).toEqual(['Echo']);
+  });
+
+  it('page by cursor in the order asked for', async () => {
+    const url = 'items/blog-post?preview=draft&filter[author][in]=lister,gone&order=-name&limit=2';
+    const first = await read(delivery(url), token);
+    expect(names(first)).toEqual(['Echo', 'Delta']);
+    const { nextCursor } = first.json();
+    expect(nextCursor).toEqual(expect.any(String));
+    const second = await read(delivery(`${url}&cursor=${encodeURIComponent(nextCursor)}`), token);
+    expect(second.statusCode, second.body).toBe(200);
+    expect(names(second)).toEqual(['Charlie', 'Bravo']);
+    expect(second.json().nextCursor).toBeNull();
+  });
+
+  it('answer and order in a locale, with its fallback', async () => {
+    const list = await read(
+      delivery('items/blog-post?preview=draft&filter[author]=lister&order=name&locale=fr-FR'),
+      token,
+    );
+    expect(list.statusCode, list.body).toBe(200);
+    expect(names(list)).toEqual(['Charlie', 'Delta', 'Zoulou']);
+    expect(list.json().items[0]).toMatchObject({ locale: 'fr-FR', _locale: { name: 'en-US' } });
+    expect(list.json().items[2]._locale.name).toBeUndefined();
+    const fields = await read(
+      delivery('items/blog-post?preview=draft&filter[author]=lister&fields=name'),
+      token,
+    );
+    for (const item of fields.json().items) expect(Object.keys(item.data)).toEqual(['name']);
+  });
+
+  it('embed the drafts of the items referenced', async () => {
+    const list = await read(
+      delivery('items/landing-page?preview=draft&filter[name]=Lists page&include=refs'),
+      token,
+    );
+    expect(list.statusCode, list.body).toBe(200);
+    const [item] = list.json().items;
+    expect(item.id).toBe(page.id);
+    expect(item.refs[alpha.id]).toMatchObject({ version: 2, data: { name: 'Delta' } });
+    const bySlug = await read(delivery('items/blog-post/by-slug/lists-alpha?preview=draft'), token);
+    expect(bySlug.json()).toMatchObject({ id: alpha.id, data: { name: 'Delta' } });
+  });
+
+  it('answer GraphQL lists of drafts', async () => {
+    const query = encodeURIComponent(
+      '{ blogPostList(order: "name", filter: { author: { eq: "lister" } }) { items { name } } }',
+    );
+    const res = await read(delivery(`graphql?preview=draft&query=${query}`), token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.blogPostList.items).toEqual([
+      { name: 'Bravo' },
+      { name: 'Charlie' },
+      { name: 'Delta' },
+    ]);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    const published = await read(delivery(`graphql?query=${query}`), apiKey);
+    expect(published.json().data.blogPostList.items).toEqual([{ name: 'Echo' }]);
+  });
+
+  it('let a release’s entries win over the drafts for a token made for it', async () => {
+    const release = (
+      await call(t, 'POST', api('/releases'), manager, { name: 'Lists', stage: 'live' })
+    ).json();
+    const added = await call(t, 'POST', api(`/releases/${release.id}/entries`), manager, {
+      entries: [
+        { schema: 'blog-post', itemId: echo.id, action: 'unpublish' },
+        { schema: 'blog-post', itemId: alpha.id, version: 1 },
+      ],
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    const releaseToken = (await newToken(viewer, { releaseId: release.id })).token;
+    const url = delivery('items/blog-post?preview=draft&filter[author][in]=lister,gone,elsewhere&order=name');
+    expect(names(await read(url, token))).toEqual(['Bravo', 'Charlie', 'Delta', 'Echo']);
+    const inRelease = await read(url, releaseToken);
+    expect(inRelease.statusCode, inRelease.body).toBe(200);
+    expect(names(inRelease)).toEqual(['Alpha', 'Bravo', 'Charlie']);
+    const pinned = await read(delivery('items/blog-post/by-slug/lists-alpha?preview=draft'), releaseToken);
+    expect(pinned.json()).toMatchObject({ id: alpha.id, version: 1, data: { name: 'Alpha' } });
+    const query = encodeURIComponent(`{ blogPost(id: "${echo.id}") { name } }`);
+    const gone = await read(delivery(`graphql?preview=draft&query=${query}`), releaseToken);
+    expect(gone.json().data.blogPost).toBeNull();
+  });
+});

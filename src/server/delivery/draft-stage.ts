@@ -11,7 +11,9 @@ import {
   REPLACING_COPIES,
   slugFieldsOf,
 } from '../releases/stage-copies';
-import { copiesByKeys, copyOfRow, type Copy, type CopyRow } from './repository';
+import type { SchemaType } from '@shared/schemas/types';
+import { slugFieldOf } from '../publishing/slugs';
+import { copiesByKeys, copiesFrom, copyOfRow, type CopiesTable, type Copy, type CopyRow } from './repository';
 
 /** Where drafts are answered: a stage of a workspace, in its current model. */
 interface DraftPlace {
@@ -187,3 +189,43 @@ export async function draftCopiesOf(
 
 /** An item's schema and id, as one string. */
 export const copyKeyOf = (item: { schema: string; id: string }) => `${item.schema}\t${item.id}`;
+
+/**
+ * A schema's drafts as the stage's copies a publish would make of them (its slug the name-slug field's
+ * value, published at its last write), as a table named like the stage's copies: the published list's
+ * and slug's SQL reads it in their place. Their previousSlugs are left empty (withPreviousSlugs fills
+ * those of the copies an answer holds, not those of every row a list reads).
+ */
+export function draftsTable(place: Omit<DraftPlace, 'model'>, schema: SchemaType): CopiesTable {
+  const field = slugFieldOf(schema);
+  const slug = field ? sql`nullif(i.data ->> ${field}::text, '')` : sql`null::text`;
+  return copiesFrom(sql`select i.workspace_id, ${place.stage}::text as stage, i.schema, i.id, i.version,
+      i.data, i.refs, i.last_written_at as published_at, ${slug} as slug, '{}'::text[] as previous_slugs,
+      i.model_version
+    from items i where i.workspace_id = ${place.workspaceId} and i.schema = ${schema.name}::text`);
+}
+
+/**
+ * The copies of draftsTable with their previousSlugs (the other slugs their items were published under
+ * in the stage), set on them.
+ */
+export async function withPreviousSlugs<T extends Copy>(
+  db: Db,
+  place: { workspaceId: string; stage: string },
+  copies: T[],
+): Promise<T[]> {
+  const slugged = copies.filter((copy) => copy.slug !== null);
+  if (slugged.length === 0) return copies;
+  const asked = JSON.stringify(slugged.map((copy) => [copy.schema, copy.id, copy.slug]));
+  const found = rows<{ schema: string; id: string; previous_slugs: string[] }>(
+    await db.execute(sql`
+      select c.schema, c.id, ${previousSlugsOf(place.stage)} as previous_slugs
+      from (
+        select ${place.workspaceId}::text as workspace_id, k ->> 0 as schema, k ->> 1 as id, k ->> 2 as slug
+        from jsonb_array_elements(${asked}::jsonb) as k
+      ) c`),
+  );
+  const byKey = new Map(found.map((row) => [copyKeyOf(row), row.previous_slugs]));
+  for (const copy of slugged) copy.previousSlugs = byKey.get(copyKeyOf(copy)) ?? [];
+  return copies;
+}

@@ -67,14 +67,22 @@ export async function draftReaderOf(ctx: AppContext, ask: DraftAsk, ws: string) 
   return reader;
 }
 
-/** A stage of the reader's workspace (404 for another), with its current model. */
+/**
+ * A stage of the reader's workspace (404 for another), with its current model: read from the drafts
+ * directly, unless the reader's release goes over them there.
+ */
 export async function draftStageOf(ctx: AppContext, reader: DraftReader, stage: string) {
   if (findStage(reader.workspace.basics.stages, stage) !== stage)
     throw notFound(`Stage "${stage}" not found in this workspace`);
   const model = await modelOfWorkspace(ctx.db, reader.workspace.id);
   if (!model) throw notFound(MESSAGES.workspaceNotFound);
-  return { workspaceId: reader.workspace.id, stage, model, isDraft: true };
+  const { release } = reader;
+  const inRelease = release !== undefined && release.state !== 'published' && release.stage === stage;
+  return { workspaceId: reader.workspace.id, stage, model, isDraft: true, fromDrafts: !inRelease };
 }
+
+/** Drafts are read from the primary: a preview shows what was saved a moment ago. */
+export const readingDrafts = (ctx: AppContext): AppContext => ({ ...ctx, readDb: ctx.db });
 
 /** A schema the reader may read drafts of: 404 outside the token's scope, as for one that does not exist. */
 async function draftTargetOf(
@@ -144,7 +152,7 @@ export async function renderDraftAnswer<T extends Rendered>(
 }
 
 /** A draft answer carries no CDN keys, and an item with no draft is 'Item not found'. */
-async function asDraftAnswer<T extends Rendered>(render: () => Promise<T>): Promise<T> {
+export async function asDraftAnswer<T extends Rendered>(render: () => Promise<T>): Promise<T> {
   try {
     return { ...(await render()), keys: [] };
   } catch (err) {
@@ -173,8 +181,7 @@ export const readDrafts =
 
 /**
  * An item's draft by id, as renderFromDrafts would answer it, read from the items without its writes,
- * with the drafts it embeds in the same statement (without a release: a release's token goes through
- * renderFromDrafts).
+ * with the drafts it embeds in the same statement.
  */
 async function draftById(
   ctx: AppContext,
@@ -224,16 +231,16 @@ export async function answerFromDrafts(
   const target = await draftTargetOf(ctx, reader, route.stage, route.schema);
   if (!('slug' in seed)) requireInScope(reader, 'id' in seed ? seed.id : undefined);
   const { depth } = parseListOptions(target.schema, query);
-  const rendered =
-    'id' in seed && !reader.release
-      ? await draftById(ctx, target, seed.id, query, { depth, editInfo: editInfo === 'true' })
-      : await renderDraftAnswer(
-          ctx,
-          reader,
-          target,
-          { seed, depth, editInfo: editInfo === 'true' },
-          (inDrafts) => find(inDrafts, target, query, ''),
-        );
+  const asks = { depth, editInfo: editInfo === 'true' };
+  let rendered;
+  if (target.fromDrafts && 'id' in seed) rendered = await draftById(ctx, target, seed.id, query, asks);
+  else if (target.fromDrafts) {
+    const answer = await asDraftAnswer(() => find(readingDrafts(ctx), target, query, ''));
+    rendered = asks.editInfo ? { ...answer, ...withEditInfo(target, answer) } : answer;
+  } else
+    rendered = await renderDraftAnswer(ctx, reader, target, { seed, ...asks }, (inDrafts) =>
+      find(inDrafts, target, query, ''),
+    );
   if ('slug' in seed) requireInScope(reader, idOfAnswer(rendered));
   return rendered;
 }

@@ -344,7 +344,7 @@ export async function runGraphql(
   try {
     // Kept like REST's answers, dropped when the stage's published copies change; a kept answer was
     // within the limits when it was made.
-    return (await deliveryCacheOf(ctx.db).answer(id, async () => {
+    const make = async () => {
       const cost = withinLimits(ctx, schema, prepared.document, { operationName, variables });
       const { result, context } = await executed(ctx, stage, schema, prepared, { operationName, variables });
       const { errors, internal } = errorsOf(ctx, result);
@@ -356,7 +356,9 @@ export async function runGraphql(
       };
       if (internal || answer.status !== 200) throw new Unkept(answer);
       return answer;
-    })) as GraphqlAnswer;
+    };
+    // Drafts are never kept.
+    return (await (stage.fromDrafts ? make() : deliveryCacheOf(ctx.db).answer(id, make))) as GraphqlAnswer;
   } catch (err) {
     if (err instanceof Unkept) return err.answer;
     throw err;

@@ -17,7 +17,15 @@ import { published } from '../db/schema';
 import { localeSettingsCacheOf } from './locale-settings';
 import { badRequest } from '../http/errors';
 import { slugFieldOf } from '../publishing/slugs';
-import { copyBySlug, copyColumns, ofPlace, type Copy, type LocalisedValue } from './repository';
+import {
+  copyBySlug,
+  copyColumns,
+  ofPlace,
+  STAGE_COPIES,
+  type CopiesTable,
+  type Copy,
+  type LocalisedValue,
+} from './repository';
 
 /** What `?locale=` (and `?fallback=`) ask of a delivered answer. */
 export interface LocaleView {
@@ -185,20 +193,28 @@ export async function copyByLocaleSlug(
   schema: SchemaType,
   slug: string,
   view: LocaleView,
+  copies: CopiesTable = STAGE_COPIES,
 ): Promise<Copy | undefined> {
   const key = slugFieldOf(schema);
   for (const tag of chainOf(view)) {
     const found =
       tag === view.settings.default || !key
-        ? await copyBySlug(db, place, slug)
-        : await copyByOtherLocaleSlug(db, place, key, tag, slug);
+        ? await copyBySlug(db, place, slug, copies)
+        : await copyByOtherLocaleSlug(db, { ...place, copies }, key, tag, slug);
     if (found) return found;
   }
   return undefined;
 }
 
-async function copyByOtherLocaleSlug(db: Db, place: DeliveredPlace, key: string, tag: string, slug: string) {
+async function copyByOtherLocaleSlug(
+  db: Db,
+  place: DeliveredPlace & { copies: CopiesTable },
+  key: string,
+  tag: string,
+  slug: string,
+) {
   const [found] = await db
+    .with(...place.copies)
     .select(copyColumns)
     .from(published)
     .where(

@@ -1,4 +1,5 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableName, sql, type SQL, type WithSubquery } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { FormerNames } from '@shared/model/former-names';
 import type { SchemaType } from '@shared/schemas/types';
 import DataLoader from 'dataloader';
@@ -79,6 +80,18 @@ export interface CopyRow {
   previous_slugs: string[];
   model_version: number;
 }
+
+/**
+ * Where a read finds copies: the stage's (the table itself), or a table shaped and named like it
+ * (the drafts' copies of draft-stage.ts, copiesFrom), which the same SQL reads.
+ */
+export type CopiesTable = WithSubquery[];
+export const STAGE_COPIES: CopiesTable = [];
+
+/** A query's rows (shaped like the stage's copies) read in their place: a CTE named as their table. */
+export const copiesFrom = (query: SQL): CopiesTable => [
+  new QueryBuilder().$with(getTableName(published), { id: published.id }).as(query),
+];
 
 /** A copy of a row read with its data as text (parsed when something reads it). */
 export const copyOfRow = (row: Omit<CopyRow, 'at'>): Copy =>
@@ -163,8 +176,14 @@ export function copyById(db: Db, place: DeliveredPlace, id: string): Promise<Cop
  * The copy published under this slug, or else the one that was once published under it (a website
  * redirects such an old URL to the item's slug).
  */
-export async function copyBySlug(db: Db, place: DeliveredPlace, slug: string): Promise<Copy | undefined> {
+export async function copyBySlug(
+  db: Db,
+  place: DeliveredPlace,
+  slug: string,
+  copies: CopiesTable = STAGE_COPIES,
+): Promise<Copy | undefined> {
   const [current] = await db
+    .with(...copies)
     .select(copyColumns)
     .from(published)
     .where(and(ofPlace(place), eq(published.slug, slug)))
@@ -172,6 +191,7 @@ export async function copyBySlug(db: Db, place: DeliveredPlace, slug: string): P
     .limit(1);
   if (current) return current;
   const [former] = await db
+    .with(...copies)
     .select(copyColumns)
     .from(publishedSlugs)
     .innerJoin(
@@ -373,12 +393,14 @@ export async function pageOfCopies(
   options: ListOptions,
   localised?: LocalisedValue,
   former?: FormerNames,
+  copies: CopiesTable = STAGE_COPIES,
 ) {
   const { key, descending } = options.order;
   const values = fieldValues(schema, localised, former);
   const sortKey = sortKeyOf(schema, values, key);
   const direction = descending ? sql`desc` : sql`asc`;
   return db
+    .with(...copies)
     .select({ ...copyColumns, sortValue: sql<string | null>`(${sortKey.expression})::text` })
     .from(published)
     .where(

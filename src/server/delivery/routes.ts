@@ -9,8 +9,10 @@ import { AppError, badRequest } from '../http/errors';
 import type { DraftSeed } from './draft-stage';
 import {
   answerFromDrafts,
+  asDraftAnswer,
   draftReaderOf,
   draftStageOf,
+  readingDrafts,
   renderDraftAnswer,
   requireWholeWorkspace,
   type DraftReader,
@@ -321,6 +323,7 @@ async function graphqlOfDrafts(
 ) {
   requireWholeWorkspace(reader);
   const stage = await draftStageOf(ctx, reader, stageName);
+  if (stage.fromDrafts) return asDraftAnswer(() => runGraphql(readingDrafts(ctx), stage, params));
   return renderDraftAnswer(
     ctx,
     reader,

@@ -28,7 +28,8 @@ import {
 } from './locales';
 import { mayHoldImages, withPublicImages } from './public-images';
 import { encodeCursor, parseListOptions, pickFields, sortKindOf, type ListOptions } from './query';
-import { copiesByKeys, copyById, copyBySlug, pageOfCopies, type Copy } from './repository';
+import { copiesByKeys, copyById, copyBySlug, pageOfCopies, STAGE_COPIES, type Copy } from './repository';
+import { draftCopiesOf, draftsTable, withPreviousSlugs } from './draft-stage';
 import {
   itemKey,
   schemaKey,
@@ -75,6 +76,11 @@ export interface DeliveryTarget {
   model: ContentModel;
   /** The stage holds drafts (a preview token's read): image links name no published copy. */
   isDraft?: boolean;
+  /**
+   * Read the items' drafts as the stage's copies (draft-stage.ts), not the stage's copies, and keep
+   * nothing in the delivery cache.
+   */
+  fromDrafts?: boolean;
 }
 
 /** A stage of the key's workspace with the workspace's current model: 404 for another workspace, 403 for a stage the key may not read. */
@@ -198,7 +204,7 @@ const referencedKeys = (target: DeliveryTarget, copies: readonly Copy[]) =>
       .map(([id, ref]) => ({ schema: ref.schemaType, id })),
   );
 
-/** The stage's copies of these items in the current model (absent: not published there). */
+/** The stage's copies of these items (or their drafts) in the current model (absent: not published there). */
 export async function referencedCopies(
   ctx: AppContext,
   target: DeliveryTarget,
@@ -207,9 +213,27 @@ export async function referencedCopies(
   return inCurrentModel(
     ctx,
     target,
-    await copiesByKeys(ctx.readDb, target.workspaceId, target.stage, wanted),
+    target.fromDrafts
+      ? await draftCopiesOf(ctx.readDb, target, wanted)
+      : await copiesByKeys(ctx.readDb, target.workspaceId, target.stage, wanted),
   );
 }
+
+/** Where the target's copies are read: the stage's, or its schema's drafts. */
+const copiesOf = (target: DeliveryTarget) =>
+  target.fromDrafts ? draftsTable(target, target.schema) : STAGE_COPIES;
+
+/** Copies read from copiesOf, with their previousSlugs (drafts get theirs after the read). */
+const completed = async <T extends Copy>(ctx: AppContext, target: DeliveryTarget, copies: T[]) =>
+  target.fromDrafts ? withPreviousSlugs(ctx.readDb, target, copies) : copies;
+
+/** An answer kept in the delivery cache, or for drafts made anew each time. */
+const keptAnswer = (
+  ctx: AppContext,
+  target: DeliveryTarget,
+  id: string,
+  make: () => Promise<Rendered>,
+): Promise<Rendered> => (target.fromDrafts ? make() : deliveryCacheOf(ctx.db).answer(id, make));
 
 /** The CDN key of a referenced item of the stage. */
 export const referencedKey = (target: DeliveryTarget, ref: { schema: string; id: string }) =>
@@ -301,8 +325,9 @@ export async function pageDelivered(ctx: AppContext, target: DeliveryTarget, que
     options,
     locale && localisedValueOf(target.schema, locale),
     await formerNamesRead(ctx, target, options),
+    copiesOf(target),
   );
-  const page = rows.slice(0, options.limit);
+  const page = await completed(ctx, target, rows.slice(0, options.limit));
   const last = page.at(-1);
   const nextCursor =
     rows.length > options.limit && last
@@ -331,7 +356,7 @@ export async function listDelivered(
   query: DeliveryQuery,
   queryText: string,
 ): Promise<Rendered> {
-  return deliveryCacheOf(ctx.db).answer(answerIdOf(target, 'list', queryText), async () => {
+  return keptAnswer(ctx, target, answerIdOf(target, 'list', queryText), async () => {
     const { copies, options, locale, nextCursor } = await pageDelivered(ctx, target, query);
     const keys = new Set([...stageKeys(target), schemaKeyOf(target)]);
     const items = await deliverAll(ctx, target, copies, { ...options, locale }, keys);
@@ -369,7 +394,7 @@ function deliverOne(
   query: DeliveryQuery,
   lookup: OneLookup & { queryText: string },
 ): Promise<Rendered> {
-  return deliveryCacheOf(ctx.db).answer(answerIdOf(target, lookup.what, lookup.queryText), () =>
+  return keptAnswer(ctx, target, answerIdOf(target, lookup.what, lookup.queryText), () =>
     deliverUncached(ctx, target, query, lookup),
   );
 }
@@ -420,16 +445,28 @@ export function getDelivered(
   });
 }
 
-/** The stage's copy of an item of the target's schema, by id. */
-export const copyByIdIn = (ctx: AppContext, target: DeliveryTarget, id: string) =>
-  copyById(ctx.readDb, placeOf(target), id);
+/** The stage's copy of an item of the target's schema (or its draft), by id. */
+export const copyByIdIn = async (ctx: AppContext, target: DeliveryTarget, id: string) =>
+  target.fromDrafts
+    ? (await draftCopiesOf(ctx.readDb, target, [{ schema: target.schema.name, id }]))[0]
+    : copyById(ctx.readDb, placeOf(target), id);
 
-/** The stage's copy published under this slug (in the locale, with its fallbacks), or else once. */
-export function copyBySlugIn(ctx: AppContext, target: DeliveryTarget, slug: string, locale?: LocaleView) {
+/**
+ * The stage's copy published under this slug (in the locale, with its fallbacks), or else once; for
+ * drafts, the item whose draft has it, or else the one published under it once.
+ */
+export async function copyBySlugIn(
+  ctx: AppContext,
+  target: DeliveryTarget,
+  slug: string,
+  locale?: LocaleView,
+) {
   if (!slugFieldOf(target.schema)) throw notFound(`Schema "${target.schema.name}" has no slug`);
-  return locale
-    ? copyByLocaleSlug(ctx.readDb, placeOf(target), target.schema, slug, locale)
-    : copyBySlug(ctx.readDb, placeOf(target), slug);
+  const copies = copiesOf(target);
+  const found = locale
+    ? await copyByLocaleSlug(ctx.readDb, placeOf(target), target.schema, slug, locale, copies)
+    : await copyBySlug(ctx.readDb, placeOf(target), slug, copies);
+  return found && (await completed(ctx, target, [found]))[0];
 }
 
 /** The copy of the stage published under this slug now, or else once (previousSlugs names it), or 404. */
