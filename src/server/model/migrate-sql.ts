@@ -11,6 +11,8 @@ import { LOCALES_KEY } from '@shared/locales/locales';
 import { schemaIn, touchesSchema, type AppliedChange } from '@shared/model/pass';
 import type { FieldDef, SchemaType } from '@shared/schemas/types';
 import { timezoneKey } from '@shared/schemas/types';
+import type { ItemFieldReaders } from '../items/field-readers';
+import { WORD_TYPES } from '../items/search-text';
 
 /** One operation as SQL runs it, over one field of the schema's own (no block type, no table). */
 type SqlOp =
@@ -19,8 +21,8 @@ type SqlOp =
   | { kind: 'textToNumber'; index: number; key: string }
   | { kind: 'numberToText'; index: number; key: string };
 
-/** Field types whose values the item's search reads (items/search-text.ts), or that hold fields that may. */
-const SEARCHED = new Set(['text', 'multiline', 'tags', 'rich-text', 'blocks', 'table', 'combinations']);
+/** Field types that hold fields of their own, whose words the item's search may read. */
+const NESTING = new Set(['blocks', 'table', 'combinations']);
 const TEXTUAL = new Set(['text', 'multiline']);
 /** What a retype run in SQL may differ in: nothing that validation reads. */
 const PLAIN_KEYS = new Set(['key', 'label', 'type', 'description', 'labelWidth', 'readOnly', 'locked']);
@@ -39,11 +41,19 @@ const plainField = (field: FieldDef) =>
 const sameRules = (before: FieldDef, after: FieldDef) =>
   SAME_KEYS.every((key) => JSON.stringify(before[key]) === JSON.stringify(after[key]));
 
-/** Whether another field's display condition reads the field (its visibility, and so validation, follows the value). */
-const readByCondition = (schema: SchemaType, key: string) =>
-  JSON.stringify(schema.fields.map((field) => field.displayIf ?? null)).includes(JSON.stringify(key));
+/**
+ * Whether another field names the field (a display condition, a slug's source…): what validation
+ * reads of it may then change with it.
+ */
+const namedElsewhere = (schema: SchemaType, key: string) =>
+  schema.fields.some((field) => field.key !== key && JSON.stringify(field).includes(JSON.stringify(key)));
 
-function sqlOpOf(change: AppliedChange, index: number, schema: string): SqlOp | 'skip' | undefined {
+function sqlOpOf(
+  change: AppliedChange,
+  index: number,
+  schema: string,
+  readers: ItemFieldReaders,
+): SqlOp | 'skip' | undefined {
   const op = change.plan.ops[index];
   const before = change.plan.steps[index];
   if (!touchesSchema(op, schema, before)) return 'skip';
@@ -54,6 +64,7 @@ function sqlOpOf(change: AppliedChange, index: number, schema: string): SqlOp | 
   if ('table' in op && op.table !== undefined) return undefined;
   const fieldOf = (key: string) => schemaBefore.fields.find((field) => field.key === key);
   if (op.op === 'renameField') {
+    if (namedElsewhere(schemaBefore, op.from)) return undefined;
     const field = fieldOf(op.from);
     const pairs: [string, string][] = [[op.from, op.to]];
     if (field?.type === 'datetime') pairs.push([timezoneKey(op.from), timezoneKey(op.to)]);
@@ -61,17 +72,18 @@ function sqlOpOf(change: AppliedChange, index: number, schema: string): SqlOp | 
   }
   if (op.op === 'removeField') {
     const field = fieldOf(op.key);
-    if (!field || readByCondition(schemaBefore, op.key)) return undefined;
+    if (!field || namedElsewhere(schemaBefore, op.key)) return undefined;
     const keys = field.type === 'datetime' ? [op.key, timezoneKey(op.key)] : [op.key];
-    const words = !SEARCHED.has(field.type) ? 'none' : TEXTUAL.has(field.type) ? 'text' : 'any';
+    const searched = WORD_TYPES.has(field.type) || NESTING.has(field.type) || !!readers[field.type]?.text;
+    const words = !searched ? 'none' : TEXTUAL.has(field.type) ? 'text' : 'any';
     return { kind: 'remove', index, keys, words };
   }
   if (op.op === 'retypeField') {
     const field = fieldOf(op.key);
     const after = op.field;
     if (!field || !plainField(field) || !plainField(after) || !sameRules(field, after)) return undefined;
-    if (after.key !== op.key || readByCondition(schemaBefore, op.key)) return undefined;
-    if (TEXTUAL.has(field.type) && after.type === 'number')
+    if (after.key !== op.key || namedElsewhere(schemaBefore, op.key)) return undefined;
+    if (TEXTUAL.has(field.type) && after.type === 'number' && !readers.number?.text)
       return { kind: 'textToNumber', index, key: op.key };
     if (field.type === 'number' && TEXTUAL.has(after.type))
       return { kind: 'numberToText', index, key: op.key };
@@ -80,11 +92,15 @@ function sqlOpOf(change: AppliedChange, index: number, schema: string): SqlOp | 
 }
 
 /** The change's operations over the schema as SQL runs them, or undefined when one of them cannot be. */
-export function sqlOpsOf(change: AppliedChange, schema: string): SqlOp[] | undefined {
+export function sqlOpsOf(
+  change: AppliedChange,
+  schema: string,
+  readers: ItemFieldReaders,
+): SqlOp[] | undefined {
   if (change.reverts) return undefined;
   const found: SqlOp[] = [];
   for (const index of change.plan.ops.keys()) {
-    const op = sqlOpOf(change, index, schema);
+    const op = sqlOpOf(change, index, schema, readers);
     if (op === undefined) return undefined;
     if (op !== 'skip') found.push(op);
   }

@@ -143,7 +143,9 @@ async function migrateHeld(ctx: AppContext, workspaceId: string, options: Migrat
     for (const schema of new Set(running.flatMap((change) => change.schemas))) {
       // Rows one change behind go through SQL where it can run that change exactly; the replay
       // takes what is left.
-      const ops = latest?.schemas.includes(schema) ? sqlOpsOf(latest, schema) : undefined;
+      const ops = latest?.schemas.includes(schema)
+        ? sqlOpsOf(latest, schema, ctx.itemFieldReaders)
+        : undefined;
       if (latest && ops && ops.length > 0)
         for (const table of ['items', 'published'] as const)
           await migrateTableInSql(run, table, schema, latest, ops);
