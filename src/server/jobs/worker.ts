@@ -95,7 +95,7 @@ const JOB_HANDLERS: JobHandler<object>[] = [
   // A batch's wait and exit steps are done in one transaction (runTaskSet); email steps one by one.
   handler({
     queue: JOURNEY_TASK_QUEUE,
-    batchSize: 250,
+    batchSize: 50,
     handle: (ctx, keys, stopping) => runJourneyTasks(ctx, keys, journeyWebhookSender(ctx, stopping)),
   }),
   handler({ queue: JOURNEY_EVENT_QUEUE, batchSize: 10, handle: handleJourneyEvents }),

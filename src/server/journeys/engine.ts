@@ -102,6 +102,8 @@ class RunWrites {
       version: this.start.version,
       profileId: run.profileId,
       stepId,
+      // Both from one clock: a wait is exactly its length, however long the transaction has run.
+      enteredAt: this.now,
       dueAt: dueOf(step, this.now),
       waitsFor: step.type === 'wait-for-event' ? step.event : null,
     });

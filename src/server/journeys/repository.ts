@@ -155,12 +155,15 @@ export async function insertTasks(tx: Tx, tasks: (typeof journeyTasks.$inferInse
     step_id: task.stepId,
     due_at: (task.dueAt ?? new Date()).toISOString(),
     waits_for: task.waitsFor ?? null,
+    entered_at: task.enteredAt ? task.enteredAt.toISOString() : null,
   }));
   await tx.execute(sql`
-    insert into journey_tasks (workspace_id, run_id, seq, journey_id, version, profile_id, step_id, due_at, waits_for)
-    select workspace_id, run_id, seq, journey_id, version, profile_id, step_id, due_at, waits_for
+    insert into journey_tasks
+      (workspace_id, run_id, seq, journey_id, version, profile_id, step_id, due_at, waits_for, entered_at)
+    select workspace_id, run_id, seq, journey_id, version, profile_id, step_id, due_at, waits_for,
+      coalesce(entered_at, now())
     from jsonb_to_recordset(${jsonRows(values)}) as t(workspace_id text, run_id text, seq int, journey_id text,
-      version int, profile_id text, step_id text, due_at timestamptz, waits_for text)
+      version int, profile_id text, step_id text, due_at timestamptz, waits_for text, entered_at timestamptz)
     on conflict do nothing`);
 }
 
