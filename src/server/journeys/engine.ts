@@ -73,11 +73,14 @@ const stepOf = (definition: JourneyDefinition, id: string) => definition.steps.f
 const edgeTo = (definition: JourneyDefinition, from: string, exit: string) =>
   definition.edges.find((edge) => edge.from === from && edge.exit === exit)?.to;
 
-/** The write of one change to runs: its tasks to queue and its journey events. */
+/** The write of one change to runs: the tasks done, the runs ended, the tasks to queue and the events. */
 class RunWrites {
   readonly tasks: (typeof import('../db/schema').journeyTasks.$inferInsert)[] = [];
   readonly events: EventTuple[] = [];
   readonly sends = new Set<string>();
+  readonly done: repo.TaskEnd[] = [];
+  /** Runs that end (finished) at a step, with the reason their journey-exited event gives. */
+  readonly ends: { run: repo.RunRef; stepId: string; reason: string }[] = [];
 
   constructor(
     readonly start: repo.StartRow,
@@ -99,6 +102,8 @@ class RunWrites {
       version: this.start.version,
       profileId: run.profileId,
       stepId,
+      // Both from one clock: a wait is exactly its length, however long the transaction has run.
+      enteredAt: this.now,
       dueAt: dueOf(step, this.now),
       waitsFor: step.type === 'wait-for-event' ? step.event : null,
     });
@@ -140,8 +145,21 @@ class RunWrites {
     ]);
   }
 
-  /** Writes the tasks and events and queues the tasks' and the email steps' jobs. */
+  /**
+   * Writes the tasks done, ends the runs (an ended one's exit event only when this ended it), writes
+   * the new tasks and the events and queues the tasks' and the email steps' jobs: a statement each,
+   * however many runs.
+   */
   async flush(tx: Tx) {
+    const { workspaceId } = this.start;
+    await repo.finishTasks(tx, workspaceId, this.done);
+    const ended = await repo.endRuns(
+      tx,
+      workspaceId,
+      'finished',
+      this.ends.map((end) => ({ runId: end.run.id, exitStep: end.stepId })),
+    );
+    for (const end of this.ends) if (ended.has(end.run.id)) this.exited(end.run, end.stepId, end.reason);
     await repo.insertTasks(tx, this.tasks);
     await queueTasks(
       tx,
@@ -213,6 +231,27 @@ type Done =
 
 type RunTask = NonNullable<Awaited<ReturnType<typeof repo.lockDueTask>>>;
 
+/** Steps whose work reads and writes nothing but the run's own rows: a job does a batch of them at once. */
+type SetStep = Extract<JourneyStep, { type: 'wait' | 'wait-for-event' | 'split' | 'exit' }>;
+const SET_STEPS = new Set<JourneyStep['type']>(['wait', 'wait-for-event', 'split', 'exit']);
+const isSetStep = (step: JourneyStep): step is SetStep => SET_STEPS.has(step.type);
+
+/** What a step of SET_STEPS does for the run: no statement of its own. */
+function setStepDone(step: SetStep, runId: string): { exit: string | null; reason?: string } {
+  switch (step.type) {
+    case 'wait':
+      return { exit: 'next' };
+    case 'wait-for-event':
+      return { exit: 'timeout' };
+    case 'split': {
+      const path = splitPath(step, runId);
+      return path ? { exit: path } : { exit: null, reason: 'holdout' };
+    }
+    case 'exit':
+      return { exit: null, reason: 'finished' };
+  }
+}
+
 /** What a step does for the run. */
 async function perform(
   tx: Tx,
@@ -229,6 +268,7 @@ async function perform(
   const zone = async () => zoneOf(await attributesOf(), info.limits.timeZone);
   const holdOrGo = (until: Date): Done =>
     until > now ? { holdUntil: until, outcome: null } : { exit: 'next' };
+  if (isSetStep(step)) return setStepDone(step, task.runId);
   switch (step.type) {
     case 'email': {
       if (await repo.mailedOnOlderVersion(tx, task, step.id))
@@ -252,8 +292,6 @@ async function perform(
       }
       return { exit: 'next' };
     }
-    case 'wait':
-      return { exit: 'next' };
     case 'wait-until':
       return holdOrGo(nextTimeOfDay(task.enteredAt, await zone(), step.at, step.weekdays));
     case 'wait-until-date': {
@@ -261,8 +299,6 @@ async function perform(
       if (!date) return { exit: 'next', outcome: 'no date' };
       return holdOrGo(dateMoment(date, step, await zone(), task.enteredAt));
     }
-    case 'wait-for-event':
-      return { exit: 'timeout' };
     case 'branch':
       return { exit: conditionsHold(step.conditions, await attributesOf()) ? 'yes' : 'no' };
     case 'audience-branch': {
@@ -277,24 +313,20 @@ async function perform(
       const events = await repo.eventsSince(tx, workspaceId, task.profileId, step.event!, since);
       return { exit: events.some((e) => conditionsHold(step.conditions, e.properties)) ? 'yes' : 'no' };
     }
-    case 'split': {
-      const path = splitPath(step, task.runId);
-      return path ? { exit: path } : { exit: null, reason: 'holdout' };
-    }
     case 'update-attribute':
       await repo.setAttribute(tx, workspaceId, task.profileId, step.attribute, step.value);
       return { exit: 'next' };
     case 'webhook':
       // Called outside the transaction (callWebhook); a task only gets here when it was not.
       return { holdUntil: now, outcome: null };
-    case 'exit':
-      return { exit: null, reason: 'finished' };
   }
 }
 
-/** Records the task done through `exit` and moves the run on to the step the exit leads to, or ends it. */
-async function advance(
-  tx: Tx,
+/**
+ * Records the task done through `exit` and moves the run on to the step the exit leads to, or ends it
+ * (written by the flush of `writes`).
+ */
+function advance(
   writes: RunWrites,
   task: { workspaceId: string; runId: string; seq: number; profileId: string },
   step: JourneyStep,
@@ -307,20 +339,22 @@ async function advance(
     ...(done.outcome ? { outcome: done.outcome } : {}),
     ...done.detail,
   });
-  const finished = { state: 'done' as const, exit, outcome: done.outcome, emailedAt: done.emailedAt };
+  const finished = {
+    runId: task.runId,
+    seq: task.seq,
+    state: 'done' as const,
+    exit,
+    outcome: done.outcome,
+    emailedAt: done.emailedAt,
+  };
   if (next) {
-    await repo.finishTask(tx, task, finished);
+    writes.done.push(finished);
     writes.reach(run, task.seq + 1, next);
     return;
   }
   const reason = done.reason ?? 'finished';
-  await repo.finishTask(tx, task, {
-    ...finished,
-    ended: reason.startsWith('expired') ? 'expired' : 'finished',
-  });
-  if (await repo.endRun(tx, task.workspaceId, task.runId, 'finished', step.id)) {
-    writes.exited(run, step.id, reason);
-  }
+  writes.done.push({ ...finished, ended: reason.startsWith('expired') ? 'expired' : 'finished' });
+  writes.ends.push({ run, stepId: step.id, reason });
 }
 
 /** Steps a resume past the pause limit skips or ends: those that wait, and email. */
@@ -364,13 +398,92 @@ async function workspaceInfo(ctx: AppContext, workspaceId: string): Promise<Work
   return { rules, limits, defs: branches ? await loadDefinitions(ctx.db, workspaceId) : null };
 }
 
+/** The pause limit's exit and outcome for a task past it. */
+function pastPauseDone(past: 'exit' | 'skip', step: JourneyStep) {
+  const outcome = past === 'exit' ? 'expired: paused' : 'skipped: paused';
+  const exit = past === 'exit' ? null : step.type === 'wait-for-event' ? 'timeout' : 'next';
+  return { exit, outcome, reason: outcome };
+}
+
 /**
- * The task jobs: each due task is claimed in a transaction of its own (`for update skip locked`, and
- * only while due), its step done and the next step written in that transaction, so a step happens
- * once per run however often its job runs. A task of a paused version waits for the resume. A webhook
- * step is leased in that transaction, called after it and its outcome written in a third.
+ * A batch of the workspace's tasks in one transaction, a statement for each kind of write whatever
+ * their number: their active runs locked (in id order), then their due tasks (`for update skip
+ * locked`), the versions read once; each task of a step that touches only its run's rows (SET_STEPS,
+ * or past a resume's pause limit) is done, its next task and job or its run's end and its events
+ * written together. Answers the tasks left to a transaction of their own (steps with work of their
+ * own: an email, a branch, a webhook…), which the per-task path claims again.
+ */
+async function runTaskSet(ctx: AppContext, workspaceId: string, keys: JourneyTaskKey[]) {
+  return ctx.db.transaction(async (tx) => {
+    const active = await repo.lockActiveRuns(tx, workspaceId, [...new Set(keys.map((key) => key.runId))]);
+    const tasks = await repo.lockDueTasks(
+      tx,
+      workspaceId,
+      keys.filter((key) => active.has(key.runId)),
+    );
+    const alone: JourneyTaskKey[] = [];
+    if (!tasks.length) return alone;
+    const now = new Date();
+    const starts = await repo.liveStarts(tx, workspaceId);
+    const writesOf = new Map<repo.StartRow, RunWrites>();
+    const early: (JourneyTaskKey & { dueAt: Date })[] = [];
+    const seen = new Set<string>();
+    for (const task of tasks) {
+      const key = { workspaceId, runId: task.runId, seq: task.seq };
+      // A second due task of a run (a stale job's): one at a time, as the per-task path does them.
+      if (seen.has(task.runId)) {
+        alone.push(key);
+        continue;
+      }
+      seen.add(task.runId);
+      // Not due yet (a job that ran early): the sweep or a job at its time comes back for it.
+      if (task.dueAt.getTime() > now.getTime()) {
+        early.push({ ...key, dueAt: task.dueAt });
+        continue;
+      }
+      const start = starts.find((s) => s.journeyId === task.journeyId && s.version === task.version);
+      // Paused: the resume queues it again; stopped: the stop ended the run.
+      if (!start || start.state !== 'running') continue;
+      const step = stepOf(start.definition, task.stepId);
+      if (!step) continue;
+      const past = pastPauseLimit(start, task, step);
+      if (!past && !isSetStep(step)) {
+        alone.push(key);
+        continue;
+      }
+      let writes = writesOf.get(start);
+      if (!writes) writesOf.set(start, (writes = new RunWrites(start, now)));
+      const done = past ? pastPauseDone(past, step) : setStepDone(step as SetStep, task.runId);
+      advance(writes, task, step, done.exit, done);
+    }
+    await queueTasks(tx, early);
+    for (const writes of writesOf.values()) await writes.flush(tx);
+    return alone;
+  });
+}
+
+/**
+ * The task jobs. A batch of jobs is done a workspace at a time in sets (`runTaskSet`): one transaction
+ * claims its tasks and does those whose step touches only the run's rows. Each task left (an email, a
+ * branch, a webhook…) is claimed in a transaction of its own (`for update skip locked`, and only while
+ * due), its step done and the next step written in that transaction. Either way a step happens once
+ * per run however often its job runs. A task of a paused version waits for the resume. A webhook step
+ * is leased in its transaction, called after it and its outcome written in a third.
  */
 export async function runJourneyTasks(ctx: AppContext, keys: JourneyTaskKey[], webhooks: WebhookSender) {
+  const byWorkspace = new Map<string, JourneyTaskKey[]>();
+  for (const key of keys) {
+    const batch = byWorkspace.get(key.workspaceId);
+    if (batch) batch.push(key);
+    else byWorkspace.set(key.workspaceId, [key]);
+  }
+  for (const [workspaceId, batch] of byWorkspace) {
+    await runTasksAlone(ctx, await runTaskSet(ctx, workspaceId, batch), webhooks);
+  }
+}
+
+/** Tasks each claimed and done in a transaction of its own. */
+async function runTasksAlone(ctx: AppContext, keys: JourneyTaskKey[], webhooks: WebhookSender) {
   const infoOf = new Map<string, WorkspaceInfo>();
   for (const key of keys) {
     let info = infoOf.get(key.workspaceId);
@@ -392,9 +505,8 @@ export async function runJourneyTasks(ctx: AppContext, keys: JourneyTaskKey[], w
       const writes = new RunWrites(start, now);
       const past = pastPauseLimit(start, task, step);
       if (past) {
-        const outcome = past === 'exit' ? 'expired: paused' : 'skipped: paused';
-        const exit = past === 'exit' ? null : step.type === 'wait-for-event' ? 'timeout' : 'next';
-        await advance(tx, writes, task, step, exit, { outcome, reason: outcome });
+        const done = pastPauseDone(past, step);
+        advance(writes, task, step, done.exit, done);
         await writes.flush(tx);
         return null;
       }
@@ -408,7 +520,7 @@ export async function runJourneyTasks(ctx: AppContext, keys: JourneyTaskKey[], w
         await queueTasks(tx, [{ ...key, dueAt: done.holdUntil }]);
         return null;
       }
-      await advance(tx, writes, task, step, done.exit, done);
+      advance(writes, task, step, done.exit, done);
       await writes.flush(tx);
       return null;
     });
@@ -456,9 +568,9 @@ export async function recordWebhookTry(
       return;
     }
     if (outcome.error === null) {
-      await advance(tx, writes, locked, step, 'next', { outcome: 'webhook: delivered', detail });
+      advance(writes, locked, step, 'next', { outcome: 'webhook: delivered', detail });
     } else {
-      await advance(tx, writes, locked, step, 'failed', { outcome: 'webhook: failed', detail });
+      advance(writes, locked, step, 'failed', { outcome: 'webhook: failed', detail });
     }
     await writes.flush(tx);
   });
@@ -499,7 +611,7 @@ async function reactInRuns(
     } else if (task.waitsFor === key && start.state === 'running') {
       const step = stepOf(start.definition, task.stepId);
       if (step?.type !== 'wait-for-event' || !conditionsHold(step.conditions, properties)) continue;
-      await advance(tx, writes, task, step, 'event');
+      advance(writes, task, step, 'event');
     }
     await writes.flush(tx);
   }

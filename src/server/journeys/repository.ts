@@ -139,8 +139,32 @@ export async function existingProfiles(db: Db | Tx, workspaceId: string, ids: st
   ).map((row) => row.id);
 }
 
+/** A jsonb parameter of `values`, for `jsonb_to_recordset`: one parameter for any number of rows. */
+const jsonRows = (values: object[]) => sql`${JSON.stringify(values)}::jsonb`;
+
+/** Inserts the tasks in one statement (a task already there is left as it is). */
 export async function insertTasks(tx: Tx, tasks: (typeof journeyTasks.$inferInsert)[]) {
-  if (tasks.length) await tx.insert(journeyTasks).values(tasks).onConflictDoNothing();
+  if (!tasks.length) return;
+  const values = tasks.map((task) => ({
+    workspace_id: task.workspaceId,
+    run_id: task.runId,
+    seq: task.seq,
+    journey_id: task.journeyId,
+    version: task.version,
+    profile_id: task.profileId,
+    step_id: task.stepId,
+    due_at: (task.dueAt ?? new Date()).toISOString(),
+    waits_for: task.waitsFor ?? null,
+    entered_at: task.enteredAt ? task.enteredAt.toISOString() : null,
+  }));
+  await tx.execute(sql`
+    insert into journey_tasks
+      (workspace_id, run_id, seq, journey_id, version, profile_id, step_id, due_at, waits_for, entered_at)
+    select workspace_id, run_id, seq, journey_id, version, profile_id, step_id, due_at, waits_for,
+      coalesce(entered_at, now())
+    from jsonb_to_recordset(${jsonRows(values)}) as t(workspace_id text, run_id text, seq int, journey_id text,
+      version int, profile_id text, step_id text, due_at timestamptz, waits_for text, entered_at timestamptz)
+    on conflict do nothing`);
 }
 
 const taskColumns = sql`workspace_id as "workspaceId", run_id as "runId", seq, journey_id as "journeyId",
@@ -174,6 +198,103 @@ export async function lockDueTask(tx: Tx, workspaceId: string, runId: string, se
       for update skip locked`),
   );
   return row ? { ...row, dueAt: new Date(row.dueAt), enteredAt: new Date(row.enteredAt) } : undefined;
+}
+
+/** A task of a run: its key within the workspace. */
+export interface TaskKey {
+  runId: string;
+  seq: number;
+}
+
+/**
+ * Locks the active runs of `runIds` in one statement, in id order as every writer takes runs (waiting
+ * for a run another transaction holds, as `lockActiveRun` does); answers the ids of those active once
+ * locked.
+ */
+export async function lockActiveRuns(tx: Tx, workspaceId: string, runIds: string[]) {
+  if (!runIds.length) return new Set<string>();
+  const found = rows<{ id: string }>(
+    await tx.execute(sql`
+      select id from journey_runs
+      where workspace_id = ${workspaceId}::text and state = 'active'
+        and id in (select value from jsonb_array_elements_text(${JSON.stringify(runIds)}::jsonb))
+      order by id
+      for update`),
+  );
+  return new Set(found.map((row) => row.id));
+}
+
+/**
+ * The tasks of `keys` still due, locked in one statement (those another transaction holds are left
+ * out). Read after their runs are locked, in a statement of its own: a goal or a stop committed while
+ * this waited for a run is seen.
+ */
+export async function lockDueTasks(tx: Tx, workspaceId: string, keys: TaskKey[]) {
+  if (!keys.length) return [];
+  const found = rows<LockedTask>(
+    await tx.execute(sql`
+      select ${taskColumns} from journey_tasks
+      where workspace_id = ${workspaceId}::text and state = 'due'
+        and (run_id, seq) in (
+          select k.run_id, k.seq from jsonb_to_recordset(${jsonRows(
+            keys.map((key) => ({ run_id: key.runId, seq: key.seq })),
+          )}) as k(run_id text, seq int))
+      order by run_id, seq
+      for update skip locked`),
+  );
+  return found.map((row) => ({ ...row, dueAt: new Date(row.dueAt), enteredAt: new Date(row.enteredAt) }));
+}
+
+/** What became of a task done or cancelled. */
+export interface TaskEnd extends TaskKey {
+  state: 'done' | 'cancelled';
+  exit?: string | null;
+  ended?: string | null;
+  /** Undefined: the task keeps the outcome it had (a deferral's). */
+  outcome?: string | null;
+  emailedAt?: Date | null;
+}
+
+/** Records the tasks done (or cancelled) in one statement. */
+export async function finishTasks(tx: Tx, workspaceId: string, ends: TaskEnd[]) {
+  if (!ends.length) return;
+  const values = ends.map((end) => ({
+    run_id: end.runId,
+    seq: end.seq,
+    state: end.state,
+    exit: end.exit ?? null,
+    ended: end.ended ?? null,
+    keep_outcome: end.outcome === undefined,
+    outcome: end.outcome ?? null,
+    emailed_at: end.emailedAt ? end.emailedAt.toISOString() : null,
+  }));
+  await tx.execute(sql`
+    update journey_tasks t set state = e.state, exit = e.exit, ended = e.ended, done_at = now(),
+      lease_until = null, outcome = case when e.keep_outcome then t.outcome else e.outcome end,
+      emailed_at = coalesce(e.emailed_at, t.emailed_at)
+    from jsonb_to_recordset(${jsonRows(values)}) as e(run_id text, seq int, state text, exit text,
+      ended text, keep_outcome boolean, outcome text, emailed_at timestamptz)
+    where t.workspace_id = ${workspaceId}::text and t.run_id = e.run_id and t.seq = e.seq`);
+}
+
+/** Ends the active runs of `ends` as `state` in one statement; answers the ids of those it ended. */
+export async function endRuns(
+  tx: Tx,
+  workspaceId: string,
+  state: string,
+  ends: { runId: string; exitStep: string | null }[],
+) {
+  if (!ends.length) return new Set<string>();
+  const ended = rows<{ id: string }>(
+    await tx.execute(sql`
+      update journey_runs r set state = ${state}::text, exit_step = e.exit_step, finished_at = now()
+      from jsonb_to_recordset(${jsonRows(
+        ends.map((end) => ({ run_id: end.runId, exit_step: end.exitStep })),
+      )}) as e(run_id text, exit_step text)
+      where r.workspace_id = ${workspaceId}::text and r.id = e.run_id and r.state = 'active'
+      returning r.id`),
+  );
+  return new Set(ended.map((row) => row.id));
 }
 
 /**
