@@ -1,14 +1,14 @@
 import type { ContentModelAnswer, ModelApplied } from '@shared/api/content-model';
 import type { ModelOp } from '@shared/model/types';
 import type { AppContext } from '@server/context';
-import { migrateWorkspaceData, type MigrationOptions } from '@server/model/migrate';
+import { migrateWorkspaceData } from '@server/model/migrate';
 import { richTextReader } from '@server/sanitize/rich-text-reader';
 import type { TestApp } from '../helpers/test-app';
 import type { TestUser } from './users';
 import { call } from './items';
 
 /** The job queue's work for a workspace's model changes, run here and now. */
-export const migrateModelData = (t: TestApp, ws: string, options?: MigrationOptions) =>
+export const migrateModelData = (t: TestApp, ws: string) =>
   migrateWorkspaceData(
     {
       db: t.database.db,
@@ -17,7 +17,6 @@ export const migrateModelData = (t: TestApp, ws: string, options?: MigrationOpti
       itemFieldReaders: { 'rich-text': richTextReader },
     } as AppContext,
     ws,
-    options,
   );
 
 /** Applies a change set to the workspace's current model, its data migrated here and now. */

@@ -125,10 +125,9 @@ describe('the data of a model change follows in the background', () => {
     });
     expect(delivered.json().data).toMatchObject({ writer: 'Author 0', readingTime: 1 });
 
-    // A try that stops after its first batch leaves the rest for the next one (the replay's batch: one
-    // converted in SQL writes only the rows it can convert).
+    // A try that stops after its first batch leaves the rest for the next one.
     let batches = 0;
-    expect(await migrate(ws, { sql: false, batchSize: 5, shouldStop: () => batches++ >= 1 })).toBe(false);
+    expect(await migrate(ws, { batchSize: 5, shouldStop: () => batches++ >= 1 })).toBe(false);
     expect(await change(ws, applied.change!.id)).toMatchObject({
       state: 'running',
       progress: { total: 12, done: 5 },
@@ -220,12 +219,10 @@ describe('the data of a model change follows in the background', () => {
     const early = await getItem(t, manager, ws, 'blog-post', posts[2].id);
     await saveItem(t, manager, ws, 'blog-post', early.id, { ...early.data, writer: 'Early' }, early.version);
 
-    // Saved between a batch's read and its write (the replay's: a row converted in SQL is read and
-    // written by one statement).
+    // Saved between a batch's read and its write.
     const raced = posts[5];
     let racedSave: Promise<unknown> | undefined;
     await migrate(ws, {
-      sql: false,
       batchSize: 3,
       beforeWrite: async (ids) => {
         if (racedSave || !ids.includes(raced.id)) return;
@@ -473,7 +470,6 @@ describe('one runner at a time', () => {
     let answered: boolean | undefined;
     let behindMeanwhile: number | undefined;
     await migrate(ws, {
-      sql: false,
       batchSize: 2,
       beforeWrite: async () => {
         if (answered !== undefined) return;

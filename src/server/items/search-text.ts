@@ -7,7 +7,7 @@ import { forEachFieldValue } from './field-values';
 import { lockPendingSearchTexts, writeSearchTexts } from './search-text-repository';
 
 /** Field types whose values are the words people typed, searched as they are. */
-export const WORD_TYPES: ReadonlySet<FieldType> = new Set(['text', 'multiline', 'tags']);
+const WORD_TYPES: ReadonlySet<FieldType> = new Set(['text', 'multiline', 'tags']);
 
 const strings = (value: unknown): string[] =>
   typeof value === 'string'

@@ -18,7 +18,6 @@ import { enqueue, insertJobsFrom } from '../queue/queue';
 import { MODEL_MIGRATION_QUEUE, type WorkspaceKey } from '../queue/queues';
 import { searchTextOf } from '../items/search-text';
 import { modelOf } from '../workspaces/content-model';
-import { sqlBatch, sqlOpsOf, type SqlBatch } from './migrate-sql';
 import { changesBetween, keptKey, storedKeptOf, type StoredChange } from '../workspaces/model-changes';
 
 type Data = Record<string, unknown>;
@@ -89,8 +88,6 @@ export interface MigrationOptions {
   batchSize?: number;
   /** Runs between reading a batch and writing it (what a save made meanwhile meets). */
   beforeWrite?: (ids: string[]) => Promise<void>;
-  /** false: every row replayed in the server, none converted in SQL (migrate-sql.ts). */
-  sql?: boolean;
 }
 
 /**
@@ -138,17 +135,7 @@ async function migrateHeld(ctx: AppContext, workspaceId: string, options: Migrat
       batchSize: options.batchSize ?? MIGRATION_BATCH,
       beforeWrite: options.beforeWrite,
     };
-    const [latest] =
-      options.sql === false ? [] : await changesBetween(ctx.db, workspaceId, target - 1, target);
     for (const schema of new Set(running.flatMap((change) => change.schemas))) {
-      // Rows one change behind go through SQL where it can run that change exactly; the replay
-      // takes what is left.
-      const ops = latest?.schemas.includes(schema)
-        ? sqlOpsOf(latest, schema, ctx.itemFieldReaders)
-        : undefined;
-      if (latest && ops && ops.length > 0)
-        for (const table of ['items', 'published'] as const)
-          await migrateTableInSql(run, table, schema, latest, ops);
       // Rows a batch passed over (a save under way, or one made in the old model by a process that had
       // not heard of the change yet) are still behind: pass again until none is.
       while ((await migrateTable(run, 'items', schema)) + (await migrateTable(run, 'published', schema)) > 0);
@@ -242,47 +229,6 @@ async function migrateTable(run: MigrationRun, table: 'items' | 'published', sch
   }
   await settle();
   return run.shouldStop() ? 0 : missed;
-}
-
-/** The rows of `schema` in `table` one change behind, brought to the change in SQL, a batch a statement. */
-async function migrateTableInSql(
-  run: MigrationRun,
-  table: 'items' | 'published',
-  schema: string,
-  change: StoredChange,
-  ops: NonNullable<ReturnType<typeof sqlOpsOf>>,
-) {
-  let after = { id: '', stage: '' };
-  for (;;) {
-    if (run.shouldStop()) return;
-    const batch = await run.ctx.db.transaction(async (tx) => {
-      await tx.execute(sql`set local synchronous_commit = off`);
-      // Each row of the batch found by its key: a hash of the whole table costs more than the batch.
-      await tx.execute(sql`set local enable_hashjoin = off`);
-      await tx.execute(sql`set local enable_mergejoin = off`);
-      const [done] = rows<SqlBatch>(
-        await tx.execute(
-          sqlBatch({ table, workspaceId: run.workspaceId, schema, change, ops, after, limit: run.batchSize }),
-        ),
-      );
-      if (table === 'items' && done.written.length > 0) {
-        const sample = done.written
-          .filter((row) => row.changed)
-          .slice(0, PLAN_SAMPLE)
-          .map((row) => ({ schema, id: row.id }));
-        await recordProgress(
-          tx,
-          run,
-          schema,
-          new Set(done.written.map((row) => row.id)),
-          new Map(sample.length > 0 ? [[change.version, sample]] : []),
-        );
-      }
-      return done;
-    });
-    if (!batch.last || batch.read < run.batchSize) return;
-    after = batch.last;
-  }
 }
 
 /** Writes rows of a batch unless they changed since they were read (same version, same model version). */
