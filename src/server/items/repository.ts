@@ -270,7 +270,7 @@ export async function insertFirstVersion(
 }
 
 /**
- * Next versions of items, any number in one statement: version + 1 with no approvals yet, the history
+ * Next versions of items in one statement (`input` as the creates'): version + 1 with no approvals yet, the history
  * row with the full data, and the stage copies told of the new version (`copies_json`); a row with a
  * base version only when the stored version is still that one.
  */
@@ -301,33 +301,14 @@ const saveNextVersionsStatements = [false, true].map((journaled) =>
   ),
 );
 
-const saveBatches = new WeakMap<Db, WriteBatches<ItemWrite, SavedRow | undefined>>();
-
 /**
- * Saves of a batch: one statement updates a row once, so a second save of the same item goes in a
- * statement after the first's, as it would have alone.
- */
-async function saveNextVersions(db: Db | Tx, writes: ItemWrite[]): Promise<(SavedRow | undefined)[]> {
-  const seen = new Set<string>();
-  const firsts = writes.filter((write) => !seen.has(keyText(write.key)) && seen.add(keyText(write.key)));
-  if (firsts.length === writes.length) return writeRows(db, saveNextVersionsStatements, writes);
-  const rest = writes.filter((write) => !firsts.includes(write));
-  const [first, after] = [
-    await writeRows(db, saveNextVersionsStatements, firsts),
-    await saveNextVersions(db, rest),
-  ];
-  return writes.map((write) =>
-    firsts.includes(write) ? first[firsts.indexOf(write)] : after[rest.indexOf(write)],
-  );
-}
-
-/**
- * The save of the next version as one statement, so one atomic round trip (DESIGN §7: 1,000 saves/s),
- * with the saves made at the same moment in the workspace: version + 1 with no approvals yet, the
- * history row with the full data, and the stage copies told of the new version. With a base version,
- * only when the stored version is still that one; answers nothing when stale or absent. Answers the row
- * with its stage copies (the new version has no approvals yet). `journaled`: the audit and outbox rows,
- * as CTEs of the same statement.
+ * The save of the next version as one statement, so one atomic round trip (DESIGN §7: 1,000 saves/s):
+ * version + 1 with no approvals yet, the history row with the full data, and the stage copies told of
+ * the new version. With a base version, only when the stored version is still that one; answers nothing
+ * when stale or absent. Answers the row with its stage copies (the new version has no approvals yet).
+ * `journaled`: the audit and outbox rows, as CTEs of the same statement. Saves are not batched as
+ * creates are: a batch waits for the slowest of its rows' locks (a model change's batch holds
+ * thousands), and every save queued behind it with it.
  */
 export async function saveNextVersion(
   db: Db | Tx,
@@ -336,7 +317,7 @@ export async function saveNextVersion(
   patch: ItemPatch,
   journaled?: ItemJournal,
 ) {
-  const row = await writeTogether(saveBatches, saveNextVersions, db, { key, patch, journaled, baseVersion });
+  const [row] = await writeRows(db, saveNextVersionsStatements, [{ key, patch, journaled, baseVersion }]);
   if (!row) return undefined;
   await itemsWritten(db, { ...key, version: Number(row.version) }, journaled);
   const copies = (typeof row.copies_json === 'string' ? JSON.parse(row.copies_json) : row.copies_json) as {
