@@ -260,6 +260,44 @@ describe('the data of a model change follows in the background', () => {
     expect(await behind(ws)).toBe(0);
   });
 
+  it.runIf(process.env.MARQUEE_TEST_DB === 'postgres')(
+    'writes the next batch while an earlier one waits for a row a save holds',
+    async () => {
+      const { ws, posts } = await postsWorkspace('Overlapping', 6);
+      await applyOnly(ws, renameAndRetype);
+      const [first, , third, fourth] = posts.map((post) => post.id).sort();
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked = () => {};
+      const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+      const holder = t.database.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from items where workspace_id = ${ws} and id = ${first} for update`);
+        locked();
+        await released;
+      });
+      await lockHeld;
+      const migrated = migrate(ws, { batchSize: 2 });
+      const versionsOf = async (ids: string[]) =>
+        (
+          await t.database.db
+            .select({ id: items.id, modelVersion: items.modelVersion })
+            .from(items)
+            .where(and(eq(items.workspaceId, ws), sql`${items.id} in (${sql.join(ids, sql`, `)})`))
+        ).map((row) => row.modelVersion);
+      const version = await modelVersion(ws);
+      try {
+        // The second batch is written while the first waits for the row held.
+        await expect.poll(() => versionsOf([third, fourth])).toEqual([version, version]);
+        expect(await versionsOf([first])).toEqual([version - 1]);
+      } finally {
+        release();
+        await holder;
+      }
+      expect(await migrated).toBe(true);
+      expect(await behind(ws)).toBe(0);
+    },
+  );
+
   it('keeps a save of data read before the change: sent with its model version, it is brought to the new model', async () => {
     const { ws, posts } = await postsWorkspace('Straddling', 2);
     const read = await getItem(t, manager, ws, 'blog-post', posts[0].id);

@@ -23,9 +23,14 @@ import { changesBetween, keptKey, storedKeptOf, type StoredChange } from '../wor
 type Data = Record<string, unknown>;
 
 /** Rows read, replayed and written at a time; each batch is one transaction. */
-const MIGRATION_BATCH = 2000;
+const MIGRATION_BATCH = 1000;
+/**
+ * Batches written at once, each in a transaction on a connection of its own: PostgreSQL's update of
+ * the rows bounds the migration, and two overlap it with itself and with the next batch's replay.
+ */
+const MIGRATION_WRITERS = 2;
 /** Rows replayed between two turns of the event loop. */
-const REPLAY_SLICE = 200;
+const REPLAY_SLICE = 100;
 
 /** Queues the migration of a workspace's data, in the transaction of the change that needs it. */
 export const queueModelMigration = (tx: Tx, workspaceId: string) =>
@@ -184,50 +189,55 @@ type PreparedBatch = (tx: Tx) => Promise<number>;
 /**
  * One pass over the rows of `schema` in `table` still behind the target version, in key order;
  * answers how many were behind when read but not written (changed meanwhile: to look at again). While
- * one batch is written, the next is read and replayed (on another connection where there is one).
+ * batches are written (MIGRATION_WRITERS at once, each on a connection of its own), the next is read
+ * and replayed.
  */
 async function migrateTable(run: MigrationRun, table: 'items' | 'published', schema: string) {
   const { ctx, workspaceId, target } = run;
   let after = { id: '', stage: '' };
   const isItems = table === 'items';
   let missed = 0;
-  let writing: Promise<number> | undefined;
-  let writingSize = 0;
-  const settle = async () => {
-    if (writing) missed += writingSize - (await writing);
-    writing = undefined;
+  const writing: { written: Promise<number>; size: number }[] = [];
+  const settleOne = async () => {
+    const oldest = writing.shift();
+    if (oldest) missed += oldest.size - (await oldest.written);
   };
-  for (;;) {
-    if (run.shouldStop()) break;
-    const batch = rows<BehindRow>(
-      await ctx.db.execute(sql`
-        select id, ${sql.raw(isItems ? `''` : 'stage')} as stage, version, model_version, data
-        from ${sql.raw(table)}
-        where workspace_id = ${workspaceId} and schema = ${schema} and model_version < ${target}::int
-          and ${isItems ? sql`id > ${after.id}` : sql`(id, stage) > (${after.id}::text, ${after.stage}::text)`}
-        order by ${sql.raw(isItems ? 'id' : 'id, stage')} limit ${run.batchSize}`),
-    );
-    if (batch.length === 0) break;
-    const minVersion = Math.min(...batch.map((row) => Number(row.model_version)));
-    const changes = await changesBetween(ctx.db, workspaceId, minVersion, target);
-    const write = isItems
-      ? await prepareItemBatch(run, schema, changes, batch)
-      : prepareCopyBatch(run, schema, changes, batch);
-    await run.beforeWrite?.(batch.map((row) => row.id));
-    await settle();
-    writing = ctx.db.transaction(async (tx) => {
-      // A batch lost to a crash before its commit reached the disk is read and written again by the
-      // next try: no need to wait for the flush.
-      await tx.execute(sql`set local synchronous_commit = off`);
-      return write(tx);
-    });
-    // Awaited by settle(); until then a failure must not count as unhandled.
-    writing.catch(() => {});
-    writingSize = batch.length;
-    after = batch[batch.length - 1];
-    if (batch.length < run.batchSize) break;
+  try {
+    for (;;) {
+      if (run.shouldStop()) break;
+      const batch = rows<BehindRow>(
+        await ctx.db.execute(sql`
+          select id, ${sql.raw(isItems ? `''` : 'stage')} as stage, version, model_version, data
+          from ${sql.raw(table)}
+          where workspace_id = ${workspaceId} and schema = ${schema} and model_version < ${target}::int
+            and ${isItems ? sql`id > ${after.id}` : sql`(id, stage) > (${after.id}::text, ${after.stage}::text)`}
+          order by ${sql.raw(isItems ? 'id' : 'id, stage')} limit ${run.batchSize}`),
+      );
+      if (batch.length === 0) break;
+      const minVersion = Math.min(...batch.map((row) => Number(row.model_version)));
+      const changes = await changesBetween(ctx.db, workspaceId, minVersion, target);
+      const write = isItems
+        ? await prepareItemBatch(run, schema, changes, batch)
+        : prepareCopyBatch(run, schema, changes, batch);
+      await run.beforeWrite?.(batch.map((row) => row.id));
+      while (writing.length >= MIGRATION_WRITERS) await settleOne();
+      const written = ctx.db.transaction(async (tx) => {
+        // A batch lost to a crash before its commit reached the disk is read and written again by the
+        // next try: no need to wait for the flush.
+        await tx.execute(sql`set local synchronous_commit = off`);
+        return write(tx);
+      });
+      // Awaited by settleOne(); until then a failure must not count as unhandled.
+      written.catch(() => {});
+      writing.push({ written, size: batch.length });
+      after = batch[batch.length - 1];
+      if (batch.length < run.batchSize) break;
+    }
+    while (writing.length > 0) await settleOne();
+  } finally {
+    // A failed write or read leaves none of the others running unawaited.
+    await Promise.allSettled(writing.map((entry) => entry.written));
   }
-  await settle();
   return run.shouldStop() ? 0 : missed;
 }
 
