@@ -46,13 +46,27 @@ const loadAverage = () =>
     .map((n) => n.toFixed(2))
     .join(' ');
 
+/**
+ * The peer runs on the machine's own Node, as its script expects: npm scripts put this project's
+ * `node_modules/.bin` (and its Node) first on PATH, and Directus's native modules, built for the
+ * machine's Node when it was installed, do not load in another.
+ */
+function peerEnv(): NodeJS.ProcessEnv {
+  const own = path.resolve('node_modules/.bin');
+  const PATH = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((dir) => path.resolve(dir) !== own && !dir.endsWith(`${path.sep}node_modules${path.sep}.bin`))
+    .join(path.delimiter);
+  return { ...process.env, PATH };
+}
+
 async function runDirectus(): Promise<PeerRow[] | null> {
   if (!fs.existsSync(SCRIPT)) {
     console.log(`${SCRIPT} is missing: Directus is skipped (set PEER_BENCH_SCRIPT to its path)`);
     return null;
   }
   console.log(`\n### Directus (${SCRIPT}), load average ${loadAverage()}`);
-  const { stdout, code } = await run('bash', [SCRIPT]);
+  const { stdout, code } = await run('bash', [SCRIPT], peerEnv());
   const rows = stdout
     .split('\n')
     .filter((line) => line.startsWith('{"scenario"'))

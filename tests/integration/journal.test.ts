@@ -5,7 +5,7 @@ import { desc, gt } from 'drizzle-orm';
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
 import postgres from 'postgres';
 import { auditLog } from '@server/db/schema';
-import { subscribeToChanges, type Change } from '@server/journal/changes';
+import { announceChanges, subscribeToChanges, type Change } from '@server/journal/changes';
 import { createTestApp, startSecondServer, type SecondServer, type TestApp } from '../helpers/test-app';
 import { IDP_CERT, IDP_ENTITY_ID, IDP_ENTRY_POINT } from '../fixtures/saml-idp';
 import { testDatabaseKind } from '../helpers/database';
@@ -862,6 +862,26 @@ describe('the write journal', () => {
             message: `${key}: no change notice heard by the other process`,
           })
           .toBe(true);
+      }
+    });
+
+    it('sends the changes of writes committed in one turn of the event loop in one notice', async () => {
+      const listener = postgres(t.database.url!, { max: 1, onnotice: () => {} });
+      const notices: string[] = [];
+      try {
+        await listener.listen('marquee_changes', (payload) => notices.push(payload));
+        const written = ['turn-a', 'turn-b', 'turn-c'].map(
+          (workspaceId) => ({ kind: 'keys', workspaceId }) as const,
+        );
+        // As the creates of one batch do once their statement commits: each announces on its own.
+        await Promise.all(written.map((change) => announceChanges(t.database.db, change)));
+        const carrying = () =>
+          notices.filter((notice) => written.some((c) => notice.includes(c.workspaceId)));
+        await expect.poll(() => carrying().length).toBeGreaterThan(0);
+        expect(carrying()).toHaveLength(1);
+        for (const change of written) expect(carrying()[0]).toContain(change.workspaceId);
+      } finally {
+        await listener.end();
       }
     });
 

@@ -317,6 +317,9 @@ class Announcer {
 
   private async send() {
     this.sending = true;
+    // The writes that commit together (a batch of creates) announce one after the other in this turn
+    // of the event loop: the first NOTIFY waits for the turn's end to carry them all.
+    await new Promise((resolve) => setImmediate(resolve));
     while (this.pending.size > 0) {
       const batch = this.takeBatch();
       const echo = crypto.randomUUID();
