@@ -116,32 +116,58 @@ describe('waits until a time', () => {
   });
 });
 
+/** The journey's first tasks with a job waiting for them, and how many jobs hold them. */
+async function jobsOf(journeyId: string) {
+  const [found] = rows<{ queued: number; jobs: number }>(
+    await bed.t.database.db.execute(sql`
+      select count(distinct (t.run_id, t.seq))::int as queued, count(distinct j.id)::int as jobs
+      from journey_tasks t join pgboss.job j on j.name = 'journey-task' and (
+        j.singleton_key = t.workspace_id || '/' || t.run_id || '/' || t.seq
+        or (j.data ->> 'workspaceId' = t.workspace_id and j.data -> 'tasks' @> jsonb_build_array(jsonb_build_array(t.run_id, t.seq))))
+      where t.workspace_id = ${bed.team.ws} and t.journey_id = ${journeyId} and t.seq = 1`),
+  );
+  return found;
+}
+
+/** A started journey entered through the API: a day's wait, a mark, the end. */
+async function startedDayWait() {
+  const id = await bed.newJourney({
+    entry: { kind: 'api' },
+    start: 'day',
+    steps: [{ id: 'day', type: 'wait', seconds: 86_400 }, mark('woke', 'Woken'), end],
+    edges: [
+      { from: 'day', to: 'woke' },
+      { from: 'woke', to: 'end' },
+    ],
+  });
+  expect((await bed.start(id)).statusCode).toBe(200);
+  return id;
+}
+
 describe('waits ending together', () => {
   it('are each woken by the sweep, however many more than its page come due at the same moment', async () => {
-    const id = await bed.newJourney({
-      entry: { kind: 'api' },
-      start: 'day',
-      steps: [{ id: 'day', type: 'wait', seconds: 86_400 }, mark('woke', 'Woken'), end],
-      edges: [
-        { from: 'day', to: 'woke' },
-        { from: 'woke', to: 'end' },
-      ],
-    });
-    expect((await bed.start(id)).statusCode).toBe(200);
+    const id = await startedDayWait();
     expect(await bed.enter(id, ['s-1', 's-2', 's-3'])).toEqual({ entered: 3, refused: 0 });
     // One statement: the three are due at the very same moment.
     await bed.t.database.db.execute(sql`
       update journey_tasks set due_at = now() where workspace_id = ${bed.team.ws} and journey_id = ${id}`);
     await queueDueTasks(bed.t.database.db, 2);
-    const [{ queued }] = rows<{ queued: number }>(
-      await bed.t.database.db.execute(sql`
-        select count(*)::int as queued from journey_tasks t
-        where t.workspace_id = ${bed.team.ws} and t.journey_id = ${id} and t.seq = 1 and exists (
-          select 1 from pgboss.job j
-          where j.name = 'journey-task' and j.singleton_key = t.workspace_id || '/' || t.run_id || '/' || t.seq)`),
-    );
-    expect(queued).toBe(3);
+    expect(await jobsOf(id)).toEqual({ queued: 3, jobs: 2 });
     await expect.poll(() => bed.reached(id, 'end'), { timeout: 30_000 }).toEqual(['s-1', 's-2', 's-3']);
+  });
+
+  it('share their jobs: a job for the waits of a workspace ending in the same second', async () => {
+    const id = await startedDayWait();
+    const profiles = Array.from({ length: 12 }, (_, i) => `together-${i}`);
+    await bed.updateProfiles(['id', ...profiles].join('\n'));
+    expect(await bed.enter(id, profiles)).toEqual({ entered: 12, refused: 0 });
+    // Due in the same second, a moment from now: the sweep queues them ahead of their time.
+    await bed.t.database.db.execute(sql`
+      update journey_tasks set due_at = date_trunc('second', now()) + interval '2 seconds'
+      where workspace_id = ${bed.team.ws} and journey_id = ${id}`);
+    await queueDueTasks(bed.t.database.db);
+    expect(await jobsOf(id)).toEqual({ queued: 12, jobs: 1 });
+    await expect.poll(() => bed.reached(id, 'end'), { timeout: 30_000 }).toEqual([...profiles].sort());
   });
 });
 

@@ -15,8 +15,14 @@ import { queueSendLanes } from '../campaigns/engine';
 import { findRecipientSettings } from '../senders/repository';
 import { randomId } from '../lib/ids';
 import { shareOf, splitDraw } from '../lib/split';
-import { enqueueMany } from '../queue/queue';
-import { JOURNEY_TASK_QUEUE, SWEEP_LIMIT, type JourneyEvents, type JourneyTaskKey } from '../queue/queues';
+import { enqueueMany, type EnqueueOptions } from '../queue/queue';
+import {
+  JOURNEY_TASK_QUEUE,
+  SWEEP_LIMIT,
+  type JourneyEvents,
+  type JourneyTaskJob,
+  type JourneyTaskKey,
+} from '../queue/queues';
 import * as repo from './repository';
 
 /** The customer events a journey records on each profile's timeline. */
@@ -34,23 +40,62 @@ const taskKey = (key: JourneyTaskKey) => `${key.workspaceId}/${key.runId}/${key.
  */
 const WAKE_AHEAD_MS = 60_000;
 
+/** Tasks a job carries at most: the tasks of a workspace due at one time share jobs of this many. */
+const TASKS_A_JOB = 100;
+/** Tasks one transaction of `runTaskSet` claims at most. */
+const TASK_SET_SIZE = 500;
+
 /**
- * Queues the jobs of the tasks due within WAKE_AHEAD_MS, each at its due time, in the caller's
- * transaction (one waiting job per task).
+ * Queues the jobs of the tasks due within WAKE_AHEAD_MS in the caller's transaction: those of a
+ * workspace due in the same second share jobs of up to TASKS_A_JOB, each starting at that second's
+ * end (or at once when due); a task alone gets a job keyed by the task (one waiting job per key).
+ * A hundred thousand waits ending together are a thousand jobs, not a hundred thousand.
  */
 export async function queueTasks(db: Db | Tx, tasks: (JourneyTaskKey & { dueAt: Date })[]) {
   const now = Date.now();
-  await enqueueMany(
-    db,
-    JOURNEY_TASK_QUEUE,
-    tasks
-      .filter((task) => task.dueAt.getTime() <= now + WAKE_AHEAD_MS)
-      .map(({ dueAt, ...key }) => ({
-        data: key,
-        singletonKey: taskKey(key),
-        ...(dueAt.getTime() > now ? { startAfter: dueAt } : {}),
-      })),
-  );
+  const groups = new Map<string, { workspaceId: string; startAt: number; keys: [string, number][] }>();
+  for (const task of tasks) {
+    const due = task.dueAt.getTime();
+    if (due > now + WAKE_AHEAD_MS) continue;
+    const startAt = due > now ? Math.ceil(due / 1000) * 1000 : 0;
+    const group = `${task.workspaceId}\t${startAt}`;
+    const found = groups.get(group);
+    if (found) found.keys.push([task.runId, task.seq]);
+    else groups.set(group, { workspaceId: task.workspaceId, startAt, keys: [[task.runId, task.seq]] });
+  }
+  const jobs: (EnqueueOptions & { data: JourneyTaskJob })[] = [];
+  for (const { workspaceId, startAt, keys } of groups.values()) {
+    const when = startAt > 0 ? { startAfter: new Date(startAt) } : {};
+    if (keys.length === 1) {
+      const key = { workspaceId, runId: keys[0][0], seq: keys[0][1] };
+      jobs.push({ data: key, singletonKey: taskKey(key), ...when });
+    } else
+      for (let i = 0; i < keys.length; i += TASKS_A_JOB) {
+        const tasks = keys.slice(i, i + TASKS_A_JOB);
+        // Keyed by its first task and its size (the queue holds one waiting job a key, keyless ones
+        // included): the sweep paging through the same due tasks again queues the same jobs.
+        const [runId, seq] = tasks[0];
+        jobs.push({
+          data: { workspaceId, tasks },
+          singletonKey: `${taskKey({ workspaceId, runId, seq })}+${tasks.length}`,
+          ...when,
+        });
+      }
+  }
+  await enqueueMany(db, JOURNEY_TASK_QUEUE, jobs);
+}
+
+/** The tasks of task jobs, once each. */
+function keysOfJobs(jobs: JourneyTaskJob[]): JourneyTaskKey[] {
+  const keys = new Map<string, JourneyTaskKey>();
+  for (const job of jobs) {
+    const ofJob =
+      'tasks' in job
+        ? job.tasks.map(([runId, seq]) => ({ workspaceId: job.workspaceId, runId, seq }))
+        : [job];
+    for (const key of ofJob) keys.set(taskKey(key), key);
+  }
+  return [...keys.values()];
 }
 
 /** How long an email held back by the caps or quiet hours waits at most, when its step does not say. */
@@ -470,16 +515,20 @@ async function runTaskSet(ctx: AppContext, workspaceId: string, keys: JourneyTas
  * per run however often its job runs. A task of a paused version waits for the resume. A webhook step
  * is leased in its transaction, called after it and its outcome written in a third.
  */
-export async function runJourneyTasks(ctx: AppContext, keys: JourneyTaskKey[], webhooks: WebhookSender) {
+export async function runJourneyTasks(ctx: AppContext, jobs: JourneyTaskJob[], webhooks: WebhookSender) {
   const byWorkspace = new Map<string, JourneyTaskKey[]>();
-  for (const key of keys) {
+  for (const key of keysOfJobs(jobs)) {
     const batch = byWorkspace.get(key.workspaceId);
     if (batch) batch.push(key);
     else byWorkspace.set(key.workspaceId, [key]);
   }
-  for (const [workspaceId, batch] of byWorkspace) {
-    await runTasksAlone(ctx, await runTaskSet(ctx, workspaceId, batch), webhooks);
-  }
+  for (const [workspaceId, batch] of byWorkspace)
+    for (let i = 0; i < batch.length; i += TASK_SET_SIZE)
+      await runTasksAlone(
+        ctx,
+        await runTaskSet(ctx, workspaceId, batch.slice(i, i + TASK_SET_SIZE)),
+        webhooks,
+      );
 }
 
 /** Tasks each claimed and done in a transaction of its own. */

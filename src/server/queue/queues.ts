@@ -34,13 +34,18 @@ export const CAMPAIGN_SEND_QUEUE = defineQueue<SendLane>('campaign-send', 'short
 /** A campaign experiment's pick of its winner (and the winner's send), due when its wait is over. */
 export const CAMPAIGN_EXPERIMENT_QUEUE = defineQueue<RowKey>('campaign-experiment', 'short');
 
-/** One step of one profile's journey run, due at its task's time (a wait's end). */
+/** One step of one profile's journey run. */
 export interface JourneyTaskKey {
   workspaceId: string;
   runId: string;
   seq: number;
 }
-export const JOURNEY_TASK_QUEUE = defineQueue<JourneyTaskKey>('journey-task', 'short');
+/**
+ * The steps of journey runs of one workspace due at one time (a wait's end): one task (its key, also
+ * the job's singleton key), or several as `[runId, seq]` pairs.
+ */
+export type JourneyTaskJob = JourneyTaskKey | { workspaceId: string; tasks: [string, number][] };
+export const JOURNEY_TASK_QUEUE = defineQueue<JourneyTaskJob>('journey-task', 'short');
 /** Customer events a running journey may react to (entry, goal, a wait for an event), just stored. */
 export interface JourneyEvents {
   workspaceId: string;
