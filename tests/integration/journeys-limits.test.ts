@@ -2,10 +2,12 @@ import { sql } from 'drizzle-orm';
 import { JOURNEY_MESSAGES, type JourneyLimits } from '@shared/api/journeys';
 import { nextTimeOfDay } from '@shared/journeys/time';
 import { dayjs } from '@shared/time/dayjs';
+import { openDatabase } from '@server/db/client';
 import { rows } from '@server/db/migrate';
 import { queueDueTasks } from '@server/journeys/engine';
 import { call } from '../factories/items';
 import { wsUrl } from '../factories/customers';
+import { testDatabaseKind } from '../helpers/database';
 import { journeyBed, journeysUrl, type JourneyBed } from '../factories/journeys';
 
 const PROFILES = [
@@ -19,6 +21,9 @@ const PROFILES = [
   'p-1,p1@example.com,P1,',
   'p-2,p2@example.com,P2,',
   'p-3,p3@example.com,P3,',
+  'd-1,d1@example.com,D1,',
+  'd-2,d2@example.com,D2,',
+  ...Array.from({ length: 12 }, (_, i) => `b-${i},b${i}@example.com,B${i},`),
 ].join('\n');
 
 let bed: JourneyBed;
@@ -242,4 +247,116 @@ describe('a pause limit', () => {
       outcomes: { 'skipped: paused': 1 },
     });
   });
+});
+
+describe('email steps in sets', () => {
+  const waitThenMail = (subject: string) => ({
+    entry: { kind: 'api' },
+    start: 'hour',
+    steps: [
+      { id: 'hour', type: 'wait', seconds: 3600 },
+      bed.email('mail', subject, { deferLimitSeconds: 2 * 86_400 }),
+      end,
+    ],
+    edges: [
+      { from: 'hour', to: 'mail' },
+      { from: 'mail', to: 'end' },
+    ],
+  });
+  /** The journeys' waits end in the same second, a moment from now: one job wakes them together. */
+  const dueTogether = async (journeyIds: string[]) => {
+    await bed.t.database.db.execute(sql`
+      update journey_tasks set due_at = date_trunc('second', now()) + interval '2 seconds'
+      where workspace_id = ${bed.team.ws} and state = 'due'
+        and journey_id in (${sql.join(
+          journeyIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`);
+    await queueDueTasks(bed.t.database.db);
+  };
+
+  it('add the profiles mailed together to the send together, each mailed once', async () => {
+    await setLimits({ perDay: null, perWeek: null, quietHours: null, timeZone: 'UTC' });
+    const id = await started(waitThenMail('Together'));
+    const profiles = Array.from({ length: 12 }, (_, i) => `b-${i}`);
+    expect(await bed.enter(id, profiles)).toEqual({ entered: 12, refused: 0 });
+    await dueTogether([id]);
+    for (let i = 0; i < 12; i++)
+      await expect.poll(() => mailOf(`b${i}@example.com`), { timeout: 30_000 }).toEqual(['Together']);
+    const chunks = rows<{ first_n: number; last_n: number }>(
+      await bed.t.database.db.execute(sql`
+        select c.first_n, c.last_n from campaign_chunks c
+        join journey_starts s on s.workspace_id = c.workspace_id and c.send_id = s.sends ->> 'mail'
+        where s.workspace_id = ${bed.team.ws} and s.journey_id = ${id}`),
+    );
+    expect(chunks).toEqual([{ first_n: 1, last_n: 12 }]);
+    expect(bed.stepOf(await bed.results(id), 'mail')).toMatchObject({ completed: 12 });
+  });
+
+  it("let a profile's second email of the same set pass the daily cap only after its first", async () => {
+    await setLimits({ perDay: 1, perWeek: null, quietHours: null, timeZone: 'UTC' });
+    const first = await started(waitThenMail('From one'));
+    const second = await started(waitThenMail('From two'));
+    await bed.enter(first, ['d-1']);
+    await bed.enter(second, ['d-1']);
+    await dueTogether([first, second]);
+    const outcomes = async () =>
+      (await Promise.all([first, second].map((id) => bed.taskAt(id, 'd-1', 'mail'))))
+        .map((task) => task?.outcome ?? null)
+        .sort();
+    await expect.poll(outcomes, { timeout: 30_000 }).toEqual(['deferred: cap', null]);
+    await expect.poll(() => mailOf('d1@example.com').length, { timeout: 30_000 }).toBe(1);
+    await setLimits({ perDay: null, perWeek: null, quietHours: null, timeZone: 'UTC' });
+  });
+
+  it.runIf(testDatabaseKind() === 'postgres')(
+    'stop a journey while a step holds a run and then mails through its send',
+    async () => {
+      const id = await started(waitThenMail('Stopped'));
+      await bed.enter(id, ['d-2']);
+      const [{ send }] = rows<{ send: string }>(
+        await bed.t.database.db.execute(sql`
+          select sends ->> 'mail' as send from journey_starts
+          where workspace_id = ${bed.team.ws} and journey_id = ${id}`),
+      );
+      const other = await openDatabase({ databaseUrl: bed.t.database.url!, maxConnections: 2 });
+      try {
+        let locked!: () => void;
+        const runLocked = new Promise<void>((resolve) => (locked = resolve));
+        let release!: () => void;
+        const stopWaits = new Promise<void>((resolve) => (release = resolve));
+        // An email step's transaction: the run locked first, then the send's row as it adds recipients.
+        const step = other.db.transaction(async (tx) => {
+          await tx.execute(sql`
+            select id from journey_runs where workspace_id = ${bed.team.ws} and journey_id = ${id}
+            for update`);
+          locked();
+          await stopWaits;
+          await tx.execute(sql`
+            select recipients from campaign_sends where workspace_id = ${bed.team.ws} and id = ${send}
+            for update`);
+        });
+        await runLocked;
+        const stop = call(bed.t, 'POST', journeysUrl(bed.team.ws, id, 'stop'), bed.team.members.starter);
+        await expect
+          .poll(
+            async () =>
+              rows<{ n: number }>(
+                await bed.t.database.db.execute(sql`
+                  select count(*)::int as n from pg_stat_activity
+                  where datname = current_database() and wait_event_type = 'Lock'`),
+              )[0].n,
+            { timeout: 30_000 },
+          )
+          .toBeGreaterThan(0);
+        release();
+        await step;
+        const res = await stop;
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json().journey.state).toBe('stopped');
+      } finally {
+        await other.close();
+      }
+    },
+  );
 });

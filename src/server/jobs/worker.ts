@@ -92,7 +92,7 @@ const JOB_HANDLERS: JobHandler<object>[] = [
   // A try works a workspace's migration for half its expiry, then queues the next; one that dies is
   // resumed from the rows by the next try, and the sweep queues one for a running change without.
   handler({ queue: MODEL_MIGRATION_QUEUE, handle: runModelMigrations }),
-  // A batch's wait and exit steps are done in one transaction (runTaskSet); email steps one by one.
+  // A batch's wait, exit and email steps are done in one transaction (runTaskSet); the others one by one.
   handler({
     queue: JOURNEY_TASK_QUEUE,
     batchSize: 50,

@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import { rows } from '../db/migrate';
 import { loadDefinitions, type CustomerDefinitions } from '../customers/definitions';
 import { audienceMembersSql } from '../audiences/service';
-import { emailHold, journeyLimitsOf } from './limits';
+import { capDepth, emailHold, journeyLimitsOf } from './limits';
 import type { Db, Tx } from '../db/client';
 import { insertEvents, type EventTuple } from '../customers/repository';
 import { addJourneyRecipients, findSend, type RecipientRules } from '../campaigns/repository';
@@ -306,7 +306,7 @@ async function perform(
   info: WorkspaceInfo,
   now: Date,
 ): Promise<Done> {
-  const { workspaceId, sends } = writes.start;
+  const { workspaceId } = writes.start;
   let attributes: Record<string, unknown> | undefined;
   const attributesOf = async () =>
     (attributes ??= (await repo.profileAttributes(tx, workspaceId, task.profileId)) ?? {});
@@ -316,26 +316,9 @@ async function perform(
   if (isSetStep(step)) return setStepDone(step, task.runId);
   switch (step.type) {
     case 'email': {
-      if (await repo.mailedOnOlderVersion(tx, task, step.id))
-        return { exit: 'next', outcome: 'skipped: sent before' };
-      const held = await emailHold(tx, workspaceId, task.profileId, info.limits, await zone(), now);
-      if (held) {
-        const deadline = task.enteredAt.getTime() + (step.deferLimitSeconds ?? DEFAULT_DEFER_SECONDS) * 1000;
-        if (held.until.getTime() > deadline) {
-          const reason = `expired: ${held.reason}`;
-          return { exit: null, outcome: reason, reason };
-        }
-        return { holdUntil: held.until, outcome: `deferred: ${held.reason}` };
-      }
-      const send = await findSend(tx, workspaceId, sends[step.id]);
-      if (send) {
-        const added = await addJourneyRecipients(tx, send, [task.profileId], info.rules);
-        if (added.length) {
-          writes.sends.add(send.id);
-          return { exit: 'next', emailedAt: now };
-        }
-      }
-      return { exit: 'next' };
+      const mailed = await mailTasks(tx, workspaceId, [{ task, step, start: writes.start }], info, now);
+      for (const id of mailed.sends) writes.sends.add(id);
+      return mailed.done[0];
     }
     case 'wait-until':
       return holdOrGo(nextTimeOfDay(task.enteredAt, await zone(), step.at, step.weekdays));
@@ -365,6 +348,94 @@ async function perform(
       // Called outside the transaction (callWebhook); a task only gets here when it was not.
       return { holdUntil: now, outcome: null };
   }
+}
+
+type EmailStep = Extract<JourneyStep, { type: 'email' }>;
+
+/** An email task to do: each of a profile of its own among those done together. */
+interface EmailTask {
+  task: RunTask;
+  step: EmailStep;
+  start: repo.StartRow;
+}
+
+/**
+ * The email steps of `items` in the caller's transaction, a statement for each kind of read and write
+ * whatever their number: a run another version's same step mailed skips it; the caps and quiet hours
+ * hold the others back (the caps' locks taken in profile order), or expire them past their step's
+ * limit; the rest join their step's send together. Answers what each did, in order, and the sends that
+ * got recipients.
+ */
+async function mailTasks(
+  tx: Tx,
+  workspaceId: string,
+  items: EmailTask[],
+  { rules, limits }: Pick<WorkspaceInfo, 'rules' | 'limits'>,
+  now: Date,
+) {
+  const done: Done[] = items.map(() => ({ exit: 'next' }));
+  const sends = new Set<string>();
+  const atStep = groupBy(
+    items.map((_, i) => i),
+    (i) => `${items[i].start.journeyId}\t${items[i].start.version}\t${items[i].step.id}`,
+  );
+  for (const indexes of atStep.values()) {
+    const step = items[indexes[0]].step;
+    const mailed = await repo.mailedOnOtherVersions(
+      tx,
+      workspaceId,
+      step.id,
+      indexes.map((i) => items[i].task),
+    );
+    for (const i of indexes)
+      if (mailed.has(items[i].task.runId)) done[i] = { exit: 'next', outcome: 'skipped: sent before' };
+  }
+  let going = items.flatMap((_, i) => (done[i].outcome ? [] : [i]));
+  const depth = capDepth(limits);
+  if (going.length && (depth || limits.quietHours)) {
+    const profileIds = going.map((i) => items[i].task.profileId);
+    const sent = depth ? await repo.recentJourneyEmails(tx, workspaceId, profileIds, depth) : new Map();
+    const attributes = limits.quietHours
+      ? await repo.profilesAttributes(tx, workspaceId, profileIds)
+      : new Map<string, Record<string, unknown>>();
+    going = going.filter((i) => {
+      const { task, step } = items[i];
+      const zone = zoneOf(attributes.get(task.profileId) ?? {}, limits.timeZone);
+      const held = emailHold(sent.get(task.profileId) ?? [], limits, zone, now);
+      if (!held) return true;
+      const deadline = task.enteredAt.getTime() + (step.deferLimitSeconds ?? DEFAULT_DEFER_SECONDS) * 1000;
+      const reason = `expired: ${held.reason}`;
+      done[i] =
+        held.until.getTime() > deadline
+          ? { exit: null, outcome: reason, reason }
+          : { holdUntil: held.until, outcome: `deferred: ${held.reason}` };
+      return false;
+    });
+  }
+  const bySend = groupBy(going, (i) => items[i].start.sends[items[i].step.id] ?? '');
+  // In id order, so that two transactions lock the rows of their sends in the same order.
+  for (const [sendId, indexes] of [...bySend].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const send = sendId ? await findSend(tx, workspaceId, sendId) : undefined;
+    if (!send) continue;
+    const profileIds = indexes.map((i) => items[i].task.profileId);
+    const added = new Set(await addJourneyRecipients(tx, send, profileIds, rules));
+    if (added.size) sends.add(send.id);
+    for (const i of indexes)
+      if (added.has(items[i].task.profileId)) done[i] = { exit: 'next', emailedAt: now };
+  }
+  return { done, sends };
+}
+
+/** `items` grouped by `keyOf`, each group in their order. */
+function groupBy<T>(items: T[], keyOf: (item: T) => string) {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }
 
 /**
@@ -454,9 +525,10 @@ function pastPauseDone(past: 'exit' | 'skip', step: JourneyStep) {
  * A batch of the workspace's tasks in one transaction, a statement for each kind of write whatever
  * their number: their active runs locked (in id order), then their due tasks (`for update skip
  * locked`), the versions read once; each task of a step that touches only its run's rows (SET_STEPS,
- * or past a resume's pause limit) is done, its next task and job or its run's end and its events
- * written together. Answers the tasks left to a transaction of their own (steps with work of their
- * own: an email, a branch, a webhook…), which the per-task path claims again.
+ * or past a resume's pause limit) is done, and so is each email step, a profile's first of the batch
+ * (`mailTasks`); their next tasks and jobs or their runs' ends and their events are written together.
+ * Answers the tasks left to a transaction of their own (a profile's second email, a branch, a
+ * webhook…), which the per-task path claims again.
  */
 async function runTaskSet(ctx: AppContext, workspaceId: string, keys: JourneyTaskKey[]) {
   return ctx.db.transaction(async (tx) => {
@@ -471,7 +543,14 @@ async function runTaskSet(ctx: AppContext, workspaceId: string, keys: JourneyTas
     const now = new Date();
     const starts = await repo.liveStarts(tx, workspaceId);
     const writesOf = new Map<repo.StartRow, RunWrites>();
+    const writesFor = (start: repo.StartRow) => {
+      let writes = writesOf.get(start);
+      if (!writes) writesOf.set(start, (writes = new RunWrites(start, now)));
+      return writes;
+    };
     const early: (JourneyTaskKey & { dueAt: Date })[] = [];
+    const emails: EmailTask[] = [];
+    const mailing = new Set<string>();
     const seen = new Set<string>();
     for (const task of tasks) {
       const key = { workspaceId, runId: task.runId, seq: task.seq };
@@ -492,14 +571,33 @@ async function runTaskSet(ctx: AppContext, workspaceId: string, keys: JourneyTas
       const step = stepOf(start.definition, task.stepId);
       if (!step) continue;
       const past = pastPauseLimit(start, task, step);
+      // A profile's second email of the set goes alone, after the first: its caps count the first.
+      if (!past && step.type === 'email' && !mailing.has(task.profileId)) {
+        mailing.add(task.profileId);
+        emails.push({ task, step, start });
+        continue;
+      }
       if (!past && !isSetStep(step)) {
         alone.push(key);
         continue;
       }
-      let writes = writesOf.get(start);
-      if (!writes) writesOf.set(start, (writes = new RunWrites(start, now)));
       const done = past ? pastPauseDone(past, step) : setStepDone(step as SetStep, task.runId);
-      advance(writes, task, step, done.exit, done);
+      advance(writesFor(start), task, step, done.exit, done);
+    }
+    if (emails.length) {
+      const rules = await findRecipientSettings(tx, workspaceId);
+      const limits = await journeyLimitsOf(tx, workspaceId);
+      const mailed = await mailTasks(tx, workspaceId, emails, { rules, limits }, now);
+      const holds: (repo.TaskKey & { dueAt: Date; outcome: string | null })[] = [];
+      emails.forEach(({ task, step, start }, i) => {
+        const done = mailed.done[i];
+        if ('holdUntil' in done)
+          holds.push({ runId: task.runId, seq: task.seq, dueAt: done.holdUntil, outcome: done.outcome });
+        else advance(writesFor(start), task, step, done.exit, done);
+      });
+      for (const id of mailed.sends) writesFor(emails[0].start).sends.add(id);
+      await repo.holdTasks(tx, workspaceId, holds);
+      early.push(...holds.map((hold) => ({ workspaceId, ...hold })));
     }
     await queueTasks(tx, early);
     for (const writes of writesOf.values()) await writes.flush(tx);
@@ -509,8 +607,8 @@ async function runTaskSet(ctx: AppContext, workspaceId: string, keys: JourneyTas
 
 /**
  * The task jobs. A batch of jobs is done a workspace at a time in sets (`runTaskSet`): one transaction
- * claims its tasks and does those whose step touches only the run's rows. Each task left (an email, a
- * branch, a webhook…) is claimed in a transaction of its own (`for update skip locked`, and only while
+ * claims its tasks and does those whose step touches only the run's rows, and the email steps. Each task
+ * left (a branch, a webhook…) is claimed in a transaction of its own (`for update skip locked`, and only while
  * due), its step done and the next step written in that transaction. Either way a step happens once
  * per run however often its job runs. A task of a paused version waits for the resume. A webhook step
  * is leased in its transaction, called after it and its outcome written in a third.

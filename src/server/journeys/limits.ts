@@ -85,36 +85,37 @@ export async function putJourneyLimits(ctx: AppContext, access: WorkspaceAccess,
   return getJourneyLimits(ctx, access);
 }
 
-/** Why and until when a journey email to a profile is held back now, or null when it may go. */
-export async function emailHold(
-  tx: Tx,
-  workspaceId: string,
-  profileId: string,
-  limits: JourneyLimits,
-  zone: string,
-  now: Date,
-): Promise<{ until: Date; reason: 'cap' | 'quiet-hours' } | null> {
-  let held: { until: Date; reason: 'cap' | 'quiet-hours' } | null = null;
-  const caps = (
+/** The most journey emails a cap's rolling window lets a profile get, and the window. */
+function capsOf(limits: JourneyLimits) {
+  return (
     [
       [limits.perDay, DAY_MS],
       [limits.perWeek, 7 * DAY_MS],
     ] as const
   ).filter((cap): cap is [number, number] => cap[0] !== null);
-  if (caps.length) {
-    const sent = await repo.recentJourneyEmails(
-      tx,
-      workspaceId,
-      profileId,
-      Math.max(...caps.map(([n]) => n)),
-    );
-    for (const [most, windowMs] of caps) {
-      const within = sent.filter((at) => at.getTime() > now.getTime() - windowMs);
-      // Rolling windows: the profile may be mailed again once the oldest of the last `most` leaves it.
-      if (within.length >= most) {
-        const until = new Date(within[most - 1].getTime() + windowMs);
-        if (!held || until > held.until) held = { until, reason: 'cap' };
-      }
+}
+
+/** How many of a profile's last journey emails the caps look at (0: no caps). */
+export const capDepth = (limits: JourneyLimits) => Math.max(0, ...capsOf(limits).map(([most]) => most));
+
+/**
+ * Why and until when a journey email to a profile is held back now, or null when it may go: `sent` is
+ * when the profile's last journey emails went, newest first (at least `capDepth` of them when it has
+ * them), `zone` its time zone.
+ */
+export function emailHold(
+  sent: Date[],
+  limits: JourneyLimits,
+  zone: string,
+  now: Date,
+): { until: Date; reason: 'cap' | 'quiet-hours' } | null {
+  let held: { until: Date; reason: 'cap' | 'quiet-hours' } | null = null;
+  for (const [most, windowMs] of capsOf(limits)) {
+    const within = sent.filter((at) => at.getTime() > now.getTime() - windowMs);
+    // Rolling windows: the profile may be mailed again once the oldest of the last `most` leaves it.
+    if (within.length >= most) {
+      const until = new Date(within[most - 1].getTime() + windowMs);
+      if (!held || until > held.until) held = { until, reason: 'cap' };
     }
   }
   const quiet = quietUntil(held?.until ?? now, zone, limits.quietHours);

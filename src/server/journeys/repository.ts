@@ -555,18 +555,59 @@ export async function ensureWebhookSecret(db: Db | Tx, workspaceId: string, seal
 }
 
 /** When the profile was last mailed by a journey step, newest first, within the last 7 days. */
-export async function recentJourneyEmails(tx: Tx, workspaceId: string, profileId: string, limit: number) {
-  // Writers of one profile's journey email take this lock first, so two journeys do not both pass a cap.
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtextextended(${`journey-cap/${workspaceId}/${profileId}`}::text, 0))`,
-  );
-  return rows<{ emailed_at: Date | string }>(
+/**
+ * The journey emails of each profile of `profileIds` within the last 7 days, newest first and at most
+ * `limit` a profile. Writers of a profile's journey email take its lock first (in profile order), so
+ * two journeys do not both pass a cap.
+ */
+export async function recentJourneyEmails(tx: Tx, workspaceId: string, profileIds: string[], limit: number) {
+  const ids = [...new Set(profileIds)].sort();
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(hashtextextended(${`journey-cap/${workspaceId}/`}::text || p, 0))
+    from unnest(${textArray(ids)}) as p`);
+  const found = rows<{ profile_id: string; emailed_at: Date | string }>(
     await tx.execute(sql`
-      select emailed_at from journey_tasks
-      where workspace_id = ${workspaceId}::text and profile_id = ${profileId}::text
-        and emailed_at is not null and emailed_at > now() - interval '7 days'
-      order by emailed_at desc limit ${limit}::int`),
-  ).map((row) => new Date(row.emailed_at));
+      select profile_id, emailed_at from (
+        select profile_id, emailed_at,
+          row_number() over (partition by profile_id order by emailed_at desc) as nth
+        from journey_tasks
+        where workspace_id = ${workspaceId}::text and profile_id = any(${textArray(ids)})
+          and emailed_at is not null and emailed_at > now() - interval '7 days') recent
+      where nth <= ${limit}::int
+      order by profile_id, emailed_at desc`),
+  );
+  const sent = new Map<string, Date[]>(ids.map((id) => [id, []]));
+  for (const row of found) sent.get(row.profile_id)!.push(new Date(row.emailed_at));
+  return sent;
+}
+
+/** The attributes of each profile of `profileIds` that exists. */
+export async function profilesAttributes(tx: Db | Tx, workspaceId: string, profileIds: string[]) {
+  const found = rows<{ id: string; attributes: Record<string, unknown> }>(
+    await tx.execute(sql`
+      select id, attributes from customer_profiles
+      where workspace_id = ${workspaceId}::text and id = any(${textArray(profileIds)})`),
+  );
+  return new Map(found.map((row) => [row.id, row.attributes]));
+}
+
+/** Holds due tasks, each until its `dueAt`, with what it waits for in `outcome`: one statement. */
+export async function holdTasks(
+  tx: Tx,
+  workspaceId: string,
+  holds: (TaskKey & { dueAt: Date; outcome: string | null })[],
+) {
+  if (!holds.length) return;
+  const values = holds.map((hold) => ({
+    run_id: hold.runId,
+    seq: hold.seq,
+    due_at: hold.dueAt.toISOString(),
+    outcome: hold.outcome,
+  }));
+  await tx.execute(sql`
+    update journey_tasks t set due_at = h.due_at, outcome = h.outcome, lease_until = null
+    from jsonb_to_recordset(${jsonRows(values)}) as h(run_id text, seq int, due_at timestamptz, outcome text)
+    where t.workspace_id = ${workspaceId}::text and t.run_id = h.run_id and t.seq = h.seq`);
 }
 
 /** Holds a due task until `dueAt`, with what it waits for in `outcome`. */
@@ -813,25 +854,28 @@ export async function moveRuns(
 }
 
 /**
- * Whether the run got the email of `stepId` on another version than `version` and has not been at that
- * step on `version` before `seq`: a run moved to a newer version is not mailed a step's message again.
+ * The runs among `tasks` (all at the step `stepId`) that another version's same step already mailed,
+ * before this version's run came to it a first time: a run moved to a new version is not mailed again.
  */
-export async function mailedOnOlderVersion(
+export async function mailedOnOtherVersions(
   tx: Tx,
-  task: { workspaceId: string; runId: string; seq: number; version: number },
+  workspaceId: string,
   stepId: string,
+  tasks: (TaskKey & { version: number })[],
 ) {
-  const [row] = rows<{ mailed: boolean }>(
+  if (!tasks.length) return new Set<string>();
+  const keys = tasks.map((task) => ({ run_id: task.runId, seq: task.seq, version: task.version }));
+  const found = rows<{ run_id: string }>(
     await tx.execute(sql`
-      select exists (
-          select 1 from journey_tasks
-          where workspace_id = ${task.workspaceId}::text and run_id = ${task.runId}::text
-            and step_id = ${stepId}::text and version <> ${task.version}::int and emailed_at is not null)
+      select k.run_id from jsonb_to_recordset(${jsonRows(keys)}) as k(run_id text, seq int, version int)
+      where exists (
+          select 1 from journey_tasks t
+          where t.workspace_id = ${workspaceId}::text and t.run_id = k.run_id and t.step_id = ${stepId}::text
+            and t.version <> k.version and t.emailed_at is not null)
         and not exists (
-          select 1 from journey_tasks
-          where workspace_id = ${task.workspaceId}::text and run_id = ${task.runId}::text
-            and step_id = ${stepId}::text and version = ${task.version}::int and seq < ${task.seq}::int)
-        as mailed`),
+          select 1 from journey_tasks t
+          where t.workspace_id = ${workspaceId}::text and t.run_id = k.run_id and t.step_id = ${stepId}::text
+            and t.version = k.version and t.seq < k.seq)`),
   );
-  return row?.mailed === true;
+  return new Set(found.map((row) => row.run_id));
 }

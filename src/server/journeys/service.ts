@@ -284,22 +284,8 @@ export async function changeJourney(
             : JOURNEY_MESSAGES.alreadyStopped,
       );
     }
-    for (const start of changed) {
-      for (const sendId of Object.values(start.sends)) {
-        if (action === 'stop')
-          await setSendState(tx, workspaceId, sendId, 'cancelled', { finishedAt: new Date() });
-        else await setSendState(tx, workspaceId, sendId, action === 'pause' ? 'paused' : 'sending');
-        if (action === 'resume') await queueSendLanes(tx, { workspaceId, id: sendId });
-      }
-    }
-    if (action === 'resume') {
-      const due = await repo.dueTasks(tx, workspaceId, id, 2 ** 31 - 1);
-      await queueTasks(
-        tx,
-        due.map((task) => ({ workspaceId, runId: task.run_id, seq: task.seq, dueAt: new Date(task.due_at) })),
-      );
-    }
     let stopped = 0;
+    // The runs before the sends, as a step locks its run before its send.
     if (action === 'stop') {
       const runs = await repo.stopRuns(tx, workspaceId, id);
       stopped = runs.length;
@@ -314,6 +300,21 @@ export async function changeJourney(
           { journey: id, version: run.version, step: run.step_id, reason: 'stopped' },
           `${run.run_id}:exited`,
         ]),
+      );
+    }
+    for (const start of changed) {
+      for (const sendId of Object.values(start.sends)) {
+        if (action === 'stop')
+          await setSendState(tx, workspaceId, sendId, 'cancelled', { finishedAt: new Date() });
+        else await setSendState(tx, workspaceId, sendId, action === 'pause' ? 'paused' : 'sending');
+        if (action === 'resume') await queueSendLanes(tx, { workspaceId, id: sendId });
+      }
+    }
+    if (action === 'resume') {
+      const due = await repo.dueTasks(tx, workspaceId, id, 2 ** 31 - 1);
+      await queueTasks(
+        tx,
+        due.map((task) => ({ workspaceId, runId: task.run_id, seq: task.seq, dueAt: new Date(task.due_at) })),
       );
     }
     await audit(tx, scope, id, label, `journey.${action}`, {
