@@ -4,7 +4,7 @@ import { rows } from '@server/db/migrate';
 import { dayjs } from '@shared/time/dayjs';
 import { enqueue } from '@server/queue/queue';
 import { JOURNEY_AUDIENCE_QUEUE } from '@server/queue/queues';
-import { enterDueDates } from '@server/journeys/engine';
+import { enterDueDates, handleJourneyEvents } from '@server/journeys/engine';
 import { createItem } from '../factories/items';
 import { attributeRule, eventRule, group } from '../factories/customers';
 import { journeyBed, type JourneyBed } from '../factories/journeys';
@@ -142,6 +142,39 @@ describe('a batch of events', () => {
     expect((await bed.results(id)).versions[0].entered).toBe(3);
     const entered = (await bed.journeyEvents('a-1', id)).filter((e) => e.event === 'journey-entered');
     expect(entered).toHaveLength(1);
+  });
+
+  it("enters the events of a batch's jobs together: one transaction, their first tasks sharing a job", async () => {
+    const id = await bed.newJourney({
+      entry: { kind: 'event', event: 'joined' },
+      start: 'pause',
+      steps: [
+        { id: 'pause', type: 'wait', seconds: 30 },
+        { id: 'end', type: 'exit' },
+      ],
+      edges: [{ from: 'pause', to: 'end' }],
+    });
+    expect((await bed.start(id)).statusCode).toBe(200);
+    const at = new Date().toISOString();
+    const job = (profiles: string[]) => ({
+      workspaceId: bed.team.ws,
+      events: profiles.map((profileId): [string, string, string, Record<string, unknown>] => [
+        profileId,
+        'joined',
+        at,
+        {},
+      ]),
+    });
+    await handleJourneyEvents(bed.ctx, [job(['a-1', 'a-2']), job(['a-3', 'young'])]);
+    const [found] = rows<{ runs: number; entered: number; jobs: number }>(
+      await bed.t.database.db.execute(sql`
+        select count(distinct t.run_id)::int as runs, count(distinct t.entered_at)::int as entered,
+          count(distinct j.id)::int as jobs
+        from journey_tasks t join pgboss.job j on j.name = 'journey-task'
+          and j.data -> 'tasks' @> jsonb_build_array(jsonb_build_array(t.run_id, t.seq))
+        where t.workspace_id = ${bed.team.ws} and t.journey_id = ${id}`),
+    );
+    expect(found).toEqual({ runs: 4, entered: 1, jobs: 1 });
   });
 });
 

@@ -285,6 +285,7 @@ async function workChunk(ctx: AppContext, chunk: repo.ClaimedChunk, stopping: Ab
   const delivered: EventTuple[] = [];
   const commit = new GroupCommit(ctx, chunk);
   const confirmations = new Confirmations(ctx, chunk);
+  const recording: Promise<void>[] = [];
   const flushDelivered = async (all: boolean) => {
     while (delivered.length >= (all ? 1 : EVENT_BATCH)) {
       await insertEvents(ctx.db, send.workspaceId, delivered.splice(0, EVENT_BATCH));
@@ -320,14 +321,21 @@ async function workChunk(ctx: AppContext, chunk: repo.ClaimedChunk, stopping: Ab
     } catch (err) {
       return refused(recipient, err, true);
     }
-    if (!(await confirmations.add(recipient.n))) return;
-    delivered.push([
-      recipient.profileId,
-      EMAIL_EVENTS.delivered,
-      new Date().toISOString(),
-      { campaign: send.campaignId, send: send.id },
-      `${send.id}:${recipient.n}:delivered:0`,
-    ]);
+    // Recorded while the next message goes: the record waits for the send's row, which a journey's
+    // step adding recipients to the send holds until it commits.
+    const acceptedAt = new Date().toISOString();
+    recording.push(
+      confirmations.add(recipient.n).then((recorded) => {
+        if (!recorded) return;
+        delivered.push([
+          recipient.profileId,
+          EMAIL_EVENTS.delivered,
+          acceptedAt,
+          { campaign: send.campaignId, send: send.id },
+          `${send.id}:${recipient.n}:delivered:0`,
+        ]);
+      }),
+    );
     if (delivered.length >= EVENT_BATCH) await flushDelivered(false);
   };
 
@@ -338,6 +346,7 @@ async function workChunk(ctx: AppContext, chunk: repo.ClaimedChunk, stopping: Ab
   try {
     await eachLimited(recipients, Math.max(1, ctx.config.campaigns.connections), sendOne);
   } finally {
+    await Promise.all(recording);
     await flushDelivered(true).catch((err) => ctx.log.error({ err }, 'email-delivered events not recorded'));
     await repo.markFailed(ctx.db, chunk, outcomes.failures);
     for (const bounce of outcomes.bounced) {

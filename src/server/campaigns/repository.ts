@@ -588,6 +588,9 @@ export async function confirmSent(db: Db | Tx, chunk: ChunkRow, numbers: number[
         and r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and r.n = any(${sql.param(numbers)}::int[])
         and r.status in ('sending', 'unconfirmed')
         and old_r.workspace_id = r.workspace_id and old_r.send_id = r.send_id and old_r.n = r.n
+        -- Bounds the old rows' scan by itself too: a plan made while the table was small joins them
+        -- by the send alone, and a send grown to thousands of recipients then reads them all a row.
+        and old_r.n between ${chunk.firstN}::int and ${chunk.lastN}::int and old_r.n = any(${sql.param(numbers)}::int[])
       returning old_r.status as was)
     update campaign_sends
     set sent = sent + (select count(*) from confirmed)::int,

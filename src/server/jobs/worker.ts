@@ -98,7 +98,8 @@ const JOB_HANDLERS: JobHandler<object>[] = [
     batchSize: 50,
     handle: (ctx, keys, stopping) => runJourneyTasks(ctx, keys, journeyWebhookSender(ctx, stopping)),
   }),
-  handler({ queue: JOURNEY_EVENT_QUEUE, batchSize: 10, handle: handleJourneyEvents }),
+  // A batch's events of a workspace enter their profiles together (handleJourneyEvents).
+  handler({ queue: JOURNEY_EVENT_QUEUE, batchSize: 50, handle: handleJourneyEvents }),
   handler({ queue: JOURNEY_AUDIENCE_QUEUE, batchSize: 10, cron: '* * * * *', handle: checkAudienceEntries }),
   handler({ queue: JOURNEY_DATE_QUEUE, cron: '* * * * *', handle: (ctx) => enterDueDates(ctx) }),
 ];

@@ -764,30 +764,41 @@ async function reactInRuns(
   }
 }
 
+/** Events entering profiles together in one transaction at most. */
+const ENTERING_AT_ONCE = 1000;
+
 /**
- * A job's events in the transactions they take, in their order: an event a goal or a wait may react
- * to alone, and a run of events that only enter profiles together (entering is one statement for any
- * number of profiles, and no run reacts to them, so together they enter exactly whom one by one would).
+ * A batch's events in the transactions they take, in their order: an event a goal or a wait may react
+ * to alone, and a run of events that only enter profiles together, up to ENTERING_AT_ONCE (entering is
+ * one statement for any number of profiles, and no run reacts to them, so together they enter exactly
+ * whom one by one would).
  */
 function eventGroups(starts: repo.StartRow[], events: JourneyEvents['events']) {
   const groups: { reacts: boolean; events: JourneyEvents['events'] }[] = [];
   for (const event of events) {
     const reacts = concerned(starts, event[1]).length > 0;
     const last = groups.at(-1);
-    if (!reacts && last && !last.reacts) last.events.push(event);
+    if (!reacts && last && !last.reacts && last.events.length < ENTERING_AT_ONCE) last.events.push(event);
     else groups.push({ reacts, events: [event] });
   }
   return groups;
 }
 
 /**
- * The events job: each event a goal or a wait may react to, in a transaction of its own, first ends or
- * moves on the runs it concerns, then enters the profile into each journey whose newest running version
- * it triggers; the events between them enter their profiles a run of events at a time.
+ * The events jobs, a workspace at a time (the events of its jobs in the batch's order): each event a
+ * goal or a wait may react to, in a transaction of its own, first ends or moves on the runs it
+ * concerns, then enters the profile into each journey whose newest running version it triggers; the
+ * events between them enter their profiles a run of events at a time.
  */
 export async function handleJourneyEvents(ctx: AppContext, jobs: JourneyEvents[]) {
+  const byWorkspace = new Map<string, JourneyEvents['events']>();
   for (const job of jobs) {
-    const starts = await repo.liveStarts(ctx.db, job.workspaceId);
+    const events = byWorkspace.get(job.workspaceId);
+    if (events) events.push(...job.events);
+    else byWorkspace.set(job.workspaceId, [...job.events]);
+  }
+  for (const [workspaceId, events] of byWorkspace) {
+    const starts = await repo.liveStarts(ctx.db, workspaceId);
     const entries = new Map<string, repo.StartRow>();
     for (const start of starts) {
       if (start.state !== 'running') continue;
@@ -795,9 +806,9 @@ export async function handleJourneyEvents(ctx: AppContext, jobs: JourneyEvents[]
       if (!known || known.version < start.version) entries.set(start.journeyId, start);
     }
     const defs = [...entries.values()].some((start) => start.definition.entryAudience)
-      ? await loadDefinitions(ctx.db, job.workspaceId)
+      ? await loadDefinitions(ctx.db, workspaceId)
       : undefined;
-    for (const group of eventGroups(starts, job.events)) {
+    for (const group of eventGroups(starts, events)) {
       await ctx.db.transaction(async (tx) => {
         if (group.reacts) await reactInRuns(tx, starts, group.events[0]);
         for (const start of entries.values()) {
