@@ -29,25 +29,45 @@ const USAGE = `Usage:
 /** A mistake in how the command was called (exit code 2). */
 class CliError extends Error {}
 
+/** The command line's options. */
+const OPTIONS = {
+  url: { type: 'string' },
+  token: { type: 'string' },
+  workspace: { type: 'string' },
+  file: { type: 'string' },
+  'base-version': { type: 'string' },
+  key: { type: 'string' },
+  stage: { type: 'string' },
+  schema: { type: 'string' },
+  variables: { type: 'string' },
+  operation: { type: 'string' },
+  'max-cost': { type: 'string' },
+  'max-depth': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+/** Options that take a value. */
+const VALUED = new Set(Object.keys(OPTIONS).filter((name) => OPTIONS[name].type === 'string'));
+
+/**
+ * `--token -x…` as `--token=-x…`: a value may begin with a dash (a random token does one time in 64),
+ * which parseArgs otherwise refuses as ambiguous.
+ */
+function withValuesJoined(args) {
+  const joined = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i].startsWith('--') ? args[i].slice(2) : undefined;
+    if (name && VALUED.has(name) && i + 1 < args.length) joined.push(`${args[i]}=${args[++i]}`);
+    else joined.push(args[i]);
+  }
+  return joined;
+}
+
 function optionsOf(args, env) {
   const { values, positionals } = parseArgs({
-    args,
+    args: withValuesJoined(args),
     allowPositionals: true,
-    options: {
-      url: { type: 'string' },
-      token: { type: 'string' },
-      workspace: { type: 'string' },
-      file: { type: 'string' },
-      'base-version': { type: 'string' },
-      key: { type: 'string' },
-      stage: { type: 'string' },
-      schema: { type: 'string' },
-      variables: { type: 'string' },
-      operation: { type: 'string' },
-      'max-cost': { type: 'string' },
-      'max-depth': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: OPTIONS,
   });
   const [topic, command] = positionals;
   if (!values.help && topic === 'graphql' && command === 'cost')

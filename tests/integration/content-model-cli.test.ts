@@ -77,4 +77,10 @@ describe('npx marquee model', () => {
     expect(denied.code).toBe(1);
     expect(denied.err).toContain('401');
   });
+
+  it('takes an option value that begins with a dash, as a random token may', async () => {
+    const dashed = await cli('model', 'pull', '--url', url, '--token', '-Xq9', '--workspace', 'nowhere');
+    expect(dashed).toMatchObject({ code: 1 });
+    expect(dashed.err).toContain('401');
+  });
 });
