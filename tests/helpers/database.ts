@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '@server/db/client';
-import { MIGRATIONS_DIR, migrateDatabase } from '@server/db/migrate';
+import { MIGRATIONS_DIR, migrateDatabase, rows } from '@server/db/migrate';
 import { randomId } from '@server/lib/ids';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
@@ -77,4 +78,14 @@ export async function migrateUpTo(database: TestDatabase, last: number) {
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/** How many backends of the test's database wait for a lock now (PostgreSQL). */
+export async function lockWaiters(db: Database['db']) {
+  const [found] = rows<{ n: number }>(
+    await db.execute(sql`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`),
+  );
+  return found.n;
 }

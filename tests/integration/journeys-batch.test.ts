@@ -4,7 +4,7 @@ import { rows } from '@server/db/migrate';
 import { runJourneyTasks } from '@server/journeys/engine';
 import { journeyWebhookSender } from '@server/jobs/journey-webhooks';
 import type { JourneyTaskKey } from '@server/queue/queues';
-import { testDatabaseKind } from '../helpers/database';
+import { lockWaiters, testDatabaseKind } from '../helpers/database';
 import { journeyBed, type JourneyBed } from '../factories/journeys';
 
 const COUNT = 300;
@@ -151,17 +151,7 @@ describe('a batch of waits due at once', () => {
         });
         await goalLocked;
         const batch = wakeTwice(keys);
-        await expect
-          .poll(
-            async () =>
-              rows<{ n: number }>(
-                await db().execute(sql`
-                  select count(*)::int as n from pg_stat_activity
-                  where datname = current_database() and wait_event_type = 'Lock'`),
-              )[0].n,
-            { timeout: 30_000 },
-          )
-          .toBeGreaterThan(0);
+        await expect.poll(() => lockWaiters(db()), { timeout: 30_000 }).toBeGreaterThan(0);
         release();
         await goal;
         await batch;

@@ -7,7 +7,7 @@ import { rows } from '@server/db/migrate';
 import { queueDueTasks } from '@server/journeys/engine';
 import { call } from '../factories/items';
 import { wsUrl } from '../factories/customers';
-import { testDatabaseKind } from '../helpers/database';
+import { lockWaiters, testDatabaseKind } from '../helpers/database';
 import { journeyBed, journeysUrl, type JourneyBed } from '../factories/journeys';
 
 const PROFILES = [
@@ -338,17 +338,7 @@ describe('email steps in sets', () => {
         });
         await runLocked;
         const stop = call(bed.t, 'POST', journeysUrl(bed.team.ws, id, 'stop'), bed.team.members.starter);
-        await expect
-          .poll(
-            async () =>
-              rows<{ n: number }>(
-                await bed.t.database.db.execute(sql`
-                  select count(*)::int as n from pg_stat_activity
-                  where datname = current_database() and wait_event_type = 'Lock'`),
-              )[0].n,
-            { timeout: 30_000 },
-          )
-          .toBeGreaterThan(0);
+        await expect.poll(() => lockWaiters(bed.t.database.db), { timeout: 30_000 }).toBeGreaterThan(0);
         release();
         await step;
         const res = await stop;
